@@ -27,9 +27,13 @@ class SuccessorCycle:
     name: str
     suit_wrap: bool
     honour_cycles: tuple[tuple[Tile, ...], ...]
+    overrides: tuple[tuple[Tile, Tile], ...] = ()   # explicit successors that break a cycle
 
     def successor(self, tile: Tile) -> Tile | None:
         """The kind after `tile`, or None where this cycle gives none (flowers, 9 without wrap)."""
+        for source, target in self.overrides:
+            if tile == source:
+                return target
         if tile.is_suited:
             if tile.rank < 9:
                 return Tile(tile + 1)
@@ -42,10 +46,15 @@ class SuccessorCycle:
     def describe(self) -> str:
         honours = "; ".join("→".join(t.zh[0] for t in c + c[:1]) for c in self.honour_cycles)
         suits = "9→1" if self.suit_wrap else "9 has none"
-        return f"suits n→n+1, {suits}; honours {honours or 'none'}; flowers none"
+        extra = "".join(f"; {a.zh}→{b.zh}" for a, b in self.overrides)
+        return f"suits n→n+1, {suits}; honours {honours or 'none'}{extra}; flowers none"
 
 
 SEPARATE_HONOURS = SuccessorCycle("separate_honours", True, (_WINDS, _DRAGONS))
 ONE_HONOUR_CYCLE = SuccessorCycle("one_honour_cycle", True, (_ONE_CYCLE,))
 SUITS_NO_WRAP = SuccessorCycle("suits_no_wrap", False, ())
 SUITS_WRAP = SuccessorCycle("suits_wrap", True, ())
+
+# 武汉 赖子 (RESEARCH.md §3.8): 红中 and 发财 are 杠牌, so a 皮 of 北, 中 or 发 makes 白板 the 赖子.
+WUHAN_LAIZI = SuccessorCycle("wuhan_laizi", True, ((Tile.EAST, Tile.SOUTH, Tile.WEST, Tile.NORTH, Tile.WHITE),),
+                             ((Tile.RED, Tile.WHITE), (Tile.GREEN, Tile.WHITE)))

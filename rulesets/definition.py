@@ -1,0 +1,220 @@
+"""A region's definition (its rule card) and the ruleset it resolves to.
+
+A `Region` holds every value with its provenance and the house options that settle what the
+texts leave open.  `Region.resolve(options)` checks the options and returns a `Ruleset`: plain
+values the controller uses, plus the source of each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from .dealing import DealPattern
+from .dice import BreakProcedure
+from .indicators import IndicatorRule
+from .provenance import Given, Source, Sourced
+from .reserve import ReservePolicy
+from .rotation import RotationRule
+from .tiles import Tile
+from .tilesets import TileSet
+from .walls import End, WallLayout
+
+
+class OptionError(ValueError):
+    """An unknown house option or a value it does not allow."""
+
+
+@dataclass(frozen=True)
+class HouseOption:
+    """An open question of the texts, settled per table from the front panel."""
+
+    key: str
+    label: str                                  # shown on the panel
+    choices: tuple[tuple[str, str], ...]        # (value, what it means)
+    default: str
+    source: Source                              # why it is open, and why the default
+
+    def __post_init__(self) -> None:
+        if self.default not in self.values:
+            raise ValueError(f"option {self.key}: default {self.default!r} is not a choice")
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return tuple(value for value, _ in self.choices)
+
+
+@dataclass(frozen=True)
+class Play:
+    """How play runs: claims, who may win on what, what happens after a win."""
+
+    chi: bool = True                    # chow a discard of 上家
+    pong: bool = True                   # pong (碰) and exposed kong of a discard
+    discard_win: bool = True            # win on another's discard (False: self-draw only)
+    multiple_winners: bool = False      # 一炮多响
+    ready_declaration: str = "none"     # "none", "optional" (报听 gives rights, e.g. 看宝), "required"
+    after_win: str = "end"              # "end", "xuezhan" (until one player is left), "xueliu" (until the wall is empty)
+    last_tiles_forced_win: int = 0      # 最后四张: within the last N live tiles a possible win must be taken
+
+    def describe(self) -> str:
+        parts = ["吃 allowed" if self.chi else "no 吃", "碰 allowed" if self.pong else "no 碰",
+                 "wins on a discard" if self.discard_win else "self-draw wins only",
+                 "一炮多响 allowed" if self.multiple_winners else "one winner per discard",
+                 f"报听: {self.ready_declaration}", f"after a win: {self.after_win}"]
+        if self.last_tiles_forced_win:
+            parts.append(f"within the last {self.last_tiles_forced_win} tiles a win must be taken")
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class Flowers:
+    """Which kinds are bonus tiles (set aside and replaced), and from where."""
+
+    kinds: tuple[Tile, ...] = ()
+    replacement: End = End.TAIL
+
+    def describe(self) -> str:
+        if not self.kinds:
+            return "no bonus tiles"
+        return f"{''.join(t.zh for t in self.kinds)} are set aside and replaced from the {self.replacement.value}"
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A special phase the controller runs through a region hook (by name)."""
+
+    name: str
+    description: str
+
+    def __post_init__(self) -> None:
+        if self.name not in PHASE_NAMES:
+            raise ValueError(f"unknown phase {self.name!r}; known phases: {', '.join(PHASE_NAMES)}")
+
+
+PHASE_NAMES = (
+    "flower_replacement",   # 补花 from the tail
+    "exchange_three",       # 换三张 (宜昌)
+    "opening_kongs",        # 旋风杠 喜杠 幺蛋 九蛋 (长春)
+    "liang_pai",            # 亮牌 (沈阳)
+    "standing_four",        # 立四's standing tiles
+    "opening_small_wins",   # 长沙 起手小和
+    "choose_void_suit",     # 定缺 (四川)
+    "after_win_flip",       # 鸡 马 鸟
+    "check_ready_at_draw",  # 查大叫 / 查叫 at 荒庄
+    "check_flower_pig",     # 查花猪
+    "follow_dealer",        # 跟庄 (dabao)
+    "private_bao",          # 长春 看宝 / 换宝
+    "hua_peng",             # 螺山 花碰: a 财神 stands in a pong of a dragon or seat wind
+    "bonus_flower_exposure",  # 钻牌: 发 (or 红中) shown and replaced from the tail
+    "continue_after_win",   # 血战到底 / 血流成河
+)
+
+
+@dataclass(frozen=True)
+class Region:
+    """One region's rule card.  Every value is Given, a Choice of a house option, or Derived."""
+
+    id: str
+    name: str                       # Chinese name shown on the panel
+    title: str                      # English title
+    section: str                    # RULES.md section
+    attribution: str                # named in the texts, or why it was attributed
+    tiles: Sourced
+    players: Sourced                # the playing sides, e.g. (0, 1, 2, 3)
+    hand_size: Sourced
+    stacks_per_side: Sourced
+    dealing: Sourced
+    dice: Sourced
+    indicators: Sourced             # tuple[IndicatorRule, ...]
+    reserve: Sourced
+    replacement: Sourced            # End the replacement draws come from
+    rotation: Sourced
+    play: Sourced
+    flowers: Sourced
+    phases: Sourced                 # tuple[Phase, ...]
+    options: tuple[HouseOption, ...] = ()
+    notes: tuple[str, ...] = ()
+    # Win requirements and scoring are added by the hands issue; room is left here.
+    extensions: tuple[tuple[str, Any], ...] = field(default=())
+
+    def option(self, key: str) -> HouseOption:
+        for opt in self.options:
+            if opt.key == key:
+                return opt
+        raise OptionError(self._unknown_option(key))
+
+    def default_options(self) -> dict[str, str]:
+        return {opt.key: opt.default for opt in self.options}
+
+    def check_options(self, chosen: Mapping[str, str] | None) -> dict[str, str]:
+        """The full option map: defaults overridden by `chosen`, each checked."""
+        resolved = self.default_options()
+        for key, value in (chosen or {}).items():
+            opt = self.option(key)
+            if value not in opt.values:
+                raise OptionError(f"option {key} of {self.id} does not allow {value!r}; choose one of: {', '.join(opt.values)}")
+            resolved[key] = value
+        return resolved
+
+    def resolve(self, chosen: Mapping[str, str] | None = None) -> "Ruleset":
+        options = self.check_options(chosen)
+        values: dict[str, Any] = {}
+        sources: dict[str, Source] = {}
+        for name in RULE_FIELDS:
+            value, source = getattr(self, name).resolve(options)
+            values[name] = value
+            sources[name] = source
+        layout = WallLayout(tuple(values["stacks_per_side"]))
+        if layout.tile_count != values["tiles"].size:
+            raise ValueError(f"{self.id}: {layout.tile_count} wall positions for {values['tiles'].size} tiles")
+        return Ruleset(region=self, options=tuple(sorted(options.items())), layout=layout,
+                       sources=tuple(sources.items()), **values)
+
+    def _unknown_option(self, key: str) -> str:
+        keys = ", ".join(opt.key for opt in self.options) or "none"
+        return f"{self.id} has no house option {key!r}; its options are: {keys}"
+
+
+RULE_FIELDS = ("tiles", "players", "hand_size", "stacks_per_side", "dealing", "dice", "indicators",
+               "reserve", "replacement", "rotation", "play", "flowers", "phases")
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A region with its house options settled: the values the controller plays by."""
+
+    region: Region
+    options: tuple[tuple[str, str], ...]
+    layout: WallLayout
+    sources: tuple[tuple[str, Source], ...]
+    tiles: TileSet
+    players: tuple[int, ...]
+    hand_size: int
+    stacks_per_side: tuple[int, int, int, int]
+    dealing: DealPattern
+    dice: BreakProcedure
+    indicators: tuple[IndicatorRule, ...]
+    reserve: ReservePolicy
+    replacement: End
+    rotation: RotationRule
+    play: Play
+    flowers: Flowers
+    phases: tuple[Phase, ...]
+
+    @property
+    def id(self) -> str:
+        return self.region.id
+
+    def source(self, name: str) -> Source:
+        return dict(self.sources)[name]
+
+    def option(self, key: str) -> str:
+        return dict(self.options)[key]
+
+    def has_phase(self, name: str) -> bool:
+        return any(p.name == name for p in self.phases)
+
+
+def fixed(value: Any, source: Source) -> Given[Any]:
+    """Shorthand used by region cards."""
+    return Given(value, source)

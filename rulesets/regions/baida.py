@@ -1,0 +1,67 @@
+"""百搭 block — RULES.md §27 [unnamed]: 活动百搭 and 带弟百搭.
+
+At the start one tile at the kong end (杠尾, the tail) is flipped.  活动百搭: its own kind is 百搭, and
+a 白板 plays the flipped kind's natural face.  带弟百搭: the next kind is 百搭, with suits 9→1 and the
+honours in ONE cycle 东南西北中发白东 (so 北 → 红中 and 白 → 东).
+"""
+
+from ..cycles import ONE_HONOUR_CYCLE
+from ..definition import HouseOption, Region
+from ..indicators import Derivation, Effect, IndicatorRule, TailTop, Timing
+from ..provenance import Derived, Given, default, text
+from ..tiles import Tile
+from ..tilesets import SET_136
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES,
+                     TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, four_players)
+
+MODE = HouseOption(
+    "baida_mode", "百搭 玩法 (mode)",
+    (("huodong", "活动百搭: the flipped kind is 百搭; 白板 plays its natural face"),
+     ("daidi", "带弟百搭: the next kind (one honour cycle 东南西北中发白) is 百搭")),
+    "huodong", text("§27", "the text gives both; 活动百搭 is the base game it names first, 带弟百搭 the variant"))
+
+INDICATOR_TILE = HouseOption(
+    "baida_tile", "翻牌 (the flipped tile)",
+    (("stays", "stays face up at the tail and is drawn as a replacement"), ("set_aside", "is set aside")),
+    "stays", text("§27", "whether the flipped tail tile stays in the wall or is removed: not stated; nothing says it leaves"))
+
+
+def _baida(options) -> tuple[IndicatorRule, ...]:
+    stays = options["baida_tile"] == "stays"
+    if options["baida_mode"] == "huodong":
+        rule = IndicatorRule(kind="baida", timing=Timing.AFTER_DEAL, position=TailTop(),
+                             derivation=Derivation("same"), effect=Effect.WILD, stays_in_play=stays,
+                             stand_in=Tile.WHITE)
+    else:
+        rule = IndicatorRule(kind="baida", timing=Timing.AFTER_DEAL, position=TailTop(),
+                             derivation=Derivation("successor", ONE_HONOUR_CYCLE), effect=Effect.WILD,
+                             stays_in_play=stays)
+    return (rule,)
+
+
+REGION = Region(
+    id="baida",
+    name="百搭麻将",
+    title="Baida block (活动百搭 / 带弟百搭)",
+    section="RULES.md §27",
+    attribution="unnamed block [000:175]",
+    tiles=Given(SET_136, default("not stated; the text names 东南西北中发白 and no flowers, so 136")),
+    players=four_players(default("not stated; 4 players")),
+    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    stacks_per_side=Given((17, 17, 17, 17), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
+    dealing=DEFAULT_DEAL,
+    dice=DEFAULT_DICE,
+    indicators=Derived(_baida, text("§27", "活动百搭：开牌时将杠尾的一张牌翻开，该牌就是百搭。其中一张白板可以用作代替该张翻开的牌。 带弟百搭：若杠尾的张牌翻开是三万，则四万是百搭…故开九万则以一万为百搭，开北则以红中为白搭"),
+                       ("baida_mode", "baida_tile")),
+    reserve=dead_wall_choice("not stated (§27)"),
+    replacement=TAIL_REPLACEMENT,
+    rotation=DEFAULT_ROTATION,
+    play=DEFAULT_PLAY,
+    flowers=NO_FLOWERS,
+    phases=NO_PHASES,
+    options=(MODE, INDICATOR_TILE, dead_wall_option("not stated (§27)")),
+    notes=(
+        "「其中一张白板可以用作代替该张翻开的牌」 is read as (a): 白板 tiles play the 百搭 kind's natural face.",
+        "The 白板 rule is applied to 活动百搭 only, where the text states it.",
+    ),
+)

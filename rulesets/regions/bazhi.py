@@ -1,0 +1,38 @@
+"""断幺九 / 八枝 block — RULES.md §11 [unnamed]: 八枝 (eight or more tiles of one suit) to win; no 吃, no 碰."""
+
+from ..definition import HouseOption, Play, Region
+from ..provenance import Given, analyst, choice, default, research, text
+from ..tilesets import SET_144
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT,
+                     dead_wall_choice, dead_wall_option, flowers_from_tail, four_players)
+
+CLAIMS = HouseOption(
+    "claims", "吃碰 (claims)",
+    (("none", "(b) no 吃 and no 碰 at the table"), ("pong", "(a) 碰 allowed; a winning hand must be concealed")),
+    "none", text("§11", "「和牌：不许吃牌，不许碰牌必须有八枝」 — punctuation lost; (b) reads three table rules"))
+
+REGION = Region(
+    id="bazhi",
+    name="八枝麻将",
+    title="Bazhi block (断幺九 / 八枝)",
+    section="RULES.md §11",
+    attribution="unnamed block [000:21-25]; cannot be attributed",
+    tiles=Given(SET_144, analyst("§11", "「东西南北风和各色花牌」 implies a set with winds and flowers: 144")),
+    players=four_players(default("not stated; 4 players")),
+    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    stacks_per_side=Given((18, 18, 18, 18), research("§1.1", "18 stacks a side for 144")),
+    dealing=DEFAULT_DEAL,
+    dice=DEFAULT_DICE,
+    indicators=NO_INDICATORS,
+    reserve=dead_wall_choice("not stated (§11)"),
+    replacement=TAIL_REPLACEMENT,
+    rotation=DEFAULT_ROTATION,
+    play=choice("claims", {
+        "none": Given(Play(chi=False, pong=False), text("§11", "和牌：不许吃牌，不许碰牌必须有八枝")),
+        "pong": Given(Play(chi=False, pong=True), text("§11", "和牌：不许吃牌，不许碰牌 — read as a condition on the winning hand")),
+    }),
+    flowers=flowers_from_tail(default("flowers exist (「各色花牌」); set aside and replaced from the tail as file 001 states (§7.4)")),
+    phases=NO_PHASES,
+    options=(CLAIMS, dead_wall_option("not stated (§11)")),
+    notes=("八枝 (「和牌时需要一门有八张以上」) and 断幺九 come with the hands issue.",),
+)

@@ -1,0 +1,97 @@
+"""Values many region cards share, each with the reason it is the default.
+
+A region card uses these only where its text is silent; where the text speaks, the card quotes it.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from ..dealing import DealPattern
+from ..definition import Flowers, HouseOption, Phase, Play
+from ..dice import SumPicksWallSkipSum
+from ..provenance import Choice, Derived, Given, Source, choice, default, research
+from ..reserve import FixedStacks, NoReserve
+from ..rotation import RotationRule
+from ..tiles import FLOWERS
+from ..tilesets import TileSet
+from ..walls import End, WallLayout
+
+FOUR_SIDES = (0, 1, 2, 3)
+
+DEFAULT_DEAL = Given(DealPattern(13), default(
+    "4-4-4 then 跳牌, the common Chinese deal (DESIGN.md §4); the text does not describe the deal"))
+
+DEFAULT_DICE = Given(SumPicksWallSkipSum(), default(
+    "not stated; the one-roll procedure the texts state for 上海 (RULES.md §4.2) and 螺山 (§31.2)"))
+
+DEFAULT_ROTATION = Given(RotationRule("keep", "next", "keep", "nearest_winner"), default(
+    "not stated; 庄家胡连庄, 闲家胡下庄, 荒庄庄家不变 as 长春 (§1.5) and file 001 (§7.5) state"))
+
+TAIL_REPLACEMENT = Given(End.TAIL, default(
+    "not stated; replacement draws come from the tail in every text that says (§1.4, §24, §25, §31.4)"))
+
+NO_FLOWERS = Given(Flowers(), default("the tile set has no bonus tiles"))
+
+NO_PHASES = Given((), default("the text names no special phase"))
+
+NO_INDICATORS = Given((), default("the text names no indicator"))
+
+DEFAULT_PLAY = Given(Play(), default("not stated; 吃 from 上家, 碰 and 杠, wins on a discard or self-drawn, one winner"))
+
+
+def four_players(source: Source) -> Given:
+    return Given(FOUR_SIDES, source)
+
+
+def walls_for(tiles: TileSet, sides: tuple[int, ...], source: Source) -> Given:
+    """Stacks per side spread evenly (RESEARCH.md §1.1: 17 for 136, 18 for 144, 13.5 for 108)."""
+    return Given(WallLayout.for_tiles(tiles.size, sides).stacks_per_side, source)
+
+
+def flowers_from_tail(source: Source) -> Given:
+    return Given(Flowers(FLOWERS, End.TAIL), source)
+
+
+def dead_wall_option(reason: str) -> HouseOption:
+    """For regions whose text keeps no dead wall: play to the last tile, or keep 7 stacks."""
+    return HouseOption(
+        "dead_wall", "留牌 (dead wall)",
+        (("none", "no reserve: draw to the last tile"),
+         ("7_stacks", "keep the last 7 stacks (留7墩, as 长春 §1.4 without its kong rule)")),
+        "none", default(f"a dead wall is {reason}; without one the hand is drawn to the last tile"))
+
+
+def dead_wall_choice(reason_none: str) -> Choice:
+    """The reserve for a region whose text keeps no dead wall: none by default, 7 stacks by option."""
+    return choice("dead_wall", {
+        "none": Given(NoReserve(), default(f"a dead wall is {reason_none}: the hand is drawn to the last tile")),
+        "7_stacks": Given(FixedStacks(7), default("the house keeps 7 stacks, the 留7墩 of 长春 (§1.4)")),
+    })
+
+
+# --- three-player tables ---------------------------------------------------------------------
+
+EMPTY_SIDE_OPTION = HouseOption(
+    "empty_side", "空位 (empty side)",
+    (("0", "side 0 sits out"), ("1", "side 1 sits out"), ("2", "side 2 sits out"), ("3", "side 3 sits out")),
+    "3", research("§1.1", "3-player games are played on a 4-seat table with one seat not dealt; "
+                  "which seat is the owner's choice (default: side 3)"))
+
+
+def three_player_sides(options: Mapping[str, str]) -> tuple[int, ...]:
+    empty = int(options["empty_side"])
+    return tuple(s for s in FOUR_SIDES if s != empty)
+
+
+def three_players(source: Source) -> Derived:
+    return Derived(three_player_sides, source, ("empty_side",))
+
+
+def three_player_walls(tiles: TileSet, source: Source) -> Derived:
+    return Derived(lambda o: WallLayout.for_tiles(tiles.size, three_player_sides(o)).stacks_per_side,
+                   source, ("empty_side",))
+
+
+def phase(name: str, description: str) -> Phase:
+    return Phase(name, description)

@@ -1,0 +1,84 @@
+"""广东 鸡胡 (file 001) — RULES.md §7 [unnamed; attributed by the analyst].
+
+144 tiles with flowers replaced from the tail (part 1); 买马 after a win; 庄家胡或流局连庄, else 下家.
+The two parts of the file conflict on flowers, on 吃 and on several winners; each is a house option.
+"""
+
+from ..definition import Flowers, HouseOption, Play, Region
+from ..indicators import AfterWinFlips, Derivation, Effect, IndicatorRule, Timing
+from ..provenance import Derived, Given, choice, default, research, text
+from ..rotation import RotationRule
+from ..tilesets import SET_136, SET_144
+from ..walls import End
+from .common import DEFAULT_DEAL, DEFAULT_DICE, NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, flowers_from_tail, four_players, phase
+
+FLOWER_SET = HouseOption(
+    "flowers", "花牌 (flowers)",
+    (("with", "144 tiles with the 8 flowers (part 1)"), ("without", "136 tiles, no flowers (part 2)")),
+    "with", text("§7.1", "part 2 says 「共一百四十四张…没有 梅、兰、竹、菊…」, which would be 136: the 144 count agrees with part 1"))
+
+HORSES = HouseOption(
+    "horses", "买马 (horses)",
+    tuple((str(n), f"{n} horse tiles after a win" if n else "no 买马") for n in (0, 2, 4, 6, 8)),
+    "4", research("§3.10", "MIL 广东: horse_count 4 (the text calls 买马 optional: 「有时候有些玩家还有买马这个玩法」)"))
+
+CHI = HouseOption(
+    "chi", "吃牌 (chow)",
+    (("yes", "下家 may 吃 (001:9)"), ("no", "only 碰/杠, except to win (001:5)")),
+    "yes", text("§7.6", "「其他家只能“碰”或者“杠”」 vs 「庄家的下家…有权力吃或碰那张牌」 — conflict; 吃 by 下家 is the common rule"))
+
+MULTI_WIN = HouseOption(
+    "multi_win", "一炮多响 (several winners)",
+    (("all", "一炮三响: every winner is paid, the discarder pays all"), ("biggest", "截胡: only the biggest hand wins")),
+    "all", text("§7.6–7.7", "「只有胡大牌的一家才算胡」 vs 「一炮三响…点炮者包三家」 — the 一炮三响 rule has its payment stated"))
+
+
+def _horses(options) -> tuple[IndicatorRule, ...]:
+    count = int(options["horses"])
+    if not count:
+        return ()
+    return (IndicatorRule(kind="ma", timing=Timing.AFTER_WIN, position=AfterWinFlips(count, End.TAIL),
+                          derivation=Derivation("none"), effect=Effect.SEAT_PICK,
+                          notes=("seat = the tile's number counted from the dealer as 1, 逆时针 (1/5/9 dealer, 2/6 下家, 3/7 对家, 4/8 上家); "
+                                 "honours 东 dealer, 南/中 下家, 西/发 对家, 北/白 上家 (RESEARCH.md §3.10)",)),)
+
+
+REGION = Region(
+    id="guangdong_jihu",
+    name="广东鸡胡",
+    title="Guangdong 鸡胡 (file 001)",
+    section="RULES.md §7",
+    attribution="unnamed file 001; attributed to 广东 鸡胡/鸡平胡 by the analyst",
+    tiles=choice("flowers", {
+        "with": Given(SET_144, text("§7.1", "共一百四十四张：筒、索、万、东、南、西、北风、中、发、白， 有 梅、兰、竹、菊、春、夏、秋、冬这八个皆为花")),
+        "without": Given(SET_136, text("§7.1", "没有 梅、兰、竹、菊、春、夏、秋、冬 (136 by count)")),
+    }),
+    players=four_players(text("§7.1", "其它三家")),
+    hand_size=Given(13, text("§7.1", "庄家可得到十四张牌，其余的人十三张")),
+    stacks_per_side=choice("flowers", {
+        "with": Given((18, 18, 18, 18), research("§1.1", "18 stacks a side for 144")),
+        "without": Given((17, 17, 17, 17), research("§1.1", "17 stacks a side for 136")),
+    }),
+    dealing=DEFAULT_DEAL,
+    dice=DEFAULT_DICE,
+    indicators=Derived(_horses, text("§7.3", "买马是玩家买哪家赢…庄家为1，逆时针算起，马的牌数是多少，进行计算，算到哪家那哪家就是你买到的人"),
+                       ("horses",)),
+    reserve=dead_wall_choice("not stated (§7.4)"),
+    replacement=TAIL_REPLACEMENT,
+    rotation=Given(RotationRule("keep", "next", "keep", "nearest_winner"),
+                   text("§7.5", "如果庄家胡牌或和牌（流局）则下盘依然由该庄家做庄。2、如果非庄家胡牌则下一盘由庄家的下家玩家做庄")),
+    play=Derived(lambda o: Play(chi=o["chi"] == "yes", multiple_winners=o["multi_win"] == "all"),
+                 text("§7.6", "庄家的下家…有权力吃或碰那张牌; 一炮三响：同一张牌点三个炮，点炮者包三家"), ("chi", "multi_win")),
+    flowers=choice("flowers", {
+        "with": flowers_from_tail(text("§7.3", "玩家摸到花时，到牌堆尾摸牌进行补牌")),
+        "without": Given(Flowers(), text("§7.1", "没有 梅、兰、竹、菊、春、夏、秋、冬")),
+    }),
+    phases=Derived(lambda o: (phase("after_win_flip", "买马: horse tiles are flipped from the tail after a win"),) if int(o["horses"]) else (),
+                   text("§7.3", "有时候有些玩家还有买马这个玩法"), ("horses",)),
+    options=(FLOWER_SET, HORSES, CHI, MULTI_WIN, dead_wall_option("not stated (§7.4)")),
+    notes=(
+        "First dealer: 「第一盘庄家由系统随机分配风位，东风位玩家为庄家」 (§7.5).",
+        "Where the horses come from is not stated (「看你拿到的麻将」): from the tail after the win (RESEARCH.md §3.10).",
+        "Stakes 1-2-3 (花 / 杠 / 鸡胡), 3番 minimums, 包自摸 and 天/人/地和 6番 come with the hands issue.",
+    ),
+)

@@ -1,0 +1,41 @@
+"""广水麻将 (拳打脚踢; 随州/广水/鄂西北) — RULES.md §21: three players, 84 tiles, no 吃, cap 16 番."""
+
+from ..definition import HouseOption, Play, Region
+from ..provenance import Derived, Given, analyst, default, text
+from ..tilesets import DRAGONS_SET, SET_84, SUITS
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, EMPTY_SIDE_OPTION, NO_FLOWERS, NO_INDICATORS,
+                     NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, three_player_walls, three_players)
+
+REMOVED_SUIT = HouseOption(
+    "removed_suit", "去掉一门 (removed suit)",
+    (("m", "万 removed"), ("s", "条 removed"), ("p", "筒 removed")),
+    "m", text("§21", "去掉东南西北风及万字（去掉一色即可，也可拿掉条或者筒牌）"))
+
+
+def _tiles(options):
+    return (SUITS.without_suit(options["removed_suit"]) + DRAGONS_SET).named(
+        f"84 (two suits + 中发白, {options['removed_suit']} removed)")
+
+
+REGION = Region(
+    id="guangshui",
+    name="广水麻将",
+    title="Guangshui (拳打脚踢, three players)",
+    section="RULES.md §21",
+    attribution="named [000:97]",
+    tiles=Derived(_tiles, analyst("§21", "136 − 16 winds − 36 of one suit = 84; dragons remain (大小三元 exists)"), ("removed_suit",)),
+    players=three_players(text("§21", "拳打脚踢为三人麻将")),
+    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    stacks_per_side=three_player_walls(SET_84, default("84 tiles make 14 stacks on each of the three playing sides; the empty side has none")),
+    dealing=DEFAULT_DEAL,
+    dice=Given(DEFAULT_DICE.value, default("not stated; one roll, the sum counted over the three playing sides (上海 §4.2, 螺山 §31.2)")),
+    indicators=NO_INDICATORS,
+    reserve=dead_wall_choice("not stated (§21)"),
+    replacement=TAIL_REPLACEMENT,
+    rotation=DEFAULT_ROTATION,
+    play=Given(Play(chi=False), text("§21", "只能碰、杠，不能吃牌，屁和只能自摸或者抢杠")),
+    flowers=NO_FLOWERS,
+    phases=NO_PHASES,
+    options=(EMPTY_SIDE_OPTION, REMOVED_SUIT, dead_wall_option("not stated (§21)")),
+    notes=("屁和 only by self-draw or robbing a kong; 16 番 cap with kongs outside it (§21) — the hands issue.",),
+)

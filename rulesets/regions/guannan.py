@@ -1,0 +1,30 @@
+"""灌南麻将 — RULES.md §30: 112 tiles (the three suits and one each of 东南西北); four hand types."""
+
+from ..definition import Region
+from ..provenance import Given, analyst, default, text
+from ..tilesets import SET_112_WINDS
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS,
+                     NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, four_players)
+
+REGION = Region(
+    id="guannan",
+    name="灌南麻将",
+    title="Guannan",
+    section="RULES.md §30",
+    attribution="named [000:205]",
+    tiles=Given(SET_112_WINDS, text("§30", "灌南麻将的玩法只有112张牌，包括万字36张、筒子36张和条子36张加上东南西北风各一张")),
+    players=four_players(default("not stated; 4 players")),
+    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    stacks_per_side=Given((14, 14, 14, 14), analyst("§30", "112 = 56 stacks = 14 per side if built in four equal walls")),
+    dealing=DEFAULT_DEAL,
+    dice=DEFAULT_DICE,
+    indicators=NO_INDICATORS,
+    reserve=dead_wall_choice("not stated (§30)"),
+    replacement=TAIL_REPLACEMENT,
+    rotation=DEFAULT_ROTATION,
+    play=DEFAULT_PLAY,
+    flowers=NO_FLOWERS,
+    phases=NO_PHASES,
+    options=(dead_wall_option("not stated (§30)"),),
+    notes=("Hand types 七对, 碰碰和, 一条龙, 平牌 come with the hands issue; 「0 ≤ n ≤ 4」 is read as n = 4 for a complete hand.",),
+)

@@ -1,0 +1,74 @@
+"""贵州麻将 (抓鸡) — RULES.md §13: 四川麻将 plus 鸡 paying tiles.
+
+After a win the next undrawn tile is flipped; the next number in its suit is the 鸡 (「下一号」);
+1条 is always a 鸡 (英雄鸡).  Play follows 四川 (§14): no 吃, several winners.
+"""
+
+from ..cycles import SUITS_NO_WRAP, SUITS_WRAP
+from ..definition import HouseOption, Play, Region
+from ..indicators import AfterWinFlips, CountFromTail, Derivation, Effect, IndicatorRule, Timing
+from ..provenance import Derived, Given, analyst, default, research, text
+from ..tiles import Tile
+from ..tilesets import SET_108
+from ..walls import End
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, TAIL_REPLACEMENT,
+                     dead_wall_choice, dead_wall_option, four_players, phase)
+
+JI_WRAP = HouseOption(
+    "ji_wrap", "鸡 9→? (after a 9)",
+    (("wrap", "after a 9 comes the 1 of the suit"), ("none", "a flipped 9 makes no 鸡")),
+    "wrap", text("§13.3", "The wrap (9 → 1) is not stated for 鸡; every successor rule the texts state wraps (§26, §27, §31)"))
+
+JI_TRIGGER = HouseOption(
+    "ji_trigger", "翻鸡 (when)",
+    (("any_win", "after any win (「和牌后翻开下一张未摸得牌」)"), ("self_draw", "after a self-drawn win only (「自抠（自摸）后翻一张牌」)")),
+    "any_win", text("§13.3", "和牌后 [000:51] vs 自抠（自摸）后 [000:53]"))
+
+MING_JI = HouseOption(
+    "ming_ji", "打明鸡 (open chicken)",
+    (("off", "no 明鸡"), ("on", "after the deal the 3rd stack's top is turned up; its next number is a 鸡")),
+    "off", text("§13.2", "打明鸡 起牌后三墩翻起 — a variant; where the 3rd stack is counted from is not stated (from the tail here)"))
+
+
+def _chickens(options) -> tuple[IndicatorRule, ...]:
+    cycle = SUITS_WRAP if options["ji_wrap"] == "wrap" else SUITS_NO_WRAP
+    derivation = Derivation("successor", cycle, extra=(Tile.S1,))
+    rules = [IndicatorRule(kind="ji", timing=Timing.AFTER_WIN, position=AfterWinFlips(1, End.HEAD),
+                           derivation=derivation, effect=Effect.PAYING,
+                           notes=(f"flipped after {'any win' if options['ji_trigger'] == 'any_win' else 'a self-drawn win'}",
+                                  "英雄鸡: 1条 is always a 鸡"))]
+    if options["ming_ji"] == "on":
+        rules.append(IndicatorRule(kind="ji", timing=Timing.AFTER_DEAL, position=CountFromTail(fixed=3),
+                                   derivation=derivation, effect=Effect.PAYING,
+                                   notes=("有杠牌就要翻第四墩: each kong moves the 明鸡 one stack further",)))
+    return tuple(rules)
+
+
+REGION = Region(
+    id="guizhou",
+    name="贵州麻将",
+    title="Guizhou (抓鸡)",
+    section="RULES.md §13",
+    attribution="named [000:51]",
+    tiles=Given(SET_108, analyst("§13.1", "牌型：1-9万 1-9筒 1-9条 → 108")),
+    players=four_players(default("not stated; 4 players")),
+    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    stacks_per_side=Given((14, 13, 14, 13), research("§1.1", "for 108 it is 13.5 stacks per side: 14+13+14+13")),
+    dealing=DEFAULT_DEAL,
+    dice=DEFAULT_DICE,
+    indicators=Derived(_chickens, text("§13.2", "即和牌后翻开下一张未摸得牌，如翻开的是2万，即3万是鸡牌; 英雄鸡 一条每次都是鸡"),
+                       ("ji_wrap", "ji_trigger", "ming_ji")),
+    reserve=dead_wall_choice("not stated (§13)"),
+    replacement=TAIL_REPLACEMENT,
+    rotation=DEFAULT_ROTATION,
+    play=Given(Play(chi=False, multiple_winners=True), text("§13.1, §14", "贵州麻将类似于四川麻将 — 四川: 不可以吃、一炮多响")),
+    flowers=NO_FLOWERS,
+    phases=Given((phase("after_win_flip", "翻鸡: the next undrawn tile is flipped after the win"),),
+                 text("§13.2", "和牌后翻开下一张未摸得牌")),
+    options=(JI_WRAP, JI_TRIGGER, MING_JI, dead_wall_option("not stated (§13)")),
+    notes=(
+        "The hand ends at the first win (the 鸡 flip follows it); 四川's 血战到底 is not carried over.",
+        "Who pays whom for 鸡 and how much is not stated (§13.3); RESEARCH.md §3.9 — the hands issue.",
+        "缺一门 (from 四川) comes with the hands issue.",
+    ),
+)

@@ -1,0 +1,51 @@
+"""杭州麻将 — RULES.md §9: one sentence (爆头, 财飘, 杠开; 136 tiles).
+
+The text implies a 财神 (财飘) without saying how it is found.  Current published rules (MIL 杭州,
+RESEARCH.md §3.4) make 白板 the fixed 财神, allow self-draw wins only, and end the hand when 20
+tiles remain; older apps flip an indicator instead (a house option).
+"""
+
+from ..cycles import SEPARATE_HONOURS
+from ..definition import HouseOption, Play, Region
+from ..indicators import Derivation, Effect, IndicatorRule, NextHeadTile, NoPosition, Timing
+from ..provenance import Given, choice, default, research, text
+from ..reserve import FixedTiles
+from ..tiles import Tile
+from ..tilesets import SET_136
+from .common import DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, four_players, walls_for
+
+CAISHEN = HouseOption(
+    "caishen", "财神 (wild)",
+    (("white", "白板 is the fixed 财神 (no flip)"),
+     ("flip", "the tile after the deal is flipped; its successor is 财神")),
+    "white", research("§3.4", "MIL 杭州 2025: 白板 is the fixed 财神; older apps flip one"))
+
+REGION = Region(
+    id="hangzhou",
+    name="杭州麻将",
+    title="Hangzhou",
+    section="RULES.md §9",
+    attribution="named [000:17]",
+    tiles=Given(SET_136, text("§9", "共一百三十六张：筒、索、万、东、南、西、北风、中、发、白")),
+    players=four_players(default("not stated; 4 players")),
+    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    stacks_per_side=walls_for(SET_136, (0, 1, 2, 3), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
+    dealing=DEFAULT_DEAL,
+    dice=DEFAULT_DICE,
+    indicators=choice("caishen", {
+        "white": Given((IndicatorRule(kind="caishen", timing=Timing.FIXED, position=NoPosition(),
+                                      derivation=Derivation("fixed", fixed=Tile.WHITE), effect=Effect.WILD),),
+                       research("§3.4", "白板 is the fixed 财神 (no flip)")),
+        "flip": Given((IndicatorRule(kind="caishen", timing=Timing.AFTER_DEAL, position=NextHeadTile(),
+                                     derivation=Derivation("successor", SEPARATE_HONOURS), effect=Effect.WILD),),
+                      default("older 杭州 apps flip a 财神 (RESEARCH.md §3.4); flipped and derived as 螺山's 财神 (§31.3), its neighbour in 杭州")),
+    }),
+    reserve=Given(FixedTiles(20), research("§3.4", "流局 when 20 tiles remain at the tail")),
+    replacement=TAIL_REPLACEMENT,
+    rotation=DEFAULT_ROTATION,
+    play=Given(Play(chi=True, discard_win=False), research("§3.4", "Self-draw only; 三吃承包 (so 吃 is allowed)")),
+    flowers=NO_FLOWERS,
+    phases=NO_PHASES,
+    options=(CAISHEN,),
+    notes=("爆头, 财飘, 杠开 are named only (§9); their values come with the hands issue from RESEARCH.md §3.4.",),
+)

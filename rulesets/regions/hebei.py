@@ -1,0 +1,69 @@
+"""河北麻将 — RULES.md §17 (with the attributed 混儿 block).
+
+No 吃, self-draw wins only, a 混儿 wild.  The 混儿 rule 「中下滚，7张」 is ambiguous; the default reads
+it as the flipped kind's 3 other copies plus all 4 of the next kind (7 wilds), as 天津/河北 practice
+does (RESEARCH.md §3.6), with the flipped tile set aside so exactly 7 remain.
+"""
+
+from ..cycles import SEPARATE_HONOURS
+from ..definition import HouseOption, Play, Region
+from ..indicators import CountFromTail, Derivation, Effect, IndicatorRule, Timing
+from ..provenance import Derived, Given, choice, default, research, text
+from ..reserve import NoReserve, StacksPlusKongs
+from ..tiles import Tile
+from ..tilesets import SET_136
+from .common import DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, four_players, walls_for
+
+HUN_READING = HouseOption(
+    "hun_reading", "混儿 读法 (reading of 中下滚)",
+    (("kind_and_next", "(a) the flipped kind's other 3 copies and the next kind's 4 are 混儿 (3+4 = 7)"),
+     ("red_and_kind", "(b) the 4 红中 and the flipped kind's other 3 copies are 混儿 (4+3 = 7)")),
+    "kind_and_next", text("§17", "「中下滚，7张」 gives no procedure; reading (a) is what 天津/河北 practice does (RESEARCH.md §3.6: 混 = indicator + next)"))
+
+DEAD_WALL = HouseOption(
+    "dead_wall", "留牌 (dead wall)",
+    (("6_plus_kongs", "keep 6 + kongs stacks (RESEARCH.md §3.6)"), ("none", "draw to the last tile")),
+    "6_plus_kongs", research("§3.6", "河北/秦皇岛: end of wall depends on kongs; one variant keeps 6 + 杠数 墩"))
+
+
+def _hun(options) -> tuple[IndicatorRule, ...]:
+    if options["hun_reading"] == "kind_and_next":
+        derivation = Derivation("same_and_next", SEPARATE_HONOURS)
+    else:
+        derivation = Derivation("same", extra=(Tile.RED,))
+    return (IndicatorRule(
+        kind="hun", timing=Timing.AFTER_DEAL, position=CountFromTail(unit="stacks"),
+        derivation=derivation, effect=Effect.WILD, public=True, stays_in_play=False, position_dice=2,
+        notes=("the flipped tile is set aside face up, so 7 混儿 remain in play (「7张」)",)),)
+
+
+REGION = Region(
+    id="hebei",
+    name="河北麻将",
+    title="Hebei",
+    section="RULES.md §17",
+    attribution="named [000:81]; the 混儿 block [000:89-91] is attributed by the analyst (uncertain)",
+    tiles=Given(SET_136, research("§3.6", "136 tiles; 17 叠 per side (QQ 河北麻将 rule text)")),
+    players=four_players(default("not stated; 4 players with 136 tiles")),
+    hand_size=Given(13, text("§17", "此规则对应的是两摞牌，十四张起胡 — 14 to win, 13 in hand")),
+    stacks_per_side=walls_for(SET_136, (0, 1, 2, 3), research("§3.6", "17 叠 per side")),
+    dealing=DEFAULT_DEAL,
+    dice=DEFAULT_DICE,
+    indicators=Derived(_hun, text("§17", "有混儿（中下滚，7张）相当于限制性听用或财神"), ("hun_reading",)),
+    reserve=choice("dead_wall", {
+        "6_plus_kongs": Given(StacksPlusKongs(6), research("§3.6", "留 6 + 杠数 墩")),
+        "none": Given(NoReserve(), default("the table plays to the last tile")),
+    }),
+    replacement=TAIL_REPLACEMENT,
+    rotation=DEFAULT_ROTATION,
+    play=Given(Play(chi=False, discard_win=False), text("§17", "河北麻将规则，可碰不可吃，只能自摸，有混儿")),
+    flowers=Given(NO_FLOWERS.value, text("§17", "无补花")),
+    phases=NO_PHASES,
+    options=(HUN_READING, DEAD_WALL),
+    notes=(
+        "Where the 混儿 indicator lies is not stated: counted by two dice in stacks from the tail, as the "
+        "天津/河北 practice of RESEARCH.md §3.6 takes it from the tail by dice.",
+        "「限制性听用」: the restrictions are not stated; none are applied.",
+        "番 (混儿吊 2, 没混儿 2, 捉伍儿 3, 龙 4, 杠开 2, 本混儿龙 ×2) come with the hands issue.",
+    ),
+)

@@ -1,0 +1,37 @@
+"""吉林麻将 — RULES.md §2: the 长春 system in a near-verbatim copy (file 002 lines 65-90).
+
+The block states tiles, players, dice, dealer and claims exactly as 长春, and refers to the
+「打宝规则」 given only in the 长春 text; the 宝 and the dead wall are therefore taken from there.
+"""
+
+from dataclasses import replace
+
+from ..provenance import Given, default, text
+from ..tilesets import SET_136
+from ..walls import End
+from . import changchun
+
+REGION = replace(
+    changchun.REGION,
+    id="jilin",
+    name="吉林麻将",
+    title="Jilin",
+    section="RULES.md §2",
+    attribution="named: 「吉林麻将麻将弄法及计分规矩[总结]」 [002:65]",
+    tiles=Given(SET_136, text("§2", "共136张牌（每人摆17叠）")),
+    players=Given((0, 1, 2, 3), text("§2", "游戏人数：4人")),
+    hand_size=Given(13, text("§2", "庄家拿14张牌，闲家13张牌")),
+    stacks_per_side=Given((17, 17, 17, 17), text("§2", "每人摆17叠")),
+    replacement=Given(End.TAIL, text("§2", "开杠后从牌城尾部补牌")),
+    reserve=replace(changchun.REGION.reserve, source=default(
+        "the 吉林 block states no dead wall; it is the 长春 system (§2), so 长春's 留7墩 rule (§1.4) applies")),
+    phases=Given(tuple(p for p in changchun.REGION.phases.value if p.name == "private_bao"),
+                 text("§2", "听牌时可看宝，未听牌者不许看（参照打宝规则）")),
+    options=tuple(o for o in changchun.REGION.options if o.key != "special_kongs_count"),
+    notes=(
+        "The block refers to 「打宝规则」 given only in the 长春 text (§1.3): the 宝 procedure and its options are 长春's.",
+        "The block states no dead wall: the 长春 留7墩 rule (§1.4) applies, with the same readings.",
+        "The block names no opening special kongs (旋风杠 etc.); they are not part of this ruleset.",
+        "Hand shapes lack 长春's (3) and (6) (§2) — used by the hands issue.",
+    ) + changchun.REGION.notes[:2],
+)

@@ -1,0 +1,66 @@
+"""螺山 “打来干、自摸干” 麻将 (浙江杭州萧山衙前镇螺山村) — RULES.md §31, the richest scoring text.
+
+财神 = the successor of the tile after the deal (all 4 copies); no dead wall (荒和 when every tile
+is drawn); the winner deals next.
+"""
+
+from ..cycles import SEPARATE_HONOURS
+from ..definition import HouseOption, Play, Region
+from ..dice import SumPicksWallSkipSum
+from ..indicators import Derivation, Effect, IndicatorRule, NextHeadTile, Timing
+from ..provenance import Derived, Given, analyst, choice, text
+from ..reserve import NoReserve
+from ..rotation import RotationRule
+from ..tilesets import SET_136
+from ..walls import End
+from .common import DEFAULT_DEAL, NO_FLOWERS, four_players, phase
+
+BREAK_START = HouseOption(
+    "break_start", "开牌 (break)",
+    (("skip", "skip the sum in stacks"), ("at", "start at the stack numbered by the sum")),
+    "skip", text("§31.2", "「数出骰子总点数的墩数，开始拿牌」: skip vs start is not stated; skip, as 上海 §4.2 states"))
+
+INDICATOR_TILE = HouseOption(
+    "caishen_tile", "翻牌 (the flipped tile)",
+    (("stays", "stays face up in the wall and is drawn in turn"), ("set_aside", "is set aside")),
+    "stays", text("§31.8", "what happens to the flipped indicator tile: not stated; nothing says it leaves the wall"))
+
+
+def _caishen(options) -> tuple[IndicatorRule, ...]:
+    return (IndicatorRule(
+        kind="caishen", timing=Timing.AFTER_DEAL, position=NextHeadTile(),
+        derivation=Derivation("successor", SEPARATE_HONOURS), effect=Effect.WILD, public=True,
+        stays_in_play=options["caishen_tile"] == "stays",
+        notes=("财神 wins as any tile; in play one 财神 may replace one dragon or own seat wind in a 花碰 (§31.3)",)),)
+
+
+REGION = Region(
+    id="luoshan",
+    name="螺山麻将",
+    title="Luoshan (萧山 衙前)",
+    section="RULES.md §31",
+    attribution="named [000:207]",
+    tiles=Given(SET_136, text("§31.1", "总牌数136张…无春夏秋冬梅兰菊竹")),
+    players=four_players(text("§31.1", "首轮抓牌数：庄家14张，余三家13张")),
+    hand_size=Given(13, text("§31.1", "庄家14张，余三家13张")),
+    stacks_per_side=Given((17, 17, 17, 17), analyst("§35", "136 tiles, 17 stacks a side")),
+    dealing=Given(DEFAULT_DEAL.value, text("§31.3", "各家拿完跳牌 — the deal ends with the 跳牌")),
+    dice=choice("break_start", {
+        "skip": Given(SumPicksWallSkipSum(0), text("§31.2", "庄家掷出骰子后，从庄家开始逆时针数掷出的骰子总点数，即从那家按顺时针方向数出骰子总点数的墩数，开始拿牌")),
+        "at": Given(SumPicksWallSkipSum(-1), text("§31.2", "…数出骰子总点数的墩数，开始拿牌 (read as: start at that stack)")),
+    }),
+    indicators=Derived(_caishen, text("§31.3", "各家拿完跳牌的下一张牌为确定财神之牌，财神为所翻之牌点加一，共4张。如翻一万，则财神为二万；翻九万，则财神为一万…若翻风牌，则按“东南西北东”的顺序确定，若翻大料牌，则按“中发白中”的顺序确定"),
+                       ("caishen_tile",)),
+    reserve=Given(NoReserve(), analyst("§31.4", "荒和：抓完所有牌仍没有一家和牌 — no reserve")),
+    replacement=Given(End.TAIL, text("§31.4", "杠牌时，从牌墙的末端依次抓牌")),
+    rotation=Given(RotationRule("keep", "winner", "keep", "nearest_winner"),
+                   text("§31.2", "从第二盘开始和牌者为庄家。荒和，则由前一盘庄家继续当庄家")),
+    play=Given(Play(chi=True, multiple_winners=False),
+               text("§31.5", "吃：上家打出的牌可以与自己的牌组合成顺子; 每盘牌只有一个和家，即不存在一炮多响")),
+    flowers=NO_FLOWERS,
+    phases=Given((phase("hua_peng", "花碰: one 财神 may stand for a dragon or one's own seat wind in a pong (§31.3)"),),
+                 text("§31.3", "用一张财神替代一张大料或座风的碰称为花碰")),
+    options=(BREAK_START, INDICATOR_TILE),
+    notes=("First dealer: any player rolls; the sum counted 逆时针 from the roller picks the dealer (§31.2).",
+           "Scoring (和数, 台, (基本和数 + 10) × 2^台 rounded up to 10) comes with the hands issue."),
+)

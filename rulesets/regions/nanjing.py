@@ -1,0 +1,33 @@
+"""南京麻将 — RULES.md §28: 20 bonus tiles (the 8 flowers and the 12 dragons) and a two-roll break."""
+
+from ..definition import Flowers, Region
+from ..dice import SecondRollerPicksStart
+from ..provenance import Given, analyst, default, research, text
+from ..tiles import DRAGONS, FLOWERS
+from ..tilesets import SET_144
+from ..walls import End
+from .common import DEFAULT_DEAL, DEFAULT_PLAY, DEFAULT_ROTATION, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, four_players
+
+REGION = Region(
+    id="nanjing",
+    name="南京麻将",
+    title="Nanjing",
+    section="RULES.md §28",
+    attribution="named [000:177]",
+    tiles=Given(SET_144, analyst("§28", "20 = 12 dragons + 8 flowers → 144 with the 8 standard flowers")),
+    players=four_players(default("not stated; 4 players")),
+    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    stacks_per_side=Given((18, 18, 18, 18), research("§1.1", "18 stacks a side for 144")),
+    dealing=DEFAULT_DEAL,
+    dice=Given(SecondRollerPicksStart("second"), text("§28", "庄家掷6点，则由下家掷，下家掷11点，则由庄家开始从下家第12墩开始抓牌")),
+    indicators=NO_INDICATORS,
+    reserve=dead_wall_choice("not stated (§28)"),
+    replacement=TAIL_REPLACEMENT,
+    rotation=DEFAULT_ROTATION,
+    play=DEFAULT_PLAY,
+    flowers=Given(Flowers(FLOWERS + DRAGONS, End.TAIL),
+                  text("§28", "南京麻将包括20张花牌，即把箭牌也算入花牌中，所以没有大三元，大四喜之类的胡法")),
+    phases=NO_PHASES,
+    options=(dead_wall_option("not stated (§28)"),),
+    notes=("Bonus tiles are replaced from the tail: the source is not stated, the tail is every text's replacement end.",),
+)

@@ -1,0 +1,54 @@
+"""17-tile block (「参赛选手」) — RULES.md §18 [unnamed].
+
+「每人手里抓17张牌」 is read by default as the 16-tile system in which a complete hand holds 17
+tiles (5 melds + a pair): everyone is dealt 16, the dealer 17.  The other reading (a confusion with
+「每人摆17叠」, 17 stacks a side and 13-tile hands) is a house option.
+"""
+
+from ..dealing import DealPattern
+from ..definition import HouseOption, Region
+from ..provenance import Given, choice, default, text
+from ..rotation import RotationRule
+from ..tilesets import SET_136
+from .common import (DEFAULT_DICE, DEFAULT_PLAY, NO_FLOWERS, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT,
+                     dead_wall_choice, dead_wall_option, four_players)
+
+HAND_READING = HouseOption(
+    "hand_reading", "17张 读法 (reading)",
+    (("hold17", "(a) a complete hand holds 17 tiles: 16 dealt, the dealer 17"),
+     ("stacks17", "(b) 17 stacks a side, 13-tile hands")),
+    "hold17", text("§18", "「每人手里抓17张牌」 read literally: a hand of 17 tiles is 5 melds + a pair, so 16 are held between draws"))
+
+REGION = Region(
+    id="seventeen_tile",
+    name="十七张麻将",
+    title="Seventeen-tile block",
+    section="RULES.md §18",
+    attribution="unnamed block [000:85]",
+    tiles=Given(SET_136, default("not stated; 136 tiles, 17 stacks a side, which both readings share")),
+    players=four_players(text("§18", "麻将的参赛选手为4人，分别为东、南、西、北")),
+    hand_size=choice("hand_reading", {
+        "hold17": Given(16, text("§18", "每人手里抓17张牌 — 17 when complete, 16 between draws")),
+        "stacks17": Given(13, text("§18", "每人手里抓17张牌 — read as 每人摆17叠 (§1.1), 13-tile hands")),
+    }),
+    stacks_per_side=Given((17, 17, 17, 17), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
+    dealing=choice("hand_reading", {
+        "hold17": Given(DealPattern(16), default("4 rounds of 4, then the dealer's 17th tile")),
+        "stacks17": Given(DealPattern(13), default("4-4-4 then 跳牌")),
+    }),
+    dice=DEFAULT_DICE,
+    indicators=NO_INDICATORS,
+    reserve=dead_wall_choice("not stated (§18)"),
+    replacement=TAIL_REPLACEMENT,
+    rotation=Given(RotationRule("keep", "next", "keep", "nearest_winner"),
+                   text("§18", "余下的按逆时针的方向来轮庄，如果庄家连庄则还是此位玩家当庄")),
+    play=Given(DEFAULT_PLAY.value, text("§18", "通过吃牌、碰牌、杠牌等方式")),
+    flowers=NO_FLOWERS,
+    phases=NO_PHASES,
+    options=(HAND_READING, dead_wall_option("not stated (§18)")),
+    notes=(
+        "First dealer: the 东 seat (「第一盘门风东者为庄家」).",
+        "After four 连庄 the seats are drawn again (「庄家连庄四把之后，四位玩家重新排定位置」): the panel asks the players to reseat.",
+        "连庄 raises the base (「底数增加」); the amount is not stated.",
+    ),
+)

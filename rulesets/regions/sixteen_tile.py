@@ -1,0 +1,36 @@
+"""16-tile block — RULES.md §8 [unnamed]: 「十六张牌：开牌时每家取十六张牌」, 连庄/拉庄, 一炮三响.
+
+Tiles are not stated; 16-tile hands are played with 144 tiles and flowers (RESEARCH.md §1.1: 台湾).
+"""
+
+from ..dealing import DealPattern
+from ..definition import Play, Region
+from ..provenance import Given, default, research, text
+from ..rotation import RotationRule
+from ..tilesets import SET_144
+from .common import DEFAULT_DICE, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, flowers_from_tail, four_players
+
+REGION = Region(
+    id="sixteen_tile",
+    name="十六张麻将",
+    title="Sixteen-tile block",
+    section="RULES.md §8",
+    attribution="unnamed block [000:9-15]; 16-tile hands with 连庄/拉庄 are Taiwanese in style (unverified)",
+    tiles=Given(SET_144, research("§1.1", "144 (136 + 8 flowers: 上海/宁波/广东/台湾); the block names no set")),
+    players=four_players(text("§8", "一炮三响：一家“出重”而三家齐吃和 — four players")),
+    hand_size=Given(16, text("§8", "十六张牌：开牌时每家取十六张牌")),
+    stacks_per_side=Given((18, 18, 18, 18), research("§1.1", "18 stacks a side for 144")),
+    dealing=Given(DealPattern(16), default("4 rounds of 4, then the dealer's 17th tile")),
+    dice=DEFAULT_DICE,
+    indicators=NO_INDICATORS,
+    reserve=dead_wall_choice("not stated (§8)"),
+    replacement=TAIL_REPLACEMENT,
+    rotation=Given(RotationRule("keep", "next", "keep", "nearest_winner"),
+                   text("§8", "连庄即是连续做一次庄。每连庄一次便加上一番")),
+    play=Given(Play(chi=True, multiple_winners=True), text("§8", "一炮三响：一家“出重”而三家齐吃和")),
+    flowers=flowers_from_tail(default("flowers are set aside and replaced from the tail, as file 001 states (§7.4)")),
+    phases=NO_PHASES,
+    options=(dead_wall_option("not stated (§8)"),),
+    notes=("拉庄: a non-dealer may leave one third of what he owes the dealer as the next hand's stake (§8) — the hands issue.",
+           "Melds are laid out 「与江南麻将相同」 — no effect on the controller."),
+)

@@ -1,0 +1,46 @@
+"""温州麻将 — RULES.md §19: 「温州麻将主要加入了财神（财神可当任何牌）」 and nothing else.
+
+The rest is from published 温州 rules (MIL 温州, RESEARCH.md §3.3): 136 tiles, 16-tile hands, a
+财神 flipped each hand that stays at the tail (so at most 3 can be drawn), 白板 as the 财神's
+natural face, and a two-roll break.
+"""
+
+from ..dealing import DealPattern
+from ..definition import Play, Region
+from ..dice import SecondRollerPicksStart
+from ..indicators import Derivation, Effect, IndicatorRule, TailTop, Timing
+from ..provenance import Given, default, research, text
+from ..tiles import Tile
+from ..tilesets import SET_136
+from .common import DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, four_players
+
+REGION = Region(
+    id="wenzhou",
+    name="温州麻将",
+    title="Wenzhou",
+    section="RULES.md §19",
+    attribution="named [000:87]",
+    tiles=Given(SET_136, research("§3.3", "136 tiles")),
+    players=four_players(default("not stated; 4 players")),
+    hand_size=Given(16, research("§3.3", "16-tile hands (5 melds + pair)")),
+    stacks_per_side=Given((17, 17, 17, 17), research("§1.1", "17 stacks a side for 136")),
+    dealing=Given(DealPattern(16), default("4 rounds of 4, then the dealer's 17th tile")),
+    dice=Given(SecondRollerPicksStart("both"), research("§3.3", "two rolls (dealer → side; that player → stack; break = sum) [P]")),
+    indicators=Given((IndicatorRule(
+        kind="caishen", timing=Timing.AFTER_DEAL, position=TailTop(),
+        derivation=Derivation("same"), effect=Effect.WILD, public=True, stays_in_play=False, stand_in=Tile.WHITE,
+        notes=("财神 may not be used to 吃, 碰 or 杠 (RESEARCH.md §3.3)",)),),
+        text("§19", "温州麻将主要加入了财神（财神可当任何牌）")),
+    reserve=dead_wall_choice("not stated (§19); the flipped 财神 at the tail is never drawn (RESEARCH.md §3.3)"),
+    replacement=TAIL_REPLACEMENT,
+    rotation=DEFAULT_ROTATION,
+    play=Given(Play(chi=True), default("not stated; 吃, 碰 and 杠 with natural tiles (财神 may not be used to claim, RESEARCH.md §3.3)")),
+    flowers=NO_FLOWERS,
+    phases=NO_PHASES,
+    options=(dead_wall_option("not stated (§19)"),),
+    notes=(
+        "How the 财神 is found is not stated in the text: flipped at the tail and left there (RESEARCH.md §3.3), "
+        "the flipped kind is 财神 and 白板 plays its natural face (白板 = 财神本牌).",
+        "八对+单张 and 三财神 shapes, 软和/硬和 multipliers and 财神独立结算 come with the hands issue.",
+    ),
+)

@@ -1,0 +1,30 @@
+"""襄阳三人卡五星 — RULES.md §22: three players, 84 tiles (条 筒 + 中发白)."""
+
+from ..definition import Play, Region
+from ..provenance import Given, default, text
+from ..tilesets import SET_84
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, EMPTY_SIDE_OPTION, NO_FLOWERS, NO_INDICATORS,
+                     NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, three_player_walls, three_players)
+
+REGION = Region(
+    id="xiangyang",
+    name="襄阳卡五星",
+    title="Xiangyang (卡五星, three players)",
+    section="RULES.md §22",
+    attribution="named [000:101]",
+    tiles=Given(SET_84, text("§22", "它采用一副麻将牌去掉万子和东南西北风，共84张牌")),
+    players=three_players(text("§22", "由三个人来争谁先和牌")),
+    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    stacks_per_side=three_player_walls(SET_84, default("84 tiles make 14 stacks on each of the three playing sides; the empty side has none")),
+    dealing=DEFAULT_DEAL,
+    dice=Given(DEFAULT_DICE.value, default("not stated; one roll, the sum counted over the three playing sides (上海 §4.2, 螺山 §31.2)")),
+    indicators=NO_INDICATORS,
+    reserve=dead_wall_choice("not stated (§22)"),
+    replacement=TAIL_REPLACEMENT,
+    rotation=DEFAULT_ROTATION,
+    play=Given(Play(chi=False), default("not stated; 卡五星 is played with 碰 and 杠 only, as its neighbour 广水 拳打脚踢 states (§21)")),
+    flowers=NO_FLOWERS,
+    phases=NO_PHASES,
+    options=(EMPTY_SIDE_OPTION, dead_wall_option("not stated (§22)")),
+    notes=("卡五星 (winning on a closed 5 between 4 and 6) is named only; 亮倒, 买马 and 数坎 (RESEARCH.md §3.13) come with the hands issue.",),
+)

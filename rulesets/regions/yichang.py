@@ -1,0 +1,45 @@
+"""宜昌麻将 / 三峡 (血流成河) — RULES.md §15.
+
+换三张 before play, a void suit, no 吃, several winners, and play goes on after every win until the
+table is empty (「一直打到桌面无牌」); 查花猪 at the end.
+"""
+
+from ..definition import HouseOption, Play, Region
+from ..provenance import Given, analyst, default, research, text
+from ..reserve import NoReserve
+from ..tilesets import SET_108
+from .common import DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS, TAIL_REPLACEMENT, four_players, phase
+
+EXCHANGE = HouseOption(
+    "exchange_direction", "换三张 方向 (direction)",
+    (("dice", "by the dice sum: %3 = 1 → 下家, 2 → 上家, 0 → 对家"), ("next", "always to 下家"),
+     ("opposite", "always to 对家"), ("previous", "always to 上家")),
+    "dice", research("§3.12", "direction by dice (e.g. sum % 3: 1 → 下家, 2 → 上家, 0 → 对家); the text says only 「通过投掷色子的方式决定和谁交换」"))
+
+REGION = Region(
+    id="yichang",
+    name="宜昌麻将",
+    title="Yichang / Sanxia (血流成河)",
+    section="RULES.md §15",
+    attribution="named [000:73]",
+    tiles=Given(SET_108, analyst("§15", "素麻将 → 108")),
+    players=four_players(default("not stated; 4 players, as 四川 whose play it takes")),
+    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    stacks_per_side=Given((14, 13, 14, 13), research("§1.1", "for 108 it is 13.5 stacks per side: 14+13+14+13")),
+    dealing=DEFAULT_DEAL,
+    dice=DEFAULT_DICE,
+    indicators=NO_INDICATORS,
+    reserve=Given(NoReserve(), text("§15", "一直打到桌面无牌（即和完不结束，一直继续摸牌继续和牌知道最后一张牌…）")),
+    replacement=TAIL_REPLACEMENT,
+    rotation=DEFAULT_ROTATION,
+    play=Given(Play(chi=False, multiple_winners=True, after_win="xueliu"),
+               text("§15", "换三张、素麻将、不可以吃、必须缺门可和、一炮多响、打到桌面无牌")),
+    flowers=NO_FLOWERS,
+    phases=Given((phase("exchange_three", "换三张: each passes three tiles of one suit; the dice decide to whom"),
+                  phase("choose_void_suit", "打缺门: a void suit to win"),
+                  phase("continue_after_win", "血流成河: every win is paid and play goes on; the winner's 下家 draws next"),
+                  phase("check_flower_pig", "查花猪: at the end a hand holding all three suits is a 花猪")),
+                 text("§15", "核心是打缺门，换三张…一直打到桌面无牌…每和一次从和牌下家开始摸牌）、打完查花猪（三方牌）")),
+    options=(EXCHANGE,),
+    notes=("The 花猪 penalty is not stated (§15) — the hands issue.",),
+)

@@ -1,0 +1,147 @@
+"""The reserve (dead wall): how many undrawn tiles must stay at the tail.
+
+A policy answers `reserved_tiles(kongs, tail_taken)`: the tiles at the end of the draw order that
+no head draw may take, given the kongs made so far and the tiles already drawn from the tail
+(kong and flower replacements).  The live wall is exhausted (荒庄) when the next head draw would
+cut into them: `live = remaining − reserved ≤ 0`.
+
+A lone tile left at the tail by an odd number of tail draws is not a stack
+(「杠完后留的单数海底牌不算一墩」, RULES.md §1.4); policies that count stacks keep it in addition.
+
+The 留7墩 kong rule of 长春 and 立四 has three readings (RULES.md §1.4, Ambiguity D1):
+- R-A: the reserve boundary moves one original stack towards the live wall per kong:
+  2·(7 + k) − t tiles (14 + k undrawn at 荒庄 when every tail draw is a kong).
+- R-B (default): keep max(7, 6 + k) FULL stacks after k kongs, plus the lone tail tile if any.
+- R-C: max(7, 6 + k) stacks of the original layout; replacement tiles come from inside them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class NoReserve:
+    """Every tile may be drawn (e.g. 螺山 「荒和：抓完所有牌」, 宜昌 「打到桌面无牌」)."""
+
+    name: str = "none"
+
+    def reserved_tiles(self, kongs: int, tail_taken: int) -> int:
+        return 0
+
+    def describe(self) -> str:
+        return "no reserve: the hand is drawn to the last tile"
+
+
+@dataclass(frozen=True)
+class FixedStacks:
+    """A fixed number of full stacks stays at the tail (plus a lone tail tile, which is not a stack)."""
+
+    stacks: int
+    name: str = "fixed_stacks"
+
+    def reserved_tiles(self, kongs: int, tail_taken: int) -> int:
+        return 2 * self.stacks + tail_taken % 2
+
+    def describe(self) -> str:
+        return f"keep the last {self.stacks} full stacks (a lone tail tile stays too)"
+
+
+@dataclass(frozen=True)
+class FixedTiles:
+    """A fixed number of tiles stays: 杭州 20, 南昌 34 (RESEARCH.md §3.4, §3.7); 7.5 stacks = 15 (dabao)."""
+
+    tiles: int
+    name: str = "fixed_tiles"
+
+    def reserved_tiles(self, kongs: int, tail_taken: int) -> int:
+        return self.tiles
+
+    def describe(self) -> str:
+        return f"the hand ends when {self.tiles} tiles remain"
+
+
+@dataclass(frozen=True)
+class KongReserve:
+    """留7墩 with its kong rule, in one of the readings R-A, R-B, R-C of RULES.md §1.4."""
+
+    reading: str = "R-B"
+    base: int = 7
+    name: str = "kong_reserve"
+
+    def __post_init__(self) -> None:
+        if self.reading not in KONG_READINGS:
+            raise ValueError(f"unknown 留7墩 reading {self.reading!r}; choose one of {', '.join(KONG_READINGS)}")
+
+    def reserved_tiles(self, kongs: int, tail_taken: int) -> int:
+        grown = max(self.base, self.base - 1 + kongs)
+        if self.reading == "R-A":
+            return max(0, 2 * (self.base + kongs) - tail_taken)
+        if self.reading == "R-B":
+            return 2 * grown + tail_taken % 2
+        return max(0, 2 * grown - tail_taken)  # R-C
+
+    def describe(self) -> str:
+        return {
+            "R-A": f"留{self.base}墩: the reserve grows by one original stack per kong (undrawn at 荒庄 = {2 * self.base} + kongs)",
+            "R-B": f"留{self.base}墩: keep max({self.base}, {self.base - 1}+kongs) full stacks, plus a lone tail tile",
+            "R-C": f"留{self.base}墩: max({self.base}, {self.base - 1}+kongs) stacks of the original layout; replacements come from inside them",
+        }[self.reading]
+
+
+KONG_READINGS = ("R-A", "R-B", "R-C")
+
+
+@dataclass(frozen=True)
+class StacksPlusKongs:
+    """Keep `base` + kongs full stacks (河北 「留 6 + 杠数 墩」, RESEARCH.md §3.6), plus a lone tail tile."""
+
+    base: int = 6
+    name: str = "stacks_plus_kongs"
+
+    def reserved_tiles(self, kongs: int, tail_taken: int) -> int:
+        return 2 * (self.base + kongs) + tail_taken % 2
+
+    def describe(self) -> str:
+        return f"keep {self.base} + kongs full stacks (a lone tail tile stays too)"
+
+
+ReservePolicy = NoReserve | FixedStacks | FixedTiles | KongReserve | StacksPlusKongs
+
+
+@dataclass(frozen=True)
+class WallCount:
+    """The arithmetic of the live wall at one moment."""
+
+    total: int        # tiles in the ring
+    head_taken: int   # head draws so far (dealing included)
+    tail_taken: int   # tail draws so far
+    reserved: int     # tiles the reserve holds now
+
+    @property
+    def remaining(self) -> int:
+        return self.total - self.head_taken - self.tail_taken
+
+    @property
+    def live(self) -> int:
+        """Tiles left to draw from the head before the reserve."""
+        return max(0, self.remaining - self.reserved)
+
+    @property
+    def exhausted(self) -> bool:
+        return self.live == 0
+
+    @property
+    def reserved_full_stacks(self) -> int:
+        """Full stacks (both tiles present) inside the reserved tiles at the tail."""
+        # Tail draws take a stack's top, then its bottom: after an odd number a lone bottom
+        # tile stands last; it is reserved first but is not a stack.
+        lone = self.tail_taken % 2
+        block_end = self.total - 2 * ((self.tail_taken + 1) // 2)   # one past the last full stack's tiles
+        in_block = max(0, min(self.reserved, self.remaining) - lone)
+        start = max(block_end - in_block, self.head_taken)
+        return max(0, block_end // 2 - (start + 1) // 2)
+
+
+def wall_count(policy: ReservePolicy, total: int, head_taken: int, tail_taken: int, kongs: int) -> WallCount:
+    return WallCount(total, head_taken, tail_taken, policy.reserved_tiles(kongs, tail_taken))

@@ -1,0 +1,228 @@
+"""Build the win-evaluation tables and write them to `_tables.py`.
+
+Run `python -m rulesets.winning.build_tables` after changing this file; the test suite checks
+that the shipped `_tables.py` equals a fresh build (`render()`).
+
+What is built
+-------------
+**Suits.**  For every count pattern of one suit (9 ranks, 0–4 each: 5**9 patterns) the tables
+need three numbers:
+
+- ``a``: the fewest wilds that turn the pattern into melds only (chows and pungs),
+- ``b``: the fewest wilds that turn it into melds plus one pair,
+- ``b258``: the same with the pair restricted to rank 2, 5 or 8 (二五八将).
+
+A wild may stand for any tile, so the question is the cheapest split of the tiles into *partial
+groups*: a partial pung (1–3 equal tiles), a partial pair (1–2 equal tiles) or a partial chow
+(tiles of 2 or 3 distinct ranks inside one run r, r+1, r+2), each wild filling one missing
+place.  A left-to-right dynamic programme over the ranks finds the cheapest split; its state at
+a rank is (chows that end here, chows that still need this and the next rank, pair kind used).
+At most two equal chows start at a rank: three equal chows cost exactly what three pungs of the
+same tiles cost, so nothing is lost.
+
+The programme is run on all patterns at once as an automaton: a node is the vector of best
+costs per state after a prefix of ranks, and equal vectors are merged.  Merging nodes that give
+the same answers for every suffix (minimisation) leaves about a thousand nodes, which is what
+is shipped: `SUIT_LEVELS[r][node][count]` is the node after rank r+1, and
+`SUIT_OUTPUTS[node]` is ``(a, b - a == -1, b258 - a == -1)`` after rank 9.  (Both ``b - a`` and
+``b258 - a`` are always -1 or 2: a pair adds two tiles, so they are ``≡ 2 (mod 3)``; adding a
+pair of wilds costs 2, and turning the pair into a pung costs 1.)  `tables.py` expands the
+automaton into a flat per-pattern table at import time in a few milliseconds.
+
+**Honours** have no chows, except in regions (南昌) where three different winds, or 中发白,
+form a chow.  Without those chows every honour kind is its own component, with a tiny formula.
+With them, winds (4 kinds) and dragons (3 kinds) are two components, whose 625 and 125 patterns
+are solved here by plain search and shipped as `WIND_CHOW_OUTPUTS` and `DRAGON_CHOW_OUTPUTS`.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import lru_cache
+from itertools import combinations, product
+from pathlib import Path
+
+INFINITE = 99
+RANKS = 9
+PAIR_RANKS_258 = (1, 4, 7)  # 0-based ranks 2, 5, 8
+NO_PAIR, PAIR_OTHER, PAIR_258 = 0, 1, 2
+_STATES = tuple((x, y, p) for x in range(3) for y in range(3) for p in range(3))
+_STATE_INDEX = {state: i for i, state in enumerate(_STATES)}
+
+
+def _pung_cost(m: int) -> int:
+    """Wilds needed to put m equal tiles into pungs (4 = 3 + 1, 5 = 3 + 2)."""
+    return -m % 3
+
+
+def _pair_cost(m: int) -> int:
+    """Wilds needed to put m equal tiles into one pair plus pungs (0 tiles: a pair of wilds)."""
+    if m == 0:
+        return 2
+    return min(2 - q + _pung_cost(m - q) for q in (1, 2) if q <= m)
+
+
+def _edges(rank: int, count: int) -> tuple[tuple[int, int, int], ...]:
+    """(from state, to state, cost) for consuming `count` tiles of 0-based `rank`."""
+    best: dict[tuple[int, int], int] = {}
+    for x, y, p in _STATES:
+        for z in range(3) if rank <= RANKS - 3 else (0,):
+            places = x + y + z  # chow places at this rank: x end here, y pass, z start
+            for used in range(min(count, places) + 1):
+                left = count - used
+                base = places - used
+                options = [(p, base + _pung_cost(left))]
+                if p == NO_PAIR:
+                    kind = PAIR_258 if rank in PAIR_RANKS_258 else PAIR_OTHER
+                    options.append((kind, base + _pair_cost(left)))
+                for q, cost in options:
+                    key = (_STATE_INDEX[(x, y, p)], _STATE_INDEX[(y, z, q)])
+                    if cost < best.get(key, INFINITE):
+                        best[key] = cost
+    return tuple((src, dst, cost) for (src, dst), cost in sorted(best.items()))
+
+
+def _suit_output(vector: tuple[int, ...]) -> tuple[int, int, int]:
+    a = vector[_STATE_INDEX[(0, 0, NO_PAIR)]]
+    b258 = vector[_STATE_INDEX[(0, 0, PAIR_258)]]
+    b = min(vector[_STATE_INDEX[(0, 0, PAIR_OTHER)]], b258)
+    if b - a not in (-1, 2) or b258 - a not in (-1, 2):
+        raise RuntimeError(f"pair cost out of range: a={a} b={b} b258={b258}")
+    return a, int(b - a == -1), int(b258 - a == -1)
+
+
+def build_suit_automaton() -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, int, int], ...]]:
+    """The minimised per-suit automaton: (levels, outputs), see the module docstring."""
+    edges = {(r, c): _edges(r, c) for r in range(RANKS) for c in range(5)}
+    start = tuple(0 if s == (0, 0, NO_PAIR) else INFINITE for s in _STATES)
+    layers: list[dict[tuple[int, ...], int]] = [{start: 0}]
+    moves: list[list[tuple[int, ...]]] = []
+    for rank in range(RANKS):
+        following: dict[tuple[int, ...], int] = {}
+        rows = []
+        for vector in layers[-1]:
+            row = []
+            for count in range(5):
+                out = [INFINITE] * len(_STATES)
+                for src, dst, cost in edges[(rank, count)]:
+                    total = vector[src] + cost
+                    if total < out[dst]:
+                        out[dst] = total
+                row.append(following.setdefault(tuple(out), len(following)))
+            rows.append(tuple(row))
+        moves.append(rows)
+        layers.append(following)
+    # Minimise from the end: nodes are equal when their successors are.
+    outputs: dict[tuple[int, int, int], int] = {}
+    last = sorted(layers[-1], key=layers[-1].get)
+    classes = [outputs.setdefault(_suit_output(v), len(outputs)) for v in last]
+    levels: list[tuple[tuple[int, ...], ...]] = []
+    for rank in range(RANKS - 1, -1, -1):
+        signature: dict[tuple[int, ...], int] = {}
+        mapped = [tuple(classes[t] for t in row) for row in moves[rank]]
+        new_classes = [signature.setdefault(row, len(signature)) for row in mapped]
+        levels.append(tuple(signature))  # rows in class order
+        classes = new_classes
+    levels.reverse()
+    return tuple(levels), tuple(outputs)
+
+
+def _component_costs(counts: tuple[int, ...], chows: tuple[tuple[int, ...], ...]) -> tuple[int, int]:
+    """(a, b) for a small component of kinds 0..k-1 whose chows are the listed kind triples."""
+
+    @lru_cache(maxsize=None)
+    def cost(rest: tuple[int, ...], pair: bool) -> int:
+        if not any(rest):
+            return 2 if pair else 0
+        k = next(i for i, n in enumerate(rest) if n)
+        best = INFINITE
+        for take in range(1, min(3, rest[k]) + 1):  # partial pung of k
+            best = min(best, 3 - take + cost(_minus(rest, {k: take}), pair))
+        if pair:
+            for take in range(1, min(2, rest[k]) + 1):
+                best = min(best, 2 - take + cost(_minus(rest, {k: take}), False))
+        for chow in chows:
+            if k not in chow:
+                continue
+            others = [j for j in chow if j != k]
+            # Kinds below k are gone (k is the lowest left): they are wilds.  Higher ones may be
+            # natural or wild.
+            choices = [(0, 1) if j > k and rest[j] else (0,) for j in others]
+            for picks in product(*choices):
+                taken = {k: 1, **{j: 1 for j, pick in zip(others, picks) if pick}}
+                best = min(best, 3 - len(taken) + cost(_minus(rest, taken), pair))
+        return best
+
+    return cost(counts, False), cost(counts, True)
+
+
+def _minus(counts: tuple[int, ...], taken: dict[int, int]) -> tuple[int, ...]:
+    return tuple(n - taken.get(i, 0) for i, n in enumerate(counts))
+
+
+WIND_CHOWS = tuple(combinations(range(4), 3))  # any three different winds (南昌)
+DRAGON_CHOWS = ((0, 1, 2),)  # 白发中
+
+
+def build_honour_chow_outputs(kinds: int, chows: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int], ...]:
+    """(a, b - a == -1) for every pattern of a wind or dragon component, indexed base 5."""
+    out = []
+    for key in range(5 ** kinds):
+        counts = tuple(key // 5 ** i % 5 for i in range(kinds))
+        a, b = _component_costs(counts, chows)
+        if b - a not in (-1, 2):
+            raise RuntimeError(f"pair cost out of range for {counts}: a={a} b={b}")
+        out.append((a, int(b - a == -1)))
+    return tuple(out)
+
+
+def render() -> str:
+    """The text of `_tables.py`."""
+    levels, outputs = build_suit_automaton()
+    winds = build_honour_chow_outputs(4, WIND_CHOWS)
+    dragons = build_honour_chow_outputs(3, DRAGON_CHOWS)
+    lines = [
+        '"""Generated by `python -m rulesets.winning.build_tables`; do not edit.',
+        "",
+        "The minimised per-suit automaton and the honour-chow components; build_tables.py says",
+        'what they mean and tables.py expands them."""',
+        "",
+        "# fmt: off",
+        "SUIT_LEVELS = (",
+    ]
+    for level in levels:
+        lines.append("    (" + ", ".join(f"({', '.join(map(str, row))})" for row in level) + ",),")
+    lines.append(")")
+    lines.append("SUIT_OUTPUTS = (" + ", ".join(f"({a}, {f}, {g})" for a, f, g in outputs) + ",)")
+    for name, table in (("WIND_CHOW_OUTPUTS", winds), ("DRAGON_CHOW_OUTPUTS", dragons)):
+        lines.append(f"{name} = (" + ", ".join(f"({a}, {f})" for a, f in table) + ",)")
+    lines.append("")
+    return "\n".join(_wrap(line) for line in lines)
+
+
+def _wrap(line: str, width: int = 100) -> str:
+    """Break a long literal line after commas so the generated file stays readable."""
+    if len(line) <= width:
+        return line
+    parts, current = [], ""
+    for token in line.split("), "):
+        piece = token + "), "
+        if len(current) + len(piece) > width and current:
+            parts.append(current.rstrip())
+            current = "    "
+        current += piece
+    parts.append(current[: -len("), ")] if current.endswith("), ") else current)
+    return "\n".join(parts)
+
+
+TABLES_PATH = Path(__file__).with_name("_tables.py")
+
+
+def main() -> int:
+    TABLES_PATH.write_text(render(), encoding="utf-8")
+    print(f"wrote {TABLES_PATH}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
