@@ -19,7 +19,7 @@ class Source:
     """kind: "text" (a statement of the texts, via RULES.md), "analyst" (RULES.md's stated
     inference, e.g. arithmetic), "research" (RESEARCH.md) or "default" (our choice, with reason)."""
 
-    kind: str
+    kind: str               # "text", "analyst", "research", "default" or "open"
     ref: str
     quote: str = ""
     chosen: str = ""        # the house options that chose this value, e.g. "reserve_reading=R-B"
@@ -28,7 +28,7 @@ class Source:
         if self.kind == "default":
             text = f"default: {self.quote}"
         else:
-            text = self.ref if self.kind != "analyst" else f"{self.ref} [analyst]"
+            text = {"analyst": f"{self.ref} [analyst]", "open": f"{self.ref} (open question)"}.get(self.kind, self.ref)
             if self.quote:
                 text += f" 「{self.quote}」" if self.kind == "text" else f" — {self.quote}"
         return f"{text} [option {self.chosen}]" if self.chosen else text
@@ -42,6 +42,11 @@ def text(section: str, quote: str = "") -> Source:
 def analyst(section: str, note: str) -> Source:
     """An inference RULES.md marks [analyst] (arithmetic, physical reading)."""
     return Source("analyst", f"RULES.md {section}", note)
+
+
+def open_question(section: str, reason: str) -> Source:
+    """A question the texts leave open (RULES.md lists it); `reason` says why the default was chosen."""
+    return Source("open", f"RULES.md {section}", reason)
 
 
 def research(section: str, note: str = "") -> Source:

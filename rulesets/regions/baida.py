@@ -8,7 +8,7 @@ honours in ONE cycle 东南西北中发白东 (so 北 → 红中 and 白 → 东
 from ..cycles import ONE_HONOUR_CYCLE
 from ..definition import HouseOption, Region
 from ..indicators import Derivation, Effect, IndicatorRule, TailTop, Timing
-from ..provenance import Derived, Given, default, text
+from ..provenance import Derived, Given, default, open_question, text
 from ..tiles import Tile
 from ..tilesets import SET_136
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES,
@@ -18,12 +18,12 @@ MODE = HouseOption(
     "baida_mode", "百搭 玩法 (mode)",
     (("huodong", "活动百搭: the flipped kind is 百搭; 白板 plays its natural face"),
      ("daidi", "带弟百搭: the next kind (one honour cycle 东南西北中发白) is 百搭")),
-    "huodong", text("§27", "the text gives both; 活动百搭 is the base game it names first, 带弟百搭 the variant"))
+    "huodong", open_question("§27", "the text gives both; 活动百搭 is the base game it names first, 带弟百搭 the variant"))
 
 INDICATOR_TILE = HouseOption(
     "baida_tile", "翻牌 (the flipped tile)",
     (("stays", "stays face up at the tail and is drawn as a replacement"), ("set_aside", "is set aside")),
-    "stays", text("§27", "whether the flipped tail tile stays in the wall or is removed: not stated; nothing says it leaves"))
+    "stays", open_question("§27", "whether the flipped tail tile stays in the wall or is removed: not stated; nothing says it leaves"))
 
 
 def _baida(options) -> tuple[IndicatorRule, ...]:

@@ -1,7 +1,7 @@
 """断幺九 / 八枝 block — RULES.md §11 [unnamed]: 八枝 (eight or more tiles of one suit) to win; no 吃, no 碰."""
 
 from ..definition import HouseOption, Play, Region
-from ..provenance import Given, analyst, choice, default, research, text
+from ..provenance import Given, analyst, choice, default, open_question, research, text
 from ..tilesets import SET_144
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT,
                      dead_wall_choice, dead_wall_option, flowers_from_tail, four_players)
@@ -9,7 +9,7 @@ from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_INDICATORS
 CLAIMS = HouseOption(
     "claims", "吃碰 (claims)",
     (("none", "(b) no 吃 and no 碰 at the table"), ("pong", "(a) 碰 allowed; a winning hand must be concealed")),
-    "none", text("§11", "「和牌：不许吃牌，不许碰牌必须有八枝」 — punctuation lost; (b) reads three table rules"))
+    "none", open_question("§11", "「和牌：不许吃牌，不许碰牌必须有八枝」 — punctuation lost; (b) reads three table rules"))
 
 REGION = Region(
     id="bazhi",

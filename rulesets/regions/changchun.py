@@ -8,7 +8,7 @@ The dead wall is 留7墩 with its kong rule, in three readings (R-B by default).
 from ..definition import HouseOption, Play, Region
 from ..dice import TwoRollsWallThenSkip
 from ..indicators import CountFromTail, Derivation, Effect, IndicatorRule, Timing
-from ..provenance import Derived, Given, choice, text
+from ..provenance import Derived, Given, choice, open_question, text
 from ..reserve import KONG_READINGS, KongReserve
 from ..rotation import RotationRule
 from ..tilesets import SET_136
@@ -18,40 +18,40 @@ from .common import DEFAULT_DEAL, NO_FLOWERS, four_players, phase
 BREAK_START = HouseOption(
     "break_start", "开牌 (break)",
     (("skip", "skip roll 2's sum in stacks, then draw"), ("at", "start drawing at the stack numbered by roll 2")),
-    "skip", text("§1.9 C1", "Skip N stacks vs start at stack N: not stated — default skip, as 上海 §4.2 states"))
+    "skip", open_question("§1.9 C1", "Skip N stacks vs start at stack N: not stated — default skip, as 上海 §4.2 states"))
 
 BAO_COUNT = HouseOption(
     "bao_count", "宝 数法 (count)",
     (("stacks", "the die counts stacks back from the tail; the 宝 is that stack's top (「数几摞」)"),
      ("tiles", "the die counts tiles back from the tail (「倒数第5个牌位」)")),
-    "stacks", text("§1.9 C2", "tile vs stack: default stacks, as version B and RESEARCH.md §3.2 (MIL 长春) count 墩"))
+    "stacks", open_question("§1.9 C2", "tile vs stack: default stacks, as version B and RESEARCH.md §3.2 (MIL 长春) count 墩"))
 
 BAO_DICE = HouseOption(
     "bao_dice", "宝 骰子 (dice)",
     (("1", "one die (「一般用单个色子打点」)"), ("2", "two dice")),
-    "1", text("§1.9 C3", "one die, as version C says and RESEARCH.md §3.2 confirms; with one die the 宝 lies inside the 7-stack reserve"))
+    "1", open_question("§1.9 C3", "one die, as version C says and RESEARCH.md §3.2 confirms; with one die the 宝 lies inside the 7-stack reserve"))
 
 BAO_REDRAW = HouseOption(
     "bao_redraw", "换宝 (change the 宝)",
     (("three_visible", "when 3 copies of the 宝 are visible (discards, 碰, 明杠)"),
      ("three_discarded", "when 3 copies have been discarded")),
-    "three_visible", text("§1.9 C5", "version C 「牌池中（包含明杠、碰出的牌…）里已经有3个宝牌」 and RESEARCH.md §3.2 agree"))
+    "three_visible", open_question("§1.9 C5", "version C 「牌池中（包含明杠、碰出的牌…）里已经有3个宝牌」 and RESEARCH.md §3.2 agree"))
 
 BAO_LOWER = HouseOption(
     "bao_lower_layer", "下层作宝 (lower layer)",
     (("after_six_dead", "after six 宝 in a row have died, use lower-layer tiles (「上下互换」)"),
      ("all_six_dead", "when all six upper tiles a die can reach are dead 宝, use the lower layer")),
-    "after_six_dead", text("§1.9 C6", "「如果连续6张宝都已经绝宝…则可利用下层的牌作宝」; the literal reading (a) is the default"))
+    "after_six_dead", open_question("§1.9 C6", "「如果连续6张宝都已经绝宝…则可利用下层的牌作宝」; the literal reading (a) is the default"))
 
 RESERVE_READING = HouseOption(
     "reserve_reading", "留7墩 读法 (reading)",
     tuple((r, KongReserve(r).describe()) for r in KONG_READINGS),
-    "R-B", text("§1.4 D1", "R-B reproduces every data point of the text; the issue makes it the default"))
+    "R-B", open_question("§1.4 D1", "R-B reproduces every data point of the text; the issue makes it the default"))
 
 SPECIAL_KONGS_COUNT = HouseOption(
     "special_kongs_count", "特殊杠算杠 (opening kongs count)",
     (("yes", "旋风杠/喜杠/幺蛋/九蛋 count as kongs for the 留7墩 rule"), ("no", "only ordinary kongs count")),
-    "yes", text("§1.7", "each special kong 「可以亮出算一个明杠」; whether they count in the 留7墩 rule is not stated"))
+    "yes", open_question("§1.7", "each special kong 「可以亮出算一个明杠」; whether they count in the 留7墩 rule is not stated"))
 
 REGION = Region(
     id="changchun",

@@ -7,7 +7,7 @@
 from ..definition import HouseOption, Play, Region
 from ..dice import SumWallSmallerDieStart
 from ..indicators import AfterWinFlips, Derivation, Effect, IndicatorRule, Timing
-from ..provenance import Derived, Given, analyst, choice, default, research, text
+from ..provenance import Derived, Given, analyst, choice, default, open_question, research, text
 from ..rotation import RotationRule
 from ..tilesets import SET_108
 from ..walls import End
@@ -16,7 +16,7 @@ from .common import DEFAULT_DEAL, NO_FLOWERS, TAIL_REPLACEMENT, dead_wall_choice
 VARIANT = HouseOption(
     "variant", "玩法 (variant)",
     (("258", "二五八: a 2/5/8 pair (将) is required; 吃 allowed"), ("zhuanzhuan", "转转麻将: any pair; 碰 only, no 吃")),
-    "258", text("§12.6", "「麻将内无东南西北中白板发其打法分为：二五八与转转麻将」; 二五八 is the named 长沙 rule (「二五八做掌门」)"))
+    "258", open_question("§12.6", "「麻将内无东南西北中白板发其打法分为：二五八与转转麻将」; 二五八 is the named 长沙 rule (「二五八做掌门」)"))
 
 BIRDS = HouseOption(
     "birds", "扎鸟 (birds)",
@@ -27,7 +27,7 @@ DEALER_AFTER = HouseOption(
     "tongpao_dealer", "通炮 庄家 (dealer)",
     (("discarder_on_multi", "(a) after a 通炮 the discarder deals, otherwise the winner"),
      ("winner", "the winner deals; on a 通炮 the winner nearest the discarder")),
-    "discarder_on_multi", text("§12.5", "「首局后，通炮者坐庄其次和家坐庄」 — reading (a)"))
+    "discarder_on_multi", open_question("§12.5", "「首局后，通炮者坐庄其次和家坐庄」 — reading (a)"))
 
 
 def _birds(options) -> tuple[IndicatorRule, ...]:

@@ -6,7 +6,7 @@ is 136 and the break skips the dice sum (RULES.md §25.2, analyst).
 
 from ..definition import HouseOption, Play, Region
 from ..dice import SumPicksWallSkipSum
-from ..provenance import Given, analyst, default, text
+from ..provenance import Given, analyst, default, open_question, text
 from ..reserve import FixedTiles
 from ..rotation import RotationRule
 from ..tilesets import SET_136
@@ -16,7 +16,7 @@ from .common import DEFAULT_DEAL, NO_FLOWERS, NO_INDICATORS, four_players, phase
 QUE_YI_MEN = HouseOption(
     "que_yi_men", "缺一门 (void suit)",
     (("off", "no void suit required"), ("on", "a hand may not hold all three suits; no 十三幺/七不挨")),
-    "off", text("§25.1", "开局前需规定是否缺一门 — the table decides before play; off is the plain game"))
+    "off", open_question("§25.1", "开局前需规定是否缺一门 — the table decides before play; off is the plain game"))
 
 REGION = Region(
     id="dabao",

@@ -6,7 +6,7 @@ The two parts of the file conflict on flowers, on 吃 and on several winners; ea
 
 from ..definition import Flowers, HouseOption, Play, Region
 from ..indicators import AfterWinFlips, Derivation, Effect, IndicatorRule, Timing
-from ..provenance import Derived, Given, choice, default, research, text
+from ..provenance import Derived, Given, choice, default, open_question, research, text
 from ..rotation import RotationRule
 from ..tilesets import SET_136, SET_144
 from ..walls import End
@@ -15,7 +15,7 @@ from .common import DEFAULT_DEAL, DEFAULT_DICE, NO_PHASES, TAIL_REPLACEMENT, dea
 FLOWER_SET = HouseOption(
     "flowers", "花牌 (flowers)",
     (("with", "144 tiles with the 8 flowers (part 1)"), ("without", "136 tiles, no flowers (part 2)")),
-    "with", text("§7.1", "part 2 says 「共一百四十四张…没有 梅、兰、竹、菊…」, which would be 136: the 144 count agrees with part 1"))
+    "with", open_question("§7.1", "part 2 says 「共一百四十四张…没有 梅、兰、竹、菊…」, which would be 136: the 144 count agrees with part 1"))
 
 HORSES = HouseOption(
     "horses", "买马 (horses)",
@@ -25,12 +25,12 @@ HORSES = HouseOption(
 CHI = HouseOption(
     "chi", "吃牌 (chow)",
     (("yes", "下家 may 吃 (001:9)"), ("no", "only 碰/杠, except to win (001:5)")),
-    "yes", text("§7.6", "「其他家只能“碰”或者“杠”」 vs 「庄家的下家…有权力吃或碰那张牌」 — conflict; 吃 by 下家 is the common rule"))
+    "yes", open_question("§7.6", "「其他家只能“碰”或者“杠”」 vs 「庄家的下家…有权力吃或碰那张牌」 — conflict; 吃 by 下家 is the common rule"))
 
 MULTI_WIN = HouseOption(
     "multi_win", "一炮多响 (several winners)",
     (("all", "一炮三响: every winner is paid, the discarder pays all"), ("biggest", "截胡: only the biggest hand wins")),
-    "all", text("§7.6–7.7", "「只有胡大牌的一家才算胡」 vs 「一炮三响…点炮者包三家」 — the 一炮三响 rule has its payment stated"))
+    "all", open_question("§7.6–7.7", "「只有胡大牌的一家才算胡」 vs 「一炮三响…点炮者包三家」 — the 一炮三响 rule has its payment stated"))
 
 
 def _horses(options) -> tuple[IndicatorRule, ...]:

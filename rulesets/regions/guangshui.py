@@ -1,7 +1,7 @@
 """广水麻将 (拳打脚踢; 随州/广水/鄂西北) — RULES.md §21: three players, 84 tiles, no 吃, cap 16 番."""
 
 from ..definition import HouseOption, Play, Region
-from ..provenance import Derived, Given, analyst, default, text
+from ..provenance import Derived, Given, analyst, default, open_question, text
 from ..tilesets import DRAGONS_SET, SET_84, SUITS
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, EMPTY_SIDE_OPTION, NO_FLOWERS, NO_INDICATORS,
                      NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, three_player_walls, three_players)
@@ -9,7 +9,7 @@ from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, EMPTY_SIDE_OP
 REMOVED_SUIT = HouseOption(
     "removed_suit", "去掉一门 (removed suit)",
     (("m", "万 removed"), ("s", "条 removed"), ("p", "筒 removed")),
-    "m", text("§21", "去掉东南西北风及万字（去掉一色即可，也可拿掉条或者筒牌）"))
+    "m", open_question("§21", "去掉东南西北风及万字（去掉一色即可，也可拿掉条或者筒牌）"))
 
 
 def _tiles(options):

@@ -7,7 +7,7 @@ After a win the next undrawn tile is flipped; the next number in its suit is the
 from ..cycles import SUITS_NO_WRAP, SUITS_WRAP
 from ..definition import HouseOption, Play, Region
 from ..indicators import AfterWinFlips, CountFromTail, Derivation, Effect, IndicatorRule, Timing
-from ..provenance import Derived, Given, analyst, default, research, text
+from ..provenance import Derived, Given, analyst, default, open_question, research, text
 from ..tiles import Tile
 from ..tilesets import SET_108
 from ..walls import End
@@ -17,17 +17,17 @@ from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, T
 JI_WRAP = HouseOption(
     "ji_wrap", "鸡 9→? (after a 9)",
     (("wrap", "after a 9 comes the 1 of the suit"), ("none", "a flipped 9 makes no 鸡")),
-    "wrap", text("§13.3", "The wrap (9 → 1) is not stated for 鸡; every successor rule the texts state wraps (§26, §27, §31)"))
+    "wrap", open_question("§13.3", "The wrap (9 → 1) is not stated for 鸡; every successor rule the texts state wraps (§26, §27, §31)"))
 
 JI_TRIGGER = HouseOption(
     "ji_trigger", "翻鸡 (when)",
     (("any_win", "after any win (「和牌后翻开下一张未摸得牌」)"), ("self_draw", "after a self-drawn win only (「自抠（自摸）后翻一张牌」)")),
-    "any_win", text("§13.3", "和牌后 [000:51] vs 自抠（自摸）后 [000:53]"))
+    "any_win", open_question("§13.3", "和牌后 [000:51] vs 自抠（自摸）后 [000:53]"))
 
 MING_JI = HouseOption(
     "ming_ji", "打明鸡 (open chicken)",
     (("off", "no 明鸡"), ("on", "after the deal the 3rd stack's top is turned up; its next number is a 鸡")),
-    "off", text("§13.2", "打明鸡 起牌后三墩翻起 — a variant; where the 3rd stack is counted from is not stated (from the tail here)"))
+    "off", open_question("§13.2", "打明鸡 起牌后三墩翻起 — a variant; where the 3rd stack is counted from is not stated (from the tail here)"))
 
 
 def _chickens(options) -> tuple[IndicatorRule, ...]:

@@ -8,7 +8,7 @@ does (RESEARCH.md §3.6), with the flipped tile set aside so exactly 7 remain.
 from ..cycles import SEPARATE_HONOURS
 from ..definition import HouseOption, Play, Region
 from ..indicators import CountFromTail, Derivation, Effect, IndicatorRule, Timing
-from ..provenance import Derived, Given, choice, default, research, text
+from ..provenance import Derived, Given, choice, default, open_question, research, text
 from ..reserve import NoReserve, StacksPlusKongs
 from ..tiles import Tile
 from ..tilesets import SET_136
@@ -18,7 +18,7 @@ HUN_READING = HouseOption(
     "hun_reading", "混儿 读法 (reading of 中下滚)",
     (("kind_and_next", "(a) the flipped kind's other 3 copies and the next kind's 4 are 混儿 (3+4 = 7)"),
      ("red_and_kind", "(b) the 4 红中 and the flipped kind's other 3 copies are 混儿 (4+3 = 7)")),
-    "kind_and_next", text("§17", "「中下滚，7张」 gives no procedure; reading (a) is what 天津/河北 practice does (RESEARCH.md §3.6: 混 = indicator + next)"))
+    "kind_and_next", open_question("§17", "「中下滚，7张」 gives no procedure; reading (a) is what 天津/河北 practice does (RESEARCH.md §3.6: 混 = indicator + next)"))
 
 DEAD_WALL = HouseOption(
     "dead_wall", "留牌 (dead wall)",

@@ -8,7 +8,7 @@ from ..cycles import SEPARATE_HONOURS
 from ..definition import HouseOption, Play, Region
 from ..dice import SumPicksWallSkipSum
 from ..indicators import Derivation, Effect, IndicatorRule, NextHeadTile, Timing
-from ..provenance import Derived, Given, analyst, choice, text
+from ..provenance import Derived, Given, analyst, choice, open_question, text
 from ..reserve import NoReserve
 from ..rotation import RotationRule
 from ..tilesets import SET_136
@@ -18,12 +18,12 @@ from .common import DEFAULT_DEAL, NO_FLOWERS, four_players, phase
 BREAK_START = HouseOption(
     "break_start", "开牌 (break)",
     (("skip", "skip the sum in stacks"), ("at", "start at the stack numbered by the sum")),
-    "skip", text("§31.2", "「数出骰子总点数的墩数，开始拿牌」: skip vs start is not stated; skip, as 上海 §4.2 states"))
+    "skip", open_question("§31.2", "「数出骰子总点数的墩数，开始拿牌」: skip vs start is not stated; skip, as 上海 §4.2 states"))
 
 INDICATOR_TILE = HouseOption(
     "caishen_tile", "翻牌 (the flipped tile)",
     (("stays", "stays face up in the wall and is drawn in turn"), ("set_aside", "is set aside")),
-    "stays", text("§31.8", "what happens to the flipped indicator tile: not stated; nothing says it leaves the wall"))
+    "stays", open_question("§31.8", "what happens to the flipped indicator tile: not stated; nothing says it leaves the wall"))
 
 
 def _caishen(options) -> tuple[IndicatorRule, ...]:

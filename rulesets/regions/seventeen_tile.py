@@ -7,7 +7,7 @@ tiles (5 melds + a pair): everyone is dealt 16, the dealer 17.  The other readin
 
 from ..dealing import DealPattern
 from ..definition import HouseOption, Region
-from ..provenance import Given, choice, default, text
+from ..provenance import Given, choice, default, open_question, text
 from ..rotation import RotationRule
 from ..tilesets import SET_136
 from .common import (DEFAULT_DICE, DEFAULT_PLAY, NO_FLOWERS, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT,
@@ -17,7 +17,7 @@ HAND_READING = HouseOption(
     "hand_reading", "17张 读法 (reading)",
     (("hold17", "(a) a complete hand holds 17 tiles: 16 dealt, the dealer 17"),
      ("stacks17", "(b) 17 stacks a side, 13-tile hands")),
-    "hold17", text("§18", "「每人手里抓17张牌」 read literally: a hand of 17 tiles is 5 melds + a pair, so 16 are held between draws"))
+    "hold17", open_question("§18", "「每人手里抓17张牌」 read literally: a hand of 17 tiles is 5 melds + a pair, so 16 are held between draws"))
 
 REGION = Region(
     id="seventeen_tile",

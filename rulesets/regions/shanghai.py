@@ -5,7 +5,7 @@
 
 from ..definition import HouseOption, Play, Region
 from ..dice import SumPicksWallSkipSum
-from ..provenance import Given, choice, default, research, text
+from ..provenance import Given, choice, default, open_question, research, text
 from ..rotation import RotationRule
 from ..tilesets import SET_144
 from .common import DEFAULT_DEAL, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, flowers_from_tail, four_players
@@ -14,7 +14,7 @@ MULTI_WIN_DEALER = HouseOption(
     "multi_win_dealer", "一炮多响 下盘庄家",
     (("nearest_winner", "(b) the winner nearest the discarder deals"),
      ("after_nearest_winner", "(a) that winner's 下家 deals")),
-    "nearest_winner", text("§4.8", "「点炮者最近的一个胡牌者下家为下盘庄家」: reading (b) agrees with rule 2 「谁胡牌下盘当庄家」"))
+    "nearest_winner", open_question("§4.8", "「点炮者最近的一个胡牌者下家为下盘庄家」: reading (b) agrees with rule 2 「谁胡牌下盘当庄家」"))
 
 REGION = Region(
     id="shanghai",

@@ -5,7 +5,7 @@ after one's own draw) or 中发白 (any time); score 2^N 番 with an optional ca
 """
 
 from ..definition import HouseOption, Play, Region
-from ..provenance import Given, default, text
+from ..provenance import Given, default, open_question, text
 from ..tilesets import SET_136
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS, TAIL_REPLACEMENT,
                      dead_wall_choice, dead_wall_option, four_players, phase, walls_for)
@@ -15,12 +15,12 @@ LIANG_WINDOW = HouseOption(
     (("any_time", "亮牌 allowed throughout the hand"),
      ("first_draw", "not from one's second draw on (「从第二次摸牌起不允许亮出」)"),
      ("off", "亮牌 not allowed (「有时不允许亮出」)")),
-    "any_time", text("§32.3", "（有时不允许亮出或从第二次摸牌起不允许亮出） — the window is the table's choice; allowed is the plain rule"))
+    "any_time", open_question("§32.3", "（有时不允许亮出或从第二次摸牌起不允许亮出） — the window is the table's choice; allowed is the plain rule"))
 
 READY_CHANGE = HouseOption(
     "ready_change", "报听 (declaring ready)",
     (("allowed", "不报听 and 改听 allowed"), ("forbidden", "报听 required and final")),
-    "allowed", text("§32.2", "是否允许不报听和是否允许在报听之后改听…以玩家之间的协商结果为准。一般来说是允许的"))
+    "allowed", open_question("§32.2", "是否允许不报听和是否允许在报听之后改听…以玩家之间的协商结果为准。一般来说是允许的"))
 
 REGION = Region(
     id="shenyang",

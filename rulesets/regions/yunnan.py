@@ -7,7 +7,7 @@ winners; within the last four tiles a possible win must be taken.
 
 from ..definition import HouseOption, Play, Region
 from ..indicators import Derivation, Effect, IndicatorRule, TailTops, Timing
-from ..provenance import Derived, Given, choice, default, text
+from ..provenance import Derived, Given, choice, default, open_question, text
 from ..rotation import RotationRule
 from ..tilesets import SET_136
 from ..walls import End
@@ -16,13 +16,13 @@ from .common import DEFAULT_DEAL, DEFAULT_DICE, NO_FLOWERS, dead_wall_choice, de
 TAIL_READING = HouseOption(
     "weipai_reading", "尾牌 (which two)",
     (("tops_of_last_two", "the top tiles of the last two stacks"), ("both_of_last_stack", "both tiles of the last stack")),
-    "tops_of_last_two", text("§29.3", "「尾牌上面两张」: (a) the upper tiles of the last two stacks — 上面 = upper"))
+    "tops_of_last_two", open_question("§29.3", "「尾牌上面两张」: (a) the upper tiles of the last two stacks — 上面 = upper"))
 
 MULTI_WIN_DEALER = HouseOption(
     "multi_win_dealer", "一炮多响 下盘庄家",
     (("nearest_winner", "(b) the first winner counted from the discarder towards 下家"),
      ("discarder_next", "(a) the discarder's 下家, winner or not")),
-    "nearest_winner", text("§29.5", "「点炮者下方第一家」: (b) keeps 「每盘首先和牌的人为下一盘的庄家」 true"))
+    "nearest_winner", open_question("§29.5", "「点炮者下方第一家」: (b) keeps 「每盘首先和牌的人为下一盘的庄家」 true"))
 
 
 def _tail_tiles(options) -> tuple[IndicatorRule, ...]:

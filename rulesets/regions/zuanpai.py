@@ -10,7 +10,7 @@ from ..cycles import SEPARATE_HONOURS
 from ..definition import Flowers, HouseOption, Play, Region
 from ..dice import SecondRollerPicksStart
 from ..indicators import Derivation, Effect, IndicatorRule, Timing, UpperTilesOnWall
-from ..provenance import Derived, Given, analyst, choice, default, text
+from ..provenance import Derived, Given, analyst, choice, default, open_question, text
 from ..tiles import Tile
 from ..tilesets import SET_136
 from ..walls import End
@@ -20,17 +20,17 @@ ZUAN_WALL = HouseOption(
     "zuan_wall", "钻牌 牌墙 (which wall)",
     (("upper_house", "(a) always the dealer's 上家's wall"),
      ("first_untouched", "(b) the first wall clockwise that the deal has not touched")),
-    "upper_house", text("§26.4", "「庄家的上家（顺时针未动过的第一家的牌墙）」: the main clause names 上家"))
+    "upper_house", open_question("§26.4", "「庄家的上家（顺时针未动过的第一家的牌墙）」: the main clause names 上家"))
 
 ZUAN_DICE = HouseOption(
     "zuan_dice", "第三次掷骰 (third roll)",
     (("2", "two dice, like the dealing rolls"), ("1", "one die")),
-    "2", text("§26.4", "Number of dice for the third roll: not stated; the table's dice cup rolls two"))
+    "2", open_question("§26.4", "Number of dice for the third roll: not stated; the table's dice cup rolls two"))
 
 DA_QUE = HouseOption(
     "da_que", "打缺 (void suit)",
     (("off", "发 is shown and replaced from the tail"), ("on", "打缺: 发 need not be shown and counts as a wind")),
-    "off", text("§26.2", "当打缺时发可以不必亮出来，算风牌，但不算钱"))
+    "off", open_question("§26.2", "当打缺时发可以不必亮出来，算风牌，但不算钱"))
 
 
 def _zuanpai(options) -> tuple[IndicatorRule, ...]:

@@ -6,7 +6,7 @@ that the shipped `_tables.py` equals a fresh build (`render()`).
 What is built
 -------------
 **Suits.**  For every count pattern of one suit (9 ranks, 0–4 each: 5**9 patterns) the tables
-need three numbers:
+need:
 
 - ``a``: the fewest wilds that turn the pattern into melds only (chows and pungs),
 - ``b``: the fewest wilds that turn it into melds plus one pair,
@@ -16,18 +16,20 @@ A wild may stand for any tile, so the question is the cheapest split of the tile
 groups*: a partial pung (1–3 equal tiles), a partial pair (1–2 equal tiles) or a partial chow
 (tiles of 2 or 3 distinct ranks inside one run r, r+1, r+2), each wild filling one missing
 place.  A left-to-right dynamic programme over the ranks finds the cheapest split; its state at
-a rank is (chows that end here, chows that still need this and the next rank, pair kind used).
+a rank is (chows that end here, chows that still need this and the next rank, pair placed?).
 At most two equal chows start at a rank: three equal chows cost exactly what three pungs of the
 same tiles cost, so nothing is lost.
 
 The programme is run on all patterns at once as an automaton: a node is the vector of best
 costs per state after a prefix of ranks, and equal vectors are merged.  Merging nodes that give
-the same answers for every suffix (minimisation) leaves about a thousand nodes, which is what
-is shipped: `SUIT_LEVELS[r][node][count]` is the node after rank r+1, and
-`SUIT_OUTPUTS[node]` is ``(a, b - a == -1, b258 - a == -1)`` after rank 9.  (Both ``b - a`` and
-``b258 - a`` are always -1 or 2: a pair adds two tiles, so they are ``≡ 2 (mod 3)``; adding a
-pair of wilds costs 2, and turning the pair into a pung costs 1.)  `tables.py` expands the
-automaton into a flat per-pattern table at import time in a few milliseconds.
+the same answers for every suffix (minimisation) leaves a few hundred nodes per rank, which is
+what is shipped: `SUIT_LEVELS[r][node][count]` is the node after consuming `count` tiles of
+0-based rank r, and `SUIT_OUTPUTS[node]` is ``(a, b - a == -1)`` after rank 9;
+`SUIT_258_LEVELS` / `SUIT_258_OUTPUTS` are the same with the pair on 2/5/8 only.  Both
+``b - a`` and ``b258 - a`` are always -1 or 2: a pair adds two tiles, so they are
+``≡ 2 (mod 3)``; a pair of wilds costs 2 more, and turning the pair into a pung costs 1 more
+(the build checks this).  `tables.py` expands the automata into flat per-pattern tables at
+import time in milliseconds.
 
 **Honours** have no chows, except in regions (南昌) where three different winds, or 中发白,
 form a chow.  Without those chows every honour kind is its own component, with a tiny formula.
@@ -44,10 +46,14 @@ from pathlib import Path
 
 INFINITE = 99
 RANKS = 9
-PAIR_RANKS_258 = (1, 4, 7)  # 0-based ranks 2, 5, 8
-NO_PAIR, PAIR_OTHER, PAIR_258 = 0, 1, 2
-_STATES = tuple((x, y, p) for x in range(3) for y in range(3) for p in range(3))
+ALL_RANKS = tuple(range(RANKS))
+RANKS_258 = (1, 4, 7)  # 0-based ranks of 2, 5, 8
+_STATES = tuple((x, y, p) for x in range(3) for y in range(3) for p in range(2))
 _STATE_INDEX = {state: i for i, state in enumerate(_STATES)}
+_START = _STATE_INDEX[(0, 0, 0)]
+_END_WITH_PAIR = _STATE_INDEX[(0, 0, 1)]
+
+Automaton = tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, int], ...]]
 
 
 def _pung_cost(m: int) -> int:
@@ -62,19 +68,22 @@ def _pair_cost(m: int) -> int:
     return min(2 - q + _pung_cost(m - q) for q in (1, 2) if q <= m)
 
 
-def _edges(rank: int, count: int) -> tuple[tuple[int, int, int], ...]:
-    """(from state, to state, cost) for consuming `count` tiles of 0-based `rank`."""
+def _edges(rank: int, count: int, pair_ranks: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+    """(from state, to state, cost) for consuming `count` tiles of 0-based `rank`.
+
+    A state is (x, y, p): x chows end at this rank, y chows need this rank and the next, p says
+    whether the pair is placed.  z new chows start here (none at ranks 8 and 9).
+    """
     best: dict[tuple[int, int], int] = {}
     for x, y, p in _STATES:
         for z in range(3) if rank <= RANKS - 3 else (0,):
-            places = x + y + z  # chow places at this rank: x end here, y pass, z start
+            places = x + y + z
             for used in range(min(count, places) + 1):
                 left = count - used
-                base = places - used
+                base = places - used  # chow places filled by wilds
                 options = [(p, base + _pung_cost(left))]
-                if p == NO_PAIR:
-                    kind = PAIR_258 if rank in PAIR_RANKS_258 else PAIR_OTHER
-                    options.append((kind, base + _pair_cost(left)))
+                if p == 0 and rank in pair_ranks:
+                    options.append((1, base + _pair_cost(left)))
                 for q, cost in options:
                     key = (_STATE_INDEX[(x, y, p)], _STATE_INDEX[(y, z, q)])
                     if cost < best.get(key, INFINITE):
@@ -82,19 +91,14 @@ def _edges(rank: int, count: int) -> tuple[tuple[int, int, int], ...]:
     return tuple((src, dst, cost) for (src, dst), cost in sorted(best.items()))
 
 
-def _suit_output(vector: tuple[int, ...]) -> tuple[int, int, int]:
-    a = vector[_STATE_INDEX[(0, 0, NO_PAIR)]]
-    b258 = vector[_STATE_INDEX[(0, 0, PAIR_258)]]
-    b = min(vector[_STATE_INDEX[(0, 0, PAIR_OTHER)]], b258)
-    if b - a not in (-1, 2) or b258 - a not in (-1, 2):
-        raise RuntimeError(f"pair cost out of range: a={a} b={b} b258={b258}")
-    return a, int(b - a == -1), int(b258 - a == -1)
+def build_suit_automaton(pair_ranks: tuple[int, ...] = ALL_RANKS) -> Automaton:
+    """The minimised per-suit automaton: (levels, outputs), see the module docstring.
 
-
-def build_suit_automaton() -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, int, int], ...]]:
-    """The minimised per-suit automaton: (levels, outputs), see the module docstring."""
-    edges = {(r, c): _edges(r, c) for r in range(RANKS) for c in range(5)}
-    start = tuple(0 if s == (0, 0, NO_PAIR) else INFINITE for s in _STATES)
+    `pair_ranks` are the 0-based ranks the pair may have (all, or 2/5/8).  An output is
+    ``(a, b - a == -1)``.
+    """
+    edges = {(r, c): _edges(r, c, pair_ranks) for r in range(RANKS) for c in range(5)}
+    start = tuple(0 if i == _START else INFINITE for i in range(len(_STATES)))
     layers: list[dict[tuple[int, ...], int]] = [{start: 0}]
     moves: list[list[tuple[int, ...]]] = []
     for rank in range(RANKS):
@@ -112,19 +116,24 @@ def build_suit_automaton() -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tup
             rows.append(tuple(row))
         moves.append(rows)
         layers.append(following)
-    # Minimise from the end: nodes are equal when their successors are.
-    outputs: dict[tuple[int, int, int], int] = {}
-    last = sorted(layers[-1], key=layers[-1].get)
-    classes = [outputs.setdefault(_suit_output(v), len(outputs)) for v in last]
+    # Minimise from the end: two nodes are one when all their successors are.
+    outputs: dict[tuple[int, int], int] = {}
+    classes = [outputs.setdefault(_output(v), len(outputs)) for v in layers[-1]]
     levels: list[tuple[tuple[int, ...], ...]] = []
     for rank in range(RANKS - 1, -1, -1):
         signature: dict[tuple[int, ...], int] = {}
-        mapped = [tuple(classes[t] for t in row) for row in moves[rank]]
-        new_classes = [signature.setdefault(row, len(signature)) for row in mapped]
-        levels.append(tuple(signature))  # rows in class order
-        classes = new_classes
+        classes = [signature.setdefault(tuple(classes[t] for t in row), len(signature))
+                   for row in moves[rank]]
+        levels.append(tuple(signature))  # dicts keep insertion order = class number
     levels.reverse()
     return tuple(levels), tuple(outputs)
+
+
+def _output(vector: tuple[int, ...]) -> tuple[int, int]:
+    a, b = vector[_START], vector[_END_WITH_PAIR]
+    if b - a not in (-1, 2):  # see the module docstring
+        raise RuntimeError(f"pair cost out of range: a={a} b={b}")
+    return a, int(b - a == -1)
 
 
 def _component_costs(counts: tuple[int, ...], chows: tuple[tuple[int, ...], ...]) -> tuple[int, int]:
@@ -178,7 +187,8 @@ def build_honour_chow_outputs(kinds: int, chows: tuple[tuple[int, ...], ...]) ->
 
 def render() -> str:
     """The text of `_tables.py`."""
-    levels, outputs = build_suit_automaton()
+    suit = build_suit_automaton(ALL_RANKS)
+    suit_258 = build_suit_automaton(RANKS_258)
     winds = build_honour_chow_outputs(4, WIND_CHOWS)
     dragons = build_honour_chow_outputs(3, DRAGON_CHOWS)
     lines = [
@@ -188,13 +198,14 @@ def render() -> str:
         'what they mean and tables.py expands them."""',
         "",
         "# fmt: off",
-        "SUIT_LEVELS = (",
     ]
-    for level in levels:
-        lines.append("    (" + ", ".join(f"({', '.join(map(str, row))})" for row in level) + ",),")
-    lines.append(")")
-    lines.append("SUIT_OUTPUTS = (" + ", ".join(f"({a}, {f}, {g})" for a, f, g in outputs) + ",)")
-    for name, table in (("WIND_CHOW_OUTPUTS", winds), ("DRAGON_CHOW_OUTPUTS", dragons)):
+    for name, (levels, _) in (("SUIT_LEVELS", suit), ("SUIT_258_LEVELS", suit_258)):
+        lines.append(f"{name} = (")
+        for level in levels:
+            lines.append("    (" + ", ".join(f"({', '.join(map(str, row))})" for row in level) + ",),")
+        lines.append(")")
+    for name, table in (("SUIT_OUTPUTS", suit[1]), ("SUIT_258_OUTPUTS", suit_258[1]),
+                        ("WIND_CHOW_OUTPUTS", winds), ("DRAGON_CHOW_OUTPUTS", dragons)):
         lines.append(f"{name} = (" + ", ".join(f"({a}, {f})" for a, f in table) + ",)")
     lines.append("")
     return "\n".join(_wrap(line) for line in lines)

@@ -24,7 +24,7 @@ def test_every_value_has_provenance(region_id):
     sources = dict(ruleset.sources)
     for name in RULE_FIELDS:
         source = sources[name]
-        assert source.kind in ("text", "analyst", "research", "default"), (name, source)
+        assert source.kind in ("text", "analyst", "research", "default", "open"), (name, source)
         assert source.quote or source.kind in ("text", "research"), f"{region_id}.{name} needs a quote or reason"
         if source.kind == "default":
             assert len(source.quote) > 15, f"{region_id}.{name}: a default needs its reason"
@@ -85,3 +85,14 @@ def test_changchun_and_lisi_share_the_kong_reserve_default_r_b():
     for region_id in ("changchun", "lisi", "jilin"):
         reserve = get_region(region_id).resolve().reserve
         assert reserve.name == "kong_reserve" and reserve.reading == "R-B"
+
+
+def test_docs_regions_md_is_made_from_the_cards():
+    """docs/regions.md must stay true to the code: regenerate it with
+    `python -m rulesets.regions.document > docs/regions.md`."""
+    from pathlib import Path
+
+    from rulesets.regions.document import regions_markdown
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "regions.md"
+    assert doc.read_text(encoding="utf-8") == regions_markdown()
