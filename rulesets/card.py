@@ -78,6 +78,9 @@ def card_json(ruleset: Ruleset) -> dict[str, Any]:
         "play": plain(ruleset.play),
         "flowers": plain(ruleset.flowers),
         "phases": plain(ruleset.phases),
+        "win": {"description": ruleset.win.describe(),
+                "requirements": [{"key": r.key, "zh": r.zh, "source": str(r.source)} for r in ruleset.win.requirements]},
+        "scoring": {"scorer": ruleset.scoring.name, "description": ruleset.scoring.describe()},
         "options": [option_json(region, key, value) for key, value in ruleset.options],
         "provenance": {name: str(sources[name]) for name in RULE_FIELDS},
         "notes": list(region.notes),
@@ -119,6 +122,10 @@ def card_text(ruleset: Ruleset) -> str:
     entry("play", ruleset.play.describe(), "play")
     entry("bonus tiles", ruleset.flowers.describe(), "flowers")
     entry("special phases", "; ".join(f"{p.name}: {p.description}" for p in ruleset.phases) or "none", "phases")
+    entry("winning", ruleset.win.describe(), "win")
+    for requirement in ruleset.win.requirements:
+        lines.append(f"  - {requirement.describe()} ← {requirement.source}")
+    entry("scoring", ruleset.scoring.describe(), "scoring")
     if region.options:
         lines += ["", "house options (KEY=VALUE, default marked *):"]
         chosen = dict(ruleset.options)

@@ -7,13 +7,15 @@ values the controller uses, plus the source of each.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from .dealing import DealPattern
 from .dice import BreakProcedure
 from .indicators import IndicatorRule
-from .provenance import Given, Source, Sourced
+from .provenance import Given, Source, Sourced, default
+from .scoring import FlatScorer, Scorer
+from .winrules import WinRules
 from .reserve import ReservePolicy
 from .rotation import RotationRule
 from .tiles import Tile
@@ -132,10 +134,10 @@ class Region:
     play: Sourced
     flowers: Sourced
     phases: Sourced                 # tuple[Phase, ...]
+    win: Sourced | None = None      # WinRules: shapes and requirements (None: any standard hand)
+    scoring: Sourced | None = None  # a Scorer (None: FlatScorer, the text gives no values)
     options: tuple[HouseOption, ...] = ()
     notes: tuple[str, ...] = ()
-    # Win requirements and scoring are added by the hands issue; room is left here.
-    extensions: tuple[tuple[str, Any], ...] = field(default=())
 
     def option(self, key: str) -> HouseOption:
         for opt in self.options:
@@ -161,7 +163,7 @@ class Region:
         values: dict[str, Any] = {}
         sources: dict[str, Source] = {}
         for name in RULE_FIELDS:
-            value, source = getattr(self, name).resolve(options)
+            value, source = (getattr(self, name) or FALLBACKS[name]).resolve(options)
             values[name] = value
             sources[name] = source
         layout = WallLayout(tuple(values["stacks_per_side"]))
@@ -176,7 +178,12 @@ class Region:
 
 
 RULE_FIELDS = ("tiles", "players", "hand_size", "stacks_per_side", "dealing", "dice", "indicators",
-               "reserve", "replacement", "rotation", "play", "flowers", "phases")
+               "reserve", "replacement", "rotation", "play", "flowers", "phases", "win", "scoring")
+
+FALLBACKS = {
+    "win": Given(WinRules(), default("the text states no win requirement: any standard hand (4 melds + a pair) wins")),
+    "scoring": Given(FlatScorer(), default("the text gives no values: a win is 1 point (FlatScorer)")),
+}
 
 
 @dataclass(frozen=True)
@@ -200,6 +207,8 @@ class Ruleset:
     play: Play
     flowers: Flowers
     phases: tuple[Phase, ...]
+    win: WinRules
+    scoring: Scorer
 
     @property
     def id(self) -> str:

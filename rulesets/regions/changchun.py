@@ -11,7 +11,11 @@ from ..indicators import CountFromTail, Derivation, Effect, IndicatorRule, Timin
 from ..provenance import Derived, Given, choice, open_question, text
 from ..reserve import KONG_READINGS, KongReserve
 from ..rotation import RotationRule
+from ..requirements import (all_pungs, all_three_suits, dragon_pair, has_any_kong, has_pung_or_kong,
+                            has_terminal_or_honour, holds_dragon, standing_tiles_at_least)
+from ..scoring.changchun import ChangchunScorer
 from ..tilesets import SET_136
+from ..winrules import Requirement, WinRules
 from ..walls import End
 from .common import DEFAULT_DEAL, NO_FLOWERS, four_players, phase
 
@@ -48,10 +52,41 @@ RESERVE_READING = HouseOption(
     tuple((r, KongReserve(r).describe()) for r in KONG_READINGS),
     "R-B", open_question("§1.4 D1", "R-B reproduces every data point of the text; the issue makes it the default"))
 
+DISCARD_PAYMENT = HouseOption(
+    "discard_payment", "点炮 谁付 (who pays a discard win)",
+    (("all_pay", "(b) everyone pays, the discarder double (「点炮者不需要承包其它两家输的点数」, payment lists)"),
+     ("discarder_only", "(a) only the discarder pays (「只有放炮家输分，且放炮家不包分」)")),
+    "all_pay", open_question("§1.9 S1", "both are stated; the payment lists, the only numbers the text gives, have all three paying"))
+
+KONG_VALUE = HouseOption(
+    "kong_value", "杠 底注 (kong value)",
+    (("1", "明杠 1, 暗杠 2 from each other player"), ("2", "明杠 2, 暗杠 4"), ("5", "明杠 5, 暗杠 10")),
+    "1", open_question("§1.8", "「暗杠番数是普通杠的2倍」 — the base value of an ordinary 杠 is not stated"))
+
+WIN_VERSION = HouseOption(
+    "win_version", "胡牌 版本 (win rules)",
+    (("A", "version A: a 叉 is excused by 中发白 or any kong"), ("B", "version B: a 刻 is excused by a kong or a dragon pair")),
+    "A", open_question("§1.9 C7", "version A [002:158] is the fuller list and lists shape (6), the dragon pair + four chows"))
+
 SPECIAL_KONGS_COUNT = HouseOption(
     "special_kongs_count", "特殊杠算杠 (opening kongs count)",
     (("yes", "旋风杠/喜杠/幺蛋/九蛋 count as kongs for the 留7墩 rule"), ("no", "only ordinary kongs count")),
     "yes", open_question("§1.7", "each special kong 「可以亮出算一个明杠」; whether they count in the 留7墩 rule is not stated"))
+
+SANSE = Requirement("sanse", "必须三色全", text("§1.6", "必须三色全，即手牌中必须条，饼，万三门花色都要有"), all_three_suits)
+YAOJIU = Requirement("yaojiu", "不能缺1，9", text("§1.6", "不能缺1，9，当手牌中有风、字牌和中发白的时候可免1、9; 旋风杠算杠也算手中有19"),
+                     has_terminal_or_honour)
+CHA_A = Requirement("yicha", "最少有一叉", text("§1.6 A", "最少有一叉，明，暗的都可以，当手牌有中发白和各种杠牌（包括旋风杠、喜杠和幺九蛋）的时可免叉"),
+                    lambda j: has_pung_or_kong(j) or holds_dragon(j) or has_any_kong(j))
+CHA_B = Requirement("yike", "最少有一刻子", text("§1.6 B", "最少有一刻子…当手牌有各种杠牌…的时可免，使用红中、发财、白板做将牌时可免"),
+                    lambda j: has_pung_or_kong(j) or has_any_kong(j) or dragon_pair(j))
+SHOUBAYI = Requirement("no_shoubayi", "除了飘胡之外禁止手把1", text("§1.6", "除了飘胡之外禁止手把1…最少也要4张，不能一路吃牌"),
+                       lambda j: all_pungs(j) or standing_tiles_at_least(j, 4))
+
+
+def changchun_win(version: str) -> WinRules:
+    return WinRules(requirements=(SANSE, YAOJIU, CHA_A if version == "A" else CHA_B, SHOUBAYI))
+
 
 REGION = Region(
     id="changchun",
@@ -92,11 +127,18 @@ REGION = Region(
                                "additions 补杠; the dealer may not 补杠 on the first turn (§1.7)"),
         phase("private_bao", "报听 → 看宝 on the next own draw; 换宝 when the 宝 is dead (§1.3)"),
     ), text("§1.7, §1.3", "特殊杠牌只有起手牌才算; 先报听，后胡牌，报听后下一次轮到自己摸牌时可以看宝牌")),
-    options=(BREAK_START, BAO_COUNT, BAO_DICE, BAO_REDRAW, BAO_LOWER, RESERVE_READING, SPECIAL_KONGS_COUNT),
+    win=Derived(lambda o: changchun_win(o["win_version"]),
+                text("§1.6", "基本胡牌1．必须三色全…2．不能缺1，9…3．最少有一叉…胡牌组合只考虑只上几种，其他特殊组合均不考虑"),
+                ("win_version",)),
+    scoring=Given(ChangchunScorer(), text("§1.8", "加番牌型：门清、夹胡、点炮…、自摸、坐庄胡，以上番型累计乘2。漂胡（碰碰胡）番型及宝（摸到宝牌胡）累计乘4")),
+    options=(BREAK_START, BAO_COUNT, BAO_DICE, BAO_REDRAW, BAO_LOWER, RESERVE_READING, SPECIAL_KONGS_COUNT,
+             DISCARD_PAYMENT, KONG_VALUE, WIN_VERSION),
     notes=(
         "C1: roll 1 picks the wall; the dealer still takes first (reading (a)); roll 1 is read as the sum of both dice.",
         "C4: the 宝 is counted from the tail as it stands when the 宝 is chosen (the current tail).",
         "A 3-tile special kong (喜杠, 幺蛋, 九蛋) needs no replacement tile; 旋风杠 (4 tiles) and each 补杠 take one from the tail.",
-        "Scoring and win requirements (§1.6, §1.8) come with the hands issue.",
+        "Scoring follows the model that reproduces the worked examples ×16/×32/×64 and payment list 1 (its total "
+        "106 is 3 × 32 = 96); payment list 2 「具体化」 contradicts itself and is not used (§1.8).",
+        "夹胡 is read by the winning tile's place: 单吊, 边张 or 坎张 (「单张、单贴胡边张、砍张和单调都算夹胡」); a 飘胡 takes no 夹胡.",
     ),
 )

@@ -7,9 +7,14 @@ The block states tiles, players, dice, dealer and claims exactly as 长春, and 
 from dataclasses import replace
 
 from ..provenance import Given, default, text
+from ..requirements import has_pung_or_kong
+from ..winrules import Requirement, WinRules
 from ..tilesets import SET_136
 from ..walls import End
 from . import changchun
+
+KE = Requirement("yike", "至少一刻", text("§2", "every listed shape holds a 111 (or 1111): (1)11、111、123、123、123 …"),
+                 has_pung_or_kong)
 
 REGION = replace(
     changchun.REGION,
@@ -27,7 +32,11 @@ REGION = replace(
         "the 吉林 block states no dead wall; it is the 长春 system (§2), so 长春's 留7墩 rule (§1.4) applies")),
     phases=Given(tuple(p for p in changchun.REGION.phases.value if p.name == "private_bao"),
                  text("§2", "听牌时可看宝，未听牌者不许看（参照打宝规则）")),
-    options=tuple(o for o in changchun.REGION.options if o.key != "special_kongs_count"),
+    win=Given(WinRules(requirements=(changchun.SANSE, changchun.YAOJIU, KE, changchun.SHOUBAYI)),
+              text("§2", "(1)11、111、123、123、123(2)11、123、123、111、111(1111)(4)11、123、111、111、111(1111)(5)11、111、111、111、111(1111)")),
+    scoring=replace(changchun.REGION.scoring, source=default(
+        "the 吉林 block gives no values; it is the 长春 system (§2), so 长春's scoring (§1.8) applies")),
+    options=tuple(o for o in changchun.REGION.options if o.key not in ("special_kongs_count", "win_version")),
     notes=(
         "The block refers to 「打宝规则」 given only in the 长春 text (§1.3): the 宝 procedure and its options are 长春's.",
         "The block states no dead wall: the 长春 留7墩 rule (§1.4) applies, with the same readings.",

@@ -11,8 +11,10 @@ from ..indicators import Derivation, Effect, IndicatorRule, NextHeadTile, Timing
 from ..provenance import Derived, Given, analyst, choice, open_question, text
 from ..reserve import NoReserve
 from ..rotation import RotationRule
+from ..scoring.luoshan import LuoshanScorer, meets_threshold
 from ..tilesets import SET_136
 from ..walls import End
+from ..winrules import Requirement, WinRules
 from .common import DEFAULT_DEAL, NO_FLOWERS, four_players, phase
 
 BREAK_START = HouseOption(
@@ -33,6 +35,9 @@ def _caishen(options) -> tuple[IndicatorRule, ...]:
         stays_in_play=options["caishen_tile"] == "stays",
         notes=("财神 wins as any tile; in play one 财神 may replace one dragon or own seat wind in a 花碰 (§31.3)",)),)
 
+
+THRESHOLD = Requirement("threshold", "自摸100和 / 放冲200和", text("§31.6", "和牌条件，自摸100和及以上或放冲200和及以上"),
+                        meets_threshold)
 
 REGION = Region(
     id="luoshan",
@@ -60,7 +65,11 @@ REGION = Region(
     flowers=NO_FLOWERS,
     phases=Given((phase("hua_peng", "花碰: one 财神 may stand for a dragon or one's own seat wind in a pong (§31.3)"),),
                  text("§31.3", "用一张财神替代一张大料或座风的碰称为花碰")),
+    win=Given(WinRules(requirements=(THRESHOLD,)), text("§31.6", "和牌条件，自摸100和及以上或放冲200和及以上")),
+    scoring=Given(LuoshanScorer(), text("§31.7", "和牌和数等于基本和数加底和再乘以2的总台数次方（取整十数）")),
     options=(BREAK_START, INDICATOR_TILE),
     notes=("First dealer: any player rolls; the sum counted 逆时针 from the roller picks the dealer (§31.2).",
-           "Scoring (和数, 台, (基本和数 + 10) × 2^台 rounded up to 10) comes with the hands issue."),
+           "The five 和牌类型 of §31.6 are lost; any standard hand is allowed and 平和 is read as the all-chow hand.",
+           "F2: 平和 (30) is not exempt from the 100/200 thresholds: it needs 2 台 to be won by self-draw, 3 on a discard.",
+           "F3-F5 (the 自摸/放冲 values, the 台 list, 财神 in melds) are read as rulesets/scoring/luoshan.py says."),
 )

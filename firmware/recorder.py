@@ -1,0 +1,60 @@
+"""The flight recorder: one JSON object a line for every event of the table.
+
+Each line has `event`, `t` (seconds on the table clock) and `hand` (0 outside a hand).  The stream
+is written live, so it must never reveal a hidden tile: `take` events carry no tile, a private
+indicator's tile stays null until `hand_end`, and the whole wall (with the salt that proves
+`wall_hash`) appears only in `hand_end`.  `check_public` enforces this on every event before it
+is written, so a bug elsewhere cannot leak the wall.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Callable, TextIO
+
+PUBLIC_TILE_EVENTS = {"hand_end", "win", "indicator", "fault", "enroll", "set_check"}
+
+
+class SecretLeak(Exception):
+    """An event would have revealed a hidden tile before the hand ended."""
+
+
+def wall_hash(salt: str, ring: list[list[str]]) -> str:
+    """hex SHA-256 of the salt followed by the ring as compact JSON (issue: flight recorder)."""
+    return hashlib.sha256((salt + json.dumps(ring, separators=(",", ":"))).encode()).hexdigest()
+
+
+def check_public(event: dict[str, Any]) -> None:
+    """Refuse an event that carries hidden tiles in the live stream."""
+    name = event["event"]
+    if name == "take" and ("tile" in event or "uid" in event):
+        raise SecretLeak("a take event must not name the tile taken")
+    if name == "indicator" and not event.get("public", True) and event.get("tile") is not None:
+        raise SecretLeak("a private indicator's tile stays hidden until hand_end")
+    if name != "hand_end" and ("ring" in event or "salt" in event):
+        raise SecretLeak(f"the wall and its salt appear only in hand_end, not in {name}")
+
+
+class FlightRecorder:
+    """Writes events to a text stream (a file opened by the caller) and to live listeners."""
+
+    def __init__(self, sink: TextIO | None, clock: Callable[[], float]) -> None:
+        self._sink = sink
+        self._clock = clock
+        self._listeners: list[Callable[[dict[str, Any]], None]] = []
+        self.events_written = 0
+
+    def listen(self, listener: Callable[[dict[str, Any]], None]) -> None:
+        self._listeners.append(listener)
+
+    def emit(self, event: str, hand: int, **fields: Any) -> dict[str, Any]:
+        record = {"event": event, "t": round(self._clock(), 3), "hand": hand, **fields}
+        check_public(record)
+        if self._sink is not None:
+            self._sink.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+            self._sink.flush()
+        self.events_written += 1
+        for listener in self._listeners:
+            listener(record)
+        return record

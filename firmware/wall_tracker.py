@@ -1,0 +1,166 @@
+"""Play tracking: every tile that leaves the wall, matched to the head or the tail of the ring.
+
+The wall sensors say only "stack (side, k) now holds n tiles".  The tracker knows the ring and
+what it expects next at each end; a tile leaving the expected head stack is a head draw, one
+leaving the expected tail stack a tail draw, anything else is out of order (warned about,
+recorded, and counted at the nearer end).  A tail draw replaces a flower when a flower is owed
+(known from the drawn tiles' identities in the wall map), otherwise it counts as a kong.  The live
+count and the reserve follow the ruleset's reserve policy; 荒庄 is declared when the next head draw
+would cut into the reserve.
+
+Pure logic: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from rulesets.reserve import ReservePolicy, WallCount, wall_count
+from rulesets.tiles import Tile
+from rulesets.walls import End, Layer, Ring, Slot, StackPos
+
+
+class TrackingError(Exception):
+    """A sensor change that cannot be a take (e.g. a stack reported with more tiles than it had)."""
+
+
+@dataclass(frozen=True)
+class Take:
+    """One tile that left the wall."""
+
+    end: End                # the end it was counted at
+    slot: Slot
+    stack: StackPos
+    reason: str             # "deal", "draw", "kong", "flower", "set_aside"
+    in_order: bool          # False: the tile was not the one expected at that end
+    live: int               # tiles left to draw before the reserve, after this take
+    reserve: int            # full stacks reserved now
+    kongs: int
+    tile: Tile | None       # from the wall map; never shown in public events before the hand ends
+
+
+class WallTracker:
+    """Tracks one hand's wall from its ring, its wall map and its reserve policy."""
+
+    def __init__(self, ring: Ring, reserve: ReservePolicy, wall_map: Mapping[Slot, Tile | None],
+                 flower_kinds: tuple[Tile, ...] = (), deal_size: int = 0) -> None:
+        self.ring = ring
+        self.reserve = reserve
+        self.wall_map = dict(wall_map)
+        self.flower_kinds = frozenset(flower_kinds)
+        self.deal_size = deal_size              # head draws that belong to the deal
+        self._ring_index = {pos: i for i, pos in enumerate(ring.stacks)}
+        self._head_order = [ring.head_slot(p) for p in range(ring.tile_count)]
+        self._tail_order = [ring.tail_slot(t) for t in range(ring.tile_count)]
+        self.taken: dict[Slot, Take] = {}
+        self.shown: set[Slot] = set()           # face-up slots ordinary tail draws skip (云南 尾牌)
+        self.head_taken = 0
+        self.tail_taken = 0
+        self.kongs = 0
+        self.flowers_owed = 0
+
+    # -- what is expected ---------------------------------------------------------------------
+
+    def next_head(self) -> Slot | None:
+        return next((s for s in self._head_order if s not in self.taken), None)
+
+    def next_tail(self, include_shown: bool = False) -> Slot | None:
+        return next((s for s in self._tail_order
+                     if s not in self.taken and (include_shown or s not in self.shown)), None)
+
+    def next_head_position(self) -> int:
+        slot = self.next_head()
+        return self.ring.slot_sequence(slot) if slot else self.ring.tile_count
+
+    def count(self) -> WallCount:
+        remaining_taken = len(self.taken)
+        return wall_count(self.reserve, self.ring.tile_count, remaining_taken - self.tail_taken,
+                          self.tail_taken, self.kongs)
+
+    @property
+    def live(self) -> int:
+        return self.count().live
+
+    @property
+    def exhausted(self) -> bool:
+        """The next head draw would cut into the reserve (荒庄 if no one wins now)."""
+        return self.count().exhausted
+
+    def stack_tiles(self, pos: StackPos) -> int:
+        index = self._ring_index[pos]
+        return sum(1 for layer in (Layer.TOP, Layer.BOTTOM) if Slot(index, layer) not in self.taken)
+
+    # -- sensor changes -----------------------------------------------------------------------
+
+    def on_stack_change(self, pos: StackPos, tiles: int) -> list[Take]:
+        """The wall sensor of `pos` now reads `tiles`; return the takes this means (in order)."""
+        if pos not in self._ring_index:
+            raise TrackingError(f"stack {pos.wall}/{pos.stack} is not part of this wall")
+        before = self.stack_tiles(pos)
+        if tiles > before:
+            raise TrackingError(f"stack {pos.wall}/{pos.stack} went from {before} to {tiles} tiles: a tile was put back")
+        return [self._take_one(pos) for _ in range(before - tiles)]
+
+    def set_aside(self, slot: Slot) -> Take:
+        """An indicator tile taken out of play (it will not be drawn)."""
+        return self._record(slot, End.TAIL if self._is_tail_side(slot) else End.HEAD, "set_aside", True)
+
+    def show(self, slot: Slot) -> None:
+        """A tile turned face up in place; ordinary tail draws pass over it."""
+        self.shown.add(slot)
+
+    def _take_one(self, pos: StackPos) -> Take:
+        index = self._ring_index[pos]
+        head, tail = self.next_head(), self.next_tail()
+        if head is not None and head.ring == index:
+            return self._record(head, End.HEAD, self._head_reason(), True)
+        if tail is not None and tail.ring == index:
+            return self._record(tail, End.TAIL, self._tail_reason(tail), True)
+        shown_tail = self.next_tail(include_shown=True)
+        if shown_tail is not None and shown_tail.ring == index:      # a shown tile taken (杠上开花)
+            return self._record(shown_tail, End.TAIL, self._tail_reason(shown_tail), True)
+        slot = self._first_untaken_slot(index)
+        end = End.TAIL if self._is_tail_side(slot) else End.HEAD
+        reason = self._tail_reason(slot) if end is End.TAIL else self._head_reason()
+        return self._record(slot, end, reason, False)
+
+    def _head_reason(self) -> str:
+        return "deal" if self.head_taken < self.deal_size else "draw"
+
+    def _tail_reason(self, slot: Slot) -> str:
+        return "flower" if self.flowers_owed else "kong"
+
+    def _record(self, slot: Slot, end: End, reason: str, in_order: bool) -> Take:
+        tile = self.wall_map.get(slot)
+        if end is End.HEAD:
+            self.head_taken += 1
+        else:
+            self.tail_taken += 1
+            if reason == "flower":
+                self.flowers_owed -= 1
+            elif reason == "kong":
+                self.kongs += 1
+        if tile is not None and tile in self.flower_kinds and reason != "set_aside":
+            self.flowers_owed += 1
+        count = wall_count(self.reserve, self.ring.tile_count, len(self.taken) + 1 - self.tail_taken,
+                           self.tail_taken, self.kongs)
+        take = Take(end, slot, self.ring[slot.ring], reason, in_order, count.live,
+                    count.reserved_full_stacks, self.kongs, tile)
+        self.taken[slot] = take
+        return take
+
+    def _first_untaken_slot(self, index: int) -> Slot:
+        for layer in (Layer.TOP, Layer.BOTTOM):
+            slot = Slot(index, layer)
+            if slot not in self.taken:
+                return slot
+        raise TrackingError(f"stack {self.ring[index].wall}/{self.ring[index].stack} is already empty")
+
+    def _is_tail_side(self, slot: Slot) -> bool:
+        """Nearer the tail than the head, counting untaken stacks."""
+        head = self.next_head()
+        head_index = head.ring if head else len(self.ring)
+        tail = self.next_tail(include_shown=True)
+        tail_index = tail.ring if tail else 0
+        return abs(tail_index - slot.ring) < abs(slot.ring - head_index)

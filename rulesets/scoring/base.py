@@ -1,0 +1,64 @@
+"""The scorer protocol and the flat scorer for regions whose texts give no values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..hand import Hand, WinContext
+from ..settlement import Item, Settlement, payments_from
+
+if TYPE_CHECKING:
+    from ..winrules import Verdict
+
+
+@dataclass(frozen=True)
+class DrawContext:
+    """A drawn hand (荒庄): who dealt, who is ready (查叫), the kongs made (side, exposed, concealed)."""
+
+    dealer: int
+    sides: tuple[int, ...] = (0, 1, 2, 3)
+    ready: tuple[int, ...] = ()
+    kongs_by_side: tuple[tuple[int, int, int], ...] = ()
+
+
+class Scorer(Protocol):
+    name: str
+
+    def describe(self) -> str: ...
+
+    def settle(self, ruleset: Any, hand: Hand, verdict: "Verdict", context: WinContext) -> Settlement: ...
+
+    def settle_draw(self, ruleset: Any, context: DrawContext) -> Settlement: ...
+
+
+def no_payments() -> tuple[int, int, int, int]:
+    return (0, 0, 0, 0)
+
+
+def discard_or_all_pay(context: WinContext, amount: int) -> tuple[int, int, int, int]:
+    """The discarder pays `amount`, or on a self-draw every other player does."""
+    if context.self_drawn:
+        return payments_from({side: amount for side in context.losers()}, context.winner)
+    return payments_from({context.discarder: amount}, context.winner)
+
+
+@dataclass(frozen=True)
+class FlatScorer:
+    """One point per win: the discarder pays 1, or each other player pays 1 on a self-draw.
+
+    Used where the text gives no values (RULES.md §35 "scoring: none"); the table still keeps a
+    score, and the region's notes say so.
+    """
+
+    name: str = "flat"
+
+    def describe(self) -> str:
+        return "no values in the text: a win is 1 point, paid by the discarder or by each player on a self-draw"
+
+    def settle(self, ruleset: Any, hand: Hand, verdict: "Verdict", context: WinContext) -> Settlement:
+        item = Item("hu", "胡", "hu", 1, "points")
+        return Settlement((item,), 1, discard_or_all_pay(context, 1), notes=("flat: the text gives no values",))
+
+    def settle_draw(self, ruleset: Any, context: DrawContext) -> Settlement:
+        return Settlement((), 0, no_payments())

@@ -1,0 +1,97 @@
+"""长春 scoring (RULES.md §1.8): every 番 doubles; kongs are settled on their own.
+
+The model that reproduces the text's worked examples (×16, ×32, ×64) and payment list 1:
+base 1; ×2 each for 门清 (站立), 夹胡, 自摸, a dealer involved (the dealer wins, or the dealer pays)
+and 点炮 (for the discarder only); 飘胡 ×4; a 宝 win (摸宝/对宝) a further ×2 on top of its 自摸.
+Who pays on a discard is a house option (RULES.md §1.9 S1): everyone, the discarder double
+(default, as the payment lists), or the discarder alone (「只有放炮家输分」).
+Kongs (蛋) are paid by each other player to their maker, 暗杠 double, whatever the hand's result
+(「杠：又称蛋，单独算，不随庄走」; 「但有杠者可以赢得相应点数」 at 荒庄); the base value of a kong is not
+stated — house option `kong_value`, default 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .. import requirements as req
+from ..hand import Hand, WinContext
+from ..settlement import Item, Settlement, add_payments, payments_from
+from ..winrules import Judged, Verdict
+from .base import DrawContext
+
+
+def multipliers(j: Judged) -> tuple[Item, ...]:
+    """The ×2 / ×4 items of one reading, before the payer's own factors."""
+    items = []
+    if req.concealed_hand(j):
+        items.append(Item("menqing", "门清", "menqing", 2, "times"))
+    piao = req.all_pungs(j)
+    if req.closed_wait(j) and not piao:
+        items.append(Item("jiahu", "夹胡", "jiahu", 2, "times"))
+    if j.context.self_drawn:
+        items.append(Item("zimo", "自摸", "zimo", 2, "times"))
+    if j.context.bao_hit:
+        items.append(Item("bao", "宝", "bao", 2, "times"))
+    if piao:
+        items.append(Item("piaohu", "飘胡", "piaohu", 4, "times"))
+    if j.context.winner_is_dealer:
+        items.append(Item("zhuangjia", "庄家胡", "zhuangjia hu", 2, "times"))
+    return tuple(items)
+
+
+def product(items: tuple[Item, ...]) -> int:
+    total = 1
+    for item in items:
+        total *= item.value
+    return total
+
+
+def kong_payments(kongs_by_side: tuple[tuple[int, int, int], ...], sides: tuple[int, ...], value: int
+                  ) -> tuple[tuple[Item, ...], tuple[int, int, int, int]]:
+    """Each other player pays a kong's maker: 明杠 `value`, 暗杠 2 × `value`."""
+    items: list[Item] = []
+    parts = []
+    for side, exposed, concealed in kongs_by_side:
+        amount = value * (exposed + 2 * concealed)
+        if amount:
+            items.append(Item(f"gang_{side}", f"杠 (side {side})", "gang", amount, "points"))
+            parts.append(payments_from({s: amount for s in sides if s != side}, side))
+    return tuple(items), add_payments((0, 0, 0, 0), *parts)
+
+
+@dataclass(frozen=True)
+class ChangchunScorer:
+    name: str = "changchun"
+
+    def describe(self) -> str:
+        return ("each 番 doubles: 门清, 夹胡, 自摸, 庄 ×2; 飘胡 ×4; 宝 a further ×2; 点炮 ×2 for the discarder; "
+                "kongs paid separately (暗杠 double)")
+
+    def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
+        readings = verdict.legal_readings or ((verdict.shape,) if verdict.shape else ())
+        wilds = frozenset(context.wilds)
+        items = max((multipliers(Judged(hand, shape, context, wilds)) for shape in readings), key=product)
+        base = product(items)
+        all_pay = context.self_drawn or ruleset.option("discard_payment") == "all_pay"
+        debts = {}
+        for payer in context.losers():
+            if not all_pay and payer != context.discarder:
+                continue
+            amount = base
+            if payer == context.dealer:
+                amount *= 2
+            if payer == context.discarder:
+                amount *= 2
+            debts[payer] = amount
+        win = payments_from(debts, context.winner)
+        kong_items, kongs = kong_payments(context.kongs_by_side, context.sides, int(ruleset.option("kong_value")))
+        notes = ("the dealer pays double",) if not context.winner_is_dealer else ()
+        if not context.self_drawn:
+            notes += ("点炮: the discarder pays double" + ("" if all_pay else " and alone"),)
+        return Settlement(items + kong_items, base, add_payments(win, kongs), "times", notes)
+
+    def settle_draw(self, ruleset: Any, context: DrawContext) -> Settlement:
+        items, payments = kong_payments(context.kongs_by_side, context.sides, int(ruleset.option("kong_value")))
+        return Settlement(items, 0, payments, "points", ("荒庄: only kongs are paid",))

@@ -1,0 +1,150 @@
+"""Judging a hand under a region's rules: complete (a shape the region allows), legal (also
+meets every requirement of the text), which reading of the hand, and for a short hand its waits.
+
+A requirement is a small named predicate with the text's words: `Requirement(key, zh, source,
+check)`.  It looks at a `Judged` hand — one reading (decomposition) of the tiles with the wilds
+assigned, the declared melds and the win context.  A hand is legal when at least one reading
+meets every requirement; the verdict keeps that reading, so the scorer prices what was judged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Callable, Iterable
+
+from .hand import Hand, HandError, MeldKind, WinContext
+from .provenance import Source
+from .tiles import Tile
+from .winning import Evaluator, GroupKind, Shapes, WinShape
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One reading of a complete hand, as a requirement sees it."""
+
+    hand: Hand
+    shape: WinShape
+    context: WinContext
+    wild_kinds: frozenset[Tile]
+
+    @cached_property
+    def standing(self) -> tuple[Tile, ...]:
+        """Every tile as it stands: concealed groups (wilds as what they stand for) and declared melds."""
+        return tuple(t for g in self.shape.groups for t in g.tiles) + \
+            tuple(t for m in self.hand.melds for t in m.tiles)
+
+    @cached_property
+    def suits(self) -> frozenset[str]:
+        return frozenset(t.suit for t in self.standing if t.is_suited)
+
+    @property
+    def declared(self):
+        return self.hand.melds
+
+    @property
+    def claimed(self):
+        """Melds claimed from a discard or shown (all declared melds but concealed kongs)."""
+        return tuple(m for m in self.hand.melds if not m.is_concealed)
+
+    @cached_property
+    def pung_count(self) -> int:
+        """刻子 in the wide sense: concealed pungs (free wild groups count) and declared pungs/kongs."""
+        concealed = sum(1 for g in self.shape.groups if g.kind is GroupKind.PUNG or (g.is_meld and g.free))
+        return concealed + sum(1 for m in self.hand.melds if m.is_pung_like)
+
+    @cached_property
+    def all_pungs(self) -> bool:
+        return self.shape.shape.value == "standard" and self.shape.all_pungs and \
+            all(m.is_pung_like or m.kind is MeldKind.SPECIAL for m in self.hand.melds)
+
+    @property
+    def pair(self) -> Tile | None:
+        pairs = self.shape.pairs
+        return pairs[0].tiles[0] if len(pairs) == 1 else None
+
+    @property
+    def wilds_as_wild(self) -> int:
+        return self.shape.wilds_as_wild
+
+
+@dataclass(frozen=True)
+class Requirement:
+    key: str
+    zh: str                                   # the text's words, short
+    source: Source
+    check: Callable[[Judged], bool]
+
+    def describe(self) -> str:
+        return f"{self.zh} ({self.key})"
+
+
+@dataclass(frozen=True)
+class WinRules:
+    shapes: Shapes = Shapes()
+    requirements: tuple[Requirement, ...] = ()
+
+    def describe(self) -> str:
+        shapes = [name for name, on in (("standard", self.shapes.standard), ("seven pairs", self.shapes.seven_pairs),
+                                        ("thirteen orphans", self.shapes.thirteen_orphans), ("十三烂", self.shapes.shisanlan),
+                                        ("八对+单张", self.shapes.eight_pairs_plus_single)) if on]
+        extra = []
+        if self.shapes.honour_chows:
+            extra.append("honour chows")
+        if self.shapes.pair_kinds is not None:
+            extra.append("pair of " + "".join(sorted({str(t.rank) for t in self.shapes.pair_kinds})))
+        text = "shapes: " + ", ".join(shapes + extra)
+        if self.requirements:
+            text += "; requires: " + "; ".join(r.describe() for r in self.requirements)
+        return text
+
+
+@dataclass(frozen=True)
+class Verdict:
+    complete: bool
+    legal: bool
+    shape: WinShape | None
+    failures: tuple[str, ...] = ()
+    readings: int = 0
+    waits: tuple[Tile, ...] = field(default=())
+    legal_readings: tuple[WinShape, ...] = field(default=())   # every reading meeting the requirements
+
+
+def melds_needed(hand_size: int, hand: Hand) -> int:
+    """Melds the concealed tiles must form: 4 for 13-tile hands, 5 for 16, less the declared melds."""
+    return (hand_size - 1) // 3 - len(hand.melds)
+
+
+def make_evaluator(rules: WinRules, wild_kinds: Iterable[Tile], stand_ins: dict[Tile, Tile] | None = None) -> Evaluator:
+    return Evaluator(frozenset(wild_kinds), rules.shapes, stand_ins or {})
+
+
+def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
+          wild_kinds: Iterable[Tile] = (), stand_ins: dict[Tile, Tile] | None = None,
+          candidates: Iterable[Tile] = ()) -> Verdict:
+    """A complete hand's verdict, or a short hand's waits."""
+    wilds = frozenset(wild_kinds)
+    evaluator = make_evaluator(rules, wilds, stand_ins)
+    needed = melds_needed(hand_size, hand)
+    length = len(hand.concealed)
+    if length == 3 * needed + 1:
+        return Verdict(False, False, None, ("the hand is one tile short",), 0,
+                       evaluator.waits(hand.concealed, needed, candidates))
+    if length != 3 * needed + 2:
+        raise HandError(f"{length} concealed tiles with {len(hand.melds)} declared meld(s): "
+                        f"a {hand_size}-tile hand needs {3 * needed + 2} to win or {3 * needed + 1} to wait")
+    readings = evaluator.decompositions(hand.concealed, needed, win_tile=context.win_tile)
+    if not readings:
+        return Verdict(False, False, None, ("not a winning shape in this region",))
+    best_failures: tuple[str, ...] | None = None
+    legal: list[WinShape] = []
+    for shape in readings:
+        judged = Judged(hand, shape, context, wilds)
+        failures = tuple(r.describe() for r in rules.requirements if not r.check(judged))
+        if not failures:
+            legal.append(shape)
+        elif best_failures is None or len(failures) < len(best_failures):
+            best_failures = failures
+    if legal:
+        return Verdict(True, True, legal[0], (), len(readings), legal_readings=tuple(legal))
+    return Verdict(True, False, readings[0], best_failures or (), len(readings))

@@ -1,0 +1,102 @@
+"""Play tracking from the wall sensors."""
+
+import pytest
+
+from firmware.wall_tracker import TrackingError, WallTracker
+from rulesets.regions import get_region
+from rulesets.reserve import KongReserve, NoReserve
+from rulesets.tiles import Tile
+from rulesets.walls import Break, End, Layer, Slot, WallLayout
+
+LAYOUT = WallLayout((17, 17, 17, 17))
+RING = LAYOUT.ring(Break(2, 7))
+
+
+def tracker(reserve=KongReserve("R-B"), wall_map=None, flowers=(), deal=53):
+    return WallTracker(RING, reserve, wall_map or {}, flowers, deal)
+
+
+def take_head(t):
+    slot = t.next_head()
+    pos = RING[slot.ring]
+    return t.on_stack_change(pos, t.stack_tiles(pos) - 1)[0]
+
+
+def take_tail(t):
+    slot = t.next_tail()
+    pos = RING[slot.ring]
+    return t.on_stack_change(pos, t.stack_tiles(pos) - 1)[0]
+
+
+def test_deal_then_draws_are_head_takes_in_order():
+    t = tracker()
+    takes = [take_head(t) for _ in range(54)]
+    assert all(k.end is End.HEAD and k.in_order for k in takes)
+    assert [k.reason for k in takes[52:]] == ["deal", "draw"]
+    assert takes[0].slot == Slot(0, Layer.TOP) and takes[1].slot == Slot(0, Layer.BOTTOM)
+    assert takes[-1].live == 136 - 54 - 14
+
+
+@pytest.mark.parametrize("kongs, undrawn", [(0, 14), (1, 15), (2, 16), (3, 19), (4, 20)])
+def test_exhaustion_at_exactly_the_r_b_tile(kongs, undrawn):
+    """长春 §1.4 under R-B: 荒庄 with 14, 15, 16, 19, 20 tiles undrawn after 0-4 kongs."""
+    t = tracker()
+    for _ in range(53):
+        take_head(t)
+    for _ in range(kongs):
+        take = take_tail(t)
+        assert take.reason == "kong" and take.end is End.TAIL
+    while not t.exhausted:
+        take_head(t)
+    assert 136 - len(t.taken) == undrawn and t.kongs == kongs
+
+
+def test_a_flower_replacement_is_not_a_kong():
+    """A tail draw replacing a flower (known from the drawn tile) does not count as a kong."""
+    flower_slot = RING.head_slot(60)
+    t = tracker(NoReserve(), {flower_slot: Tile.PLUM}, flowers=(Tile.PLUM,))
+    for _ in range(61):
+        take_head(t)
+    assert t.flowers_owed == 1
+    first = take_tail(t)
+    second = take_tail(t)
+    assert (first.reason, second.reason) == ("flower", "kong") and t.kongs == 1
+
+
+def test_out_of_order_take_is_flagged_and_counted():
+    t = tracker()
+    for _ in range(53):
+        take_head(t)
+    (take,) = t.on_stack_change(RING[40], 1)
+    assert not take.in_order and take.end is End.HEAD
+    assert take_head(t).slot == Slot(26, Layer.BOTTOM)
+
+
+def test_a_tile_put_back_is_an_error():
+    t = tracker()
+    take_head(t)
+    with pytest.raises(TrackingError, match="put back"):
+        t.on_stack_change(RING[0], 2)
+
+
+def test_set_aside_indicator_is_skipped_by_tail_draws():
+    """温州 (RESEARCH §3.3): the flipped 财神 stays at the tail and is never drawn."""
+    t = tracker(NoReserve())
+    t.set_aside(RING.tail_slot(0))
+    assert take_tail(t).slot == Slot(67, Layer.BOTTOM)
+
+
+def test_shown_tail_tiles_are_passed_over_by_ordinary_replacements():
+    """云南 §29.3: 不能杠上开花的从最后面未翻开的取牌."""
+    t = tracker(NoReserve())
+    t.show(Slot(67, Layer.TOP))
+    t.show(Slot(66, Layer.TOP))
+    assert t.next_tail() == Slot(67, Layer.BOTTOM)
+
+
+def test_live_count_uses_the_region_reserve():
+    ruleset = get_region("hangzhou").resolve()
+    t = WallTracker(RING, ruleset.reserve, {}, (), 53)
+    while not t.exhausted:
+        take_head(t)
+    assert 136 - len(t.taken) == 20

@@ -1,0 +1,56 @@
+"""螺山: 和数, 底和, 台 and the rounding of RULES.md §31.7; the thresholds of §31.6."""
+
+from rulesets.hand import Hand, WinContext
+from rulesets.judging import evaluate_hand
+from rulesets.regions import get_region
+from rulesets.scoring.luoshan import round_up_ten
+from rulesets.tiles import Tile
+
+LUOSHAN = get_region("luoshan").resolve()
+
+
+def settle(tiles, win, melds=(), discarder=None, winner=1, dealer=0, wilds=()):
+    context = WinContext(winner=winner, dealer=dealer, discarder=discarder, win_tile=Tile.parse(win), wilds=wilds)
+    return evaluate_hand(LUOSHAN, Hand.parse(tiles, melds), context)
+
+
+def test_rounding_up_to_ten():
+    """「如算出的和数为122就按130计」"""
+    assert round_up_ten(122) == 130 and round_up_ten(130) == 130 and round_up_ten(121) == 130
+
+
+def test_a_hand_with_tai_is_rounded_up():
+    """暗杠 1万 32 + 暗刻 中 8 + 暗刻 9条 8 + 自摸吊头 4 = 52; (52 + 底和 10) × 2^1 (中) = 124 → 130."""
+    result = settle("777z999s456m5p5p", "5p", melds=["concealed:1111m"])
+    assert result.verdict.legal
+    assert result.settlement.total == 130
+    assert result.settlement.payments == (-130, 390, -130, -130)     # every loser pays the same
+
+
+def test_qing_san_tai_pinghu_is_240():
+    """「符合此条件，且为清三台，称“清三台平和”，则算240和」"""
+    result = settle("123m456m789m23m55m4m", "4m", discarder=3)
+    assert result.verdict.legal and result.settlement.total == 240
+    assert result.settlement.payments == (-240, 720, -240, -240)
+
+
+def test_pinghu_is_30_and_below_the_threshold():
+    """平和 算30胡; a win needs 100 by self-draw (「自摸100和及以上」)."""
+    from rulesets.scoring.luoshan import hand_value
+    from rulesets.winrules import Judged
+    result = settle("123m456p789s23m55p4m", "4m")
+    assert result.verdict.complete and not result.verdict.legal
+    judged = Judged(Hand.parse("123m456p789s23m55p4m"), result.verdict.shape, WinContext(win_tile=Tile.M4), frozenset())
+    assert hand_value(judged)[0] == 30
+
+
+def test_discard_win_needs_200():
+    """「放冲200和及以上」: the 130 hand above is not enough on a discard."""
+    assert not settle("777z999s456m5p5p", "5p", melds=["concealed:1111m"], discarder=2).verdict.legal
+
+
+def test_caishen_is_wild_when_winning():
+    """「财神…在和牌时能替代任何牌」: with 2m wild, the drawn 2m stands for the missing 红中."""
+    result = settle("123m456p789s555s7z2m", "2m", wilds=(Tile.M2,))
+    assert result.verdict.complete
+    assert (Tile.M2, Tile.RED) in result.verdict.shape.assignment
