@@ -1,0 +1,15 @@
+"""Bytes and devices: the serial transport, the framed link, and a typed client per board.
+
+- `serial_transport` — the one adapter over pyserial-asyncio (device paths, /dev/serial/by-id,
+  pty paths, socket://host:port); `stream` — the ByteStream interface and an in-memory pair.
+- `cobs`, `frame` — COBS framing, CRC-16/CCITT, the resynchronising decoder.
+- `messages`, `motor_protocol`, `rfid_protocol` — typed messages (frozen dataclasses) and catalogs.
+- `link` (host side) and `board_link` (the boards' reference behaviour) — sequence numbers,
+  ACK/NAK and retransmission, event resend, handshake, heartbeat.
+- `client`, `motor`, `rfid` — `MotorBoard`, `RfidBoard`; `nextion`, `display_layout`,
+  `display` — the display codec, its pages, and `Display`.
+- `errors` — every typed error.
+
+The protocol is written down in docs/protocol.md.  Nothing here knows the rules of mahjong, and
+nothing here imports rulesets, simulator or firmware.
+"""

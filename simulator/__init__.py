@@ -1,0 +1,15 @@
+"""The virtual table: tiles with tags, shuffle, lanes, walls, sensors, lifts, dice, keys, read
+zones, a virtual clock and fault injection, serving the device side of the real protocols on a
+pty or a socket.  Start with `SimulatedTable` (simulator/table.py).
+
+May import `drivers` (codecs, the board-side link) and `rulesets`; never `firmware`.
+"""
+
+from .faults import FAULT_HELP, TableFaults, WireFaults, parse_fault
+from .motor_board import Timings
+from .table import Endpoints, SimulatedTable
+from .tiles import PhysicalTile, TileIdentity
+from .world import SimulatorError
+
+__all__ = ["Endpoints", "FAULT_HELP", "PhysicalTile", "SimulatedTable", "SimulatorError",
+           "TableFaults", "TileIdentity", "Timings", "WireFaults", "parse_fault"]

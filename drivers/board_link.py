@@ -1,0 +1,259 @@
+"""The board side of the framed link: the reference behaviour of the boards' firmware.
+
+The simulator runs it for its virtual boards; a firmware engineer reads it next to
+protocol.md §3.  What a board does:
+
+- answers HELLO with IDENT (its own version, even when the host's differs; a session opens only
+  when the versions match), and sends BOOT once after power-up;
+- accepts commands strictly in order: the expected one is handed to the application, whose
+  status is returned in an ACK carrying the last CMD_WINDOW statuses; an old one is re-acked
+  without running it again (exactly once); one from the future is refused with NAK(GAP);
+  a damaged frame earns NAK(DAMAGED); a command without a session earns NAK(NO_SESSION, boot);
+- numbers its events, keeps up to EVENT_WINDOW of them unacknowledged, queues the rest
+  (dropping the oldest and reporting EventsDropped when the queue is full), and resends from
+  any RESEND point;
+- sends BOARD_BEAT every heartbeat and, when no valid frame came from the host for the link
+  timeout, calls `on_host_lost` (the application stops its motors) until frames come again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+from .errors import FrameError, MessageError
+from .frame import Frame, FrameDecoder, Kind, encode_frame
+from .messages import (CMD_WINDOW, EVENT_WINDOW, BeatInfo, BoardIdentity, EventsDropped, Hello,
+                       Message, NakReason, PROTOCOL_VERSION, Status)
+from .stream import ByteStream
+
+CommandHandler = Callable[[int, bytes], int]
+
+
+@dataclass(frozen=True)
+class BoardLinkConfig:
+    heartbeat: float = 0.1
+    link_timeout: float = 0.6
+    event_window: int = EVENT_WINDOW
+    queue_capacity: int = 512
+    nak_interval: float = 0.02
+
+
+@dataclass
+class BoardLinkCounters:
+    commands: int = 0
+    duplicates: int = 0
+    naks: int = 0
+    events: int = 0
+    events_resent: int = 0
+    events_dropped: int = 0
+    host_lost: int = 0
+
+
+def _no_flags() -> int:
+    return 0
+
+
+def _nothing() -> None:
+    pass
+
+
+class BoardLink:
+    """One board's end of a link.  Create inside a running event loop, then `start()`."""
+
+    def __init__(self, stream: ByteStream, *, kind: int, build: str, constants: Mapping[int, int],
+                 boot_counter: int, handler: CommandHandler,
+                 flags: Callable[[], int] = _no_flags,
+                 on_host_lost: Callable[[], None] = _nothing,
+                 on_host_back: Callable[[], None] = _nothing,
+                 version: int = PROTOCOL_VERSION, config: BoardLinkConfig = BoardLinkConfig()) -> None:
+        self.kind = kind
+        self.build = build
+        self.constants = dict(constants)
+        self.boot_counter = boot_counter
+        self.version = version
+        self.config = config
+        self.counters = BoardLinkCounters()
+        self._stream = stream
+        self._handler = handler
+        self._flags = flags
+        self._on_host_lost = on_host_lost
+        self._on_host_back = on_host_back
+        self._loop = asyncio.get_running_loop()
+        self._decoder = FrameDecoder()
+        self._beat_handle: asyncio.TimerHandle | None = None
+        self._started = False
+        self._reset()
+        stream.set_receiver(self._on_bytes, self._on_stream_lost)
+
+    def _reset(self) -> None:
+        self.session = 0
+        self.host_lost = False
+        self._rx_next = 0
+        self._statuses: deque[int] = deque([0] * CMD_WINDOW, maxlen=CMD_WINDOW)
+        self._ev_next = 0
+        self._unacked: deque[tuple[int, bytes]] = deque()
+        self._queue: deque[tuple[int, bytes]] = deque()
+        self._dropped = 0
+        self._last_rx = self._loop.time()
+        self._last_nak = (-1, 0.0)
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Power-up: announce BOOT and start the heartbeat."""
+        self._started = True
+        self._stream.write(encode_frame(Kind.BOOT, 0, 0, struct.pack(">I", self.boot_counter)))
+        self._schedule_beat()
+
+    def stop(self) -> None:
+        self._started = False
+        if self._beat_handle is not None:
+            self._beat_handle.cancel()
+            self._beat_handle = None
+
+    def reboot(self, boot_counter: int) -> None:
+        """The board restarted: RAM (session, sequence numbers, queued events) is gone."""
+        self.stop()
+        self.boot_counter = boot_counter
+        self._reset()
+        self._decoder.reset()
+        self.start()
+
+    @property
+    def unacked_events(self) -> int:
+        return len(self._unacked) + len(self._queue)
+
+    # -- events ----------------------------------------------------------------------------------
+
+    def emit(self, message: Message) -> None:
+        """Queue an event for the host (dropped when no host session is open)."""
+        if not self.session:
+            return
+        self.counters.events += 1
+        if len(self._queue) >= self.config.queue_capacity:
+            self._queue.popleft()
+            self._dropped += 1
+            self.counters.events_dropped += 1
+        self._queue.append((message.ID, message.encode_payload()))
+        self._pump()
+
+    def _pump(self) -> None:
+        while len(self._unacked) < self.config.event_window and (self._queue or self._dropped):
+            if self._dropped:
+                msg, payload = EventsDropped.ID, EventsDropped(min(self._dropped, 0xFFFF)).encode_payload()
+                self._dropped = 0
+            else:
+                msg, payload = self._queue.popleft()
+            wire = encode_frame(Kind.EVENT, self._ev_next, msg, payload)
+            self._unacked.append((self._ev_next, wire))
+            self._ev_next = (self._ev_next + 1) & 0xFF
+            self._stream.write(wire)
+
+    def _release(self, ack: int) -> None:
+        while self._unacked and 0 < ((ack - self._unacked[0][0]) & 0xFF) < 128:
+            self._unacked.popleft()
+        self._pump()
+
+    # -- receiving -------------------------------------------------------------------------------
+
+    def _on_stream_lost(self, exc: Exception | None) -> None:
+        pass  # a UART has no "closed": the host may come back; the link timeout handles silence
+
+    def _on_bytes(self, data: bytes) -> None:
+        for item in self._decoder.feed(data):
+            if isinstance(item, FrameError):
+                if self.session:
+                    self._nak(NakReason.DAMAGED)
+                continue
+            self._on_frame(item)
+
+    def _on_frame(self, frame: Frame) -> None:
+        self._last_rx = self._loop.time()
+        if self.host_lost and self.session:
+            self.host_lost = False
+            self._on_host_back()
+        kind = frame.kind
+        if kind == Kind.COMMAND:
+            self._on_command(frame)
+        elif kind in (Kind.EVENT_ACK, Kind.HOST_BEAT):
+            if self.session:
+                self._release(frame.seq)
+        elif kind == Kind.RESEND:
+            if self.session:
+                self._release(frame.seq)
+                count = frame.payload[0] if frame.payload else 0
+                for index, (_, wire) in enumerate(self._unacked):
+                    if count and index >= count:
+                        break  # the host already holds the events after the hole
+                    self.counters.events_resent += 1
+                    self._stream.write(wire)
+        elif kind == Kind.HELLO:
+            self._on_hello(frame)
+
+    def _on_hello(self, frame: Frame) -> None:
+        try:
+            hello = Hello.decode_payload(frame.payload)
+        except MessageError:
+            hello = Hello(frame.payload[0] if frame.payload else 0, 0, 0)
+        if hello.version == self.version and hello.session != self.session:
+            self._reset()  # a new session; a repeated HELLO of the open session changes nothing
+            self.session = hello.session
+        identity = BoardIdentity(self.version, self.kind, self.boot_counter, hello.session,
+                                 self._flags(), self.build, self.constants)
+        self._stream.write(encode_frame(Kind.IDENT, 0, 0, identity.encode()))
+
+    def _on_command(self, frame: Frame) -> None:
+        if not self.session:
+            self._stream.write(encode_frame(Kind.NAK, self._rx_next, 0, bytes((NakReason.NO_SESSION,))
+                                            + struct.pack(">I", self.boot_counter)))
+            return
+        behind = (self._rx_next - frame.seq) & 0xFF
+        if behind == 0:
+            try:
+                status = int(self._handler(frame.msg, frame.payload))
+            except MessageError:
+                status = Status.BAD_PAYLOAD
+            except Exception as error:  # the application's bug must not kill the link
+                self._loop.call_exception_handler({"message": "board command handler failed",
+                                                   "exception": error})
+                status = Status.INTERNAL
+            self.counters.commands += 1
+            self._statuses.appendleft(status)
+            self._stream.write(encode_frame(Kind.ACK, self._rx_next, 0, bytes(self._statuses)))
+            self._rx_next = (self._rx_next + 1) & 0xFF
+        elif behind <= 2 * CMD_WINDOW:
+            self.counters.duplicates += 1  # its ACK was lost: acknowledge again, do not run again
+            self._stream.write(encode_frame(Kind.ACK, (self._rx_next - 1) & 0xFF, 0, bytes(self._statuses)))
+        else:
+            self._nak(NakReason.GAP)
+
+    def _nak(self, reason: int) -> None:
+        now = self._loop.time()
+        seq, when = self._last_nak
+        if seq == self._rx_next and now - when < self.config.nak_interval:
+            return
+        self._last_nak = (self._rx_next, now)
+        self.counters.naks += 1
+        self._stream.write(encode_frame(Kind.NAK, self._rx_next, 0, bytes((reason,))))
+
+    # -- heartbeat -------------------------------------------------------------------------------
+
+    def _schedule_beat(self) -> None:
+        self._beat_handle = self._loop.call_later(self.config.heartbeat, self._beat)
+
+    def _beat(self) -> None:
+        self._beat_handle = None
+        if not self._started:
+            return
+        now = self._loop.time()
+        if self.session and not self.host_lost and now - self._last_rx > self.config.link_timeout:
+            self.host_lost = True
+            self.counters.host_lost += 1
+            self._on_host_lost()
+        info = BeatInfo(self.boot_counter, self.session, self._flags())
+        self._stream.write(encode_frame(Kind.BOARD_BEAT, self._ev_next, 0, info.encode_payload()))
+        self._schedule_beat()

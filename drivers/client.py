@@ -1,0 +1,135 @@
+"""What every board client shares: a HostLink, typed commands, and a typed event queue."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import AsyncIterator, ClassVar, TypeVar
+
+from .errors import CommandRejected, LinkClosed, LinkError, MessageError
+from .link import HostLink, LinkConfig, LinkStatistics
+from .messages import BoardIdentity, BoardKind, Catalog, ClearFaults, Message, RequestSnapshot, Status
+from .serial_transport import DEFAULT_BAUDRATE, open_serial
+from .stream import ByteStream
+
+C = TypeVar("C", bound="BoardClient")
+
+
+class BoardClient:
+    """A typed client over one board's link.
+
+    Events arrive in order in an internal queue; read them with `next_event()` or
+    `async for event in client.events()`.  When the link fails, queued events are still handed
+    out first, then the failure (LinkLost, BoardReset, …) is raised; after `close()` the
+    iteration simply ends.
+    """
+
+    KIND: ClassVar[BoardKind]
+    NAME: ClassVar[str]
+    COMMANDS: ClassVar[Catalog]
+    EVENTS: ClassVar[Catalog]
+
+    def __init__(self, stream: ByteStream, *, config: LinkConfig = LinkConfig()) -> None:
+        self.link = HostLink(stream, device=f"{self.NAME} at {stream.description}",
+                             expected_kind=self.KIND, config=config)
+        self.undecodable_events = 0
+        self._queue: asyncio.Queue[Message | LinkError] = asyncio.Queue()
+        self.link.set_handlers(self._on_event, self._on_failure)
+
+    @classmethod
+    async def open(cls: type[C], url: str, *, baudrate: int = DEFAULT_BAUDRATE,
+                   config: LinkConfig = LinkConfig()) -> C:
+        """Open the port and handshake; raises PortError or a LinkError with one clear line."""
+        client = cls(await open_serial(url, baudrate=baudrate), config=config)
+        try:
+            await client.connect()
+        except BaseException:
+            await client.close()
+            raise
+        return client
+
+    async def __aenter__(self: C) -> C:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def device(self) -> str:
+        return self.link.device
+
+    @property
+    def identity(self) -> BoardIdentity:
+        if self.link.identity is None:
+            raise LinkError(f"{self.device}: not connected (handshake first)")
+        return self.link.identity
+
+    async def connect(self) -> BoardIdentity:
+        """Handshake (again, after a LinkLost or BoardReset)."""
+        return await self.link.connect()
+
+    async def send(self, command: Message) -> None:
+        """Send one command; return once the board accepted it, raise CommandRejected if refused."""
+        status = await self.link.command(command.ID, command.encode_payload())
+        if status != Status.OK:
+            raise CommandRejected(self.device, command, status, Status.name_of(status))
+
+    async def clear_faults(self) -> None:
+        await self.send(ClearFaults())
+
+    async def request_snapshot(self) -> None:
+        """Ask for the board's whole state as events, ending with SnapshotDone."""
+        await self.send(RequestSnapshot())
+
+    def statistics(self) -> LinkStatistics:
+        return self.link.statistics()
+
+    async def close(self) -> None:
+        await self.link.close()
+
+    # -- events ----------------------------------------------------------------------------------
+
+    def _on_event(self, msg: int, payload: bytes) -> None:
+        try:
+            self._queue.put_nowait(self.EVENTS.decode(msg, payload))
+        except MessageError:
+            self.undecodable_events += 1
+
+    def _on_failure(self, error: LinkError) -> None:
+        self._queue.put_nowait(error)
+
+    async def next_event(self, timeout: float | None = None) -> Message:
+        """The next event; raises TimeoutError, or the link's failure once the queue is empty."""
+        while True:
+            if self._queue.empty() and self.link.failure is not None:
+                raise self.link.failure
+            if timeout is None:
+                item = await self._queue.get()
+            else:
+                item = await asyncio.wait_for(self._queue.get(), timeout)
+            if isinstance(item, LinkError):
+                if item is self.link.failure:
+                    self._queue.put_nowait(item)  # stay failed for the next reader too
+                    raise item
+                continue  # a failure from before a reconnect
+            return item
+
+    def pending_events(self) -> list[Message]:
+        """Every event already received, without waiting."""
+        out = []
+        while not self._queue.empty():
+            item = self._queue.get_nowait()
+            if isinstance(item, LinkError):
+                if item is self.link.failure:
+                    self._queue.put_nowait(item)
+                    break
+                continue
+            out.append(item)
+        return out
+
+    async def events(self) -> AsyncIterator[Message]:
+        """Every event until close(); a link failure is raised after the queued events."""
+        while True:
+            try:
+                yield await self.next_event()
+            except LinkClosed:
+                return

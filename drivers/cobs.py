@@ -1,0 +1,46 @@
+"""Consistent Overhead Byte Stuffing (COBS).
+
+Why COBS (protocol.md §2.1): after stuffing, a frame contains no 0x00 byte, so 0x00 is an
+unambiguous delimiter.  A receiver that starts mid-stream, or loses bytes, resynchronises at the
+very next 0x00, whatever the corrupted bytes were; the overhead is one byte per 254.
+"""
+
+from __future__ import annotations
+
+from .errors import CobsError
+
+
+def cobs_encode(data: bytes) -> bytes:
+    """Stuff `data` so that it contains no zero byte (the delimiter is not appended)."""
+    out = bytearray()
+    for block in data.split(b"\x00"):
+        # A run of 254 non-zero bytes is written with code 0xFF, which carries no implied zero.
+        while len(block) >= 254:
+            out.append(0xFF)
+            out += block[:254]
+            block = block[254:]
+        out.append(len(block) + 1)
+        out += block
+    return bytes(out)
+
+
+def cobs_decode(data: bytes) -> bytes:
+    """Undo `cobs_encode`; raise CobsError on a zero byte or a code pointing past the end."""
+    out = bytearray()
+    i = 0
+    n = len(data)
+    while i < n:
+        code = data[i]
+        if code == 0:
+            raise CobsError("zero byte inside a COBS frame")
+        end = i + code
+        if end > n:
+            raise CobsError(f"COBS code {code} at byte {i} runs past the end of a {n}-byte frame")
+        block = data[i + 1:end]
+        if 0 in block:
+            raise CobsError("zero byte inside a COBS frame")
+        out += block
+        i = end
+        if code < 0xFF and i < n:
+            out.append(0)
+    return bytes(out)

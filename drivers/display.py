@@ -1,0 +1,178 @@
+"""The display client: page changes, text/number/visibility setters, touch events (protocol.md §7).
+
+Writes are fire-and-forget, as the Nextion protocol has no acknowledgement worth waiting for at
+115200 baud; the client asks the display to report failed instructions only (bkcmd=2) and
+counts them.  `ping()` (the `sendme` instruction) tells whether a display is there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from .errors import LinkClosed, LinkLost, NoResponse
+from .display_layout import LAYOUT, DisplayLayout
+from .nextion import (DisplayReturn, NextionError, PageShown, Result, ReturnDecoder, Touch,
+                      encode_instruction, set_number, set_text, set_visible, show_page)
+from .serial_transport import DEFAULT_BAUDRATE, open_serial
+from .stream import ByteStream
+
+
+@dataclass(frozen=True)
+class Touched:
+    """A touch on a named component (names from the layout; '#id' when unknown)."""
+
+    page: str
+    component: str
+    pressed: bool
+
+
+@dataclass(frozen=True)
+class DisplayStatistics:
+    instructions: int
+    bytes_sent: int
+    returns: int
+    failures: int
+    resyncs: int
+
+
+class Display:
+    """The public display.  Create inside a running loop; `start()` before use."""
+
+    def __init__(self, stream: ByteStream, *, layout: DisplayLayout = LAYOUT) -> None:
+        self.device = f"display at {stream.description}"
+        self.layout = layout
+        self.last_failure: int | None = None
+        self._stream = stream
+        self._decoder = ReturnDecoder()
+        self._queue: asyncio.Queue[Touched | DisplayReturn | Exception] = asyncio.Queue()
+        self._page_waiters: list[asyncio.Future[int]] = []
+        self._instructions = 0
+        self._bytes = 0
+        self._failures = 0
+        self._closed = False
+        self._lost: Exception | None = None
+        stream.set_receiver(self._on_bytes, self._on_lost)
+
+    @classmethod
+    async def open(cls, url: str, *, baudrate: int = DEFAULT_BAUDRATE,
+                   layout: DisplayLayout = LAYOUT) -> "Display":
+        display = cls(await open_serial(url, baudrate=baudrate), layout=layout)
+        try:
+            await display.start()
+        except BaseException:
+            await display.close()
+            raise
+        return display
+
+    async def start(self, timeout: float = 1.0) -> int:
+        """Ask for failure reports only, and check a display answers; return its current page id."""
+        self.send("bkcmd=2")
+        return await self.ping(timeout)
+
+    async def ping(self, timeout: float = 1.0) -> int:
+        """`sendme`: the id of the page showing; NoResponse if the display does not answer."""
+        waiter: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._page_waiters.append(waiter)
+        self.send("sendme")
+        try:
+            return await asyncio.wait_for(waiter, timeout)
+        except TimeoutError:
+            raise NoResponse(f"no answer from the {self.device} within {timeout:.1f} s: check its "
+                             "cable, power and baud rate") from None
+        finally:
+            if waiter in self._page_waiters:
+                self._page_waiters.remove(waiter)
+
+    # -- drawing ---------------------------------------------------------------------------------
+
+    def send(self, instruction: str) -> None:
+        if self._closed:
+            raise LinkClosed(f"{self.device}: closed")
+        wire = encode_instruction(instruction)
+        self._instructions += 1
+        self._bytes += len(wire)
+        self._stream.write(wire)
+
+    def _ref(self, page: str, component: str, kind: tuple[str, ...]) -> str:
+        found = self.layout.page(page).component(component)
+        if found.kind not in kind:
+            raise ValueError(f"{page}.{component} is a {found.kind}, not one of {kind}")
+        return f"{page}.{component}"
+
+    def show_page(self, page: str) -> None:
+        self.layout.page(page)
+        self.send(show_page(page))
+
+    def set_text(self, page: str, component: str, text: str) -> None:
+        self.send(set_text(self._ref(page, component, ("text", "button")), text))
+
+    def set_number(self, page: str, component: str, value: int) -> None:
+        self.send(set_number(self._ref(page, component, ("number",)), value))
+
+    def set_visible(self, page: str, component: str, visible: bool) -> None:
+        self.send(set_visible(self._ref(page, component, ("text", "number", "button")), visible))
+
+    # -- returns ---------------------------------------------------------------------------------
+
+    def _on_lost(self, exc: Exception | None) -> None:
+        if not self._closed:
+            self._lost = LinkLost(f"{self.device}: the port closed; check the cable")
+            self._queue.put_nowait(self._lost)
+
+    def _on_bytes(self, data: bytes) -> None:
+        for item in self._decoder.feed(data):
+            if isinstance(item, NextionError):
+                continue
+            if isinstance(item, PageShown) and self._page_waiters:
+                for waiter in self._page_waiters:
+                    if not waiter.done():
+                        waiter.set_result(item.page_id)
+                self._page_waiters.clear()
+                continue  # the answer to our own sendme, not news
+            if isinstance(item, Result) and not item.ok:
+                self._failures += 1
+                self.last_failure = item.code
+            if isinstance(item, Touch):
+                self._queue.put_nowait(self._name_touch(item))
+            else:
+                self._queue.put_nowait(item)
+
+    def _name_touch(self, touch: Touch) -> Touched:
+        page = self.layout.page_by_id(touch.page_id)
+        component = page.component_by_id(touch.component_id) if page else None
+        return Touched(page.name if page else f"#{touch.page_id}",
+                       component.name if component else f"#{touch.component_id}", touch.pressed)
+
+    async def next_event(self, timeout: float | None = None) -> Touched | DisplayReturn:
+        """The next touch or return; raises LinkLost after the port died, TimeoutError on timeout."""
+        item = await asyncio.wait_for(self._queue.get(), timeout)
+        if isinstance(item, Exception):
+            self._queue.put_nowait(item)
+            raise item
+        return item
+
+    def pending_events(self) -> list[Touched | DisplayReturn]:
+        """Everything already received (Started/Ready after a display reboot: redraw), no waiting."""
+        out = []
+        while not self._queue.empty():
+            item = self._queue.get_nowait()
+            if isinstance(item, Exception):
+                self._queue.put_nowait(item)
+                break
+            out.append(item)
+        return out
+
+    def statistics(self) -> DisplayStatistics:
+        return DisplayStatistics(self._instructions, self._bytes, self._decoder.returns,
+                                 self._failures, self._decoder.resyncs)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for waiter in self._page_waiters:
+            waiter.cancel()
+        await self._stream.close()
+
+

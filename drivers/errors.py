@@ -1,0 +1,109 @@
+"""Typed errors of the drivers package.
+
+Everything a link or a client raises is a `DriverError`.  Frame-level errors (`FrameError`)
+are what the decoder reports for bad bytes on the wire; they never escape a running link, which
+counts them and recovers.  Link-level errors (`LinkError`) end a session and carry one line a
+person can act on.
+"""
+
+from __future__ import annotations
+
+
+class DriverError(Exception):
+    """Base of every error raised by drivers/."""
+
+
+# -- bytes on the wire -------------------------------------------------------------------------
+
+class FrameError(DriverError):
+    """A received frame that cannot be used (the decoder drops it and resynchronises)."""
+
+
+class CobsError(FrameError):
+    """The COBS encoding of a frame is broken (a code byte points past the frame's end)."""
+
+
+class CrcError(FrameError):
+    """The frame's CRC-16 does not match its contents."""
+
+
+class FrameTooShort(FrameError):
+    """Fewer bytes than a frame header plus CRC."""
+
+
+class FrameTooLong(FrameError):
+    """More bytes than the largest frame before a delimiter: noise, or a lost delimiter."""
+
+
+class MessageError(FrameError):
+    """A frame whose payload does not decode as the message its id names."""
+
+
+class UnknownMessage(MessageError):
+    """A message id this side does not know."""
+
+
+# -- ports -------------------------------------------------------------------------------------
+
+class PortError(DriverError):
+    """A serial port or socket URL that cannot be opened (the message says what to check)."""
+
+
+# -- sessions ----------------------------------------------------------------------------------
+
+class LinkError(DriverError):
+    """The link to a board is unusable; the message names the device and what to do."""
+
+
+class NoResponse(LinkError):
+    """The handshake got no answer."""
+
+
+class ProtocolVersionMismatch(LinkError):
+    """The board speaks another protocol version; the host refuses to run with it."""
+
+    def __init__(self, device: str, board_version: int, host_version: int) -> None:
+        self.board_version = board_version
+        self.host_version = host_version
+        newer = "board" if board_version > host_version else "controller"
+        super().__init__(
+            f"{device} speaks protocol version {board_version}, this controller speaks version "
+            f"{host_version}: update the {'controller software' if newer == 'board' else 'board firmware'} "
+            f"so both speak the same version")
+
+
+class WrongBoard(LinkError):
+    """The port answers as another kind of board (e.g. the RFID board on the motor port)."""
+
+
+class LinkLost(LinkError):
+    """No valid frame from the board for longer than the link timeout, or retransmits exhausted."""
+
+
+class BoardReset(LinkError):
+    """The board rebooted during the session (its boot counter changed): its state is gone."""
+
+    def __init__(self, device: str, old_boot: int, new_boot: int) -> None:
+        self.old_boot = old_boot
+        self.new_boot = new_boot
+        super().__init__(
+            f"{device} rebooted during the session (boot counter {old_boot} -> {new_boot}): its motors "
+            "stopped and its state was lost; reconnect, re-home and rebuild")
+
+
+class SessionLost(LinkError):
+    """The board no longer knows this session (it answered NO_SESSION without rebooting)."""
+
+
+class LinkClosed(LinkError):
+    """The link was closed by this side."""
+
+
+class CommandRejected(DriverError):
+    """The board received a command and refused it; `status` says why (see protocol.md §3.4)."""
+
+    def __init__(self, device: str, command: object, status: int, status_name: str) -> None:
+        self.command = command
+        self.status = status
+        self.status_name = status_name
+        super().__init__(f"{device} refused {command}: {status_name} (status {status})")

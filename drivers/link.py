@@ -1,0 +1,540 @@
+"""The host side of the framed link (protocol.md §2–§3).
+
+- Commands host→board: sequence numbers, a window of CMD_WINDOW unacknowledged commands,
+  cumulative ACKs carrying each command's status, NAK-triggered and timeout-triggered go-back-N
+  retransmission, and an adaptive retransmission timeout (Jacobson/Karels SRTT + 4·RTTVAR,
+  Karn's rule: no RTT sample from a retransmitted command, doubling back-off on timeout).
+- Events board→host: sequence-numbered, delivered in order exactly once; a gap (or a board
+  heartbeat announcing events we have not seen) triggers a RESEND request; the host acknowledges
+  events cumulatively so the board can free its buffer.
+- Handshake: HELLO → IDENT with version, board kind, boot counter, build and constants.
+- Heartbeat both ways; no valid frame for `link_timeout` → LinkLost; a changed boot counter →
+  BoardReset.
+
+Timers are loop callbacks (no tasks), so a link leaves nothing running once closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import struct
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable
+
+from .errors import (BoardReset, FrameError, LinkClosed, LinkError, LinkLost, MessageError,
+                     NoResponse, ProtocolVersionMismatch, SessionLost, WrongBoard)
+from .frame import Frame, FrameDecoder, Kind, encode_frame
+from .messages import (CMD_WINDOW, BeatInfo, BoardIdentity, BoardKind, Constant, Hello, NakReason,
+                       PROTOCOL_VERSION)
+from .stream import ByteStream
+
+EventHandler = Callable[[int, bytes], None]
+FailureHandler = Callable[[LinkError], None]
+
+
+@dataclass(frozen=True)
+class LinkConfig:
+    """Host-side timing.  Defaults suit 115200 baud and the boards' 600 ms link timeout."""
+
+    heartbeat: float = 0.1         # seconds between HOST_BEATs
+    link_timeout: float = 0.6      # no valid frame from the board this long → LinkLost
+    rto_initial: float = 0.1
+    rto_min: float = 0.02
+    rto_max: float = 1.0
+    max_retransmits: int = 8       # timeouts of one command before LinkLost
+    hello_interval: float = 0.2
+    hello_timeout: float = 2.0
+    event_ack_every: int = 8
+    event_ack_delay: float = 0.03
+
+
+@dataclass(frozen=True)
+class LinkStatistics:
+    frames_sent: int
+    frames_received: int
+    bytes_received: int
+    commands: int
+    retransmits: int
+    timeouts: int
+    naks: int
+    crc_errors: int
+    framing_errors: int
+    resyncs: int
+    events: int
+    event_gaps: int
+    resend_requests: int
+    duplicate_events: int
+    heartbeat_misses: int
+    srtt_ms: float | None
+    rto_ms: float
+
+
+@dataclass
+class _Counters:
+    frames_sent: int = 0
+    commands: int = 0
+    retransmits: int = 0
+    timeouts: int = 0
+    naks: int = 0
+    events: int = 0
+    event_gaps: int = 0
+    resend_requests: int = 0
+    duplicate_events: int = 0
+    heartbeat_misses: int = 0
+    unknown_frames: int = 0
+
+
+@dataclass(eq=False)
+class _Pending:
+    msg: int
+    payload: bytes
+    future: asyncio.Future[int]
+    seq: int = -1
+    wire: bytes = b""
+    first_sent: float = 0.0
+    last_sent: float = 0.0
+    sends: int = 0
+    timeouts: int = 0
+
+
+def _ignore_event(msg: int, payload: bytes) -> None:
+    pass
+
+
+def _ignore_failure(error: LinkError) -> None:
+    pass
+
+
+@dataclass
+class _Timers:
+    rto: asyncio.TimerHandle | None = None
+    beat: asyncio.TimerHandle | None = None
+    event_ack: asyncio.TimerHandle | None = None
+
+    def cancel(self) -> None:
+        for name in ("rto", "beat", "event_ack"):
+            handle = getattr(self, name)
+            if handle is not None:
+                handle.cancel()
+                setattr(self, name, None)
+
+
+class HostLink:
+    """One board's link, host side.  Create inside a running event loop."""
+
+    def __init__(self, stream: ByteStream, *, device: str, expected_kind: BoardKind | None = None,
+                 config: LinkConfig = LinkConfig()) -> None:
+        self.device = device
+        self.config = config
+        self.expected_kind = expected_kind
+        self.identity: BoardIdentity | None = None
+        self.board_flags = 0
+        self._stream = stream
+        self._loop = asyncio.get_running_loop()
+        self._decoder = FrameDecoder()
+        self._count = _Counters()
+        self._timers = _Timers()
+        self._on_event: EventHandler = _ignore_event
+        self._on_failure: FailureHandler = _ignore_failure
+        self._failure: LinkError | None = None
+        self._closed = False
+        self._session = 0
+        self._hello_waiter: asyncio.Future[bytes] | None = None
+        # commands
+        self._tx_next = 0
+        self._outstanding: dict[int, _Pending] = {}
+        self._waiting: deque[_Pending] = deque()
+        self._srtt: float | None = None
+        self._rttvar = 0.0
+        self._rto = config.rto_initial
+        # events
+        self._ev_next = 0
+        self._ev_held: dict[int, Frame] = {}
+        self._ev_unacked = 0
+        self._last_resend: tuple[int, float] = (-1, 0.0)
+        # liveness
+        self._last_rx = 0.0
+        self._last_board_beat = 0.0
+        self._board_heartbeat = config.heartbeat
+        stream.set_receiver(self._on_bytes, self._on_stream_lost)
+
+    # -- public ----------------------------------------------------------------------------------
+
+    def set_handlers(self, on_event: EventHandler, on_failure: FailureHandler) -> None:
+        """`on_event(msg_id, payload)` for each event in order; `on_failure(error)` once."""
+        self._on_event = on_event
+        self._on_failure = on_failure
+
+    @property
+    def failure(self) -> LinkError | None:
+        return self._failure
+
+    @property
+    def connected(self) -> bool:
+        return self.identity is not None and self._failure is None
+
+    async def connect(self) -> BoardIdentity:
+        """Handshake (again): HELLO until IDENT, then check version and board kind."""
+        if self._closed:
+            raise LinkClosed(f"{self.device}: link closed")
+        self._reset_session()
+        self._session = int.from_bytes(os.urandom(2), "big") or 1
+        hello = encode_frame(Kind.HELLO, 0, 0, Hello(PROTOCOL_VERSION, self._session,
+                                                     int(self.config.heartbeat * 1000)).encode_payload())
+        waiter: asyncio.Future[bytes] = self._loop.create_future()
+        self._hello_waiter = waiter
+        deadline = self._loop.time() + self.config.hello_timeout
+        try:
+            while not waiter.done():
+                remaining = deadline - self._loop.time()
+                if remaining <= 0:
+                    raise NoResponse(
+                        f"no answer from {self.device} within {self.config.hello_timeout:.1f} s: check "
+                        "that the board is powered, the cable, and the port/baud rate")
+                self._write(hello)
+                await asyncio.wait({waiter}, timeout=min(self.config.hello_interval, remaining))
+            identity = self._check_identity(waiter.result())
+        except LinkError as error:
+            self._failure = error
+            raise
+        finally:
+            self._hello_waiter = None
+            if not waiter.done():
+                waiter.cancel()
+        self.identity = identity
+        self.board_flags = identity.flags
+        self._board_heartbeat = identity.constant(Constant.HEARTBEAT_MS, int(self.config.heartbeat * 1000)) / 1000
+        now = self._loop.time()
+        self._last_rx = self._last_board_beat = now
+        self._timers.beat = self._loop.call_later(self.config.heartbeat, self._beat)
+        return identity
+
+    async def command(self, msg: int, payload: bytes) -> int:
+        """Send a command; return the board's status once it is acknowledged (exactly once)."""
+        if self._failure is not None:
+            raise self._failure
+        if self.identity is None:
+            raise LinkError(f"{self.device}: not connected (handshake first)")
+        pending = _Pending(msg, payload, self._loop.create_future())
+        self._count.commands += 1
+        if len(self._outstanding) < CMD_WINDOW and not self._waiting:
+            self._transmit(pending)
+        else:
+            self._waiting.append(pending)
+        return await pending.future
+
+    def statistics(self) -> LinkStatistics:
+        c, d = self._count, self._decoder
+        return LinkStatistics(
+            frames_sent=c.frames_sent, frames_received=d.frames, bytes_received=d.bytes,
+            commands=c.commands, retransmits=c.retransmits, timeouts=c.timeouts, naks=c.naks,
+            crc_errors=d.crc_errors, framing_errors=d.framing_errors, resyncs=d.resyncs,
+            events=c.events, event_gaps=c.event_gaps, resend_requests=c.resend_requests,
+            duplicate_events=c.duplicate_events, heartbeat_misses=c.heartbeat_misses,
+            srtt_ms=None if self._srtt is None else self._srtt * 1000, rto_ms=self._rto * 1000)
+
+    async def close(self) -> None:
+        """Stop timers, fail pending commands with LinkClosed, release the port."""
+        if self._closed:
+            return
+        self._closed = True
+        self._fail(LinkClosed(f"{self.device}: link closed"))
+        await self._stream.close()
+
+    # -- handshake -------------------------------------------------------------------------------
+
+    def _check_identity(self, payload: bytes) -> BoardIdentity:
+        version = BoardIdentity.peek_version(payload)
+        if version != PROTOCOL_VERSION:
+            raise ProtocolVersionMismatch(self.device, version, PROTOCOL_VERSION)
+        identity = BoardIdentity.decode(payload)
+        if self.expected_kind is not None and identity.kind != self.expected_kind:
+            try:
+                found = BoardKind(identity.kind).name
+            except ValueError:
+                found = f"kind {identity.kind}"
+            raise WrongBoard(f"{self.device} answers as the {found} board, not the "
+                             f"{self.expected_kind.name} board: check which port is which")
+        return identity
+
+    def _stale_ident(self, payload: bytes) -> bool:
+        """An IDENT of our version answering an earlier HELLO (another session id)."""
+        try:
+            if BoardIdentity.peek_version(payload) != PROTOCOL_VERSION:
+                return False
+            return BoardIdentity.decode(payload).session != self._session
+        except MessageError:
+            return False
+
+    def _reset_session(self) -> None:
+        self._timers.cancel()
+        self._failure = None
+        self.identity = None
+        self._decoder.reset()
+        for pending in list(self._outstanding.values()) + list(self._waiting):
+            if not pending.future.done():
+                pending.future.set_exception(LinkError(f"{self.device}: reconnecting"))
+                pending.future.exception()  # mark retrieved: the caller may be gone
+        self._outstanding.clear()
+        self._waiting.clear()
+        self._tx_next = 0
+        self._ev_next = 0
+        self._ev_held.clear()
+        self._ev_unacked = 0
+        self._rto = self.config.rto_initial
+
+    # -- sending ---------------------------------------------------------------------------------
+
+    def _write(self, wire: bytes) -> None:
+        self._count.frames_sent += 1
+        self._stream.write(wire)
+
+    def _transmit(self, pending: _Pending) -> None:
+        pending.seq = self._tx_next
+        self._tx_next = (self._tx_next + 1) & 0xFF
+        pending.wire = encode_frame(Kind.COMMAND, pending.seq, pending.msg, pending.payload)
+        pending.first_sent = pending.last_sent = self._loop.time()
+        pending.sends = 1
+        self._outstanding[pending.seq] = pending
+        self._write(pending.wire)
+        if self._timers.rto is None:
+            self._arm_rto()
+
+    def _retransmit_from(self, seq: int) -> None:
+        now = self._loop.time()
+        started = False
+        for pending in self._outstanding.values():
+            started = started or pending.seq == seq
+            if started:
+                pending.last_sent = now
+                pending.sends += 1
+                self._count.retransmits += 1
+                self._write(pending.wire)
+        self._arm_rto()
+
+    def _arm_rto(self) -> None:
+        if self._timers.rto is not None:
+            self._timers.rto.cancel()
+            self._timers.rto = None
+        if self._outstanding and self._failure is None:
+            oldest = next(iter(self._outstanding.values()))
+            self._timers.rto = self._loop.call_at(oldest.last_sent + self._rto, self._on_rto)
+
+    def _on_rto(self) -> None:
+        self._timers.rto = None
+        if not self._outstanding or self._failure is not None:
+            return
+        oldest = next(iter(self._outstanding.values()))
+        if self._loop.time() < oldest.last_sent + self._rto - 0.001:
+            self._arm_rto()  # resent meanwhile (after a NAK)
+            return
+        oldest.timeouts += 1
+        self._count.timeouts += 1
+        if oldest.timeouts > self.config.max_retransmits:
+            self._fail(LinkLost(f"{self.device}: command not acknowledged after "
+                                f"{self.config.max_retransmits} retransmissions (link lost)"))
+            return
+        self._rto = min(self._rto * 2, self.config.rto_max)
+        self._retransmit_from(oldest.seq)
+
+    def _send_event_ack(self) -> None:
+        if self._timers.event_ack is not None:
+            self._timers.event_ack.cancel()
+            self._timers.event_ack = None
+        self._ev_unacked = 0
+        self._write(encode_frame(Kind.EVENT_ACK, self._ev_next))
+
+    def _request_resend(self) -> None:
+        seq, when = self._last_resend
+        now = self._loop.time()
+        if seq == self._ev_next and now - when < max(self._rto, 0.02):
+            return
+        self._last_resend = (self._ev_next, now)
+        self._count.resend_requests += 1
+        # Ask only for the hole before the first event we hold (0 = everything from ev_next).
+        missing = min(((seq - self._ev_next) & 0xFF for seq in self._ev_held), default=0)
+        self._write(encode_frame(Kind.RESEND, self._ev_next, 0, bytes((min(missing, 255),))))
+
+    def _beat(self) -> None:
+        self._timers.beat = None
+        if self._failure is not None:
+            return
+        now = self._loop.time()
+        if now - self._last_rx > self.config.link_timeout:
+            silent = int((now - self._last_rx) * 1000)
+            self._fail(LinkLost(f"{self.device}: nothing received for {silent} ms (link lost): "
+                                "check the cable and the board's power"))
+            return
+        if now - self._last_board_beat > 1.5 * self._board_heartbeat:
+            self._count.heartbeat_misses += 1
+        self._ev_unacked = 0
+        self._write(encode_frame(Kind.HOST_BEAT, self._ev_next))
+        self._timers.beat = self._loop.call_later(self.config.heartbeat, self._beat)
+
+    # -- receiving -------------------------------------------------------------------------------
+
+    def _on_stream_lost(self, exc: Exception | None) -> None:
+        reason = f": {exc}" if exc else ""
+        self._fail(LinkLost(f"{self.device}: the port closed{reason}; check the cable/adapter"))
+
+    def _on_bytes(self, data: bytes) -> None:
+        for item in self._decoder.feed(data):
+            if isinstance(item, FrameError):
+                continue  # counted by the decoder; the board resends what matters
+            if self._failure is not None and self._hello_waiter is None:
+                return
+            self._last_rx = self._loop.time()
+            kind = item.kind
+            if kind == Kind.EVENT:
+                self._on_event_frame(item)
+            elif kind == Kind.ACK:
+                self._on_ack(item)
+            elif kind == Kind.BOARD_BEAT:
+                self._on_board_beat(item)
+            elif kind == Kind.NAK:
+                self._on_nak(item)
+            elif kind == Kind.IDENT:
+                if self._hello_waiter is not None and not self._hello_waiter.done() \
+                        and not self._stale_ident(item.payload):
+                    self._hello_waiter.set_result(item.payload)
+            elif kind == Kind.BOOT:
+                self._on_boot(item)
+            else:
+                self._count.unknown_frames += 1
+
+    def _on_ack(self, frame: Frame) -> None:
+        now = self._loop.time()
+        statuses = frame.payload
+        acked = []
+        for pending in self._outstanding.values():
+            distance = (frame.seq - pending.seq) & 0xFF
+            if distance >= 128:
+                break
+            acked.append((pending, statuses[distance] if distance < len(statuses) else 0))
+        if not acked:
+            return
+        for pending, status in acked:
+            del self._outstanding[pending.seq]
+            if pending.seq == frame.seq and pending.sends == 1:
+                self._rtt_sample(now - pending.first_sent)
+            elif self._srtt is not None:
+                self._rto = self._computed_rto()  # progress again: drop the timeout back-off
+            if not pending.future.done():
+                pending.future.set_result(status)
+        while self._waiting and len(self._outstanding) < CMD_WINDOW:
+            self._transmit(self._waiting.popleft())
+        self._arm_rto()
+
+    def _rtt_sample(self, sample: float) -> None:
+        if self._srtt is None:
+            self._srtt, self._rttvar = sample, sample / 2
+        else:
+            self._rttvar = 0.75 * self._rttvar + 0.25 * abs(self._srtt - sample)
+            self._srtt = 0.875 * self._srtt + 0.125 * sample
+        self._rto = self._computed_rto()
+
+    def _computed_rto(self) -> float:
+        assert self._srtt is not None
+        return min(max(self._srtt + 4 * self._rttvar, self.config.rto_min), self.config.rto_max)
+
+    def _on_nak(self, frame: Frame) -> None:
+        reason = frame.payload[0] if frame.payload else 0
+        if reason == NakReason.NO_SESSION:
+            self._session_gone(frame.payload[1:5])
+            return
+        self._count.naks += 1
+        pending = self._outstanding.get(frame.seq)
+        if pending is None:
+            return
+        # A NAK answers frames sent up to one RTT ago: skip it if we already resent since.
+        if self._loop.time() - pending.last_sent >= (self._srtt or 0.005):
+            self._retransmit_from(frame.seq)
+
+    def _session_gone(self, boot_bytes: bytes) -> None:
+        if self.identity is None:
+            return
+        if len(boot_bytes) == 4:
+            boot = struct.unpack(">I", boot_bytes)[0]
+            if boot != self.identity.boot_counter:
+                self._fail(BoardReset(self.device, self.identity.boot_counter, boot))
+                return
+        self._fail(SessionLost(f"{self.device} no longer knows this session: reconnect"))
+
+    def _on_boot(self, frame: Frame) -> None:
+        if self.identity is None or len(frame.payload) < 4:
+            return
+        boot = struct.unpack(">I", frame.payload[:4])[0]
+        self._fail(BoardReset(self.device, self.identity.boot_counter, boot))
+
+    def _on_board_beat(self, frame: Frame) -> None:
+        if self.identity is None:
+            return
+        try:
+            info = BeatInfo.decode_payload(frame.payload)
+        except MessageError:
+            return
+        if info.boot_counter != self.identity.boot_counter:
+            self._fail(BoardReset(self.device, self.identity.boot_counter, info.boot_counter))
+            return
+        if info.session != self._session:
+            self._fail(SessionLost(f"{self.device} is in another session (another program opened "
+                                   "the port, or the board lost it): reconnect"))
+            return
+        self._last_board_beat = self._loop.time()
+        self.board_flags = info.flags
+        if 0 < ((frame.seq - self._ev_next) & 0xFF) < 128:
+            self._request_resend()  # events were sent that never arrived
+
+    def _on_event_frame(self, frame: Frame) -> None:
+        if self.identity is None:
+            return
+        distance = (frame.seq - self._ev_next) & 0xFF
+        if distance == 0:
+            self._deliver(frame)
+            while self._ev_next in self._ev_held:
+                self._deliver(self._ev_held.pop(self._ev_next))
+            if self._ev_held:
+                self._request_resend()
+        elif distance < 128:
+            if not self._ev_held or self._last_resend[0] != self._ev_next:
+                self._count.event_gaps += 1
+            if len(self._ev_held) < 128:
+                self._ev_held[frame.seq] = frame
+            self._request_resend()
+        else:
+            self._count.duplicate_events += 1
+            if self._timers.event_ack is None:
+                self._timers.event_ack = self._loop.call_later(self.config.event_ack_delay,
+                                                               self._send_event_ack)
+
+    def _deliver(self, frame: Frame) -> None:
+        self._ev_next = (self._ev_next + 1) & 0xFF
+        self._count.events += 1
+        self._ev_unacked += 1
+        if self._ev_unacked >= self.config.event_ack_every:
+            self._send_event_ack()
+        elif self._timers.event_ack is None:
+            self._timers.event_ack = self._loop.call_later(self.config.event_ack_delay,
+                                                           self._send_event_ack)
+        try:
+            self._on_event(frame.msg, frame.payload)
+        except Exception as error:  # a client bug must not stall the link: report and go on
+            self._loop.call_exception_handler({"message": f"{self.device}: event handler failed",
+                                               "exception": error})
+
+    # -- failure ---------------------------------------------------------------------------------
+
+    def _fail(self, error: LinkError) -> None:
+        if self._failure is not None:
+            return
+        self._failure = error
+        self._timers.cancel()
+        for pending in list(self._outstanding.values()) + list(self._waiting):
+            if not pending.future.done():
+                pending.future.set_exception(error)
+                pending.future.exception()  # retrieved here: a cancelled caller must not warn
+        self._outstanding.clear()
+        self._waiting.clear()
+        self._on_failure(error)

@@ -1,0 +1,417 @@
+"""The motor board's messages (protocol.md §4): commands host→board, events board→host.
+
+Numbers on the wire: sides/lanes/seats 0–3 (lane i builds side i's wall), panels 0–3 = seat
+panels and 4 = the front panel, lifts 0–3 = side lifts and 4 = the centre lift.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from types import MappingProxyType
+from typing import Mapping
+
+from .errors import MessageError
+from .messages import (Catalog, ClearFaults, EventsDropped, FaultCleared, FaultRaised, Message,
+                       RequestSnapshot, SnapshotDone)
+
+SIDES = 4
+
+
+class Panel(IntEnum):
+    SEAT0 = 0
+    SEAT1 = 1
+    SEAT2 = 2
+    SEAT3 = 3
+    FRONT = 4
+
+
+class Key(IntEnum):
+    """Keys on the seat panels and the front panel."""
+
+    TING = 1      # 听  declare ready
+    HU = 2        # 胡  declare a win
+    KONG = 3      # 杠/补  kong, or a replacement draw
+    CONFIRM = 4   # 确认
+    DICE = 5      # 骰子  roll the dice
+    LEFT = 6      # ◀
+    RIGHT = 7     # ▶
+    MENU = 8      # 菜单  (front panel) open the menu
+    BACK = 9      # 返回  (front panel) leave a menu page
+    STOP = 10     # 停止  (front panel) emergency stop: the board stops the motors itself
+    LIFT = 11     # 升降  raise / lower the walls (next hand)
+
+    @property
+    def zh(self) -> str:
+        return KEY_LABELS_ZH[self]
+
+    @classmethod
+    def parse(cls, text: str) -> "Key":
+        """A key from its name ('TING', 'ting') or its Chinese label ('听')."""
+        for key in cls:
+            if text.upper() == key.name or text == KEY_LABELS_ZH[key]:
+                return key
+        names = ", ".join(f"{k.name.lower()} ({KEY_LABELS_ZH[k]})" for k in cls)
+        raise ValueError(f"no key {text!r}; keys are {names}")
+
+
+KEY_LABELS_ZH: Mapping[Key, str] = MappingProxyType({Key.TING: "听", Key.HU: "胡", Key.KONG: "杠", Key.CONFIRM: "确认", Key.DICE: "骰子",
+                 Key.LEFT: "◀", Key.RIGHT: "▶", Key.MENU: "菜单", Key.BACK: "返回", Key.STOP: "停止",
+                 Key.LIFT: "升降"})
+
+
+class KeyAction(IntEnum):
+    PRESS = 1
+    LONG_PRESS = 2   # held for at least one second
+
+
+class Lift(IntEnum):
+    SIDE0 = 0
+    SIDE1 = 1
+    SIDE2 = 2
+    SIDE3 = 3
+    CENTRE = 4
+
+
+class LiftPosition(IntEnum):
+    DOWN = 0
+    UP = 1
+    BETWEEN = 2     # stopped between its limits (fault, emergency stop or host lost)
+
+
+class Motor(IntEnum):
+    """Motor numbers, the `unit` of over-current and over-temperature faults."""
+
+    MIXER = 0
+    LANE0 = 1
+    LANE1 = 2
+    LANE2 = 3
+    LANE3 = 4
+    SIDE_LIFT0 = 5
+    SIDE_LIFT1 = 6
+    SIDE_LIFT2 = 7
+    SIDE_LIFT3 = 8
+    CENTRE_LIFT = 9
+    DICE = 10
+
+
+class Buzz(IntEnum):
+    OFF = 0
+    BEEP = 1
+    DOUBLE = 2
+    ALARM = 3
+
+
+class Led(IntEnum):
+    """Bits of SetLeds.mask."""
+
+    DEALER = 0x01   # 庄 lamp at a seat
+    TURN = 0x02     # whose turn
+    TING = 0x04     # this seat declared 听
+    READY = 0x08    # front panel: next set built and waiting (set-complete lamp)
+    FAULT = 0x10    # front panel: a fault is latched
+
+
+class BuildStop(IntEnum):
+    """Why a build stopped before BuildDone (BuildStopped.reason)."""
+
+    FAULT = 1
+    EMERGENCY_STOP = 2
+    HOST_LOST = 3
+
+
+def as_enum(enum: type[IntEnum], value: int) -> int:
+    """The enum member for a decoded number, or the number itself when it is not a member
+    (a newer board may send values this side does not know)."""
+    try:
+        return enum(value)
+    except ValueError:
+        return value
+
+
+def _sides(values: tuple[int, ...]) -> tuple[int, int, int, int]:
+    if len(values) != SIDES:
+        raise MessageError(f"expected 4 values (one per side), got {len(values)}")
+    return tuple(values)  # type: ignore[return-value]
+
+
+# -- commands -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class EmergencyStop(Message):
+    """0x02: stop every motor now and latch EMERGENCY_STOP (unit 0)."""
+
+    ID = 0x02
+
+
+@dataclass(frozen=True)
+class Shuffle(Message):
+    """0x10: spin the shuffle disc for `duration_ms`; ShuffleDone follows."""
+
+    ID = 0x10
+    LAYOUT = "H"
+    duration_ms: int = 4000
+
+
+@dataclass(frozen=True)
+class Build(Message):
+    """0x11: build the next set, `stacks[i]` stacks on side i (0 = no wall on that side).
+
+    `resume` continues a build that stopped (BuildStopped) instead of starting a new one.
+    """
+
+    ID = 0x11
+    stacks: tuple[int, int, int, int]
+    resume: bool = False
+
+    def encode_payload(self) -> bytes:
+        return bytes((*self.stacks, int(self.resume)))
+
+    @classmethod
+    def decode_payload(cls, payload: bytes) -> "Build":
+        if len(payload) != 5:
+            raise MessageError(f"Build: payload of {len(payload)} bytes, expected 5")
+        return cls(tuple(payload[:4]), bool(payload[4]))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class MoveCentreLift(Message):
+    """0x20: lower the centre (the opening tiles are pushed into) or raise it flush."""
+
+    ID = 0x20
+    LAYOUT = "B"
+    position: int
+
+
+@dataclass(frozen=True)
+class MoveSideLifts(Message):
+    """0x21: move the side lifts in `sides_mask` (bit i = side i) to `position`.
+
+    Going down, a plate picks up the wall built for its side; going up it brings that wall to
+    the table top, where the wall sensors see it.
+    """
+
+    ID = 0x21
+    LAYOUT = "BB"
+    sides_mask: int
+    position: int
+
+
+@dataclass(frozen=True)
+class SetHatchLock(Message):
+    """0x22: lock or release the service hatch's latch."""
+
+    ID = 0x22
+    LAYOUT = "?"
+    locked: bool
+
+
+@dataclass(frozen=True)
+class RollDice(Message):
+    """0x30: spin the dice cup; DiceRolled reports the values."""
+
+    ID = 0x30
+    LAYOUT = "B"
+    count: int = 2
+
+
+@dataclass(frozen=True)
+class SeatText(Message):
+    """0x40: show `text` (UTF-8, at most SEAT_TEXT_BYTES) on line `line` of a seat display."""
+
+    ID = 0x40
+    seat: int
+    line: int
+    text: str
+
+    def encode_payload(self) -> bytes:
+        return bytes((self.seat, self.line)) + self.text.encode("utf-8")
+
+    @classmethod
+    def decode_payload(cls, payload: bytes) -> "SeatText":
+        if len(payload) < 2:
+            raise MessageError("SeatText: payload shorter than 2 bytes")
+        try:
+            text = payload[2:].decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise MessageError("SeatText: text is not UTF-8") from error
+        return cls(payload[0], payload[1], text)
+
+
+@dataclass(frozen=True)
+class Buzzer(Message):
+    """0x41: sound a pattern (Buzz) for `duration_ms`."""
+
+    ID = 0x41
+    LAYOUT = "BH"
+    pattern: int
+    duration_ms: int
+
+
+@dataclass(frozen=True)
+class SetLeds(Message):
+    """0x42: set the lamps of one panel (mask of Led bits)."""
+
+    ID = 0x42
+    LAYOUT = "BB"
+    panel: int
+    mask: int
+
+
+# -- events -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PushCounted(Message):
+    """0x80: lane `lane` pushed its `count`-th tile of this build."""
+
+    ID = 0x80
+    LAYOUT = "BB"
+    lane: int
+    count: int
+
+
+@dataclass(frozen=True)
+class BuildDone(Message):
+    """0x81: every lane reached its count; `counts[i]` tiles were pushed on lane i."""
+
+    ID = 0x81
+    counts: tuple[int, int, int, int]
+
+    def encode_payload(self) -> bytes:
+        return bytes(self.counts)
+
+    @classmethod
+    def decode_payload(cls, payload: bytes) -> "BuildDone":
+        return cls(_sides(tuple(payload)))
+
+
+@dataclass(frozen=True)
+class ShuffleDone(Message):
+    """0x82: the shuffle disc stopped after a Shuffle."""
+
+    ID = 0x82
+
+
+@dataclass(frozen=True)
+class WallChanged(Message):
+    """0x83: the wall sensor at (side, stack) now sees `tiles` (0, 1 or 2) tiles."""
+
+    ID = 0x83
+    LAYOUT = "BBB"
+    side: int
+    stack: int
+    tiles: int
+
+
+@dataclass(frozen=True)
+class WallSnapshot(Message):
+    """0x84: every wall sensor of one side (after a lift move, or on RequestSnapshot)."""
+
+    ID = 0x84
+    side: int
+    tiles: tuple[int, ...]
+
+    def encode_payload(self) -> bytes:
+        return bytes((self.side, len(self.tiles))) + bytes(self.tiles)
+
+    @classmethod
+    def decode_payload(cls, payload: bytes) -> "WallSnapshot":
+        if len(payload) < 2 or len(payload) != 2 + payload[1]:
+            raise MessageError(f"WallSnapshot: malformed {len(payload)}-byte payload")
+        return cls(payload[0], tuple(payload[2:]))
+
+
+@dataclass(frozen=True)
+class KeyPressed(Message):
+    """0x85: a key on a panel (Panel) was pressed or held."""
+
+    ID = 0x85
+    LAYOUT = "BBB"
+    panel: int
+    key: int
+    action: int = KeyAction.PRESS
+
+    @classmethod
+    def decode_payload(cls, payload: bytes) -> "KeyPressed":
+        raw = super().decode_payload(payload)
+        return cls(as_enum(Panel, raw.panel), as_enum(Key, raw.key), as_enum(KeyAction, raw.action))
+
+
+@dataclass(frozen=True)
+class DiceRolled(Message):
+    """0x86: the dice came to rest showing `values` (1–6 each)."""
+
+    ID = 0x86
+    values: tuple[int, ...]
+
+    def encode_payload(self) -> bytes:
+        return bytes(self.values)
+
+    @classmethod
+    def decode_payload(cls, payload: bytes) -> "DiceRolled":
+        if not payload or any(not 1 <= v <= 6 for v in payload):
+            raise MessageError(f"DiceRolled: values {list(payload)} are not dice")
+        return cls(tuple(payload))
+
+
+@dataclass(frozen=True)
+class LiftMoved(Message):
+    """0x89: a lift (Lift) reached a position (LiftPosition)."""
+
+    ID = 0x89
+    LAYOUT = "BB"
+    lift: int
+    position: int
+
+    @classmethod
+    def decode_payload(cls, payload: bytes) -> "LiftMoved":
+        raw = super().decode_payload(payload)
+        return cls(as_enum(Lift, raw.lift), as_enum(LiftPosition, raw.position))
+
+
+@dataclass(frozen=True)
+class HatchChanged(Message):
+    """0x8A: the service hatch interlock (`open`) or its latch (`locked`) changed."""
+
+    ID = 0x8A
+    LAYOUT = "??"
+    open: bool
+    locked: bool
+
+
+@dataclass(frozen=True)
+class BuildStopped(Message):
+    """0x8B: a build stopped early (BuildStop reason); `counts` = tiles pushed per lane so far."""
+
+    ID = 0x8B
+    counts: tuple[int, int, int, int]
+    reason: int
+
+    def encode_payload(self) -> bytes:
+        return bytes((*self.counts, self.reason))
+
+    @classmethod
+    def decode_payload(cls, payload: bytes) -> "BuildStopped":
+        if len(payload) != 5:
+            raise MessageError(f"BuildStopped: payload of {len(payload)} bytes, expected 5")
+        return cls(_sides(tuple(payload[:4])), payload[4])
+
+
+@dataclass(frozen=True)
+class SafeStop(Message):
+    """0x8C: the board stopped every motor by itself (FaultCode of the cause)."""
+
+    ID = 0x8C
+    LAYOUT = "B"
+    cause: int
+
+
+MOTOR_COMMANDS = Catalog("motor board commands", (
+    ClearFaults, EmergencyStop, RequestSnapshot, Shuffle, Build, MoveCentreLift, MoveSideLifts,
+    SetHatchLock, RollDice, SeatText, Buzzer, SetLeds))
+
+MOTOR_EVENTS = Catalog("motor board events", (
+    PushCounted, BuildDone, ShuffleDone, WallChanged, WallSnapshot, KeyPressed, DiceRolled,
+    FaultRaised, FaultCleared, LiftMoved, HatchChanged, BuildStopped, SafeStop, SnapshotDone,
+    EventsDropped))
+

@@ -1,0 +1,113 @@
+"""`mahjong-table sim`: run the simulated table alone, so a controller or a board engineer's tool
+can connect to its motor board, RFID board and display."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+from pathlib import Path
+
+from firmware.cli.errors import UserError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "sim", help="run the simulated table (motor board, RFID board, display) until Ctrl-C",
+        description="Serve the simulated table's three devices on ptys or TCP sockets and run "
+                    "until interrupted.  Connect the controller to the printed paths.")
+    parser.add_argument("--listen", default="pty", metavar="pty|socket://HOST:PORT",
+                        help="where to serve: 'pty' (default) or socket://HOST:PORT, which uses "
+                             "PORT, PORT+1 and PORT+2 for motor, RFID and display (0 = free ports)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of tags, shuffles, dice (default 0)")
+    parser.add_argument("--speed", type=float, default=1.0,
+                        help="mechanism speed: 1 = real time, 10 = ten times faster, 0 = as fast "
+                             "as possible (default 1)")
+    parser.add_argument("--sets", default="136", metavar="N",
+                        help="tiles per set, both sets: 136, 144, 108, 112 or 84 (default 136)")
+    parser.add_argument("--fault", action="append", default=[], metavar="FAULT",
+                        help="inject a fault (repeatable), e.g. corrupt=0.05, motor:drop, jam=2:6, "
+                             "hatch_open, missing_tile; see `--fault help`")
+    parser.add_argument("--registry", type=Path, metavar="FILE",
+                        help="write the tag registry (UID -> tile, set, copy) as JSON, to pre-enrol "
+                             "the controller")
+    parser.add_argument("--json", action="store_true",
+                        help="print where the devices are as one JSON line")
+    parser.set_defaults(handler=run_sim)
+
+
+def _tile_sets(text: str):
+    from rulesets.tilesets import SET_84, SET_108, SET_112_RED, SET_136, SET_144
+
+    sets = {"136": SET_136, "144": SET_144, "108": SET_108, "112": SET_112_RED, "84": SET_84}
+    if text not in sets:
+        raise UserError(f"--sets {text}: choose one of {', '.join(sets)}")
+    return (sets[text], sets[text])
+
+
+def _build_table(args: argparse.Namespace):
+    from simulator import FAULT_HELP, SimulatedTable, TableFaults, parse_fault
+
+    if args.speed < 0:
+        raise UserError(f"--speed {args.speed}: must be >= 0 (0 = as fast as possible)")
+    if not (args.listen == "pty" or args.listen.startswith("socket://")):
+        raise UserError(f"--listen {args.listen}: use 'pty' or socket://HOST:PORT")
+    faults = TableFaults()
+    for item in args.fault:
+        if item == "help":
+            raise UserError(FAULT_HELP)
+        try:
+            parse_fault(item, faults)
+        except ValueError as error:
+            raise UserError(f"--fault {error}") from None
+    return SimulatedTable(seed=args.seed, speed=args.speed, tile_sets=_tile_sets(args.sets),
+                          faults=faults)
+
+
+def run_sim(args: argparse.Namespace) -> int:
+    table = _build_table(args)
+    return asyncio.run(_serve(table, args))
+
+
+async def _serve(table, args: argparse.Namespace) -> int:
+    try:
+        where = await table.start(args.listen)
+    except OSError as error:
+        raise UserError(f"cannot serve on {args.listen}: {error.strerror or error}; "
+                        "pick another port or use --listen pty") from None
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        if args.registry:
+            _write_registry(table, args.registry)
+        if args.json:
+            print(json.dumps(where.as_dict()), flush=True)
+        else:
+            sets = " + ".join(str(s.size) for s in table.tile_sets)
+            print(f"simulated table: seed {args.seed}, speed {args.speed:g}, tile sets {sets}"
+                  + (f", faults: {', '.join(args.fault)}" if args.fault else ""))
+            print(f"  motor board  {where.motor}")
+            print(f"  RFID board   {where.rfid}")
+            print(f"  display      {where.display}")
+            if args.registry:
+                print(f"  registry     {args.registry}")
+            print("Ctrl-C stops.", flush=True)
+        await stop.wait()
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+        await table.stop()
+    return 0
+
+
+def _write_registry(table, path: Path) -> None:
+    entries = {uid.hex(): {"tile": str(ident.kind), "set": ident.set_index, "copy": ident.copy}
+               for uid, ident in table.registry().items()}
+    try:
+        path.write_text(json.dumps(entries, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise UserError(f"cannot write --registry {path}: {error.strerror}") from None
+

@@ -1,0 +1,136 @@
+"""Where a simulated device is served: a real pty, or a socket:// listener.
+
+A pty is what makes the controller's real pyserial path run: the controller opens the slave
+path (`/dev/pts/N`) exactly as it opens `/dev/ttyAMA0`.  The slave is put in raw mode and kept
+open here, so the master never sees EIO between two controller sessions.  Bytes written while
+nobody reads are lost once the pty buffer is full, as on a UART with nobody listening.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tty
+
+from drivers.stream import DataCallback, LostCallback, _ignore_data, _ignore_lost
+
+
+class PtyEndpoint:
+    """The device end of a pseudo-terminal; `path` is what the controller opens."""
+
+    def __init__(self) -> None:
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)
+        os.set_blocking(self._master, False)
+        self.path = os.ttyname(self._slave)
+        self.description = self.path
+        self.bytes_lost = 0
+        self._on_data: DataCallback = _ignore_data
+        self._on_lost: LostCallback = _ignore_lost
+        self._loop = asyncio.get_running_loop()
+        self._loop.add_reader(self._master, self._readable)
+        self._closed = False
+
+    def set_receiver(self, on_data: DataCallback, on_lost: LostCallback) -> None:
+        self._on_data = on_data
+        self._on_lost = on_lost
+
+    def _readable(self) -> None:
+        try:
+            data = os.read(self._master, 4096)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            return  # EIO while no slave is open elsewhere: nothing to read
+        if data:
+            self._on_data(data)
+
+    def write(self, data: bytes) -> None:
+        if self._closed:
+            return
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(self._master, view)
+            except (BlockingIOError, InterruptedError, OSError):
+                self.bytes_lost += len(view)
+                return
+            view = view[written:]
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._loop.remove_reader(self._master)
+        os.close(self._master)
+        os.close(self._slave)
+
+
+class _Connection(asyncio.Protocol):
+    def __init__(self, endpoint: "SocketEndpoint") -> None:
+        self._endpoint = endpoint
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        self._endpoint._attach(self)
+
+    def data_received(self, data: bytes) -> None:
+        if self._endpoint._current is self:
+            self._endpoint._on_data(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._endpoint._detach(self)
+
+
+class SocketEndpoint:
+    """A TCP listener for `socket://host:port`; one controller at a time (a new one replaces
+    the old, like re-plugging a cable)."""
+
+    def __init__(self, server: asyncio.base_events.Server, host: str) -> None:
+        self._server = server
+        port = server.sockets[0].getsockname()[1]
+        self.path = f"socket://{host}:{port}"
+        self.description = self.path
+        self._current: _Connection | None = None
+        self._connections: set[_Connection] = set()
+        self._on_data: DataCallback = _ignore_data
+        self._on_lost: LostCallback = _ignore_lost
+
+    @classmethod
+    async def listen(cls, host: str, port: int) -> "SocketEndpoint":
+        holder: list[SocketEndpoint] = []
+        loop = asyncio.get_running_loop()
+        server = await loop.create_server(lambda: _Connection(holder[0]), host, port)
+        endpoint = cls(server, host)
+        holder.append(endpoint)
+        return endpoint
+
+    def set_receiver(self, on_data: DataCallback, on_lost: LostCallback) -> None:
+        self._on_data = on_data
+        self._on_lost = on_lost
+
+    def _attach(self, connection: _Connection) -> None:
+        old = self._current
+        self._current = connection
+        self._connections.add(connection)
+        if old is not None and old.transport is not None:
+            old.transport.close()
+
+    def _detach(self, connection: _Connection) -> None:
+        self._connections.discard(connection)
+        if self._current is connection:
+            self._current = None
+
+    def write(self, data: bytes) -> None:
+        current = self._current
+        if current is not None and current.transport is not None and not current.transport.is_closing():
+            current.transport.write(data)
+
+    async def close(self) -> None:
+        self._server.close()
+        for connection in list(self._connections):
+            if connection.transport is not None:
+                connection.transport.abort()
+        await self._server.wait_closed()
+        await asyncio.sleep(0)  # let the aborted connections' connection_lost run

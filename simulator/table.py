@@ -1,0 +1,287 @@
+"""`SimulatedTable`: the whole virtual table — tiles, world, three devices, faults — in one object.
+
+    table = SimulatedTable(seed=7, speed=0)
+    where = await table.start("pty")          # {'motor': '/dev/pts/5', 'rfid': …, 'display': …}
+    …                                        # the controller opens those paths
+    uid = table.take(side=0, stack=3)        # a simulated player draws
+    await table.stop()
+
+Nothing here is shared between tables: several can run in one process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from drivers.messages import PROTOCOL_VERSION
+from drivers.motor_protocol import Key, Panel
+from drivers.stream import ByteStream
+from rulesets.tiles import Tile
+from rulesets.tilesets import SET_136, TileSet
+
+from .clock import VirtualClock
+from .display_sim import DisplaySim
+from .endpoints import PtyEndpoint, SocketEndpoint
+from .faults import DEVICES, TableFaults, WireFaults
+from .motor_board import MotorBoardSim, Timings
+from .rfid_board import RfidBoardSim
+from .tiles import PhysicalTile, TileIdentity, UidSource, make_tiles
+from .wire import FaultyWire
+from .world import SimulatorError, World
+
+
+@dataclass(frozen=True)
+class Endpoints:
+    """Where each device is served (pty paths or socket:// URLs)."""
+
+    motor: str
+    rfid: str
+    display: str
+
+    def as_dict(self) -> dict[str, str]:
+        return dataclasses.asdict(self)
+
+
+class SimulatedTable:
+    def __init__(self, *, seed: int = 0, speed: float = 1.0,
+                 tile_sets: tuple[TileSet, TileSet] = (SET_136, SET_136),
+                 faults: TableFaults | None = None, timings: Timings = Timings(),
+                 motor_version: int = PROTOCOL_VERSION, rfid_version: int = PROTOCOL_VERSION) -> None:
+        self.seed = seed
+        self.tile_sets = tuple(tile_sets)
+        self.faults = faults if faults is not None else TableFaults()
+        self.clock = VirtualClock(speed)
+        self.world = World()
+        self._uids = UidSource(random.Random(f"{seed}/uids"))
+        self._foreign = UidSource(random.Random(f"{seed}/foreign"))
+        self._fault_rng = random.Random(f"{seed}/faults")
+        self.tiles: list[PhysicalTile] = []
+        self._registry: dict[bytes, TileIdentity] = {}
+        self._next_serial = 0
+        self.motor = MotorBoardSim(self.world, self.clock, self.faults, timings=timings,
+                                   shuffle_rng=random.Random(f"{seed}/shuffle"),
+                                   dice_rng=random.Random(f"{seed}/dice"), version=motor_version)
+        self.rfid = RfidBoardSim(self.world, self.faults, rng=random.Random(f"{seed}/rfid"),
+                                 foreign_uids=self._foreign, version=rfid_version)
+        self.display = DisplaySim()
+        self._endpoints: list[ByteStream] = []
+        self._wires: dict[str, FaultyWire] = {}
+        self._timers: list[asyncio.TimerHandle] = []
+        self.endpoints: Endpoints | None = None
+        self.load_tile_sets(self.tile_sets)
+        if self.faults.hatch_open:
+            self.world.hatch_locked, self.world.hatch_open = False, True
+
+    # -- tiles -------------------------------------------------------------------------------------
+
+    def load_tile_sets(self, tile_sets: tuple[TileSet, TileSet]) -> None:
+        """Put two (new) tile sets in the table: set 0 in the mixer, set 1 loose on the table top,
+        waiting to be pushed in.  Their tags are enrolled in `registry()`.  Start-up faults
+        (missing/extra tiles, duplicated tags) are applied to set 0."""
+        self.tile_sets = tuple(tile_sets)
+        tiles = make_tiles(self.tile_sets, self._uids, self._next_serial)
+        self._next_serial += len(tiles)
+        self.tiles = tiles
+        self._registry = {t.uid: TileIdentity(t.kind, t.set_index, t.copy) for t in tiles}
+        self.world.mixer = [t for t in tiles if t.set_index == 0]
+        self.world.out = {t.serial: t for t in tiles if t.set_index == 1}
+        rng = random.Random(f"{self.seed}/setup")
+        for _ in range(self.faults.missing_tiles):
+            if self.world.mixer:
+                self.world.mixer.pop(rng.randrange(len(self.world.mixer)))
+        for _ in range(self.faults.extra_tiles):
+            self.add_tile(rng.choice(list(Tile)))
+        for _ in range(self.faults.duplicate_tags):
+            source, target = rng.sample(self.world.mixer, 2)
+            self._retag(target, source.uid)
+
+    def registry(self) -> dict[bytes, TileIdentity]:
+        """UID → (kind, set, copy) of every enrolled tile, for pre-enrolling the controller."""
+        return dict(self._registry)
+
+    def identify(self, uid: bytes) -> TileIdentity | None:
+        return self._registry.get(uid)
+
+    def add_tile(self, kind: Tile, uid: bytes | None = None) -> PhysicalTile:
+        """Drop a stray tile (not enrolled unless `uid` is an enrolled one) into the mixer."""
+        tile = PhysicalTile(self._next_serial, uid or self._foreign.new(), kind, -1, 0)
+        self._next_serial += 1
+        self.world.mixer.append(tile)
+        return tile
+
+    def remove_tile(self, uid: bytes) -> PhysicalTile:
+        """A tile falls out of the machine: take it out of the mixer or off the table top."""
+        for tile in self.world.mixer:
+            if tile.uid == uid:
+                self.world.mixer.remove(tile)
+                return tile
+        for serial, tile in list(self.world.out.items()):
+            if tile.uid == uid:
+                del self.world.out[serial]
+                return tile
+        raise SimulatorError(f"no tile with tag {uid.hex()} in the mixer or on the table top")
+
+    def duplicate_tag(self, copy_from: bytes, onto: bytes) -> None:
+        """Re-write the tag of tile `onto` with the UID `copy_from` (a mis-enrolled tile)."""
+        target = next((t for t in self.world.mixer if t.uid == onto), None)
+        if target is None:
+            raise SimulatorError(f"no tile with tag {onto.hex()} in the mixer")
+        self._retag(target, copy_from)
+
+    def _retag(self, tile: PhysicalTile, uid: bytes) -> None:
+        index = self.world.mixer.index(tile)
+        self.world.mixer[index] = dataclasses.replace(tile, uid=uid)
+
+    # -- serving -----------------------------------------------------------------------------------
+
+    async def start(self, listen: str = "pty") -> Endpoints:
+        """Serve the three devices on ptys (`"pty"`) or TCP (`"socket://HOST:PORT"`: PORT, PORT+1,
+        PORT+2; port 0 picks free ports)."""
+        if self.endpoints is not None:
+            raise SimulatorError("this table is already serving")
+        self.clock.start()
+        raw: list[ByteStream] = []
+        try:
+            if listen == "pty":
+                raw = [PtyEndpoint() for _ in DEVICES]
+            elif listen.startswith("socket://"):
+                parts = urlsplit(listen)
+                host, port = parts.hostname or "127.0.0.1", parts.port or 0
+                for i in range(len(DEVICES)):
+                    raw.append(await SocketEndpoint.listen(host, port + i if port else 0))
+            else:
+                raise SimulatorError(f"cannot listen on {listen!r}: use 'pty' or socket://HOST:PORT")
+        except BaseException:
+            for endpoint in raw:
+                await endpoint.close()
+            raise
+        self._endpoints = raw
+        for device, endpoint in zip(DEVICES, raw):
+            wire = FaultyWire(endpoint, self.faults.wire[device], self._fault_rng,
+                              b"\xff\xff\xff" if device == "display" else b"\x00")
+            self._wires[device] = wire
+        self.motor.attach(self._wires["motor"])
+        self.rfid.attach(self._wires["rfid"])
+        self.display.attach(self._wires["display"])
+        loop = asyncio.get_running_loop()
+        for device, seconds in self.faults.reset_after.items():
+            self._timers.append(loop.call_later(seconds, self.reset_board, device))
+        self.endpoints = Endpoints(*(e.path for e in raw))  # type: ignore[attr-defined]
+        return self.endpoints
+
+    async def stop(self) -> None:
+        for timer in self._timers:
+            timer.cancel()
+        self._timers.clear()
+        await self.motor.stop()
+        await self.rfid.stop()
+        for wire in self._wires.values():
+            await wire.close()
+        self._wires.clear()
+        self._endpoints.clear()
+        self.endpoints = None
+
+    async def __aenter__(self) -> "SimulatedTable":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    # -- the player-facing API ---------------------------------------------------------------------
+
+    def take(self, side: int, stack: int) -> bytes:
+        """Take the top tile of a stack (the bottom one when it stands alone); returns its UID."""
+        return self.world.take(side, stack).uid
+
+    def put_back(self, side: int, stack: int, uid: bytes) -> None:
+        """Put a taken tile back on a stack (e.g. a 宝 looked at and covered again)."""
+        self.world.put_back(side, stack, uid)
+
+    def wall(self, side: int) -> tuple[int, ...]:
+        """What side's wall sensors see: tiles per stack (empty while the plate is down)."""
+        return self.world.wall_counts(side)
+
+    def press(self, panel: int | str, key: Key | str, long: bool = False) -> None:
+        """Press a key: panel 0–3 (seat) or 'front'; key as Key, 'ting' or '听'."""
+        if isinstance(panel, str):
+            if panel != "front":
+                raise SimulatorError(f"no panel {panel!r}: seats 0-3 or 'front'")
+            panel = Panel.FRONT
+        self.world.press(panel, key if isinstance(key, Key) else Key.parse(key), long)
+
+    def lay(self, seat: int, uids: list[bytes]) -> None:
+        """Lay taken tiles in a seat's read zone (an empty list clears it)."""
+        self.world.lay(seat, uids)
+
+    def sweep(self) -> int:
+        """Push every tile on the table top into the centre (the centre lift must be down)."""
+        return self.world.sweep()
+
+    def force_dice(self, *values: int) -> None:
+        """The next roll shows these values instead of the seeded RNG's."""
+        if not values or any(not 1 <= v <= 6 for v in values):
+            raise SimulatorError(f"dice show 1-6, got {values}")
+        self.motor.forced_dice.append(tuple(values))
+
+    def open_hatch(self, force: bool = False) -> None:
+        self.world.set_hatch(True, force)
+
+    def close_hatch(self) -> None:
+        self.world.set_hatch(False)
+
+    # -- fault injection ---------------------------------------------------------------------------
+
+    def wire_faults(self, device: str) -> WireFaults:
+        """The live wire-fault settings of 'motor', 'rfid' or 'display' (change them at will)."""
+        return self.faults.wire[device]
+
+    def go_silent(self, device: str, silent: bool = True) -> None:
+        self.faults.wire[device].silent = silent
+
+    def reset_board(self, device: str) -> None:
+        """Reboot a board: its boot counter advances, its RAM is lost, motors stop."""
+        if device == "motor":
+            self.motor.reboot()
+        elif device == "rfid":
+            self.rfid.reboot()
+        else:
+            raise SimulatorError(f"cannot reset {device!r}: boards are 'motor' and 'rfid'")
+
+    def jam_lane(self, lane: int, after: int = 0) -> None:
+        """Lane `lane` jams once its push count in a build reaches `after` (0 = at once)."""
+        self.faults.jams[lane] = after
+
+    def clear_jam(self, lane: int) -> None:
+        self.faults.jams.pop(lane, None)
+
+    def trip_overcurrent(self, motor: int) -> None:
+        """The motor trips the next time it runs."""
+        self.faults.overcurrent.add(motor)
+
+    def overheat(self) -> None:
+        self.motor.overheat()
+
+    def cool_down(self) -> None:
+        self.faults.overheated = False
+
+    def stall_dice(self, stalled: bool = True) -> None:
+        self.faults.dice_stall = stalled
+
+    def set_read_faults(self, *, missed: float | None = None, doubled: float | None = None,
+                        foreign: float | None = None) -> None:
+        if missed is not None:
+            self.faults.missed_read = missed
+        if doubled is not None:
+            self.faults.doubled_read = doubled
+        if foreign is not None:
+            self.faults.foreign_tag = foreign
+
+    def kill_antenna(self, unit: int) -> None:
+        self.rfid.kill_antenna(unit)
+
+    def repair_antenna(self, unit: int) -> None:
+        self.rfid.repair_antenna(unit)

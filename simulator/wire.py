@@ -1,0 +1,106 @@
+"""A faulty wire between a simulated board and its endpoint.
+
+It sits where the UART cable would be: frames (cut at the 0x00 delimiter, or at FF FF FF for the
+display) are dropped, duplicated, bit-flipped or held back according to the device's
+`WireFaults`, which tests and the CLI may change at any time.  A stall holds back everything
+behind it, so bytes are never reordered (a UART cannot reorder).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import deque
+
+from drivers.stream import ByteStream, DataCallback, LostCallback, _ignore_data, _ignore_lost
+
+from .faults import WireFaults
+
+
+class FaultyWire:
+    """Wraps the endpoint stream; the board's link talks to this as its ByteStream."""
+
+    def __init__(self, inner: ByteStream, faults: WireFaults, rng: random.Random,
+                 delimiter: bytes = b"\x00") -> None:
+        self.description = inner.description
+        self.faults = faults
+        self.frames_damaged = 0
+        self._inner = inner
+        self._rng = rng
+        self._delimiter = delimiter
+        self._on_data: DataCallback = _ignore_data
+        self._on_lost: LostCallback = _ignore_lost
+        self._rx_pending = bytearray()
+        self._outbox: deque[bytes] = deque()
+        self._stall: asyncio.TimerHandle | None = None
+        inner.set_receiver(self._received, self._lost)
+
+    def set_receiver(self, on_data: DataCallback, on_lost: LostCallback) -> None:
+        self._on_data = on_data
+        self._on_lost = on_lost
+
+    # board → host
+    def write(self, data: bytes) -> None:
+        if self.faults.silent:
+            return
+        for chunk in self._mangle(data):
+            if self._stall is not None or self._outbox:
+                self._outbox.append(chunk)
+            else:
+                self._inner.write(chunk)
+
+    def _mangle(self, frame: bytes) -> list[bytes]:
+        f, rng = self.faults, self._rng
+        if f.drop and rng.random() < f.drop:
+            self.frames_damaged += 1
+            return []
+        if f.corrupt and rng.random() < f.corrupt:
+            self.frames_damaged += 1
+            damaged = bytearray(frame)
+            damaged[rng.randrange(len(damaged))] ^= 1 << rng.randrange(8)
+            frame = bytes(damaged)
+        if f.delay and rng.random() < f.delay and self._stall is None:
+            self._stall = asyncio.get_running_loop().call_later(f.delay_ms / 1000, self._release)
+        if f.duplicate and rng.random() < f.duplicate:
+            self.frames_damaged += 1
+            return [frame, frame]
+        return [frame]
+
+    def _release(self) -> None:
+        self._stall = None
+        while self._outbox and self._stall is None:
+            self._inner.write(self._outbox.popleft())
+
+    # host → board
+    def _received(self, data: bytes) -> None:
+        if self.faults.silent:
+            self._rx_pending.clear()
+            return
+        self._rx_pending += data
+        parts = self._rx_pending.split(self._delimiter)
+        self._rx_pending = bytearray(parts.pop())
+        f = self.faults
+        for part in parts:
+            frame = bytes(part) + self._delimiter
+            if f.drop and self._rng.random() < f.drop:
+                self.frames_damaged += 1
+                continue
+            if f.corrupt and self._rng.random() < f.corrupt:
+                self.frames_damaged += 1
+                damaged = bytearray(frame)
+                damaged[self._rng.randrange(len(damaged))] ^= 1 << self._rng.randrange(8)
+                frame = bytes(damaged)
+            self._on_data(frame)
+            if f.duplicate and self._rng.random() < f.duplicate:
+                self.frames_damaged += 1
+                self._on_data(frame)
+
+    def _lost(self, exc: Exception | None) -> None:
+        self._on_lost(exc)
+
+    async def close(self) -> None:
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+        self._outbox.clear()
+        await self._inner.close()

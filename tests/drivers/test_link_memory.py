@@ -1,0 +1,177 @@
+"""The link's rules, over an in-memory wire with the simulator's faults in between."""
+
+import asyncio
+
+import pytest
+
+from drivers.board_link import BoardLinkConfig
+from drivers.errors import (BoardReset, LinkError, LinkLost, NoResponse, ProtocolVersionMismatch,
+                            WrongBoard)
+from drivers.link import LinkConfig
+from drivers.messages import BoardKind, EventsDropped, FaultRaised, Status
+from simulator.faults import WireFaults
+from tests.asyncio_support import run
+from tests.drivers.conftest import memory_link
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def test_handshake_reports_identity_and_constants():
+    async def main():
+        pair = memory_link()
+        identity = await pair.host.connect()
+        assert (identity.version, identity.kind, identity.boot_counter, identity.build) == (
+            1, BoardKind.MOTOR, 7, "test board 1")
+        assert identity.constants[2] == 20
+        await pair.close()
+    run(main())
+
+
+def test_wrong_protocol_version_is_refused_with_a_clear_message():
+    async def main():
+        pair = memory_link(version=2)
+        with pytest.raises(ProtocolVersionMismatch) as caught:
+            await pair.host.connect()
+        message = str(caught.value)
+        assert "protocol version 2" in message and "version 1" in message and "update" in message
+        assert "\n" not in message
+        with pytest.raises(ProtocolVersionMismatch):
+            await pair.host.command(0x10, b"")
+        assert pair.received == [] and pair.board.session == 0  # the board opened no session
+        await pair.close()
+    run(main())
+
+
+def test_wrong_board_kind_is_refused():
+    async def main():
+        pair = memory_link(kind=BoardKind.RFID, expected=BoardKind.MOTOR)
+        with pytest.raises(WrongBoard, match="RFID board, not the MOTOR board"):
+            await pair.host.connect()
+        await pair.close()
+    run(main())
+
+
+def test_no_answer_is_a_clear_no_response():
+    async def main():
+        pair = memory_link(faults=WireFaults(silent=True), config=LinkConfig(hello_timeout=0.3))
+        with pytest.raises(NoResponse, match="no answer from test board"):
+            await pair.host.connect()
+        await pair.close()
+    run(main())
+
+
+def test_every_command_and_event_exactly_once_in_order_under_heavy_faults():
+    async def main():
+        faults = WireFaults(corrupt=0.1, drop=0.1, duplicate=0.1, delay=0.05, delay_ms=20)
+        pair = memory_link(faults=faults, status=lambda msg, payload: payload[0] % 3)
+        await pair.host.connect()
+        payloads = [i.to_bytes(2, "big") for i in range(400)]
+        statuses = await asyncio.gather(*(pair.host.command(0x10, p) for p in payloads))
+        assert [p for _, p in pair.received] == payloads          # exactly once, in order
+        assert statuses == [p[0] % 3 for p in payloads]           # each its own status
+        for i in range(300):
+            pair.board.emit(FaultRaised(1, i % 256, i))
+        while len(pair.events) < 300:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)
+        details = [FaultRaised.decode_payload(p).detail for _, p in pair.events]
+        assert details == list(range(300))
+        stats = pair.host.statistics()
+        assert stats.retransmits > 0 and stats.resend_requests > 0 and pair.failures == []
+        await pair.close()
+    run(main(), timeout=40)
+
+
+def test_rtt_is_measured_and_rto_adapts():
+    async def main():
+        pair = memory_link()
+        await pair.host.connect()
+        for _ in range(20):
+            await pair.host.command(0x10, b"x")
+        stats = pair.host.statistics()
+        assert stats.srtt_ms is not None and stats.srtt_ms < 50
+        assert stats.rto_ms == pytest.approx(20.0)  # clamped to rto_min on a fast wire
+        await pair.close()
+    run(main())
+
+
+def test_heartbeat_loss_is_detected_within_a_second():
+    async def main():
+        pair = memory_link()
+        await pair.host.connect()
+        await asyncio.sleep(0.3)
+        loop = asyncio.get_running_loop()
+        pair.wire.faults.silent = True
+        started = loop.time()
+        while not pair.failures:
+            await asyncio.sleep(0.01)
+        assert isinstance(pair.failures[0], LinkLost)
+        assert loop.time() - started < 1.0
+        assert pair.host.statistics().heartbeat_misses >= 3
+        # The board also noticed the host went quiet (safe stop).
+        while not pair.host_lost:
+            await asyncio.sleep(0.01)
+        assert pair.host_lost[0] - started < 1.0
+        await pair.close()
+    run(main())
+
+
+def test_board_reset_mid_session_is_detected_by_its_boot_counter():
+    async def main():
+        pair = memory_link()
+        await pair.host.connect()
+        await pair.host.command(0x10, b"a")
+        pair.board.reboot(8)
+        while not pair.failures:
+            await asyncio.sleep(0.01)
+        error = pair.failures[0]
+        assert isinstance(error, BoardReset) and (error.old_boot, error.new_boot) == (7, 8)
+        assert "rebooted" in str(error) and "7 -> 8" in str(error)
+        with pytest.raises(BoardReset):
+            await pair.host.command(0x10, b"b")
+        # Reconnecting starts a fresh session with the new boot counter.
+        identity = await pair.host.connect()
+        assert identity.boot_counter == 8
+        assert await pair.host.command(0x10, b"c") == Status.OK
+        await pair.close()
+    run(main())
+
+
+def test_retransmissions_are_bounded():
+    async def main():
+        pair = memory_link(config=LinkConfig(max_retransmits=2, link_timeout=30))
+        await pair.host.connect()
+        pair.wire.faults.silent = True
+        with pytest.raises(LinkLost, match="after 2 retransmissions"):
+            await pair.host.command(0x10, b"lost")
+        await pair.close()
+    run(main())
+
+
+def test_event_queue_overflow_is_reported_in_band():
+    async def main():
+        pair = memory_link(board_config=BoardLinkConfig(queue_capacity=10))
+        await pair.host.connect()
+        pair.wire.faults.silent = True
+        for i in range(50):
+            pair.board.emit(FaultRaised(1, 0, i))
+        pair.wire.faults.silent = False
+        while len(pair.events) < 43:
+            await asyncio.sleep(0.01)
+        kinds = [msg for msg, _ in pair.events]
+        assert kinds.count(EventsDropped.ID) == 1
+        dropped = EventsDropped.decode_payload(pair.events[kinds.index(EventsDropped.ID)][1])
+        assert dropped.count == 8
+        details = [FaultRaised.decode_payload(p).detail for m, p in pair.events if m == FaultRaised.ID]
+        assert details == list(range(32)) + list(range(40, 50))
+        await pair.close()
+    run(main())
+
+
+def test_commands_before_the_handshake_are_refused():
+    async def main():
+        pair = memory_link()
+        with pytest.raises(LinkError, match="not connected"):
+            await pair.host.command(0x10, b"")
+        await pair.close()
+    run(main())
