@@ -30,10 +30,15 @@ def check_public(event: dict[str, Any]) -> None:
     name = event["event"]
     if name == "take" and ("tile" in event or "uid" in event):
         raise SecretLeak("a take event must not name the tile taken")
-    if name == "indicator" and not event.get("public", True) and event.get("tile") is not None:
-        raise SecretLeak("a private indicator's tile stays hidden until hand_end")
-    if name != "hand_end" and ("ring" in event or "salt" in event):
+    if name == "indicator" and not event.get("public", True) and (event.get("tile") is not None or event.get("wilds") is not None):
+        raise SecretLeak("a private indicator's tile and wilds stay hidden until hand_end")
+    if name != "hand_end" and ("salt" in event or _is_wall(event.get("ring"))):
         raise SecretLeak(f"the wall and its salt appear only in hand_end, not in {name}")
+
+
+def _is_wall(value: Any) -> bool:
+    """The whole wall is a list of [top, bottom] pairs; a ring *index* (or list of them) is not."""
+    return isinstance(value, list) and any(isinstance(item, list) for item in value)
 
 
 class FlightRecorder:

@@ -55,6 +55,7 @@ class WallTracker:
         self._tail_order = [ring.tail_slot(t) for t in range(ring.tile_count)]
         self.taken: dict[Slot, Take] = {}
         self.shown: set[Slot] = set()           # face-up slots ordinary tail draws skip (云南 尾牌)
+        self.expected_aside: set[Slot] = set()  # indicator tiles the players are taking out of play
         self.head_taken = 0
         self.tail_taken = 0
         self.kongs = 0
@@ -106,12 +107,20 @@ class WallTracker:
         """An indicator tile taken out of play (it will not be drawn)."""
         return self._record(slot, End.TAIL if self._is_tail_side(slot) else End.HEAD, "set_aside", True)
 
+    def expect_set_aside(self, slot: Slot) -> None:
+        """An indicator tile is about to be taken out of play: the next take at its stack is it."""
+        self.expected_aside.add(slot)
+
     def show(self, slot: Slot) -> None:
         """A tile turned face up in place; ordinary tail draws pass over it."""
         self.shown.add(slot)
 
     def _take_one(self, pos: StackPos) -> Take:
         index = self._ring_index[pos]
+        aside = next((s for s in self.expected_aside if s.ring == index), None)
+        if aside is not None:
+            self.expected_aside.discard(aside)
+            return self.set_aside(aside)
         head, tail = self.next_head(), self.next_tail()
         if head is not None and head.ring == index:
             return self._record(head, End.HEAD, self._head_reason(), True)

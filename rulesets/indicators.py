@@ -272,6 +272,7 @@ class IndicatorRule:
     stand_in: Tile | None = None      # a kind that plays the wild kind's natural face
     position_dice: int = 0            # dice rolled to find the position (0 = none)
     redraw_when_dead: bool = False    # 换宝: choose again when the kind is dead (长春)
+    only_self_drawn: bool = False     # an after-win flip only after a self-drawn win (贵州 自抠后翻鸡)
     notes: tuple[str, ...] = field(default=())
 
     @property

@@ -1,8 +1,10 @@
 """断幺九 / 八枝 block — RULES.md §11 [unnamed]: 八枝 (eight or more tiles of one suit) to win; no 吃, no 碰."""
 
 from ..definition import HouseOption, Play, Region
-from ..provenance import Given, analyst, choice, default, open_question, research, text
+from ..provenance import Derived, Given, analyst, choice, default, open_question, research, text
+from ..requirements import concealed_hand, eight_of_one_suit
 from ..tilesets import SET_144
+from ..winrules import Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT,
                      dead_wall_choice, dead_wall_option, flowers_from_tail, four_players)
 
@@ -10,6 +12,15 @@ CLAIMS = HouseOption(
     "claims", "吃碰 (claims)",
     (("none", "(b) no 吃 and no 碰 at the table"), ("pong", "(a) 碰 allowed; a winning hand must be concealed")),
     "none", open_question("§11", "「和牌：不许吃牌，不许碰牌必须有八枝」 — punctuation lost; (b) reads three table rules"))
+
+BAZHI = Requirement("bazhi", "必须有八枝（一门八张以上）",
+                     text("§11", "八枝：和牌时需要一门有八张以上; 和牌：不许吃牌，不许碰牌必须有八枝。"), eight_of_one_suit)
+NO_CLAIMS = Requirement("menqing", "和牌不许吃牌，不许碰牌", text("§11", "和牌：不许吃牌，不许碰牌必须有八枝。"), concealed_hand)
+
+
+def bazhi_win(options) -> WinRules:
+    return WinRules(requirements=(BAZHI,) + ((NO_CLAIMS,) if options["claims"] == "pong" else ()))
+
 
 REGION = Region(
     id="bazhi",
@@ -33,6 +44,11 @@ REGION = Region(
     }),
     flowers=flowers_from_tail(default("flowers exist (「各色花牌」); set aside and replaced from the tail as file 001 states (§7.4)")),
     phases=NO_PHASES,
+    win=Derived(bazhi_win, text("§11", "和牌：不许吃牌，不许碰牌必须有八枝。"), ("claims",)),
     options=(CLAIMS, dead_wall_option("not stated (§11)")),
-    notes=("八枝 (「和牌时需要一门有八张以上」) and 断幺九 come with the hands issue.",),
+    notes=("八枝: eight or more tiles of one suit among the hand's tiles as they stand (a wild counts as what it stands for).",
+           "With reading (a) (碰 allowed at the table) the winning hand must hold no claimed meld; a 暗杠 is not a claim. "
+           "With reading (b) nothing can be claimed anyway.",
+           "断幺九 is defined (no 1/9, no winds, no flowers) but given no value or role; the text gives no values: a win is "
+           "1 point (FlatScorer)."),
 )

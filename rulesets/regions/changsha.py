@@ -4,13 +4,21 @@
 扎鸟 after a win; 起手小和 (opening small wins) right after the deal; 通炮者坐庄.
 """
 
+from typing import Callable
+
+from .. import requirements as req
 from ..definition import HouseOption, Play, Region
 from ..dice import SumWallSmallerDieStart
 from ..indicators import AfterWinFlips, Derivation, Effect, IndicatorRule, Timing
 from ..provenance import Derived, Given, analyst, choice, default, open_question, research, text
+from ..hand import MeldKind
 from ..rotation import RotationRule
+from ..scoring.changsha import ChangshaScorer
+from ..scoring.hand_types import all_claimed, full_flush, is_seven_pairs
 from ..tilesets import SET_108
 from ..walls import End
+from ..winning import Shapes
+from ..winrules import Judged, Requirement, WinRules
 from .common import DEFAULT_DEAL, NO_FLOWERS, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, four_players, phase
 
 VARIANT = HouseOption(
@@ -28,6 +36,53 @@ DEALER_AFTER = HouseOption(
     (("discarder_on_multi", "(a) after a 通炮 the discarder deals, otherwise the winner"),
      ("winner", "the winner deals; on a 通炮 the winner nearest the discarder")),
     "discarder_on_multi", open_question("§12.5", "「首局后，通炮者坐庄其次和家坐庄」 — reading (a)"))
+
+QINGYISE_JIANG = HouseOption(
+    "qingyise_jiang", "清一色 将 (pair of a 清一色)",
+    (("258", "a 清一色 needs a 2/5/8 pair (「清一色：同花色的二五八作将」, block A)"),
+     ("any", "a 清一色 is a 大和 like the others and needs no 2/5/8 pair (block B)")),
+    "258", open_question("§12.6", "block A states the 2/5/8 pair for 清一色 in both variants; block B only lists 清一色 among the 大和"))
+
+BIRD_MODE = HouseOption(
+    "bird_mode", "中鸟 (a bird hit)",
+    (("add", "each bird on the winner or on a payer adds 1 分 to that payment"),
+     ("double", "each bird on the winner or on a payer doubles that payment (翻倍)")),
+    "add", research("§3.11", "「A bird hit adds points for winner and loser (or ×2 in 翻倍 mode)」; the text names 扎鸟 only"))
+
+
+def jiang_258(qingyise: str) -> Callable[[Judged], bool]:
+    """「二五八做掌门」: the pair is a 2, 5 or 8 — for a 小和.  七小对, 碰碰和, 将将和 and 全求人 are 大和 and
+    take any pair; a 清一色 per house option; 杠上花, 抢杠和 and 海底捞月 are a 小和 hand 「计大和」 and keep it."""
+    def check(j: Judged) -> bool:
+        if is_seven_pairs(j):
+            return True
+        if full_flush(j):
+            return qingyise == "any" or req.pair_is_258(j)
+        return req.pair_is_258(j) or req.all_pungs(j) or all_claimed(j)
+    return check
+
+
+def qingyise_258(j: Judged) -> bool:
+    """转转: 「清一色：同花色的二五八作将」 — the other hands take any pair."""
+    return not full_flush(j) or is_seven_pairs(j) or req.pair_is_258(j)
+
+
+def no_chow_claimed(j: Judged) -> bool:
+    """转转: 「只能“碰”不能“吃”，三张相连的牌要摸（但除胡牌）」 — no declared chow."""
+    return not any(m.kind is MeldKind.CHOW for m in j.declared)
+
+
+def changsha_win(options) -> WinRules:
+    shapes = Shapes(seven_pairs=True)
+    if options["variant"] == "258":
+        return WinRules(shapes, (Requirement("jiang_258", "二五八做掌门", text("§12.6", "二五八做掌门; 小胡：各花色的二五八作将然后收集完三张相连的牌，或三张相同的牌即可胡牌"),
+                                             jiang_258(options["qingyise_jiang"])),))
+    requirements = [Requirement("no_chi", "只能碰不能吃", text("§12.6", "小胡：所有的对牌都可作将但只能“碰”不能“吃”，三张相连的牌要摸（但除胡牌）"),
+                                no_chow_claimed)]
+    if options["qingyise_jiang"] == "258":
+        requirements.append(Requirement("qingyise_258", "清一色二五八作将", text("§12.6", "清一色：同花色的二五八作将，然后收集完三张同花色相连的牌或三张相同的牌，即可胡牌"),
+                                        qingyise_258))
+    return WinRules(shapes, tuple(requirements))
 
 
 def _birds(options) -> tuple[IndicatorRule, ...]:
@@ -66,11 +121,20 @@ REGION = Region(
     phases=Derived(lambda o: (phase("opening_small_wins", "right after the deal: 四喜, 无将和, 缺一色, 六顺 may be declared (§12.6)"),)
                    + ((phase("after_win_flip", "扎鸟: bird tiles are flipped from the front after a win"),) if int(o["birds"]) else ()),
                    text("§12.6", "小和：四喜（开局摸到四张一样的牌型）、无将和（开局没有摸到2.5.8这三种牌型）、缺一色…、六顺…"), ("birds",)),
-    options=(VARIANT, BIRDS, DEALER_AFTER, dead_wall_option("not stated (§12.4)")),
+    win=Derived(changsha_win, text("§12.6", "二五八做掌门; 大胡：七巧对：收集完七张对牌即可胡牌"), ("variant", "qingyise_jiang")),
+    scoring=Given(ChangshaScorer(), text("§12.6", "大和（“含小和”－表示牌型可以为小和牌型，但计大和）")),
+    options=(VARIANT, QINGYISE_JIANG, BIRDS, BIRD_MODE, DEALER_AFTER, dead_wall_option("not stated (§12.4)")),
     notes=(
         "The smaller die numbers the first stack drawn (「从第4敦开始」): 4+5 starts at the 4th stack of the own wall.",
         "Counting stacks on the wall goes from its right end, as every other text (§0.1).",
         "A 荒庄 keeps the dealer: not stated.",
-        "小和/大和/超大和/最大和 classes come with the hands issue.",
+        "Shapes: the standard hand and 七小对/豪华七对 (a four of a kind is two pairs).",
+        "二五八: a 小和 needs a 2/5/8 pair; 七小对, 碰碰和, 将将和 and 全求人 take any pair; 杠上花/抢杠和/海底捞月 "
+        "are a 小和 hand counted as 大和 (「含小和」) and keep the 2/5/8 pair; 清一色 per option qingyise_jiang. "
+        "转转: any pair, no 吃, and 清一色 with a 2/5/8 pair as block A says (literal, though stricter than its 小胡).",
+        "Classes have no values in the text or RESEARCH.md: 小和 1, 大和 2, 超大和 4, 最大和 8 分 (each twice the one below), "
+        "paid by the discarder or each other side on a self-draw; 全求人 alone is a 小和 (the text lists it only in pairs).",
+        "扎鸟 (RESEARCH.md §3.11): birds in context.flipped, counted from the winner (1/5/9 = the winner); "
+        "a hit adds 1 分 or doubles (bird_mode). 起手小和 are settled by rulesets.scoring.changsha.settle_opening.",
     ),
 )

@@ -6,17 +6,42 @@ is 136 and the break skips the dice sum (RULES.md §25.2, analyst).
 
 from ..definition import HouseOption, Play, Region
 from ..dice import SumPicksWallSkipSum
-from ..provenance import Given, analyst, default, open_question, text
+from ..provenance import Derived, Given, analyst, default, open_question, text
+from ..requirements import lacks_a_suit, one_suit, ready_declared
 from ..reserve import FixedTiles
 from ..rotation import RotationRule
+from ..scoring.dabao import DabaoScorer
 from ..tilesets import SET_136
 from ..walls import End
+from ..winning import Shapes
+from ..winrules import Judged, Requirement, WinRules
 from .common import DEFAULT_DEAL, NO_FLOWERS, NO_INDICATORS, four_players, phase
 
 QUE_YI_MEN = HouseOption(
     "que_yi_men", "缺一门 (void suit)",
     (("off", "no void suit required"), ("on", "a hand may not hold all three suits; no 十三幺/七不挨")),
     "off", open_question("§25.1", "开局前需规定是否缺一门 — the table decides before play; off is the plain game"))
+
+TING = Requirement("ting", "和牌前必须听牌", text("§25.1", "5、和牌前必须听牌"), ready_declared)
+QUE = Requirement("que_yi_men", "至少缺一门",
+                  text("§25.1", "3、开局前需规定是否缺一门，即手上不得同时握有万、条、筒三门的牌，至少缺一门。缺一门情况下不可以胡十三幺、七不挨等需要三门的牌"),
+                  lacks_a_suit)
+
+
+def not_one_suit_with_honours(j: Judged) -> bool:
+    """「不可以胡单一门牌加风牌或箭牌这种屁和」: not one suit plus winds or dragons."""
+    return not (one_suit(j, True) and any(t.is_honour for t in j.standing))
+
+
+NO_HUN_PIHE = Requirement("no_one_suit_honours", "不可以胡单一门牌加风牌或箭牌",
+                          text("§25.1", "另外也不可以胡单一门牌加风牌或箭牌这种屁和（风牌为东南西北，箭牌为中发白）"),
+                          not_one_suit_with_honours)
+
+
+def dabao_win(options) -> WinRules:
+    extra = (QUE, NO_HUN_PIHE) if options["que_yi_men"] == "on" else ()
+    return WinRules(Shapes(thirteen_orphans=True), (TING,) + extra)
+
 
 REGION = Region(
     id="dabao",
@@ -40,6 +65,9 @@ REGION = Region(
     flowers=NO_FLOWERS,
     phases=Given((phase("follow_dealer", "跟庄: if all four discard the same tile in the first round, the dealer pays each one chip (§25.1)"),),
                  text("§25.1", "如果第一圈四个人打出的牌一样叫做跟庄，庄家需给其他人每人一个筹码")),
+    win=Derived(dabao_win, text("§25.1", "5、和牌前必须听牌; 缺一门情况下不可以胡十三幺、七不挨等需要三门的牌"), ("que_yi_men",)),
+    scoring=Given(DabaoScorer(), text("§25.1", "杠只有和牌的情况下杠才计入筹码，明杠算一筹，暗杠算两筹; 庄家的筹码翻倍计算; "
+                                      "点炮需要包三家的筹码（包括自己）叫做大包。而听牌后打出令别人胡的牌则不需要")),
     options=(QUE_YI_MEN,),
     notes=(
         "7.5 stacks = 15 tiles: with an even number of tail draws the head may take the top of the 8th stack from the tail, "
@@ -47,5 +75,11 @@ REGION = Region(
         "Whether 「7个半」 grows with kongs is not stated: it does not.",
         "The 听 discard is laid face down (「听牌必须将牌面朝下放置」); where is the player's choice.",
         "Dealer selection (dice contest) happens once per session (§25.1 item 9).",
+        "A win needs 报听 (context.ready_declared). 十三幺 is a winning shape (item 3 forbids it only under 缺一门); "
+        "七不挨 is not defined by the text and is not modelled.",
+        "With 缺一门 on, a winning hand lacks a suit and is not one suit plus honours (「这种屁和」 read as any such hand).",
+        "A hand is worth 1 chip (not stated) plus the winner's kongs (明 1, 暗 2); each loser pays it, doubled when the "
+        "dealer pays or wins; a discarder not in ready_sides pays all three shares (大包). 跟庄 is settled by "
+        "rulesets.scoring.dabao.follow_dealer; 诈胡 has no amount in the text.",
     ),
 )

@@ -6,11 +6,15 @@ The two parts of the file conflict on flowers, on 吃 and on several winners; ea
 
 from ..definition import Flowers, HouseOption, Play, Region
 from ..indicators import AfterWinFlips, Derivation, Effect, IndicatorRule, Timing
-from ..provenance import Derived, Given, choice, default, open_question, research, text
+from ..provenance import Derived, Given, choice, open_question, research, text
 from ..rotation import RotationRule
+from ..scoring.guangdong import JihuScorer
 from ..tilesets import SET_136, SET_144
 from ..walls import End
-from .common import DEFAULT_DEAL, DEFAULT_DICE, NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, flowers_from_tail, four_players, phase
+from ..winning import Shapes
+from ..winrules import WinRules
+from .guangdong import BAOHE
+from .common import DEFAULT_DEAL, DEFAULT_DICE, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, flowers_from_tail, four_players, phase
 
 FLOWER_SET = HouseOption(
     "flowers", "花牌 (flowers)",
@@ -31,6 +35,11 @@ MULTI_WIN = HouseOption(
     "multi_win", "一炮多响 (several winners)",
     (("all", "一炮三响: every winner is paid, the discarder pays all"), ("biggest", "截胡: only the biggest hand wins")),
     "all", open_question("§7.6–7.7", "「只有胡大牌的一家才算胡」 vs 「一炮三响…点炮者包三家」 — the 一炮三响 rule has its payment stated"))
+
+STAKES = HouseOption(
+    "stakes", "大小 (stakes: 花 / 杠 / 鸡胡)",
+    (("1-2-3", "花 1, 杠 2, 鸡胡 3"), ("5-5-5", "花 5, 杠 5, 鸡胡 5 (「3个5」)"), ("10-20-30", "花 10, 杠 20, 鸡胡 30")),
+    "1-2-3", open_question("§7.7", "「开台时玩家都会说明玩的大小，常见的有1 2 3 、3个5、10 20 30等」: the table chooses; 1 2 3 is the first named"))
 
 
 def _horses(options) -> tuple[IndicatorRule, ...]:
@@ -75,10 +84,21 @@ REGION = Region(
     }),
     phases=Derived(lambda o: (phase("after_win_flip", "买马: horse tiles are flipped from the tail after a win"),) if int(o["horses"]) else (),
                    text("§7.3", "有时候有些玩家还有买马这个玩法"), ("horses",)),
-    options=(FLOWER_SET, HORSES, CHI, MULTI_WIN, dead_wall_option("not stated (§7.4)")),
+    win=Given(WinRules(Shapes(thirteen_orphans=True)), text("§7.6", "胡法分（由小到大）：鸡胡、杂色、清一色、大哥、十三幺")),
+    scoring=Given(JihuScorer(), text("§7.7", "第一个数是指花多少，第二个数是共杠或者暗杠是多少，第三个数是指最小的鸡胡是多少。其他胡法就是按倍数计算")),
+    options=(FLOWER_SET, HORSES, CHI, MULTI_WIN, STAKES, BAOHE, dead_wall_option("not stated (§7.4)")),
     notes=(
         "First dealer: 「第一盘庄家由系统随机分配风位，东风位玩家为庄家」 (§7.5).",
         "Where the horses come from is not stated (「看你拿到的麻将」): from the tail after the win (RESEARCH.md §3.10).",
-        "Stakes 1-2-3 (花 / 杠 / 鸡胡), 3番 minimums, 包自摸 and 天/人/地和 6番 come with the hands issue.",
+        "Shapes: the standard hand and 十三幺 (the ladder's top); no requirement is stated (相公 hands have the wrong count and never complete).",
+        "The ladder 鸡胡、杂色、清一色、大哥、十三幺 has no numbers: Cantonese 番 by default (杂色 3, 碰碰胡 3, 清一色 7, 大三元 8, "
+        "added; 鸡胡 0); 「大哥」 is not identified and not priced; 十三幺 and 大四喜 are special hands: 13 番, above the 爆和 cap (§6), alone.",
+        "A hand is 鸡胡 stake × 2^番 + 花 stake per flower from each payer; each kong is paid the 杠 stake by each other side.",
+        "3番 minimums: 一炮三响 (extra ron_winners = 3), 杠上开花, 海底捞月, 抢杠; 天/人/地和 6 番 (or more if the hand has more).",
+        "包三家: 抢杠 (the konger), 杠上开花包杠 (extra kong_feeder), 十二张落地 (extra luodi_feeder: the first responsible side, "
+        "「包先不包后」), 大四喜/大三元 (extra big_hand_feeder); they apply to self-draws (抢杠 counts as one).",
+        "买马: the horses (context.flipped) belong to the winner unless extra horse_buyers names the buyers; horses count on every win "
+        "(MIL counts them on self-draws only, RESEARCH.md §3.10).",
+        "Which kong may be robbed (「暗杠不可抢杠胡」, 「暗刻开明杠，不算抢杠胡」) is play, not scoring.",
     ),
 )

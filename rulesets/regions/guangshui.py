@@ -2,7 +2,10 @@
 
 from ..definition import HouseOption, Play, Region
 from ..provenance import Derived, Given, analyst, default, open_question, text
+from ..scoring.guangshui import GuangshuiScorer, pihe_allowed
 from ..tilesets import DRAGONS_SET, SET_84, SUITS
+from ..winning import Shapes
+from ..winrules import Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, EMPTY_SIDE_OPTION, NO_FLOWERS, NO_INDICATORS,
                      NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, three_player_walls, three_players)
 
@@ -16,6 +19,8 @@ def _tiles(options):
     return (SUITS.without_suit(options["removed_suit"]) + DRAGONS_SET).named(
         f"84 (two suits + 中发白, {options['removed_suit']} removed)")
 
+
+PIHE = Requirement("pihe_zimo", "屁和只能自摸或者抢杠", text("§21", "只能碰、杠，不能吃牌，屁和只能自摸或者抢杠"), pihe_allowed)
 
 REGION = Region(
     id="guangshui",
@@ -36,6 +41,14 @@ REGION = Region(
     play=Given(Play(chi=False), text("§21", "只能碰、杠，不能吃牌，屁和只能自摸或者抢杠")),
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
+    win=Given(WinRules(Shapes(seven_pairs=True), (PIHE,)),
+              text("§21", "屁和只能自摸或者抢杠。碰碰和、七对、清一色、大小三元、卡五星等都可和牌")),
+    scoring=Given(GuangshuiScorer(), text("§21", "且有相应的番数，最高16番到顶，但有杠另算")),
     options=(EMPTY_SIDE_OPTION, REMOVED_SUIT, dead_wall_option("not stated (§21)")),
-    notes=("屁和 only by self-draw or robbing a kong; 16 番 cap with kongs outside it (§21) — the hands issue.",),
+    notes=("屁和 = a hand with none of the named 番 hands (碰碰和, 七对, 清一色, 大/小三元, 卡五星); it wins only by "
+           "self-draw or by robbing a kong. 「等」 may hide more 番 hands; none is added.",
+           "The 番 values are not stated: 碰碰和 ×2, 卡五星 ×2, 七对 ×4, 清一色 ×4, 小三元 ×4, 大三元 ×8 are our defaults "
+           "(the 湖北 卡五星 family, RESEARCH.md §3.13); they multiply and the product stops at 16 (「最高16番到顶」).",
+           "「但有杠另算」: kongs are paid apart from the cap, 明杠 1 / 暗杠 2 from each other player (defaults), also at a draw.",
+           "卡五星 is read as the winning tile being a 5 caught between its 4 and 6 (坎张)."),
 )

@@ -3,6 +3,8 @@
 from ..definition import Region
 from ..provenance import Given, analyst, default, text
 from ..tilesets import SET_112_WINDS
+from ..winning import Shapes
+from ..winrules import WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS,
                      NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, four_players)
 
@@ -25,6 +27,10 @@ REGION = Region(
     play=DEFAULT_PLAY,
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
+    win=Given(WinRules(Shapes(seven_pairs=True)),
+              text("§30", "记牌形式主要包括：七对、碰碰和（牌型为nAAA+BB其中n大于等于0小于等于4）、一条龙（由同种花色组成的1-9的和牌形式）、平牌（普通的和牌形式）")),
     options=(dead_wall_option("not stated (§30)"),),
-    notes=("Hand types 七对, 碰碰和, 一条龙, 平牌 come with the hands issue; 「0 ≤ n ≤ 4」 is read as n = 4 for a complete hand.",),
+    notes=("Shapes: 七对 and the standard hand (碰碰和, 一条龙 and 平牌 are standard hands); 「0 ≤ n ≤ 4」 is read as n = 4 "
+           "for a complete hand. Whether four of a kind makes two pairs of a 七对 is not stated: it does.",
+           "No values are given for the four 记牌形式: a win is 1 point (FlatScorer)."),
 )

@@ -8,11 +8,14 @@ from ..cycles import SUITS_NO_WRAP, SUITS_WRAP
 from ..definition import HouseOption, Play, Region
 from ..indicators import AfterWinFlips, CountFromTail, Derivation, Effect, IndicatorRule, Timing
 from ..provenance import Derived, Given, analyst, default, open_question, research, text
+from ..scoring.guizhou import GuizhouScorer
 from ..tiles import Tile
 from ..tilesets import SET_108
 from ..walls import End
+from ..winrules import Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, TAIL_REPLACEMENT,
                      dead_wall_choice, dead_wall_option, four_players, phase)
+from .sichuan import SHAPES as SICHUAN_SHAPES, misses_a_suit
 
 JI_WRAP = HouseOption(
     "ji_wrap", "鸡 9→? (after a 9)",
@@ -29,12 +32,28 @@ MING_JI = HouseOption(
     (("off", "no 明鸡"), ("on", "after the deal the 3rd stack's top is turned up; its next number is a 鸡")),
     "off", open_question("§13.2", "打明鸡 起牌后三墩翻起 — a variant; where the 3rd stack is counted from is not stated (from the tail here)"))
 
+JI_COLLECT = HouseOption(
+    "ji_collect", "谁收鸡 (who collects 鸡)",
+    (("ready", "the winner and the ready sides (有叫) collect; the others' 鸡 count nothing"),
+     ("all", "every side collects for its 鸡 (「有3条就有钱」)")),
+    "ready", open_question("§13.3", "who pays whom for 鸡 is not stated; RESEARCH.md §3.9: usually only players who are 听 at hand end collect"))
+
+JI_COUNT = HouseOption(
+    "ji_count", "算鸡 (which 鸡 count)",
+    (("held", "every 鸡 held, in the hand or in melds (「有3条就有钱」, 「抓到一条就有钱」)"),
+     ("melded", "only 鸡 in a 碰 or 杠 (「有人碰（杠）了3万的话算钱」)")),
+    "held", open_question("§13.3", "the texts conflict; two of the three sentences count any held 鸡"))
+
+QUE_YI_MEN = Requirement("que_yi_men", "必须缺一门 (四川)",
+                         text("§13.1, §14", "贵州麻将类似于四川麻将，在四川麻将的基础上添加抓鸡模式; 必须缺一门"), misses_a_suit)
+
 
 def _chickens(options) -> tuple[IndicatorRule, ...]:
     cycle = SUITS_WRAP if options["ji_wrap"] == "wrap" else SUITS_NO_WRAP
     derivation = Derivation("successor", cycle, extra=(Tile.S1,))
     rules = [IndicatorRule(kind="ji", timing=Timing.AFTER_WIN, position=AfterWinFlips(1, End.HEAD),
                            derivation=derivation, effect=Effect.PAYING,
+                           only_self_drawn=options["ji_trigger"] == "self_draw",
                            notes=(f"flipped after {'any win' if options['ji_trigger'] == 'any_win' else 'a self-drawn win'}",
                                   "英雄鸡: 1条 is always a 鸡"))]
     if options["ming_ji"] == "on":
@@ -65,10 +84,13 @@ REGION = Region(
     flowers=NO_FLOWERS,
     phases=Given((phase("after_win_flip", "翻鸡: the next undrawn tile is flipped after the win"),),
                  text("§13.2", "和牌后翻开下一张未摸得牌")),
-    options=(JI_WRAP, JI_TRIGGER, MING_JI, dead_wall_option("not stated (§13)")),
+    win=Given(WinRules(SICHUAN_SHAPES, (QUE_YI_MEN,)), text("§13.1", "贵州麻将类似于四川麻将，在四川麻将的基础上添加抓鸡模式")),
+    scoring=Given(GuizhouScorer(), text("§13.2", "如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱; 有3条就有钱")),
+    options=(JI_WRAP, JI_TRIGGER, MING_JI, JI_COLLECT, JI_COUNT, dead_wall_option("not stated (§13)")),
     notes=(
         "The hand ends at the first win (the 鸡 flip follows it); 四川's 血战到底 is not carried over.",
-        "Who pays whom for 鸡 and how much is not stated (§13.3); RESEARCH.md §3.9 — the hands issue.",
-        "缺一门 (from 四川) comes with the hands issue.",
+        "Win rules and the hand's value are 四川's (§14): 缺一门, 七对; RESEARCH.md §3.12's values, ×2 per kong, the discarder alone pays.",
+        "鸡 (RESEARCH.md §3.9): 1 a tile from each other side, 金鸡 ×2, 冲锋鸡 and 责任鸡 3 (from extra chongfeng_ji / zeren_ji); "
+        "the other sides' concealed tiles count when the controller gives them (extra concealed_by_side).",
     ),
 )

@@ -4,11 +4,36 @@ Flowers exist (春夏秋冬梅兰竹菊 are named), so the set is 144; flowers a
 the tail (「补来的牌和牌算花砸」 implies replacement tiles).
 """
 
-from ..definition import Play, Region
-from ..provenance import Given, analyst, default, research, text
+from ..definition import HouseOption, Play, Region
+from ..provenance import Derived, Given, analyst, default, open_question, research, text
+from ..scoring.hainan import HainanScorer, has_fan_or_self_drawn, ready_wins_by_self_draw
 from ..tilesets import SET_144
+from ..winrules import Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT,
                      dead_wall_choice, dead_wall_option, flowers_from_tail, four_players)
+
+MINGDA = HouseOption(
+    "mingda", "明打 (a discard win after 报听)",
+    (("forbidden", "item 4: a player who declared 听 wins only by self-draw; 明打 never happens"),
+     ("allowed", "明打 is a discard win after 报听: the discarder pays 8, 16 with the dealer")),
+    "forbidden", open_question("§23.2", "「报听明摸放炮不能和牌，必须自摸」 forbids it; 「明打1人8番，庄上16番」 prices it — the rule wins over the price"))
+
+TUIDAO_PAYMENT = HouseOption(
+    "tuidao_payment", "推倒胡 谁付 (who pays)",
+    (("discarder", "(a) on a discard the discarder pays 1; on a self-draw each other player pays 1"),
+     ("everyone", "(b) everyone pays 1 (「1全部人1番」)")),
+    "discarder", open_question("§23.2", "「推倒胡，放炮即1全部人1番」 lost its punctuation; (a) keeps 放炮 a one-payer event, as 明打 is"))
+
+FAN = Requirement("fan", "番是和牌的前提（无番靠自摸）",
+                  text("§23.1", "在海南麻将中番是指和牌的前提，而不是倍数; 10：最伤人的就是自摸了，所谓“无番靠自摸”"),
+                  has_fan_or_self_drawn)
+BAOTING_ZIMO = Requirement("baoting_zimo", "报听必须自摸", text("§23.2", "4、报听明摸放炮不能和牌，必须自摸"),
+                           ready_wins_by_self_draw)
+
+
+def hainan_win(options) -> WinRules:
+    return WinRules(requirements=(FAN,) + ((BAOTING_ZIMO,) if options["mingda"] == "forbidden" else ()))
+
 
 REGION = Region(
     id="hainan",
@@ -30,10 +55,17 @@ REGION = Region(
                text("§23.1–23.2", "门前清，即没有任何碰，吃或杠; 报听明摸放炮不能和牌，必须自摸")),
     flowers=flowers_from_tail(text("§23.2", "花子只算加番，不能替牌，补来的牌和牌算花砸但不算番")),
     phases=NO_PHASES,
-    options=(dead_wall_option("not stated (§23)"),),
+    win=Derived(hainan_win, text("§23.1", "在海南麻将中番是指和牌的前提，而不是倍数"), ("mingda",)),
+    scoring=Given(HainanScorer(), text("§23.2", "2、推倒胡，放炮即1全部人1番; 4、报听明摸放炮不能和牌，必须自摸，明摸1人4番，庄上8番; 5、明打1人8番，庄上16番")),
+    options=(dead_wall_option("not stated (§23)"), MINGDA, TUIDAO_PAYMENT),
     notes=(
         "Where flower replacements come from is not stated: the tail, as file 001 states (§7.4).",
         "The prevailing wind (「令」) and how it changes are not stated.",
-        "番 conditions (2/5/8 眼, dragon and wind pongs, seat flowers, 门前清, 碰碰和; 无番靠自摸) come with the hands issue.",
+        "番 conditions (each one 番; items 7-9 are lost): a 2/5/8 pair; each pung/kong of 中发白; each own seat flower "
+        "(dealer 春/梅, 下家 夏/兰, 对家 秋/菊, 上家 冬/竹, as written); each pung/kong of the prevailing or own seat wind; "
+        "门前清 (no 碰, 吃 or 杠, a 暗杠 included); 碰碰和. A win needs one, or a self-draw (无番靠自摸).",
+        "番 only admit a win; the payment is the fragment's (§23.2, attribution uncertain): 推倒胡 1, 明摸 4 each "
+        "(8 with the dealer), 明打 8 (16 with the dealer) when the 明打 option allows it.",
+        "Other flowers than one's own seat flowers give no 番 (item 3 names the seat flowers only).",
     ),
 )

@@ -9,9 +9,13 @@ from ..cycles import SEPARATE_HONOURS
 from ..definition import HouseOption, Play, Region
 from ..indicators import Derivation, Effect, IndicatorRule, NextHeadTile, NoPosition, Timing
 from ..provenance import Given, choice, default, research, text
+from ..requirements import self_drawn
 from ..reserve import FixedTiles
+from ..scoring.hangzhou import HangzhouScorer
 from ..tiles import Tile
 from ..tilesets import SET_136
+from ..winning import Shapes
+from ..winrules import Requirement, WinRules
 from .common import DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, four_players, walls_for
 
 CAISHEN = HouseOption(
@@ -19,6 +23,8 @@ CAISHEN = HouseOption(
     (("white", "白板 is the fixed 财神 (no flip)"),
      ("flip", "the tile after the deal is flipped; its successor is 财神")),
     "white", research("§3.4", "MIL 杭州 2025: 白板 is the fixed 财神; older apps flip one"))
+
+ZIMO = Requirement("zimo", "只能自摸", research("§3.4", "杭州 (MIL 2025): Self-draw only"), self_drawn)
 
 REGION = Region(
     id="hangzhou",
@@ -46,6 +52,12 @@ REGION = Region(
     play=Given(Play(chi=True, discard_win=False), research("§3.4", "Self-draw only; 三吃承包 (so 吃 is allowed)")),
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
+    win=Given(WinRules(Shapes(seven_pairs=True), (ZIMO,)), research("§3.4", "self-draw only; 七对 and 豪华七对 are hands")),
+    scoring=Given(HangzhouScorer(), research("§3.4", "爆头, 财飘, 杠开, 无财神, 七对, 豪华七对; 4 番封顶; 老庄 ×2/×4/×8; 三吃承包")),
     options=(CAISHEN,),
-    notes=("爆头, 财飘, 杠开 are named only (§9); their values come with the hands issue from RESEARCH.md §3.4.",),
+    notes=("爆头, 财飘, 杠开 are named only (§9); the rules of play and the list of 番 are RESEARCH.md §3.4's.",
+           "The 番 each item is worth is our default (not in RESEARCH.md): 爆头 1, each 财飘 +1 (with 爆头), 杠开 1, 无财神 1, "
+           "七对 1, 豪华七对 2; each 番 doubles and 4番 is the cap (×16); 老庄 ×2/×4/×8 is applied outside the cap.",
+           "爆头 = the winning tile completes a pair holding a 财神. 十风 and 反承包 are not scored; 三吃承包 via the "
+           "context extra 'chengbao'."),
 )

@@ -9,9 +9,12 @@ from ..cycles import SEPARATE_HONOURS
 from ..definition import HouseOption, Play, Region
 from ..indicators import CountFromTail, Derivation, Effect, IndicatorRule, Timing
 from ..provenance import Derived, Given, choice, default, open_question, research, text
+from ..requirements import self_drawn
 from ..reserve import NoReserve, StacksPlusKongs
+from ..scoring.hebei import HebeiScorer
 from ..tiles import Tile
 from ..tilesets import SET_136
+from ..winrules import Requirement, WinRules
 from .common import DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, four_players, walls_for
 
 HUN_READING = HouseOption(
@@ -24,6 +27,18 @@ DEAD_WALL = HouseOption(
     "dead_wall", "留牌 (dead wall)",
     (("6_plus_kongs", "keep 6 + kongs stacks (RESEARCH.md §3.6)"), ("none", "draw to the last tile")),
     "6_plus_kongs", research("§3.6", "河北/秦皇岛: end of wall depends on kongs; one variant keeps 6 + 杠数 墩"))
+
+BASE_POINTS = HouseOption(
+    "base_points", "基点 (stake)",
+    (("1", "基点 1"), ("2", "基点 2"), ("3", "基点 3")),
+    "1", open_question("§17", "「基点为1、2、3」: read as the three stakes a table may play for; the meaning is not stated"))
+
+ZHUOWU = HouseOption(
+    "zhuowu", "捉伍儿 (which 5)",
+    (("any", "the 5 of any suit caught between its 4 and 6"), ("wan", "only 五万 (天津's 捉五魁)")),
+    "any", open_question("§17", "「“捉伍儿”⑶」 names no suit; any suit is the literal reading"))
+
+ZIMO = Requirement("zimo", "只能自摸", text("§17", "河北麻将规则，可碰不可吃，只能自摸，有混儿"), self_drawn)
 
 
 def _hun(options) -> tuple[IndicatorRule, ...]:
@@ -59,11 +74,16 @@ REGION = Region(
     play=Given(Play(chi=False, discard_win=False), text("§17", "河北麻将规则，可碰不可吃，只能自摸，有混儿")),
     flowers=Given(NO_FLOWERS.value, text("§17", "无补花")),
     phases=NO_PHASES,
-    options=(HUN_READING, DEAD_WALL),
+    win=Given(WinRules(requirements=(ZIMO,)), text("§17", "河北麻将规则，可碰不可吃，只能自摸，有混儿")),
+    scoring=Given(HebeiScorer(), text("§17", "有“混儿吊”⑵，”没混儿“⑵，“捉伍儿”⑶，“龙“⑷，”杠开“⑵，”本混儿龙\"(×2）几个番种并由这些叠加而来。")),
+    options=(HUN_READING, DEAD_WALL, BASE_POINTS, ZHUOWU),
     notes=(
         "Where the 混儿 indicator lies is not stated: counted by two dice in stacks from the tail, as the "
         "天津/河北 practice of RESEARCH.md §3.6 takes it from the tail by dice.",
         "「限制性听用」: the restrictions are not stated; none are applied.",
-        "番 (混儿吊 2, 没混儿 2, 捉伍儿 3, 龙 4, 杠开 2, 本混儿龙 ×2) come with the hands issue.",
+        "番 are added (「叠加」; only 本混儿龙 is written 「×2」, and it doubles the sum); a plain win is 1; the sum is "
+        "multiplied by the 基点 (house option 1/2/3). Each other player pays (self-draw only).",
+        "混儿吊: the winning tile completed a pair holding a 混儿; 没混儿: no 混儿 in the hand; 捉伍儿: the winning tile is "
+        "the 5 of a 4-5-6; 龙: 123 456 789 of one suit; 本混儿龙: a 龙 whose 混儿 play only their own face.",
     ),
 )

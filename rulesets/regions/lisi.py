@@ -6,11 +6,15 @@ win; no changes or kongs after 听; the 长春 留7墩 dead-wall rule word for w
 
 from ..definition import Play, Region
 from ..provenance import Derived, Given, default, text
+from ..requirements import ready_declared
 from ..reserve import KongReserve
 from ..tilesets import SET_136
 from ..walls import End
+from ..winrules import Requirement, WinRules
 from .changchun import RESERVE_READING
 from .common import DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS, four_players, phase
+
+BAOTING = Requirement("baoting", "必须报听才可以和牌", text("§24", "6、必须报听才可以和牌。"), ready_declared)
 
 REGION = Region(
     id="lisi",
@@ -36,6 +40,10 @@ REGION = Region(
     phases=Given((phase("standing_four", "the first grab's 4 tiles stand apart; none may be discarded before 听, "
                                          "and the 听 discard must be one of them; no change and no kong after 听"),),
                  text("§24", "第一手抓的四张牌放在前面立着，这四张牌只有听牌时，才可以打出一张，而且听牌时必须打出这四张中的一张才能听")),
+    win=Given(WinRules(requirements=(BAOTING,)), text("§24", "6、必须报听才可以和牌。")),
     options=(RESERVE_READING,),
-    notes=("立四麻将一旦听牌后，就不允许再换牌了，也不允许再杠了 (§24).",),
+    notes=("立四麻将一旦听牌后，就不允许再换牌了，也不允许再杠了 (§24).",
+           "A win needs 报听 (context.ready_declared); the other rules (no 吃, the standing four, no change or kong after 听) "
+           "are rules of play, not of the winning hand.",
+           "The text gives no values: a win is 1 point (FlatScorer)."),
 )

@@ -10,7 +10,10 @@ from ..definition import HouseOption, Region
 from ..indicators import Derivation, Effect, IndicatorRule, NextHeadTile, TailTop, Timing
 from ..provenance import Given, choice, default, research, text
 from ..reserve import FixedTiles
+from ..scoring.nanchang import NanchangScorer
 from ..tilesets import SET_136
+from ..winning import Shapes
+from ..winrules import WinRules
 from .common import DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, four_players
 
 
@@ -24,6 +27,12 @@ JING_POSITION = HouseOption(
     "jing_position", "翻精 (where)",
     (("next_head", "the next head tile after the deal"), ("tail_top", "the top tile of the tail stack")),
     "next_head", research("§3.7", "a physical table flips from a fixed wall position (configure it); the tile after the deal is the common choice"))
+
+JING_SETTLEMENT = HouseOption(
+    "jing_settlement", "精分 结算 (who collects 精分)",
+    (("all_sides", "every side collects its 精分 (正精 2, 副精 1 a copy) from each other side"),
+     ("winner_only", "only the winner collects his 精分 from each loser")),
+    "all_sides", research("§3.7", "SERVER-1 keeps 正精/副精 counts per player, so every player's 精 is settled [P]"))
 
 REGION = Region(
     id="nanchang",
@@ -47,9 +56,15 @@ REGION = Region(
     play=DEFAULT_PLAY,
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
-    options=(JING_POSITION,),
+    win=Given(WinRules(Shapes(honour_chows=True, shisanlan=True)),
+              text("§10", "三张不重复的同类的字牌可以组成一副顺子再加上比全不靠更容易和的“十三烂”的新牌型的引入")),
+    scoring=Given(NanchangScorer(), research("§3.7", "Typical scoring is 正精 2, 副精 1 per copy [P]; the text gives no values")),
+    options=(JING_POSITION, JING_SETTLEMENT),
     notes=(
         "「使用了较多的混牌――“正精”和“副精”」: the text gives no derivation; RESEARCH.md §3.7's is used.",
-        "Honour chows (三张不重复的同类的字牌), 十三烂, 霸王精 and 冲关 come with the hands issue.",
+        "Shapes: the standard hand with honour chows (three different winds, or 中发白: 「同类」 read as winds with winds, "
+        "dragons with dragons) and 十三烂; no requirement is stated.",
+        "Values are research [P] (RESEARCH.md §3.7): a win is 1 (not stated); 精分 = 正精 2 + 副精 1 per copy held, "
+        "collected from each other side (house option). 霸王精, 冲关 and 上下翻精 have no values and are not applied.",
     ),
 )

@@ -6,7 +6,16 @@ from ..provenance import Given, analyst, default, research, text
 from ..tiles import DRAGONS, FLOWERS
 from ..tilesets import SET_144
 from ..walls import End
+from ..winrules import Judged, Requirement, WinRules
 from .common import DEFAULT_DEAL, DEFAULT_PLAY, DEFAULT_ROTATION, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, four_players
+
+def no_dragon_in_hand(j: Judged) -> bool:
+    """中发白 are bonus tiles here: none may stand in a winning hand (they are set aside and replaced)."""
+    return not any(t.is_dragon for t in j.standing)
+
+
+DRAGONS_ARE_FLOWERS = Requirement("dragons_are_flowers", "箭牌算花牌",
+                                  text("§28", "把箭牌也算入花牌中，所以没有大三元，大四喜之类的胡法"), no_dragon_in_hand)
 
 REGION = Region(
     id="nanjing",
@@ -28,6 +37,9 @@ REGION = Region(
     flowers=Given(Flowers(FLOWERS + DRAGONS, End.TAIL),
                   text("§28", "南京麻将包括20张花牌，即把箭牌也算入花牌中，所以没有大三元，大四喜之类的胡法")),
     phases=NO_PHASES,
+    win=Given(WinRules(requirements=(DRAGONS_ARE_FLOWERS,)), text("§28", "南京麻将包括20张花牌，即把箭牌也算入花牌中")),
     options=(dead_wall_option("not stated (§28)"),),
-    notes=("Bonus tiles are replaced from the tail: the source is not stated, the tail is every text's replacement end.",),
+    notes=("Bonus tiles are replaced from the tail: the source is not stated, the tail is every text's replacement end.",
+           "A dragon never stands in a winning hand (it is a bonus tile); 大三元/大四喜 are no hands here, which only "
+           "matters for scoring, and the text gives no values (a win is 1 point)."),
 )

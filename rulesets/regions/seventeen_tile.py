@@ -49,6 +49,7 @@ REGION = Region(
     notes=(
         "First dealer: the 东 seat (「第一盘门风东者为庄家」).",
         "After four 连庄 the seats are drawn again (「庄家连庄四把之后，四位玩家重新排定位置」): the panel asks the players to reseat.",
-        "连庄 raises the base (「底数增加」); the amount is not stated.",
+        "连庄 raises the base (「底数增加」); the amount is not stated, so a win stays 1 point (FlatScorer).",
+        "Win conditions 「按照相关规定」 are not given: any standard hand wins.",
     ),
 )

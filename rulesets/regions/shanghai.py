@@ -3,11 +3,17 @@
 144 tiles with flowers; one roll of two dice; 一炮多响; at least 碰碰胡 to win.
 """
 
+from typing import Callable
+
+from .. import requirements as req
 from ..definition import HouseOption, Play, Region
 from ..dice import SumPicksWallSkipSum
-from ..provenance import Given, choice, default, open_question, research, text
+from ..provenance import Derived, Given, choice, default, open_question, research, text
 from ..rotation import RotationRule
+from ..scoring.hand_types import full_flush, half_flush
+from ..scoring.shanghai import ShanghaiScorer
 from ..tilesets import SET_144
+from ..winrules import Judged, Requirement, WinRules
 from .common import DEFAULT_DEAL, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, flowers_from_tail, four_players
 
 MULTI_WIN_DEALER = HouseOption(
@@ -15,6 +21,44 @@ MULTI_WIN_DEALER = HouseOption(
     (("nearest_winner", "(b) the winner nearest the discarder deals"),
      ("after_nearest_winner", "(a) that winner's 下家 deals")),
     "nearest_winner", open_question("§4.8", "「点炮者最近的一个胡牌者下家为下盘庄家」: reading (b) agrees with rule 2 「谁胡牌下盘当庄家」"))
+
+MIN_HAND = HouseOption(
+    "min_hand", "起和 (the least hand)",
+    (("qinghunpeng", "碰碰胡, 混一色 or 清一色 (清混碰)"),
+     ("all_pungs", "碰碰胡 only: every meld a 刻 or 杠 (清碰, 混碰 and 字一色 included)")),
+    "qinghunpeng", open_question("§4.6", "「至少从碰碰胡及以上的番型」: which hands rank with or above 碰碰胡 is not listed; "
+                                 "RESEARCH.md §3.5 names 上海 清混碰 (清一色, 混一色, 碰碰胡) as the hands of that class"))
+
+CHENGBAO_DISCARD = HouseOption(
+    "chengbao_discard", "承包 点炮 (承包 on a discard)",
+    (("instead", "the 承包者 pays the one share instead of the discarder"),
+     ("besides", "the discarder and the 承包者 pay a share each")),
+    "instead", open_question("§4.7", "「点炮记分时，承包者付一份点数」: whether the discarder still pays is not stated; "
+                             "instead, as on a self-draw the 承包者 pays for everyone"))
+
+
+def at_least_pengpeng(kind: str) -> Callable[[Judged], bool]:
+    """「必须至少从碰碰胡及以上的番型才允许和牌」 under the house reading `kind`."""
+    def check(j: Judged) -> bool:
+        return req.all_pungs(j) or (kind == "qinghunpeng" and (full_flush(j) or half_flush(j)))
+    return check
+
+
+def no_missed_win(j: Judged) -> bool:
+    """漏胡: a tile passed since the last 动牌 (`context.extra["passed_tiles"]`) may not be won on a discard."""
+    passed = j.context.get("passed_tiles", ()) or ()
+    return j.context.self_drawn or j.context.win_tile not in passed
+
+
+LOUHU = Requirement("louhu", "漏胡", text("§4.6", "玩家A是不能胡那一张的。除非玩家A有进行动牌的情况; 漏胡只针对1张牌，不针对一次性听的所有牌"),
+                    no_missed_win)
+
+
+def shanghai_win(options) -> WinRules:
+    least = Requirement("at_least_pengpeng", "至少碰碰胡", text("§4.6", "上海麻将必须至少从碰碰胡及以上的番型才允许和牌"),
+                        at_least_pengpeng(options["min_hand"]))
+    return WinRules(requirements=(least, LOUHU))
+
 
 REGION = Region(
     id="shanghai",
@@ -41,10 +85,16 @@ REGION = Region(
                text("§4.5–4.6", "庄家的下家…有权力吃或碰那张牌; 允许一炮多响")),
     flowers=flowers_from_tail(default("flower handling is not stated (§4.3); flowers are set aside and replaced from the tail as file 001 states (§7.4)")),
     phases=Given(NO_PHASES.value, default("flower replacement is part of every draw, not a phase")),
-    options=(MULTI_WIN_DEALER, dead_wall_option("not stated (§4.4)")),
+    win=Derived(shanghai_win, text("§4.6", "上海麻将必须至少从碰碰胡及以上的番型才允许和牌"), ("min_hand",)),
+    scoring=Given(ShanghaiScorer(), text("§4.7", "点炮点炮者输分，和其他人无关; 抢杠如果抢杠，记分按自摸计，但由杠的支付，相当于杠的人付 3份")),
+    options=(MULTI_WIN_DEALER, MIN_HAND, CHENGBAO_DISCARD, dead_wall_option("not stated (§4.4)")),
     notes=(
         "The dealer rolls the dice (「摇骰子者」 is not identified).",
         "「挪走7墩」 is counted in whole stacks.",
-        "花分 and the 勒子 cap have no values in the text (§4.7).",
+        "至少碰碰胡: by default 碰碰胡, 混一色 or 清一色 (清混碰, RESEARCH.md §3.5); option min_hand=all_pungs keeps all-pung hands only.",
+        "漏胡 is judged from extra passed_tiles (the tiles the side passed since its last 动牌); a self-draw is a 动牌 and is allowed.",
+        "花分 and the 勒子 cap have no values in the text (§4.7): a share is 1 + the winner's flowers (RESEARCH.md §3.5), no cap.",
+        "承包 (extra claims: claimer, from_side, count; 3 or more either way): the 承包者 pays 3 shares on a self-draw, "
+        "one share on a discard (instead of the discarder by default), 3 more on a 抢杠. 抢杠 only on a 蓄杠 is play, not scoring.",
     ),
 )

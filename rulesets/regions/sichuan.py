@@ -4,11 +4,47 @@
 win), and within the last four tiles a possible win must be taken.
 """
 
-from ..definition import Play, Region
-from ..provenance import Given, analyst, default, research, text
+from .. import requirements as req
+from ..definition import HouseOption, Play, Region
+from ..provenance import Derived, Given, analyst, default, open_question, research, text
+from ..scoring.sichuan import SichuanScorer
 from ..tilesets import SET_108
+from ..winning import Shapes
+from ..winrules import Judged, Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS, TAIL_REPLACEMENT,
                      dead_wall_choice, dead_wall_option, four_players, phase)
+
+QUE_MEN = HouseOption(
+    "que_men", "缺一门 (a void suit to win)",
+    (("required", "a winning hand lacks one of 万, 筒, 条 (「必须缺门可和」)"),
+     ("not_required", "no void suit needed (「部分地区除外，如南充」)")),
+    "required", open_question("§14 (1)", "「缺门可胡」 vs 「必须缺门可和」: the 成都 sentence 「必须缺一门」 makes it mandatory; 南充 is the stated exception"))
+
+GEN = HouseOption(
+    "gen", "根 (four of a kind)",
+    (("kongs", "only kongs add a 番 (「和牌时有杠加番一杠为一番」)"),
+     ("four_of_a_kind", "every four of a kind in the hand adds a 番, kong or not (根, RESEARCH.md §3.12)")),
+    "kongs", open_question("§14", "the text prices kongs only; 根 held without a kong (龙七对) is RESEARCH.md §3.12's 「×(1 + 根)」"))
+
+
+def misses_a_suit(j: Judged) -> bool:
+    """缺一门: the declared void suit (定缺, `context.extra["void_suit"]` = "m", "p" or "s") is absent,
+    or, with none declared, at least one of 万, 筒, 条 is."""
+    void = j.context.get("void_suit")
+    if void:
+        return all(t.suit != void for t in j.standing)
+    return req.lacks_a_suit(j)
+
+
+QUE_YI_MEN = Requirement("que_yi_men", "必须缺一门", text("§14", "必须缺门可和; 必须缺一门"), misses_a_suit)
+
+SHAPES = Shapes(seven_pairs=True)
+"""七对 (a four of a kind as two pairs: 龙七对) besides the standard hand: RESEARCH.md §3.12's table prices it."""
+
+
+def sichuan_win(options) -> WinRules:
+    return WinRules(SHAPES, (QUE_YI_MEN,) if options["que_men"] == "required" else ())
+
 
 REGION = Region(
     id="sichuan",
@@ -32,10 +68,16 @@ REGION = Region(
     phases=Given((phase("choose_void_suit", "定缺: each player keeps one suit void to win (§14)"),
                   phase("continue_after_win", "血战到底: after a win the others play on (§14)")),
                  text("§14", "玩法是必须缺一门一家和牌后，若桌子上还有规定数量的牌其它玩家就必须继续游戏直到结束")),
-    options=(dead_wall_option("not stated (§14)"),),
+    win=Derived(sichuan_win, text("§14", "必须缺门可和（部分地区除外，如南充）"), ("que_men",)),
+    scoring=Given(SichuanScorer(), text("§14", "缺门可胡；点炮时点炮的一个人负责；和牌时有杠加番一杠为一番")),
+    options=(QUE_MEN, GEN, dead_wall_option("not stated (§14)")),
     notes=(
         "「规定数量的牌」 (how many tiles must remain for play to continue) is not stated: play goes on while live tiles remain.",
         "「最后四张」 counts the last four live tiles (after any reserve).",
-        "Kongs add 1 番 each; the discarder alone pays (§14) — the hands issue.",
+        "Shapes: the standard hand and 七对 (RESEARCH.md §3.12 prices 七对 and 清七对); a four of a kind counts as two pairs.",
+        "缺一门 is judged on the declared void suit when the controller gives it (定缺, extra void_suit), else on the tiles.",
+        "Hand values are RESEARCH.md §3.12's table, read as a lookup (the largest named hand); each kong doubles "
+        "(番 = ×2); the discarder alone pays; on a self-draw the sides still in the hand pay (extra finished = sides out).",
+        "刮风下雨 and 查叫 have no values in the text: kong money is not paid apart from the 番, nothing is paid at a draw.",
     ),
 )

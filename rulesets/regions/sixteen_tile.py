@@ -7,6 +7,7 @@ from ..dealing import DealPattern
 from ..definition import Play, Region
 from ..provenance import Given, default, research, text
 from ..rotation import RotationRule
+from ..scoring.sixteen_tile import SixteenTileScorer
 from ..tilesets import SET_144
 from .common import DEFAULT_DICE, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, flowers_from_tail, four_players
 
@@ -30,7 +31,12 @@ REGION = Region(
     play=Given(Play(chi=True, multiple_winners=True), text("§8", "一炮三响：一家“出重”而三家齐吃和")),
     flowers=flowers_from_tail(default("flowers are set aside and replaced from the tail, as file 001 states (§7.4)")),
     phases=NO_PHASES,
+    scoring=Given(SixteenTileScorer(), text("§8", "连庄即是连续做一次庄。每连庄一次便加上一番闲家可以向庄家提出“拉庄”，即是暂不清还输给庄家的总数留三分一作下一盘的博注")),
     options=(dead_wall_option("not stated (§8)"),),
-    notes=("拉庄: a non-dealer may leave one third of what he owes the dealer as the next hand's stake (§8) — the hands issue.",
+    notes=("Win rules are not stated: any standard 17-tile hand (5 melds + a pair) wins.",
+           "No hand values are stated: a win is 1 point; each 连庄 (context.consecutive_dealer) adds a 番 (×2, as the 广东 line "
+           "before the block defines 番) to what the dealer wins or pays.",
+           "拉庄: a non-dealer in extra la_zhuang pays two thirds of what he owes the dealer; the third (rounded down) is "
+           "noted as carried into the next hand's stake.",
            "Melds are laid out 「与江南麻将相同」 — no effect on the controller."),
 )

@@ -10,8 +10,11 @@ from ..definition import Play, Region
 from ..dice import SecondRollerPicksStart
 from ..indicators import Derivation, Effect, IndicatorRule, TailTop, Timing
 from ..provenance import Given, default, research, text
+from ..scoring.wenzhou import WenzhouScorer
 from ..tiles import Tile
 from ..tilesets import SET_136
+from ..winning import Shapes
+from ..winrules import WinRules
 from .common import DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, four_players
 
 REGION = Region(
@@ -37,10 +40,16 @@ REGION = Region(
     play=Given(Play(chi=True), default("not stated; 吃, 碰 and 杠 with natural tiles (财神 may not be used to claim, RESEARCH.md §3.3)")),
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
+    win=Given(WinRules(Shapes(eight_pairs_plus_single=True)), research("§3.3", "16-tile hands (5 melds + pair); special hand 八对+单张")),
+    scoring=Given(WenzhouScorer(), research("§3.3", "软和 ×1 / 硬和 ×2 / 双番 ×4; 连庄 ×2×(repeats+1); kong: 点杠 1, 暗杠 2, 加杠 0; 财神独立结算")),
     options=(dead_wall_option("not stated (§19)"),),
     notes=(
         "How the 财神 is found is not stated in the text: flipped at the tail and left there (RESEARCH.md §3.3), "
         "the flipped kind is 财神 and 白板 plays its natural face (白板 = 财神本牌).",
-        "八对+单张 and 三财神 shapes, 软和/硬和 multipliers and 财神独立结算 come with the hands issue.",
+        "Shapes: 5 melds + a pair, or 八对+单张 (RESEARCH.md §3.3); 三财神 as a win whatever the shape is not modelled "
+        "(the evaluator has no such shape); holding three 财神 makes a complete hand 双番.",
+        "Scoring is research-sourced (RESEARCH.md §3.3): 软和 ×1 / 硬和 ×2 / 双番 ×4 (双番 read as 八对+单张 or three 财神), "
+        "dealer ×2×(连庄+1), kongs 点杠 1 / 暗杠 2 / 加杠 0 from each other player, 财神独立结算 (N·n − T). The base "
+        "win (1) and who pays a discard win (the discarder) are not stated.",
     ),
 )

@@ -7,15 +7,34 @@ may not stay in a winning hand; a winner must have opened (开口).
 from ..cycles import WUHAN_LAIZI
 from ..definition import HouseOption, Play, Region
 from ..indicators import Derivation, Effect, IndicatorRule, NextHeadTile, Timing
-from ..provenance import Given, choice, default, research, text
+from ..provenance import Given, choice, default, open_question, research, text
+from ..requirements import no_red_dragon, opened
 from ..reserve import FixedStacks, FixedTiles
+from ..scoring.wuhan import WuhanScorer, pihu_258_ok, pihu_laizi_ok
 from ..tilesets import SET_136
+from ..winrules import Requirement, WinRules
 from .common import DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, four_players
 
 DEAD_WALL = HouseOption(
     "dead_wall", "黄庄 (end of wall)",
     (("9_stacks", "黄庄 when the last 9 stacks remain"), ("4_tiles", "黄庄 when 4 tiles remain")),
     "9_stacks", research("§3.8", "黄庄 with the last 9 墩 (id 49189478384) or with 4 tiles left (id 36686615465)"))
+
+DAHU_VALUE = HouseOption(
+    "dahu_value", "大胡 底 (value of a 大胡)",
+    (("10", "each 大胡 is worth 10 (屁胡 1)"), ("5", "each 大胡 is worth 5"), ("2", "each 大胡 is worth 2")),
+    "10", open_question("§20", "「…都算大胡。其他就都是屁胡」 gives the classes, not their values; neither does RESEARCH.md §3.8"))
+
+PAYER = HouseOption(
+    "payer", "放冲 谁付 (who pays a discard win)",
+    (("discarder_only", "the discarder alone"), ("all_pay", "every other player")),
+    "discarder_only", open_question("§20", "not stated; the discarder alone is the framework's rule for an unstated payer"))
+
+KAIKOU = Requirement("kaikou", "不开口不能胡", text("§20", "武汉的红中赖子杠讲究开口（即碰，吃，杠），不开口不能胡"), opened)
+HONGZHONG = Requirement("no_hongzhong", "红中留在手上不能胡", text("§20", "红中留在手上不能胡"), no_red_dragon)
+PIHU_LAIZI = Requirement("pihu_one_laizi", "两个癞子胡屁胡不能胡", text("§20", "两个癞子胡屁胡不能胡"), pihu_laizi_ok)
+PIHU_258 = Requirement("pihu_258", "屁胡二五八将",
+                       research("§3.8", "屁胡 needs 2/5/8 将 and may hold at most 1 赖子 (大胡 may hold any number)"), pihu_258_ok)
 
 REGION = Region(
     id="wuhan",
@@ -44,10 +63,19 @@ REGION = Region(
     play=Given(Play(chi=True), text("§20", "武汉的红中赖子杠讲究开口（即碰，吃，杠），不开口不能胡")),
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
-    options=(DEAD_WALL,),
+    win=Given(WinRules(requirements=(KAIKOU, HONGZHONG, PIHU_LAIZI, PIHU_258)),
+              text("§20", "武汉的红中赖子杠讲究开口（即碰，吃，杠），不开口不能胡，两个癞子胡屁胡不能胡，红中留在手上不能胡")),
+    scoring=Given(WuhanScorer(), text("§20", "碰碰胡、将一色、清一色、风一色、全求人、杠开、海底捞、抢杠都算大胡。其他就都是屁胡")),
+    options=(DEAD_WALL, DAHU_VALUE, PAYER),
     notes=(
         "The text does not say how the 赖子 is found (§20): the 赖子皮 is the tile after the deal, shown face up, and stays in the wall (RESEARCH.md §3.8).",
         "A 皮 of 白板 makes 东风 the 赖子 (the wind cycle continues through 白): not stated anywhere.",
-        "Win requirements (开口, no 红中 in hand, at most one 赖子 in a 屁胡) and 大胡/屁胡 come with the hands issue.",
+        "开口 is a 吃, 碰 or 明杠/补杠 (RESEARCH.md §3.8: 「chow/pong/exposed kong」); a 暗杠 does not open.",
+        "「两个癞子胡屁胡不能胡」 is read as: a 屁胡 may use at most one 赖子 standing for another tile (a 赖子 playing its "
+        "own face is not counted); a 屁胡 also needs a 2/5/8 pair (RESEARCH.md §3.8). 大胡 are free of both.",
+        "将一色 and 风一色 are judged on standard hands; the 乱将/乱风 forms (any 2/5/8 or honour tiles, no melds) would need a new shape.",
+        "Values: 屁胡 1, 大胡 the house value (default 10, several 大胡 add up), 硬胡 ×2 (RESEARCH.md §3.8); each loser pays × "
+        "2^(winner's 番 + own 番) from 赖子杠 2 / 皮 1 (research) and 红中杠 1 / 明杠 1 / 暗杠 2 (defaults); caps "
+        "(封顶/金顶…) are named by RESEARCH.md without values and are not applied.",
     ),
 )

@@ -3,6 +3,8 @@
 from ..definition import Play, Region
 from ..provenance import Given, default, text
 from ..tilesets import SET_84
+from ..winning import Shapes
+from ..winrules import WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, EMPTY_SIDE_OPTION, NO_FLOWERS, NO_INDICATORS,
                      NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, three_player_walls, three_players)
 
@@ -25,6 +27,12 @@ REGION = Region(
     play=Given(Play(chi=False), default("not stated; 卡五星 is played with 碰 and 杠 only, as its neighbour 广水 拳打脚踢 states (§21)")),
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
+    win=Given(WinRules(Shapes(seven_pairs=True)), default(
+        "the text states no requirement; 卡五星 is the 湖北 three-player game whose neighbour text 广水 §21 names 七对 "
+        "among its hands, so seven pairs wins as well as the standard hand")),
     options=(EMPTY_SIDE_OPTION, dead_wall_option("not stated (§22)")),
-    notes=("卡五星 (winning on a closed 5 between 4 and 6) is named only; 亮倒, 买马 and 数坎 (RESEARCH.md §3.13) come with the hands issue.",),
+    notes=("No values in the text: a win is 1 point (FlatScorer). No win requirement is stated; seven pairs is allowed "
+           "as in 广水 (§21).",
+           "卡五星 (winning on a closed 5 between 4 and 6) is named only; 亮倒, 买马 and 数坎 (RESEARCH.md §3.13) have no "
+           "values in the texts and are not scored.",),
 )

@@ -7,7 +7,10 @@ table is empty (「一直打到桌面无牌」); 查花猪 at the end.
 from ..definition import HouseOption, Play, Region
 from ..provenance import Given, analyst, default, research, text
 from ..reserve import NoReserve
+from ..scoring import FlatScorer
 from ..tilesets import SET_108
+from ..winrules import Requirement, WinRules
+from .sichuan import SHAPES as SICHUAN_SHAPES, misses_a_suit
 from .common import DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS, TAIL_REPLACEMENT, four_players, phase
 
 EXCHANGE = HouseOption(
@@ -15,6 +18,8 @@ EXCHANGE = HouseOption(
     (("dice", "by the dice sum: %3 = 1 → 下家, 2 → 上家, 0 → 对家"), ("next", "always to 下家"),
      ("opposite", "always to 对家"), ("previous", "always to 上家")),
     "dice", research("§3.12", "direction by dice (e.g. sum % 3: 1 → 下家, 2 → 上家, 0 → 对家); the text says only 「通过投掷色子的方式决定和谁交换」"))
+
+QUE_MEN = Requirement("que_men", "必须缺门可和", text("§15", "核心是打缺门; 必须缺门可和"), misses_a_suit)
 
 REGION = Region(
     id="yichang",
@@ -40,6 +45,14 @@ REGION = Region(
                   phase("continue_after_win", "血流成河: every win is paid and play goes on; the winner's 下家 draws next"),
                   phase("check_flower_pig", "查花猪: at the end a hand holding all three suits is a 花猪")),
                  text("§15", "核心是打缺门，换三张…一直打到桌面无牌…每和一次从和牌下家开始摸牌）、打完查花猪（三方牌）")),
+    win=Given(WinRules(SICHUAN_SHAPES, (QUE_MEN,)),
+              text("§15", "采用四川地区流行的麻将血战到底的打法; 必须缺门可和")),
+    scoring=Given(FlatScorer(), default("the text gives no values (RULES.md §35: none): a win is 1 point, every win of the 血流成河 is paid")),
     options=(EXCHANGE,),
-    notes=("The 花猪 penalty is not stated (§15) — the hands issue.",),
+    notes=(
+        "Win rules are 四川's (「采用四川地区流行的麻将血战到底的打法」): 缺一门 and 七对 (RESEARCH.md §3.12).",
+        "血流成河: every win is settled on its own (flat 1 point: the discarder, or each other side on a self-draw); "
+        "nobody leaves the hand, so every other side pays a self-draw.",
+        "查花猪: a hand still holding all three suits at the end is a 花猪; the penalty is not stated (§15), so nothing is paid.",
+    ),
 )

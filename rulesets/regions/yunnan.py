@@ -5,12 +5,16 @@ one; other replacements come from the last face-down tile.  No 吃; 平和 only 
 winners; within the last four tiles a possible win must be taken.
 """
 
+from typing import Callable
+
 from ..definition import HouseOption, Play, Region
 from ..indicators import Derivation, Effect, IndicatorRule, TailTops, Timing
 from ..provenance import Derived, Given, choice, default, open_question, text
 from ..rotation import RotationRule
+from ..scoring.yunnan import YunnanScorer, is_pinghu
 from ..tilesets import SET_136
 from ..walls import End
+from ..winrules import Judged, Requirement, WinRules
 from .common import DEFAULT_DEAL, DEFAULT_DICE, NO_FLOWERS, dead_wall_choice, dead_wall_option, four_players, phase
 
 TAIL_READING = HouseOption(
@@ -23,6 +27,44 @@ MULTI_WIN_DEALER = HouseOption(
     (("nearest_winner", "(b) the first winner counted from the discarder towards 下家"),
      ("discarder_next", "(a) the discarder's 下家, winner or not")),
     "nearest_winner", open_question("§29.5", "「点炮者下方第一家」: (b) keeps 「每盘首先和牌的人为下一盘的庄家」 true"))
+
+PINGHU_READING = HouseOption(
+    "pinghu_reading", "平和 (what is a 平和)",
+    (("no_big_pattern", "a hand that is not 碰碰胡, 清一色 or 混一色 (大牌型)"),
+     ("all_chows", "four chows and a pair; any hand with a 刻 is not 平和")),
+    "no_big_pattern", open_question("§29.6", "「平和必须自摸，大牌型可以点炮也可以自摸」 sets 平和 against 大牌型, which the text does not list; "
+                                    "碰碰胡, 清一色 and 混一色 are read as the 大牌型"))
+
+ANGANG = HouseOption(
+    "angang", "暗杠 (concealed kong)",
+    (("1", "each other side pays 1"), ("2", "each other side pays 2"), ("4", "each other side pays 4")),
+    "2", open_question("§29.7", "暗杠's value is not stated; 2 from each other side, as much as a 明杠 costs its discarder"))
+
+ZHUANWAN = HouseOption(
+    "zhuanwan", "转弯杠 (added kong)",
+    (("1", "each other side pays 1"), ("2", "each other side pays 2")),
+    "1", open_question("§29.7", "转弯杠's value is not stated; 1 from each other side, below a 暗杠"))
+
+
+def pinghu_self_drawn(reading: str) -> Callable[[Judged], bool]:
+    """「平和必须自摸不能点炮」: a 平和 (under `reading`) is won by self-draw; a 大牌型 either way."""
+    def check(j: Judged) -> bool:
+        return j.context.self_drawn or not is_pinghu(j, reading)
+    return check
+
+
+def no_win_after_pass(j: Judged) -> bool:
+    """「在自己未摸下一张牌的一圈内，不能弃先胡后」: a side that passed a win since its last draw
+    (`context.extra["passed_since_draw"]`) may not win on a discard."""
+    return j.context.self_drawn or not j.context.get("passed_since_draw", False)
+
+
+def yunnan_win(options) -> WinRules:
+    pinghu = Requirement("pinghu_zimo", "平和必须自摸", text("§29.6", "平和必须自摸不能点炮; 平和必须自摸，大牌型可以点炮也可以自摸"),
+                         pinghu_self_drawn(options["pinghu_reading"]))
+    passed = Requirement("no_qi_xian_hu_hou", "不能弃先胡后", text("§29.6", "打牌时，在自己未摸下一张牌的一圈内，不能弃先胡后"),
+                         no_win_after_pass)
+    return WinRules(requirements=(pinghu, passed))
 
 
 def _tail_tiles(options) -> tuple[IndicatorRule, ...]:
@@ -58,10 +100,16 @@ REGION = Region(
     flowers=NO_FLOWERS,
     phases=Given((phase("check_ready_at_draw", "流局查大叫: ready hands are checked at a draw; kong money is not counted (§29.4)"),),
                  text("§29.4", "流局查大叫，杠钱不算")),
-    options=(TAIL_READING, MULTI_WIN_DEALER, dead_wall_option("not stated (§29.4)")),
+    win=Derived(yunnan_win, text("§29.6", "满足相关规定的牌型条件时和牌，平和必须自摸不能点炮"), ("pinghu_reading",)),
+    scoring=Given(YunnanScorer(), text("§29.6–29.7", "打出一张牌的闲家给玩家2分; 点炮时点炮者只负责和牌者牌型的分; 流局查大叫，杠钱不算")),
+    options=(TAIL_READING, MULTI_WIN_DEALER, PINGHU_READING, ANGANG, ZHUANWAN, dead_wall_option("not stated (§29.4)")),
     notes=(
         "A shown tail tile that is taken is not replaced by showing another: not stated.",
         "A 荒庄 keeps the dealer: not stated.",
-        "明杠 from a discard: the discarder pays 2 分 (§29.6) — the hands issue.",
+        "The 牌型 are not listed: any standard hand wins; 平和 vs 大牌型 is house option pinghu_reading.",
+        "Hand values per 牌型 are not stated: every hand is 1 分, paid by the discarder alone or by the three on a self-draw.",
+        "Kong money (extra kong_events: side, ming/an/zhuanwan, fed_by) is paid with a win: 明杠 2 from its discarder; "
+        "暗杠 and 转弯杠 from each other side by option. At a draw 杠钱不算, and 查大叫: each side not ready pays each ready side 1.",
+        "不能弃先胡后 is judged from extra passed_since_draw, which the controller sets when a side passes a win.",
     ),
 )

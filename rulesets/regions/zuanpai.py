@@ -11,9 +11,12 @@ from ..definition import Flowers, HouseOption, Play, Region
 from ..dice import SecondRollerPicksStart
 from ..indicators import Derivation, Effect, IndicatorRule, Timing, UpperTilesOnWall
 from ..provenance import Derived, Given, analyst, choice, default, open_question, text
+from ..requirements import lacks_a_suit
+from ..scoring.zuanpai import ZuanpaiScorer, no_gang_tiles
 from ..tiles import Tile
 from ..tilesets import SET_136
 from ..walls import End
+from ..winrules import Requirement, WinRules
 from .common import DEFAULT_DEAL, DEFAULT_ROTATION, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, four_players, phase
 
 ZUAN_WALL = HouseOption(
@@ -31,6 +34,26 @@ DA_QUE = HouseOption(
     "da_que", "打缺 (void suit)",
     (("off", "发 is shown and replaced from the tail"), ("on", "打缺: 发 need not be shown and counts as a wind")),
     "off", open_question("§26.2", "当打缺时发可以不必亮出来，算风牌，但不算钱"))
+
+FA_VALUE = HouseOption(
+    "fa_value", "发 算钱 (value of a shown 发)",
+    (("double", "each shown 发 doubles the win: 2^n (翻 = a doubling)"), ("add", "each shown 发 adds one: 1 + n")),
+    "double", open_question("§26.2", "「几个发算几个翻的钱」: 翻 is read as a doubling, as 番 is in the texts that give values (§1.8, §32.4)"))
+
+GANG_PAI = Requirement("no_gang_pai", "杠牌手上有就不能和牌",
+                       text("§26.2", "发财和白板是杠牌，只能用来杠，手上有，就不能和牌…如果是中发白的钻牌，则其余两个就成了杠牌"),
+                       no_gang_tiles)
+GANG_PAI_DA_QUE = Requirement("no_gang_pai", "杠牌手上有就不能和牌（打缺：发算风牌）",
+                              text("§26.2", "手上有，就不能和牌; 当打缺时发可以不必亮出来，算风牌"),
+                              lambda j: no_gang_tiles(j, da_que=True))
+DA_QUE_VOID = Requirement("da_que", "打缺 (缺一门)", analyst("§26", "「打缺」 is playing with a void suit: a winning hand lacks one suit"),
+                          lacks_a_suit)
+
+
+def zuanpai_win(options) -> WinRules:
+    if options["da_que"] == "on":
+        return WinRules(requirements=(GANG_PAI_DA_QUE, DA_QUE_VOID))
+    return WinRules(requirements=(GANG_PAI,))
 
 
 def _zuanpai(options) -> tuple[IndicatorRule, ...]:
@@ -67,11 +90,17 @@ REGION = Region(
     }),
     phases=Given((phase("bonus_flower_exposure", "发 is shown and replaced from the tail; when 发 is the 钻, 红中 takes its role (§26.2)"),),
                  text("§26.2", "当发为钻时，红中充当发牌，也必须亮出了，且从牌尾补牌")),
-    options=(ZUAN_WALL, ZUAN_DICE, DA_QUE, dead_wall_option("not stated (§26.3)")),
+    win=Derived(zuanpai_win, text("§26.2", "杠牌：如果不是中发白的钻牌时候，发财和白板是杠牌，只能用来杠，手上有，就不能和牌"), ("da_que",)),
+    scoring=Derived(lambda o: ZuanpaiScorer(), text("§26.2", "几个发算几个翻的钱。当打缺时发可以不必亮出来，算风牌，但不算钱"), ("fa_value", "da_que")),
+    options=(ZUAN_WALL, ZUAN_DICE, DA_QUE, dead_wall_option("not stated (§26.3)"), FA_VALUE),
     notes=(
         "「根据所打数值（+1循环）」 is read as the successor rule (+1, cyclic) of §26.1, not as counting value + 1.",
         "The flipped indicator stays face up in the wall and is drawn in turn: what happens to it is not stated.",
         "发 as a bonus tile (§26.2 「必须亮出了」) vs 杠牌 (§26.2 「只能用来杠」) conflict: 发 is shown and replaced; 白板 is 杠牌 (reading (a)).",
-        "Each shown 发 is one 翻 of money (「几个发算几个翻的钱」) — the hands issue.",
+        "杠牌 block a win only while concealed: 发财 and 白板 when the 钻 is not a dragon (only 白板 with 打缺), the two other "
+        "dragons when it is (§26.2 [000:173]).",
+        "Each shown 发 (context extra 'fa_shown') is one 翻 of money, read as a doubling (house option fa_value); with 打缺 "
+        "发 「不算钱」. The base win is 1; who pays is not stated: the discarder, or everyone on a self-draw.",
+        "With 打缺 a winning hand must lack a suit (打缺 read as playing void in one suit).",
     ),
 )

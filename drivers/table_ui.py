@@ -1,0 +1,83 @@
+"""What the table says to the players, word for word: the public message line and seat prompts.
+
+These strings are the contract between the controller and the people at the table (and the
+simulated players, who read the same screens).  The controller writes them; nothing else on
+the display is needed to play.  Kept in `drivers` because both the controller (`firmware`) and
+the simulator read them, and they are part of the display protocol (docs/protocol.md §7.3).
+
+The public message line `main.t_msg` names the phase of the hand (`Phase`).  Line 0 of a seat
+display is that seat's status, line 1 its prompt or private information.
+
+A *choice* prompt reads "<question>:<current choice>"; ◀ ▶ move through the choices, 确认
+accepts.  `choice_text` / `parse_choice` write and read it.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Phase(str, Enum):
+    """The public message line during a hand (main.t_msg starts with one of these)."""
+
+    IDLE = "待机"                    # no hand running
+    BUILDING = "洗牌中"              # the next set is being built; wait
+    PUSH_IN = "请推牌入池后按确认"     # push every tile into the centre, then any seat presses 确认
+    DICE = "请掷骰子"                 # the seat prompted "请掷骰子" presses 骰子
+    DEAL = "请配牌"                   # take the deal from the head as the break says
+    EXCHANGE = "换三张"               # exchange three tiles (direction follows), then 确认
+    PLAY = "请出牌"                   # play; indicators are shown
+    LAST_TILE = "最后一张"            # the live wall is empty: 胡 or any seat 确认 for 荒庄
+    WIN_CHECK = "验牌中"              # a win is being checked; wait
+    HAND_OVER = "本局结束"            # the result is shown
+    FAULT = "故障"                    # a latched fault: see the fault page
+
+
+# Seat prompts (line 1 of a seat display).
+ROLL_DICE = "请掷骰子"                # press 骰子; the prompt reads "请掷骰子 第N次" (see roll_prompt)
+ROLL_BAO = "请掷骰子定宝"             # 长春: the first ready player rolls the 宝 die
+LAY_MELDS = "摆副露后确认"            # lay your shown melds (and concealed kongs) in the read zone, then 确认
+LAY_HAND = "摆手牌后确认"             # lay the rest of the hand beside them, then 确认
+ENTRY = "录入"                        # manual entry: "录入:<tile>" ◀ ▶ choose, 确认 adds one, 胡 ends
+WIN_FROM = "点炮"                     # choice: who discarded the winning tile
+WIN_TILE = "胡牌"                     # choice: which tile won (on a discard)
+BAO = "宝"                            # "宝:<tile>" — private to this seat
+CHANGE_BAO_HINT = "骰子=换宝"          # shown with the 宝: 骰子 asks for 换宝
+NOT_A_WIN = "诈胡"                    # the laid hand is not a win
+WIN_DONE = "胡"                       # "胡 +32"
+
+SELF_DRAWN = "自摸"
+RELATIVE_SEATS = ("下家", "对家", "上家")   # seats counted from the asking seat, in play order
+
+
+def roll_prompt(count: int) -> str:
+    """The dice prompt for the hand's `count`-th roll: each request reads differently, so a
+    player (or a camera) never mistakes a new request for the one already answered."""
+    return f"{ROLL_DICE} 第{count}次"
+
+
+def choice_text(question: str, current: str) -> str:
+    return f"{question}:{current}"
+
+
+def parse_choice(text: str) -> tuple[str, str] | None:
+    """("点炮", "下家") from "点炮:下家"; None when the line is not a choice."""
+    question, sep, current = text.partition(":")
+    return (question, current) if sep else None
+
+
+def relative_name(asking: int, other: int, sides: tuple[int, ...]) -> str:
+    """下家 / 对家 / 上家 of `other` seen from `asking`, over the playing sides."""
+    ordered = sorted(sides)
+    steps = (ordered.index(other) - ordered.index(asking)) % len(ordered)
+    if len(ordered) == 3:
+        return ("", "下家", "上家")[steps]
+    return ("", "下家", "对家", "上家")[steps]
+
+
+def seat_status(dealer: bool, score: int, ready: bool = False) -> str:
+    """Line 0 of a seat display: "庄 +12 听" — 庄 marks the dealer."""
+    parts = ["庄" if dealer else "闲", f"{score:+d}"]
+    if ready:
+        parts.append("听")
+    return " ".join(parts)

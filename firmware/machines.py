@@ -1,0 +1,93 @@
+"""The table's state machines (transitions), each built once per table.
+
+Three machines, each a table of (trigger, source, destination):
+- the **table** lifecycle: connect and handshake → self-test → idle → the first build → hand over
+  (push the old set in, raise the new walls) → dice → deal → reveal → play ⇄ win check →
+  settlement → the next hand over;
+- the **set builder** under the table: shuffle → build → check → ready or rejected;
+- the **fault latch**: clear → latched → (a person acknowledges) → clear.
+
+No auto transitions, no queued triggers (DESIGN.md §7): every trigger is named here, and an
+invalid trigger raises at once.  `dot_text()` renders all three as Graphviz DOT.
+"""
+
+from __future__ import annotations
+
+from transitions.extensions.asyncio import AsyncMachine
+
+TABLE_STATES = ("connecting", "self_test", "idle", "first_build", "push_in", "raising", "dice",
+                "dealing", "revealing", "playing", "win_check", "settling", "stopped")
+TABLE_TRANSITIONS = (
+    ("connected", "connecting", "self_test"),
+    ("tested", "self_test", "idle"),
+    ("start", "idle", "first_build"),
+    ("set_built", "first_build", "push_in"),
+    ("pushed_in", "push_in", "raising"),
+    ("walls_up", "raising", "dice"),
+    ("dice_done", "dice", "dealing"),
+    ("dealt", "dealing", "revealing"),
+    ("revealed", "revealing", "playing"),
+    ("hu", "playing", "win_check"),
+    ("judged", "win_check", "playing"),
+    ("hand_over", "playing", "settling"),
+    ("hand_over", "win_check", "settling"),
+    ("next_hand", "settling", "push_in"),
+    ("finish", "settling", "stopped"),
+    ("finish", "idle", "stopped"),
+)
+
+BUILDER_STATES = ("empty", "shuffling", "building", "checking", "ready", "rejected", "raised")
+BUILDER_TRANSITIONS = (
+    ("shuffle", ["empty", "raised", "rejected"], "shuffling"),
+    ("build", "shuffling", "building"),
+    ("built", "building", "checking"),
+    ("accept", "checking", "ready"),
+    ("reject", "checking", "rejected"),
+    ("stop", "building", "rejected"),
+    ("raise_walls", "ready", "raised"),
+)
+
+FAULT_STATES = ("clear", "latched")
+FAULT_TRANSITIONS = (
+    ("latch", ["clear", "latched"], "latched"),
+    ("acknowledge", "latched", "clear"),
+)
+
+MACHINES = {
+    "table": (TABLE_STATES, TABLE_TRANSITIONS, "connecting"),
+    "builder": (BUILDER_STATES, BUILDER_TRANSITIONS, "empty"),
+    "fault": (FAULT_STATES, FAULT_TRANSITIONS, "clear"),
+}
+
+
+class StateModel:
+    """A model object for one machine: `state` and the async trigger methods."""
+
+    state: str
+
+
+def build_machine(name: str) -> StateModel:
+    states, transitions, initial = MACHINES[name]
+    model = StateModel()
+    AsyncMachine(model=model, states=list(states), initial=initial, auto_transitions=False,
+                 transitions=[{"trigger": t, "source": s, "dest": d} for t, s, d in transitions],
+                 ignore_invalid_triggers=False)
+    return model
+
+
+def dot_text() -> str:
+    """All three machines as one DOT graph (one cluster each)."""
+    lines = ["digraph mahjong_table {", "  rankdir=LR;", '  node [shape=box, style=rounded, fontname="Helvetica"];']
+    for name, (states, transitions, initial) in MACHINES.items():
+        lines.append(f"  subgraph cluster_{name} {{")
+        lines.append(f'    label="{name}";')
+        lines.append(f'    "{name}_start" [shape=point];')
+        lines.append(f'    "{name}_start" -> "{name}:{initial}";')
+        for state in states:
+            lines.append(f'    "{name}:{state}" [label="{state}"];')
+        for trigger, sources, dest in transitions:
+            for source in ([sources] if isinstance(sources, str) else sources):
+                lines.append(f'    "{name}:{source}" -> "{name}:{dest}" [label="{trigger}"];')
+        lines.append("  }")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,125 @@
+"""What the table shows: the public display and the seat displays.
+
+The presenter is the only writer of both.  It takes only public facts for the public display;
+private information (a 长春 宝) has its own method that writes one seat's display and nothing
+else.  Seat lines are cut to the board's SEAT_TEXT_BYTES at a character boundary.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Protocol
+
+from drivers.table_ui import Phase, seat_status
+
+SEAT_TEXT_BYTES = 32
+
+
+class DisplayLike(Protocol):
+    def show_page(self, page: str) -> None: ...
+    def set_text(self, page: str, component: str, text: str) -> None: ...
+    def set_number(self, page: str, component: str, value: int) -> None: ...
+
+
+SeatWriter = Callable[[int, int, str], None]     # queues one seat line (the controller sends it in order)
+
+
+def fit(text: str, limit: int = SEAT_TEXT_BYTES) -> str:
+    """Cut `text` to at most `limit` UTF-8 bytes without splitting a character."""
+    out = []
+    size = 0
+    for char in text:
+        size += len(char.encode())
+        if size > limit:
+            break
+        out.append(char)
+    return "".join(out)
+
+
+class Presenter:
+    def __init__(self, display: DisplayLike | None, seat_writer: SeatWriter) -> None:
+        self._display = display
+        self._seat_writer = seat_writer
+        self._shown: dict[tuple[str, str], object] = {}
+        self._seats: dict[tuple[int, int], str] = {}
+        self.page = "main"
+
+    # -- public display ------------------------------------------------------------------------
+
+    def _text(self, component: str, text: str, page: str = "main") -> None:
+        if self._shown.get((page, component)) != text:
+            self._shown[(page, component)] = text
+            if self._display is not None:
+                self._display.set_text(page, component, text)
+
+    def _number(self, component: str, value: int) -> None:
+        if self._shown.get(("main", component)) != value:
+            self._shown[("main", component)] = value
+            if self._display is not None:
+                self._display.set_number("main", component, value)
+
+    def show_page(self, page: str) -> None:
+        if page != self.page:
+            self.page = page
+            if self._display is not None:
+                self._display.show_page(page)
+
+    def phase(self, phase: Phase, detail: str = "") -> None:
+        self._text("t_msg", phase.value + (f" {detail}" if detail else ""))
+
+    def message(self) -> str:
+        return str(self._shown.get(("main", "t_msg"), ""))
+
+    def ruleset(self, name: str) -> None:
+        self._text("t_ruleset", name)
+
+    def round(self, text: str) -> None:
+        self._text("t_round", text)
+
+    def dealer(self, side: int, repeats: int) -> None:
+        self._text("t_dealer", f"庄家 座位{side}" + (f" 连庄{repeats}" if repeats else ""))
+
+    def dice(self, rolls: list[tuple[int, ...]]) -> None:
+        self._text("t_dice", " / ".join("+".join(map(str, roll)) for roll in rolls))
+
+    def stacks_left(self, live_tiles: int) -> None:
+        self._number("n_left", (live_tiles + 1) // 2)
+
+    def public_indicators(self, indicator_names: list[str], wild_names: list[str]) -> None:
+        """Public indicator tiles and the wilds they make — never a private one."""
+        self._text("t_ind", " ".join(indicator_names))
+        self._text("t_wild", " ".join(wild_names))
+
+    def scores(self, totals: tuple[int, ...]) -> None:
+        for side, total in enumerate(totals):
+            self._text(f"t_score{side}", f"{total:+d}")
+
+    def seat_names(self, names: list[str]) -> None:
+        for side, name in enumerate(names):
+            self._text(f"t_name{side}", name)
+
+    def fault(self, code: str, text: str, hint: str) -> None:
+        self._text("t_code", code, "fault")
+        self._text("t_text", text, "fault")
+        self._text("t_hint", hint, "fault")
+        self.show_page("fault")
+
+    # -- seat displays -------------------------------------------------------------------------
+
+    def seat(self, side: int, line: int, text: str) -> None:
+        text = fit(text)
+        if self._seats.get((side, line)) != text:
+            self._seats[(side, line)] = text
+            self._seat_writer(side, line, text)
+
+    def seat_status(self, side: int, dealer: bool, score: int, ready: bool = False) -> None:
+        self.seat(side, 0, seat_status(dealer, score, ready))
+
+    def prompt(self, side: int, text: str) -> None:
+        self.seat(side, 1, text)
+
+    def private(self, side: int, text: str) -> None:
+        """Private information for one seat only (a 宝): line 1 of that seat's display."""
+        self.seat(side, 1, text)
+
+    def seat_line(self, side: int, line: int) -> str:
+        return self._seats.get((side, line), "")

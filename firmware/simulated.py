@@ -1,0 +1,111 @@
+"""The controller against the built-in simulator: the same code path as real boards.
+
+The simulator serves the three devices on real ptys; the controller opens them exactly as it
+opens `/dev/serial/by-id/…`.  The simulated table comes pre-enrolled: its tag registry is copied
+into the controller's tile registry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass
+from typing import Any, Callable, TextIO
+
+from drivers.display import Display
+from drivers.motor import MotorBoard
+from drivers.rfid import RfidBoard
+from rulesets.definition import Ruleset
+from simulator import TableFaults, parse_fault
+from simulator.table import SimulatedTable
+
+from .controller import Devices, TableController
+from .ledger import Ledger
+from .recorder import FlightRecorder
+from .registry import Registered, TileRegistry
+from .session import TableSession
+
+PlayersFactory = Callable[[SimulatedTable, Ruleset, int], Any]   # returns an object with `async run()`
+
+
+@dataclass(frozen=True)
+class RunResult:
+    hands: int
+    totals: tuple[int, int, int, int]
+    events: int
+
+
+def enroll_simulated(table: SimulatedTable, registry: TileRegistry) -> int:
+    """Copy the simulated table's tags into the registry (the simulator comes pre-enrolled)."""
+    entries = [Registered(uid, ident.kind, ident.set_index, ident.copy) for uid, ident in table.registry().items()]
+    return registry.enroll(entries)
+
+
+def default_players(table: SimulatedTable, ruleset: Ruleset, seed: int) -> Any:
+    from simulator.players import SimulatedPlayers
+    return SimulatedPlayers(table, ruleset, seed=seed)
+
+
+async def run_simulated(ruleset: Ruleset, *, hands: int, seed: int = 0, speed: float = 0.0,
+                        events: TextIO | None = None, ledger_path: str = ":memory:",
+                        faults: tuple[str, ...] = (), players: PlayersFactory | None = default_players,
+                        on_event: Callable[[dict], None] | None = None,
+                        table: SimulatedTable | None = None) -> RunResult:
+    """Play `hands` hands of `ruleset` on a simulated table; return what happened."""
+    own_table = table is None
+    if table is None:
+        table_faults = TableFaults()
+        for fault in faults:
+            parse_fault(fault, table_faults)
+        table = SimulatedTable(seed=seed, speed=speed, tile_sets=(ruleset.tiles, ruleset.tiles), faults=table_faults)
+    endpoints = await table.start("pty") if own_table else table.endpoints
+    registry = TileRegistry()
+    enroll_simulated(table, registry)
+    ledger = Ledger(ledger_path)
+    devices: Devices | None = None
+    player_task: asyncio.Task | None = None
+    try:
+        devices = Devices(await MotorBoard.open(endpoints.motor), await RfidBoard.open(endpoints.rfid),
+                          await Display.open(endpoints.display))
+        recorder = FlightRecorder(events, clock=_table_clock(table))
+        if on_event is not None:
+            recorder.listen(on_event)
+        controller = TableController(devices, ruleset, registry, ledger, recorder, clock=_table_clock(table),
+                                     stop_on_reject=True)
+        if players is not None:
+            player_task = asyncio.create_task(players(table, ruleset, seed).run(), name="simulated-players")
+        session = TableSession(controller, hands)
+        played = await _run_beside(session.run(), player_task)
+        return RunResult(played, tuple(controller.totals), recorder.events_written)  # type: ignore[arg-type]
+    finally:
+        if player_task is not None:
+            player_task.cancel()
+            await asyncio.gather(player_task, return_exceptions=True)
+        if devices is not None:
+            for device in (devices.motor, devices.rfid, devices.display):
+                if device is not None:
+                    with contextlib.suppress(Exception):
+                        await device.close()
+        ledger.close()
+        registry.close()
+        if own_table:
+            await table.stop()
+
+
+async def _run_beside(main: Any, helper: asyncio.Task | None) -> Any:
+    """Run `main`; if the helper task (the players) dies first, stop and raise its error."""
+    main_task = asyncio.ensure_future(main)
+    if helper is None:
+        return await main_task
+    done, _ = await asyncio.wait({main_task, helper}, return_when=asyncio.FIRST_COMPLETED)
+    if main_task in done:
+        return main_task.result()
+    main_task.cancel()
+    await asyncio.gather(main_task, return_exceptions=True)
+    error = helper.exception()
+    raise RuntimeError(f"the simulated players stopped: {error!r}") from error
+
+
+def _table_clock(table: SimulatedTable) -> Callable[[], float]:
+    """The table clock: the simulator's virtual clock (seconds since it started)."""
+    return table.clock.now

@@ -1,0 +1,124 @@
+"""The wall map: every stacking-head read lands in its (side, stack, layer) slot; the set check.
+
+Reads are resolved with the tile registry.  A read with several UIDs is a doubled read (the
+previous tile's tag still in the field) or a stray tag: the UIDs already placed, unknown ones and
+tiles of another set are set aside, and exactly one candidate must remain.  Nothing is guessed:
+a slot with no candidate is *unread*, one with several is *ambiguous*, and both stop the set
+from reaching play.  Before the walls rise, `check()` compares the map with the ruleset's tile
+set and names every missing, extra, duplicated, unknown or other-set tile.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from drivers.messages import FaultCode
+from drivers.rfid_protocol import push_slot
+from rulesets.tiles import Tile
+from rulesets.tilesets import TileSet
+from rulesets.walls import Layer, StackPos
+
+from .registry import TileRegistry
+
+Position = tuple[int, int, str]      # (side, stack, "top"/"bottom")
+
+
+@dataclass(frozen=True)
+class SetProblem:
+    """One reason a built set may not reach play, as the fault shows it."""
+
+    code: FaultCode
+    message: str
+
+
+@dataclass
+class WallMap:
+    """The slots of one build: position → UID (None while unread or unresolved)."""
+
+    tile_set: int | None
+    stacks: tuple[int, int, int, int]
+    registry: TileRegistry
+    reads: dict[Position, tuple[bytes, ...]] = field(default_factory=dict)
+    uids: dict[Position, bytes | None] = field(default_factory=dict)
+    stray: list[bytes] = field(default_factory=list)        # unknown tags seen at the heads
+
+    def on_head_read(self, lane: int, push_index: int, uids: tuple[bytes, ...]) -> None:
+        slot = push_slot(lane, push_index)
+        position = (slot.side, slot.stack, slot.layer)
+        self.reads[position] = tuple(uids)
+        self.uids[position] = self._resolve(uids)
+
+    def _resolve(self, uids: tuple[bytes, ...]) -> bytes | None:
+        placed = {u for u in self.uids.values() if u is not None}
+        candidates = []
+        for uid in dict.fromkeys(uids):
+            known = self.registry.lookup(uid)
+            if known is None:
+                self.stray.append(uid)
+            elif uid not in placed:
+                candidates.append(uid)
+        return candidates[0] if len(candidates) == 1 else None
+
+    def positions(self) -> list[Position]:
+        return [(side, stack, layer) for side in range(4) for stack in range(self.stacks[side])
+                for layer in ("top", "bottom")]
+
+    def tile_at(self, side: int, stack: int, layer: Layer | str) -> Tile | None:
+        uid = self.uids.get((side, stack, _layer_name(layer)))
+        found = self.registry.lookup(uid) if uid else None
+        return found.kind if found else None
+
+    def uid_at(self, side: int, stack: int, layer: Layer | str) -> bytes | None:
+        return self.uids.get((side, stack, _layer_name(layer)))
+
+    def check(self, expected: TileSet, expected_set: int | None = None) -> list[SetProblem]:
+        """Everything that keeps this set from play; [] when it may rise."""
+        problems: list[SetProblem] = []
+        unread = [p for p in self.positions() if self.uids.get(p) is None]
+        for side, stack, layer in unread:
+            seen = self.reads.get((side, stack, layer))
+            why = "was not read" if not seen else f"read {len(seen)} tags and none can be told apart"
+            problems.append(SetProblem(FaultCode.SET_MISMATCH,
+                                       f"slot side {side} stack {stack} {layer} {why}; rebuild the set"))
+        placed = [u for u in (self.uids.get(p) for p in self.positions()) if u is not None]
+        for uid, n in Counter(placed).items():
+            if n > 1:
+                problems.append(SetProblem(FaultCode.DUPLICATE_UID, f"tag {uid.hex()} read at {n} slots: a duplicated tag"))
+        for uid in dict.fromkeys(self.stray):
+            problems.append(SetProblem(FaultCode.UNKNOWN_TAG,
+                                       f"unknown tag {uid.hex()} at a stacking head: remove the foreign tile or enrol it"))
+        found = [self.registry.lookup(u) for u in dict.fromkeys(placed)]
+        if expected_set is not None:
+            for entry in found:
+                if entry and entry.tile_set != expected_set:
+                    problems.append(SetProblem(FaultCode.WRONG_SET,
+                                               f"{entry.kind.zh} ({entry.kind}) of set {entry.tile_set} in a build of set {expected_set}: take it out"))
+        kinds = Counter(e.kind for e in found if e and (expected_set is None or e.tile_set == expected_set))
+        problems += _multiset_problems(kinds, Counter(dict(expected.counts)), bool(unread))
+        return problems
+
+    def ring_tiles(self, stacks: tuple[StackPos, ...]) -> list[list[str]]:
+        """The whole wall in draw order as [top, bottom] tile strings."""
+        out = []
+        for pos in stacks:
+            pair = [self.tile_at(pos.wall, pos.stack, layer) for layer in ("top", "bottom")]
+            out.append([str(t) if t is not None else "?" for t in pair])
+        return out
+
+
+def _multiset_problems(found: Counter, expected: Counter, unread: bool) -> list[SetProblem]:
+    problems = []
+    for kind in sorted(set(found) | set(expected)):
+        have, want = found.get(kind, 0), expected.get(kind, 0)
+        if have < want and not unread:
+            problems.append(SetProblem(FaultCode.SET_MISMATCH,
+                                       f"missing {want - have} × {kind.zh} ({kind}): find it and put it in the table"))
+        elif have > want:
+            problems.append(SetProblem(FaultCode.SET_MISMATCH,
+                                       f"{have - want} extra {kind.zh} ({kind}) this ruleset does not use: take it out"))
+    return problems
+
+
+def _layer_name(layer: Layer | str) -> str:
+    return layer.value if isinstance(layer, Layer) else str(layer)

@@ -1,0 +1,31 @@
+"""灌南 (RULES.md §30): 「记牌形式主要包括：七对、碰碰和…、一条龙…、平牌」; no values, a win is 1 point."""
+
+import pytest
+
+from rulesets.hand import Hand, WinContext
+from rulesets.judging import evaluate_hand
+from rulesets.regions import get_region
+from rulesets.tiles import Tile
+
+GUANNAN = get_region("guannan").resolve()
+
+
+def judge(tiles, win, discarder=None):
+    return evaluate_hand(GUANNAN, Hand.parse(tiles), WinContext(winner=3, discarder=discarder, win_tile=Tile.parse(win)))
+
+
+@pytest.mark.parametrize("tiles, win, name", [
+    ("1133m5577p2244s11z", "1z", "七对"),
+    ("111m444p777s999m22s", "2s", "碰碰和 (nAAA+BB, n = 4)"),
+    ("123456789m234p22s", "2s", "一条龙"),
+    ("123m456p789s234m22z", "2z", "平牌"),
+])
+def test_the_four_hand_types_win(tiles, win, name):
+    """Each of the four 记牌形式 is a winning hand."""
+    result = judge(tiles, win, discarder=0)
+    assert result.verdict.legal, name
+    assert result.settlement.payments == (-1, 0, 0, 1)
+
+
+def test_a_broken_hand_does_not_win():
+    assert not judge("1133m5577p2246s11z", "1z").verdict.complete
