@@ -81,3 +81,22 @@ def seat_status(dealer: bool, score: int, ready: bool = False) -> str:
     if ready:
         parts.append("听")
     return " ".join(parts)
+
+
+# Enrolment (`mahjong-table enroll`): the technician lays each kind's tiles in one seat's read zone.
+ENROLL = "登记"                        # main.t_msg: "登记:<tile name> ×<copies> 座位<seat> 确认"
+
+
+def enroll_prompt(tile_name: str, copies: int, seat: int) -> str:
+    return f"{ENROLL}:{tile_name} ×{copies} 座位{seat} 确认"
+
+
+def parse_enroll_prompt(text: str) -> tuple[str, int, int] | None:
+    """(tile name, copies, seat) from an enrolment prompt, or None."""
+    if not text.startswith(ENROLL + ":"):
+        return None
+    try:
+        name, copies, seat, _ = text[len(ENROLL) + 1:].split(" ")
+        return name, int(copies.lstrip("×")), int(seat.removeprefix("座位"))
+    except ValueError:
+        return None

@@ -31,6 +31,7 @@ class Reveal:
     tiles: tuple[Tile, ...]
     special: tuple[Tile, ...]
     seats: tuple[int, ...] = ()        # seats a private indicator was shown to
+    roll: tuple[int, ...] = ()         # the indicator's own dice, if any
 
     @property
     def public(self) -> bool:
@@ -43,7 +44,7 @@ class Reveal:
             "ring": [s.ring for s in self.slots], "layer": [s.layer.value for s in self.slots],
             "tile": None if hidden else [str(t) for t in self.tiles],
             "wilds": None if hidden else [str(t) for t in self.special],
-            "effect": self.rule.effect.value, "public": self.public,
+            "effect": self.rule.effect.value, "public": self.public, "dice": list(self.roll),
             "seat": list(self.seats) if self.seats else None,
         }
 
@@ -125,7 +126,7 @@ class HandState:
         slots = rule.position.slots(ctx)
         tiles = tuple(self.wall_tiles[s] for s in slots)
         special = rule.special_kinds(tiles[0] if tiles else None)
-        reveal = Reveal(rule, slots, tiles, special)
+        reveal = Reveal(rule, slots, tiles, special, roll=roll)
         self.reveals.append(reveal)
         if rule.effect is Effect.SHOWN:
             for slot in slots:
@@ -140,7 +141,7 @@ class HandState:
         if self.bao is not None:
             self.bao_used.add(self.bao.slots[0])
         reveal = Reveal(rule, (slot,), (self.wall_tiles[slot],), rule.special_kinds(self.wall_tiles[slot]),
-                        tuple(self.ready))
+                        tuple(self.ready), roll)
         self.bao = reveal
         self.reveals.append(reveal)
         return reveal

@@ -66,6 +66,10 @@ class Presenter:
     def phase(self, phase: Phase, detail: str = "") -> None:
         self._text("t_msg", phase.value + (f" {detail}" if detail else ""))
 
+    def phase_text(self, text: str) -> None:
+        """A message line outside a hand (enrolment, service)."""
+        self._text("t_msg", text)
+
     def message(self) -> str:
         return str(self._shown.get(("main", "t_msg"), ""))
 

@@ -8,7 +8,6 @@ import json
 from rulesets.hand import Hand, WinContext
 from rulesets.judging import evaluate_hand
 from rulesets.tiles import Tile, TileError, format_tiles, parse_tiles
-from rulesets.walls import SIDES
 
 from .cmd_rules import load_ruleset
 from .errors import UserError
@@ -28,15 +27,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="a wild kind, whatever the indicator; repeatable")
     parser.add_argument("--win-tile", metavar="TILE", help="the winning tile (default: the last tile written)")
     parser.add_argument("--self-drawn", action="store_true", help="won by self-draw (default: on 上家's discard)")
-    parser.add_argument("--dealer", action="store_true", help="the winner is the dealer")
+    parser.add_argument("--dealer", action="store_true", help="the winner is the dealer (default: the winner's 下家 deals)")
     parser.add_argument("--ready", action="store_true", help="the winner had declared 听 (报听)")
     parser.add_argument("--bao", action="store_true", help="长春: a 宝 win (摸宝/对宝)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a house option; repeatable")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(handler=judge_hand)
-
-
-WINNER = 0
 
 
 def judge_hand(args: argparse.Namespace) -> int:
@@ -51,9 +47,12 @@ def judge_hand(args: argparse.Namespace) -> int:
     for tile in hand.all_tiles() + hand.flowers + wilds:
         if tile not in ruleset.tiles.kinds:
             raise UserError(f"{tile} ({tile.zh}) is not in the {ruleset.id} tile set ({ruleset.tiles.name})")
-    dealer = WINNER if args.dealer else 1
-    context = WinContext(winner=WINNER, dealer=dealer, discarder=None if args.self_drawn else SIDES - 1,
-                         win_tile=win_tile if win_tile in hand.concealed else None, sides=(0, 1, 2, 3),
+    sides = ruleset.players
+    winner = sides[0]
+    dealer = winner if args.dealer else sides[1]
+    discarder = None if args.self_drawn else sides[-1]          # the winner's 上家
+    context = WinContext(winner=winner, dealer=dealer, discarder=discarder,
+                         win_tile=win_tile if win_tile in hand.concealed else None, sides=sides,
                          ready_declared=args.ready, bao_hit=args.bao, wilds=wilds)
     try:
         result = evaluate_hand(ruleset, hand, context)

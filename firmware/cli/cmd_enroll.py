@@ -1,0 +1,118 @@
+"""`mahjong-table enroll`: register a tile set's RFID tags through a read zone, with progress."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+from pathlib import Path
+
+from drivers.errors import DriverError
+from firmware.config import ConfigError, TableConfig, load_config
+from firmware.enrollment import EnrollStep, enroll_set
+from firmware.registry import RegistryError, TileRegistry
+from rulesets.tilesets import SET_84, SET_108, SET_112_RED, SET_112_WINDS, SET_136, SET_144
+
+from .errors import UserError
+
+TILE_SETS = {"136": SET_136, "144": SET_144, "108": SET_108, "112": SET_112_WINDS, "112red": SET_112_RED, "84": SET_84}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "enroll", help="register a tile set's RFID tags through a seat's read zone",
+        description="Register a set's tags kind by kind: lay the asked tiles in the read zone and press 确认 on the "
+                    "front panel. Without --config it runs against the built-in simulator (which is pre-enrolled "
+                    "for `run`; this shows the procedure on the set lying on its table top).")
+    parser.add_argument("--config", metavar="FILE", help="the table's configuration (ports and state directory)")
+    parser.add_argument("--set", type=int, default=0, choices=(0, 1), dest="set_index",
+                        help="which of the two sets (back colours): 0 or 1")
+    parser.add_argument("--tiles", default="136", choices=sorted(TILE_SETS), help="the tile set to enrol (default 136)")
+    parser.add_argument("--seat", type=int, default=0, choices=(0, 1, 2, 3), help="the read zone to use (default 0)")
+    parser.add_argument("--replace", action="store_true", help="forget this set's tags first")
+    parser.add_argument("--registry", metavar="FILE", help="the registry database (default: tiles.db in the state directory)")
+    parser.set_defaults(handler=enroll)
+
+
+def _progress(step: EnrollStep) -> None:
+    if step.name:
+        note = f" — {step.problem}" if step.problem else ""
+        print(f"[{step.kind_index + 1}/{step.kinds}] lay {step.copies} × {step.name} and press 确认{note}", flush=True)
+    else:
+        print(f"[{step.kinds}/{step.kinds}] every kind read", flush=True)
+
+
+def enroll(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config) if args.config else TableConfig(devices=None)
+    except ConfigError as error:
+        raise UserError(str(error)) from None
+    tile_set = TILE_SETS[args.tiles]
+    simulated = config.devices is None
+    if simulated and args.set_index != 1:
+        print("no configuration: enrolling against the built-in simulator, whose loose set on the table top is set 1")
+        args.set_index = 1
+    path = Path(args.registry) if args.registry else (Path(":memory:") if simulated else config.state_dir / "tiles.db")
+    if str(path) != ":memory:":
+        path.parent.mkdir(parents=True, exist_ok=True)
+    registry = TileRegistry(path)
+    try:
+        if args.replace:
+            registry.forget_set(args.set_index)
+        count = asyncio.run(_enroll(config, registry, tile_set, args))
+    except RegistryError as error:
+        raise UserError(str(error)) from None
+    except DriverError as error:
+        raise UserError(str(error)) from None
+    finally:
+        registry.close()
+    print(f"enrolled {count} tags as set {args.set_index} ({tile_set.name}) in {path}")
+    return 0
+
+
+async def _enroll(config: TableConfig, registry: TileRegistry, tile_set, args) -> int:
+    from drivers.display import Display
+    from drivers.motor import MotorBoard
+    from drivers.rfid import RfidBoard
+    from firmware.controller import Devices, TableController
+    from firmware.ledger import Ledger
+    from firmware.recorder import FlightRecorder
+    from rulesets.regions import get_region
+
+    table = technician = None
+    if config.devices is None:
+        from simulator.table import SimulatedTable
+        from simulator.technician import SimulatedTechnician
+        table = SimulatedTable(seed=0, speed=0, tile_sets=(tile_set, tile_set))
+        endpoints = await table.start("pty")
+        urls = (endpoints.motor, endpoints.rfid, endpoints.display)
+        technician = asyncio.create_task(SimulatedTechnician(table, args.set_index).run())
+    else:
+        urls = (config.devices.motor, config.devices.rfid, config.devices.display)
+    opened = []
+    ledger = Ledger(":memory:")
+    try:
+        motor = await MotorBoard.open(urls[0])
+        opened.append(motor)
+        rfid = await RfidBoard.open(urls[1])
+        opened.append(rfid)
+        display = await Display.open(urls[2]) if urls[2] else None
+        if display is not None:
+            opened.append(display)
+        controller = TableController(Devices(motor, rfid, display), get_region("changchun").resolve(), registry,
+                                     ledger, FlightRecorder(None, clock=lambda: 0.0))
+        await controller.start()
+        try:
+            return await enroll_set(controller, tile_set, args.set_index, seat=args.seat, on_step=_progress)
+        finally:
+            await controller.stop()
+    finally:
+        if technician is not None:
+            technician.cancel()
+            await asyncio.gather(technician, return_exceptions=True)
+        for device in opened:
+            with contextlib.suppress(Exception):
+                await device.close()
+        ledger.close()
+        if table is not None:
+            await table.stop()

@@ -1,0 +1,170 @@
+"""`mahjong-table run`: the table's main job.
+
+Without a configuration file it runs the controller against the built-in simulator (and says
+so), with simulated players; with `--config FILE` naming serial ports it drives the real boards.
+One line is printed per hand (result, winner, payments).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import sys
+from pathlib import Path
+
+from drivers.errors import DriverError
+from firmware.config import ConfigError, TableConfig, load_config
+from firmware.controller import SetRejected
+from firmware.panel import Settings
+
+from .cmd_rules import load_ruleset
+from .errors import UserError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "run", help="run the table (the built-in simulator unless --config names the boards' ports)",
+        description="Run the controller. Without --config it plays against the built-in simulator with simulated "
+                    "players; with --config it drives the boards named there.")
+    parser.add_argument("--config", metavar="FILE", help="a TOML configuration naming the boards' serial ports (see deploy/config.toml)")
+    parser.add_argument("--ruleset", metavar="ID", help="the ruleset (default: the front panel's saved choice, else changchun)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a house option; repeatable")
+    parser.add_argument("--hands", type=int, metavar="N", help="stop after N hands (default: run until Ctrl-C)")
+    parser.add_argument("--seed", type=int, default=1, metavar="S", help="the simulator's seed (default 1)")
+    parser.add_argument("--speed", type=float, default=1.0, metavar="X",
+                        help="the simulator's speed: 1 real time, 0 as fast as possible (default 1)")
+    parser.add_argument("--events", metavar="FILE", help="write the flight recorder (JSON Lines) to FILE")
+    parser.add_argument("--fault", action="append", default=[], metavar="FAULT",
+                        help="inject a simulator fault (see `mahjong-table sim --fault help`); repeatable")
+    parser.add_argument("--db", metavar="FILE", help="the ledger and settings database (default: in the state directory)")
+    parser.set_defaults(handler=run_table)
+
+
+def run_table(args: argparse.Namespace) -> int:
+    if args.hands is not None and args.hands < 1:
+        raise UserError(f"--hands {args.hands}: give a number of hands of at least 1")
+    if args.speed < 0:
+        raise UserError(f"--speed {args.speed}: give 0 (as fast as possible) or more")
+    try:
+        config = load_config(args.config) if args.config else TableConfig(devices=None)
+    except ConfigError as error:
+        raise UserError(str(error)) from None
+    db_path = Path(args.db) if args.db else config.state_dir / "table.db"
+    try:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(f"cannot create {db_path.parent} for the ledger ({error.strerror}); choose another with --db") from None
+    settings = Settings(db_path)
+    region_id, options = settings.ruleset_choice()
+    region_id = args.ruleset or config.ruleset or region_id
+    ruleset = load_ruleset(region_id, [f"{k}={v}" for k, v in {**(config.options if not args.ruleset else {}), **_options(args)}.items()])
+    if args.ruleset or config.ruleset:
+        settings.save_choice(ruleset.id, dict(ruleset.options))
+    settings.close()
+    events = _open_events(args.events)
+    try:
+        if config.devices is None:
+            print(f"no configuration: running {ruleset.region.name} ({ruleset.id}) against the built-in simulator "
+                  f"(seed {args.seed}, speed {args.speed:g}) with simulated players", flush=True)
+            return asyncio.run(_run_simulated(ruleset, args, events, str(db_path)))
+        print(f"running {ruleset.region.name} ({ruleset.id}) on the boards of {config.source}", flush=True)
+        return asyncio.run(_run_real(ruleset, config, args, events, str(db_path)))
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if events is not None and events is not sys.stdout:
+            events.close()
+
+
+def _options(args: argparse.Namespace) -> dict[str, str]:
+    out = {}
+    for text in args.option:
+        key, sep, value = text.partition("=")
+        if not sep or not key or not value:
+            raise UserError(f"malformed option {text!r}: write KEY=VALUE, e.g. reserve_reading=R-A")
+        out[key] = value
+    return out
+
+
+def _open_events(path: str | None):
+    if path is None:
+        return None
+    if path == "-":
+        return sys.stdout
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as error:
+        raise UserError(f"cannot write the flight recorder to {path} ({error.strerror})") from None
+
+
+def print_hand(event: dict) -> None:
+    if event["event"] != "hand_end":
+        return
+    payments = " ".join(f"{p:+d}" for p in event["payments"])
+    if event["result"] == "draw":
+        line = f"hand {event['hand']}: 荒庄 (draw)"
+    else:
+        line = f"hand {event['hand']}: 胡 by seat {', '.join(map(str, event['winners']))}"
+    print(f"{line}; payments {payments}; totals {' '.join(f'{t:+d}' for t in event['totals'])}; next dealer seat {event['next_dealer']}",
+          flush=True)
+
+
+async def _run_simulated(ruleset, args, events, db_path: str) -> int:
+    from firmware.simulated import run_simulated
+    try:
+        result = await run_simulated(ruleset, hands=args.hands if args.hands is not None else 10**9, seed=args.seed,
+                                     speed=args.speed, events=events, ledger_path=db_path,
+                                     faults=tuple(args.fault), on_event=print_hand)
+    except SetRejected as error:
+        print(f"mahjong-table: the set was rejected and never reached play: {error}", file=sys.stderr)
+        return 1
+    except ValueError as error:
+        raise UserError(str(error)) from None
+    print(f"{result.hands} hand(s) played; totals {' '.join(f'{t:+d}' for t in result.totals)}")
+    return 0
+
+
+async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) -> int:
+    from drivers.display import Display
+    from drivers.motor import MotorBoard
+    from drivers.rfid import RfidBoard
+    from firmware.controller import Devices, TableController
+    from firmware.ledger import Ledger
+    from firmware.recorder import FlightRecorder
+    from firmware.registry import TileRegistry
+    from firmware.session import TableSession
+
+    devices_cfg = config.devices
+    registry = TileRegistry(config.state_dir / "tiles.db")
+    if not len(registry):
+        raise UserError(f"no tiles are enrolled in {config.state_dir / 'tiles.db'}: run `mahjong-table enroll --config {config.source}` first")
+    ledger = Ledger(db_path)
+    opened = []
+    try:
+        motor = await MotorBoard.open(devices_cfg.motor, baudrate=devices_cfg.baudrate)
+        opened.append(motor)
+        rfid = await RfidBoard.open(devices_cfg.rfid, baudrate=devices_cfg.baudrate)
+        opened.append(rfid)
+        display = await Display.open(devices_cfg.display, baudrate=devices_cfg.baudrate) if devices_cfg.display else None
+        if display is not None:
+            opened.append(display)
+        recorder = FlightRecorder(events, clock=_clock())
+        recorder.listen(print_hand)
+        controller = TableController(Devices(motor, rfid, display), ruleset, registry, ledger, recorder)
+        await TableSession(controller, args.hands).run()
+        return 0
+    except DriverError as error:
+        raise UserError(str(error)) from None
+    finally:
+        for device in opened:
+            with contextlib.suppress(Exception):
+                await device.close()
+        ledger.close()
+        registry.close()
+
+
+def _clock():
+    import time
+    start = time.monotonic()
+    return lambda: time.monotonic() - start

@@ -1,0 +1,58 @@
+"""Enrolment: register a tile set's RFID tags, kind by kind, through a seat's read zone.
+
+For each kind of the set the display asks the technician to lay its copies in the read zone of
+one seat and press 确认 on the front panel; the zone's inventory must hold exactly that many new
+tags.  Nothing is saved until the whole set is read, so a stopped enrolment leaves the registry
+as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from drivers.motor_protocol import Key, Panel
+from drivers.table_ui import enroll_prompt
+from rulesets.tilesets import TileSet
+
+from .registry import Registered, TileRegistry
+
+
+@dataclass(frozen=True)
+class EnrollStep:
+    kind_index: int
+    kinds: int
+    name: str
+    copies: int
+    problem: str = ""
+
+
+class EnrollmentError(Exception):
+    """An enrolment that cannot complete (one line)."""
+
+
+async def enroll_set(controller, tile_set: TileSet, set_index: int, *, seat: int = 0,
+                     on_step: Callable[[EnrollStep], None] = lambda step: None) -> int:
+    """Read every kind of `tile_set` through `seat`'s zone; register them as set `set_index`."""
+    registry: TileRegistry = controller.registry
+    entries: list[Registered] = []
+    seen: set[bytes] = set()
+    kinds = tile_set.counts
+    for index, (kind, copies) in enumerate(kinds):
+        problem = ""
+        while True:
+            controller.presenter.phase_text(enroll_prompt(kind.zh, copies, seat))
+            on_step(EnrollStep(index, len(kinds), kind.zh, copies, problem))
+            await controller.next_key((Panel.FRONT, seat), (Key.CONFIRM,))
+            inventory = await controller.read_zone(seat)
+            uids = list(dict.fromkeys(inventory.uids))
+            fresh = [u for u in uids if u not in seen and registry.lookup(u) is None]
+            if len(fresh) == copies and len(uids) == copies:
+                break
+            problem = (f"read {len(uids)} tag(s), {len(fresh)} new: lay exactly the {copies} {kind.zh} "
+                       "of this set and nothing else, then press 确认 again")
+        for copy, uid in enumerate(fresh):
+            entries.append(Registered(uid, kind, set_index, copy))
+            seen.add(uid)
+    on_step(EnrollStep(len(kinds), len(kinds), "", 0))
+    return registry.enroll(entries)

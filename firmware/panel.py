@@ -1,0 +1,115 @@
+"""The front-panel menu: choose the ruleset (all 31) and its house options; remembered.
+
+The menu is driven by the front panel's keys (菜单 opens it, ◀ ▶ move, 确认 selects or cycles an
+option's value, 返回 goes back) or by touches on the display's menu page.  It is pure state: it
+returns what the display should show, and the chosen settings are saved by `Settings`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from drivers.motor_protocol import Key
+from rulesets.definition import OptionError
+from rulesets.regions import REGION_IDS, get_region
+
+DEFAULT_RULESET = "changchun"
+
+
+class Settings:
+    """The front panel's choices in SQLite, so a restart keeps the table's rules."""
+
+    def __init__(self, path: str | Path = ":memory:") -> None:
+        self._db = sqlite3.connect(str(path))
+        self._db.execute("CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        self._db.commit()
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def put(self, key: str, value: str) -> None:
+        with self._db:
+            self._db.execute("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                             (key, value))
+
+    def ruleset_choice(self) -> tuple[str, dict[str, str]]:
+        """The saved ruleset and options; a saved choice that is no longer valid falls back to the default."""
+        region_id = self.get("ruleset", DEFAULT_RULESET) or DEFAULT_RULESET
+        if region_id not in REGION_IDS:
+            return DEFAULT_RULESET, {}
+        options = json.loads(self.get(f"options:{region_id}", "{}") or "{}")
+        try:
+            get_region(region_id).check_options(options)
+        except OptionError:
+            options = {}
+        return region_id, options
+
+    def save_choice(self, region_id: str, options: dict[str, str]) -> None:
+        get_region(region_id).check_options(options)
+        self.put("ruleset", region_id)
+        self.put(f"options:{region_id}", json.dumps(options, sort_keys=True))
+
+    def close(self) -> None:
+        self._db.close()
+
+
+@dataclass
+class Menu:
+    """Menu state: which ruleset is shown, which line is selected, and the options being edited."""
+
+    region_index: int = 0
+    line: int = 0                      # 0 = the ruleset line, 1.. = option lines
+    options: dict[str, str] = field(default_factory=dict)
+    open: bool = False
+
+    @classmethod
+    def starting_at(cls, region_id: str, options: dict[str, str]) -> "Menu":
+        return cls(REGION_IDS.index(region_id), 0, dict(options))
+
+    @property
+    def region_id(self) -> str:
+        return REGION_IDS[self.region_index]
+
+    def press(self, key: Key) -> str | None:
+        """Apply one key; returns "save" when the choice is confirmed, "close" when left."""
+        region = get_region(self.region_id)
+        lines = 1 + len(region.options)
+        if key == Key.MENU:
+            self.open = True
+        elif key == Key.BACK:
+            self.open = False
+            return "close"
+        elif key in (Key.LEFT, Key.RIGHT) and self.line == 0:
+            step = 1 if key == Key.RIGHT else -1
+            self.region_index = (self.region_index + step) % len(REGION_IDS)
+            self.options = {}
+        elif key in (Key.LEFT, Key.RIGHT):
+            self.line = (self.line + (1 if key == Key.RIGHT else -1)) % lines
+        elif key == Key.CONFIRM and self.line == 0:
+            if lines > 1:
+                self.line = 1
+            else:
+                self.open = False
+                return "save"
+        elif key == Key.CONFIRM:
+            option = region.options[self.line - 1]
+            current = self.options.get(option.key, option.default)
+            values = option.values
+            self.options[option.key] = values[(values.index(current) + 1) % len(values)]
+        elif key == Key.LIFT:
+            self.open = False
+            return "save"
+        return None
+
+    def view(self) -> dict[str, str]:
+        """Text for the display's menu page components."""
+        region = get_region(self.region_id)
+        view = {"t_title": "规则选择" if self.line == 0 else "房规", "t_ruleset": f"{region.name} ({region.id})"}
+        for index, option in enumerate(region.options[:6]):
+            marker = "▶" if self.line == index + 1 else " "
+            view[f"t_opt{index}"] = f"{marker}{option.label}: {self.options.get(option.key, option.default)}"
+        return view
