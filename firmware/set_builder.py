@@ -6,6 +6,7 @@ import asyncio
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from drivers.messages import FaultCode
 from drivers.motor_protocol import BuildDone, BuildStopped, ShuffleDone
 
 from .wall_map import WallMap
@@ -36,11 +37,11 @@ class SetBuilder:
         await ctl.motion(lambda: ctl.devices.motor.build(stacks))
         while True:
             done = await ctl.until(lambda: self._take_event(BuildDone, BuildStopped))
-            if isinstance(done, BuildDone):
-                break
+            if isinstance(done, BuildDone) or self._starved():
+                break                                           # a starved lane: the set is short
             await ctl.until(lambda: not ctl.faults)           # a person cleared the jam
             await ctl.motion(lambda: ctl.devices.motor.build(stacks, resume=True))
-        total = 2 * sum(stacks)
+        total = sum(done.counts)
         try:
             await ctl.until(lambda: len(self.map.reads) >= total, timeout=READS_GRACE_S)
         except asyncio.TimeoutError:
@@ -55,7 +56,8 @@ class SetBuilder:
         wall_map.tile_set = expected_set
         problems = wall_map.check(ctl.ruleset.tiles, expected_set)
         ctl.recorder.emit("set_check", ctl.hand_number if ctl.hand is not None else 0, build=self.builds,
-                          tile_set=expected_set, ok=not problems, problems=[p.message for p in problems])
+                          tile_set=expected_set, ok=not problems, problems=[p.message for p in problems],
+                          stray_tags=[uid.hex() for uid in wall_map.stray_tags()])
         if not problems:
             await ctl.builder_state.accept()
             return wall_map
@@ -64,6 +66,10 @@ class SetBuilder:
         for problem in problems:
             ctl.latch(LatchedFault(problem.code, 0, problem.message, "controller"))
         raise SetRejected(f"E{problems[0].code:02d}: {problems[0].message}")
+
+    def _starved(self) -> bool:
+        """A lane ran out of tiles (E06): the set is short; the check will name what is missing."""
+        return any(f.code == FaultCode.LANE_SHORT for f in self.ctl.faults.values())
 
     def _take_event(self, *kinds: type) -> object | None:
         for event in self.ctl.build_events:

@@ -51,14 +51,16 @@ class WallMap:
 
     def _resolve(self, uids: tuple[bytes, ...]) -> bytes | None:
         placed = {u for u in self.uids.values() if u is not None}
-        candidates = []
+        known = []
         for uid in dict.fromkeys(uids):
-            known = self.registry.lookup(uid)
-            if known is None:
+            if self.registry.lookup(uid) is None:
                 self.stray.append(uid)
-            elif uid not in placed:
-                candidates.append(uid)
-        return candidates[0] if len(candidates) == 1 else None
+            else:
+                known.append(uid)
+        if len(known) == 1:
+            return known[0]         # one tag: this slot's tile (if it is placed already, a duplicated tag)
+        fresh = [uid for uid in known if uid not in placed]     # a doubled read: the previous tile's tag too
+        return fresh[0] if len(fresh) == 1 else None
 
     def positions(self) -> list[Position]:
         return [(side, stack, layer) for side in range(4) for stack in range(self.stacks[side])
@@ -75,7 +77,13 @@ class WallMap:
     def check(self, expected: TileSet, expected_set: int | None = None) -> list[SetProblem]:
         """Everything that keeps this set from play; [] when it may rise."""
         problems: list[SetProblem] = []
-        unread = [p for p in self.positions() if self.uids.get(p) is None]
+        unread = [p for p in self.positions() if p in self.reads and self.uids.get(p) is None
+                  and not self._only_unknown(p)]
+        foreign = [p for p in self.positions() if p in self.reads and self._only_unknown(p)]
+        unfilled = [p for p in self.positions() if p not in self.reads]
+        if unfilled:
+            problems.append(SetProblem(FaultCode.SET_MISMATCH,
+                                       f"the build stopped with {len(unfilled)} empty slot(s): the set is short"))
         for side, stack, layer in unread:
             seen = self.reads.get((side, stack, layer))
             why = "was not read" if not seen else f"read {len(seen)} tags and none can be told apart"
@@ -85,9 +93,11 @@ class WallMap:
         for uid, n in Counter(placed).items():
             if n > 1:
                 problems.append(SetProblem(FaultCode.DUPLICATE_UID, f"tag {uid.hex()} read at {n} slots: a duplicated tag"))
-        for uid in dict.fromkeys(self.stray):
+        for side, stack, layer in foreign:
+            uid = self.reads[(side, stack, layer)][0]
             problems.append(SetProblem(FaultCode.UNKNOWN_TAG,
-                                       f"unknown tag {uid.hex()} at a stacking head: remove the foreign tile or enrol it"))
+                                       f"unknown tag {uid.hex()} at slot side {side} stack {stack} {layer}: "
+                                       "take the foreign tile out or enrol it"))
         found = [self.registry.lookup(u) for u in dict.fromkeys(placed)]
         if expected_set is not None:
             for entry in found:
@@ -95,8 +105,17 @@ class WallMap:
                     problems.append(SetProblem(FaultCode.WRONG_SET,
                                                f"{entry.kind.zh} ({entry.kind}) of set {entry.tile_set} in a build of set {expected_set}: take it out"))
         kinds = Counter(e.kind for e in found if e and (expected_set is None or e.tile_set == expected_set))
-        problems += _multiset_problems(kinds, Counter(dict(expected.counts)), bool(unread))
+        problems += _multiset_problems(kinds, Counter(dict(expected.counts)), bool(unread or foreign))
         return problems
+
+    def _only_unknown(self, position: Position) -> bool:
+        """The slot's read held tags, none of them registered: a foreign tile lies there."""
+        seen = self.reads.get(position, ())
+        return bool(seen) and all(self.registry.lookup(uid) is None for uid in seen)
+
+    def stray_tags(self) -> list[bytes]:
+        """Unregistered tags seen beside a slot's own tile (noise near an antenna): warned, not fatal."""
+        return list(dict.fromkeys(self.stray))
 
     def ring_tiles(self, stacks: tuple[StackPos, ...]) -> list[list[str]]:
         """The whole wall in draw order as [top, bottom] tile strings."""
