@@ -1,0 +1,58 @@
+"""The configuration file and the front-panel menu (remembered across restarts)."""
+
+import pytest
+
+from drivers.motor_protocol import Key
+from firmware.config import ConfigError, load_config, parse_config
+from firmware.panel import Menu, Settings
+from rulesets.regions import REGION_IDS
+
+
+def test_the_sample_config_loads():
+    config = load_config("deploy/config.toml")
+    assert config.devices.motor == "/dev/mahjong-motor" and config.devices.baudrate == 115200
+
+
+@pytest.mark.parametrize("raw, words", [
+    ({"devices": {"rfid": "/dev/x"}}, "devices.motor is missing"),
+    ({"device": {}}, "unknown section [device]"),
+    ({"devices": {"motor": "a", "rfid": "b", "baud": 9600}}, "unknown field devices.baud"),
+    ({"devices": {"motor": "a", "rfid": "b", "baudrate": "fast"}}, "devices.baudrate must be a whole number"),
+    ({"table": {"options": {"reserve_reading": 2}}}, "table.options must be a table of strings"),
+])
+def test_config_mistakes_are_one_line_naming_the_field(raw, words):
+    with pytest.raises(ConfigError) as caught:
+        parse_config(raw, "table.toml")
+    assert words in str(caught.value) and "\n" not in str(caught.value) and str(caught.value).startswith("table.toml")
+
+
+def test_bad_toml_names_the_file(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("[devices\nmotor=", encoding="utf-8")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(path)
+
+
+def test_menu_chooses_a_ruleset_and_an_option_and_settings_remember_it(tmp_path):
+    menu = Menu.starting_at("changchun", {})
+    menu.press(Key.MENU)
+    menu.press(Key.RIGHT)                       # → jilin
+    assert menu.region_id == REGION_IDS[1]
+    menu.press(Key.LEFT)                        # back to changchun
+    menu.press(Key.CONFIRM)                     # to the first option line
+    line = menu.view()
+    assert line["t_opt0"].startswith("▶开牌")
+    menu.press(Key.CONFIRM)                     # cycle break_start: skip → at
+    assert menu.options["break_start"] == "at"
+    assert menu.press(Key.LIFT) == "save"
+    settings = Settings(tmp_path / "s.db")
+    settings.save_choice(menu.region_id, menu.options)
+    settings.close()
+    again = Settings(tmp_path / "s.db")
+    assert again.ruleset_choice() == ("changchun", {"break_start": "at"})
+
+
+def test_a_saved_choice_that_became_invalid_falls_back(tmp_path):
+    settings = Settings(tmp_path / "s.db")
+    settings.put("ruleset", "atlantis")
+    assert settings.ruleset_choice() == ("changchun", {})
