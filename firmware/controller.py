@@ -115,7 +115,9 @@ class TableController:
         self._seat_lines: asyncio.Queue[tuple[int, int, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task] = []
         self.presenter = Presenter(devices.display, lambda side, line, text: self._seat_lines.put_nowait((side, line, text)))
-        self.on_hand_end: Callable[[dict], None] | None = None
+        self.menu: Any = None
+        self.pending_choice: tuple[str, dict[str, str]] | None = None
+        self.settings: Any = None                  # firmware.panel.Settings, when the choice is remembered
 
     # -- running ---------------------------------------------------------------------------------
 
@@ -276,9 +278,45 @@ class TableController:
         if press.panel == Panel.FRONT and press.key == Key.CONFIRM and self.faults:
             asyncio.get_running_loop().create_task(self.acknowledge_faults())
             return
+        if press.panel == Panel.FRONT and (press.key == Key.MENU or (self.menu is not None and self.menu.open)):
+            self._menu_key(Key(press.key))
+            return
         if self.hand is not None and self.hand_flow.on_key(press):
             return
         self.inputs.keys.append(press)
+
+    # -- the front-panel menu -----------------------------------------------------------------------
+
+    def _menu_key(self, key: Key) -> None:
+        from .panel import Menu
+        if self.menu is None:
+            self.menu = Menu.starting_at(self.ruleset.id, dict(self.ruleset.options))
+        outcome = self.menu.press(key)
+        for component, text in self.menu.view().items():
+            self.presenter._text(component, text, "menu")
+        self.presenter.show_page("menu" if self.menu.open else "main")
+        if outcome == "save":
+            self.pending_choice = (self.menu.region_id, dict(self.menu.options))
+            if self.settings is not None:
+                self.settings.save_choice(*self.pending_choice)
+            self.recorder.emit("ruleset_chosen", 0, ruleset=self.menu.region_id, options=dict(self.menu.options))
+        if not self.menu.open:
+            self.menu = None
+
+    def take_pending_choice(self) -> Ruleset | None:
+        """The ruleset chosen on the panel, if it can be played with the tiles on the table now."""
+        if self.pending_choice is None:
+            return None
+        from rulesets.regions import get_region
+        region_id, options = self.pending_choice
+        self.pending_choice = None
+        chosen = get_region(region_id).resolve(options)
+        if chosen.tiles.counts != self.ruleset.tiles.counts or chosen.stacks_per_side != self.ruleset.stacks_per_side:
+            self.presenter.phase_text(f"{chosen.region.name}: 请更换牌具后重启")
+            self.recorder.emit("warning", 0, message=f"{chosen.id} needs another tile set ({chosen.tiles.name}): "
+                                                      "change the tiles and restart the table")
+            return None
+        return chosen
 
     # -- faults ----------------------------------------------------------------------------------
 

@@ -50,12 +50,25 @@ class TableSession:
                 if self.hands is not None and self.played >= self.hands:
                     await ctl.table.finish()
                     return self.played
+                chosen = ctl.take_pending_choice()
+                if chosen is not None:
+                    self._switch(chosen)
                 await ctl.table.next_hand()
         finally:
             if self._build is not None:
                 self._build.cancel()
                 await asyncio.gather(self._build, return_exceptions=True)
             await ctl.stop()
+
+    def _switch(self, ruleset) -> None:
+        """The panel chose another ruleset that plays with the same tiles: a new ledger session."""
+        ctl = self.ctl
+        ctl.ruleset = ruleset
+        ctl.session = ctl.ledger.start_session(ruleset.id, dict(ruleset.options))
+        ctl.dealer = ruleset.players[0]
+        ctl.dealer_repeats = 0
+        ctl.recorder.emit("session_start", 0, ruleset=ruleset.id, options=dict(ruleset.options), session=ctl.session)
+        ctl.presenter.ruleset(ruleset.region.name)
 
     async def hand_over(self, next_set: WallMap) -> None:
         """Push the old tiles in, lower the plates onto the new walls and raise them."""

@@ -22,6 +22,7 @@ from simulator.table import SimulatedTable
 from .controller import Devices, TableController
 from .ledger import Ledger
 from .recorder import FlightRecorder
+from .panel import Settings
 from .registry import Registered, TileRegistry
 from .session import TableSession
 
@@ -50,7 +51,7 @@ async def run_simulated(ruleset: Ruleset, *, hands: int, seed: int = 0, speed: f
                         events: TextIO | None = None, ledger_path: str = ":memory:",
                         faults: tuple[str, ...] = (), players: PlayersFactory | None = default_players,
                         on_event: Callable[[dict], None] | None = None,
-                        table: SimulatedTable | None = None) -> RunResult:
+                        table: SimulatedTable | None = None, settings_path: str | None = None) -> RunResult:
     """Play `hands` hands of `ruleset` on a simulated table; return what happened."""
     own_table = table is None
     if table is None:
@@ -62,6 +63,7 @@ async def run_simulated(ruleset: Ruleset, *, hands: int, seed: int = 0, speed: f
     registry = TileRegistry()
     enroll_simulated(table, registry)
     ledger = Ledger(ledger_path)
+    settings = Settings(settings_path) if settings_path is not None else None
     devices: Devices | None = None
     player_task: asyncio.Task | None = None
     try:
@@ -72,6 +74,7 @@ async def run_simulated(ruleset: Ruleset, *, hands: int, seed: int = 0, speed: f
             recorder.listen(on_event)
         controller = TableController(devices, ruleset, registry, ledger, recorder, clock=_table_clock(table),
                                      stop_on_reject=True)
+        controller.settings = settings
         if players is not None:
             player_task = asyncio.create_task(players(table, ruleset, seed).run(), name="simulated-players")
         session = TableSession(controller, hands)
@@ -88,6 +91,8 @@ async def run_simulated(ruleset: Ruleset, *, hands: int, seed: int = 0, speed: f
                         await device.close()
         ledger.close()
         registry.close()
+        if settings is not None:
+            settings.close()
         if own_table:
             await table.stop()
 

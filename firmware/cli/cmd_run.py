@@ -115,7 +115,7 @@ async def _run_simulated(ruleset, args, events, db_path: str) -> int:
     try:
         result = await run_simulated(ruleset, hands=args.hands if args.hands is not None else 10**9, seed=args.seed,
                                      speed=args.speed, events=events, ledger_path=db_path,
-                                     faults=tuple(args.fault), on_event=print_hand)
+                                     faults=tuple(args.fault), on_event=print_hand, settings_path=db_path)
     except SetRejected as error:
         print(f"mahjong-table: the set was rejected and never reached play: {error}", file=sys.stderr)
         return 1
@@ -152,7 +152,11 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) ->
         recorder = FlightRecorder(events, clock=_clock())
         recorder.listen(print_hand)
         controller = TableController(Devices(motor, rfid, display), ruleset, registry, ledger, recorder)
-        await TableSession(controller, args.hands).run()
+        controller.settings = Settings(db_path)
+        try:
+            await TableSession(controller, args.hands).run()
+        finally:
+            controller.settings.close()
         return 0
     except DriverError as error:
         raise UserError(str(error)) from None
