@@ -62,7 +62,7 @@ def run_table(args: argparse.Namespace) -> int:
     if args.ruleset or config.ruleset:
         settings.save_choice(ruleset.id, dict(ruleset.options))
     settings.close()
-    events = _open_events(args.events)
+    events = _open_events(args.events) if args.events or config.events_dir is None else _open_events_dir(config.events_dir)
     try:
         if config.devices is None:
             print(f"no configuration: running {ruleset.region.name} ({ruleset.id}) against the built-in simulator "
@@ -96,6 +96,19 @@ def _open_events(path: str | None):
         return open(path, "w", encoding="utf-8")
     except OSError as error:
         raise UserError(f"cannot write the flight recorder to {path} ({error.strerror})") from None
+
+
+def _open_events_dir(directory: Path):
+    """A new flight recorder file in the configured directory, readable by its owner only."""
+    import os
+    import time
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / time.strftime("%Y%m%d-%H%M%S.jsonl")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as error:
+        raise UserError(f"cannot write the flight recorder in {directory} ({error.strerror}); fix storage.events_dir") from None
+    return os.fdopen(fd, "w", encoding="utf-8")
 
 
 def print_hand(event: dict) -> None:
