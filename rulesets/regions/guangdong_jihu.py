@@ -60,7 +60,7 @@ REGION = Region(
     attribution="unnamed file 001; attributed to 广东 鸡胡/鸡平胡 by the analyst",
     tiles=choice("flowers", {
         "with": Given(SET_144, text("§7.1", "共一百四十四张：筒、索、万、东、南、西、北风、中、发、白， 有 梅、兰、竹、菊、春、夏、秋、冬这八个皆为花")),
-        "without": Given(SET_136, text("§7.1", "没有 梅、兰、竹、菊、春、夏、秋、冬 (136 by count)")),
+        "without": Given(SET_136, text("§7.1", "没有 梅、兰、竹、菊、春、夏、秋、冬 — 136 by count")),
     }),
     players=four_players(text("§7.1", "其它三家")),
     hand_size=Given(13, text("§7.1", "庄家可得到十四张牌，其余的人十三张")),
@@ -77,7 +77,7 @@ REGION = Region(
     rotation=Given(RotationRule("keep", "next", "keep", "nearest_winner"),
                    text("§7.5", "如果庄家胡牌或和牌（流局）则下盘依然由该庄家做庄。2、如果非庄家胡牌则下一盘由庄家的下家玩家做庄")),
     play=Derived(lambda o: Play(chi=o["chi"] == "yes", multiple_winners=o["multi_win"] == "all"),
-                 text("§7.6", "庄家的下家…有权力吃或碰那张牌; 一炮三响：同一张牌点三个炮，点炮者包三家"), ("chi", "multi_win")),
+                 text("§7.6", "庄家的下家…有权力吃或碰那张牌; 一炮三响 ： 同一张牌点三个炮，点炮者包三家"), ("chi", "multi_win")),
     flowers=choice("flowers", {
         "with": flowers_from_tail(text("§7.3", "玩家摸到花时，到牌堆尾摸牌进行补牌")),
         "without": Given(Flowers(), text("§7.1", "没有 梅、兰、竹、菊、春、夏、秋、冬")),

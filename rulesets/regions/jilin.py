@@ -13,7 +13,7 @@ from ..tilesets import SET_136
 from ..walls import End
 from . import changchun
 
-KE = Requirement("yike", "至少一刻", text("§2", "every listed shape holds a 111 (or 1111): (1)11、111、123、123、123 …"),
+KE = Requirement("yike", "至少一刻", text("§2", "(1)11、111、123、123、123(2)11、123、123、111、111(1111) — every listed shape holds a 111 (or 1111)"),
                  has_pung_or_kong)
 
 REGION = replace(
