@@ -2,6 +2,9 @@
 zones, a virtual clock and fault injection, serving the device side of the real protocols on a
 pty or a socket.  Start with `SimulatedTable` (simulator/table.py).
 
+The people at the table are `simulator.players.SimulatedPlayers`; like anyone watching the
+table they await `SimulatedTable.changed()` (simulator/changes.py) instead of polling.
+
 May import `drivers` (codecs, the board-side link) and `rulesets`; never `firmware`.
 """
 

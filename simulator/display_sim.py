@@ -3,7 +3,8 @@
 `screen` holds, for every page and component of the layout, the last text, number and
 visibility the controller drew; `page` is the page showing.  `touch()` plays a finger on a
 component.  Wrong instructions answer with the Nextion error codes (bkcmd ≥ 2), as a real
-display would.
+display would.  Every change of what is shown is announced on `changes` (simulator/changes.py),
+so players can await the screen instead of polling it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from drivers.nextion import (Code, InstructionDecoder, NextionError, NumberRetur
                              parse_instruction)
 from drivers.stream import ByteStream
 
+from .changes import Changes
+
 
 @dataclass
 class ComponentState:
@@ -26,8 +29,9 @@ class ComponentState:
 
 
 class DisplaySim:
-    def __init__(self, layout: DisplayLayout = LAYOUT) -> None:
+    def __init__(self, layout: DisplayLayout = LAYOUT, changes: Changes | None = None) -> None:
         self.layout = layout
+        self.changes = changes if changes is not None else Changes()
         self.page = layout.pages[0].name
         self.screen: dict[str, dict[str, ComponentState]] = {
             page.name: {c.name: ComponentState() for c in page.components} for page in layout.pages}
@@ -54,6 +58,19 @@ class DisplaySim:
 
     def value(self, page: str, component: str) -> int:
         return self.screen[page][component].value
+
+    def set_text(self, page: str, component: str, text: str) -> None:
+        """Draw a text as the controller would (for in-process drivers such as tests)."""
+        state = self.screen[page][component]
+        if state.text != text:
+            state.text = text
+            self.changes.notify()
+
+    def set_value(self, page: str, component: str, value: int) -> None:
+        state = self.screen[page][component]
+        if state.value != value:
+            state.value = value
+            self.changes.notify()
 
     def touch(self, page: str, component: str) -> None:
         """Press and release a component (the page must be showing, as on a real screen)."""
@@ -105,7 +122,9 @@ class DisplaySim:
             if page is None:
                 self._fail(Code.INVALID_PAGE)
                 return
-            self.page = page.name
+            if self.page != page.name:
+                self.page = page.name
+                self.changes.notify()
         elif ins.op in ("txt", "val", "vis"):
             where = self._resolve(ins.target)
             if isinstance(where, int):
@@ -114,6 +133,7 @@ class DisplaySim:
             page, component = where
             kind = self.layout.page(page).component(component).kind
             state = self.screen[page][component]
+            before = (state.text, state.value, state.visible)
             if ins.op == "txt":
                 if kind == "number":
                     self._fail(Code.INVALID_VARIABLE)
@@ -126,6 +146,8 @@ class DisplaySim:
                 state.value = int(ins.value)
             else:
                 state.visible = bool(ins.value)
+            if (state.text, state.value, state.visible) != before:
+                self.changes.notify()
         elif ins.op == "set":
             if ins.target == "bkcmd":
                 self.bkcmd = int(ins.value)

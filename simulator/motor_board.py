@@ -283,7 +283,7 @@ class MotorBoardSim(WorldObserver):
         if not 0 <= command.seat < SIDES or not 0 <= command.line < SEAT_TEXT_LINES \
                 or len(command.text.encode("utf-8")) > SEAT_TEXT_BYTES:
             return Status.BAD_ARGUMENT
-        self.world.seat_displays[command.seat][command.line] = command.text
+        self.world.set_seat_text(command.seat, command.line, command.text)
         return Status.OK
 
     def _buzzer(self, command: Message) -> int:
@@ -413,7 +413,7 @@ class MotorBoardSim(WorldObserver):
         self._moving.add(Lift.CENTRE)
         await self.clock.sleep(self.timings.centre_lift)
         self._moving.discard(Lift.CENTRE)
-        self.world.centre = position
+        self.world.set_centre(position)
         self.emit(LiftMoved(Lift.CENTRE, position))
 
     async def _run_sides(self, sides: list[int], position: LiftPosition) -> None:
@@ -431,7 +431,7 @@ class MotorBoardSim(WorldObserver):
         for side in sides:
             s = self.world.sides[side]
             self._moving.discard(side)
-            s.position = position
+            self.world.set_side_position(side, position)
             if position == LiftPosition.DOWN:
                 s.load_plate()
             self.emit(LiftMoved(side, position))

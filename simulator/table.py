@@ -67,7 +67,8 @@ class SimulatedTable:
                                    dice_rng=random.Random(f"{seed}/dice"), version=motor_version)
         self.rfid = RfidBoardSim(self.world, self.faults, rng=random.Random(f"{seed}/rfid"),
                                  foreign_uids=self._foreign, version=rfid_version)
-        self.display = DisplaySim()
+        self.display = DisplaySim(changes=self.world.changes)
+        self.changes = self.world.changes     # the screen, a seat display or a lift changed
         self._endpoints: list[ByteStream] = []
         self._wires: dict[str, FaultyWire] = {}
         self._timers: list[asyncio.TimerHandle] = []
@@ -192,6 +193,11 @@ class SimulatedTable:
         await self.stop()
 
     # -- the player-facing API ---------------------------------------------------------------------
+
+    async def changed(self, since: int) -> int:
+        """Wait until the public screen, a seat display or a lift changed after version `since`
+        (`table.changes.version`); returns the new version.  Never spins, at any speed."""
+        return await self.changes.wait(since)
 
     def take(self, side: int, stack: int) -> bytes:
         """Take the top tile of a stack (the bottom one when it stands alone); returns its UID."""

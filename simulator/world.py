@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from drivers.motor_protocol import Key, LiftPosition, Panel
 
+from .changes import Changes
 from .tiles import PhysicalTile
 
 SIDES = 4
@@ -69,6 +70,22 @@ class World:
     leds: dict[int, int] = field(default_factory=dict)                 # panel -> lamp mask
     buzzer: list[tuple[int, int]] = field(default_factory=list)        # (pattern, ms), newest last
     dice: tuple[int, ...] = ()
+    changes: Changes = field(default_factory=Changes)   # seat displays, lifts (and the display)
+
+    def set_seat_text(self, seat: int, line: int, text: str) -> None:
+        """Write one line of a seat display (what the motor board does for SeatText)."""
+        if self.seat_displays[seat][line] != text:
+            self.seat_displays[seat][line] = text
+            self.changes.notify()
+
+    def set_centre(self, position: LiftPosition) -> None:
+        """The centre lift arrives (players see the opening: they may push tiles in)."""
+        self.centre = position
+        self.changes.notify()
+
+    def set_side_position(self, side: int, position: LiftPosition) -> None:
+        self.sides[side].position = position
+        self.changes.notify()
 
     # -- wall geometry ---------------------------------------------------------------------------
 

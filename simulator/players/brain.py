@@ -1,0 +1,343 @@
+"""The AI: which tile to discard, what to claim, when to kong and to declare 听.
+
+Simple and deterministic for a seed: keep the hand as near to complete as the region's shapes
+allow (shanten.py), prefer the discard that keeps the most live *legal* waits (each wait is
+judged by rulesets.judging as the controller would), honour the region's demands (void suit,
+three suits, pungs, no 杠牌 in hand …) and, per style, play safe into 荒庄 late in the hand.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from rulesets.tiles import Tile
+from rulesets.winning import HandError
+
+from .knowledge import TableView
+from .player import Player
+from .rules import RegionPlay, WinFacts
+from .shanten import FAR
+from .style import PlayStyle
+
+SUITS = ("m", "p", "s")
+
+
+@dataclass(frozen=True)
+class Discard:
+    uid: bytes
+    kind: Tile
+    declare: bool            # press 听 with this discard
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim of another's discard: `what` is "kong", "pung" or "chow"; `uids` from my hand."""
+
+    seat: int
+    what: str
+    uids: tuple[bytes, ...]
+
+
+@dataclass(frozen=True)
+class SelfKong:
+    kind: Tile
+    concealed: bool          # else added to a shown pung (补杠)
+    uids: tuple[bytes, ...]
+
+
+class Brain:
+    def __init__(self, rules: RegionPlay, style: PlayStyle) -> None:
+        self.rules = rules
+        self.style = style
+        self.hints = rules.hints
+        self.play = rules.ruleset.play
+        self._legal: dict[tuple, bool] = {}
+        self.live_at_start = 0
+
+    def new_hand(self) -> None:
+        self._legal.clear()
+        self.live_at_start = 0
+
+    # -- seeing the hand -----------------------------------------------------------------------
+
+    def wilds(self, player: Player, view: TableView) -> tuple[Tile, ...]:
+        wilds = tuple(view.wilds)
+        if player.ready and player.bao is not None and player.bao not in wilds:
+            wilds += (player.bao,)
+        return wilds
+
+    def needed(self, player: Player) -> int:
+        return self.rules.melds_full - len(player.melds)
+
+    def distance(self, player: Player, kinds: list[Tile], wilds: tuple[Tile, ...], needed: int | None = None) -> int:
+        """Shanten towards a hand this region accepts (dead kinds count for nothing)."""
+        needed = self.needed(player) if needed is None else needed
+        shanten = self.rules.tools(wilds)[1]
+        dead = self._dead(player, wilds)
+        live = [k for k in kinds if k not in dead and not (player.void and k.suit == player.void)]
+        best = shanten.best(live, needed, seven_pairs_ok=not player.melds)
+        if self.hints.all_pungs_or_flush:
+            best = self._pung_or_flush(player, live, needed, wilds)
+        return best
+
+    def _dead(self, player: Player, wilds: tuple[Tile, ...]) -> frozenset[Tile]:
+        return frozenset(k for k in self.hints.dump if k not in wilds)
+
+    def _pung_or_flush(self, player: Player, kinds: list[Tile], needed: int, wilds: tuple[Tile, ...]) -> int:
+        shanten = self.rules.tools(wilds)[1]
+        melds = player.meld_tuple()
+        options = []
+        if all(m.is_pung_like for m in melds):
+            options.append(shanten.all_pungs(kinds, needed))
+        for suit in SUITS:
+            if all(t.suit in (suit, "z") for m in melds for t in m.tiles):
+                options.append(shanten.standard(kinds, needed, only_suit=suit) + 1)
+        return min(options) if options else FAR
+
+    # -- legal waits -----------------------------------------------------------------------------
+
+    def wait_weight(self, player: Player, view: TableView, rest: list[Tile], wilds: tuple[Tile, ...],
+                    facts: WinFacts) -> float:
+        """Live copies of the tiles that would make `rest` a legal win (0: no legal wait)."""
+        evaluator = self.rules.tools(wilds)[0]
+        try:
+            waits = evaluator.waits(rest, self.needed(player), self.rules.candidates)
+        except HandError:
+            return 0.0
+        if not waits:
+            return 0.0
+        seen = view.visible()
+        mine = Counter(rest)
+        weight = 0.0
+        for wait in waits:
+            if self.could_win(player, view, rest, wait, wilds, facts):
+                weight += max(0, 4 - seen[wait] - mine[wait]) + 0.25
+        return weight
+
+    def could_win(self, player: Player, view: TableView, rest: list[Tile], tile: Tile,
+                  wilds: tuple[Tile, ...], facts: WinFacts) -> bool:
+        """Whether drawing `tile` (or, where allowed, claiming it) would be a legal win."""
+        key = (player.seat, tuple(sorted(rest)), tile, player.meld_tuple(), wilds, player.ready)
+        found = self._legal.get(key)
+        if found is None:
+            hand = rest + [tile]
+            found = self.rules.legal_win(player.seat, hand, player.meld_tuple(), player.flower_tiles(), tile,
+                                         None, wilds, player.ready or self.play.ready_declaration != "none",
+                                         facts, bao=player.bao)
+            if not found and self.play.discard_win:
+                found = self.rules.legal_win(player.seat, hand, player.meld_tuple(), player.flower_tiles(), tile,
+                                             view.upper(player.seat), wilds,
+                                             player.ready or self.play.ready_declaration != "none", facts)
+            self._legal[key] = found
+        return found
+
+    # -- discarding ------------------------------------------------------------------------------
+
+    def choose_discard(self, player: Player, view: TableView, live: int, facts: WinFacts) -> Discard:
+        wilds = self.wilds(player, view)
+        kinds = player.kinds()
+        if player.ready and player.last_drawn in player.hand:
+            # 听 declared: the hand stays as it is (摸打)
+            uid = player.last_drawn
+            return Discard(uid, player.hand[uid], False)
+        declare_possible = self.play.ready_declaration != "none" and not player.ready
+        options: dict[Tile, bytes] = {}
+        for uid, kind in player.hand.items():
+            if kind not in options or options[kind] in player.standing:
+                options[kind] = uid
+        scored = []
+        for kind, uid in options.items():
+            rest = list(kinds)
+            rest.remove(kind)
+            d = self.distance(player, rest, wilds)
+            weight = 0.0
+            if d <= 0:
+                weight = self.wait_weight(player, view, rest, wilds, facts)
+                if weight == 0:
+                    d = 1
+            standing = uid in player.standing
+            if standing and not (d == 0 and weight > 0 and declare_possible):
+                continue          # 立四: a standing tile goes only with the 听 discard
+            penalty = self._penalty(player, kind, rest, wilds) + self._usefulness(kind, rest) * 0.1
+            if standing:
+                penalty -= 60     # …and 立四 needs that discard to declare
+            scored.append((d, -weight, penalty + player.rng.random() * 0.05, kind, uid))
+        if not scored:            # nothing but standing tiles: give one up
+            uid = next(iter(player.hand))
+            return Discard(uid, player.hand[uid], False)
+        scored.sort(key=lambda s: s[:3])
+        best = scored[0]
+        fold = self.folding(player, live)
+        if fold:       # safest first; among equally safe tiles, the one that sets the hand back most
+            seen = view.discarded()
+            best = max(scored, key=lambda s: (round(self._safety(s[3], seen, view)), s[0], -s[2]))
+        d, neg_weight, _, kind, uid = best
+        ready_now = declare_possible and d == 0 and neg_weight < 0 and not fold
+        if player.standing:
+            declare = ready_now and uid in player.standing     # 立四: only the standing discard declares
+        else:
+            declare = ready_now and self._wants_declare(player)
+        return Discard(uid, kind, declare)
+
+    def folding(self, player: Player, live: int) -> bool:
+        """In a careful hand a player gives up building once the wall runs low and plays safe
+        (into 荒庄); he still takes a win that falls into his hand."""
+        return player.defensive and live <= self.style.defend_from * self.live_at_start
+
+    def _wants_declare(self, player: Player) -> bool:
+        if self.play.ready_declaration == "required" or self.rules.bao_rule is not None:
+            return True
+        return player.rng.random() < self.style.declare_optional
+
+    def _penalty(self, player: Player, kind: Tile, rest: list[Tile], wilds: tuple[Tile, ...]) -> float:
+        """Lower: more willing to discard this kind."""
+        p = 0.0
+        if kind in wilds:
+            return 100.0
+        if player.void and kind.suit == player.void:
+            p -= 50
+        if kind in self._dead(player, wilds):
+            p -= 40
+        shown = [t for m in player.meld_tuple() for t in m.tiles]
+        if self.hints.three_suits and kind.is_suited and not any(t.suit == kind.suit for t in rest + shown):
+            p += 12
+        if self.hints.terminal and kind.is_terminal and not any(t.is_terminal for t in rest + shown):
+            p += 8
+        if self.hints.eight_of_a_suit:
+            suits = Counter(t.suit for t in rest if t.is_suited)
+            if suits and kind.suit == suits.most_common(1)[0][0]:
+                p += 3
+        if player.keep_pairs and rest.count(kind) >= 1:
+            p += 3
+        return p
+
+    @staticmethod
+    def _usefulness(kind: Tile, rest: list[Tile]) -> float:
+        counts = Counter(rest)
+        value = 4.0 * counts[kind]
+        if kind.is_suited:
+            rank = kind.rank
+            for step, weight in ((1, 2.0), (2, 1.0)):
+                for sign in (-1, 1):
+                    other = rank + sign * step
+                    if 1 <= other <= 9:
+                        value += weight * counts[Tile.of(other, kind.suit)]
+            value += 1.0 if 3 <= rank <= 7 else 0.0
+        return value
+
+    @staticmethod
+    def _safety(kind: Tile, discarded: Counter, view: TableView) -> float:
+        return 3.0 * discarded[kind] + (1.5 if kind.is_honour else 0.0) + 0.5 * view.visible()[kind]
+
+    # -- claims ----------------------------------------------------------------------------------
+
+    def claim(self, player: Player, view: TableView, tile: Tile, discarder: int, can_kong: bool,
+              live: int) -> Claim | None:
+        """Pong, exposed kong or chow of another's discard (wins are asked separately)."""
+        if player.ready or self.hints.concealed_only or player.claimed_melds() >= self.hints.max_claims:
+            return None
+        if self.folding(player, live):
+            return None
+        wilds = self.wilds(player, view)
+        if tile in wilds or (player.void and tile.suit == player.void) or tile in self._dead(player, wilds):
+            return None
+        kinds = player.kinds()
+        needed = self.needed(player)
+        now = self.distance(player, kinds, wilds, needed)
+        free = [k for u, k in player.hand.items() if u not in player.standing]   # 立四: standing tiles stay put
+        have = free.count(tile)
+        rng = player.rng
+        if self.play.pong and have >= 3 and can_kong and rng.random() < self.style.kong:
+            rest = [k for k in kinds if k != tile] + [tile] * (have - 3)
+            if self.distance(player, rest, wilds, needed - 1) <= now:
+                return Claim(player.seat, "kong", tuple(player.uids_of(tile, 3)))
+        eager = self.hints.opened or self.hints.pung or player.keep_pairs or self.hints.all_pungs_or_flush
+        if self.play.pong and have >= 2 and rng.random() < (1.0 if eager else self.style.pong):
+            rest = list(kinds)
+            for _ in range(2):
+                rest.remove(tile)
+            after = self._best_after_claim(player, rest, wilds, needed - 1)
+            if after <= now or (eager and not player.claimed_melds() and after <= now + 1):
+                return Claim(player.seat, "pung", tuple(player.uids_of(tile, 2)))
+        if (self.play.chi and tile.is_suited and view.upper(player.seat) == discarder
+                and not self.hints.opened_by_pung and not self.hints.all_pungs_or_flush
+                and rng.random() < (1.0 if self.hints.opened else self.style.chi)):
+            best: tuple[int, tuple[Tile, Tile]] | None = None
+            for pair in self._chow_shapes(tile):
+                if all(k in free for k in pair):
+                    rest = list(kinds)
+                    for k in pair:
+                        rest.remove(k)
+                    after = self._best_after_claim(player, rest, wilds, needed - 1)
+                    if after < now and (best is None or after < best[0]):
+                        best = (after, pair)
+            if best is not None:
+                uids = tuple(player.uids_of(best[1][0], 1) + player.uids_of(best[1][1], 1))
+                return Claim(player.seat, "chow", uids)
+        return None
+
+    @staticmethod
+    def _chow_shapes(tile: Tile) -> list[tuple[Tile, Tile]]:
+        rank, suit = tile.rank, tile.suit
+        shapes = []
+        for a, b in ((-2, -1), (-1, 1), (1, 2)):
+            if 1 <= rank + a <= 9 and 1 <= rank + b <= 9:
+                shapes.append((Tile.of(rank + a, suit), Tile.of(rank + b, suit)))
+        return shapes
+
+    def _best_after_claim(self, player: Player, rest: list[Tile], wilds: tuple[Tile, ...], needed: int) -> int:
+        best = FAR
+        for kind in set(rest):
+            if kind in wilds:
+                continue
+            left = list(rest)
+            left.remove(kind)
+            best = min(best, self.distance(player, left, wilds, needed))
+        return best
+
+    def self_kong(self, player: Player, view: TableView, can_kong: bool) -> SelfKong | None:
+        """A concealed kong of four in hand, or the fourth tile onto a shown pung."""
+        if not can_kong or player.ready or player.rng.random() >= self.style.kong:
+            return None
+        wilds = self.wilds(player, view)
+        kinds = player.kinds()
+        needed = self.needed(player)
+        counts = player.counts()
+        now = min((self.distance(player, _without(kinds, d), wilds, needed) for d in set(kinds)), default=FAR)
+        for kind, have in sorted(counts.items()):
+            if have == 4 and kind not in wilds:
+                uids = player.uids_of(kind, 4)
+                if any(u in player.standing for u in uids):
+                    continue
+                rest = [k for k in kinds if k != kind]
+                if self.distance(player, rest, wilds, needed - 1) <= now + 1:
+                    return SelfKong(kind, True, tuple(uids))
+        for kind in sorted(player.pung_kinds()):
+            if counts.get(kind) and kind not in wilds:
+                uid = player.uids_of(kind, 1)[0]
+                if uid in player.standing:
+                    continue
+                return SelfKong(kind, False, (uid,))
+        return None
+
+    # -- before play -----------------------------------------------------------------------------
+
+    def choose_void(self, player: Player, suits: tuple[str, ...]) -> str:
+        counts = Counter(k.suit for k in player.kinds() if k.is_suited)
+        return min(suits, key=lambda s: (counts[s], player.rng.random()))
+
+    def exchange_three(self, player: Player, suits: tuple[str, ...]) -> list[bytes]:
+        """Three tiles of one suit: the shortest suit holding three, least useful first."""
+        counts = Counter(k.suit for k in player.kinds() if k.is_suited)
+        usable = [s for s in suits if counts[s] >= 3] or [max(suits, key=lambda s: counts[s])]
+        suit = min(usable, key=lambda s: (counts[s], player.rng.random()))
+        kinds = player.kinds()
+        mine = sorted(((self._usefulness(k, _without(kinds, k)), u) for u, k in player.hand.items() if k.suit == suit))
+        return [u for _, u in mine[:3]]
+
+
+def _without(kinds: list[Tile], kind: Tile) -> list[Tile]:
+    rest = list(kinds)
+    rest.remove(kind)
+    return rest

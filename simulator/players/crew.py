@@ -1,0 +1,132 @@
+"""The people at one table: their eyes, their hands, the shared table top, and their manners.
+
+`Crew` holds what every module of the players needs: the table, the region, the AI, each seat's
+`Player`, a journal of what they did, and the two habits every person at the table has — wait for
+the screens to change instead of staring at them (`until`), and roll the dice when one's seat
+display says so (`service`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
+
+from drivers.motor_protocol import Key
+from drivers.table_ui import ROLL_BAO, ROLL_DICE, Phase
+from rulesets.definition import Ruleset
+from rulesets.tiles import Tile
+
+from .brain import Brain
+from .player import Player
+from .rules import RegionPlay
+from .screen import Eyes, Screen
+from .style import PlayStyle
+
+if TYPE_CHECKING:
+    from ..table import SimulatedTable
+
+OVER = (Phase.PUSH_IN, Phase.DICE, Phase.DEAL, Phase.IDLE, Phase.BUILDING, Phase.HAND_OVER)
+
+
+class HandEnded(Exception):
+    """The screens say the hand is over (or another began): back to waiting for the next one."""
+
+
+class PlayersError(RuntimeError):
+    """Something the players cannot make sense of (a foreign tile in hand, a wall not as counted)."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing a player did, for tests and for a person reading along."""
+
+    t: float              # table clock
+    seat: int
+    what: str             # "take", "draw", "tail", "discard", "pung", "chow", "kong", "flower", "ting", "hu", "press" …
+    detail: str = ""
+
+
+@dataclass
+class Stats:
+    hands: int = 0
+    wins: int = 0
+    self_drawn: int = 0
+    discard_wins: int = 0
+    false_wins: int = 0
+    draws: int = 0
+    kongs: int = 0
+    pungs: int = 0
+    chows: int = 0
+    flowers: int = 0
+    ready: int = 0
+    per_hand: list[str] = field(default_factory=list)    # "win", "draw" (as the players saw it)
+
+
+class Crew:
+    def __init__(self, table: "SimulatedTable", ruleset: Ruleset, seed: int, style: PlayStyle) -> None:
+        self.table = table
+        self.ruleset = ruleset
+        self.style = style
+        self.sides = tuple(ruleset.players)
+        self.eyes = Eyes(table)
+        self.rules = RegionPlay(ruleset)
+        self.brain = Brain(self.rules, style)
+        self.players = {s: Player(s, self.identify, random.Random(f"{seed}/player/{s}")) for s in self.sides}
+        self.rng = random.Random(f"{seed}/table")
+        self.journal: deque[Action] = deque(maxlen=50_000)
+        self.stats = Stats()
+        self.errors: list[str] = []
+        self._answered: dict[int, str] = {}
+
+    def identify(self, uid: bytes) -> Tile:
+        """A player looks at a tile he holds."""
+        found = self.table.identify(uid)
+        if found is None:
+            raise PlayersError(f"tile {uid.hex()} is not one of this table's tiles")
+        return found.kind
+
+    def log(self, seat: int, what: str, detail: str = "") -> None:
+        self.journal.append(Action(self.table.clock.now(), seat, what, detail))
+
+    def press(self, seat: int, key: Key, long: bool = False) -> None:
+        self.table.press(seat, key, long)
+        self.log(seat, "press", key.name + (" long" if long else ""))
+
+    # -- habits --------------------------------------------------------------------------------
+
+    def service(self, screen: Screen) -> None:
+        """Roll when one's seat display asks (请掷骰子 …, 请掷骰子定宝), once per prompt."""
+        for seat in self.sides:
+            line = screen.prompt(seat)
+            if self._answered.get(seat) not in (None, line):
+                del self._answered[seat]           # the prompt went away: the next one is new
+            if line.startswith(ROLL_DICE) and self._answered.get(seat) != line:
+                self._answered[seat] = line
+                self.press(seat, Key.DICE)
+                self.log(seat, "roll", "宝" if line.startswith(ROLL_BAO) else line)
+
+    def forget_prompts(self) -> None:
+        self._answered.clear()
+
+    async def until(self, predicate: Callable[[Screen], bool]) -> Screen:
+        """Wait (without polling) until the screens satisfy `predicate`; roll dice meanwhile."""
+        while True:
+            screen = self.eyes.look()
+            self.service(screen)
+            if predicate(screen):
+                return screen
+            await self.eyes.changed(screen.version)
+
+    async def pause(self, allowed: tuple[Phase, ...] = ()) -> Screen:
+        """A moment to think before acting; waits out a fault; raises HandEnded when the hand
+        is no longer running (a phase of `OVER` that is not `allowed`)."""
+        await self.table.clock.sleep(self.style.think)
+        screen = self.eyes.look()
+        self.service(screen)
+        if screen.phase is Phase.FAULT:
+            screen = await self.until(lambda s: s.phase is not Phase.FAULT)
+        if screen.phase in OVER and screen.phase not in allowed:
+            raise HandEnded(screen.msg)
+        return screen

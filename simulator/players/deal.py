@@ -1,0 +1,129 @@
+"""From the dice to `请出牌`: the deal, indicators that leave play, 换三张, the void suit.
+
+The players find the ring themselves, as people at the table do: the dealer is the seat whose
+display line 0 starts with 庄, the break follows from the rolls in `t_dice` by the region's dice
+rule, and the deal takes head positions in the region's pattern.
+"""
+
+from __future__ import annotations
+
+from drivers.motor_protocol import Key
+from drivers.table_ui import RELATIVE_SEATS, Phase, relative_name
+from rulesets.indicators import RevealContext
+from rulesets.walls import Ring
+
+from .crew import OVER, Crew, HandEnded, PlayersError
+from .knowledge import TableView
+from .screen import Screen
+from .wall import LiveWall
+
+STARTED = (Phase.PLAY, Phase.EXCHANGE, Phase.LAST_TILE)
+
+
+def ring_from(crew: Crew, screen: Screen) -> tuple[int, Ring]:
+    """The dealer and the ring the screens show (raises PlayersError when they do not yet)."""
+    ruleset = crew.ruleset
+    dealer = screen.dealer(crew.sides)
+    rolls = screen.rolls()
+    if dealer is None or len(rolls) < ruleset.dice.rolls_needed:
+        raise PlayersError("the dealer or the dice are not shown")
+    result = ruleset.dice.break_for(dealer, crew.sides, rolls[:ruleset.dice.rolls_needed])
+    return dealer, ruleset.layout.ring(result.brk)
+
+
+async def take_deal(crew: Crew) -> tuple[LiveWall, TableView]:
+    ruleset = crew.ruleset
+    needed = ruleset.dice.rolls_needed
+    screen = await crew.until(lambda s: (s.dealer(crew.sides) is not None and len(s.rolls()) >= needed)
+                              or s.phase is not Phase.DEAL)
+    if screen.phase is not Phase.DEAL:
+        raise HandEnded(screen.msg)
+    dealer, ring = ring_from(crew, screen)
+    plan = ruleset.dealing.plan(dealer, crew.sides)
+    wall = LiveWall(crew.table, ruleset, ring)
+    view = TableView(crew.sides, dealer)
+    crew.brain.new_hand()
+    careful = crew.rng.random() < crew.style.defensive      # a careful hand: all play safe late
+    for player in crew.players.values():
+        player.new_hand(defensive=careful, keep_pairs=player.rng.random() < crew.style.keep_pairs)
+    standing = ruleset.has_phase("standing_four")
+    grabbed: set[int] = set()
+    for grab in plan.grabs:
+        await crew.pause(allowed=(Phase.DEAL,))
+        player = crew.players[grab.side]
+        for position in grab.positions:
+            uid = wall.take_deal(position)
+            player.receive(uid)
+            player.last_drawn = uid
+            if standing and grab.side not in grabbed:
+                player.standing.add(uid)          # 立四: the first grab stands apart
+        grabbed.add(grab.side)
+        crew.log(grab.side, "take", f"deal {grab.positions[0]}-{grab.positions[-1]}")
+    return wall, view
+
+
+async def after_deal(crew: Crew, wall: LiveWall, view: TableView) -> None:
+    """Indicators leaving play, 换三张, then `请出牌`: the public wilds and each player's plan."""
+    await set_aside_indicators(crew, wall, view)
+    screen = await crew.until(lambda s: s.phase in STARTED or (s.phase in OVER and s.phase is not Phase.DEAL))
+    if screen.phase is Phase.EXCHANGE:
+        await exchange_three(crew, view, screen)
+        screen = await crew.until(lambda s: s.phase in (Phase.PLAY, Phase.LAST_TILE) or s.phase in OVER)
+    if screen.phase in OVER:
+        raise HandEnded(screen.msg)
+    view.wilds = screen.wilds()
+    view.shown = screen.indicators()
+    if crew.rules.hints.void_suit:
+        suits = _suits(crew)
+        for player in crew.players.values():
+            player.void = crew.brain.choose_void(player, suits)
+
+
+async def set_aside_indicators(crew: Crew, wall: LiveWall, view: TableView) -> None:
+    """An indicator that leaves play (温州 财神, 河北 混儿): the dealer takes it out once shown."""
+    ruleset = crew.ruleset
+    roll_index = ruleset.dice.rolls_needed
+    for rule in ruleset.indicators:
+        if rule.timing.value != "after_deal":
+            continue
+        index = roll_index
+        roll_index += 1 if rule.position_dice else 0
+        if rule.stays_in_play:
+            continue
+        screen = await crew.until(lambda s: (bool(s.indicators()) and (not rule.position_dice or len(s.rolls()) > index))
+                                  or (s.phase in OVER and s.phase is not Phase.DEAL))
+        if screen.phase in OVER and screen.phase is not Phase.DEAL:
+            raise HandEnded(screen.msg)
+        roll = screen.rolls()[index] if rule.position_dice else ()
+        context = RevealContext(wall.ring, ruleset.layout, view.dealer, wall.next_head_position(),
+                                wall.tail_taken, roll)
+        for slot in rule.position.slots(context):
+            await crew.pause(allowed=(Phase.DEAL,))
+            uid = wall.set_aside(slot)
+            kind = crew.identify(uid)            # the tile is face up now: anyone may look
+            view.aside.append(kind)
+            crew.log(view.dealer, "set_aside", f"{rule.kind} {kind}")
+            if kind not in screen.indicators():
+                crew.errors.append(f"the {rule.name_zh} taken out is {kind.zh}, the screen shows {screen.ind_text!r}")
+
+
+async def exchange_three(crew: Crew, view: TableView, screen: Screen) -> None:
+    """换三张: everyone passes three tiles of one suit the way t_msg says; the dealer confirms."""
+    name = next((n for n in RELATIVE_SEATS if n in screen.detail), RELATIVE_SEATS[0])
+    suits = _suits(crew)
+    picks = {seat: crew.brain.exchange_three(p, suits) for seat, p in crew.players.items()}
+    await crew.pause(allowed=())
+    for seat, uids in picks.items():
+        for uid in uids:
+            crew.players[seat].give(uid)
+    for seat, uids in picks.items():
+        target = next((o for o in crew.sides if o != seat and relative_name(seat, o, crew.sides) == name), seat)
+        for uid in uids:
+            crew.players[target].receive(uid)
+        crew.log(seat, "exchange", f"3 to {target}")
+    crew.press(view.dealer, Key.CONFIRM)
+    await crew.until(lambda s: s.phase is not Phase.EXCHANGE)
+
+
+def _suits(crew: Crew) -> tuple[str, ...]:
+    return tuple(sorted({k.suit for k in crew.ruleset.tiles.kinds if k.is_suited}))

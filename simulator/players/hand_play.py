@@ -1,0 +1,358 @@
+"""Play, from `请出牌` to the end of the hand: draws, flowers, kongs, claims, 听, wins, 荒庄.
+
+The controller sees only what leaves the wall and the keys, so the players run the turn order
+among themselves as people do; they turn to the screens to wait for prompts (胡, 宝) and for the
+end of the wall (`最后一张`).  Every physical act is preceded by `Crew.pause`, which gives the
+controller its turn and stops the hand when the screens say it is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from drivers.motor_protocol import Key
+from drivers.table_ui import Phase
+from rulesets.hand import MeldKind
+from rulesets.tiles import Tile
+
+from .brain import Claim, Discard, SelfKong
+from .crew import OVER, Crew
+from .knowledge import TableView
+from .player import Player
+from .prompts import WinClaim, answer_win
+from .rules import WinFacts
+from .wall import LiveWall
+
+
+@dataclass(frozen=True)
+class Next:
+    """Who acts next, and how."""
+
+    seat: int = 0
+    drawn: bytes | None = None       # a tile just drawn (None: must discard without drawing)
+    kong_draw: bool = False          # the drawn tile replaced a kong (杠上开花)
+    need_draw: bool = True
+    over: bool = False               # the hand ended (a win, or the screens say so)
+    exhausted: bool = False          # the last live tile went by: 荒庄 unless someone won
+
+
+class HandPlay:
+    def __init__(self, crew: Crew, wall: LiveWall, view: TableView) -> None:
+        self.crew = crew
+        self.wall = wall
+        self.view = view
+        self.players = crew.players
+        self.brain = crew.brain
+        self.rules = crew.rules
+        self.play = crew.ruleset.play
+        self.won = False
+        self.drawn = False                 # 荒庄 confirmed
+        self._bao_asked: set[Tile] = set()
+
+    # -- what the players know ------------------------------------------------------------------
+
+    def wilds_for(self, player: Player) -> tuple[Tile, ...]:
+        return self.brain.wilds(player, self.view)
+
+    def facts(self) -> WinFacts:
+        view = self.view
+        return WinFacts(view.dealer, view.ready_sides(), view.kongs_by_side(), view.exposed_by_side())
+
+    def flower_kinds(self) -> frozenset[Tile]:
+        return self.rules.flowers(self.view.wilds)
+
+    def can_kong(self) -> bool:
+        return self.wall.live > 0 and self.wall.live_after_kong() >= 1
+
+    # -- the hand ---------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        await self.opening_flowers()
+        self.brain.live_at_start = self.wall.live
+        step = Next(self.view.dealer, self.players[self.view.dealer].last_drawn, need_draw=False)
+        last = self.view.dealer
+        while True:
+            seat = step.seat
+            drawn, kong_draw = step.drawn, step.kong_draw
+            if step.need_draw:
+                if self.wall.live <= 0:
+                    await self.exhausted(last)
+                    return
+                await self.crew.pause()
+                drawn = await self.draw(seat)
+                kong_draw = False
+                if drawn is None:            # a flower with nothing left to replace it
+                    await self.exhausted(seat)
+                    return
+            step = await self.turn(seat, drawn, kong_draw)
+            if step.over:
+                return
+            last = seat                      # who acted last: he confirms a 荒庄
+            if step.exhausted:
+                await self.exhausted(seat)
+                return
+
+    async def turn(self, seat: int, drawn: bytes | None, kong_draw: bool) -> Next:
+        player = self.players[seat]
+        while True:
+            await self.crew.pause()
+            self.refresh()
+            self.change_dead_bao()
+            if drawn is not None and drawn in player.hand and self.self_win(player, drawn, kong_draw):
+                claim = self.claim_for(player, None, player.hand[drawn], None)
+                accepted, over = await self.declare_wins([claim])
+                if over:
+                    return Next(over=True)
+                if accepted:
+                    return self.after_self_win(player, drawn)
+            if drawn is None:
+                break
+            kong = self.brain.self_kong(player, self.view, self.can_kong())
+            if kong is None:
+                break
+            drawn = await self.self_kong(player, kong)
+            kong_draw = True
+            if drawn is None:
+                break
+        discard = self.brain.choose_discard(player, self.view, self.wall.live, self.facts())
+        if discard.declare:
+            await self.declare_ready(player)
+        await self.crew.pause()
+        player.give(discard.uid)
+        self.view.seats[seat].discards.append(discard.kind)
+        self.crew.log(seat, "discard", str(discard.kind))
+        return await self.after_discard(seat, discard)
+
+    # -- draws ----------------------------------------------------------------------------------
+
+    async def draw(self, seat: int, *, tail: bool = False, kong: bool = False) -> bytes | None:
+        """A head draw (or a tail draw for a kong); flowers are set aside and replaced."""
+        player = self.players[seat]
+        uid = self.wall.take_tail(kong) if tail else self.wall.take_head()
+        kind = player.receive(uid)
+        self.crew.log(seat, "tail" if tail else "draw", "kong" if kong else "")
+        while kind in self.flower_kinds():
+            self.set_flower_aside(player, uid, kind)
+            if self.wall.remaining <= 0:
+                return None
+            await self.crew.pause()
+            uid = self.wall.take_tail(False)
+            kind = player.receive(uid)
+            self.crew.log(seat, "tail", "flower")
+        player.last_drawn = uid
+        return uid
+
+    def set_flower_aside(self, player: Player, uid: bytes, kind: Tile) -> None:
+        player.give(uid)
+        player.flowers.append(uid)
+        self.view.seats[player.seat].flowers.append(kind)
+        self.crew.stats.flowers += 1
+        self.crew.log(player.seat, "flower", str(kind))
+
+    async def opening_flowers(self) -> None:
+        """补花 after the deal: dealer first, each replaces every flower from the tail."""
+        if not self.flower_kinds():
+            return
+        seat = self.view.dealer
+        for _ in self.view.sides:
+            player = self.players[seat]
+            while True:
+                found = next(((u, k) for u, k in player.hand.items() if k in self.flower_kinds()), None)
+                if found is None or self.wall.remaining <= 0:
+                    break
+                await self.crew.pause()
+                self.set_flower_aside(player, *found)
+                uid = self.wall.take_tail(False)
+                player.receive(uid)
+                player.last_drawn = uid
+                self.crew.log(seat, "tail", "flower")
+            seat = self.view.next_seat(seat)
+
+    # -- kongs ----------------------------------------------------------------------------------
+
+    async def self_kong(self, player: Player, kong: SelfKong) -> bytes | None:
+        """A concealed kong (long press 杠) or an added kong (press 杠), then the tail draw."""
+        await self.crew.pause()
+        self.crew.press(player.seat, Key.KONG, long=kong.concealed)
+        if kong.concealed:
+            meld = player.add_meld(MeldKind.CONCEALED_KONG, list(kong.uids))
+            self.view.seats[player.seat].melds.append(meld)
+        else:
+            meld = player.add_to_pung(kong.uids[0])
+            melds = self.view.seats[player.seat].melds
+            index = next(i for i, m in enumerate(melds) if m.kind is MeldKind.PUNG and m.kind_tile == kong.kind)
+            melds[index] = meld
+        self.crew.stats.kongs += 1
+        self.crew.log(player.seat, "kong", f"{'concealed' if kong.concealed else 'added'} {kong.kind}")
+        await self.crew.pause()
+        return await self.draw(player.seat, tail=True, kong=True)
+
+    # -- after a discard ------------------------------------------------------------------------
+
+    async def after_discard(self, seat: int, discard: Discard) -> Next:
+        last = self.wall.live <= 0
+        winners = []
+        if self.play.discard_win:
+            for other in self.view.after(seat):
+                if self.win_on(self.players[other], discard.kind, seat, last):
+                    winners.append(other)
+                    if not self.play.multiple_winners:
+                        break
+        if winners:
+            claims = [self.claim_for(self.players[w], seat, discard.kind, discard.uid) for w in winners]
+            accepted, over = await self.declare_wins(claims)
+            if over:
+                return Next(over=True)
+            if accepted:
+                self.view.seats[seat].discards.pop()
+                if self.play.after_win == "xueliu":
+                    self.view.aside.append(discard.kind)     # the won tile is set aside; play on
+                return Next(self.view.next_seat(accepted[-1]))
+        if last:
+            return Next(seat, exhausted=True)
+        claims = [c for o in self.view.after(seat)
+                  if (c := self.brain.claim(self.players[o], self.view, discard.kind, seat, self.can_kong(),
+                                                   self.wall.live))]
+        claim = next((c for c in claims if c.what in ("kong", "pung")), None) or next(iter(claims), None)
+        if claim is None:
+            return Next(self.view.next_seat(seat))
+        return await self.take_claim(claim, seat, discard)
+
+    async def take_claim(self, claim: Claim, discarder: int, discard: Discard) -> Next:
+        player = self.players[claim.seat]
+        await self.crew.pause()
+        self.view.seats[discarder].discards.pop()
+        if claim.what == "kong":
+            self.crew.press(claim.seat, Key.KONG)
+        kind = {"kong": MeldKind.KONG, "pung": MeldKind.PUNG, "chow": MeldKind.CHOW}[claim.what]
+        meld = player.add_meld(kind, list(claim.uids), claimed=discard.uid, claimed_kind=discard.kind)
+        self.view.seats[claim.seat].melds.append(meld)
+        self.crew.log(claim.seat, claim.what, str(discard.kind))
+        if claim.what == "kong":
+            self.crew.stats.kongs += 1
+            await self.crew.pause()
+            drawn = await self.draw(claim.seat, tail=True, kong=True)
+            return Next(claim.seat, drawn, kong_draw=True, need_draw=False, exhausted=drawn is None)
+        if claim.what == "pung":
+            self.crew.stats.pungs += 1
+        else:
+            self.crew.stats.chows += 1
+        return Next(claim.seat, None, need_draw=False)
+
+    # -- 听 and the 宝 --------------------------------------------------------------------------
+
+    async def declare_ready(self, player: Player) -> None:
+        """Press 听; where a private 宝 is shown to ready seats, wait until it is on my display."""
+        await self.crew.pause()
+        self.crew.press(player.seat, Key.TING)
+        player.ready = True
+        player.standing.clear()        # 立四: the other standing tiles join the hand
+        self.view.seats[player.seat].ready = True
+        self.crew.stats.ready += 1
+        self.crew.log(player.seat, "ting")
+        if self.rules.bao_rule is not None:
+            seat = player.seat
+            screen = await self.crew.until(lambda s: s.bao(seat) is not None or s.phase in OVER)
+            player.bao = screen.bao(seat)
+
+    def refresh(self) -> None:
+        """Ready seats read their 宝 (it changes on 换宝)."""
+        if self.rules.bao_rule is None:
+            return
+        screen = self.crew.eyes.look()
+        for player in self.players.values():
+            if player.ready:
+                player.bao = screen.bao(player.seat) or player.bao
+
+    def change_dead_bao(self) -> None:
+        """换宝: a ready seat presses 骰子 once when three copies of the 宝 are in sight."""
+        if self.rules.bao_rule is None or not self.rules.bao_rule.redraw_when_dead:
+            return
+        discards_only = dict(self.crew.ruleset.options).get("bao_redraw") == "three_discarded"
+        for seat in sorted(self.players):
+            player = self.players[seat]
+            bao = player.bao
+            if not player.ready or bao is None or bao in self._bao_asked:
+                continue
+            seen = self.view.discarded()[bao] if discards_only else self.view.visible_in_play(bao)
+            if seen >= 3:
+                self._bao_asked.add(bao)
+                self.crew.press(seat, Key.DICE)
+                self.crew.log(seat, "change_bao", str(bao))
+            return
+
+    # -- wins -----------------------------------------------------------------------------------
+
+    def self_win(self, player: Player, drawn: bytes, kong_draw: bool) -> bool:
+        tile = player.hand[drawn]
+        return self.rules.legal_win(player.seat, player.kinds(), player.meld_tuple(), player.flower_tiles(), tile,
+                                    None, self.wilds_for(player), player.ready, self.facts(),
+                                    kong_replacement=kong_draw, last_tile=self.wall.live <= 0, bao=player.bao)
+
+    def win_on(self, player: Player, kind: Tile, discarder: int, last: bool) -> bool:
+        return self.rules.legal_win(player.seat, player.kinds() + [kind], player.meld_tuple(), player.flower_tiles(),
+                                    kind, discarder, self.wilds_for(player), player.ready, self.facts(),
+                                    last_tile=last, bao=player.bao)
+
+    def claim_for(self, player: Player, discarder: int | None, kind: Tile, won: bytes | None) -> WinClaim:
+        shown = tuple(player.shown_uids())
+        everything = tuple(player.all_uids()) + ((won,) if won is not None else ())
+        meld_tiles = tuple(t for h in player.melds for t in h.meld.tiles)
+        concealed = tuple(player.kinds()) + ((kind,) if won is not None else ())
+        return WinClaim(player.seat, discarder, kind, shown, everything, meld_tiles + concealed)
+
+    async def declare_wins(self, claims: list[WinClaim]) -> tuple[list[int], bool]:
+        """Press 胡 (every winner of one discard), answer the prompts; returns the accepted
+        winners and whether the hand is over."""
+        await self.crew.pause()
+        for claim in claims:
+            self.crew.press(claim.seat, Key.HU)
+            self.crew.log(claim.seat, "hu", "自摸" if claim.discarder is None else f"from {claim.discarder}")
+        results = await answer_win(self.crew, claims)
+        ended = any(results.get(c.seat) is None for c in claims)
+        # a hand that ends while our 胡 is being checked ended on it: count it as won
+        accepted = [c.seat for c in claims if results.get(c.seat) or (ended and results.get(c.seat) is None)]
+        stats = self.crew.stats
+        for claim in claims:
+            if claim.seat not in accepted:
+                stats.false_wins += 1
+                continue
+            self.won = True
+            stats.wins += 1
+            if claim.discarder is None:
+                stats.self_drawn += 1
+            else:
+                stats.discard_wins += 1
+            self.view.seats[claim.seat].wins += 1
+            if self.play.after_win == "xuezhan":
+                self.view.seats[claim.seat].out = True
+        if not accepted:
+            return [], False
+        if ended:
+            return accepted, True
+        if self.play.after_win == "end":
+            await self.crew.until(lambda s: s.phase in OVER)
+            return accepted, True
+        screen = await self.crew.until(lambda s: s.phase in (Phase.PLAY, Phase.LAST_TILE) or s.phase in OVER)
+        if screen.phase in OVER or len(self.view.in_play()) <= 1:
+            return accepted, True
+        return accepted, False
+
+    def after_self_win(self, player: Player, drawn: bytes) -> Next:
+        if self.play.after_win == "xueliu":
+            self.view.aside.append(player.give(drawn))      # the won tile is set aside; play on
+        return Next(self.view.next_seat(player.seat))
+
+    # -- the end of the wall ---------------------------------------------------------------------
+
+    async def exhausted(self, seat: int) -> None:
+        """Nobody won on the last live tile: wait for 最后一张, then 确认 for 荒庄."""
+        screen = await self.crew.until(lambda s: s.phase is Phase.LAST_TILE or s.phase in OVER)
+        if not self.won:
+            self.crew.stats.draws += 1
+            self.drawn = True
+        if screen.phase is Phase.LAST_TILE:
+            await self.crew.table.clock.sleep(self.crew.style.think)
+            self.crew.press(seat, Key.CONFIRM)
+            self.crew.log(seat, "confirm", "荒庄")
+            await self.crew.until(lambda s: s.phase is not Phase.LAST_TILE)

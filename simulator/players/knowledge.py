@@ -1,0 +1,107 @@
+"""What every player at the table knows: discards, shown melds, flowers, who is ready, who won.
+
+Hands are not here: each `Player` keeps his own (player.py).  The players share this one object
+the way people share a table top.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from rulesets.hand import Meld, MeldKind
+from rulesets.tiles import Tile
+
+
+@dataclass
+class SeatView:
+    discards: list[Tile] = field(default_factory=list)   # the river (claimed tiles leave it)
+    melds: list[Meld] = field(default_factory=list)      # shown melds and kongs
+    flowers: list[Tile] = field(default_factory=list)
+    ready: bool = False
+    out: bool = False                                   # 血战到底: won and left the hand
+    wins: int = 0
+
+
+@dataclass
+class TableView:
+    sides: tuple[int, ...]
+    dealer: int
+    seats: dict[int, SeatView] = field(default_factory=dict)
+    wilds: tuple[Tile, ...] = ()          # public wild kinds (t_wild)
+    shown: tuple[Tile, ...] = ()          # public indicator tiles (t_ind)
+    aside: list[Tile] = field(default_factory=list)   # tiles out of play: indicators, won tiles
+
+    def __post_init__(self) -> None:
+        for side in self.sides:
+            self.seats.setdefault(side, SeatView())
+
+    # -- seats in play order -------------------------------------------------------------------
+
+    def in_play(self) -> tuple[int, ...]:
+        return tuple(s for s in self.sides if not self.seats[s].out)
+
+    def next_seat(self, seat: int) -> int:
+        """下家 among the seats still in the hand."""
+        ordered = sorted(self.sides)
+        i = ordered.index(seat)
+        for step in range(1, len(ordered) + 1):
+            other = ordered[(i + step) % len(ordered)]
+            if not self.seats[other].out:
+                return other
+        return seat
+
+    def after(self, seat: int) -> tuple[int, ...]:
+        """The other seats in the hand, in turn order from `seat`'s 下家."""
+        ordered = sorted(self.sides)
+        i = ordered.index(seat)
+        return tuple(o for o in (ordered[(i + k) % len(ordered)] for k in range(1, len(ordered)))
+                     if not self.seats[o].out)
+
+    def upper(self, seat: int) -> int:
+        """上家 (over all playing sides)."""
+        ordered = sorted(self.sides)
+        return ordered[(ordered.index(seat) - 1) % len(ordered)]
+
+    # -- what is visible ---------------------------------------------------------------------
+
+    def visible(self) -> Counter:
+        seen: Counter = Counter(self.shown)
+        seen.update(self.aside)
+        for view in self.seats.values():
+            seen.update(view.discards)
+            seen.update(view.flowers)
+            for meld in view.melds:
+                seen.update(meld.tiles)
+        return seen
+
+    def discarded(self) -> Counter:
+        seen: Counter = Counter()
+        for view in self.seats.values():
+            seen.update(view.discards)
+        return seen
+
+    def visible_in_play(self, kind: Tile) -> int:
+        """Copies shown in discards, 碰 and 明杠 (the 长春 换宝 count)."""
+        count = sum(view.discards.count(kind) for view in self.seats.values())
+        for view in self.seats.values():
+            for meld in view.melds:
+                if meld.kind is not MeldKind.CONCEALED_KONG:
+                    count += meld.tiles.count(kind)
+        return count
+
+    def kongs_by_side(self) -> tuple[tuple[int, int, int], ...]:
+        out = []
+        for side in self.sides:
+            melds = self.seats[side].melds
+            exposed = sum(1 for m in melds if m.is_kong and not m.is_concealed)
+            concealed = sum(1 for m in melds if m.is_concealed)
+            if exposed or concealed:
+                out.append((side, exposed, concealed))
+        return tuple(out)
+
+    def exposed_by_side(self) -> tuple[tuple[int, tuple[Meld, ...]], ...]:
+        return tuple((side, tuple(self.seats[side].melds)) for side in self.sides)
+
+    def ready_sides(self) -> tuple[int, ...]:
+        return tuple(s for s in self.sides if self.seats[s].ready)

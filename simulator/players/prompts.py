@@ -1,0 +1,134 @@
+"""Answering a winner's prompts on his seat display (docs/table-flow.md §4, 胡).
+
+After 胡 the controller asks, on the winner's line 1: `点炮:<choice>` (◀ ▶ to the discarder,
+确认), `摆副露后确认` (lay shown melds, concealed kongs and flowers; 确认), `摆手牌后确认` (lay
+everything; 确认), `胡牌:<tile>` on a discard (◀ ▶ to the winning tile; 确认), or, when the read
+zone fails, `录入:<tile> <n>` (◀ ▶ to each tile, 确认 adds it, 胡 ends).  The answer shows as
+`胡 +N` or `诈胡`.  Each seat is answered on its own, whenever its line changes; several winners
+of one discard are answered side by side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from drivers.motor_protocol import Key
+from drivers.table_ui import (ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE,
+                              parse_choice, relative_name)
+from rulesets.tiles import Tile
+
+from .crew import Crew
+from .screen import tiles_in
+
+MAX_STEPS = 60          # ◀ ▶ presses on one question before settling for what is shown
+
+
+@dataclass(frozen=True)
+class WinClaim:
+    """What a winner lays and answers."""
+
+    seat: int
+    discarder: int | None
+    win_tile: Tile
+    shown: tuple[bytes, ...]           # melds, concealed kongs and flowers
+    everything: tuple[bytes, ...]      # shown + the hand (the won tile included)
+    entry: tuple[Tile, ...]            # for manual entry: every tile laid, melds first
+
+
+@dataclass
+class _Seat:
+    claim: WinClaim
+    last: str | None = None            # the line we last answered (its effect is not shown yet)
+    laid: bool = False
+    entered: int = 0
+    steps: int = 0
+
+
+def _answer(crew: Crew, state: _Seat, line: str) -> bool:
+    """Press what the line asks for; False when it asks nothing of us."""
+    claim = state.claim
+    seat = claim.seat
+    if line == LAY_MELDS:
+        crew.table.lay(seat, list(claim.shown))
+        crew.press(seat, Key.CONFIRM)
+        return True
+    if line == LAY_HAND:
+        crew.table.lay(seat, list(claim.everything))
+        state.laid = True
+        crew.press(seat, Key.CONFIRM)
+        return True
+    choice = parse_choice(line)
+    if choice is None:
+        return False
+    question, current = choice
+    if question == WIN_FROM:
+        target = SELF_DRAWN if claim.discarder is None else relative_name(seat, claim.discarder, crew.sides)
+        return _steer(crew, state, current.split()[0] == target if current.split() else False)
+    if question == WIN_TILE:
+        shown = tiles_in(current)
+        return _steer(crew, state, bool(shown) and shown[0] == claim.win_tile)
+    if question == ENTRY:
+        state.laid = True
+        if state.entered >= len(claim.entry):
+            crew.press(seat, Key.HU)
+            return True
+        shown = tiles_in(current)
+        if shown and shown[0] == claim.entry[state.entered]:
+            state.entered += 1
+            state.steps = 0
+            crew.press(seat, Key.CONFIRM)
+            return True
+        return _steer(crew, state, False)
+    return False          # 宝:… or anything else: not a question for us
+
+
+def _steer(crew: Crew, state: _Seat, on_target: bool) -> bool:
+    if on_target or state.steps >= MAX_STEPS:
+        state.steps = 0
+        crew.press(state.claim.seat, Key.CONFIRM)
+    else:
+        state.steps += 1
+        crew.press(state.claim.seat, Key.RIGHT)
+    return True
+
+
+def _verdict(state: _Seat, line: str) -> bool | None:
+    if not state.laid:
+        return None          # a result from an earlier win (血流成河) is not this one's
+    if line == NOT_A_WIN:
+        return False
+    if parse_choice(line) is None and line.startswith(WIN_DONE + " "):
+        return True
+    return None
+
+
+async def answer_win(crew: Crew, claims: list[WinClaim]) -> dict[int, bool | None]:
+    """Answer every winner's prompts until each shows 胡 +N (True) or 诈胡 (False).  When the
+    hand ends first (the screens moved on before showing a result) the seat's answer is None."""
+    from .crew import OVER
+    pending = {c.seat: _Seat(c) for c in claims}
+    results: dict[int, bool | None] = {}
+    while pending:
+        screen = crew.eyes.look()
+        crew.service(screen)
+        for seat, state in list(pending.items()):
+            line = screen.prompt(seat)
+            if line == state.last:
+                continue
+            verdict = _verdict(state, line)
+            if verdict is not None:
+                results[seat] = verdict
+                del pending[seat]
+                continue
+            if _answer(crew, state, line):
+                state.last = line
+        if pending and screen.phase in OVER:
+            for seat in pending:
+                results[seat] = None
+            break
+        if pending:
+            await crew.eyes.changed(screen.version)
+    return results
+
+
+__all__ = ["WinClaim", "answer_win"]

@@ -1,0 +1,123 @@
+"""What the players read: the public screen and the seat displays, as immutable snapshots.
+
+Players act only on what is shown (docs/table-flow.md): the phase word on `main.t_msg`, the dice
+in `t_dice`, the public indicators and wilds in `t_ind` / `t_wild`, the dealer (`庄`) on line 0
+of the seat displays, and a seat's prompt or private 宝 on its line 1.  A player may also see
+whether the centre is open (he pushes tiles into it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dataclasses import dataclass
+
+from drivers.motor_protocol import LiftPosition
+from drivers.table_ui import BAO, Phase, parse_choice
+from rulesets.tiles import Tile, TileError
+
+if TYPE_CHECKING:
+    from ..table import SimulatedTable
+
+_PHASES = tuple(sorted(Phase, key=lambda p: -len(p.value)))   # longest word first
+
+
+def tiles_in(text: str) -> tuple[Tile, ...]:
+    """Tiles named in a display text ("五万 六万"); words that are not tiles are skipped."""
+    out: list[Tile] = []
+    for word in text.replace(",", " ").split():
+        try:
+            out.append(Tile.parse(word))
+        except TileError:
+            continue
+    return tuple(out)
+
+
+def parse_rolls(text: str) -> tuple[tuple[int, ...], ...]:
+    """"2+5 / 3+4" → ((2, 5), (3, 4)); anything unreadable ends the list."""
+    rolls: list[tuple[int, ...]] = []
+    for part in text.split("/"):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            roll = tuple(int(v) for v in part.split("+"))
+        except ValueError:
+            break
+        if not roll or any(not 1 <= v <= 6 for v in roll):
+            break
+        rolls.append(roll)
+    return tuple(rolls)
+
+
+@dataclass(frozen=True)
+class Screen:
+    version: int
+    msg: str
+    dice_text: str
+    ind_text: str
+    wild_text: str
+    lines: tuple[tuple[str, str], ...]       # per seat 0–3: (status, prompt / private)
+    centre_down: bool
+
+    @property
+    def phase(self) -> Phase | None:
+        for phase in _PHASES:
+            if self.msg.startswith(phase.value):
+                return phase
+        return None
+
+    @property
+    def detail(self) -> str:
+        """What follows the phase word (e.g. the 换三张 direction)."""
+        phase = self.phase
+        return self.msg[len(phase.value):].strip() if phase else self.msg
+
+    def status(self, seat: int) -> str:
+        return self.lines[seat][0]
+
+    def prompt(self, seat: int) -> str:
+        return self.lines[seat][1]
+
+    def dealer(self, sides: tuple[int, ...]) -> int | None:
+        for seat in sides:
+            if self.status(seat).startswith("庄"):
+                return seat
+        return None
+
+    def rolls(self) -> tuple[tuple[int, ...], ...]:
+        return parse_rolls(self.dice_text)
+
+    def indicators(self) -> tuple[Tile, ...]:
+        return tiles_in(self.ind_text)
+
+    def wilds(self) -> tuple[Tile, ...]:
+        return tiles_in(self.wild_text)
+
+    def bao(self, seat: int) -> Tile | None:
+        """The private 宝 on this seat's line 1 ("宝:五万 骰子=换宝"), if shown."""
+        choice = parse_choice(self.prompt(seat))
+        if choice is None or choice[0] != BAO:
+            return None
+        found = tiles_in(choice[1])
+        return found[0] if found else None
+
+
+class Eyes:
+    """One table's screens, looked at and awaited (no polling: `table.changes`)."""
+
+    def __init__(self, table: "SimulatedTable") -> None:
+        self.table = table
+
+    def look(self) -> Screen:
+        display = self.table.display
+        world = self.table.world
+        return Screen(
+            version=self.table.changes.version,
+            msg=display.text("main", "t_msg"), dice_text=display.text("main", "t_dice"),
+            ind_text=display.text("main", "t_ind"), wild_text=display.text("main", "t_wild"),
+            lines=tuple((line[0], line[1]) for line in world.seat_displays),
+            centre_down=world.centre == LiftPosition.DOWN)
+
+    async def changed(self, since: int) -> int:
+        return await self.table.changes.wait(since)

@@ -1,0 +1,139 @@
+"""How far a hand is from complete (向听数): -1 complete, 0 ready, 1 one tile from ready, …
+
+Used to choose discards and claims, not to judge wins (rulesets.judging does that).  The
+standard shape is counted exactly per suit (best melds, partial melds and the pair, memoised per
+instance); each wild is one step nearer, which is exact in all but a few corner cases.  Seven
+pairs, an all-pungs hand and a one-suit hand (for regions that demand them) have their own counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from rulesets.tiles import Tile
+from rulesets.winning import Shapes
+
+FAR = 99
+Triple = tuple[int, int, int]      # (melds, partial melds, pair 0/1)
+
+
+def _prune(options: Iterable[Triple]) -> tuple[Triple, ...]:
+    """Keep only options no other option beats in every count."""
+    items = sorted(set(options), reverse=True)
+    kept: list[Triple] = []
+    for m, t, p in items:
+        if not any(km >= m and kt >= t and kp >= p for km, kt, kp in kept):
+            kept.append((m, t, p))
+    return tuple(kept)
+
+
+class Shanten:
+    def __init__(self, wild_kinds: Iterable[Tile] = (), stand_ins: Mapping[Tile, Tile] | None = None,
+                 shapes: Shapes = Shapes()) -> None:
+        wilds = frozenset(wild_kinds)
+        plays = dict(stand_ins or {})
+        self.wilds = wilds
+        self.shapes = shapes
+        # face a physical kind plays: None for a wild, -1 for a flower (never in a hand)
+        self._face = tuple(None if Tile(k) in wilds else -1 if k >= 34 else int(plays.get(Tile(k), Tile(k)))
+                           for k in range(42))
+        self._memo: dict[tuple[tuple[int, ...], bool, bool], tuple[Triple, ...]] = {}
+
+    def faces(self, kinds: Sequence[Tile]) -> tuple[list[int], int]:
+        counts = [0] * 34
+        wilds = 0
+        for kind in kinds:
+            face = self._face[kind]
+            if face is None:
+                wilds += 1
+            elif face >= 0:
+                counts[face] += 1
+        return counts, wilds
+
+    # -- the standard shape ------------------------------------------------------------------
+
+    def standard(self, kinds: Sequence[Tile], needed: int, only_suit: str | None = None) -> int:
+        """Standard shape; with `only_suit` ('m', 'p', 's') tiles of the other suits count for
+        nothing (a one-suit hand with honours)."""
+        counts, wilds = self.faces(kinds)
+        total: tuple[Triple, ...] = ((0, 0, 0),)
+        for index, base in enumerate((0, 9, 18)):
+            if only_suit is not None and "mps"[index] != only_suit:
+                continue
+            total = self._merge(total, self._options(tuple(counts[base:base + 9]), True, True))
+        total = self._merge(total, self._options(tuple(counts[27:34]), False, True))
+        best = FAR
+        for m, t, p in total:
+            m = min(m, needed)
+            best = min(best, 2 * needed - 2 * m - min(t, needed - m) - p)
+        return max(-1, best - wilds)
+
+    def _merge(self, left: tuple[Triple, ...], right: tuple[Triple, ...]) -> tuple[Triple, ...]:
+        return _prune((a + c, b + d, p + q) for a, b, p in left for c, d, q in right if p + q <= 1)
+
+    def _options(self, counts: tuple[int, ...], runs: bool, may_pair: bool) -> tuple[Triple, ...]:
+        key = (counts, runs, may_pair)
+        found = self._memo.get(key)
+        if found is not None:
+            return found
+        i = next((k for k, c in enumerate(counts) if c), None)
+        if i is None:
+            result: tuple[Triple, ...] = ((0, 0, 0),)
+        else:
+            c = list(counts)
+            n = len(c)
+            out: list[Triple] = []
+
+            def branch(take: tuple[int, ...], gain: Triple, pair_left: bool) -> None:
+                for k in take:
+                    c[k] -= 1
+                for m, t, p in self._options(tuple(c), runs, pair_left):
+                    out.append((m + gain[0], t + gain[1], p + gain[2]))
+                for k in take:
+                    c[k] += 1
+
+            if c[i] >= 3:
+                branch((i, i, i), (1, 0, 0), may_pair)
+            if runs and i + 2 < n and c[i + 1] and c[i + 2]:
+                branch((i, i + 1, i + 2), (1, 0, 0), may_pair)
+            if c[i] >= 2:
+                if may_pair:
+                    branch((i, i), (0, 0, 1), False)
+                branch((i, i), (0, 1, 0), may_pair)
+            if runs and i + 1 < n and c[i + 1]:
+                branch((i, i + 1), (0, 1, 0), may_pair)
+            if runs and i + 2 < n and c[i + 2]:
+                branch((i, i + 2), (0, 1, 0), may_pair)
+            branch((i,), (0, 0, 0), may_pair)
+            result = _prune(out)
+        self._memo[key] = result
+        return result
+
+    # -- other shapes ------------------------------------------------------------------------
+
+    def seven_pairs(self, kinds: Sequence[Tile]) -> int:
+        counts, wilds = self.faces(kinds)
+        if self.shapes.four_as_two_pairs:
+            pairs = sum(c // 2 for c in counts)
+            short = 0
+        else:
+            pairs = sum(1 for c in counts if c >= 2)
+            short = max(0, 7 - sum(1 for c in counts if c))
+        return max(-1, 6 - pairs + short - wilds)
+
+    def all_pungs(self, kinds: Sequence[Tile], needed: int) -> int:
+        counts, wilds = self.faces(kinds)
+        melds = sum(1 for c in counts if c >= 3)
+        pairs = sum(1 for c in counts if c == 2)
+        melds = min(melds, needed)
+        best = 2 * needed - 2 * melds - min(pairs, needed - melds)
+        if pairs:
+            best = min(best, 2 * needed - 2 * melds - min(pairs - 1, needed - melds) - 1)
+        return max(-1, best - wilds)
+
+    def best(self, kinds: Sequence[Tile], needed: int, *, seven_pairs_ok: bool) -> int:
+        """The standard shape, or seven pairs where allowed and nothing is declared."""
+        value = self.standard(kinds, needed)
+        if seven_pairs_ok and self.shapes.seven_pairs and len(kinds) >= 13:
+            value = min(value, self.seven_pairs(kinds))
+        return value

@@ -1,0 +1,129 @@
+"""The wall as the players count it: the ring from the dice, every tile that left it, the live
+count by the region's reserve policy.
+
+Real players know the ring from the dice and the dealer, see every tile leave the wall and count
+the kongs; so do these.  Counting follows docs/table-flow.md §5: the live wall is the tiles still
+in the ring less what the reserve policy keeps for (kongs, tail draws); an indicator set aside
+counts as a take at the end of the ring it is nearer to (never as a kong).  A head draw is made
+only while the live count is above zero.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulesets.definition import Ruleset
+from rulesets.reserve import WallCount, wall_count
+from rulesets.walls import Layer, Ring, Slot
+
+if TYPE_CHECKING:
+    from ..table import SimulatedTable
+
+
+class WallMismatch(RuntimeError):
+    """The physical wall is not as the players count it (or a draw would cut into the reserve)."""
+
+
+class LiveWall:
+    def __init__(self, table: "SimulatedTable", ruleset: Ruleset, ring: Ring) -> None:
+        self.table = table
+        self.ruleset = ruleset
+        self.ring = ring
+        self.total = ring.tile_count
+        self.taken: set[Slot] = set()
+        self.head_taken = 0
+        self.tail_taken = 0
+        self.kongs = 0
+        self.tail_draws = 0            # kong and flower replacements (set-asides not included)
+
+    # -- counting ------------------------------------------------------------------------------
+
+    def count(self) -> WallCount:
+        return wall_count(self.ruleset.reserve, self.total, self.head_taken, self.tail_taken, self.kongs)
+
+    @property
+    def live(self) -> int:
+        return self.count().live
+
+    @property
+    def remaining(self) -> int:
+        return self.total - len(self.taken)
+
+    def next_head(self) -> Slot | None:
+        for position in range(self.total):
+            slot = self.ring.head_slot(position)
+            if slot not in self.taken:
+                return slot
+        return None
+
+    def next_tail(self) -> Slot | None:
+        for taken in range(self.total):
+            slot = self.ring.tail_slot(taken)
+            if slot not in self.taken:
+                return slot
+        return None
+
+    def next_head_position(self) -> int:
+        slot = self.next_head()
+        return self.ring.slot_sequence(slot) if slot is not None else self.total
+
+    def live_after_kong(self) -> int:
+        """The live count once a kong's replacement has been drawn (a kong needs one left)."""
+        return wall_count(self.ruleset.reserve, self.total, self.head_taken, self.tail_taken + 1,
+                          self.kongs + 1).live
+
+    # -- taking ----------------------------------------------------------------------------------
+
+    def take_head(self) -> bytes:
+        if self.live <= 0:
+            raise WallMismatch("the live wall is exhausted: a head draw would cut into the reserve")
+        slot = self.next_head()
+        assert slot is not None
+        self.head_taken += 1
+        return self._take(slot)
+
+    def take_deal(self, position: int) -> bytes:
+        """One dealt tile: the deal takes head positions in order."""
+        slot = self.ring.head_slot(position)
+        if slot != self.next_head():
+            raise WallMismatch(f"deal position {position} is not the next head tile")
+        self.head_taken += 1
+        return self._take(slot)
+
+    def take_tail(self, kong: bool) -> bytes:
+        """A replacement from the tail: for a kong (counted) or a flower (not counted)."""
+        slot = self.next_tail()
+        if slot is None or self.next_head() is None:
+            raise WallMismatch("no tile is left at the tail")
+        self.tail_taken += 1
+        self.tail_draws += 1
+        if kong:
+            self.kongs += 1
+        return self._take(slot)
+
+    def set_aside(self, slot: Slot) -> bytes:
+        """An indicator that leaves play: counted at the end of the ring it is nearer to."""
+        if slot in self.taken:
+            raise WallMismatch(f"ring {slot.ring} {slot.layer.value} is already taken")
+        head, tail = self.next_head(), self.next_tail()
+        head_index = head.ring if head else len(self.ring)
+        tail_index = tail.ring if tail else 0
+        if abs(tail_index - slot.ring) < abs(slot.ring - head_index):
+            self.tail_taken += 1
+        else:
+            self.head_taken += 1
+        return self._take(slot)
+
+    def _take(self, slot: Slot) -> bytes:
+        pos = self.ring[slot.ring]
+        bottom_only = Slot(slot.ring, Layer.TOP) in self.taken
+        if slot.layer is Layer.BOTTOM and not bottom_only:
+            raise WallMismatch(f"ring {slot.ring}: the bottom tile lies under its top")
+        counts = self.table.wall(pos.wall)
+        expected = 1 if bottom_only else 2
+        if pos.stack >= len(counts) or counts[pos.stack] != expected:
+            seen = counts[pos.stack] if pos.stack < len(counts) else "no"
+            raise WallMismatch(f"side {pos.wall} stack {pos.stack} holds {seen} tile(s); "
+                            f"the players count {expected}")
+        self.taken.add(slot)
+        return self.table.take(pos.wall, pos.stack)

@@ -1,0 +1,241 @@
+"""The players' parts on their own: change notification, reading the screens, counting the
+wall, the distance to a complete hand, and a few of the AI's decisions."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from drivers.motor_protocol import LiftPosition
+from drivers.table_ui import Phase
+from rulesets.regions import get_region
+from rulesets.reserve import wall_count
+from rulesets.tiles import Tile, parse_tiles
+from rulesets.walls import Break, Layer, Slot
+from simulator import SimulatedTable
+from simulator.changes import Changes
+from simulator.players import PlayStyle, SimulatedPlayers, flower_kinds
+from simulator.players.brain import Brain
+from simulator.players.knowledge import TableView
+from simulator.players.player import Player
+from simulator.players.rules import RegionPlay, WinFacts
+from simulator.players.screen import Eyes, parse_rolls, tiles_in
+from simulator.players.shanten import Shanten
+from simulator.players.wall import LiveWall, WallMismatch
+from tests.asyncio_support import run
+from tests.simulator.test_players_referee import Referee, table_for
+
+pytestmark = pytest.mark.timeout(30)
+
+
+# -- change notification ------------------------------------------------------------------------
+
+def test_changes_wake_waiters_and_never_spin():
+    async def main():
+        changes = Changes()
+        seen = changes.version
+        waiter = asyncio.create_task(changes.wait(seen))
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert not waiter.done()
+        changes.notify()
+        assert await waiter == seen + 1
+        assert await changes.wait(seen) == seen + 1          # already changed: returns at once
+        cancelled = asyncio.create_task(changes.wait(changes.version))
+        await asyncio.sleep(0)
+        cancelled.cancel()
+        await asyncio.gather(cancelled, return_exceptions=True)
+        assert changes._waiters == []
+    run(main())
+
+
+def test_the_screen_seat_displays_and_lifts_announce_changes():
+    async def main():
+        table = SimulatedTable(seed=1, speed=0)
+        v = table.changes.version
+        table.display.set_text("main", "t_msg", Phase.DEAL.value)
+        assert await table.changed(v) > v
+        v = table.changes.version
+        table.display.set_text("main", "t_msg", Phase.DEAL.value)        # same text: no change
+        table.world.set_seat_text(2, 1, "请掷骰子 第1次")
+        assert table.changes.version == v + 1
+        table.display._execute('main.t_dice.txt="2+5"')                 # what the controller's bytes do
+        table.world.set_centre(LiftPosition.DOWN)
+        assert table.changes.version == v + 3
+        assert table.display.text("main", "t_dice") == "2+5" and table.world.seat_displays[2][1] == "请掷骰子 第1次"
+    run(main())
+
+
+def test_idle_players_wait_without_looking_again():
+    async def main():
+        table = SimulatedTable(seed=1, speed=0)
+        ruleset = get_region("dongbei").resolve()
+        players = SimulatedPlayers(table, ruleset, seed=1)
+        looks = 0
+        look = players.crew.eyes.look
+
+        def counting():
+            nonlocal looks
+            looks += 1
+            return look()
+        players.crew.eyes.look = counting
+        task = asyncio.create_task(players.run())
+        for _ in range(200):
+            await asyncio.sleep(0)
+        assert looks == 1 and players.journal == []
+        table.display.set_text("main", "t_msg", Phase.IDLE.value)
+        for _ in range(50):
+            await asyncio.sleep(0)
+        assert looks == 2
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    run(main())
+
+
+# -- reading the screens ------------------------------------------------------------------------
+
+def test_reading_the_screens():
+    table = SimulatedTable(seed=1, speed=0)
+    display = table.display
+    display.set_text("main", "t_msg", "换三张 :对家")
+    display.set_text("main", "t_dice", "6+5 / 3+3")
+    display.set_text("main", "t_ind", "五万")
+    display.set_text("main", "t_wild", "五万 六万")
+    table.world.set_seat_text(1, 0, "庄 +12 听")
+    table.world.set_seat_text(1, 1, "宝:红中 骰子=换宝")
+    screen = Eyes(table).look()
+    assert screen.phase is Phase.EXCHANGE and screen.detail == ":对家"
+    assert screen.rolls() == ((6, 5), (3, 3))
+    assert screen.indicators() == (Tile.M5,) and screen.wilds() == (Tile.M5, Tile.M6)
+    assert screen.dealer((0, 1, 2, 3)) == 1 and screen.bao(1) == Tile.RED and screen.bao(0) is None
+    assert parse_rolls("2+5 / x") == ((2, 5),) and tiles_in("东风 白 foo") == (Tile.EAST, Tile.WHITE)
+
+
+# -- the wall as counted ------------------------------------------------------------------------
+
+def raised(ruleset, seed=1):
+    table = table_for(ruleset, seed)
+    referee = Referee(table, ruleset, seed=seed)
+    table.world.mixer.extend(table.world.out.values())
+    table.world.out.clear()
+    referee._raise_walls(0)
+    return table
+
+
+def test_live_wall_counts_like_the_reserve_policy_and_refuses_the_reserve():
+    ruleset = get_region("changchun").resolve()          # 留7墩, R-B
+    table = raised(ruleset)
+    ring = ruleset.layout.ring(Break(2, 5))
+    wall = LiveWall(table, ruleset, ring)
+    for position in range(53):
+        wall.take_deal(position)
+    assert wall.live == 136 - 53 - 14
+    wall.take_tail(kong=True)                            # one kong: still 7 full stacks + the lone tile
+    assert wall.kongs == 1 and wall.live == 136 - 53 - 1 - 15
+    assert wall.live == wall_count(ruleset.reserve, 136, 53, 1, 1).live
+    while wall.live:
+        wall.take_head()
+    with pytest.raises(WallMismatch):
+        wall.take_head()
+    assert wall.remaining == ruleset.reserve.reserved_tiles(1, 1)
+
+
+def test_live_wall_checks_the_physical_stack_and_passes_a_set_aside_tile():
+    ruleset = get_region("wenzhou").resolve()
+    table = raised(ruleset)
+    ring = ruleset.layout.ring(Break(1, 3))
+    wall = LiveWall(table, ruleset, ring)
+    tail_top = Slot(len(ring) - 1, Layer.TOP)
+    wall.set_aside(tail_top)                             # the 财神 leaves play: a tail-side take
+    assert wall.tail_taken == 1 and wall.kongs == 0
+    assert wall.next_tail() == Slot(len(ring) - 1, Layer.BOTTOM)
+    pos = ring[0]
+    table.take(pos.wall, pos.stack)                      # someone took the head tile behind our back
+    with pytest.raises(WallMismatch):
+        wall.take_deal(0)
+
+
+# -- distance to a complete hand ----------------------------------------------------------------
+
+@pytest.mark.parametrize("tiles, expected", [
+    ("123555m456p789s11z", -1), ("123m456p789s1z55m9p", 1), ("123m456p789s1234z", 2), ("123m456p789s11z56m", 0),
+    ("1112345678999m", 0), ("19m19p19s1234567z", 8), ("11223344556677m", -1),
+])
+def test_shanten_standard(tiles, expected):
+    assert Shanten().standard(parse_tiles(tiles), 4) == expected
+
+
+def test_shanten_with_wilds_pairs_and_pungs():
+    wild = Shanten([Tile.M5])
+    assert wild.standard(parse_tiles("123m456p789s1z2z5m5m"), 4) == 0      # a 5m stands in: ready
+    assert Shanten().standard(parse_tiles("123m456p789s1z2z5m5m"), 4) == 1
+    assert wild.standard(parse_tiles("123m456p789s111z5m7z"), 4) == -1
+    assert Shanten().seven_pairs(parse_tiles("1122m3344p5566s7z")) == 0
+    assert Shanten().all_pungs(parse_tiles("111m222p333s44z567m"), 4) == 1
+    assert Shanten().standard(parse_tiles("111m222p"), 2) == 0            # two melds declared
+
+
+# -- decisions ------------------------------------------------------------------------------------
+
+def player_with(tiles: str, seat: int = 0, standing: str = "") -> Player:
+    uids = {}
+    player = Player(seat, lambda uid: uids[uid], random.Random(1))
+    for i, tile in enumerate(parse_tiles(tiles)):
+        uid = bytes([seat, i])
+        uids[uid] = tile
+        player.receive(uid)
+    wanted = list(parse_tiles(standing))
+    for uid, kind in player.hand.items():
+        if kind in wanted:
+            player.standing.add(uid)
+            wanted.remove(kind)
+    return player
+
+
+def facts(view: TableView) -> WinFacts:
+    return WinFacts(view.dealer, view.ready_sides(), view.kongs_by_side(), view.exposed_by_side())
+
+
+def test_discard_keeps_the_hand_near_and_honours_a_void_suit():
+    ruleset = get_region("sichuan").resolve()
+    brain = Brain(RegionPlay(ruleset), PlayStyle())
+    view = TableView((0, 1, 2, 3), 0)
+    player = player_with("123456789m1123p9s")
+    choice = brain.choose_discard(player, view, 50, facts(view))
+    assert choice.kind == Tile.S9                       # the lone 9s helps nothing
+    player.void = "p"
+    choice = brain.choose_discard(player, view, 50, facts(view))
+    assert choice.kind.suit == "p"                      # 缺一门: the void suit goes first
+
+
+def test_standing_four_go_only_with_the_ready_declaration():
+    ruleset = get_region("lisi").resolve()
+    brain = Brain(RegionPlay(ruleset), PlayStyle())
+    view = TableView((0, 1, 2, 3), 0)
+    far = player_with("19m19p19s1234567z5m", standing="1234z")
+    assert brain.choose_discard(far, view, 50, facts(view)).uid not in far.standing
+    ready = player_with("123m456p789s111z5m7z", standing="5m7z11z")
+    choice = brain.choose_discard(ready, view, 50, facts(view))
+    assert choice.uid in ready.standing and choice.kind == Tile.RED and choice.declare
+
+
+def test_claims_follow_the_region():
+    view = TableView((0, 1, 2, 3), 0)
+    hebei = Brain(RegionPlay(get_region("hebei").resolve()), PlayStyle(pong=1.0))
+    player = player_with("55m123p456s789s1z2z", seat=1)
+    claim = hebei.claim(player, view, Tile.M5, 0, True, 60)
+    assert claim is not None and claim.what == "pung"
+    chow = hebei.claim(player_with("46m123p456s789s1z2z", seat=1), view, Tile.M5, 0, True, 60)
+    assert chow is None                                  # 河北: no 吃
+    dongbei = Brain(RegionPlay(get_region("dongbei").resolve()), PlayStyle(chi=1.0))
+    assert dongbei.claim(player_with("46m123p456s789s1z2z", seat=1), view, Tile.M5, 0, True, 60).what == "chow"
+    assert dongbei.claim(player_with("46m123p456s789s1z2z", seat=2), view, Tile.M5, 0, True, 60) is None
+
+
+def test_flower_kinds_follow_the_wilds():
+    zuanpai = get_region("zuanpai").resolve()
+    assert flower_kinds(zuanpai) == {Tile.GREEN}
+    assert flower_kinds(zuanpai, (Tile.GREEN,)) == {Tile.RED}   # 发 is the 钻: 红中 takes its role
+    assert len(flower_kinds(get_region("shanghai").resolve())) == 8
