@@ -8,6 +8,7 @@ the controller has no region branches.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Awaitable, Callable
 
 from drivers.motor_protocol import Key, KeyAction, KeyPressed, Panel
@@ -30,6 +31,13 @@ if TYPE_CHECKING:
     from .controller import TableController
 
 SEAT_PANELS = (Panel.SEAT0, Panel.SEAT1, Panel.SEAT2, Panel.SEAT3)
+
+
+@dataclass(frozen=True)
+class BaoRoll:
+    """The first ready seat pressed 骰子 to choose the 宝 (a seat number alone could be 0, falsy)."""
+
+    seat: int
 
 
 class HandFlow:
@@ -96,6 +104,11 @@ class HandFlow:
         self.last_tile_shown = False
         self.bao_roller = None
         self.rolls_asked = 0
+        ctl.inputs.keys.clear()                             # nothing pressed before this hand counts in it
+        for side in ruleset.players:
+            ctl.presenter.prompt(side, "")
+        ctl.presenter.public_indicators([], [])             # last hand's indicators are not this hand's
+        ctl.presenter.dice([])
         rolls = await self._dice()
         result = ruleset.dice.break_for(ctl.dealer, ruleset.players, rolls)
         ring = ruleset.layout.ring(result.brk)
@@ -159,7 +172,9 @@ class HandFlow:
                 self.ctl.presenter.dice(rolls)
             reveal = hand.reveal(rule, roll)
             self._record_reveal(reveal)
-            if not rule.stays_in_play:
+            self._show_public()
+            hand.tracker.recount_flowers(hand.ruleset.flowers.kinds_for(hand.public_wilds()))
+            if not rule.stays_in_play:                      # shown first; then the dealer takes it out
                 slot = reveal.slots[0]
                 hand.tracker.expect_set_aside(slot)
                 await self.ctl.until(lambda: slot in hand.tracker.taken)
@@ -182,13 +197,14 @@ class HandFlow:
         seats = tuple(s for s in ctl.ruleset.players)
         while not hand.over:
             press = await ctl.until(lambda: self._play_input(seats))
-            if isinstance(press, int):                      # the first ready seat rolls the 宝 die
-                await self._choose_bao(press)
+            if isinstance(press, BaoRoll):                  # the first ready seat rolls the 宝 die
+                await self._choose_bao(press.seat)
                 continue
             ctl.inputs.keys.remove(press)
             seat = int(press.panel)
             if press.key == Key.HU and seat not in hand.out_of_play:
                 await self._win(seat)
+                await self._more_winners_on_the_discard()
             elif press.key == Key.CONFIRM and hand.tracker.exhausted:
                 return
             elif press.key == Key.DICE and hand.bao is not None and seat in hand.ready:
@@ -196,11 +212,26 @@ class HandFlow:
             if hand.tracker.exhausted and not hand.over and self.last_tile_shown:
                 ctl.presenter.phase(Phase.LAST_TILE)
 
-    def _play_input(self, seats: tuple[int, ...]) -> KeyPressed | int | None:
+    async def _more_winners_on_the_discard(self) -> None:
+        """一炮多响: other seats that pressed 胡 on the same discard are judged too."""
+        hand = self.hand
+        if not hand.wins or hand.wins[-1].discarder is None or not self.ctl.ruleset.play.multiple_winners:
+            return
+        discarder = hand.wins[-1].discarder
+        while True:
+            winners = {w.seat for w in hand.wins}
+            press = next((p for p in self.ctl.inputs.keys if p.key == Key.HU and p.panel in self.ctl.ruleset.players
+                          and p.panel not in winners and p.panel != discarder), None)
+            if press is None:
+                return
+            self.ctl.inputs.keys.remove(press)
+            await self._win(int(press.panel))
+
+    def _play_input(self, seats: tuple[int, ...]) -> "KeyPressed | BaoRoll | None":
         if self.bao_roller is not None and self.hand.bao is None:
             for press in self.ctl.inputs.keys:
                 if press.panel == self.bao_roller and press.key == Key.DICE:
-                    return self.bao_roller
+                    return BaoRoll(self.bao_roller)
         for press in self.ctl.inputs.keys:
             if press.panel in seats and press.key in (Key.HU, Key.CONFIRM, Key.DICE):
                 if press.key == Key.CONFIRM and not self.hand.tracker.exhausted:
@@ -249,7 +280,8 @@ class HandFlow:
     async def _win(self, seat: int) -> None:
         ctl = self.ctl
         hand = self.hand
-        await ctl.table.hu()
+        if ctl.table.state == "playing":
+            await ctl.table.hu()
         ctl.presenter.phase(Phase.WIN_CHECK)
         discarder = await self._ask_discarder(seat) if ctl.ruleset.play.discard_win else None
         melds, concealed, flowers = await self._read_hand(seat)
@@ -272,7 +304,8 @@ class HandFlow:
             ctl.presenter.prompt(seat, NOT_A_WIN)
         if hand.over:
             return
-        await ctl.table.judged()
+        if ctl.table.state == "win_check":
+            await ctl.table.judged()
         ctl.presenter.phase(Phase.LAST_TILE if hand.tracker.exhausted else Phase.PLAY)
 
     async def _ask_discarder(self, seat: int) -> int | None:
@@ -303,19 +336,20 @@ class HandFlow:
         everything = await ctl.read_zone(seat)
         shown_tiles = self._tiles_of(shown.uids)
         all_tiles = self._tiles_of(everything.uids)
-        concealed_kongs = sum(1 for c in self.hand.kongs.get(seat, []) if c)
+        bonus = self.ctl.ruleset.flowers.kinds_for(self.hand.wilds_for(seat))
+        kongs = self.hand.kongs.get(seat, [])
         try:
             if shown_tiles is None or all_tiles is None:
                 raise ValueError("a tag in the read zone is not a registered tile")
-            melds = melds_from_tiles([t for t in shown_tiles if not t.is_flower], concealed_kongs)
             remaining = list(all_tiles)
             for tile in shown_tiles:
                 remaining.remove(tile)
+            melds = melds_from_tiles([t for t in shown_tiles if t not in bonus], len(kongs), sum(kongs))
         except ValueError as error:
             self.emit("zone_fallback", seat=seat, reason=str(error))
             return (), tuple(await self._manual_entry(seat)), ()
-        flowers = tuple(t for t in remaining + [t for t in shown_tiles if t.is_flower] if t.is_flower)
-        concealed = tuple(t for t in remaining if not t.is_flower)
+        flowers = tuple(t for t in remaining + shown_tiles if t in bonus)
+        concealed = tuple(t for t in remaining if t not in bonus)
         return melds, concealed, flowers
 
     def _tiles_of(self, uids) -> list[Tile] | None:
@@ -397,7 +431,8 @@ class HandFlow:
         ctl.presenter.phase(Phase.HAND_OVER, result)
         for side in ctl.ruleset.players:
             ctl.presenter.seat_status(side, side == ctl.dealer, ctl.totals[side])
-            ctl.presenter.prompt(side, "")
+            if side not in winners:
+                ctl.presenter.prompt(side, "")              # a winner keeps "胡 +N" until the next hand
         ctl.hand = None
         return end
 

@@ -179,7 +179,7 @@ class HandState:
         record = WinRecord(seat, discarder, hand, win_tile, evaluate_hand(self.ruleset, hand, context))
         if record.result.verdict.legal:
             self.wins.append(record)
-            if self.ruleset.play.after_win != "end":
+            if self.ruleset.play.after_win == "xuezhan":     # 血战: a winner leaves; 血流: he plays on
                 self.out_of_play.add(seat)
         return record
 
@@ -207,30 +207,42 @@ class HandState:
                 "indicators": [r.event_fields(reveal_private=True) for r in self.reveals]}
 
 
-def melds_from_tiles(tiles: list[Tile], concealed_kongs: int) -> tuple[Meld, ...]:
-    """Split the tiles laid as shown melds into melds: kongs first (the last `concealed_kongs`
-    of them concealed), then pungs, then chows."""
-    remaining = sorted(tiles)
-    melds: list[Meld] = []
-    for kind in sorted(set(remaining)):
-        if remaining.count(kind) == 4:
-            melds.append(make_meld((kind,) * 4, MeldKind.KONG))
-            for _ in range(4):
-                remaining.remove(kind)
-    for i in range(min(concealed_kongs, len(melds))):
-        melds[-1 - i] = Meld(MeldKind.CONCEALED_KONG, melds[-1 - i].tiles)
-    while remaining:
-        kind = remaining[0]
-        if remaining.count(kind) >= 3:
-            melds.append(make_meld((kind,) * 3, MeldKind.PUNG))
-            for _ in range(3):
-                remaining.remove(kind)
-            continue
-        if kind.is_suited and kind.rank <= 7 and Tile(kind + 1) in remaining and Tile(kind + 2) in remaining:
-            chow = (kind, Tile(kind + 1), Tile(kind + 2))
-            melds.append(make_meld(chow, MeldKind.CHOW))
-            for tile in chow:
-                remaining.remove(tile)
-            continue
-        raise ValueError(f"the shown tiles do not split into melds: {' '.join(t.zh for t in remaining)} left over")
+def melds_from_tiles(tiles: list[Tile], kongs: int, concealed_kongs: int = 0) -> tuple[Meld, ...]:
+    """Split the tiles laid as shown melds into exactly `kongs` kongs (the seat's 杠 presses; the
+    last `concealed_kongs` of them concealed) and pungs and chows.  Raises ValueError if they do not
+    split that way."""
+    split = _split(sorted(tiles), kongs)
+    if split is None:
+        raise ValueError(f"the shown tiles {' '.join(t.zh for t in tiles)} do not split into melds with {kongs} kong(s)")
+    melds = []
+    kong_index = 0
+    for group in split:
+        if len(group) == 4:
+            kong_index += 1
+            kind = MeldKind.CONCEALED_KONG if kong_index > kongs - concealed_kongs else MeldKind.KONG
+            melds.append(Meld(kind, group))
+        else:
+            melds.append(make_meld(group, MeldKind.PUNG if group[0] == group[1] else MeldKind.CHOW))
     return tuple(melds)
+
+
+def _split(tiles: list[Tile], kongs: int) -> list[tuple[Tile, ...]] | None:
+    """A partition of sorted tiles into `kongs` kongs and pungs/chows (the first tile leads)."""
+    if not tiles:
+        return [] if kongs == 0 else None
+    first = tiles[0]
+    options: list[tuple[Tile, ...]] = []
+    if kongs and tiles.count(first) >= 4:
+        options.append((first,) * 4)
+    if tiles.count(first) >= 3:
+        options.append((first,) * 3)
+    if first.is_suited and first.rank <= 7 and Tile(first + 1) in tiles and Tile(first + 2) in tiles:
+        options.append((first, Tile(first + 1), Tile(first + 2)))
+    for group in options:
+        rest = list(tiles)
+        for tile in group:
+            rest.remove(tile)
+        found = _split(rest, kongs - (len(group) == 4))
+        if found is not None:
+            return [group] + found
+    return None

@@ -107,6 +107,13 @@ class WallTracker:
         """An indicator tile taken out of play (it will not be drawn)."""
         return self._record(slot, End.TAIL if self._is_tail_side(slot) else End.HEAD, "set_aside", True)
 
+    def recount_flowers(self, kinds: frozenset[Tile]) -> None:
+        """The bonus kinds changed (钻牌: 发 became the wild, 红中 takes its role): recount what is owed."""
+        self.flower_kinds = frozenset(kinds)
+        drawn = sum(1 for take in self.taken.values() if take.tile in self.flower_kinds and take.reason != "set_aside")
+        replaced = sum(1 for take in self.taken.values() if take.reason == "flower")
+        self.flowers_owed = max(0, drawn - replaced)
+
     def expect_set_aside(self, slot: Slot) -> None:
         """An indicator tile is about to be taken out of play: the next take at its stack is it."""
         self.expected_aside.add(slot)

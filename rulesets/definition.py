@@ -74,11 +74,24 @@ class Flowers:
 
     kinds: tuple[Tile, ...] = ()
     replacement: End = End.TAIL
+    swaps: tuple[tuple[Tile, Tile], ...] = ()   # (kind, other): when `kind` is wild, `other` is the bonus tile instead
 
     def describe(self) -> str:
         if not self.kinds:
             return "no bonus tiles"
-        return f"{''.join(t.zh for t in self.kinds)} are set aside and replaced from the {self.replacement.value}"
+        text = f"{''.join(t.zh for t in self.kinds)} are set aside and replaced from the {self.replacement.value}"
+        for kind, other in self.swaps:
+            text += f"; when {kind.zh} is wild, {other.zh} takes its place"
+        return text
+
+    def kinds_for(self, wilds: tuple[Tile, ...] | frozenset[Tile] = ()) -> frozenset[Tile]:
+        """The bonus kinds given the wilds in play; a wild is never set aside."""
+        kinds = set(self.kinds)
+        for kind, other in self.swaps:
+            if kind in kinds and kind in wilds:
+                kinds.discard(kind)
+                kinds.add(other)
+        return frozenset(k for k in kinds if k not in wilds)
 
 
 @dataclass(frozen=True)

@@ -85,7 +85,8 @@ REGION = Region(
     rotation=DEFAULT_ROTATION,
     play=Given(Play(chi=True), default("not stated; 吃, 碰 and 杠 (a 钻 cannot be ponged, §26.1)")),
     flowers=choice("da_que", {
-        "off": Given(Flowers((Tile.GREEN,), End.TAIL), text("§26.2", "发：必须亮出了，且从牌尾补牌")),
+        "off": Given(Flowers((Tile.GREEN,), End.TAIL, swaps=((Tile.GREEN, Tile.RED),)),
+                     text("§26.2", "发：必须亮出了，且从牌尾补牌，当发为钻时，红中充当发牌，也必须亮出了，且从牌尾补牌")),
         "on": Given(Flowers(), text("§26.2", "当打缺时发可以不必亮出来，算风牌")),
     }),
     phases=Given((phase("bonus_flower_exposure", "发 is shown and replaced from the tail; when 发 is the 钻, 红中 takes its role (§26.2)"),),

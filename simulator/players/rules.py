@@ -31,11 +31,7 @@ def flower_kinds(ruleset: Ruleset, wilds: tuple[Tile, ...] = ()) -> frozenset[Ti
     钻牌: 发 is shown and replaced, but when 发 is the 钻 (wild) 红中 takes its role (§26.2).
     A wild is never set aside.
     """
-    kinds = set(ruleset.flowers.kinds)
-    if ruleset.has_phase("bonus_flower_exposure") and Tile.GREEN in kinds and Tile.GREEN in wilds:
-        kinds.discard(Tile.GREEN)
-        kinds.add(Tile.RED)
-    return frozenset(k for k in kinds if k not in wilds)
+    return ruleset.flowers.kinds_for(wilds)
 
 
 @dataclass(frozen=True)
