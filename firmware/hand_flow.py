@@ -212,6 +212,15 @@ class HandFlow:
             if hand.tracker.exhausted and not hand.over and self.last_tile_shown:
                 ctl.presenter.phase(Phase.LAST_TILE)
 
+    def _winners_on(self, discarder: int | None, seat: int) -> int:
+        """How many win on this discard: those already judged, this seat, and those who pressed 胡 too."""
+        if discarder is None:
+            return 1
+        judged = sum(1 for w in self.hand.wins if w.discarder == discarder)
+        pressed = {int(p.panel) for p in self.ctl.inputs.keys if p.key == Key.HU and p.panel != seat
+                   and p.panel != discarder and p.panel in self.ctl.ruleset.players}
+        return judged + 1 + len(pressed)
+
     async def _more_winners_on_the_discard(self) -> None:
         """一炮多响: other seats that pressed 胡 on the same discard are judged too."""
         hand = self.hand
@@ -287,7 +296,8 @@ class HandFlow:
         melds, concealed, flowers = await self._read_hand(seat)
         win_tile = await self._win_tile(seat, discarder, concealed)
         flipped = self._after_win_flips(discarder)
-        record = hand.judge_win(seat, discarder, melds, concealed, flowers, win_tile, flipped)
+        record = hand.judge_win(seat, discarder, melds, concealed, flowers, win_tile, flipped,
+                                self._winners_on(discarder, seat))
         verdict = record.result.verdict
         if verdict.legal:
             settlement = record.result.settlement

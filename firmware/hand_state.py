@@ -166,7 +166,8 @@ class HandState:
     # -- wins ----------------------------------------------------------------------------------
 
     def judge_win(self, seat: int, discarder: int | None, melds: tuple[Meld, ...], concealed: tuple[Tile, ...],
-                  flowers: tuple[Tile, ...], win_tile: Tile | None, flipped: tuple[Tile, ...]) -> WinRecord:
+                  flowers: tuple[Tile, ...], win_tile: Tile | None, flipped: tuple[Tile, ...],
+                  ron_winners: int = 1) -> WinRecord:
         hand = Hand(tuple(sorted(concealed)), melds, flowers)
         kong_draw = self.last_take is not None and self.last_take.reason == "kong"
         wilds = self.wilds_for(seat)
@@ -175,7 +176,10 @@ class HandState:
             sides=self.ruleset.players, ready_declared=seat in self.ready,
             kong_replacement=discarder is None and kong_draw, last_tile=self.tracker.exhausted,
             bao_hit=discarder is None and self.bao is not None and seat in self.ready and win_tile in self.bao.special,
-            kongs_by_side=self.kongs_by_side(), wilds=wilds, flipped=flipped, ready_sides=tuple(self.ready))
+            kongs_by_side=self.kongs_by_side(), wilds=wilds, flipped=flipped, ready_sides=tuple(self.ready),
+            extra=(("finished", tuple(sorted(self.out_of_play))),     # 血战 winners, who pay no more
+                   ("fa_shown", len(flowers)),                        # 钻牌: the 发 (or 红中) shown
+                   ("ron_winners", ron_winners)))                     # 一炮多响: winners on this discard
         record = WinRecord(seat, discarder, hand, win_tile, evaluate_hand(self.ruleset, hand, context))
         if record.result.verdict.legal:
             self.wins.append(record)
