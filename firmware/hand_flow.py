@@ -355,6 +355,10 @@ class HandFlow:
             for tile in shown_tiles:
                 remaining.remove(tile)
             melds = melds_from_tiles([t for t in shown_tiles if t not in bonus], len(kongs), sum(kongs))
+            held = [t for t in remaining if t not in bonus]
+            expected = 3 * ((self.ctl.ruleset.hand_size - 1) // 3 - len(melds)) + 2
+            if len(held) != expected:
+                raise ValueError(f"the read zone saw {len(held)} concealed tile(s), a winning hand holds {expected}")
         except ValueError as error:
             self.emit("zone_fallback", seat=seat, reason=str(error))
             return (), tuple(await self._manual_entry(seat)), ()

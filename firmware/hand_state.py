@@ -8,7 +8,7 @@ returns to the display and the flight recorder.  Everything secret (the ring's t
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rulesets.definition import Ruleset
 from rulesets.hand import Hand, Meld, MeldKind, WinContext, make_meld
@@ -134,17 +134,33 @@ class HandState:
         return reveal
 
     def choose_bao(self, rule: IndicatorRule, roll: tuple[int, ...]) -> Reveal:
-        """长春 选宝 / 换宝: the die counted from the tail, passing over 宝 slots already used."""
+        """长春 选宝 / 换宝: the die counted from the tail (RULES.md §1.3).
+
+        A slot that was a 宝 before is passed over (counting on towards the head), and the lower
+        layer is used once the upper 宝 are dead (「则可利用下层的牌作宝，上下互换」, option
+        `bao_lower_layer`: after six 宝 have died, or when the six upper tiles a die reaches are dead).
+        """
+        from rulesets.walls import Layer
+        if self.bao is not None:
+            self.bao_used.add(self.bao.slots[0])
         ctx = RevealContext(self.ring, self.ruleset.layout, self.dealer,
                             self.tracker.next_head_position(), self.tracker.tail_taken, roll)
         (slot,) = rule.position.slots(ctx)
-        if self.bao is not None:
-            self.bao_used.add(self.bao.slots[0])
+        layer = Layer.BOTTOM if self._lower_layer_now(rule, ctx) else slot.layer
+        slot = Slot(slot.ring, layer)
+        while (slot in self.bao_used or slot in self.tracker.taken) and slot.ring > 0:
+            slot = Slot(slot.ring - 1, layer)
         reveal = Reveal(rule, (slot,), (self.wall_tiles[slot],), rule.special_kinds(self.wall_tiles[slot]),
                         tuple(self.ready), roll)
         self.bao = reveal
         self.reveals.append(reveal)
         return reveal
+
+    def _lower_layer_now(self, rule: IndicatorRule, ctx: RevealContext) -> bool:
+        if dict(self.ruleset.options).get("bao_lower_layer", "after_six_dead") == "after_six_dead":
+            return len(self.bao_used) >= 6
+        reachable = [rule.position.slots(replace(ctx, roll=(die,)))[0] for die in range(1, 7)]
+        return all(s in self.bao_used for s in reachable)
 
     def public_wilds(self) -> tuple[Tile, ...]:
         out: list[Tile] = []
