@@ -27,7 +27,7 @@ from rulesets.indicators import RevealContext, Timing
 from rulesets.regions import get_region
 from rulesets.reserve import wall_count
 from rulesets.tiles import Tile
-from rulesets.walls import Break, Layer, Slot
+from rulesets.walls import Layer, Slot
 
 
 @dataclass

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
 
 from ..hand import Hand, WinContext
 from ..settlement import Item, Settlement, payments_from
+from ..winrules import Judged
 
 if TYPE_CHECKING:
+    from ..winning import WinShape
     from ..winrules import Verdict
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,18 @@ class Scorer(Protocol):
     def settle(self, ruleset: Any, hand: Hand, verdict: "Verdict", context: WinContext) -> Settlement: ...
 
     def settle_draw(self, ruleset: Any, context: DrawContext) -> Settlement: ...
+
+
+def readings(verdict: "Verdict") -> tuple["WinShape", ...]:
+    """The readings a scorer may price: every legal one (or the one judged)."""
+    return verdict.legal_readings or ((verdict.shape,) if verdict.shape else ())
+
+
+def best_reading(verdict: "Verdict", hand: Hand, context: WinContext, price: Callable[[Judged], T],
+                 key: Callable[[T], object]) -> T:
+    """The highest-priced reading: a player is paid for the best way to read his hand."""
+    wilds = frozenset(context.wilds)
+    return max((price(Judged(hand, shape, context, wilds)) for shape in readings(verdict)), key=key)
 
 
 def no_payments() -> tuple[int, int, int, int]:

@@ -19,7 +19,7 @@ from .. import requirements as req
 from ..hand import Hand, WinContext
 from ..settlement import Item, Settlement, add_payments, payments_from
 from ..winrules import Judged, Verdict
-from .base import DrawContext
+from .base import DrawContext, best_reading
 
 
 def multipliers(j: Judged) -> tuple[Item, ...]:
@@ -70,9 +70,7 @@ class ChangchunScorer:
                 "kongs paid separately (暗杠 double)")
 
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
-        readings = verdict.legal_readings or ((verdict.shape,) if verdict.shape else ())
-        wilds = frozenset(context.wilds)
-        items = max((multipliers(Judged(hand, shape, context, wilds)) for shape in readings), key=product)
+        items = best_reading(verdict, hand, context, multipliers, key=product)
         base = product(items)
         all_pay = context.self_drawn or ruleset.option("discard_payment") == "all_pay"
         debts = {}

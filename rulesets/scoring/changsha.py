@@ -28,8 +28,8 @@ from ..settlement import Item, Settlement, payments_from
 from ..tiles import Tile
 from ..winrules import Judged, Verdict
 from .base import DrawContext, no_payments
-from .hand_types import (all_claimed, best_reading, full_flush, is_luxury_seven_pairs, is_seven_pairs,
-                         payers, picked_side)
+from .base import best_reading
+from .hand_types import (all_claimed, full_flush, is_luxury_seven_pairs, is_seven_pairs, payers, picked_side)
 
 CLASSES = (("xiaohe", "小和", "xiao he", 1), ("dahe", "大和", "da he", 2),
            ("chaodahe", "超大和", "chao da he", 4), ("zuidahe", "最大和", "zui da he", 8))

@@ -36,8 +36,8 @@ from ..hand import Hand, WinContext
 from ..settlement import Item, Settlement, add_payments, payments_from
 from ..winrules import Judged, Verdict
 from .base import DrawContext, discard_or_all_pay, no_payments
-from .hand_types import (all_claimed, best_reading, big_four_winds, big_three_dragons, full_flush, half_flush,
-                         is_thirteen_orphans, picked_side)
+from .base import best_reading
+from .hand_types import (all_claimed, big_four_winds, big_three_dragons, full_flush, half_flush, is_thirteen_orphans, picked_side)
 
 FANS: tuple[tuple[str, str, str, int, Callable[[Judged], bool]], ...] = (
     ("zase", "杂色", "zase", 3, half_flush),

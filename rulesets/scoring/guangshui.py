@@ -24,7 +24,8 @@ from ..winning import GroupKind, WinRole
 from ..winrules import Judged, Verdict
 from .base import DrawContext
 from .changchun import kong_payments
-from .tally import best, discarder_or_each, times_product
+from .base import best_reading
+from .tally import discarder_or_each, times_product
 
 CAP = 16
 
@@ -86,7 +87,7 @@ class GuangshuiScorer:
                 "kongs paid apart (明 1, 暗 2 from each other player)")
 
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
-        items = best(hand, verdict, context, hand_items, capped)
+        items = best_reading(verdict, hand, context, hand_items, capped)
         value = capped(items)
         win = discarder_or_each(context, lambda side: value)
         kong_items, kongs = kong_payments(context.kongs_by_side, context.sides, 1)

@@ -28,7 +28,8 @@ from ..tiles import Tile
 from ..winning import GroupKind
 from ..winrules import Judged, Verdict
 from .base import DrawContext
-from .tally import ZERO, best, dealer_involved, discarder_or_each
+from .base import best_reading
+from .tally import ZERO, dealer_involved, discarder_or_each
 
 SEAT_FLOWERS = {  # seat wind → its flowers (「庄家摸春或梅，庄家下家摸夏或兰，庄家对家摸秋或菊，庄家上家摸冬或竹」)
     Tile.EAST: (Tile.SPRING, Tile.PLUM), Tile.SOUTH: (Tile.SUMMER, Tile.ORCHID),
@@ -94,7 +95,7 @@ class HainanScorer:
         return "番 only admit a win (无番靠自摸); 推倒胡 1, 明摸 4 each (庄 8), 明打 8 (庄 16)"
 
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
-        fan = best(hand, verdict, context, fan_items, lambda items: len(items))
+        fan = best_reading(verdict, hand, context, fan_items, lambda items: len(items))
         kind = win_kind(context)
         doubles = kind.key != "tuidaohu"
 

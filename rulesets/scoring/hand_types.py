@@ -8,31 +8,16 @@ Also the helpers every scorer of this group uses: the legal readings of a verdic
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, TypeVar
+from typing import Iterable
 
 from .. import requirements as req
-from ..hand import Hand, MeldKind, WinContext
+from ..hand import MeldKind, WinContext
 from ..indicators import seat_for_number
 from ..settlement import payments_from
 from ..tiles import Tile, WINDS, DRAGONS
-from ..winning import GroupKind, WinShape
-from ..winrules import Judged, Verdict
+from ..winning import GroupKind
+from ..winrules import Judged
 
-T = TypeVar("T")
-
-
-# --- readings -----------------------------------------------------------------------------
-
-def readings(verdict: Verdict) -> tuple[WinShape, ...]:
-    """The readings a scorer may price: every legal one (or the one judged)."""
-    return verdict.legal_readings or ((verdict.shape,) if verdict.shape else ())
-
-
-def best_reading(verdict: Verdict, hand: Hand, context: WinContext, price: Callable[[Judged], T],
-                 key: Callable[[T], object]) -> T:
-    """The highest-priced reading: a player is paid for the best way to read his hand."""
-    wilds = frozenset(context.wilds)
-    return max((price(Judged(hand, shape, context, wilds)) for shape in readings(verdict)), key=key)
 
 
 # --- shapes -------------------------------------------------------------------------------

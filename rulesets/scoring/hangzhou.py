@@ -23,7 +23,8 @@ from ..settlement import Item, Settlement, payments_from
 from ..winning import GroupKind, WinRole
 from ..winrules import Judged, Verdict
 from .base import DrawContext
-from .tally import ZERO, best, dealer_involved, each_loser_pays, fan_total, physical_tiles
+from .base import best_reading
+from .tally import ZERO, dealer_involved, each_loser_pays, fan_total, physical_tiles
 
 CAP_FAN = 4
 
@@ -76,7 +77,7 @@ class HangzhouScorer:
         return "番 double (爆头 1, 财飘 +1 each, 杠开 1, 无财神 1, 七对 1, 豪华七对 2), 4番封顶; 老庄 ×2/×4/×8; self-draw, each pays"
 
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
-        items = best(hand, verdict, context, fan_items, fan_total)
+        items = best_reading(verdict, hand, context, fan_items, fan_total)
         fan = min(fan_total(items), CAP_FAN)
         value = 2 ** fan
 

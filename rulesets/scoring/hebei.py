@@ -29,7 +29,8 @@ from ..tiles import Tile
 from ..winning import Group, GroupKind, WinRole
 from ..winrules import Judged, Verdict
 from .base import DrawContext
-from .tally import ZERO, best, each_loser_pays, physical_tiles
+from .base import best_reading
+from .tally import ZERO, each_loser_pays, physical_tiles
 
 
 def hun_diao(j: Judged) -> bool:
@@ -122,7 +123,7 @@ class HebeiScorer:
 
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
         wan_only = ruleset.option("zhuowu") == "wan"
-        items = best(hand, verdict, context, lambda j: fan_items(j, wan_only), hand_value)
+        items = best_reading(verdict, hand, context, lambda j: fan_items(j, wan_only), hand_value)
         base = int(ruleset.option("base_points"))
         value = hand_value(items) * base
         notes = (f"基点 {base}",) if base != 1 else ()

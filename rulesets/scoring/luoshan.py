@@ -25,7 +25,7 @@ from ..settlement import Item, Settlement, payments_from
 from ..tiles import Tile
 from ..winning import GroupKind, WinRole
 from ..winrules import Judged, Verdict
-from .base import DrawContext
+from .base import DrawContext, best_reading
 
 BASE_HU = 10          # 底和
 PINGHU = 30           # 平和
@@ -145,9 +145,7 @@ class LuoshanScorer:
         return "和数 = ceil10((基本和数 + 底和 10) × 2^台); 平和 30; every loser pays the same"
 
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
-        readings = verdict.legal_readings or ((verdict.shape,) if verdict.shape else ())
-        wilds = frozenset(context.wilds)
-        value, items = max((hand_value(Judged(hand, shape, context, wilds)) for shape in readings), key=lambda vi: vi[0])
+        value, items = best_reading(verdict, hand, context, hand_value, key=lambda vi: vi[0])
         payments = payments_from({side: value for side in context.losers()}, context.winner)
         return Settlement(items, value, payments, "hu", ("every loser pays the same 和数",))
 

@@ -27,7 +27,8 @@ from ..settlement import Item, Settlement
 from ..winning import GroupKind, WinRole
 from ..winrules import Judged, Verdict
 from .base import DrawContext
-from .tally import ZERO, best, discarder_or_each, fan_total
+from .base import best_reading
+from .tally import ZERO, discarder_or_each, fan_total
 
 
 def kong_fan(j: Judged) -> list[Item]:
@@ -129,7 +130,7 @@ class ShenyangScorer:
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
         cap_option = ruleset.option("cap")
         cap = None if cap_option == "none" else int(cap_option)
-        items = best(hand, verdict, context, lambda j: fan_items(j, int(ruleset.option("bimenpao"))), fan_total)
+        items = best_reading(verdict, hand, context, lambda j: fan_items(j, int(ruleset.option("bimenpao"))), fan_total)
         fan = fan_total(items)
         value = score(fan, cap)
         all_pay = ruleset.option("payer") == "all_pay"

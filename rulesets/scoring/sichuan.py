@@ -25,7 +25,8 @@ from ..hand import Hand, WinContext
 from ..settlement import Item, Settlement
 from ..winrules import Judged, Verdict
 from .base import DrawContext, no_payments
-from .hand_types import best_reading, each_pays, four_of_a_kind, full_flush, is_seven_pairs, kong_count, payers
+from .base import best_reading
+from .hand_types import (each_pays, four_of_a_kind, full_flush, is_seven_pairs, kong_count, payers)
 
 
 def golden_single(j: Judged) -> bool:

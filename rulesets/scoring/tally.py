@@ -1,4 +1,4 @@
-"""Small helpers the group-A scorers share: readings, 番 doubling, who pays, kong money.
+"""Small helpers several scorers share: 番 doubling, who pays, kong money (readings: base.best_reading).
 
 Each scorer prices every legal reading of the hand (`Verdict.legal_readings`) and keeps the best
 for the winner, as 长春 and 螺山 do; the helpers here keep that and the payment arithmetic in one
@@ -7,29 +7,14 @@ place so that each region's module reads as its rules.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, TypeVar
+from typing import Callable, Iterable
 
 from ..hand import Hand, Meld, MeldKind, WinContext
 from ..settlement import Item, add_payments, payments_from
 from ..tiles import Tile
-from ..winrules import Judged, Verdict
 
-T = TypeVar("T")
 Payments = tuple[int, int, int, int]
 ZERO: Payments = (0, 0, 0, 0)
-
-
-def readings(hand: Hand, verdict: Verdict, context: WinContext) -> tuple[Judged, ...]:
-    """Every legal reading of the hand as a `Judged` (the judged one if none is listed)."""
-    shapes = verdict.legal_readings or ((verdict.shape,) if verdict.shape else ())
-    wilds = frozenset(context.wilds)
-    return tuple(Judged(hand, shape, context, wilds) for shape in shapes)
-
-
-def best(hand: Hand, verdict: Verdict, context: WinContext, price: Callable[[Judged], T],
-         key: Callable[[T], object]) -> T:
-    """The price of the reading that is worth most to the winner."""
-    return max((price(j) for j in readings(hand, verdict, context)), key=key)
 
 
 def fan_total(items: Iterable[Item]) -> int:

@@ -24,7 +24,8 @@ from ..hand import Hand, WinContext
 from ..settlement import Item, Settlement, add_payments, payments_from
 from ..winrules import Judged, Verdict
 from .base import DrawContext
-from .tally import ZERO, best, count_kinds, dealer_involved, discarder_or_each, kong_counts, kong_money, melds_by_side
+from .base import best_reading
+from .tally import ZERO, count_kinds, dealer_involved, discarder_or_each, kong_counts, kong_money, melds_by_side
 
 KONG_VALUES = (1, 0, 2)     # 点杠, 加杠, 暗杠 (RESEARCH.md §3.3)
 
@@ -68,7 +69,7 @@ class WenzhouScorer:
         return "软和 ×1 / 硬和 ×2 / 双番 ×4; dealer ×2×(连庄+1); kongs 点杠 1, 暗杠 2, 加杠 0; 财神独立结算"
 
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
-        level = best(hand, verdict, context, hand_level, lambda item: item.value)
+        level = best_reading(verdict, hand, context, hand_level, lambda item: item.value)
         value = level.value
 
         def amount(side: int) -> int:

@@ -28,7 +28,8 @@ from ..hand import Hand, MeldKind, WinContext
 from ..settlement import Item, Settlement, payments_from
 from ..winrules import Judged, Verdict
 from .base import DrawContext
-from .tally import ZERO, best, discarder_or_each
+from .base import best_reading
+from .tally import ZERO, discarder_or_each
 
 LAIZI_GANG_FAN, PI_GANG_FAN = 2, 1        # RESEARCH.md §3.8
 HONGZHONG_GANG_FAN, MING_GANG_FAN, AN_GANG_FAN = 1, 1, 2   # defaults
@@ -111,7 +112,7 @@ class WuhanScorer:
 
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
         dahu_value = int(ruleset.option("dahu_value"))
-        items = best(hand, verdict, context, lambda j: hand_items(j, dahu_value), hand_value)
+        items = best_reading(verdict, hand, context, lambda j: hand_items(j, dahu_value), hand_value)
         value = hand_value(items)
         fan = seat_fan(context)
 

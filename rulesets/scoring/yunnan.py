@@ -24,7 +24,8 @@ from ..hand import Hand, WinContext
 from ..settlement import Item, Settlement, add_payments, payments_from
 from ..winrules import Judged, Verdict
 from .base import DrawContext, discard_or_all_pay
-from .hand_types import best_reading, full_flush, half_flush
+from .base import best_reading
+from .hand_types import (full_flush, half_flush)
 
 HAND_VALUE = 1
 MINGGANG = 2
