@@ -12,7 +12,7 @@ from ..provenance import Derived, Given, default, open_question, text
 from ..tiles import Tile
 from ..tilesets import SET_136
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES,
-                     TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, four_players)
+                     TAIL_REPLACEMENT, dead_wall, four_players)
 
 MODE = HouseOption(
     "baida_mode", "百搭 玩法 (mode)",
@@ -39,6 +39,8 @@ def _baida(options) -> tuple[IndicatorRule, ...]:
     return (rule,)
 
 
+DEAD_WALL = dead_wall("not stated (§27)")
+
 REGION = Region(
     id="baida",
     name="百搭麻将",
@@ -53,13 +55,13 @@ REGION = Region(
     dice=DEFAULT_DICE,
     indicators=Derived(_baida, text("§27", "活动百搭：开牌时将杠尾的一张牌翻开，该牌就是百搭。其中一张白板可以用作代替该张翻开的牌。 带弟百搭：若杠尾的张牌翻开是三万，则四万是百搭…故开九万则以一万为百搭，开北则以红中为白搭"),
                        ("baida_mode", "baida_tile")),
-    reserve=dead_wall_choice("not stated (§27)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=DEFAULT_ROTATION,
     play=DEFAULT_PLAY,
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
-    options=(MODE, INDICATOR_TILE, dead_wall_option("not stated (§27)")),
+    options=(MODE, INDICATOR_TILE, DEAD_WALL.option),
     notes=(
         "「其中一张白板可以用作代替该张翻开的牌」 is read as (a): 白板 tiles play the 百搭 kind's natural face.",
         "The 白板 rule is applied to 活动百搭 only, where the text states it.",

@@ -6,7 +6,7 @@ from ..requirements import concealed_hand, eight_of_one_suit
 from ..tilesets import SET_144
 from ..winrules import Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT,
-                     dead_wall_choice, dead_wall_option, flowers_from_tail, four_players)
+                     dead_wall, flowers_from_tail, four_players)
 
 CLAIMS = HouseOption(
     "claims", "吃碰 (claims)",
@@ -22,6 +22,8 @@ def bazhi_win(options) -> WinRules:
     return WinRules(requirements=(BAZHI,) + ((NO_CLAIMS,) if options["claims"] == "pong" else ()))
 
 
+DEAD_WALL = dead_wall("not stated (§11)")
+
 REGION = Region(
     id="bazhi",
     name="八枝麻将",
@@ -35,7 +37,7 @@ REGION = Region(
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,
     indicators=NO_INDICATORS,
-    reserve=dead_wall_choice("not stated (§11)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=DEFAULT_ROTATION,
     play=choice("claims", {
@@ -45,7 +47,7 @@ REGION = Region(
     flowers=flowers_from_tail(default("flowers exist (「各色花牌」); set aside and replaced from the tail as file 001 states (§7.4)")),
     phases=NO_PHASES,
     win=Derived(bazhi_win, text("§11", "和牌：不许吃牌，不许碰牌必须有八枝。"), ("claims",)),
-    options=(CLAIMS, dead_wall_option("not stated (§11)")),
+    options=(CLAIMS, DEAD_WALL.option),
     notes=("八枝: eight or more tiles of one suit among the hand's tiles as they stand (a wild counts as what it stands for).",
            "With reading (a) (碰 allowed at the table) the winning hand must hold no claimed meld; a 暗杠 is not a claim. "
            "With reading (b) nothing can be claimed anyway.",

@@ -19,7 +19,7 @@ from ..tilesets import SET_108
 from ..walls import End
 from ..winning import Shapes
 from ..winrules import Judged, Requirement, WinRules
-from .common import DEFAULT_DEAL, NO_FLOWERS, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, four_players, phase
+from .common import DEFAULT_DEAL, NO_FLOWERS, TAIL_REPLACEMENT, dead_wall, four_players, phase
 
 VARIANT = HouseOption(
     "variant", "玩法 (variant)",
@@ -94,6 +94,8 @@ def _birds(options) -> tuple[IndicatorRule, ...]:
                           notes=("a bird's number counted from the winner as 1 (1/5/9 = the winner) picks a seat (RESEARCH.md §3.11)",)),)
 
 
+DEAD_WALL = dead_wall("not stated (§12.4)")
+
 REGION = Region(
     id="changsha",
     name="长沙麻将",
@@ -107,7 +109,7 @@ REGION = Region(
     dealing=DEFAULT_DEAL,
     dice=Given(SumWallSmallerDieStart(), text("§12.2", "以骰点的和作为开始抓牌的牌墙以最小的点数作为起始敦数。比如4点加5点为“九自手”从自己门前牌墙开始抓牌，但是从第4敦开始")),
     indicators=Derived(_birds, text("§12.3", "扎鸟 (named only; no procedure)"), ("birds",)),
-    reserve=dead_wall_choice("not stated (§12.4)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=choice("tongpao_dealer", {
         "discarder_on_multi": Given(RotationRule("keep", "winner", "keep", "discarder"),
@@ -123,7 +125,7 @@ REGION = Region(
                    text("§12.6", "小和：四喜（开局摸到四张一样的牌型）、无将和（开局没有摸到2.5.8这三种牌型）、缺一色…、六顺…"), ("birds",)),
     win=Derived(changsha_win, text("§12.6", "二五八做掌门; 大胡：七巧对：收集完七张对牌即可胡牌"), ("variant", "qingyise_jiang")),
     scoring=Given(ChangshaScorer(), text("§12.6", "大和（“含小和”－表示牌型可以为小和牌型，但计大和）")),
-    options=(VARIANT, QINGYISE_JIANG, BIRDS, BIRD_MODE, DEALER_AFTER, dead_wall_option("not stated (§12.4)")),
+    options=(VARIANT, QINGYISE_JIANG, BIRDS, BIRD_MODE, DEALER_AFTER, DEAD_WALL.option),
     notes=(
         "The smaller die numbers the first stack drawn (「从第4敦开始」): 4+5 starts at the 4th stack of the own wall.",
         "Counting stacks on the wall goes from its right end, as every other text (§0.1).",

@@ -5,6 +5,7 @@ A region card uses these only where its text is silent; where the text speaks, t
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Mapping
 
 from ..dealing import DealPattern
@@ -51,6 +52,19 @@ def walls_for(tiles: TileSet, sides: tuple[int, ...], source: Source) -> Given:
 
 def flowers_from_tail(source: Source) -> Given:
     return Given(Flowers(FLOWERS, End.TAIL), source)
+
+
+@dataclass(frozen=True)
+class DeadWall:
+    """The reserve and its house option for a region whose text keeps no dead wall."""
+
+    choice: Choice
+    option: HouseOption
+
+
+def dead_wall(reason: str) -> DeadWall:
+    """`reason` completes "a dead wall is …", e.g. "not stated (§6)"."""
+    return DeadWall(dead_wall_choice(reason), dead_wall_option(reason))
 
 
 def dead_wall_option(reason: str) -> HouseOption:

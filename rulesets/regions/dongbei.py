@@ -8,7 +8,9 @@ from ..definition import Region
 from ..provenance import Given, default, text
 from ..tilesets import SET_136
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS,
-                     NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, four_players, walls_for)
+                     NO_PHASES, TAIL_REPLACEMENT, dead_wall, four_players, walls_for)
+
+DEAD_WALL = dead_wall("not stated: 「当有玩家胡了牌或者牌墙打完后，游戏结束」 (§3)")
 
 REGION = Region(
     id="dongbei",
@@ -23,13 +25,13 @@ REGION = Region(
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,
     indicators=NO_INDICATORS,
-    reserve=dead_wall_choice("not stated: 「当有玩家胡了牌或者牌墙打完后，游戏结束」 (§3)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=DEFAULT_ROTATION,
     play=DEFAULT_PLAY,
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
-    options=(dead_wall_option("not stated: play ends 「牌墙打完」 (§3)"),),
+    options=(DEAD_WALL.option,),
     notes=(
         "「每位玩家依次从牌墙上摸一张牌，直到每人有14张牌」 (every player reaching 14) is impossible as written: "
         "the dealer takes 14 and the others 13, as in every other text.",

@@ -14,7 +14,7 @@ from ..tilesets import SET_144
 from ..winning import Shapes
 from ..winrules import WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_PHASES, TAIL_REPLACEMENT,
-                     dead_wall_choice, dead_wall_option, flowers_from_tail, four_players)
+                     dead_wall, flowers_from_tail, four_players)
 
 GHOST = HouseOption(
     "ghost", "鬼牌 (wild)",
@@ -26,6 +26,8 @@ BAOHE = HouseOption(
     "baohe", "爆和 (cap)",
     (("none", "no cap"), ("6", "6 番"), ("8", "8 番"), ("10", "10 番"), ("13", "13 番")),
     "8", open_question("§6", "「多少番为顶不再叠加番数进行计算」: the cap value is not stated; 8 番 keeps 十三幺 (13 番) above it, as the text says it is"))
+
+DEAD_WALL = dead_wall("not stated (§6)")
 
 REGION = Region(
     id="guangdong",
@@ -48,7 +50,7 @@ REGION = Region(
                                       derivation=Derivation("fixed", fixed=Tile.WHITE), effect=Effect.WILD),),
                        research("§3.10", "白板做鬼")),
     }),
-    reserve=dead_wall_choice("not stated (§6)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=DEFAULT_ROTATION,
     play=DEFAULT_PLAY,
@@ -57,7 +59,7 @@ REGION = Region(
     win=Given(WinRules(Shapes(thirteen_orphans=True)),
               text("§6", "特殊牌除外比如十三幺，可突破爆和限制这些特殊牌型不再叠加其他番种")),
     scoring=Given(GuangdongScorer(), text("§6", "广东麻将的特色就在“番”番是2倍的意思; 广东麻将的另一特色爆和（封顶），意思即为多少番为顶不再叠加番数进行计算")),
-    options=(GHOST, BAOHE, dead_wall_option("not stated (§6)")),
+    options=(GHOST, BAOHE, DEAD_WALL.option),
     notes=("A ghost is recorded with the indicator kind \"laizi\" (鬼牌 plays the same role as 赖子).",
            "Shapes: the standard hand and 十三幺 (named); no requirement is stated.",
            "The texts give no 番 per hand: Cantonese 番 by default (杂色 3, 碰碰胡 3, 清一色 7, 大三元 8, added; "

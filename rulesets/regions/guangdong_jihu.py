@@ -14,7 +14,7 @@ from ..walls import End
 from ..winning import Shapes
 from ..winrules import WinRules
 from .guangdong import BAOHE
-from .common import DEFAULT_DEAL, DEFAULT_DICE, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, flowers_from_tail, four_players, phase
+from .common import DEFAULT_DEAL, DEFAULT_DICE, TAIL_REPLACEMENT, dead_wall, flowers_from_tail, four_players, phase
 
 FLOWER_SET = HouseOption(
     "flowers", "花牌 (flowers)",
@@ -52,6 +52,8 @@ def _horses(options) -> tuple[IndicatorRule, ...]:
                                  "honours 东 dealer, 南/中 下家, 西/发 对家, 北/白 上家 (RESEARCH.md §3.10)",)),)
 
 
+DEAD_WALL = dead_wall("not stated (§7.4)")
+
 REGION = Region(
     id="guangdong_jihu",
     name="广东鸡胡",
@@ -72,7 +74,7 @@ REGION = Region(
     dice=DEFAULT_DICE,
     indicators=Derived(_horses, text("§7.3", "买马是玩家买哪家赢…庄家为1，逆时针算起，马的牌数是多少，进行计算，算到哪家那哪家就是你买到的人"),
                        ("horses",)),
-    reserve=dead_wall_choice("not stated (§7.4)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=Given(RotationRule("keep", "next", "keep", "nearest_winner"),
                    text("§7.5", "如果庄家胡牌或和牌（流局）则下盘依然由该庄家做庄。2、如果非庄家胡牌则下一盘由庄家的下家玩家做庄")),
@@ -86,7 +88,7 @@ REGION = Region(
                    text("§7.3", "有时候有些玩家还有买马这个玩法"), ("horses",)),
     win=Given(WinRules(Shapes(thirteen_orphans=True)), text("§7.6", "胡法分（由小到大）：鸡胡、杂色、清一色、大哥、十三幺")),
     scoring=Given(JihuScorer(), text("§7.7", "第一个数是指花多少，第二个数是共杠或者暗杠是多少，第三个数是指最小的鸡胡是多少。其他胡法就是按倍数计算")),
-    options=(FLOWER_SET, HORSES, CHI, MULTI_WIN, STAKES, BAOHE, dead_wall_option("not stated (§7.4)")),
+    options=(FLOWER_SET, HORSES, CHI, MULTI_WIN, STAKES, BAOHE, DEAD_WALL.option),
     notes=(
         "First dealer: 「第一盘庄家由系统随机分配风位，东风位玩家为庄家」 (§7.5).",
         "Where the horses come from is not stated (「看你拿到的麻将」): from the tail after the win (RESEARCH.md §3.10).",

@@ -7,7 +7,7 @@ from ..tilesets import DRAGONS_SET, SET_84, SUITS
 from ..winning import Shapes
 from ..winrules import Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, EMPTY_SIDE_OPTION, NO_FLOWERS, NO_INDICATORS,
-                     NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, three_player_walls, three_players)
+                     NO_PHASES, TAIL_REPLACEMENT, dead_wall, three_player_walls, three_players)
 
 REMOVED_SUIT = HouseOption(
     "removed_suit", "去掉一门 (removed suit)",
@@ -22,6 +22,8 @@ def _tiles(options):
 
 PIHE = Requirement("pihe_zimo", "屁和只能自摸或者抢杠", text("§21", "只能碰、杠，不能吃牌，屁和只能自摸或者抢杠"), pihe_allowed)
 
+DEAD_WALL = dead_wall("not stated (§21)")
+
 REGION = Region(
     id="guangshui",
     name="广水麻将",
@@ -35,7 +37,7 @@ REGION = Region(
     dealing=DEFAULT_DEAL,
     dice=Given(DEFAULT_DICE.value, default("not stated; one roll, the sum counted over the three playing sides (上海 §4.2, 螺山 §31.2)")),
     indicators=NO_INDICATORS,
-    reserve=dead_wall_choice("not stated (§21)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=DEFAULT_ROTATION,
     play=Given(Play(chi=False), text("§21", "只能碰、杠，不能吃牌，屁和只能自摸或者抢杠")),
@@ -44,7 +46,7 @@ REGION = Region(
     win=Given(WinRules(Shapes(seven_pairs=True), (PIHE,)),
               text("§21", "屁和只能自摸或者抢杠。碰碰和、七对、清一色、大小三元、卡五星等都可和牌")),
     scoring=Given(GuangshuiScorer(), text("§21", "且有相应的番数，最高16番到顶，但有杠另算")),
-    options=(EMPTY_SIDE_OPTION, REMOVED_SUIT, dead_wall_option("not stated (§21)")),
+    options=(EMPTY_SIDE_OPTION, REMOVED_SUIT, DEAD_WALL.option),
     notes=("屁和 = a hand with none of the named 番 hands (碰碰和, 七对, 清一色, 大/小三元, 卡五星); it wins only by "
            "self-draw or by robbing a kong. 「等」 may hide more 番 hands; none is added.",
            "The 番 values are not stated: 碰碰和 ×2, 卡五星 ×2, 七对 ×4, 清一色 ×4, 小三元 ×4, 大三元 ×8 are our defaults "

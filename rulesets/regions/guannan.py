@@ -6,7 +6,9 @@ from ..tilesets import SET_112_WINDS
 from ..winning import Shapes
 from ..winrules import WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS,
-                     NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, four_players)
+                     NO_PHASES, TAIL_REPLACEMENT, dead_wall, four_players)
+
+DEAD_WALL = dead_wall("not stated (§30)")
 
 REGION = Region(
     id="guannan",
@@ -21,7 +23,7 @@ REGION = Region(
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,
     indicators=NO_INDICATORS,
-    reserve=dead_wall_choice("not stated (§30)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=DEFAULT_ROTATION,
     play=DEFAULT_PLAY,
@@ -29,7 +31,7 @@ REGION = Region(
     phases=NO_PHASES,
     win=Given(WinRules(Shapes(seven_pairs=True)),
               text("§30", "记牌形式主要包括：七对、碰碰和（牌型为nAAA+BB其中n大于等于0小于等于4）、一条龙（由同种花色组成的1-9的和牌形式）、平牌（普通的和牌形式）")),
-    options=(dead_wall_option("not stated (§30)"),),
+    options=(DEAD_WALL.option,),
     notes=("Shapes: 七对 and the standard hand (碰碰和, 一条龙 and 平牌 are standard hands); 「0 ≤ n ≤ 4」 is read as n = 4 "
            "for a complete hand. Whether four of a kind makes two pairs of a 七对 is not stated: it does.",
            "No values are given for the four 记牌形式: a win is 1 point (FlatScorer)."),

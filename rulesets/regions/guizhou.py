@@ -14,7 +14,7 @@ from ..tilesets import SET_108
 from ..walls import End
 from ..winrules import Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, TAIL_REPLACEMENT,
-                     dead_wall_choice, dead_wall_option, four_players, phase)
+                     dead_wall, four_players, phase)
 from .sichuan import SHAPES as SICHUAN_SHAPES, misses_a_suit
 
 JI_WRAP = HouseOption(
@@ -63,6 +63,8 @@ def _chickens(options) -> tuple[IndicatorRule, ...]:
     return tuple(rules)
 
 
+DEAD_WALL = dead_wall("not stated (§13)")
+
 REGION = Region(
     id="guizhou",
     name="贵州麻将",
@@ -77,7 +79,7 @@ REGION = Region(
     dice=DEFAULT_DICE,
     indicators=Derived(_chickens, text("§13.2", "即和牌后翻开下一张未摸得牌，如翻开的是2万，即3万是鸡牌; 英雄鸡 一条每次都是鸡"),
                        ("ji_wrap", "ji_trigger", "ming_ji")),
-    reserve=dead_wall_choice("not stated (§13)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=DEFAULT_ROTATION,
     play=Given(Play(chi=False, multiple_winners=True), text("§13.1, §14", "贵州麻将类似于四川麻将 — 四川: 不可以吃、一炮多响")),
@@ -86,7 +88,7 @@ REGION = Region(
                  text("§13.2", "和牌后翻开下一张未摸得牌")),
     win=Given(WinRules(SICHUAN_SHAPES, (QUE_YI_MEN,)), text("§13.1", "贵州麻将类似于四川麻将，在四川麻将的基础上添加抓鸡模式")),
     scoring=Given(GuizhouScorer(), text("§13.2", "如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱; 有3条就有钱")),
-    options=(JI_WRAP, JI_TRIGGER, MING_JI, JI_COLLECT, JI_COUNT, dead_wall_option("not stated (§13)")),
+    options=(JI_WRAP, JI_TRIGGER, MING_JI, JI_COLLECT, JI_COUNT, DEAD_WALL.option),
     notes=(
         "The hand ends at the first win (the 鸡 flip follows it); 四川's 血战到底 is not carried over.",
         "Win rules and the hand's value are 四川's (§14): 缺一门, 七对; RESEARCH.md §3.12's values, ×2 per kong, the discarder alone pays.",

@@ -10,7 +10,7 @@ from ..scoring.hainan import HainanScorer, has_fan_or_self_drawn, ready_wins_by_
 from ..tilesets import SET_144
 from ..winrules import Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT,
-                     dead_wall_choice, dead_wall_option, flowers_from_tail, four_players)
+                     dead_wall, flowers_from_tail, four_players)
 
 MINGDA = HouseOption(
     "mingda", "明打 (a discard win after 报听)",
@@ -35,6 +35,8 @@ def hainan_win(options) -> WinRules:
     return WinRules(requirements=(FAN,) + ((BAOTING_ZIMO,) if options["mingda"] == "forbidden" else ()))
 
 
+DEAD_WALL = dead_wall("not stated (§23)")
+
 REGION = Region(
     id="hainan",
     name="海南麻将",
@@ -48,7 +50,7 @@ REGION = Region(
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,
     indicators=NO_INDICATORS,
-    reserve=dead_wall_choice("not stated (§23)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=DEFAULT_ROTATION,
     play=Given(Play(chi=True, ready_declaration="optional"),
@@ -57,7 +59,7 @@ REGION = Region(
     phases=NO_PHASES,
     win=Derived(hainan_win, text("§23.1", "在海南麻将中番是指和牌的前提，而不是倍数"), ("mingda",)),
     scoring=Given(HainanScorer(), text("§23.2", "2、推倒胡，放炮即1全部人1番; 4、报听明摸放炮不能和牌，必须自摸，明摸1人4番，庄上8番; 5、明打1人8番，庄上16番")),
-    options=(dead_wall_option("not stated (§23)"), MINGDA, TUIDAO_PAYMENT),
+    options=(DEAD_WALL.option, MINGDA, TUIDAO_PAYMENT),
     notes=(
         "Where flower replacements come from is not stated: the tail, as file 001 states (§7.4).",
         "The prevailing wind (「令」) and how it changes are not stated.",

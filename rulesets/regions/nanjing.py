@@ -7,7 +7,7 @@ from ..tiles import DRAGONS, FLOWERS
 from ..tilesets import SET_144
 from ..walls import End
 from ..winrules import Judged, Requirement, WinRules
-from .common import DEFAULT_DEAL, DEFAULT_PLAY, DEFAULT_ROTATION, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, four_players
+from .common import DEFAULT_DEAL, DEFAULT_PLAY, DEFAULT_ROTATION, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall, four_players
 
 def no_dragon_in_hand(j: Judged) -> bool:
     """中发白 are bonus tiles here: none may stand in a winning hand (they are set aside and replaced)."""
@@ -16,6 +16,8 @@ def no_dragon_in_hand(j: Judged) -> bool:
 
 DRAGONS_ARE_FLOWERS = Requirement("dragons_are_flowers", "箭牌算花牌",
                                   text("§28", "把箭牌也算入花牌中，所以没有大三元，大四喜之类的胡法"), no_dragon_in_hand)
+
+DEAD_WALL = dead_wall("not stated (§28)")
 
 REGION = Region(
     id="nanjing",
@@ -30,7 +32,7 @@ REGION = Region(
     dealing=DEFAULT_DEAL,
     dice=Given(SecondRollerPicksStart("second"), text("§28", "庄家掷6点，则由下家掷，下家掷11点，则由庄家开始从下家第12墩开始抓牌")),
     indicators=NO_INDICATORS,
-    reserve=dead_wall_choice("not stated (§28)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=DEFAULT_ROTATION,
     play=DEFAULT_PLAY,
@@ -38,7 +40,7 @@ REGION = Region(
                   text("§28", "南京麻将包括20张花牌，即把箭牌也算入花牌中，所以没有大三元，大四喜之类的胡法")),
     phases=NO_PHASES,
     win=Given(WinRules(requirements=(DRAGONS_ARE_FLOWERS,)), text("§28", "南京麻将包括20张花牌，即把箭牌也算入花牌中")),
-    options=(dead_wall_option("not stated (§28)"),),
+    options=(DEAD_WALL.option,),
     notes=("Bonus tiles are replaced from the tail: the source is not stated, the tail is every text's replacement end.",
            "A dragon never stands in a winning hand (it is a bonus tile); 大三元/大四喜 are no hands here, which only "
            "matters for scoring, and the text gives no values (a win is 1 point)."),

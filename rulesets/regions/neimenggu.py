@@ -9,7 +9,7 @@ from ..requirements import has_dragon_pung, has_pung_or_kong, has_terminal, open
 from ..tilesets import SET_136
 from ..winrules import Judged, Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS,
-                     NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, four_players, walls_for)
+                     NO_PHASES, TAIL_REPLACEMENT, dead_wall, four_players, walls_for)
 
 RULE_TEXT = "内蒙麻将有136张牌其规则包括以下几点：一是必须有碰或杠才可以，也可以自己手里有暗刻；二是必须要开门，就是要吃上家的牌或者碰别人的牌；三是必须有幺九或箭刻"
 
@@ -22,6 +22,8 @@ def terminal_or_dragon_pung(j: Judged) -> bool:
 PUNG = Requirement("ke", "必须有碰或杠（或暗刻）", text("§16", "一是必须有碰或杠才可以，也可以自己手里有暗刻"), has_pung_or_kong)
 OPEN = Requirement("kaimen", "必须要开门", text("§16", "二是必须要开门，就是要吃上家的牌或者碰别人的牌"), opened)
 YAOJIU = Requirement("yaojiu_jianke", "必须有幺九或箭刻", text("§16", "三是必须有幺九或箭刻"), terminal_or_dragon_pung)
+
+DEAD_WALL = dead_wall("not stated (§16)")
 
 REGION = Region(
     id="neimenggu",
@@ -36,14 +38,14 @@ REGION = Region(
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,
     indicators=NO_INDICATORS,
-    reserve=dead_wall_choice("not stated (§16)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=DEFAULT_ROTATION,
     play=Given(DEFAULT_PLAY.value, text("§16", "二是必须要开门，就是要吃上家的牌或者碰别人的牌")),
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
     win=Given(WinRules(requirements=(PUNG, OPEN, YAOJIU)), text("§16", RULE_TEXT)),
-    options=(dead_wall_option("not stated (§16)"),),
+    options=(DEAD_WALL.option,),
     notes=("「幺九」 is read as a suited 1 or 9 (reading it with honours would make 「或箭刻」 redundant); a dragon pung "
            "may be concealed or declared.",
            "开门 is a 吃 of 上家's discard, a 碰 or a 明杠 (a 暗杠 does not open); a 暗刻 satisfies rule one.",

@@ -11,13 +11,15 @@ from ..provenance import Given, choice, default, open_question, text
 from ..rotation import RotationRule
 from ..tilesets import SET_136
 from .common import (DEFAULT_DICE, DEFAULT_PLAY, NO_FLOWERS, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT,
-                     dead_wall_choice, dead_wall_option, four_players)
+                     dead_wall, four_players)
 
 HAND_READING = HouseOption(
     "hand_reading", "17张 读法 (reading)",
     (("hold17", "(a) a complete hand holds 17 tiles: 16 dealt, the dealer 17"),
      ("stacks17", "(b) 17 stacks a side, 13-tile hands")),
     "hold17", open_question("§18", "「每人手里抓17张牌」 read literally: a hand of 17 tiles is 5 melds + a pair, so 16 are held between draws"))
+
+DEAD_WALL = dead_wall("not stated (§18)")
 
 REGION = Region(
     id="seventeen_tile",
@@ -38,14 +40,14 @@ REGION = Region(
     }),
     dice=DEFAULT_DICE,
     indicators=NO_INDICATORS,
-    reserve=dead_wall_choice("not stated (§18)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=Given(RotationRule("keep", "next", "keep", "nearest_winner"),
                    text("§18", "余下的按逆时针的方向来轮庄，如果庄家连庄则还是此位玩家当庄")),
     play=Given(DEFAULT_PLAY.value, text("§18", "通过吃牌、碰牌、杠牌等方式")),
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
-    options=(HAND_READING, dead_wall_option("not stated (§18)")),
+    options=(HAND_READING, DEAD_WALL.option),
     notes=(
         "First dealer: the 东 seat (「第一盘门风东者为庄家」).",
         "After four 连庄 the seats are drawn again (「庄家连庄四把之后，四位玩家重新排定位置」): the panel asks the players to reseat.",

@@ -14,7 +14,7 @@ from ..scoring.hand_types import full_flush, half_flush
 from ..scoring.shanghai import ShanghaiScorer
 from ..tilesets import SET_144
 from ..winrules import Judged, Requirement, WinRules
-from .common import DEFAULT_DEAL, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, flowers_from_tail, four_players
+from .common import DEFAULT_DEAL, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall, flowers_from_tail, four_players
 
 MULTI_WIN_DEALER = HouseOption(
     "multi_win_dealer", "一炮多响 下盘庄家",
@@ -60,6 +60,8 @@ def shanghai_win(options) -> WinRules:
     return WinRules(requirements=(least, LOUHU))
 
 
+DEAD_WALL = dead_wall("not stated (§4.4)")
+
 REGION = Region(
     id="shanghai",
     name="上海麻将",
@@ -73,7 +75,7 @@ REGION = Region(
     dealing=DEFAULT_DEAL,
     dice=Given(SumPicksWallSkipSum(0), text("§4.2", "比如一个骰子2、一个骰子5，那么总和为7，从摇骰子玩家的对家方向先挪走7墩牌后开始摸牌")),
     indicators=NO_INDICATORS,
-    reserve=dead_wall_choice("not stated (§4.4)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=choice("multi_win_dealer", {
         "nearest_winner": Given(RotationRule("keep", "winner", "keep", "nearest_winner"),
@@ -87,7 +89,7 @@ REGION = Region(
     phases=Given(NO_PHASES.value, default("flower replacement is part of every draw, not a phase")),
     win=Derived(shanghai_win, text("§4.6", "上海麻将必须至少从碰碰胡及以上的番型才允许和牌"), ("min_hand",)),
     scoring=Given(ShanghaiScorer(), text("§4.7", "点炮点炮者输分，和其他人无关; 抢杠如果抢杠，记分按自摸计，但由杠的支付，相当于杠的人付 3份")),
-    options=(MULTI_WIN_DEALER, MIN_HAND, CHENGBAO_DISCARD, dead_wall_option("not stated (§4.4)")),
+    options=(MULTI_WIN_DEALER, MIN_HAND, CHENGBAO_DISCARD, DEAD_WALL.option),
     notes=(
         "The dealer rolls the dice (「摇骰子者」 is not identified).",
         "「挪走7墩」 is counted in whole stacks.",

@@ -12,7 +12,7 @@ from ..tiles import DRAGONS, WINDS
 from ..tilesets import SET_136
 from ..winrules import Judged, Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS, TAIL_REPLACEMENT,
-                     dead_wall_choice, dead_wall_option, four_players, phase, walls_for)
+                     dead_wall, four_players, phase, walls_for)
 
 LIANG_WINDOW = HouseOption(
     "liang_window", "亮牌 (showing sets)",
@@ -83,6 +83,8 @@ def shenyang_win(options) -> WinRules:
     return WinRules(requirements=(OPEN, SANSE, YAOJIU) + extra)
 
 
+DEAD_WALL = dead_wall("not stated (§32)")
+
 REGION = Region(
     id="shenyang",
     name="沈阳麻将",
@@ -96,7 +98,7 @@ REGION = Region(
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,
     indicators=NO_INDICATORS,
-    reserve=dead_wall_choice("not stated (§32)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=DEFAULT_ROTATION,
     play=Given(Play(chi=True, ready_declaration="optional"),
@@ -109,7 +111,7 @@ REGION = Region(
     win=Derived(shenyang_win, text("§32.2", "在门清状态下不允许和牌，必须通过碰或杠（明杠）“开门”。; 不允许缺门，不允许缺“幺九”，可以缺字"),
                 ("shoubayi", "liang_unshown")),
     scoring=Given(ShenyangScorer(), text("§32.4", "沈阳麻将的底分为1，最终和牌的人按番数算分，有N番，分数就是2的N次方，是否设置封顶值由对局的玩家们决定。")),
-    options=(LIANG_WINDOW, READY_CHANGE, dead_wall_option("not stated (§32)"), CAP, PAYER, BIMENPAO, SHOUBAYI, LIANG_READING),
+    options=(LIANG_WINDOW, READY_CHANGE, DEAD_WALL.option, CAP, PAYER, BIMENPAO, SHOUBAYI, LIANG_READING),
     notes=(
         "A 东南西北 亮牌 is a 过杠 and takes a replacement from the tail (「这与“杠”的操作基本相同」); "
         "a 中发白 亮牌 is three tiles and takes none — neither is stated, both follow from the hand size.",

@@ -15,7 +15,9 @@ from ..tiles import Tile
 from ..tilesets import SET_136
 from ..winning import Shapes
 from ..winrules import WinRules
-from .common import DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, four_players
+from .common import DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, dead_wall, four_players
+
+DEAD_WALL = dead_wall("not stated (§19); the flipped 财神 at the tail is never drawn (RESEARCH.md §3.3)")
 
 REGION = Region(
     id="wenzhou",
@@ -34,7 +36,7 @@ REGION = Region(
         derivation=Derivation("same"), effect=Effect.WILD, public=True, stays_in_play=False, stand_in=Tile.WHITE,
         notes=("财神 may not be used to 吃, 碰 or 杠 (RESEARCH.md §3.3)",)),),
         text("§19", "温州麻将主要加入了财神（财神可当任何牌）")),
-    reserve=dead_wall_choice("not stated (§19); the flipped 财神 at the tail is never drawn (RESEARCH.md §3.3)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=DEFAULT_ROTATION,
     play=Given(Play(chi=True), default("not stated; 吃, 碰 and 杠 with natural tiles (财神 may not be used to claim, RESEARCH.md §3.3)")),
@@ -42,7 +44,7 @@ REGION = Region(
     phases=NO_PHASES,
     win=Given(WinRules(Shapes(eight_pairs_plus_single=True)), research("§3.3", "16-tile hands (5 melds + pair); special hand 八对+单张")),
     scoring=Given(WenzhouScorer(), research("§3.3", "软和 ×1 / 硬和 ×2 / 双番 ×4; 连庄 ×2×(repeats+1); kong: 点杠 1, 暗杠 2, 加杠 0; 财神独立结算")),
-    options=(dead_wall_option("not stated (§19)"),),
+    options=(DEAD_WALL.option,),
     notes=(
         "How the 财神 is found is not stated in the text: flipped at the tail and left there (RESEARCH.md §3.3), "
         "the flipped kind is 财神 and 白板 plays its natural face (白板 = 财神本牌).",

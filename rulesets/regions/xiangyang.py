@@ -6,7 +6,9 @@ from ..tilesets import SET_84
 from ..winning import Shapes
 from ..winrules import WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, EMPTY_SIDE_OPTION, NO_FLOWERS, NO_INDICATORS,
-                     NO_PHASES, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, three_player_walls, three_players)
+                     NO_PHASES, TAIL_REPLACEMENT, dead_wall, three_player_walls, three_players)
+
+DEAD_WALL = dead_wall("not stated (§22)")
 
 REGION = Region(
     id="xiangyang",
@@ -21,7 +23,7 @@ REGION = Region(
     dealing=DEFAULT_DEAL,
     dice=Given(DEFAULT_DICE.value, default("not stated; one roll, the sum counted over the three playing sides (上海 §4.2, 螺山 §31.2)")),
     indicators=NO_INDICATORS,
-    reserve=dead_wall_choice("not stated (§22)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=DEFAULT_ROTATION,
     play=Given(Play(chi=False), default("not stated; 卡五星 is played with 碰 and 杠 only, as its neighbour 广水 拳打脚踢 states (§21)")),
@@ -30,7 +32,7 @@ REGION = Region(
     win=Given(WinRules(Shapes(seven_pairs=True)), default(
         "the text states no requirement; 卡五星 is the 湖北 three-player game whose neighbour text 广水 §21 names 七对 "
         "among its hands, so seven pairs wins as well as the standard hand")),
-    options=(EMPTY_SIDE_OPTION, dead_wall_option("not stated (§22)")),
+    options=(EMPTY_SIDE_OPTION, DEAD_WALL.option),
     notes=("No values in the text: a win is 1 point (FlatScorer). No win requirement is stated; seven pairs is allowed "
            "as in 广水 (§21).",
            "卡五星 (winning on a closed 5 between 4 and 6) is named only; 亮倒, 买马 and 数坎 (RESEARCH.md §3.13) have no "

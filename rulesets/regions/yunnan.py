@@ -15,7 +15,7 @@ from ..scoring.yunnan import YunnanScorer, is_pinghu
 from ..tilesets import SET_136
 from ..walls import End
 from ..winrules import Judged, Requirement, WinRules
-from .common import DEFAULT_DEAL, DEFAULT_DICE, NO_FLOWERS, dead_wall_choice, dead_wall_option, four_players, phase
+from .common import DEFAULT_DEAL, DEFAULT_DICE, NO_FLOWERS, dead_wall, four_players, phase
 
 TAIL_READING = HouseOption(
     "weipai_reading", "尾牌 (which two)",
@@ -73,6 +73,8 @@ def _tail_tiles(options) -> tuple[IndicatorRule, ...]:
                           notes=("a shown tail tile may be taken only as a 杠上开花 win; other replacements skip it",)),)
 
 
+DEAD_WALL = dead_wall("not stated (§29.4); 最后四张 forces wins at the end")
+
 REGION = Region(
     id="yunnan",
     name="云南麻将",
@@ -87,7 +89,7 @@ REGION = Region(
     dice=DEFAULT_DICE,
     indicators=Derived(_tail_tiles, text("§29.3", "游戏开始前预先把尾牌上面两张翻开…必须杠上开花才可以拿翻开的尾牌，不能杠上开花的从最后面未翻开的取牌"),
                        ("weipai_reading",)),
-    reserve=dead_wall_choice("not stated (§29.4); 最后四张 forces wins at the end"),
+    reserve=DEAD_WALL.choice,
     replacement=Given(End.TAIL, text("§29.3", "不能杠上开花的从最后面未翻开的取牌")),
     rotation=choice("multi_win_dealer", {
         "nearest_winner": Given(RotationRule("keep", "winner", "keep", "nearest_winner"),
@@ -102,7 +104,7 @@ REGION = Region(
                  text("§29.4", "流局查大叫，杠钱不算")),
     win=Derived(yunnan_win, text("§29.6", "满足相关规定的牌型条件时和牌，平和必须自摸不能点炮"), ("pinghu_reading",)),
     scoring=Given(YunnanScorer(), text("§29.6–29.7", "打出一张牌的闲家给玩家2分; 点炮时点炮者只负责和牌者牌型的分; 流局查大叫，杠钱不算")),
-    options=(TAIL_READING, MULTI_WIN_DEALER, PINGHU_READING, ANGANG, ZHUANWAN, dead_wall_option("not stated (§29.4)")),
+    options=(TAIL_READING, MULTI_WIN_DEALER, PINGHU_READING, ANGANG, ZHUANWAN, DEAD_WALL.option),
     notes=(
         "A shown tail tile that is taken is not replaced by showing another: not stated.",
         "A 荒庄 keeps the dealer: not stated.",

@@ -17,7 +17,7 @@ from ..tiles import Tile
 from ..tilesets import SET_136
 from ..walls import End
 from ..winrules import Requirement, WinRules
-from .common import DEFAULT_DEAL, DEFAULT_ROTATION, TAIL_REPLACEMENT, dead_wall_choice, dead_wall_option, four_players, phase
+from .common import DEFAULT_DEAL, DEFAULT_ROTATION, TAIL_REPLACEMENT, dead_wall, four_players, phase
 
 ZUAN_WALL = HouseOption(
     "zuan_wall", "钻牌 牌墙 (which wall)",
@@ -65,6 +65,8 @@ def _zuanpai(options) -> tuple[IndicatorRule, ...]:
                "when no dragon is the 钻, 发财 and 白板 are 杠牌: only for kongs, and a hand holding one cannot win")),)
 
 
+DEAD_WALL = dead_wall("not stated (§26.3)")
+
 REGION = Region(
     id="zuanpai",
     name="钻牌麻将",
@@ -80,7 +82,7 @@ REGION = Region(
         "「两次抓牌骰」 says two rolls without the procedure; the two-roll break the texts state is 南京's (§28)")),
     indicators=Derived(_zuanpai, text("§26.1", "由庄家再掷骰一次，根据所打数值（+1循环）确定钻牌，钻牌为庄家的上家（顺时针未动过的第一家的牌墙）逆时针数至与掷骰数值对应的那张牌翻开（只数上层牌）"),
                        ("zuan_wall", "zuan_dice")),
-    reserve=dead_wall_choice("not stated (§26.3)"),
+    reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=DEFAULT_ROTATION,
     play=Given(Play(chi=True), default("not stated; 吃, 碰 and 杠 (a 钻 cannot be ponged, §26.1)")),
@@ -93,7 +95,7 @@ REGION = Region(
                  text("§26.2", "当发为钻时，红中充当发牌，也必须亮出了，且从牌尾补牌")),
     win=Derived(zuanpai_win, text("§26.2", "杠牌：如果不是中发白的钻牌时候，发财和白板是杠牌，只能用来杠，手上有，就不能和牌"), ("da_que",)),
     scoring=Derived(lambda o: ZuanpaiScorer(), text("§26.2", "几个发算几个翻的钱。当打缺时发可以不必亮出来，算风牌，但不算钱"), ("fa_value", "da_que")),
-    options=(ZUAN_WALL, ZUAN_DICE, DA_QUE, dead_wall_option("not stated (§26.3)"), FA_VALUE),
+    options=(ZUAN_WALL, ZUAN_DICE, DA_QUE, DEAD_WALL.option, FA_VALUE),
     notes=(
         "「根据所打数值（+1循环）」 is read as the successor rule (+1, cyclic) of §26.1, not as counting value + 1.",
         "The flipped indicator stays face up in the wall and is drawn in turn: what happens to it is not stated.",
