@@ -99,7 +99,7 @@ class TableController:
         self.shuffle_ms = shuffle_ms
         self.table = build_machine("table")
         self.builder_state = build_machine("builder")
-        self.fault_state = build_machine("fault")
+        self.fault_state = build_machine("fault", asynchronous=False)
         self.inputs = Inputs()
         self.faults: dict[tuple[int, int, str], LatchedFault] = {}
         self.lifts: dict[int, int] = {}
@@ -269,8 +269,7 @@ class TableController:
                 self.latch(LatchedFault(event.code, event.unit, f"{_fault_name(event.code)} (unit {event.unit}, detail {event.detail})", source))
             case FaultCleared():
                 self.faults.pop((event.code, event.unit, source), None)
-                if not self.faults:
-                    self.presenter.show_page("main")
+                self._faults_cleared()
             case WallSnapshot():
                 pass
 
@@ -323,9 +322,15 @@ class TableController:
     def latch(self, fault: LatchedFault) -> None:
         """A fault latches: shown with its code until a person acknowledges it."""
         self.faults[(fault.code, fault.unit, fault.source)] = fault
+        self.fault_state.latch()
         self.record_fault(fault)
         hint = FAULT_HINTS.get(FaultCode(fault.code), "acknowledge when the cause is gone") if fault.code in FaultCode._value2member_map_ else ""
         self.presenter.fault(fault.label, fault.message, hint)
+
+    def _faults_cleared(self) -> None:
+        if not self.faults and self.fault_state.state == "latched":
+            self.fault_state.acknowledge()
+            self.presenter.show_page("main")
 
     def record_fault(self, fault: LatchedFault) -> None:
         self.recorder.emit("fault", self.hand_number if self.hand is not None else 0,
@@ -337,8 +342,7 @@ class TableController:
             del self.faults[key]
         await self.devices.motor.clear_faults()
         await self.devices.rfid.clear_faults()
-        if not self.faults:
-            self.presenter.show_page("main")
+        self._faults_cleared()
         async with self._changed:
             self._changed.notify_all()
 

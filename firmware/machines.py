@@ -13,6 +13,7 @@ invalid trigger raises at once.  `dot_text()` renders all three as Graphviz DOT.
 
 from __future__ import annotations
 
+from transitions import Machine
 from transitions.extensions.asyncio import AsyncMachine
 
 TABLE_STATES = ("connecting", "self_test", "idle", "first_build", "push_in", "raising", "dice",
@@ -33,7 +34,6 @@ TABLE_TRANSITIONS = (
     ("hand_over", "win_check", "settling"),
     ("next_hand", "settling", "push_in"),
     ("finish", "settling", "stopped"),
-    ("finish", "idle", "stopped"),
 )
 
 BUILDER_STATES = ("empty", "shuffling", "building", "checking", "ready", "rejected", "raised")
@@ -43,7 +43,6 @@ BUILDER_TRANSITIONS = (
     ("built", "building", "checking"),
     ("accept", "checking", "ready"),
     ("reject", "checking", "rejected"),
-    ("stop", "building", "rejected"),
     ("raise_walls", "ready", "raised"),
 )
 
@@ -66,12 +65,15 @@ class StateModel:
     state: str
 
 
-def build_machine(name: str) -> StateModel:
+def build_machine(name: str, asynchronous: bool = True) -> StateModel:
+    """One machine of `MACHINES`; async triggers (awaited by the flows) unless `asynchronous` is
+    False (the fault latch is driven from the event pump, which does not await)."""
     states, transitions, initial = MACHINES[name]
     model = StateModel()
-    AsyncMachine(model=model, states=list(states), initial=initial, auto_transitions=False,
-                 transitions=[{"trigger": t, "source": s, "dest": d} for t, s, d in transitions],
-                 ignore_invalid_triggers=False)
+    kind = AsyncMachine if asynchronous else Machine
+    kind(model=model, states=list(states), initial=initial, auto_transitions=False,
+         transitions=[{"trigger": t, "source": s, "dest": d} for t, s, d in transitions],
+         ignore_invalid_triggers=False)
     return model
 
 
