@@ -88,14 +88,13 @@ class Inputs:
 class TableController:
     def __init__(self, devices: Devices, ruleset: Ruleset, registry: TileRegistry, ledger: Ledger,
                  recorder: FlightRecorder, *, clock: Callable[[], float] | None = None,
-                 stop_on_reject: bool = False, shuffle_ms: int = 2000) -> None:
+                 shuffle_ms: int = 2000) -> None:
         self.devices = devices
         self.ruleset = ruleset
         self.registry = registry
         self.ledger = ledger
         self.recorder = recorder
         self.clock = clock or _monotonic_clock()
-        self.stop_on_reject = stop_on_reject
         self.shuffle_ms = shuffle_ms
         self.table = build_machine("table")
         self.builder_state = build_machine("builder")

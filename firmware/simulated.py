@@ -72,8 +72,7 @@ async def run_simulated(ruleset: Ruleset, *, hands: int, seed: int = 0, speed: f
         recorder = FlightRecorder(events, clock=_table_clock(table))
         if on_event is not None:
             recorder.listen(on_event)
-        controller = TableController(devices, ruleset, registry, ledger, recorder, clock=_table_clock(table),
-                                     stop_on_reject=True)
+        controller = TableController(devices, ruleset, registry, ledger, recorder, clock=_table_clock(table))
         controller.settings = settings
         if players is not None:
             player_task = asyncio.create_task(players(table, ruleset, seed).run(), name="simulated-players")

@@ -31,6 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seat", type=int, default=0, choices=(0, 1, 2, 3), help="the read zone to use (default 0)")
     parser.add_argument("--replace", action="store_true", help="forget this set's tags first")
     parser.add_argument("--registry", metavar="FILE", help="the registry database (default: tiles.db in the state directory)")
+    parser.add_argument("--import", dest="import_file", metavar="JSON",
+                        help="instead of reading tags, import a registry exported by `mahjong-table sim --registry FILE`")
     parser.set_defaults(handler=enroll)
 
 
@@ -57,6 +59,10 @@ def enroll(args: argparse.Namespace) -> int:
         path.parent.mkdir(parents=True, exist_ok=True)
     registry = TileRegistry(path)
     try:
+        if args.import_file:
+            count = import_registry(registry, Path(args.import_file), args.replace)
+            print(f"imported {count} tags from {args.import_file} into {path}")
+            return 0
         if args.replace:
             registry.forget_set(args.set_index)
         count = asyncio.run(_enroll(config, registry, tile_set, args))
@@ -68,6 +74,25 @@ def enroll(args: argparse.Namespace) -> int:
         registry.close()
     print(f"enrolled {count} tags as set {args.set_index} ({tile_set.name}) in {path}")
     return 0
+
+
+def import_registry(registry: TileRegistry, source: Path, replace: bool) -> int:
+    """Pre-enrol from the simulator's JSON export: {uid hex: {"tile", "set", "copy"}}."""
+    import json
+    from firmware.registry import Registered
+    from rulesets.tiles import Tile, TileError
+    try:
+        raw = json.loads(source.read_text(encoding="utf-8"))
+        entries = [Registered(bytes.fromhex(uid), Tile.parse(e["tile"]), int(e["set"]), int(e["copy"]))
+                   for uid, e in raw.items()]
+    except OSError as error:
+        raise UserError(f"cannot read {source} ({error.strerror})") from None
+    except (ValueError, KeyError, TypeError, AttributeError, TileError) as error:
+        raise UserError(f"{source} is not a registry export ({error}); make one with `mahjong-table sim --registry FILE`") from None
+    if replace:
+        for tile_set in {e.tile_set for e in entries}:
+            registry.forget_set(tile_set)
+    return registry.enroll(entries)
 
 
 async def _enroll(config: TableConfig, registry: TileRegistry, tile_set, args) -> int:

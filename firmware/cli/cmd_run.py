@@ -171,6 +171,9 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) ->
         finally:
             controller.settings.close()
         return 0
+    except SetRejected as error:
+        print(f"mahjong-table: the set was rejected and never reached play: {error}", file=sys.stderr)
+        return 1
     except DriverError as error:
         raise UserError(str(error)) from None
     finally:
