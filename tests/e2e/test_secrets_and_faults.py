@@ -103,3 +103,9 @@ def test_run_command_plays_hands_and_exits_0(tmp_path):
     assert audit_events(log) == []
     audit = subprocess.run([sys.executable, "-m", "firmware", "audit", str(events)], capture_output=True, text=True, timeout=60)
     assert audit.returncode == 0 and "3 hand(s) audited: sound" in audit.stdout
+    from firmware.ledger import Ledger
+    ledger = Ledger(tmp_path / "t.db")                      # the ledger holds what the table showed
+    last = [e for e in log if e["event"] == "hand_end"][-1]
+    session = next(e["session"] for e in log if e["event"] == "session_start")
+    assert ledger.hands(session) == 3 and list(ledger.totals(session)) == last["totals"]
+    ledger.close()
