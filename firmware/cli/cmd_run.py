@@ -104,7 +104,7 @@ def _open_events_dir(directory: Path):
     import time
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        path = directory / time.strftime("%Y%m%d-%H%M%S.jsonl")
+        path = directory / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.jsonl"
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as error:
         raise UserError(f"cannot write the flight recorder in {directory} ({error.strerror}); fix storage.events_dir") from None

@@ -35,13 +35,13 @@ def test_run_with_a_configuration_drives_the_named_ports(tmp_path):
         events_dir = state / "events"
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:             # nobody plays: the first set is built and checked
-            files = list(events_dir.glob("*.jsonl")) if events_dir.exists() else []
-            lines = files[0].read_text(encoding="utf-8").splitlines() if files else []
+            files = sorted(events_dir.glob("*.jsonl"), key=lambda f: f.stat().st_mtime) if events_dir.exists() else []
+            lines = files[-1].read_text(encoding="utf-8").splitlines() if files else []
             if any('"set_check"' in line for line in lines):
                 break
             time.sleep(0.2)
         assert any(json.loads(line)["event"] == "set_check" and json.loads(line)["ok"] for line in lines)
-        assert oct(os.stat(files[0]).st_mode & 0o777) == "0o600"       # the recorder is the owner's only
+        assert oct(os.stat(files[-1]).st_mode & 0o777) == "0o600"       # the recorder is the owner's only
         Ledger(state / "table.db").close()
     finally:
         for proc in (run, sim):
