@@ -132,6 +132,9 @@ async def _run_simulated(ruleset, args, events, db_path: str) -> int:
     except SetRejected as error:
         print(f"mahjong-table: the set was rejected and never reached play: {error}", file=sys.stderr)
         return 1
+    except DriverError as error:
+        print(f"mahjong-table: the table stopped: {error}", file=sys.stderr)
+        return 1
     except ValueError as error:
         raise UserError(str(error)) from None
     print(f"{result.hands} hand(s) played; totals {' '.join(f'{t:+d}' for t in result.totals)}")
@@ -175,7 +178,8 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) ->
         print(f"mahjong-table: the set was rejected and never reached play: {error}", file=sys.stderr)
         return 1
     except DriverError as error:
-        raise UserError(str(error)) from None
+        print(f"mahjong-table: the table stopped: {error}", file=sys.stderr)
+        return 1
     finally:
         for device in opened:
             with contextlib.suppress(Exception):

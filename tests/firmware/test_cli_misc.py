@@ -45,3 +45,10 @@ def test_audit_refuses_a_file_that_is_not_a_recorder(tmp_path, capsys):
     bad.write_text("not json\n", encoding="utf-8")
     assert main(["audit", str(bad)]) == 2
     assert "not JSON" in capsys.readouterr().err
+
+
+def test_a_board_that_does_not_answer_stops_the_run_with_one_line(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "firmware", "run", "--hands", "1", "--speed", "0", "--fault", "motor:silent",
+                           "--db", str(tmp_path / "t.db")], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr.count("\n") == 1 and "no answer from motor board" in proc.stderr and "Traceback" not in proc.stderr
