@@ -146,7 +146,8 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
 
 def _audit_indicator(ruleset: Ruleset, ring, event: dict, ring_tiles, dealer: int, taken: set[Slot],
                      head_order: list[Slot], tail_taken: int, shown: set[Slot]) -> list[str]:
-    rule = next((r for r in ruleset.indicators if r.kind == event["kind"]), None)
+    rule = next((r for r in ruleset.indicators if r.kind == event["kind"]
+                 and r.timing.value == event.get("timing", r.timing.value)), None)
     if rule is None:
         return [f"indicator {event['kind']} is not one of the ruleset's"]
     problems: list[str] = []

@@ -40,7 +40,7 @@ class Reveal:
     def event_fields(self, reveal_private: bool = False) -> dict:
         hidden = not self.public and not reveal_private
         return {
-            "kind": self.rule.kind, "name": self.rule.name_zh,
+            "kind": self.rule.kind, "name": self.rule.name_zh, "timing": self.rule.timing.value,
             "ring": [s.ring for s in self.slots], "layer": [s.layer.value for s in self.slots],
             "tile": None if hidden else [str(t) for t in self.tiles],
             "wilds": None if hidden else [str(t) for t in self.special],
