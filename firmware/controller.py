@@ -290,9 +290,7 @@ class TableController:
         if self.menu is None:
             self.menu = Menu.starting_at(self.ruleset.id, dict(self.ruleset.options))
         outcome = self.menu.press(key)
-        for component, text in self.menu.view().items():
-            self.presenter._text(component, text, "menu")
-        self.presenter.show_page("menu" if self.menu.open else "main")
+        self.presenter.menu(self.menu.view(), self.menu.open)
         if outcome == "save":
             self.pending_choice = (self.menu.region_id, dict(self.menu.options))
             if self.settings is not None:

@@ -101,6 +101,12 @@ class Presenter:
         for side, name in enumerate(names):
             self._text(f"t_name{side}", name)
 
+    def menu(self, view: dict[str, str], open_: bool) -> None:
+        """The front-panel menu page (firmware.panel.Menu.view)."""
+        for component, text in view.items():
+            self._text(component, text, "menu")
+        self.show_page("menu" if open_ else "main")
+
     def fault(self, code: str, text: str, hint: str) -> None:
         self._text("t_code", code, "fault")
         self._text("t_text", text, "fault")

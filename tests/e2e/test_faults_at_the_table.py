@@ -66,3 +66,34 @@ def test_a_dead_read_zone_falls_back_to_entry_on_the_seat_panel():
     assert any(e["event"] == "win" for e in log)
     assert any(e["event"] == "fault" and e["code"] == "E20" for e in log)
     assert audit_events(log) == []
+
+
+def test_the_front_panel_chooses_the_next_ruleset_and_remembers_it(tmp_path):
+    from firmware.panel import Settings
+
+    async def owner(table):
+        while "请出牌" not in table.display.text("main", "t_msg"):
+            await table.changed(table.changes.version)
+        for key in (Key.MENU, Key.RIGHT, Key.LIFT):          # 长春 → 吉林 (same tiles), save
+            table.press("front", key)
+
+    async def go():
+        ruleset = get_region("changchun").resolve()
+        table = SimulatedTable(seed=2, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+        await table.start("pty")
+        events = io.StringIO()
+        task = asyncio.create_task(owner(table))
+        try:
+            await run_simulated(ruleset, hands=2, seed=2, events=events, table=table, settings_path=str(tmp_path / "s.db"))
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            await table.stop()
+        return read_events(events.getvalue().splitlines())
+
+    log = run(go(), timeout=120)
+    starts = [e["ruleset"] for e in log if e["event"] == "hand_start"]
+    assert starts == ["changchun", "jilin"]
+    assert any(e["event"] == "ruleset_chosen" and e["ruleset"] == "jilin" for e in log)
+    assert Settings(tmp_path / "s.db").ruleset_choice()[0] == "jilin"
+    assert audit_events(log) == []
