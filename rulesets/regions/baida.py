@@ -11,8 +11,8 @@ from ..indicators import Derivation, Effect, IndicatorRule, TailTop, Timing
 from ..provenance import Derived, Given, default, open_question, text
 from ..tiles import Tile
 from ..tilesets import SET_136
-from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES,
-                     TAIL_REPLACEMENT, dead_wall, four_players)
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAY, DEFAULT_PLAYERS,
+                     DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, dead_wall)
 
 MODE = HouseOption(
     "baida_mode", "百搭 玩法 (mode)",
@@ -48,8 +48,8 @@ REGION = Region(
     section="RULES.md §27",
     attribution="unnamed block [000:175]",
     tiles=Given(SET_136, default("not stated; the text names 东南西北中发白 and no flowers, so 136")),
-    players=four_players(default("not stated; 4 players")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    players=DEFAULT_PLAYERS,
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((17, 17, 17, 17), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,

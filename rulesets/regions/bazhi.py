@@ -5,8 +5,8 @@ from ..provenance import Derived, Given, analyst, choice, default, open_question
 from ..requirements import concealed_hand, eight_of_one_suit
 from ..tilesets import SET_144
 from ..winrules import Requirement, WinRules
-from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT,
-                     dead_wall, flowers_from_tail, four_players)
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAYERS, DEFAULT_ROTATION,
+                     NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall, flowers_from_tail)
 
 CLAIMS = HouseOption(
     "claims", "吃碰 (claims)",
@@ -31,8 +31,8 @@ REGION = Region(
     section="RULES.md §11",
     attribution="unnamed block [000:21-25]; cannot be attributed",
     tiles=Given(SET_144, analyst("§11", "「东西南北风和各色花牌」 implies a set with winds and flowers: 144")),
-    players=four_players(default("not stated; 4 players")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    players=DEFAULT_PLAYERS,
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((18, 18, 18, 18), research("§1.1", "18 stacks a side for 144")),
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,

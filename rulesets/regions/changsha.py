@@ -10,7 +10,7 @@ from .. import requirements as req
 from ..definition import HouseOption, Play, Region
 from ..dice import SumWallSmallerDieStart
 from ..indicators import AfterWinFlips, Derivation, Effect, IndicatorRule, Timing
-from ..provenance import Derived, Given, analyst, choice, default, open_question, research, text
+from ..provenance import Derived, Given, analyst, choice, open_question, research, text
 from ..hand import MeldKind
 from ..rotation import RotationRule
 from ..scoring.changsha import ChangshaScorer
@@ -19,7 +19,8 @@ from ..tilesets import SET_108
 from ..walls import End
 from ..winning import Shapes
 from ..winrules import Judged, Requirement, WinRules
-from .common import DEFAULT_DEAL, NO_FLOWERS, TAIL_REPLACEMENT, dead_wall, four_players, phase
+from .common import (DEFAULT_DEAL, DEFAULT_HAND_SIZE, DEFAULT_PLAYERS, NO_FLOWERS, TAIL_REPLACEMENT, dead_wall,
+                     phase)
 
 VARIANT = HouseOption(
     "variant", "玩法 (variant)",
@@ -103,8 +104,8 @@ REGION = Region(
     section="RULES.md §12",
     attribution="named [000:103]; blocks A [000:379-391] and B [000:27-49] attributed by the analyst",
     tiles=Given(SET_108, analyst("§12.1", "去掉东南西北风、发财、白板和红中 → 108")),
-    players=four_players(default("not stated; 4 players")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    players=DEFAULT_PLAYERS,
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((14, 13, 14, 13), research("§1.1", "for 108 it is 13.5 stacks per side: 14+13+14+13")),
     dealing=DEFAULT_DEAL,
     dice=Given(SumWallSmallerDieStart(), text("§12.2", "以骰点的和作为开始抓牌的牌墙以最小的点数作为起始敦数。比如4点加5点为“九自手”从自己门前牌墙开始抓牌，但是从第4敦开始")),

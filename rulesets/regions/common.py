@@ -38,6 +38,10 @@ NO_PHASES = Given((), default("the text names no special phase"))
 
 NO_INDICATORS = Given((), default("the text names no indicator"))
 
+DEFAULT_HAND_SIZE = Given(13, default("not stated; 13 in hand, the dealer 14"))
+
+DEFAULT_PLAYERS = Given(FOUR_SIDES, default("not stated; 4 players"))
+
 DEFAULT_PLAY = Given(Play(), default("not stated; 吃 from 上家, 碰 and 杠, wins on a discard or self-drawn, one winner"))
 
 

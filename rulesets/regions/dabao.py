@@ -6,7 +6,7 @@ is 136 and the break skips the dice sum (RULES.md §25.2, analyst).
 
 from ..definition import HouseOption, Play, Region
 from ..dice import SumPicksWallSkipSum
-from ..provenance import Derived, Given, analyst, default, open_question, text
+from ..provenance import Derived, Given, analyst, open_question, text
 from ..requirements import lacks_a_suit, one_suit, ready_declared
 from ..reserve import FixedTiles
 from ..rotation import RotationRule
@@ -15,7 +15,7 @@ from ..tilesets import SET_136
 from ..walls import End
 from ..winning import Shapes
 from ..winrules import Judged, Requirement, WinRules
-from .common import DEFAULT_DEAL, NO_FLOWERS, NO_INDICATORS, four_players, phase
+from .common import DEFAULT_DEAL, DEFAULT_HAND_SIZE, NO_FLOWERS, NO_INDICATORS, four_players, phase
 
 QUE_YI_MEN = HouseOption(
     "que_yi_men", "缺一门 (void suit)",
@@ -51,7 +51,7 @@ REGION = Region(
     attribution="unnamed block [000:141-161]; id from its 大包 rule",
     tiles=Given(SET_136, analyst("§25.2", "the dealing rhymes only work with 17 stacks a side: 136 tiles")),
     players=four_players(text("§25.1", "诈胡等同于输给其他三家")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((17, 17, 17, 17), analyst("§25.2", "Assume 17 stacks per side (136 tiles)")),
     dealing=DEFAULT_DEAL,
     dice=Given(SumPicksWallSkipSum(0), analyst("§25.2", "取牌时…三六得九，家家都有 — skip S stacks on the broken wall; the wall by the sum as 上海 §4.2")),

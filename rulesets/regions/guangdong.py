@@ -7,14 +7,14 @@ with flowers replaced from the tail; ghosts (鬼牌) are a house option, none by
 from ..cycles import SEPARATE_HONOURS
 from ..definition import HouseOption, Region
 from ..indicators import Derivation, Effect, IndicatorRule, NextHeadTile, NoPosition, Timing
-from ..provenance import Given, choice, default, open_question, research, text
+from ..provenance import Given, choice, open_question, research, text
 from ..scoring.guangdong import GuangdongScorer
 from ..tiles import Tile
 from ..tilesets import SET_144
 from ..winning import Shapes
 from ..winrules import WinRules
-from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_PHASES, TAIL_REPLACEMENT,
-                     dead_wall, flowers_from_tail, four_players)
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAY, DEFAULT_PLAYERS,
+                     DEFAULT_ROTATION, NO_PHASES, TAIL_REPLACEMENT, dead_wall, flowers_from_tail)
 
 GHOST = HouseOption(
     "ghost", "鬼牌 (wild)",
@@ -36,8 +36,8 @@ REGION = Region(
     section="RULES.md §6",
     attribution="named [000:5-7]",
     tiles=Given(SET_144, research("§1.1", "144 (136 + 8 flowers: 上海/宁波/广东/台湾)")),
-    players=four_players(default("not stated; 4 players")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    players=DEFAULT_PLAYERS,
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((18, 18, 18, 18), research("§1.1", "18 stacks a side for 144")),
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,

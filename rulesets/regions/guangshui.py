@@ -6,8 +6,9 @@ from ..scoring.guangshui import GuangshuiScorer, pihe_allowed
 from ..tilesets import DRAGONS_SET, SET_84, SUITS
 from ..winning import Shapes
 from ..winrules import Requirement, WinRules
-from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, EMPTY_SIDE_OPTION, NO_FLOWERS, NO_INDICATORS,
-                     NO_PHASES, TAIL_REPLACEMENT, dead_wall, three_player_walls, three_players)
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_ROTATION, EMPTY_SIDE_OPTION,
+                     NO_FLOWERS, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall, three_player_walls,
+                     three_players)
 
 REMOVED_SUIT = HouseOption(
     "removed_suit", "去掉一门 (removed suit)",
@@ -32,7 +33,7 @@ REGION = Region(
     attribution="named [000:97]",
     tiles=Derived(_tiles, analyst("§21", "136 − 16 winds − 36 of one suit = 84; dragons remain (大小三元 exists)"), ("removed_suit",)),
     players=three_players(text("§21", "拳打脚踢为三人麻将")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=three_player_walls(SET_84, default("84 tiles make 14 stacks on each of the three playing sides; the empty side has none")),
     dealing=DEFAULT_DEAL,
     dice=Given(DEFAULT_DICE.value, default("not stated; one roll, the sum counted over the three playing sides (上海 §4.2, 螺山 §31.2)")),

@@ -1,12 +1,12 @@
 """灌南麻将 — RULES.md §30: 112 tiles (the three suits and one each of 东南西北); four hand types."""
 
 from ..definition import Region
-from ..provenance import Given, analyst, default, text
+from ..provenance import Given, analyst, text
 from ..tilesets import SET_112_WINDS
 from ..winning import Shapes
 from ..winrules import WinRules
-from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS,
-                     NO_PHASES, TAIL_REPLACEMENT, dead_wall, four_players)
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAY, DEFAULT_PLAYERS,
+                     DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall)
 
 DEAD_WALL = dead_wall("not stated (§30)")
 
@@ -17,8 +17,8 @@ REGION = Region(
     section="RULES.md §30",
     attribution="named [000:205]",
     tiles=Given(SET_112_WINDS, text("§30", "灌南麻将的玩法只有112张牌，包括万字36张、筒子36张和条子36张加上东南西北风各一张")),
-    players=four_players(default("not stated; 4 players")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    players=DEFAULT_PLAYERS,
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((14, 14, 14, 14), analyst("§30", "112 = 56 stacks = 14 per side if built in four equal walls")),
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,

@@ -7,14 +7,14 @@ After a win the next undrawn tile is flipped; the next number in its suit is the
 from ..cycles import SUITS_NO_WRAP, SUITS_WRAP
 from ..definition import HouseOption, Play, Region
 from ..indicators import AfterWinFlips, CountFromTail, Derivation, Effect, IndicatorRule, Timing
-from ..provenance import Derived, Given, analyst, default, open_question, research, text
+from ..provenance import Derived, Given, analyst, open_question, research, text
 from ..scoring.guizhou import GuizhouScorer
 from ..tiles import Tile
 from ..tilesets import SET_108
 from ..walls import End
 from ..winrules import Requirement, WinRules
-from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, TAIL_REPLACEMENT,
-                     dead_wall, four_players, phase)
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAYERS, DEFAULT_ROTATION, NO_FLOWERS,
+                     TAIL_REPLACEMENT, dead_wall, phase)
 from .sichuan import SHAPES as SICHUAN_SHAPES, misses_a_suit
 
 JI_WRAP = HouseOption(
@@ -72,8 +72,8 @@ REGION = Region(
     section="RULES.md §13",
     attribution="named [000:51]",
     tiles=Given(SET_108, analyst("§13.1", "牌型：1-9万 1-9筒 1-9条 → 108")),
-    players=four_players(default("not stated; 4 players")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    players=DEFAULT_PLAYERS,
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((14, 13, 14, 13), research("§1.1", "for 108 it is 13.5 stacks per side: 14+13+14+13")),
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,

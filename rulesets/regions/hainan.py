@@ -5,12 +5,12 @@ the tail (「补来的牌和牌算花砸」 implies replacement tiles).
 """
 
 from ..definition import HouseOption, Play, Region
-from ..provenance import Derived, Given, analyst, default, open_question, research, text
+from ..provenance import Derived, Given, analyst, open_question, research, text
 from ..scoring.hainan import HainanScorer, has_fan_or_self_drawn, ready_wins_by_self_draw
 from ..tilesets import SET_144
 from ..winrules import Requirement, WinRules
-from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT,
-                     dead_wall, flowers_from_tail, four_players)
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_ROTATION, NO_INDICATORS, NO_PHASES,
+                     TAIL_REPLACEMENT, dead_wall, flowers_from_tail, four_players)
 
 MINGDA = HouseOption(
     "mingda", "明打 (a discard win after 报听)",
@@ -45,7 +45,7 @@ REGION = Region(
     attribution="named [000:105]; the scoring fragment [000:121-127] is attributed by adjacency (uncertain)",
     tiles=Given(SET_144, analyst("§23.1", "flowers 春夏秋冬梅兰竹菊 exist: a 144-tile set is likely; count not stated")),
     players=four_players(text("§23.1", "庄家摸春或梅，庄家下家摸夏或兰，庄家对家摸秋或菊，庄家上家摸冬或竹")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((18, 18, 18, 18), research("§1.1", "18 stacks a side for 144")),
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,

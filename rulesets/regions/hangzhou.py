@@ -16,7 +16,8 @@ from ..tiles import Tile
 from ..tilesets import SET_136
 from ..winning import Shapes
 from ..winrules import Requirement, WinRules
-from .common import DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, four_players, walls_for
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAYERS, DEFAULT_ROTATION, NO_FLOWERS,
+                     NO_PHASES, TAIL_REPLACEMENT, walls_for)
 
 CAISHEN = HouseOption(
     "caishen", "财神 (wild)",
@@ -33,8 +34,8 @@ REGION = Region(
     section="RULES.md §9",
     attribution="named [000:17]",
     tiles=Given(SET_136, text("§9", "共一百三十六张：筒、索、万、东、南、西、北风、中、发、白")),
-    players=four_players(default("not stated; 4 players")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    players=DEFAULT_PLAYERS,
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=walls_for(SET_136, (0, 1, 2, 3), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,

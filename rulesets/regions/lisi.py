@@ -12,7 +12,7 @@ from ..tilesets import SET_136
 from ..walls import End
 from ..winrules import Requirement, WinRules
 from .changchun import RESERVE_READING
-from .common import DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS, four_players, phase
+from .common import DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_PLAYERS, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS, phase
 
 BAOTING = Requirement("baoting", "必须报听才可以和牌", text("§24", "6、必须报听才可以和牌。"), ready_declared)
 
@@ -23,7 +23,7 @@ REGION = Region(
     section="RULES.md §24",
     attribution="named 「立四麻将」 [000:135]; region not named",
     tiles=Given(SET_136, default("not stated; the 留7墩 rule it shares with 长春 (§1.4) is for 136 tiles, 17 stacks a side")),
-    players=four_players(default("not stated; 4 players")),
+    players=DEFAULT_PLAYERS,
     hand_size=Given(13, text("§24", "这四张牌中的任意3张可以和后面九张牌凑在一起 — 4 standing + 9 = 13")),
     stacks_per_side=Given((17, 17, 17, 17), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
     dealing=Given(DEFAULT_DEAL.value, text("§24", "第一手抓的四张牌放在前面立着 — the deal must be in grabs of four")),

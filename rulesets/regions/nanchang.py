@@ -14,7 +14,8 @@ from ..scoring.nanchang import NanchangScorer
 from ..tilesets import SET_136
 from ..winning import Shapes
 from ..winrules import WinRules
-from .common import DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, four_players
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAY, DEFAULT_PLAYERS,
+                     DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT)
 
 
 def _jing(position) -> tuple[IndicatorRule, ...]:
@@ -41,8 +42,8 @@ REGION = Region(
     section="RULES.md §10",
     attribution="named [000:19]",
     tiles=Given(SET_136, default("not stated; honours exist (字牌顺子), no flowers named: 136")),
-    players=four_players(default("not stated; 4 players")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    players=DEFAULT_PLAYERS,
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((17, 17, 17, 17), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,

@@ -2,12 +2,13 @@
 
 from ..definition import Flowers, Region
 from ..dice import SecondRollerPicksStart
-from ..provenance import Given, analyst, default, research, text
+from ..provenance import Given, analyst, research, text
 from ..tiles import DRAGONS, FLOWERS
 from ..tilesets import SET_144
 from ..walls import End
 from ..winrules import Judged, Requirement, WinRules
-from .common import DEFAULT_DEAL, DEFAULT_PLAY, DEFAULT_ROTATION, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall, four_players
+from .common import (DEFAULT_DEAL, DEFAULT_HAND_SIZE, DEFAULT_PLAY, DEFAULT_PLAYERS, DEFAULT_ROTATION,
+                     NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall)
 
 def no_dragon_in_hand(j: Judged) -> bool:
     """中发白 are bonus tiles here: none may stand in a winning hand (they are set aside and replaced)."""
@@ -26,8 +27,8 @@ REGION = Region(
     section="RULES.md §28",
     attribution="named [000:177]",
     tiles=Given(SET_144, analyst("§28", "20 = 12 dragons + 8 flowers → 144 with the 8 standard flowers")),
-    players=four_players(default("not stated; 4 players")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    players=DEFAULT_PLAYERS,
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((18, 18, 18, 18), research("§1.1", "18 stacks a side for 144")),
     dealing=DEFAULT_DEAL,
     dice=Given(SecondRollerPicksStart("second"), text("§28", "庄家掷6点，则由下家掷，下家掷11点，则由庄家开始从下家第12墩开始抓牌")),

@@ -8,8 +8,8 @@ from ..provenance import Given, default, text
 from ..requirements import has_dragon_pung, has_pung_or_kong, has_terminal, opened
 from ..tilesets import SET_136
 from ..winrules import Judged, Requirement, WinRules
-from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS,
-                     NO_PHASES, TAIL_REPLACEMENT, dead_wall, four_players, walls_for)
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_FLOWERS,
+                     NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall, four_players, walls_for)
 
 RULE_TEXT = "内蒙麻将有136张牌其规则包括以下几点：一是必须有碰或杠才可以，也可以自己手里有暗刻；二是必须要开门，就是要吃上家的牌或者碰别人的牌；三是必须有幺九或箭刻"
 
@@ -33,7 +33,7 @@ REGION = Region(
     attribution="named [000:79]",
     tiles=Given(SET_136, text("§16", "内蒙麻将有136张牌")),
     players=four_players(default("not stated; 4 players with 136 tiles")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=walls_for(SET_136, (0, 1, 2, 3), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,

@@ -6,13 +6,13 @@ win), and within the last four tiles a possible win must be taken.
 
 from .. import requirements as req
 from ..definition import HouseOption, Play, Region
-from ..provenance import Derived, Given, analyst, default, open_question, research, text
+from ..provenance import Derived, Given, analyst, open_question, research, text
 from ..scoring.sichuan import SichuanScorer
 from ..tilesets import SET_108
 from ..winning import Shapes
 from ..winrules import Judged, Requirement, WinRules
-from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS, TAIL_REPLACEMENT,
-                     dead_wall, four_players, phase)
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS,
+                     TAIL_REPLACEMENT, dead_wall, four_players, phase)
 
 QUE_MEN = HouseOption(
     "que_men", "缺一门 (a void suit to win)",
@@ -56,7 +56,7 @@ REGION = Region(
     attribution="named [000:65-71]",
     tiles=Given(SET_108, analyst("§14", "麻将牌只有筒、条、万三门 → 108")),
     players=four_players(text("§14", "血战到底…一家和牌后…其它玩家就必须继续游戏 — several players go on")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((14, 13, 14, 13), research("§1.1", "for 108 it is 13.5 stacks per side: 14+13+14+13")),
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,

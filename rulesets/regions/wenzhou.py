@@ -15,7 +15,7 @@ from ..tiles import Tile
 from ..tilesets import SET_136
 from ..winning import Shapes
 from ..winrules import WinRules
-from .common import DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, dead_wall, four_players
+from .common import DEFAULT_PLAYERS, DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, dead_wall
 
 DEAD_WALL = dead_wall("not stated (§19); the flipped 财神 at the tail is never drawn (RESEARCH.md §3.3)")
 
@@ -26,7 +26,7 @@ REGION = Region(
     section="RULES.md §19",
     attribution="named [000:87]",
     tiles=Given(SET_136, research("§3.3", "136 tiles")),
-    players=four_players(default("not stated; 4 players")),
+    players=DEFAULT_PLAYERS,
     hand_size=Given(16, research("§3.3", "16-tile hands (5 melds + pair)")),
     stacks_per_side=Given((17, 17, 17, 17), research("§1.1", "17 stacks a side for 136")),
     dealing=Given(DealPattern(16), default("4 rounds of 4, then the dealer's 17th tile")),

@@ -7,13 +7,14 @@ may not stay in a winning hand; a winner must have opened (开口).
 from ..cycles import WUHAN_LAIZI
 from ..definition import HouseOption, Play, Region
 from ..indicators import Derivation, Effect, IndicatorRule, NextHeadTile, Timing
-from ..provenance import Given, choice, default, open_question, research, text
+from ..provenance import Given, choice, open_question, research, text
 from ..requirements import no_red_dragon, opened
 from ..reserve import FixedStacks, FixedTiles
 from ..scoring.wuhan import WuhanScorer, pihu_258_ok, pihu_laizi_ok
 from ..tilesets import SET_136
 from ..winrules import Requirement, WinRules
-from .common import DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, four_players
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAYERS, DEFAULT_ROTATION, NO_FLOWERS,
+                     NO_PHASES, TAIL_REPLACEMENT)
 
 DEAD_WALL = HouseOption(
     "dead_wall", "黄庄 (end of wall)",
@@ -43,8 +44,8 @@ REGION = Region(
     section="RULES.md §20",
     attribution="named [000:93]",
     tiles=Given(SET_136, research("§3.8", "136 tiles (the text names 风一色, so winds exist)")),
-    players=four_players(default("not stated; 4 players")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    players=DEFAULT_PLAYERS,
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((17, 17, 17, 17), research("§1.1", "17 stacks a side for 136")),
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,

@@ -5,8 +5,9 @@ from ..provenance import Given, default, text
 from ..tilesets import SET_84
 from ..winning import Shapes
 from ..winrules import WinRules
-from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, EMPTY_SIDE_OPTION, NO_FLOWERS, NO_INDICATORS,
-                     NO_PHASES, TAIL_REPLACEMENT, dead_wall, three_player_walls, three_players)
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_ROTATION, EMPTY_SIDE_OPTION,
+                     NO_FLOWERS, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall, three_player_walls,
+                     three_players)
 
 DEAD_WALL = dead_wall("not stated (§22)")
 
@@ -18,7 +19,7 @@ REGION = Region(
     attribution="named [000:101]",
     tiles=Given(SET_84, text("§22", "它采用一副麻将牌去掉万子和东南西北风，共84张牌")),
     players=three_players(text("§22", "由三个人来争谁先和牌")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=three_player_walls(SET_84, default("84 tiles make 14 stacks on each of the three playing sides; the empty side has none")),
     dealing=DEFAULT_DEAL,
     dice=Given(DEFAULT_DICE.value, default("not stated; one roll, the sum counted over the three playing sides (上海 §4.2, 螺山 §31.2)")),

@@ -11,7 +11,8 @@ from ..scoring import FlatScorer
 from ..tilesets import SET_108
 from ..winrules import Requirement, WinRules
 from .sichuan import SHAPES as SICHUAN_SHAPES, misses_a_suit
-from .common import DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS, TAIL_REPLACEMENT, four_players, phase
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS,
+                     TAIL_REPLACEMENT, four_players, phase)
 
 EXCHANGE = HouseOption(
     "exchange_direction", "换三张 方向 (direction)",
@@ -29,7 +30,7 @@ REGION = Region(
     attribution="named [000:73]",
     tiles=Given(SET_108, analyst("§15", "素麻将 → 108")),
     players=four_players(default("not stated; 4 players, as 四川 whose play it takes")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((14, 13, 14, 13), research("§1.1", "for 108 it is 13.5 stacks per side: 14+13+14+13")),
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,

@@ -17,7 +17,8 @@ from ..tiles import Tile
 from ..tilesets import SET_136
 from ..walls import End
 from ..winrules import Requirement, WinRules
-from .common import DEFAULT_DEAL, DEFAULT_ROTATION, TAIL_REPLACEMENT, dead_wall, four_players, phase
+from .common import (DEFAULT_DEAL, DEFAULT_HAND_SIZE, DEFAULT_PLAYERS, DEFAULT_ROTATION, TAIL_REPLACEMENT,
+                     dead_wall, phase)
 
 ZUAN_WALL = HouseOption(
     "zuan_wall", "钻牌 牌墙 (which wall)",
@@ -74,8 +75,8 @@ REGION = Region(
     section="RULES.md §26",
     attribution="unnamed block [000:163-173]; id from the indicator",
     tiles=Given(SET_136, analyst("§26.3", "all honours present; 136 unless flowers — none are named")),
-    players=four_players(default("not stated; 4 players")),
-    hand_size=Given(13, default("not stated; 13 in hand, the dealer 14")),
+    players=DEFAULT_PLAYERS,
+    hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((17, 17, 17, 17), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
     dealing=DEFAULT_DEAL,
     dice=Given(SecondRollerPicksStart("second"), default(
