@@ -107,7 +107,7 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
     dealer = start["dealer"]
     for event in hand.events:
         if event["event"] == "indicator" and event["ring"]:
-            problems += _audit_indicator(ruleset, ring, event, ring_tiles, dealer, taken, head_order, tail, shown)
+            problems += _audit_indicator(ruleset, ring, event, ring_tiles, dealer, taken, head_order, tail)
             if event.get("effect") == "shown":
                 shown |= {Slot(r, Layer(layer)) for r, layer in zip(event["ring"], event["layer"])}
         if event["event"] != "take":
@@ -145,7 +145,7 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
 
 
 def _audit_indicator(ruleset: Ruleset, ring, event: dict, ring_tiles, dealer: int, taken: set[Slot],
-                     head_order: list[Slot], tail_taken: int, shown: set[Slot]) -> list[str]:
+                     head_order: list[Slot], tail_taken: int) -> list[str]:
     rule = next((r for r in ruleset.indicators if r.kind == event["kind"]
                  and r.timing.value == event.get("timing", r.timing.value)), None)
     if rule is None:

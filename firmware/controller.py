@@ -82,7 +82,6 @@ class Inputs:
     keys: list[KeyPressed] = field(default_factory=list)
     dice: tuple[int, ...] | None = None
     zones: dict[int, ZoneInventory] = field(default_factory=dict)
-    touches: list[Touched] = field(default_factory=list)
 
 
 class TableController:
@@ -232,12 +231,8 @@ class TableController:
         assert display is not None
         while True:
             event = await display.next_event()
-            if isinstance(event, Touched) and event.pressed:
-                self.inputs.touches.append(event)
-                if event.page == "fault" and event.component == "b_ack":
-                    await self.acknowledge_faults()
-                async with self._changed:
-                    self._changed.notify_all()
+            if isinstance(event, Touched) and event.pressed and (event.page, event.component) == ("fault", "b_ack"):
+                await self.acknowledge_faults()
 
     async def _write_seats(self) -> None:
         while True:
@@ -321,7 +316,7 @@ class TableController:
         self.faults[(fault.code, fault.unit, fault.source)] = fault
         self.fault_state.latch()
         self.record_fault(fault)
-        hint = FAULT_HINTS.get(FaultCode(fault.code), "acknowledge when the cause is gone") if fault.code in FaultCode._value2member_map_ else ""
+        hint = FAULT_HINTS.get(fault.code, "acknowledge when the cause is gone")
         self.presenter.fault(fault.label, fault.message, hint)
 
     def _faults_cleared(self) -> None:

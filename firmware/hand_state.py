@@ -16,7 +16,7 @@ from rulesets.indicators import Effect, IndicatorRule, RevealContext, Timing
 from rulesets.judging import HandResult, evaluate_hand
 from rulesets.settlement import Settlement, add_payments
 from rulesets.tiles import Tile
-from rulesets.walls import Break, Ring, Slot, StackPos
+from rulesets.walls import Break, Layer, Ring, Slot, StackPos
 
 from .recorder import wall_hash
 from .wall_tracker import Take, WallTracker
@@ -87,7 +87,6 @@ class HandState:
     # -- the wall as built -------------------------------------------------------------------
 
     def ring_strings(self) -> list[list[str]]:
-        from rulesets.walls import Layer
         return [[str(self.wall_tiles[Slot(i, Layer.TOP)]), str(self.wall_tiles[Slot(i, Layer.BOTTOM)])]
                 for i in range(len(self.ring))]
 
@@ -140,7 +139,6 @@ class HandState:
         layer is used once the upper 宝 are dead (「则可利用下层的牌作宝，上下互换」, option
         `bao_lower_layer`: after six 宝 have died, or when the six upper tiles a die reaches are dead).
         """
-        from rulesets.walls import Layer
         if self.bao is not None:
             self.bao_used.add(self.bao.slots[0])
         ctx = RevealContext(self.ring, self.ruleset.layout, self.dealer,

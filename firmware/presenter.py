@@ -70,8 +70,6 @@ class Presenter:
         """A message line outside a hand (enrolment, service)."""
         self._text("t_msg", text)
 
-    def message(self) -> str:
-        return str(self._shown.get(("main", "t_msg"), ""))
 
     def ruleset(self, name: str) -> None:
         self._text("t_ruleset", name)
@@ -130,6 +128,3 @@ class Presenter:
     def private(self, side: int, text: str) -> None:
         """Private information for one seat only (a 宝): line 1 of that seat's display."""
         self.seat(side, 1, text)
-
-    def seat_line(self, side: int, line: int) -> str:
-        return self._seats.get((side, line), "")

@@ -17,7 +17,7 @@ from drivers.messages import FaultCode
 from drivers.rfid_protocol import push_slot
 from rulesets.tiles import Tile
 from rulesets.tilesets import TileSet
-from rulesets.walls import Layer, StackPos
+from rulesets.walls import Layer
 
 from .registry import TileRegistry
 
@@ -116,14 +116,6 @@ class WallMap:
     def stray_tags(self) -> list[bytes]:
         """Unregistered tags seen beside a slot's own tile (noise near an antenna): warned, not fatal."""
         return list(dict.fromkeys(self.stray))
-
-    def ring_tiles(self, stacks: tuple[StackPos, ...]) -> list[list[str]]:
-        """The whole wall in draw order as [top, bottom] tile strings."""
-        out = []
-        for pos in stacks:
-            pair = [self.tile_at(pos.wall, pos.stack, layer) for layer in ("top", "bottom")]
-            out.append([str(t) if t is not None else "?" for t in pair])
-        return out
 
 
 def _multiset_problems(found: Counter, expected: Counter, unread: bool) -> list[SetProblem]:

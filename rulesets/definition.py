@@ -236,7 +236,3 @@ class Ruleset:
     def has_phase(self, name: str) -> bool:
         return any(p.name == name for p in self.phases)
 
-
-def fixed(value: Any, source: Source) -> Given[Any]:
-    """Shorthand used by region cards."""
-    return Given(value, source)
