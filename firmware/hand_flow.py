@@ -116,6 +116,7 @@ class HandFlow:
                  for i, pos in enumerate(ring.stacks) for layer in (Layer.TOP, Layer.BOTTOM)}
         plan = ruleset.dealing.plan(ctl.dealer, ruleset.players)
         ctl.hand_number += 1
+        ctl.presenter.round(f"第{ctl.hand_number}局")
         ctl.hand = HandState(ruleset, ctl.hand_number, ctl.dealer, rolls, result.brk, ring, tiles, plan.next_head)
         self.emit("hand_start", ruleset=ruleset.id, options=dict(ruleset.options), dealer=ctl.dealer,
                   sides=list(ruleset.players), stacks_per_side=list(ruleset.stacks_per_side),
