@@ -73,3 +73,8 @@ SET_112_RED = (SUITS + RED_DRAGONS).named("112 (万筒条 + 4 红中)")
 SET_136 = (SUITS + WINDS_SET + DRAGONS_SET).named("136 (万筒条 + 风 + 箭)")
 SET_144 = (SET_136 + FLOWERS_SET).named("144 (136 + 8 花)")
 SET_84 = (SUITS.without_suit("m") + DRAGONS_SET).named("84 (筒条 + 中发白)")
+
+# The physical sets a table can be loaded with, by the name the command line uses.  "112" is
+# 灌南's (108 + one each wind), the only 112-tile set a region plays; "112red" is 108 + 4 红中.
+NAMED_SETS: dict[str, TileSet] = {"136": SET_136, "144": SET_144, "108": SET_108, "112": SET_112_WINDS,
+                                  "112red": SET_112_RED, "84": SET_84}

@@ -11,11 +11,9 @@ from drivers.errors import DriverError
 from firmware.config import ConfigError, TableConfig, load_config
 from firmware.enrollment import EnrollStep, enroll_set
 from firmware.registry import RegistryError, TileRegistry
-from rulesets.tilesets import SET_84, SET_108, SET_112_RED, SET_112_WINDS, SET_136, SET_144
+from rulesets.tilesets import NAMED_SETS
 
 from .errors import UserError
-
-TILE_SETS = {"136": SET_136, "144": SET_144, "108": SET_108, "112": SET_112_WINDS, "112red": SET_112_RED, "84": SET_84}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--config", metavar="FILE", help="the table's configuration (ports and state directory)")
     parser.add_argument("--set", type=int, default=0, choices=(0, 1), dest="set_index",
                         help="which of the two sets (back colours): 0 or 1")
-    parser.add_argument("--tiles", default="136", choices=sorted(TILE_SETS), help="the tile set to enrol (default 136)")
+    parser.add_argument("--tiles", default="136", choices=sorted(NAMED_SETS), help="the tile set to enrol (default 136)")
     parser.add_argument("--seat", type=int, default=0, choices=(0, 1, 2, 3), help="the read zone to use (default 0)")
     parser.add_argument("--replace", action="store_true", help="forget this set's tags first")
     parser.add_argument("--registry", metavar="FILE", help="the registry database (default: tiles.db in the state directory)")
@@ -49,7 +47,7 @@ def enroll(args: argparse.Namespace) -> int:
         config = load_config(args.config) if args.config else TableConfig(devices=None)
     except ConfigError as error:
         raise UserError(str(error)) from None
-    tile_set = TILE_SETS[args.tiles]
+    tile_set = NAMED_SETS[args.tiles]
     simulated = config.devices is None
     if simulated and args.set_index != 1:
         print("no configuration: enrolling against the built-in simulator, whose loose set on the table top is set 1")

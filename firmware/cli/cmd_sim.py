@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="mechanism speed: 1 = real time, 10 = ten times faster, 0 = as fast "
                              "as possible (default 1)")
     parser.add_argument("--sets", default="136", metavar="N",
-                        help="tiles per set, both sets: 136, 144, 108, 112 or 84 (default 136)")
+                        help="tiles per set, both sets: 136, 144, 108, 112 (灌南), 112red (108 + 4 红中) or 84 (default 136)")
     parser.add_argument("--fault", action="append", default=[], metavar="FAULT",
                         help="inject a fault (repeatable), e.g. corrupt=0.05, motor:drop, jam=2:6, "
                              "hatch_open, missing_tile; see `--fault help`")
@@ -38,12 +38,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _tile_sets(text: str):
-    from rulesets.tilesets import SET_84, SET_108, SET_112_RED, SET_136, SET_144
+    from rulesets.tilesets import NAMED_SETS
 
-    sets = {"136": SET_136, "144": SET_144, "108": SET_108, "112": SET_112_RED, "84": SET_84}
-    if text not in sets:
-        raise UserError(f"--sets {text}: choose one of {', '.join(sets)}")
-    return (sets[text], sets[text])
+    if text not in NAMED_SETS:
+        raise UserError(f"--sets {text}: choose one of {', '.join(NAMED_SETS)}")
+    return (NAMED_SETS[text], NAMED_SETS[text])
 
 
 def _build_table(args: argparse.Namespace):
