@@ -58,11 +58,13 @@ def _option_flag(parser: argparse.ArgumentParser) -> None:
                         help="a house option (see `rules show ID`); repeatable")
 
 
-def load_ruleset(region_id: str, option_texts: list[str]) -> Ruleset:
-    """The ruleset for an id and KEY=VALUE options; every user mistake becomes a UserError."""
+def load_ruleset(region_id: str, option_texts: list[str], base_options: dict[str, str] | None = None) -> Ruleset:
+    """The ruleset for an id and KEY=VALUE options (over `base_options`, e.g. a config file's);
+    every user mistake becomes a UserError."""
+    options = {**(base_options or {}), **parse_options(option_texts)}
     try:
         region = get_region(region_id)
-        return region.resolve(parse_options(option_texts))
+        return region.resolve(options)
     except UnknownRegion as error:
         raise UserError(error.message) from None
     except OptionError as error:

@@ -58,7 +58,7 @@ def run_table(args: argparse.Namespace) -> int:
     settings = Settings(db_path)
     region_id, options = settings.ruleset_choice()
     region_id = args.ruleset or config.ruleset or region_id
-    ruleset = load_ruleset(region_id, [f"{k}={v}" for k, v in {**(config.options if not args.ruleset else {}), **_options(args)}.items()])
+    ruleset = load_ruleset(region_id, args.option, config.options if not args.ruleset else {})
     if args.ruleset or config.ruleset:
         settings.save_choice(ruleset.id, dict(ruleset.options))
     settings.close()
@@ -75,16 +75,6 @@ def run_table(args: argparse.Namespace) -> int:
     finally:
         if events is not None and events is not sys.stdout:
             events.close()
-
-
-def _options(args: argparse.Namespace) -> dict[str, str]:
-    out = {}
-    for text in args.option:
-        key, sep, value = text.partition("=")
-        if not sep or not key or not value:
-            raise UserError(f"malformed option {text!r}: write KEY=VALUE, e.g. reserve_reading=R-A")
-        out[key] = value
-    return out
 
 
 def _open_events(path: str | None):
