@@ -18,7 +18,7 @@ from drivers.display import Display, Touched
 from drivers.errors import CommandRejected, LinkError
 from drivers.messages import FaultCleared, FaultCode, FaultRaised, Status
 from drivers.motor import MotorBoard
-from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, Key, KeyAction, KeyPressed, LiftMoved,
+from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, Key, KeyPressed, LiftMoved,
                                     LiftPosition, Panel, ShuffleDone, WallChanged, WallSnapshot)
 from drivers.rfid import RfidBoard
 from drivers.rfid_protocol import HeadRead, ZoneInventory
@@ -93,7 +93,7 @@ class TableController:
         self.registry = registry
         self.ledger = ledger
         self.recorder = recorder
-        self.clock = clock or _monotonic_clock()
+        self.clock = clock or monotonic_clock()
         self.shuffle_ms = shuffle_ms
         self.table = build_machine("table")
         self.builder_state = build_machine("builder")
@@ -351,9 +351,10 @@ def _fault_name(code: int) -> str:
         return f"fault {code}"
 
 
-def _monotonic_clock() -> Callable[[], float]:
+def monotonic_clock() -> Callable[[], float]:
+    """Seconds since this call: the table clock on real boards."""
     start = time.monotonic()
     return lambda: time.monotonic() - start
 
 
-__all__ = ["Devices", "LatchedFault", "SetRejected", "TableController", "KeyAction"]
+__all__ = ["Devices", "LatchedFault", "SetRejected", "TableController", "monotonic_clock"]

@@ -135,7 +135,7 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) ->
     from drivers.display import Display
     from drivers.motor import MotorBoard
     from drivers.rfid import RfidBoard
-    from firmware.controller import Devices, TableController
+    from firmware.controller import Devices, TableController, monotonic_clock
     from firmware.ledger import Ledger
     from firmware.recorder import FlightRecorder
     from firmware.registry import TileRegistry
@@ -155,9 +155,10 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) ->
         display = await Display.open(devices_cfg.display, baudrate=devices_cfg.baudrate) if devices_cfg.display else None
         if display is not None:
             opened.append(display)
-        recorder = FlightRecorder(events, clock=_clock())
+        clock = monotonic_clock()                    # one table clock for the recorder and the controller
+        recorder = FlightRecorder(events, clock=clock)
         recorder.listen(print_hand)
-        controller = TableController(Devices(motor, rfid, display), ruleset, registry, ledger, recorder)
+        controller = TableController(Devices(motor, rfid, display), ruleset, registry, ledger, recorder, clock=clock)
         controller.settings = Settings(db_path)
         try:
             await TableSession(controller, args.hands).run()
@@ -177,8 +178,3 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) ->
         ledger.close()
         registry.close()
 
-
-def _clock():
-    import time
-    start = time.monotonic()
-    return lambda: time.monotonic() - start
