@@ -10,12 +10,14 @@ fault latch here.  The state machines of `machines.py` follow every step.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, AsyncIterator, Callable
 
 from drivers.display import Display, Touched
 from drivers.errors import CommandRejected, LinkError
+from drivers.serial_transport import DEFAULT_BAUDRATE
 from drivers.messages import FaultCleared, FaultCode, FaultRaised, Status
 from drivers.motor import MotorBoard
 from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, Key, KeyPressed, LiftMoved,
@@ -53,6 +55,23 @@ class Devices:
     motor: MotorBoard
     rfid: RfidBoard
     display: Display | None = None
+
+
+@contextlib.asynccontextmanager
+async def open_devices(motor: str, rfid: str, display: str | None = None,
+                       baudrate: int = DEFAULT_BAUDRATE) -> AsyncIterator[Devices]:
+    """Open and handshake the boards (and the display, if named); close every one that opened."""
+    opened: list = []
+    try:
+        opened.append(await MotorBoard.open(motor, baudrate=baudrate))
+        opened.append(await RfidBoard.open(rfid, baudrate=baudrate))
+        if display is not None:
+            opened.append(await Display.open(display, baudrate=baudrate))
+        yield Devices(opened[0], opened[1], opened[2] if display is not None else None)
+    finally:
+        for device in opened:
+            with contextlib.suppress(Exception):
+                await device.close()
 
 
 @dataclass(frozen=True)

@@ -8,18 +8,14 @@ into the controller's tile registry.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from dataclasses import dataclass
 from typing import Any, Callable, TextIO
 
-from drivers.display import Display
-from drivers.motor import MotorBoard
-from drivers.rfid import RfidBoard
 from rulesets.definition import Ruleset
 from simulator import TableFaults, parse_fault
 from simulator.table import SimulatedTable
 
-from .controller import Devices, TableController
+from .controller import TableController, open_devices
 from .ledger import Ledger
 from .recorder import FlightRecorder
 from .panel import Settings
@@ -64,30 +60,22 @@ async def run_simulated(ruleset: Ruleset, *, hands: int, seed: int = 0, speed: f
     enroll_simulated(table, registry)
     ledger = Ledger(ledger_path)
     settings = Settings(settings_path) if settings_path is not None else None
-    devices: Devices | None = None
     player_task: asyncio.Task | None = None
     try:
-        devices = Devices(await MotorBoard.open(endpoints.motor), await RfidBoard.open(endpoints.rfid),
-                          await Display.open(endpoints.display))
-        recorder = FlightRecorder(events, clock=_table_clock(table))
-        if on_event is not None:
-            recorder.listen(on_event)
-        controller = TableController(devices, ruleset, registry, ledger, recorder, clock=_table_clock(table))
-        controller.settings = settings
-        if players is not None:
-            player_task = asyncio.create_task(players(table, ruleset, seed).run(), name="simulated-players")
-        session = TableSession(controller, hands)
-        played = await _run_beside(session.run(), player_task)
-        return RunResult(played, tuple(controller.totals), recorder.events_written)  # type: ignore[arg-type]
+        async with open_devices(endpoints.motor, endpoints.rfid, endpoints.display) as devices:
+            recorder = FlightRecorder(events, clock=_table_clock(table))
+            if on_event is not None:
+                recorder.listen(on_event)
+            controller = TableController(devices, ruleset, registry, ledger, recorder, clock=_table_clock(table))
+            controller.settings = settings
+            if players is not None:
+                player_task = asyncio.create_task(players(table, ruleset, seed).run(), name="simulated-players")
+            played = await _run_beside(TableSession(controller, hands).run(), player_task)
+            return RunResult(played, tuple(controller.totals), recorder.events_written)  # type: ignore[arg-type]
     finally:
         if player_task is not None:
             player_task.cancel()
             await asyncio.gather(player_task, return_exceptions=True)
-        if devices is not None:
-            for device in (devices.motor, devices.rfid, devices.display):
-                if device is not None:
-                    with contextlib.suppress(Exception):
-                        await device.close()
         ledger.close()
         registry.close()
         if settings is not None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 from pathlib import Path
 
 from drivers.errors import DriverError
@@ -94,10 +93,8 @@ def import_registry(registry: TileRegistry, source: Path, replace: bool) -> int:
 
 
 async def _enroll(config: TableConfig, registry: TileRegistry, tile_set, args) -> int:
-    from drivers.display import Display
-    from drivers.motor import MotorBoard
-    from drivers.rfid import RfidBoard
-    from firmware.controller import Devices, TableController
+    from drivers.serial_transport import DEFAULT_BAUDRATE
+    from firmware.controller import TableController, open_devices
     from firmware.ledger import Ledger
     from firmware.recorder import FlightRecorder
     from rulesets.regions import get_region
@@ -112,30 +109,21 @@ async def _enroll(config: TableConfig, registry: TileRegistry, tile_set, args) -
         technician = asyncio.create_task(SimulatedTechnician(table, args.set_index).run())
     else:
         urls = (config.devices.motor, config.devices.rfid, config.devices.display)
-    opened = []
+    baudrate = config.devices.baudrate if config.devices is not None else DEFAULT_BAUDRATE
     ledger = Ledger(":memory:")
     try:
-        motor = await MotorBoard.open(urls[0])
-        opened.append(motor)
-        rfid = await RfidBoard.open(urls[1])
-        opened.append(rfid)
-        display = await Display.open(urls[2]) if urls[2] else None
-        if display is not None:
-            opened.append(display)
-        controller = TableController(Devices(motor, rfid, display), get_region("changchun").resolve(), registry,
-                                     ledger, FlightRecorder(None, clock=lambda: 0.0))
-        await controller.start()
-        try:
-            return await enroll_set(controller, tile_set, args.set_index, seat=args.seat, on_step=_progress)
-        finally:
-            await controller.stop()
+        async with open_devices(*urls, baudrate) as devices:
+            controller = TableController(devices, get_region("changchun").resolve(), registry, ledger,
+                                         FlightRecorder(None, clock=lambda: 0.0))
+            await controller.start()
+            try:
+                return await enroll_set(controller, tile_set, args.set_index, seat=args.seat, on_step=_progress)
+            finally:
+                await controller.stop()
     finally:
         if technician is not None:
             technician.cancel()
             await asyncio.gather(technician, return_exceptions=True)
-        for device in opened:
-            with contextlib.suppress(Exception):
-                await device.close()
         ledger.close()
         if table is not None:
             await table.stop()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import sys
 from pathlib import Path
 
@@ -132,10 +131,7 @@ async def _run_simulated(ruleset, args, events, db_path: str) -> int:
 
 
 async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) -> int:
-    from drivers.display import Display
-    from drivers.motor import MotorBoard
-    from drivers.rfid import RfidBoard
-    from firmware.controller import Devices, TableController, monotonic_clock
+    from firmware.controller import TableController, monotonic_clock, open_devices
     from firmware.ledger import Ledger
     from firmware.recorder import FlightRecorder
     from firmware.registry import TileRegistry
@@ -146,24 +142,17 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) ->
     if not len(registry):
         raise UserError(f"no tiles are enrolled in {config.state_dir / 'tiles.db'}: run `mahjong-table enroll --config {config.source}` first")
     ledger = Ledger(db_path)
-    opened = []
     try:
-        motor = await MotorBoard.open(devices_cfg.motor, baudrate=devices_cfg.baudrate)
-        opened.append(motor)
-        rfid = await RfidBoard.open(devices_cfg.rfid, baudrate=devices_cfg.baudrate)
-        opened.append(rfid)
-        display = await Display.open(devices_cfg.display, baudrate=devices_cfg.baudrate) if devices_cfg.display else None
-        if display is not None:
-            opened.append(display)
-        clock = monotonic_clock()                    # one table clock for the recorder and the controller
-        recorder = FlightRecorder(events, clock=clock)
-        recorder.listen(print_hand)
-        controller = TableController(Devices(motor, rfid, display), ruleset, registry, ledger, recorder, clock=clock)
-        controller.settings = Settings(db_path)
-        try:
-            await TableSession(controller, args.hands).run()
-        finally:
-            controller.settings.close()
+        async with open_devices(devices_cfg.motor, devices_cfg.rfid, devices_cfg.display, devices_cfg.baudrate) as devices:
+            clock = monotonic_clock()                    # one table clock for the recorder and the controller
+            recorder = FlightRecorder(events, clock=clock)
+            recorder.listen(print_hand)
+            controller = TableController(devices, ruleset, registry, ledger, recorder, clock=clock)
+            controller.settings = Settings(db_path)
+            try:
+                await TableSession(controller, args.hands).run()
+            finally:
+                controller.settings.close()
         return 0
     except SetRejected as error:
         print(f"mahjong-table: the set was rejected and never reached play: {error}", file=sys.stderr)
@@ -172,9 +161,6 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) ->
         print(f"mahjong-table: the table stopped: {error}", file=sys.stderr)
         return 1
     finally:
-        for device in opened:
-            with contextlib.suppress(Exception):
-                await device.close()
         ledger.close()
         registry.close()
 
