@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, TextIO
 
 from rulesets.definition import Ruleset
-from simulator import TableFaults, parse_fault
+from simulator import parse_faults
 from simulator.table import SimulatedTable
 
 from .controller import TableController, open_devices
@@ -51,10 +51,7 @@ async def run_simulated(ruleset: Ruleset, *, hands: int, seed: int = 0, speed: f
     """Play `hands` hands of `ruleset` on a simulated table; return what happened."""
     own_table = table is None
     if table is None:
-        table_faults = TableFaults()
-        for fault in faults:
-            parse_fault(fault, table_faults)
-        table = SimulatedTable(seed=seed, speed=speed, tile_sets=(ruleset.tiles, ruleset.tiles), faults=table_faults)
+        table = SimulatedTable(seed=seed, speed=speed, tile_sets=(ruleset.tiles, ruleset.tiles), faults=parse_faults(faults))
     endpoints = await table.start("pty") if own_table else table.endpoints
     registry = TileRegistry()
     enroll_simulated(table, registry)

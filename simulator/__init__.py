@@ -8,11 +8,11 @@ table they await `SimulatedTable.changed()` (simulator/changes.py) instead of po
 May import `drivers` (codecs, the board-side link) and `rulesets`; never `firmware`.
 """
 
-from .faults import FAULT_HELP, TableFaults, WireFaults, parse_fault
+from .faults import FAULT_HELP, TableFaults, WireFaults, parse_fault, parse_faults
 from .motor_board import Timings
 from .table import Endpoints, SimulatedTable
 from .tiles import PhysicalTile, TileIdentity
 from .world import SimulatorError
 
 __all__ = ["Endpoints", "FAULT_HELP", "PhysicalTile", "SimulatedTable", "SimulatorError",
-           "TableFaults", "TileIdentity", "Timings", "WireFaults", "parse_fault"]
+           "TableFaults", "TileIdentity", "Timings", "WireFaults", "parse_fault", "parse_faults"]

@@ -8,6 +8,7 @@ one table: two tables in one process never share them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable
 
 DEVICES = ("motor", "rfid", "display")
 FRAMED = ("motor", "rfid")
@@ -51,6 +52,14 @@ FAULT_HELP = (
     "motor, rfid or display; default motor and rfid), [DEVICE:]silent, [DEVICE:]reset=SECONDS, "
     "jam=LANE[:PUSHES], hatch_open, overcurrent=MOTOR, overtemp, dice_stall, "
     "missed_read|doubled_read|foreign_tag[=P], missing_tile|extra_tile|duplicate_tag[=N]")
+
+
+def parse_faults(texts: Iterable[str]) -> TableFaults:
+    """A table's fault settings from `--fault` items; ValueError (one line) on a bad one."""
+    faults = TableFaults()
+    for text in texts:
+        parse_fault(text, faults)
+    return faults
 
 
 def parse_fault(text: str, faults: TableFaults) -> None:

@@ -46,20 +46,18 @@ def _tile_sets(text: str):
 
 
 def _build_table(args: argparse.Namespace):
-    from simulator import FAULT_HELP, SimulatedTable, TableFaults, parse_fault
+    from simulator import FAULT_HELP, SimulatedTable, parse_faults
 
     if args.speed < 0:
         raise UserError(f"--speed {args.speed}: must be >= 0 (0 = as fast as possible)")
     if not (args.listen == "pty" or args.listen.startswith("socket://")):
         raise UserError(f"--listen {args.listen}: use 'pty' or socket://HOST:PORT")
-    faults = TableFaults()
-    for item in args.fault:
-        if item == "help":
-            raise UserError(FAULT_HELP)
-        try:
-            parse_fault(item, faults)
-        except ValueError as error:
-            raise UserError(f"--fault {error}") from None
+    if "help" in args.fault:
+        raise UserError(FAULT_HELP)
+    try:
+        faults = parse_faults(args.fault)
+    except ValueError as error:
+        raise UserError(f"--fault {error}") from None
     return SimulatedTable(seed=args.seed, speed=args.speed, tile_sets=_tile_sets(args.sets),
                           faults=faults)
 

@@ -7,17 +7,14 @@ from drivers.motor_protocol import Key
 from firmware.audit import audit_events, read_events
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
-from simulator import TableFaults, parse_fault
+from simulator import parse_faults
 from simulator.table import SimulatedTable
 from tests.asyncio_support import run
 
 
 async def play(region_id, seed, hands, faults=(), helper=None):
     ruleset = get_region(region_id).resolve()
-    table_faults = TableFaults()
-    for fault in faults:
-        parse_fault(fault, table_faults)
-    table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles), faults=table_faults)
+    table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles), faults=parse_faults(faults))
     await table.start("pty")
     events = io.StringIO()
     task = asyncio.create_task(helper(table)) if helper else None

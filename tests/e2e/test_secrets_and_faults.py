@@ -10,17 +10,14 @@ from firmware.audit import audit_events, read_events
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
 from rulesets.tiles import Tile
-from simulator import TableFaults, parse_fault
+from simulator import parse_faults
 from simulator.table import SimulatedTable
 from tests.asyncio_support import run
 
 
 async def play_watching(ruleset, seed, hands, faults=()):
     """Play, recording every text the public display and the seat displays show."""
-    table_faults = TableFaults()
-    for fault in faults:
-        parse_fault(fault, table_faults)
-    table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles), faults=table_faults)
+    table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles), faults=parse_faults(faults))
     await table.start("pty")
     shown: list[tuple[str, str]] = []
     seats: list[tuple[int, str]] = []
