@@ -101,8 +101,7 @@ def seven_pairs(j: Judged) -> bool:
 
 def no_red_dragon(j: Judged) -> bool:
     """武汉 「红中留在手上不能胡」: no 红中 among the hand's tiles."""
-    physical = j.hand.concealed + tuple(t for m in j.declared for t in m.tiles)
-    return Tile.RED not in physical
+    return Tile.RED not in j.hand.all_tiles()
 
 
 def no_kinds_in_hand(j: Judged, kinds: frozenset[Tile]) -> bool:

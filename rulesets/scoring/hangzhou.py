@@ -24,7 +24,7 @@ from ..winning import GroupKind, WinRole
 from ..winrules import Judged, Verdict
 from .base import DrawContext
 from .base import best_reading
-from .tally import ZERO, dealer_involved, each_loser_pays, fan_total, physical_tiles
+from .tally import ZERO, dealer_involved, each_loser_pays, fan_total
 
 CAP_FAN = 4
 
@@ -37,7 +37,7 @@ def bao_tou(j: Judged) -> bool:
 
 
 def no_caishen(j: Judged) -> bool:
-    return not any(t in j.wild_kinds for t in physical_tiles(j.hand))
+    return not any(t in j.wild_kinds for t in j.hand.all_tiles())
 
 
 def luxury_pairs(j: Judged) -> bool:

@@ -30,7 +30,7 @@ from ..winning import Group, GroupKind, WinRole
 from ..winrules import Judged, Verdict
 from .base import DrawContext
 from .base import best_reading
-from .tally import ZERO, each_loser_pays, physical_tiles
+from .tally import ZERO, each_loser_pays
 
 
 def hun_diao(j: Judged) -> bool:
@@ -42,7 +42,7 @@ def hun_diao(j: Judged) -> bool:
 
 def no_hun(j: Judged) -> bool:
     """没混儿: no 混儿 among the hand's tiles."""
-    return not any(t in j.wild_kinds for t in physical_tiles(j.hand))
+    return not any(t in j.wild_kinds for t in j.hand.all_tiles())
 
 
 def zhuo_wu(j: Judged, wan_only: bool = False) -> bool:

@@ -41,14 +41,9 @@ def discarder_or_each(context: WinContext, amount: Callable[[int], int], all_pay
     return payments_from({context.discarder: amount(context.discarder)}, context.winner)
 
 
-def physical_tiles(hand: Hand) -> tuple[Tile, ...]:
-    """Every tile the hand holds physically: concealed tiles and declared melds."""
-    return hand.concealed + tuple(t for m in hand.melds for t in m.tiles)
-
-
 def count_kinds(hand: Hand, kinds: Iterable[Tile]) -> int:
     wanted = frozenset(kinds)
-    return sum(1 for t in physical_tiles(hand) if t in wanted)
+    return sum(1 for t in hand.all_tiles() if t in wanted)
 
 
 def melds_by_side(context: WinContext, hand: Hand) -> dict[int, tuple[Meld, ...]]:
