@@ -43,12 +43,12 @@ def default_players(table: SimulatedTable, ruleset: Ruleset, seed: int) -> Any:
     return SimulatedPlayers(table, ruleset, seed=seed)
 
 
-async def run_simulated(ruleset: Ruleset, *, hands: int, seed: int = 0, speed: float = 0.0,
+async def run_simulated(ruleset: Ruleset, *, hands: int | None, seed: int = 0, speed: float = 0.0,
                         events: TextIO | None = None, ledger_path: str = ":memory:",
                         faults: tuple[str, ...] = (), players: PlayersFactory | None = default_players,
                         on_event: Callable[[dict], None] | None = None,
                         table: SimulatedTable | None = None, settings_path: str | None = None) -> RunResult:
-    """Play `hands` hands of `ruleset` on a simulated table; return what happened."""
+    """Play `hands` hands of `ruleset` (None: until cancelled) on a simulated table; return what happened."""
     own_table = table is None
     if table is None:
         table = SimulatedTable(seed=seed, speed=speed, tile_sets=(ruleset.tiles, ruleset.tiles), faults=parse_faults(faults))

@@ -69,6 +69,12 @@ def run_table(args: argparse.Namespace) -> int:
             return asyncio.run(_run_simulated(ruleset, args, events, str(db_path)))
         print(f"running {ruleset.region.name} ({ruleset.id}) on the boards of {config.source}", flush=True)
         return asyncio.run(_run_real(ruleset, config, args, events, str(db_path)))
+    except SetRejected as error:
+        print(f"mahjong-table: the set was rejected and never reached play: {error}", file=sys.stderr)
+        return 1
+    except DriverError as error:
+        print(f"mahjong-table: the table stopped: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     finally:
@@ -115,15 +121,9 @@ def print_hand(event: dict) -> None:
 async def _run_simulated(ruleset, args, events, db_path: str) -> int:
     from firmware.simulated import run_simulated
     try:
-        result = await run_simulated(ruleset, hands=args.hands if args.hands is not None else 10**9, seed=args.seed,
-                                     speed=args.speed, events=events, ledger_path=db_path,
-                                     faults=tuple(args.fault), on_event=print_hand, settings_path=db_path)
-    except SetRejected as error:
-        print(f"mahjong-table: the set was rejected and never reached play: {error}", file=sys.stderr)
-        return 1
-    except DriverError as error:
-        print(f"mahjong-table: the table stopped: {error}", file=sys.stderr)
-        return 1
+        result = await run_simulated(ruleset, hands=args.hands, seed=args.seed, speed=args.speed, events=events,
+                                     ledger_path=db_path, faults=tuple(args.fault), on_event=print_hand,
+                                     settings_path=db_path)
     except ValueError as error:
         raise UserError(str(error)) from None
     print(f"{result.hands} hand(s) played; totals {' '.join(f'{t:+d}' for t in result.totals)}")
@@ -154,12 +154,6 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) ->
             finally:
                 controller.settings.close()
         return 0
-    except SetRejected as error:
-        print(f"mahjong-table: the set was rejected and never reached play: {error}", file=sys.stderr)
-        return 1
-    except DriverError as error:
-        print(f"mahjong-table: the table stopped: {error}", file=sys.stderr)
-        return 1
     finally:
         ledger.close()
         registry.close()
