@@ -81,9 +81,6 @@ class WallMap:
                   and not self._only_unknown(p)]
         foreign = [p for p in self.positions() if p in self.reads and self._only_unknown(p)]
         unfilled = [p for p in self.positions() if p not in self.reads]
-        if unfilled:
-            problems.append(SetProblem(FaultCode.SET_MISMATCH,
-                                       f"the build stopped with {len(unfilled)} empty slot(s): the set is short"))
         for side, stack, layer in unread:
             seen = self.reads.get((side, stack, layer))
             why = "was not read" if not seen else f"read {len(seen)} tags and none can be told apart"
@@ -106,6 +103,9 @@ class WallMap:
                                                f"{entry.kind.zh} ({entry.kind}) of set {entry.tile_set} in a build of set {expected_set}: take it out"))
         kinds = Counter(e.kind for e in found if e and (expected_set is None or e.tile_set == expected_set))
         problems += _multiset_problems(kinds, Counter(dict(expected.counts)), bool(unread or foreign))
+        if unfilled:                                  # after the named tiles: they say what to do
+            problems.append(SetProblem(FaultCode.SET_MISMATCH,
+                                       f"the build stopped with {len(unfilled)} empty slot(s): the set is short"))
         return problems
 
     def _only_unknown(self, position: Position) -> bool:
