@@ -20,6 +20,11 @@ class MotorBoard(BoardClient):
         """Most stacks one side holds (from the handshake)."""
         return self.identity.constant(Constant.STACK_CAPACITY)
 
+    @property
+    def seat_text_bytes(self) -> int:
+        """The longest seat display line in UTF-8 bytes (from the handshake; 32 if not reported)."""
+        return self.identity.constant(Constant.SEAT_TEXT_BYTES, 32)
+
     async def emergency_stop(self) -> None:
         await self.send(EmergencyStop())
 

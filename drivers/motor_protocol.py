@@ -8,61 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from types import MappingProxyType
-from typing import Mapping
 
 from .errors import MessageError
+from .table_ui import Key, KeyAction, Panel  # the keys are the table's UI; imported from motor_protocol too
 from .messages import (Catalog, ClearFaults, EventsDropped, FaultCleared, FaultRaised, Message,
                        RequestSnapshot, SnapshotDone)
 
 SIDES = 4
-
-
-class Panel(IntEnum):
-    SEAT0 = 0
-    SEAT1 = 1
-    SEAT2 = 2
-    SEAT3 = 3
-    FRONT = 4
-
-
-class Key(IntEnum):
-    """Keys on the seat panels and the front panel."""
-
-    TING = 1      # 听  declare ready
-    HU = 2        # 胡  declare a win
-    KONG = 3      # 杠/补  kong, or a replacement draw
-    CONFIRM = 4   # 确认
-    DICE = 5      # 骰子  roll the dice
-    LEFT = 6      # ◀
-    RIGHT = 7     # ▶
-    MENU = 8      # 菜单  (front panel) open the menu
-    BACK = 9      # 返回  (front panel) leave a menu page
-    STOP = 10     # 停止  (front panel) emergency stop: the board stops the motors itself
-    LIFT = 11     # 升降  raise / lower the walls (next hand)
-
-    @property
-    def zh(self) -> str:
-        return KEY_LABELS_ZH[self]
-
-    @classmethod
-    def parse(cls, text: str) -> "Key":
-        """A key from its name ('TING', 'ting') or its Chinese label ('听')."""
-        for key in cls:
-            if text.upper() == key.name or text == KEY_LABELS_ZH[key]:
-                return key
-        names = ", ".join(f"{k.name.lower()} ({KEY_LABELS_ZH[k]})" for k in cls)
-        raise ValueError(f"no key {text!r}; keys are {names}")
-
-
-KEY_LABELS_ZH: Mapping[Key, str] = MappingProxyType({Key.TING: "听", Key.HU: "胡", Key.KONG: "杠", Key.CONFIRM: "确认", Key.DICE: "骰子",
-                 Key.LEFT: "◀", Key.RIGHT: "▶", Key.MENU: "菜单", Key.BACK: "返回", Key.STOP: "停止",
-                 Key.LIFT: "升降"})
-
-
-class KeyAction(IntEnum):
-    PRESS = 1
-    LONG_PRESS = 2   # held for at least one second
 
 
 class Lift(IntEnum):

@@ -14,7 +14,9 @@ accepts.  `choice_text` / `parse_choice` write and read it.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import Enum, IntEnum
+from types import MappingProxyType
+from typing import Mapping
 
 
 class Phase(str, Enum):
@@ -100,3 +102,53 @@ def parse_enroll_prompt(text: str) -> tuple[str, int, int] | None:
         return name, int(copies.lstrip("×")), int(seat.removeprefix("座位"))
     except ValueError:
         return None
+
+
+# The keys people press: the seat panels (0-3) and the front panel (4).  The motor board reports
+# them by these numbers (protocol.md §4); the controller and the simulated players read them here.
+
+class Panel(IntEnum):
+    SEAT0 = 0
+    SEAT1 = 1
+    SEAT2 = 2
+    SEAT3 = 3
+    FRONT = 4
+
+
+class Key(IntEnum):
+    """Keys on the seat panels and the front panel."""
+
+    TING = 1      # 听  declare ready
+    HU = 2        # 胡  declare a win
+    KONG = 3      # 杠/补  kong, or a replacement draw
+    CONFIRM = 4   # 确认
+    DICE = 5      # 骰子  roll the dice
+    LEFT = 6      # ◀
+    RIGHT = 7     # ▶
+    MENU = 8      # 菜单  (front panel) open the menu
+    BACK = 9      # 返回  (front panel) leave a menu page
+    STOP = 10     # 停止  (front panel) emergency stop: the board stops the motors itself
+    LIFT = 11     # 升降  raise / lower the walls (next hand)
+
+    @property
+    def zh(self) -> str:
+        return KEY_LABELS_ZH[self]
+
+    @classmethod
+    def parse(cls, text: str) -> "Key":
+        """A key from its name ('TING', 'ting') or its Chinese label ('听')."""
+        for key in cls:
+            if text.upper() == key.name or text == KEY_LABELS_ZH[key]:
+                return key
+        names = ", ".join(f"{k.name.lower()} ({KEY_LABELS_ZH[k]})" for k in cls)
+        raise ValueError(f"no key {text!r}; keys are {names}")
+
+
+KEY_LABELS_ZH: Mapping[Key, str] = MappingProxyType({Key.TING: "听", Key.HU: "胡", Key.KONG: "杠", Key.CONFIRM: "确认", Key.DICE: "骰子",
+                 Key.LEFT: "◀", Key.RIGHT: "▶", Key.MENU: "菜单", Key.BACK: "返回", Key.STOP: "停止",
+                 Key.LIFT: "升降"})
+
+
+class KeyAction(IntEnum):
+    PRESS = 1
+    LONG_PRESS = 2   # held for at least one second

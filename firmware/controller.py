@@ -1,10 +1,12 @@
-"""The table controller: boards in, rules in, hands out.
+"""The table controller: the device hub.
 
-One `TableController` per table (no globals: two can run in one process).  It owns the three
-device clients and a pump task per device that turns every event into state (`_handle`) and
-wakes whoever waits (`until`).  The work itself is in three small collaborators:
-`SetBuilder` (the set under the table), `HandFlow` (one hand from dice to settlement) and the
-fault latch here.  The state machines of `machines.py` follow every step.
+One `TableController` per table (no globals: two can run in one process).  It owns the device
+clients and a pump task per device that turns every board event into state and wakes whoever
+waits (`until`); one `KeyQueue` where every unclaimed key press waits; the fault latch; the
+front panel.  The work is done by parts that never see the hub itself: the set builder and the
+hand flow get small typed ports (`build_ports()`, `hand_ports()`), and the hub calls them back
+through their listener protocols with what the boards report at once.  `firmware.session`
+composes them.
 """
 
 from __future__ import annotations
@@ -12,42 +14,34 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any, AsyncIterator, Awaitable, Callable, Sequence, TypeVar
 
 from drivers.display import Display, Touched
 from drivers.errors import CommandRejected, LinkError
-from drivers.serial_transport import DEFAULT_BAUDRATE
 from drivers.messages import FaultCleared, FaultCode, FaultRaised, Status
 from drivers.motor import MotorBoard
-from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, Key, KeyPressed, LiftMoved,
-                                    LiftPosition, Panel, ShuffleDone, WallChanged, WallSnapshot)
+from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchChanged, KeyAction, KeyPressed,
+                                    LiftMoved, LiftPosition, ShuffleDone, WallChanged, WallSnapshot)
 from drivers.rfid import RfidBoard
 from drivers.rfid_protocol import HeadRead, ZoneInventory
-from drivers.table_ui import Phase
+from drivers.serial_transport import DEFAULT_BAUDRATE
+from drivers.table_ui import Key, Phase
 from rulesets.definition import Ruleset
+from rulesets.tiles import Tile
 from rulesets.walls import StackPos
 
-from .ledger import Ledger
+from .build.enrollment import EnrollPorts
+from .build.ports import BuildListener, BuildPorts
+from .build.registry import TileRegistry
+from .faults import ControllerFailure, FaultLatch, LatchedFault, SetRejected, board_fault_message
+from .hand.ports import HandListener, HandPorts, KeyQueue, Press, Recorder, Screens, pressed
 from .machines import build_machine
+from .panel import FrontPanel, Settings
 from .presenter import Presenter
-from .recorder import FlightRecorder
-from .registry import TileRegistry
+from .records.recorder import FlightRecorder
 
-FAULT_HINTS = {
-    FaultCode.PUSH_JAM: "clear the jammed stacking head, then acknowledge",
-    FaultCode.LANE_SHORT: "a lane ran out of tiles: look for tiles left on the table, then acknowledge",
-    FaultCode.SET_MISMATCH: "fix the set as the message says, then acknowledge and rebuild",
-    FaultCode.DUPLICATE_UID: "take out the tile with the duplicated tag, then acknowledge",
-    FaultCode.UNKNOWN_TAG: "take out the foreign tile or enrol it, then acknowledge",
-    FaultCode.WRONG_SET: "take out the tile of the other set, then acknowledge",
-    FaultCode.HATCH_OPEN: "close the service hatch, then acknowledge",
-    FaultCode.HOST_LOST: "the controller lost the board for a moment; acknowledge to go on",
-    FaultCode.EMERGENCY_STOP: "make the table safe, then acknowledge",
-    FaultCode.OVER_TEMPERATURE: "let the motor cool down, then acknowledge",
-    FaultCode.OVER_CURRENT: "free the stalled motor, then acknowledge",
-    FaultCode.CONFIG_MISMATCH: "this ruleset needs more stacks than the table builds: choose another",
-}
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -74,67 +68,50 @@ async def open_devices(motor: str, rfid: str, display: str | None = None,
                 await device.close()
 
 
-@dataclass(frozen=True)
-class LatchedFault:
-    code: int
-    unit: int
-    message: str
-    source: str          # "motor", "rfid" or "controller"
-
-    @property
-    def label(self) -> str:
-        return f"E{self.code:02d}"
-
-
-class ControllerFailure(LinkError):
-    """The controller itself failed while handling an event (a bug): the table stops."""
-
-
-class SetRejected(Exception):
-    """A built set may not reach play (its faults are latched and recorded)."""
-
-
-@dataclass
-class Inputs:
-    """What the boards have told us and nobody has consumed yet."""
-
-    keys: list[KeyPressed] = field(default_factory=list)
-    dice: tuple[int, ...] | None = None
-    zones: dict[int, ZoneInventory] = field(default_factory=dict)
-
-
 class TableController:
-    def __init__(self, devices: Devices, ruleset: Ruleset, registry: TileRegistry, ledger: Ledger,
-                 recorder: FlightRecorder, *, clock: Callable[[], float] | None = None,
-                 shuffle_ms: int = 2000) -> None:
+    def __init__(self, devices: Devices, ruleset: Ruleset, registry: TileRegistry, recorder: FlightRecorder, *,
+                 clock: Callable[[], float] | None = None, shuffle_ms: int = 2000,
+                 settings: Settings | None = None) -> None:
         self.devices = devices
         self.ruleset = ruleset
         self.registry = registry
-        self.ledger = ledger
         self.recorder = recorder
         self.clock = clock or monotonic_clock()
         self.shuffle_ms = shuffle_ms
         self.table = build_machine("table")
-        self.builder_state = build_machine("builder")
-        self.fault_state = build_machine("fault", asynchronous=False)
-        self.inputs = Inputs()
-        self.faults: dict[tuple[int, int, str], LatchedFault] = {}
+        self.keys = KeyQueue()
+        self.faults = FaultLatch()
         self.lifts: dict[int, int] = {}
-        self.build_events: list[Any] = []
-        self.hand: Any = None                      # the HandState in play, if any
-        self.hand_number = 0
-        self.session = 0
-        self.totals = [0, 0, 0, 0]
-        self.dealer = ruleset.players[0]
-        self.dealer_repeats = 0
+        self.wall_sensors: dict[int, tuple[int, ...]] = {}     # tiles per stack, as the sensors last said
+        self.hatch_open = False
         self.link_error: LinkError | None = None
+        self._dice: tuple[int, ...] | None = None
+        self._zones: dict[int, ZoneInventory] = {}
+        self._fault_clears = 0                                  # FaultCleared and acknowledgements so far
         self._changed = asyncio.Condition()
         self._seat_lines: asyncio.Queue[tuple[int, int, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task] = []
-        self.presenter = Presenter(devices.display, lambda side, line, text: self._seat_lines.put_nowait((side, line, text)))
-        self.menu: Any = None
-        self.pending_choice: tuple[str, dict[str, str]] | None = None
-        self.settings: Any = None                  # firmware.panel.Settings, when the choice is remembered
+        self._hand: HandListener | None = None
+        self._build: BuildListener | None = None
+        self.presenter = Presenter(devices.display, lambda side, line, text: self._seat_lines.put_nowait((side, line, text)),
+                                   devices.motor.seat_text_bytes)
+        self.panel = FrontPanel(self.presenter.menu, recorder, settings)
+
+    # -- composing ------------------------------------------------------------------------------
+
+    def attach(self, *, hand: HandListener | None = None, build: BuildListener | None = None) -> None:
+        """Who hears the boards at once: the hand (takes, 听, 杠) and the set builder (reads, builds)."""
+        self._hand = hand
+        self._build = build
+
+    def hand_ports(self) -> HandPorts:
+        return _HandPorts(self)
+
+    def build_ports(self) -> BuildPorts:
+        return _BuildPorts(self)
+
+    def enroll_ports(self) -> EnrollPorts:
+        return _EnrollPorts(self)
 
     # -- running ---------------------------------------------------------------------------------
 
@@ -156,7 +133,7 @@ class TableController:
         self._tasks = []
 
     async def self_test(self) -> None:
-        """The board's constants against the ruleset; the current lifts, hatch and faults."""
+        """The board's constants against the ruleset; the current lifts, hatch, walls and faults."""
         capacity = self.devices.motor.stack_capacity
         needed = max(self.ruleset.stacks_per_side)
         if capacity and needed > capacity:
@@ -168,7 +145,11 @@ class TableController:
         self.presenter.ruleset(self.ruleset.region.name)
         self.presenter.phase(Phase.IDLE)
         self.presenter.seat_names(["座位0", "座位1", "座位2", "座位3"])
-        self.presenter.scores(tuple(self.totals))
+        self.presenter.scores((0, 0, 0, 0))
+
+    async def advance(self, trigger: str) -> None:
+        """Step the table's lifecycle machine (firmware.machines)."""
+        await self.table.trigger(trigger)
 
     # -- waiting ---------------------------------------------------------------------------------
 
@@ -190,60 +171,66 @@ class TableController:
             raise self.link_error
         return result[0]
 
-    async def next_key(self, panels: tuple[int, ...], keys: tuple[Key, ...]) -> KeyPressed:
-        """The first unconsumed press of one of `keys` on one of `panels` (it is consumed)."""
-        def find() -> KeyPressed | None:
-            for press in self.inputs.keys:
-                if press.panel in panels and press.key in keys:
-                    return press
-            return None
-
-        press = await self.until(find)
-        self.inputs.keys.remove(press)
+    async def next_key(self, panels: Sequence[int], keys: Sequence[Key]) -> Press:
+        """The oldest unconsumed press of one of `keys` on one of `panels` (it is consumed)."""
+        match = pressed(panels, keys)
+        await self.until(lambda: self.keys.peek(match))
+        press = self.keys.take(match)
+        assert press is not None
         return press
 
     async def roll_dice(self, count: int) -> tuple[int, ...]:
-        self.inputs.dice = None
+        self._dice = None
         await self.motion(lambda: self.devices.motor.roll_dice(count))
-        return await self.until(lambda: self.inputs.dice)
+        return await self.until(lambda: self._dice)
 
-    async def read_zone(self, seat: int) -> ZoneInventory:
-        self.inputs.zones.pop(seat, None)
+    async def read_zone(self, seat: int) -> tuple[bytes, ...]:
+        self._zones.pop(seat, None)
         await self.devices.rfid.read_zone(seat)
-        return await self.until(lambda: self.inputs.zones.get(seat))
+        inventory = await self.until(lambda: self._zones.get(seat))
+        return tuple(inventory.uids)
 
-    async def motion(self, command: Callable[[], Any]) -> None:
-        """Send a motion command; while a fault or the interlock refuses it, wait and retry."""
+    async def motion(self, command: Callable[[], Awaitable[None]]) -> None:
+        """Send a motion command; while a fault or the interlock refuses it, wait (never spin) and
+        send it again."""
         while True:
+            clears = self._fault_clears
             try:
                 await command()
                 return
             except CommandRejected as error:
-                if error.status not in (Status.FAULT_LATCHED, Status.INTERLOCK, Status.BUSY):
+                if error.status == Status.INTERLOCK:
+                    self._interlock(True)
+                    await self.devices.motor.request_snapshot()     # its HatchChanged says when it closed
+                    await self.until(lambda: not self.hatch_open)
+                elif error.status == Status.FAULT_LATCHED:
+                    await self.until(lambda: self._fault_clears > clears and not self.faults.blocking)
+                elif error.status == Status.BUSY:
+                    await asyncio.sleep(0.05)             # the mechanism finishes its move by itself
+                else:
                     raise
-                await self.until(lambda: not self.faults)
-                if error.status == Status.BUSY:
-                    await asyncio.sleep(0.05)
 
     async def lifts_at(self, lifts: tuple[int, ...], position: LiftPosition) -> None:
         await self.until(lambda: all(self.lifts.get(lift) == position for lift in lifts))
 
     # -- events ----------------------------------------------------------------------------------
 
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
     async def _pump(self, source: str, client: MotorBoard | RfidBoard) -> None:
         try:
             async for event in client.events():
                 self._handle(source, event)
-                async with self._changed:
-                    self._changed.notify_all()
+                await self._notify()
         except LinkError as error:
             self.link_error = error
             self.record_fault(LatchedFault(FaultCode.HOST_LOST, 0, str(error), source))
         except Exception as error:                  # a bug: stop the table loudly, never silently
             self.link_error = ControllerFailure(f"{source} event handling failed: {error!r}")
             self.link_error.__cause__ = error
-        async with self._changed:
-            self._changed.notify_all()
+        await self._notify()
 
     async def _pump_display(self) -> None:
         display = self.devices.display
@@ -259,115 +246,178 @@ class TableController:
             try:
                 await self.devices.motor.seat_text(side, line, text)
             except CommandRejected as error:
-                self.recorder.emit("warning", self.hand_number if self.hand else 0, message=str(error))
+                self.recorder.emit("warning", message=str(error))
 
     def _handle(self, source: str, event: Any) -> None:
         match event:
             case WallChanged():
-                if self.hand is not None:
-                    self.hand_flow.on_wall_change(StackPos(event.side, event.stack), event.tiles)
+                self._wall_changed(StackPos(event.side, event.stack), event.tiles)
+            case WallSnapshot():
+                self.wall_sensors[event.side] = tuple(event.tiles)
             case KeyPressed():
                 self._on_key(event)
             case DiceRolled():
-                self.inputs.dice = tuple(event.values)
+                self._dice = tuple(event.values)
             case ZoneInventory():
-                self.inputs.zones[event.seat] = event
+                self._zones[event.seat] = event
             case HeadRead() | BuildDone() | BuildStopped() | ShuffleDone():
-                self.build_events.append(event)
-                if isinstance(event, HeadRead) and self.set_builder.map is not None:
-                    self.set_builder.map.on_head_read(event.lane, event.push_index, event.uids)
+                if self._build is not None:
+                    self._build.on_build_event(event)
             case LiftMoved():
                 self.lifts[event.lift] = event.position
+            case HatchChanged():
+                self._interlock(bool(event.open))
             case FaultRaised():
-                self.latch(LatchedFault(event.code, event.unit, f"{_fault_name(event.code)} (unit {event.unit}, detail {event.detail})", source))
+                self.latch(LatchedFault(event.code, event.unit, board_fault_message(event.code, event.unit, event.detail),
+                                        source))
             case FaultCleared():
-                self.faults.pop((event.code, event.unit, source), None)
-                self._faults_cleared()
-            case WallSnapshot():
-                pass
+                self._fault_clears += 1
+                if self.faults.clear(event.code, event.unit, source):
+                    self.presenter.show_page("main")
 
-    def _on_key(self, press: KeyPressed) -> None:
-        if press.panel == Panel.FRONT and press.key == Key.CONFIRM and self.faults:
+    def _wall_changed(self, pos: StackPos, tiles: int) -> None:
+        sensors = list(self.wall_sensors.get(pos.wall, ()))
+        if pos.stack < len(sensors):
+            sensors[pos.stack] = tiles
+            self.wall_sensors[pos.wall] = tuple(sensors)
+        if self._hand is not None:
+            self._hand.on_wall_change(pos, tiles)
+
+    def _on_key(self, event: KeyPressed) -> None:
+        try:
+            press = Press(event.panel, Key(event.key), event.action == KeyAction.LONG_PRESS)
+        except ValueError:
+            self.recorder.emit("warning", message=f"panel {event.panel} reported an unknown key {event.key}: ignored")
+            return
+        if press.front and press.key == Key.CONFIRM and self.faults.active:
             asyncio.get_running_loop().create_task(self.acknowledge_faults())
             return
-        if press.panel == Panel.FRONT and (press.key == Key.MENU or (self.menu is not None and self.menu.open)):
-            self._menu_key(Key(press.key))
+        if press.front and self.panel.wants(press.key):
+            self.panel.press(press.key, (self.ruleset.id, dict(self.ruleset.options)))
             return
-        if self.hand is not None and self.hand_flow.on_key(press):
+        if self._hand is not None and self._hand.on_key(press):
             return
-        self.inputs.keys.append(press)
-
-    # -- the front-panel menu -----------------------------------------------------------------------
-
-    def _menu_key(self, key: Key) -> None:
-        from .panel import Menu
-        if self.menu is None:
-            self.menu = Menu.starting_at(self.ruleset.id, dict(self.ruleset.options))
-        outcome = self.menu.press(key)
-        self.presenter.menu(self.menu.view(), self.menu.open)
-        if outcome == "save":
-            self.pending_choice = (self.menu.region_id, dict(self.menu.options))
-            if self.settings is not None:
-                self.settings.save_choice(*self.pending_choice)
-            self.recorder.emit("ruleset_chosen", 0, ruleset=self.menu.region_id, options=dict(self.menu.options))
-        if not self.menu.open:
-            self.menu = None
-
-    def take_pending_choice(self) -> Ruleset | None:
-        """The ruleset chosen on the panel, if it can be played with the tiles on the table now."""
-        if self.pending_choice is None:
-            return None
-        from rulesets.regions import get_region
-        region_id, options = self.pending_choice
-        self.pending_choice = None
-        chosen = get_region(region_id).resolve(options)
-        if chosen.tiles.counts != self.ruleset.tiles.counts or chosen.stacks_per_side != self.ruleset.stacks_per_side:
-            self.presenter.phase_text(f"{chosen.region.name}: 请更换牌具后重启")
-            self.recorder.emit("warning", 0, message=f"{chosen.id} needs another tile set ({chosen.tiles.name}): "
-                                                      "change the tiles and restart the table")
-            return None
-        return chosen
+        self.keys.put(press)
 
     # -- faults ----------------------------------------------------------------------------------
 
     def latch(self, fault: LatchedFault) -> None:
         """A fault latches: shown with its code until a person acknowledges it."""
-        self.faults[(fault.code, fault.unit, fault.source)] = fault
-        self.fault_state.latch()
+        self.faults.latch(fault)
         self.record_fault(fault)
-        hint = FAULT_HINTS.get(fault.code, "acknowledge when the cause is gone")
-        self.presenter.fault(fault.label, fault.message, hint)
+        self.presenter.fault(fault.label, f"{fault.hint.name_zh} {fault.message}", fault.hint.todo_zh)
 
-    def _faults_cleared(self) -> None:
-        if not self.faults and self.fault_state.state == "latched":
-            self.fault_state.acknowledge()
+    def _interlock(self, open_: bool) -> None:
+        """The service hatch: shown while open; motion waits; it clears itself when closed."""
+        if open_ == self.hatch_open:
+            return
+        self.hatch_open = open_
+        if open_:
+            self.latch(LatchedFault(FaultCode.HATCH_OPEN, 0, "the service hatch is open", "interlock"))
+        elif self.faults.clear(FaultCode.HATCH_OPEN, 0, "interlock"):
             self.presenter.show_page("main")
 
     def record_fault(self, fault: LatchedFault) -> None:
-        self.recorder.emit("fault", self.hand_number if self.hand is not None else 0,
-                           code=fault.label, message=fault.message, latched=True, source=fault.source)
+        self.recorder.emit("fault", code=fault.label, message=fault.message, latched=True, source=fault.source)
 
     async def acknowledge_faults(self) -> None:
         """A person acknowledged: clear the boards' faults whose cause is gone, and ours."""
-        for key in [k for k, f in self.faults.items() if f.source == "controller"]:
-            del self.faults[key]
+        self._fault_clears += 1
+        self.faults.acknowledge_controller_faults()
         await self.devices.motor.clear_faults()
         await self.devices.rfid.clear_faults()
-        self._faults_cleared()
-        async with self._changed:
-            self._changed.notify_all()
-
-    # -- collaborators (set in session.py) ---------------------------------------------------------
-
-    set_builder: Any = None
-    hand_flow: Any = None
+        if not self.faults.active:
+            self.presenter.show_page("main")
+        await self._notify()
 
 
-def _fault_name(code: int) -> str:
-    try:
-        return FaultCode(code).name.replace("_", " ").lower()
-    except ValueError:
-        return f"fault {code}"
+class _Port:
+    """A view of the hub for one part: only what its protocol names is reachable from it."""
+
+    def __init__(self, hub: TableController) -> None:
+        self._hub = hub
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self._hub.ruleset
+
+    async def until(self, predicate: Callable[[], Any], timeout: float | None = None) -> Any:
+        return await self._hub.until(predicate, timeout)
+
+
+class _HandPorts(_Port):
+    """The hub as the hand sees it (HandPorts)."""
+
+    @property
+    def keys(self) -> KeyQueue:
+        return self._hub.keys
+
+    @property
+    def screens(self) -> Screens:
+        return self._hub.presenter
+
+    @property
+    def recorder(self) -> Recorder:
+        return self._hub.recorder
+
+    @property
+    def table_state(self) -> str:
+        return self._hub.table.state
+
+    async def advance(self, trigger: str) -> None:
+        await self._hub.advance(trigger)
+
+    async def next_key(self, panels: Sequence[int], keys: Sequence[Key]) -> Press:
+        return await self._hub.next_key(panels, keys)
+
+    async def roll_dice(self, count: int) -> tuple[int, ...]:
+        return await self._hub.roll_dice(count)
+
+    async def read_zone(self, seat: int) -> tuple[bytes, ...]:
+        return await self._hub.read_zone(seat)
+
+    def lookup(self, uid: bytes) -> Tile | None:
+        entry = self._hub.registry.lookup(uid)
+        return entry.kind if entry is not None else None
+
+
+class _BuildPorts(_Port):
+    """The hub as the set builder sees it (BuildPorts)."""
+
+    @property
+    def registry(self) -> TileRegistry:
+        return self._hub.registry
+
+    @property
+    def motor(self) -> MotorBoard:
+        return self._hub.devices.motor
+
+    @property
+    def rfid(self) -> RfidBoard:
+        return self._hub.devices.rfid
+
+    @property
+    def shuffle_ms(self) -> int:
+        return self._hub.shuffle_ms
+
+    def emit(self, event: str, **fields: Any) -> dict[str, Any]:
+        return self._hub.recorder.emit(event, **fields)
+
+    async def motion(self, command: Callable[[], Awaitable[None]]) -> None:
+        await self._hub.motion(command)
+
+    def fault_latched(self, code: int | None = None) -> bool:
+        return self._hub.faults.has(code) if code is not None else self._hub.faults.active
+
+    def latch(self, fault: LatchedFault) -> None:
+        self._hub.latch(fault)
+
+
+class _EnrollPorts(_HandPorts):
+    """The hub as enrolment sees it (EnrollPorts): the hand's keys and zones, and the message line."""
+
+    def show_message(self, text: str) -> None:
+        self._hub.presenter.phase_text(text)
 
 
 def monotonic_clock() -> Callable[[], float]:
@@ -376,4 +426,4 @@ def monotonic_clock() -> Callable[[], float]:
     return lambda: time.monotonic() - start
 
 
-__all__ = ["Devices", "LatchedFault", "SetRejected", "TableController", "monotonic_clock"]
+__all__ = ["Devices", "TableController", "monotonic_clock", "open_devices"]

@@ -11,8 +11,9 @@ import json
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Callable, Protocol
 
-from drivers.motor_protocol import Key
+from drivers.table_ui import Key
 from rulesets.definition import OptionError
 from rulesets.regions import REGION_IDS, get_region
 
@@ -113,3 +114,47 @@ class Menu:
             marker = "▶" if self.line == index + 1 else " "
             view[f"t_opt{index}"] = f"{marker}{option.label}: {self.options.get(option.key, option.default)}"
         return view
+
+
+class Emitter(Protocol):
+    def emit(self, event: str, **fields: Any) -> dict[str, Any]: ...
+
+
+MenuShower = Callable[[dict[str, str], bool], None]     # Presenter.menu(view, open)
+
+
+class FrontPanel:
+    """The front panel's menu keys: the menu state, its page on the display, the saved choice.
+
+    A saved choice waits in `take_choice()` until the session can apply it (between hands).
+    """
+
+    def __init__(self, show: MenuShower, recorder: Emitter, settings: Settings | None = None) -> None:
+        self._show = show
+        self._recorder = recorder
+        self._settings = settings
+        self._menu: Menu | None = None
+        self._choice: tuple[str, dict[str, str]] | None = None
+
+    def wants(self, key: Key) -> bool:
+        """菜单 opens the menu; while it is open every front-panel key is the menu's."""
+        return key == Key.MENU or (self._menu is not None and self._menu.open)
+
+    def press(self, key: Key, current: tuple[str, dict[str, str]]) -> None:
+        """One key; `current` is the ruleset and options in play (where the menu opens)."""
+        if self._menu is None:
+            self._menu = Menu.starting_at(*current)
+        menu = self._menu
+        outcome = menu.press(key)
+        self._show(menu.view(), menu.open)
+        if outcome == "save":
+            self._choice = (menu.region_id, dict(menu.options))
+            if self._settings is not None:
+                self._settings.save_choice(*self._choice)
+            self._recorder.emit("ruleset_chosen", hand=0, ruleset=menu.region_id, options=dict(menu.options))
+        if not menu.open:
+            self._menu = None
+
+    def take_choice(self) -> tuple[str, dict[str, str]] | None:
+        choice, self._choice = self._choice, None
+        return choice

@@ -2,7 +2,8 @@
 
 The presenter is the only writer of both.  It takes only public facts for the public display;
 private information (a 长春 宝) has its own method that writes one seat's display and nothing
-else.  Seat lines are cut to the board's SEAT_TEXT_BYTES at a character boundary.
+else.  Seat lines are cut at a character boundary to the longest line the motor board reported
+in its handshake (Constant.SEAT_TEXT_BYTES).
 """
 
 from __future__ import annotations
@@ -10,9 +11,6 @@ from __future__ import annotations
 from typing import Callable, Protocol
 
 from drivers.table_ui import Phase, seat_status
-
-SEAT_TEXT_BYTES = 32
-
 
 class DisplayLike(Protocol):
     def show_page(self, page: str) -> None: ...
@@ -23,7 +21,7 @@ class DisplayLike(Protocol):
 SeatWriter = Callable[[int, int, str], None]     # queues one seat line (the controller sends it in order)
 
 
-def fit(text: str, limit: int = SEAT_TEXT_BYTES) -> str:
+def fit(text: str, limit: int) -> str:
     """Cut `text` to at most `limit` UTF-8 bytes without splitting a character."""
     out = []
     size = 0
@@ -36,9 +34,10 @@ def fit(text: str, limit: int = SEAT_TEXT_BYTES) -> str:
 
 
 class Presenter:
-    def __init__(self, display: DisplayLike | None, seat_writer: SeatWriter) -> None:
+    def __init__(self, display: DisplayLike | None, seat_writer: SeatWriter, seat_text_bytes: int) -> None:
         self._display = display
         self._seat_writer = seat_writer
+        self._seat_text_bytes = seat_text_bytes
         self._shown: dict[tuple[str, str], object] = {}
         self._seats: dict[tuple[int, int], str] = {}
         self.page = "main"
@@ -114,7 +113,7 @@ class Presenter:
     # -- seat displays -------------------------------------------------------------------------
 
     def seat(self, side: int, line: int, text: str) -> None:
-        text = fit(text)
+        text = fit(text, self._seat_text_bytes)
         if self._seats.get((side, line)) != text:
             self._seats[(side, line)] = text
             self._seat_writer(side, line, text)

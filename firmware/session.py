@@ -1,93 +1,162 @@
 """A session at the table: the first build, then hand after hand with the two sets alternating.
 
-While a hand is played on one set, the other is shuffled and built under the table; at the
-hand over the players push the old set in, the plates go down for the new walls and rise.
+While a hand is played on one set, the other is shuffled and built under the table; at the hand
+over the players push the old set in, the plates go down for the new walls and rise.
+
+The session composes the parts: the hub (firmware.controller), the set builder and the hand flow
+(each on its ports), the ledger.  It owns the `SessionState`, and one publish step applies a
+settled hand to it and then writes ledger → recorder → display, in that order: the ledger first,
+so a crash between them never shows a score that was not kept.
 """
 
 from __future__ import annotations
 
 import asyncio
 
-from drivers.motor_protocol import Key, LiftPosition, Panel
-from drivers.table_ui import Phase
+from drivers.motor_protocol import LiftPosition
+from drivers.table_ui import Key, Panel, Phase
+from rulesets.definition import Ruleset
+from rulesets.regions import get_region
 
+from .build.set_builder import SetBuilder
+from .build.wall_map import WallMap
 from .controller import TableController
-from .hand_flow import HandFlow
-from .set_builder import SetBuilder
-from .wall_map import WallMap
+from .hand.flow import HandFlow
+from .hand.state import HandOutcome
+from .records.ledger import HandRecord, Ledger
+from .state import SessionState
 
 CENTRE_LIFT = 4
 
 
 class TableSession:
-    def __init__(self, controller: TableController, hands: int | None = None) -> None:
-        self.ctl = controller
+    def __init__(self, controller: TableController, ledger: Ledger, hands: int | None = None) -> None:
+        self.hub = controller
+        self.ledger = ledger
         self.hands = hands
         self.played = 0
-        controller.set_builder = SetBuilder(controller)
-        controller.hand_flow = HandFlow(controller)
+        self.builder = SetBuilder(controller.build_ports())
+        self.flow = HandFlow(controller.hand_ports())
+        controller.attach(hand=self.flow, build=self.builder)
+        self.state: SessionState | None = None
         self._build: asyncio.Task | None = None
 
     async def run(self) -> int:
         """Play `hands` hands (or until cancelled); return how many were played."""
-        ctl = self.ctl
-        await ctl.start()
+        hub = self.hub
+        await hub.start()
         try:
-            ctl.session = ctl.ledger.start_session(ctl.ruleset.id, dict(ctl.ruleset.options))
-            ctl.recorder.emit("session_start", 0, ruleset=ctl.ruleset.id, options=dict(ctl.ruleset.options),
-                              session=ctl.session)
-            await ctl.table.start()
-            ctl.presenter.phase(Phase.BUILDING)
-            next_set = await ctl.set_builder.build()
-            await ctl.table.set_built()
+            self._open_session(hub.ruleset)
+            await hub.advance("start")
+            hub.presenter.phase(Phase.BUILDING)
+            next_set = await self.builder.build()
+            await hub.advance("set_built")
             while True:
                 await self.hand_over(next_set)
-                self._build = asyncio.create_task(ctl.set_builder.build(), name="build-next-set")
-                await ctl.hand_flow.play(next_set)
+                self._build = asyncio.create_task(self.builder.build(), name="build-next-set")
+                state = self._state()
+                outcome = await self.flow.play(next_set, number=state.hand_number + 1, dealer=state.dealer,
+                                               totals=state.totals)
+                self.publish(outcome)
                 self.played += 1
                 next_set = await self._build
                 self._build = None
                 if self.hands is not None and self.played >= self.hands:
-                    await ctl.table.finish()
+                    await hub.advance("finish")
                     return self.played
-                chosen = ctl.take_pending_choice()
+                chosen = self._chosen_ruleset()
                 if chosen is not None:
-                    self._switch(chosen)
-                await ctl.table.next_hand()
+                    self._open_session(chosen)
+                await hub.advance("next_hand")
         finally:
             if self._build is not None:
                 self._build.cancel()
                 await asyncio.gather(self._build, return_exceptions=True)
-            await ctl.stop()
+            await hub.stop()
 
-    def _switch(self, ruleset) -> None:
-        """The panel chose another ruleset that plays with the same tiles: a new ledger session."""
-        ctl = self.ctl
-        ctl.ruleset = ruleset
-        ctl.session = ctl.ledger.start_session(ruleset.id, dict(ruleset.options))
-        ctl.dealer = ruleset.players[0]
-        ctl.dealer_repeats = 0
-        ctl.recorder.emit("session_start", 0, ruleset=ruleset.id, options=dict(ruleset.options), session=ctl.session)
-        ctl.presenter.ruleset(ruleset.region.name)
+    def _state(self) -> SessionState:
+        assert self.state is not None, "a session is open before any hand"
+        return self.state
+
+    # -- the publish step ----------------------------------------------------------------------
+
+    def publish(self, outcome: HandOutcome) -> SessionState:
+        """Apply a settled hand: the session state, then ledger → recorder → display."""
+        hub = self.hub
+        before = self._state()
+        after = before.after(outcome, hub.ruleset)
+        self.ledger.record_hand(after.session_id, HandRecord(outcome.number, outcome.dealer, outcome.result,
+                                                             outcome.winners, outcome.payments, outcome.wall_hash))
+        self.state = after
+        hub.recorder.emit("hand_end", result=outcome.result, winners=list(outcome.winners),
+                          payments=list(outcome.payments), totals=list(after.totals), next_dealer=after.dealer,
+                          **outcome.end_fields)
+        hub.recorder.close_hand()
+        self.flow.close()
+        self._show_settled(outcome, after)
+        return after
+
+    def _show_settled(self, outcome: HandOutcome, state: SessionState) -> None:
+        presenter = self.hub.presenter
+        presenter.scores(state.totals)
+        presenter.dealer(state.dealer, state.dealer_repeats)
+        result = "荒庄" if not outcome.winners else "胡 " + " ".join(f"座位{w}" for w in outcome.winners)
+        presenter.phase(Phase.HAND_OVER, result)
+        for side in self.hub.ruleset.players:
+            presenter.seat_status(side, side == state.dealer, state.totals[side])
+            if side not in outcome.winners:
+                presenter.prompt(side, "")              # a winner keeps "胡 +N" until the next hand
+
+    # -- sessions and the front panel's choice ---------------------------------------------------
+
+    def _open_session(self, ruleset: Ruleset) -> None:
+        """A new ledger session (at the start, or when the panel chose rules playable with these tiles):
+        scores from zero, the first side deals; hand numbers go on, so a recorder never repeats one."""
+        hub = self.hub
+        hub.ruleset = ruleset
+        session_id = self.ledger.start_session(ruleset.id, dict(ruleset.options))
+        self.state = SessionState.new(session_id, ruleset, self.state.hand_number if self.state else 0)
+        hub.recorder.emit("session_start", hand=0, ruleset=ruleset.id, options=dict(ruleset.options),
+                          session=session_id)
+        hub.presenter.ruleset(ruleset.region.name)
+
+    def _chosen_ruleset(self) -> Ruleset | None:
+        """The ruleset chosen on the panel, if it can be played with the tiles on the table now."""
+        choice = self.hub.panel.take_choice()
+        if choice is None:
+            return None
+        region_id, options = choice
+        chosen = get_region(region_id).resolve(options)
+        current = self.hub.ruleset
+        if chosen.tiles.counts != current.tiles.counts or chosen.stacks_per_side != current.stacks_per_side:
+            self.hub.presenter.phase_text(f"{chosen.region.name}: 请更换牌具后重启")
+            self.hub.recorder.emit("warning", hand=0, message=f"{chosen.id} needs another tile set ({chosen.tiles.name}): "
+                                                              "change the tiles and restart the table")
+            return None
+        return chosen
+
+    # -- between hands -----------------------------------------------------------------------------
 
     async def hand_over(self, next_set: WallMap) -> None:
         """Push the old tiles in, lower the plates onto the new walls and raise them."""
-        ctl = self.ctl
-        motor = ctl.devices.motor
-        sides = tuple(s for s in ctl.ruleset.players if ctl.ruleset.stacks_per_side[s])
-        ctl.presenter.phase(Phase.PUSH_IN)
-        await ctl.motion(lambda: motor.centre_lift(LiftPosition.DOWN))
-        await ctl.lifts_at((CENTRE_LIFT,), LiftPosition.DOWN)
-        await ctl.next_key(tuple(ctl.ruleset.players) + (Panel.FRONT,), (Key.CONFIRM,))
-        await ctl.table.pushed_in()
-        await ctl.motion(lambda: motor.side_lifts(LiftPosition.DOWN, sides))
-        await ctl.lifts_at(sides, LiftPosition.DOWN)
-        await ctl.motion(lambda: motor.side_lifts(LiftPosition.UP, sides))
-        await ctl.lifts_at(sides, LiftPosition.UP)
-        await ctl.motion(lambda: motor.centre_lift(LiftPosition.UP))
-        await ctl.lifts_at((CENTRE_LIFT,), LiftPosition.UP)
-        await ctl.builder_state.raise_walls()
-        for side in ctl.ruleset.players:
-            ctl.presenter.seat_status(side, side == ctl.dealer, ctl.totals[side])
-        ctl.presenter.dealer(ctl.dealer, ctl.dealer_repeats)
-        await ctl.table.walls_up()
+        hub = self.hub
+        motor = hub.devices.motor
+        ruleset = hub.ruleset
+        sides = tuple(s for s in ruleset.players if ruleset.stacks_per_side[s])
+        hub.presenter.phase(Phase.PUSH_IN)
+        await hub.motion(lambda: motor.centre_lift(LiftPosition.DOWN))
+        await hub.lifts_at((CENTRE_LIFT,), LiftPosition.DOWN)
+        await hub.next_key(tuple(ruleset.players) + (Panel.FRONT,), (Key.CONFIRM,))
+        await hub.advance("pushed_in")
+        await hub.motion(lambda: motor.side_lifts(LiftPosition.DOWN, sides))
+        await hub.lifts_at(sides, LiftPosition.DOWN)
+        await hub.motion(lambda: motor.side_lifts(LiftPosition.UP, sides))
+        await hub.lifts_at(sides, LiftPosition.UP)
+        await hub.motion(lambda: motor.centre_lift(LiftPosition.UP))
+        await hub.lifts_at((CENTRE_LIFT,), LiftPosition.UP)
+        await self.builder.raised()
+        state = self._state()
+        for side in ruleset.players:
+            hub.presenter.seat_status(side, side == state.dealer, state.totals[side])
+        hub.presenter.dealer(state.dealer, state.dealer_repeats)
+        await hub.advance("walls_up")

@@ -15,11 +15,11 @@ from rulesets.definition import Ruleset
 from simulator import parse_faults
 from simulator.table import SimulatedTable
 
+from .build.registry import Registered, TileRegistry
 from .controller import TableController, open_devices
-from .ledger import Ledger
-from .recorder import FlightRecorder
 from .panel import Settings
-from .registry import Registered, TileRegistry
+from .records.ledger import Ledger
+from .records.recorder import FlightRecorder
 from .session import TableSession
 
 PlayersFactory = Callable[[SimulatedTable, Ruleset, int], Any]   # returns an object with `async run()`
@@ -47,8 +47,12 @@ async def run_simulated(ruleset: Ruleset, *, hands: int | None, seed: int = 0, s
                         events: TextIO | None = None, ledger_path: str = ":memory:",
                         faults: tuple[str, ...] = (), players: PlayersFactory | None = default_players,
                         on_event: Callable[[dict], None] | None = None,
-                        table: SimulatedTable | None = None, settings_path: str | None = None) -> RunResult:
-    """Play `hands` hands of `ruleset` (None: until cancelled) on a simulated table; return what happened."""
+                        table: SimulatedTable | None = None, settings_path: str | None = None,
+                        on_session: Callable[[TableSession], None] | None = None) -> RunResult:
+    """Play `hands` hands of `ruleset` (None: until cancelled) on a simulated table; return what happened.
+
+    `on_event` hears every recorder event; `on_session` gets the session once it is composed (tests
+    read its state from there)."""
     own_table = table is None
     if table is None:
         table = SimulatedTable(seed=seed, speed=speed, tile_sets=(ruleset.tiles, ruleset.tiles), faults=parse_faults(faults))
@@ -63,12 +67,16 @@ async def run_simulated(ruleset: Ruleset, *, hands: int | None, seed: int = 0, s
             recorder = FlightRecorder(events, clock=_table_clock(table))
             if on_event is not None:
                 recorder.listen(on_event)
-            controller = TableController(devices, ruleset, registry, ledger, recorder, clock=_table_clock(table))
-            controller.settings = settings
+            controller = TableController(devices, ruleset, registry, recorder, clock=_table_clock(table),
+                                         settings=settings)
+            session = TableSession(controller, ledger, hands)
+            if on_session is not None:
+                on_session(session)
             if players is not None:
                 player_task = asyncio.create_task(players(table, ruleset, seed).run(), name="simulated-players")
-            played = await _run_beside(TableSession(controller, hands).run(), player_task)
-            return RunResult(played, tuple(controller.totals), recorder.events_written)  # type: ignore[arg-type]
+            played = await _run_beside(session.run(), player_task)
+            totals = session.state.totals if session.state is not None else (0, 0, 0, 0)
+            return RunResult(played, totals, recorder.events_written)
     finally:
         if player_task is not None:
             player_task.cancel()

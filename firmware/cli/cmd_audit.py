@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from firmware.audit import audit_events, read_events, split_hands
+from firmware.records.audit import audit_events, read_events, split_hands
 
 from .errors import UserError
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from drivers.errors import DriverError
 from firmware.config import ConfigError, TableConfig, load_config
-from firmware.enrollment import EnrollStep, enroll_set
-from firmware.registry import RegistryError, TileRegistry
+from firmware.build.enrollment import EnrollStep, enroll_set
+from firmware.build.registry import RegistryError, TileRegistry
 from rulesets.tilesets import NAMED_SETS
 
 from .errors import UserError
@@ -76,7 +76,7 @@ def enroll(args: argparse.Namespace) -> int:
 def import_registry(registry: TileRegistry, source: Path, replace: bool) -> int:
     """Pre-enrol from the simulator's JSON export: {uid hex: {"tile", "set", "copy"}}."""
     import json
-    from firmware.registry import Registered
+    from firmware.build.registry import Registered
     from rulesets.tiles import Tile, TileError
     try:
         raw = json.loads(source.read_text(encoding="utf-8"))
@@ -95,8 +95,7 @@ def import_registry(registry: TileRegistry, source: Path, replace: bool) -> int:
 async def _enroll(config: TableConfig, registry: TileRegistry, tile_set, args) -> int:
     from drivers.serial_transport import DEFAULT_BAUDRATE
     from firmware.controller import TableController, open_devices
-    from firmware.ledger import Ledger
-    from firmware.recorder import FlightRecorder
+    from firmware.records.recorder import FlightRecorder
     from rulesets.regions import get_region
 
     table = technician = None
@@ -110,20 +109,19 @@ async def _enroll(config: TableConfig, registry: TileRegistry, tile_set, args) -
     else:
         urls = (config.devices.motor, config.devices.rfid, config.devices.display)
     baudrate = config.devices.baudrate if config.devices is not None else DEFAULT_BAUDRATE
-    ledger = Ledger(":memory:")
     try:
         async with open_devices(*urls, baudrate) as devices:
-            controller = TableController(devices, get_region("changchun").resolve(), registry, ledger,
+            controller = TableController(devices, get_region("changchun").resolve(), registry,
                                          FlightRecorder(None, clock=lambda: 0.0))
             await controller.start()
             try:
-                return await enroll_set(controller, tile_set, args.set_index, seat=args.seat, on_step=_progress)
+                return await enroll_set(controller.enroll_ports(), registry, tile_set, args.set_index,
+                                        seat=args.seat, on_step=_progress)
             finally:
                 await controller.stop()
     finally:
         if technician is not None:
             technician.cancel()
             await asyncio.gather(technician, return_exceptions=True)
-        ledger.close()
         if table is not None:
             await table.stop()

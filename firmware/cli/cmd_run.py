@@ -14,7 +14,7 @@ from pathlib import Path
 
 from drivers.errors import DriverError
 from firmware.config import ConfigError, TableConfig, load_config
-from firmware.controller import SetRejected
+from firmware.faults import SetRejected
 from firmware.panel import Settings
 
 from .cmd_rules import load_ruleset
@@ -131,10 +131,10 @@ async def _run_simulated(ruleset, args, events, db_path: str) -> int:
 
 
 async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) -> int:
+    from firmware.build.registry import TileRegistry
     from firmware.controller import TableController, monotonic_clock, open_devices
-    from firmware.ledger import Ledger
-    from firmware.recorder import FlightRecorder
-    from firmware.registry import TileRegistry
+    from firmware.records.ledger import Ledger
+    from firmware.records.recorder import FlightRecorder
     from firmware.session import TableSession
 
     devices_cfg = config.devices
@@ -147,12 +147,12 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) ->
             clock = monotonic_clock()                    # one table clock for the recorder and the controller
             recorder = FlightRecorder(events, clock=clock)
             recorder.listen(print_hand)
-            controller = TableController(devices, ruleset, registry, ledger, recorder, clock=clock)
-            controller.settings = Settings(db_path)
+            settings = Settings(db_path)
             try:
-                await TableSession(controller, args.hands).run()
+                controller = TableController(devices, ruleset, registry, recorder, clock=clock, settings=settings)
+                await TableSession(controller, ledger, args.hands).run()
             finally:
-                controller.settings.close()
+                settings.close()
         return 0
     finally:
         ledger.close()

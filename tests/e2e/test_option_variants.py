@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from firmware.audit import audit_events, read_events
+from firmware.records.audit import audit_events, read_events
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
 from tests.asyncio_support import run

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from firmware.ledger import Ledger
+from firmware.records.ledger import Ledger
 
 
 def test_run_with_a_configuration_drives_the_named_ports(tmp_path):

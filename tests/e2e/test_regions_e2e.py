@@ -1,6 +1,6 @@
 """Whole hands of every region: the controller over real ptys against the simulator and its players.
 
-Each run's flight recorder is audited against the rules (firmware/audit.py: the wall hash, tile
+Each run's flight recorder is audited against the rules (firmware/records/audit.py: the wall hash, tile
 conservation, ring order, live and reserve arithmetic, 荒庄 at the right tile, indicator slots and
 wilds, payments) and checked for the events and fields the issue names.
 """
@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from firmware.audit import audit_events, read_events
+from firmware.records.audit import audit_events, read_events
 from firmware.simulated import run_simulated
 from rulesets.regions import REGION_IDS, get_region
 from tests.asyncio_support import run

@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from firmware.audit import audit_events, read_events
+from firmware.records.audit import audit_events, read_events
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
 from rulesets.tiles import Tile
@@ -100,7 +100,7 @@ def test_run_command_plays_hands_and_exits_0(tmp_path):
     assert audit_events(log) == []
     audit = subprocess.run([sys.executable, "-m", "firmware", "audit", str(events)], capture_output=True, text=True, timeout=60)
     assert audit.returncode == 0 and "3 hand(s) audited: sound" in audit.stdout
-    from firmware.ledger import Ledger
+    from firmware.records.ledger import Ledger
     ledger = Ledger(tmp_path / "t.db")                      # the ledger holds what the table showed
     last = [e for e in log if e["event"] == "hand_end"][-1]
     session = next(e["session"] for e in log if e["event"] == "session_start")

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from firmware.audit import audit_events
+from firmware.records.audit import audit_events
 from rulesets.regions import REGION_IDS
 
 

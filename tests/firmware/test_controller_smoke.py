@@ -22,7 +22,7 @@ def test_two_drawn_hands_of_changchun():
 
 
 def test_the_flight_recorder_passes_its_audit():
-    from firmware.audit import audit_events, read_events
+    from firmware.records.audit import audit_events, read_events
     events = io.StringIO()
     ruleset = get_region("guangshui").resolve()
     run(run_simulated(ruleset, hands=2, seed=5, events=events, players=WallWalker), timeout=60)

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from firmware.controller import SetRejected
+from firmware.faults import SetRejected
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
 from tests.asyncio_support import run

@@ -1,9 +1,10 @@
 """The wall map: reads land in their slots; doubled reads and stray tags are resolved, never guessed."""
 
-from firmware.registry import Registered, TileRegistry
-from firmware.wall_map import WallMap
+from firmware.build.registry import Registered, TileRegistry
+from firmware.build.wall_map import WallMap
 from rulesets.tiles import Tile
 from rulesets.tilesets import TileSet
+from rulesets.walls import Layer, StackPos
 
 
 def uid(n: int) -> bytes:
@@ -24,7 +25,7 @@ def test_reads_land_in_top_then_bottom():
     registry, wall = setup([Tile.M1, Tile.M2])
     wall.on_head_read(0, 0, (uid(1),))
     wall.on_head_read(0, 1, (uid(2),))
-    assert wall.tile_at(0, 0, "top") == Tile.M1 and wall.tile_at(0, 0, "bottom") == Tile.M2
+    assert wall.tile_at(StackPos(0, 0), Layer.TOP) == Tile.M1 and wall.tile_at(StackPos(0, 0), Layer.BOTTOM) == Tile.M2
     assert wall.check(EXPECTED, 0) == []
 
 
@@ -32,7 +33,7 @@ def test_a_doubled_read_keeps_the_new_tag():
     registry, wall = setup([Tile.M1, Tile.M2])
     wall.on_head_read(0, 0, (uid(1),))
     wall.on_head_read(0, 1, (uid(1), uid(2)))          # the previous tile's tag still in the field
-    assert wall.uid_at(0, 0, "bottom") == uid(2) and wall.check(EXPECTED, 0) == []
+    assert wall.uid_at(StackPos(0, 0), Layer.BOTTOM) == uid(2) and wall.check(EXPECTED, 0) == []
 
 
 def test_a_stray_tag_beside_the_tile_is_only_noted():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from firmware.wall_tracker import TrackingError, WallTracker
+from firmware.hand.tracker import TrackingError, WallTracker
 from rulesets.regions import get_region
 from rulesets.reserve import KongReserve, NoReserve
 from rulesets.tiles import Tile
@@ -104,11 +104,12 @@ def test_live_count_uses_the_region_reserve():
 
 def test_bao_passes_over_old_bao_slots_and_goes_to_the_lower_layer():
     """长春 §1.3: 换宝 puts the old 宝 back; after six dead 宝 「则可利用下层的牌作宝，上下互换」."""
-    from firmware.hand_state import HandState
+    from firmware.hand.state import HandState
     ruleset = get_region("changchun").resolve()
     rule = ruleset.indicators[0]
     tiles = {Slot(i, layer): Tile.M1 for i in range(len(RING)) for layer in (Layer.TOP, Layer.BOTTOM)}
-    hand = HandState(ruleset, 1, 0, [(1, 1), (1, 1)], Break(2, 7), RING, tiles, 53)
+    hand = HandState(ruleset, 1, 0, [(1, 1), (1, 1)], Break(2, 7), tiles, 53)
+    assert hand.ring == RING
     first = hand.choose_bao(rule, (3,))
     assert first.slots == (Slot(len(RING) - 3, Layer.TOP),)
     again = hand.choose_bao(rule, (3,))                       # the same die: the next stack on

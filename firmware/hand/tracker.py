@@ -8,13 +8,14 @@ recorded, and counted at the nearer end).  A tail draw replaces a flower when a 
 count and the reserve follow the ruleset's reserve policy; 荒庄 is declared when the next head draw
 would cut into the reserve.
 
-Pure logic: no I/O, no clock.
+Pure logic: no I/O, no clock.  Its changing state (`to_json` / `restore`) is part of the hand's
+state, so a restarted controller picks the wall up where it stood.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Any, Mapping
 
 from rulesets.reserve import ReservePolicy, WallCount, wall_count
 from rulesets.tiles import Tile
@@ -38,6 +39,32 @@ class Take:
     reserve: int            # full stacks reserved now
     kongs: int
     tile: Tile | None       # from the wall map; never shown in public events before the hand ends
+
+    def to_json(self) -> dict[str, Any]:
+        return {"end": self.end.value, "slot": slot_json(self.slot), "stack": [self.stack.wall, self.stack.stack],
+                "reason": self.reason, "in_order": self.in_order, "live": self.live, "reserve": self.reserve,
+                "kongs": self.kongs, "tile": tile_json(self.tile)}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> "Take":
+        return Take(End(data["end"]), slot_from(data["slot"]), StackPos(*data["stack"]), data["reason"],
+                    data["in_order"], data["live"], data["reserve"], data["kongs"], tile_from(data["tile"]))
+
+
+def slot_json(slot: Slot) -> list:
+    return [slot.ring, slot.layer.value]
+
+
+def slot_from(data: list) -> Slot:
+    return Slot(int(data[0]), Layer(data[1]))
+
+
+def tile_json(tile: Tile | None) -> str | None:
+    return None if tile is None else str(tile)
+
+
+def tile_from(text: str | None) -> Tile | None:
+    return None if text is None else Tile.parse(text)
 
 
 class WallTracker:
@@ -165,6 +192,28 @@ class WallTracker:
                     count.reserved_full_stacks, self.kongs, tile)
         self.taken[slot] = take
         return take
+
+    # -- state ---------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """What changes as the hand is played (the ring, reserve and wall come from the hand)."""
+        return {"takes": [take.to_json() for take in self.taken.values()],
+                "shown": sorted(slot_json(s) for s in self.shown),
+                "expected_aside": sorted(slot_json(s) for s in self.expected_aside),
+                "head_taken": self.head_taken, "tail_taken": self.tail_taken, "kongs": self.kongs,
+                "flowers_owed": self.flowers_owed, "flower_kinds": sorted(str(t) for t in self.flower_kinds)}
+
+    def restore(self, data: Mapping[str, Any]) -> None:
+        self.taken = {take.slot: take for take in map(Take.from_json, data["takes"])}
+        self.shown = {slot_from(s) for s in data["shown"]}
+        self.expected_aside = {slot_from(s) for s in data["expected_aside"]}
+        self.head_taken, self.tail_taken = data["head_taken"], data["tail_taken"]
+        self.kongs, self.flowers_owed = data["kongs"], data["flowers_owed"]
+        self.flower_kinds = frozenset(Tile.parse(t) for t in data["flower_kinds"])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, WallTracker) and (self.ring, self.reserve, self.wall_map, self.deal_size) == \
+            (other.ring, other.reserve, other.wall_map, other.deal_size) and self.to_json() == other.to_json()
 
     def _first_untaken_slot(self, index: int) -> Slot:
         for layer in (Layer.TOP, Layer.BOTTOM):

@@ -9,10 +9,9 @@ as it was.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Protocol, Sequence
 
-from drivers.motor_protocol import Key, Panel
-from drivers.table_ui import enroll_prompt
+from drivers.table_ui import Key, Panel, enroll_prompt
 from rulesets.tilesets import TileSet
 
 from .registry import Registered, TileRegistry
@@ -27,25 +26,29 @@ class EnrollStep:
     problem: str = ""
 
 
-class EnrollmentError(Exception):
-    """An enrolment that cannot complete (one line)."""
+class EnrollPorts(Protocol):
+    """What enrolment needs of the table: the message line, the front panel, a read zone."""
+
+    def show_message(self, text: str) -> None: ...
+
+    async def next_key(self, panels: Sequence[int], keys: Sequence[Key]) -> object: ...
+
+    async def read_zone(self, seat: int) -> tuple[bytes, ...]: ...
 
 
-async def enroll_set(controller, tile_set: TileSet, set_index: int, *, seat: int = 0,
-                     on_step: Callable[[EnrollStep], None] = lambda step: None) -> int:
+async def enroll_set(ports: EnrollPorts, registry: TileRegistry, tile_set: TileSet, set_index: int, *,
+                     seat: int = 0, on_step: Callable[[EnrollStep], None] = lambda step: None) -> int:
     """Read every kind of `tile_set` through `seat`'s zone; register them as set `set_index`."""
-    registry: TileRegistry = controller.registry
     entries: list[Registered] = []
     seen: set[bytes] = set()
     kinds = tile_set.counts
     for index, (kind, copies) in enumerate(kinds):
         problem = ""
         while True:
-            controller.presenter.phase_text(enroll_prompt(kind.zh, copies, seat))
+            ports.show_message(enroll_prompt(kind.zh, copies, seat))
             on_step(EnrollStep(index, len(kinds), kind.zh, copies, problem))
-            await controller.next_key((Panel.FRONT, seat), (Key.CONFIRM,))
-            inventory = await controller.read_zone(seat)
-            uids = list(dict.fromkeys(inventory.uids))
+            await ports.next_key((Panel.FRONT, seat), (Key.CONFIRM,))
+            uids = list(dict.fromkeys(await ports.read_zone(seat)))
             fresh = [u for u in uids if u not in seen and registry.lookup(u) is None]
             if len(fresh) == copies and len(uids) == copies:
                 break

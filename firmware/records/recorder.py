@@ -9,7 +9,6 @@ is written, so a bug elsewhere cannot leak the wall.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any, Callable, TextIO
 
@@ -18,11 +17,6 @@ PUBLIC_TILE_EVENTS = {"hand_end", "win", "indicator", "fault", "enroll", "set_ch
 
 class SecretLeak(Exception):
     """An event would have revealed a hidden tile before the hand ended."""
-
-
-def wall_hash(salt: str, ring: list[list[str]]) -> str:
-    """hex SHA-256 of the salt followed by the ring as compact JSON (issue: flight recorder)."""
-    return hashlib.sha256((salt + json.dumps(ring, separators=(",", ":"))).encode()).hexdigest()
 
 
 def check_public(event: dict[str, Any]) -> None:
@@ -42,19 +36,31 @@ def _is_wall(value: Any) -> bool:
 
 
 class FlightRecorder:
-    """Writes events to a text stream (a file opened by the caller) and to live listeners."""
+    """Writes events to a text stream (a file opened by the caller) and to live listeners.
+
+    Every event carries the number of the hand open at the time (`open_hand` … `close_hand`),
+    0 outside a hand: one place decides it, whoever emits.
+    """
 
     def __init__(self, sink: TextIO | None, clock: Callable[[], float]) -> None:
         self._sink = sink
         self._clock = clock
         self._listeners: list[Callable[[dict[str, Any]], None]] = []
         self.events_written = 0
+        self.hand = 0
 
     def listen(self, listener: Callable[[dict[str, Any]], None]) -> None:
         self._listeners.append(listener)
 
-    def emit(self, event: str, hand: int, **fields: Any) -> dict[str, Any]:
-        record = {"event": event, "t": round(self._clock(), 3), "hand": hand, **fields}
+    def open_hand(self, number: int) -> None:
+        self.hand = number
+
+    def close_hand(self) -> None:
+        self.hand = 0
+
+    def emit(self, event: str, *, hand: int | None = None, **fields: Any) -> dict[str, Any]:
+        """Write one event; `hand` overrides the open hand (0 for table-level events in a hand)."""
+        record = {"event": event, "t": round(self._clock(), 3), "hand": self.hand if hand is None else hand, **fields}
         check_public(record)
         if self._sink is not None:
             self._sink.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")

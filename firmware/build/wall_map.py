@@ -6,6 +6,9 @@ tiles of another set are set aside, and exactly one candidate must remain.  Noth
 a slot with no candidate is *unread*, one with several is *ambiguous*, and both stop the set
 from reaching play.  Before the walls rise, `check()` compares the map with the ruleset's tile
 set and names every missing, extra, duplicated, unknown or other-set tile.
+
+One wall coordinate: a position is a `StackPos` and a `Layer`.  The hand asks for the tiles in
+its ring's draw order (`in_ring_order`); that conversion lives here and nowhere else.
 """
 
 from __future__ import annotations
@@ -17,11 +20,17 @@ from drivers.messages import FaultCode
 from drivers.rfid_protocol import push_slot
 from rulesets.tiles import Tile
 from rulesets.tilesets import TileSet
-from rulesets.walls import Layer
+from rulesets.walls import Layer, Ring, Slot, StackPos
 
 from .registry import TileRegistry
 
-Position = tuple[int, int, str]      # (side, stack, "top"/"bottom")
+Position = tuple[StackPos, Layer]
+LAYERS = (Layer.TOP, Layer.BOTTOM)
+
+
+def describe(position: Position) -> str:
+    pos, layer = position
+    return f"slot side {pos.wall} stack {pos.stack} {layer.value}"
 
 
 @dataclass(frozen=True)
@@ -45,7 +54,7 @@ class WallMap:
 
     def on_head_read(self, lane: int, push_index: int, uids: tuple[bytes, ...]) -> None:
         slot = push_slot(lane, push_index)
-        position = (slot.side, slot.stack, slot.layer)
+        position = (StackPos(slot.side, slot.stack), Layer(slot.layer))
         self.reads[position] = tuple(uids)
         self.uids[position] = self._resolve(uids)
 
@@ -63,16 +72,20 @@ class WallMap:
         return fresh[0] if len(fresh) == 1 else None
 
     def positions(self) -> list[Position]:
-        return [(side, stack, layer) for side in range(4) for stack in range(self.stacks[side])
-                for layer in ("top", "bottom")]
+        return [(StackPos(side, stack), layer) for side in range(4) for stack in range(self.stacks[side])
+                for layer in LAYERS]
 
-    def tile_at(self, side: int, stack: int, layer: Layer | str) -> Tile | None:
-        uid = self.uids.get((side, stack, _layer_name(layer)))
+    def tile_at(self, pos: StackPos, layer: Layer) -> Tile | None:
+        uid = self.uids.get((pos, layer))
         found = self.registry.lookup(uid) if uid else None
         return found.kind if found else None
 
-    def uid_at(self, side: int, stack: int, layer: Layer | str) -> bytes | None:
-        return self.uids.get((side, stack, _layer_name(layer)))
+    def uid_at(self, pos: StackPos, layer: Layer) -> bytes | None:
+        return self.uids.get((pos, layer))
+
+    def in_ring_order(self, ring: Ring) -> dict[Slot, Tile | None]:
+        """Every slot of `ring` with the tile built there (None: unread)."""
+        return {Slot(i, layer): self.tile_at(pos, layer) for i, pos in enumerate(ring.stacks) for layer in LAYERS}
 
     def check(self, expected: TileSet, expected_set: int | None = None) -> list[SetProblem]:
         """Everything that keeps this set from play; [] when it may rise."""
@@ -81,20 +94,18 @@ class WallMap:
                   and not self._only_unknown(p)]
         foreign = [p for p in self.positions() if p in self.reads and self._only_unknown(p)]
         unfilled = [p for p in self.positions() if p not in self.reads]
-        for side, stack, layer in unread:
-            seen = self.reads.get((side, stack, layer))
+        for position in unread:
+            seen = self.reads.get(position)
             why = "was not read" if not seen else f"read {len(seen)} tags and none can be told apart"
-            problems.append(SetProblem(FaultCode.SET_MISMATCH,
-                                       f"slot side {side} stack {stack} {layer} {why}; rebuild the set"))
+            problems.append(SetProblem(FaultCode.SET_MISMATCH, f"{describe(position)} {why}; rebuild the set"))
         placed = [u for u in (self.uids.get(p) for p in self.positions()) if u is not None]
         for uid, n in Counter(placed).items():
             if n > 1:
                 problems.append(SetProblem(FaultCode.DUPLICATE_UID, f"tag {uid.hex()} read at {n} slots: a duplicated tag"))
-        for side, stack, layer in foreign:
-            uid = self.reads[(side, stack, layer)][0]
+        for position in foreign:
+            uid = self.reads[position][0]
             problems.append(SetProblem(FaultCode.UNKNOWN_TAG,
-                                       f"unknown tag {uid.hex()} at slot side {side} stack {stack} {layer}: "
-                                       "take the foreign tile out or enrol it"))
+                                       f"unknown tag {uid.hex()} at {describe(position)}: take the foreign tile out or enrol it"))
         found = [self.registry.lookup(u) for u in dict.fromkeys(placed)]
         if expected_set is not None:
             for entry in found:
@@ -129,7 +140,3 @@ def _multiset_problems(found: Counter, expected: Counter, unread: bool) -> list[
             problems.append(SetProblem(FaultCode.SET_MISMATCH,
                                        f"{have - want} extra {kind.zh} ({kind}) this ruleset does not use: take it out"))
     return problems
-
-
-def _layer_name(layer: Layer | str) -> str:
-    return layer.value if isinstance(layer, Layer) else str(layer)

@@ -16,7 +16,6 @@ For every hand in a JSON Lines event log this checks what the issue asks of the 
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from dataclasses import dataclass, field
@@ -28,6 +27,8 @@ from rulesets.regions import get_region
 from rulesets.reserve import wall_count
 from rulesets.tiles import Tile
 from rulesets.walls import Layer, Slot
+
+from ..hand.state import wall_hash
 
 
 @dataclass
@@ -55,12 +56,20 @@ def split_hands(events: list[dict]) -> list[HandLog]:
 
 
 def audit_events(events: list[dict]) -> list[str]:
+    """Every finished hand against the rules, and the running totals (which start at 0 with each
+    `session_start`) against the payments."""
     problems: list[str] = []
+    hands = {hand.number: hand for hand in split_hands(events)}
     totals = [0, 0, 0, 0]
-    for hand in split_hands(events):
-        start, end = hand.first("hand_start"), hand.first("hand_end")
-        if start is None or end is None:
-            continue                                    # an unfinished hand (the run was stopped)
+    for event in events:
+        if event["event"] == "session_start":
+            totals = [0, 0, 0, 0]
+        if event["event"] != "hand_end":
+            continue
+        hand = hands[event["hand"]]
+        start, end = hand.first("hand_start"), event
+        if start is None:
+            continue                                    # the hand began before this recorder
         ruleset = get_region(start["ruleset"]).resolve(start["options"])
         problems += [f"hand {hand.number}: {p}" for p in audit_hand(ruleset, hand, start, end)]
         totals = [t + p for t, p in zip(totals, end["payments"])]
@@ -73,8 +82,7 @@ def audit_events(events: list[dict]) -> list[str]:
 def audit_hand(ruleset: Ruleset, hand: HandLog, start: dict, end: dict) -> list[str]:
     problems: list[str] = []
     ring_tiles = end["ring"]
-    digest = hashlib.sha256((end["salt"] + json.dumps(ring_tiles, separators=(",", ":"))).encode()).hexdigest()
-    if digest != start["wall_hash"]:
+    if wall_hash(end["salt"], ring_tiles) != start["wall_hash"]:
         problems.append("the wall hash does not match the wall revealed at hand_end")
     built = Counter(Tile.parse(t) for pair in ring_tiles for t in pair)
     if built != Counter(dict(ruleset.tiles.counts)):

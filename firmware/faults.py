@@ -1,0 +1,163 @@
+"""Faults in one place: what latched, why a set may not play, and what a person should do.
+
+A fault *latches*: it stays shown with its code until a person acknowledges it (DESIGN.md §7).
+The latch here is pure state — which faults are latched and the clear/latched machine — so the
+controller can show and record each change, and tests can drive it without a table.
+
+Every code has a hint in two languages: Chinese for the public display (the people at the
+table read Chinese), English for logs and the recorder (the technician's tools).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from drivers.errors import LinkError
+from drivers.messages import FaultCode
+
+from .machines import build_machine
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A fault's name and what to do about it, for the display (zh) and for logs (en)."""
+
+    name_zh: str
+    name_en: str
+    todo_zh: str
+    todo_en: str
+
+
+HINTS: dict[int, Hint] = {
+    FaultCode.PUSH_JAM: Hint("推牌卡住", "push jam", "清除卡住的推牌头后按确认",
+                             "clear the jammed stacking head, then acknowledge"),
+    FaultCode.HOME_SENSOR: Hint("链条原点未找到", "home sensor", "检查推牌链条的原点传感器后按确认",
+                                "check the lane's home sensor, then acknowledge"),
+    FaultCode.SIDE_LIFT_LIMIT: Hint("升降台不到位", "side lift limit", "检查该边升降台有无卡牌后按确认",
+                                    "look for a tile caught under that side's plate, then acknowledge"),
+    FaultCode.CENTRE_LIFT_LIMIT: Hint("中间升降不到位", "centre lift limit", "检查中间升降盘有无卡牌后按确认",
+                                      "look for a tile caught at the centre lift, then acknowledge"),
+    FaultCode.DICE_MOTOR: Hint("骰子电机卡住", "dice motor", "检查骰子罩后按确认",
+                               "free the dice cup, then acknowledge"),
+    FaultCode.LANE_SHORT: Hint("缺牌", "lane short", "检查桌面有无遗留的牌后按确认",
+                               "a lane ran out of tiles: look for tiles left on the table, then acknowledge"),
+    FaultCode.SET_MISMATCH: Hint("牌不齐", "set mismatch", "按提示补齐或取出牌后按确认",
+                                 "fix the set as the message says, then acknowledge and rebuild"),
+    FaultCode.DUPLICATE_UID: Hint("标签重复", "duplicate tag", "取出标签重复的牌后按确认",
+                                  "take out the tile with the duplicated tag, then acknowledge"),
+    FaultCode.UNKNOWN_TAG: Hint("未登记的牌", "unknown tag", "取出外来牌或登记后按确认",
+                                "take out the foreign tile or enrol it, then acknowledge"),
+    FaultCode.WRONG_SET: Hint("混入另一副牌", "wrong set", "取出另一副牌的牌后按确认",
+                              "take out the tile of the other set, then acknowledge"),
+    FaultCode.OVER_TEMPERATURE: Hint("电机过热", "over temperature", "等电机冷却后按确认",
+                                     "let the motor cool down, then acknowledge"),
+    FaultCode.HATCH_OPEN: Hint("检修盖打开", "hatch open", "关好检修盖",
+                               "close the service hatch; the table goes on by itself"),
+    FaultCode.HOST_LOST: Hint("主控连接中断", "host lost", "按确认继续",
+                              "the controller lost the board for a moment; acknowledge to go on"),
+    FaultCode.CONFIG_MISMATCH: Hint("规则与牌桌不符", "config mismatch", "请选择其他规则",
+                                    "this ruleset needs more stacks than the table builds: choose another"),
+    FaultCode.OVER_CURRENT: Hint("电机过流", "over current", "排除卡住的电机后按确认",
+                                 "free the stalled motor, then acknowledge"),
+    FaultCode.EMERGENCY_STOP: Hint("紧急停止", "emergency stop", "确认安全后按确认",
+                                   "make the table safe, then acknowledge"),
+    FaultCode.COUNT_SENSOR: Hint("计数传感器异常", "count sensor", "检查推牌计数传感器后按确认",
+                                 "check the lane's count sensor, then acknowledge"),
+    FaultCode.ANTENNA: Hint("读卡天线故障", "antenna", "检查天线连接后按确认",
+                            "check the antenna's cable, then acknowledge"),
+    FaultCode.READER: Hint("读卡器无响应", "reader", "检查读卡板后按确认",
+                           "check the RFID reader board, then acknowledge"),
+}
+UNKNOWN_HINT = Hint("故障", "fault", "排除原因后按确认", "acknowledge when the cause is gone")
+
+# Interlocks stop motion while they are open and clear by themselves when closed: motion waits for
+# them (never spins) and nobody has to acknowledge a hatch that was simply shut again.
+INTERLOCKS = frozenset({FaultCode.HATCH_OPEN})
+
+
+def hint_for(code: int) -> Hint:
+    return HINTS.get(code, UNKNOWN_HINT)
+
+
+@dataclass(frozen=True)
+class LatchedFault:
+    code: int
+    unit: int
+    message: str         # English, with the particulars (which tile, which slot, which lane)
+    source: str          # "motor", "rfid" or "controller"
+
+    @property
+    def label(self) -> str:
+        return f"E{self.code:02d}"
+
+    @property
+    def key(self) -> tuple[int, int, str]:
+        return (self.code, self.unit, self.source)
+
+    @property
+    def hint(self) -> Hint:
+        return hint_for(self.code)
+
+    @property
+    def interlock(self) -> bool:
+        return self.code in INTERLOCKS
+
+
+def board_fault_message(code: int, unit: int, detail: int) -> str:
+    """The English line for a fault a board raised."""
+    return f"{hint_for(code).name_en} (unit {unit}, detail {detail})"
+
+
+class ControllerFailure(LinkError):
+    """The controller itself failed while handling an event (a bug): the table stops."""
+
+
+class SetRejected(Exception):
+    """A built set may not reach play (its faults are latched and recorded)."""
+
+
+class FaultLatch:
+    """Which faults are latched; the clear ⇄ latched machine follows every change."""
+
+    def __init__(self) -> None:
+        self._faults: dict[tuple[int, int, str], LatchedFault] = {}
+        self.machine = build_machine("fault", asynchronous=False)
+
+    def latch(self, fault: LatchedFault) -> None:
+        self._faults[fault.key] = fault
+        self.machine.latch()
+
+    def clear(self, code: int, unit: int, source: str) -> bool:
+        """A board cleared one of its faults; True when nothing is latched any more."""
+        self._faults.pop((code, unit, source), None)
+        return self._settle()
+
+    def acknowledge_controller_faults(self) -> bool:
+        """A person acknowledged: the controller's own faults go; True when nothing is latched."""
+        for key in [k for k, f in self._faults.items() if f.source == "controller"]:
+            del self._faults[key]
+        return self._settle()
+
+    def _settle(self) -> bool:
+        if not self._faults and self.machine.state == "latched":
+            self.machine.acknowledge()
+        return not self._faults
+
+    @property
+    def active(self) -> bool:
+        return bool(self._faults)
+
+    @property
+    def blocking(self) -> bool:
+        """A fault that needs a person (an interlock clears when it is closed)."""
+        return any(not f.interlock for f in self._faults.values())
+
+    def has(self, code: int) -> bool:
+        return any(f.code == code for f in self._faults.values())
+
+    def latched(self) -> tuple[LatchedFault, ...]:
+        return tuple(self._faults.values())
+
+
+__all__ = ["ControllerFailure", "FaultLatch", "HINTS", "Hint", "INTERLOCKS", "LatchedFault", "SetRejected",
+           "board_fault_message", "hint_for"]

@@ -1,0 +1,232 @@
+"""One hand, from the dice to the outcome, as the table runs it (docs/table-flow.md).
+
+The flow sees the table only through its ports (`ports.HandPorts`): it awaits what the players do
+(keys, takes, read zones) and writes to the screens and the recorder.  The hub calls it back at
+once with every tile that leaves the wall and with 听 and 杠 (`on_wall_change`, `on_key`).  A win
+is checked by `win_check.WinCheck`, the 长春 宝 by `bao.BaoDesk`, a region's special phases by
+`phases.PHASES`.  The flow returns a `HandOutcome`; applying it (ledger, recorder, display) is
+the session's publish step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from drivers.table_ui import Key, Panel, Phase, ROLL_DICE, roll_prompt
+from rulesets.dice import SecondRollerPicksStart, count_seats
+from rulesets.indicators import Timing
+from rulesets.scoring import DrawContext
+from rulesets.walls import StackPos
+
+from .bao import BaoDesk
+from .phases import run_phase
+from .ports import BuiltWall, HandPorts, Press, pressed
+from .state import HandOutcome, HandState, Payout, Reveal
+from .tracker import TrackingError
+from .win_check import WinCheck
+
+
+@dataclass(frozen=True)
+class BaoRoll:
+    """The first ready seat pressed 骰子 to choose the 宝 (a seat number alone could be 0, falsy)."""
+
+    seat: int
+
+
+class HandFlow:
+    def __init__(self, ports: HandPorts) -> None:
+        self.ports = ports
+        self.hand: HandState | None = None
+        self.totals: tuple[int, ...] = (0, 0, 0, 0)     # the session's scores, for the seat displays
+        self.rolls_asked = 0
+        self.bao = BaoDesk(ports)
+        self.win_check = WinCheck(ports)
+
+    # -- what the hub reports at once (HandListener) -------------------------------------------------
+
+    def on_wall_change(self, pos: StackPos, tiles: int) -> None:
+        hand = self.hand
+        if hand is None:
+            return
+        try:
+            takes = hand.on_wall_change(pos, tiles)
+        except TrackingError as error:
+            self.ports.recorder.emit("warning", message=str(error))
+            return
+        screens = self.ports.screens
+        for take in takes:
+            self.ports.recorder.emit("take", end=take.end.value, ring=take.slot.ring, layer=take.slot.layer.value,
+                                     live=take.live, reserve=take.reserve, kongs=take.kongs, reason=take.reason,
+                                     in_order=take.in_order)
+            if not take.in_order:
+                screens.phase(Phase.PLAY if hand.deal_complete else Phase.DEAL, "⚠请按顺序取牌")
+        screens.stacks_left(hand.tracker.live)
+        if hand.deal_complete and hand.tracker.exhausted and not hand.last_tile_shown and not hand.over:
+            hand.last_tile_shown = True
+            screens.phase(Phase.LAST_TILE)
+
+    def on_key(self, press: Press) -> bool:
+        """听 and 杠 change the hand's state at once; other keys wait in the queue for the flow."""
+        hand = self.hand
+        if hand is None or press.front or press.seat not in hand.ruleset.players:
+            return False
+        seat = press.seat
+        if press.key == Key.TING and seat not in hand.ready:
+            hand.ready.append(seat)
+            self.ports.recorder.emit("ready", seat=seat)
+            self.ports.screens.seat_status(seat, seat == hand.dealer, self.totals[seat], ready=True)
+            self.bao.on_ready(hand, seat)
+            return True
+        if press.key == Key.KONG:
+            hand.pending_kong[seat] = press.long
+            self.ports.recorder.emit("kong_declared", seat=seat, concealed=press.long)
+            return True
+        return False
+
+    # -- the hand ------------------------------------------------------------------------------------
+
+    async def play(self, wall: BuiltWall, *, number: int, dealer: int, totals: tuple[int, ...]) -> HandOutcome:
+        """Play hand `number` on the built `wall`; the outcome is for the session to publish."""
+        ports = self.ports
+        ruleset = ports.ruleset
+        screens = ports.screens
+        self.totals = tuple(totals)
+        self.rolls_asked = 0
+        ports.keys.clear()                                  # nothing pressed before this hand counts in it
+        for side in ruleset.players:
+            screens.prompt(side, "")
+        screens.public_indicators([], [])                   # last hand's indicators are not this hand's
+        screens.dice([])
+        rolls = await self._dice(dealer)
+        result = ruleset.dice.break_for(dealer, ruleset.players, rolls)
+        ring = ruleset.layout.ring(result.brk)
+        plan = ruleset.dealing.plan(dealer, ruleset.players)
+        screens.round(f"第{number}局")
+        hand = HandState(ruleset, number, dealer, rolls, result.brk, dict(wall.in_ring_order(ring)), plan.next_head,
+                         rolls_asked=self.rolls_asked)
+        self.hand = hand
+        ports.recorder.open_hand(number)
+        ports.recorder.emit("hand_start", ruleset=ruleset.id, options=dict(ruleset.options), dealer=dealer,
+                            sides=list(ruleset.players), stacks_per_side=list(ruleset.stacks_per_side),
+                            dice=[list(r) for r in rolls], **{"break": {"wall": result.brk.wall, "skip": result.brk.skip}},
+                            ring_stacks=len(ring), wall_hash=hand.wall_hash(), tile_set=wall.tile_set)
+        await self._advance(hand, "dice_done")
+        screens.phase(Phase.DEAL)
+        await ports.until(lambda: hand.deal_complete)
+        ports.recorder.emit("dealt", next_head=hand.tracker.next_head_position(),
+                            hand_sizes={str(side): n for side, n in plan.hand_sizes().items()})
+        await self._advance(hand, "dealt")
+        await self._reveal_after_deal(hand)
+        for phase in ruleset.phases:
+            await run_phase(phase.name, ports, hand, self.roll)
+        await self._advance(hand, "revealed")
+        screens.phase(Phase.PLAY)
+        await self._play_loop(hand)
+        return await self._finish(hand)
+
+    def close(self) -> None:
+        """The outcome is published: the hand no longer follows the wall."""
+        self.hand = None
+
+    async def _advance(self, hand: HandState, trigger: str) -> None:
+        await self.ports.advance(trigger)
+        hand.phase = self.ports.table_state
+
+    async def _dice(self, dealer: int) -> list[tuple[int, ...]]:
+        ports = self.ports
+        procedure = ports.ruleset.dice
+        rolls: list[tuple[int, ...]] = []
+        ports.screens.phase(Phase.DICE)
+        for index in range(procedure.rolls_needed):
+            roller = dealer
+            if index == 1 and isinstance(procedure, SecondRollerPicksStart):
+                roller = count_seats(dealer, sum(rolls[0]), ports.ruleset.players)
+            rolls.append(await self.roll(roller, procedure.dice_per_roll))
+            ports.screens.dice(rolls)
+        return rolls
+
+    async def roll(self, seat: int, count: int, prompt: str = ROLL_DICE) -> tuple[int, ...]:
+        """Prompt `seat` to press 骰子 (its panel or the front panel), then roll `count` dice."""
+        self.rolls_asked += 1
+        if self.hand is not None:
+            self.hand.rolls_asked = self.rolls_asked
+        screens = self.ports.screens
+        screens.prompt(seat, roll_prompt(self.rolls_asked) if prompt == ROLL_DICE else prompt)
+        await self.ports.next_key((seat, Panel.FRONT), (Key.DICE,))
+        screens.prompt(seat, "")
+        return await self.ports.roll_dice(count)
+
+    async def _reveal_after_deal(self, hand: HandState) -> None:
+        rolls = list(hand.rolls)
+        for rule in hand.ruleset.indicators:
+            if rule.timing is Timing.FIXED:
+                self._record(hand.record_fixed(rule))
+            if rule.timing is not Timing.AFTER_DEAL:
+                continue
+            roll: tuple[int, ...] = ()
+            if rule.position_dice:
+                roll = await self.roll(hand.dealer, rule.position_dice)
+                rolls.append(roll)
+                self.ports.screens.dice(rolls)
+            reveal = hand.reveal(rule, roll)
+            self._record(reveal)
+            self._show_public(hand)
+            hand.tracker.recount_flowers(hand.ruleset.flowers.kinds_for(hand.public_wilds()))
+            if not rule.stays_in_play:                      # shown first; then the dealer takes it out
+                slot = reveal.slots[0]
+                hand.tracker.expect_set_aside(slot)
+                await self.ports.until(lambda: slot in hand.tracker.taken)
+        self._show_public(hand)
+
+    def _record(self, reveal: Reveal) -> None:
+        self.ports.recorder.emit("indicator", **reveal.event_fields())
+
+    def _show_public(self, hand: HandState) -> None:
+        shown = [r for r in hand.reveals if r.public and r.rule.timing is not Timing.AFTER_WIN]
+        self.ports.screens.public_indicators([t.zh for r in shown for t in r.tiles],
+                                             [t.zh for t in hand.public_wilds()])
+
+    # -- play ----------------------------------------------------------------------------------------
+
+    async def _play_loop(self, hand: HandState) -> None:
+        ports = self.ports
+        seats = tuple(hand.ruleset.players)
+        while not hand.over:
+            item = await ports.until(lambda: self._play_input(hand, seats))
+            if isinstance(item, BaoRoll):                   # the first ready seat rolls the 宝 die
+                await self.bao.choose(hand, item.seat)
+                continue
+            ports.keys.take(lambda p: p == item)
+            seat = item.seat
+            if item.key == Key.HU and seat not in hand.out_of_play:
+                await self.win_check.win(hand, seat)
+                await self.win_check.more_winners_on_the_discard(hand)
+                hand.phase = ports.table_state
+            elif item.key == Key.CONFIRM and hand.tracker.exhausted:
+                return
+            elif item.key == Key.DICE and hand.bao is not None and seat in hand.ready:
+                await self.bao.change(hand, seat)
+            if hand.tracker.exhausted and not hand.over and hand.last_tile_shown:
+                ports.screens.phase(Phase.LAST_TILE)
+
+    def _play_input(self, hand: HandState, seats: tuple[int, ...]) -> Press | BaoRoll | None:
+        keys = self.ports.keys
+        if hand.bao_roller is not None and hand.bao is None and keys.peek(pressed((hand.bao_roller,), (Key.DICE,))):
+            return BaoRoll(hand.bao_roller)
+        playing = (Key.HU, Key.DICE, Key.CONFIRM) if hand.tracker.exhausted else (Key.HU, Key.DICE)
+        return keys.peek(pressed(seats, playing))
+
+    # -- the end of the hand -------------------------------------------------------------------------
+
+    async def _finish(self, hand: HandState) -> HandOutcome:
+        ruleset = hand.ruleset
+        await self._advance(hand, "hand_over")
+        if not hand.wins:
+            count = hand.tracker.count()
+            self.ports.recorder.emit("exhausted", live=count.live, reserve=count.reserved_full_stacks,
+                                     kongs=hand.tracker.kongs, remaining=count.remaining, reserved_tiles=count.reserved)
+            settled = ruleset.scoring.settle_draw(
+                ruleset, DrawContext(hand.dealer, ruleset.players, tuple(hand.ready), hand.kongs_by_side()))
+            if settled is not None:
+                hand.draw = Payout(settled.payments, settled.items)
+        return hand.outcome()
+

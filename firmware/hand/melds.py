@@ -1,0 +1,51 @@
+"""The shown melds a winner lays in the read zone, split into kongs, pungs and chows.
+
+The zone reports a heap of tiles; the seat's 杠 presses say how many of them are kongs (and how
+many of those concealed).  The split is unique enough for scoring: the first tile always leads.
+"""
+
+from __future__ import annotations
+
+from rulesets.hand import Meld, MeldKind, make_meld
+from rulesets.tiles import Tile
+
+
+def melds_from_tiles(tiles: list[Tile], kongs: int, concealed_kongs: int = 0) -> tuple[Meld, ...]:
+    """Split the tiles laid as shown melds into exactly `kongs` kongs (the seat's 杠 presses; the
+    last `concealed_kongs` of them concealed) and pungs and chows.  Raises ValueError if they do not
+    split that way."""
+    split = _split(sorted(tiles), kongs)
+    if split is None:
+        raise ValueError(f"the shown tiles {' '.join(t.zh for t in tiles)} do not split into melds with {kongs} kong(s)")
+    melds = []
+    kong_index = 0
+    for group in split:
+        if len(group) == 4:
+            kong_index += 1
+            kind = MeldKind.CONCEALED_KONG if kong_index > kongs - concealed_kongs else MeldKind.KONG
+            melds.append(Meld(kind, group))
+        else:
+            melds.append(make_meld(group, MeldKind.PUNG if group[0] == group[1] else MeldKind.CHOW))
+    return tuple(melds)
+
+
+def _split(tiles: list[Tile], kongs: int) -> list[tuple[Tile, ...]] | None:
+    """A partition of sorted tiles into `kongs` kongs and pungs/chows (the first tile leads)."""
+    if not tiles:
+        return [] if kongs == 0 else None
+    first = tiles[0]
+    options: list[tuple[Tile, ...]] = []
+    if kongs and tiles.count(first) >= 4:
+        options.append((first,) * 4)
+    if tiles.count(first) >= 3:
+        options.append((first,) * 3)
+    if first.is_suited and first.rank <= 7 and Tile(first + 1) in tiles and Tile(first + 2) in tiles:
+        options.append((first, Tile(first + 1), Tile(first + 2)))
+    for group in options:
+        rest = list(tiles)
+        for tile in group:
+            rest.remove(tile)
+        found = _split(rest, kongs - (len(group) == 4))
+        if found is not None:
+            return [group] + found
+    return None

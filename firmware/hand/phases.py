@@ -1,0 +1,73 @@
+"""Every special phase a region's card may name, and how the table handles it.
+
+A card lists phases by name (rulesets.definition.PHASE_NAMES).  Each name is here exactly once:
+- a **hook** the flow runs after the deal's indicators (宜昌 换三张);
+- **rules**: handled where the rule lives — an indicator's timing (the 宝, after-win flips), the
+  play rules (血战 / 血流), the flower rules, the win requirements, or the scorer;
+- **missing**: not implemented at the table.  A test fails when a region's card uses one, so no
+  phase is ever skipped silently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Awaitable, Callable
+
+from drivers.table_ui import RELATIVE_SEATS, ROLL_DICE, Key, Phase
+
+from .ports import HandPorts
+from .state import HandState
+
+Roll = Callable[[int, int, str], Awaitable[tuple[int, ...]]]      # (seat, dice, prompt) → values
+Hook = Callable[[HandPorts, HandState, Roll], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Handling:
+    kind: str                       # "hook", "rules" or "missing"
+    how: str                        # where it is handled, or what is missing
+    hook: Hook | None = None
+
+
+async def exchange_three(ports: HandPorts, hand: HandState, roll: Roll) -> None:
+    """宜昌 换三张: the dice give the direction; the players exchange and confirm."""
+    option = dict(hand.ruleset.options).get("exchange_direction", "dice")
+    if option == "dice":
+        values = await roll(hand.dealer, 2, ROLL_DICE)
+        direction = {1: "next", 2: "previous", 0: "opposite"}[sum(values) % 3]
+    else:
+        direction = option
+    name = {"next": RELATIVE_SEATS[0], "opposite": RELATIVE_SEATS[1], "previous": RELATIVE_SEATS[2]}[direction]
+    ports.recorder.emit("exchange", direction=direction)
+    ports.screens.phase(Phase.EXCHANGE, f":{name}")
+    await ports.next_key(tuple(hand.ruleset.players), (Key.CONFIRM,))
+
+
+PHASES: dict[str, Handling] = {
+    "exchange_three": Handling("hook", "the dice give the direction; every seat exchanges, then 确认", exchange_three),
+    "flower_replacement": Handling("rules", "the wall tracker: a tail draw while a flower is owed replaces it"),
+    "private_bao": Handling("rules", "the 宝 indicator's ON_READY timing (hand/bao.py)"),
+    "after_win_flip": Handling("rules", "the AFTER_WIN indicators, flipped from the wall map in the win check"),
+    "continue_after_win": Handling("rules", "the play rules' after_win (血战 / 血流): the flow plays on"),
+    "hua_peng": Handling("rules", "the win rules: a 财神 may stand in a pung of a dragon or the seat wind"),
+    "bonus_flower_exposure": Handling("rules", "the flower rules: 发 (or 红中) is a bonus tile, recounted when "
+                                               "the 钻牌 makes it wild"),
+    "choose_void_suit": Handling("rules", "the win requirement: a winning hand lacks one suit"),
+    "standing_four": Handling("rules", "a rule of conduct for the players; nothing on the wall changes"),
+    "check_ready_at_draw": Handling("rules", "the draw settlement: ready (听) seats are paid by the others"),
+    "opening_kongs": Handling("missing", "长春 opening special kongs are not declared at the table"),
+    "liang_pai": Handling("missing", "沈阳 亮牌 is not declared at the table"),
+    "opening_small_wins": Handling("missing", "长沙 起手小和 are not declared or settled at the table"),
+    "check_flower_pig": Handling("missing", "查花猪 needs every seat's hand at the end: not asked for"),
+    "follow_dealer": Handling("missing", "跟庄 needs the first round's discards: not asked for"),
+}
+
+
+async def run_phase(name: str, ports: HandPorts, hand: HandState, roll: Roll) -> None:
+    """Run a card's phase: its hook, or nothing when its rules handle it.  An unknown name raises."""
+    handling = PHASES[name]
+    if handling.hook is not None:
+        await handling.hook(ports, hand, roll)
+
+
+__all__ = ["Handling", "PHASES", "exchange_three", "run_phase"]

@@ -1,0 +1,156 @@
+"""What a hand needs from the table, as small typed ports (never the controller itself).
+
+The controller is the device hub; the hand flow, the win check and the phases see the table only
+through `HandPorts`: wait for a condition, take a key, roll the dice, read a zone, look up a tag,
+show, record, step the table's machine.  The hub calls back through `HandListener` with what
+the boards report at once (a tile left the wall, 听 or 杠 pressed).
+
+This module, `rulesets` and `drivers.table_ui` are all `firmware/hand/` may import: the import
+rules test holds it, so the hand's logic can be read (and tested) without a device in sight.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Protocol, Sequence, TypeVar
+
+from drivers.table_ui import Key, Panel, Phase
+from rulesets.definition import Ruleset
+from rulesets.tiles import Tile
+from rulesets.walls import Ring, Slot, StackPos
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Press:
+    """A key pressed on a panel (seats 0-3, the front panel 4)."""
+
+    panel: int
+    key: Key
+    long: bool = False
+
+    @property
+    def seat(self) -> int:
+        return int(self.panel)
+
+    @property
+    def front(self) -> bool:
+        return self.panel == Panel.FRONT
+
+
+KeyMatch = Callable[[Press], bool]
+
+
+def pressed(panels: Sequence[int], keys: Sequence[Key]) -> KeyMatch:
+    """A matcher for one of `keys` on one of `panels`."""
+    return lambda press: press.panel in panels and press.key in keys
+
+
+class KeyQueue:
+    """Presses nobody has consumed yet, oldest first.  The only place keys are consumed."""
+
+    def __init__(self) -> None:
+        self._presses: list[Press] = []
+
+    def put(self, press: Press) -> None:
+        self._presses.append(press)
+
+    def peek(self, match: KeyMatch) -> Press | None:
+        """The oldest press that matches, left in the queue."""
+        return next((p for p in self._presses if match(p)), None)
+
+    def peek_all(self, match: KeyMatch) -> tuple[Press, ...]:
+        """Every press that matches, oldest first, left in the queue."""
+        return tuple(p for p in self._presses if match(p))
+
+    def take(self, match: KeyMatch) -> Press | None:
+        """The oldest press that matches, taken out of the queue."""
+        press = self.peek(match)
+        if press is not None:
+            self._presses.remove(press)
+        return press
+
+    def clear(self) -> None:
+        self._presses.clear()
+
+    def __len__(self) -> int:
+        return len(self._presses)
+
+
+class Screens(Protocol):
+    """The display writer (firmware.presenter.Presenter) as the hand uses it."""
+
+    def phase(self, phase: Phase, detail: str = "") -> None: ...
+    def round(self, text: str) -> None: ...
+    def dice(self, rolls: list[tuple[int, ...]]) -> None: ...
+    def stacks_left(self, live_tiles: int) -> None: ...
+    def public_indicators(self, indicator_names: list[str], wild_names: list[str]) -> None: ...
+    def seat_status(self, side: int, dealer: bool, score: int, ready: bool = False) -> None: ...
+    def prompt(self, side: int, text: str) -> None: ...
+    def private(self, side: int, text: str) -> None: ...
+
+
+class Recorder(Protocol):
+    """The flight recorder: events carry the open hand's number (0 when none is open)."""
+
+    def emit(self, event: str, **fields: Any) -> dict[str, Any]: ...
+    def open_hand(self, number: int) -> None: ...
+
+
+class BuiltWall(Protocol):
+    """A built set as the hand needs it: its tiles in a ring's draw order."""
+
+    @property
+    def tile_set(self) -> int | None: ...
+
+    def in_ring_order(self, ring: Ring) -> Mapping[Slot, Tile | None]: ...
+
+
+class HandPorts(Protocol):
+    """Everything the hand flow may ask of the table."""
+
+    @property
+    def ruleset(self) -> Ruleset: ...
+
+    @property
+    def keys(self) -> KeyQueue: ...
+
+    @property
+    def screens(self) -> Screens: ...
+
+    @property
+    def recorder(self) -> Recorder: ...
+
+    @property
+    def table_state(self) -> str: ...
+
+    async def advance(self, trigger: str) -> None:
+        """Step the table's lifecycle machine (firmware.machines: dice_done, dealt, hu, …)."""
+
+    async def until(self, predicate: Callable[[], T | None | bool], timeout: float | None = None) -> T:
+        """Wait until `predicate()` is truthy (checked after every board event); returns its value."""
+
+    async def next_key(self, panels: Sequence[int], keys: Sequence[Key]) -> Press:
+        """Wait for and consume the oldest press of one of `keys` on one of `panels`."""
+
+    async def roll_dice(self, count: int) -> tuple[int, ...]: ...
+
+    async def read_zone(self, seat: int) -> tuple[bytes, ...]:
+        """The tags lying in a seat's read zone now."""
+
+    def lookup(self, uid: bytes) -> Tile | None:
+        """The tile a tag belongs to (None: not a registered tile)."""
+
+
+class HandListener(Protocol):
+    """What the hub tells the hand as soon as a board reports it."""
+
+    def on_wall_change(self, pos: StackPos, tiles: int) -> None: ...
+
+    def on_key(self, press: Press) -> bool:
+        """True when the press changed the hand (听, 杠) and is consumed; False to queue it."""
+
+
+__all__ = ["BuiltWall", "HandListener", "HandPorts", "KeyMatch", "KeyQueue", "Press", "Recorder", "Screens",
+           "pressed"]

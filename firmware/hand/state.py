@@ -1,0 +1,380 @@
+"""One hand on the table as plain data: the ring, the wall, the takes, the indicators, the wins.
+
+No I/O and no reference to a device, a task or the controller: the flow feeds it sensor changes,
+key meanings and zone reads, and writes what it returns to the display and the recorder.
+`to_json()` / `from_json()` round-trip it exactly, so a restarted controller can journal the hand
+and pick it up where it stood.  Everything secret (the wall, a private 宝) stays here until
+`hand_end_fields()`; `to_json()` holds it too, so the journal is written for its owner only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Mapping
+
+from rulesets.definition import Ruleset
+from rulesets.hand import Hand, Meld, MeldKind, WinContext
+from rulesets.indicators import Effect, IndicatorRule, RevealContext, Timing
+from rulesets.judging import HandResult, evaluate_hand
+from rulesets.regions import get_region
+from rulesets.settlement import Item, add_payments
+from rulesets.tiles import Tile
+from rulesets.walls import Break, Layer, Ring, Slot, StackPos
+
+from .tracker import Take, WallTracker, slot_from, slot_json, tile_from, tile_json
+
+STATE_VERSION = 1
+
+
+def wall_hash(salt: str, ring: list[list[str]]) -> str:
+    """hex SHA-256 of the salt followed by the ring as compact JSON (docs/controller.md)."""
+    return hashlib.sha256((salt + json.dumps(ring, separators=(",", ":"))).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """An indicator shown (or chosen privately) during the hand."""
+
+    rule: IndicatorRule
+    slots: tuple[Slot, ...]
+    tiles: tuple[Tile, ...]
+    special: tuple[Tile, ...]
+    seats: tuple[int, ...] = ()        # seats a private indicator was shown to
+    roll: tuple[int, ...] = ()         # the indicator's own dice, if any
+
+    @property
+    def public(self) -> bool:
+        return self.rule.public
+
+    def event_fields(self, reveal_private: bool = False) -> dict:
+        hidden = not self.public and not reveal_private
+        return {
+            "kind": self.rule.kind, "name": self.rule.name_zh, "timing": self.rule.timing.value,
+            "ring": [s.ring for s in self.slots], "layer": [s.layer.value for s in self.slots],
+            "tile": None if hidden else [str(t) for t in self.tiles],
+            "wilds": None if hidden else [str(t) for t in self.special],
+            "effect": self.rule.effect.value, "public": self.public, "dice": list(self.roll),
+            "seat": list(self.seats) if self.seats else None,
+        }
+
+    def to_json(self, ruleset: Ruleset) -> dict[str, Any]:
+        return {"rule": ruleset.indicators.index(self.rule), "slots": [slot_json(s) for s in self.slots],
+                "tiles": [str(t) for t in self.tiles], "special": [str(t) for t in self.special],
+                "seats": list(self.seats), "roll": list(self.roll)}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any], ruleset: Ruleset) -> "Reveal":
+        return Reveal(ruleset.indicators[data["rule"]], tuple(map(slot_from, data["slots"])),
+                      tuple(map(Tile.parse, data["tiles"])), tuple(map(Tile.parse, data["special"])),
+                      tuple(data["seats"]), tuple(data["roll"]))
+
+
+@dataclass(frozen=True)
+class Payout:
+    """What a win (or a draw) pays: per side, and the items it was made of."""
+
+    payments: tuple[int, int, int, int]
+    items: tuple[Item, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"payments": list(self.payments),
+                "items": [[i.key, i.zh, i.pinyin, i.value, i.unit] for i in self.items]}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> "Payout":
+        return Payout(tuple(data["payments"]), tuple(Item(*item) for item in data["items"]))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class WinRecord:
+    """A win the table accepted."""
+
+    seat: int
+    discarder: int | None
+    hand: Hand
+    win_tile: Tile | None
+    payout: Payout
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "discarder": self.discarder, "win_tile": tile_json(self.win_tile),
+                "concealed": [str(t) for t in self.hand.concealed], "flowers": [str(t) for t in self.hand.flowers],
+                "melds": [[m.kind.value, [str(t) for t in m.tiles]] for m in self.hand.melds],
+                "payout": self.payout.to_json()}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> "WinRecord":
+        melds = tuple(Meld(MeldKind(kind), tuple(map(Tile.parse, tiles))) for kind, tiles in data["melds"])
+        hand = Hand(tuple(map(Tile.parse, data["concealed"])), melds, tuple(map(Tile.parse, data["flowers"])))
+        return WinRecord(data["seat"], data["discarder"], hand, tile_from(data["win_tile"]),
+                         Payout.from_json(data["payout"]))
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """What a finished hand hands to the publish step (firmware.session)."""
+
+    number: int
+    dealer: int
+    winners: tuple[int, ...]
+    discarder: int | None          # of the first win on a discard (the rotation rules ask)
+    payments: tuple[int, int, int, int]
+    wall_hash: str
+    end_fields: Mapping[str, Any]  # what hand_end reveals: the wall, the salt, every indicator
+
+    @property
+    def result(self) -> str:
+        return "win" if self.winners else "draw"
+
+
+@dataclass(eq=False)
+class HandState:
+    ruleset: Ruleset
+    number: int
+    dealer: int
+    rolls: list[tuple[int, ...]]
+    brk: Break
+    wall: dict[Slot, Tile | None]        # every slot of the ring, from the wall map
+    deal_size: int
+    salt: str = field(default_factory=lambda: secrets.token_hex(16))
+    phase: str = "dice"
+    ready: list[int] = field(default_factory=list)
+    reveals: list[Reveal] = field(default_factory=list)
+    bao_index: int | None = None         # the 宝 in force: an index into `reveals`
+    bao_used: set[Slot] = field(default_factory=set)
+    pending_kong: dict[int, bool] = field(default_factory=dict)     # seat → concealed?
+    kongs: dict[int, list[bool]] = field(default_factory=dict)      # seat → [concealed?] per kong
+    wins: list[WinRecord] = field(default_factory=list)
+    out_of_play: set[int] = field(default_factory=set)              # seats that won in 血战
+    last_take: Take | None = None
+    draw: Payout | None = None
+    last_tile_shown: bool = False
+    bao_roller: int | None = None        # the first ready seat, who rolls the 宝 die
+    rolls_asked: int = 0
+
+    def __post_init__(self) -> None:
+        self.ring: Ring = self.ruleset.layout.ring(self.brk)
+        self.tracker = WallTracker(self.ring, self.ruleset.reserve, self.wall,
+                                   self.ruleset.flowers.kinds, self.deal_size)
+
+    # -- the wall as built -------------------------------------------------------------------
+
+    def ring_strings(self) -> list[list[str]]:
+        return [[str(self.wall[Slot(i, Layer.TOP)]), str(self.wall[Slot(i, Layer.BOTTOM)])]
+                for i in range(len(self.ring))]
+
+    def wall_hash(self) -> str:
+        return wall_hash(self.salt, self.ring_strings())
+
+    # -- takes ---------------------------------------------------------------------------------
+
+    def on_wall_change(self, pos: StackPos, tiles: int) -> list[Take]:
+        takes = self.tracker.on_stack_change(pos, tiles)
+        for take in takes:
+            self.last_take = take
+            if take.reason == "kong":
+                seat = next(iter(self.pending_kong), None)
+                if seat is not None:
+                    self.kongs.setdefault(seat, []).append(self.pending_kong.pop(seat))
+        return takes
+
+    @property
+    def deal_complete(self) -> bool:
+        return self.tracker.head_taken >= self.deal_size
+
+    def kongs_by_side(self) -> tuple[tuple[int, int, int], ...]:
+        return tuple((seat, sum(1 for c in made if not c), sum(1 for c in made if c))
+                     for seat, made in sorted(self.kongs.items()))
+
+    # -- indicators ----------------------------------------------------------------------------
+
+    @property
+    def bao(self) -> Reveal | None:
+        return None if self.bao_index is None else self.reveals[self.bao_index]
+
+    def rules_at(self, timing: Timing) -> list[IndicatorRule]:
+        return [r for r in self.ruleset.indicators if r.timing is timing]
+
+    def _reveal_context(self, roll: tuple[int, ...]) -> RevealContext:
+        return RevealContext(self.ring, self.ruleset.layout, self.dealer,
+                             self.tracker.next_head_position(), self.tracker.tail_taken, roll)
+
+    def reveal(self, rule: IndicatorRule, roll: tuple[int, ...] = ()) -> Reveal:
+        """Find and record an indicator (after the deal, or after a win)."""
+        slots = rule.position.slots(self._reveal_context(roll))
+        tiles = tuple(self.wall[s] for s in slots)
+        reveal = Reveal(rule, slots, tiles, rule.special_kinds(tiles[0] if tiles else None), roll=roll)  # type: ignore[arg-type]
+        self.reveals.append(reveal)
+        if rule.effect is Effect.SHOWN:
+            for slot in slots:
+                self.tracker.show(slot)
+        return reveal
+
+    def record_fixed(self, rule: IndicatorRule) -> Reveal:
+        """A fixed indicator (杭州 白板): no slot, no tile drawn."""
+        reveal = Reveal(rule, (), (), rule.special_kinds(None))
+        self.reveals.append(reveal)
+        return reveal
+
+    def choose_bao(self, rule: IndicatorRule, roll: tuple[int, ...]) -> Reveal:
+        """长春 选宝 / 换宝: the die counted from the tail (RULES.md §1.3).
+
+        A slot that was a 宝 before is passed over (counting on towards the head), and the lower
+        layer is used once the upper 宝 are dead (「则可利用下层的牌作宝，上下互换」, option
+        `bao_lower_layer`: after six 宝 have died, or when the six upper tiles a die reaches are dead).
+        """
+        if self.bao is not None:
+            self.bao_used.add(self.bao.slots[0])
+        ctx = self._reveal_context(roll)
+        (slot,) = rule.position.slots(ctx)
+        layer = Layer.BOTTOM if self._lower_layer_now(rule, ctx) else slot.layer
+        slot = Slot(slot.ring, layer)
+        while (slot in self.bao_used or slot in self.tracker.taken) and slot.ring > 0:
+            slot = Slot(slot.ring - 1, layer)
+        tile = self.wall[slot]
+        reveal = Reveal(rule, (slot,), (tile,), rule.special_kinds(tile), tuple(self.ready), roll)  # type: ignore[arg-type]
+        self.reveals.append(reveal)
+        self.bao_index = len(self.reveals) - 1
+        return reveal
+
+    def show_bao_to(self, seat: int) -> Reveal | None:
+        """Add `seat` to those who saw the 宝; the updated reveal if the seat is new to it."""
+        bao = self.bao
+        if bao is None or seat in bao.seats:
+            return None
+        shown = replace(bao, seats=bao.seats + (seat,))
+        self.reveals[self.bao_index] = shown  # type: ignore[index]
+        return shown
+
+    def _lower_layer_now(self, rule: IndicatorRule, ctx: RevealContext) -> bool:
+        if dict(self.ruleset.options).get("bao_lower_layer", "after_six_dead") == "after_six_dead":
+            return len(self.bao_used) >= 6
+        reachable = [rule.position.slots(replace(ctx, roll=(die,)))[0] for die in range(1, 7)]
+        return all(s in self.bao_used for s in reachable)
+
+    def public_wilds(self) -> tuple[Tile, ...]:
+        out: list[Tile] = []
+        for reveal in self.reveals:
+            if reveal.public and reveal.rule.effect is Effect.WILD:
+                out += [t for t in reveal.special if t not in out]
+        for rule in self.ruleset.indicators:
+            if rule.timing is Timing.FIXED and rule.effect is Effect.WILD:
+                out += [t for t in rule.special_kinds(None) if t not in out]
+        return tuple(out)
+
+    def wilds_for(self, seat: int) -> tuple[Tile, ...]:
+        """Public wilds, plus the 宝 for a seat that has declared 听."""
+        wilds = self.public_wilds()
+        bao = self.bao
+        if bao is not None and seat in self.ready:
+            wilds += tuple(t for t in bao.special if t not in wilds)
+        return wilds
+
+    # -- wins ----------------------------------------------------------------------------------
+
+    def judge_win(self, seat: int, discarder: int | None, melds: tuple[Meld, ...], concealed: tuple[Tile, ...],
+                  flowers: tuple[Tile, ...], win_tile: Tile | None, flipped: tuple[Tile, ...],
+                  ron_winners: int = 1) -> tuple[Hand, HandResult]:
+        """Judge a laid hand; a legal one is recorded as a win."""
+        hand = Hand(tuple(sorted(concealed)), melds, flowers)
+        kong_draw = self.last_take is not None and self.last_take.reason == "kong"
+        bao = self.bao
+        context = WinContext(
+            winner=seat, dealer=self.dealer, discarder=discarder, win_tile=win_tile,
+            sides=self.ruleset.players, ready_declared=seat in self.ready,
+            kong_replacement=discarder is None and kong_draw, last_tile=self.tracker.exhausted,
+            bao_hit=discarder is None and bao is not None and seat in self.ready and win_tile in bao.special,
+            kongs_by_side=self.kongs_by_side(), wilds=self.wilds_for(seat), flipped=flipped,
+            ready_sides=tuple(self.ready),
+            extra=(("finished", tuple(sorted(self.out_of_play))),     # 血战 winners, who pay no more
+                   ("fa_shown", len(flowers)),                        # 钻牌: the 发 (or 红中) shown
+                   ("ron_winners", ron_winners)))                     # 一炮多响: winners on this discard
+        result = evaluate_hand(self.ruleset, hand, context)
+        if result.verdict.legal and result.settlement is not None:
+            self.wins.append(WinRecord(seat, discarder, hand, win_tile,
+                                       Payout(result.settlement.payments, result.settlement.items)))
+            if self.ruleset.play.after_win == "xuezhan":     # 血战: a winner leaves; 血流: he plays on
+                self.out_of_play.add(seat)
+        return hand, result
+
+    def payments(self) -> tuple[int, int, int, int]:
+        parts = [w.payout.payments for w in self.wins]
+        if self.draw is not None:
+            parts.append(self.draw.payments)
+        return add_payments((0, 0, 0, 0), *parts)
+
+    @property
+    def over(self) -> bool:
+        """No more play: the first win ends the hand unless the region plays on."""
+        if not self.wins:
+            return False
+        mode = self.ruleset.play.after_win
+        if mode == "end":
+            return True
+        if mode == "xuezhan":
+            return len(self.ruleset.players) - len(self.out_of_play) <= 1
+        return False
+
+    def hand_end_fields(self) -> dict:
+        """What hand_end reveals: the whole wall, the salt, every indicator."""
+        return {"ring": self.ring_strings(), "salt": self.salt,
+                "indicators": [r.event_fields(reveal_private=True) for r in self.reveals]}
+
+    def outcome(self) -> HandOutcome:
+        winners = tuple(w.seat for w in self.wins)
+        discarder = self.wins[0].discarder if self.wins else None
+        return HandOutcome(self.number, self.dealer, winners, discarder, self.payments(), self.wall_hash(),
+                           self.hand_end_fields())
+
+    # -- as data -------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": STATE_VERSION, "ruleset": self.ruleset.id, "options": dict(self.ruleset.options),
+            "number": self.number, "dealer": self.dealer, "rolls": [list(r) for r in self.rolls],
+            "break": [self.brk.wall, self.brk.skip],
+            "wall": [[tile_json(self.wall[Slot(i, layer)]) for layer in (Layer.TOP, Layer.BOTTOM)]
+                     for i in range(len(self.ring))],
+            "deal_size": self.deal_size, "salt": self.salt, "phase": self.phase, "ready": list(self.ready),
+            "reveals": [r.to_json(self.ruleset) for r in self.reveals], "bao_index": self.bao_index,
+            "bao_used": sorted(slot_json(s) for s in self.bao_used),
+            "pending_kong": [[seat, concealed] for seat, concealed in self.pending_kong.items()],
+            "kongs": [[seat, made] for seat, made in sorted(self.kongs.items())],
+            "wins": [w.to_json() for w in self.wins], "out_of_play": sorted(self.out_of_play),
+            "last_take": self.last_take.to_json() if self.last_take else None,
+            "draw": self.draw.to_json() if self.draw else None,
+            "last_tile_shown": self.last_tile_shown, "bao_roller": self.bao_roller, "rolls_asked": self.rolls_asked,
+            "tracker": self.tracker.to_json(),
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> "HandState":
+        if data.get("version") != STATE_VERSION:
+            raise ValueError(f"hand state version {data.get('version')!r}, this controller reads {STATE_VERSION}")
+        ruleset = get_region(data["ruleset"]).resolve(data["options"])
+        wall = {Slot(i, layer): tile_from(pair[j])
+                for i, pair in enumerate(data["wall"]) for j, layer in enumerate((Layer.TOP, Layer.BOTTOM))}
+        state = HandState(
+            ruleset, data["number"], data["dealer"], [tuple(r) for r in data["rolls"]], Break(*data["break"]),
+            wall, data["deal_size"], data["salt"], data["phase"], list(data["ready"]),
+            [Reveal.from_json(r, ruleset) for r in data["reveals"]], data["bao_index"],
+            {slot_from(s) for s in data["bao_used"]}, {seat: c for seat, c in data["pending_kong"]},
+            {seat: list(made) for seat, made in data["kongs"]}, [WinRecord.from_json(w) for w in data["wins"]],
+            set(data["out_of_play"]), Take.from_json(data["last_take"]) if data["last_take"] else None,
+            Payout.from_json(data["draw"]) if data["draw"] else None,
+            data["last_tile_shown"], data["bao_roller"], data["rolls_asked"])
+        state.tracker.restore(data["tracker"])
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field; the ruleset by its id and options (two resolutions are two objects)."""
+        if not isinstance(other, HandState):
+            return NotImplemented
+        return ((self.ruleset.id, self.ruleset.options) == (other.ruleset.id, other.ruleset.options)
+                and all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self) if f.name != "ruleset")
+                and self.tracker == other.tracker)
+
+
+__all__ = ["HandOutcome", "HandState", "Payout", "Reveal", "WinRecord", "wall_hash"]

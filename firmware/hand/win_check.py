@@ -1,0 +1,170 @@
+"""A win at the table: who discarded, the hand from the read zone, the winning tile, the verdict.
+
+The winner answers choice prompts on the seat panel (docs/table-flow.md §4), lays the shown melds
+and then the rest in the seat's read zone; the two inventories give the melds and the concealed
+hand.  If the zone cannot read the hand, the seat panel takes it tile by tile.  After-win flips
+(鸡, 马, 鸟) are read from the wall map.  The hand is judged and scored by the region's rules.
+"""
+
+from __future__ import annotations
+
+from drivers.table_ui import (ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE, Key,
+                              Phase, choice_text, relative_name)
+from rulesets.indicators import Effect, Timing
+from rulesets.tiles import Tile
+
+from .melds import melds_from_tiles
+from .ports import HandPorts, Press
+from .state import HandState
+
+
+class WinCheck:
+    def __init__(self, ports: HandPorts) -> None:
+        self.ports = ports
+
+    def _other_hu(self, hand: HandState, *excluded: int | None):
+        players = hand.ruleset.players
+        return lambda p: p.key == Key.HU and p.panel in players and p.panel not in excluded
+
+    def winners_on(self, hand: HandState, discarder: int | None, seat: int) -> int:
+        """How many win on this discard: those already judged, this seat, and those who pressed 胡 too."""
+        if discarder is None:
+            return 1
+        judged = sum(1 for w in hand.wins if w.discarder == discarder)
+        pressing = {p.seat for p in self.ports.keys.peek_all(self._other_hu(hand, seat, discarder))}
+        return judged + 1 + len(pressing)
+
+    async def more_winners_on_the_discard(self, hand: HandState) -> None:
+        """一炮多响: other seats that pressed 胡 on the same discard are judged too."""
+        if not hand.wins or hand.wins[-1].discarder is None or not hand.ruleset.play.multiple_winners:
+            return
+        discarder = hand.wins[-1].discarder
+        while True:
+            press: Press | None = self.ports.keys.take(self._other_hu(hand, discarder, *(w.seat for w in hand.wins)))
+            if press is None:
+                return
+            await self.win(hand, press.seat)
+
+    async def win(self, hand: HandState, seat: int) -> None:
+        ports = self.ports
+        if ports.table_state == "playing":
+            await ports.advance("hu")
+        ports.screens.phase(Phase.WIN_CHECK)
+        discarder = await self._ask_discarder(hand, seat) if hand.ruleset.play.discard_win else None
+        melds, concealed, flowers = await self._read_hand(hand, seat)
+        win_tile = await self._win_tile(hand, seat, discarder, concealed)
+        flipped = self._after_win_flips(hand, discarder)
+        laid, result = hand.judge_win(seat, discarder, melds, concealed, flowers, win_tile, flipped,
+                                      self.winners_on(hand, discarder, seat))
+        verdict = result.verdict
+        if verdict.legal and result.settlement is not None:
+            settlement = result.settlement
+            ports.recorder.emit(
+                "win", seat=seat, **{"from": discarder}, tiles=[str(t) for t in laid.concealed],
+                melds=[str(m) for m in laid.melds], flowers=[str(t) for t in flowers],
+                win_tile=str(win_tile) if win_tile is not None else None,
+                wilds_as=[[str(a), str(b)] for a, b in verdict.shape.assignment],
+                items=[{"name": i.zh, "pinyin": i.pinyin, "value": i.value, "unit": i.unit} for i in settlement.items],
+                payments=list(settlement.payments))
+            ports.screens.prompt(seat, f"{WIN_DONE} {settlement.payments[seat]:+d}")
+        else:
+            ports.recorder.emit("false_win", seat=seat, tiles=[str(t) for t in laid.concealed],
+                                melds=[str(m) for m in laid.melds], failures=list(verdict.failures))
+            ports.screens.prompt(seat, NOT_A_WIN)
+        if hand.over:
+            return
+        if ports.table_state == "win_check":
+            await ports.advance("judged")
+        ports.screens.phase(Phase.LAST_TILE if hand.tracker.exhausted else Phase.PLAY)
+
+    async def _ask_discarder(self, hand: HandState, seat: int) -> int | None:
+        sides = hand.ruleset.players
+        others = [s for s in sides if s != seat]
+        names = [SELF_DRAWN] + [relative_name(seat, s, sides) for s in others]
+        index = await self.choose(seat, WIN_FROM, names)
+        return None if index == 0 else others[index - 1]
+
+    async def choose(self, seat: int, question: str, choices: list[str]) -> int:
+        """A choice prompt on one seat: ◀ ▶ move, 确认 accepts."""
+        index = 0
+        while True:
+            self.ports.screens.prompt(seat, choice_text(question, choices[index]))
+            press = await self.ports.next_key((seat,), (Key.LEFT, Key.RIGHT, Key.CONFIRM))
+            if press.key == Key.CONFIRM:
+                return index
+            index = (index + (1 if press.key == Key.RIGHT else -1)) % len(choices)
+
+    async def _read_hand(self, hand: HandState, seat: int):
+        """Two reads of the seat's zone: the shown melds, then melds and hand together."""
+        ports = self.ports
+        ports.screens.prompt(seat, LAY_MELDS)
+        await ports.next_key((seat,), (Key.CONFIRM,))
+        shown = await ports.read_zone(seat)
+        ports.screens.prompt(seat, LAY_HAND)
+        await ports.next_key((seat,), (Key.CONFIRM,))
+        everything = await ports.read_zone(seat)
+        shown_tiles = self._tiles_of(shown)
+        all_tiles = self._tiles_of(everything)
+        bonus = hand.ruleset.flowers.kinds_for(hand.wilds_for(seat))
+        kongs = hand.kongs.get(seat, [])
+        try:
+            if shown_tiles is None or all_tiles is None:
+                raise ValueError("a tag in the read zone is not a registered tile")
+            remaining = list(all_tiles)
+            for tile in shown_tiles:
+                remaining.remove(tile)
+            melds = melds_from_tiles([t for t in shown_tiles if t not in bonus], len(kongs), sum(kongs))
+            held = [t for t in remaining if t not in bonus]
+            expected = 3 * ((hand.ruleset.hand_size - 1) // 3 - len(melds)) + 2
+            if len(held) != expected:
+                raise ValueError(f"the read zone saw {len(held)} concealed tile(s), a winning hand holds {expected}")
+        except ValueError as error:
+            ports.recorder.emit("zone_fallback", seat=seat, reason=str(error))
+            return (), tuple(await self._manual_entry(hand, seat)), ()
+        flowers = tuple(t for t in remaining + shown_tiles if t in bonus)
+        concealed = tuple(t for t in remaining if t not in bonus)
+        return melds, concealed, flowers
+
+    def _tiles_of(self, uids: tuple[bytes, ...]) -> list[Tile] | None:
+        tiles = [self.ports.lookup(uid) for uid in uids]
+        return None if None in tiles else tiles  # type: ignore[return-value]
+
+    async def _manual_entry(self, hand: HandState, seat: int) -> list[Tile]:
+        """The read zone could not read the hand: enter it on the seat panel, tile by tile."""
+        kinds = [k for k in hand.ruleset.tiles.kinds if not k.is_flower]
+        entered: list[Tile] = []
+        index = 0
+        while True:
+            self.ports.screens.prompt(seat, f"{ENTRY}:{kinds[index].zh} {len(entered)}")
+            press = await self.ports.next_key((seat,), (Key.LEFT, Key.RIGHT, Key.CONFIRM, Key.HU))
+            if press.key == Key.HU:
+                return entered
+            if press.key == Key.CONFIRM:
+                entered.append(kinds[index])
+            else:
+                index = (index + (1 if press.key == Key.RIGHT else -1)) % len(kinds)
+
+    async def _win_tile(self, hand: HandState, seat: int, discarder: int | None,
+                        concealed: tuple[Tile, ...]) -> Tile | None:
+        take = hand.last_take
+        if discarder is None:
+            return take.tile if take is not None and take.tile in concealed else None
+        kinds = sorted(set(concealed))
+        if not kinds:
+            return None
+        return kinds[await self.choose(seat, WIN_TILE, [t.zh for t in kinds])]
+
+    def _after_win_flips(self, hand: HandState, discarder: int | None) -> tuple[Tile, ...]:
+        """鸡 / 马 / 鸟: read from the wall map and shown — nobody touches the wall."""
+        flipped: list[Tile] = []
+        for rule in hand.rules_at(Timing.AFTER_WIN):
+            if rule.only_self_drawn and discarder is not None:
+                continue
+            reveal = hand.reveal(rule)
+            self.ports.recorder.emit("indicator", **reveal.event_fields())
+            flipped += reveal.tiles
+        if flipped:
+            self.ports.screens.public_indicators([t.zh for t in flipped],
+                                                 [t.zh for r in hand.reveals if r.rule.timing is Timing.AFTER_WIN
+                                                  and r.rule.effect is Effect.PAYING for t in r.special])
+        return tuple(flipped)

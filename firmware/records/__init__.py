@@ -1,0 +1,1 @@
+"""What the table keeps: the flight recorder, its audit, the score ledger."""
