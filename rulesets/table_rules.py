@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from .hand import Hand, Meld, MeldKind
+from .provenance import Source, text
 from .winrules import Verdict
 
 CLAIMED_FROM_DISCARD = (MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG)
@@ -26,6 +27,22 @@ SPECIAL_PHASES = ("opening_kongs", "liang_pai")     # 长春 旋风杠 …, 沈�
 def table_failures(ruleset: Any, hand: Hand) -> tuple[str, ...]:
     """Why this hand could not exist at this table (empty when it could)."""
     return copy_failures(ruleset, hand) + meld_failures(ruleset, hand)
+
+
+def judged_rules(ruleset: Any) -> tuple[tuple[str, Source], ...]:
+    """What the judge refuses at this table beyond the win requirements, each with its source (for the card)."""
+    from .bao import private_bao                         # bao imports winrules, as this module does
+    out = [("no more tiles of a kind than the set holds", ruleset.source("tiles"))]
+    if not ruleset.play.chi:
+        out.append(("no 吃 meld", ruleset.source("play")))
+    if not ruleset.play.pong:
+        out.append(("no 碰 and no claimed kong", ruleset.source("play")))
+    if not any(ruleset.has_phase(p) for p in SPECIAL_PHASES):
+        out.append(("no opening special kong (旋风杠 …)", ruleset.source("phases")))
+    if private_bao(ruleset) is not None:
+        out.append(("the 宝 stands in only for 摸宝 or 对宝, on a ready seat's own draw",
+                    text("§1.3", "听牌者摸到宝牌或者所听之牌为宝牌即赢; 听牌时可看宝，未听牌者不许看")))
+    return tuple(out)
 
 
 def copy_failures(ruleset: Any, hand: Hand) -> tuple[str, ...]:

@@ -139,7 +139,8 @@ REGION = Region(
     win=Derived(lambda o: changchun_win(o["win_version"]),
                 text("§1.6", "基本胡牌1．必须三色全…2．不能缺1，9…3．最少有一叉…胡牌组合只考虑只上几种，其他特殊组合均不考虑"),
                 ("win_version",)),
-    scoring=Given(ChangchunScorer(), text("§1.8", "加番牌型：门清、夹胡、点炮…、自摸、坐庄胡，以上番型累计乘2。漂胡（碰碰胡）番型及宝（摸到宝牌胡）累计乘4")),
+    scoring=Given(ChangchunScorer(), text("§1.8", "加番牌型：门清、夹胡、点炮…、自摸、坐庄胡，以上番型累计乘2。漂胡（碰碰胡）番型及宝（摸到宝牌胡）累计乘4; "
+                                                   "如果平家点炮再翻一倍，庄家不变")),
     options=(BREAK_START, BAO_COUNT, BAO_DICE, BAO_REDRAW, BAO_LOWER, RESERVE_READING, SPECIAL_KONGS_COUNT,
              DISCARD_PAYMENT, SEAT_DOUBLING, KONG_VALUE, WIN_VERSION),
     notes=(
