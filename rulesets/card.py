@@ -12,6 +12,7 @@ from typing import Any
 
 from .definition import RULE_FIELDS, Region, Ruleset
 from .indicators import IndicatorRule
+from .table_rules import judged_rules
 from .tiles import Tile
 from .tilesets import TileSet
 
@@ -79,7 +80,8 @@ def card_json(ruleset: Ruleset) -> dict[str, Any]:
         "flowers": plain(ruleset.flowers),
         "phases": plain(ruleset.phases),
         "win": {"description": ruleset.win.describe(),
-                "requirements": [{"key": r.key, "zh": r.zh, "source": str(r.source)} for r in ruleset.win.requirements]},
+                "requirements": [{"key": r.key, "zh": r.zh, "source": str(r.source)} for r in ruleset.win.requirements],
+                "table_rules": [{"rule": rule, "source": str(source)} for rule, source in judged_rules(ruleset)]},
         "scoring": {"scorer": ruleset.scoring.name, "description": ruleset.scoring.describe()},
         "options": [option_json(region, key, value) for key, value in ruleset.options],
         "provenance": {name: str(sources[name]) for name in RULE_FIELDS},
@@ -125,6 +127,8 @@ def card_text(ruleset: Ruleset) -> str:
     entry("winning", ruleset.win.describe(), "win")
     for requirement in ruleset.win.requirements:
         lines.append(f"  - {requirement.describe()} ← {requirement.source}")
+    for rule, source in judged_rules(ruleset):
+        lines.append(f"  - the table: {rule} ← {source}")
     entry("scoring", ruleset.scoring.describe(), "scoring")
     if region.options:
         lines += ["", "house options (KEY=VALUE, default marked *):"]

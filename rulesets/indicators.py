@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Sequence
+from itertools import islice
+from typing import Iterator, Sequence
 
 from .cycles import SuccessorCycle
 from .tiles import Tile
@@ -42,7 +43,14 @@ class Effect(str, Enum):
 
 @dataclass(frozen=True)
 class RevealContext:
-    """What a position rule may look at."""
+    """What a position rule may look at.
+
+    A slot that has left the wall can never be flipped (it is in someone's hand: flipping it is
+    impossible, and naming it shows a hidden tile), so every position rule passes over such
+    slots.  Takes follow the draw order, so `next_head` and `tail_taken` say which slots are gone;
+    `taken` adds the slots taken out of order (a tile set aside, a shown tail tile taken by
+    杠上开花) when the caller knows them.
+    """
 
     ring: Ring
     layout: WallLayout
@@ -50,6 +58,37 @@ class RevealContext:
     next_head: int                 # the next head-draw sequence position
     tail_taken: int = 0            # tiles drawn from the tail so far
     roll: tuple[int, ...] = ()     # the indicator's own dice, if it uses any
+    taken: frozenset[Slot] = frozenset()   # slots taken out of draw order
+
+    def gone(self, slot: Slot) -> bool:
+        """Whether the slot has already left the wall."""
+        if slot in self.taken or self.ring.slot_sequence(slot) < self.next_head:
+            return True
+        from_tail = 2 * (len(self.ring) - 1 - slot.ring) + (0 if slot.layer is Layer.TOP else 1)
+        return from_tail < self.tail_taken
+
+    def head_order(self, start: int) -> Iterator[Slot]:
+        """Standing slots in head-draw order from sequence position `start`."""
+        for position in range(max(start, 0), self.ring.tile_count):
+            slot = self.ring.head_slot(position)
+            if not self.gone(slot):
+                yield slot
+
+    def tail_order(self, start: int) -> Iterator[Slot]:
+        """Standing slots in tail-draw order from the `start`-th tail draw."""
+        for taken in range(max(start, 0), self.ring.tile_count):
+            slot = self.ring.tail_slot(taken)
+            if not self.gone(slot):
+                yield slot
+
+    def tail_tops(self) -> Iterator[Slot]:
+        """The top tiles of the stacks still standing whole, from the tail towards the head: a
+        lone tile left by an odd number of tail draws is not a stack (「杠完后留的单数海底牌不算一墩」)."""
+        last_full = len(self.ring) - 1 - (self.tail_taken + 1) // 2
+        for index in range(last_full, -1, -1):
+            top = Slot(index, Layer.TOP)
+            if not self.gone(top):
+                yield top
 
 
 class PositionError(ValueError):
@@ -68,7 +107,7 @@ class NextHeadTile:
         return "the next head tile after the deal"
 
     def slots(self, ctx: RevealContext) -> tuple[Slot, ...]:
-        return (ctx.ring.head_slot(ctx.next_head),)
+        return tuple(islice(ctx.head_order(ctx.next_head), 1))
 
 
 @dataclass(frozen=True)
@@ -81,7 +120,7 @@ class TailTop:
         return "the top tile of the tail stack (杠尾)"
 
     def slots(self, ctx: RevealContext) -> tuple[Slot, ...]:
-        return (_tail_top(ctx.ring, ctx.tail_taken, 0),)
+        return (_tail_top(ctx, 0),)
 
 
 @dataclass(frozen=True)
@@ -98,8 +137,8 @@ class TailTops:
 
     def slots(self, ctx: RevealContext) -> tuple[Slot, ...]:
         if self.reading == "tops_of_last_two":
-            return (_tail_top(ctx.ring, ctx.tail_taken, 0), _tail_top(ctx.ring, ctx.tail_taken, 1))
-        top = _tail_top(ctx.ring, ctx.tail_taken, 0)
+            return (_tail_top(ctx, 0), _tail_top(ctx, 1))
+        top = _tail_top(ctx, 0)
         return (top, Slot(top.ring, Layer.BOTTOM))
 
 
@@ -127,8 +166,11 @@ class CountFromTail:
         if count < 1:
             raise PositionError("counting from the tail needs the dice")
         if self.unit == "stacks":
-            return (_tail_top(ctx.ring, ctx.tail_taken, count - 1),)
-        return (ctx.ring.tail_slot(ctx.tail_taken + count - 1),)
+            return (_tail_top(ctx, count - 1),)
+        standing = list(ctx.tail_order(ctx.tail_taken))
+        if not standing:
+            raise PositionError("no tile is left to count from the tail")
+        return (standing[(count - 1) % len(standing)],)
 
 
 @dataclass(frozen=True)
@@ -156,8 +198,11 @@ class UpperTilesOnWall:
         wall = previous_side(ctx.dealer) if self.wall_rule == "upper_house" else _first_untouched_wall(ctx)
         order = list(reversed(ctx.layout.clockwise_from(wall)))   # every stack, 逆时针
         start = order.index(StackPos(wall, ctx.layout.stacks_per_side[wall] - 1))  # the wall's left end
-        pos = order[(start + count - 1) % len(order)]
-        return (Slot(ctx.ring.index_of(pos), Layer.TOP),)
+        tops = (Slot(ctx.ring.index_of(order[(start + i) % len(order)]), Layer.TOP) for i in range(len(order)))
+        standing = [t for t in tops if not ctx.gone(t)]           # only the upper tiles still there count
+        if not standing:
+            raise PositionError("no upper tile is left to count")
+        return (standing[(count - 1) % len(standing)],)
 
 
 @dataclass(frozen=True)
@@ -173,9 +218,8 @@ class AfterWinFlips:
         return f"after the win, flip {self.count} {where}"
 
     def slots(self, ctx: RevealContext) -> tuple[Slot, ...]:
-        if self.end is End.HEAD:
-            return tuple(ctx.ring.head_slot(ctx.next_head + i) for i in range(self.count))
-        return tuple(ctx.ring.tail_slot(ctx.tail_taken + i) for i in range(self.count))
+        order = ctx.head_order(ctx.next_head) if self.end is End.HEAD else ctx.tail_order(ctx.tail_taken)
+        return tuple(islice(order, self.count))          # fewer when the wall has run out
 
 
 @dataclass(frozen=True)
@@ -194,13 +238,16 @@ class NoPosition:
 PositionRule = NextHeadTile | TailTop | TailTops | CountFromTail | UpperTilesOnWall | AfterWinFlips | NoPosition
 
 
-def _tail_top(ring: Ring, tail_taken: int, stacks_back: int) -> Slot:
-    """The top of the stack `stacks_back` stacks before the last full stack at the tail."""
-    last_full = len(ring) - 1 - (tail_taken + 1) // 2
-    index = last_full - stacks_back
-    if index < 0:
-        raise PositionError(f"cannot count {stacks_back + 1} stacks back from the tail")
-    return Slot(index, Layer.TOP)
+def _tail_top(ctx: RevealContext, stacks_back: int) -> Slot:
+    """The top of the stack `stacks_back` standing stacks before the last full stack at the tail.
+
+    A count longer than the stacks still standing goes round them again (not stated by the texts;
+    with the default one die the 长春 宝 always lies within the 7-stack reserve).
+    """
+    tops = list(ctx.tail_tops())
+    if not tops:
+        raise PositionError("no whole stack is left to count from the tail")
+    return tops[stacks_back % len(tops)]
 
 
 def _first_untouched_wall(ctx: RevealContext) -> int:

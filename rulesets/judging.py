@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .bao import read_bao
 from .hand import Hand, WinContext
 from .settlement import Settlement
+from .table_rules import refuse, table_failures
 from .tiles import Tile
-from .winrules import Verdict, judge
+from .winrules import SHORT, Verdict, judge
 
 
 @dataclass(frozen=True)
@@ -31,9 +33,16 @@ def stand_ins_for(ruleset: Any, wilds: tuple[Tile, ...]) -> dict[Tile, Tile]:
 
 
 def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext) -> HandResult:
+    """Judge and settle a hand as the region's table would: its set, its play rules, its 宝."""
     hand.check_counts()
+    win, failures = ruleset.win, table_failures(ruleset, hand)
+    bao = read_bao(ruleset, context, hand.concealed)      # 长春: a 宝 stands in only for 摸宝
+    if bao is not None:
+        context, win, failures = bao.context(context), bao.rules(win), failures + bao.failures
     candidates = tuple(k for k in ruleset.tiles.kinds if not k.is_flower)
-    verdict = judge(ruleset.win, ruleset.hand_size, hand, context, context.wilds,
+    verdict = judge(win, ruleset.hand_size, hand, context, context.wilds,
                     stand_ins_for(ruleset, context.wilds), candidates)
+    unused = bao is not None and bao.unused and not verdict.complete and verdict.failures != (SHORT,)
+    verdict = refuse(verdict, failures, (bao.unused,) if unused else ())   # why the 宝 did not complete it
     settlement = ruleset.scoring.settle(ruleset, hand, verdict, context) if verdict.legal else None
     return HandResult(verdict, settlement)

@@ -3,7 +3,8 @@
 A region's rule card must be checkable against the texts line by line, so each value carries a
 `Source`: a quote from RULES.md (the digest of the seed texts), a finding of RESEARCH.md, or a
 stated default with its reason.  A value is either `Given` (one value, one source), a `Choice`
-made by a house option, or `Derived` from several options by a small function.
+made by a house option, `Derived` from several options by a small function, or `Amended` by one
+more option.
 """
 
 from __future__ import annotations
@@ -92,7 +93,24 @@ class Derived(Generic[T]):
         return self.build(options), replace(self.source, chosen=chosen)
 
 
-Sourced = Given[Any] | Choice[Any] | Derived[Any]
+@dataclass(frozen=True)
+class Amended(Generic[T]):
+    """A sourced value that one more house option changes: `amend(value, option value)`.
+
+    The base keeps its own source (a quote stays a quote); the option is named beside its choices.
+    """
+
+    base: "Given[T] | Choice[T] | Derived[T]"
+    option: str
+    amend: Callable[[T, str], T]
+
+    def resolve(self, options: Mapping[str, str]) -> tuple[T, Source]:
+        value, source = self.base.resolve(options)
+        chosen = ", ".join(part for part in (source.chosen, f"{self.option}={options[self.option]}") if part)
+        return self.amend(value, options[self.option]), replace(source, chosen=chosen)
+
+
+Sourced = Given[Any] | Choice[Any] | Derived[Any] | Amended[Any]
 
 
 def choice(option: str, values: Mapping[str, Given[T]]) -> Choice[T]:

@@ -10,6 +10,9 @@ A rule is four small answers, each read from a region's text:
   "after_nearest_winner" (that winner's 下家), "discarder_next" (the discarder's 下家),
   "dealer_if_winner" (the dealer stays if among the winners, else the usual rule for the
   nearest winner), "discarder" (the discarder deals: 长沙 通炮者坐庄).
+- `dealer_among_winners_keeps`: the opening block of 000/004 (RULES.md §5), 「允许一炮多响，如果一炮多响
+  包括庄家在内和牌下一轮庄家继续当庄」 — when the dealer is among several winners of one discard he
+  deals again; otherwise `multi_win` decides.  A house option of every region with 一炮多响.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ class RotationRule:
     on_other_win: str = "next"
     on_draw: str = "keep"
     multi_win: str = "nearest_winner"
+    dealer_among_winners_keeps: bool = False
 
     def __post_init__(self) -> None:
         for value, allowed in ((self.on_dealer_win, ON_WIN), (self.on_other_win, ON_OTHER_WIN),
@@ -52,13 +56,18 @@ class RotationRule:
         dealer = "dealer keeps on a win (连庄)" if self.on_dealer_win == "keep" else "dealer passes even on a win"
         other = "another's win passes the deal to the dealer's 下家" if self.on_other_win == "next" else "the winner deals next"
         draw = "a draw keeps the dealer" if self.on_draw == "keep" else "a draw passes the deal to 下家"
-        return f"{dealer}; {other}; {draw}; several winners: {self.multi_win.replace('_', ' ')}"
+        several = self.multi_win.replace('_', ' ')
+        if self.dealer_among_winners_keeps:
+            several = f"the dealer keeps if among them, else {several}"
+        return f"{dealer}; {other}; {draw}; several winners: {several}"
 
     def next_dealer(self, dealer: int, sides: Sequence[int], outcome: HandOutcome) -> int:
         if outcome.is_draw:
             return dealer if self.on_draw == "keep" else following_side(dealer, sides)
         winner = outcome.winners[0]
         if len(outcome.winners) > 1 and outcome.discarder is not None:
+            if self.dealer_among_winners_keeps and dealer in outcome.winners:
+                return dealer
             nearest = nearest_winner(outcome.discarder, outcome.winners, sides)
             match self.multi_win:
                 case "nearest_winner":

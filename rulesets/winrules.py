@@ -110,6 +110,9 @@ class Verdict:
     legal_readings: tuple[WinShape, ...] = field(default=())   # every reading meeting the requirements
 
 
+SHORT = "the hand is one tile short"
+
+
 def melds_needed(hand_size: int, hand: Hand) -> int:
     """Melds the concealed tiles must form: 4 for 13-tile hands, 5 for 16, less the declared melds."""
     return (hand_size - 1) // 3 - len(hand.melds)
@@ -128,7 +131,7 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
     needed = melds_needed(hand_size, hand)
     length = len(hand.concealed)
     if length == 3 * needed + 1:
-        return Verdict(False, False, None, ("the hand is one tile short",), 0,
+        return Verdict(False, False, None, (SHORT,), 0,
                        evaluator.waits(hand.concealed, needed, candidates))
     if length != 3 * needed + 2:
         raise HandError(f"{length} concealed tiles with {len(hand.melds)} declared meld(s): "

@@ -24,12 +24,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--meld", action="append", default=[], metavar="MELD",
                         help="a declared meld: 123m, 555p, 7777z, concealed:1111s, added:5555p, special:1234z; repeatable")
     parser.add_argument("--wild", action="append", default=[], metavar="TILE",
-                        help="a wild kind, whatever the indicator; repeatable")
+                        help="a wild kind, whatever the indicator (in 长春/吉林: the 宝); repeatable")
     parser.add_argument("--win-tile", metavar="TILE", help="the winning tile (default: the last tile written)")
     parser.add_argument("--self-drawn", action="store_true", help="won by self-draw (default: on 上家's discard)")
     parser.add_argument("--dealer", action="store_true", help="the winner is the dealer (default: the winner's 下家 deals)")
-    parser.add_argument("--ready", action="store_true", help="the winner had declared 听 (报听)")
-    parser.add_argument("--bao", action="store_true", help="长春: a 宝 win (摸宝/对宝)")
+    parser.add_argument("--ready", action="store_true",
+                        help="the winner had declared 听 (报听); in 长春/吉林 only a ready seat may use the 宝")
+    parser.add_argument("--bao", action="store_true",
+                        help="长春/吉林: claim a 宝 win (摸宝/对宝): needs --ready and --self-drawn, won on the 宝 "
+                             "(the --wild kind, or the winning tile); the 宝 stands in only for the tile drawn")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a house option; repeatable")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(handler=judge_hand)

@@ -7,7 +7,8 @@ For every hand in a JSON Lines event log this checks what the issue asks of the 
 - every take follows the draw order (head in sequence, tail from the end), each slot once;
 - the live count and the reserve of each take match the ruleset's reserve policy;
 - 荒庄 came at exactly the right tile (live 0, the reserve untouched);
-- each indicator lies where the ruleset's position rule puts it, and makes the wilds it says;
+- each indicator lies where the ruleset's position rule puts it, on a slot still in the wall at that
+  moment, and makes the wilds it says;
 - payments sum to zero and the totals add up;
 - nothing hidden leaked before `hand_end` (no tile in a take, no private indicator's tile).
 
@@ -159,6 +160,9 @@ def _audit_indicator(ruleset: Ruleset, ring, event: dict, ring_tiles, dealer: in
     if rule is None:
         return [f"indicator {event['kind']} is not one of the ruleset's"]
     problems: list[str] = []
+    gone = [f"{r}/{layer}" for r, layer in zip(event["ring"], event["layer"]) if Slot(r, Layer(layer)) in taken]
+    if gone:
+        problems.append(f"indicator {event['kind']} at {', '.join(gone)}: that slot has already left the wall")
     next_head = next((ring.slot_sequence(s) for s in head_order if s not in taken), ring.tile_count)
     context = RevealContext(ring, ruleset.layout, dealer, next_head, tail_taken, tuple(event.get("dice") or ()))
     if rule.timing is not Timing.ON_READY:

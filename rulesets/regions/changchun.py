@@ -58,6 +58,15 @@ DISCARD_PAYMENT = HouseOption(
      ("discarder_only", "(a) only the discarder pays (「只有放炮家输分，且放炮家不包分」)")),
     "all_pay", open_question("§1.9 S1", "both are stated; the payment lists, the only numbers the text gives, have all three paying"))
 
+SEAT_DOUBLING = HouseOption(
+    "seat_doubling", "庄/点炮 翻倍 (dealer and discarder doubling)",
+    (("not_stacked", "one ×2 a payer for being the dealer or the discarder; the dealer's win on a discard doubles "
+                     "only the discarder (the payment lists: 「如果平家点炮再翻一倍，庄家不变」, 「庄平胡点炮家2，平家 1」)"),
+     ("stacked", "×2 when the dealer wins or pays, ×2 more for the discarder (the dealer doubling every payment)")),
+    "not_stacked", open_question("§1.9 S1", "the texts' numbers disagree; not stacked reproduces more of them (payment "
+                                             "list 1 all but its sum 「106」; both readings give the four worked examples) — "
+                                             "docs/regions.md sets every number beside what each reading pays"))
+
 KONG_VALUE = HouseOption(
     "kong_value", "杠 底注 (kong value)",
     (("1", "明杠 1, 暗杠 2 from each other player"), ("2", "明杠 2, 暗杠 4"), ("5", "明杠 5, 暗杠 10")),
@@ -130,15 +139,17 @@ REGION = Region(
     win=Derived(lambda o: changchun_win(o["win_version"]),
                 text("§1.6", "基本胡牌1．必须三色全…2．不能缺1，9…3．最少有一叉…胡牌组合只考虑只上几种，其他特殊组合均不考虑"),
                 ("win_version",)),
-    scoring=Given(ChangchunScorer(), text("§1.8", "加番牌型：门清、夹胡、点炮…、自摸、坐庄胡，以上番型累计乘2。漂胡（碰碰胡）番型及宝（摸到宝牌胡）累计乘4")),
+    scoring=Given(ChangchunScorer(), text("§1.8", "加番牌型：门清、夹胡、点炮…、自摸、坐庄胡，以上番型累计乘2。漂胡（碰碰胡）番型及宝（摸到宝牌胡）累计乘4; "
+                                                   "如果平家点炮再翻一倍，庄家不变")),
     options=(BREAK_START, BAO_COUNT, BAO_DICE, BAO_REDRAW, BAO_LOWER, RESERVE_READING, SPECIAL_KONGS_COUNT,
-             DISCARD_PAYMENT, KONG_VALUE, WIN_VERSION),
+             DISCARD_PAYMENT, SEAT_DOUBLING, KONG_VALUE, WIN_VERSION),
     notes=(
         "C1: roll 1 picks the wall; the dealer still takes first (reading (a)); roll 1 is read as the sum of both dice.",
         "C4: the 宝 is counted from the tail as it stands when the 宝 is chosen (the current tail).",
         "A 3-tile special kong (喜杠, 幺蛋, 九蛋) needs no replacement tile; 旋风杠 (4 tiles) and each 补杠 take one from the tail.",
         "Scoring follows the model that reproduces the worked examples ×16/×32/×64 and payment list 1 (its total "
-        "106 is 3 × 32 = 96); payment list 2 「具体化」 contradicts itself and is not used (§1.8).",
+        "106 is 3 × 32 = 96); payment list 2 「具体化」 contradicts itself, and is only counted in the money table "
+        "below the card (§1.8).",
         "夹胡 is read by the winning tile's place: 单吊, 边张 or 坎张 (「单张、单贴胡边张、砍张和单调都算夹胡」); a 飘胡 takes no 夹胡.",
     ),
 )

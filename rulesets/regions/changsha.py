@@ -19,8 +19,8 @@ from ..tilesets import SET_108
 from ..walls import End
 from ..winning import Shapes
 from ..winrules import Judged, Requirement, WinRules
-from .common import (DEFAULT_DEAL, DEFAULT_HAND_SIZE, DEFAULT_PLAYERS, NO_FLOWERS, TAIL_REPLACEMENT, dead_wall,
-                     phase)
+from .common import (DEFAULT_DEAL, DEFAULT_HAND_SIZE, DEFAULT_PLAYERS, NO_FLOWERS, TAIL_REPLACEMENT, YIPAO_DEALER,
+                     dead_wall, phase, with_yipao_dealer)
 
 VARIANT = HouseOption(
     "variant", "玩法 (variant)",
@@ -112,12 +112,12 @@ REGION = Region(
     indicators=Derived(_birds, text("§12.3", "扎鸟 (named only; no procedure)"), ("birds",)),
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
-    rotation=choice("tongpao_dealer", {
+    rotation=with_yipao_dealer(choice("tongpao_dealer", {
         "discarder_on_multi": Given(RotationRule("keep", "winner", "keep", "discarder"),
                                     text("§12.5", "首局后，通炮者坐庄其次和家坐庄")),
         "winner": Given(RotationRule("keep", "winner", "keep", "nearest_winner"),
                         text("§12.5", "其次和家坐庄")),
-    }),
+    })),
     play=Derived(lambda o: Play(chi=o["variant"] == "258", multiple_winners=True),
                  text("§12.6–12.8", "转转麻将…只能“碰”不能“吃”; 通炮 (several winners)"), ("variant",)),
     flowers=NO_FLOWERS,
@@ -126,7 +126,7 @@ REGION = Region(
                    text("§12.6", "小和：四喜（开局摸到四张一样的牌型）、无将和（开局没有摸到2.5.8这三种牌型）、缺一色…、六顺…"), ("birds",)),
     win=Derived(changsha_win, text("§12.6", "二五八做掌门; 大胡：七巧对：收集完七张对牌即可胡牌"), ("variant", "qingyise_jiang")),
     scoring=Given(ChangshaScorer(), text("§12.6", "大和（“含小和”－表示牌型可以为小和牌型，但计大和）")),
-    options=(VARIANT, QINGYISE_JIANG, BIRDS, BIRD_MODE, DEALER_AFTER, DEAD_WALL.option),
+    options=(VARIANT, QINGYISE_JIANG, BIRDS, BIRD_MODE, DEALER_AFTER, DEAD_WALL.option, YIPAO_DEALER),
     notes=(
         "The smaller die numbers the first stack drawn (「从第4敦开始」): 4+5 starts at the 4th stack of the own wall.",
         "Counting stacks on the wall goes from its right end, as every other text (§0.1).",

@@ -5,13 +5,13 @@ A region card uses these only where its text is silent; where the text speaks, t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping
 
 from ..dealing import DealPattern
 from ..definition import Flowers, HouseOption, Phase, Play
 from ..dice import SumPicksWallSkipSum
-from ..provenance import Choice, Derived, Given, Source, choice, default, research
+from ..provenance import Amended, Choice, Derived, Given, Source, Sourced, choice, default, open_question, research
 from ..reserve import FixedStacks, NoReserve
 from ..rotation import RotationRule
 from ..tiles import FLOWERS
@@ -86,6 +86,24 @@ def dead_wall_choice(reason_none: str) -> Choice:
         "none": Given(NoReserve(), default(f"a dead wall is {reason_none}: the hand is drawn to the last tile")),
         "7_stacks": Given(FixedStacks(7), default("the house keeps 7 stacks, the 留7墩 of 长春 (§1.4)")),
     })
+
+
+# --- 一炮多响: the opening block's dealer rule -------------------------------------------------
+
+YIPAO_DEALER = HouseOption(
+    "yipao_dealer", "一炮多响 庄家 (the dealer among several winners)",
+    (("region", "the region's own rule for several winners of one discard"),
+     ("dealer_stays", "the dealer deals again when he is among them "
+                      "(「如果一炮多响包括庄家在内和牌下一轮庄家继续当庄」)")),
+    "region", open_question("§5", "the opening block of 000/004 states this rule without naming a region "
+                                  "(「允许一炮多响，如果一炮多响包括庄家在内和牌下一轮庄家继续当庄」): every region where one "
+                                  "discard can make several winners offers it; the region's own rule stays the default"))
+
+
+def with_yipao_dealer(rotation: Sourced) -> Amended:
+    """A region's rotation with the opening block's 一炮多响 rule (RULES.md §5) as house option `yipao_dealer`."""
+    return Amended(rotation, YIPAO_DEALER.key,
+                   lambda rule, value: replace(rule, dealer_among_winners_keeps=value == "dealer_stays"))
 
 
 # --- three-player tables ---------------------------------------------------------------------

@@ -14,7 +14,8 @@ from ..walls import End
 from ..winning import Shapes
 from ..winrules import WinRules
 from .guangdong import BAOHE
-from .common import DEFAULT_DEAL, DEFAULT_DICE, TAIL_REPLACEMENT, dead_wall, flowers_from_tail, four_players, phase
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, TAIL_REPLACEMENT, YIPAO_DEALER, dead_wall, flowers_from_tail,
+                     four_players, phase, with_yipao_dealer)
 
 FLOWER_SET = HouseOption(
     "flowers", "花牌 (flowers)",
@@ -76,8 +77,8 @@ REGION = Region(
                        ("horses",)),
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
-    rotation=Given(RotationRule("keep", "next", "keep", "nearest_winner"),
-                   text("§7.5", "如果庄家胡牌或和牌（流局）则下盘依然由该庄家做庄。2、如果非庄家胡牌则下一盘由庄家的下家玩家做庄")),
+    rotation=with_yipao_dealer(Given(RotationRule("keep", "next", "keep", "nearest_winner"),
+                   text("§7.5", "如果庄家胡牌或和牌（流局）则下盘依然由该庄家做庄。2、如果非庄家胡牌则下一盘由庄家的下家玩家做庄"))),
     play=Derived(lambda o: Play(chi=o["chi"] == "yes", multiple_winners=o["multi_win"] == "all"),
                  text("§7.6", "庄家的下家…有权力吃或碰那张牌; 一炮三响 ： 同一张牌点三个炮，点炮者包三家"), ("chi", "multi_win")),
     flowers=choice("flowers", {
@@ -88,7 +89,7 @@ REGION = Region(
                    text("§7.3", "有时候有些玩家还有买马这个玩法"), ("horses",)),
     win=Given(WinRules(Shapes(thirteen_orphans=True)), text("§7.6", "胡法分（由小到大）：鸡胡、杂色、清一色、大哥、十三幺")),
     scoring=Given(JihuScorer(), text("§7.7", "第一个数是指花多少，第二个数是共杠或者暗杠是多少，第三个数是指最小的鸡胡是多少。其他胡法就是按倍数计算")),
-    options=(FLOWER_SET, HORSES, CHI, MULTI_WIN, STAKES, BAOHE, DEAD_WALL.option),
+    options=(FLOWER_SET, HORSES, CHI, MULTI_WIN, STAKES, BAOHE, DEAD_WALL.option, YIPAO_DEALER),
     notes=(
         "First dealer: 「第一盘庄家由系统随机分配风位，东风位玩家为庄家」 (§7.5).",
         "Where the horses come from is not stated (「看你拿到的麻将」): from the tail after the win (RESEARCH.md §3.10).",

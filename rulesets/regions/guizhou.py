@@ -14,7 +14,7 @@ from ..tilesets import SET_108
 from ..walls import End
 from ..winrules import Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAYERS, DEFAULT_ROTATION, NO_FLOWERS,
-                     TAIL_REPLACEMENT, dead_wall, phase)
+                     TAIL_REPLACEMENT, YIPAO_DEALER, dead_wall, phase, with_yipao_dealer)
 from .sichuan import SHAPES as SICHUAN_SHAPES, misses_a_suit
 
 JI_WRAP = HouseOption(
@@ -81,14 +81,14 @@ REGION = Region(
                        ("ji_wrap", "ji_trigger", "ming_ji")),
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
-    rotation=DEFAULT_ROTATION,
+    rotation=with_yipao_dealer(DEFAULT_ROTATION),
     play=Given(Play(chi=False, multiple_winners=True), text("§13.1, §14", "贵州麻将类似于四川麻将 — 四川: 不可以吃、一炮多响")),
     flowers=NO_FLOWERS,
     phases=Given((phase("after_win_flip", "翻鸡: the next undrawn tile is flipped after the win"),),
                  text("§13.2", "和牌后翻开下一张未摸得牌")),
     win=Given(WinRules(SICHUAN_SHAPES, (QUE_YI_MEN,)), text("§13.1", "贵州麻将类似于四川麻将，在四川麻将的基础上添加抓鸡模式")),
     scoring=Given(GuizhouScorer(), text("§13.2", "如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱; 有3条就有钱")),
-    options=(JI_WRAP, JI_TRIGGER, MING_JI, JI_COLLECT, JI_COUNT, DEAD_WALL.option),
+    options=(JI_WRAP, JI_TRIGGER, MING_JI, JI_COLLECT, JI_COUNT, DEAD_WALL.option, YIPAO_DEALER),
     notes=(
         "The hand ends at the first win (the 鸡 flip follows it); 四川's 血战到底 is not carried over.",
         "Win rules and the hand's value are 四川's (§14): 缺一门, 七对; RESEARCH.md §3.12's values, ×2 per kong, the discarder alone pays.",

@@ -14,7 +14,8 @@ from ..scoring.hand_types import full_flush, half_flush
 from ..scoring.shanghai import ShanghaiScorer
 from ..tilesets import SET_144
 from ..winrules import Judged, Requirement, WinRules
-from .common import DEFAULT_DEAL, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall, flowers_from_tail, four_players
+from .common import (DEFAULT_DEAL, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, YIPAO_DEALER, dead_wall,
+                     flowers_from_tail, four_players, with_yipao_dealer)
 
 MULTI_WIN_DEALER = HouseOption(
     "multi_win_dealer", "一炮多响 下盘庄家",
@@ -77,19 +78,19 @@ REGION = Region(
     indicators=NO_INDICATORS,
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
-    rotation=choice("multi_win_dealer", {
+    rotation=with_yipao_dealer(choice("multi_win_dealer", {
         "nearest_winner": Given(RotationRule("keep", "winner", "keep", "nearest_winner"),
                                 text("§4.5", "谁胡牌下盘当庄家，若流局则上盘庄家下盘继续当庄家")),
         "after_nearest_winner": Given(RotationRule("keep", "winner", "keep", "after_nearest_winner"),
                                       text("§4.5", "点炮者最近的一个胡牌者下家为下盘庄家")),
-    }),
+    })),
     play=Given(Play(chi=True, multiple_winners=True),
                text("§4.5–4.6", "庄家的下家…有权力吃或碰那张牌; 允许一炮多响")),
     flowers=flowers_from_tail(default("flower handling is not stated (§4.3); flowers are set aside and replaced from the tail as file 001 states (§7.4)")),
     phases=Given(NO_PHASES.value, default("flower replacement is part of every draw, not a phase")),
     win=Derived(shanghai_win, text("§4.6", "上海麻将必须至少从碰碰胡及以上的番型才允许和牌"), ("min_hand",)),
     scoring=Given(ShanghaiScorer(), text("§4.7", "点炮点炮者输分，和其他人无关; 抢杠如果抢杠，记分按自摸计，但由杠的支付，相当于杠的人付 3份")),
-    options=(MULTI_WIN_DEALER, MIN_HAND, CHENGBAO_DISCARD, DEAD_WALL.option),
+    options=(MULTI_WIN_DEALER, MIN_HAND, CHENGBAO_DISCARD, DEAD_WALL.option, YIPAO_DEALER),
     notes=(
         "The dealer rolls the dice (「摇骰子者」 is not identified).",
         "「挪走7墩」 is counted in whole stacks.",

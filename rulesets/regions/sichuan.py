@@ -12,7 +12,7 @@ from ..tilesets import SET_108
 from ..winning import Shapes
 from ..winrules import Judged, Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS,
-                     TAIL_REPLACEMENT, dead_wall, four_players, phase)
+                     TAIL_REPLACEMENT, YIPAO_DEALER, dead_wall, four_players, phase, with_yipao_dealer)
 
 QUE_MEN = HouseOption(
     "que_men", "缺一门 (a void suit to win)",
@@ -63,7 +63,7 @@ REGION = Region(
     indicators=NO_INDICATORS,
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
-    rotation=DEFAULT_ROTATION,
+    rotation=with_yipao_dealer(DEFAULT_ROTATION),
     play=Given(Play(chi=False, multiple_winners=True, after_win="xuezhan", last_tiles_forced_win=4),
                text("§14", "素麻将、不可以吃、必须缺门可和…、最后四张自动和、一炮多响、刮风下雨; 成都麻将又叫血战到底")),
     flowers=NO_FLOWERS,
@@ -72,7 +72,7 @@ REGION = Region(
                  text("§14", "玩法是必须缺一门一家和牌后，若桌子上还有规定数量的牌其它玩家就必须继续游戏直到结束")),
     win=Derived(sichuan_win, text("§14", "必须缺门可和（部分地区除外，如南充）"), ("que_men",)),
     scoring=Given(SichuanScorer(), text("§14", "缺门可胡；点炮时点炮的一个人负责；和牌时有杠加番一杠为一番")),
-    options=(QUE_MEN, GEN, DEAD_WALL.option),
+    options=(QUE_MEN, GEN, DEAD_WALL.option, YIPAO_DEALER),
     notes=(
         "「规定数量的牌」 (how many tiles must remain for play to continue) is not stated: play goes on while live tiles remain.",
         "「最后四张」 counts the last four live tiles (after any reserve).",

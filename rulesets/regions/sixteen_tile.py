@@ -9,7 +9,8 @@ from ..provenance import Given, default, research, text
 from ..rotation import RotationRule
 from ..scoring.sixteen_tile import SixteenTileScorer
 from ..tilesets import SET_144
-from .common import DEFAULT_DICE, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall, flowers_from_tail, four_players
+from .common import (DEFAULT_DICE, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, YIPAO_DEALER, dead_wall,
+                     flowers_from_tail, four_players, with_yipao_dealer)
 
 DEAD_WALL = dead_wall("not stated (§8)")
 
@@ -28,13 +29,13 @@ REGION = Region(
     indicators=NO_INDICATORS,
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
-    rotation=Given(RotationRule("keep", "next", "keep", "nearest_winner"),
-                   text("§8", "连庄即是连续做一次庄。每连庄一次便加上一番")),
+    rotation=with_yipao_dealer(Given(RotationRule("keep", "next", "keep", "nearest_winner"),
+                   text("§8", "连庄即是连续做一次庄。每连庄一次便加上一番"))),
     play=Given(Play(chi=True, multiple_winners=True), text("§8", "一炮三响：一家“出重”而三家齐吃和")),
     flowers=flowers_from_tail(default("flowers are set aside and replaced from the tail, as file 001 states (§7.4)")),
     phases=NO_PHASES,
     scoring=Given(SixteenTileScorer(), text("§8", "连庄即是连续做一次庄。每连庄一次便加上一番闲家可以向庄家提出“拉庄”，即是暂不清还输给庄家的总数留三分一作下一盘的博注")),
-    options=(DEAD_WALL.option,),
+    options=(DEAD_WALL.option, YIPAO_DEALER),
     notes=("Win rules are not stated: any standard 17-tile hand (5 melds + a pair) wins.",
            "No hand values are stated: a win is 1 point; each 连庄 (context.consecutive_dealer) adds a 番 (×2, as the 广东 line "
            "before the block defines 番) to what the dealer wins or pays.",

@@ -12,7 +12,7 @@ from ..tilesets import SET_108
 from ..winrules import Requirement, WinRules
 from .sichuan import SHAPES as SICHUAN_SHAPES, misses_a_suit
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS,
-                     TAIL_REPLACEMENT, four_players, phase)
+                     TAIL_REPLACEMENT, YIPAO_DEALER, four_players, phase, with_yipao_dealer)
 
 EXCHANGE = HouseOption(
     "exchange_direction", "换三张 方向 (direction)",
@@ -37,7 +37,7 @@ REGION = Region(
     indicators=NO_INDICATORS,
     reserve=Given(NoReserve(), text("§15", "一直打到桌面无牌（即和完不结束，一直继续摸牌继续和牌知道最后一张牌…）")),
     replacement=TAIL_REPLACEMENT,
-    rotation=DEFAULT_ROTATION,
+    rotation=with_yipao_dealer(DEFAULT_ROTATION),
     play=Given(Play(chi=False, multiple_winners=True, after_win="xueliu"),
                text("§15", "换三张、素麻将、不可以吃、必须缺门可和、一炮多响、打到桌面无牌")),
     flowers=NO_FLOWERS,
@@ -49,7 +49,7 @@ REGION = Region(
     win=Given(WinRules(SICHUAN_SHAPES, (QUE_MEN,)),
               text("§15", "采用四川地区流行的麻将血战到底的打法; 必须缺门可和")),
     scoring=Given(FlatScorer(), default("the text gives no values (RULES.md §35: none): a win is 1 point, every win of the 血流成河 is paid")),
-    options=(EXCHANGE,),
+    options=(EXCHANGE, YIPAO_DEALER),
     notes=(
         "Win rules are 四川's (「采用四川地区流行的麻将血战到底的打法」): 缺一门 and 七对 (RESEARCH.md §3.12).",
         "血流成河: every win is settled on its own (flat 1 point: the discarder, or each other side on a self-draw); "

@@ -15,7 +15,8 @@ from ..scoring.yunnan import YunnanScorer, is_pinghu
 from ..tilesets import SET_136
 from ..walls import End
 from ..winrules import Judged, Requirement, WinRules
-from .common import DEFAULT_DEAL, DEFAULT_DICE, NO_FLOWERS, dead_wall, four_players, phase
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, NO_FLOWERS, YIPAO_DEALER, dead_wall, four_players, phase,
+                     with_yipao_dealer)
 
 TAIL_READING = HouseOption(
     "weipai_reading", "尾牌 (which two)",
@@ -91,12 +92,12 @@ REGION = Region(
                        ("weipai_reading",)),
     reserve=DEAD_WALL.choice,
     replacement=Given(End.TAIL, text("§29.3", "不能杠上开花的从最后面未翻开的取牌")),
-    rotation=choice("multi_win_dealer", {
+    rotation=with_yipao_dealer(choice("multi_win_dealer", {
         "nearest_winner": Given(RotationRule("keep", "winner", "keep", "nearest_winner"),
                                 text("§29.5", "以后每盘首先和牌的人为下一盘的庄家，多人同时和牌（一炮多响）时点炮者下方第一家为一下盘的庄家")),
         "discarder_next": Given(RotationRule("keep", "winner", "keep", "discarder_next"),
                                 text("§29.5", "点炮者下方第一家为一下盘的庄家")),
-    }),
+    })),
     play=Given(Play(chi=False, multiple_winners=True, last_tiles_forced_win=4),
                text("§29.4–29.6", "不能吃牌，只能碰牌和杠牌; 一炮多响; 最后四张牌，若有人点炮则自动和牌，自摸也必须和牌")),
     flowers=NO_FLOWERS,
@@ -104,7 +105,7 @@ REGION = Region(
                  text("§29.4", "流局查大叫，杠钱不算")),
     win=Derived(yunnan_win, text("§29.6", "满足相关规定的牌型条件时和牌，平和必须自摸不能点炮"), ("pinghu_reading",)),
     scoring=Given(YunnanScorer(), text("§29.6–29.7", "打出一张牌的闲家给玩家2分; 点炮时点炮者只负责和牌者牌型的分; 流局查大叫，杠钱不算")),
-    options=(TAIL_READING, MULTI_WIN_DEALER, PINGHU_READING, ANGANG, ZHUANWAN, DEAD_WALL.option),
+    options=(TAIL_READING, MULTI_WIN_DEALER, PINGHU_READING, ANGANG, ZHUANWAN, DEAD_WALL.option, YIPAO_DEALER),
     notes=(
         "A shown tail tile that is taken is not replaced by showing another: not stated.",
         "A 荒庄 keeps the dealer: not stated.",

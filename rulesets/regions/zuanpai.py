@@ -1,7 +1,8 @@
 """钻牌 block — RULES.md §26 [unnamed; id from the indicator].
 
 After the two dealing rolls the dealer rolls a third time; counting 逆时针 over the upper tiles
-of the dealer's 上家's wall finds the indicator; the 钻牌 is its successor (suits 9→1, winds
+of the first wall clockwise that the deal has not touched (「庄家的上家（顺时针未动过的第一家的牌墙）」)
+finds the indicator; the 钻牌 is its successor (suits 9→1, winds
 东南西北东, dragons 中发白中).  红中 plays the 钻 kind's natural face; 发 is shown and replaced from
 the tail; 发 and 白 are 杠牌 (only for kongs) unless a dragon is the 钻.
 """
@@ -22,9 +23,11 @@ from .common import (DEFAULT_DEAL, DEFAULT_HAND_SIZE, DEFAULT_PLAYERS, DEFAULT_R
 
 ZUAN_WALL = HouseOption(
     "zuan_wall", "钻牌 牌墙 (which wall)",
-    (("upper_house", "(a) always the dealer's 上家's wall"),
+    (("upper_house", "(a) always the dealer's 上家's wall; stacks the deal has taken are passed over"),
      ("first_untouched", "(b) the first wall clockwise that the deal has not touched")),
-    "upper_house", open_question("§26.4", "「庄家的上家（顺时针未动过的第一家的牌墙）」: the main clause names 上家"))
+    "first_untouched", open_question("§26.4", "「庄家的上家（顺时针未动过的第一家的牌墙）」: the parenthesis says the count "
+                                              "runs on a wall nobody has touched; the 上家's wall is often dealt from, and "
+                                              "a dealt tile cannot be flipped"))
 
 ZUAN_DICE = HouseOption(
     "zuan_dice", "第三次掷骰 (third roll)",

@@ -4,7 +4,10 @@ The model that reproduces the text's worked examples (×16, ×32, ×64) and paym
 base 1; ×2 each for 门清 (站立), 夹胡, 自摸, a dealer involved (the dealer wins, or the dealer pays)
 and 点炮 (for the discarder only); 飘胡 ×4; a 宝 win (摸宝/对宝) a further ×2 on top of its 自摸.
 Who pays on a discard is a house option (RULES.md §1.9 S1): everyone, the discarder double
-(default, as the payment lists), or the discarder alone (「只有放炮家输分」).
+(default, as the payment lists), or the discarder alone (「只有放炮家输分」).  How the dealer's and the
+discarder's doublings combine is another (`seat_doubling`): stacked (×2 each, the worked examples'
+model) or not stacked (one ×2 a payer, as the payment lists: 「如果平家点炮再翻一倍，庄家不变」,
+「庄平胡点炮家2，平家 1」); docs/regions.md lists every number of the texts beside what each pays.
 Kongs (蛋) are paid by each other player to their maker, 暗杠 double, whatever the hand's result
 (「杠：又称蛋，单独算，不随庄走」; 「但有杠者可以赢得相应点数」 at 荒庄); the base value of a kong is not
 stated — house option `kong_value`, default 1.
@@ -48,6 +51,30 @@ def product(items: tuple[Item, ...]) -> int:
     return total
 
 
+def seat_factor(context: WinContext, payer: int, stacked: bool) -> int:
+    """What one payer pays, as a multiple of the hand's value without its 庄家胡 item.
+
+    stacked (the worked examples' model): ×2 when the dealer wins or pays, ×2 more for the discarder.
+    not stacked (the payment lists): one ×2 for being the dealer or the discarder — 「如果平家点炮再翻一倍，
+    庄家不变」 — and the dealer's win on a discard doubles only the discarder's payment (「庄平胡点炮家2，平家 1」).
+    """
+    dealer_wins = context.winner == context.dealer
+    if stacked:
+        return (2 if dealer_wins or payer == context.dealer else 1) * (2 if payer == context.discarder else 1)
+    return 2 if payer in (context.dealer, context.discarder) or (dealer_wins and context.self_drawn) else 1
+
+
+def payment_notes(context: WinContext, stacked: bool, all_pay: bool) -> tuple[str, ...]:
+    notes = () if context.winner_is_dealer else ("the dealer pays double",)
+    if not context.self_drawn:
+        alone = "" if all_pay else " and alone"
+        if stacked:
+            notes += ("点炮: the discarder pays double" + alone,)
+        else:
+            notes += ("点炮: the discarder pays double" + alone + "; the dealer's and the discarder's doubling do not stack",)
+    return notes
+
+
 def kong_payments(kongs_by_side: tuple[tuple[int, int, int], ...], sides: tuple[int, ...], value: int
                   ) -> tuple[tuple[Item, ...], tuple[int, int, int, int]]:
     """Each other player pays a kong's maker: 明杠 `value`, 暗杠 2 × `value`."""
@@ -66,29 +93,20 @@ class ChangchunScorer:
     name: str = "changchun"
 
     def describe(self) -> str:
-        return ("each 番 doubles: 门清, 夹胡, 自摸, 庄 ×2; 飘胡 ×4; 宝 a further ×2; 点炮 ×2 for the discarder; "
-                "kongs paid separately (暗杠 double)")
+        return ("each 番 doubles: 门清, 夹胡, 自摸, 庄 ×2; 飘胡 ×4; 宝 a further ×2; 点炮 ×2 for the discarder "
+                "(option seat_doubling: whether it stacks with the dealer's); kongs paid separately (暗杠 double)")
 
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
         items = best_reading(verdict, hand, context, multipliers, key=product)
         base = product(items)
+        stacked = ruleset.option("seat_doubling") == "stacked"
         all_pay = context.self_drawn or ruleset.option("discard_payment") == "all_pay"
-        debts = {}
-        for payer in context.losers():
-            if not all_pay and payer != context.discarder:
-                continue
-            amount = base
-            if payer == context.dealer:
-                amount *= 2
-            if payer == context.discarder:
-                amount *= 2
-            debts[payer] = amount
+        unit = product(tuple(i for i in items if i.key != "zhuangjia"))
+        debts = {payer: unit * seat_factor(context, payer, stacked)
+                 for payer in context.losers() if all_pay or payer == context.discarder}
         win = payments_from(debts, context.winner)
         kong_items, kongs = kong_payments(context.kongs_by_side, context.sides, int(ruleset.option("kong_value")))
-        notes = ("the dealer pays double",) if not context.winner_is_dealer else ()
-        if not context.self_drawn:
-            notes += ("点炮: the discarder pays double" + ("" if all_pay else " and alone"),)
-        return Settlement(items + kong_items, base, add_payments(win, kongs), "times", notes)
+        return Settlement(items + kong_items, base, add_payments(win, kongs), "times", payment_notes(context, stacked, all_pay))
 
     def settle_draw(self, ruleset: Any, context: DrawContext) -> Settlement:
         items, payments = kong_payments(context.kongs_by_side, context.sides, int(ruleset.option("kong_value")))

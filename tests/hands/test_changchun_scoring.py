@@ -22,27 +22,27 @@ JIA_HAND = "111m234p789s456s99p"
 
 def test_xian_menqing_jia_zimo_bao_is_16_dealer_32():
     """「如闲家胡牌为门清、夹、自摸、宝，其他玩家输牌番型累计乘16，庄家输番数为32」"""
-    result = settle(JIA_HAND, "5s", winner=1, dealer=0, bao_hit=True)
+    result = settle(JIA_HAND, "5s", winner=1, dealer=0, bao_hit=True, ready_declared=True)
     assert result.verdict.legal
     assert result.settlement.payments == (-32, 64, -16, -16)
 
 
 def test_zhuang_menqing_jia_zimo_bao_is_32():
     """「如庄家胡牌门清、夹、自摸、宝，其他闲家输牌番型累计乘32」"""
-    result = settle(JIA_HAND, "5s", winner=0, dealer=0, bao_hit=True)
+    result = settle(JIA_HAND, "5s", winner=0, dealer=0, bao_hit=True, ready_declared=True)
     assert result.settlement.payments == (96, -32, -32, -32)
 
 
 def test_xian_menqing_piao_zimo_bao_is_32_dealer_64():
     """「如闲家胡牌为门清、飘、自摸、宝，其他玩家输牌番型累计乘32，庄家输番数为64」"""
-    result = settle("111m222p333s999p77z", "9p", winner=2, dealer=0, bao_hit=True)
+    result = settle("111m222p333s999p77z", "9p", winner=2, dealer=0, bao_hit=True, ready_declared=True)
     assert result.verdict.legal
     assert result.settlement.payments == (-64, -32, 128, -32)
 
 
 def test_zhuang_menqing_piao_zimo_bao_is_64():
     """「如庄家胡牌门清、飘、自摸、宝，其他闲家输牌番型累计乘64」"""
-    result = settle("111m222p333s999p77z", "9p", winner=3, dealer=3, bao_hit=True)
+    result = settle("111m222p333s999p77z", "9p", winner=3, dealer=3, bao_hit=True, ready_declared=True)
     assert result.settlement.payments == (-64, -64, -64, 192)
 
 

@@ -63,3 +63,25 @@ def test_text_output(capsys):
 def test_user_mistakes_are_one_line_exit_2(capsys, argv, names):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and err.count("\n") == 1 and names in err
+
+
+def test_a_discarded_bao_is_not_a_joker(capsys):
+    """Issue 11 item 1: 「听牌者摸到宝牌或者所听之牌为宝牌即赢」 — a discarded 4z (the 宝) is not read as 2m."""
+    code, out, _ = run(capsys, "hand", "changchun", "111m13m456p789s99s4z", "--wild", "4z", "--ready",
+                       "--win-tile", "4z", "--json")
+    data = json.loads(out)
+    assert code == 0 and not data["complete"] and not data["legal"] and data["assignment"] == []
+    drawn = json.loads(run(capsys, "hand", "changchun", "111m13m456p789s99s4z", "--wild", "4z", "--ready",
+                           "--win-tile", "4z", "--self-drawn", "--json")[1])
+    assert drawn["legal"] and drawn["assignment"] == [["4z", "2m"]]
+    assert {"zimo", "bao"} <= {i["key"] for i in drawn["items"]}
+
+
+def test_a_bao_win_needs_ready(capsys):
+    """Issue 11 item 2: 「听牌时可看宝，未听牌者不许看」 — --bao without --ready is no 宝 win."""
+    argv = ("hand", "changchun", "111m123s99s56m7z", "--meld", "456p", "--wild", "7z", "--win-tile", "7z",
+            "--self-drawn", "--bao")
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and "legal: no" in out and "a 宝 win needs 报听" in out and "宝 (bao)" not in out
+    code, out, _ = run(capsys, *argv, "--ready")
+    assert "legal: yes" in out and "宝 (bao) ×2" in out

@@ -15,10 +15,10 @@ def judge(tiles, win, discarder=None):
 
 
 @pytest.mark.parametrize("tiles, win, name", [
-    ("1133m5577p2244s11z", "1z", "七对"),
+    ("1133m5577p2244s99s", "9s", "七对"),
     ("111m444p777s999m22s", "2s", "碰碰和 (nAAA+BB, n = 4)"),
     ("123456789m234p22s", "2s", "一条龙"),
-    ("123m456p789s234m22z", "2z", "平牌"),
+    ("123m456p789s234m22s", "2s", "平牌"),
 ])
 def test_the_four_hand_types_win(tiles, win, name):
     """Each of the four 记牌形式 is a winning hand."""
@@ -29,3 +29,12 @@ def test_the_four_hand_types_win(tiles, win, name):
 
 def test_a_broken_hand_does_not_win():
     assert not judge("1133m5577p2246s11z", "1z").verdict.complete
+
+
+def test_one_of_each_wind():
+    """「包括万字36张、筒子36张和条子36张加上东南西北风各一张」: a hand holding two 东 cannot exist here."""
+    two_east = judge("123m456p789s234m11z", "1z", discarder=0)
+    assert two_east.verdict.complete and not two_east.verdict.legal
+    assert two_east.verdict.failures[0].startswith("2 × 1z (东风): the 灌南麻将 set holds 1")
+    one_of_each = judge("123m456p789s2s1234z", "4z", discarder=0)
+    assert "tile_count" not in " ".join(one_of_each.verdict.failures)

@@ -45,14 +45,16 @@ def test_bazhi_needs_eight_of_one_suit():
     six = judge("bazhi", "123m456m55s111z789p", "6m")
     assert six.verdict.complete and not six.verdict.legal
     assert "bazhi" in " ".join(six.verdict.failures)
-    with_a_chow_meld = judge("bazhi", "456m78m9m55s111z", "9m", ["123m"])    # melds count: 9 of 万
-    assert with_a_chow_meld.verdict.legal
+    with_a_kong = judge("bazhi", "456m78m9m55s111z", "9m", ["concealed:1111m"])    # melds count: 10 of 万
+    assert with_a_kong.verdict.legal
 
 
 def test_bazhi_no_claims_reading_a():
     """「和牌：不许吃牌，不许碰牌必须有八枝。」 reading (a): 碰 allowed at the table, not in a winning hand."""
     ponged = ("123m456m789m55s", "5s", ["111z"])
-    assert judge("bazhi", *ponged).verdict.legal                       # reading (b): no requirement on the hand
+    reading_b = judge("bazhi", *ponged)                                  # (b): a 碰 cannot happen at this table
+    assert reading_b.verdict.complete and not reading_b.verdict.legal
+    assert reading_b.verdict.failures == ("不可碰: 111z is a 碰, and 八枝麻将 has no 碰 (no_pong)",)
     reading_a = judge("bazhi", *ponged, options={"claims": "pong"})
     assert reading_a.verdict.complete and "menqing" in " ".join(reading_a.verdict.failures)
     kong = judge("bazhi", "123m456m789m55s", "5s", ["concealed:1111z"], options={"claims": "pong"})

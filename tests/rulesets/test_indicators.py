@@ -34,7 +34,7 @@ def test_zuanpai_third_roll_counts_upper_tiles_on_shangjia_wall():
 def test_zuanpai_count_past_the_wall_end_continues_counter_clockwise():
     layout = WallLayout((14, 13, 14, 13))
     ring = layout.ring(Break(0, 3))
-    context = RevealContext(ring=ring, layout=layout, dealer=0, next_head=53, roll=(6, 6, 3))
+    context = RevealContext(ring=ring, layout=layout, dealer=0, next_head=0, roll=(6, 6, 3))
     (slot,) = UpperTilesOnWall().slots(context)
     assert ring[slot.ring] == StackPos(0, 12)      # 13 on wall 3, then wall 0's 13, 12
 

@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from rulesets.bao import private_bao, stand_ins_once
 from rulesets.definition import RULE_FIELDS
+from rulesets.table_rules import judged_rules
+from rulesets.tiles import Tile
 from rulesets.regions import REGION_IDS, get_region
 
 SOURCES = Path(__file__).resolve().parents[2] / "docs" / "sources"
@@ -39,6 +42,10 @@ def sources(region_id):
             yield name, ruleset.source(name)
         for requirement in ruleset.win.requirements:
             yield requirement.key, requirement.source
+        for rule, source in judged_rules(ruleset):
+            yield rule, source
+        if private_bao(ruleset) is not None:
+            yield "bao_stands_in_once", stand_ins_once(Tile.EAST).source
 
 
 @pytest.mark.parametrize("region_id", REGION_IDS)

@@ -45,3 +45,44 @@ def test_three_player_rotation_skips_the_empty_side():
     assert nearest_winner(2, (0, 1), (0, 1, 2)) == 0
     rule = get_region("guangshui").resolve().rotation
     assert rule.next_dealer(2, (0, 1, 2), HandOutcome((1,), 0)) == 0
+
+
+def _multi_winner_regions():
+    from rulesets.regions import all_regions
+    out = []
+    for region in all_regions():
+        option_sets = [{}] + [{o.key: v} for o in region.options for v in o.values]
+        if any(region.resolve(chosen).play.multiple_winners for chosen in option_sets):
+            out.append(region)
+    return out
+
+
+def test_every_region_with_several_winners_offers_the_opening_blocks_dealer_rule():
+    """RULES.md §5: 「允许一炮多响，如果一炮多响包括庄家在内和牌下一轮庄家继续当庄」 — a house option wherever one
+    discard can make several winners; off, the region's own rule decides."""
+    regions = _multi_winner_regions()
+    assert {r.id for r in regions} >= {"sichuan", "yichang", "guizhou", "yunnan", "shanghai", "changsha",
+                                       "sixteen_tile", "guangdong_jihu"}
+    for region in regions:
+        assert "yipao_dealer" in {o.key for o in region.options}, region.id
+        sides = region.resolve().players
+        dealer, other, discarder = sides[0], sides[2], sides[1]
+        outcome = HandOutcome((other, dealer), discarder)          # the nearer winner is not the dealer
+        own = region.resolve().rotation
+        stays = region.resolve({"yipao_dealer": "dealer_stays"}).rotation
+        assert stays.next_dealer(dealer, sides, outcome) == dealer, region.id
+        assert stays.next_dealer(dealer, sides, HandOutcome((other,), discarder)) == \
+            own.next_dealer(dealer, sides, HandOutcome((other,), discarder)), region.id
+        without_dealer = HandOutcome((other, sides[3]), discarder)
+        assert stays.next_dealer(dealer, sides, without_dealer) == own.next_dealer(dealer, sides, without_dealer)
+    sichuan = get_region("sichuan")
+    assert sichuan.resolve().rotation.next_dealer(0, ALL, HandOutcome((2, 0), 1)) == 1     # its own: 下庄
+    assert sichuan.resolve({"yipao_dealer": "dealer_stays"}).rotation.next_dealer(0, ALL, HandOutcome((2, 0), 1)) == 0
+
+
+def test_regions_with_one_winner_have_no_such_option():
+    ids = {r.id for r in _multi_winner_regions()}
+    from rulesets.regions import all_regions
+    for region in all_regions():
+        if region.id not in ids:
+            assert "yipao_dealer" not in {o.key for o in region.options}, region.id

@@ -239,3 +239,22 @@ def test_flower_kinds_follow_the_wilds():
     assert flower_kinds(zuanpai) == {Tile.GREEN}
     assert flower_kinds(zuanpai, (Tile.GREEN,)) == {Tile.RED}   # 发 is the 钻: 红中 takes its role
     assert len(flower_kinds(get_region("shanghai").resolve())) == 8
+
+
+def test_players_take_a_bao_win_only_as_the_texts_allow():
+    """长春 §1.3: 「听牌者摸到宝牌或者所听之牌为宝牌即赢」 — a ready player wins by drawing the 宝 (摸宝), never by
+    reading a discarded 宝 or a held one as a joker; 「未听牌者不许看」 — no 宝 without 听."""
+    rules = RegionPlay(get_region("changchun").resolve())
+    view = TableView((0, 1, 2, 3), 1)
+    hand = list(parse_tiles("111m13m456p789s99s4z"))
+    bao = (Tile.NORTH,)
+
+    def legal(discarder, ready, tiles=hand):
+        return rules.legal_win(0, tiles, (), (), Tile.NORTH if tiles is hand else tiles[-1], discarder, bao, ready,
+                               facts(view), bao=Tile.NORTH)
+
+    assert legal(None, True)                            # 摸宝: the drawn 宝 stands for 2m
+    assert not legal(3, True)                           # a discarded 宝 is an ordinary tile
+    assert not legal(None, False)                       # no 听, no 宝
+    held = list(parse_tiles("111m13m456p789s4z99s"))    # the 宝 held, 9s drawn
+    assert not legal(None, True, held)
