@@ -47,7 +47,8 @@ class _VersionAction(argparse.Action):
             number = version("mahjong-table")
         except PackageNotFoundError:          # a source tree that was never installed
             number = "(not installed)"
-        parser.exit(0, f"mahjong-table {number}\n")
+        print(f"mahjong-table {number}")
+        parser.exit(0)
 
 
 def _command_modules() -> list:
