@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "table top.  A simulator started with `sim --registry FILE` is enrolled at once with --import FILE.",
         epilog="examples:\n"
                "  mahjong-table enroll --tiles 84\n"
-               "  mahjong-table enroll --config /etc/mahjong-table/config.toml --set 0\n"
+               "  mahjong-table enroll --simulate --tiles 108 --seat 2\n"
                "  mahjong-table enroll --config sim.toml --import tags.json",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", metavar="FILE", help="the table's configuration (ports and state directory)")

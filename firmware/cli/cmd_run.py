@@ -37,8 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "keeping its ledger and settings in <state>/simulator/ (apart from the real table's).",
         epilog="examples:\n"
                "  mahjong-table run --ruleset changchun --hands 4 --seed 1 --speed 0 --events events.jsonl\n"
-               "  mahjong-table run --ruleset sichuan --hands 1 --speed 0 --events - --fault missed_read=0.02\n"
-               "  mahjong-table run --hands 1 --speed 0 --fault jam=1:3\n"
+               "  mahjong-table run --ruleset sichuan --hands 1 --speed 0 --events -\n"
+               "  mahjong-table run --simulate --hands 2 --speed 0 --fault corrupt=0.02 --db demo.db\n"
                "  mahjong-table run --fault help",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", metavar="FILE", help="a TOML configuration naming the boards' serial ports (see deploy/config.toml)")
