@@ -58,7 +58,8 @@ def enroll(args: argparse.Namespace) -> int:
     simulated = config.devices is None
     path = _registry_path(config, args)
     if simulated and args.set_index != 1 and not args.import_file:
-        print("no configuration: enrolling against the built-in simulator, whose loose set on the table top is set 1")
+        print(f"{'simulating' if args.simulate else 'no configuration'}: enrolling against the built-in simulator, "
+              "whose loose set on the table top is set 1")
         args.set_index = 1
     registry = open_database(TileRegistry, path, "tile registry", "--registry")
     try:

@@ -25,7 +25,6 @@ from firmware.config import ConfigError, TableConfig, find_config, load_config
 from .errors import UserError
 
 T = TypeVar("T")
-SIMULATED = TableConfig(devices=None)
 
 
 def table_config(explicit: str | None, simulate: bool = False) -> TableConfig:
@@ -35,7 +34,7 @@ def table_config(explicit: str | None, simulate: bool = False) -> TableConfig:
     it) but not its boards or events folder."""
     try:
         path = find_config(explicit)
-        config = load_config(path) if path is not None else SIMULATED
+        config = load_config(path) if path is not None else TableConfig(devices=None)
     except ConfigError as error:
         raise UserError(str(error)) from None
     if simulate and config.devices is not None:
