@@ -1,18 +1,31 @@
 """The table's configuration file (TOML): which ports the boards are on, where state is kept.
 
-Every mistake is one line naming the file, the field and what to do (`ConfigError`).
-See deploy/config.toml for a commented example.
+Where it is found (`find_config`): `--config FILE`, else `$MAHJONG_TABLE_CONFIG`, else
+/etc/mahjong-table/config.toml if that exists; with none of them the commands run the built-in
+simulator.  A configuration must name the boards: one that does not is an error, never a quiet
+fall-back to the simulator (a table with a broken config must not play a simulated game).
+
+Every mistake is one line naming the file, the field and what to do (`ConfigError`): a file that
+is missing, empty, a directory, not UTF-8 or not TOML; an unknown section or field; a value of
+the wrong type or out of range.  See deploy/config.toml for a commented example.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 DEFAULT_BAUDRATE = 115200
+BAUDRATE_RANGE = (1200, 4_000_000)            # what USB UARTs and our boards' MCUs can run
+DEFAULT_CONFIG_PATH = Path("/etc/mahjong-table/config.toml")
+CONFIG_ENV = "MAHJONG_TABLE_CONFIG"
+SIMULATOR_SUBDIR = "simulator"                # a simulated run's state, apart from the table's
+
+_URL = re.compile(r"^[a-z][a-z0-9+.-]*://")
 
 
 class ConfigError(Exception):
@@ -29,12 +42,17 @@ class DeviceConfig:
 
 @dataclass(frozen=True)
 class TableConfig:
-    devices: DeviceConfig | None                 # None: the built-in simulator
+    devices: DeviceConfig | None                 # None: the built-in simulator (no file in use)
     ruleset: str | None = None                   # None: the front panel's saved choice
     options: dict[str, str] = field(default_factory=dict)
     state_dir: Path = field(default_factory=lambda: default_state_dir())
     events_dir: Path | None = None
     source: str = "(defaults)"
+
+    @property
+    def simulator_state_dir(self) -> Path:
+        """Where a simulated run keeps its ledger and settings: never the real table's files."""
+        return self.state_dir / SIMULATOR_SUBDIR
 
 
 def default_state_dir() -> Path:
@@ -42,64 +60,152 @@ def default_state_dir() -> Path:
     return Path(base) / "mahjong-table"
 
 
-SECTIONS = {"devices": {"motor", "rfid", "display", "baudrate"}, "table": {"ruleset", "options"},
-            "storage": {"state_dir", "events_dir"}}
+def find_config(explicit: str | None, environ: Mapping[str, str] | None = None,
+                default: Path | None = None) -> Path | None:
+    """The configuration file to use, or None for the built-in simulator.
+
+    An explicit `--config` or `$MAHJONG_TABLE_CONFIG` must exist (load_config says so in one line);
+    the default path is used only when it exists, so a development machine without one simulates.
+    """
+    if explicit:
+        return Path(explicit)
+    named = (os.environ if environ is None else environ).get(CONFIG_ENV, "")
+    if named:
+        return Path(named)
+    default = DEFAULT_CONFIG_PATH if default is None else default
+    return default if default.exists() else None
 
 
 def load_config(path: str | Path) -> TableConfig:
     path = Path(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file; copy deploy/config.toml there and edit the ports") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: not valid TOML ({error}); fix the line it names") from None
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read it ({error.strerror})") from None
+    raw = parse_toml(_read_text(path), path)
     return parse_config(raw, str(path))
 
 
+def _read_text(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file; copy deploy/config.toml there and edit the ports") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a directory; name the configuration file itself, e.g. {path / 'config.toml'}") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read it ({error.strerror}); check its permissions") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise ConfigError(f"{path}: line {line}: byte 0x{data[error.start]:02x} is not UTF-8; "
+                          "save the file as UTF-8") from None
+    if not text.strip():
+        raise ConfigError(f"{path}: is empty; copy deploy/config.toml there and edit the ports")
+    return text
+
+
+def parse_toml(text: str, path: Path | str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        detail = " ".join(str(error).split())
+        raise ConfigError(f"{path}: not valid TOML ({detail}); fix the line it names") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid TOML (nested too deeply)") from None
+
+
+SECTIONS = {"devices": {"motor", "rfid", "display", "baudrate"}, "table": {"ruleset", "options"},
+            "storage": {"state_dir", "events_dir"}}
+
+
 def parse_config(raw: dict[str, Any], source: str = "config") -> TableConfig:
+    """A checked TableConfig from parsed TOML; ConfigError (one line) on the first mistake."""
+    _check_layout(raw, source)
+    table = raw.get("table", {})
+    storage = raw.get("storage", {})
+    ruleset = _ruleset(table, source)
+    options = _options(table, source)
+    state_dir = _directory(storage, "state_dir", source) or default_state_dir()
+    events_dir = _directory(storage, "events_dir", source)
+    devices = _devices(raw.get("devices"), source)
+    return TableConfig(devices, ruleset, options, state_dir, events_dir, source)
+
+
+def _check_layout(raw: dict[str, Any], source: str) -> None:
     for section, value in raw.items():
         if section not in SECTIONS:
-            raise ConfigError(f"{source}: unknown section [{section}]; sections are {', '.join(f'[{s}]' for s in SECTIONS)}")
+            what = f"section [{section}]" if isinstance(value, dict) else f"setting {section!r} outside any section"
+            raise ConfigError(f"{source}: unknown {what}; sections are {', '.join(f'[{s}]' for s in SECTIONS)}")
         if not isinstance(value, dict):
             raise ConfigError(f"{source}: [{section}] must be a table of settings")
         for key in value:
             if key not in SECTIONS[section]:
-                raise ConfigError(f"{source}: unknown field {section}.{key}; fields of [{section}] are {', '.join(sorted(SECTIONS[section]))}")
-    devices = _devices(raw.get("devices"), source)
-    table = raw.get("table", {})
-    ruleset = table.get("ruleset")
-    if ruleset is not None and not isinstance(ruleset, str):
-        raise ConfigError(f"{source}: table.ruleset must be a ruleset id in quotes, e.g. \"changchun\"")
-    options = table.get("options", {})
-    if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
-        raise ConfigError(f"{source}: table.options must be a table of strings, e.g. {{ reserve_reading = \"R-B\" }}")
-    storage = raw.get("storage", {})
-    state_dir = Path(_string(storage, "state_dir", source, str(default_state_dir())))
-    events = storage.get("events_dir")
-    return TableConfig(devices, ruleset, dict(options), state_dir,
-                       Path(_string(storage, "events_dir", source)) if events is not None else None, source)
+                raise ConfigError(f"{source}: unknown field {section}.{key}; fields of [{section}] are "
+                                  f"{', '.join(sorted(SECTIONS[section]))}")
 
 
-def _devices(section: dict[str, Any] | None, source: str) -> DeviceConfig | None:
-    if section is None:
-        return None
+def _devices(section: dict[str, Any] | None, source: str) -> DeviceConfig:
+    if not section:
+        raise ConfigError(f"{source}: names no boards; add a [devices] section with the motor and rfid ports "
+                          "(see deploy/config.toml), or run the simulator without --config (or with --simulate)")
     for needed in ("motor", "rfid"):
         if needed not in section:
             raise ConfigError(f"{source}: devices.{needed} is missing; name its port, e.g. "
                               f"\"/dev/serial/by-id/usb-…-{needed}-if00\" or \"socket://host:port\"")
-    baudrate = section.get("baudrate", DEFAULT_BAUDRATE)
-    if not isinstance(baudrate, int) or baudrate <= 0:
-        raise ConfigError(f"{source}: devices.baudrate must be a whole number such as 115200")
-    display = section.get("display")
-    return DeviceConfig(_string(section, "motor", source), _string(section, "rfid", source),
-                        _string(section, "display", source) if display is not None else None, baudrate)
+    ports = {name: _port(section, name, source) for name in ("motor", "rfid", "display") if name in section}
+    seen: dict[str, str] = {}
+    for name, port in ports.items():
+        if port in seen:
+            raise ConfigError(f"{source}: devices.{seen[port]} and devices.{name} are both {port!r}; "
+                              "each board has its own port")
+        seen[port] = name
+    return DeviceConfig(ports["motor"], ports["rfid"], ports.get("display"), _baudrate(section, source))
 
 
-def _string(section: dict[str, Any], key: str, source: str, default: str | None = None) -> str:
-    value = section.get(key, default)
-    if not isinstance(value, str) or not value:
-        raise ConfigError(f"{source}: {key} must be a non-empty string in quotes")
+def _port(section: dict[str, Any], key: str, source: str) -> str:
+    value = _string(section, key, f"devices.{key}", source)
+    if not (value.startswith("/") or _URL.match(value)):
+        raise ConfigError(f"{source}: devices.{key} = {value!r} is not a port; give a device path such as "
+                          "\"/dev/serial/by-id/…\" or a URL such as \"socket://host:port\"")
+    return value
+
+
+def _baudrate(section: dict[str, Any], source: str) -> int:
+    value = section.get("baudrate", DEFAULT_BAUDRATE)
+    low, high = BAUDRATE_RANGE
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        shown = str(value).lower() if isinstance(value, bool) else repr(value)
+        raise ConfigError(f"{source}: devices.baudrate = {shown} must be a whole number from {low} to {high} "
+                          f"(the boards use {DEFAULT_BAUDRATE})")
+    return value
+
+
+def _ruleset(section: dict[str, Any], source: str) -> str | None:
+    if "ruleset" not in section:
+        return None
+    value = _string(section, "ruleset", "table.ruleset", source)
+    from rulesets.regions import REGION_IDS     # only when a config names one: the import is not free
+    if value not in REGION_IDS:
+        raise ConfigError(f"{source}: table.ruleset = {value!r} is not a ruleset; see `mahjong-table rules list`")
+    return value
+
+
+def _options(section: dict[str, Any], source: str) -> dict[str, str]:
+    options = section.get("options", {})
+    if not isinstance(options, dict) or not all(isinstance(v, str) and v for v in options.values()):
+        raise ConfigError(f"{source}: table.options must be a table of strings, e.g. {{ reserve_reading = \"R-B\" }}")
+    return dict(options)
+
+
+def _directory(section: dict[str, Any], key: str, source: str) -> Path | None:
+    if key not in section:
+        return None
+    path = Path(_string(section, key, f"storage.{key}", source)).expanduser()
+    if not path.is_absolute():
+        raise ConfigError(f"{source}: storage.{key} = {str(path)!r} must be an absolute path, e.g. \"/var/lib/mahjong-table\"")
+    return path
+
+
+def _string(section: dict[str, Any], key: str, name: str, source: str) -> str:
+    value = section.get(key)
+    if not isinstance(value, str) or not value.strip() or any(c in value for c in "\0\n\r"):
+        raise ConfigError(f"{source}: {name} must be a non-empty string on one line, in quotes")
     return value

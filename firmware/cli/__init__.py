@@ -27,11 +27,28 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mahjong-table",
         description="Controller for an automatic mahjong table (全自动麻将机).",
     )
+    parser.add_argument("--version", action=_VersionAction)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     subparsers.required = True
     for module in _command_modules():
         module.register(subparsers)
     return parser
+
+
+class _VersionAction(argparse.Action):
+    """`--version`: the installed package's version, looked up only when asked (start-up stays cheap)."""
+
+    def __init__(self, option_strings, dest, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            number = version("mahjong-table")
+        except PackageNotFoundError:          # a source tree that was never installed
+            number = "(not installed)"
+        print(f"mahjong-table {number}")
+        parser.exit(0)
 
 
 def _command_modules() -> list:

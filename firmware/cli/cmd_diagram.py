@@ -1,4 +1,8 @@
-"""`mahjong-table diagram`: the controller's state machines as a picture (or DOT text)."""
+"""`mahjong-table diagram`: the controller's state machines as a picture (or DOT text).
+
+The format follows the file's extension: .dot/.gv get DOT text; .svg and .png are rendered by
+Graphviz's `dot`, and refused in one line when it is not installed (never DOT text in a .svg).
+"""
 
 from __future__ import annotations
 
@@ -6,17 +10,27 @@ import argparse
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from firmware.machines import dot_text
 
 from .errors import UserError
 
+TEXT_SUFFIXES = (".dot", ".gv")
+RENDERED_SUFFIXES = (".svg", ".png")
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("diagram", help="render the state machines (PNG with Graphviz, else DOT text)",
-                                   description="Render the table, set-builder and fault machines. With Graphviz's "
-                                               "`dot` installed and --out FILE.png, a PNG; otherwise DOT text.")
-    parser.add_argument("--out", metavar="FILE", help="write to FILE (.png needs Graphviz `dot`; anything else gets DOT text)")
+    parser = subparsers.add_parser("diagram", help="render the state machines (SVG or PNG with Graphviz, or DOT text)",
+                                   description="Render the table, set-builder and fault machines.  Without --out, DOT "
+                                               "text on stdout.  --out FILE picks the format by its extension: .dot or "
+                                               ".gv for DOT text; .svg or .png rendered by Graphviz's `dot` (refused, "
+                                               "in one line, where Graphviz is not installed).",
+                                   epilog="examples:\n"
+                                          "  mahjong-table diagram --out machines.dot\n"
+                                          "  mahjong-table diagram",
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", metavar="FILE", help="write to FILE: .dot/.gv (DOT text), .svg or .png (needs Graphviz `dot`)")
     parser.set_defaults(handler=render)
 
 
@@ -25,26 +39,31 @@ def render(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(dot)
         return 0
-    if args.out.endswith(".png"):
-        tool = shutil.which("dot")
-        if tool is None:
-            text_path = args.out[:-4] + ".dot"
-            _write(text_path, dot)
-            print(f"Graphviz `dot` is not installed: wrote DOT text to {text_path} (install graphviz for a PNG)")
-            return 0
-        result = subprocess.run([tool, "-Tpng", "-o", args.out], input=dot, text=True, capture_output=True)
-        if result.returncode != 0:
-            raise UserError(f"dot could not render {args.out}: {result.stderr.strip().splitlines()[-1] if result.stderr else 'unknown error'}")
-        print(f"wrote {args.out}")
+    out = Path(args.out)
+    suffix = out.suffix.lower()
+    if suffix in TEXT_SUFFIXES:
+        _write(out, dot)
+        print(f"wrote DOT text to {out}")
         return 0
-    _write(args.out, dot)
-    print(f"wrote DOT text to {args.out}")
+    if suffix not in RENDERED_SUFFIXES:
+        raise UserError(f"--out {out}: name a .svg or .png file (rendered with Graphviz) or a .dot/.gv file (DOT text)")
+    tool = shutil.which("dot")
+    if tool is None:
+        raise UserError(f"--out {out}: Graphviz `dot` is not installed (sudo apt install graphviz); "
+                        f"or write DOT text with --out {out.with_suffix('.dot')}")
+    try:
+        result = subprocess.run([tool, f"-T{suffix[1:]}", "-o", str(out)], input=dot, text=True, capture_output=True)
+    except OSError as error:
+        raise UserError(f"cannot run {tool} ({error.strerror})") from None
+    if result.returncode != 0:
+        detail = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else f"exit status {result.returncode}"
+        raise UserError(f"dot could not render {out}: {detail}")
+    print(f"wrote {out}")
     return 0
 
 
-def _write(path: str, text: str) -> None:
+def _write(path: Path, text: str) -> None:
     try:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        path.write_text(text, encoding="utf-8")
     except OSError as error:
         raise UserError(f"cannot write {path} ({error.strerror})") from None

@@ -4,24 +4,35 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sqlite3
 from pathlib import Path
 
 from drivers.errors import DriverError
-from firmware.config import ConfigError, TableConfig, load_config
+from firmware.config import TableConfig
 from firmware.build.enrollment import EnrollStep, enroll_set
 from firmware.build.registry import RegistryError, TileRegistry
 from rulesets.tilesets import NAMED_SETS
 
 from .errors import UserError
+from .files import ensure_dir, open_database, table_config
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "enroll", help="register a tile set's RFID tags through a seat's read zone",
         description="Register a set's tags kind by kind: lay the asked tiles in the read zone and press 确认 on the "
-                    "front panel. Without --config it runs against the built-in simulator (which is pre-enrolled "
-                    "for `run`; this shows the procedure on the set lying on its table top).")
+                    "front panel.  The configuration is found as for `run` (--config, $MAHJONG_TABLE_CONFIG, "
+                    "/etc/mahjong-table/config.toml); the tags go to tiles.db in its state directory, which is "
+                    "created if missing.  Without a configuration (or with --simulate) it runs against the built-in "
+                    "simulator, which is pre-enrolled for `run`: this shows the procedure on the set lying on its "
+                    "table top.  A simulator started with `sim --registry FILE` is enrolled at once with --import FILE.",
+        epilog="examples:\n"
+               "  mahjong-table enroll --tiles 84\n"
+               "  mahjong-table enroll --simulate --tiles 108 --seat 2\n"
+               "  mahjong-table enroll --config sim.toml --import tags.json",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", metavar="FILE", help="the table's configuration (ports and state directory)")
+    parser.add_argument("--simulate", action="store_true", help="enrol on the built-in simulator even if a configuration is found")
     parser.add_argument("--set", type=int, default=0, choices=(0, 1), dest="set_index",
                         help="which of the two sets (back colours): 0 or 1")
     parser.add_argument("--tiles", default="136", choices=sorted(NAMED_SETS), help="the tile set to enrol (default 136)")
@@ -42,19 +53,15 @@ def _progress(step: EnrollStep) -> None:
 
 
 def enroll(args: argparse.Namespace) -> int:
-    try:
-        config = load_config(args.config) if args.config else TableConfig(devices=None)
-    except ConfigError as error:
-        raise UserError(str(error)) from None
+    config = table_config(args.config, args.simulate)
     tile_set = NAMED_SETS[args.tiles]
     simulated = config.devices is None
-    if simulated and args.set_index != 1:
-        print("no configuration: enrolling against the built-in simulator, whose loose set on the table top is set 1")
+    path = _registry_path(config, args)
+    if simulated and args.set_index != 1 and not args.import_file:
+        print(f"{'simulating' if args.simulate else 'no configuration'}: enrolling against the built-in simulator, "
+              "whose loose set on the table top is set 1")
         args.set_index = 1
-    path = Path(args.registry) if args.registry else (Path(":memory:") if simulated else config.state_dir / "tiles.db")
-    if str(path) != ":memory:":
-        path.parent.mkdir(parents=True, exist_ok=True)
-    registry = TileRegistry(path)
+    registry = open_database(TileRegistry, path, "tile registry", "--registry")
     try:
         if args.import_file:
             count = import_registry(registry, Path(args.import_file), args.replace)
@@ -67,10 +74,27 @@ def enroll(args: argparse.Namespace) -> int:
         raise UserError(str(error)) from None
     except DriverError as error:
         raise UserError(str(error)) from None
+    except sqlite3.Error as error:
+        raise UserError(f"{path}: cannot use it as the tile registry ({error}); move it away or choose "
+                        "another with --registry") from None
     finally:
         registry.close()
     print(f"enrolled {count} tags as set {args.set_index} ({tile_set.name}) in {path}")
     return 0
+
+
+def _registry_path(config: TableConfig, args: argparse.Namespace) -> Path | str:
+    """--registry, else the table's tiles.db (its folder created, or one line saying how); a
+    simulated enrolment without --registry is kept in memory (the simulator is pre-enrolled)."""
+    if args.registry:
+        path = Path(args.registry)
+        ensure_dir(path.parent, "tile registry", "--registry")
+        return path
+    if config.devices is None:
+        if args.import_file:
+            raise UserError("--import needs the table's registry: give --config FILE (or --registry FILE)")
+        return ":memory:"
+    return ensure_dir(config.state_dir, "tile registry", "--registry") / "tiles.db"
 
 
 def import_registry(registry: TileRegistry, source: Path, replace: bool) -> int:

@@ -18,9 +18,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "hand", help="is a hand complete and legal in a region, how do its wilds read, what is it worth",
         description="Judge a hand: a full hand (e.g. 14 tiles) gives complete/legal, the wild assignment and, "
                     "with --win-tile/--self-drawn/--dealer, the scoring items and payments; a hand one tile "
-                    "short gives its waits. The last tile written is the winning tile unless --win-tile says otherwise.")
+                    "short gives its waits. The last tile written is the winning tile unless --win-tile says otherwise.",
+        epilog="examples:\n"
+               "  mahjong-table hand changchun 111m234p789s45s99p6s\n"
+               "  mahjong-table hand changchun 111m234p789s45s99p6s --self-drawn --ready\n"
+               "  mahjong-table hand changchun 111m234p789s45s99p\n"
+               "  mahjong-table hand guangdong 234p789s45s99p6s --meld 111m --self-drawn --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("ruleset", metavar="ID", help="a ruleset id (see `rules list`)")
-    parser.add_argument("tiles", metavar="TILES", help="the concealed tiles, e.g. 111m234p789s456s99p5s")
+    parser.add_argument("tiles", metavar="TILES", help="the concealed tiles, e.g. 111m234p789s45s99p6s")
     parser.add_argument("--meld", action="append", default=[], metavar="MELD",
                         help="a declared meld: 123m, 555p, 7777z, concealed:1111s, added:5555p, special:1234z; repeatable")
     parser.add_argument("--wild", action="append", default=[], metavar="TILE",

@@ -14,39 +14,64 @@ from rulesets.reserve import wall_count
 from rulesets.tiles import Tile, TileError
 from rulesets.walls import WallError
 
+from .columns import table
 from .errors import UserError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     rules = subparsers.add_parser("rules", help="the regional rulesets: list, show, wild, break",
-                                  description="The 31 regional rulesets and their mechanics.")
+                                  description="The 31 regional rulesets and their mechanics.",
+                                  epilog="examples:\n"
+                                         "  mahjong-table rules list\n"
+                                         "  mahjong-table rules show changchun\n"
+                                         "  mahjong-table rules wild nanchang 9p\n"
+                                         "  mahjong-table rules break changchun --dealer 0 --dice '6,5;5,6'",
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = rules.add_subparsers(dest="rules_command", metavar="SUBCOMMAND", parser_class=type(rules))
     sub.required = True
 
-    listing = sub.add_parser("list", help="every ruleset with its Chinese name, tiles, players, hand size")
+    listing = sub.add_parser("list", help="every ruleset with its Chinese name, tiles, players, hand size",
+                             description="Every ruleset with its Chinese name, tile count, players and hand size.",
+                             epilog=_examples("rules list", "rules list --json"),
+                             formatter_class=argparse.RawDescriptionHelpFormatter)
     _json_flag(listing)
     listing.set_defaults(handler=list_rulesets)
 
-    show = sub.add_parser("show", help="a ruleset's whole rule card, provenance included")
+    show = sub.add_parser("show", help="a ruleset's whole rule card, provenance included",
+                          description="A ruleset's whole rule card: every value with its provenance, and its house options.",
+                          epilog=_examples("rules show changchun", "rules show changchun --option reserve_reading=R-A"),
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
     show.add_argument("ruleset", metavar="ID", help="a ruleset id (see `rules list`)")
     _option_flag(show)
     _json_flag(show)
     show.set_defaults(handler=show_ruleset)
 
-    wild = sub.add_parser("wild", help="the wild tile(s) an indicator tile makes in a ruleset")
+    wild = sub.add_parser("wild", help="the wild tile(s) an indicator tile makes in a ruleset",
+                          description="The wild tile(s) a flipped indicator tile makes in a ruleset with wilds.",
+                          epilog=_examples("rules wild nanchang 9p", "rules wild nanchang 4z", "rules wild nanchang 北"),
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
     wild.add_argument("ruleset", metavar="ID")
     wild.add_argument("tile", metavar="TILE", help="the flipped indicator tile, e.g. 9p, 4z or 北")
     _option_flag(wild)
     _json_flag(wild)
     wild.set_defaults(handler=show_wild)
 
-    brk = sub.add_parser("break", help="where the wall breaks for a dealer and dice")
+    brk = sub.add_parser("break", help="where the wall breaks for a dealer and dice",
+                         description="Where the wall breaks for a dealer and the dice: give exactly the rolls the "
+                                     "ruleset uses (quote several rolls: ';' ends a shell command).",
+                         epilog=_examples("rules break changsha --dealer 0 --dice 2,5",
+                                          "rules break changchun --dealer 0 --dice '6,5;5,6'"),
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
     brk.add_argument("ruleset", metavar="ID")
     brk.add_argument("--dealer", required=True, type=int, metavar="SIDE", help="the dealer's side, 0-3")
-    brk.add_argument("--dice", required=True, metavar="A,B[;C,D…]", help="the rolls in order, e.g. 2,5 or 6,5;5,6")
+    brk.add_argument("--dice", required=True, metavar="A,B[;C,D…]", help="the rolls in order, e.g. 2,5 or '6,5;5,6'")
     _option_flag(brk)
     _json_flag(brk)
     brk.set_defaults(handler=show_break)
+
+
+def _examples(*commands: str) -> str:
+    return "examples:\n" + "\n".join(f"  mahjong-table {command}" for command in commands)
 
 
 def _json_flag(parser: argparse.ArgumentParser) -> None:
@@ -90,11 +115,11 @@ def list_rulesets(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(rows)
         return 0
-    print(f"{'id':<16}{'name':<12}{'tiles':>6}{'players':>9}{'hand':>6}  title")
-    for row in rows:
-        name = row["name"]
-        pad = 12 - sum(2 if ord(c) > 0x2E80 else 1 for c in name)
-        print(f"{row['id']:<16}{name}{' ' * max(pad, 1)}{row['tiles']:>6}{row['players']:>9}{row['hand_size']:>6}  {row['title']}")
+    header = ("id", "name", "tiles", "players", "hand", "title")
+    cells = [(row["id"], row["name"], str(row["tiles"]), str(row["players"]), str(row["hand_size"]), row["title"])
+             for row in rows]
+    for line in table(header, cells, "<<>>><"):
+        print(line)
     return 0
 
 
@@ -153,6 +178,9 @@ def show_break(args: argparse.Namespace) -> int:
         ring = ruleset.layout.ring(result.brk)
     except (DiceError, WallError) as error:
         raise UserError(f"{error} ({ruleset.id}: {ruleset.dice.describe()})") from None
+    if len(result.rolls) < len(rolls):
+        raise UserError(f"--dice gave {len(rolls)} rolls but this break uses {len(result.rolls)}: drop the extra "
+                        f"rolls ({ruleset.id}: {ruleset.dice.describe()})")
     count = wall_count(ruleset.reserve, ring.tile_count, 0, 0, 0)
     data = {
         "id": ruleset.id, "dealer": args.dealer, "dice": [list(r) for r in result.rolls],

@@ -1,74 +1,91 @@
 """`mahjong-table run`: the table's main job.
 
-Without a configuration file it runs the controller against the built-in simulator (and says
-so), with simulated players; with `--config FILE` naming serial ports it drives the real boards.
-One line is printed per hand (result, winner, payments).
+Without a configuration (see firmware/config.py for where one is looked for), or with
+`--simulate`, it runs the controller against the built-in simulator (and says so), with simulated
+players; with a configuration naming serial ports it drives the real boards.  One line is printed
+per hand (result, winner, payments); under systemd the same lines become the unit's STATUS, and the
+watchdog is petted from the event loop (firmware/service.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import sqlite3
 import sys
+import textwrap
 from pathlib import Path
+from typing import TextIO
 
 from drivers.errors import DriverError
-from firmware.config import ConfigError, TableConfig, load_config
+from firmware.config import TableConfig
 from firmware.faults import SetRejected
 from firmware.panel import Settings
+from firmware.service import ServiceNotifier
 
 from .cmd_rules import load_ruleset
 from .errors import UserError
+from .files import ensure_dir, open_database, open_events, require_enrolled, state_dir, table_config
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "run", help="run the table (the built-in simulator unless --config names the boards' ports)",
-        description="Run the controller. Without --config it plays against the built-in simulator with simulated "
-                    "players; with --config it drives the boards named there.")
+        "run", help="run the table (the built-in simulator unless a configuration names the boards' ports)",
+        description="Run the controller.  The configuration is --config FILE, else $MAHJONG_TABLE_CONFIG, else "
+                    "/etc/mahjong-table/config.toml if it exists; it drives the boards named there.  With none "
+                    "of them, or with --simulate, it plays against the built-in simulator with simulated players, "
+                    "keeping its ledger and settings in <state>/simulator/ (apart from the real table's).",
+        epilog="examples:\n"
+               "  mahjong-table run --ruleset changchun --hands 4 --seed 1 --speed 0 --events events.jsonl\n"
+               "  mahjong-table run --ruleset sichuan --hands 1 --speed 0 --events -\n"
+               "  mahjong-table run --simulate --hands 2 --speed 0 --fault corrupt=0.02 --db demo.db\n"
+               "  mahjong-table run --fault help",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", metavar="FILE", help="a TOML configuration naming the boards' serial ports (see deploy/config.toml)")
+    parser.add_argument("--simulate", action="store_true",
+                        help="play against the built-in simulator even if a configuration is found")
     parser.add_argument("--ruleset", metavar="ID", help="the ruleset (default: the front panel's saved choice, else changchun)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a house option; repeatable")
     parser.add_argument("--hands", type=int, metavar="N", help="stop after N hands (default: run until Ctrl-C)")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="the simulator's seed (default 1)")
     parser.add_argument("--speed", type=float, default=1.0, metavar="X",
                         help="the simulator's speed: 1 real time, 0 as fast as possible (default 1)")
-    parser.add_argument("--events", metavar="FILE", help="write the flight recorder (JSON Lines) to FILE")
+    parser.add_argument("--events", metavar="FILE",
+                        help="write the flight recorder (JSON Lines) to FILE, or to stdout with '-' (the other lines "
+                             "then go to stderr); default: a new file per start in storage.events_dir, if configured")
     parser.add_argument("--fault", action="append", default=[], metavar="FAULT",
-                        help="inject a simulator fault (see `mahjong-table sim --fault help`); repeatable")
-    parser.add_argument("--db", metavar="FILE", help="the ledger and settings database (default: in the state directory)")
+                        help="inject a simulator fault; repeatable; `--fault help` lists them")
+    parser.add_argument("--db", metavar="FILE", help="the ledger and settings database (default: table.db in the state directory)")
     parser.set_defaults(handler=run_table)
 
 
 def run_table(args: argparse.Namespace) -> int:
+    if "help" in args.fault:
+        print(fault_help())
+        return 0
     if args.hands is not None and args.hands < 1:
         raise UserError(f"--hands {args.hands}: give a number of hands of at least 1")
     if args.speed < 0:
         raise UserError(f"--speed {args.speed}: give 0 (as fast as possible) or more")
-    try:
-        config = load_config(args.config) if args.config else TableConfig(devices=None)
-    except ConfigError as error:
-        raise UserError(str(error)) from None
-    db_path = Path(args.db) if args.db else config.state_dir / "table.db"
-    try:
-        db_path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise UserError(f"cannot create {db_path.parent} for the ledger ({error.strerror}); choose another with --db") from None
-    settings = Settings(db_path)
-    region_id, options = settings.ruleset_choice()
-    region_id = args.ruleset or config.ruleset or region_id
-    ruleset = load_ruleset(region_id, args.option, config.options if not args.ruleset else {})
-    if args.ruleset or config.ruleset:
-        settings.save_choice(ruleset.id, dict(ruleset.options))
-    settings.close()
-    events = _open_events(args.events) if args.events or config.events_dir is None else _open_events_dir(config.events_dir)
+    config = table_config(args.config, args.simulate)
+    if config.devices is not None:
+        if args.fault:
+            raise UserError(f"--fault {args.fault[0]}: faults are injected into the simulator, not real boards; "
+                            "add --simulate to try it on the simulator")
+        require_enrolled(config)
+    db_path = Path(args.db) if args.db else state_dir(config) / "table.db"
+    ensure_dir(db_path.parent, "ledger", "--db")
+    ruleset = _choose_ruleset(args, config, db_path)
+    events = open_events(args.events, config.events_dir)
+    say = _Say(sys.stderr if events is sys.stdout else sys.stdout, ServiceNotifier.from_environment())
     try:
         if config.devices is None:
-            print(f"no configuration: running {ruleset.region.name} ({ruleset.id}) against the built-in simulator "
-                  f"(seed {args.seed}, speed {args.speed:g}) with simulated players", flush=True)
-            return asyncio.run(_run_simulated(ruleset, args, events, str(db_path)))
-        print(f"running {ruleset.region.name} ({ruleset.id}) on the boards of {config.source}", flush=True)
-        return asyncio.run(_run_real(ruleset, config, args, events, str(db_path)))
+            say(f"{'simulating' if args.config or args.simulate else 'no configuration'}: running "
+                f"{ruleset.region.name} ({ruleset.id}) against the built-in simulator "
+                f"(seed {args.seed}, speed {args.speed:g}) with simulated players")
+            return asyncio.run(_run_simulated(ruleset, args, events, str(db_path), say))
+        say(f"running {ruleset.region.name} ({ruleset.id}) on the boards of {config.source}")
+        return asyncio.run(_run_real(ruleset, config, args, events, str(db_path), say))
     except SetRejected as error:
         print(f"mahjong-table: the set was rejected and never reached play: {error}", file=sys.stderr)
         return 1
@@ -82,55 +99,66 @@ def run_table(args: argparse.Namespace) -> int:
             events.close()
 
 
-def _open_events(path: str | None):
-    if path is None:
-        return None
-    if path == "-":
-        return sys.stdout
+def fault_help() -> str:
+    from simulator import FAULT_HELP
+    return textwrap.fill(FAULT_HELP, width=100, subsequent_indent="  ", break_on_hyphens=False)
+
+
+def _choose_ruleset(args: argparse.Namespace, config: TableConfig, db_path: Path):
+    """--ruleset, else the configuration's, else the front panel's saved choice; a chosen one is saved."""
+    settings = open_database(Settings, db_path, "ledger and settings database", "--db")
     try:
-        return open(path, "w", encoding="utf-8")
-    except OSError as error:
-        raise UserError(f"cannot write the flight recorder to {path} ({error.strerror})") from None
+        region_id, _ = settings.ruleset_choice()
+        region_id = args.ruleset or config.ruleset or region_id
+        ruleset = load_ruleset(region_id, args.option, config.options if not args.ruleset else {})
+        if args.ruleset or config.ruleset:
+            settings.save_choice(ruleset.id, dict(ruleset.options))
+    except sqlite3.Error as error:
+        raise UserError(f"{db_path}: cannot use it as the ledger and settings database ({error}); "
+                        "move it away or choose another with --db") from None
+    finally:
+        settings.close()
+    return ruleset
 
 
-def _open_events_dir(directory: Path):
-    """A new flight recorder file in the configured directory, readable by its owner only."""
-    import os
-    import time
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        path = directory / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.jsonl"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except OSError as error:
-        raise UserError(f"cannot write the flight recorder in {directory} ({error.strerror}); fix storage.events_dir") from None
-    return os.fdopen(fd, "w", encoding="utf-8")
+class _Say:
+    """The lines a person reads: the banner, one per hand, the result; mirrored to systemd's STATUS."""
+
+    def __init__(self, stream: TextIO, service: ServiceNotifier) -> None:
+        self.stream = stream
+        self.service = service
+
+    def __call__(self, line: str) -> None:
+        print(line, file=self.stream, flush=True)
+        self.service.status(line)
+
+    def hand(self, event: dict) -> None:
+        if event["event"] != "hand_end":
+            return
+        payments = " ".join(f"{p:+d}" for p in event["payments"])
+        if event["result"] == "draw":
+            line = f"hand {event['hand']}: 荒庄 (draw)"
+        else:
+            line = f"hand {event['hand']}: 胡 by seat {', '.join(map(str, event['winners']))}"
+        self(f"{line}; payments {payments}; totals {' '.join(f'{t:+d}' for t in event['totals'])}; "
+             f"next dealer seat {event['next_dealer']}")
 
 
-def print_hand(event: dict) -> None:
-    if event["event"] != "hand_end":
-        return
-    payments = " ".join(f"{p:+d}" for p in event["payments"])
-    if event["result"] == "draw":
-        line = f"hand {event['hand']}: 荒庄 (draw)"
-    else:
-        line = f"hand {event['hand']}: 胡 by seat {', '.join(map(str, event['winners']))}"
-    print(f"{line}; payments {payments}; totals {' '.join(f'{t:+d}' for t in event['totals'])}; next dealer seat {event['next_dealer']}",
-          flush=True)
-
-
-async def _run_simulated(ruleset, args, events, db_path: str) -> int:
+async def _run_simulated(ruleset, args, events, db_path: str, say: _Say) -> int:
     from firmware.simulated import run_simulated
-    try:
-        result = await run_simulated(ruleset, hands=args.hands, seed=args.seed, speed=args.speed, events=events,
-                                     ledger_path=db_path, faults=tuple(args.fault), on_event=print_hand,
-                                     settings_path=db_path)
-    except ValueError as error:
-        raise UserError(str(error)) from None
-    print(f"{result.hands} hand(s) played; totals {' '.join(f'{t:+d}' for t in result.totals)}")
+    async with say.service.serving():
+        say.service.ready()
+        try:
+            result = await run_simulated(ruleset, hands=args.hands, seed=args.seed, speed=args.speed, events=events,
+                                         ledger_path=db_path, faults=tuple(args.fault), on_event=say.hand,
+                                         settings_path=db_path)
+        except ValueError as error:
+            raise UserError(str(error)) from None
+    say(f"{result.hands} hand(s) played; totals {' '.join(f'{t:+d}' for t in result.totals)}")
     return 0
 
 
-async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) -> int:
+async def _run_real(ruleset, config: TableConfig, args, events, db_path: str, say: _Say) -> int:
     from firmware.build.registry import TileRegistry
     from firmware.controller import TableController, monotonic_clock, open_devices
     from firmware.records.ledger import Ledger
@@ -139,14 +167,14 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) ->
 
     devices_cfg = config.devices
     registry = TileRegistry(config.state_dir / "tiles.db")
-    if not len(registry):
-        raise UserError(f"no tiles are enrolled in {config.state_dir / 'tiles.db'}: run `mahjong-table enroll --config {config.source}` first")
     ledger = Ledger(db_path)
     try:
-        async with open_devices(devices_cfg.motor, devices_cfg.rfid, devices_cfg.display, devices_cfg.baudrate) as devices:
+        async with say.service.serving(), open_devices(devices_cfg.motor, devices_cfg.rfid, devices_cfg.display,
+                                                       devices_cfg.baudrate) as devices:
+            say.service.ready(f"running {ruleset.region.name} on the boards")
             clock = monotonic_clock()                    # one table clock for the recorder and the controller
             recorder = FlightRecorder(events, clock=clock)
-            recorder.listen(print_hand)
+            recorder.listen(say.hand)
             settings = Settings(db_path)
             try:
                 controller = TableController(devices, ruleset, registry, recorder, clock=clock, settings=settings)
@@ -157,4 +185,3 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) ->
     finally:
         ledger.close()
         registry.close()
-

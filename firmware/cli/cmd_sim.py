@@ -16,7 +16,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "sim", help="run the simulated table (motor board, RFID board, display) until Ctrl-C",
         description="Serve the simulated table's three devices on ptys or TCP sockets and run "
-                    "until interrupted.  Connect the controller to the printed paths.")
+                    "until interrupted.  Connect the controller to the printed paths (a configuration "
+                    "naming them, see README.md).  With --console the terminal shows the table — the "
+                    "display, the seat displays, latched faults — and typed commands press its keys, "
+                    "lay tiles in its read zones and push tiles in (type help); it stops at `quit` or "
+                    "the end of input.",
+        epilog="examples:\n"
+               "  mahjong-table sim\n"
+               "  mahjong-table sim --listen socket://127.0.0.1:0 --json\n"
+               "  mahjong-table sim --speed 10 --registry tags.json --write-config sim.toml --console\n"
+               "  mahjong-table sim --speed 0 --fault corrupt=0.05 --fault jam=2:6\n"
+               "  mahjong-table sim --fault help",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--listen", default="pty", metavar="pty|socket://HOST:PORT",
                         help="where to serve: 'pty' (default) or socket://HOST:PORT, which uses "
                              "PORT, PORT+1 and PORT+2 for motor, RFID and display (0 = free ports)")
@@ -27,13 +38,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--sets", default="136", metavar="N",
                         help="tiles per set, both sets: 136, 144, 108, 112 (灌南), 112red (108 + 4 红中) or 84 (default 136)")
     parser.add_argument("--fault", action="append", default=[], metavar="FAULT",
-                        help="inject a fault (repeatable), e.g. corrupt=0.05, motor:drop, jam=2:6, "
-                             "hatch_open, missing_tile; see `--fault help`")
+                        help="inject a fault (repeatable), e.g. corrupt=0.05 or jam=2:6; `--fault help` lists them")
     parser.add_argument("--registry", type=Path, metavar="FILE",
                         help="write the tag registry (UID -> tile, set, copy) as JSON, to pre-enrol "
                              "the controller")
     parser.add_argument("--json", action="store_true",
                         help="print where the devices are as one JSON line")
+    parser.add_argument("--write-config", type=Path, metavar="FILE",
+                        help="write a configuration naming the served ports (and a state folder beside FILE) "
+                             "for `enroll --config FILE` and `run --config FILE`")
+    parser.add_argument("--console", action="store_true",
+                        help="show the table in this terminal and take a person's actions from its input")
     parser.set_defaults(handler=run_sim)
 
 
@@ -46,14 +61,12 @@ def _tile_sets(text: str):
 
 
 def _build_table(args: argparse.Namespace):
-    from simulator import FAULT_HELP, SimulatedTable, parse_faults
+    from simulator import SimulatedTable, parse_faults
 
     if args.speed < 0:
         raise UserError(f"--speed {args.speed}: must be >= 0 (0 = as fast as possible)")
     if not (args.listen == "pty" or args.listen.startswith("socket://")):
         raise UserError(f"--listen {args.listen}: use 'pty' or socket://HOST:PORT")
-    if "help" in args.fault:
-        raise UserError(FAULT_HELP)
     try:
         faults = parse_faults(args.fault)
     except ValueError as error:
@@ -63,6 +76,10 @@ def _build_table(args: argparse.Namespace):
 
 
 def run_sim(args: argparse.Namespace) -> int:
+    if "help" in args.fault:
+        from .cmd_run import fault_help
+        print(fault_help())
+        return 0
     table = _build_table(args)
     return asyncio.run(_serve(table, args))
 
@@ -80,6 +97,8 @@ async def _serve(table, args: argparse.Namespace) -> int:
     try:
         if args.registry:
             _write_registry(table, args.registry)
+        if args.write_config:
+            _write_config(where, args.write_config)
         if args.json:
             print(json.dumps(where.as_dict()), flush=True)
         else:
@@ -91,13 +110,52 @@ async def _serve(table, args: argparse.Namespace) -> int:
             print(f"  display      {where.display}")
             if args.registry:
                 print(f"  registry     {args.registry}")
-            print("Ctrl-C stops.", flush=True)
-        await stop.wait()
+            if args.write_config:
+                print(f"  config       {args.write_config}")
+            print("Ctrl-C stops." if not args.console else "Ctrl-C or quit stops.", flush=True)
+        if args.console:
+            await _console(table, stop)
+        else:
+            await stop.wait()
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
         await table.stop()
     return 0
+
+
+async def _console(table, stop: asyncio.Event) -> None:
+    """A person at the table in this terminal, until `quit`, the end of input or a signal."""
+    import sys
+
+    from simulator.console import TableConsole, stdin_lines
+
+    async with stdin_lines(sys.stdin) as lines:
+        console = asyncio.create_task(TableConsole(table, sys.stdout).run(lines), name="console")
+        stopped = asyncio.create_task(stop.wait(), name="console-stop")
+        await asyncio.wait((console, stopped), return_when=asyncio.FIRST_COMPLETED)
+        for task in (console, stopped):
+            task.cancel()
+        await asyncio.gather(console, stopped, return_exceptions=True)
+
+
+CONFIG_MARK = "# written by `mahjong-table sim --write-config`"
+
+
+def _write_config(where, path: Path) -> None:
+    """A configuration for this simulated table: its ports, and a state folder of its own beside
+    the file (the simulated table is enrolled and played like a real one, apart from it)."""
+    if path.is_dir() or (path.exists() and not path.read_bytes().startswith(CONFIG_MARK.encode())):
+        raise UserError(f"--write-config {path}: the file exists and was not written by `sim`; name a new file")
+    state = path.resolve().parent / f"{path.stem}-state"
+    text = (f"{CONFIG_MARK}: the simulated table's ports change at every start.\n"
+            f"[devices]\nmotor = {json.dumps(where.motor)}\nrfid = {json.dumps(where.rfid)}\n"
+            f"display = {json.dumps(where.display)}\n\n"
+            f"[storage]\nstate_dir = {json.dumps(str(state))}\nevents_dir = {json.dumps(str(state / 'events'))}\n")
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UserError(f"cannot write --write-config {path}: {error.strerror}") from None
 
 
 def _write_registry(table, path: Path) -> None:

@@ -16,8 +16,8 @@ def test_the_sample_config_loads():
 @pytest.mark.parametrize("raw, words", [
     ({"devices": {"rfid": "/dev/x"}}, "devices.motor is missing"),
     ({"device": {}}, "unknown section [device]"),
-    ({"devices": {"motor": "a", "rfid": "b", "baud": 9600}}, "unknown field devices.baud"),
-    ({"devices": {"motor": "a", "rfid": "b", "baudrate": "fast"}}, "devices.baudrate must be a whole number"),
+    ({"devices": {"motor": "/dev/a", "rfid": "/dev/b", "baud": 9600}}, "unknown field devices.baud"),
+    ({"devices": {"motor": "/dev/a", "rfid": "/dev/b", "baudrate": "fast"}}, "devices.baudrate = 'fast' must be a whole number"),
     ({"table": {"options": {"reserve_reading": 2}}}, "table.options must be a table of strings"),
 ])
 def test_config_mistakes_are_one_line_naming_the_field(raw, words):

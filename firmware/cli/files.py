@@ -1,0 +1,158 @@
+"""The files the table's commands read and write, each mistake one line naming what to do.
+
+- which configuration is in use (`--config`, `$MAHJONG_TABLE_CONFIG`, /etc/mahjong-table/config.toml,
+  or none: the built-in simulator), and `--simulate` to demo on a configured table;
+- the state folders: a real table's (`storage.state_dir`) and, apart from it, a simulated run's
+  (`<state>/simulator/`), so a demo never changes the real table's choice or ledger;
+- the SQLite files in them (a file that is not a database is one line, not a traceback);
+- the flight recorder: `--events FILE`, `--events -` (stdout) or a new file per start in
+  `storage.events_dir`; created on the first event, so a run that stops before it leaves no empty file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pwd
+import sqlite3
+import sys
+import time
+from pathlib import Path
+from typing import Callable, TextIO, TypeVar
+
+from firmware.config import ConfigError, TableConfig, find_config, load_config
+
+from .errors import UserError
+
+T = TypeVar("T")
+
+
+def table_config(explicit: str | None, simulate: bool = False) -> TableConfig:
+    """The configuration in use; `devices is None` means the built-in simulator.
+
+    `--simulate` keeps the file's ruleset, options and state folder (the simulator's own part of
+    it) but not its boards or events folder."""
+    try:
+        path = find_config(explicit)
+        config = load_config(path) if path is not None else TableConfig(devices=None)
+    except ConfigError as error:
+        raise UserError(str(error)) from None
+    if simulate and config.devices is not None:
+        config = dataclasses.replace(config, devices=None, events_dir=None)
+    return config
+
+
+def state_dir(config: TableConfig) -> Path:
+    """The folder for this run's ledger and settings: the simulator's own one when simulating."""
+    return config.simulator_state_dir if config.devices is None else config.state_dir
+
+
+def ensure_dir(path: Path, what: str, flag: str | None = None) -> Path:
+    """Create a state folder (owner-only, like the service's) or say in one line how to."""
+    try:
+        path.mkdir(mode=0o750, parents=True, exist_ok=True)
+    except FileExistsError:
+        raise UserError(f"{path} is a file, not a folder, so the {what} cannot go there") from None
+    except OSError as error:
+        other = f", or choose another with {flag}" if flag else ""
+        raise UserError(f"cannot create {path} for the {what} ({error.strerror}); create it once as root: "
+                        f"sudo install -d -o {_user()} -m 0750 {path}{other}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise UserError(f"cannot write in {path} for the {what} (permission denied); run as its owner "
+                        f"or give it to {_user()}: sudo chown {_user()} {path}")
+    return path
+
+
+def open_database(factory: Callable[[str], T], path: Path | str, what: str, flag: str | None = None) -> T:
+    """Open one of our SQLite files; a file that is not one (or cannot be opened) is one line."""
+    try:
+        return factory(str(path))
+    except sqlite3.Error as error:
+        other = f" or choose another with {flag}" if flag else ""
+        raise UserError(f"{path}: cannot use it as the {what} ({error}); move it away{other}") from None
+
+
+def _user() -> str:
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return str(os.geteuid())
+
+
+class EventsFile:
+    """A flight recorder file opened at its first line: a run that stops before any event leaves
+    no empty file.  `exclusive` files are new (O_EXCL, owner-only); an old one is never truncated."""
+
+    def __init__(self, path: Path, exclusive: bool) -> None:
+        self.path = path
+        self.exclusive = exclusive
+        self._file: TextIO | None = None
+
+    def write(self, text: str) -> int:
+        if self._file is None:
+            self._file = self._open()
+        return self._file.write(text)
+
+    def flush(self) -> None:
+        if self._file is not None:
+            self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+
+    def _open(self) -> TextIO:
+        if not self.exclusive:
+            return open(self.path, "w", encoding="utf-8")
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        return os.fdopen(fd, "w", encoding="utf-8")
+
+
+def open_events(path: str | None, events_dir: Path | None) -> TextIO | EventsFile | None:
+    """Where the flight recorder goes: `--events FILE`, `-` (stdout), else a new file in the
+    configured events folder, else nowhere.  Unwritable places are refused before the run starts."""
+    if path == "-":
+        return sys.stdout
+    if path is not None:
+        target = Path(path)
+        if target.is_dir():
+            raise UserError(f"--events {path} is a folder; name a file, e.g. {target / 'events.jsonl'}")
+        folder = target.parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+            raise UserError(f"cannot write the flight recorder to {path} ({folder} is not a folder you can write in)")
+        if target.exists() and not os.access(target, os.W_OK):
+            raise UserError(f"cannot write the flight recorder to {path} (permission denied)")
+        return EventsFile(target, exclusive=False)
+    if events_dir is None:
+        return None
+    folder = ensure_dir(events_dir, "flight recorders")
+    return EventsFile(new_events_path(folder), exclusive=True)
+
+
+def new_events_path(folder: Path) -> Path:
+    """A name no earlier start used: the start time and the process id (and a counter if needed)."""
+    stem = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    candidate, n = folder / f"{stem}.jsonl", 1
+    while candidate.exists():
+        candidate, n = folder / f"{stem}-{n}.jsonl", n + 1
+    return candidate
+
+
+def require_enrolled(config: TableConfig) -> Path:
+    """The real table's registry must hold tags before a run; say how to enrol if it does not."""
+    from firmware.build.registry import TileRegistry
+
+    path = config.state_dir / "tiles.db"
+    how = f"run `mahjong-table enroll --config {config.source}` first"
+    if not path.exists():
+        raise UserError(f"no tiles are enrolled ({path} does not exist): {how}")
+    registry = open_database(TileRegistry, path, "tile registry")
+    try:
+        count = len(registry)
+    except sqlite3.Error as error:
+        raise UserError(f"{path}: cannot use it as the tile registry ({error}); move it away and enrol again") from None
+    finally:
+        registry.close()
+    if not count:
+        raise UserError(f"no tiles are enrolled in {path}: {how}")
+    return path

@@ -1,0 +1,227 @@
+"""issue 13 item 8: the CLI keeps its promises — --version, --fault help, pure JSONL on stdout,
+diagram formats by extension, CJK-aware columns, run --config checks enrolment first and leaves no
+empty events file, break refuses extra rolls, enroll creates its state folder or says how."""
+
+import json
+import os
+import re
+import shutil
+import stat
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+from firmware.cli.columns import cells
+from firmware.panel import Settings
+from simulator import SimulatedTable
+from tests.ops.support import clean_env, cli, needs_no_default_config, one_line_error
+
+
+def write_tags(path: Path) -> Path:
+    """The registry export `sim --registry` writes, for a simulated table of seed 0."""
+    table = SimulatedTable(seed=0)
+    path.write_text(json.dumps({uid.hex(): {"tile": str(i.kind), "set": i.set_index, "copy": i.copy}
+                                for uid, i in table.registry().items()}), encoding="utf-8")
+    return path
+
+
+def write_config(tmp_path: Path, state: Path, ports=("/nonexistent/motor", "/nonexistent/rfid")) -> Path:
+    path = tmp_path / "table.toml"
+    path.write_text(f'[devices]\nmotor = "{ports[0]}"\nrfid = "{ports[1]}"\n'
+                    f'[storage]\nstate_dir = "{state}"\nevents_dir = "{state / "events"}"\n', encoding="utf-8")
+    return path
+
+
+def test_version(tmp_path):
+    proc = cli(["--version"], tmp_path)
+    assert proc.returncode == 0 and proc.stdout == f"mahjong-table {version('mahjong-table')}\n"
+
+
+@pytest.mark.parametrize("command", ["run", "sim"])
+def test_fault_help_is_on_stdout_with_status_0(tmp_path, command):
+    proc = cli([command, "--fault", "help"], tmp_path)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert "jam=LANE[:PUSHES]" in proc.stdout and "hatch_open" in proc.stdout
+
+
+def test_events_on_stdout_are_pure_json_lines(tmp_path):
+    needs_no_default_config()
+    proc = cli(["run", "--hands", "1", "--speed", "0", "--events", "-"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    events = [json.loads(line) for line in proc.stdout.splitlines()]        # every line is JSON
+    assert events[0]["event"] == "session_start" and any(e["event"] == "hand_end" for e in events)
+    assert "against the built-in simulator" in proc.stderr and "hand 1: " in proc.stderr
+    assert "1 hand(s) played" in proc.stderr
+
+
+def test_diagram_refuses_a_picture_without_graphviz(tmp_path):
+    env = clean_env(tmp_path, PATH=str(tmp_path / "empty-bin"))
+    for name in ("m.svg", "m.png"):
+        proc = cli(["diagram", "--out", name], tmp_path, env=env)
+        one_line_error(proc, "Graphviz `dot` is not installed", "--out m.dot")
+        assert not (tmp_path / name).exists()
+    one_line_error(cli(["diagram", "--out", "m.txt"], tmp_path), "name a .svg or .png file")
+
+
+def fake_dot(folder: Path) -> Path:
+    """A `dot` that records how it was called and writes the format it was asked for."""
+    folder.mkdir()
+    script = folder / "dot"
+    script.write_text("#!/bin/sh\n"
+                      "echo \"$@\" > \"$(dirname \"$0\")/args\"\n"
+                      "cat > \"$(dirname \"$0\")/input\"\n"
+                      "printf 'rendered %s' \"$1\" > \"$3\"\n")
+    script.chmod(0o755)
+    return folder
+
+
+@pytest.mark.parametrize("name, flag", [("m.svg", "-Tsvg"), ("M.PNG", "-Tpng")])
+def test_diagram_renders_by_the_extension(tmp_path, name, flag):
+    tools = fake_dot(tmp_path / "bin")
+    proc = cli(["diagram", "--out", name], tmp_path, env=clean_env(tmp_path, PATH=f"{tools}:/usr/bin:/bin"))
+    assert proc.returncode == 0, proc.stderr
+    assert (tools / "args").read_text().split() == [flag, "-o", name]
+    assert (tools / "input").read_text().startswith("digraph")
+    assert (tmp_path / name).read_text() == f"rendered {flag}"
+
+
+def test_diagram_svg_with_the_real_graphviz(tmp_path):
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz `dot` is not installed: the real SVG is not drawn here")
+    proc = cli(["diagram", "--out", "m.svg"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "<svg" in (tmp_path / "m.svg").read_text()
+
+
+def test_rules_list_columns_line_up_with_chinese_names(tmp_path):
+    proc = cli(["rules", "list"], tmp_path)
+    assert proc.returncode == 0
+    lines = proc.stdout.splitlines()
+    row = re.compile(r"^\S+ +\S+ +\S+ +\S+ +\S+")          # id, name, tiles, players, hand
+    ends = {cells(row.match(line).group(0)) for line in lines}
+    assert len(ends) == 1, ends                                # the title column starts at one cell
+    assert any("武汉红中赖子杠" in line for line in lines)        # the longest name is among them
+
+
+def test_run_config_checks_enrolment_before_running_and_leaves_no_events_file(tmp_path):
+    state = tmp_path / "state"
+    config = write_config(tmp_path, state)
+    proc = cli(["run", "--config", str(config), "--hands", "1"], tmp_path)
+    one_line_error(proc, "no tiles are enrolled", "mahjong-table enroll --config")
+    assert proc.stdout == ""                                   # no "running … on the boards" first
+    assert not (state / "events").exists() or list((state / "events").iterdir()) == []
+
+
+def test_a_run_that_stops_before_any_event_leaves_no_empty_events_file(tmp_path):
+    state = tmp_path / "state"
+    config = write_config(tmp_path, state)
+    assert cli(["enroll", "--config", str(config), "--import", str(write_tags(tmp_path / "tags.json"))],
+               tmp_path).returncode == 0
+    proc = cli(["run", "--config", str(config), "--hands", "1"], tmp_path)
+    assert proc.returncode == 1 and "no serial port /nonexistent/motor" in proc.stderr
+    assert list((state / "events").iterdir()) == []
+
+
+def test_run_refuses_faults_on_real_boards(tmp_path):
+    config = write_config(tmp_path, tmp_path / "state")
+    one_line_error(cli(["run", "--config", str(config), "--fault", "jam=1"], tmp_path), "add --simulate")
+
+
+def test_break_refuses_extra_rolls(tmp_path):
+    proc = cli(["rules", "break", "changchun", "--dealer", "0", "--dice", "6,5;5,6" + ";1,1" * 500], tmp_path)
+    one_line_error(proc, "--dice gave 502 rolls but this break uses 2")
+    assert cli(["rules", "break", "changchun", "--dealer", "0", "--dice", "6,5;5,6"], tmp_path).returncode == 0
+
+
+def test_enroll_creates_the_state_folder_owner_only(tmp_path):
+    state = tmp_path / "new" / "state"
+    config = write_config(tmp_path, state)
+    proc = cli(["enroll", "--config", str(config), "--import", str(write_tags(tmp_path / "tags.json"))], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert stat.S_IMODE(state.stat().st_mode) == 0o750 and (state / "tiles.db").is_file()
+
+
+def test_enroll_says_in_one_line_how_to_create_a_folder_it_cannot(tmp_path, monkeypatch, capsys):
+    """As on a fresh Pi before the install step: /var/lib is root's.  (In-process, because the
+    tests may run as root, who may create anything: the refusal is made by Path.mkdir here.)"""
+    from firmware.cli import main
+
+    state = tmp_path / "var" / "lib" / "mahjong-table"
+    config = write_config(tmp_path, state)
+    real_mkdir = Path.mkdir
+
+    def refuse(self, *args, **kwargs):
+        if self == state:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_mkdir(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    assert main(["enroll", "--config", str(config), "--import", str(write_tags(tmp_path / "tags.json"))]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"cannot create {state} for the tile registry (Permission denied)" in err
+    assert f"sudo install -d -o " in err and f"-m 0750 {state}" in err
+
+
+def test_a_state_folder_that_is_a_file_is_one_line(tmp_path):
+    (tmp_path / "state").write_text("")
+    config = write_config(tmp_path, tmp_path / "state")
+    one_line_error(cli(["enroll", "--config", str(config), "--import", str(write_tags(tmp_path / "tags.json"))],
+                       tmp_path), f"{tmp_path / 'state'} is a file, not a folder")
+
+
+def test_a_simulated_run_never_changes_the_real_tables_choice(tmp_path):
+    state = tmp_path / "state"
+    config = write_config(tmp_path, state)
+    state.mkdir()
+    real = Settings(state / "table.db")
+    real.save_choice("changchun", {})
+    real.close()
+    proc = cli(["run", "--config", str(config), "--simulate", "--ruleset", "sichuan", "--hands", "1", "--speed", "0"],
+               tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("simulating: running 四川麻将 (sichuan) against the built-in simulator")
+    assert Settings(state / "table.db").ruleset_choice()[0] == "changchun"
+    assert Settings(state / "simulator" / "table.db").ruleset_choice()[0] == "sichuan"
+
+
+def test_without_a_configuration_the_simulator_keeps_its_own_state_folder(tmp_path):
+    needs_no_default_config()
+    proc = cli(["run", "--ruleset", "sichuan", "--hands", "1", "--speed", "0"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    xdg = tmp_path / "xdg" / "mahjong-table"
+    assert (xdg / "simulator" / "table.db").is_file() and not (xdg / "table.db").exists()
+
+
+@pytest.mark.parametrize("data", [b"", b"\xff\xfe\x00", b"[1, 2]", b'{"zz": {"tile": "1m"}}', b"not json"])
+def test_any_byte_of_a_registry_export_is_one_line(tmp_path, data):
+    config = write_config(tmp_path, tmp_path / "state")
+    export = tmp_path / "tags.json"
+    export.write_bytes(data)
+    one_line_error(cli(["enroll", "--config", str(config), "--import", str(export)], tmp_path),
+                   "is not a registry export")
+
+
+@pytest.mark.parametrize("command, flag", [(["run", "--simulate", "--hands", "1", "--speed", "0"], "--db"),
+                                           (["enroll", "--simulate"], "--registry")])
+@pytest.mark.parametrize("data", [b"\x00" * 100, b"SQLite format 3\x00" + b"\xff" * 200, os.urandom(512)])
+def test_a_database_file_that_is_not_one_is_one_line(tmp_path, command, flag, data):
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(data)
+    one_line_error(cli([*command, flag, str(junk)], tmp_path), str(junk), f"choose another with {flag}")
+
+
+@pytest.mark.parametrize("data, words", [(b"\xff\n", "line 1: not UTF-8"), (b'{"event":"x"}\n\n{', "line 3: not JSON"),
+                                         (b"[1]\n", "line 1: not a flight recorder event")])
+def test_any_byte_of_a_recorder_is_one_line(tmp_path, data, words):
+    path = tmp_path / "events.jsonl"
+    path.write_bytes(data)
+    one_line_error(cli(["audit", str(path)], tmp_path), words)
+    one_line_error(cli(["audit", str(tmp_path)], tmp_path), "is a folder")
+
+
+def test_an_empty_recorder_is_not_sound(tmp_path):
+    path = tmp_path / "events.jsonl"
+    path.write_bytes(b"")
+    proc = cli(["audit", str(path)], tmp_path)
+    assert proc.returncode == 1 and "no finished hand to audit" in proc.stdout and "sound" not in proc.stdout.split(":")[-1]
