@@ -77,10 +77,11 @@ def test_silent_board_is_lost_within_a_second_and_the_board_stops_its_motors():
 
 def test_wrong_protocol_version_over_a_pty():
     async def main():
-        table = SimulatedTable(speed=0, motor_version=2)
+        table = SimulatedTable(speed=0, motor_version=1)
         where = await table.start()
         try:
-            with pytest.raises(ProtocolVersionMismatch, match="speaks protocol version 2"):
+            with pytest.raises(ProtocolVersionMismatch, match="speaks protocol version 1, this "
+                               "controller speaks version 2: update the board firmware"):
                 await MotorBoard.open(where.motor)
         finally:
             await table.stop()
