@@ -53,6 +53,7 @@ def test_the_sweep_finds_format_1s_flaw():
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(3600)
 def test_no_single_byte_mutation_with_any_value_of_723_frames_is_accepted():
     """Every payload size 0..240 in each of the three payload styles, every value everywhere."""
     frames = seeded_frames(3 * (MAX_PAYLOAD + 1), seed=24, kinds=KINDS, max_payload=MAX_PAYLOAD)
@@ -61,6 +62,7 @@ def test_no_single_byte_mutation_with_any_value_of_723_frames_is_accepted():
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(1200)
 def test_a_million_random_inputs_through_the_decoder():
     """Random bytes, frames with several bytes mutated, and runs of frames, in random pieces: no
     exception escapes, and every frame accepted re-encodes to exactly the bytes it came from."""
