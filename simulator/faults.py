@@ -131,66 +131,59 @@ def _value(name: str, text: str | None) -> float | int | tuple[int, int] | None:
 
 def apply_fault(item: FaultItem, faults: TableFaults) -> None:
     """Switch a fault's settings on (what the table reads as it runs)."""
-    name, value = item.name, item.value
-    if name in WIRE_FAULTS:
-        for device in item.devices:
-            setattr(faults.wire[device], name, value)
-    elif name == "silent":
-        for device in item.devices:
-            faults.wire[device].silent = True
-    elif name == "reset":
-        for device in item.devices:
-            faults.reset_after[device] = float(value)  # type: ignore[arg-type]
-    elif name == "jam":
-        lane, pushes = value  # type: ignore[misc]
-        faults.jams[lane] = pushes
-    elif name == "hatch_open":
-        faults.hatch_open = True
-    elif name == "overcurrent":
-        faults.overcurrent.add(value)  # type: ignore[arg-type]
-    elif name == "overtemp":
-        faults.overheated = True
-    elif name == "dice_stall":
-        faults.dice_stall = True
-    elif name in READ_FAULTS:
-        setattr(faults, name, value)
-    else:
-        setattr(faults, TILE_FAULTS[name], value)
+    _switch(item, faults, True)
 
 
 def clear_settings(item: FaultItem, faults: TableFaults) -> None:
-    """Switch a fault's settings off (a value left out clears every lane or motor)."""
+    """Switch a fault's settings off (a value left out clears every lane or motor); ValueError
+    for the tile faults, which changed the tiles and cannot be undone."""
+    _switch(item, faults, False)
+
+
+def _switch(item: FaultItem, faults: TableFaults, on: bool) -> None:
     name, value = item.name, item.value
-    if name in WIRE_FAULTS:
+    if name == "silent":
         for device in item.devices:
-            setattr(faults.wire[device], name, 0.0)
-    elif name == "silent":
+            faults.wire[device].silent = on
+    elif name in WIRE_FAULTS:
         for device in item.devices:
-            faults.wire[device].silent = False
+            setattr(faults.wire[device], name, value if on else 0.0)
     elif name == "reset":
         for device in item.devices:
-            faults.reset_after.pop(device, None)
+            if on:
+                faults.reset_after[device] = float(value)  # type: ignore[arg-type]
+            else:
+                faults.reset_after.pop(device, None)
     elif name == "jam":
-        if value is None:
-            faults.jams.clear()
+        if on:
+            lane, pushes = value  # type: ignore[misc]
+            faults.jams[lane] = pushes
         else:
-            faults.jams.pop(value[0], None)  # type: ignore[index]
-    elif name == "hatch_open":
-        faults.hatch_open = False
+            _forget(faults.jams, None if value is None else value[0])  # type: ignore[index]
     elif name == "overcurrent":
-        if value is None:
-            faults.overcurrent.clear()
+        if on:
+            faults.overcurrent.add(value)  # type: ignore[arg-type]
         else:
-            faults.overcurrent.discard(value)  # type: ignore[arg-type]
-    elif name == "overtemp":
-        faults.overheated = False
-    elif name == "dice_stall":
-        faults.dice_stall = False
+            _forget(faults.overcurrent, value)
+    elif name in ("hatch_open", "overtemp", "dice_stall"):
+        setattr(faults, "overheated" if name == "overtemp" else name, on)
     elif name in READ_FAULTS:
-        setattr(faults, name, 0.0)
+        setattr(faults, name, value if on else 0.0)
+    elif on:
+        setattr(faults, TILE_FAULTS[name], value)
     else:
         raise ValueError(f"{name} cannot be cleared: it changed the tiles in the table "
                          "(load new tile sets instead)")
+
+
+def _forget(units: dict[int, int] | set[int], unit: object) -> None:
+    """A lane or motor no longer faulty; every one when `unit` is None."""
+    if unit is None:
+        units.clear()
+    elif isinstance(units, dict):
+        units.pop(unit, None)  # type: ignore[call-overload]
+    else:
+        units.discard(unit)  # type: ignore[arg-type]
 
 
 def _probability(text: str) -> float:

@@ -4,6 +4,8 @@ handshake still names an old peer's version across the frame-format change."""
 from __future__ import annotations
 
 import asyncio
+from contextlib import asynccontextmanager
+from typing import AsyncIterator
 
 import pytest
 
@@ -51,21 +53,26 @@ class RewritingWire:
         await self.inner.close()
 
 
-async def motor_pair(msg: int, times: int) -> tuple[MotorBoard, BoardLink, RewritingWire]:
+@asynccontextmanager
+async def motor_pair(msg: int, times: int) -> AsyncIterator[tuple[MotorBoard, BoardLink, RewritingWire]]:
+    """A motor board client and a board link whose events `msg` are spoiled `times` times."""
     host_end, board_end = memory_pair("memory:host", "memory:board")
     wire = RewritingWire(board_end, msg, times)
     board = BoardLink(wire, kind=BoardKind.MOTOR, build="test", constants={}, boot_counter=1,
                       handler=lambda msg, payload: Status.OK)
     board.start()
     client = MotorBoard(host_end)
-    await client.connect()
-    return client, board, wire
+    try:
+        await client.connect()
+        yield client, board, wire
+    finally:
+        board.stop()
+        await client.close()
 
 
 def test_an_event_damaged_past_its_crc_is_asked_for_again_and_delivered_once_in_order():
     async def main():
-        client, board, wire = await motor_pair(BuildDone.ID, times=1)
-        try:
+        async with motor_pair(BuildDone.ID, times=1) as (client, board, wire):
             board.emit(WallChanged(0, 1, 2))
             board.emit(BuildDone((34, 34, 34, 34)))
             board.emit(WallChanged(0, 2, 2))
@@ -75,16 +82,12 @@ def test_an_event_damaged_past_its_crc_is_asked_for_again_and_delivered_once_in_
             stats = client.statistics()
             assert stats.undecodable_events == 1 and stats.resend_requests >= 1 and stats.events == 3
             assert client.link.failure is None
-        finally:
-            board.stop()
-            await client.close()
     run(main())
 
 
 def test_an_event_that_never_decodes_fails_the_link_with_one_line_saying_what_to_do():
     async def main():
-        client, board, wire = await motor_pair(BuildDone.ID, times=1000)
-        try:
+        async with motor_pair(BuildDone.ID, times=1000) as (client, board, wire):
             board.emit(WallChanged(3, 0, 1))
             board.emit(BuildDone((34, 34, 34, 34)))
             assert await client.next_event(2) == WallChanged(3, 0, 1)
@@ -96,9 +99,6 @@ def test_an_event_that_never_decodes_fails_the_link_with_one_line_saying_what_to
             assert "\n" not in message
             assert client.statistics().undecodable_events == 3
             assert board.unacked_events == 1      # never acknowledged: the board still holds it
-        finally:
-            board.stop()
-            await client.close()
     run(main())
 
 

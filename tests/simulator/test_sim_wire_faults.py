@@ -2,11 +2,14 @@
 `test_fault_<name>_…` each), for the boards and the display; a reset runs on the table clock."""
 
 import asyncio
+from contextlib import asynccontextmanager
+from typing import AsyncIterator
 
 import pytest
 
 from drivers.display import Display, Rebooted
 from drivers.errors import BoardReset, CommandRejected, LinkLost, NoResponse
+from drivers.link import LinkStatistics
 from drivers.messages import FaultCleared, FaultCode, FaultRaised, SnapshotDone
 from drivers.motor_protocol import BuildDone, LiftMoved, LiftPosition, ShuffleDone
 from drivers.rfid_protocol import HeadRead
@@ -17,48 +20,41 @@ from tests.simulator.conftest import collect_count, collect_until, connected
 pytestmark = pytest.mark.timeout(60)
 
 
-async def traffic(motor, rfid, commands: int = 30) -> None:
-    """Commands both ways and a build's worth of events."""
-    for _ in range(commands):
-        await motor.buzzer()
-    await rfid.start_build((17, 17, 17, 17))
-    await motor.build((17, 17, 17, 17))
-    await collect_until(motor, BuildDone, timeout=20)
-    await collect_count(rfid, HeadRead, 136, timeout=20)
+async def traffic_under(fault: str) -> tuple[SimulatedTable, LinkStatistics, LinkStatistics]:
+    """30 commands and a build's worth of events with one fault on; every command ran, once.
+    The table (stopped) and the motor and RFID links' statistics."""
+    table = SimulatedTable(seed=2, speed=0, faults=parse_faults([fault]))
+    async with connected(table) as (motor, rfid):
+        for _ in range(30):
+            await motor.buzzer()
+        await rfid.start_build((17, 17, 17, 17))
+        await motor.build((17, 17, 17, 17))
+        await collect_until(motor, BuildDone, timeout=20)
+        await collect_count(rfid, HeadRead, 136, timeout=20)
+        assert len(table.world.buzzer) == 30
+        return table, motor.statistics(), rfid.statistics()
 
 
 def test_fault_corrupt_damages_frames_which_the_link_refuses_and_recovers():
     async def main():
-        table = SimulatedTable(seed=2, speed=0, faults=parse_faults(["motor:corrupt=0.2"]))
-        async with connected(table) as (motor, rfid):
-            await traffic(motor, rfid)
-            stats = motor.statistics()
-            assert stats.crc_errors + stats.framing_errors > 0      # damaged frames seen, refused
-            assert table.motor.link.counters.naks > 0                # and commands damaged too
-            assert len(table.world.buzzer) == 30                    # every command ran, once
-            assert rfid.statistics().crc_errors + rfid.statistics().framing_errors == 0
+        table, motor, rfid = await traffic_under("motor:corrupt=0.2")
+        assert motor.crc_errors + motor.framing_errors > 0          # damaged frames seen, refused
+        assert table.motor.link.counters.naks > 0                    # and commands damaged too
+        assert rfid.crc_errors + rfid.framing_errors == 0
     run(main(), timeout=40)
 
 
 def test_fault_drop_loses_frames_which_the_link_sends_again():
     async def main():
-        table = SimulatedTable(seed=2, speed=0, faults=parse_faults(["motor:drop=0.2"]))
-        async with connected(table) as (motor, rfid):
-            await traffic(motor, rfid)
-            stats = motor.statistics()
-            assert stats.retransmits > 0 and stats.resend_requests > 0
-            assert len(table.world.buzzer) == 30
+        table, motor, rfid = await traffic_under("motor:drop=0.2")
+        assert motor.retransmits > 0 and motor.resend_requests > 0
     run(main(), timeout=40)
 
 
 def test_fault_duplicate_sends_frames_twice_and_nothing_runs_twice():
     async def main():
-        table = SimulatedTable(seed=2, speed=0, faults=parse_faults(["motor:duplicate=0.3"]))
-        async with connected(table) as (motor, rfid):
-            await traffic(motor, rfid)
-            assert motor.statistics().duplicate_events > 0
-            assert table.motor.link.counters.duplicates > 0
-            assert len(table.world.buzzer) == 30
+        table, motor, rfid = await traffic_under("motor:duplicate=0.3")
+        assert motor.duplicate_events > 0 and table.motor.link.counters.duplicates > 0
     run(main(), timeout=40)
 
 
@@ -149,16 +145,24 @@ async def until(condition, timeout: float = 2.0) -> None:
         await asyncio.sleep(0.005)
 
 
-async def open_display(table: SimulatedTable) -> Display:
+@asynccontextmanager
+async def displayed(table: SimulatedTable) -> AsyncIterator[Display]:
+    """The table serving, and the display client connected to it."""
     where = await table.start()
-    return await Display.open(where.display)
+    try:
+        display = await Display.open(where.display)
+        try:
+            yield display
+        finally:
+            await display.close()
+    finally:
+        await table.stop()
 
 
 def test_fault_reset_of_the_display_blanks_it_and_the_client_hears_the_reboot():
     async def main():
         table = SimulatedTable(seed=1, speed=0, faults=parse_faults(["display:reset=1"]))
-        display = await open_display(table)
-        try:
+        async with displayed(table) as display:
             display.set_text("main", "t_msg", "请掷骰子")
             display.show_page("menu")
             assert await display.ping() == 1 and table.display.text("main", "t_msg") == "请掷骰子"
@@ -168,17 +172,13 @@ def test_fault_reset_of_the_display_blanks_it_and_the_client_hears_the_reboot():
             assert table.display.boots == 2 and display.statistics().reboots == 1
             assert await display.ping() == 0
             assert list(table.display.log)[-2:] == ["bkcmd=2", "sendme"]   # its setting sent again
-        finally:
-            await display.close()
-            await table.stop()
     run(main())
 
 
 def test_fault_drop_and_silent_on_the_display_lose_its_instructions_and_answers():
     async def main():
         table = SimulatedTable(seed=1, speed=0)
-        display = await open_display(table)
-        try:
+        async with displayed(table) as display:
             table.inject_fault("display:drop=1")
             display.set_text("main", "t_msg", "丢了")
             with pytest.raises(NoResponse):
@@ -190,17 +190,13 @@ def test_fault_drop_and_silent_on_the_display_lose_its_instructions_and_answers(
                 await display.ping(0.3)
             table.clear_fault("display:silent")
             assert await display.ping() == 0
-        finally:
-            await display.close()
-            await table.stop()
     run(main())
 
 
 def test_fault_corrupt_and_delay_on_the_display():
     async def main():
         table = SimulatedTable(seed=1, speed=0)
-        display = await open_display(table)
-        try:
+        async with displayed(table) as display:
             table.inject_fault("display:corrupt=1")
             for text in ("东风 第1局", "南风 第2局", "西风 第3局"):
                 display.set_text("main", "t_round", text)
@@ -214,23 +210,16 @@ def test_fault_corrupt_and_delay_on_the_display():
             started = loop.time()
             await display.ping()
             assert loop.time() - started >= 0.035 and table._wires["display"].stalls == 1
-        finally:
-            await display.close()
-            await table.stop()
     run(main())
 
 
 def test_a_silence_for_some_table_seconds_ends_by_itself():
     async def main():
         table = SimulatedTable(seed=1, speed=0)
-        display = await open_display(table)
-        try:
+        async with displayed(table) as display:
             table.go_silent("display", seconds=2)
             with pytest.raises(NoResponse):
                 await display.ping(0.2)
             await table.clock.sleep(2.5)
             assert await display.ping() == 0
-        finally:
-            await display.close()
-            await table.stop()
     run(main())
