@@ -12,15 +12,22 @@ Measured path, both directions, everything but the UART itself:
 The two ends are joined by a synchronous in-process wire, so the time measured is CPU only.
 A byte at 115200 baud 8N1 takes 10 bits: 86.8 µs; a 16-byte frame is on the wire 1.39 ms.
 Goal: ≤ 5 % on a development machine, so that a Raspberry Pi (5–20× slower in Python) keeps up.
+
+The frame codec alone is also compared with its peer, frame format 1 (CRC-16, no length):
+encode + decode of the same frames, the two formats alternated in rounds, so that what the
+length byte and the CRC-32 of format 2 cost is a ratio measured in one run.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import time
 
 from drivers.board_link import BoardLink
+from drivers.frame import Kind, decode_frame, encode_frame
+from drivers.frame_v1 import decode_frame_v1, encode_frame_v1
 from drivers.messages import BoardKind, Status
 from drivers.motor import MotorBoard
 from drivers.motor_protocol import SeatText, WallChanged
@@ -105,6 +112,35 @@ async def bench(frames: int) -> list[tuple[str, float, float]]:
     ]
 
 
+def codec_frames() -> list[tuple[int, int, int, bytes]]:
+    """The link's everyday frames: events, ACKs and beats with 0–11-byte payloads."""
+    rng = random.Random(1)
+    return [(rng.choice((Kind.EVENT, Kind.ACK, Kind.BOARD_BEAT, Kind.HOST_BEAT)), rng.randrange(256),
+             rng.randrange(256), rng.randbytes(rng.choice((0, 3, 4, 7, 11)))) for _ in range(1000)]
+
+
+def time_codec(encode, decode, frames, repeats: int) -> float:
+    """µs per frame to encode it and decode it again (delimiter stripped as the stream decoder does)."""
+    start = time.perf_counter()
+    for _ in range(repeats):
+        for kind, seq, msg, payload in frames:
+            decode(encode(kind, seq, msg, payload)[:-1])
+    return (time.perf_counter() - start) / (repeats * len(frames)) * 1e6
+
+
+def bench_codec(rounds: int = 21) -> tuple[float, float, float]:
+    """Best µs per frame of format 2 and of its peer format 1, and the median of the per-round
+    ratios (each round times both formats back to back, alternating which goes first)."""
+    frames = codec_frames()
+    v2, v1 = [], []
+    for round_ in range(rounds):
+        pair = [(encode_frame, decode_frame, v2), (encode_frame_v1, decode_frame_v1, v1)]
+        for encode, decode, times in pair if round_ % 2 == 0 else pair[::-1]:
+            times.append(time_codec(encode, decode, frames, 5))
+    ratios = sorted(a / b for a, b in zip(v2, v1))
+    return min(v2), min(v1), ratios[len(ratios) // 2]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=20000)
@@ -118,7 +154,9 @@ def main() -> None:
     reference = wire_ms(16)
     worst = max(micros / 1000 / wire_ms(nbytes) for _, micros, nbytes in results)
     print(f"a 16-byte frame is {reference:.2f} ms on the wire; worst ratio {worst:.2%} (goal <= 5%)")
-
+    v2, v1, ratio = bench_codec()
+    print(f"frame codec, encode + decode (21 alternated rounds): format 2 {v2:.2f} µs, format 1 "
+          f"(peer) {v1:.2f} µs (best of each); format 2 / format 1 = {ratio:.2f} (median of rounds)")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 - `serial_transport` — the one adapter over pyserial-asyncio (device paths, /dev/serial/by-id,
   pty paths, socket://host:port); `stream` — the ByteStream interface and an in-memory pair.
-- `cobs`, `frame` — COBS framing, CRC-16/CCITT, the resynchronising decoder.
+- `cobs`, `frame` — COBS framing, the header length and CRC-32 of frame format 2, the
+  resynchronising decoder; `frame_v1` — format 1, only to name a version-1 peer at the handshake.
 - `messages`, `motor_protocol`, `rfid_protocol` — typed messages (frozen dataclasses) and catalogs.
 - `link` (host side) and `board_link` (the boards' reference behaviour) — sequence numbers,
   ACK/NAK and retransmission, event resend, handshake, heartbeat.

@@ -4,7 +4,8 @@ The simulator runs it for its virtual boards; a firmware engineer reads it next 
 protocol.md §3.  What a board does:
 
 - answers HELLO with IDENT (its own version, even when the host's differs; a session opens only
-  when the versions match), and sends BOOT once after power-up;
+  when the versions match), and sends BOOT once after power-up; answers a HELLO in frame
+  format 1 with a format-1 IDENT, so a version-1 host can name this board's version;
 - accepts commands strictly in order: the expected one is handed to the application, whose
   status is returned in an ACK carrying the last CMD_WINDOW statuses; an old one is re-acked
   without running it again (exactly once); one from the future is refused with NAK(GAP);
@@ -25,7 +26,8 @@ from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from .errors import FrameError, MessageError
-from .frame import Frame, FrameDecoder, Kind, encode_frame
+from .frame import FRAME_FORMAT, Frame, FrameDecoder, Kind, decode_frame, encode_frame
+from .frame_v1 import MAX_ENCODED as MAX_ENCODED_V1, decode_frame_v1, encode_frame_v1
 from .messages import (CMD_WINDOW, EVENT_WINDOW, BeatInfo, BoardIdentity, EventsDropped, Hello,
                        Message, NakReason, PROTOCOL_VERSION, Status)
 from .stream import ByteStream
@@ -61,8 +63,19 @@ def _nothing() -> None:
     pass
 
 
+def _read_hello(payload: bytes) -> Hello:
+    """A HELLO's payload; one too short for a session still shows its version (byte 0)."""
+    try:
+        return Hello.decode_payload(payload)
+    except MessageError:
+        return Hello(payload[0] if payload else 0, 0, 0)
+
+
 class BoardLink:
-    """One board's end of a link.  Create inside a running event loop, then `start()`."""
+    """One board's end of a link.  Create inside a running event loop, then `start()`.
+
+    `version` below 2 plays a board of protocol version 1, frame format and all (the simulator
+    uses it to show how a controller refuses an old board)."""
 
     def __init__(self, stream: ByteStream, *, kind: int, build: str, constants: Mapping[int, int],
                  boot_counter: int, handler: CommandHandler,
@@ -83,7 +96,12 @@ class BoardLink:
         self._on_host_lost = on_host_lost
         self._on_host_back = on_host_back
         self._loop = asyncio.get_running_loop()
-        self._decoder = FrameDecoder()
+        if version < FRAME_FORMAT:
+            self._encode = encode_frame_v1
+            self._decoder = FrameDecoder(decode_frame_v1, MAX_ENCODED_V1)
+        else:
+            self._encode = encode_frame
+            self._decoder = FrameDecoder(decode_frame)
         self._beat_handle: asyncio.TimerHandle | None = None
         self._started = False
         self._reset()
@@ -106,7 +124,7 @@ class BoardLink:
     def start(self) -> None:
         """Power-up: announce BOOT and start the heartbeat."""
         self._started = True
-        self._stream.write(encode_frame(Kind.BOOT, 0, 0, struct.pack(">I", self.boot_counter)))
+        self._stream.write(self._encode(Kind.BOOT, 0, 0, struct.pack(">I", self.boot_counter)))
         self._schedule_beat()
 
     def stop(self) -> None:
@@ -148,7 +166,7 @@ class BoardLink:
                 self._dropped = 0
             else:
                 msg, payload = self._queue.popleft()
-            wire = encode_frame(Kind.EVENT, self._ev_next, msg, payload)
+            wire = self._encode(Kind.EVENT, self._ev_next, msg, payload)
             self._unacked.append((self._ev_next, wire))
             self._ev_next = (self._ev_next + 1) & 0xFF
             self._stream.write(wire)
@@ -166,10 +184,27 @@ class BoardLink:
     def _on_bytes(self, data: bytes) -> None:
         for item in self._decoder.feed(data):
             if isinstance(item, FrameError):
+                if self._old_hello(item.chunk):
+                    continue
                 if self.session:
                     self._nak(NakReason.DAMAGED)
                 continue
             self._on_frame(item)
+
+    def _old_hello(self, chunk: bytes) -> bool:
+        """A HELLO in frame format 1 (a version-1 host, or a host probing for an old board):
+        answer a format-1 IDENT with this board's version; no session opens."""
+        if self.version < FRAME_FORMAT or not chunk:
+            return False
+        try:
+            frame = decode_frame_v1(chunk)
+        except FrameError:
+            return False
+        if frame.kind != Kind.HELLO:
+            return False
+        identity = self._identity(_read_hello(frame.payload).session)
+        self._stream.write(encode_frame_v1(Kind.IDENT, 0, 0, identity.encode()))
+        return True
 
     def _on_frame(self, frame: Frame) -> None:
         self._last_rx = self._loop.time()
@@ -195,20 +230,20 @@ class BoardLink:
             self._on_hello(frame)
 
     def _on_hello(self, frame: Frame) -> None:
-        try:
-            hello = Hello.decode_payload(frame.payload)
-        except MessageError:
-            hello = Hello(frame.payload[0] if frame.payload else 0, 0, 0)
+        hello = _read_hello(frame.payload)
         if hello.version == self.version and hello.session != self.session:
             self._reset()  # a new session; a repeated HELLO of the open session changes nothing
             self.session = hello.session
-        identity = BoardIdentity(self.version, self.kind, self.boot_counter, hello.session,
-                                 self._flags(), self.build, self.constants)
-        self._stream.write(encode_frame(Kind.IDENT, 0, 0, identity.encode()))
+        self._stream.write(self._encode(Kind.IDENT, 0, 0, self._identity(hello.session).encode()))
+
+    def _identity(self, session: int) -> BoardIdentity:
+        """What IDENT says: this board's own version, whatever the HELLO's, and its session id."""
+        return BoardIdentity(self.version, self.kind, self.boot_counter, session, self._flags(),
+                             self.build, self.constants)
 
     def _on_command(self, frame: Frame) -> None:
         if not self.session:
-            self._stream.write(encode_frame(Kind.NAK, self._rx_next, 0, bytes((NakReason.NO_SESSION,))
+            self._stream.write(self._encode(Kind.NAK, self._rx_next, 0, bytes((NakReason.NO_SESSION,))
                                             + struct.pack(">I", self.boot_counter)))
             return
         behind = (self._rx_next - frame.seq) & 0xFF
@@ -223,11 +258,11 @@ class BoardLink:
                 status = Status.INTERNAL
             self.counters.commands += 1
             self._statuses.appendleft(status)
-            self._stream.write(encode_frame(Kind.ACK, self._rx_next, 0, bytes(self._statuses)))
+            self._stream.write(self._encode(Kind.ACK, self._rx_next, 0, bytes(self._statuses)))
             self._rx_next = (self._rx_next + 1) & 0xFF
         elif behind <= 2 * CMD_WINDOW:
             self.counters.duplicates += 1  # its ACK was lost: acknowledge again, do not run again
-            self._stream.write(encode_frame(Kind.ACK, (self._rx_next - 1) & 0xFF, 0, bytes(self._statuses)))
+            self._stream.write(self._encode(Kind.ACK, (self._rx_next - 1) & 0xFF, 0, bytes(self._statuses)))
         else:
             self._nak(NakReason.GAP)
 
@@ -238,7 +273,7 @@ class BoardLink:
             return
         self._last_nak = (self._rx_next, now)
         self.counters.naks += 1
-        self._stream.write(encode_frame(Kind.NAK, self._rx_next, 0, bytes((reason,))))
+        self._stream.write(self._encode(Kind.NAK, self._rx_next, 0, bytes((reason,))))
 
     # -- heartbeat -------------------------------------------------------------------------------
 
@@ -255,5 +290,5 @@ class BoardLink:
             self.counters.host_lost += 1
             self._on_host_lost()
         info = BeatInfo(self.boot_counter, self.session, self._flags())
-        self._stream.write(encode_frame(Kind.BOARD_BEAT, self._ev_next, 0, info.encode_payload()))
+        self._stream.write(self._encode(Kind.BOARD_BEAT, self._ev_next, 0, info.encode_payload()))
         self._schedule_beat()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import AsyncIterator, ClassVar, TypeVar
 
-from .errors import CommandRejected, LinkClosed, LinkError, MessageError
+from .errors import CommandRejected, LinkClosed, LinkError
 from .link import HostLink, LinkConfig, LinkStatistics
 from .messages import BoardIdentity, BoardKind, Catalog, ClearFaults, Message, RequestSnapshot, Status
 from .serial_transport import DEFAULT_BAUDRATE, open_serial
@@ -19,8 +19,9 @@ class BoardClient:
 
     Events arrive in order in an internal queue; read them with `next_event()` or
     `async for event in client.events()`.  When the link fails, queued events are still handed
-    out first, then the failure (LinkLost, BoardReset, …) is raised; after `close()` the
-    iteration simply ends.
+    out first, then the failure (LinkLost, BoardReset, EventUndecodable, …) is raised; after
+    `close()` the iteration simply ends.  An event that does not decode is never queued: the
+    link asks the board for it again (its count is `statistics().undecodable_events`).
     """
 
     KIND: ClassVar[BoardKind]
@@ -31,7 +32,6 @@ class BoardClient:
     def __init__(self, stream: ByteStream, *, config: LinkConfig = LinkConfig()) -> None:
         self.link = HostLink(stream, device=f"{self.NAME} at {stream.description}",
                              expected_kind=self.KIND, config=config)
-        self.undecodable_events = 0
         self._queue: asyncio.Queue[Message | LinkError] = asyncio.Queue()
         self.link.set_handlers(self._on_event, self._on_failure)
 
@@ -89,10 +89,8 @@ class BoardClient:
     # -- events ----------------------------------------------------------------------------------
 
     def _on_event(self, msg: int, payload: bytes) -> None:
-        try:
-            self._queue.put_nowait(self.EVENTS.decode(msg, payload))
-        except MessageError:
-            self.undecodable_events += 1
+        # A MessageError goes back to the link, which does not count the event as delivered.
+        self._queue.put_nowait(self.EVENTS.decode(msg, payload))
 
     def _on_failure(self, error: LinkError) -> None:
         self._queue.put_nowait(error)

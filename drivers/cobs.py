@@ -26,20 +26,17 @@ def cobs_encode(data: bytes) -> bytes:
 
 def cobs_decode(data: bytes) -> bytes:
     """Undo `cobs_encode`; raise CobsError on a zero byte or a code pointing past the end."""
+    if 0 in data:
+        raise CobsError("zero byte inside a COBS frame")
     out = bytearray()
     i = 0
     n = len(data)
     while i < n:
         code = data[i]
-        if code == 0:
-            raise CobsError("zero byte inside a COBS frame")
         end = i + code
         if end > n:
             raise CobsError(f"COBS code {code} at byte {i} runs past the end of a {n}-byte frame")
-        block = data[i + 1:end]
-        if 0 in block:
-            raise CobsError("zero byte inside a COBS frame")
-        out += block
+        out += data[i + 1:end]
         i = end
         if code < 0xFF and i < n:
             out.append(0)

@@ -2,7 +2,24 @@
 
 Writes are fire-and-forget, as the Nextion protocol has no acknowledgement worth waiting for at
 115200 baud; the client asks the display to report failed instructions only (bkcmd=2) and
-counts them.  `ping()` (the `sendme` instruction) tells whether a display is there.
+counts them.
+
+What a supervisor (the controller's display watch) builds on:
+
+- `await next_event()` hands out, in order, `Touched` (a named touch), `Rebooted` (the display
+  restarted by itself: its screen is blank and on page 0, so repaint everything; the client has
+  already sent its own start-up setting again) and the other returns (`Result` for a failed
+  instruction, …).  Once the port died it raises `LinkLost` (after the events already
+  received), and keeps raising it.
+- `await ping(timeout)` is the liveness check (`sendme`): the page showing, `NoResponse` if the
+  display does not answer within `timeout`, `LinkLost` at once if the port died, `LinkClosed`
+  after `close()`.  A ping leaves nothing behind: its waiter goes whether it was answered, timed
+  out, failed or was cancelled, and one answer serves every ping waiting.
+- `failure` is the LinkLost once the port died (else None); `statistics()` counts instructions,
+  bytes, returns, failures, resyncs and reboots.
+- Drawing (`set_text`, …) never raises for a dead port: the bytes are dropped, as on a cut
+  cable, and the loss is reported through `next_event`, `ping` and `failure`, so a drawing
+  caller is never the one to crash.
 """
 
 from __future__ import annotations
@@ -12,8 +29,8 @@ from dataclasses import dataclass
 
 from .errors import LinkClosed, LinkLost, NoResponse
 from .display_layout import LAYOUT, DisplayLayout
-from .nextion import (DisplayReturn, NextionError, PageShown, Result, ReturnDecoder, Touch,
-                      encode_instruction, set_number, set_text, set_visible, show_page)
+from .nextion import (DisplayReturn, NextionError, PageShown, Ready, Result, ReturnDecoder, Started,
+                      Touch, encode_instruction, set_number, set_text, set_visible, show_page)
 from .serial_transport import DEFAULT_BAUDRATE, open_serial
 from .stream import ByteStream
 
@@ -28,12 +45,23 @@ class Touched:
 
 
 @dataclass(frozen=True)
+class Rebooted:
+    """The display restarted on its own (its start-up `00 00 00 FF FF FF` or ready `88 FF FF FF`
+    return): it shows page 0 with every component at its default.  Repaint everything."""
+
+
+DisplayEvent = Touched | Rebooted | DisplayReturn
+STARTUP_SETTING = "bkcmd=2"     # report failed instructions only
+
+
+@dataclass(frozen=True)
 class DisplayStatistics:
     instructions: int
     bytes_sent: int
     returns: int
     failures: int
     resyncs: int
+    reboots: int
 
 
 class Display:
@@ -45,13 +73,15 @@ class Display:
         self.last_failure: int | None = None
         self._stream = stream
         self._decoder = ReturnDecoder()
-        self._queue: asyncio.Queue[Touched | DisplayReturn | Exception] = asyncio.Queue()
+        self._queue: asyncio.Queue[DisplayEvent | LinkLost] = asyncio.Queue()
         self._page_waiters: list[asyncio.Future[int]] = []
         self._instructions = 0
         self._bytes = 0
         self._failures = 0
+        self._reboots = 0
+        self._starting = False        # a start-up return came; its ready return is the same reboot
         self._closed = False
-        self._lost: Exception | None = None
+        self._lost: LinkLost | None = None
         stream.set_receiver(self._on_bytes, self._on_lost)
 
     @classmethod
@@ -65,17 +95,29 @@ class Display:
             raise
         return display
 
+    @property
+    def failure(self) -> LinkLost | None:
+        """The LinkLost once the port died; None while it lives."""
+        return self._lost
+
     async def start(self, timeout: float = 1.0) -> int:
         """Ask for failure reports only, and check a display answers; return its current page id."""
-        self.send("bkcmd=2")
+        self.send(STARTUP_SETTING)
         return await self.ping(timeout)
 
     async def ping(self, timeout: float = 1.0) -> int:
-        """`sendme`: the id of the page showing; NoResponse if the display does not answer."""
+        """`sendme`: the id of the page showing.  NoResponse if the display does not answer in
+        `timeout`, LinkLost at once if the port died, LinkClosed after close().
+
+        A lone terminator goes first: it ends any instruction a damaged or lost byte left
+        half-received on the display, which would otherwise swallow the `sendme`."""
+        if self._lost is not None:
+            raise self._lost
         waiter: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._page_waiters.append(waiter)
-        self.send("sendme")
         try:
+            self.send("")
+            self.send("sendme")
             return await asyncio.wait_for(waiter, timeout)
         except TimeoutError:
             raise NoResponse(f"no answer from the {self.device} within {timeout:.1f} s: check its "
@@ -116,14 +158,24 @@ class Display:
     # -- returns ---------------------------------------------------------------------------------
 
     def _on_lost(self, exc: Exception | None) -> None:
-        if not self._closed:
-            self._lost = LinkLost(f"{self.device}: the port closed; check the cable")
-            self._queue.put_nowait(self._lost)
+        if self._closed or self._lost is not None:
+            return
+        reason = f" ({exc})" if exc else ""
+        self._lost = LinkLost(f"{self.device}: the port closed{reason}; check the cable")
+        for waiter in self._page_waiters:
+            if not waiter.done():
+                waiter.set_exception(self._lost)
+        self._page_waiters.clear()
+        self._queue.put_nowait(self._lost)
 
     def _on_bytes(self, data: bytes) -> None:
         for item in self._decoder.feed(data):
             if isinstance(item, NextionError):
                 continue
+            if isinstance(item, (Started, Ready)):
+                self._restarted(item)
+                continue
+            self._starting = False
             if isinstance(item, PageShown) and self._page_waiters:
                 for waiter in self._page_waiters:
                     if not waiter.done():
@@ -138,22 +190,35 @@ class Display:
             else:
                 self._queue.put_nowait(item)
 
+    def _restarted(self, item: Started | Ready) -> None:
+        """A display sends its start-up return, then its ready return, when it (re)starts: one
+        reboot.  A ready return alone (the start-up one lost) is a reboot too."""
+        if isinstance(item, Ready) and self._starting:
+            self._starting = False
+            return
+        self._starting = isinstance(item, Started)
+        self._reboots += 1
+        if not self._closed:
+            self.send(STARTUP_SETTING)   # a restarted display forgot it
+        self._queue.put_nowait(Rebooted())
+
     def _name_touch(self, touch: Touch) -> Touched:
         page = self.layout.page_by_id(touch.page_id)
         component = page.component_by_id(touch.component_id) if page else None
         return Touched(page.name if page else f"#{touch.page_id}",
                        component.name if component else f"#{touch.component_id}", touch.pressed)
 
-    async def next_event(self, timeout: float | None = None) -> Touched | DisplayReturn:
-        """The next touch or return; raises LinkLost after the port died, TimeoutError on timeout."""
+    async def next_event(self, timeout: float | None = None) -> DisplayEvent:
+        """The next touch, reboot or return; raises LinkLost after the port died (once the events
+        received before are handed out), TimeoutError on timeout."""
         item = await asyncio.wait_for(self._queue.get(), timeout)
         if isinstance(item, Exception):
             self._queue.put_nowait(item)
             raise item
         return item
 
-    def pending_events(self) -> list[Touched | DisplayReturn]:
-        """Everything already received (Started/Ready after a display reboot: redraw), no waiting."""
+    def pending_events(self) -> list[DisplayEvent]:
+        """Everything already received (Rebooted: repaint), without waiting."""
         out = []
         while not self._queue.empty():
             item = self._queue.get_nowait()
@@ -165,14 +230,16 @@ class Display:
 
     def statistics(self) -> DisplayStatistics:
         return DisplayStatistics(self._instructions, self._bytes, self._decoder.returns,
-                                 self._failures, self._decoder.resyncs)
+                                 self._failures, self._decoder.resyncs, self._reboots)
 
     async def close(self) -> None:
         if self._closed:
             return
         self._closed = True
         for waiter in self._page_waiters:
-            waiter.cancel()
+            if not waiter.done():
+                waiter.set_exception(LinkClosed(f"{self.device}: closed"))
+        self._page_waiters.clear()
         await self._stream.close()
 
 

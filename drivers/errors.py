@@ -16,7 +16,11 @@ class DriverError(Exception):
 # -- bytes on the wire -------------------------------------------------------------------------
 
 class FrameError(DriverError):
-    """A received frame that cannot be used (the decoder drops it and resynchronises)."""
+    """A received frame that cannot be used (the decoder drops it and resynchronises).
+
+    `chunk` holds the rejected bytes between two delimiters when the stream decoder made it."""
+
+    chunk: bytes = b""
 
 
 class CobsError(FrameError):
@@ -24,7 +28,11 @@ class CobsError(FrameError):
 
 
 class CrcError(FrameError):
-    """The frame's CRC-16 does not match its contents."""
+    """The frame's CRC does not match its contents."""
+
+
+class LengthError(FrameError):
+    """The payload length in the frame's header does not match the bytes the frame holds."""
 
 
 class FrameTooShort(FrameError):
@@ -93,6 +101,18 @@ class BoardReset(LinkError):
 
 class SessionLost(LinkError):
     """The board no longer knows this session (it answered NO_SESSION without rebooting)."""
+
+
+class EventUndecodable(LinkError):
+    """An event kept arriving intact (its CRC right) but its payload does not decode as the message
+    its id names: the board's firmware and this controller disagree about that message."""
+
+    def __init__(self, device: str, msg: int, attempts: int, reason: str) -> None:
+        self.msg = msg
+        self.attempts = attempts
+        super().__init__(
+            f"{device}: event {msg:#04x} did not decode {attempts} times ({reason}): board firmware "
+            f"and host disagree on message {msg:#04x}: update one of them")
 
 
 class LinkClosed(LinkError):

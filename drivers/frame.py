@@ -1,29 +1,37 @@
-"""Link-layer frames: header, CRC-16, COBS stuffing and a resynchronising stream decoder.
+"""Link-layer frames (format 2): header with an explicit length, CRC-32, COBS stuffing, and a
+resynchronising stream decoder.
 
-On the wire (protocol.md §2.1):
+On the wire (protocol.md §2.1–§2.2):
 
-    COBS( kind | seq | msg | payload… | crc_hi | crc_lo ) 0x00
+    COBS( kind | seq | msg | length | payload… | crc32 (4 bytes) ) 0x00
 
-`crc` is CRC-16/CCITT-FALSE (polynomial 0x1021, initial value 0xFFFF, no reflection, no final
-XOR) over kind..payload, computed by `binascii.crc_hqx(body, 0xFFFF)` (C speed), big-endian.
+`length` is the payload's size; `crc32` is CRC-32 (the zlib/IEEE 802.3 one: initial value and
+final XOR 0xFFFFFFFF) over kind..payload, computed by `zlib.crc32` (C speed), big-endian.
+
+Why both (protocol.md §2.2): a byte inserted into or lost from the stuffed frame, or a lost or
+damaged delimiter, changes the length COBS decodes to, which the header's length no longer
+matches; a damaged byte inside the frame changes the body, which a 32-bit CRC with a non-zero
+initial value and final XOR catches (appending zero bytes changes it too, which format 1's
+CRC-16 with no final XOR did not).
 """
 
 from __future__ import annotations
 
-from binascii import crc_hqx
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Callable
+from zlib import crc32
 
 from .cobs import cobs_decode, cobs_encode
-from .errors import CrcError, FrameError, FrameTooLong, FrameTooShort
+from .errors import CrcError, FrameError, FrameTooLong, FrameTooShort, LengthError
 
+FRAME_FORMAT = 2
 DELIMITER = b"\x00"
-HEADER_SIZE = 3
-CRC_SIZE = 2
+HEADER_SIZE = 4
+CRC_SIZE = 4
 MAX_PAYLOAD = 240
-MAX_BODY = HEADER_SIZE + MAX_PAYLOAD + CRC_SIZE          # 245 bytes before stuffing
+MAX_BODY = HEADER_SIZE + MAX_PAYLOAD + CRC_SIZE          # 248 bytes before stuffing
 MAX_ENCODED = MAX_BODY + 1                               # one COBS code byte per 254 bytes
-CRC_INIT = 0xFFFF
 
 
 class Kind(IntEnum):
@@ -54,9 +62,8 @@ def encode_frame(kind: int, seq: int = 0, msg: int = 0, payload: bytes = b"") ->
     """One frame ready for the wire, delimiter included."""
     if len(payload) > MAX_PAYLOAD:
         raise ValueError(f"payload of {len(payload)} bytes exceeds the {MAX_PAYLOAD}-byte limit")
-    body = bytes((kind, seq & 0xFF, msg)) + payload
-    crc = crc_hqx(body, CRC_INIT)
-    return cobs_encode(body + bytes((crc >> 8, crc & 0xFF))) + DELIMITER
+    body = bytes((kind, seq & 0xFF, msg, len(payload))) + payload
+    return cobs_encode(body + crc32(body).to_bytes(4, "big")) + DELIMITER
 
 
 def decode_frame(stuffed: bytes) -> Frame:
@@ -66,10 +73,14 @@ def decode_frame(stuffed: bytes) -> Frame:
     body = cobs_decode(stuffed)
     if len(body) < HEADER_SIZE + CRC_SIZE:
         raise FrameTooShort(f"{len(body)}-byte frame is shorter than header + CRC")
-    crc = crc_hqx(body[:-2], CRC_INIT)
-    if crc != (body[-2] << 8 | body[-1]):
-        raise CrcError(f"CRC {body[-2] << 8 | body[-1]:04x} does not match computed {crc:04x}")
-    return Frame(body[0], body[1], body[2], body[3:-2])
+    size = len(body) - HEADER_SIZE - CRC_SIZE
+    if body[3] != size:
+        raise LengthError(f"header says {body[3]} payload bytes, the frame holds {size}")
+    crc = crc32(body[:-CRC_SIZE])
+    sent = int.from_bytes(body[-CRC_SIZE:], "big")
+    if crc != sent:
+        raise CrcError(f"CRC {sent:08x} does not match computed {crc:08x}")
+    return Frame(body[0], body[1], body[2], body[HEADER_SIZE:-CRC_SIZE])
 
 
 class FrameDecoder:
@@ -77,10 +88,14 @@ class FrameDecoder:
 
     Resynchronisation: every 0x00 ends a frame, so after any corruption the next delimiter
     starts a clean frame.  Bytes piling up without a delimiter beyond the largest frame are
-    thrown away (a `resync`) so noise cannot grow the buffer.
+    thrown away (a `resync`) so noise cannot grow the buffer.  A rejected frame's bytes travel
+    with its error (`chunk`), so a link can still recognise a peer of an older frame format at
+    the handshake (drivers/frame_v1.py).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, decode: Callable[[bytes], Frame] = decode_frame, max_encoded: int = MAX_ENCODED) -> None:
+        self._decode = decode
+        self._max = max_encoded
         self._pending = bytearray()
         self.frames = 0
         self.crc_errors = 0
@@ -90,14 +105,9 @@ class FrameDecoder:
 
     def feed(self, data: bytes) -> list[Frame | FrameError]:
         self.bytes += len(data)
-        if 0 not in data:
-            self._pending += data
-            if len(self._pending) > MAX_ENCODED:
-                self._pending.clear()
-                self.resyncs += 1
-                return [FrameTooLong(f"more than {MAX_ENCODED} bytes without a delimiter")]
-            return []
         self._pending += data
+        if 0 not in data:
+            return self._overflow([]) if len(self._pending) > self._max else []
         chunks = self._pending.split(DELIMITER)
         self._pending = chunks.pop()
         out: list[Frame | FrameError] = []
@@ -105,20 +115,23 @@ class FrameDecoder:
             if not chunk:
                 continue  # idle delimiters are allowed before a frame
             try:
-                out.append(decode_frame(chunk))
+                out.append(self._decode(bytes(chunk)))
                 self.frames += 1
-            except CrcError as error:
-                self.crc_errors += 1
-                out.append(error)
             except FrameError as error:
-                self.framing_errors += 1
-                if isinstance(error, FrameTooLong):
-                    self.resyncs += 1
+                if isinstance(error, CrcError):
+                    self.crc_errors += 1
+                else:
+                    self.framing_errors += 1
+                    if isinstance(error, FrameTooLong):
+                        self.resyncs += 1
+                error.chunk = bytes(chunk)
                 out.append(error)
-        if len(self._pending) > MAX_ENCODED:
-            self._pending.clear()
-            self.resyncs += 1
-            out.append(FrameTooLong(f"more than {MAX_ENCODED} bytes without a delimiter"))
+        return self._overflow(out) if len(self._pending) > self._max else out
+
+    def _overflow(self, out: list[Frame | FrameError]) -> list[Frame | FrameError]:
+        self._pending.clear()
+        self.resyncs += 1
+        out.append(FrameTooLong(f"more than {self._max} bytes without a delimiter"))
         return out
 
     def reset(self) -> None:

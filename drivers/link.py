@@ -6,8 +6,11 @@
   Karn's rule: no RTT sample from a retransmitted command, doubling back-off on timeout).
 - Events board→host: sequence-numbered, delivered in order exactly once; a gap (or a board
   heartbeat announcing events we have not seen) triggers a RESEND request; the host acknowledges
-  events cumulatively so the board can free its buffer.
-- Handshake: HELLO → IDENT with version, board kind, boot counter, build and constants.
+  events cumulatively so the board can free its buffer.  An event counts as delivered only once
+  the client decoded it: one that does not decode is asked for again, never acknowledged and
+  dropped, and one that keeps failing ends the link with EventUndecodable.
+- Handshake: HELLO → IDENT with version, board kind, boot counter, build and constants; a
+  version-1 board (another frame format) is recognised and refused by name.
 - Heartbeat both ways; no valid frame for `link_timeout` → LinkLost; a changed boot counter →
   BoardReset.
 
@@ -23,14 +26,15 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
-from .errors import (BoardReset, FrameError, LinkClosed, LinkError, LinkLost, MessageError,
-                     NoResponse, ProtocolVersionMismatch, SessionLost, WrongBoard)
-from .frame import Frame, FrameDecoder, Kind, encode_frame
+from .errors import (BoardReset, EventUndecodable, FrameError, LinkClosed, LinkError, LinkLost,
+                     MessageError, NoResponse, ProtocolVersionMismatch, SessionLost, WrongBoard)
+from .frame import FRAME_FORMAT, Frame, FrameDecoder, Kind, encode_frame
+from .frame_v1 import decode_frame_v1, encode_frame_v1
 from .messages import (CMD_WINDOW, BeatInfo, BoardIdentity, BoardKind, Constant, Hello, NakReason,
                        PROTOCOL_VERSION)
 from .stream import ByteStream
 
-EventHandler = Callable[[int, bytes], None]
+EventHandler = Callable[[int, bytes], None]   # raises MessageError if the payload does not decode
 FailureHandler = Callable[[LinkError], None]
 
 
@@ -48,6 +52,7 @@ class LinkConfig:
     hello_timeout: float = 2.0
     event_ack_every: int = 8
     event_ack_delay: float = 0.03
+    max_undecodable: int = 3       # an event that fails to decode this often → EventUndecodable
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,7 @@ class LinkStatistics:
     event_gaps: int
     resend_requests: int
     duplicate_events: int
+    undecodable_events: int
     heartbeat_misses: int
     srtt_ms: float | None
     rto_ms: float
@@ -82,6 +88,7 @@ class _Counters:
     event_gaps: int = 0
     resend_requests: int = 0
     duplicate_events: int = 0
+    undecodable_events: int = 0
     heartbeat_misses: int = 0
     unknown_frames: int = 0
 
@@ -154,6 +161,7 @@ class HostLink:
         self._ev_held: dict[int, Frame] = {}
         self._ev_unacked = 0
         self._last_resend: tuple[int, float] = (-1, 0.0)
+        self._undecodable: tuple[int, int] = (-1, 0)   # (seq, failures) of the event that failed
         # liveness
         self._last_rx = 0.0
         self._last_board_beat = 0.0
@@ -163,7 +171,10 @@ class HostLink:
     # -- public ----------------------------------------------------------------------------------
 
     def set_handlers(self, on_event: EventHandler, on_failure: FailureHandler) -> None:
-        """`on_event(msg_id, payload)` for each event in order; `on_failure(error)` once."""
+        """`on_event(msg_id, payload)` for each event in order; `on_failure(error)` once.
+
+        `on_event` decodes the event; if it raises MessageError the event is not delivered and
+        the board is asked to send it again."""
         self._on_event = on_event
         self._on_failure = on_failure
 
@@ -181,11 +192,15 @@ class HostLink:
             raise LinkClosed(f"{self.device}: link closed")
         self._reset_session()
         self._session = int.from_bytes(os.urandom(2), "big") or 1
-        hello = encode_frame(Kind.HELLO, 0, 0, Hello(PROTOCOL_VERSION, self._session,
-                                                     int(self.config.heartbeat * 1000)).encode_payload())
+        payload = Hello(PROTOCOL_VERSION, self._session, int(self.config.heartbeat * 1000)).encode_payload()
+        hello = encode_frame(Kind.HELLO, 0, 0, payload)
+        # From the second try on, also ask in frame format 1: a version-1 board cannot read our
+        # frames, but answers this one, so it is refused by name instead of as "no answer".
+        probe = hello + encode_frame_v1(Kind.HELLO, 0, 0, payload)
         waiter: asyncio.Future[bytes] = self._loop.create_future()
         self._hello_waiter = waiter
         deadline = self._loop.time() + self.config.hello_timeout
+        tries = 0
         try:
             while not waiter.done():
                 remaining = deadline - self._loop.time()
@@ -193,7 +208,8 @@ class HostLink:
                     raise NoResponse(
                         f"no answer from {self.device} within {self.config.hello_timeout:.1f} s: check "
                         "that the board is powered, the cable, and the port/baud rate")
-                self._write(hello)
+                self._write(probe if tries else hello)
+                tries += 1
                 await asyncio.wait({waiter}, timeout=min(self.config.hello_interval, remaining))
             identity = self._check_identity(waiter.result())
         except LinkError as error:
@@ -232,7 +248,8 @@ class HostLink:
             commands=c.commands, retransmits=c.retransmits, timeouts=c.timeouts, naks=c.naks,
             crc_errors=d.crc_errors, framing_errors=d.framing_errors, resyncs=d.resyncs,
             events=c.events, event_gaps=c.event_gaps, resend_requests=c.resend_requests,
-            duplicate_events=c.duplicate_events, heartbeat_misses=c.heartbeat_misses,
+            duplicate_events=c.duplicate_events, undecodable_events=c.undecodable_events,
+            heartbeat_misses=c.heartbeat_misses,
             srtt_ms=None if self._srtt is None else self._srtt * 1000, rto_ms=self._rto * 1000)
 
     async def close(self) -> None:
@@ -283,6 +300,7 @@ class HostLink:
         self._ev_next = 0
         self._ev_held.clear()
         self._ev_unacked = 0
+        self._undecodable = (-1, 0)
         self._rto = self.config.rto_initial
 
     # -- sending ---------------------------------------------------------------------------------
@@ -382,6 +400,8 @@ class HostLink:
     def _on_bytes(self, data: bytes) -> None:
         for item in self._decoder.feed(data):
             if isinstance(item, FrameError):
+                if self._hello_waiter is not None and item.chunk:
+                    self._legacy_ident(item.chunk)
                 continue  # counted by the decoder; the board resends what matters
             if self._failure is not None and self._hello_waiter is None:
                 return
@@ -403,6 +423,21 @@ class HostLink:
                 self._on_boot(item)
             else:
                 self._count.unknown_frames += 1
+
+    def _legacy_ident(self, chunk: bytes) -> None:
+        """During the handshake, a frame we could not read may be a version-1 board's IDENT
+        answering our format-1 HELLO (same session id): take it, so the board is refused by its
+        version.  A newer board answering that HELLO too is ignored: its own IDENT follows."""
+        try:
+            frame = decode_frame_v1(chunk)
+            if frame.kind != Kind.IDENT or BoardIdentity.peek_version(frame.payload) >= FRAME_FORMAT:
+                return
+            if BoardIdentity.decode(frame.payload).session != self._session:
+                return
+        except FrameError:
+            return
+        if self._hello_waiter is not None and not self._hello_waiter.done():
+            self._hello_waiter.set_result(frame.payload)
 
     def _on_ack(self, frame: Frame) -> None:
         now = self._loop.time()
@@ -492,10 +527,10 @@ class HostLink:
             return
         distance = (frame.seq - self._ev_next) & 0xFF
         if distance == 0:
-            self._deliver(frame)
-            while self._ev_next in self._ev_held:
-                self._deliver(self._ev_held.pop(self._ev_next))
-            if self._ev_held:
+            delivered = self._deliver(frame)
+            while delivered and self._ev_next in self._ev_held:
+                delivered = self._deliver(self._ev_held.pop(self._ev_next))
+            if (self._ev_held or not delivered) and self._failure is None:
                 self._request_resend()
         elif distance < 128:
             if not self._ev_held or self._last_resend[0] != self._ev_next:
@@ -509,7 +544,18 @@ class HostLink:
                 self._timers.event_ack = self._loop.call_later(self.config.event_ack_delay,
                                                                self._send_event_ack)
 
-    def _deliver(self, frame: Frame) -> None:
+    def _deliver(self, frame: Frame) -> bool:
+        """Hand the event to the client; it is delivered (and later acknowledged) only if the
+        client could decode it.  False: not delivered, the caller asks for it again."""
+        try:
+            self._on_event(frame.msg, frame.payload)
+        except MessageError as error:
+            self._not_decoded(frame, error)
+            return False
+        except Exception as error:  # a client bug must not stall the link: report and go on
+            self._loop.call_exception_handler({"message": f"{self.device}: event handler failed",
+                                               "exception": error})
+        self._undecodable = (-1, 0)
         self._ev_next = (self._ev_next + 1) & 0xFF
         self._count.events += 1
         self._ev_unacked += 1
@@ -518,11 +564,19 @@ class HostLink:
         elif self._timers.event_ack is None:
             self._timers.event_ack = self._loop.call_later(self.config.event_ack_delay,
                                                            self._send_event_ack)
-        try:
-            self._on_event(frame.msg, frame.payload)
-        except Exception as error:  # a client bug must not stall the link: report and go on
-            self._loop.call_exception_handler({"message": f"{self.device}: event handler failed",
-                                               "exception": error})
+        return True
+
+    def _not_decoded(self, frame: Frame, error: MessageError) -> None:
+        """An intact frame whose payload the client cannot read: a damage the CRC missed, or a
+        board and host that disagree.  Ask again; fail the link if it keeps failing."""
+        self._count.undecodable_events += 1
+        seq, failures = self._undecodable
+        failures = failures + 1 if seq == frame.seq else 1
+        self._undecodable = (frame.seq, failures)
+        if failures >= self.config.max_undecodable:
+            self._fail(EventUndecodable(self.device, frame.msg, failures, str(error)))
+            return
+        self._last_resend = (-1, 0.0)  # this one is new news: ask at once
 
     # -- failure ---------------------------------------------------------------------------------
 

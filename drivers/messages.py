@@ -16,7 +16,7 @@ from typing import ClassVar, Mapping, TypeVar
 
 from .errors import MessageError, UnknownMessage
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 CMD_WINDOW = 4          # at most this many unacknowledged commands; ACK carries this many statuses
 EVENT_WINDOW = 32       # at most this many unacknowledged events in flight from a board
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .client import BoardClient
 from .messages import BoardKind
-from .rfid_protocol import RFID_COMMANDS, RFID_EVENTS, ReadZone, StartBuild
+from .rfid_protocol import RFID_COMMANDS, RFID_EVENTS, ReadZone, RereadSlot, StartBuild, WallSlot, slot_push
 
 
 class RfidBoard(BoardClient):
@@ -20,3 +20,8 @@ class RfidBoard(BoardClient):
     async def read_zone(self, seat: int) -> None:
         """Inventory a seat's read zone; a ZoneInventory event answers."""
         await self.send(ReadZone(seat))
+
+    async def reread(self, slot: WallSlot) -> None:
+        """Read one slot of this build again (after a missed read); a SlotRead event answers,
+        which may be empty again.  CommandRejected (BAD_ARGUMENT) for a slot not built yet."""
+        await self.send(RereadSlot(*slot_push(slot)))

@@ -4,6 +4,8 @@ Each stacking head has an antenna that reads the tile being pushed; the board co
 pushes itself (the push sensor is wired to both boards), so every read names its lane and push
 index.  A read carries every UID the antenna saw at that push: normally one, none when the
 read was missed, two or more when a tag lingered (a doubled read) or a foreign tag was near.
+A missed read can be asked for again (RereadSlot): the head reads that slot's stack once more
+and answers with a SlotRead laid out like a HeadRead.
 """
 
 from __future__ import annotations
@@ -40,6 +42,13 @@ def push_slot(lane: int, push_index: int) -> WallSlot:
     if not 0 <= lane < SIDES or push_index < 0:
         raise ValueError(f"no slot for lane {lane}, push {push_index}")
     return WallSlot(lane, push_index // 2, "top" if push_index % 2 == 0 else "bottom")
+
+
+def slot_push(slot: WallSlot) -> tuple[int, int]:
+    """The (lane, push_index) that filled `slot`: the inverse of push_slot."""
+    if not 0 <= slot.side < SIDES or slot.stack < 0 or slot.layer not in ("top", "bottom"):
+        raise ValueError(f"no push fills {slot}")
+    return slot.side, 2 * slot.stack + (slot.layer == "bottom")
 
 
 def _uids(payload: bytes, count: int, what: str) -> tuple[bytes, ...]:
@@ -83,29 +92,55 @@ class ReadZone(Message):
     seat: int
 
 
+@dataclass(frozen=True)
+class RereadSlot(Message):
+    """0x12: read again the tile that push `push_index` of `lane` placed in this build (the head
+    reads the stack once more); SlotRead answers.  BAD_ARGUMENT for a push not made yet."""
+
+    ID = 0x12
+    LAYOUT = "BB"
+    lane: int
+    push_index: int
+
+
 # -- events -------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class HeadRead(Message):
-    """0x80: what the antenna of `lane` read at push `push_index` (0-based, since StartBuild)."""
+class _SlotTags(Message):
+    """What a head's antenna read for one push: `lane, push_index, n, uid × n`."""
 
-    ID = 0x80
     lane: int
     push_index: int
     uids: tuple[bytes, ...]
 
     def encode_payload(self) -> bytes:
-        return bytes((self.lane, self.push_index, len(self.uids))) + _check_uids(self.uids, "HeadRead")
+        name = type(self).__name__
+        return bytes((self.lane, self.push_index, len(self.uids))) + _check_uids(self.uids, name)
 
     @classmethod
-    def decode_payload(cls, payload: bytes) -> "HeadRead":
+    def decode_payload(cls, payload: bytes) -> "_SlotTags":
         if len(payload) < 3:
-            raise MessageError("HeadRead: payload shorter than 3 bytes")
-        return cls(payload[0], payload[1], _uids(payload[3:], payload[2], "HeadRead"))
+            raise MessageError(f"{cls.__name__}: payload shorter than 3 bytes")
+        return cls(payload[0], payload[1], _uids(payload[3:], payload[2], cls.__name__))
 
     @property
     def slot(self) -> WallSlot:
         return push_slot(self.lane, self.push_index)
+
+
+@dataclass(frozen=True)
+class HeadRead(_SlotTags):
+    """0x80: what the antenna of `lane` read at push `push_index` (0-based, since StartBuild)."""
+
+    ID = 0x80
+
+
+@dataclass(frozen=True)
+class SlotRead(_SlotTags):
+    """0x82: the answer to RereadSlot: what the antenna read of that slot's tile this time
+    (none again if the read missed again, or the tile is no longer in the wall)."""
+
+    ID = 0x82
 
 
 @dataclass(frozen=True)
@@ -128,7 +163,8 @@ class ZoneInventory(Message):
         return cls(payload[0], _uids(payload[2:], payload[1], "ZoneInventory"))
 
 
-RFID_COMMANDS = Catalog("RFID board commands", (ClearFaults, RequestSnapshot, StartBuild, ReadZone))
+RFID_COMMANDS = Catalog("RFID board commands", (ClearFaults, RequestSnapshot, StartBuild, ReadZone,
+                                                RereadSlot))
 
 RFID_EVENTS = Catalog("RFID board events", (
-    HeadRead, ZoneInventory, FaultRaised, FaultCleared, SnapshotDone, EventsDropped))
+    HeadRead, ZoneInventory, SlotRead, FaultRaised, FaultCleared, SnapshotDone, EventsDropped))

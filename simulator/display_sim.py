@@ -2,8 +2,9 @@
 
 `screen` holds, for every page and component of the layout, the last text, number and
 visibility the controller drew; `page` is the page showing.  `touch()` plays a finger on a
-component.  Wrong instructions answer with the Nextion error codes (bkcmd ≥ 2), as a real
-display would.  Every change of what is shown is announced on `changes` (simulator/changes.py),
+component; `reboot()` a power glitch (page 0, every component back to its default, the
+start-up and ready returns sent again).  Wrong instructions answer with the Nextion error codes
+(bkcmd ≥ 2), as a real display would.  Every change of what is shown is announced on `changes` (simulator/changes.py),
 so players can await the screen instead of polling it.
 """
 
@@ -32,18 +33,31 @@ class DisplaySim:
     def __init__(self, layout: DisplayLayout = LAYOUT, changes: Changes | None = None) -> None:
         self.layout = layout
         self.changes = changes if changes is not None else Changes()
-        self.page = layout.pages[0].name
-        self.screen: dict[str, dict[str, ComponentState]] = {
-            page.name: {c.name: ComponentState() for c in page.components} for page in layout.pages}
-        self.bkcmd = 2
         self.log: deque[str] = deque(maxlen=1000)
         self.errors = 0
+        self.boots = 1
         self._stream: ByteStream | None = None
+        self._power_on()
+
+    def _power_on(self) -> None:
+        """What a display shows when it starts: page 0, every component at its default."""
+        self.page = self.layout.pages[0].name
+        self.screen: dict[str, dict[str, ComponentState]] = {
+            page.name: {c.name: ComponentState() for c in page.components} for page in self.layout.pages}
+        self.bkcmd = 2                 # the Nextion default
         self._decoder = InstructionDecoder()
 
     def attach(self, stream: ByteStream) -> None:
         self._stream = stream
         stream.set_receiver(self._on_bytes, lambda exc: None)
+        self._send(Started())
+        self._send(Ready())
+
+    def reboot(self) -> None:
+        """The display restarts (a power glitch): the screen is lost, start-up returns follow."""
+        self.boots += 1
+        self._power_on()
+        self.changes.notify()
         self._send(Started())
         self._send(Ready())
 

@@ -1,8 +1,10 @@
 """Fault settings of one simulated table, and the `--fault` vocabulary.
 
-Every fault can be switched by option (`parse_fault`, used by `mahjong-table sim --fault …`) and
-by API (the `SimulatedTable` methods, or these settings objects directly).  Settings belong to
-one table: two tables in one process never share them.
+Every fault can be switched by option (`parse_fault`, used by `mahjong-table sim --fault …`), by
+the simulator process's control channel (`SimulatedTable.inject_fault` / `clear_fault`, which
+also act at once: a reboot scheduled on the table clock, a hatch forced open, tiles taken out)
+and by API (the `SimulatedTable` methods, or these settings objects directly).  Settings belong
+to one table: two tables in one process never share them.
 """
 
 from __future__ import annotations
@@ -14,6 +16,11 @@ DEVICES = ("motor", "rfid", "display")
 FRAMED = ("motor", "rfid")
 MOTOR_NAMES = ("mixer", "lane0", "lane1", "lane2", "lane3", "side_lift0", "side_lift1",
                "side_lift2", "side_lift3", "centre_lift", "dice")
+WIRE_FAULTS = ("corrupt", "drop", "duplicate", "delay")
+READ_FAULTS = ("missed_read", "doubled_read", "foreign_tag")
+TILE_FAULTS = {"missing_tile": "missing_tiles", "extra_tile": "extra_tiles", "duplicate_tag": "duplicate_tags"}
+FAULT_NAMES = (*WIRE_FAULTS, "silent", "reset", "jam", "hatch_open", "overcurrent", "overtemp",
+               "dice_stall", *READ_FAULTS, *TILE_FAULTS)
 
 
 @dataclass
@@ -44,14 +51,25 @@ class TableFaults:
     missing_tiles: int = 0                                    # tiles lost at start
     extra_tiles: int = 0                                      # stray tiles added at start
     duplicate_tags: int = 0                                   # tiles given another tile's UID
-    reset_after: dict[str, float] = field(default_factory=dict)  # device -> seconds to a reboot
+    reset_after: dict[str, float] = field(default_factory=dict)  # device -> table seconds to a reboot
 
 
 FAULT_HELP = (
     "faults: [DEVICE:]corrupt|drop|duplicate|delay[=P] (P per frame, default 0.05; DEVICE = "
-    "motor, rfid or display; default motor and rfid), [DEVICE:]silent, [DEVICE:]reset=SECONDS, "
-    "jam=LANE[:PUSHES], hatch_open, overcurrent=MOTOR, overtemp, dice_stall, "
+    "motor, rfid or display; default motor and rfid; delay stalls the board-to-host direction "
+    "40 ms), [DEVICE:]silent, [DEVICE:]reset=SECONDS (a reboot after SECONDS of table time; "
+    "display too), jam=LANE[:PUSHES], hatch_open, overcurrent=MOTOR, overtemp, dice_stall, "
     "missed_read|doubled_read|foreign_tag[=P], missing_tile|extra_tile|duplicate_tag[=N]")
+
+
+@dataclass(frozen=True)
+class FaultItem:
+    """One `--fault` item, read: `name` from FAULT_NAMES, the devices it applies to, its value
+    (None when the item has none, or when a clear names no value)."""
+
+    name: str
+    devices: tuple[str, ...]
+    value: float | int | tuple[int, int] | None
 
 
 def parse_faults(texts: Iterable[str]) -> TableFaults:
@@ -62,8 +80,15 @@ def parse_faults(texts: Iterable[str]) -> TableFaults:
     return faults
 
 
-def parse_fault(text: str, faults: TableFaults) -> None:
+def parse_fault(text: str, faults: TableFaults) -> FaultItem:
     """Apply one `--fault` item to `faults`; ValueError (one line, with the vocabulary) if bad."""
+    item = read_fault(text)
+    apply_fault(item, faults)
+    return item
+
+
+def read_fault(text: str, *, clearing: bool = False) -> FaultItem:
+    """Read one item; `clearing` allows leaving out a value (clear every lane, motor, …)."""
     spec = text.strip()
     devices: tuple[str, ...] = FRAMED
     if ":" in spec.split("=", 1)[0]:
@@ -73,43 +98,92 @@ def parse_fault(text: str, faults: TableFaults) -> None:
         devices = (device,)
     name, has_value, value = spec.partition("=")
     name = name.strip().replace("-", "_")
+    if name not in FAULT_NAMES:
+        raise ValueError(f"unknown fault {text!r}; {FAULT_HELP}")
+    if clearing and not has_value:
+        return FaultItem(name, devices, None)
     try:
-        if name in ("corrupt", "drop", "duplicate", "delay"):
-            p = _probability(value if has_value else "0.05")
-            for device in devices:
-                setattr(faults.wire[device], name, p)
-        elif name == "silent":
-            for device in devices:
-                faults.wire[device].silent = True
-        elif name == "reset":
-            for device in devices:
-                faults.reset_after[device] = _positive(value)
-        elif name == "jam":
-            lane, _, pushes = value.partition(":")
-            faults.jams[_lane(lane)] = int(pushes) if pushes else 0
-        elif name == "hatch_open":
-            faults.hatch_open = True
-        elif name == "overcurrent":
-            faults.overcurrent.add(_motor(value))
-        elif name == "overtemp":
-            faults.overheated = True
-        elif name == "dice_stall":
-            faults.dice_stall = True
-        elif name in ("missed_read", "doubled_read", "foreign_tag"):
-            setattr(faults, name, _probability(value if has_value else "0.05"))
-        elif name in ("missing_tile", "extra_tile", "duplicate_tag"):
-            count = int(value) if has_value else 1
-            if count < 0:
-                raise ValueError
-            setattr(faults, {"missing_tile": "missing_tiles", "extra_tile": "extra_tiles",
-                             "duplicate_tag": "duplicate_tags"}[name], count)
-        else:
-            raise KeyError(name)
-    except KeyError:
-        raise ValueError(f"unknown fault {text!r}; {FAULT_HELP}") from None
+        return FaultItem(name, devices, _value(name, value if has_value else None))
     except ValueError as error:
         detail = f" ({error})" if str(error) else ""
         raise ValueError(f"bad value in fault {text!r}{detail}; {FAULT_HELP}") from None
+
+
+def _value(name: str, text: str | None) -> float | int | tuple[int, int] | None:
+    if name in WIRE_FAULTS or name in READ_FAULTS:
+        return _probability("0.05" if text is None else text)
+    if name == "reset":
+        return _positive(text or "")
+    if name == "jam":
+        lane, _, pushes = (text or "").partition(":")
+        return (_lane(lane), int(pushes) if pushes else 0)
+    if name == "overcurrent":
+        return _motor(text or "")
+    if name in TILE_FAULTS:
+        count = 1 if text is None else int(text)
+        if count < 0:
+            raise ValueError("a count is 0 or more")
+        return count
+    if text is not None:
+        raise ValueError(f"{name} takes no value")
+    return None
+
+
+def apply_fault(item: FaultItem, faults: TableFaults) -> None:
+    """Switch a fault's settings on (what the table reads as it runs)."""
+    _switch(item, faults, True)
+
+
+def clear_settings(item: FaultItem, faults: TableFaults) -> None:
+    """Switch a fault's settings off (a value left out clears every lane or motor); ValueError
+    for the tile faults, which changed the tiles and cannot be undone."""
+    _switch(item, faults, False)
+
+
+def _switch(item: FaultItem, faults: TableFaults, on: bool) -> None:
+    name, value = item.name, item.value
+    if name == "silent":
+        for device in item.devices:
+            faults.wire[device].silent = on
+    elif name in WIRE_FAULTS:
+        for device in item.devices:
+            setattr(faults.wire[device], name, value if on else 0.0)
+    elif name == "reset":
+        for device in item.devices:
+            if on:
+                faults.reset_after[device] = float(value)  # type: ignore[arg-type]
+            else:
+                faults.reset_after.pop(device, None)
+    elif name == "jam":
+        if on:
+            lane, pushes = value  # type: ignore[misc]
+            faults.jams[lane] = pushes
+        else:
+            _forget(faults.jams, None if value is None else value[0])  # type: ignore[index]
+    elif name == "overcurrent":
+        if on:
+            faults.overcurrent.add(value)  # type: ignore[arg-type]
+        else:
+            _forget(faults.overcurrent, value)
+    elif name in ("hatch_open", "overtemp", "dice_stall"):
+        setattr(faults, "overheated" if name == "overtemp" else name, on)
+    elif name in READ_FAULTS:
+        setattr(faults, name, value if on else 0.0)
+    elif on:
+        setattr(faults, TILE_FAULTS[name], value)
+    else:
+        raise ValueError(f"{name} cannot be cleared: it changed the tiles in the table "
+                         "(load new tile sets instead)")
+
+
+def _forget(units: dict[int, int] | set[int], unit: object) -> None:
+    """A lane or motor no longer faulty; every one when `unit` is None."""
+    if unit is None:
+        units.clear()
+    elif isinstance(units, dict):
+        units.pop(unit, None)  # type: ignore[call-overload]
+    else:
+        units.discard(unit)  # type: ignore[arg-type]
 
 
 def _probability(text: str) -> float:
@@ -121,7 +195,7 @@ def _probability(text: str) -> float:
 
 def _positive(text: str) -> float:
     seconds = float(text)
-    if seconds <= 0:
+    if not seconds > 0:
         raise ValueError("seconds must be > 0")
     return seconds
 

@@ -3,7 +3,8 @@
 It counts each head's pushes itself (from StartBuild on) and reports every read with its lane
 and push index.  Reads go wrong the way real ones do, as the table's faults say: a missed read
 (no UID), a doubled read (the previous tile's tag still in the field), a foreign tag (a stray
-card near the antenna), and a dead antenna.
+card near the antenna), and a dead antenna.  A slot can be read again on request (RereadSlot):
+the head reads that stack once more, and may miss again with the same probability.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from drivers.messages import (PROTOCOL_VERSION, BeatFlags, BoardKind, ClearFault
                               FaultCleared, FaultCode, FaultRaised, Message, RequestSnapshot,
                               SnapshotDone, Status)
 from drivers.rfid_protocol import (MAX_ZONE_TAGS, RFID_COMMANDS, UID_BYTES, HeadRead, ReadZone,
-                                   StartBuild, ZoneInventory)
+                                   RereadSlot, SlotRead, StartBuild, ZoneInventory)
 from drivers.stream import ByteStream
 
 from .faults import TableFaults
@@ -41,6 +42,7 @@ class RfidBoardSim(WorldObserver):
         self._rng = rng
         self._foreign = foreign_uids
         self._last: list[PhysicalTile | None] = [None] * SIDES
+        self._built: list[list[PhysicalTile]] = [[] for _ in range(SIDES)]   # by push, this build
         world.observers.append(self)
 
     def attach(self, stream: ByteStream) -> None:
@@ -58,8 +60,7 @@ class RfidBoardSim(WorldObserver):
 
     def reboot(self) -> None:
         self.boot_counter += 1
-        self.pushes = [0] * SIDES
-        self._last = [None] * SIDES
+        self._new_build()
         self.latched.clear()
         if self.link is not None:
             self.link.reboot(self.boot_counter)
@@ -78,12 +79,15 @@ class RfidBoardSim(WorldObserver):
             return Status.UNKNOWN_COMMAND
         command = RFID_COMMANDS.decode(msg, payload)
         if isinstance(command, StartBuild):
-            self.pushes = [0] * SIDES
-            self._last = [None] * SIDES
+            self._new_build()
         elif isinstance(command, ReadZone):
             if not 0 <= command.seat < SIDES:
                 return Status.BAD_ARGUMENT
             self.emit(ZoneInventory(command.seat, self._inventory(command.seat)))
+        elif isinstance(command, RereadSlot):
+            if not 0 <= command.lane < SIDES or command.push_index >= len(self._built[command.lane]):
+                return Status.BAD_ARGUMENT
+            self.emit(SlotRead(command.lane, command.push_index, self._reread(command)))
         elif isinstance(command, ClearFaults):
             for code, unit in list(self.latched):
                 if not (code == FaultCode.ANTENNA and unit in self.dead_antennas):
@@ -106,9 +110,15 @@ class RfidBoardSim(WorldObserver):
 
     # -- the heads -------------------------------------------------------------------------------
 
+    def _new_build(self) -> None:
+        self.pushes = [0] * SIDES
+        self._last = [None] * SIDES
+        self._built = [[] for _ in range(SIDES)]
+
     def tile_pushed(self, lane: int, tile: PhysicalTile) -> None:
         index = self.pushes[lane]
         self.pushes[lane] += 1
+        self._built[lane].append(tile)
         previous, self._last[lane] = self._last[lane], tile
         if lane in self.dead_antennas or index > 255:
             uids: list[bytes] = []
@@ -120,6 +130,21 @@ class RfidBoardSim(WorldObserver):
             if f.foreign_tag and rng.random() < f.foreign_tag:
                 uids.append(self._foreign.new())
         self.emit(HeadRead(lane, min(index, 255), tuple(uids)))
+
+    def _reread(self, command: RereadSlot) -> tuple[bytes, ...]:
+        """The head reads the stack again: the tile it placed there, if it still lies in that
+        side's wall (channel, plate or head), unless the read misses again."""
+        tile = self._built[command.lane][command.push_index]
+        side = self.world.sides[command.lane]
+        present = tile is side.head or any(tile in stack for stack in side.channel + side.plate)
+        f, rng = self.faults, self._rng
+        if command.lane in self.dead_antennas or not present or (f.missed_read and rng.random() < f.missed_read):
+            uids: list[bytes] = []
+        else:
+            uids = [tile.uid]
+        if f.foreign_tag and rng.random() < f.foreign_tag:
+            uids.append(self._foreign.new())
+        return tuple(uids)
 
     # -- fault injection -------------------------------------------------------------------------
 

@@ -11,7 +11,6 @@ Nothing here is shared between tables: several can run in one process.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import random
 from dataclasses import dataclass
@@ -23,10 +22,11 @@ from drivers.stream import ByteStream
 from rulesets.tiles import Tile
 from rulesets.tilesets import SET_136, TileSet
 
-from .clock import VirtualClock
+from .clock import VirtualClock, VirtualTimer
 from .display_sim import DisplaySim
 from .endpoints import PtyEndpoint, SocketEndpoint
-from .faults import DEVICES, TableFaults, WireFaults
+from .faults import (DEVICES, READ_FAULTS, WIRE_FAULTS, FaultItem, TableFaults, WireFaults,
+                     apply_fault, clear_settings, read_fault)
 from .motor_board import MotorBoardSim, Timings
 from .rfid_board import RfidBoardSim
 from .tiles import PhysicalTile, TileIdentity, UidSource, make_tiles
@@ -71,7 +71,7 @@ class SimulatedTable:
         self.changes = self.world.changes     # the screen, a seat display or a lift changed
         self._endpoints: list[ByteStream] = []
         self._wires: dict[str, FaultyWire] = {}
-        self._timers: list[asyncio.TimerHandle] = []
+        self._timers: dict[tuple[str, str], VirtualTimer] = {}   # (what, device) -> timer
         self.endpoints: Endpoints | None = None
         self.load_tile_sets(self.tile_sets)
         if self.faults.hatch_open:
@@ -90,15 +90,23 @@ class SimulatedTable:
         self._registry = {t.uid: TileIdentity(t.kind, t.set_index, t.copy) for t in tiles}
         self.world.mixer = [t for t in tiles if t.set_index == 0]
         self.world.out = {t.serial: t for t in tiles if t.set_index == 1}
-        rng = random.Random(f"{self.seed}/setup")
-        for _ in range(self.faults.missing_tiles):
-            if self.world.mixer:
+        self._setup_rng = random.Random(f"{self.seed}/setup")
+        self._tile_faults("missing_tile", self.faults.missing_tiles)
+        self._tile_faults("extra_tile", self.faults.extra_tiles)
+        self._tile_faults("duplicate_tag", self.faults.duplicate_tags)
+
+    def _tile_faults(self, name: str, count: int) -> None:
+        """Lose `count` tiles from the mixer, add `count` stray ones, or give `count` tiles
+        another tile's tag (seeded)."""
+        rng = self._setup_rng
+        for _ in range(count):
+            if name == "missing_tile" and self.world.mixer:
                 self.world.mixer.pop(rng.randrange(len(self.world.mixer)))
-        for _ in range(self.faults.extra_tiles):
-            self.add_tile(rng.choice(list(Tile)))
-        for _ in range(self.faults.duplicate_tags):
-            source, target = rng.sample(self.world.mixer, 2)
-            self._retag(target, source.uid)
+            elif name == "extra_tile":
+                self.add_tile(rng.choice(list(Tile)))
+            elif name == "duplicate_tag" and len(self.world.mixer) >= 2:
+                source, target = rng.sample(self.world.mixer, 2)
+                self._retag(target, source.uid)
 
     def registry(self) -> dict[bytes, TileIdentity]:
         """UID → (kind, set, copy) of every enrolled tile, for pre-enrolling the controller."""
@@ -168,14 +176,13 @@ class SimulatedTable:
         self.motor.attach(self._wires["motor"])
         self.rfid.attach(self._wires["rfid"])
         self.display.attach(self._wires["display"])
-        loop = asyncio.get_running_loop()
         for device, seconds in self.faults.reset_after.items():
-            self._timers.append(loop.call_later(seconds, self.reset_board, device))
+            self._schedule_reset(device, seconds)
         self.endpoints = Endpoints(*(e.path for e in raw))  # type: ignore[attr-defined]
         return self.endpoints
 
     async def stop(self) -> None:
-        for timer in self._timers:
+        for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
         await self.motor.stop()
@@ -245,17 +252,83 @@ class SimulatedTable:
         """The live wire-fault settings of 'motor', 'rfid' or 'display' (change them at will)."""
         return self.faults.wire[device]
 
-    def go_silent(self, device: str, silent: bool = True) -> None:
+    def go_silent(self, device: str, silent: bool = True, seconds: float | None = None) -> None:
+        """The device's wire goes dead both ways (or comes back); with `seconds`, it comes back
+        by itself after that much table time."""
+        if device not in DEVICES:
+            raise SimulatorError(f"no device {device!r}: devices are {', '.join(DEVICES)}")
+        self._cancel_timer("silent", device)
         self.faults.wire[device].silent = silent
+        if silent and seconds is not None:
+            self._timers[("silent", device)] = self.clock.call_later(
+                seconds, lambda: self.go_silent(device, False))
 
     def reset_board(self, device: str) -> None:
-        """Reboot a board: its boot counter advances, its RAM is lost, motors stop."""
+        """Reboot a device: a board's boot counter advances, its RAM is lost, motors stop; the
+        display forgets its screen and announces its start-up."""
         if device == "motor":
             self.motor.reboot()
         elif device == "rfid":
             self.rfid.reboot()
+        elif device == "display":
+            self.display.reboot()
         else:
-            raise SimulatorError(f"cannot reset {device!r}: boards are 'motor' and 'rfid'")
+            raise SimulatorError(f"cannot reset {device!r}: devices are {', '.join(DEVICES)}")
+
+    def _schedule_reset(self, device: str, seconds: float) -> None:
+        """A reboot after `seconds` of table time (the `reset=SECONDS` fault)."""
+        self._cancel_timer("reset", device)
+
+        def fire() -> None:
+            self._timers.pop(("reset", device), None)
+            self.faults.reset_after.pop(device, None)
+            self.reset_board(device)
+        self._timers[("reset", device)] = self.clock.call_later(seconds, fire)
+
+    def _cancel_timer(self, what: str, device: str) -> None:
+        timer = self._timers.pop((what, device), None)
+        if timer is not None:
+            timer.cancel()
+
+    def inject_fault(self, text: str) -> FaultItem:
+        """Apply one `--fault` item now, as the control channel asks: settings change at once; a
+        reset is scheduled on the table clock; the hatch is forced open; overtemp trips the
+        motor board; missing/extra tiles and duplicated tags change the mixer now.  ValueError
+        (one line) for a bad item."""
+        item = read_fault(text)
+        apply_fault(item, self.faults)
+        if item.name == "reset" and self.endpoints is not None:
+            for device in item.devices:
+                self._schedule_reset(device, float(item.value))  # type: ignore[arg-type]
+        elif item.name == "hatch_open":
+            self.world.hatch_locked = False
+            self.world.set_hatch(True)
+        elif item.name == "overtemp":
+            self.motor.overheat()
+        elif item.name in ("missing_tile", "extra_tile", "duplicate_tag"):
+            self._tile_faults(item.name, int(item.value))  # type: ignore[arg-type]
+        return item
+
+    def clear_all_faults(self) -> None:
+        """Every fault that can be undone, off (missing/extra tiles and duplicated tags stay)."""
+        for device in DEVICES:
+            for name in (*WIRE_FAULTS, "silent", "reset"):
+                self.clear_fault(f"{device}:{name}")
+        for name in ("jam", "hatch_open", "overcurrent", "overtemp", "dice_stall", *READ_FAULTS):
+            self.clear_fault(name)
+
+    def clear_fault(self, text: str) -> FaultItem:
+        """Switch one fault off (`jam` or `overcurrent` without a value: every lane or motor);
+        the hatch closes, a scheduled reset or silence is cancelled.  ValueError (one line) for
+        a bad item or one that cannot be undone."""
+        item = read_fault(text, clearing=True)
+        clear_settings(item, self.faults)
+        for device in item.devices:
+            if item.name in ("reset", "silent"):
+                self._cancel_timer(item.name, device)
+        if item.name == "hatch_open" and self.world.hatch_open:
+            self.world.set_hatch(False)
+        return item
 
     def jam_lane(self, lane: int, after: int = 0) -> None:
         """Lane `lane` jams once its push count in a build reaches `after` (0 = at once)."""

@@ -25,6 +25,7 @@ class FaultyWire:
         self.description = inner.description
         self.faults = faults
         self.frames_damaged = 0
+        self.stalls = 0
         self._inner = inner
         self._rng = rng
         self._delimiter = delimiter
@@ -60,6 +61,7 @@ class FaultyWire:
             damaged[rng.randrange(len(damaged))] ^= 1 << rng.randrange(8)
             frame = bytes(damaged)
         if f.delay and rng.random() < f.delay and self._stall is None:
+            self.stalls += 1
             self._stall = asyncio.get_running_loop().call_later(f.delay_ms / 1000, self._release)
         if f.duplicate and rng.random() < f.duplicate:
             self.frames_damaged += 1

@@ -1,14 +1,14 @@
 """COBS, frames and the stream decoder: round trips, CRC, and resynchronisation on junk."""
 
-from binascii import crc_hqx
+from zlib import crc32
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drivers.cobs import cobs_decode, cobs_encode
-from drivers.errors import CobsError, CrcError, FrameError
-from drivers.frame import (CRC_INIT, MAX_PAYLOAD, Frame, FrameDecoder, decode_frame, encode_frame)
+from drivers.errors import CobsError, CrcError, FrameError, LengthError
+from drivers.frame import MAX_PAYLOAD, Frame, FrameDecoder, decode_frame, encode_frame
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -20,8 +20,19 @@ def wire(frame: Frame) -> bytes:
     return encode_frame(frame.kind, frame.seq, frame.msg, frame.payload)
 
 
-def test_crc_is_ccitt_false():
-    assert crc_hqx(b"123456789", CRC_INIT) == 0x29B1
+def test_crc_is_crc32_with_its_check_value_and_the_header_carries_the_length():
+    assert crc32(b"123456789") == 0xCBF43926
+    body = bytes((0x20, 9, 0x81, 4)) + b"\x01\x02\x03\x04"
+    assert encode_frame(0x20, 9, 0x81, b"\x01\x02\x03\x04") == cobs_encode(
+        body + crc32(body).to_bytes(4, "big")) + b"\x00"
+
+
+def test_a_stray_byte_before_the_delimiter_is_refused_by_the_length():
+    """The measured flaw of format 1: 0x01 before the delimiter made COBS append a zero byte,
+    and the CRC-16 (no final XOR) still matched.  Now the header's length does not."""
+    wire = encode_frame(0x20, 9, 0x81, bytes(4))[:-1]
+    with pytest.raises(LengthError):
+        decode_frame(wire + b"\x01")
 
 
 @given(st.binary(max_size=1200))
@@ -57,12 +68,11 @@ def test_decode_frame_raises_only_frame_errors(data):
 
 @given(frames, st.data())
 def test_every_single_bit_error_is_caught_by_the_crc(frame, data):
-    body = bytes((frame.kind, frame.seq, frame.msg)) + frame.payload
-    crc = crc_hqx(body, CRC_INIT)
-    whole = bytearray(body + bytes((crc >> 8, crc & 0xFF)))
+    body = bytes((frame.kind, frame.seq, frame.msg, len(frame.payload))) + frame.payload
+    whole = bytearray(body + crc32(body).to_bytes(4, "big"))
     bit = data.draw(st.integers(0, len(whole) * 8 - 1))
     whole[bit // 8] ^= 1 << (bit % 8)
-    with pytest.raises(CrcError):
+    with pytest.raises(LengthError if bit // 8 == 3 else CrcError):
         decode_frame(cobs_encode(bytes(whole)))
 
 

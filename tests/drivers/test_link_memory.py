@@ -8,7 +8,7 @@ from drivers.board_link import BoardLinkConfig
 from drivers.errors import (BoardReset, LinkError, LinkLost, NoResponse, ProtocolVersionMismatch,
                             WrongBoard)
 from drivers.link import LinkConfig
-from drivers.messages import BoardKind, EventsDropped, FaultRaised, Status
+from drivers.messages import PROTOCOL_VERSION, BoardKind, EventsDropped, FaultRaised, Status
 from simulator.faults import WireFaults
 from tests.asyncio_support import run
 from tests.drivers.conftest import memory_link
@@ -21,20 +21,35 @@ def test_handshake_reports_identity_and_constants():
         pair = memory_link()
         identity = await pair.host.connect()
         assert (identity.version, identity.kind, identity.boot_counter, identity.build) == (
-            1, BoardKind.MOTOR, 7, "test board 1")
+            PROTOCOL_VERSION, BoardKind.MOTOR, 7, "test board 1")
         assert identity.constants[2] == 20
         await pair.close()
     run(main())
 
 
-def test_wrong_protocol_version_is_refused_with_a_clear_message():
+def test_a_version_1_board_is_refused_by_name_though_it_cannot_read_our_frames():
+    """A version-1 board speaks frame format 1: it answers only the host's format-1 probe, and
+    the host names its version instead of reporting no answer."""
     async def main():
-        pair = memory_link(version=2)
+        pair = memory_link(version=1)
         with pytest.raises(ProtocolVersionMismatch) as caught:
             await pair.host.connect()
         message = str(caught.value)
-        assert "protocol version 2" in message and "version 1" in message and "update" in message
-        assert "\n" not in message
+        assert ("speaks protocol version 1, this controller speaks version 2: update the board "
+                "firmware") in message and "\n" not in message
+        assert pair.received == [] and pair.board.session == 0  # the board opened no session
+        await pair.close()
+    run(main())
+
+
+def test_a_newer_board_is_refused_with_a_clear_message():
+    async def main():
+        pair = memory_link(version=3)
+        with pytest.raises(ProtocolVersionMismatch) as caught:
+            await pair.host.connect()
+        message = str(caught.value)
+        assert "protocol version 3" in message and "version 2" in message
+        assert "update the controller software" in message and "\n" not in message
         with pytest.raises(ProtocolVersionMismatch):
             await pair.host.command(0x10, b"")
         assert pair.received == [] and pair.board.session == 0  # the board opened no session

@@ -10,8 +10,8 @@ from drivers.errors import MessageError, UnknownMessage
 from drivers.messages import BoardIdentity, Catalog, Message
 from drivers.motor_protocol import (MOTOR_COMMANDS, MOTOR_EVENTS, Build, BuildDone, BuildStopped,
                                     DiceRolled, KeyPressed, SeatText, WallSnapshot)
-from drivers.rfid_protocol import (RFID_COMMANDS, RFID_EVENTS, UID_BYTES, HeadRead, StartBuild,
-                                   ZoneInventory, push_slot)
+from drivers.rfid_protocol import (RFID_COMMANDS, RFID_EVENTS, UID_BYTES, HeadRead, SlotRead,
+                                   StartBuild, ZoneInventory, push_slot, slot_push)
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -30,6 +30,7 @@ SPECIAL = {
     SeatText: st.builds(SeatText, u8, u8, st.text(max_size=20)),
     StartBuild: st.builds(StartBuild, four),
     HeadRead: st.builds(HeadRead, u8, u8, st.lists(uid, max_size=3).map(tuple)),
+    SlotRead: st.builds(SlotRead, u8, u8, st.lists(uid, max_size=3).map(tuple)),
     ZoneInventory: st.builds(ZoneInventory, u8, st.lists(uid, max_size=28).map(tuple)),
 }
 
@@ -81,6 +82,7 @@ def test_push_slot_mapping_is_exact():
         (2, 0, "top"), (2, 0, "bottom"), (2, 1, "top"), (2, 1, "bottom"), (2, 2, "top")]
     with pytest.raises(ValueError):
         push_slot(4, 0)
+    assert all(slot_push(push_slot(lane, p)) == (lane, p) for lane in range(4) for p in range(40))
 
 
 @given(version=u8, kind=u8, boot=st.integers(0, 2**32 - 1), session=u16, flags=u8,

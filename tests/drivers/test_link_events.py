@@ -1,0 +1,126 @@
+"""Events the host cannot decode are asked for again, never acknowledged and dropped; and the
+handshake still names an old peer's version across the frame-format change."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import asynccontextmanager
+from typing import AsyncIterator
+
+import pytest
+
+from drivers.board_link import BoardLink
+from drivers.errors import EventUndecodable
+from drivers.frame import Frame, FrameDecoder, Kind, encode_frame
+from drivers.frame_v1 import decode_frame_v1, encode_frame_v1
+from drivers.messages import PROTOCOL_VERSION, BoardIdentity, BoardKind, Hello, Status
+from drivers.motor import MotorBoard
+from drivers.motor_protocol import BuildDone, WallChanged
+from drivers.stream import ByteStream, DataCallback, LostCallback, memory_pair
+from tests.asyncio_support import run
+
+pytestmark = pytest.mark.timeout(30)
+
+
+class RewritingWire:
+    """The board's end of the wire; rewrites its outgoing EVENT frames of one message id with a
+    payload that does not decode, but with a correct CRC (a damage the check cannot see)."""
+
+    def __init__(self, inner: ByteStream, msg: int, times: int) -> None:
+        self.description = inner.description
+        self.inner = inner
+        self.msg = msg
+        self.times = times      # how many transmissions to spoil (a large number: all of them)
+        self.spoiled = 0
+        self._decoder = FrameDecoder()
+
+    def set_receiver(self, on_data: DataCallback, on_lost: LostCallback) -> None:
+        self.inner.set_receiver(on_data, on_lost)
+
+    def write(self, data: bytes) -> None:
+        for frame in self._decoder.feed(data):
+            if isinstance(frame, Frame):
+                data = self._maybe_spoil(frame, data)
+        self.inner.write(data)
+
+    def _maybe_spoil(self, frame: Frame, data: bytes) -> bytes:
+        if frame.kind != Kind.EVENT or frame.msg != self.msg or self.spoiled >= self.times:
+            return data
+        self.spoiled += 1
+        return encode_frame(frame.kind, frame.seq, frame.msg, frame.payload[:-1])
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+
+@asynccontextmanager
+async def motor_pair(msg: int, times: int) -> AsyncIterator[tuple[MotorBoard, BoardLink, RewritingWire]]:
+    """A motor board client and a board link whose events `msg` are spoiled `times` times."""
+    host_end, board_end = memory_pair("memory:host", "memory:board")
+    wire = RewritingWire(board_end, msg, times)
+    board = BoardLink(wire, kind=BoardKind.MOTOR, build="test", constants={}, boot_counter=1,
+                      handler=lambda msg, payload: Status.OK)
+    board.start()
+    client = MotorBoard(host_end)
+    try:
+        await client.connect()
+        yield client, board, wire
+    finally:
+        board.stop()
+        await client.close()
+
+
+def test_an_event_damaged_past_its_crc_is_asked_for_again_and_delivered_once_in_order():
+    async def main():
+        async with motor_pair(BuildDone.ID, times=1) as (client, board, wire):
+            board.emit(WallChanged(0, 1, 2))
+            board.emit(BuildDone((34, 34, 34, 34)))
+            board.emit(WallChanged(0, 2, 2))
+            events = [await client.next_event(2) for _ in range(3)]
+            assert events == [WallChanged(0, 1, 2), BuildDone((34, 34, 34, 34)), WallChanged(0, 2, 2)]
+            assert wire.spoiled == 1
+            stats = client.statistics()
+            assert stats.undecodable_events == 1 and stats.resend_requests >= 1 and stats.events == 3
+            assert client.link.failure is None
+    run(main())
+
+
+def test_an_event_that_never_decodes_fails_the_link_with_one_line_saying_what_to_do():
+    async def main():
+        async with motor_pair(BuildDone.ID, times=1000) as (client, board, wire):
+            board.emit(WallChanged(3, 0, 1))
+            board.emit(BuildDone((34, 34, 34, 34)))
+            assert await client.next_event(2) == WallChanged(3, 0, 1)
+            with pytest.raises(EventUndecodable) as caught:
+                await client.next_event(5)
+            message = str(caught.value)
+            assert message.startswith("motor board at memory:host: event 0x81 did not decode 3 times")
+            assert "board firmware and host disagree on message 0x81: update one of them" in message
+            assert "\n" not in message
+            assert client.statistics().undecodable_events == 3
+            assert board.unacked_events == 1      # never acknowledged: the board still holds it
+    run(main())
+
+
+def test_a_version_2_board_answers_a_format_1_hello_so_an_old_host_can_name_its_version():
+    async def main():
+        host_end, board_end = memory_pair()
+        board = BoardLink(board_end, kind=BoardKind.RFID, build="new", constants={}, boot_counter=4,
+                          handler=lambda msg, payload: Status.OK)
+        answers: list[bytes] = []
+        got = asyncio.Event()
+
+        def on_data(data: bytes) -> None:
+            answers.append(data)
+            got.set()
+        host_end.set_receiver(on_data, lambda exc: None)
+        host_end.write(encode_frame_v1(Kind.HELLO, 0, 0, Hello(1, 77, 100).encode_payload()))
+        await asyncio.wait_for(got.wait(), 2)
+        ident = decode_frame_v1(b"".join(answers)[:-1])
+        identity = BoardIdentity.decode(ident.payload)
+        assert ident.kind == Kind.IDENT and identity.version == PROTOCOL_VERSION == 2
+        assert identity.session == 77 and board.session == 0      # it opened no session
+        board.stop()
+        await host_end.close()
+        await board_end.close()
+    run(main())
