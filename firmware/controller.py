@@ -19,14 +19,14 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Sequence, TypeVar
 
 from drivers.display import Display, Touched
 from drivers.errors import CommandRejected, LinkError
-from drivers.messages import FaultCleared, FaultCode, FaultRaised, Status
+from drivers.messages import FaultCleared, FaultCode, FaultRaised, SnapshotDone, Status
 from drivers.motor import MotorBoard
 from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchChanged, KeyAction, KeyPressed,
                                     LiftMoved, LiftPosition, ShuffleDone, WallChanged, WallSnapshot)
 from drivers.rfid import RfidBoard
-from drivers.rfid_protocol import HeadRead, ZoneInventory
+from drivers.rfid_protocol import HeadRead, SlotRead, ZoneInventory
 from drivers.serial_transport import DEFAULT_BAUDRATE
-from drivers.table_ui import Key, Phase
+from drivers.table_ui import Key
 from rulesets.definition import Ruleset
 from rulesets.tiles import Tile
 from rulesets.walls import StackPos
@@ -88,6 +88,7 @@ class TableController:
         self._dice: tuple[int, ...] | None = None
         self._zones: dict[int, ZoneInventory] = {}
         self._fault_clears = 0                                  # FaultCleared and acknowledgements so far
+        self._snapshots = {"motor": 0, "rfid": 0}               # SnapshotDone events per board
         self._changed = asyncio.Condition()
         self._seat_lines: asyncio.Queue[tuple[int, int, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task] = []
@@ -141,11 +142,34 @@ class TableController:
                                     f"{self.ruleset.region.name} needs {needed} stacks a side; this table builds at most {capacity}",
                                     "controller"))
             raise SetRejected(f"E14: {self.ruleset.id} needs {needed} stacks a side; the motor board builds {capacity}")
-        await self.devices.motor.request_snapshot()
-        self.presenter.ruleset(self.ruleset.region.name)
-        self.presenter.phase(Phase.IDLE)
+        await self.snapshot()
+        await self._clear_our_absence()
         self.presenter.seat_names(["座位0", "座位1", "座位2", "座位3"])
-        self.presenter.scores((0, 0, 0, 0))
+
+    async def snapshot(self) -> None:
+        """Both boards' whole state (walls, lifts, hatch, latched faults), waited for."""
+        done = dict(self._snapshots)
+        await self.devices.motor.request_snapshot()
+        await self.devices.rfid.request_snapshot()
+        await self.until(lambda: all(self._snapshots[board] > done[board] for board in done))
+
+    async def halt(self) -> None:
+        """Stop every motor now (a stop asked of the controller): the motor board's emergency stop.
+        The board latches it (E16, unit 0: the host); the next start clears it as its own doing."""
+        with contextlib.suppress(LinkError, CommandRejected, asyncio.TimeoutError):
+            await asyncio.wait_for(self.devices.motor.emergency_stop(), 1.0)
+
+    async def _clear_our_absence(self) -> None:
+        """A board that stopped because this controller went quiet (E13) or was told to stop (E16 from
+        the host) is cleared at once; any other latched fault still waits for a person (who clears
+        these with it)."""
+        ours = {(FaultCode.HOST_LOST, 0), (FaultCode.EMERGENCY_STOP, 0)}
+        board_faults = [f for f in self.faults.latched() if f.source in ("motor", "rfid")]
+        if board_faults and all((f.code, f.unit) in ours for f in board_faults):
+            for source in {f.source for f in board_faults}:
+                board = self.devices.motor if source == "motor" else self.devices.rfid
+                await board.clear_faults()
+            self.recorder.emit("host_lost_cleared", boards=sorted({f.source for f in board_faults}))
 
     async def advance(self, trigger: str) -> None:
         """Step the table's lifecycle machine (firmware.machines)."""
@@ -260,7 +284,7 @@ class TableController:
                 self._dice = tuple(event.values)
             case ZoneInventory():
                 self._zones[event.seat] = event
-            case HeadRead() | BuildDone() | BuildStopped() | ShuffleDone():
+            case HeadRead() | SlotRead() | BuildDone() | BuildStopped() | ShuffleDone():
                 if self._build is not None:
                     self._build.on_build_event(event)
             case LiftMoved():
@@ -270,6 +294,8 @@ class TableController:
             case FaultRaised():
                 self.latch(LatchedFault(event.code, event.unit, board_fault_message(event.code, event.unit, event.detail),
                                         source))
+            case SnapshotDone():
+                self._snapshots[source] += 1
             case FaultCleared():
                 self._fault_clears += 1
                 if self.faults.clear(event.code, event.unit, source):
@@ -363,6 +389,31 @@ class _HandPorts(_Port):
     @property
     def table_state(self) -> str:
         return self._hub.table.state
+
+    async def snapshot(self) -> None:
+        """Both boards' whole state (walls, lifts, hatch, latched faults), waited for."""
+        done = dict(self._snapshots)
+        await self.devices.motor.request_snapshot()
+        await self.devices.rfid.request_snapshot()
+        await self.until(lambda: all(self._snapshots[board] > done[board] for board in done))
+
+    async def halt(self) -> None:
+        """Stop every motor now (a stop asked of the controller): the motor board's emergency stop.
+        The board latches it (E16, unit 0: the host); the next start clears it as its own doing."""
+        with contextlib.suppress(LinkError, CommandRejected, asyncio.TimeoutError):
+            await asyncio.wait_for(self.devices.motor.emergency_stop(), 1.0)
+
+    async def _clear_our_absence(self) -> None:
+        """A board that stopped because this controller went quiet (E13) or was told to stop (E16 from
+        the host) is cleared at once; any other latched fault still waits for a person (who clears
+        these with it)."""
+        ours = {(FaultCode.HOST_LOST, 0), (FaultCode.EMERGENCY_STOP, 0)}
+        board_faults = [f for f in self.faults.latched() if f.source in ("motor", "rfid")]
+        if board_faults and all((f.code, f.unit) in ours for f in board_faults):
+            for source in {f.source for f in board_faults}:
+                board = self.devices.motor if source == "motor" else self.devices.rfid
+                await board.clear_faults()
+            self.recorder.emit("host_lost_cleared", boards=sorted({f.source for f in board_faults}))
 
     async def advance(self, trigger: str) -> None:
         await self._hub.advance(trigger)

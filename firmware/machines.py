@@ -3,8 +3,9 @@
 Three machines, each a table of (trigger, source, destination):
 - the **table** lifecycle: connect and handshake → self-test → idle → the first build → hand over
   (push the old set in, raise the new walls) → dice → deal → reveal → play ⇄ win check →
-  settlement → the next hand over;
-- the **set builder** under the table: shuffle → build → check → ready or rejected;
+  settlement → the next hand over; after a restart, straight from idle to the journaled hand's phase;
+- the **set builder** under the table: shuffle → build → check → ready or rejected (or ready at once
+  when a restarted controller finds the checked set in its journal);
 - the **fault latch**: clear → latched → (a person acknowledges) → clear.
 
 No auto transitions, no queued triggers (DESIGN.md §7): every trigger is named here, and an
@@ -34,6 +35,13 @@ TABLE_TRANSITIONS = (
     ("hand_over", "win_check", "settling"),
     ("next_hand", "settling", "push_in"),
     ("finish", "settling", "stopped"),
+    # a restarted controller picks up the hand in play where its journal left it
+    ("resume_dealing", "idle", "dealing"),
+    ("resume_revealing", "idle", "revealing"),
+    ("resume_playing", "idle", "playing"),
+    ("resume_settling", "idle", "settling"),
+    ("restore_walls", "idle", "dice"),       # a checked set stands on the table, no hand begun on it
+    ("restore_set", "idle", "push_in"),      # a checked set waits under the table
 )
 
 BUILDER_STATES = ("empty", "shuffling", "building", "checking", "ready", "rejected", "raised")
@@ -44,6 +52,8 @@ BUILDER_TRANSITIONS = (
     ("accept", "checking", "ready"),
     ("reject", "checking", "rejected"),
     ("raise_walls", "ready", "raised"),
+    ("restore", "empty", "ready"),            # a restarted controller: the journal kept the checked set
+    ("resume_build", "empty", "building"),    # … or the build it had begun: go on with it, re-read every slot
 )
 
 FAULT_STATES = ("clear", "latched")

@@ -7,72 +7,122 @@ The session composes the parts: the hub (firmware.controller), the set builder a
 (each on its ports), the ledger.  It owns the `SessionState`, and one publish step applies a
 settled hand to it and then writes ledger → recorder → display, in that order: the ledger first,
 so a crash between them never shows a score that was not kept.
+
+Everything the table would need after a restart is journaled in the ledger's database, off the
+loop (firmware.records.store): the session's state, the hand in play (after every event of it),
+the set checked under the table and the set raised for the next hand.  A restarted session picks
+all of it up (`_pick_up`): the session and its totals go on, the hand resumes where it stood (the
+takes made meanwhile are read off the wall sensors) or is voided when the walls no longer match.
 """
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import Key, Panel, Phase
 from rulesets.definition import Ruleset
 from rulesets.regions import get_region
 
-from .build.set_builder import SetBuilder
+from .build.set_builder import BuildInProgress, SetBuilder
 from .build.wall_map import WallMap
 from .controller import TableController
+from .hand.state import HandOutcome, HandState
 from .hand.flow import HandFlow
-from .hand.state import HandOutcome
-from .records.ledger import HandRecord, Ledger
+from .records.ledger import HAND_KEY, NEXT_SET_KEY, SESSION_KEY, HandRecord, Ledger
+from .records.store import Store
 from .state import SessionState
 
 CENTRE_LIFT = 4
+RAISED_SET_KEY = "raised_set"      # a checked set standing on the table, no hand started on it yet
+BUILDING_KEY = "building"          # a build begun under the table (BuildInProgress)
 
 
 class TableSession:
-    def __init__(self, controller: TableController, ledger: Ledger, hands: int | None = None) -> None:
+    def __init__(self, controller: TableController, ledger: Ledger, hands: int | None = None, *,
+                 store: Store | None = None, resume: bool = True) -> None:
         self.hub = controller
         self.ledger = ledger
         self.hands = hands
         self.played = 0
+        self.store = store if store is not None else Store()
+        self._own_store = store is None
         self.builder = SetBuilder(controller.build_ports())
         self.flow = HandFlow(controller.hand_ports())
         controller.attach(hand=self.flow, build=self.builder)
+        controller.recorder.listen(self._on_event)
         self.state: SessionState | None = None
         self._build: asyncio.Task | None = None
+        self._journal_task: asyncio.Task | None = None
+        self._dirty = asyncio.Event()
+        self._settling = False
+        self._resume = resume       # False: the boards are new (a fresh simulator): the journal is not theirs
 
     async def run(self) -> int:
         """Play `hands` hands (or until cancelled); return how many were played."""
         hub = self.hub
         await hub.start()
+        self._journal_task = asyncio.create_task(self._journal_hands(), name="journal")
         try:
-            self._open_session(hub.ruleset)
-            await hub.advance("start")
-            hub.presenter.phase(Phase.BUILDING)
-            next_set = await self.builder.build()
-            await hub.advance("set_built")
+            saved = await self.store.run(self.ledger.journal) if self._resume else {}
+            if HAND_KEY not in saved:
+                hub.presenter.phase(Phase.IDLE)         # a hand being resumed keeps its screens
+            below, standing = await self._pick_up(saved)
+            if self._enough():
+                return await self._finish()
+            if below is None and standing is None:
+                if hub.table.state == "settling":       # a resumed hand was played: its next set is under way
+                    below = await (self._build or self._build_next())
+                    self._build = None
+                else:
+                    below = await self._first_build()
             while True:
-                await self.hand_over(next_set)
-                self._build = asyncio.create_task(self.builder.build(), name="build-next-set")
+                if hub.table.state == "settling":
+                    await hub.advance("next_hand")
+                elif hub.table.state == "idle":
+                    await hub.advance("restore_set")
+                if standing is None:
+                    await self.hand_over(below)
+                    standing, below = below, None
+                if below is None and self._build is None:
+                    self._build = asyncio.create_task(self._build_next(), name="build-next-set")
                 state = self._state()
-                outcome = await self.flow.play(next_set, number=state.hand_number + 1, dealer=state.dealer,
+                outcome = await self.flow.play(standing, number=state.hand_number + 1, dealer=state.dealer,
                                                totals=state.totals)
-                self.publish(outcome)
-                self.played += 1
-                next_set = await self._build
-                self._build = None
-                if self.hands is not None and self.played >= self.hands:
-                    await hub.advance("finish")
-                    return self.played
+                standing = None
+                await self.publish(outcome)
+                if self._build is not None:
+                    below = await self._build
+                    self._build = None
+                if self._enough():
+                    return await self._finish()
                 chosen = self._chosen_ruleset()
                 if chosen is not None:
-                    self._open_session(chosen)
-                await hub.advance("next_hand")
+                    await self._open_session(chosen)
+        except asyncio.CancelledError:
+            await hub.halt()                            # asked to stop: motion first; the journal keeps the hand
+            raise
         finally:
-            if self._build is not None:
-                self._build.cancel()
-                await asyncio.gather(self._build, return_exceptions=True)
+            await self._stop_tasks()
             await hub.stop()
+            if self._own_store:
+                self.store.close()
+
+    def _enough(self) -> bool:
+        return self.hands is not None and self.played >= self.hands
+
+    async def _finish(self) -> int:
+        if self.hub.table.state == "settling":
+            await self.hub.advance("finish")
+        return self.played
+
+    async def _stop_tasks(self) -> None:
+        tasks = [t for t in (self._build, self._journal_task) if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._build = self._journal_task = None
 
     def _state(self) -> SessionState:
         assert self.state is not None, "a session is open before any hand"
@@ -80,21 +130,40 @@ class TableSession:
 
     # -- the publish step ----------------------------------------------------------------------
 
-    def publish(self, outcome: HandOutcome) -> SessionState:
+    async def publish(self, outcome: HandOutcome) -> SessionState:
         """Apply a settled hand: the session state, then ledger → recorder → display."""
         hub = self.hub
         before = self._state()
         after = before.after(outcome, hub.ruleset)
-        self.ledger.record_hand(after.session_id, HandRecord(outcome.number, outcome.dealer, outcome.result,
-                                                             outcome.winners, outcome.payments, outcome.wall_hash))
-        self.state = after
-        hub.recorder.emit("hand_end", result=outcome.result, winners=list(outcome.winners),
-                          payments=list(outcome.payments), totals=list(after.totals), next_dealer=after.dealer,
-                          **outcome.end_fields)
-        hub.recorder.close_hand()
-        self.flow.close()
+        self._settling = True
+        try:
+            await self.store.run(self.ledger.record_hand, after.session_id,
+                                 HandRecord(outcome.number, outcome.dealer, outcome.result, outcome.winners,
+                                            outcome.payments, outcome.wall_hash), after.to_json())
+            self.state = after
+            hub.recorder.emit("hand_end", result=outcome.result, winners=list(outcome.winners),
+                              payments=list(outcome.payments), totals=list(after.totals), next_dealer=after.dealer,
+                              **outcome.end_fields)
+            hub.recorder.close_hand()
+            self.flow.close()
+        finally:
+            self._settling = False
+        self.played += 1
         self._show_settled(outcome, after)
         return after
+
+    async def _void(self, hand: HandState, reason: str) -> None:
+        """A hand that can no longer be trusted: no payments, the same dealer, said on the display."""
+        hub = self.hub
+        before = self._state()
+        after = replace(before, hand_number=max(before.hand_number, hand.number))
+        await self.store.run(self.ledger.record_hand, after.session_id,
+                             HandRecord(hand.number, hand.dealer, "void", (), (0, 0, 0, 0), hand.wall_hash()),
+                             after.to_json())
+        self.state = after
+        hub.recorder.emit("hand_void", hand=hand.number, reason=reason, dealer=hand.dealer, next_dealer=after.dealer,
+                          totals=list(after.totals), **hand.hand_end_fields())
+        hub.presenter.phase(Phase.HAND_OVER, f"本局作废: {reason}"[:40])
 
     def _show_settled(self, outcome: HandOutcome, state: SessionState) -> None:
         presenter = self.hub.presenter
@@ -107,18 +176,51 @@ class TableSession:
             if side not in outcome.winners:
                 presenter.prompt(side, "")              # a winner keeps "胡 +N" until the next hand
 
+    # -- the journal -----------------------------------------------------------------------------
+
+    def _on_event(self, event: dict) -> None:
+        """Every recorder event of an open hand changes its state: journal it (coalesced)."""
+        if event["event"] == "hand_start":
+            self._journal(RAISED_SET_KEY, None)         # the set on the table is the hand's now
+        if self.flow.hand is not None and not self._settling:
+            self._dirty.set()
+
+    async def _journal_hands(self) -> None:
+        """Write the hand's latest state whenever the writer is free; intermediate states are
+        skipped, never reordered (the store writes in order)."""
+        while True:
+            await self._dirty.wait()
+            self._dirty.clear()
+            hand = self.flow.hand
+            if hand is not None and not self._settling:
+                await self.store.run(self.ledger.journal_put, HAND_KEY, hand.to_json())
+
+    def _journal(self, key: str, value: dict | None) -> None:
+        if value is None:
+            self.store.submit(self.ledger.journal_drop, key)
+        else:
+            self.store.submit(self.ledger.journal_put, key, value)
+
     # -- sessions and the front panel's choice ---------------------------------------------------
 
-    def _open_session(self, ruleset: Ruleset) -> None:
+    async def _open_session(self, ruleset: Ruleset) -> None:
         """A new ledger session (at the start, or when the panel chose rules playable with these tiles):
         scores from zero, the first side deals; hand numbers go on, so a recorder never repeats one."""
         hub = self.hub
         hub.ruleset = ruleset
-        session_id = self.ledger.start_session(ruleset.id, dict(ruleset.options))
+        session_id = await self.store.run(self.ledger.start_session, ruleset.id, dict(ruleset.options))
         self.state = SessionState.new(session_id, ruleset, self.state.hand_number if self.state else 0)
+        self._journal(SESSION_KEY, self.state.to_json())
         hub.recorder.emit("session_start", hand=0, ruleset=ruleset.id, options=dict(ruleset.options),
                           session=session_id)
-        hub.presenter.ruleset(ruleset.region.name)
+        self._show_session()
+
+    def _show_session(self) -> None:
+        state = self._state()
+        presenter = self.hub.presenter
+        presenter.ruleset(self.hub.ruleset.region.name)
+        presenter.scores(state.totals)
+        presenter.dealer(state.dealer, state.dealer_repeats)
 
     def _chosen_ruleset(self) -> Ruleset | None:
         """The ruleset chosen on the panel, if it can be played with the tiles on the table now."""
@@ -135,28 +237,122 @@ class TableSession:
             return None
         return chosen
 
+    # -- after a restart ---------------------------------------------------------------------------
+
+    async def _pick_up(self, saved: dict[str, dict]) -> tuple[WallMap | None, WallMap | None]:
+        """Go on from the journal: the session, the hand in play, the sets.  Returns the checked set
+        waiting below and the checked set standing on the table (each None when there is none)."""
+        hub = self.hub
+        session = SessionState.from_json(saved[SESSION_KEY]) if SESSION_KEY in saved else None
+        same_rules = session is not None and (session.ruleset_id, dict(session.options)) == \
+            (hub.ruleset.id, dict(hub.ruleset.options))
+        if not same_rules:
+            if session is not None and HAND_KEY in saved:
+                self.state = session
+                await self._void(HandState.from_json(saved[HAND_KEY]), "规则已更换")
+                hub.recorder.close_hand()
+            self._drop_sets()
+            await self._open_session(hub.ruleset)
+            return None, None
+        self.state = session
+        hub.recorder.emit("session_resumed", hand=0, session=session.session_id, ruleset=session.ruleset_id,
+                          options=dict(session.options), totals=list(session.totals), dealer=session.dealer)
+        self._show_session()
+        below = self._saved_set(saved, NEXT_SET_KEY)
+        standing = self._saved_set(saved, RAISED_SET_KEY)
+        if standing is not None and (HAND_KEY in saved or not self._wall_stands_whole(standing)):
+            standing = None                             # a hand began on it (or players did, unjournaled)
+        if standing is not None:
+            await hub.advance("restore_walls")
+        if below is not None:
+            await self.builder.restore(below)       # the builder's machine follows the set under the table
+        elif BUILDING_KEY in saved:
+            begun = BuildInProgress.from_json(saved[BUILDING_KEY])
+            self._build = asyncio.create_task(self._build_next(begun), name="resume-build")
+        if HAND_KEY in saved:
+            await self._resume_hand(HandState.from_json(saved[HAND_KEY]))
+        return below, standing
+
+    def _saved_set(self, saved: dict[str, dict], key: str) -> WallMap | None:
+        return WallMap.from_json(saved[key], self.hub.registry) if key in saved else None
+
+    def _drop_sets(self) -> None:
+        for key in (NEXT_SET_KEY, RAISED_SET_KEY, BUILDING_KEY, HAND_KEY):
+            self._journal(key, None)
+
+    def _wall_stands_whole(self, wall: WallMap) -> bool:
+        sensors = self.hub.wall_sensors
+        return all(tuple(sensors.get(side, ())) == (2,) * wall.stacks[side] for side in range(4) if wall.stacks[side])
+
+    async def _resume_hand(self, hand: HandState) -> None:
+        changes, problem = hand.blind_changes(self.hub.wall_sensors)
+        if problem is not None:
+            await self._void(hand, problem)
+            self.hub.recorder.close_hand()
+            return
+        outcome = await self.flow.resume(hand, totals=self._state().totals, cause="restart", blind=changes)
+        await self.publish(outcome)
+
     # -- between hands -----------------------------------------------------------------------------
+
+    async def _first_build(self) -> WallMap:
+        """The first set of a run (or the one a restarted controller found begun)."""
+        hub = self.hub
+        if hub.table.state == "idle":
+            await hub.advance("start")
+        hub.presenter.phase(Phase.BUILDING)
+        if self._build is not None:
+            below, self._build = await self._build, None
+        else:
+            below = await self._build_next()
+        await hub.advance("set_built")
+        return below
+
+    async def _build_next(self, begun: BuildInProgress | None = None) -> WallMap:
+        """Build (or go on with) the next set; the journal knows it is begun, then that it is checked."""
+        if begun is None:
+            self._journal(BUILDING_KEY, self.builder.in_progress().to_json())
+            wall = await self.builder.build()
+        else:
+            wall = await self.builder.resume(begun)
+        self._journal(BUILDING_KEY, None)
+        self._journal(NEXT_SET_KEY, wall.to_json())
+        return wall
 
     async def hand_over(self, next_set: WallMap) -> None:
         """Push the old tiles in, lower the plates onto the new walls and raise them."""
         hub = self.hub
-        motor = hub.devices.motor
-        ruleset = hub.ruleset
-        sides = tuple(s for s in ruleset.players if ruleset.stacks_per_side[s])
-        hub.presenter.phase(Phase.PUSH_IN)
-        await hub.motion(lambda: motor.centre_lift(LiftPosition.DOWN))
-        await hub.lifts_at((CENTRE_LIFT,), LiftPosition.DOWN)
-        await hub.next_key(tuple(ruleset.players) + (Panel.FRONT,), (Key.CONFIRM,))
+        sides = self._sides()
+        await self._push_in()
         await hub.advance("pushed_in")
-        await hub.motion(lambda: motor.side_lifts(LiftPosition.DOWN, sides))
-        await hub.lifts_at(sides, LiftPosition.DOWN)
-        await hub.motion(lambda: motor.side_lifts(LiftPosition.UP, sides))
-        await hub.lifts_at(sides, LiftPosition.UP)
-        await hub.motion(lambda: motor.centre_lift(LiftPosition.UP))
+        await self._lifts(sides, LiftPosition.DOWN)
+        await self._lifts(sides, LiftPosition.UP)
+        await hub.motion(lambda: hub.devices.motor.centre_lift(LiftPosition.UP))
         await hub.lifts_at((CENTRE_LIFT,), LiftPosition.UP)
         await self.builder.raised()
+        self._journal(NEXT_SET_KEY, None)
+        self._journal(RAISED_SET_KEY, next_set.to_json())
         state = self._state()
-        for side in ruleset.players:
+        for side in hub.ruleset.players:
             hub.presenter.seat_status(side, side == state.dealer, state.totals[side])
         hub.presenter.dealer(state.dealer, state.dealer_repeats)
         await hub.advance("walls_up")
+
+    def _sides(self) -> tuple[int, ...]:
+        ruleset = self.hub.ruleset
+        return tuple(s for s in ruleset.players if ruleset.stacks_per_side[s])
+
+    async def _push_in(self) -> None:
+        """The centre opens; the players push every tile in and press 确认.  Then the message says the
+        machine is at work, so a second push-in (after a clear-out) reads as a new request."""
+        hub = self.hub
+        hub.presenter.phase(Phase.PUSH_IN)
+        await hub.motion(lambda: hub.devices.motor.centre_lift(LiftPosition.DOWN))
+        await hub.lifts_at((CENTRE_LIFT,), LiftPosition.DOWN)
+        await hub.next_key(tuple(hub.ruleset.players) + (Panel.FRONT,), (Key.CONFIRM,))
+        hub.presenter.phase(Phase.BUILDING)
+
+    async def _lifts(self, sides: tuple[int, ...], position: LiftPosition) -> None:
+        hub = self.hub
+        await hub.motion(lambda: hub.devices.motor.side_lifts(position, sides))
+        await hub.lifts_at(sides, position)

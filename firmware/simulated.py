@@ -20,6 +20,7 @@ from .controller import TableController, open_devices
 from .panel import Settings
 from .records.ledger import Ledger
 from .records.recorder import FlightRecorder
+from .records.store import Store, ThreadedSink
 from .session import TableSession
 
 PlayersFactory = Callable[[SimulatedTable, Ruleset, int], Any]   # returns an object with `async run()`
@@ -48,11 +49,13 @@ async def run_simulated(ruleset: Ruleset, *, hands: int | None, seed: int = 0, s
                         faults: tuple[str, ...] = (), players: PlayersFactory | None = default_players,
                         on_event: Callable[[dict], None] | None = None,
                         table: SimulatedTable | None = None, settings_path: str | None = None,
-                        on_session: Callable[[TableSession], None] | None = None) -> RunResult:
+                        on_session: Callable[[TableSession], None] | None = None,
+                        resume: bool = False) -> RunResult:
     """Play `hands` hands of `ruleset` (None: until cancelled) on a simulated table; return what happened.
 
     `on_event` hears every recorder event; `on_session` gets the session once it is composed (tests
-    read its state from there)."""
+    read its state from there).  With `resume`, a journal in the ledger (`ledger_path`) is picked up:
+    only for a `table` that is the same physical table the journal was written at."""
     own_table = table is None
     if table is None:
         table = SimulatedTable(seed=seed, speed=speed, tile_sets=(ruleset.tiles, ruleset.tiles), faults=parse_faults(faults))
@@ -61,15 +64,17 @@ async def run_simulated(ruleset: Ruleset, *, hands: int | None, seed: int = 0, s
     enroll_simulated(table, registry)
     ledger = Ledger(ledger_path)
     settings = Settings(settings_path) if settings_path is not None else None
+    store = Store()
     player_task: asyncio.Task | None = None
     try:
         async with open_devices(endpoints.motor, endpoints.rfid, endpoints.display) as devices:
-            recorder = FlightRecorder(events, clock=_table_clock(table))
+            sink = ThreadedSink(events, store, close_target=False) if events is not None else None
+            recorder = FlightRecorder(sink, clock=_table_clock(table))
             if on_event is not None:
                 recorder.listen(on_event)
             controller = TableController(devices, ruleset, registry, recorder, clock=_table_clock(table),
                                          settings=settings)
-            session = TableSession(controller, ledger, hands)
+            session = TableSession(controller, ledger, hands, store=store, resume=resume)
             if on_session is not None:
                 on_session(session)
             if players is not None:
@@ -81,6 +86,7 @@ async def run_simulated(ruleset: Ruleset, *, hands: int | None, seed: int = 0, s
         if player_task is not None:
             player_task.cancel()
             await asyncio.gather(player_task, return_exceptions=True)
+        await asyncio.get_running_loop().run_in_executor(None, store.close)     # every write lands first
         ledger.close()
         registry.close()
         if settings is not None:

@@ -2,24 +2,50 @@
 
 The builder owns the set's machine (firmware.machines "builder": shuffling → building → checking →
 ready | rejected → raised) and sees the table through `BuildPorts`.
+
+A missed read is not a missing tile: once the build is done and the reads have had time to
+arrive (a grace sized from the RFID link's measured round trip, not a fixed wall-clock wait),
+every slot without a tile is read again (the stacking head reads the stack once more), up to
+`REREAD_ROUNDS` times, before the set is checked.  A build a restarted controller finds begun is
+resumed and then the slots the old controller never heard of are re-read the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from dataclasses import dataclass
 
-from drivers.messages import FaultCode
+from drivers.errors import CommandRejected
+from drivers.messages import FaultCode, Status
 from drivers.motor_protocol import BuildDone, BuildStopped, ShuffleDone
-from drivers.rfid_protocol import HeadRead
+from drivers.rfid_protocol import HeadRead, SlotRead, WallSlot
 
 from ..faults import LatchedFault, SetRejected
 from ..machines import build_machine
 from .ports import BuildPorts
 from .registry import TileRegistry
-from .wall_map import WallMap
+from .wall_map import Position, WallMap
 
-READS_GRACE_S = 3.0     # the RFID board's last reads may arrive after the motor board's BuildDone
+REREAD_ROUNDS = 3
+GRACE_MIN_S = 0.5          # the least time the last head reads get after BuildDone …
+GRACE_RTTS = 20            # … or this many of the RFID link's smoothed round trips, if longer
+
+
+@dataclass(frozen=True)
+class BuildInProgress:
+    """What the journal keeps of a build begun: enough to pick it up after a restart."""
+
+    stacks: tuple[int, int, int, int]
+    motor_boot: int
+    rfid_boot: int
+
+    def to_json(self) -> dict:
+        return {"stacks": list(self.stacks), "motor_boot": self.motor_boot, "rfid_boot": self.rfid_boot}
+
+    @staticmethod
+    def from_json(data: dict) -> "BuildInProgress":
+        return BuildInProgress(tuple(data["stacks"]), data["motor_boot"], data["rfid_boot"])  # type: ignore[arg-type]
 
 
 class SetBuilder:
@@ -29,17 +55,26 @@ class SetBuilder:
         self.map: WallMap | None = None
         self.builds = 0
         self._events: list[object] = []
+        self._reread_answers = 0
 
     @property
     def state(self) -> str:
         return self.machine.state
 
     def on_build_event(self, event: object) -> None:
-        if isinstance(event, HeadRead):
+        if isinstance(event, (HeadRead, SlotRead)):
             if self.map is not None:
                 self.map.on_head_read(event.lane, event.push_index, event.uids)
+            if isinstance(event, SlotRead):
+                self._reread_answers += 1
         else:
             self._events.append(event)
+
+    def in_progress(self) -> BuildInProgress:
+        """What to journal as this build begins."""
+        ports = self.ports
+        return BuildInProgress(ports.ruleset.stacks_per_side, ports.motor.identity.boot_counter,
+                               ports.rfid.identity.boot_counter)
 
     async def build(self) -> WallMap:
         """Build the set in the mixer into the channels; return its map once it passes the check."""
@@ -53,25 +88,79 @@ class SetBuilder:
         await self.machine.build()
         await ports.rfid.start_build(stacks)
         await ports.motion(lambda: ports.motor.build(stacks))
+        counts = await self._run_build(stacks)
+        return await self._finish(self.map, counts)
+
+    async def resume(self, begun: BuildInProgress) -> WallMap:
+        """A build a restarted controller found begun: go on with it, then re-read every slot the
+        reads of which this controller never heard.  A board that restarted since has lost the build
+        (and the RFID board the pushes it could re-read): the set then needs a person."""
+        ports = self.ports
+        if ports.motor.identity.boot_counter != begun.motor_boot or ports.rfid.identity.boot_counter != begun.rfid_boot:
+            message = ("the build under the table was interrupted by a board restart: bring its stacks up with the "
+                       "walls, push them in, then acknowledge")
+            ports.latch(LatchedFault(FaultCode.SET_MISMATCH, 0, message, "controller"))
+            raise SetRejected(f"E{FaultCode.SET_MISMATCH:02d}: {message}")
+        self.map = WallMap(None, begun.stacks, ports.registry)
+        self._events.clear()
+        await self.machine.resume_build()
+        try:
+            await ports.motion(lambda: ports.motor.build(begun.stacks, resume=True))
+        except CommandRejected as error:
+            if error.status != Status.NOT_READY:
+                raise
+            counts = tuple(2 * n for n in begun.stacks)         # it had finished: nothing to go on with
+        else:
+            counts = await self._run_build(begun.stacks)
+        return await self._finish(self.map, counts)
+
+    async def _run_build(self, stacks: tuple[int, int, int, int]) -> tuple[int, ...]:
+        """Until the build is done (or a starved lane ends it short); the pushes made per lane."""
+        ports = self.ports
         while True:
             done = await ports.until(lambda: self._take_event(BuildDone, BuildStopped))
             if isinstance(done, BuildDone) or ports.fault_latched(FaultCode.LANE_SHORT):
-                break                                           # a starved lane: the set is short
+                return tuple(done.counts)                       # a starved lane: the set is short
             await ports.until(lambda: not ports.fault_latched())   # a person cleared the jam
             await ports.motion(lambda: ports.motor.build(stacks, resume=True))
-        total = sum(done.counts)
-        wall_map = self.map
+
+    async def _finish(self, wall_map: WallMap, counts: tuple[int, ...]) -> WallMap:
+        total = sum(counts)
         try:
-            await ports.until(lambda: len(wall_map.reads) >= total, timeout=READS_GRACE_S)
+            await self.ports.until(lambda: len(wall_map.reads) >= total, timeout=self._grace())
         except asyncio.TimeoutError:
-            pass                                                # the check names every unread slot
+            pass                                                # re-read what did not come
+        await self._reread_missing(wall_map, counts)
         await self.machine.built()
         self.builds += 1
         return await self._check(wall_map)
 
+    def _grace(self) -> float:
+        srtt = self.ports.rfid.statistics().srtt_ms
+        return max(GRACE_MIN_S, GRACE_RTTS * (srtt or 0.0) / 1000)
+
+    async def _reread_missing(self, wall_map: WallMap, counts: tuple[int, ...]) -> None:
+        """Read again every built slot that has no tile yet (a missed, doubled-up or late read)."""
+        for _ in range(REREAD_ROUNDS):
+            missing = [p for p in wall_map.positions() if _built(p, counts) and wall_map.uids.get(p) is None
+                       and not wall_map.only_unknown(p)]
+            if not missing:
+                return
+            self.ports.emit("reread", slots=len(missing))
+            answered = self._reread_answers + len(missing)
+            for position in missing:
+                pos, layer = position
+                await self.ports.rfid.reread(WallSlot(pos.wall, pos.stack, layer.value))
+            await self.ports.until(lambda: self._reread_answers >= answered)
+
     async def raised(self) -> None:
         """The checked set's walls rose onto the table."""
         await self.machine.raise_walls()
+
+    async def restore(self, wall_map: WallMap) -> None:
+        """A restarted controller: the journal kept this checked set, waiting under the table."""
+        self.map = wall_map
+        await self.machine.restore()
 
     async def _check(self, wall_map: WallMap) -> WallMap:
         ports = self.ports
@@ -94,6 +183,13 @@ class SetBuilder:
                 self._events.remove(event)
                 return event
         return None
+
+
+def _built(position: Position, counts: tuple[int, ...]) -> bool:
+    """Whether the lane's pushes reached this slot (push 2k is the top of stack k, 2k+1 its bottom)."""
+    pos, layer = position
+    push = 2 * pos.stack + (0 if layer.value == "top" else 1)
+    return push < counts[pos.wall]
 
 
 def _majority_set(wall_map: WallMap, registry: TileRegistry) -> int | None:

@@ -91,8 +91,8 @@ class WallMap:
         """Everything that keeps this set from play; [] when it may rise."""
         problems: list[SetProblem] = []
         unread = [p for p in self.positions() if p in self.reads and self.uids.get(p) is None
-                  and not self._only_unknown(p)]
-        foreign = [p for p in self.positions() if p in self.reads and self._only_unknown(p)]
+                  and not self.only_unknown(p)]
+        foreign = [p for p in self.positions() if p in self.reads and self.only_unknown(p)]
         unfilled = [p for p in self.positions() if p not in self.reads]
         for position in unread:
             seen = self.reads.get(position)
@@ -119,10 +119,28 @@ class WallMap:
                                        f"the build stopped with {len(unfilled)} empty slot(s): the set is short"))
         return problems
 
-    def _only_unknown(self, position: Position) -> bool:
+    def only_unknown(self, position: Position) -> bool:
         """The slot's read held tags, none of them registered: a foreign tile lies there."""
         seen = self.reads.get(position, ())
         return bool(seen) and all(self.registry.lookup(uid) is None for uid in seen)
+
+    def to_json(self) -> dict:
+        """The reads and their resolution (the journal keeps a checked set across a restart)."""
+        return {"tile_set": self.tile_set, "stacks": list(self.stacks),
+                "slots": [[pos.wall, pos.stack, layer.value, [u.hex() for u in self.reads[(pos, layer)]],
+                           uid.hex() if (uid := self.uids.get((pos, layer))) else None]
+                          for pos, layer in self.positions() if (pos, layer) in self.reads],
+                "stray": [u.hex() for u in self.stray]}
+
+    @staticmethod
+    def from_json(data: dict, registry: TileRegistry) -> "WallMap":
+        wall_map = WallMap(data["tile_set"], tuple(data["stacks"]), registry)  # type: ignore[arg-type]
+        for wall, stack, layer, reads, uid in data["slots"]:
+            position = (StackPos(wall, stack), Layer(layer))
+            wall_map.reads[position] = tuple(bytes.fromhex(u) for u in reads)
+            wall_map.uids[position] = bytes.fromhex(uid) if uid else None
+        wall_map.stray = [bytes.fromhex(u) for u in data["stray"]]
+        return wall_map
 
     def stray_tags(self) -> list[bytes]:
         """Unregistered tags seen beside a slot's own tile (noise near an antenna): warned, not fatal."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import sqlite3
 import sys
 import textwrap
@@ -149,12 +150,13 @@ async def _run_simulated(ruleset, args, events, db_path: str, say: _Say) -> int:
     async with say.service.serving():
         say.service.ready()
         try:
-            result = await run_simulated(ruleset, hands=args.hands, seed=args.seed, speed=args.speed, events=events,
-                                         ledger_path=db_path, faults=tuple(args.fault), on_event=say.hand,
-                                         settings_path=db_path)
+            result = await until_stopped(run_simulated(ruleset, hands=args.hands, seed=args.seed, speed=args.speed,
+                                                       events=events, ledger_path=db_path, faults=tuple(args.fault),
+                                                       on_event=say.hand, settings_path=db_path), say)
         except ValueError as error:
             raise UserError(str(error)) from None
-    say(f"{result.hands} hand(s) played; totals {' '.join(f'{t:+d}' for t in result.totals)}")
+    if result is not None:
+        say(f"{result.hands} hand(s) played; totals {' '.join(f'{t:+d}' for t in result.totals)}")
     return 0
 
 
@@ -163,25 +165,54 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str, sa
     from firmware.controller import TableController, monotonic_clock, open_devices
     from firmware.records.ledger import Ledger
     from firmware.records.recorder import FlightRecorder
+    from firmware.records.store import Store, ThreadedSink
     from firmware.session import TableSession
 
     devices_cfg = config.devices
     registry = TileRegistry(config.state_dir / "tiles.db")
     ledger = Ledger(db_path)
+    store = Store()
     try:
         async with say.service.serving(), open_devices(devices_cfg.motor, devices_cfg.rfid, devices_cfg.display,
                                                        devices_cfg.baudrate) as devices:
             say.service.ready(f"running {ruleset.region.name} on the boards")
             clock = monotonic_clock()                    # one table clock for the recorder and the controller
-            recorder = FlightRecorder(events, clock=clock)
+            recorder = FlightRecorder(ThreadedSink(events, store, close_target=False) if events else None, clock=clock)
             recorder.listen(say.hand)
             settings = Settings(db_path)
             try:
                 controller = TableController(devices, ruleset, registry, recorder, clock=clock, settings=settings)
-                await TableSession(controller, ledger, args.hands).run()
+                session = TableSession(controller, ledger, args.hands, store=store, resume=True)
+                await until_stopped(session.run(), say)
             finally:
                 settings.close()
         return 0
     finally:
+        await asyncio.get_running_loop().run_in_executor(None, store.close)     # the journal and recorder land
         ledger.close()
         registry.close()
+
+
+async def until_stopped(work, say: _Say):
+    """Run `work`; SIGTERM or SIGINT cancel it (the session stops the motors, the journal keeps the
+    hand in play) and the run ends with status 0."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.ensure_future(work)
+    stopping = []
+
+    def stop(name: str) -> None:
+        stopping.append(name)
+        task.cancel()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop, sig.name)
+    try:
+        return await task
+    except asyncio.CancelledError:
+        if not stopping:
+            raise
+        say(f"stopped by {stopping[0]}: motors stopped, the hand in play is kept for the next start")
+        return None
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)

@@ -30,6 +30,16 @@ class BaoDesk:
             hand.bao_roller = seat
             self.ports.screens.prompt(seat, ROLL_BAO)
 
+    def died(self, hand: HandState) -> None:
+        """The 宝's tile left the wall (a replacement draw took it): the ready seats' 宝 is gone and
+        the first ready seat rolls for a new one, as for 换宝 (RULES.md §1.9 C4: the texts do not
+        say; choosing again keeps the rule that the 宝 lies in the wall)."""
+        for seat in hand.ready:
+            self.ports.screens.private(seat, "")
+        if hand.bao_roller is not None:
+            self.ports.recorder.emit("bao_dead", seat=hand.bao_roller)
+            self.ports.screens.prompt(hand.bao_roller, ROLL_BAO)
+
     async def choose(self, hand: HandState, seat: int) -> None:
         """The 宝 roller pressed 骰子: roll and choose the first 宝."""
         self.ports.keys.take(pressed((seat,), (Key.DICE,)))

@@ -11,6 +11,7 @@ the session's publish step.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 from drivers.table_ui import Key, Panel, Phase, ROLL_DICE, roll_prompt
 from rulesets.dice import SecondRollerPicksStart, count_seats
 from rulesets.indicators import Timing
@@ -47,6 +48,7 @@ class HandFlow:
         hand = self.hand
         if hand is None:
             return
+        bao = hand.bao
         try:
             takes = hand.on_wall_change(pos, tiles)
         except TrackingError as error:
@@ -59,6 +61,8 @@ class HandFlow:
                                      in_order=take.in_order)
             if not take.in_order:
                 screens.phase(Phase.PLAY if hand.deal_complete else Phase.DEAL, "⚠请按顺序取牌")
+        if bao is not None and hand.bao is None:
+            self.bao.died(hand)
         screens.stacks_left(hand.tracker.live)
         if hand.deal_complete and hand.tracker.exhausted and not hand.last_tile_shown and not hand.over:
             hand.last_tile_shown = True
@@ -105,22 +109,68 @@ class HandFlow:
                          rolls_asked=self.rolls_asked)
         self.hand = hand
         ports.recorder.open_hand(number)
-        ports.recorder.emit("hand_start", ruleset=ruleset.id, options=dict(ruleset.options), dealer=dealer,
-                            sides=list(ruleset.players), stacks_per_side=list(ruleset.stacks_per_side),
-                            dice=[list(r) for r in rolls], **{"break": {"wall": result.brk.wall, "skip": result.brk.skip}},
-                            ring_stacks=len(ring), wall_hash=hand.wall_hash(), tile_set=wall.tile_set)
+        ports.recorder.emit("hand_start", **start_fields(hand), tile_set=wall.tile_set)
         await self._advance(hand, "dice_done")
-        screens.phase(Phase.DEAL)
-        await ports.until(lambda: hand.deal_complete)
-        ports.recorder.emit("dealt", next_head=hand.tracker.next_head_position(),
-                            hand_sizes={str(side): n for side, n in plan.hand_sizes().items()})
-        await self._advance(hand, "dealt")
-        await self._reveal_after_deal(hand)
-        for phase in ruleset.phases:
-            await run_phase(phase.name, ports, hand, self.roll)
-        await self._advance(hand, "revealed")
-        screens.phase(Phase.PLAY)
-        await self._play_loop(hand)
+        return await self._run(hand)
+
+    async def resume(self, hand: HandState, *, totals: tuple[int, ...], cause: str,
+                     blind: Sequence[tuple[StackPos, int]] = ()) -> HandOutcome:
+        """Pick up a journaled hand where it stood (after a restart, or a board that rebooted):
+        `blind` are the stacks the wall sensors now report lower — takes made while nobody watched;
+        the screens are drawn again."""
+        ports = self.ports
+        self.totals = tuple(totals)
+        self.rolls_asked = hand.rolls_asked
+        self.hand = hand
+        ports.keys.clear()
+        ports.recorder.open_hand(hand.number)
+        ports.recorder.emit("resumed", cause=cause, phase=hand.phase, **start_fields(hand))
+        for pos, tiles in blind:
+            self.on_wall_change(pos, tiles)
+        if hand.phase == "win_check":                   # the win check restarts when the seat presses 胡 again
+            hand.phase = "playing"
+        await ports.advance(f"resume_{hand.phase}")
+        self._redraw(hand)
+        return await self._run(hand)
+
+    def _redraw(self, hand: HandState) -> None:
+        """Everything the screens showed of this hand, as a restarted display must show it again."""
+        screens = self.ports.screens
+        screens.round(f"第{hand.number}局")
+        screens.dice(list(hand.rolls))
+        self._show_public(hand)
+        screens.stacks_left(hand.tracker.live)
+        for seat in hand.ruleset.players:
+            screens.seat_status(seat, seat == hand.dealer, self.totals[seat], ready=seat in hand.ready)
+            screens.prompt(seat, "")
+        bao = hand.bao
+        for seat in bao.seats if bao is not None else ():
+            self.bao.show(hand, seat)                   # only the seats that had seen it
+        if hand.bao_roller is not None and bao is None:
+            self.bao.on_ready(hand, hand.bao_roller)
+
+    async def _run(self, hand: HandState) -> HandOutcome:
+        """The hand from its current phase to its outcome."""
+        ports = self.ports
+        screens = ports.screens
+        ruleset = hand.ruleset
+        if hand.phase == "dealing":
+            screens.phase(Phase.DEAL)
+            await ports.until(lambda: hand.deal_complete)
+            plan = ruleset.dealing.plan(hand.dealer, ruleset.players)
+            ports.recorder.emit("dealt", next_head=hand.tracker.next_head_position(),
+                                hand_sizes={str(side): n for side, n in plan.hand_sizes().items()})
+            await self._advance(hand, "dealt")
+        if hand.phase == "revealing":
+            await self._reveal_after_deal(hand)
+            for phase in ruleset.phases:
+                if f"phase:{phase.name}" not in hand.steps_done:
+                    await run_phase(phase.name, ports, hand, self.roll)
+                    hand.steps_done.append(f"phase:{phase.name}")
+            await self._advance(hand, "revealed")
+        if hand.phase == "playing":
+            screens.phase(Phase.LAST_TILE if hand.last_tile_shown else Phase.PLAY)
+            await self._play_loop(hand)
         return await self._finish(hand)
 
     def close(self) -> None:
@@ -157,10 +207,13 @@ class HandFlow:
 
     async def _reveal_after_deal(self, hand: HandState) -> None:
         rolls = list(hand.rolls)
-        for rule in hand.ruleset.indicators:
+        for index, rule in enumerate(hand.ruleset.indicators):
+            step = f"reveal:{index}"
+            if rule.timing not in (Timing.FIXED, Timing.AFTER_DEAL) or step in hand.steps_done:
+                continue
             if rule.timing is Timing.FIXED:
-                self._record(hand.record_fixed(rule))
-            if rule.timing is not Timing.AFTER_DEAL:
+                self._record(hand.fixed(rule))
+                hand.steps_done.append(step)
                 continue
             roll: tuple[int, ...] = ()
             if rule.position_dice:
@@ -168,13 +221,14 @@ class HandFlow:
                 rolls.append(roll)
                 self.ports.screens.dice(rolls)
             reveal = hand.reveal(rule, roll)
+            hand.steps_done.append(step)
             self._record(reveal)
             self._show_public(hand)
             hand.tracker.recount_flowers(hand.ruleset.flowers.kinds_for(hand.public_wilds()))
             if not rule.stays_in_play:                      # shown first; then the dealer takes it out
-                slot = reveal.slots[0]
-                hand.tracker.expect_set_aside(slot)
-                await self.ports.until(lambda: slot in hand.tracker.taken)
+                hand.tracker.expect_set_aside(reveal.slots[0])
+            await self.ports.until(lambda: not hand.tracker.expected_aside)
+        await self.ports.until(lambda: not hand.tracker.expected_aside)     # one journaled before a restart
         self._show_public(hand)
 
     def _record(self, reveal: Reveal) -> None:
@@ -219,8 +273,9 @@ class HandFlow:
 
     async def _finish(self, hand: HandState) -> HandOutcome:
         ruleset = hand.ruleset
-        await self._advance(hand, "hand_over")
-        if not hand.wins:
+        if hand.phase != "settling":
+            await self._advance(hand, "hand_over")
+        if not hand.wins and hand.draw is None:
             count = hand.tracker.count()
             self.ports.recorder.emit("exhausted", live=count.live, reserve=count.reserved_full_stacks,
                                      kongs=hand.tracker.kongs, remaining=count.remaining, reserved_tiles=count.reserved)
@@ -230,3 +285,12 @@ class HandFlow:
                 hand.draw = Payout(settled.payments, settled.items)
         return hand.outcome()
 
+
+
+def start_fields(hand: HandState) -> dict:
+    """What `hand_start` says of a hand (and `resumed` says again): public, no tile."""
+    ruleset = hand.ruleset
+    return {"ruleset": ruleset.id, "options": dict(ruleset.options), "dealer": hand.dealer,
+            "sides": list(ruleset.players), "stacks_per_side": list(ruleset.stacks_per_side),
+            "dice": [list(r) for r in hand.rolls], "break": {"wall": hand.brk.wall, "skip": hand.brk.skip},
+            "ring_stacks": len(hand.ring), "wall_hash": hand.wall_hash()}

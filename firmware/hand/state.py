@@ -153,6 +153,7 @@ class HandState:
     last_tile_shown: bool = False
     bao_roller: int | None = None        # the first ready seat, who rolls the 宝 die
     rolls_asked: int = 0
+    steps_done: list[str] = field(default_factory=list)    # "reveal:<i>", "phase:<name>": not redone on resume
 
     def __post_init__(self) -> None:
         self.ring: Ring = self.ruleset.layout.ring(self.brk)
@@ -174,6 +175,10 @@ class HandState:
         takes = self.tracker.on_stack_change(pos, tiles)
         for take in takes:
             self.last_take = take
+            bao = self.bao
+            if bao is not None and take.slot in bao.slots:      # the 宝's tile left the wall: it is dead
+                self.bao_used.add(take.slot)
+                self.bao_index = None
             if take.reason == "kong":
                 seat = next(iter(self.pending_kong), None)
                 if seat is not None:
@@ -198,8 +203,8 @@ class HandState:
         return [r for r in self.ruleset.indicators if r.timing is timing]
 
     def _reveal_context(self, roll: tuple[int, ...]) -> RevealContext:
-        return RevealContext(self.ring, self.ruleset.layout, self.dealer,
-                             self.tracker.next_head_position(), self.tracker.tail_taken, roll)
+        return RevealContext(self.ring, self.ruleset.layout, self.dealer, self.tracker.next_head_position(),
+                             self.tracker.tail_taken, roll, frozenset(self.tracker.taken))
 
     def reveal(self, rule: IndicatorRule, roll: tuple[int, ...] = ()) -> Reveal:
         """Find and record an indicator (after the deal, or after a win)."""
@@ -212,11 +217,10 @@ class HandState:
                 self.tracker.show(slot)
         return reveal
 
-    def record_fixed(self, rule: IndicatorRule) -> Reveal:
-        """A fixed indicator (杭州 白板): no slot, no tile drawn."""
-        reveal = Reveal(rule, (), (), rule.special_kinds(None))
-        self.reveals.append(reveal)
-        return reveal
+    @staticmethod
+    def fixed(rule: IndicatorRule) -> Reveal:
+        """A fixed indicator (杭州 白板): no slot, no tile drawn; its wilds are the rule's own."""
+        return Reveal(rule, (), (), rule.special_kinds(None))
 
     def choose_bao(self, rule: IndicatorRule, roll: tuple[int, ...]) -> Reveal:
         """长春 选宝 / 换宝: the die counted from the tail (RULES.md §1.3).
@@ -328,6 +332,24 @@ class HandState:
         return HandOutcome(self.number, self.dealer, winners, discarder, self.payments(), self.wall_hash(),
                            self.hand_end_fields())
 
+    # -- after a restart or a lost link ---------------------------------------------------------
+
+    def blind_changes(self, sensors: Mapping[int, tuple[int, ...]]) -> tuple[list[tuple[StackPos, int]], str | None]:
+        """What the wall sensors say happened while the controller was not watching: the stacks
+        that hold fewer tiles now (takes, in draw order from the head), or why the walls cannot be
+        this hand's (a side without a wall, a tile that came back)."""
+        changes: list[tuple[StackPos, int]] = []
+        for pos in self.ring.stacks:
+            row = sensors.get(pos.wall, ())
+            if pos.stack >= len(row):
+                return [], f"the sensors of side {pos.wall} see no wall where this hand's wall stood"
+            now, before = row[pos.stack], self.tracker.stack_tiles(pos)
+            if now > before:
+                return [], f"stack {pos.stack} of side {pos.wall} holds {now} tile(s); this hand had left {before}"
+            if now < before:
+                changes.append((pos, now))
+        return changes, None
+
     # -- as data -------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
@@ -346,7 +368,7 @@ class HandState:
             "last_take": self.last_take.to_json() if self.last_take else None,
             "draw": self.draw.to_json() if self.draw else None,
             "last_tile_shown": self.last_tile_shown, "bao_roller": self.bao_roller, "rolls_asked": self.rolls_asked,
-            "tracker": self.tracker.to_json(),
+            "steps_done": list(self.steps_done), "tracker": self.tracker.to_json(),
         }
 
     @staticmethod
@@ -364,7 +386,7 @@ class HandState:
             {seat: list(made) for seat, made in data["kongs"]}, [WinRecord.from_json(w) for w in data["wins"]],
             set(data["out_of_play"]), Take.from_json(data["last_take"]) if data["last_take"] else None,
             Payout.from_json(data["draw"]) if data["draw"] else None,
-            data["last_tile_shown"], data["bao_roller"], data["rolls_asked"])
+            data["last_tile_shown"], data["bao_roller"], data["rolls_asked"], list(data["steps_done"]))
         state.tracker.restore(data["tracker"])
         return state
 

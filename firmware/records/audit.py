@@ -164,7 +164,8 @@ def _audit_indicator(ruleset: Ruleset, ring, event: dict, ring_tiles, dealer: in
     if gone:
         problems.append(f"indicator {event['kind']} at {', '.join(gone)}: that slot has already left the wall")
     next_head = next((ring.slot_sequence(s) for s in head_order if s not in taken), ring.tile_count)
-    context = RevealContext(ring, ruleset.layout, dealer, next_head, tail_taken, tuple(event.get("dice") or ()))
+    context = RevealContext(ring, ruleset.layout, dealer, next_head, tail_taken, tuple(event.get("dice") or ()),
+                            frozenset(taken))
     if rule.timing is not Timing.ON_READY:
         slots = rule.position.slots(context)
         expected = [[s.ring for s in slots], [s.layer.value for s in slots]]

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, TextIO
 
-PUBLIC_TILE_EVENTS = {"hand_end", "win", "indicator", "fault", "enroll", "set_check"}
+PUBLIC_TILE_EVENTS = {"hand_end", "hand_void", "win", "indicator", "fault", "enroll", "set_check"}
+HAND_ENDS = {"hand_end", "hand_void"}      # the hand is over (settled, or voided): its wall may be shown
 
 
 class SecretLeak(Exception):
@@ -26,8 +27,8 @@ def check_public(event: dict[str, Any]) -> None:
         raise SecretLeak("a take event must not name the tile taken")
     if name == "indicator" and not event.get("public", True) and (event.get("tile") is not None or event.get("wilds") is not None):
         raise SecretLeak("a private indicator's tile and wilds stay hidden until hand_end")
-    if name != "hand_end" and ("salt" in event or _is_wall(event.get("ring"))):
-        raise SecretLeak(f"the wall and its salt appear only in hand_end, not in {name}")
+    if name not in HAND_ENDS and ("salt" in event or _is_wall(event.get("ring"))):
+        raise SecretLeak(f"the wall and its salt appear only at the hand's end, not in {name}")
 
 
 def _is_wall(value: Any) -> bool:

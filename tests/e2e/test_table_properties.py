@@ -14,7 +14,7 @@ import io
 
 import pytest
 
-from firmware.audit import audit_events, read_events, split_hands
+from firmware.records.audit import audit_events, read_events, split_hands
 from firmware.simulated import run_simulated
 from rulesets.hand import MeldKind, parse_meld
 from rulesets.regions import REGION_IDS, get_region
@@ -74,13 +74,6 @@ def test_the_recorder_holds_the_table_properties(region_id):
     assert problems_of(ruleset, log, players) == []
 
 
-def bao_shown_after_its_tile_left(problem: str) -> bool:
-    """A known gap of the controller (issue 11 item 3): a kong replacement from the tail takes the 长春
-    宝's tile, and a seat that declares 听 later is shown the 宝 at that slot.  The controller must
-    choose the 宝 again once its tile has left the wall; until it does, this is an expected failure."""
-    return "indicator bao at" in problem and "has already left the wall" in problem
-
-
 @pytest.mark.soak
 @pytest.mark.timeout(1800)
 @pytest.mark.parametrize("region_id", REGION_IDS)
@@ -89,7 +82,4 @@ def test_the_recorder_holds_the_table_properties_across_many_seeds(region_id):
     for seed in SOAK_SEEDS:
         ruleset, log, players = play(region_id, seed=seed, hands=6)
         problems += [f"seed {seed}: {p}" for p in problems_of(ruleset, log, players)]
-    known = [p for p in problems if bao_shown_after_its_tile_left(p)]
-    assert [p for p in problems if p not in known] == []
-    if known:
-        pytest.xfail(f"the controller shows a 宝 whose tile has left the wall: {known}")
+    assert problems == []

@@ -9,6 +9,7 @@ from firmware.faults import SetRejected
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
 from tests.asyncio_support import run
+from simulator.table import SimulatedTable
 from tests.firmware.scripted_players import WallWalker
 
 
@@ -35,9 +36,35 @@ def test_a_bad_set_is_named_and_never_played(fault, code, words):
     assert not check["ok"] and check["problems"]
 
 
-def test_missed_reads_are_flagged_slot_by_slot_never_guessed():
-    message, events = rejected("missed_read=0.02", "changchun")
+def test_missed_reads_are_read_again_and_the_set_plays():
+    """Issue 9: 5 % missed reads always rejected a 136-tile build; a missed read is re-read first."""
+    events = io.StringIO()
+    result = run(run_simulated(get_region("changchun").resolve(), hands=1, seed=2, events=events, players=WallWalker,
+                               faults=("missed_read=0.05",)), timeout=90)
+    log = [json.loads(line) for line in events.getvalue().splitlines()]
+    assert result.hands == 1
+    assert any(e["event"] == "reread" and e["slots"] > 0 for e in log)
+    assert all(e["ok"] for e in log if e["event"] == "set_check")
+
+
+def test_a_slot_that_stays_unread_is_flagged_never_guessed():
+    """A dead stacking-head antenna reads nothing, again and again: its slots are named, not guessed."""
+    async def go():
+        ruleset = get_region("changchun").resolve()
+        table = SimulatedTable(seed=2, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+        await table.start("pty")
+        table.kill_antenna(2)
+        events = io.StringIO()
+        try:
+            with pytest.raises(SetRejected):
+                await run_simulated(ruleset, hands=1, seed=2, events=events, players=WallWalker, table=table)
+        finally:
+            await table.stop()
+        return [json.loads(line) for line in events.getvalue().splitlines()]
+
+    events = run(go(), timeout=90)
     faults = [e["message"] for e in events if e["event"] == "fault"]
-    assert any("was not read" in f and "slot side" in f for f in faults)
+    assert any("was not read" in f and "slot side 2" in f for f in faults)
     assert not any("missing" in f for f in faults)        # an unread slot is not guessed into a missing tile
+    assert [e["slots"] for e in events if e["event"] == "reread"][:1] == [34]      # side 2's 17 stacks, re-read
     assert not any(e["event"] == "hand_start" for e in events)

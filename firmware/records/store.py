@@ -1,0 +1,86 @@
+"""Disk work off the event loop: one writer thread per table, in the order it was asked.
+
+The loop is sacred (DESIGN.md §3): an fsync on a Pi's SD card can take tens of milliseconds, a
+stalled card seconds.  Everything that touches the disk during play — the ledger's commits, the
+journal, the remembered panel choice, the flight recorder's lines — goes through one `Store`, a
+single worker thread, so the loop only ever waits on a future (or not at all), and writes land in
+the order they were made: the ledger's commit of a hand always before the recorder's `hand_end`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Callable, TextIO, TypeVar
+
+T = TypeVar("T")
+log = logging.getLogger("mahjong_table.store")
+
+
+class Store:
+    """A single worker thread for the table's disk writes."""
+
+    def __init__(self, name: str = "table-store") -> None:
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+        self._closed = False
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run `fn(*args)` on the writer thread, after everything asked before it; await its result."""
+        return await asyncio.wrap_future(self._executor.submit(fn, *args))
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
+        """Run `fn(*args)` on the writer thread without waiting; a failure is logged, never lost."""
+        future = self._executor.submit(fn, *args)
+        future.add_done_callback(_log_failure)
+        return future
+
+    def drain(self) -> None:
+        """Block until everything asked so far is written (at shutdown, off the loop or at its end)."""
+        self._executor.submit(lambda: None).result()
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._executor.shutdown(wait=True)
+
+
+def _log_failure(future: Future) -> None:
+    error = future.exception()
+    if error is not None:
+        log.error("a disk write failed: %s", error, exc_info=error)
+
+
+class ThreadedSink:
+    """A text stream whose writes happen on the store's thread (the flight recorder's file).
+
+    `write` only queues the line; the file sees the lines in order and is flushed after each one,
+    so a reader (or a crash) never finds half a line that was not written whole.
+    """
+
+    def __init__(self, target: TextIO, store: Store, close_target: bool = True) -> None:
+        self._target = target
+        self._store = store
+        self._close_target = close_target
+        self._lock = threading.Lock()
+
+    def write(self, text: str) -> int:
+        self._store.submit(self._write_now, text)
+        return len(text)
+
+    def _write_now(self, text: str) -> None:
+        with self._lock:
+            self._target.write(text)
+            self._target.flush()
+
+    def flush(self) -> None:
+        pass                    # each line is flushed on the writer thread once written
+
+    def close(self) -> None:
+        self._store.drain()
+        if self._close_target:
+            self._target.close()
+
+
+__all__ = ["Store", "ThreadedSink"]
