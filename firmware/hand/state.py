@@ -384,7 +384,6 @@ class HandState:
 
 # -- the facts of a win, as the `win` event records them ----------------------------------------------
 
-WIN_EVENT_FACTS = ("winner", "dealer", "discarder", "win_tile", "sides")   # in the win event or hand_start
 _TILE_FACTS = ("wilds", "flipped")
 _BOOL_FACTS = ("ready_declared", "kong_replacement", "robbed_kong", "last_tile", "first_turn", "bao_hit")
 

@@ -14,13 +14,11 @@ next file continues the chain.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Callable, TextIO
 
 from .chain import CLEAN_END, GENESIS, HAND_SEAL, START, ChainState, canonical, is_hex_digest
 
 PUBLIC_TILE_EVENTS = {"hand_end", "win", "indicator", "fault", "enroll", "set_check"}
-CHAIN_FIELDS = ("prev", "digest", "chain", "format")   # written by the recorder alone
 
 
 class SecretLeak(Exception):
@@ -88,8 +86,7 @@ class FlightRecorder:
         """Write one event; `hand` overrides the open hand (0 for table-level events in a hand)."""
         if self.events_written == 0 and event != START:
             self.emit(START, hand=0)
-        for name in CHAIN_FIELDS:
-            fields.pop(name, None)      # a resumed hand may copy its old hand_start: the recorder links it anew
+        # the chain fields come last, so a resumed hand that copies its old hand_start is linked anew
         record = {"event": event, "t": round(self._clock(), 3), "hand": self.hand if hand is None else hand, **fields,
                   **self._chain.fields_for(event)}
         check_public(record)

@@ -230,9 +230,7 @@ class _HandWalk:
             self.problems.append(Finding(line.where, f"recorder_end says hand {event['open_hand']} was open; "
                                                      f"the recorder shows {self.open.number if self.open else 'none'}"))
         if name == "session_start":
-            if self.open is not None:
-                self.problems.append(Finding(line.where, f"a session starts inside hand {self.open.number}"))
-            self.session, self.new_session = event, True
+            self._session(line, event)
         elif name in HAND_OPENERS:
             self._begin(line, name, number)
         elif number == 0:
@@ -243,6 +241,16 @@ class _HandWalk:
             self.open.lines.append(line)
             if name == HAND_SEAL:
                 self.open.end, self.open = line, None
+
+    def _session(self, line: Line, event: dict) -> None:
+        """A new session resets the totals; the same session written again by a restarted controller
+        (at the top of its new file) goes on."""
+        same = self.session is not None and all(self.session[k] == event[k] for k in ("session", "ruleset", "options"))
+        restarted = self.open is None or self.open.lines[-1].file != line.file
+        if self.open is not None and not (same and restarted):
+            self.problems.append(Finding(line.where, f"a session starts inside hand {self.open.number}"))
+        if not same:
+            self.session, self.new_session = event, True
 
     def _begin(self, line: Line, name: str, number: int) -> None:
         if number == 0:

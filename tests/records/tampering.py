@@ -152,12 +152,13 @@ def reseal(events: Events) -> Events:
     return edited
 
 
-def restarted(events: Events, cut: int, clean: bool = False) -> tuple[Events, Events]:
+def restarted(events: Events, cut: int, clean: bool = False, session_again: bool = False) -> tuple[Events, Events]:
     """The two files of a run whose controller stopped at `cut` and was started again.
 
     The first file is cut off there (a dead controller), or closed by `close_cleanly()` (a clean
     stop); the second is written by a FlightRecorder given the chain head the journal kept: its
-    first hand event is `resumed`, carrying the open hand's hand_start, then the rest of the run."""
+    first hand event is `resumed`, carrying the open hand's hand_start, then the rest of the run
+    (`session_again`: the session's session_start is written again first)."""
     from firmware.records.recorder import FlightRecorder
 
     now = [0.0]
@@ -167,6 +168,9 @@ def restarted(events: Events, cut: int, clean: bool = False) -> tuple[Events, Ev
     if clean:
         before.close_cleanly()
     after = FlightRecorder(second_sink, clock=lambda: now[0], chain=before.chain_head())
+    if session_again:                               # the restarted controller says which session it goes on with
+        session = next(e for e in reversed(events[:cut]) if e["event"] == "session_start")
+        after.emit("session_start", hand=0, **_fields(session))
     if before.hand:
         open_start = next(e for e in reversed(events[:cut]) if e["event"] == "hand_start")
         after.open_hand(before.hand)

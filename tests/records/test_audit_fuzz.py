@@ -15,7 +15,7 @@ import pytest
 
 from firmware.records.audit import audit_recorders
 from firmware.records.chain import canonical
-from firmware.records.stream import BadInput, read_recorder
+from firmware.records.stream import BadInput, read_recorder, recorder_from_events
 from tests.records.conftest import REGIONS
 from tests.records.tampering import play
 
@@ -80,6 +80,19 @@ def test_a_malformed_line_is_one_problem_naming_its_file_and_line():
     texts = [str(p) for p in report.problems]
     assert "r.jsonl:4: not JSON (Expecting property name enclosed in double quotes at column 2)" in texts
     assert f"r.jsonl:{start + 2}: hand_start: `dice` should be a list of a list of an integer, not 'six'" in texts
+
+
+@pytest.mark.parametrize("field, value, says", [
+    ("ruleset", "atlantis", "hand 1: unknown ruleset 'atlantis'; choose one of:"),
+    ("options", {"no_such_option": "x"}, "hand 1: "),
+])
+def test_an_unknown_ruleset_or_option_is_one_problem_at_its_hand(field, value, says):
+    events = play("guangshui", hands=1, seed=2)
+    start = next(e for e in events if e["event"] == "hand_start")
+    start[field] = value
+    report = audit_recorders([recorder_from_events("o.jsonl", events)])
+    found = [str(p) for p in report.problems if p.where == f"o.jsonl:{events.index(start) + 1}"]
+    assert len(found) == 1 and found[0].startswith(f"o.jsonl:{events.index(start) + 1}: {says}"), report.problems
 
 
 def test_a_file_with_no_event_at_all_is_bad_input_naming_its_first_line():

@@ -39,6 +39,14 @@ def test_a_clean_stop_mid_hand_then_a_resume_is_sound_without_the_ledger(recorde
     assert report.sound and report.hands == 4, report.problems
 
 
+def test_a_restart_that_writes_its_session_again_goes_on_with_its_totals(recorders):
+    events, _ = recorders["sichuan"]
+    first, second = restarted(events, cut_inside_hand(events, 2), clean=True, session_again=True)
+    assert [e["event"] for e in second[:3]] == ["recorder_start", "session_start", "resumed"]
+    report = audit_recorders(files(first, second))
+    assert report.sound and report.hands == 4, report.problems
+
+
 def test_a_resumed_hand_without_its_first_file_is_noted_and_its_rest_audited(recorders):
     events, _ = recorders["guangshui"]
     _, second = restarted(events, cut_inside_hand(events, 2))
