@@ -37,6 +37,7 @@ from .state import SessionState
 CENTRE_LIFT = 4
 RAISED_SET_KEY = "raised_set"      # a checked set standing on the table, no hand started on it yet
 BUILDING_KEY = "building"          # a build begun under the table (BuildInProgress)
+CHAIN_KEY = "chain"                # the flight recorder's chain head after the last hand
 
 
 class TableSession:
@@ -62,10 +63,12 @@ class TableSession:
     async def run(self) -> int:
         """Play `hands` hands (or until cancelled); return how many were played."""
         hub = self.hub
+        saved = await self.store.run(self.ledger.journal) if self._resume else {}
+        if CHAIN_KEY in saved:
+            hub.recorder.continue_chain(saved[CHAIN_KEY]["head"])      # this recorder goes on from the last one
         await hub.start()
         self._journal_task = asyncio.create_task(self._journal_hands(), name="journal")
         try:
-            saved = await self.store.run(self.ledger.journal) if self._resume else {}
             if HAND_KEY not in saved:
                 hub.presenter.phase(Phase.IDLE)         # a hand being resumed keeps its screens
             below, standing = await self._pick_up(saved)
@@ -145,6 +148,7 @@ class TableSession:
                               payments=list(outcome.payments), totals=list(after.totals), next_dealer=after.dealer,
                               **outcome.end_fields)
             hub.recorder.close_hand()
+            self._journal(CHAIN_KEY, {"head": hub.recorder.chain_head()})
             self.flow.close()
         finally:
             self._settling = False
@@ -161,8 +165,12 @@ class TableSession:
                              HandRecord(hand.number, hand.dealer, "void", (), (0, 0, 0, 0), hand.wall_hash()),
                              after.to_json())
         self.state = after
-        hub.recorder.emit("hand_void", hand=hand.number, reason=reason, dealer=hand.dealer, next_dealer=after.dealer,
-                          totals=list(after.totals), **hand.hand_end_fields())
+        hub.recorder.open_hand(hand.number)
+        hub.recorder.emit("hand_void", reason=reason)
+        hub.recorder.emit("hand_end", result="void", winners=[], payments=[0, 0, 0, 0], totals=list(after.totals),
+                          next_dealer=after.dealer, **hand.hand_end_fields())
+        hub.recorder.close_hand()
+        self._journal(CHAIN_KEY, {"head": hub.recorder.chain_head()})
         hub.presenter.phase(Phase.HAND_OVER, f"本局作废: {reason}"[:40])
 
     def _show_settled(self, outcome: HandOutcome, state: SessionState) -> None:
@@ -249,8 +257,7 @@ class TableSession:
         if not same_rules:
             if session is not None and HAND_KEY in saved:
                 self.state = session
-                await self._void(HandState.from_json(saved[HAND_KEY]), "规则已更换")
-                hub.recorder.close_hand()
+                await self._void(HandState.from_json(saved[HAND_KEY]), "the rules were changed")
             self._drop_sets()
             await self._open_session(hub.ruleset)
             return None, None
@@ -288,7 +295,6 @@ class TableSession:
         changes, problem = hand.blind_changes(self.hub.wall_sensors)
         if problem is not None:
             await self._void(hand, problem)
-            self.hub.recorder.close_hand()
             return
         outcome = await self.flow.resume(hand, totals=self._state().totals, cause="restart", blind=changes)
         await self.publish(outcome)

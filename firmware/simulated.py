@@ -72,16 +72,19 @@ async def run_simulated(ruleset: Ruleset, *, hands: int | None, seed: int = 0, s
             recorder = FlightRecorder(sink, clock=_table_clock(table))
             if on_event is not None:
                 recorder.listen(on_event)
-            controller = TableController(devices, ruleset, registry, recorder, clock=_table_clock(table),
-                                         settings=settings)
-            session = TableSession(controller, ledger, hands, store=store, resume=resume)
-            if on_session is not None:
-                on_session(session)
-            if players is not None:
-                player_task = asyncio.create_task(players(table, ruleset, seed).run(), name="simulated-players")
-            played = await _run_beside(session.run(), player_task)
-            totals = session.state.totals if session.state is not None else (0, 0, 0, 0)
-            return RunResult(played, totals, recorder.events_written)
+            try:
+                controller = TableController(devices, ruleset, registry, recorder, clock=_table_clock(table),
+                                             settings=settings)
+                session = TableSession(controller, ledger, hands, store=store, resume=resume)
+                if on_session is not None:
+                    on_session(session)
+                if players is not None:
+                    player_task = asyncio.create_task(players(table, ruleset, seed).run(), name="simulated-players")
+                played = await _run_beside(session.run(), player_task)
+                totals = session.state.totals if session.state is not None else (0, 0, 0, 0)
+                return RunResult(played, totals, recorder.events_written)
+            finally:
+                recorder.close_cleanly()            # the run ended under our control: the file ends cleanly
     finally:
         if player_task is not None:
             player_task.cancel()

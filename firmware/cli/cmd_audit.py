@@ -1,58 +1,65 @@
-"""`mahjong-table audit FILE`: check a flight recorder against the rules (the wall hash included)."""
+"""`mahjong-table audit FILE [FILE…] [--ledger DB] [--json]`: check flight recorders against the rules,
+their hash chain and (with --ledger) the score ledger.  Exit 0 sound, 1 problems, 2 unreadable input."""
 
 from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
-from firmware.records.audit import audit_events, split_hands
+from firmware.records.audit import Report, audit_recorders
+from firmware.records.audit_ledger import LedgerView
+from firmware.records.stream import BadInput, RecorderFile, read_recorder
 
 from .errors import UserError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("audit", help="check a flight recorder: wall hashes, draw order, reserve, indicators, payments",
-                                   description="Check every finished hand of a flight recorder (JSON Lines) against its "
-                                               "ruleset: anyone can verify the wall was fixed before play began.",
-                                   epilog="examples:\n"
-                                          "  mahjong-table audit events.jsonl",
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("events", metavar="FILE", help="a flight recorder written by `run --events FILE`")
+    parser = subparsers.add_parser(
+        "audit", help="check flight recorders: hash chain, wall hashes, draw order, reserve, indicators, payments",
+        description="Check every hand of one or more flight recorders (JSON Lines, in the order they were written: "
+                    "a restarted controller starts a new file) against their rulesets and their hash chain; with "
+                    "--ledger, against the score ledger too.  One line per problem, then a summary.  Exit status: "
+                    "0 sound, 1 problems found, 2 a file that cannot be read.",
+        epilog="examples:\n"
+               "  mahjong-table audit events.jsonl\n"
+               "  mahjong-table audit events.jsonl --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("events", metavar="FILE", nargs="+", help="a flight recorder written by `run --events FILE`")
+    parser.add_argument("--ledger", metavar="DB", help="the score ledger (SQLite) the table kept: every finished hand "
+                                                       "must be in it, and its hands in the recorders")
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
     parser.set_defaults(handler=audit)
 
 
 def audit(args: argparse.Namespace) -> int:
-    events = read_recorder(Path(args.events))
-    hands = [h for h in split_hands(events) if h.first("hand_end")]
-    problems = audit_events(events)
-    if not hands:
-        problems.append(f"{args.events}: no finished hand to audit (an empty or cut-off recorder proves nothing)")
-    for problem in problems:
-        print(problem)
-    print(f"{len(hands)} hand(s) audited: " + ("sound" if not problems else f"{len(problems)} problem(s)"))
-    return 0 if not problems else 1
-
-
-def read_recorder(path: Path) -> list[dict]:
-    """The events of a flight recorder; anything that is not one is one line naming the line."""
     try:
-        data = path.read_bytes()
-    except IsADirectoryError:
-        raise UserError(f"{path} is a folder; name a flight recorder file in it") from None
+        files = [_read(path) for path in args.events]
+        ledger = LedgerView.open(args.ledger) if args.ledger else None
+    except BadInput as error:
+        raise UserError(str(error)) from None
+    report = audit_recorders(files, ledger)
+    print(json.dumps(_as_json(report), ensure_ascii=False) if args.json else _as_text(report))
+    return 0 if report.sound else 1
+
+
+def _read(path: str) -> RecorderFile:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
     except OSError as error:
         raise UserError(f"cannot read {path} ({error.strerror})") from None
-    events = []
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        if not raw.strip():
-            continue
-        try:
-            event = json.loads(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise UserError(f"{path} line {number}: not UTF-8 text; is it a flight recorder?") from None
-        except json.JSONDecodeError:
-            raise UserError(f"{path} line {number}: not JSON; is it a flight recorder?") from None
-        if not isinstance(event, dict) or not isinstance(event.get("event"), str):
-            raise UserError(f"{path} line {number}: not a flight recorder event (an object with \"event\")")
-        events.append(event)
-    return events
+    return read_recorder(path, data)
+
+
+def _as_text(report: Report) -> str:
+    lines = [str(problem) for problem in report.problems] + [f"note: {note}" for note in report.notes]
+    verdict = "sound" if report.sound else f"{len(report.problems)} problem(s)"
+    notes = f" ({len(report.notes)} note(s))" if report.notes else ""
+    lines.append(f"{report.hands} hand(s) audited: {verdict}{notes}")
+    return "\n".join(lines)
+
+
+def _as_json(report: Report) -> dict:
+    return {"sound": report.sound, "files": list(report.files), "hands": report.hands,
+            "problems": [{"where": p.where, "text": p.text} for p in report.problems],
+            "notes": [{"where": n.where, "text": n.text} for n in report.notes]}

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Mapping
 
 from rulesets.definition import Ruleset
-from rulesets.hand import Hand, Meld, MeldKind, WinContext
+from rulesets.hand import Hand, Meld, MeldKind, WinContext, parse_meld
 from rulesets.indicators import Effect, IndicatorRule, RevealContext, Timing
 from rulesets.judging import HandResult, evaluate_hand
 from rulesets.regions import get_region
@@ -278,14 +278,12 @@ class HandState:
 
     # -- wins ----------------------------------------------------------------------------------
 
-    def judge_win(self, seat: int, discarder: int | None, melds: tuple[Meld, ...], concealed: tuple[Tile, ...],
-                  flowers: tuple[Tile, ...], win_tile: Tile | None, flipped: tuple[Tile, ...],
-                  ron_winners: int = 1) -> tuple[Hand, HandResult]:
-        """Judge a laid hand; a legal one is recorded as a win."""
-        hand = Hand(tuple(sorted(concealed)), melds, flowers)
+    def win_context(self, seat: int, discarder: int | None, win_tile: Tile | None, flowers: tuple[Tile, ...],
+                    flipped: tuple[Tile, ...], ron_winners: int = 1) -> WinContext:
+        """The facts the scorer is given for a win now (the `win` event records them as `context`)."""
         kong_draw = self.last_take is not None and self.last_take.reason == "kong"
         bao = self.bao
-        context = WinContext(
+        return WinContext(
             winner=seat, dealer=self.dealer, discarder=discarder, win_tile=win_tile,
             sides=self.ruleset.players, ready_declared=seat in self.ready,
             kong_replacement=discarder is None and kong_draw, last_tile=self.tracker.exhausted,
@@ -295,13 +293,20 @@ class HandState:
             extra=(("finished", tuple(sorted(self.out_of_play))),     # 血战 winners, who pay no more
                    ("fa_shown", len(flowers)),                        # 钻牌: the 发 (or 红中) shown
                    ("ron_winners", ron_winners)))                     # 一炮多响: winners on this discard
+
+    def judge_win(self, seat: int, discarder: int | None, melds: tuple[Meld, ...], concealed: tuple[Tile, ...],
+                  flowers: tuple[Tile, ...], win_tile: Tile | None, flipped: tuple[Tile, ...],
+                  ron_winners: int = 1) -> tuple[Hand, WinContext, HandResult]:
+        """Judge a laid hand; a legal one is recorded as a win."""
+        hand = Hand(tuple(sorted(concealed)), melds, flowers)
+        context = self.win_context(seat, discarder, win_tile, flowers, flipped, ron_winners)
         result = evaluate_hand(self.ruleset, hand, context)
         if result.verdict.legal and result.settlement is not None:
             self.wins.append(WinRecord(seat, discarder, hand, win_tile,
                                        Payout(result.settlement.payments, result.settlement.items)))
             if self.ruleset.play.after_win == "xuezhan":     # 血战: a winner leaves; 血流: he plays on
                 self.out_of_play.add(seat)
-        return hand, result
+        return hand, context, result
 
     def payments(self) -> tuple[int, int, int, int]:
         parts = [w.payout.payments for w in self.wins]
@@ -399,4 +404,75 @@ class HandState:
                 and self.tracker == other.tracker)
 
 
-__all__ = ["HandOutcome", "HandState", "Payout", "Reveal", "WinRecord", "wall_hash"]
+# -- the facts of a win, as the `win` event records them ----------------------------------------------
+
+_TILE_FACTS = ("wilds", "flipped")
+_BOOL_FACTS = ("ready_declared", "kong_replacement", "robbed_kong", "last_tile", "first_turn", "bao_hit")
+
+
+def win_context_json(context: WinContext) -> dict[str, Any]:
+    """The WinContext without what the win event and hand_start already say, as plain JSON."""
+    return {
+        "prevailing_wind": str(context.prevailing_wind),
+        **{name: getattr(context, name) for name in _BOOL_FACTS},
+        "consecutive_dealer": context.consecutive_dealer,
+        "kongs_by_side": [list(k) for k in context.kongs_by_side],
+        "wilds": [str(t) for t in context.wilds], "flipped": [str(t) for t in context.flipped],
+        "exposed_by_side": [[side, [str(m) for m in melds]] for side, melds in context.exposed_by_side],
+        "ready_sides": list(context.ready_sides),
+        "extra": {key: _plain(value) for key, value in context.extra},
+    }
+
+
+def win_context_from_json(data: Mapping[str, Any], *, winner: int, dealer: int, discarder: int | None,
+                          win_tile: Tile | None, sides: tuple[int, ...]) -> WinContext:
+    """The WinContext a win event recorded; raises ValueError naming the first fact that is malformed."""
+    def want(name: str, ok: bool) -> None:
+        if not ok:
+            raise ValueError(f"context.{name} is malformed")
+
+    for name in _BOOL_FACTS:
+        want(name, isinstance(data.get(name), bool))
+    want("consecutive_dealer", _is_int(data.get("consecutive_dealer")))
+    want("prevailing_wind", isinstance(data.get("prevailing_wind"), str))
+    for name in _TILE_FACTS:
+        want(name, _all(data.get(name), lambda t: isinstance(t, str)))
+    want("kongs_by_side", _all(data.get("kongs_by_side"), lambda k: _all(k, _is_int) and len(k) == 3))
+    want("exposed_by_side", _all(data.get("exposed_by_side"), lambda e: isinstance(e, list) and len(e) == 2
+                                 and _is_int(e[0]) and _all(e[1], lambda m: isinstance(m, str))))
+    want("ready_sides", _all(data.get("ready_sides"), _is_int))
+    want("extra", isinstance(data.get("extra"), dict))
+    return WinContext(
+        winner=winner, dealer=dealer, discarder=discarder, win_tile=win_tile, sides=sides,
+        prevailing_wind=Tile.parse(data["prevailing_wind"]),
+        **{name: data[name] for name in _BOOL_FACTS}, consecutive_dealer=data["consecutive_dealer"],
+        kongs_by_side=tuple(tuple(k) for k in data["kongs_by_side"]),
+        wilds=tuple(map(Tile.parse, data["wilds"])), flipped=tuple(map(Tile.parse, data["flipped"])),
+        exposed_by_side=tuple((side, tuple(parse_meld(m) for m in melds)) for side, melds in data["exposed_by_side"]),
+        ready_sides=tuple(data["ready_sides"]),
+        extra=tuple((key, _frozen(value)) for key, value in data["extra"].items()))
+
+
+def _plain(value: Any) -> Any:
+    """A region fact as JSON: numbers, text, flags and tuples of them (a Tile would not come back)."""
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if value is None or (isinstance(value, (bool, int, float, str)) and not isinstance(value, Tile)):
+        return value
+    raise TypeError(f"a win fact {value!r} cannot be recorded: give the scorer plain numbers, text or tuples")
+
+
+def _frozen(value: Any) -> Any:
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _all(value: Any, check) -> bool:
+    return isinstance(value, list) and all(check(v) for v in value)
+
+
+__all__ = ["HandOutcome", "HandState", "Payout", "Reveal", "WinRecord", "wall_hash", "win_context_from_json",
+           "win_context_json"]

@@ -15,7 +15,7 @@ from rulesets.tiles import Tile
 
 from .melds import melds_from_tiles
 from .ports import HandPorts, Press
-from .state import HandState
+from .state import HandState, win_context_json
 
 
 class WinCheck:
@@ -54,8 +54,8 @@ class WinCheck:
         melds, concealed, flowers = await self._read_hand(hand, seat)
         win_tile = await self._win_tile(hand, seat, discarder, concealed)
         flipped = self._after_win_flips(hand, discarder)
-        laid, result = hand.judge_win(seat, discarder, melds, concealed, flowers, win_tile, flipped,
-                                      self.winners_on(hand, discarder, seat))
+        laid, context, result = hand.judge_win(seat, discarder, melds, concealed, flowers, win_tile, flipped,
+                                               self.winners_on(hand, discarder, seat))
         verdict = result.verdict
         if verdict.legal and result.settlement is not None:
             settlement = result.settlement
@@ -65,7 +65,7 @@ class WinCheck:
                 win_tile=str(win_tile) if win_tile is not None else None,
                 wilds_as=[[str(a), str(b)] for a, b in verdict.shape.assignment],
                 items=[{"name": i.zh, "pinyin": i.pinyin, "value": i.value, "unit": i.unit} for i in settlement.items],
-                payments=list(settlement.payments))
+                payments=list(settlement.payments), context=win_context_json(context))
             ports.screens.prompt(seat, f"{WIN_DONE} {settlement.payments[seat]:+d}")
         else:
             ports.recorder.emit("false_win", seat=seat, tiles=[str(t) for t in laid.concealed],

@@ -1,91 +1,194 @@
-"""Audit a flight recorder against the rules: anyone can check a hand after it ended.
+"""Audit flight recorders against the rules and the chain: anyone can check a hand after it ended.
 
-For every hand in a JSON Lines event log this checks what the issue asks of the table:
-- the wall hash of `hand_start` is the SHA-256 of the salt and the wall revealed in `hand_end`;
-- the wall holds exactly the ruleset's tiles (tile conservation);
-- the break and the ring follow the ruleset's dice procedure and wall layout;
-- every take follows the draw order (head in sequence, tail from the end), each slot once;
-- the live count and the reserve of each take match the ruleset's reserve policy;
-- 荒庄 came at exactly the right tile (live 0, the reserve untouched);
-- each indicator lies where the ruleset's position rule puts it, on a slot still in the wall at that
-  moment, and makes the wilds it says;
-- payments sum to zero and the totals add up;
-- nothing hidden leaked before `hand_end` (no tile in a take, no private indicator's tile).
+The recorders (one or more files, in the order they were written) are read as one stream
+(`stream.py`) and checked for:
+- the shape of every line (`schema.py`): one problem per malformed line, naming file and line;
+- the hash chain (`chain.py`): nothing removed, added, reordered or changed, file to file;
+- a clean end: each file ends with `recorder_end`, every hand with `hand_end`;
+- per hand, what the rules fix: the wall hash of `hand_start` is the SHA-256 of the salt and the
+  wall revealed in `hand_end`; the wall holds exactly the ruleset's tiles; the break and the ring
+  follow the dice; every take follows the draw order, each slot once; the live count and the
+  reserve of each take; 荒庄 at exactly the right tile; each indicator where the position rule
+  puts it, on a slot still in the wall then, making the wilds it says; nothing hidden leaked before `hand_end`;
+- the payments of every win recomputed with the ruleset's scorer from the facts the `win` event
+  records, those facts checked against the log (`audit_wins.py`); the hand's winners and payments
+  against its wins; the running totals (from 0 at each `session_start`) against the payments;
+- with a ledger, every hand against the ledger's row for it, and the ledger's hands missing from
+  the recorders (`audit_ledger.py`).
 
-`audit_events` returns the problems found (empty when the log is sound).
+`audit_recorders` returns a `Report`; `audit_events` is the short form for one recorder's events.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Iterable
+from dataclasses import dataclass
+from typing import Iterable, Sequence
 
 from rulesets.definition import Ruleset
 from rulesets.indicators import RevealContext, Timing
-from rulesets.regions import get_region
+from rulesets.regions import UnknownRegion, get_region
 from rulesets.reserve import wall_count
 from rulesets.tiles import Tile
 from rulesets.walls import Layer, Slot
 
 from ..hand.state import wall_hash
+from .audit_ledger import LedgerView, cross_check
+from .audit_wins import audit_wins
+from .chain import HAND_OPENERS
+from .stream import Finding, HandLog, RecorderFile, check_chain, recorder_from_events, split_hands
 
 
-@dataclass
-class HandLog:
-    number: int
-    events: list[dict] = field(default_factory=list)
+class Unauditable(Exception):
+    """A hand whose facts are too broken to check further (the message says which)."""
 
-    def first(self, name: str) -> dict | None:
-        return next((e for e in self.events if e["event"] == name), None)
 
-    def all(self, name: str) -> list[dict]:
-        return [e for e in self.events if e["event"] == name]
+@dataclass(frozen=True)
+class Report:
+    files: tuple[str, ...]
+    hands: int                         # finished hands audited
+    problems: tuple[Finding, ...]
+    notes: tuple[Finding, ...]
+
+    @property
+    def sound(self) -> bool:
+        return not self.problems
 
 
 def read_events(lines: Iterable[str]) -> list[dict]:
+    """The events of a recorder's lines (for tests and tools that hold a log in memory)."""
     return [json.loads(line) for line in lines if line.strip()]
 
 
-def split_hands(events: list[dict]) -> list[HandLog]:
-    hands: dict[int, HandLog] = {}
-    for event in events:
-        if event.get("hand"):
-            hands.setdefault(event["hand"], HandLog(event["hand"])).events.append(event)
-    return [hands[n] for n in sorted(hands)]
-
-
 def audit_events(events: list[dict]) -> list[str]:
-    """Every finished hand against the rules, and the running totals (which start at 0 with each
-    `session_start`) against the payments."""
-    problems: list[str] = []
-    hands = {hand.number: hand for hand in split_hands(events)}
-    totals = [0, 0, 0, 0]
-    for event in events:
-        if event["event"] == "session_start":
-            totals = [0, 0, 0, 0]
-        if event["event"] != "hand_end":
-            continue
-        hand = hands[event["hand"]]
-        start, end = hand.first("hand_start"), event
-        if start is None:
-            continue                                    # the hand began before this recorder
+    """The problems of one recorder's events (empty when it is sound)."""
+    return [str(p) for p in audit_recorders([recorder_from_events("events", events)]).problems]
+
+
+def audit_recorders(files: Sequence[RecorderFile], ledger: LedgerView | None = None) -> Report:
+    """Audit recorder files written one after another (a restarted controller starts a new file)."""
+    problems: list[Finding] = []
+    notes: list[Finding] = []
+    for recorder in files:
+        problems += recorder.malformed
+        problems += _emptiness(recorder)
+        problems += _clock(recorder)
+    problems += check_chain(files)
+    split = split_hands(files)
+    problems += split.problems
+    notes += split.notes
+    finished = [hand for hand in split.hands if hand.end is not None]
+    for hand in finished:
+        problems += _audit_finished(hand)
+    problems += _audit_totals(split.hands)
+    endings = _endings(files, split.hands)
+    if ledger is None:
+        problems += [finding for finding, _ in endings]
+    else:
+        check = cross_check(split.hands, ledger)
+        problems += check.problems
+        for finding, file in endings:
+            if check.agrees(file):
+                notes.append(Finding(finding.where, finding.text + "; the ledger holds exactly this file's hands"))
+            else:
+                problems.append(finding)
+    return Report(tuple(f.name for f in files), len(finished), tuple(problems), tuple(notes))
+
+
+def _emptiness(recorder: RecorderFile) -> list[Finding]:
+    if not recorder.lines:
+        return [Finding(recorder.name, "empty: a recorder with no events proves nothing")]
+    if not any(line.name in HAND_OPENERS for line in recorder.lines):
+        return [Finding(recorder.name, "no hand begins in this recorder: it proves nothing")]
+    return []
+
+
+def _clock(recorder: RecorderFile) -> list[Finding]:
+    """The table clock never goes back within one run."""
+    problems: list[Finding] = []
+    last: float | None = None
+    for line in recorder.events():
+        t = line.event["t"]                                  # type: ignore[index]
+        if last is not None and t < last:
+            problems.append(Finding(line.where, f"the table clock goes back from {last} to {t}"))
+        last = t
+    return problems
+
+
+def _endings(files: Sequence[RecorderFile], hands: list[HandLog]) -> list[tuple[Finding, str]]:
+    """Files that stop without `recorder_end` and hands that never ended: problems, unless the
+    ledger shows nothing was lost."""
+    found: list[tuple[Finding, str]] = []
+    for recorder in files:
+        if recorder.lines and not recorder.ends_cleanly:
+            found.append((Finding(recorder.lines[-1].where, "no recorder_end after this line: the file was cut off "
+                                                            "or the controller died"), recorder.name))
+    for hand in hands:
+        if hand.end is None:
+            found.append((Finding(hand.start.where, f"hand {hand.number} never ended: its hand_end is missing (cut off, "
+                                                    "or the controller stopped mid-hand)"), hand.lines[-1].file))
+    return found
+
+
+def _audit_finished(hand: HandLog) -> list[Finding]:
+    start, end = hand.start.event, hand.end.event                # type: ignore[union-attr]
+    assert start is not None and end is not None
+
+    def found(texts: list[str]) -> list[Finding]:
+        return [Finding(hand.start.where, f"hand {hand.number}: {text}") for text in texts]
+
+    try:
         ruleset = get_region(start["ruleset"]).resolve(start["options"])
-        problems += [f"hand {hand.number}: {p}" for p in audit_hand(ruleset, hand, start, end)]
-        totals = [t + p for t, p in zip(totals, end["payments"])]
-        if end["totals"] != totals:
-            problems.append(f"hand {hand.number}: totals {end['totals']} are not the sum of the payments {totals}")
+    except UnknownRegion as error:
+        return found([error.message])
+    except ValueError as error:                                  # an unknown option or value
+        return found([str(error)])
+    problems: list[str] = []
+    session = hand.session
+    if session is not None and (session["ruleset"], session["options"]) != (start["ruleset"], start["options"]):
+        problems.append(f"plays {start['ruleset']} {start['options']}, but its session is {session['ruleset']} "
+                        f"{session['options']}")
+    for check in (audit_hand, audit_wins):
+        try:
+            problems += check(ruleset, hand, start, end)
+        except (Unauditable, ValueError) as error:               # ValueError: the rules refuse a recorded fact
+            problems.append(f"cannot be checked further: {error}")
+    return found(problems)
+
+
+def _audit_totals(hands: list[HandLog]) -> list[Finding]:
+    """The running totals: from zero at each session_start, plus each hand's payments."""
+    problems: list[Finding] = []
+    totals: list[int] | None = None
+    for hand in hands:
+        if hand.new_session:
+            totals = [0, 0, 0, 0]
+        if hand.end is None:
+            continue
+        end = hand.end.event
+        assert end is not None
+        if totals is not None:
+            expected = [t + p for t, p in zip(totals, end["payments"])]
+            if end["totals"] != expected:
+                problems.append(Finding(hand.end.where, f"hand {hand.number}: totals {end['totals']} are not the "
+                                                        f"totals before it plus its payments {expected}"))
         totals = list(end["totals"])
     return problems
 
 
+# -- one hand against the rules ---------------------------------------------------------------------
+
+
 def audit_hand(ruleset: Ruleset, hand: HandLog, start: dict, end: dict) -> list[str]:
     problems: list[str] = []
+    if start["sides"] != list(ruleset.players) or start["dealer"] not in ruleset.players:
+        raise Unauditable(f"sides {start['sides']} and dealer {start['dealer']} are not {ruleset.id}'s players "
+                          f"{list(ruleset.players)}")
     ring_tiles = end["ring"]
     if wall_hash(end["salt"], ring_tiles) != start["wall_hash"]:
         problems.append("the wall hash does not match the wall revealed at hand_end")
-    built = Counter(Tile.parse(t) for pair in ring_tiles for t in pair)
+    built = Counter(_tile(t, "the revealed wall") for pair in ring_tiles for t in pair)
     if built != Counter(dict(ruleset.tiles.counts)):
         problems.append("the wall does not hold exactly the ruleset's tiles")
     rolls = [tuple(r) for r in start["dice"]]
@@ -95,7 +198,10 @@ def audit_hand(ruleset: Ruleset, hand: HandLog, start: dict, end: dict) -> list[
     ring = ruleset.layout.ring(result.brk)
     if len(ring) != start["ring_stacks"]:
         problems.append("the ring has the wrong number of stacks")
-    problems += _audit_takes(ruleset, ring, hand, ring_tiles)
+    if len(ring_tiles) != len(ring):
+        raise Unauditable(f"the revealed wall has {len(ring_tiles)} stacks, the ring {len(ring)}")
+    if not hand.partial:                                  # the draws before a restart are in another file
+        problems += _audit_takes(ruleset, ring, hand, ring_tiles)
     if sum(end["payments"]) != 0 and end["result"] == "win":
         problems.append(f"payments {end['payments']} do not sum to zero")
     for take in hand.all("take"):
@@ -105,27 +211,44 @@ def audit_hand(ruleset: Ruleset, hand: HandLog, start: dict, end: dict) -> list[
     return problems
 
 
+TILES_BY_TEXT = {str(tile): tile for tile in Tile}          # how the recorder writes a tile
+
+
+def _tile(text: str, where: str) -> Tile:
+    tile = TILES_BY_TEXT.get(text)
+    if tile is None:
+        raise Unauditable(f"{where} holds {text!r}, which is not a tile")
+    return tile
+
+
 def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[str]]) -> list[str]:
     problems: list[str] = []
     taken: set[Slot] = set()
     head_order = [ring.head_slot(p) for p in range(ring.tile_count)]
     tail_order = [ring.tail_slot(t) for t in range(ring.tile_count)]
     shown: set[Slot] = set()
+    next_head = _Next(head_order, lambda s: s in taken)
+    next_tail = _Next(tail_order, lambda s: s in taken or s in shown)
     head = tail = kongs = 0
-    start = hand.first("hand_start")
-    dealer = start["dealer"]
+    dealer = hand.start.event["dealer"]                   # type: ignore[index]
     for event in hand.events:
         if event["event"] == "indicator" and event["ring"]:
+            slots = _slots(event, len(ring))
+            if slots is None:
+                problems.append(f"indicator {event['kind']} names stacks {event['ring']}/{event['layer']} outside the ring")
+                continue
             problems += _audit_indicator(ruleset, ring, event, ring_tiles, dealer, taken, head_order, tail)
             if event.get("effect") == "shown":
-                shown |= {Slot(r, Layer(layer)) for r, layer in zip(event["ring"], event["layer"])}
+                shown |= set(slots)
         if event["event"] != "take":
+            continue
+        if event["ring"] >= len(ring):
+            problems.append(f"a take at stack {event['ring']}, outside the ring of {len(ring)}")
             continue
         slot = Slot(event["ring"], Layer(event["layer"]))
         if slot in taken:
             problems.append(f"slot {slot.ring}/{slot.layer.value} taken twice")
-        expected_head = next((s for s in head_order if s not in taken), None)
-        expected_tail = next((s for s in tail_order if s not in taken and s not in shown), None)
+        expected_head, expected_tail = next_head(), next_tail()
         if event["in_order"] and event["reason"] != "set_aside":
             expected = expected_head if event["end"] == "head" else expected_tail
             if event["end"] == "tail" and slot in shown:
@@ -153,6 +276,25 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
     return problems
 
 
+class _Next:
+    """The first slot of an order not yet passed over (what is passed over only grows)."""
+
+    def __init__(self, order: list[Slot], passed) -> None:
+        self._order, self._passed, self._index = order, passed, 0
+
+    def __call__(self) -> Slot | None:
+        while self._index < len(self._order) and self._passed(self._order[self._index]):
+            self._index += 1
+        return self._order[self._index] if self._index < len(self._order) else None
+
+
+def _slots(event: dict, ring_size: int) -> list[Slot] | None:
+    """An indicator's slots, or None if they are not slots of this ring."""
+    if len(event["ring"]) != len(event["layer"]) or any(r >= ring_size for r in event["ring"]):
+        return None
+    return [Slot(r, Layer(layer)) for r, layer in zip(event["ring"], event["layer"])]
+
+
 def _audit_indicator(ruleset: Ruleset, ring, event: dict, ring_tiles, dealer: int, taken: set[Slot],
                      head_order: list[Slot], tail_taken: int) -> list[str]:
     rule = next((r for r in ruleset.indicators if r.kind == event["kind"]
@@ -163,10 +305,12 @@ def _audit_indicator(ruleset: Ruleset, ring, event: dict, ring_tiles, dealer: in
     gone = [f"{r}/{layer}" for r, layer in zip(event["ring"], event["layer"]) if Slot(r, Layer(layer)) in taken]
     if gone:
         problems.append(f"indicator {event['kind']} at {', '.join(gone)}: that slot has already left the wall")
+    dice = tuple(event["dice"])
     next_head = next((ring.slot_sequence(s) for s in head_order if s not in taken), ring.tile_count)
-    context = RevealContext(ring, ruleset.layout, dealer, next_head, tail_taken, tuple(event.get("dice") or ()),
-                            frozenset(taken))
     if rule.timing is not Timing.ON_READY:
+        if len(dice) != rule.position_dice or not all(1 <= d <= 6 for d in dice):
+            return [f"indicator {event['kind']} with dice {list(dice)}; its rule rolls {rule.position_dice} die/dice"]
+        context = RevealContext(ring, ruleset.layout, dealer, next_head, tail_taken, dice, frozenset(taken))
         slots = rule.position.slots(context)
         expected = [[s.ring for s in slots], [s.layer.value for s in slots]]
         if [event["ring"], event["layer"]] != expected:

@@ -5,15 +5,20 @@ is written live, so it must never reveal a hidden tile: `take` events carry no t
 indicator's tile stays null until `hand_end`, and the whole wall (with the salt that proves
 `wall_hash`) appears only in `hand_end`.  `check_public` enforces this on every event before it
 is written, so a bug elsewhere cannot leak the wall.
+
+The lines are bound by a hash chain (`chain.py`): the recorder opens with `recorder_start`, adds
+`prev` to `hand_start`/`resumed` and `digest` to `hand_end`, and a clean stop writes `recorder_end`
+(`close_cleanly`).  `chain_head()` is what a restarted controller passes back as `chain=` so the
+next file continues the chain.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any, Callable, TextIO
 
-PUBLIC_TILE_EVENTS = {"hand_end", "hand_void", "win", "indicator", "fault", "enroll", "set_check"}
-HAND_ENDS = {"hand_end", "hand_void"}      # the hand is over (settled, or voided): its wall may be shown
+from .chain import CLEAN_END, GENESIS, HAND_SEAL, START, ChainState, canonical, is_hex_digest
+
+PUBLIC_TILE_EVENTS = {"hand_end", "win", "indicator", "fault", "enroll", "set_check"}
 
 
 class SecretLeak(Exception):
@@ -27,8 +32,8 @@ def check_public(event: dict[str, Any]) -> None:
         raise SecretLeak("a take event must not name the tile taken")
     if name == "indicator" and not event.get("public", True) and (event.get("tile") is not None or event.get("wilds") is not None):
         raise SecretLeak("a private indicator's tile and wilds stay hidden until hand_end")
-    if name not in HAND_ENDS and ("salt" in event or _is_wall(event.get("ring"))):
-        raise SecretLeak(f"the wall and its salt appear only at the hand's end, not in {name}")
+    if name != "hand_end" and ("salt" in event or _is_wall(event.get("ring"))):
+        raise SecretLeak(f"the wall and its salt appear only in hand_end, not in {name}")
 
 
 def _is_wall(value: Any) -> bool:
@@ -40,14 +45,21 @@ class FlightRecorder:
     """Writes events to a text stream (a file opened by the caller) and to live listeners.
 
     Every event carries the number of the hand open at the time (`open_hand` … `close_hand`),
-    0 outside a hand: one place decides it, whoever emits.
+    0 outside a hand: one place decides it, whoever emits.  `chain` is the head of the chain this
+    recorder continues (`chain_head()` of the previous run's recorder; a fresh table starts from
+    `GENESIS`).  The first event written is preceded by `recorder_start` (so listeners hear it too).
     """
 
-    def __init__(self, sink: TextIO | None, clock: Callable[[], float]) -> None:
+    def __init__(self, sink: TextIO | None, clock: Callable[[], float], chain: str = GENESIS) -> None:
+        if not is_hex_digest(chain):
+            raise ValueError(f"the recorder's chain head must be 64 hex digits (a chain_head()), not {chain!r}")
         self._sink = sink
         self._clock = clock
+        self._chain = ChainState(chain)
         self._listeners: list[Callable[[dict[str, Any]], None]] = []
+        self._since_end = 0             # lines written since the last recorder_end
         self.events_written = 0
+        self.hands_ended = 0
         self.hand = 0
 
     def listen(self, listener: Callable[[dict[str, Any]], None]) -> None:
@@ -59,14 +71,41 @@ class FlightRecorder:
     def close_hand(self) -> None:
         self.hand = 0
 
+    def continue_chain(self, head: str) -> None:
+        """Go on from the chain of a previous run (the journal kept its head); before any event only."""
+        if self.events_written:
+            raise RuntimeError("a recorder continues a chain before its first event, not after")
+        if not is_hex_digest(head):
+            raise ValueError(f"the recorder's chain head must be 64 hex digits (a chain_head()), not {head!r}")
+        self._chain = ChainState(head)
+
+    def chain_head(self) -> str:
+        """The hash of the last hand_end written (or the chain this recorder started from)."""
+        return self._chain.head
+
+    def close_cleanly(self) -> dict[str, Any] | None:
+        """Write `recorder_end` (the chain head, the hands ended, the open hand if any): the file
+        ends cleanly.  Nothing is written if nothing was written since the last `recorder_end`."""
+        if self._since_end == 0 and self.events_written:
+            return None
+        return self.emit(CLEAN_END, hand=0, hands=self.hands_ended, open_hand=self.hand)
+
     def emit(self, event: str, *, hand: int | None = None, **fields: Any) -> dict[str, Any]:
         """Write one event; `hand` overrides the open hand (0 for table-level events in a hand)."""
-        record = {"event": event, "t": round(self._clock(), 3), "hand": self.hand if hand is None else hand, **fields}
+        if self.events_written == 0 and event != START:
+            self.emit(START, hand=0)
+        # the chain fields come last, so a resumed hand that copies its old hand_start is linked anew
+        record = {"event": event, "t": round(self._clock(), 3), "hand": self.hand if hand is None else hand, **fields,
+                  **self._chain.fields_for(event)}
         check_public(record)
+        line = canonical(record)
         if self._sink is not None:
-            self._sink.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+            self._sink.write(line + "\n")
             self._sink.flush()
+        self._chain.add(line, event)
         self.events_written += 1
+        self.hands_ended += int(event == HAND_SEAL)
+        self._since_end = 0 if event == CLEAN_END else self._since_end + 1
         for listener in self._listeners:
             listener(record)
         return record

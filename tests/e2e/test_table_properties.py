@@ -14,7 +14,8 @@ import io
 
 import pytest
 
-from firmware.records.audit import audit_events, read_events, split_hands
+from firmware.records.audit import audit_events, read_events
+from firmware.records.stream import recorder_from_events, split_hands
 from firmware.simulated import run_simulated
 from rulesets.hand import MeldKind, parse_meld
 from rulesets.regions import REGION_IDS, get_region
@@ -41,7 +42,7 @@ def play(region_id: str, seed: int, hands: int):
 
 def problems_of(ruleset, log, players) -> list[str]:
     problems = list(audit_events(log))
-    for hand in split_hands(log):
+    for hand in split_hands([recorder_from_events("recorder", log)]).hands:
         start, end = hand.first("hand_start"), hand.first("hand_end")
         wins = hand.all("win")
         outcome = HandOutcome(tuple(end["winners"]), wins[0]["from"] if wins else None)

@@ -10,6 +10,7 @@ import pytest
 from firmware.records.ledger import Ledger
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
+from rulesets.walls import Break
 from simulator.players import SimulatedPlayers
 from simulator.table import SimulatedTable
 from tests.asyncio_support import run
@@ -44,7 +45,7 @@ async def crash_and_restart(region_id: str, seed: int, db: str, crash_at_take: i
         controller.cancel()                                      # no publish, no clean end
         await asyncio.gather(controller, return_exceptions=True)
         if meanwhile is not None:
-            meanwhile(table, players)
+            meanwhile(table, ruleset, events_of(first))
         result = await run_simulated(ruleset, hands=2, table=table, players=None, events=second, ledger_path=db,
                                      resume=True)
     finally:
@@ -65,7 +66,7 @@ def test_a_hand_interrupted_by_a_crash_resumes_and_is_settled_once(tmp_path, reg
     assert resumed["hand"] == 2 and resumed["cause"] == "restart"
     hand_start = next(e for e in before if e["event"] == "hand_start" and e["hand"] == 2)
     assert resumed["wall_hash"] == hand_start["wall_hash"]           # the same wall, committed before play
-    ends = [e for e in after if e["event"] in ("hand_end", "hand_void")]
+    ends = [e for e in after if e["event"] == "hand_end"]
     assert [e["hand"] for e in ends] == [2, 3] and result.hands == 2
     assert any(e["event"] == "session_resumed" for e in after)
     ledger = Ledger(db)
@@ -82,23 +83,23 @@ def test_a_hand_interrupted_by_a_crash_resumes_and_is_settled_once(tmp_path, reg
 
 def test_a_hand_whose_walls_no_longer_match_is_voided_cleanly(tmp_path):
     """A tile put back on the wall while the controller was away: the hand cannot be trusted."""
-    def put_one_back(table, players):
-        for side in range(4):
-            counts = table.wall(side)
-            stack = next((k for k, n in enumerate(counts) if n < 2), None)
-            if stack is not None:
-                uid = next(iter(table.world.out.values())).uid
-                table.put_back(side, stack, uid)
-                return
-        raise AssertionError("no taken stack to put a tile back on")
+    def put_one_back(table, ruleset, events):
+        """On the head stack, dealt long before the crash: the journal surely knew it empty."""
+        start = next(e for e in events if e["event"] == "hand_start" and e["hand"] == 2)
+        head = ruleset.layout.ring(Break(start["break"]["wall"], start["break"]["skip"]))[0]
+        assert table.wall(head.wall)[head.stack] == 0
+        table.put_back(head.wall, head.stack, next(iter(table.world.out.values())).uid)
 
     db = str(tmp_path / "table.db")
     result, before, after = run(crash_and_restart("guangshui", 3, db, crash_at_take=70, meanwhile=put_one_back),
                                 timeout=180)
     void = next(e for e in after if e["event"] == "hand_void")
     assert void["hand"] == 2 and "holds" in void["reason"]
-    assert void["next_dealer"] == void["dealer"] and "ring" in void and "salt" in void
-    assert [e["hand"] for e in after if e["event"] == "hand_end"] == [3, 4]
+    end = next(e for e in after if e["event"] == "hand_end")
+    assert (end["hand"], end["result"], end["payments"], end["winners"]) == (2, "void", [0, 0, 0, 0], [])
+    start = next(e for e in before if e["event"] == "hand_start" and e["hand"] == 2)
+    assert end["next_dealer"] == start["dealer"] and "ring" in end and "salt" in end
+    assert [e["hand"] for e in after if e["event"] == "hand_end"] == [2, 3, 4]
     ledger = Ledger(db)
     try:
         rows = ledger._db.execute("SELECT number, result FROM hands ORDER BY number").fetchall()

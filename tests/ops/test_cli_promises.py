@@ -50,7 +50,8 @@ def test_events_on_stdout_are_pure_json_lines(tmp_path):
     proc = cli(["run", "--hands", "1", "--speed", "0", "--events", "-"], tmp_path)
     assert proc.returncode == 0, proc.stderr
     events = [json.loads(line) for line in proc.stdout.splitlines()]        # every line is JSON
-    assert events[0]["event"] == "session_start" and any(e["event"] == "hand_end" for e in events)
+    assert events[0]["event"] == "recorder_start" and events[1]["event"] == "session_start"
+    assert any(e["event"] == "hand_end" for e in events)
     assert "against the built-in simulator" in proc.stderr and "hand 1: " in proc.stderr
     assert "1 hand(s) played" in proc.stderr
 
@@ -211,17 +212,19 @@ def test_a_database_file_that_is_not_one_is_one_line(tmp_path, command, flag, da
     one_line_error(cli([*command, flag, str(junk)], tmp_path), str(junk), f"choose another with {flag}")
 
 
-@pytest.mark.parametrize("data, words", [(b"\xff\n", "line 1: not UTF-8"), (b'{"event":"x"}\n\n{', "line 3: not JSON"),
-                                         (b"[1]\n", "line 1: not a flight recorder event")])
+@pytest.mark.parametrize("data, words", [(b"\xff\n", "events.jsonl:1: not UTF-8"),
+                                         (b'{"event":"x"}\n\n{', "events.jsonl:1: x has no field `t`"),
+                                         (b"[1]\n", "events.jsonl:1: not an event")])
 def test_any_byte_of_a_recorder_is_one_line(tmp_path, data, words):
     path = tmp_path / "events.jsonl"
     path.write_bytes(data)
     one_line_error(cli(["audit", str(path)], tmp_path), words)
-    one_line_error(cli(["audit", str(tmp_path)], tmp_path), "is a folder")
+    one_line_error(cli(["audit", str(tmp_path)], tmp_path), "Is a directory")
 
 
 def test_an_empty_recorder_is_not_sound(tmp_path):
     path = tmp_path / "events.jsonl"
     path.write_bytes(b"")
     proc = cli(["audit", str(path)], tmp_path)
-    assert proc.returncode == 1 and "no finished hand to audit" in proc.stdout and "sound" not in proc.stdout.split(":")[-1]
+    assert proc.returncode == 1 and "a recorder with no events proves nothing" in proc.stdout
+    assert "sound" not in proc.stdout.split(":")[-1]

@@ -1,0 +1,157 @@
+"""The recorders against the score ledger: the same hands, the same results, nothing missing.
+
+The ledger is opened read-only (an audit never writes).  A hand is found in it by its wall hash
+(unique: a fresh random salt each hand), so a hand can be matched even when its session_start is in
+a recorder that was not given.  For every finished hand the ledger must hold the same number,
+dealer, result, winners and payments (and session, when the recorder names it); a hand that never
+ended must not have been settled; and every hand of the ledger's sessions the recorders touch must
+be in the recorders.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .stream import BadInput, Finding, HandLog
+
+
+@dataclass(frozen=True)
+class LedgerHand:
+    session: int
+    number: int
+    dealer: int
+    result: str
+    winners: object              # the winners as the ledger holds them (a list when well-formed)
+    wall_hash: str
+    payments: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class LedgerView:
+    """What an audit reads from a ledger: its sessions and its hands with their payments."""
+
+    name: str
+    sessions: dict[int, tuple[str, dict]]
+    hands: tuple[LedgerHand, ...]
+
+    @staticmethod
+    def open(path: str) -> "LedgerView":
+        """Read a ledger file; raises BadInput if it cannot be read or is not a ledger."""
+        if not Path(path).is_file():
+            raise BadInput(f"no ledger at {path}")
+        try:
+            db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+            try:
+                return LedgerView(path, _sessions(db), _hands(db))
+            finally:
+                db.close()
+        except sqlite3.Error as error:
+            raise BadInput(f"{path} is not a score ledger ({error})") from None
+
+    def by_wall(self) -> dict[str, LedgerHand]:
+        return {hand.wall_hash: hand for hand in self.hands}
+
+
+def _sessions(db: sqlite3.Connection) -> dict[int, tuple[str, dict]]:
+    found: dict[int, tuple[str, dict]] = {}
+    for session, ruleset, options in db.execute("SELECT id, ruleset, options FROM sessions"):
+        try:
+            found[session] = (ruleset, json.loads(options))
+        except (TypeError, ValueError):
+            found[session] = (ruleset, {"(unreadable options)": str(options)})
+    return found
+
+
+def _hands(db: sqlite3.Connection) -> tuple[LedgerHand, ...]:
+    paid: dict[int, list[int]] = {}
+    for hand, side, amount in db.execute("SELECT hand, side, amount FROM payments"):
+        row = paid.setdefault(hand, [0, 0, 0, 0])
+        if isinstance(side, int) and 0 <= side < 4:
+            row[side] = amount
+    hands = []
+    for row_id, session, number, dealer, result, winners, wall in db.execute(
+            "SELECT id, session, number, dealer, result, winners, wall_hash FROM hands ORDER BY id"):
+        try:
+            parsed = json.loads(winners)
+        except (TypeError, ValueError):
+            parsed = winners
+        hands.append(LedgerHand(session, number, dealer, result, parsed, wall, tuple(paid.get(row_id, [0, 0, 0, 0]))))
+    return tuple(hands)
+
+
+@dataclass
+class LedgerCheck:
+    problems: list[Finding] = field(default_factory=list)
+    files_in_doubt: set[str] = field(default_factory=set)     # files whose hands the ledger does not bear out
+
+    def agrees(self, file: str) -> bool:
+        return file not in self.files_in_doubt
+
+    def add(self, finding: Finding, files: set[str]) -> None:
+        self.problems.append(finding)
+        self.files_in_doubt |= files
+
+
+def cross_check(hands: list[HandLog], ledger: LedgerView) -> LedgerCheck:
+    check = LedgerCheck()
+    by_wall = ledger.by_wall()
+    sessions: dict[int, set[str]] = {}                       # ledger session → the files that show it
+    seen: set[str] = set()
+    for hand in hands:
+        start = hand.start.event
+        assert start is not None
+        row = by_wall.get(start["wall_hash"])
+        seen.add(start["wall_hash"])
+        if hand.session is not None:
+            sessions.setdefault(hand.session["session"], set()).update(hand.files)
+            _check_session(hand, ledger, check)
+        if row is not None:
+            sessions.setdefault(row.session, set()).update(hand.files)
+        where = (hand.end or hand.start).where
+        if hand.end is None:
+            if row is not None:
+                check.add(Finding(where, f"hand {hand.number}: the ledger settled it ({_said(row)}) but the recorder "
+                                         "has no hand_end for it"), hand.files)
+            continue
+        if row is None:
+            check.add(Finding(where, f"hand {hand.number} is not in {ledger.name} (no hand with its wall hash)"), hand.files)
+            continue
+        differences = _differences(hand, row)
+        if differences:
+            check.add(Finding(where, f"hand {hand.number}: the ledger holds {'; '.join(differences)}"), hand.files)
+    for session, files in sessions.items():
+        for row in ledger.hands:
+            if row.session == session and row.wall_hash not in seen:
+                check.add(Finding(ledger.name, f"session {session} hand {row.number} ({_said(row)}) is in the ledger "
+                                               "but not in the recorder"), files)
+    return check
+
+
+def _check_session(hand: HandLog, ledger: LedgerView, check: LedgerCheck) -> None:
+    if not hand.new_session or hand.session is None:
+        return
+    session = hand.session
+    held = ledger.sessions.get(session["session"])
+    if held is None:
+        check.add(Finding(hand.start.where, f"session {session['session']} is not in {ledger.name}"), hand.files)
+    elif held != (session["ruleset"], session["options"]):
+        check.add(Finding(hand.start.where, f"session {session['session']} is {held[0]} {held[1]} in the ledger, "
+                                            f"{session['ruleset']} {session['options']} in the recorder"), hand.files)
+
+
+def _differences(hand: HandLog, row: LedgerHand) -> list[str]:
+    start, end = hand.start.event, hand.end.event              # type: ignore[union-attr]
+    assert start is not None and end is not None
+    pairs = [("number", row.number, hand.number), ("dealer", row.dealer, start["dealer"]),
+             ("result", row.result, end["result"]), ("winners", row.winners, end["winners"]),
+             ("payments", list(row.payments), end["payments"])]
+    if hand.session is not None:
+        pairs.append(("session", row.session, hand.session["session"]))
+    return [f"{name} {held}, the recorder {recorded}" for name, held, recorded in pairs if held != recorded]
+
+
+def _said(row: LedgerHand) -> str:
+    return f"{row.result}, winners {row.winners}, payments {list(row.payments)}"

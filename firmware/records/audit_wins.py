@@ -1,0 +1,172 @@
+"""Payments recomputed: every win scored again by the ruleset's scorer, from what the log holds.
+
+A `win` event records the winner's hand (tiles, melds, flowers, the winning tile, who discarded)
+and, as `context`, every other fact the scorer was given (firmware.hand.state.win_context_json).
+Where the log shows a fact itself — 听 (`ready`), the kongs (`kong_declared` then a kong take), the
+last take (a kong replacement? the last live tile?), the wilds shown (`indicator`, the 宝 revealed
+at `hand_end`), the after-win flips — the recorded fact must be what the log shows.  Then the hand
+is judged and scored again (`rulesets.judging.evaluate_hand`) and must pay what the win says;
+`hand_end` must name the winners of the wins and pay their sum (or the draw's settlement).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulesets.definition import Ruleset
+from rulesets.hand import Hand, WinContext, parse_meld
+from rulesets.judging import evaluate_hand
+from rulesets.scoring import DrawContext
+from rulesets.settlement import add_payments
+from rulesets.tiles import Tile
+
+from ..hand.state import win_context_from_json
+from .stream import HandLog
+
+
+@dataclass
+class LogFacts:
+    """What the log has shown so far in a hand, as the controller's HandState knew it."""
+
+    ready: list[int] = field(default_factory=list)
+    pending_kong: dict[int, bool] = field(default_factory=dict)
+    kongs: dict[int, list[bool]] = field(default_factory=dict)
+    last_take: dict | None = None
+    public_wilds: list[str] = field(default_factory=list)
+    bao: dict | None = None                  # the 宝 in force: the last on_ready indicator
+    flips: list[str] | None = field(default_factory=list)   # after-win flips since the last judged win (None: hidden)
+    wins: list[dict] = field(default_factory=list)
+
+    def see(self, event: dict) -> None:
+        name = event["event"]
+        if name == "ready" and event["seat"] not in self.ready:
+            self.ready.append(event["seat"])
+        elif name == "kong_declared":
+            self.pending_kong[event["seat"]] = event["concealed"]
+        elif name == "take":
+            self.last_take = event
+            seat = next(iter(self.pending_kong), None)
+            if event["reason"] == "kong" and seat is not None:
+                self.kongs.setdefault(seat, []).append(self.pending_kong.pop(seat))
+        elif name == "indicator":
+            self._indicator(event)
+        elif name in ("win", "false_win"):
+            self.flips = []
+            if name == "win":
+                self.wins.append(event)
+
+    def _indicator(self, event: dict) -> None:
+        if event["timing"] == "after_win":
+            self.flips = None if self.flips is None or event["tile"] is None else self.flips + event["tile"]
+        if event["timing"] == "on_ready":
+            self.bao = event
+        if event["public"] and event["effect"] == "wild":
+            self.public_wilds += [t for t in event["wilds"] or () if t not in self.public_wilds]
+
+    def kongs_by_side(self) -> list[list[int]]:
+        return [[seat, sum(1 for c in made if not c), sum(1 for c in made if c)] for seat, made in sorted(self.kongs.items())]
+
+
+def audit_wins(ruleset: Ruleset, hand: HandLog, start: dict, end: dict) -> list[str]:
+    """Every win of a finished hand scored again, and hand_end against the wins.  A voided hand
+    (a restart found walls that contradict it) pays nothing, whatever was won in it."""
+    problems: list[str] = []
+    if end["result"] == "void":
+        if end["winners"] or any(end["payments"]):
+            problems.append(f"a void hand names winners {end['winners']} and pays {end['payments']}")
+        if not any(e["event"] == "hand_void" for e in hand.events):
+            problems.append("a void hand_end without the hand_void that says why")
+        return problems
+    facts = LogFacts()
+    for event in hand.events:
+        if event["event"] == "win":
+            problems += _audit_win(ruleset, start, end, event, facts, complete=not hand.partial)
+        facts.see(event)
+    winners = [w["seat"] for w in facts.wins]
+    if end["winners"] != winners:
+        problems.append(f"hand_end names the winners {end['winners']}; the wins were by {winners}")
+    if end["result"] != ("win" if winners else "draw"):
+        problems.append(f"hand_end says {end['result']!r} after {len(winners)} win(s)")
+    paid = add_payments((0, 0, 0, 0), *(tuple(w["payments"]) for w in facts.wins))
+    if not winners:
+        paid = add_payments(paid, _draw_payments(ruleset, start, facts))
+    if end["payments"] != list(paid):
+        problems.append(f"hand_end pays {end['payments']}; its wins (or the draw) pay {list(paid)}")
+    return problems
+
+
+def _draw_payments(ruleset: Ruleset, start: dict, facts: LogFacts) -> tuple[int, int, int, int]:
+    kongs = tuple(tuple(k) for k in facts.kongs_by_side())
+    settled = ruleset.scoring.settle_draw(ruleset, DrawContext(start["dealer"], ruleset.players, tuple(facts.ready),
+                                                               kongs))  # type: ignore[arg-type]
+    return (0, 0, 0, 0) if settled is None else settled.payments
+
+
+def _audit_win(ruleset: Ruleset, start: dict, end: dict, win: dict, facts: LogFacts, complete: bool) -> list[str]:
+    seat, discarder = win["seat"], win["from"]
+    who = f"seat {seat}'s win"
+    players = ruleset.players
+    if seat not in players or (discarder is not None and (discarder not in players or discarder == seat)):
+        return [f"{who} from {discarder}: not seats of this table ({list(players)})"]
+    try:
+        laid = Hand(tuple(map(Tile.parse, win["tiles"])), tuple(map(parse_meld, win["melds"])),
+                    tuple(map(Tile.parse, win["flowers"])))
+        win_tile = None if win["win_tile"] is None else Tile.parse(win["win_tile"])
+        context = win_context_from_json(win["context"], winner=seat, dealer=start["dealer"], discarder=discarder,
+                                        win_tile=win_tile, sides=players)
+        result = evaluate_hand(ruleset, laid, context)
+    except ValueError as error:                     # a tile, meld or fact the rules cannot read
+        return [f"{who} cannot be scored again: {error}"]
+    problems = [f"{who} says {name} = {recorded}, the log shows {shown}"
+                for name, recorded, shown in _facts_disagree(ruleset, end, win, context, facts)] if complete else []
+    if not result.verdict.legal or result.settlement is None:
+        problems.append(f"{who} is not a winning hand by the rules ({'; '.join(result.verdict.failures)})")
+        return problems
+    settlement = result.settlement
+    if list(settlement.payments) != win["payments"]:
+        problems.append(f"{who} pays {win['payments']}; the scorer gives {list(settlement.payments)}")
+    items = [[i.zh, i.value, i.unit] for i in settlement.items]
+    if [[i["name"], i["value"], i["unit"]] for i in win["items"]] != items:
+        problems.append(f"{who} lists the items {win['items']}; the scorer gives {items}")
+    return problems
+
+
+def _facts_disagree(ruleset: Ruleset, end: dict, win: dict, context: WinContext,
+                    facts: LogFacts) -> list[tuple[str, Any, Any]]:
+    """(fact, recorded, shown by the log) for every recorded fact the log shows otherwise."""
+    seat, self_drawn = win["seat"], win["from"] is None
+    bao_wilds = _bao_wilds(facts.bao, end) if seat in facts.ready else []
+    wilds = facts.public_wilds + [t for t in bao_wilds if t not in facts.public_wilds]
+    last = facts.last_take
+    earlier = [w["seat"] for w in facts.wins]
+    same_discard = sum(1 for w in facts.wins if w["from"] == win["from"]) if not self_drawn else 0
+    recorded_extra = dict(context.extra)
+    shown: list[tuple[str, Any, Any]] = [
+        ("ready_declared", context.ready_declared, seat in facts.ready),
+        ("ready_sides", list(context.ready_sides), facts.ready),
+        ("kong_replacement", context.kong_replacement, self_drawn and last is not None and last["reason"] == "kong"),
+        ("last_tile", context.last_tile, last is not None and last["live"] == 0),
+        ("kongs_by_side", [list(k) for k in context.kongs_by_side], facts.kongs_by_side()),
+        ("wilds", [str(t) for t in context.wilds], wilds),
+        ("bao_hit", context.bao_hit, self_drawn and facts.bao is not None and win["win_tile"] in bao_wilds),
+        ("extra.finished", list(recorded_extra.get("finished", ())),
+         sorted(earlier) if ruleset.play.after_win == "xuezhan" else []),
+        ("extra.fa_shown", recorded_extra.get("fa_shown"), len(win["flowers"])),
+    ]
+    if facts.flips is not None:
+        shown.append(("flipped", [str(t) for t in context.flipped], facts.flips))
+    ron = recorded_extra.get("ron_winners")
+    if not isinstance(ron, int) or (ron != 1 if self_drawn else ron < same_discard + 1):
+        shown.append(("extra.ron_winners", ron, 1 if self_drawn else f"at least {same_discard + 1}"))
+    return [(name, recorded, seen) for name, recorded, seen in shown if recorded != seen]
+
+
+def _bao_wilds(bao: dict | None, end: dict) -> list[str]:
+    """The wilds of the 宝 in force: its own event's if public, else what hand_end reveals for its slot."""
+    if bao is None:
+        return []
+    if bao["wilds"] is not None:
+        return list(bao["wilds"])
+    revealed = next((i for i in end["indicators"] if (i["kind"], i["ring"], i["layer"]) == (bao["kind"], bao["ring"], bao["layer"])), None)
+    return list(revealed["wilds"] or ()) if revealed is not None else []

@@ -1,0 +1,87 @@
+"""Several recorders audited as one stream: a controller restarted mid-hand, files out of order,
+a cut-off file judged with and without the ledger."""
+
+from __future__ import annotations
+
+from firmware.records.audit import audit_recorders
+from firmware.records.audit_ledger import LedgerView
+from firmware.records.stream import recorder_from_events
+from tests.records.tampering import restarted
+
+
+def files(*logs: list[dict]):
+    return [recorder_from_events(f"run{i}.jsonl", log) for i, log in enumerate(logs, start=1)]
+
+
+def cut_inside_hand(events: list[dict], number: int) -> int:
+    """An index just after the deal of hand `number`: the controller dies there."""
+    return next(i for i, e in enumerate(events) if e["event"] == "dealt" and e["hand"] == number) + 1
+
+
+def test_a_hand_resumed_in_the_next_file_is_audited_whole(recorders):
+    events, ledger = recorders["guangshui"]
+    first, second = restarted(events, cut_inside_hand(events, 2))
+    assert first == events[:len(first)]              # the replay writes the very lines of the run
+    assert second[1]["event"] == "resumed" and second[1]["hand"] == 2
+    alone = audit_recorders(files(first, second))
+    assert [p.text for p in alone.problems] == ["no recorder_end after this line: the file was cut off or the controller died"]
+    assert alone.problems[0].where.startswith("run1.jsonl:")
+    with_ledger = audit_recorders(files(first, second), LedgerView.open(ledger))
+    assert with_ledger.sound and with_ledger.hands == 4
+    assert any("the ledger holds exactly this file's hands" in n.text for n in with_ledger.notes)
+
+
+def test_a_clean_stop_mid_hand_then_a_resume_is_sound_without_the_ledger(recorders):
+    events, _ = recorders["changchun"]
+    first, second = restarted(events, cut_inside_hand(events, 3), clean=True)
+    assert first[-1]["event"] == "recorder_end" and first[-1]["open_hand"] == 3
+    report = audit_recorders(files(first, second))
+    assert report.sound and report.hands == 4, report.problems
+
+
+def test_a_restart_that_writes_its_session_again_goes_on_with_its_totals(recorders):
+    events, _ = recorders["sichuan"]
+    first, second = restarted(events, cut_inside_hand(events, 2), clean=True, session_again=True)
+    assert [e["event"] for e in second[:3]] == ["recorder_start", "session_start", "resumed"]
+    report = audit_recorders(files(first, second))
+    assert report.sound and report.hands == 4, report.problems
+
+
+def test_a_resumed_hand_without_its_first_file_is_noted_and_its_rest_audited(recorders):
+    events, _ = recorders["guangshui"]
+    _, second = restarted(events, cut_inside_hand(events, 2))
+    report = audit_recorders(files(second))
+    assert report.sound and report.hands == 3
+    assert any("hand 2 began in a recorder that was not given" in n.text for n in report.notes)
+
+
+def test_files_given_out_of_order_break_the_chain(recorders):
+    events, _ = recorders["guangshui"]
+    first, second = restarted(events, cut_inside_hand(events, 2))
+    report = audit_recorders(files(second, first))
+    assert any("the chain does not go on from run1.jsonl" in p.text for p in report.problems)
+
+
+def test_a_second_run_that_does_not_continue_the_chain_is_caught(recorders):
+    a, _ = recorders["guangshui"]
+    b, _ = recorders["hangzhou"]                  # a run of another table: its chain starts afresh
+    report = audit_recorders(files(a, b))
+    assert [p.where for p in report.problems] == ["run2.jsonl:1"]
+
+
+def test_an_unfinished_hand_the_ledger_never_settled_is_a_note(recorders, tmp_path):
+    events, ledger = recorders["guangshui"]
+    cut = cut_inside_hand(events, 4)
+    report = audit_recorders(files(events[:cut]), LedgerView.open(ledger))
+    # hand 4 was settled in this ledger, so its missing hand_end is a problem …
+    assert any("the ledger settled it" in p.text for p in report.problems)
+    # … but a ledger that never settled hand 4 (the controller died first) makes both a note
+    import sqlite3
+    trimmed = tmp_path / "trimmed.db"
+    with sqlite3.connect(ledger) as src, sqlite3.connect(trimmed) as dst:
+        src.backup(dst)
+    with sqlite3.connect(trimmed) as db:
+        db.execute("DELETE FROM payments WHERE hand = (SELECT MAX(id) FROM hands)")
+        db.execute("DELETE FROM hands WHERE id = (SELECT MAX(id) FROM hands)")
+    report = audit_recorders(files(events[:cut]), LedgerView.open(str(trimmed)))
+    assert report.sound and len(report.notes) == 2, report

@@ -1,0 +1,59 @@
+"""Issue 9, item 6: the audit catches each way of tampering with a real recorder.
+
+Each tampering is tried twice: as a plain edit, and resealed — the chain fields written again by a
+tamperer who knows the (public) scheme, so only the rules, the clock and the ledger can catch it.
+A resealed deletion of the last hand, and a resealed change of a self-drawn hand's winner, leave a
+recorder that is consistent in itself: only the ledger (`--ledger`) catches them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware.records.audit import audit_recorders
+from firmware.records.audit_ledger import LedgerView
+from firmware.records.stream import recorder_from_events
+from tests.records.conftest import REGIONS
+from tests.records.tampering import TAMPERINGS, reseal
+
+ONLY_THE_LEDGER_CATCHES_RESEALED = {"the last hand deleted", "the winner changed"}
+
+
+def audit(events, ledger=None):
+    return audit_recorders([recorder_from_events("tampered.jsonl", events)], ledger)
+
+
+@pytest.mark.parametrize("region", REGIONS)
+def test_an_untouched_recorder_is_sound_alone_and_against_its_ledger(recorders, region):
+    events, ledger = recorders[region]
+    assert audit(events).problems == ()
+    report = audit(events, LedgerView.open(ledger))
+    assert report.sound and report.hands == 4 and report.notes == ()
+
+
+@pytest.mark.parametrize("region", REGIONS)
+@pytest.mark.parametrize("tampering", list(TAMPERINGS))
+def test_each_tampering_is_caught(recorders, region, tampering):
+    events, ledger_path = recorders[region]
+    ledger = LedgerView.open(ledger_path)
+    edited = TAMPERINGS[tampering](events)
+    assert edited != events
+    assert not audit(edited).sound, "a plain edit breaks the chain or the rules"
+    assert not audit(edited, ledger).sound
+    resealed = reseal(edited)
+    assert not audit(resealed, ledger).sound, "the ledger catches what a resealed chain hides"
+    if tampering not in ONLY_THE_LEDGER_CATCHES_RESEALED:
+        assert not audit(resealed).sound, "the rules, the clock or the numbering catch it without the chain"
+
+
+def test_a_resealed_payment_swap_is_caught_by_the_scorer(recorders):
+    events, _ = recorders["changchun"]
+    problems = [p.text for p in audit(reseal(TAMPERINGS["payments swapped between seats (totals consistent)"](events))).problems]
+    assert any("the scorer gives" in p for p in problems), problems
+
+
+def test_a_resealed_deletion_of_the_last_hand_is_named_by_the_ledger(recorders):
+    events, ledger = recorders["guangshui"]
+    report = audit(reseal(TAMPERINGS["the last hand deleted"](events)), LedgerView.open(ledger))
+    texts = [p.text for p in report.problems]
+    assert len(texts) == 1 and "session 1 hand 4 " in texts[0] and "in the ledger but not in the recorder" in texts[0]

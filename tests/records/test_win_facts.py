@@ -1,0 +1,104 @@
+"""The facts of a win: recorded whole in the `win` event, checked against the log, scored again.
+
+Every edit here is resealed (the chain written again), so what catches it is the audit's own
+reading of the log and the ruleset's scorer, not the hashes."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from firmware.hand.state import win_context_from_json, win_context_json
+from firmware.records.audit import audit_recorders
+from firmware.records.stream import recorder_from_events
+from rulesets.hand import WinContext, parse_meld
+from rulesets.tiles import Tile
+from tests.records.tampering import reseal
+
+
+def problems(events) -> list[str]:
+    return [p.text for p in audit_recorders([recorder_from_events("w.jsonl", events)]).problems]
+
+
+def edit_win(events, chosen, edit) -> list[dict]:
+    """The first win `chosen` picks, edited, and the chain written again."""
+    edited = copy.deepcopy(events)
+    win = next((e for e in edited if e["event"] == "win" and chosen(e)), None)
+    assert win is not None, "the recorder has no win of the kind this test edits"
+    edit(win)
+    return reseal(edited)
+
+
+def test_a_win_context_round_trips_through_json():
+    context = WinContext(winner=2, dealer=1, discarder=None, win_tile=Tile.parse("5p"), sides=(0, 1, 2, 3),
+                         prevailing_wind=Tile.parse("2z"), ready_declared=True, kong_replacement=True, last_tile=True,
+                         bao_hit=True, consecutive_dealer=2, kongs_by_side=((1, 1, 0), (2, 0, 1)),
+                         wilds=(Tile.parse("9m"),), flipped=(Tile.parse("1s"), Tile.parse("3z")),
+                         exposed_by_side=((1, (parse_meld("555p"), parse_meld("concealed:1111s"))),),
+                         ready_sides=(2, 0), extra=(("finished", (0,)), ("claims", ((1, 2, 3),)), ("fa_shown", 1)))
+    data = win_context_json(context)
+    assert win_context_from_json(data, winner=2, dealer=1, discarder=None, win_tile=Tile.parse("5p"),
+                                 sides=(0, 1, 2, 3)) == context
+
+
+def test_a_fact_that_would_not_come_back_from_json_is_refused_when_written():
+    with pytest.raises(TypeError, match="cannot be recorded"):
+        win_context_json(WinContext(extra=(("tile", Tile.parse("1m")),)))
+
+
+def context(win) -> dict:
+    return win["context"]
+
+
+FACTS = {  # fact → (region, which win, the edit of its context the log contradicts)
+    "ready_declared": ("changchun", lambda w: context(w)["ready_declared"], lambda c: c.update(ready_declared=False)),
+    "wilds": ("changchun", lambda w: context(w)["wilds"], lambda c: c.update(wilds=[])),
+    "ready_sides": ("changchun", lambda w: context(w)["ready_sides"], lambda c: c.update(ready_sides=[])),
+    "kongs_by_side": ("guangshui", lambda w: context(w)["kongs_by_side"], lambda c: c.update(kongs_by_side=[])),
+    "kong_replacement": ("guangshui", lambda w: w["from"] is None and not context(w)["kong_replacement"],
+                         lambda c: c.update(kong_replacement=True)),
+    "last_tile": ("guangshui", lambda w: not context(w)["last_tile"], lambda c: c.update(last_tile=True)),
+    "extra.finished": ("sichuan", lambda w: context(w)["extra"]["finished"], lambda c: c["extra"].update(finished=[])),
+    "extra.fa_shown": ("sichuan", lambda w: True, lambda c: c["extra"].update(fa_shown=c["extra"]["fa_shown"] + 2)),
+    "flipped": ("guizhou", lambda w: context(w)["flipped"], lambda c: c.update(flipped=c["flipped"] + ["1m"])),
+}
+
+
+@pytest.mark.parametrize("fact", list(FACTS))
+def test_a_recorded_fact_the_log_contradicts_is_caught(recorders, fact):
+    region, chosen, edit = FACTS[fact]
+    events, _ = recorders[region]
+    found = problems(edit_win(events, chosen, lambda win: edit(win["context"])))
+    assert any(f"says {fact} =" in p for p in found), found
+
+
+def test_deleting_the_winners_ready_event_is_caught(recorders):
+    events, _ = recorders["changchun"]
+    win = next(e for e in events if e["event"] == "win" and context(e)["ready_declared"])
+    edited = [e for e in events if not (e["event"] == "ready" and e["hand"] == win["hand"] and e["seat"] == win["seat"])]
+    found = problems(reseal(edited))
+    assert any("says ready_declared = True, the log shows False" in p for p in found), found
+
+
+def test_a_hand_changed_in_the_win_event_is_scored_again(recorders):
+    events, _ = recorders["hangzhou"]
+    def swap_a_tile(win):
+        win["tiles"][0] = "1z" if win["tiles"][0] != "1z" else "2z"
+    found = problems(edit_win(events, lambda w: True, swap_a_tile))
+    assert any("is not a winning hand by the rules" in p or "the scorer gives" in p for p in found), found
+
+
+def test_hand_end_must_name_the_wins_and_pay_their_sum(recorders):
+    events, _ = recorders["sichuan"]
+    edited = copy.deepcopy(events)
+    end = next(e for e in edited if e["event"] == "hand_end" and len(e["winners"]) > 1)
+    end["winners"] = end["winners"][:-1]
+    found = problems(reseal(edited))
+    assert any("hand_end names the winners" in p for p in found), found
+
+
+def test_an_unreadable_context_is_one_problem_not_a_traceback(recorders):
+    events, _ = recorders["guangshui"]
+    found = problems(edit_win(events, lambda w: True, lambda win: context(win).update(kongs_by_side=[["x"]])))
+    assert any("cannot be scored again: context.kongs_by_side is malformed" in p for p in found), found
