@@ -221,11 +221,15 @@ def standard_index(cost: int, wilds: int) -> int:
     return 4
 
 
+_PARTS = ((0, 0, 511), (1, 9, 511), (2, 18, 511), (3, 27, 127), (4, 34, 255))
+"""(component, first kind, mask width): 万, 筒, 条, honours, flowers."""
+
+
 class Plan:
     """How to turn masks of winning kinds into the caller's candidates, in their order.
 
     Candidates in ascending kind order, each once (the usual: a region's kinds), are read per
-    component through cached tuples; any other order goes through `by_kind` and a sort.
+    component through cached tuples; any other order is a plain walk over the candidates.
     """
 
     __slots__ = ("source", "index", "ordered", "parts")
@@ -245,20 +249,18 @@ class Plan:
 
     def tiles(self, kinds: int) -> tuple[Tile, ...]:
         """The candidates whose kind bit is set in `kinds` (a 42-bit mask)."""
-        if self.ordered:
-            parts = self.parts
-            out = ()
-            for component, shift, width in ((0, 0, 511), (1, 9, 511), (2, 18, 511), (3, 27, 127), (4, 34, 255)):
-                mask = kinds >> shift & width
-                if mask:
-                    found = parts[component].get(mask)
-                    out += found if found is not None else self._part(component, mask)
-            return out
-        chosen = sorted((i, k) for k, i in self.index.items() if kinds >> k & 1)
-        out_list = []
-        for i, kind in chosen:  # every candidate of that kind, in the caller's order
-            out_list += [(j, t) for j, t in enumerate(self.source) if int(t) == kind]
-        return tuple(t for _, t in sorted(set(out_list), key=lambda item: item[0]))
+        if not self.ordered:
+            return self._any_order(kinds)
+        out: tuple[Tile, ...] = ()
+        for component, shift, width in _PARTS:
+            mask = kinds >> shift & width
+            if mask:
+                found = self.parts[component].get(mask)
+                out += found if found is not None else self._part(component, mask)
+        return out
+
+    def _any_order(self, kinds: int) -> tuple[Tile, ...]:
+        return tuple(t for t in self.source if kinds >> t & 1)
 
 
 def build_waits(ev: "Evaluator") -> Callable[[Sequence[Tile], int, Iterable[Tile]], tuple[Tile, ...]]:
@@ -318,48 +320,47 @@ def build_waits(ev: "Evaluator") -> Callable[[Sequence[Tile], int, Iterable[Tile
             cost = (total & 63) - BUDGET + wilds  # the table counted the wilds in; take them out
             pairs = total >> shift & mask
             index = standard_index(cost, wilds)
-            if index == 4 and (mm[9] or mp[9] or ms[9] or mh[9]):
-                return slow(concealed, melds_needed, candidates)
             if index >= 0:
+                if index == 4 and (mm[9] or mp[9] or ms[9] or mh[9]):
+                    return slow(concealed, melds_needed, candidates)
                 wm = mm[index + (pairs > (em >> shift & mask))]
                 wp = mp[index + (pairs > (ep >> shift & mask))]
                 ws = ms[index + (pairs > (es >> shift & mask))]
                 wh = mh[index + (pairs > (eh >> shift & mask))]
             wild_ok = cost + (-1 if pairs else 2) <= wilds + 1
-        if n == 13 and (seven or orphans):
+        if n == 13:
             if seven:
                 odd = (total >> 11 & 31) - BUDGET + wilds
                 clean = not (distinct and total >> 16 & 7)
-                for field, on in ((6, odd - 1 <= wilds and clean), (7, odd + 1 <= wilds and clean),
-                                  (8, odd + 1 <= wilds and not distinct)):
-                    if on:
-                        wm |= mm[field]
-                        wp |= mp[field]
-                        ws |= ms[field]
-                        wh |= mh[field]
-                wild_ok = wild_ok or (odd <= wilds + 1 and clean)
-            two = total >> 19 & 63
-            if orphans and two <= 1:
-                if two == 0:
-                    wm |= 257
-                    wp |= 257
-                    ws |= 257
-                    wh |= 127
-                else:
-                    wm |= mm[7] & 257
-                    wp |= mp[7] & 257
-                    ws |= ms[7] & 257
-                    wh |= mh[7]
-                wild_ok = True
-        faces = wm | wp << 9 | ws << 18 | wh << 27
-        kinds = faces & own_bits
-        for face, source in stand_in_moves:
-            if faces >> face & 1:
-                kinds |= 1 << source
+                if clean and odd - 1 <= wilds:  # complete an odd kind
+                    wm, wp, ws, wh = wm | mm[6], wp | mp[6], ws | ms[6], wh | mh[6]
+                if odd + 1 <= wilds:  # a new single, or a third of a pair, against one more wild
+                    if clean:
+                        wm, wp, ws, wh = wm | mm[7], wp | mp[7], ws | ms[7], wh | mh[7]
+                    if not distinct:
+                        wm, wp, ws, wh = wm | mm[8], wp | mp[8], ws | ms[8], wh | mh[8]
+                wild_ok = wild_ok or (clean and odd <= wilds + 1)
+            if orphans:
+                two = total >> 19 & 63
+                if two == 0:  # any orphan
+                    wm, wp, ws, wh = wm | 257, wp | 257, ws | 257, wh | 127
+                    wild_ok = True
+                elif two == 1:  # a missing orphan
+                    wm, wp, ws, wh = wm | mm[7] & 257, wp | mp[7] & 257, ws | ms[7] & 257, wh | mh[7]
+                    wild_ok = True
+        kinds = (wm | wp << 9 | ws << 18 | wh << 27) & own_bits
+        if stand_in_moves:
+            faces = wm | wp << 9 | ws << 18 | wh << 27
+            for face, source in stand_in_moves:
+                if faces >> face & 1:
+                    kinds |= 1 << source
         if wild_ok:
             for kind in wild_kinds:
                 if concealed.count(kind) < 4:
                     kinds |= 1 << kind
-        return plan_for(candidates).tiles(kinds)
+        plan = plans.get(id(candidates))
+        if plan is None or plan.source is not candidates:
+            plan = plan_for(candidates)
+        return plan.tiles(kinds)
 
     return waits
