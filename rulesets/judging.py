@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .hand import Hand, WinContext
+from .scoring.views import reading_view
 from .settlement import Settlement
 from .tiles import Tile
 from .winrules import Verdict, judge
@@ -30,10 +31,16 @@ def stand_ins_for(ruleset: Any, wilds: tuple[Tile, ...]) -> dict[Tile, Tile]:
     return {}
 
 
-def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext) -> HandResult:
+def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: bool = False) -> HandResult:
+    """The verdict and, for a legal hand, the settlement.
+
+    Readings the region's requirements and scorer cannot tell apart are judged and priced once
+    (rulesets/scoring/views.py); `exhaustive` judges every reading (the tests compare the two).
+    """
     hand.check_counts()
     candidates = tuple(k for k in ruleset.tiles.kinds if not k.is_flower)
+    view = None if exhaustive else reading_view(ruleset, context)
     verdict = judge(ruleset.win, ruleset.hand_size, hand, context, context.wilds,
-                    stand_ins_for(ruleset, context.wilds), candidates)
+                    stand_ins_for(ruleset, context.wilds), candidates, view=view)
     settlement = ruleset.scoring.settle(ruleset, hand, verdict, context) if verdict.legal else None
     return HandResult(verdict, settlement)

@@ -16,8 +16,9 @@ from itertools import product
 
 from ..tiles import KIND_COUNT, Tile
 from . import tables
-from .decompose import assemble, standard_splits, win_options
+from .decompose import assemble, role_of, standard_splits, win_options
 from .fast import MAX_MELDS as _MAX_MELDS, build_is_complete, build_waits, size_error as _size_error
+from .readings import ANY_READING, NO_WIN, WIN_NATURAL, WIN_WILD, GroupView, standard_classes
 from .results import HandError, WinShape
 from .shapes import PAIRS_258, ShapeKind, Shapes
 from .special import RawGroup, SpecialStats, special_splits
@@ -233,7 +234,7 @@ class Evaluator:
         return shapes[0] if shapes else None
 
     def decompositions(self, concealed: Sequence[Tile], melds_needed: int,
-                       win_tile: Tile | None = None) -> list[WinShape]:
+                       win_tile: Tile | None = None, view: GroupView | None = None) -> list[WinShape]:
         """Every distinct decomposition of a complete hand, in every allowed shape ([] if none).
 
         Groups made only of wilds are listed once as *free* groups (`Group.free`), standing by
@@ -241,6 +242,9 @@ class Evaluator:
         decomposition is listed once per distinct group (and role) the tile can be in.
         十三烂 lists one decomposition (wilds play their own face where it fits, then fill the
         missing honours, then the lowest ranks that keep each suit valid).
+
+        With `view` (how the caller sees a group, readings.py), one standard decomposition per
+        class of splits the caller cannot tell apart; with `ANY_READING`, one decomposition.
         """
         n = len(concealed)
         if n != 3 * melds_needed + 2 or not 0 <= melds_needed <= _MAX_MELDS:
@@ -248,16 +252,43 @@ class Evaluator:
         faces, wild_tiles = self._faces(concealed)
         if win_tile is not None and Tile(win_tile) not in concealed:
             raise HandError(f"the winning tile {Tile(win_tile)} is not in the hand")
+        if view is ANY_READING:
+            shape = self.evaluate(concealed, melds_needed, win_tile)
+            return [shape] if shape is not None else []
+        collapse = view is not None and len(set(wild_tiles)) <= 1
         sources = self._sources(concealed, [])
         out: list[WinShape] = []
         for shape in self.shapes.enabled(n):
             if not self._shape_complete(shape, faces, len(wild_tiles)):
+                continue
+            if shape is ShapeKind.STANDARD and collapse:
+                out += self._collapsed_standard(faces, wild_tiles, sources, win_tile, view)  # type: ignore[arg-type]
                 continue
             if shape is ShapeKind.STANDARD:
                 splits = standard_splits(faces, len(wild_tiles), self._pair_faces(), self.shapes.honour_chows)
             else:
                 splits = special_splits(shape, faces, len(wild_tiles), self.shapes, [int(t) for t in wild_tiles])
             out += self._shapes_of(shape, splits, sources, wild_tiles, win_tile)
+        return out
+
+    def _collapsed_standard(self, faces: list[int], wild_tiles: list[Tile], sources: dict[int, list[Tile]],
+                            win_tile: Tile | None, view: GroupView) -> list[WinShape]:
+        """One standard decomposition per class (readings.py); the wilds are of one kind."""
+        wild_face = int(wild_tiles[0]) if wild_tiles and wild_tiles[0] < 34 else None
+        if win_tile is None:
+            win: tuple[int, int | None] = (NO_WIN, None)
+        elif self.face_of[win_tile] is None:
+            win = (WIN_WILD, None)
+        else:
+            win = (WIN_NATURAL, self.face_of[win_tile])
+        pair_faces = self._pair_faces()
+        out = []
+        for split, index, place in standard_classes(faces, len(wild_tiles), wild_face, pair_faces,
+                                                    self.shapes.honour_chows, win, view):
+            groups, assignment = assemble(split, sources, wild_tiles, self.wild_kinds, pair_faces, False)
+            natural = sum(1 for kind, face in assignment if kind == face)
+            role = None if index is None else role_of(groups[index], place)  # type: ignore[arg-type]
+            out.append(WinShape(ShapeKind.STANDARD, groups, assignment, len(assignment) - natural, natural, index, role))
         return out
 
     def _shapes_of(self, shape: ShapeKind, splits: Iterable[tuple[RawGroup, ...]], sources: dict[int, list[Tile]],
