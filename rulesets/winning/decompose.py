@@ -16,6 +16,8 @@ from ..tiles import Tile
 from .results import Group, GroupKind, WinRole
 from .special import RawGroup
 
+_TILES = tuple(Tile(k) for k in range(42))  # Tile(k) is an Enum call: slow in a loop
+
 HONOUR_CHOWS: tuple[tuple[int, int, int], ...] = (*combinations(range(27, 31), 3), (31, 32, 33))
 """南昌: any three different winds, or 中发白 (kind indices)."""
 
@@ -176,7 +178,7 @@ def assemble(split: Sequence[RawGroup], sources: Mapping[int, Sequence[Tile]], w
                 src[i] = left[faces[i]].pop()
         for i, wild in enumerate(flags):
             if wild and pool[faces[i]] > 0:
-                src[i] = Tile(faces[i])
+                src[i] = _TILES[faces[i]]
                 pool[faces[i]] -= 1
     taken_pairs = {faces[0] for kind, faces, _, _ in work
                    if kind is GroupKind.PAIR and faces is not None} if distinct_pairs else None
@@ -186,13 +188,13 @@ def assemble(split: Sequence[RawGroup], sources: Mapping[int, Sequence[Tile]], w
         entry[1] = [face] * len(entry[2])
         for i in range(len(entry[2])):
             if pool[face] > 0:
-                entry[3][i] = Tile(face)
+                entry[3][i] = _TILES[face]
                 pool[face] -= 1
     rest = sorted(pool.elements())
     groups = []
     for kind, faces, flags, src in work:
         src = [s if s is not None else rest.pop(0) for s in src]
-        groups.append(Group(kind, tuple(Tile(f) for f in faces), tuple(Tile(s) for s in src),
+        groups.append(Group(kind, tuple(_TILES[f] for f in faces), tuple(_TILES[s] for s in src),
                             tuple(i for i, s in enumerate(src) if s in wild_kinds)))
     assignment = tuple(sorted(pair for g in groups for pair in g.assignment))
     return tuple(groups), assignment

@@ -253,17 +253,19 @@ class Evaluator:
         if win_tile is not None and Tile(win_tile) not in concealed:
             raise HandError(f"the winning tile {Tile(win_tile)} is not in the hand")
         if view is ANY_READING:
-            shape = self.evaluate(concealed, melds_needed, win_tile)
-            return [shape] if shape is not None else []
-        collapse = view is not None and len(set(wild_tiles)) <= 1
+            return self._any_reading(concealed, melds_needed, faces, wild_tiles, win_tile)
+        kinds = set(wild_tiles)
+        collapse = view is not None and (len(kinds) <= 1 or win_tile is None or self.face_of[win_tile] is not None)
         sources = self._sources(concealed, [])
         out: list[WinShape] = []
         for shape in self.shapes.enabled(n):
             if not self._shape_complete(shape, faces, len(wild_tiles)):
                 continue
             if shape is ShapeKind.STANDARD and collapse:
-                out += self._collapsed_standard(faces, wild_tiles, sources, win_tile, view)  # type: ignore[arg-type]
-                continue
+                found = self._collapsed_standard(faces, wild_tiles, sources, win_tile, view)  # type: ignore[arg-type]
+                if found is not None:
+                    out += found
+                    continue
             if shape is ShapeKind.STANDARD:
                 splits = standard_splits(faces, len(wild_tiles), self._pair_faces(), self.shapes.honour_chows)
             else:
@@ -271,10 +273,36 @@ class Evaluator:
             out += self._shapes_of(shape, splits, sources, wild_tiles, win_tile)
         return out
 
+    def _any_reading(self, concealed: Sequence[Tile], melds_needed: int, faces: list[int], wild_tiles: list[Tile],
+                     win_tile: Tile | None) -> list[WinShape]:
+        """One reading, for a caller that reads nothing of it: `evaluate`'s (the most natural)
+        when it is found directly, else the first split found (never every split)."""
+        best = self._best_naturalisation(concealed, melds_needed)
+        if best is None:
+            return []
+        if best[-1]:
+            shape = self.evaluate(concealed, melds_needed, win_tile)
+            return [shape] if shape is not None else []
+        sources = self._sources(concealed, [])
+        for shape in self.shapes.enabled(len(concealed)):
+            if not self._shape_complete(shape, faces, len(wild_tiles)):
+                continue
+            if shape is ShapeKind.STANDARD:
+                splits = standard_splits(faces, len(wild_tiles), self._pair_faces(), self.shapes.honour_chows,
+                                         feasible=self._feasible, first=True)
+            else:
+                splits = special_splits(shape, faces, len(wild_tiles), self.shapes, [int(t) for t in wild_tiles])[:1]
+            found = self._shapes_of(shape, splits, sources, wild_tiles, win_tile)
+            if found:
+                return found[:1]
+        return []
+
     def _collapsed_standard(self, faces: list[int], wild_tiles: list[Tile], sources: dict[int, list[Tile]],
-                            win_tile: Tile | None, view: GroupView) -> list[WinShape]:
-        """One standard decomposition per class (readings.py); the wilds are of one kind."""
-        wild_face = int(wild_tiles[0]) if wild_tiles and wild_tiles[0] < 34 else None
+                            win_tile: Tile | None, view: GroupView) -> list[WinShape] | None:
+        """One standard decomposition per class (readings.py), or None if the classes cannot be
+        trusted for this hand (the caller then takes every split)."""
+        counts = Counter(int(t) for t in wild_tiles if t < 34)
+        wild_counts = sorted(counts.items())
         if win_tile is None:
             win: tuple[int, int | None] = (NO_WIN, None)
         elif self.face_of[win_tile] is None:
@@ -282,9 +310,12 @@ class Evaluator:
         else:
             win = (WIN_NATURAL, self.face_of[win_tile])
         pair_faces = self._pair_faces()
+        found = standard_classes(faces, len(wild_tiles), wild_counts, pair_faces, self.shapes.honour_chows, win,
+                                 view, self._keys_cost)
+        if found is None:
+            return None
         out = []
-        for split, index, place in standard_classes(faces, len(wild_tiles), wild_face, pair_faces,
-                                                    self.shapes.honour_chows, win, view):
+        for split, index, place in found:
             groups, assignment = assemble(split, sources, wild_tiles, self.wild_kinds, pair_faces, False)
             natural = sum(1 for kind, face in assignment if kind == face)
             role = None if index is None else role_of(groups[index], place)  # type: ignore[arg-type]
@@ -355,6 +386,12 @@ class Evaluator:
         suit = self.suit_table
         e = suit[keys[0]] + suit[keys[1]] + suit[keys[2]] + self.honour_table[keys[3]]
         return e, keys
+
+    def _keys_cost(self, keys: list[int], pair_needed: bool) -> int:
+        """Fewest wilds that turn the component keys into melds (and the pair if needed)."""
+        suit = self.suit_table
+        e = suit[keys[0]] + suit[keys[1]] + suit[keys[2]] + self.honour_table[keys[3]]
+        return self._standard_cost(e, keys) if pair_needed else e & tables.A_MASK
 
     def _feasible(self, faces: list[int], wilds: int, pair_needed: bool) -> bool:
         """Whether face counts plus wilds can still become melds (plus the pair if needed)."""

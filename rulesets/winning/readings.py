@@ -45,7 +45,15 @@ ANY_READING: GroupView = lambda kind, faces, places, role: None  # noqa: E731
 NATURAL, WILD_OTHER, WILD_OWN = range(3)
 NO_WIN, WIN_NATURAL, WIN_WILD = range(3)
 
-Class = frozenset
+_POW5 = tuple(5 ** r for r in range(9))
+_COMPONENT = tuple(min(k // 9, 3) for k in range(34))
+_STEP = tuple(_POW5[k % 9] if k < 27 else _POW5[k - 27] for k in range(34))
+CostOf = Callable[[list[int], bool], int]
+"""cost(component keys, pair needed): the fewest wilds that complete what is left (the tables)."""
+
+_NATURALS = tuple((NATURAL,) * n for n in range(4))
+_NO_WIN: tuple[tuple[None, None], ...] = ((None, None),)
+Class = tuple  # sorted view ids
 Witness = tuple  # a linked list: ((raw group, win place or None), rest)
 
 
@@ -75,79 +83,110 @@ def raw_role(kind: GroupKind, faces: Sequence[int], place: int) -> WinRole:
 class _Walk:
     """One collapsed walk over the standard splits of one hand (see `standard_classes`)."""
 
-    def __init__(self, faces: Sequence[int], wilds: int, wild_face: int | None, pair_kinds: frozenset[int] | None,
-                 honour_chows: bool, win: tuple[int, int | None], view: GroupView) -> None:
+    def __init__(self, faces: Sequence[int], wilds: int, wild_counts: Sequence[tuple[int, int]],
+                 pair_kinds: frozenset[int] | None,
+                 honour_chows: bool, win: tuple[int, int | None], view: GroupView, cost: CostOf | None) -> None:
         self.counts = list(faces)
+        self.keys = [sum(faces[base + r] * _POW5[r] for r in range(size)) for base, size in ((0, 9), (9, 9), (18, 9), (27, 7))]
+        self.cost = cost
         self.wilds = wilds
-        self.wild_face = wild_face  # the face of the (one) wild kind, or None (no wilds, or a flower)
+        # (face, tiles) of each wild kind that has a face (a wild flower has none)
+        self.wild_counts = tuple(wild_counts)
+        self.wild_index = {face: i for i, (face, _) in enumerate(self.wild_counts)}
+        self.ambiguous = False  # some split has more places of a wild's own face than its tiles
         self.pair_kinds = pair_kinds
         self.honour_chows = honour_chows
         self.win_mode, self.win_face = win
         self.view = view
+        self.ids: dict[Hashable, int] = {}
         self.memo: dict[tuple, dict[Class, Witness]] = {}
 
     # -- classes -----------------------------------------------------------------------------
 
-    def group_class(self, kind: GroupKind, faces: tuple[int, ...], flags: tuple[bool, ...], role: WinRole | None) -> Class:
-        own = self.wild_face
-        places = tuple(NATURAL if not wild else WILD_OWN if face == own else WILD_OTHER for face, wild in zip(faces, flags))
-        return self.view(kind, faces, places, role)
+    def group_class(self, kind: GroupKind, faces: tuple[int, ...], flags: tuple[bool, ...], role: WinRole | None) -> int:
+        """The id of the group's view (ids keep the class multisets small sorted tuples)."""
+        if True in flags:
+            own = self.wild_index
+            places = tuple(NATURAL if not wild else WILD_OWN if face in own else WILD_OTHER
+                           for face, wild in zip(faces, flags))
+        else:
+            places = _NATURALS[len(faces)]
+        view = self.view(kind, faces, places, role)
+        found = self.ids.get(view)
+        if found is None:
+            found = self.ids[view] = len(self.ids)
+        return found
 
-    def win_places(self, faces: tuple[int, ...], flags: tuple[bool, ...]) -> list[int]:
-        """Places of a group where the winning tile can sit (one per distinct role is enough)."""
+    def win_choices(self, kind: GroupKind, faces: tuple[int, ...], flags: tuple[bool, ...]
+                    ) -> tuple[tuple[int, WinRole], ...]:
+        """(place, role) for each distinct role the winning tile can take in a group."""
         if self.win_mode == WIN_NATURAL:
-            return [i for i, (face, wild) in enumerate(zip(faces, flags)) if not wild and face == self.win_face]
-        if self.win_mode == WIN_WILD:
-            return [i for i, wild in enumerate(flags) if wild]
-        return []
+            places = [i for i, (face, wild) in enumerate(zip(faces, flags)) if not wild and face == self.win_face]
+        elif self.win_mode == WIN_WILD:
+            places = [i for i, wild in enumerate(flags) if wild]
+        else:
+            return ()
+        roles: dict[WinRole, int] = {}
+        for place in places:
+            roles.setdefault(raw_role(kind, faces, place), place)
+        return tuple((place, role) for role, place in roles.items())
 
     # -- the walk ------------------------------------------------------------------------------
 
     def run(self) -> dict[Class, Witness]:
-        return self.search(0, self.wilds, True, self.win_mode == NO_WIN, 0)
+        return self.search(0, self.wilds, True, self.win_mode == NO_WIN, (0,) * len(self.wild_counts))
 
-    def search(self, start: int, left: int, pair_needed: bool, win_placed: bool, own_used: int) -> dict[Class, Witness]:
-        counts = self.counts
+    def search(self, start: int, left: int, pair_needed: bool, win_placed: bool,
+               own_used: tuple[int, ...]) -> dict[Class, Witness]:
+        counts, keys = self.counts, self.keys
+        state = (keys[0], keys[1], keys[2], keys[3], left, pair_needed, win_placed, own_used)
+        found = self.memo.get(state)
+        if found is not None:
+            return found
         k = start
         while k < 34 and not counts[k]:
             k += 1
         if k == 34:
-            return self.finish(left, pair_needed, win_placed, own_used)
-        state = (tuple(counts[k:]), k, left, pair_needed, win_placed, own_used)
-        found = self.memo.get(state)
-        if found is not None:
-            return found
+            out = self.finish(left, pair_needed, win_placed, own_used)
+            self.memo[state] = out
+            return out
         out: dict[Class, Witness] = {}
         tried: set[tuple] = set()
-        for group, taken, used, pair_after in list(_options(counts, k, left, pair_needed, self.pair_kinds,
-                                                           self.honour_chows)):
+        cost, own_index, group_class = self.cost, self.wild_index, self.group_class
+        for group, taken, used, pair_after in _options(counts, k, left, pair_needed, self.pair_kinds, self.honour_chows):
             kind, faces, flags = group
-            own = sum(1 for face, wild in zip(faces, flags) if wild and face == self.wild_face)
-            choices: list[tuple[int | None, WinRole | None]] = [(None, None)]
-            if not win_placed:
-                roles: dict[WinRole, int] = {}
-                for place in self.win_places(faces, flags):
-                    roles.setdefault(raw_role(kind, faces, place), place)
-                choices += [(place, role) for role, place in roles.items()]
+            own = own_used
+            if used and own_index:
+                for face, wild in zip(faces, flags):
+                    if wild and face in own_index:
+                        i = own_index[face]
+                        own = own[:i] + (own[i] + 1,) + own[i + 1:]
+            choices = _NO_WIN if win_placed else _NO_WIN + self.win_choices(kind, faces, flags)
             for place, role in choices:
-                cls = self.group_class(kind, faces, flags, role)
-                key = (taken, used, pair_after, cls, own, role is not None)
+                cls = group_class(kind, faces, flags, role)
+                key = (taken, used, pair_after, cls, own, place is None)
                 if key in tried:
                     continue
                 tried.add(key)
                 for t in taken:
                     counts[t] -= 1
-                rest = self.search(k, left - used, pair_after, win_placed or role is not None, own_used + own)
+                    keys[_COMPONENT[t]] -= _STEP[t]
+                if cost is None or cost(keys, pair_after) <= left - used:  # else nothing completes
+                    rest = self.search(k, left - used, pair_after, win_placed or role is not None, own)
+                else:
+                    rest = {}
                 for t in taken:
                     counts[t] += 1
+                    keys[_COMPONENT[t]] += _STEP[t]
+                item = (group, place)
                 for classes, witness in rest.items():
-                    merged = _add(classes, cls)
+                    merged = tuple(sorted(classes + (cls,)))
                     if merged not in out:
-                        out[merged] = ((group, place), witness)
+                        out[merged] = (item, witness)
         self.memo[state] = out
         return out
 
-    def finish(self, left: int, pair_needed: bool, win_placed: bool, own_used: int) -> dict[Class, Witness]:
+    def finish(self, left: int, pair_needed: bool, win_placed: bool, own_used: tuple[int, ...]) -> dict[Class, Witness]:
         """The groups of wilds only (a pair if still needed, then pungs), as `assemble` will
         show them; the winning tile, if it is a wild not yet placed, goes into one of them."""
         free: list[tuple[GroupKind, int]] = []
@@ -160,8 +199,12 @@ class _Walk:
             return {}
         free += [(GroupKind.PUNG, 3)] * (left // 3)
         if not free:
-            return {frozenset(): ()} if win_placed else {}
-        pool = Counter({self.wild_face: self.wilds - own_used}) if self.wild_face is not None else Counter()
+            return {(): ()} if win_placed else {}
+        pool: Counter[int] = Counter()
+        for (face, count), used in zip(self.wild_counts, own_used):
+            if used > count:  # which of those places the wild's own tiles fill depends on the order
+                self.ambiguous = True
+            pool[face] = max(count - used, 0)
         faces = _free_faces(free, pool, self.pair_kinds, None)
         groups = []
         for (kind, size), face in zip(free, faces):
@@ -184,37 +227,37 @@ class _Walk:
                 if index == host:
                     role = WinRole.PAIR if kind is GroupKind.PAIR else WinRole.PUNG
                 places = (WILD_OWN,) * natural + (WILD_OTHER,) * (len(flags) - natural)
-                classes.append(self.view(kind, shown, places, role))
+                view = self.view(kind, shown, places, role)
+                classes.append(self.ids.setdefault(view, len(self.ids)))
                 witness = (((kind, None, flags), 0 if role is not None else None), witness)
-            out.setdefault(_multiset(classes), witness)
+            out.setdefault(tuple(sorted(classes)), witness)
         return out
 
 
-def _add(classes: Class, view: Hashable) -> Class:
-    """The multiset `classes` with one more `view`."""
-    counts = dict(classes)
-    counts[view] = counts.get(view, 0) + 1
-    return frozenset(counts.items())
-
-
-def _multiset(classes: list[Hashable]) -> Class:
-    """A hashable multiset of views (views need not be orderable)."""
-    return frozenset(Counter(classes).items())
-
-
-def standard_classes(faces: Sequence[int], wilds: int, wild_face: int | None, pair_kinds: frozenset[int] | None,
-                     honour_chows: bool, win: tuple[int, int | None], view: GroupView = exact_view
-                     ) -> list[tuple[tuple[RawGroup, ...], int | None, int | None]]:
+def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tuple[int, int]],
+                     pair_kinds: frozenset[int] | None, honour_chows: bool, win: tuple[int, int | None],
+                     view: GroupView = exact_view, cost: CostOf | None = None
+                     ) -> list[tuple[tuple[RawGroup, ...], int | None, int | None]] | None:
     """One standard split per class: (groups sorted as `standard_splits` sorts them, index of
-    the group holding the winning tile and its place there, or None, None).
+    the group holding the winning tile and its place there, or None, None); None when the
+    classes cannot be trusted (see below).
 
-    `faces`: face counts of the natural tiles; `wilds`: the wild tiles, all of one kind whose
-    face is `wild_face` (None: no wild can play its own face, e.g. a wild flower); `win`:
-    (NO_WIN, None), (WIN_NATURAL, face of the winning tile) or (WIN_WILD, None).
+    `faces`: face counts of the natural tiles; `wilds`: the number of wild tiles;
+    `wild_counts`: (face, tiles) of each wild kind with a face (a wild flower has none).  Where
+    a split has more places standing for a wild's own face than that wild has tiles, `assemble`
+    fills the first ones in its order with it and the rest with another kind; the walk cannot
+    see that order, so it answers None and the caller judges every split.  With several wild
+    kinds the winning tile must be natural (which wild kind lands where also follows that
+    order).  `win`:
+    (NO_WIN, None), (WIN_NATURAL, face of the winning tile) or (WIN_WILD, None).  `cost` prunes
+    branches that cannot be completed (the evaluator's tables); without it every branch is walked.
     """
-    walk = _Walk(faces, wilds, wild_face, pair_kinds, honour_chows, win, view)
+    walk = _Walk(faces, wilds, wild_counts, pair_kinds, honour_chows, win, view, cost)
+    found = walk.run()
+    if walk.ambiguous:
+        return None
     out = []
-    for witness in walk.run().values():
+    for witness in found.values():
         chosen: list[tuple[RawGroup, int | None]] = []
         while witness:
             item, witness = witness
