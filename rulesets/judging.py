@@ -31,16 +31,18 @@ def stand_ins_for(ruleset: Any, wilds: tuple[Tile, ...]) -> dict[Tile, Tile]:
     return {}
 
 
-def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: bool = False) -> HandResult:
-    """The verdict and, for a legal hand, the settlement.
+def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: bool = False,
+                  settle: bool = True) -> HandResult:
+    """The verdict and, for a legal hand, the settlement (unless `settle` is False: a caller
+    that only asks whether the hand is legal, like the simulated players, skips the scoring).
 
     Readings the region's requirements and scorer cannot tell apart are judged and priced once
     (rulesets/scoring/views.py); `exhaustive` judges every reading (the tests compare the two).
     """
     hand.check_counts()
     candidates = tuple(k for k in ruleset.tiles.kinds if not k.is_flower)
-    view = None if exhaustive else reading_view(ruleset, context)
+    view = None if exhaustive else reading_view(ruleset, context, scoring=settle)
     verdict = judge(ruleset.win, ruleset.hand_size, hand, context, context.wilds,
                     stand_ins_for(ruleset, context.wilds), candidates, view=view)
-    settlement = ruleset.scoring.settle(ruleset, hand, verdict, context) if verdict.legal else None
+    settlement = ruleset.scoring.settle(ruleset, hand, verdict, context) if verdict.legal and settle else None
     return HandResult(verdict, settlement)

@@ -92,12 +92,14 @@ REQUIREMENT_VIEWS: dict[str, ViewFactory] = {
     "menqing": _nothing, "no_chi": _nothing, "kaimen": _nothing, "kaikou": _nothing, "ting": _nothing,
     "zimo": _nothing, "baoting": _nothing, "baoting_zimo": _nothing, "liang_first": _nothing, "louhu": _nothing,
     "no_hongzhong": _nothing, "no_gang_pai": _nothing, "no_qi_xian_hu_hou": _nothing,
+    # meets_threshold (螺山): the 和数, not the items that name each pung's tile
+    "threshold": lambda c: _luoshan_value(c),
 }
-"""Requirement key → view factory.  Keys whose checks read a scorer's features use the scorer's
-view (螺山 threshold, 武汉 屁胡, 广水 屁和, 海南 番, 云南 平和): see `scorer_view`."""
+"""Requirement key → view factory."""
 
-SCORER_REQUIREMENTS = {"threshold": "luoshan", "pihu_one_laizi": "wuhan", "pihu_258": "wuhan",
+SCORER_REQUIREMENTS = {"pihu_one_laizi": "wuhan", "pihu_258": "wuhan",
                        "pihe_zimo": "guangshui", "fan": "hainan", "pinghu_zimo": "yunnan"}
+"""Requirement keys whose checks read a scorer's features use the scorer's view (below)."""
 
 
 # -- scorers, by name -------------------------------------------------------------------------
@@ -151,6 +153,18 @@ def _luoshan(context: WinContext) -> GroupView:
     return view
 
 
+def _luoshan_value(context: WinContext) -> GroupView:
+    """The 和数 alone (the 100/200 threshold): pungs by 大/小 and 座风 or 箭, not by tile."""
+    seat = int(context.seat_wind())
+
+    def view(kind: GroupKind, faces: Faces, places: tuple[int, ...], role: WinRole | None) -> Hashable:
+        if kind is CHOW:
+            return (2, suit(faces), role)
+        face = faces[0]
+        return (kind is PUNG, suit(faces), big(face), face >= 31 or face == seat, role)
+    return view
+
+
 def _wuhan(context: WinContext) -> GroupView:
     """大胡: 碰碰胡 (no chow), 将一色 (all 2/5/8), 清一色 and 风一色 (suits), 全求人 (declared);
     硬胡 and 屁胡's one 赖子 (wilds_as_wild); 屁胡's 2/5/8 pair."""
@@ -200,9 +214,10 @@ SCORER_VIEWS: dict[str, ViewFactory] = {
 """Scorer name → view factory (what its price reads of a reading)."""
 
 
-def reading_view(ruleset: Any, context: WinContext) -> GroupView | None:
-    """How this ruleset's requirements and scorer together see a group: a `GroupView`,
-    `ANY_READING` when nothing reads the groups, or None (unknown rules: judge every split)."""
+def reading_view(ruleset: Any, context: WinContext, scoring: bool = True) -> GroupView | None:
+    """How this ruleset's requirements and scorer (unless `scoring` is False: legality only)
+    together see a group: a `GroupView`, `ANY_READING` when nothing reads the groups, or None
+    (unknown rules: judge every split)."""
     factories: list[ViewFactory] = []
     for requirement in ruleset.win.requirements:
         if requirement.key in SCORER_REQUIREMENTS:
@@ -212,10 +227,11 @@ def reading_view(ruleset: Any, context: WinContext) -> GroupView | None:
         if factory is None:
             return None
         factories.append(factory)
-    scorer = SCORER_VIEWS.get(getattr(ruleset.scoring, "name", ""))
-    if scorer is None:
-        return None
-    factories.append(scorer)
+    if scoring:
+        scorer = SCORER_VIEWS.get(getattr(ruleset.scoring, "name", ""))
+        if scorer is None:
+            return None
+        factories.append(scorer)
     views = [view for view in (factory(context) for factory in factories) if view is not None]
     if not views:
         return ANY_READING

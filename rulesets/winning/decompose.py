@@ -23,6 +23,13 @@ HONOUR_CHOWS: tuple[tuple[int, int, int], ...] = (*combinations(range(27, 31), 3
 
 Feasible = Callable[[list[int], int, bool], bool]
 """feasible(faces, wilds, pair_needed): can what is left still be completed?"""
+KeysCost = Callable[[list[int], bool], int]
+"""cost(component keys, pair_needed): the fewest wilds that complete what is left."""
+
+_POW5 = tuple(5 ** r for r in range(9))
+_COMPONENTS = ((0, 9), (9, 9), (18, 9), (27, 7))
+_COMPONENT = tuple(min(k // 9, 3) for k in range(34))
+_STEP = tuple(_POW5[k % 9] if k < 27 else _POW5[k - 27] for k in range(34))
 
 
 def chows_with(kind: int, honour_chows: bool) -> list[tuple[int, int, int]]:
@@ -67,14 +74,16 @@ def _split_key(group: RawGroup) -> tuple:
 
 def standard_splits(faces: Sequence[int], wilds: int, pair_kinds: frozenset[int] | None = None,
                     honour_chows: bool = False, feasible: Feasible | None = None,
-                    first: bool = False) -> list[tuple[RawGroup, ...]]:
+                    first: bool = False, cost: KeysCost | None = None) -> list[tuple[RawGroup, ...]]:
     """Every distinct split of face counts (34) plus `wilds` into melds and one pair.
 
     The caller makes sure the tile count is 3n + 2.  Groups made of wilds only are *free*
     (faces None): one entry stands for every meld (or pair) they could be.  With `first`, stop
-    at the first split found; `feasible` prunes branches that cannot be completed.
+    at the first split found; `feasible` (on the face counts) or `cost` (on the components'
+    keys, kept as the walk goes: cheaper) prunes branches that cannot be completed.
     """
     counts = list(faces)
+    keys = [sum(faces[base + r] * _POW5[r] for r in range(size)) for base, size in _COMPONENTS]
     found: dict[tuple[RawGroup, ...], None] = {}
     chosen: list[RawGroup] = []
 
@@ -98,7 +107,12 @@ def standard_splits(faces: Sequence[int], wilds: int, pair_kinds: frozenset[int]
         for group, taken, used, pair_after in list(_options(counts, k, left, pair_needed, pair_kinds, honour_chows)):
             for t in taken:
                 counts[t] -= 1
-            if feasible is None or feasible(counts, left - used, pair_after):
+                keys[_COMPONENT[t]] -= _STEP[t]
+            if cost is not None:
+                go = cost(keys, pair_after) <= left - used
+            else:
+                go = feasible is None or feasible(counts, left - used, pair_after)
+            if go:
                 chosen.append(group)
                 done = search(k, left - used, pair_after)
                 chosen.pop()
@@ -106,6 +120,7 @@ def standard_splits(faces: Sequence[int], wilds: int, pair_kinds: frozenset[int]
                 done = False
             for t in taken:
                 counts[t] += 1
+                keys[_COMPONENT[t]] += _STEP[t]
             if done:
                 return True
         return False

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
 from itertools import product
+from types import MappingProxyType
 
 from ..tiles import KIND_COUNT, Tile
 from . import tables
@@ -24,6 +26,28 @@ from .shapes import PAIRS_258, ShapeKind, Shapes
 from .special import RawGroup, SpecialStats, special_splits
 
 _POW5 = tuple(5 ** r for r in range(9))
+
+
+@lru_cache(maxsize=256)
+def _prepare(wild_ints: tuple[int, ...], stand_in_ints: tuple[tuple[int, int], ...], shapes: Shapes) -> tuple:
+    """(wild kinds, stand-ins, face per kind, pair mode, pair places) for one set of rules,
+    checked once: evaluators for the same rules share it (judging makes one per hand)."""
+    wilds = frozenset(Tile(k) for k in wild_ints)
+    stands = {Tile(s): Tile(t) for s, t in stand_in_ints}
+    for source, face in stands.items():
+        if source in wilds:
+            raise HandError(f"stand-in {source} is itself wild: a tile cannot be both")
+        if face not in wilds or face.is_flower:
+            raise HandError(f"stand-in {source} plays {face}, which is not a wild kind")
+    if len(set(stands.values())) < len(stands):
+        raise HandError("two stand-ins play the same face")
+    # face_of[kind]: the face a physical tile plays, None for a wild, -1 for a stray flower.
+    plays = dict(stand_in_ints)
+    face_of = tuple(None if k in wild_ints else -1 if k >= 34 else plays.get(k, k) for k in range(KIND_COUNT))
+    pairs = shapes.pair_kinds
+    mode = "any" if pairs is None else "258" if pairs == PAIRS_258 else "listed"
+    places = tuple(_component(int(k)) for k in sorted(pairs or ()))
+    return wilds, MappingProxyType(stands), face_of, mode, places
 
 
 def _component(face: int) -> tuple[int, int]:
@@ -65,30 +89,23 @@ class Evaluator:
 
     def __init__(self, wild_kinds: Iterable[Tile] = frozenset(), shapes: Shapes = Shapes(),
                  stand_ins: Mapping[Tile, Tile] | None = None) -> None:
-        wilds = frozenset(Tile(k) for k in wild_kinds)
-        stands = {Tile(s): Tile(t) for s, t in (stand_ins or {}).items()}
-        for source, face in stands.items():
-            if source in wilds:
-                raise HandError(f"stand-in {source} is itself wild: a tile cannot be both")
-            if face not in wilds or face.is_flower:
-                raise HandError(f"stand-in {source} plays {face}, which is not a wild kind")
-        if len(set(stands.values())) < len(stands):
-            raise HandError("two stand-ins play the same face")
-        self.wild_kinds = wilds
+        prepared = _prepare(tuple(sorted(int(k) for k in wild_kinds)),
+                            tuple(sorted((int(s), int(t)) for s, t in (stand_ins or {}).items())), shapes)
+        self.wild_kinds, self.stand_ins, self.face_of, self.pair_mode, self._pair_places = prepared
         self.shapes = shapes
-        self.stand_ins: Mapping[Tile, Tile] = stands
-        # face_of[kind]: the face a physical tile plays, None for a wild, -1 for a stray flower.
-        wild_ints = {int(k) for k in wilds}
-        plays = {int(s): int(t) for s, t in stands.items()}
-        self.face_of: tuple[int | None, ...] = tuple(None if k in wild_ints else -1 if k >= 34 else plays.get(k, k)
-                                                     for k in range(KIND_COUNT))
         self.suit_table = tables.suit_table()
         self.honour_table = tables.honour_table(shapes.honour_chows)
-        pairs = shapes.pair_kinds
-        self.pair_mode = "any" if pairs is None else "258" if pairs == PAIRS_258 else "listed"
-        self._pair_places = tuple(_component(int(k)) for k in sorted(pairs or ()))
-        self.is_complete = build_is_complete(self)
-        self.waits = build_waits(self)
+
+    def __getattr__(self, name: str) -> object:
+        """`is_complete` and `waits` are built on first use (an evaluator made for one judgement
+        never builds the waits); after that the slot answers directly."""
+        if name == "is_complete":
+            self.is_complete = build_is_complete(self)
+            return self.is_complete
+        if name == "waits":
+            self.waits = build_waits(self)
+            return self.waits
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __repr__(self) -> str:
         wilds = ",".join(str(k) for k in sorted(self.wild_kinds))
@@ -255,7 +272,9 @@ class Evaluator:
         if view is ANY_READING:
             return self._any_reading(concealed, melds_needed, faces, wild_tiles, win_tile)
         kinds = set(wild_tiles)
-        collapse = view is not None and (len(kinds) <= 1 or win_tile is None or self.face_of[win_tile] is not None)
+        # With fewer than two wilds a hand splits few ways: listing them is cheaper than the walk.
+        collapse = view is not None and len(wild_tiles) >= 2 and (
+            len(kinds) <= 1 or win_tile is None or self.face_of[win_tile] is not None)
         sources = self._sources(concealed, [])
         out: list[WinShape] = []
         for shape in self.shapes.enabled(n):
@@ -267,7 +286,8 @@ class Evaluator:
                     out += found
                     continue
             if shape is ShapeKind.STANDARD:
-                splits = standard_splits(faces, len(wild_tiles), self._pair_faces(), self.shapes.honour_chows)
+                splits = standard_splits(faces, len(wild_tiles), self._pair_faces(), self.shapes.honour_chows,
+                                         cost=self._keys_cost)
             else:
                 splits = special_splits(shape, faces, len(wild_tiles), self.shapes, [int(t) for t in wild_tiles])
             out += self._shapes_of(shape, splits, sources, wild_tiles, win_tile)
