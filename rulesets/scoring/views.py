@@ -232,7 +232,8 @@ def reading_view(ruleset: Any, context: WinContext, scoring: bool = True) -> Gro
         if scorer is None:
             return None
         factories.append(scorer)
-    views = [view for view in (factory(context) for factory in factories) if view is not None]
+    unique = list(dict.fromkeys(factories))  # 武汉's two 屁胡 rules read the scorer's view once
+    views = [view for view in (factory(context) for factory in unique) if view is not None]
     if not views:
         return ANY_READING
     if len(views) == 1:

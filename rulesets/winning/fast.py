@@ -107,6 +107,10 @@ def build_is_complete(ev: "Evaluator") -> Callable[[Sequence[Tile], int], bool]:
         wilds = keys[4]
         return ev.listed_pair_cost(e - (BUDGET - wilds), keys[:4]) <= wilds
 
+    if standard and not listed and not slow14 and not slow17:
+        return _plain_is_complete(weight, suit, honours, pair_bits, seven_mask, seven_limit, orphan_limit,
+                                  invalid, by_counts)
+
     def is_complete(concealed: Sequence[Tile], melds_needed: int) -> bool:
         n = len(concealed)
         if n != 3 * melds_needed + 2 or n > 17:
@@ -137,6 +141,37 @@ def build_is_complete(ev: "Evaluator") -> Callable[[Sequence[Tile], int], bool]:
         elif n == 17 and slow17:
             return slow_special(concealed)
         return False
+
+    return is_complete
+
+
+def _plain_is_complete(weight: list[int], suit: Sequence[int], honours: Sequence[int], pair_bits: int,
+                       seven_mask: int, seven_limit: int, orphan_limit: int,
+                       invalid: Callable[[Sequence[Tile]], HandError],
+                       by_counts: Callable[[Sequence[Tile], int], bool]) -> Callable[[Sequence[Tile], int], bool]:
+    """`is_complete` for the usual rules (the standard shape, any or 2/5/8 pair, seven pairs and
+    thirteen orphans or not): the same steps as the general one, without the branches for listed
+    pair kinds, 十三烂 and 八对+单张."""
+
+    def is_complete(concealed: Sequence[Tile], melds_needed: int) -> bool:
+        n = len(concealed)
+        if n != 3 * melds_needed + 2 or n > 17:
+            raise size_error(n, melds_needed, 2)
+        try:
+            x = sum(itemgetter(*concealed)(weight))
+            e = suit[x & 2097151] + suit[x >> 21 & 2097151] + suit[x >> 42 & 4194303] + honours[x >> 64]
+        except IndexError:  # more than four wilds, a stray flower, a fifth 9
+            return by_counts(concealed, melds_needed)
+        except TypeError:
+            raise invalid(concealed) from None
+        if e >> 25 != n:
+            raise invalid(concealed)  # a fifth copy …
+        if e & pair_bits:
+            if (e & 63) <= 5:  # a - 1 <= BUDGET
+                return True
+        elif (e & 63) <= 2:  # a + 2 <= BUDGET
+            return True
+        return n == 14 and ((e >> 11 & seven_mask) <= seven_limit or (e >> 19 & 63) <= orphan_limit)
 
     return is_complete
 
