@@ -242,13 +242,15 @@ class Evaluator:
             every = self.decompositions(concealed, melds_needed, win_tile)
             return min(every, key=lambda d: d.wilds_as_wild) if every else None
         sources = self._sources(concealed, made_natural)
-        if shape is ShapeKind.STANDARD:
-            splits = standard_splits(faces, len(kept), self._pair_faces(), self.shapes.honour_chows,
-                                     feasible=self._feasible, first=True)
-        else:
-            splits = special_splits(shape, faces, len(kept), self.shapes, [int(t) for t in kept])[:1]
-        shapes = self._shapes_of(shape, splits, sources, kept, win_tile)
+        shapes = self._shapes_of(shape, self._first_split(shape, faces, kept), sources, kept, win_tile)
         return shapes[0] if shapes else None
+
+    def _first_split(self, shape: ShapeKind, faces: list[int], wild_tiles: Sequence[Tile]) -> list[tuple[RawGroup, ...]]:
+        """The first split of a complete hand in `shape` that the search finds."""
+        if shape is ShapeKind.STANDARD:
+            return standard_splits(faces, len(wild_tiles), self._pair_faces(), self.shapes.honour_chows,
+                                   first=True, cost=self._keys_cost)
+        return special_splits(shape, faces, len(wild_tiles), self.shapes, [int(t) for t in wild_tiles])[:1]
 
     def decompositions(self, concealed: Sequence[Tile], melds_needed: int,
                        win_tile: Tile | None = None, view: GroupView | None = None) -> list[WinShape]:
@@ -307,12 +309,7 @@ class Evaluator:
         for shape in self.shapes.enabled(len(concealed)):
             if not self._shape_complete(shape, faces, len(wild_tiles)):
                 continue
-            if shape is ShapeKind.STANDARD:
-                splits = standard_splits(faces, len(wild_tiles), self._pair_faces(), self.shapes.honour_chows,
-                                         feasible=self._feasible, first=True)
-            else:
-                splits = special_splits(shape, faces, len(wild_tiles), self.shapes, [int(t) for t in wild_tiles])[:1]
-            found = self._shapes_of(shape, splits, sources, wild_tiles, win_tile)
+            found = self._shapes_of(shape, self._first_split(shape, faces, wild_tiles), sources, wild_tiles, win_tile)
             if found:
                 return found[:1]
         return []

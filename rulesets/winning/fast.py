@@ -110,20 +110,13 @@ def build_is_complete(ev: "Evaluator") -> Callable[[Sequence[Tile], int], bool]:
     if standard and not listed and not slow14 and not slow17:
         return _plain_is_complete(weight, suit, honours, pair_bits, seven_mask, seven_limit, orphan_limit,
                                   invalid, by_counts)
+    entry = _entry(weight, suit, honours, invalid, by_counts)
 
     def is_complete(concealed: Sequence[Tile], melds_needed: int) -> bool:
-        n = len(concealed)
-        if n != 3 * melds_needed + 2 or n > 17:
-            raise size_error(n, melds_needed, 2)
-        try:
-            x = sum(itemgetter(*concealed)(weight))
-            e = suit[x & 2097151] + suit[x >> 21 & 2097151] + suit[x >> 42 & 4194303] + honours[x >> 64]
-        except IndexError:  # more than four wilds, a stray flower, a fifth 9
-            return by_counts(concealed, melds_needed)
-        except TypeError:
-            raise invalid(concealed) from None
-        if e >> 25 != n:
-            raise invalid(concealed)  # a fifth copy …
+        found = entry(concealed, melds_needed)
+        if found.__class__ is bool:  # the slow path answered
+            return found  # type: ignore[return-value]
+        e, x, n = found  # type: ignore[misc]
         if standard:
             if listed:
                 if listed_ok(e, x):
@@ -143,6 +136,31 @@ def build_is_complete(ev: "Evaluator") -> Callable[[Sequence[Tile], int], bool]:
         return False
 
     return is_complete
+
+
+def _entry(weight: list[int], suit: Sequence[int], honours: Sequence[int],
+           invalid: Callable[[Sequence[Tile]], HandError], by_counts: Callable[[Sequence[Tile], int], bool]
+           ) -> Callable[[Sequence[Tile], int], "tuple[int, int, int] | bool"]:
+    """(summed entry, summed weight, tile count) of a hand, or the slow path's answer (a bool)
+    for a hand it does not cover; the general `is_complete` starts with it (the plain one has
+    the same steps inline, a call less)."""
+
+    def entry(concealed: Sequence[Tile], melds_needed: int) -> tuple[int, int, int] | bool:
+        n = len(concealed)
+        if n != 3 * melds_needed + 2 or n > 17:
+            raise size_error(n, melds_needed, 2)
+        try:
+            x = sum(itemgetter(*concealed)(weight))
+            e = suit[x & 2097151] + suit[x >> 21 & 2097151] + suit[x >> 42 & 4194303] + honours[x >> 64]
+        except IndexError:  # more than four wilds, a stray flower, a fifth 9
+            return by_counts(concealed, melds_needed)
+        except TypeError:
+            raise invalid(concealed) from None
+        if e >> 25 != n:
+            raise invalid(concealed)  # a fifth copy …
+        return e, x, n
+
+    return entry
 
 
 def _plain_is_complete(weight: list[int], suit: Sequence[int], honours: Sequence[int], pair_bits: int,
