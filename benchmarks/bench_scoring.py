@@ -1,7 +1,8 @@
 """Judging and scoring one winning hand: the worst case per region, collapsed readings against
 every reading.
 
-Run on demand (not a test):  python benchmarks/bench_scoring.py [--hands N] [--regions a,b] [--stress]
+Run on demand (not a test):
+    python benchmarks/bench_scoring.py [--hands N] [--regions a,b] [--stress] [--code DIR]
 
 For each region, seeded winning hands (tests/rulesets/reading_cases.py: melds and a pair leaning
 towards one suit and pairs, sometimes a declared meld, seven pairs or thirteen orphans, a random
@@ -12,6 +13,8 @@ families that split the most ways (one suit, many pairs, four wilds).  Each hand
 three runs; the table shows the worst legal hand per region, collapsed and exhaustive
 (`exhaustive=True`, every reading: the old way), and the hand.  `--stress` adds hands with
 5–8 wilds of two kinds in every region, which no region's rules make but the goal names.
+`--code DIR` judges with another checkout's rulesets (e.g. the commit before these changes,
+unpacked with `git archive`; it has no collapsed readings, so both columns are its one way).
 
 Goal (issue 12): the worst legal hand ≤ 5 ms here.
 """
@@ -25,11 +28,13 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+HERE = Path(__file__).resolve().parents[1]
+if "--code" in sys.argv:  # the rulesets of another checkout; the hands still come from this one's tests
+    sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--code") + 1]).resolve()))
+sys.path.insert(1, str(HERE))
 
 from rulesets.judging import evaluate_hand  # noqa: E402
 from rulesets.regions import REGION_IDS, get_region  # noqa: E402
-from rulesets.tiles import Tile  # noqa: E402
 from tests.rulesets.reading_cases import Case, make_case, wild_kind_count  # noqa: E402
 
 GOAL_MS = 5.0
@@ -40,7 +45,10 @@ def _time(ruleset, case: Case, exhaustive: bool, runs: int = 3) -> tuple[float, 
     legal = False
     for _ in range(runs):
         start = time.perf_counter()
-        result = evaluate_hand(ruleset, case.hand, case.context, exhaustive=exhaustive)
+        try:
+            result = evaluate_hand(ruleset, case.hand, case.context, exhaustive=exhaustive)
+        except TypeError:  # an older checkout: one way only
+            result = evaluate_hand(ruleset, case.hand, case.context)
         best = min(best, time.perf_counter() - start)
         legal = result.verdict.legal
     return best * 1e3, legal
@@ -86,15 +94,15 @@ def measure(region: str, hands: int, stress: bool, seed: int) -> dict:
     for case in cases:
         ms, legal = _time(ruleset, case, exhaustive=False, runs=1)
         timed.append((ms, legal, case))
-    # Time the slowest again (min of three) and both ways.
-    timed.sort(key=lambda t: -t[0])
+    # Time the slowest legal hands again (min of three) and both ways.
+    slowest = sorted((t for t in timed if t[1]), key=lambda t: -t[0])[:8]
     worst = None
-    for _, _, case in timed[:8]:
-        ms, legal = _time(ruleset, case, exhaustive=False)
-        if legal and (worst is None or ms > worst[0]):
+    for _, _, case in slowest:
+        ms, _ = _time(ruleset, case, exhaustive=False)
+        if worst is None or ms > worst[0]:
             worst = (ms, case)
     legal_cases = [c for _, legal, c in timed if legal]
-    every = max((_time(ruleset, c, exhaustive=True, runs=1)[0] for _, legal, c in timed[:8] if legal), default=0.0)
+    every = max((_time(ruleset, c, exhaustive=True, runs=1)[0] for _, _, c in slowest), default=0.0)
     wilds_seen = max((sum(1 for t in c.hand.concealed if t in c.context.wilds) for c in legal_cases), default=0)
     return {"region": region, "hands": len(cases), "legal": len(legal_cases), "wilds": wilds_seen,
             "worst": worst[0] if worst else 0.0, "every": every, "hand": str(worst[1]) if worst else "-"}
@@ -106,7 +114,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--regions", default=",".join(REGION_IDS))
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--stress", action="store_true", help="add 5-8 wilds of two kinds in every region")
+    parser.add_argument("--code", default=str(HERE), help="the checkout whose rulesets to run (default: this one)")
     args = parser.parse_args(argv)
+    import rulesets
+    print(f"code {Path(rulesets.__file__).resolve().parents[1]}")
     print(f"CPython {platform.python_version()}; {args.hands} random + {args.hands // 4} one-suit hands per region"
           f"{' + 5-8 wilds of two kinds' if args.stress else ''}, seed {args.seed}; ms per evaluate_hand (worst legal hand)")
     print(f"{'region':16}{'hands':>6}{'legal':>6}{'wilds':>6}{'worst':>9}{'every':>10}  hand")
