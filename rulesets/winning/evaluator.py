@@ -410,12 +410,6 @@ class Evaluator:
         e = suit[keys[0]] + suit[keys[1]] + suit[keys[2]] + self.honour_table[keys[3]]
         return self._standard_cost(e, keys) if pair_needed else e & tables.A_MASK
 
-    def _feasible(self, faces: list[int], wilds: int, pair_needed: bool) -> bool:
-        """Whether face counts plus wilds can still become melds (plus the pair if needed)."""
-        e, keys = self._entry_of_faces(faces)
-        cost = self._standard_cost(e, keys) if pair_needed else e & tables.A_MASK
-        return cost <= wilds
-
     def _shape_complete(self, shape: ShapeKind, faces: Sequence[int], wilds: int) -> bool:
         if shape is ShapeKind.STANDARD:
             e, keys = self._entry_of_faces(faces)

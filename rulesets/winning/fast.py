@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING
 from ..tiles import Tile
 from . import tables
 from .results import HandError
-from .shapes import ORPHANS
 
 if TYPE_CHECKING:
     from .evaluator import Evaluator
@@ -48,7 +47,6 @@ STRAY = 1 << 40                     # a flower that is not wild
 BUDGET = tables.FAST_WILDS
 MAX_MELDS = 5
 POW5 = tuple(5 ** r for r in range(9))
-ORPHAN_FACES = sum(1 << int(t) for t in ORPHANS)
 _CACHE_LIMIT = 1 << 16              # keys per mask cache before it is emptied
 
 
