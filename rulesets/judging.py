@@ -7,6 +7,7 @@ from typing import Any
 
 from .bao import read_bao
 from .hand import Hand, WinContext
+from .scoring.views import reading_view
 from .settlement import Settlement
 from .table_rules import refuse, table_failures
 from .tiles import Tile
@@ -32,17 +33,25 @@ def stand_ins_for(ruleset: Any, wilds: tuple[Tile, ...]) -> dict[Tile, Tile]:
     return {}
 
 
-def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext) -> HandResult:
-    """Judge and settle a hand as the region's table would: its set, its play rules, its 宝."""
+def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: bool = False,
+                  settle: bool = True) -> HandResult:
+    """Judge and settle a hand as the region's table would (its set, its play rules, its 宝): the
+    verdict and, for a legal hand, the settlement (unless `settle` is False: a caller
+    that only asks whether the hand is legal, like the simulated players, skips the scoring).
+
+    Readings the region's requirements and scorer cannot tell apart are judged and priced once
+    (rulesets/scoring/views.py); `exhaustive` judges every reading (the tests compare the two).
+    """
     hand.check_counts()
     win, failures = ruleset.win, table_failures(ruleset, hand)
     bao = read_bao(ruleset, context, hand.concealed)      # 长春: a 宝 stands in only for 摸宝
     if bao is not None:
         context, win, failures = bao.context(context), bao.rules(win), failures + bao.failures
     candidates = tuple(k for k in ruleset.tiles.kinds if not k.is_flower)
+    view = None if exhaustive else reading_view(ruleset, context, scoring=settle, win=win)
     verdict = judge(win, ruleset.hand_size, hand, context, context.wilds,
-                    stand_ins_for(ruleset, context.wilds), candidates)
+                    stand_ins_for(ruleset, context.wilds), candidates, view=view)
     unused = bao is not None and bao.unused and not verdict.complete and verdict.failures != (SHORT,)
     verdict = refuse(verdict, failures, (bao.unused,) if unused else ())   # why the 宝 did not complete it
-    settlement = ruleset.scoring.settle(ruleset, hand, verdict, context) if verdict.legal else None
+    settlement = ruleset.scoring.settle(ruleset, hand, verdict, context) if verdict.legal and settle else None
     return HandResult(verdict, settlement)

@@ -17,6 +17,7 @@ from .hand import Hand, HandError, MeldKind, WinContext
 from .provenance import Source
 from .tiles import Tile
 from .winning import Evaluator, GroupKind, Shapes, WinShape
+from .winning.readings import GroupView
 
 
 @dataclass(frozen=True)
@@ -124,8 +125,11 @@ def make_evaluator(rules: WinRules, wild_kinds: Iterable[Tile], stand_ins: dict[
 
 def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
           wild_kinds: Iterable[Tile] = (), stand_ins: dict[Tile, Tile] | None = None,
-          candidates: Iterable[Tile] = ()) -> Verdict:
-    """A complete hand's verdict, or a short hand's waits."""
+          candidates: Iterable[Tile] = (), view: GroupView | None = None) -> Verdict:
+    """A complete hand's verdict, or a short hand's waits.
+
+    `view`: how the requirements and the scorer see a group (rulesets/scoring/views.py); the
+    readings they cannot tell apart are judged once (None: every reading)."""
     wilds = frozenset(wild_kinds)
     evaluator = make_evaluator(rules, wilds, stand_ins)
     needed = melds_needed(hand_size, hand)
@@ -136,7 +140,7 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
     if length != 3 * needed + 2:
         raise HandError(f"{length} concealed tiles with {len(hand.melds)} declared meld(s): "
                         f"a {hand_size}-tile hand needs {3 * needed + 2} to win or {3 * needed + 1} to wait")
-    readings = evaluator.decompositions(hand.concealed, needed, win_tile=context.win_tile)
+    readings = evaluator.decompositions(hand.concealed, needed, win_tile=context.win_tile, view=view)
     if not readings:
         return Verdict(False, False, None, ("not a winning shape in this region",))
     best_failures: tuple[str, ...] | None = None

@@ -3,6 +3,12 @@
 Each subcommand lives in a module `cmd_<name>.py` in this package that defines
 `register(subparsers) -> None`; modules are found by name, so adding a command touches no
 other file.  A user mistake raises `UserError`: one line on stderr, exit status 2, no traceback.
+
+Start-up is cheap: only the chosen command's module is imported (it brings the rulesets, the
+drivers or the controller with it).  For the list of commands in `--help` or in a usage error,
+the other modules are not imported: their one-line help is read from their source, from the
+`subparsers.add_parser("name", help="…")` call in `register` (a module written otherwise is
+simply imported).
 """
 
 from __future__ import annotations
@@ -10,9 +16,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import re
 import sys
+from pathlib import Path
 
 from .errors import UserError
+
+_ADD_PARSER = re.compile(r'subparsers\.add_parser\(\s*"([\w-]+)"\s*,\s*help="([^"\\]*)"', re.S)
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -22,7 +32,9 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; only the command named in `argv` is imported and registered in full (with
+    `argv` None, every command is)."""
     parser = OneLineParser(
         prog="mahjong-table",
         description="Controller for an automatic mahjong table (全自动麻将机).",
@@ -30,8 +42,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_VersionAction)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     subparsers.required = True
-    for module in _command_modules():
-        module.register(subparsers)
+    chosen = _chosen_command(argv) if argv is not None else None
+    for module_name in _command_module_names():
+        summary = _summary(module_name) if argv is not None else None
+        if summary is None or summary[0] == chosen:
+            importlib.import_module(f"{__name__}.{module_name}").register(subparsers)
+        else:
+            subparsers.add_parser(summary[0], help=summary[1])  # listed only: never the one that runs
     return parser
 
 
@@ -51,13 +68,29 @@ class _VersionAction(argparse.Action):
         parser.exit(0)
 
 
-def _command_modules() -> list:
-    names = sorted(info.name for info in pkgutil.iter_modules(__path__) if info.name.startswith("cmd_"))
-    return [importlib.import_module(f"{__name__}.{name}") for name in names]
+def _command_module_names() -> list[str]:
+    return sorted(info.name for info in pkgutil.iter_modules(__path__) if info.name.startswith("cmd_"))
+
+
+def _chosen_command(argv: list[str]) -> str | None:
+    """The command word: the first argument that is not an option (the top level has no options
+    that take a value)."""
+    return next((arg for arg in argv if not arg.startswith("-")), None)
+
+
+def _summary(module_name: str) -> tuple[str, str] | None:
+    """(command, one-line help) from the module's source, or None if it cannot be read there."""
+    try:
+        source = (Path(__path__[0]) / f"{module_name}.py").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    found = _ADD_PARSER.search(source)
+    return (found.group(1), found.group(2)) if found else None
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args) or 0)

@@ -43,9 +43,14 @@ def readings(verdict: "Verdict") -> tuple["WinShape", ...]:
 
 def best_reading(verdict: "Verdict", hand: Hand, context: WinContext, price: Callable[[Judged], T],
                  key: Callable[[T], object]) -> T:
-    """The highest-priced reading: a player is paid for the best way to read his hand."""
+    """The highest-priced reading: a player is paid for the best way to read his hand.
+
+    Among readings priced alike, the one whose price (its items) comes first in text order, so
+    the answer does not depend on the order the readings were found in."""
     wilds = frozenset(context.wilds)
-    return max((price(Judged(hand, shape, context, wilds)) for shape in readings(verdict)), key=key)
+    prices = [price(Judged(hand, shape, context, wilds)) for shape in readings(verdict)]
+    best = max(map(key, prices))  # type: ignore[type-var]
+    return min((p for p in prices if key(p) == best), key=repr)
 
 
 def no_payments() -> tuple[int, int, int, int]:

@@ -16,11 +16,20 @@ from ..tiles import Tile
 from .results import Group, GroupKind, WinRole
 from .special import RawGroup
 
+_TILES = tuple(Tile(k) for k in range(42))  # Tile(k) is an Enum call: slow in a loop
+
 HONOUR_CHOWS: tuple[tuple[int, int, int], ...] = (*combinations(range(27, 31), 3), (31, 32, 33))
 """南昌: any three different winds, or 中发白 (kind indices)."""
 
 Feasible = Callable[[list[int], int, bool], bool]
 """feasible(faces, wilds, pair_needed): can what is left still be completed?"""
+KeysCost = Callable[[list[int], bool], int]
+"""cost(component keys, pair_needed): the fewest wilds that complete what is left."""
+
+_POW5 = tuple(5 ** r for r in range(9))
+_COMPONENTS = ((0, 9), (9, 9), (18, 9), (27, 7))
+_COMPONENT = tuple(min(k // 9, 3) for k in range(34))
+_STEP = tuple(_POW5[k % 9] if k < 27 else _POW5[k - 27] for k in range(34))
 
 
 def chows_with(kind: int, honour_chows: bool) -> list[tuple[int, int, int]]:
@@ -65,14 +74,16 @@ def _split_key(group: RawGroup) -> tuple:
 
 def standard_splits(faces: Sequence[int], wilds: int, pair_kinds: frozenset[int] | None = None,
                     honour_chows: bool = False, feasible: Feasible | None = None,
-                    first: bool = False) -> list[tuple[RawGroup, ...]]:
+                    first: bool = False, cost: KeysCost | None = None) -> list[tuple[RawGroup, ...]]:
     """Every distinct split of face counts (34) plus `wilds` into melds and one pair.
 
     The caller makes sure the tile count is 3n + 2.  Groups made of wilds only are *free*
     (faces None): one entry stands for every meld (or pair) they could be.  With `first`, stop
-    at the first split found; `feasible` prunes branches that cannot be completed.
+    at the first split found; `feasible` (on the face counts) or `cost` (on the components'
+    keys, kept as the walk goes: cheaper) prunes branches that cannot be completed.
     """
     counts = list(faces)
+    keys = [sum(faces[base + r] * _POW5[r] for r in range(size)) for base, size in _COMPONENTS]
     found: dict[tuple[RawGroup, ...], None] = {}
     chosen: list[RawGroup] = []
 
@@ -96,7 +107,12 @@ def standard_splits(faces: Sequence[int], wilds: int, pair_kinds: frozenset[int]
         for group, taken, used, pair_after in list(_options(counts, k, left, pair_needed, pair_kinds, honour_chows)):
             for t in taken:
                 counts[t] -= 1
-            if feasible is None or feasible(counts, left - used, pair_after):
+                keys[_COMPONENT[t]] -= _STEP[t]
+            if cost is not None:
+                go = cost(keys, pair_after) <= left - used
+            else:
+                go = feasible is None or feasible(counts, left - used, pair_after)
+            if go:
                 chosen.append(group)
                 done = search(k, left - used, pair_after)
                 chosen.pop()
@@ -104,6 +120,7 @@ def standard_splits(faces: Sequence[int], wilds: int, pair_kinds: frozenset[int]
                 done = False
             for t in taken:
                 counts[t] += 1
+                keys[_COMPONENT[t]] += _STEP[t]
             if done:
                 return True
         return False
@@ -176,7 +193,7 @@ def assemble(split: Sequence[RawGroup], sources: Mapping[int, Sequence[Tile]], w
                 src[i] = left[faces[i]].pop()
         for i, wild in enumerate(flags):
             if wild and pool[faces[i]] > 0:
-                src[i] = Tile(faces[i])
+                src[i] = _TILES[faces[i]]
                 pool[faces[i]] -= 1
     taken_pairs = {faces[0] for kind, faces, _, _ in work
                    if kind is GroupKind.PAIR and faces is not None} if distinct_pairs else None
@@ -186,13 +203,13 @@ def assemble(split: Sequence[RawGroup], sources: Mapping[int, Sequence[Tile]], w
         entry[1] = [face] * len(entry[2])
         for i in range(len(entry[2])):
             if pool[face] > 0:
-                entry[3][i] = Tile(face)
+                entry[3][i] = _TILES[face]
                 pool[face] -= 1
     rest = sorted(pool.elements())
     groups = []
     for kind, faces, flags, src in work:
         src = [s if s is not None else rest.pop(0) for s in src]
-        groups.append(Group(kind, tuple(Tile(f) for f in faces), tuple(Tile(s) for s in src),
+        groups.append(Group(kind, tuple(_TILES[f] for f in faces), tuple(_TILES[s] for s in src),
                             tuple(i for i, s in enumerate(src) if s in wild_kinds)))
     assignment = tuple(sorted(pair for g in groups for pair in g.assignment))
     return tuple(groups), assignment

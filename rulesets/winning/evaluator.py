@@ -3,41 +3,51 @@
 Build one per region and hand setting (wild kinds, shapes, stand-ins) and call it many times;
 the module-level functions in `rulesets.winning` build one per call.
 
-How the fast check works (tables.py has the tables):
-
-1. Two passes over the tiles add per-kind weights.  The first gives the three suit keys
-   packed in one integer (base-5 digits, one 21-bit field per suit: under 2**63, so Python's
-   `sum` stays in machine integers); the second gives the honour key plus the number of wild
-   tiles (in units of 5**7).  Stand-ins weigh as the face they play; wilds weigh nothing in the
-   first pass.
-2. The four components' table entries are added; the sum says how many tiles were seen (a
-   fifth copy of a kind would carry into the next rank and is caught here), the total of
-   ``a`` and whether some component takes the pair at a discount.
-3. Standard shape: complete iff ``sum(a) - 1 <= W`` with the discount, else ``sum(a) + 2 <= W``.
+The win check and the waits are closures built in `fast.py` (one pass over the tiles, four
+table look-ups; tables.py has the tables).  This module keeps the rest: validation with a clear
+message, which wilds can be natural, and the decompositions a scorer needs.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
 from itertools import product
-from operator import itemgetter
+from types import MappingProxyType
 
 from ..tiles import KIND_COUNT, Tile
 from . import tables
-from .decompose import assemble, standard_splits, win_options
+from .decompose import assemble, role_of, standard_splits, win_options
+from .fast import MAX_MELDS as _MAX_MELDS, build_is_complete, build_waits, size_error as _size_error
+from .readings import ANY_READING, NO_WIN, WIN_NATURAL, WIN_WILD, GroupView, standard_classes
 from .results import HandError, WinShape
 from .shapes import PAIRS_258, ShapeKind, Shapes
 from .special import RawGroup, SpecialStats, special_splits
 
-_FIELD = 21  # bits per suit in the first pass's integer
-_FIELD_MASK = (1 << _FIELD) - 1
-_WILD_UNIT = 5 ** 7  # one wild in the second pass
-_NOT_IN_HAND = _WILD_UNIT << 20  # a flower that is not wild: sends the check to validation
-_SUIT = tables.SUIT_TABLE
-_PAIR_ANY, _PAIR_258, _PAIR_LISTED = 0, 1, 2
-_MAX_MELDS = 5  # 16-tile hands: 5 melds + a pair
 _POW5 = tuple(5 ** r for r in range(9))
+
+
+@lru_cache(maxsize=256)
+def _prepare(wild_ints: tuple[int, ...], stand_in_ints: tuple[tuple[int, int], ...], shapes: Shapes) -> tuple:
+    """(wild kinds, stand-ins, face per kind, pair mode, pair places) for one set of rules,
+    checked once: evaluators for the same rules share it (judging makes one per hand)."""
+    wilds = frozenset(Tile(k) for k in wild_ints)
+    stands = {Tile(s): Tile(t) for s, t in stand_in_ints}
+    for source, face in stands.items():
+        if source in wilds:
+            raise HandError(f"stand-in {source} is itself wild: a tile cannot be both")
+        if face not in wilds or face.is_flower:
+            raise HandError(f"stand-in {source} plays {face}, which is not a wild kind")
+    if len(set(stands.values())) < len(stands):
+        raise HandError("two stand-ins play the same face")
+    # face_of[kind]: the face a physical tile plays, None for a wild, -1 for a stray flower.
+    plays = dict(stand_in_ints)
+    face_of = tuple(None if k in wild_ints else -1 if k >= 34 else plays.get(k, k) for k in range(KIND_COUNT))
+    pairs = shapes.pair_kinds
+    mode = "any" if pairs is None else "258" if pairs == PAIRS_258 else "listed"
+    places = tuple(_component(int(k)) for k in sorted(pairs or ()))
+    return wilds, MappingProxyType(stands), face_of, mode, places
 
 
 def _component(face: int) -> tuple[int, int]:
@@ -64,157 +74,105 @@ class Evaluator:
     Tables assume a face is played by at most four tiles (including wilds counted as natural).
     """
 
-    __slots__ = ("wild_kinds", "shapes", "stand_ins", "_face", "_suit_weight", "_honour_weight",
-                 "_honours", "_pair_mode", "_pair_places")
+    __slots__ = ("wild_kinds", "shapes", "stand_ins", "face_of", "suit_table", "honour_table", "pair_mode",
+                 "_pair_places", "is_complete", "waits")
+
+    is_complete: Callable[[Sequence[Tile], int], bool]
+    """is_complete(concealed, melds_needed): whether the concealed tiles (3·melds_needed + 2 of
+    them) form a shape the rules allow (a closure built by fast.py)."""
+
+    waits: Callable[[Sequence[Tile], int, Iterable[Tile]], tuple[Tile, ...]]
+    """waits(concealed, melds_needed, candidates): the kinds among `candidates` that complete a
+    hand one tile short (3·melds_needed + 1).  Pass the region's kinds as `candidates`.  A kind
+    is left out when all four of its tiles are already in the hand (it cannot be drawn); a
+    flower is a wait only if wild.  Same answers as `waits_by_candidate`, faster."""
 
     def __init__(self, wild_kinds: Iterable[Tile] = frozenset(), shapes: Shapes = Shapes(),
                  stand_ins: Mapping[Tile, Tile] | None = None) -> None:
-        wilds = frozenset(Tile(k) for k in wild_kinds)
-        stands = {Tile(s): Tile(t) for s, t in (stand_ins or {}).items()}
-        for source, face in stands.items():
-            if source in wilds:
-                raise HandError(f"stand-in {source} is itself wild: a tile cannot be both")
-            if face not in wilds or face.is_flower:
-                raise HandError(f"stand-in {source} plays {face}, which is not a wild kind")
-        if len(set(stands.values())) < len(stands):
-            raise HandError("two stand-ins play the same face")
-        self.wild_kinds = wilds
+        prepared = _prepare(tuple(sorted(int(k) for k in wild_kinds)),
+                            tuple(sorted((int(s), int(t)) for s, t in (stand_ins or {}).items())), shapes)
+        self.wild_kinds, self.stand_ins, self.face_of, self.pair_mode, self._pair_places = prepared
         self.shapes = shapes
-        self.stand_ins: Mapping[Tile, Tile] = stands
-        # _face[kind]: the face a physical tile plays, None for a wild, -1 for a stray flower.
-        wild_ints = {int(k) for k in wilds}
-        plays = {int(s): int(t) for s, t in stands.items()}
-        self._face = tuple(None if k in wild_ints else -1 if k >= 34 else plays.get(k, k)
-                           for k in range(KIND_COUNT))
-        self._suit_weight = [0 if f is None or not 0 <= f < 27 else _POW5[f % 9] << (_FIELD * (f // 9))
-                             for f in self._face]
-        self._honour_weight = [_WILD_UNIT if f is None else _NOT_IN_HAND if f == -1 else
-                               _POW5[f - 27] if f >= 27 else 0 for f in self._face]
-        self._honours = tables.HONOUR_CHOW_TABLE if shapes.honour_chows else tables.HONOUR_TABLE
-        pairs = shapes.pair_kinds
-        self._pair_mode = _PAIR_ANY if pairs is None else _PAIR_258 if pairs == PAIRS_258 else _PAIR_LISTED
-        self._pair_places = tuple(_component(int(k)) for k in sorted(pairs or ()))
+        self.suit_table = tables.suit_table()
+        self.honour_table = tables.honour_table(shapes.honour_chows)
+
+    def __getattr__(self, name: str) -> object:
+        """`is_complete` and `waits` are built on first use (an evaluator made for one judgement
+        never builds the waits); after that the slot answers directly."""
+        if name == "is_complete":
+            self.is_complete = build_is_complete(self)
+            return self.is_complete
+        if name == "waits":
+            self.waits = build_waits(self)
+            return self.waits
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __repr__(self) -> str:
         wilds = ",".join(str(k) for k in sorted(self.wild_kinds))
         return f"Evaluator(wild_kinds={{{wilds}}}, shapes={self.shapes}, stand_ins={dict(self.stand_ins)})"
 
-    # ----------------------------------------------------------------- fast checks
+    # ----------------------------------------------------------------- slow checks
 
-    def is_complete(self, concealed: Sequence[Tile], melds_needed: int) -> bool:
-        """Whether the concealed tiles (3·melds_needed + 2 of them) form a shape the rules allow."""
+    def is_complete_by_counts(self, concealed: Sequence[Tile], melds_needed: int) -> bool:
+        """`is_complete` from validated face counts: the slow path for hands the fast one does
+        not cover (more than four wilds) and for bad input (it raises the clear error)."""
         n = len(concealed)
         if n != 3 * melds_needed + 2 or not 0 <= melds_needed <= _MAX_MELDS:
             raise _size_error(n, melds_needed, 2)
-        try:
-            pick = itemgetter(*concealed)
-            k = sum(pick(self._suit_weight))
-            wilds, h = divmod(sum(pick(self._honour_weight)), _WILD_UNIT)
-            e = _SUIT[k & _FIELD_MASK] + _SUIT[k >> _FIELD & _FIELD_MASK] + _SUIT[k >> 2 * _FIELD] + self._honours[h]
-        except (IndexError, TypeError):
-            raise self._invalid(concealed) from None
-        if (e >> tables.TILES_SHIFT & tables.TILES_MASK) != n - wilds:
-            raise self._invalid(concealed)  # a fifth copy, a stray flower …
-        if wilds > 4:
-            self._check_counts(concealed)  # five wilds of one kind?
-        if self.shapes.standard:
-            mode = self._pair_mode
-            if mode == _PAIR_ANY:
-                if (e & tables.A_MASK) + (-1 if e >> tables.PAIR_SHIFT else 2) <= wilds:
-                    return True
-            elif mode == _PAIR_258:
-                if (e & tables.A_MASK) + (-1 if e >> tables.F258_SHIFT & 3 else 2) <= wilds:
-                    return True
-            elif self._listed_pair_cost(e, (k & _FIELD_MASK, k >> _FIELD & _FIELD_MASK, k >> 2 * _FIELD, h)) <= wilds:
-                return True
-        if n in (14, 17) and self._any_special(n):
-            faces, wild_tiles = self._faces(concealed)
-            stats = SpecialStats(faces, len(wild_tiles))
-            return any(stats.complete(shape, self.shapes) for shape in self.shapes.enabled(n)[self.shapes.standard:])
-        return False
+        faces, wild_tiles = self._faces(concealed)
+        return any(self._shape_complete(shape, faces, len(wild_tiles)) for shape in self.shapes.enabled(n))
 
-    def waits(self, concealed: Sequence[Tile], melds_needed: int, candidates: Iterable[Tile]) -> tuple[Tile, ...]:
-        """The kinds among `candidates` that complete a hand one tile short (3·melds_needed + 1).
+    def special_complete(self, concealed: Sequence[Tile]) -> bool:
+        """Whether the hand has one of the enabled special shapes (face counts, special.py)."""
+        n = len(concealed)
+        if not self._any_special(n):
+            return False
+        faces, wild_tiles = self._faces(concealed)
+        stats = SpecialStats(faces, len(wild_tiles))
+        return any(stats.complete(shape, self.shapes) for shape in self.shapes.enabled(n)[self.shapes.standard:])
 
-        Pass the region's kinds as `candidates`.  A kind is left out when all four of its
-        tiles are already in the hand (it cannot be drawn); a flower is a wait only if wild.
-        """
+    def waits_by_candidate(self, concealed: Sequence[Tile], melds_needed: int,
+                           candidates: Iterable[Tile]) -> tuple[Tile, ...]:
+        """`waits` by trying each candidate in turn: the plain method, used where the masks of
+        fast.py do not apply (listed pair kinds, 十三烂, 八对+单张, a hand with many wilds) and
+        by the tests as the reference for the fast path."""
         n = len(concealed)
         if n != 3 * melds_needed + 1 or not 0 <= melds_needed <= _MAX_MELDS:
             raise _size_error(n, melds_needed, 1)
-        try:
-            if n == 1:
-                k, w2 = self._suit_weight[concealed[0]], self._honour_weight[concealed[0]]
-            else:
-                pick = itemgetter(*concealed)
-                k, w2 = sum(pick(self._suit_weight)), sum(pick(self._honour_weight))
-            wilds, h = divmod(w2, _WILD_UNIT)
-            keys = [k & _FIELD_MASK, k >> _FIELD & _FIELD_MASK, k >> 2 * _FIELD, h]
-            honours = self._honours
-            entries = [_SUIT[keys[0]], _SUIT[keys[1]], _SUIT[keys[2]], honours[h]]
-        except (IndexError, TypeError):
-            raise self._invalid(concealed) from None
-        total = sum(entries)
-        if (total >> tables.TILES_SHIFT & tables.TILES_MASK) != n - wilds:
-            raise self._invalid(concealed)
-        if wilds > 4:
-            self._check_counts(concealed)
+        counts = self.check_counts(concealed)
+        faces = [0] * 34
+        for kind, count in enumerate(counts):
+            face = self.face_of[kind]
+            if count and face is not None:
+                faces[face] += count
+        wilds = len(concealed) - sum(faces)
+        e, keys = self._entry_of_faces(faces)
         size = n + 1
         specials = self.shapes.enabled(size)[self.shapes.standard:] if self._any_special(size) else ()
-        stats = None
-        if specials:  # the hand is valid by now, so a plain count will do
-            faces = [0] * 34
-            for tile in concealed:
-                face = self._face[tile]
-                if face is not None:
-                    faces[face] += 1
-            stats = SpecialStats(faces, wilds)
+        stats = SpecialStats(faces, wilds) if specials else None
+        if stats is not None:
             specials = tuple(s for s in specials if stats.possible(s, self.shapes))
-            if not specials:
-                stats = None
-        standard, mode = self.shapes.standard, self._pair_mode
-        want_tiles = (size - wilds) << tables.TILES_SHIFT
-        shift, flag_mask = (tables.PAIR_SHIFT, 7) if mode == _PAIR_ANY else (tables.F258_SHIFT, 3)
-        a_mask, tiles_bits = tables.A_MASK, tables.TILES_MASK << tables.TILES_SHIFT
-        face_of = self._face
+        standard = self.shapes.standard
         wild_result: bool | None = None
         out = []
         for tile in candidates:
-            face = face_of[tile]
+            face = self.face_of[tile]
             if face is None:  # one more wild
-                if concealed.count(tile) >= 4:
+                if counts[tile] >= 4:
                     continue
                 if wild_result is None:
-                    wild_result = (standard and self._standard_cost(total, keys) <= wilds + 1) or (
+                    wild_result = (standard and self._standard_cost(e, keys) <= wilds + 1) or (
                         stats is not None and any(stats.complete(s, self.shapes, add_wild=True) for s in specials))
                 if wild_result:
                     out.append(tile)
                 continue
-            if face < 0:
+            if face < 0 or faces[face] >= 4:
                 continue
-            if face < 27:
-                comp, step = face // 9, _POW5[face % 9]
-                table = _SUIT
-            else:
-                comp, step = 3, _POW5[face - 27]
-                table = honours
-            key = keys[comp] + step
-            if key >= len(table):
-                continue  # a fifth 9 carries out of the suit
-            e = total - entries[comp] + table[key]
-            if e & tiles_bits != want_tiles:
-                continue  # a fifth copy
-            if standard:
-                if mode == _PAIR_LISTED:
-                    changed = list(keys)
-                    changed[comp] = key
-                    ok = self._listed_pair_cost(e, changed) <= wilds
-                else:
-                    ok = (e & a_mask) + (-1 if e >> shift & flag_mask else 2) <= wilds
-                if ok:
-                    out.append(tile)
-                    continue
-            if stats is not None and any(stats.complete(s, self.shapes, add=face) for s in specials):
+            faces[face] += 1
+            after, after_keys = self._entry_of_faces(faces)
+            faces[face] -= 1
+            if (standard and self._standard_cost(after, after_keys) <= wilds) or (
+                    stats is not None and any(stats.complete(s, self.shapes, add=face) for s in specials)):
                 out.append(tile)
         return tuple(out)
 
@@ -284,16 +242,18 @@ class Evaluator:
             every = self.decompositions(concealed, melds_needed, win_tile)
             return min(every, key=lambda d: d.wilds_as_wild) if every else None
         sources = self._sources(concealed, made_natural)
-        if shape is ShapeKind.STANDARD:
-            splits = standard_splits(faces, len(kept), self._pair_faces(), self.shapes.honour_chows,
-                                     feasible=self._feasible, first=True)
-        else:
-            splits = special_splits(shape, faces, len(kept), self.shapes, [int(t) for t in kept])[:1]
-        shapes = self._shapes_of(shape, splits, sources, kept, win_tile)
+        shapes = self._shapes_of(shape, self._first_split(shape, faces, kept), sources, kept, win_tile)
         return shapes[0] if shapes else None
 
+    def _first_split(self, shape: ShapeKind, faces: list[int], wild_tiles: Sequence[Tile]) -> list[tuple[RawGroup, ...]]:
+        """The first split of a complete hand in `shape` that the search finds."""
+        if shape is ShapeKind.STANDARD:
+            return standard_splits(faces, len(wild_tiles), self._pair_faces(), self.shapes.honour_chows,
+                                   first=True, cost=self._keys_cost)
+        return special_splits(shape, faces, len(wild_tiles), self.shapes, [int(t) for t in wild_tiles])[:1]
+
     def decompositions(self, concealed: Sequence[Tile], melds_needed: int,
-                       win_tile: Tile | None = None) -> list[WinShape]:
+                       win_tile: Tile | None = None, view: GroupView | None = None) -> list[WinShape]:
         """Every distinct decomposition of a complete hand, in every allowed shape ([] if none).
 
         Groups made only of wilds are listed once as *free* groups (`Group.free`), standing by
@@ -301,6 +261,9 @@ class Evaluator:
         decomposition is listed once per distinct group (and role) the tile can be in.
         十三烂 lists one decomposition (wilds play their own face where it fits, then fill the
         missing honours, then the lowest ranks that keep each suit valid).
+
+        With `view` (how the caller sees a group, readings.py), one standard decomposition per
+        class of splits the caller cannot tell apart; with `ANY_READING`, one decomposition.
         """
         n = len(concealed)
         if n != 3 * melds_needed + 2 or not 0 <= melds_needed <= _MAX_MELDS:
@@ -308,16 +271,72 @@ class Evaluator:
         faces, wild_tiles = self._faces(concealed)
         if win_tile is not None and Tile(win_tile) not in concealed:
             raise HandError(f"the winning tile {Tile(win_tile)} is not in the hand")
+        if view is ANY_READING:
+            return self._any_reading(concealed, melds_needed, faces, wild_tiles, win_tile)
+        kinds = set(wild_tiles)
+        # With fewer than two wilds a hand splits few ways: listing them is cheaper than the walk.
+        collapse = view is not None and len(wild_tiles) >= 2 and (
+            len(kinds) <= 1 or win_tile is None or self.face_of[win_tile] is not None)
         sources = self._sources(concealed, [])
         out: list[WinShape] = []
         for shape in self.shapes.enabled(n):
             if not self._shape_complete(shape, faces, len(wild_tiles)):
                 continue
+            if shape is ShapeKind.STANDARD and collapse:
+                found = self._collapsed_standard(faces, wild_tiles, sources, win_tile, view)  # type: ignore[arg-type]
+                if found is not None:
+                    out += found
+                    continue
             if shape is ShapeKind.STANDARD:
-                splits = standard_splits(faces, len(wild_tiles), self._pair_faces(), self.shapes.honour_chows)
+                splits = standard_splits(faces, len(wild_tiles), self._pair_faces(), self.shapes.honour_chows,
+                                         cost=self._keys_cost)
             else:
                 splits = special_splits(shape, faces, len(wild_tiles), self.shapes, [int(t) for t in wild_tiles])
             out += self._shapes_of(shape, splits, sources, wild_tiles, win_tile)
+        return out
+
+    def _any_reading(self, concealed: Sequence[Tile], melds_needed: int, faces: list[int], wild_tiles: list[Tile],
+                     win_tile: Tile | None) -> list[WinShape]:
+        """One reading, for a caller that reads nothing of it: `evaluate`'s (the most natural)
+        when it is found directly, else the first split found (never every split)."""
+        best = self._best_naturalisation(concealed, melds_needed)
+        if best is None:
+            return []
+        if best[-1]:
+            shape = self.evaluate(concealed, melds_needed, win_tile)
+            return [shape] if shape is not None else []
+        sources = self._sources(concealed, [])
+        for shape in self.shapes.enabled(len(concealed)):
+            if not self._shape_complete(shape, faces, len(wild_tiles)):
+                continue
+            found = self._shapes_of(shape, self._first_split(shape, faces, wild_tiles), sources, wild_tiles, win_tile)
+            if found:
+                return found[:1]
+        return []
+
+    def _collapsed_standard(self, faces: list[int], wild_tiles: list[Tile], sources: dict[int, list[Tile]],
+                            win_tile: Tile | None, view: GroupView) -> list[WinShape] | None:
+        """One standard decomposition per class (readings.py), or None if the classes cannot be
+        trusted for this hand (the caller then takes every split)."""
+        counts = Counter(int(t) for t in wild_tiles if t < 34)
+        wild_counts = sorted(counts.items())
+        if win_tile is None:
+            win: tuple[int, int | None] = (NO_WIN, None)
+        elif self.face_of[win_tile] is None:
+            win = (WIN_WILD, None)
+        else:
+            win = (WIN_NATURAL, self.face_of[win_tile])
+        pair_faces = self._pair_faces()
+        found = standard_classes(faces, len(wild_tiles), wild_counts, pair_faces, self.shapes.honour_chows, win,
+                                 view, self._keys_cost)
+        if found is None:
+            return None
+        out = []
+        for split, index, place in found:
+            groups, assignment = assemble(split, sources, wild_tiles, self.wild_kinds, pair_faces, False)
+            natural = sum(1 for kind, face in assignment if kind == face)
+            role = None if index is None else role_of(groups[index], place)  # type: ignore[arg-type]
+            out.append(WinShape(ShapeKind.STANDARD, groups, assignment, len(assignment) - natural, natural, index, role))
         return out
 
     def _shapes_of(self, shape: ShapeKind, splits: Iterable[tuple[RawGroup, ...]], sources: dict[int, list[Tile]],
@@ -355,13 +374,13 @@ class Evaluator:
 
     def _standard_cost(self, e: int, keys: Sequence[int]) -> int:
         """Fewest wilds for the standard shape, from the summed entry (and the keys)."""
-        if self._pair_mode == _PAIR_ANY:
-            return (e & tables.A_MASK) + (-1 if e >> tables.PAIR_SHIFT else 2)
-        if self._pair_mode == _PAIR_258:
+        if self.pair_mode == "any":
+            return (e & tables.A_MASK) + (-1 if e >> tables.PAIR_SHIFT & tables.PAIR_MASK else 2)
+        if self.pair_mode == "258":
             return (e & tables.A_MASK) + (-1 if e >> tables.F258_SHIFT & 3 else 2)
-        return self._listed_pair_cost(e, keys)
+        return self.listed_pair_cost(e, keys)
 
-    def _listed_pair_cost(self, e: int, keys: Sequence[int]) -> int:
+    def listed_pair_cost(self, e: int, keys: Sequence[int]) -> int:
         """Fewest wilds with the pair on one of the listed kinds: melds only everywhere, then
         the pair on a listed kind k takes min(count, 2) naturals of k and wilds for the rest
         (using fewer naturals never helps: taking one tile out of a component costs at most one
@@ -372,7 +391,7 @@ class Evaluator:
             key = keys[comp]
             count = key // step % 5
             if count:
-                table = _SUIT if comp < 3 else self._honours
+                table = self.suit_table if comp < 3 else self.honour_table
                 used = min(count, 2)
                 cost = a - (table[key] & tables.A_MASK) + (table[key - used * step] & tables.A_MASK) + 2 - used
                 best = min(best, cost)
@@ -381,14 +400,15 @@ class Evaluator:
     def _entry_of_faces(self, faces: Sequence[int]) -> tuple[int, list[int]]:
         keys = [sum(faces[base + r] * _POW5[r] for r in range(9)) for base in (0, 9, 18)]
         keys.append(sum(faces[27 + r] * _POW5[r] for r in range(7)))
-        e = _SUIT[keys[0]] + _SUIT[keys[1]] + _SUIT[keys[2]] + self._honours[keys[3]]
+        suit = self.suit_table
+        e = suit[keys[0]] + suit[keys[1]] + suit[keys[2]] + self.honour_table[keys[3]]
         return e, keys
 
-    def _feasible(self, faces: list[int], wilds: int, pair_needed: bool) -> bool:
-        """Whether face counts plus wilds can still become melds (plus the pair if needed)."""
-        e, keys = self._entry_of_faces(faces)
-        cost = self._standard_cost(e, keys) if pair_needed else e & tables.A_MASK
-        return cost <= wilds
+    def _keys_cost(self, keys: list[int], pair_needed: bool) -> int:
+        """Fewest wilds that turn the component keys into melds (and the pair if needed)."""
+        suit = self.suit_table
+        e = suit[keys[0]] + suit[keys[1]] + suit[keys[2]] + self.honour_table[keys[3]]
+        return self._standard_cost(e, keys) if pair_needed else e & tables.A_MASK
 
     def _shape_complete(self, shape: ShapeKind, faces: Sequence[int], wilds: int) -> bool:
         if shape is ShapeKind.STANDARD:
@@ -398,12 +418,12 @@ class Evaluator:
 
     def _faces(self, concealed: Sequence[Tile]) -> tuple[list[int], list[Tile]]:
         """Face counts (34) and the wild tiles, after checking the hand."""
-        physical = self._check_counts(concealed)
+        physical = self.check_counts(concealed)
         faces = [0] * 34
         wild_tiles: list[Tile] = []
         for kind, count in enumerate(physical):
             if count:
-                face = self._face[kind]
+                face = self.face_of[kind]
                 if face is None:
                     wild_tiles += [Tile(kind)] * count
                 else:
@@ -414,14 +434,14 @@ class Evaluator:
         """face → the physical tiles that play it naturally (sorted, so output is stable)."""
         sources: dict[int, list[Tile]] = {}
         for tile in sorted(Tile(t) for t in concealed):
-            face = self._face[tile]
+            face = self.face_of[tile]
             if face is not None:
                 sources.setdefault(face, []).append(tile)
         for tile in made_natural:
             sources.setdefault(int(tile), []).append(Tile(tile))
         return sources
 
-    def _check_counts(self, concealed: Sequence[Tile]) -> list[int]:
+    def check_counts(self, concealed: Sequence[Tile]) -> list[int]:
         """Physical counts per kind; raises HandError for a non-tile, a stray flower, more than
         four of a kind, or more than four tiles playing one face."""
         physical = [0] * KIND_COUNT
@@ -432,11 +452,11 @@ class Evaluator:
         for kind, count in enumerate(physical):
             if count > 4:
                 raise HandError(f"{count} × {Tile(kind)} in the hand: there are only four of each kind")
-            if count and self._face[kind] == -1:
+            if count and self.face_of[kind] == -1:
                 raise HandError(f"flower {Tile(kind)} in the concealed hand: set flowers aside (or make them wild)")
         faces = Counter()
         for kind, count in enumerate(physical):
-            face = self._face[kind]
+            face = self.face_of[kind]
             if count and face is not None:
                 faces[face] += count
         for face, count in faces.items():
@@ -444,20 +464,12 @@ class Evaluator:
                 raise HandError(f"{count} tiles play {Tile(face)}: at most four can")
         return physical
 
-    def _invalid(self, concealed: Sequence[Tile]) -> HandError:
+    def invalid(self, concealed: Sequence[Tile]) -> HandError:
         try:
-            self._check_counts(concealed)
+            self.check_counts(concealed)
         except HandError as error:
             return error
         return HandError(f"not a hand: {concealed!r}")
-
-
-def _size_error(n: int, melds_needed: int, extra: int) -> HandError:
-    if not 0 <= melds_needed <= _MAX_MELDS:
-        return HandError(f"melds_needed must be 0-{_MAX_MELDS}, got {melds_needed}")
-    what = "complete hand" if extra == 2 else "hand one tile short"
-    return HandError(f"{n} concealed tiles, but a {what} with {melds_needed} melds to go has "
-                     f"{3 * melds_needed + extra}")
 
 
 __all__ = ["Evaluator"]

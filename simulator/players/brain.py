@@ -53,10 +53,12 @@ class Brain:
         self.hints = rules.hints
         self.play = rules.ruleset.play
         self._legal: dict[tuple, bool] = {}
+        self._distances: dict[tuple, int] = {}
         self.live_at_start = 0
 
     def new_hand(self) -> None:
         self._legal.clear()
+        self._distances.clear()
         self.live_at_start = 0
 
     # -- seeing the hand -----------------------------------------------------------------------
@@ -73,6 +75,13 @@ class Brain:
     def distance(self, player: Player, kinds: list[Tile], wilds: tuple[Tile, ...], needed: int | None = None) -> int:
         """Shanten towards a hand this region accepts (dead kinds count for nothing)."""
         needed = self.needed(player) if needed is None else needed
+        key = (tuple(sorted(kinds)), wilds, needed, player.void, player.meld_tuple())
+        found = self._distances.get(key)
+        if found is None:   # the same hands come back many times a turn: remembered for the hand
+            found = self._distances[key] = self._distance(player, kinds, wilds, needed)
+        return found
+
+    def _distance(self, player: Player, kinds: list[Tile], wilds: tuple[Tile, ...], needed: int) -> int:
         shanten = self.rules.tools(wilds)[1]
         dead = self._dead(player, wilds)
         live = [k for k in kinds if k not in dead and not (player.void and k.suit == player.void)]
@@ -100,19 +109,31 @@ class Brain:
     def wait_weight(self, player: Player, view: TableView, rest: list[Tile], wilds: tuple[Tile, ...],
                     facts: WinFacts) -> float:
         """Live copies of the tiles that would make `rest` a legal win (0: no legal wait)."""
+        return self._legal_weight(player, view, rest, wilds, facts, self._live_waits(player, view, rest, wilds))
+
+    def _live_waits(self, player: Player, view: TableView, rest: list[Tile], wilds: tuple[Tile, ...]
+                    ) -> list[tuple[Tile, float]]:
+        """Each wait of `rest` (legal or not) with what it adds to the weight if legal."""
         evaluator = self.rules.tools(wilds)[0]
         try:
             waits = evaluator.waits(rest, self.needed(player), self.rules.candidates)
         except HandError:
-            return 0.0
+            return []
         if not waits:
-            return 0.0
+            return []
         seen = view.visible()
         mine = Counter(rest)
+        return [(wait, max(0, 4 - seen[wait] - mine[wait]) + 0.25) for wait in waits]
+
+    def _legal_weight(self, player: Player, view: TableView, rest: list[Tile], wilds: tuple[Tile, ...],
+                      facts: WinFacts, waits: list[tuple[Tile, float]], first: bool = False) -> float:
+        """The weight of the legal waits among `waits` (with `first`, stop at the first legal one)."""
         weight = 0.0
-        for wait in waits:
+        for wait, part in waits:
             if self.could_win(player, view, rest, wait, wilds, facts):
-                weight += max(0, 4 - seen[wait] - mine[wait]) + 0.25
+                weight += part
+                if first:
+                    break
         return weight
 
     def could_win(self, player: Player, view: TableView, rest: list[Tile], tile: Tile,
@@ -146,32 +167,16 @@ class Brain:
         for uid, kind in player.hand.items():
             if kind not in options or options[kind] in player.standing:
                 options[kind] = uid
-        scored = []
-        for kind, uid in options.items():
-            rest = list(kinds)
-            rest.remove(kind)
-            d = self.distance(player, rest, wilds)
-            weight = 0.0
-            if d <= 0:
-                weight = self.wait_weight(player, view, rest, wilds, facts)
-                if weight == 0:
-                    d = 1
-            standing = uid in player.standing
-            if standing and not (d == 0 and weight > 0 and declare_possible):
-                continue          # 立四: a standing tile goes only with the 听 discard
-            penalty = self._penalty(player, kind, rest, wilds) + self._usefulness(kind, rest) * 0.1
-            if standing:
-                penalty -= 60     # …and 立四 needs that discard to declare
-            scored.append((d, -weight, penalty + player.rng.random() * 0.05, kind, uid))
+        fold = self.folding(player, live)
+        scored = self._score_discards(player, view, options, kinds, wilds, facts, declare_possible, fold)
         if not scored:            # nothing but standing tiles: give one up
             uid = next(iter(player.hand))
             return Discard(uid, player.hand[uid], False)
-        scored.sort(key=lambda s: s[:3])
-        best = scored[0]
-        fold = self.folding(player, live)
         if fold:       # safest first; among equally safe tiles, the one that sets the hand back most
             seen = view.discarded()
             best = max(scored, key=lambda s: (round(self._safety(s[3], seen, view)), s[0], -s[2]))
+        else:
+            best = min(scored, key=lambda s: s[:3])
         d, neg_weight, _, kind, uid = best
         ready_now = declare_possible and d == 0 and neg_weight < 0 and not fold
         if player.standing:
@@ -179,6 +184,63 @@ class Brain:
         else:
             declare = ready_now and self._wants_declare(player)
         return Discard(uid, kind, declare)
+
+    def _score_discards(self, player: Player, view: TableView, options: dict[Tile, bytes], kinds: list[Tile],
+                        wilds: tuple[Tile, ...], facts: WinFacts, declare_possible: bool, fold: bool
+                        ) -> list[tuple[int, float, float, Tile, bytes]]:
+        """(distance, -weight, penalty, kind, uid) of each discard a player may make.
+
+        The weight of a discard that leaves the hand ready is the live count of its *legal* waits,
+        and judging a wait's legality is the expensive part (a region's requirements read every
+        reading of the hand).  Only what the choice needs is judged: folding reads the distance
+        alone (ready with a legal wait, or not); otherwise the ready discards are judged in the
+        order of their best possible weight (every wait legal), and a discard whose best possible
+        entry cannot beat the best judged one is left unjudged (its entry keeps that bound: it is
+        never the minimum).  The choice is the same as judging everything.
+        """
+        entries: list[list] = []   # [distance, -weight, penalty, kind, uid, rest, waits (unjudged)]
+        for kind, uid in options.items():
+            rest = list(kinds)
+            rest.remove(kind)
+            d = self.distance(player, rest, wilds)
+            weight = 0.0
+            waits: list[tuple[Tile, float]] = []
+            if d <= 0:
+                waits = self._live_waits(player, view, rest, wilds)
+                if not waits:
+                    d = 1
+            standing = uid in player.standing
+            if standing and waits:
+                weight = self._legal_weight(player, view, rest, wilds, facts, waits)
+                waits = []
+                if weight == 0:
+                    d = 1
+            if standing and not (d == 0 and weight > 0 and declare_possible):
+                continue          # 立四: a standing tile goes only with the 听 discard
+            penalty = self._penalty(player, kind, rest, wilds) + self._usefulness(kind, rest) * 0.1
+            if standing:
+                penalty -= 60     # …and 立四 needs that discard to declare
+            entries.append([d, -weight, penalty + player.rng.random() * 0.05, kind, uid, rest, waits])
+        unjudged = [e for e in entries if e[6]]
+        if fold:
+            for entry in unjudged:   # only whether some wait is legal matters
+                if not self._legal_weight(player, view, entry[5], wilds, facts, entry[6], first=True):
+                    entry[0] = 1
+        else:
+            for entry in unjudged:   # the best it could be: every wait legal
+                entry[1] = -sum(part for _, part in entry[6])
+            judged = [tuple(e[:3]) for e in entries if not e[6]]
+            best = min(judged) if judged else None
+            for entry in sorted(unjudged, key=lambda e: tuple(e[:3])):
+                if best is not None and tuple(entry[:3]) > best:
+                    break             # neither this nor any later one can beat the best
+                weight = self._legal_weight(player, view, entry[5], wilds, facts, entry[6])
+                entry[1] = -weight
+                if weight == 0:
+                    entry[0] = 1
+                key = tuple(entry[:3])
+                best = key if best is None or key < best else best
+        return [(e[0], e[1], e[2], e[3], e[4]) for e in entries]
 
     def folding(self, player: Player, live: int) -> bool:
         """In a careful hand a player gives up building once the wall runs low and plays safe

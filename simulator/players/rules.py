@@ -14,7 +14,7 @@ from rulesets.hand import Hand, Meld, WinContext
 from rulesets.indicators import Effect, Timing
 from rulesets.judging import evaluate_hand, stand_ins_for
 from rulesets.tiles import DRAGONS, Tile
-from rulesets.winning import Evaluator, HandError
+from rulesets.winning import Evaluator, HandError, prepare
 
 from .shanten import Shanten
 
@@ -96,6 +96,7 @@ class RegionPlay:
         self.candidates = tuple(k for k in ruleset.tiles.kinds if not k.is_flower)
         self.needs_requirements = bool(ruleset.win.requirements)
         self._tools: dict[tuple[Tile, ...], tuple[Evaluator, Shanten]] = {}
+        prepare(ruleset.win.shapes.honour_chows)   # the win tables, before the first decision
 
     # -- per set of wilds ------------------------------------------------------------------
 
@@ -141,6 +142,7 @@ class RegionPlay:
             kongs_by_side=facts.kongs_by_side, wilds=wilds, ready_sides=facts.ready_sides,
             exposed_by_side=facts.exposed_by_side)
         try:
-            return evaluate_hand(self.ruleset, Hand(tuple(sorted(concealed)), melds, flowers), context).verdict.legal
+            return evaluate_hand(self.ruleset, Hand(tuple(sorted(concealed)), melds, flowers), context,
+                                 settle=False).verdict.legal
         except (HandError, ValueError):
             return False

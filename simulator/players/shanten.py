@@ -14,6 +14,7 @@ from rulesets.tiles import Tile
 from rulesets.winning import Shapes
 
 FAR = 99
+_TOTALS_LIMIT = 1 << 15     # merged results kept per instance before the memo is emptied
 Triple = tuple[int, int, int]      # (melds, partial melds, pair 0/1)
 
 
@@ -38,6 +39,7 @@ class Shanten:
         self._face = tuple(None if Tile(k) in wilds else -1 if k >= 34 else int(plays.get(Tile(k), Tile(k)))
                            for k in range(42))
         self._memo: dict[tuple[tuple[int, ...], bool, bool], tuple[Triple, ...]] = {}
+        self._totals: dict[tuple[tuple[int, ...], str | None], tuple[Triple, ...]] = {}
 
     def faces(self, kinds: Sequence[Tile]) -> tuple[list[int], int]:
         counts = [0] * 34
@@ -56,12 +58,18 @@ class Shanten:
         """Standard shape; with `only_suit` ('m', 'p', 's') tiles of the other suits count for
         nothing (a one-suit hand with honours)."""
         counts, wilds = self.faces(kinds)
-        total: tuple[Triple, ...] = ((0, 0, 0),)
-        for index, base in enumerate((0, 9, 18)):
-            if only_suit is not None and "mps"[index] != only_suit:
-                continue
-            total = self._merge(total, self._options(tuple(counts[base:base + 9]), True, True))
-        total = self._merge(total, self._options(tuple(counts[27:34]), False, True))
+        key = (tuple(counts), only_suit)
+        total = self._totals.get(key)
+        if total is None:  # the components' options merged: the same counts come back often
+            total = ((0, 0, 0),)
+            for index, base in enumerate((0, 9, 18)):
+                if only_suit is not None and "mps"[index] != only_suit:
+                    continue
+                total = self._merge(total, self._options(tuple(counts[base:base + 9]), True, True))
+            total = self._merge(total, self._options(tuple(counts[27:34]), False, True))
+            if len(self._totals) >= _TOTALS_LIMIT:
+                self._totals.clear()
+            self._totals[key] = total
         best = FAR
         for m, t, p in total:
             m = min(m, needed)

@@ -35,6 +35,10 @@ class LiveWall:
         self.tail_taken = 0
         self.kongs = 0
         self.tail_draws = 0            # kong and flower replacements (set-asides not included)
+        # Where the search for the next head (tail) tile starts: slots are only ever taken, so
+        # every position before it stays taken.
+        self._head_from = 0
+        self._tail_from = 0
 
     # -- counting ------------------------------------------------------------------------------
 
@@ -50,17 +54,21 @@ class LiveWall:
         return self.total - len(self.taken)
 
     def next_head(self) -> Slot | None:
-        for position in range(self.total):
+        for position in range(self._head_from, self.total):
             slot = self.ring.head_slot(position)
             if slot not in self.taken:
+                self._head_from = position
                 return slot
+        self._head_from = self.total
         return None
 
     def next_tail(self) -> Slot | None:
-        for taken in range(self.total):
+        for taken in range(self._tail_from, self.total):
             slot = self.ring.tail_slot(taken)
             if slot not in self.taken:
+                self._tail_from = taken
                 return slot
+        self._tail_from = self.total
         return None
 
     def next_head_position(self) -> int:

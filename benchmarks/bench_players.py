@@ -1,0 +1,158 @@
+"""Simulated players and the whole table: the longest the players hold the loop, their CPU per
+hand, and the table's hands per CPU-second, per region.
+
+Run on demand (not a test):
+    python benchmarks/bench_players.py [--hands N] [--seed S] [--regions a,b] [--code DIR]
+
+Each region plays N hands on the built-in simulated table (`firmware.simulated.run_simulated`,
+speed 0, as `mahjong-table run --speed 0` does), in this process.  The players' task is
+wrapped so that every step it runs between two awaits is timed: that is how long the players
+hold the event loop, and no decision of theirs is longer than its step.  Columns:
+
+- worst step: the most CPU one step took (ms) less any garbage collection inside it, i.e. the
+  worst decision of the players; (wall) the longest a step held the loop (more than its CPU on
+  a busy machine, and with the collections); gc pause: the process's longest collection;
+- players/hand: the players' CPU per hand (the sum of their steps);
+- table/hand: the whole process's CPU per hand (controller, simulator, links and players);
+- hands/s: hands per CPU-second of the whole table.
+
+The last line gives the medians across regions.  `--code DIR` runs another checkout's code
+(e.g. the commit before these changes, unpacked with `git archive`) for a before/after table;
+the same seeds give the same hands when the players decide the same.
+
+Goals (issue 12, issue 10): no step over 10 ms; players' CPU per hand a third of before; at
+least 30 hands per CPU-second (median region).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+
+class GcClock:
+    """CPU time spent in the cyclic garbage collector, and its longest pause (gc.callbacks)."""
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self.longest = 0.0
+        self._start = 0.0
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._start = time.process_time()
+        else:
+            pause = time.process_time() - self._start
+            self.total += pause
+            self.longest = max(self.longest, pause)
+
+
+GC = GcClock()
+
+
+class TimedSteps:
+    """Drives a coroutine and times each step it runs (between two of its awaits): CPU time
+    less the garbage collector's (what the decision costs: a collection lands in whichever code
+    runs when it is due, and is the process's, not the players'), and wall time (how long it held
+    the loop; more on a busy machine)."""
+
+    def __init__(self, coro, steps: list[tuple[float, float]]) -> None:
+        self.coro, self.steps = coro, steps
+
+    def __await__(self):
+        coro, steps = self.coro, self.steps
+        clock, cpu = time.perf_counter, time.process_time
+        value, error = None, None
+        while True:
+            start, start_cpu, start_gc = clock(), cpu(), GC.total
+            try:
+                sent = coro.throw(error) if error is not None else coro.send(value)
+            except StopIteration as stop:
+                steps.append((cpu() - start_cpu - (GC.total - start_gc), clock() - start))
+                return stop.value
+            except BaseException:
+                steps.append((cpu() - start_cpu - (GC.total - start_gc), clock() - start))
+                raise
+            steps.append((cpu() - start_cpu - (GC.total - start_gc), clock() - start))
+            try:
+                value, error = (yield sent), None
+            except BaseException as thrown:  # cancellation reaches the players' coroutine
+                value, error = None, thrown
+
+
+def timed_players(steps: list[tuple[float, float]]):
+    from simulator.players import SimulatedPlayers
+
+    def factory(table, ruleset, seed):
+        players = SimulatedPlayers(table, ruleset, seed=seed)
+        run = players.run
+
+        async def timed_run() -> None:
+            await TimedSteps(run(), steps)
+
+        players.run = timed_run  # type: ignore[method-assign]
+        return players
+
+    return factory
+
+
+async def one_region(region: str, hands: int, seed: int) -> dict:
+    from firmware.simulated import run_simulated
+    from rulesets.regions import get_region
+
+    ruleset = get_region(region).resolve({})
+    steps: list[tuple[float, float]] = []
+    GC.longest = 0.0
+    cpu = time.process_time()
+    try:
+        result = await run_simulated(ruleset, hands=hands, seed=seed, speed=0.0, players=timed_players(steps))
+        played, outcome = max(1, result.hands), " ".join(f"{t:+d}" for t in result.totals)
+    except Exception as error:  # e.g. a link lost while the players held the loop
+        played, outcome = max(1, hands), f"stopped: {type(error).__name__}: {error}"[:90]
+    cpu = time.process_time() - cpu
+    return {"region": region, "played": played, "worst": max((s[0] for s in steps), default=0.0) * 1e3,
+            "held": max((s[1] for s in steps), default=0.0) * 1e3,
+            "players": sum(s[0] for s in steps) / played * 1e3, "table": cpu / played * 1e3, "rate": played / cpu,
+            "gc": GC.longest * 1e3, "outcome": outcome}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--regions", default="")
+    parser.add_argument("--code", default=str(Path(__file__).resolve().parents[1]),
+                        help="the checkout whose code to run (default: this one)")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(Path(args.code).resolve()))
+    from rulesets.regions import REGION_IDS
+    import rulesets
+    regions = args.regions.split(",") if args.regions else list(REGION_IDS)
+    print(f"CPython {platform.python_version()}; code {Path(rulesets.__file__).resolve().parents[1]}; "
+          f"{args.hands} hands per region, seed {args.seed}, speed 0")
+    gc.callbacks.append(GC)
+    print(f"{'region':16}{'hands':>6}{'worst step':>12}{'(wall)':>9}{'gc pause':>10}{'players/hand':>14}"
+          f"{'table/hand':>12}{'hands/s':>9}  totals")
+    rows = []
+    for region in regions:
+        row = asyncio.run(one_region(region, args.hands, args.seed))
+        rows.append(row)
+        print(f"{region:16}{row['played']:6}{row['worst']:10.1f}ms{row['held']:7.0f}ms{row['gc']:8.1f}ms"
+              f"{row['players']:12.1f}ms{row['table']:10.1f}ms{row['rate']:9.1f}  {row['outcome']}")
+    median = {key: statistics.median(r[key] for r in rows) for key in ("worst", "held", "gc", "players", "table", "rate")}
+    worst = max(r["worst"] for r in rows)
+    print(f"{'median':16}{'':6}{median['worst']:10.1f}ms{median['held']:7.0f}ms{median['gc']:8.1f}ms"
+          f"{median['players']:12.1f}ms{median['table']:10.1f}ms{median['rate']:9.1f}")
+    print(f"worst step of all regions: {worst:.1f} ms (goal ≤ 10 ms: {'met' if worst <= 10 else 'MISSED'}); "
+          f"median hands per CPU-second: {median['rate']:.1f} (goal ≥ 30: {'met' if median['rate'] >= 30 else 'MISSED'})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,245 @@
+"""How each requirement and each scorer sees one group of a reading, so that readings it cannot
+tell apart are judged and priced once (rulesets/winning/readings.py says why and how).
+
+A view is ``view(kind, faces, places, role)``: the group's kind, the faces it stands for, a
+code per place (0 natural, 1 a wild standing for another kind, 2 a wild standing for its own
+face) and the winning tile's role if the group holds it (else None).  The contract: what the
+requirement or scorer decides about a reading depends only on the multiset of the views of
+its concealed groups (and on what is outside the reading: the declared melds, the physical
+tiles, the context).  Each view below names the function it describes; a requirement key or
+a scorer not listed is seen exactly (every split judged), so a new rule is never collapsed
+wrongly, only slowly.  tests/rulesets/test_reading_classes.py compares, for every region, the
+collapsed verdict and settlement with the exhaustive ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from ..hand import WinContext
+from ..winning import GroupKind, WinRole
+from ..winning.readings import ANY_READING, WILD_OTHER, WILD_OWN, GroupView, exact_view
+
+Faces = tuple[int, ...]
+ViewFactory = Callable[[WinContext], "GroupView | None"]
+"""A view for a context; None: the rule reads nothing of the groups."""
+
+PAIR, PUNG, CHOW = GroupKind.PAIR, GroupKind.PUNG, GroupKind.CHOW
+SINGLE_WAITS = (WinRole.PAIR, WinRole.EDGE, WinRole.CLOSED)
+
+
+# -- what a group holds ----------------------------------------------------------------------
+
+def suit(faces: Faces) -> int:
+    """0-2 for 万 筒 条, 3 for honours (a group never mixes them)."""
+    return 3 if faces[0] >= 27 else faces[0] // 9
+
+
+def has_terminal(faces: Faces) -> bool:
+    return any(f < 27 and f % 9 in (0, 8) for f in faces)
+
+
+def has_honour(faces: Faces) -> bool:
+    return faces[-1] >= 27
+
+
+def has_dragon(faces: Faces) -> bool:
+    return faces[-1] >= 31
+
+
+def all_258(faces: Faces) -> bool:
+    return all(f < 27 and f % 9 in (1, 4, 7) for f in faces)
+
+
+def big(face: int) -> bool:
+    """A terminal or an honour (螺山's 大)."""
+    return face >= 27 or face % 9 in (0, 8)
+
+
+# -- requirements, by key ---------------------------------------------------------------------
+
+def _nothing(context: WinContext) -> None:
+    return None
+
+
+def _suit_view(context: WinContext) -> GroupView:
+    return lambda kind, faces, places, role: suit(faces)
+
+
+REQUIREMENT_VIEWS: dict[str, ViewFactory] = {
+    # suits present: all_three_suits, lacks_a_suit, misses_a_suit, not_one_suit_with_honours
+    "sanse": _suit_view, "sanmen": _suit_view, "que_yi_men": _suit_view, "que_men": _suit_view,
+    "da_que": _suit_view, "no_one_suit_honours": _suit_view,
+    # has_terminal_or_honour (长春) and has_terminal (沈阳)
+    "yaojiu": lambda c: lambda kind, faces, places, role: (has_terminal(faces), has_honour(faces)),
+    # has_pung_or_kong or holds_dragon (长春 version A)
+    "yicha": lambda c: lambda kind, faces, places, role: (kind is PUNG, has_dragon(faces)),
+    # has_pung_or_kong or dragon_pair (长春 version B, 吉林)
+    "yike": lambda c: lambda kind, faces, places, role: (kind is PUNG, kind is PAIR and has_dragon(faces)),
+    "ke": lambda c: lambda kind, faces, places, role: kind is PUNG,
+    # has_terminal or has_dragon_pung (内蒙)
+    "yaojiu_jianke": lambda c: lambda kind, faces, places, role: (has_terminal(faces), kind is PUNG and has_dragon(faces)),
+    # all_pungs (长春 飘胡 excuses 手把一); 沈阳's reads the concealed count only
+    "no_shoubayi": lambda c: lambda kind, faces, places, role: kind is CHOW,
+    # eight_of_one_suit: tiles per suit
+    "bazhi": lambda c: lambda kind, faces, places, role: (suit(faces), len(faces)),
+    # all_pungs, or a full or half flush (上海)
+    "at_least_pengpeng": lambda c: lambda kind, faces, places, role: (kind is CHOW, suit(faces)),
+    # no_dragon_in_hand (南京): the standing tiles
+    "dragons_are_flowers": lambda c: lambda kind, faces, places, role: has_dragon(faces),
+    # declared melds, the physical hand or the context only
+    "menqing": _nothing, "no_chi": _nothing, "kaimen": _nothing, "kaikou": _nothing, "ting": _nothing,
+    "zimo": _nothing, "baoting": _nothing, "baoting_zimo": _nothing, "liang_first": _nothing, "louhu": _nothing,
+    "no_hongzhong": _nothing, "no_gang_pai": _nothing, "no_qi_xian_hu_hou": _nothing,
+    # meets_threshold (螺山): the 和数, not the items that name each pung's tile
+    "threshold": lambda c: _luoshan_value(c),
+}
+"""Requirement key → view factory."""
+
+SCORER_REQUIREMENTS = {"pihu_one_laizi": "wuhan", "pihu_258": "wuhan",
+                       "pihe_zimo": "guangshui", "fan": "hainan", "pinghu_zimo": "yunnan"}
+"""Requirement keys whose checks read a scorer's features use the scorer's view (below)."""
+
+
+# -- scorers, by name -------------------------------------------------------------------------
+
+def _changchun(context: WinContext) -> GroupView:
+    """multipliers: 门清 (declared), 夹胡 (closed_wait), 飘胡 (all pungs), 自摸, 宝, 庄 (context)."""
+    return lambda kind, faces, places, role: (kind is CHOW, role in SINGLE_WAITS)
+
+
+def _hangzhou(context: WinContext) -> GroupView:
+    """爆头 (the winning pair holds a wild); 无财神 (physical); 七对 (a shape of its own)."""
+    return lambda kind, faces, places, role: role is WinRole.PAIR and any(places)
+
+
+def _wenzhou(context: WinContext) -> GroupView:
+    """硬和: no wild standing for another kind (wilds_as_wild)."""
+    return lambda kind, faces, places, role: places.count(WILD_OTHER)
+
+
+def _guangdong(context: WinContext) -> GroupView:
+    """杂色/清一色 (suits and honours), 碰碰胡 (no chow), 大三元/大四喜 (honour pungs), 十三幺."""
+    return lambda kind, faces, places, role: (suit(faces), kind is CHOW, faces[0] if kind is PUNG and faces[0] >= 27 else None)
+
+
+def _hebei(context: WinContext) -> GroupView:
+    """混儿吊 (the winning pair holds a 混儿), 捉伍儿 (the winning 5 in the middle of a chow, of 万
+    as an option), 龙 and 本混儿龙 (chows starting at 1, 4 and 7 of a suit, with or without a 混儿
+    standing for another kind or for itself)."""
+    def view(kind: GroupKind, faces: Faces, places: tuple[int, ...], role: WinRole | None) -> Hashable:
+        win = None if role is None else (role, any(places), role is WinRole.CLOSED and faces[1] % 9 == 4, suit(faces))
+        if kind is CHOW and faces[0] < 27:
+            start = faces[0] % 9
+            return (win, suit(faces), start if start in (0, 3, 6) else -1, WILD_OTHER not in places, WILD_OWN in places)
+        return (win, kind is CHOW)
+    return view
+
+
+def _luoshan(context: WinContext) -> GroupView:
+    """和数: each pung (its items name the tile) and whether the winning tile completed it; pairs
+    of 座风 or 箭; the winning tile's role (吊头 by 大/小); 台 from the suits and honours and 对对胡;
+    平和 (chows only, won 两面)."""
+    seat = int(context.seat_wind())
+
+    def view(kind: GroupKind, faces: Faces, places: tuple[int, ...], role: WinRole | None) -> Hashable:
+        if kind is CHOW:
+            return (2, suit(faces), role)
+        face = faces[0]
+        if kind is PUNG:
+            return (1, face, role)
+        return (0, suit(faces), big(face), face >= 31 or face == seat, role)
+    return view
+
+
+def _luoshan_value(context: WinContext) -> GroupView:
+    """The 和数 alone (the 100/200 threshold): pungs by 大/小 and 座风 or 箭, not by tile."""
+    seat = int(context.seat_wind())
+
+    def view(kind: GroupKind, faces: Faces, places: tuple[int, ...], role: WinRole | None) -> Hashable:
+        if kind is CHOW:
+            return (2, suit(faces), role)
+        face = faces[0]
+        return (kind is PUNG, suit(faces), big(face), face >= 31 or face == seat, role)
+    return view
+
+
+def _wuhan(context: WinContext) -> GroupView:
+    """大胡: 碰碰胡 (no chow), 将一色 (all 2/5/8), 清一色 and 风一色 (suits), 全求人 (declared);
+    硬胡 and 屁胡's one 赖子 (wilds_as_wild); 屁胡's 2/5/8 pair."""
+    return lambda kind, faces, places, role: (kind, suit(faces), all_258(faces), places.count(WILD_OTHER))
+
+
+def _changsha(context: WinContext) -> GroupView:
+    """碰碰和 (no chow), 将将和 (all 2/5/8), 清一色 (suits); 七对 is a shape of its own."""
+    return lambda kind, faces, places, role: (kind is CHOW, suit(faces), all_258(faces))
+
+
+def _guangshui(context: WinContext) -> GroupView:
+    """碰碰和, 清一色, 大/小三元 (dragon pungs and pair), 卡五星 (the winning 5 between 4 and 6)."""
+    return lambda kind, faces, places, role: (kind, suit(faces), has_dragon(faces),
+                                              role is WinRole.CLOSED and faces[1] % 9 == 4)
+
+
+def _hainan(context: WinContext) -> GroupView:
+    """2/5/8 pair, pungs of dragons and of the prevailing and seat winds, 碰碰和."""
+    return lambda kind, faces, places, role: (kind, all_258(faces) if kind is PAIR else None,
+                                              faces[0] if kind is PUNG and faces[0] >= 27 else None)
+
+
+def _yunnan(context: WinContext) -> GroupView:
+    """大牌型 (碰碰胡 or a flush) and 平和 (chows only)."""
+    return lambda kind, faces, places, role: (kind, suit(faces))
+
+
+def _shenyang(context: WinContext) -> GroupView:
+    """碰碰胡, 边/夹 (the winning role), and a declared pung whose kind is in a chow (exact chows)."""
+    return lambda kind, faces, places, role: (kind, faces if kind is CHOW else None, role)
+
+
+def _sichuan(context: WinContext) -> GroupView:
+    """清一色, 七对, and 根: four of a kind among the standing tiles (every face exactly)."""
+    return lambda kind, faces, places, role: (kind, faces)
+
+
+SCORER_VIEWS: dict[str, ViewFactory] = {
+    "flat": _nothing, "dabao": _nothing, "nanchang": _nothing, "zuanpai": _nothing, "shanghai": _nothing,
+    "sixteen_tile": _nothing,
+    "changchun": _changchun, "hangzhou": _hangzhou, "wenzhou": _wenzhou, "guangdong": _guangdong,
+    "guangdong_jihu": _guangdong, "hebei": _hebei, "luoshan": _luoshan, "wuhan": _wuhan, "changsha": _changsha,
+    "guangshui": _guangshui, "hainan": _hainan, "yunnan": _yunnan, "shenyang": _shenyang, "sichuan": _sichuan,
+    "guizhou": _sichuan,
+}
+"""Scorer name → view factory (what its price reads of a reading)."""
+
+
+def reading_view(ruleset: Any, context: WinContext, scoring: bool = True, win: Any = None) -> GroupView | None:
+    """How this ruleset's requirements (or `win`'s, when the hand's rules differ: the 长春 宝 adds
+    one) and scorer (unless `scoring` is False: legality only) together see a group: a
+    `GroupView`, `ANY_READING` when nothing reads the groups, or None (unknown rules: judge every
+    split)."""
+    factories: list[ViewFactory] = []
+    for requirement in (win or ruleset.win).requirements:
+        if requirement.key in SCORER_REQUIREMENTS:
+            factory = SCORER_VIEWS.get(SCORER_REQUIREMENTS[requirement.key])
+        else:
+            factory = REQUIREMENT_VIEWS.get(requirement.key)
+        if factory is None:
+            return None
+        factories.append(factory)
+    if scoring:
+        scorer = SCORER_VIEWS.get(getattr(ruleset.scoring, "name", ""))
+        if scorer is None:
+            return None
+        factories.append(scorer)
+    unique = list(dict.fromkeys(factories))  # 武汉's two 屁胡 rules read the scorer's view once
+    views = [view for view in (factory(context) for factory in unique) if view is not None]
+    if not views:
+        return ANY_READING
+    if len(views) == 1:
+        return views[0]
+    return lambda kind, faces, places, role: tuple(v(kind, faces, places, role) for v in views)
+
+
+__all__ = ["REQUIREMENT_VIEWS", "SCORER_VIEWS", "reading_view", "exact_view"]

@@ -1,0 +1,273 @@
+"""Readings collapsed by what a region looks at: one decomposition per class, not every one.
+
+A region's requirements and scorer read a reading (a decomposition with its wild assignment
+and the winning tile's place) through a few features: which suits and honours stand, which
+groups are pungs, the pair, the group holding the winning tile, sometimes where the chows
+start or how many wilds stand for another kind.  Splits that agree on those features judge
+and score the same, so only one of them needs to be built, judged and priced.  With wilds a
+hand has hundreds or thousands of splits (1122334455m + four wilds: 712 readings) but a few
+dozen classes.
+
+What a region looks at is given as a *group view*: a function of one group —
+``view(kind, faces, places, role)`` with the faces it stands for, a code per place (0 a
+natural tile, 1 a wild standing for another kind, 2 a wild standing for its own face) and the
+winning tile's role when the group holds it, else None — whose value, over the groups of a
+reading, is all the region reads of the concealed part.  The contract: two readings whose
+multisets of views are equal are legal alike and priced alike (rulesets/scoring/views.py
+builds the views; tests/rulesets/test_reading_classes.py holds every region to it by
+comparing the collapsed verdict and settlement with the exhaustive ones).
+
+`standard_classes` walks the same splits as `decompose.standard_splits` (the group holding the
+lowest natural tile, partial groups filled by wilds, groups of wilds only left *free*), but
+merges, at each step, options that take the same natural tiles, use as many wilds and show the
+same view, and memoises what can follow a state (the tiles left, the wilds left, whether the
+pair and the winning tile are placed).  It handles hands whose wilds are of one kind: every
+wild place then holds that kind, so a place standing for the wild's own face is natural
+wherever it is, as `assemble` makes it.  `Evaluator.decompositions` keeps the exhaustive walk
+for the rest.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
+
+from .decompose import _free_faces, _options, _split_key
+from .results import GroupKind, WinRole
+from .special import RawGroup
+
+GroupView = Callable[[GroupKind, tuple[int, ...], tuple[int, ...], "WinRole | None"], Hashable]
+"""view(kind, faces, places, role): how a region sees one group (see the module docstring)."""
+
+ANY_READING: GroupView = lambda kind, faces, places, role: None  # noqa: E731
+"""The view of a region that reads nothing of the groups: one reading is enough."""
+
+NATURAL, WILD_OTHER, WILD_OWN = range(3)
+NO_WIN, WIN_NATURAL, WIN_WILD = range(3)
+
+_POW5 = tuple(5 ** r for r in range(9))
+_COMPONENT = tuple(min(k // 9, 3) for k in range(34))
+_STEP = tuple(_POW5[k % 9] if k < 27 else _POW5[k - 27] for k in range(34))
+CostOf = Callable[[list[int], bool], int]
+"""cost(component keys, pair needed): the fewest wilds that complete what is left (the tables)."""
+
+_NATURALS = tuple((NATURAL,) * n for n in range(4))
+_NO_WIN: tuple[tuple[None, None], ...] = ((None, None),)
+Class = tuple  # sorted view ids
+Witness = tuple  # a linked list: ((raw group, win place or None), rest)
+
+
+def exact_view(kind: GroupKind, faces: tuple[int, ...], places: tuple[int, ...], role: WinRole | None) -> Hashable:
+    """Everything of a group: no two different groups look alike."""
+    return kind.value, faces, places, role.value if role is not None else None
+
+
+def raw_role(kind: GroupKind, faces: Sequence[int], place: int) -> WinRole:
+    """`decompose.role_of` on a raw group: what a winning tile at `place` did."""
+    if kind is GroupKind.PAIR:
+        return WinRole.PAIR
+    if kind is GroupKind.PUNG:
+        return WinRole.PUNG
+    if kind is GroupKind.SINGLE:
+        return WinRole.SINGLE
+    if faces[0] >= 27:
+        return WinRole.HONOUR_CHOW
+    if place == 1:
+        return WinRole.CLOSED
+    low = faces[0] % 9 + 1
+    if place == 0:
+        return WinRole.EDGE if low == 7 else WinRole.OPEN
+    return WinRole.EDGE if low == 1 else WinRole.OPEN
+
+
+class _Walk:
+    """One collapsed walk over the standard splits of one hand (see `standard_classes`)."""
+
+    def __init__(self, faces: Sequence[int], wilds: int, wild_counts: Sequence[tuple[int, int]],
+                 pair_kinds: frozenset[int] | None,
+                 honour_chows: bool, win: tuple[int, int | None], view: GroupView, cost: CostOf | None) -> None:
+        self.counts = list(faces)
+        self.keys = [sum(faces[base + r] * _POW5[r] for r in range(size)) for base, size in ((0, 9), (9, 9), (18, 9), (27, 7))]
+        self.cost = cost
+        self.wilds = wilds
+        # (face, tiles) of each wild kind that has a face (a wild flower has none)
+        self.wild_counts = tuple(wild_counts)
+        self.wild_index = {face: i for i, (face, _) in enumerate(self.wild_counts)}
+        self.ambiguous = False  # some split has more places of a wild's own face than its tiles
+        self.pair_kinds = pair_kinds
+        self.honour_chows = honour_chows
+        self.win_mode, self.win_face = win
+        self.view = view
+        self.ids: dict[Hashable, int] = {}
+        self.memo: dict[tuple, dict[Class, Witness]] = {}
+
+    # -- classes -----------------------------------------------------------------------------
+
+    def group_class(self, kind: GroupKind, faces: tuple[int, ...], flags: tuple[bool, ...], role: WinRole | None) -> int:
+        """The id of the group's view (ids keep the class multisets small sorted tuples)."""
+        if True in flags:
+            own = self.wild_index
+            places = tuple(NATURAL if not wild else WILD_OWN if face in own else WILD_OTHER
+                           for face, wild in zip(faces, flags))
+        else:
+            places = _NATURALS[len(faces)]
+        view = self.view(kind, faces, places, role)
+        found = self.ids.get(view)
+        if found is None:
+            found = self.ids[view] = len(self.ids)
+        return found
+
+    def win_choices(self, kind: GroupKind, faces: tuple[int, ...], flags: tuple[bool, ...]
+                    ) -> tuple[tuple[int, WinRole], ...]:
+        """(place, role) for each distinct role the winning tile can take in a group."""
+        if self.win_mode == WIN_NATURAL:
+            places = [i for i, (face, wild) in enumerate(zip(faces, flags)) if not wild and face == self.win_face]
+        elif self.win_mode == WIN_WILD:
+            places = [i for i, wild in enumerate(flags) if wild]
+        else:
+            return ()
+        roles: dict[WinRole, int] = {}
+        for place in places:
+            roles.setdefault(raw_role(kind, faces, place), place)
+        return tuple((place, role) for role, place in roles.items())
+
+    # -- the walk ------------------------------------------------------------------------------
+
+    def run(self) -> dict[Class, Witness]:
+        return self.search(0, self.wilds, True, self.win_mode == NO_WIN, (0,) * len(self.wild_counts))
+
+    def search(self, start: int, left: int, pair_needed: bool, win_placed: bool,
+               own_used: tuple[int, ...]) -> dict[Class, Witness]:
+        counts, keys = self.counts, self.keys
+        state = (keys[0], keys[1], keys[2], keys[3], left, pair_needed, win_placed, own_used)
+        found = self.memo.get(state)
+        if found is not None:
+            return found
+        k = start
+        while k < 34 and not counts[k]:
+            k += 1
+        if k == 34:
+            out = self.finish(left, pair_needed, win_placed, own_used)
+            self.memo[state] = out
+            return out
+        out: dict[Class, Witness] = {}
+        tried: set[tuple] = set()
+        cost, own_index, group_class = self.cost, self.wild_index, self.group_class
+        for group, taken, used, pair_after in _options(counts, k, left, pair_needed, self.pair_kinds, self.honour_chows):
+            kind, faces, flags = group
+            own = own_used
+            if used and own_index:
+                for face, wild in zip(faces, flags):
+                    if wild and face in own_index:
+                        i = own_index[face]
+                        own = own[:i] + (own[i] + 1,) + own[i + 1:]
+            choices = _NO_WIN if win_placed else _NO_WIN + self.win_choices(kind, faces, flags)
+            for place, role in choices:
+                cls = group_class(kind, faces, flags, role)
+                key = (taken, used, pair_after, cls, own, place is None)
+                if key in tried:
+                    continue
+                tried.add(key)
+                for t in taken:
+                    counts[t] -= 1
+                    keys[_COMPONENT[t]] -= _STEP[t]
+                if cost is None or cost(keys, pair_after) <= left - used:  # else nothing completes
+                    rest = self.search(k, left - used, pair_after, win_placed or role is not None, own)
+                else:
+                    rest = {}
+                for t in taken:
+                    counts[t] += 1
+                    keys[_COMPONENT[t]] += _STEP[t]
+                item = (group, place)
+                for classes, witness in rest.items():
+                    merged = tuple(sorted(classes + (cls,)))
+                    if merged not in out:
+                        out[merged] = (item, witness)
+        self.memo[state] = out
+        return out
+
+    def finish(self, left: int, pair_needed: bool, win_placed: bool, own_used: tuple[int, ...]) -> dict[Class, Witness]:
+        """The groups of wilds only (a pair if still needed, then pungs), as `assemble` will
+        show them; the winning tile, if it is a wild not yet placed, goes into one of them."""
+        free: list[tuple[GroupKind, int]] = []
+        if pair_needed:
+            if left < 2 or (self.pair_kinds is not None and not self.pair_kinds):
+                return {}
+            free.append((GroupKind.PAIR, 2))
+            left -= 2
+        if left % 3:
+            return {}
+        free += [(GroupKind.PUNG, 3)] * (left // 3)
+        if not free:
+            return {(): ()} if win_placed else {}
+        pool: Counter[int] = Counter()
+        for (face, count), used in zip(self.wild_counts, own_used):
+            if used > count:  # which of those places the wild's own tiles fill depends on the order
+                self.ambiguous = True
+            pool[face] = max(count - used, 0)
+        faces = _free_faces(free, pool, self.pair_kinds, None)
+        groups = []
+        for (kind, size), face in zip(free, faces):
+            natural = min(pool[face], size)
+            pool[face] -= natural
+            flags = (True,) * size
+            groups.append(((kind, None, flags), (face,) * size, natural))
+        out: dict[Class, Witness] = {}
+        if win_placed:
+            hosts: list[int | None] = [None]
+        elif self.win_mode == WIN_WILD:
+            hosts = list(range(len(groups)))
+        else:
+            return {}  # a natural winning tile sits in a group with naturals
+        for host in hosts:  # the wild winning tile in a free group: pair → 单吊, pung → 双碰
+            classes = []
+            witness: Witness = ()
+            for index, ((kind, _, flags), shown, natural) in enumerate(groups):
+                role = None
+                if index == host:
+                    role = WinRole.PAIR if kind is GroupKind.PAIR else WinRole.PUNG
+                places = (WILD_OWN,) * natural + (WILD_OTHER,) * (len(flags) - natural)
+                view = self.view(kind, shown, places, role)
+                classes.append(self.ids.setdefault(view, len(self.ids)))
+                witness = (((kind, None, flags), 0 if role is not None else None), witness)
+            out.setdefault(tuple(sorted(classes)), witness)
+        return out
+
+
+def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tuple[int, int]],
+                     pair_kinds: frozenset[int] | None, honour_chows: bool, win: tuple[int, int | None],
+                     view: GroupView = exact_view, cost: CostOf | None = None
+                     ) -> list[tuple[tuple[RawGroup, ...], int | None, int | None]] | None:
+    """One standard split per class: (groups sorted as `standard_splits` sorts them, index of
+    the group holding the winning tile and its place there, or None, None); None when the
+    classes cannot be trusted (see below).
+
+    `faces`: face counts of the natural tiles; `wilds`: the number of wild tiles;
+    `wild_counts`: (face, tiles) of each wild kind with a face (a wild flower has none).  Where
+    a split has more places standing for a wild's own face than that wild has tiles, `assemble`
+    fills the first ones in its order with it and the rest with another kind; the walk cannot
+    see that order, so it answers None and the caller judges every split.  With several wild
+    kinds the winning tile must be natural (which wild kind lands where also follows that
+    order).  `win`:
+    (NO_WIN, None), (WIN_NATURAL, face of the winning tile) or (WIN_WILD, None).  `cost` prunes
+    branches that cannot be completed (the evaluator's tables); without it every branch is walked.
+    """
+    walk = _Walk(faces, wilds, wild_counts, pair_kinds, honour_chows, win, view, cost)
+    found = walk.run()
+    if walk.ambiguous:
+        return None
+    out = []
+    for witness in found.values():
+        chosen: list[tuple[RawGroup, int | None]] = []
+        while witness:
+            item, witness = witness
+            chosen.append(item)
+        order = sorted(range(len(chosen)), key=lambda i: _split_key(chosen[i][0]))
+        split = tuple(chosen[i][0] for i in order)
+        win_index = next((n for n, i in enumerate(order) if chosen[i][1] is not None), None)
+        out.append((split, win_index, None if win_index is None else chosen[order[win_index]][1]))
+    return out
+
+
+__all__ = ["GroupView", "ANY_READING", "exact_view", "NATURAL", "WILD_OTHER", "WILD_OWN", "NO_WIN", "WIN_NATURAL", "WIN_WILD",
+           "standard_classes", "raw_role"]
