@@ -22,11 +22,22 @@ from .build.set_builder import SetBuilder
 from .build.wall_map import WallMap
 from .controller import TableController
 from .hand.flow import HandFlow
-from .hand.state import HandOutcome
+from .hand.state import HandOutcome, HandState
 from .records.ledger import HandRecord, Ledger
 from .state import SessionState
 
 CENTRE_LIFT = 4
+
+
+def _scored_items(hand: HandState | None) -> tuple[dict, ...]:
+    """What each win (or a draw's settlement) was made of, for the ledger's history."""
+    if hand is None:
+        return ()
+    scored = [(w.seat, w.payout.items) for w in hand.wins]
+    if hand.draw is not None and hand.draw.items:
+        scored.append((None, hand.draw.items))
+    return tuple({"seat": seat, "items": [{"name": i.zh, "pinyin": i.pinyin, "value": i.value, "unit": i.unit}
+                                          for i in items]} for seat, items in scored)
 
 
 class TableSession:
@@ -40,6 +51,9 @@ class TableSession:
         controller.attach(hand=self.flow, build=self.builder)
         self.state: SessionState | None = None
         self._build: asyncio.Task | None = None
+        self._hand_started: float | None = None
+        self._fault_interval: int | None = None
+        controller.watch(self._note_faults)
 
     async def run(self) -> int:
         """Play `hands` hands (or until cancelled); return how many were played."""
@@ -55,6 +69,7 @@ class TableSession:
                 await self.hand_over(next_set)
                 self._build = asyncio.create_task(self.builder.build(), name="build-next-set")
                 state = self._state()
+                self._hand_started = self.ledger.clock()
                 outcome = await self.flow.play(next_set, number=state.hand_number + 1, dealer=state.dealer,
                                                totals=state.totals)
                 self.publish(outcome)
@@ -72,6 +87,8 @@ class TableSession:
             if self._build is not None:
                 self._build.cancel()
                 await asyncio.gather(self._build, return_exceptions=True)
+            if self.state is not None:
+                self.ledger.end_session(self.state.session_id)
             await hub.stop()
 
     def _state(self) -> SessionState:
@@ -86,7 +103,8 @@ class TableSession:
         before = self._state()
         after = before.after(outcome, hub.ruleset)
         self.ledger.record_hand(after.session_id, HandRecord(outcome.number, outcome.dealer, outcome.result,
-                                                             outcome.winners, outcome.payments, outcome.wall_hash))
+                                                             outcome.winners, outcome.payments, outcome.wall_hash,
+                                                             self._hand_started, _scored_items(self.flow.hand)))
         self.state = after
         hub.recorder.emit("hand_end", result=outcome.result, winners=list(outcome.winners),
                           payments=list(outcome.payments), totals=list(after.totals), next_dealer=after.dealer,
@@ -114,6 +132,9 @@ class TableSession:
         scores from zero, the first side deals; hand numbers go on, so a recorder never repeats one."""
         hub = self.hub
         hub.ruleset = ruleset
+        if self.state is not None:
+            self.ledger.end_session(self.state.session_id)
+            self._fault_interval = None
         session_id = self.ledger.start_session(ruleset.id, dict(ruleset.options))
         self.state = SessionState.new(session_id, ruleset, self.state.hand_number if self.state else 0)
         hub.recorder.emit("session_start", hand=0, ruleset=ruleset.id, options=dict(ruleset.options),
@@ -134,6 +155,17 @@ class TableSession:
                                                               "change the tiles and restart the table")
             return None
         return chosen
+
+    # -- table hours: the intervals a fault was latched (the ledger keeps them raw) -------------
+
+    def _note_faults(self) -> None:
+        """Called after every change at the hub: open or close the ledger's fault interval."""
+        latched = self.hub.faults.latched()
+        if latched and self._fault_interval is None and self.state is not None:
+            self._fault_interval = self.ledger.fault_started(self.state.session_id, sorted({f.label for f in latched}))
+        elif not latched and self._fault_interval is not None:
+            self.ledger.fault_ended(self._fault_interval)
+            self._fault_interval = None
 
     # -- between hands -----------------------------------------------------------------------------
 

@@ -2,6 +2,10 @@
 
 A hand's result is committed before the display shows it, so a power cut never shows a result
 the ledger does not hold.  One connection per ledger; no module-level state.
+
+The ledger keeps raw times only (a session's start and end, a hand's start and finish, each
+interval a fault was latched); hours and bills are computed on read (firmware/records/history.py).
+Columns added after the first release are migrated in place on an existing database (`_migrate`).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -36,7 +41,23 @@ CREATE TABLE IF NOT EXISTS payments (
     amount INTEGER NOT NULL,
     PRIMARY KEY (hand, side)
 );
+CREATE TABLE IF NOT EXISTS fault_intervals (
+    id INTEGER PRIMARY KEY,
+    session INTEGER NOT NULL REFERENCES sessions(id),
+    started REAL NOT NULL,
+    ended REAL,
+    codes TEXT NOT NULL
+);
 """
+
+# Columns added to the first schema: (table, column, declaration).  Added when missing, so a ledger
+# written by an older controller keeps its rows; their new columns read as NULL.
+ADDED_COLUMNS = (
+    ("sessions", "ended", "REAL"),                 # NULL while open, or after a power cut
+    ("sessions", "events", "TEXT"),                # the flight recorder file of the run, if any
+    ("hands", "started", "REAL"),
+    ("hands", "items", "TEXT"),                    # JSON: [{seat, items: [{name, pinyin, value, unit}]}]
+)
 
 
 @dataclass(frozen=True)
@@ -47,29 +68,57 @@ class HandRecord:
     winners: tuple[int, ...]
     payments: tuple[int, int, int, int]
     wall_hash: str
+    started: float | None = None                  # wall-clock time the hand began (its dice)
+    items: tuple[dict[str, Any], ...] = ()         # per win: {"seat", "items": [...]}; a draw's: {"seat": None, …}
 
 
 class Ledger:
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.time, events: str | None = None) -> None:
+        """`clock` gives wall-clock seconds (tests fix it); `events` names the run's flight recorder
+        file, kept with every session so a hand's page can find its lines."""
         self.path = str(path)
+        self.clock = clock
+        self.events = events
         self._db = sqlite3.connect(self.path)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        _migrate(self._db)
         self._db.commit()
 
     def start_session(self, ruleset: str, options: dict[str, str]) -> int:
         with self._db:
-            cursor = self._db.execute("INSERT INTO sessions (started, ruleset, options) VALUES (?, ?, ?)",
-                                      (time.time(), ruleset, json.dumps(options, sort_keys=True)))
+            cursor = self._db.execute("INSERT INTO sessions (started, ruleset, options, events) VALUES (?, ?, ?, ?)",
+                                      (self.clock(), ruleset, json.dumps(options, sort_keys=True), self.events))
         return int(cursor.lastrowid)
+
+    def end_session(self, session: int) -> None:
+        """The session closed (the run stopped, or the panel chose new rules): its end time, and the
+        end of a fault interval still open."""
+        now = self.clock()
+        with self._db:
+            self._db.execute("UPDATE sessions SET ended = ? WHERE id = ? AND ended IS NULL", (now, session))
+            self._db.execute("UPDATE fault_intervals SET ended = ? WHERE session = ? AND ended IS NULL", (now, session))
+
+    def fault_started(self, session: int, codes: list[str]) -> int:
+        """The fault latch went from clear to latched; returns the interval to end."""
+        with self._db:
+            cursor = self._db.execute("INSERT INTO fault_intervals (session, started, codes) VALUES (?, ?, ?)",
+                                      (session, self.clock(), json.dumps(codes)))
+        return int(cursor.lastrowid)
+
+    def fault_ended(self, interval: int) -> None:
+        with self._db:
+            self._db.execute("UPDATE fault_intervals SET ended = ? WHERE id = ? AND ended IS NULL", (self.clock(), interval))
 
     def record_hand(self, session: int, hand: HandRecord) -> None:
         """Commit a hand and its payments in one transaction."""
         with self._db:
             cursor = self._db.execute(
-                "INSERT INTO hands (session, number, dealer, result, winners, wall_hash, finished) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (session, hand.number, hand.dealer, hand.result, json.dumps(list(hand.winners)), hand.wall_hash, time.time()))
+                "INSERT INTO hands (session, number, dealer, result, winners, wall_hash, finished, started, items) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (session, hand.number, hand.dealer, hand.result, json.dumps(list(hand.winners)), hand.wall_hash,
+                 self.clock(), hand.started, json.dumps(list(hand.items), ensure_ascii=False)))
             self._db.executemany("INSERT INTO payments (hand, side, amount) VALUES (?, ?, ?)",
                                  [(cursor.lastrowid, side, amount) for side, amount in enumerate(hand.payments)])
 
@@ -87,3 +136,11 @@ class Ledger:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Add the columns a ledger written before them lacks (ALTER TABLE … ADD COLUMN keeps the rows)."""
+    for table, column, declaration in ADDED_COLUMNS:
+        present = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if column not in present:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
