@@ -28,6 +28,15 @@ class DeviceConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """[web]: where the web view listens (firmware/web) and the token any address other than this
+    machine's needs."""
+
+    listen: str | None = None
+    token: str | None = None
+
+
+@dataclass(frozen=True)
 class TableConfig:
     devices: DeviceConfig | None                 # None: the built-in simulator
     ruleset: str | None = None                   # None: the front panel's saved choice
@@ -35,6 +44,7 @@ class TableConfig:
     state_dir: Path = field(default_factory=lambda: default_state_dir())
     events_dir: Path | None = None
     source: str = "(defaults)"
+    web: WebConfig = field(default_factory=WebConfig)
 
 
 def default_state_dir() -> Path:
@@ -43,7 +53,7 @@ def default_state_dir() -> Path:
 
 
 SECTIONS = {"devices": {"motor", "rfid", "display", "baudrate"}, "table": {"ruleset", "options"},
-            "storage": {"state_dir", "events_dir"}}
+            "storage": {"state_dir", "events_dir"}, "web": {"listen", "token"}}
 
 
 def load_config(path: str | Path) -> TableConfig:
@@ -80,7 +90,20 @@ def parse_config(raw: dict[str, Any], source: str = "config") -> TableConfig:
     state_dir = Path(_string(storage, "state_dir", source, str(default_state_dir())))
     events = storage.get("events_dir")
     return TableConfig(devices, ruleset, dict(options), state_dir,
-                       Path(_string(storage, "events_dir", source)) if events is not None else None, source)
+                       Path(_string(storage, "events_dir", source)) if events is not None else None, source,
+                       _web(raw.get("web"), source))
+
+
+def _web(section: dict[str, Any] | None, source: str) -> WebConfig:
+    """[web] listen = "127.0.0.1:8080", token = "…" (both optional)."""
+    if section is None:
+        return WebConfig()
+    listen = _string(section, "listen", source) if "listen" in section else None
+    token = _string(section, "token", source) if "token" in section else None
+    if token is not None and len(token) < 16:
+        raise ConfigError(f"{source}: web.token is too short to keep anyone out; give at least 16 characters "
+                          "(e.g. the output of `python3 -c 'import secrets; print(secrets.token_urlsafe())'`)")
+    return WebConfig(listen, token)
 
 
 def _devices(section: dict[str, Any] | None, source: str) -> DeviceConfig | None:

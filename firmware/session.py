@@ -12,6 +12,7 @@ so a crash between them never shows a score that was not kept.
 from __future__ import annotations
 
 import asyncio
+from typing import Any, Callable
 
 from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import Key, Panel, Phase
@@ -21,8 +22,10 @@ from rulesets.regions import get_region
 from .build.set_builder import SetBuilder
 from .build.wall_map import WallMap
 from .controller import TableController
+from .faults import LatchedFault
 from .hand.flow import HandFlow
 from .hand.state import HandOutcome, HandState
+from .presenter import DisplayMirror
 from .records.ledger import HandRecord, Ledger
 from .state import SessionState
 
@@ -38,6 +41,35 @@ def _scored_items(hand: HandState | None) -> tuple[dict, ...]:
         scored.append((None, hand.draw.items))
     return tuple({"seat": seat, "items": [{"name": i.zh, "pinyin": i.pinyin, "value": i.value, "unit": i.unit}
                                           for i in items]} for seat, items in scored)
+
+
+class SessionFeed:
+    """What anyone may see of the table, read-only (firmware.web.live.TableFeed): the presenter's
+    public mirror, the session state, the lifecycle, the latched faults, the recorder's events."""
+
+    def __init__(self, session: "TableSession") -> None:
+        self._session = session
+
+    def mirror(self) -> DisplayMirror:
+        return self._session.hub.presenter.public_mirror()
+
+    def session_state(self) -> SessionState | None:
+        return self._session.state
+
+    def ruleset(self) -> Ruleset:
+        return self._session.hub.ruleset
+
+    def lifecycle(self) -> str:
+        return str(self._session.hub.table.state)
+
+    def faults(self) -> tuple[LatchedFault, ...]:
+        return self._session.hub.faults.latched()
+
+    def listen(self, on_event: Callable[[dict[str, Any]], None], on_change: Callable[[], None]) -> None:
+        hub = self._session.hub
+        hub.recorder.listen(on_event)
+        hub.presenter.listen(on_change)
+        hub.watch(on_change)
 
 
 class TableSession:
@@ -90,6 +122,10 @@ class TableSession:
             if self.state is not None:
                 self.ledger.end_session(self.state.session_id)
             await hub.stop()
+
+    def public_feed(self) -> SessionFeed:
+        """The read-only public view of this table, for the web server (firmware/web)."""
+        return SessionFeed(self)
 
     def _state(self) -> SessionState:
         assert self.state is not None, "a session is open before any hand"

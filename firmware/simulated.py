@@ -32,6 +32,11 @@ class RunResult:
     events: int
 
 
+def new_table(ruleset: Ruleset, *, seed: int, speed: float, faults: tuple[str, ...] = ()) -> SimulatedTable:
+    """A simulated table loaded with two sets of the ruleset's tiles (not yet serving)."""
+    return SimulatedTable(seed=seed, speed=speed, tile_sets=(ruleset.tiles, ruleset.tiles), faults=parse_faults(faults))
+
+
 def enroll_simulated(table: SimulatedTable, registry: TileRegistry) -> int:
     """Copy the simulated table's tags into the registry (the simulator comes pre-enrolled)."""
     entries = [Registered(uid, ident.kind, ident.set_index, ident.copy) for uid, ident in table.registry().items()]
@@ -48,18 +53,20 @@ async def run_simulated(ruleset: Ruleset, *, hands: int | None, seed: int = 0, s
                         faults: tuple[str, ...] = (), players: PlayersFactory | None = default_players,
                         on_event: Callable[[dict], None] | None = None,
                         table: SimulatedTable | None = None, settings_path: str | None = None,
-                        on_session: Callable[[TableSession], None] | None = None) -> RunResult:
+                        on_session: Callable[[TableSession], None] | None = None,
+                        events_path: str | None = None) -> RunResult:
     """Play `hands` hands of `ruleset` (None: until cancelled) on a simulated table; return what happened.
 
     `on_event` hears every recorder event; `on_session` gets the session once it is composed (tests
-    read its state from there)."""
+    read its state from there; the web view attaches there); `events_path` names the recorder's
+    file for the ledger's history."""
     own_table = table is None
     if table is None:
-        table = SimulatedTable(seed=seed, speed=speed, tile_sets=(ruleset.tiles, ruleset.tiles), faults=parse_faults(faults))
+        table = new_table(ruleset, seed=seed, speed=speed, faults=faults)
     endpoints = await table.start("pty") if own_table else table.endpoints
     registry = TileRegistry()
     enroll_simulated(table, registry)
-    ledger = Ledger(ledger_path)
+    ledger = Ledger(ledger_path, events=events_path)
     settings = Settings(settings_path) if settings_path is not None else None
     player_task: asyncio.Task | None = None
     try:

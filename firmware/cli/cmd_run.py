@@ -37,6 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--fault", action="append", default=[], metavar="FAULT",
                         help="inject a simulator fault (see `mahjong-table sim --fault help`); repeatable")
     parser.add_argument("--db", metavar="FILE", help="the ledger and settings database (default: in the state directory)")
+    parser.add_argument("--http", metavar="HOST:PORT",
+                        help="serve the web view and API there, e.g. 127.0.0.1:8080 (default: [web] listen in the config)")
     parser.set_defaults(handler=run_table)
 
 
@@ -61,14 +63,17 @@ def run_table(args: argparse.Namespace) -> int:
     if args.ruleset or config.ruleset:
         settings.save_choice(ruleset.id, dict(ruleset.options))
     settings.close()
+    web = _web_settings(args, config)
     events = _open_events(args.events) if args.events or config.events_dir is None else _open_events_dir(config.events_dir)
+    args.events_path = events.name if events is not None and isinstance(getattr(events, "name", None), str) \
+        and events is not sys.stdout else None
     try:
         if config.devices is None:
             print(f"no configuration: running {ruleset.region.name} ({ruleset.id}) against the built-in simulator "
                   f"(seed {args.seed}, speed {args.speed:g}) with simulated players", flush=True)
-            return asyncio.run(_run_simulated(ruleset, args, events, str(db_path)))
+            return asyncio.run(_serving(web, db_path, lambda serving: _run_simulated(ruleset, args, events, str(db_path), serving)))
         print(f"running {ruleset.region.name} ({ruleset.id}) on the boards of {config.source}", flush=True)
-        return asyncio.run(_run_real(ruleset, config, args, events, str(db_path)))
+        return asyncio.run(_serving(web, db_path, lambda serving: _run_real(ruleset, config, args, events, str(db_path), serving)))
     except SetRejected as error:
         print(f"mahjong-table: the set was rejected and never reached play: {error}", file=sys.stderr)
         return 1
@@ -100,10 +105,9 @@ def _open_events_dir(directory: Path):
     try:
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.jsonl"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        return open(path, "x", encoding="utf-8", opener=lambda name, flags: os.open(name, flags, 0o600))
     except OSError as error:
         raise UserError(f"cannot write the flight recorder in {directory} ({error.strerror}); fix storage.events_dir") from None
-    return os.fdopen(fd, "w", encoding="utf-8")
 
 
 def print_hand(event: dict) -> None:
@@ -118,19 +122,27 @@ def print_hand(event: dict) -> None:
           flush=True)
 
 
-async def _run_simulated(ruleset, args, events, db_path: str) -> int:
+async def _run_simulated(ruleset, args, events, db_path: str, serving=None) -> int:
     from firmware.simulated import run_simulated
     try:
-        result = await run_simulated(ruleset, hands=args.hands, seed=args.seed, speed=args.speed, events=events,
-                                     ledger_path=db_path, faults=tuple(args.fault), on_event=print_hand,
-                                     settings_path=db_path)
+        table = serving.simulated_table(ruleset, args) if serving is not None else None
+        try:
+            if table is not None:
+                await table.start("pty")
+            result = await run_simulated(ruleset, hands=args.hands, seed=args.seed, speed=args.speed, events=events,
+                                         ledger_path=db_path, faults=tuple(args.fault), on_event=print_hand,
+                                         settings_path=db_path, table=table, events_path=args.events_path,
+                                         on_session=serving.attach if serving is not None else None)
+        finally:
+            if table is not None:
+                await table.stop()
     except ValueError as error:
         raise UserError(str(error)) from None
     print(f"{result.hands} hand(s) played; totals {' '.join(f'{t:+d}' for t in result.totals)}")
     return 0
 
 
-async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) -> int:
+async def _run_real(ruleset, config: TableConfig, args, events, db_path: str, serving=None) -> int:
     from firmware.build.registry import TileRegistry
     from firmware.controller import TableController, monotonic_clock, open_devices
     from firmware.records.ledger import Ledger
@@ -141,7 +153,7 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) ->
     registry = TileRegistry(config.state_dir / "tiles.db")
     if not len(registry):
         raise UserError(f"no tiles are enrolled in {config.state_dir / 'tiles.db'}: run `mahjong-table enroll --config {config.source}` first")
-    ledger = Ledger(db_path)
+    ledger = Ledger(db_path, events=args.events_path)
     try:
         async with open_devices(devices_cfg.motor, devices_cfg.rfid, devices_cfg.display, devices_cfg.baudrate) as devices:
             clock = monotonic_clock()                    # one table clock for the recorder and the controller
@@ -150,7 +162,10 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) ->
             settings = Settings(db_path)
             try:
                 controller = TableController(devices, ruleset, registry, recorder, clock=clock, settings=settings)
-                await TableSession(controller, ledger, args.hands).run()
+                session = TableSession(controller, ledger, args.hands)
+                if serving is not None:
+                    serving.attach(session)
+                await session.run()
             finally:
                 settings.close()
         return 0
@@ -158,3 +173,35 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str) ->
         ledger.close()
         registry.close()
 
+
+
+# -- the web view (firmware/web): --http HOST:PORT or [web] listen ---------------------------------------
+
+def _web_settings(args: argparse.Namespace, config: TableConfig):
+    """The web server's settings, or None when neither --http nor [web] listen asks for it."""
+    listen = args.http or config.web.listen
+    if listen is None:
+        return None
+    from firmware.web import WebError, parse_listen
+    try:
+        return parse_listen(listen, config.web.token)
+    except WebError as error:
+        raise UserError(f"--http {listen}: {error}" if args.http else f"{config.source}: web.listen: {error}") from None
+
+
+async def _serving(settings, db_path: Path, run):
+    """Run `run(serving)` with the web server up (serving None when no server was asked for)."""
+    if settings is None:
+        return await run(None)
+    from firmware.web import WebError
+    from firmware.web.serving import Serving
+    serving = Serving(settings, db_path)
+    try:
+        address = await serving.start()
+    except WebError as error:                       # the address is taken or refused
+        raise UserError(str(error)) from None
+    print(f"web view at {address} (API: {address}api/state; see docs/api.md)", flush=True)
+    try:
+        return await run(serving)
+    finally:
+        await serving.stop()
