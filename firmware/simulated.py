@@ -101,7 +101,12 @@ async def _run_beside(main: Any, helper: asyncio.Task | None) -> Any:
     main_task = asyncio.ensure_future(main)
     if helper is None:
         return await main_task
-    done, _ = await asyncio.wait({main_task, helper}, return_when=asyncio.FIRST_COMPLETED)
+    try:
+        done, _ = await asyncio.wait({main_task, helper}, return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:              # stopped from outside: the session ends before the ledger closes
+        main_task.cancel()
+        await asyncio.gather(main_task, return_exceptions=True)
+        raise
     if main_task in done:
         return main_task.result()
     main_task.cancel()

@@ -60,6 +60,7 @@ class HandView:
     wins: list[dict[str, Any]] = field(default_factory=list)
     over: bool = False
     result: dict[str, Any] | None = None
+    set_aside: set[tuple[int, str]] = field(default_factory=set)     # (ring, layer) taken out of play
 
     def on_event(self, event: dict[str, Any]) -> None:
         name = event["event"]
@@ -68,6 +69,9 @@ class HandView:
             self.dice = [list(r) for r in event["dice"]]
             self.brk = (event["break"]["wall"], event["break"]["skip"])
             self.indicators, self.wins, self.over, self.result = [], [], False, None
+            self.set_aside = set()
+        elif name == "take" and event.get("reason") == "set_aside" and event["hand"] == self.number:
+            self.set_aside.add((event["ring"], event["layer"]))
         elif name == "indicator" and event["hand"] == self.number:
             self.indicators.append({key: event.get(key) for key in
                                     ("kind", "name", "public", "tile", "wilds", "ring", "layer", "dice", "seat")})
@@ -297,24 +301,30 @@ class LiveTable:
         table = status["table"]
         seats = table.get("seats") or [{"status": "", "prompt": "", "private": False}] * 4
         physical["seat_displays"] = [_redact(lines, seat) for lines, seat in zip(physical["seat_displays"], seats)]
-        physical["shown"] = self._shown(table)
+        physical["shown"], physical["aside"] = self._face_up(table, physical)
         physical["keys"] = panel_keys()
         return physical
 
-    def _shown(self, table: dict[str, Any]) -> list[dict[str, Any]]:
-        """The tiles lying face up in the wall: public indicators still in it (by the ring of the hand)."""
+    def _face_up(self, table: dict[str, Any], physical: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+        """The tiles lying face up: public indicators still standing in the wall (placed by the
+        hand's ring), and those the dealer took out of play.  Only faces the table made public."""
         if self.feed is None or self.hand.brk is None or self.hand.over:
-            return []
+            return [], []
         ring = self.feed.ruleset().layout.ring(Break(*self.hand.brk))
-        shown = []
+        shown, aside = [], []
         for indicator in table["indicators"]:
             if not indicator["public"] or not indicator["tile"]:
                 continue
             for index, layer, tile in zip(indicator["ring"] or [], indicator["layer"] or [], indicator["tile"]):
-                if 0 <= index < len(ring):
+                if (index, layer) in self.hand.set_aside:
+                    aside.append(tile)
+                elif 0 <= index < len(ring):
                     pos = ring[index]
-                    shown.append({"side": pos.wall, "stack": pos.stack, "layer": layer, "tile": tile})
-        return shown
+                    stacks = physical["sides"][pos.wall]["stacks"]
+                    count = stacks[pos.stack] if pos.stack < len(stacks) else 0
+                    if count == 2 or (count == 1 and layer == "bottom"):
+                        shown.append({"side": pos.wall, "stack": pos.stack, "layer": layer, "tile": tile})
+        return shown, aside
 
 
 LAYOUT_JSON = {page.name: [[c.name, c.kind] for c in page.components] for page in LAYOUT.pages}
