@@ -27,8 +27,9 @@ from .api import METHODS, ApiError, Context, hands_export, hours_export, objects
 from .live import Client, LiveTable
 
 STATIC = Path(__file__).with_name("static")
-PAGES = {"/": "table.html", "/history": "history.html", "/hours": "hours.html", "/hand": "hand.html",
-         "/sim": "sim.html"}
+# path → (the page's body in static/pages/, the menu entry it belongs to)
+PAGES = {"/": ("table", "table"), "/history": ("history", "history"), "/hours": ("hours", "hours"),
+         "/hand": ("hand", "history"), "/sim": ("sim", "sim")}
 TOKEN_COOKIE = "mjt_token"
 CONTEXT = web.AppKey("context", Context)
 SOCKETS = web.AppKey("sockets", weakref.WeakSet)
@@ -91,8 +92,8 @@ def build_app(live: LiveTable, history: History | None, settings: WebSettings = 
     app[CONTEXT] = Context(live, history, package_version(), time.time())
     app[SOCKETS] = weakref.WeakSet()
     app[SETTINGS] = settings
-    for path, page in PAGES.items():
-        app.router.add_get(path, _page(page))
+    for path, (name, nav) in PAGES.items():
+        app.router.add_get(path, _page(render_page(name, nav)))
     app.router.add_static("/static/", STATIC)
     app.router.add_get("/websocket", _websocket)
     app.router.add_get("/api/server/info", _http("server.info"))
@@ -110,9 +111,18 @@ def build_app(live: LiveTable, history: History | None, settings: WebSettings = 
     return app
 
 
-def _page(name: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+def render_page(name: str, nav: str) -> str:
+    """A page: the shared shell (head, menu) around its body; the body's first line is its title."""
+    body = (STATIC / "pages" / f"{name}.html").read_text(encoding="utf-8")
+    first, _, rest = body.partition("\n")
+    title = first.removeprefix("<!--").removesuffix("-->").strip()
+    shell = (STATIC / "shell.html").read_text(encoding="utf-8")
+    return shell.replace("@TITLE@", title).replace("@NAV@", nav).replace("@BODY@", rest)
+
+
+def _page(html: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     async def handler(request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+        return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-cache"})
     return handler
 
 

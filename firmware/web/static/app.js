@@ -50,9 +50,9 @@ async function api(path, options = {}) {
 
 function param(name) { return new URLSearchParams(location.search).get(name); }
 
-function markNav(page) {
-  for (const a of document.querySelectorAll("header nav a")) if (a.dataset.page === page) a.classList.add("here");
-}
+document.addEventListener("DOMContentLoaded", () => {
+  for (const a of document.querySelectorAll("header nav a")) if (a.dataset.page === document.body.dataset.nav) a.classList.add("here");
+});
 
 // The live state over the WebSocket (JSON-RPC 2.0): subscribe, get the whole state, then only
 // what changed.  A dropped or broken connection comes back and subscribes again (a full state).
