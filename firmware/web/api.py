@@ -94,9 +94,10 @@ def objects_arg(params: Mapping[str, Any]) -> dict[str, list[str] | None]:
 # -- the methods ------------------------------------------------------------------------------------
 
 async def server_info(ctx: Context, params: Mapping[str, Any]) -> dict[str, Any]:
-    table = ctx.live.status()["table"]
+    status = ctx.live.status()
+    table = status["table"]
     return {"version": ctx.version, "lifecycle": table.get("lifecycle"), "ruleset": table.get("ruleset"),
-            "faults": ctx.live.status()["faults"]["active"], "uptime": round(time.time() - ctx.started, 1),
+            "faults": status["faults"]["active"], "uptime": round(time.time() - ctx.started, 1),
             "simulator": ctx.live.sim is not None, "history": ctx.history is not None, "objects": list(objects_of(ctx)),
             "clients": len(ctx.live.clients), "clients_dropped": ctx.live.dropped, "refused": ctx.live.refused}
 

@@ -183,6 +183,28 @@ def test_the_websocket_speaks_json_rpc(played):
     serve(live, db, test)
 
 
+def test_a_dropped_client_is_closed_with_4000_and_can_subscribe_again(played):
+    db, _, session = played
+    live = LiveTable()
+    live.attach(session.public_feed())
+    subscribe = {"jsonrpc": "2.0", "method": "table.objects.subscribe", "params": {"objects": {"table": None}}, "id": 1}
+
+    async def test(client):
+        ws = await client.ws_connect("/websocket")
+        await ws.send_json(subscribe)
+        await ws.receive_json()
+        (follower,) = live.clients
+        live.drop(follower)                                   # what a full queue does
+        closing = await ws.receive()
+        assert closing.type.name == "CLOSE" and closing.data == 4000 and "/api/state" in closing.extra
+        again = await client.ws_connect("/websocket")
+        await again.send_json(subscribe)
+        assert (await again.receive_json())["result"]["status"]["table"]["ruleset"] == "changchun"
+        await again.close()
+        assert live.dropped == 1
+    serve(live, db, test)
+
+
 def test_another_machine_needs_the_token_and_this_one_does_not(played):
     db, _, _ = played
 
