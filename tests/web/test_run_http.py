@@ -3,6 +3,7 @@
 import socket
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -61,3 +62,54 @@ def test_the_web_section_is_checked_like_the_rest():
         parse_config({"web": {"token": "short"}})
     with pytest.raises(ConfigError, match="unknown field web.port"):
         parse_config({"web": {"port": 8080}})
+
+
+def test_on_real_boards_the_view_is_read_only(tmp_path):
+    """The real-board path (the standalone simulator's ptys named in a config): the state answers,
+    there is no simulator object, and no key can be pressed from the web."""
+    import json
+    import signal
+    import urllib.error
+    import urllib.request
+    registry = tmp_path / "registry.json"
+    sim = subprocess.Popen([sys.executable, "-m", "firmware", "sim", "--speed", "0", "--seed", "4", "--json",
+                            "--registry", str(registry)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    table = None
+    try:
+        where = json.loads(sim.stdout.readline())
+        config = tmp_path / "table.toml"
+        config.write_text(f'[devices]\nmotor = "{where["motor"]}"\nrfid = "{where["rfid"]}"\ndisplay = "{where["display"]}"\n'
+                          f'[table]\nruleset = "changchun"\n[storage]\nstate_dir = "{tmp_path / "state"}"\n'
+                          f'[web]\nlisten = "127.0.0.1:0"\n', encoding="utf-8")
+        enrolled = subprocess.run([sys.executable, "-m", "firmware", "enroll", "--config", str(config), "--import", str(registry)],
+                                  capture_output=True, text=True, timeout=60)
+        assert enrolled.returncode == 0, enrolled.stderr
+        table = subprocess.Popen([sys.executable, "-m", "firmware", "run", "--config", str(config), "--hands", "1"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert table.stdout.readline().startswith("running 长春麻将 (changchun) on the boards of")
+        address = table.stdout.readline().split()[3]
+        assert address.startswith("http://127.0.0.1:")
+        status = {"table": {"lifecycle": "starting"}}
+        deadline = time.monotonic() + 60
+        while status["table"]["lifecycle"] == "starting" and time.monotonic() < deadline:   # the boards open first
+            with urllib.request.urlopen(address + "api/state", timeout=30) as response:
+                status = json.load(response)["result"]["status"]
+            time.sleep(0.1)
+        assert status["table"]["ruleset"] == "changchun" and "sim" not in status
+        press = urllib.request.Request(address + "api/sim/key", data=b'{"panel": 0, "key": "dice"}',
+                                       headers={"Content-Type": "application/json"}, method="POST")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(press, timeout=30)
+        assert refused.value.code == 404 and "read-only" in json.load(refused.value)["error"]["message"]
+    finally:
+        for proc in (table, sim):
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+            if proc is not None:
+                proc.stdout.close()
+                proc.stderr.close()
