@@ -28,6 +28,12 @@ def test_the_table_page_draws_the_screen_and_follows_a_key_press(tmp_path):
             await page.locator("#screen .t_msg", has_text="请掷骰子").wait_for()
             await page.locator("#seats [data-seat='0']", has_text="庄 +0").wait_for()
             await page.locator("#scores tr[data-seat='3']").wait_for()
+            table.open_hatch(force=True)                               # a fault: its code and Chinese hint
+            await page.locator("#faults .fault[data-code='E12']", has_text="检修盖打开").first.wait_for()
+            await page.locator("#screen.fault .t_code", has_text="E12").wait_for()
+            table.close_hatch()
+            table.press("front", "confirm")
+            await page.locator("#faults", has_text="无故障").wait_for()
             assert page.errors == []
     run(go(), timeout=120)
 
