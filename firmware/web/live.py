@@ -14,6 +14,7 @@ reading /api/state, so a slow browser never holds the table up.  With no client,
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
@@ -170,22 +171,29 @@ class LiveTable:
         self._scheduled = False
         events, self._events = self._events, []
         try:
-            status = self.status()
+            status = self.status(self._followed())
             changes = diff(self._last, status)
-            self._last = status
-            messages = [self._event_message(e) for e in events]
+            self._last.update(status)
+            lines = [line for event in events for line in self._event_message(event)]
+            updates: dict[str, str | None] = {}            # one check and one encoding per kind of subscription
             for client in list(self.clients):
-                self._send(client, [m for m in messages if m is not None], client.select(changes))
+                key = json.dumps(client.objects, sort_keys=True)
+                if key not in updates:
+                    updates[key] = self._status_message(client.select(changes))
+                self._send(client, lines, updates[key])
         except Exception:                              # a bug here must not stop the table
             log.exception("the web view failed to publish a change")
 
-    def _event_message(self, event: dict[str, Any]) -> list[str] | None:
+    def _followed(self) -> set[str]:
+        return {name for client in self.clients for name in client.objects}
+
+    def _event_message(self, event: dict[str, Any]) -> list[str]:
         try:
             check_event(event)
         except SecretLeak as error:
             self.refused += 1
             log.error("the web's public filter refused an event: %s", error)
-            return None
+            return []
         out = [notification("notify_table_event", event)]
         if event["event"] == "hand_end":
             session = self.feed.session_state() if self.feed else None
@@ -193,16 +201,19 @@ class LiveTable:
                                                                "session": session.session_id if session else None}))
         return out
 
-    def _send(self, client: Client, event_messages: list[list[str]], changes: dict[str, Any]) -> None:
-        outgoing = [m for group in event_messages for m in group]
-        if changes:
-            try:
-                check_status(changes)
-                outgoing.append(notification("notify_status_update", changes, round(self.clock(), 3)))
-            except SecretLeak as error:
-                self.refused += 1
-                log.error("the web's public filter refused a state change: %s", error)
-        for message in outgoing:
+    def _status_message(self, changes: dict[str, Any]) -> str | None:
+        if not changes:
+            return None
+        try:
+            check_status(changes)
+        except SecretLeak as error:
+            self.refused += 1
+            log.error("the web's public filter refused a state change: %s", error)
+            return None
+        return notification("notify_status_update", changes, round(self.clock(), 3))
+
+    def _send(self, client: Client, lines: list[str], update: str | None) -> None:
+        for message in lines + ([update] if update is not None else []):
             if not client.offer(message):
                 self.drop(client)
                 return
@@ -215,8 +226,7 @@ class LiveTable:
         if client.objects:
             if self._scheduled:
                 self._flush()                      # the others get this turn's changes first
-            if not self.clients:
-                self._last = self.status()         # nobody followed: start the changes from now
+            self._last.update(self.status(set(client.objects)))   # its changes count from the state it gets
             self.clients.add(client)
         else:
             self.clients.discard(client)
@@ -236,7 +246,7 @@ class LiveTable:
         """{"eventtime", "status": {object: {attribute: value}}} for the named objects (unknown
         names left out); raises SecretLeak rather than return anything the filter refuses."""
         selector = Client(objects)
-        status = selector.select(self.status())
+        status = selector.select(self.status(set(objects)))
         try:
             check_status(status)
         except SecretLeak:
@@ -246,16 +256,24 @@ class LiveTable:
 
     # -- the objects --------------------------------------------------------------------------------
 
-    def status(self) -> dict[str, dict[str, Any]]:
+    def status(self, names: set[str] | None = None) -> dict[str, dict[str, Any]]:
+        """The objects named (all when None); `sim` only against the simulator."""
+        wanted = set(OBJECTS) if names is None else names
         feed = self.feed
+        out: dict[str, dict[str, Any]] = {}
         if feed is None:
-            out: dict[str, dict[str, Any]] = {"table": {"lifecycle": "starting"}, "display": {}, "faults": {"active": False, "latched": []}}
+            out = {"table": {"lifecycle": "starting"}, "display": {}, "faults": {"active": False, "latched": []}}
         else:
             mirror = feed.mirror()
-            out = {"table": self._table(feed, mirror), "display": _display(mirror), "faults": self._faults(feed)}
-        if self.sim is not None:
+            if wanted & {"table", "sim"}:
+                out["table"] = self._table(feed, mirror)
+            if "display" in wanted:
+                out["display"] = _display(mirror)
+            if "faults" in wanted:
+                out["faults"] = self._faults(feed)
+        if self.sim is not None and "sim" in wanted:
             out["sim"] = self._sim(out)
-        return out
+        return {name: value for name, value in out.items() if name in wanted}
 
     def _table(self, feed: TableFeed, mirror: DisplayMirror) -> dict[str, Any]:
         ruleset = feed.ruleset()
@@ -310,7 +328,7 @@ class LiveTable:
         hand's ring), and those the dealer took out of play.  Only faces the table made public."""
         if self.feed is None or self.hand.brk is None or self.hand.over:
             return [], []
-        ring = self.feed.ruleset().layout.ring(Break(*self.hand.brk))
+        ring = self._ring(self.feed.ruleset(), self.hand.brk)
         shown, aside = [], []
         for indicator in table["indicators"]:
             if not indicator["public"] or not indicator["tile"]:
@@ -325,6 +343,11 @@ class LiveTable:
                     if count == 2 or (count == 1 and layer == "bottom"):
                         shown.append({"side": pos.wall, "stack": pos.stack, "layer": layer, "tile": tile})
         return shown, aside
+
+    @functools.lru_cache(maxsize=4)
+    def _ring(self, ruleset: Ruleset, brk: tuple[int, int]) -> Any:
+        """The hand's ring (computed once per break, not at every change)."""
+        return ruleset.layout.ring(Break(*brk))
 
 
 LAYOUT_JSON = {page.name: [[c.name, c.kind] for c in page.components] for page in LAYOUT.pages}
