@@ -161,8 +161,12 @@ class Presenter:
         self.seat(side, 0, seat_status(dealer, score, ready))
 
     def prompt(self, side: int, text: str) -> None:
+        was_private = side in self._private
         self._private.discard(side)
+        before = self._seats.get((side, 1))
         self.seat(side, 1, text)
+        if was_private and self._seats.get((side, 1)) == before:
+            self._changed()                          # the same text, now public: the mirror changed
 
     def private(self, side: int, text: str) -> None:
         """Private information for one seat only (a 宝): line 1 of that seat's display, left out of
