@@ -174,7 +174,6 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str, se
         registry.close()
 
 
-
 # -- the web view (firmware/web): --http HOST:PORT or [web] listen ---------------------------------------
 
 def _web_settings(args: argparse.Namespace, config: TableConfig):

@@ -367,11 +367,10 @@ def _display(mirror: DisplayMirror) -> dict[str, Any]:
 
 
 def _redact(lines: list[str], seat: dict[str, Any]) -> list[str | None]:
-    """A seat display as the simulator shows it, line 1 left out unless the public mirror holds
-    the very same text (a private line, or one not yet caught up, is never shown)."""
-    line0, line1 = (lines + ["", ""])[:2]
-    public1 = seat.get("prompt")
-    return [line0, line1 if public1 is not None and line1 == public1 else (None if line1 else "")]
+    """A seat display as the simulator shows it, line 1 as the public mirror has it: left out
+    (None) while it is private, and never the simulator's own line 1, which may still show a
+    private line the controller has just replaced."""
+    return [(lines + [""])[0], seat.get("prompt")]
 
 
 def diff(old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:

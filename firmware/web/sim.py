@@ -19,7 +19,7 @@ from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import KEY_LABELS_ZH, Key, Panel
 
 SEAT_KEYS = (Key.TING, Key.HU, Key.KONG, Key.CONFIRM, Key.DICE, Key.LEFT, Key.RIGHT, Key.LIFT)
-FRONT_KEYS = (Key.CONFIRM, Key.LEFT, Key.RIGHT, Key.MENU, Key.BACK, Key.STOP, Key.LIFT)
+FRONT_KEYS = (Key.CONFIRM, Key.DICE, Key.LEFT, Key.RIGHT, Key.MENU, Key.BACK, Key.STOP, Key.LIFT)
 
 
 class SimulatorPort(Protocol):

@@ -50,11 +50,11 @@ def test_the_simulator_page_draws_the_walls_and_its_keys_play_the_table(tmp_path
             stacks = page.locator("svg.tabletop .stack[data-count='2']")
             await stacks.nth(4 * 17 - 1).wait_for()                   # four walls of 17 full stacks, face down
             assert await stacks.count() == 4 * 17 and await page.locator(".faceup").count() == 0
-            while "请掷骰子" in await text_of(page, "#screen .t_msg"):   # 长春 asks the dealer for two rolls
-                before = await text_of(page, "#seats [data-seat='0']")
-                await page.click("[data-panel='0'] button[data-key='dice']")
-                await page.wait_for_function(                          # the roll was taken: a new prompt, or the deal
-                    "before => document.querySelector(\"#seats [data-seat='0']\").textContent !== before"
+            while "请掷骰子" in await text_of(page, "#screen .t_msg"):   # 长春 asks for two rolls
+                before = await text_of(page, "#screen .t_dice")
+                await page.click("[data-panel='front'] button[data-key='dice']")   # the front panel rolls for any seat
+                await page.wait_for_function(                          # the roll was taken: one more on the screen, or the deal
+                    "before => document.querySelector('#screen .t_dice').textContent !== before"
                     " || !document.querySelector('#screen .t_msg').textContent.includes('请掷骰子')", arg=before)
             await page.locator("#screen .t_msg", has_text="请配牌").wait_for()
             assert (await text_of(page, "#dice")).replace(" · ", "").isdigit()
