@@ -9,6 +9,7 @@ import pytest
 
 from firmware.cli import main
 from firmware.config import ConfigError, parse_config
+from tests.processes import interrupt
 
 
 def run_cli(*args, timeout=120):
@@ -68,7 +69,6 @@ def test_on_real_boards_the_view_is_read_only(tmp_path):
     """The real-board path (the standalone simulator's ptys named in a config): the state answers,
     there is no simulator object, and no key can be pressed from the web."""
     import json
-    import signal
     import urllib.error
     import urllib.request
     registry = tmp_path / "registry.json"
@@ -102,14 +102,4 @@ def test_on_real_boards_the_view_is_read_only(tmp_path):
             urllib.request.urlopen(press, timeout=30)
         assert refused.value.code == 404 and "read-only" in json.load(refused.value)["error"]["message"]
     finally:
-        for proc in (table, sim):
-            if proc is not None and proc.poll() is None:
-                proc.send_signal(signal.SIGINT)
-                try:
-                    proc.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-            if proc is not None:
-                proc.stdout.close()
-                proc.stderr.close()
+        interrupt(table, sim)
