@@ -41,6 +41,15 @@ class DeviceConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """[web]: where the web view listens (firmware/web) and the token any address other than this
+    machine's needs."""
+
+    listen: str | None = None
+    token: str | None = None
+
+
+@dataclass(frozen=True)
 class TableConfig:
     devices: DeviceConfig | None                 # None: the built-in simulator (no file in use)
     ruleset: str | None = None                   # None: the front panel's saved choice
@@ -48,6 +57,7 @@ class TableConfig:
     state_dir: Path = field(default_factory=lambda: default_state_dir())
     events_dir: Path | None = None
     source: str = "(defaults)"
+    web: WebConfig = field(default_factory=WebConfig)
 
     @property
     def simulator_state_dir(self) -> Path:
@@ -113,7 +123,7 @@ def parse_toml(text: str, path: Path | str) -> dict[str, Any]:
 
 
 SECTIONS = {"devices": {"motor", "rfid", "display", "baudrate"}, "table": {"ruleset", "options"},
-            "storage": {"state_dir", "events_dir"}}
+            "storage": {"state_dir", "events_dir"}, "web": {"listen", "token"}}
 
 
 def parse_config(raw: dict[str, Any], source: str = "config") -> TableConfig:
@@ -126,7 +136,7 @@ def parse_config(raw: dict[str, Any], source: str = "config") -> TableConfig:
     state_dir = _directory(storage, "state_dir", source) or default_state_dir()
     events_dir = _directory(storage, "events_dir", source)
     devices = _devices(raw.get("devices"), source)
-    return TableConfig(devices, ruleset, options, state_dir, events_dir, source)
+    return TableConfig(devices, ruleset, options, state_dir, events_dir, source, _web(raw.get("web"), source))
 
 
 def _check_layout(raw: dict[str, Any], source: str) -> None:
@@ -140,6 +150,18 @@ def _check_layout(raw: dict[str, Any], source: str) -> None:
             if key not in SECTIONS[section]:
                 raise ConfigError(f"{source}: unknown field {section}.{key}; fields of [{section}] are "
                                   f"{', '.join(sorted(SECTIONS[section]))}")
+
+
+def _web(section: dict[str, Any] | None, source: str) -> WebConfig:
+    """[web] listen = "127.0.0.1:8080", token = "…" (both optional)."""
+    if section is None:
+        return WebConfig()
+    listen = _string(section, "listen", "web.listen", source) if "listen" in section else None
+    token = _string(section, "token", "web.token", source) if "token" in section else None
+    if token is not None and len(token) < 16:
+        raise ConfigError(f"{source}: web.token is too short to keep anyone out; give at least 16 characters "
+                          "(e.g. the output of `python3 -c 'import secrets; print(secrets.token_urlsafe())'`)")
+    return WebConfig(listen, token)
 
 
 def _devices(section: dict[str, Any] | None, source: str) -> DeviceConfig:

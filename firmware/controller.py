@@ -94,6 +94,7 @@ class TableController:
         self._tasks: list[asyncio.Task] = []
         self._hand: HandListener | None = None
         self._build: BuildListener | None = None
+        self._watchers: list[Callable[[], None]] = []
         self.presenter = Presenter(devices.display, lambda side, line, text: self._seat_lines.put_nowait((side, line, text)),
                                    devices.motor.seat_text_bytes)
         self.panel = FrontPanel(self.presenter.menu, recorder, settings)
@@ -104,6 +105,12 @@ class TableController:
         """Who hears the boards at once: the hand (takes, 听, 杠) and the set builder (reads, builds)."""
         self._hand = hand
         self._build = build
+
+    def watch(self, watcher: Callable[[], None]) -> None:
+        """`watcher()` runs after every change the hub sees (a board event, a latch, an
+        acknowledgement): the ledger's fault hours and the web view read the table then.  It must
+        not block (it runs in the pump)."""
+        self._watchers.append(watcher)
 
     def hand_ports(self) -> HandPorts:
         return _HandPorts(self)
@@ -240,6 +247,7 @@ class TableController:
     # -- events ----------------------------------------------------------------------------------
 
     async def _notify(self) -> None:
+        self._tell_watchers()
         async with self._changed:
             self._changed.notify_all()
 
@@ -332,6 +340,11 @@ class TableController:
         self.faults.latch(fault)
         self.record_fault(fault)
         self.presenter.fault(fault.label, f"{fault.hint.name_zh} {fault.message}", fault.hint.todo_zh)
+        self._tell_watchers()
+
+    def _tell_watchers(self) -> None:
+        for watcher in self._watchers:
+            watcher()
 
     def _interlock(self, open_: bool) -> None:
         """The service hatch: shown while open; motion waits; it clears itself when closed."""

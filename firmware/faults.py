@@ -102,6 +102,11 @@ class LatchedFault:
     def interlock(self) -> bool:
         return self.code in INTERLOCKS
 
+    @property
+    def stop_asked(self) -> bool:
+        """The emergency stop the controller itself sent when asked to stop (not a fault of the table)."""
+        return self.code == FaultCode.EMERGENCY_STOP and self.unit == 0 and self.source == "motor"
+
 
 def board_fault_message(code: int, unit: int, detail: int) -> str:
     """The English line for a fault a board raised."""

@@ -4,10 +4,14 @@ The presenter is the only writer of both.  It takes only public facts for the pu
 private information (a 长春 宝) has its own method that writes one seat's display and nothing
 else.  Seat lines are cut at a character boundary to the longest line the motor board reported
 in its handshake (Constant.SEAT_TEXT_BYTES).
+
+`public_mirror()` is what anyone may see of both (the web view, firmware/web): every page of the
+public display as drawn, and each seat's lines, line 1 left out while it holds private information.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, Protocol
 
 from drivers.table_ui import Phase, seat_status
@@ -19,6 +23,17 @@ class DisplayLike(Protocol):
 
 
 SeatWriter = Callable[[int, int, str], None]     # queues one seat line (the controller sends it in order)
+SEATS = 4
+
+
+@dataclass(frozen=True)
+class DisplayMirror:
+    """The public display as drawn (page → component → text or number) and the seat lines anyone
+    may read: (line 0, line 1), line 1 None while it holds private information (a 宝)."""
+
+    page: str
+    pages: dict[str, dict[str, str | int]]
+    seats: tuple[tuple[str, str | None], ...]
 
 
 def fit(text: str, limit: int) -> str:
@@ -40,7 +55,27 @@ class Presenter:
         self._seat_text_bytes = seat_text_bytes
         self._shown: dict[tuple[str, str], object] = {}
         self._seats: dict[tuple[int, int], str] = {}
+        self._private: set[int] = set()                  # seats whose line 1 holds private information
+        self._listeners: list[Callable[[], None]] = []
         self.page = "main"
+
+    # -- the public mirror ---------------------------------------------------------------------
+
+    def listen(self, listener: Callable[[], None]) -> None:
+        """`listener()` runs after anything shown changed (it must not block)."""
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        for listener in self._listeners:
+            listener()
+
+    def public_mirror(self) -> DisplayMirror:
+        pages: dict[str, dict[str, str | int]] = {}
+        for (page, component), value in self._shown.items():
+            pages.setdefault(page, {})[component] = value  # type: ignore[assignment]
+        seats = tuple((self._seats.get((side, 0), ""), None if side in self._private else self._seats.get((side, 1), ""))
+                      for side in range(SEATS))
+        return DisplayMirror(self.page, pages, seats)
 
     # -- public display ------------------------------------------------------------------------
 
@@ -49,18 +84,21 @@ class Presenter:
             self._shown[(page, component)] = text
             if self._display is not None:
                 self._display.set_text(page, component, text)
+            self._changed()
 
     def _number(self, component: str, value: int) -> None:
         if self._shown.get(("main", component)) != value:
             self._shown[("main", component)] = value
             if self._display is not None:
                 self._display.set_number("main", component, value)
+            self._changed()
 
     def show_page(self, page: str) -> None:
         if page != self.page:
             self.page = page
             if self._display is not None:
                 self._display.show_page(page)
+            self._changed()
 
     def phase(self, phase: Phase, detail: str = "") -> None:
         self._text("t_msg", phase.value + (f" {detail}" if detail else ""))
@@ -117,13 +155,21 @@ class Presenter:
         if self._seats.get((side, line)) != text:
             self._seats[(side, line)] = text
             self._seat_writer(side, line, text)
+            self._changed()
 
     def seat_status(self, side: int, dealer: bool, score: int, ready: bool = False) -> None:
         self.seat(side, 0, seat_status(dealer, score, ready))
 
     def prompt(self, side: int, text: str) -> None:
+        was_private = side in self._private
+        self._private.discard(side)
+        before = self._seats.get((side, 1))
         self.seat(side, 1, text)
+        if was_private and self._seats.get((side, 1)) == before:
+            self._changed()                          # the same text, now public: the mirror changed
 
     def private(self, side: int, text: str) -> None:
-        """Private information for one seat only (a 宝): line 1 of that seat's display."""
+        """Private information for one seat only (a 宝): line 1 of that seat's display, left out of
+        the public mirror until a prompt replaces it."""
+        self._private.add(side)
         self.seat(side, 1, text)

@@ -18,7 +18,9 @@ takes made meanwhile are read off the wall sensors) or is voided when the walls 
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import Future
 from dataclasses import replace
+from typing import Any, Callable
 
 from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import Key, Panel, Phase
@@ -28,8 +30,10 @@ from rulesets.regions import get_region
 from .build.set_builder import BuildInProgress, SetBuilder
 from .build.wall_map import WallMap
 from .controller import TableController
-from .hand.state import HandOutcome, HandState
+from .faults import LatchedFault
 from .hand.flow import HandFlow
+from .hand.state import HandOutcome, HandState
+from .presenter import DisplayMirror
 from .records.ledger import HAND_KEY, NEXT_SET_KEY, SESSION_KEY, HandRecord, Ledger
 from .records.store import Store
 from .state import SessionState
@@ -38,6 +42,46 @@ CENTRE_LIFT = 4
 RAISED_SET_KEY = "raised_set"      # a checked set standing on the table, no hand started on it yet
 BUILDING_KEY = "building"          # a build begun under the table (BuildInProgress)
 CHAIN_KEY = "chain"                # the flight recorder's chain head after the last hand
+
+
+def _scored_items(hand: HandState | None) -> tuple[dict, ...]:
+    """What each win (or a draw's settlement) was made of, for the ledger's history."""
+    if hand is None:
+        return ()
+    scored = [(w.seat, w.payout.items) for w in hand.wins]
+    if hand.draw is not None and hand.draw.items:
+        scored.append((None, hand.draw.items))
+    return tuple({"seat": seat, "items": [{"name": i.zh, "pinyin": i.pinyin, "value": i.value, "unit": i.unit}
+                                          for i in items]} for seat, items in scored)
+
+
+class SessionFeed:
+    """What anyone may see of the table, read-only (firmware.web.live.TableFeed): the presenter's
+    public mirror, the session state, the lifecycle, the latched faults, the recorder's events."""
+
+    def __init__(self, session: "TableSession") -> None:
+        self._session = session
+
+    def mirror(self) -> DisplayMirror:
+        return self._session.hub.presenter.public_mirror()
+
+    def session_state(self) -> SessionState | None:
+        return self._session.state
+
+    def ruleset(self) -> Ruleset:
+        return self._session.hub.ruleset
+
+    def lifecycle(self) -> str:
+        return str(self._session.hub.table.state)
+
+    def faults(self) -> tuple[LatchedFault, ...]:
+        return self._session.hub.faults.latched()
+
+    def listen(self, on_event: Callable[[dict[str, Any]], None], on_change: Callable[[], None]) -> None:
+        hub = self._session.hub
+        hub.recorder.listen(on_event)
+        hub.presenter.listen(on_change)
+        hub.watch(on_change)
 
 
 class TableSession:
@@ -59,6 +103,9 @@ class TableSession:
         self._dirty = asyncio.Event()
         self._settling = False
         self._resume = resume       # False: the boards are new (a fresh simulator): the journal is not theirs
+        self._hand_started: float | None = None
+        self._fault_interval: Future | None = None     # the ledger's open fault interval, as the store gives it
+        controller.watch(self._note_faults)
 
     async def run(self) -> int:
         """Play `hands` hands (or until cancelled); return how many were played."""
@@ -91,6 +138,7 @@ class TableSession:
                 if below is None and self._build is None:
                     self._build = asyncio.create_task(self._build_next(), name="build-next-set")
                 state = self._state()
+                self._hand_started = self.ledger.clock()
                 outcome = await self.flow.play(standing, number=state.hand_number + 1, dealer=state.dealer,
                                                totals=state.totals)
                 standing = None
@@ -108,6 +156,8 @@ class TableSession:
             raise
         finally:
             await self._stop_tasks()
+            if self.state is not None:
+                await self.store.run(self.ledger.end_session, self.state.session_id)
             await hub.stop()
             if self._own_store:
                 self.store.close()
@@ -127,6 +177,10 @@ class TableSession:
         await asyncio.gather(*tasks, return_exceptions=True)
         self._build = self._journal_task = None
 
+    def public_feed(self) -> SessionFeed:
+        """The read-only public view of this table, for the web server (firmware/web)."""
+        return SessionFeed(self)
+
     def _state(self) -> SessionState:
         assert self.state is not None, "a session is open before any hand"
         return self.state
@@ -142,7 +196,8 @@ class TableSession:
         try:
             await self.store.run(self.ledger.record_hand, after.session_id,
                                  HandRecord(outcome.number, outcome.dealer, outcome.result, outcome.winners,
-                                            outcome.payments, outcome.wall_hash), after.to_json())
+                                            outcome.payments, outcome.wall_hash, self._hand_started,
+                                            _scored_items(self.flow.hand)), after.to_json())
             self.state = after
             hub.recorder.emit("hand_end", result=outcome.result, winners=list(outcome.winners),
                               payments=list(outcome.payments), totals=list(after.totals), next_dealer=after.dealer,
@@ -216,6 +271,9 @@ class TableSession:
         scores from zero, the first side deals; hand numbers go on, so a recorder never repeats one."""
         hub = self.hub
         hub.ruleset = ruleset
+        if self.state is not None:
+            self.store.submit(self.ledger.end_session, self.state.session_id)
+            self._fault_interval = None
         session_id = await self.store.run(self.ledger.start_session, ruleset.id, dict(ruleset.options))
         self.state = SessionState.new(session_id, ruleset, self.state.hand_number if self.state else 0)
         self._journal(SESSION_KEY, self.state.to_json())
@@ -262,6 +320,7 @@ class TableSession:
             await self._open_session(hub.ruleset)
             return None, None
         self.state = session
+        self.store.submit(self.ledger.resume_session, session.session_id)
         hub.recorder.emit("session_resumed", hand=0, session=session.session_id, ruleset=session.ruleset_id,
                           options=dict(session.options), totals=list(session.totals), dealer=session.dealer)
         self._show_session()
@@ -298,6 +357,19 @@ class TableSession:
             return
         outcome = await self.flow.resume(hand, totals=self._state().totals, cause="restart", blind=changes)
         await self.publish(outcome)
+
+    # -- table hours: the intervals a fault was latched (the ledger keeps them raw) -------------
+
+    def _note_faults(self) -> None:
+        """Called after every change at the hub: open or close the ledger's fault interval (written
+        by the store's thread, in order: the interval's id is known there when it is closed)."""
+        latched = [f for f in self.hub.faults.latched() if not f.stop_asked]
+        if latched and self._fault_interval is None and self.state is not None:
+            self._fault_interval = self.store.submit(self.ledger.fault_started, self.state.session_id,
+                                                     sorted({f.label for f in latched}))
+        elif not latched and self._fault_interval is not None:
+            opened, self._fault_interval = self._fault_interval, None
+            self.store.submit(lambda: self.ledger.fault_ended(opened.result()))
 
     # -- between hands -----------------------------------------------------------------------------
 

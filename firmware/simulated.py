@@ -33,6 +33,11 @@ class RunResult:
     events: int
 
 
+def new_table(ruleset: Ruleset, *, seed: int, speed: float, faults: tuple[str, ...] = ()) -> SimulatedTable:
+    """A simulated table loaded with two sets of the ruleset's tiles (not yet serving)."""
+    return SimulatedTable(seed=seed, speed=speed, tile_sets=(ruleset.tiles, ruleset.tiles), faults=parse_faults(faults))
+
+
 def enroll_simulated(table: SimulatedTable, registry: TileRegistry) -> int:
     """Copy the simulated table's tags into the registry (the simulator comes pre-enrolled)."""
     entries = [Registered(uid, ident.kind, ident.set_index, ident.copy) for uid, ident in table.registry().items()]
@@ -50,19 +55,20 @@ async def run_simulated(ruleset: Ruleset, *, hands: int | None, seed: int = 0, s
                         on_event: Callable[[dict], None] | None = None,
                         table: SimulatedTable | None = None, settings_path: str | None = None,
                         on_session: Callable[[TableSession], None] | None = None,
-                        resume: bool = False) -> RunResult:
+                        resume: bool = False, events_path: str | None = None) -> RunResult:
     """Play `hands` hands of `ruleset` (None: until cancelled) on a simulated table; return what happened.
 
     `on_event` hears every recorder event; `on_session` gets the session once it is composed (tests
-    read its state from there).  With `resume`, a journal in the ledger (`ledger_path`) is picked up:
-    only for a `table` that is the same physical table the journal was written at."""
+    read its state from there; the web view attaches there); `events_path` names the recorder's
+    file for the ledger's history.  With `resume`, a journal in the ledger (`ledger_path`) is picked
+    up: only for a `table` that is the same physical table the journal was written at."""
     own_table = table is None
     if table is None:
-        table = SimulatedTable(seed=seed, speed=speed, tile_sets=(ruleset.tiles, ruleset.tiles), faults=parse_faults(faults))
+        table = new_table(ruleset, seed=seed, speed=speed, faults=faults)
     endpoints = await table.start("pty") if own_table else table.endpoints
     registry = TileRegistry()
     enroll_simulated(table, registry)
-    ledger = Ledger(ledger_path)
+    ledger = Ledger(ledger_path, events=events_path)
     settings = Settings(settings_path) if settings_path is not None else None
     store = Store()
     player_task: asyncio.Task | None = None
@@ -103,7 +109,12 @@ async def _run_beside(main: Any, helper: asyncio.Task | None) -> Any:
     main_task = asyncio.ensure_future(main)
     if helper is None:
         return await main_task
-    done, _ = await asyncio.wait({main_task, helper}, return_when=asyncio.FIRST_COMPLETED)
+    try:
+        done, _ = await asyncio.wait({main_task, helper}, return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:              # stopped from outside: the session ends before the ledger closes
+        main_task.cancel()
+        await asyncio.gather(main_task, return_exceptions=True)
+        raise
     if main_task in done:
         return main_task.result()
     main_task.cancel()

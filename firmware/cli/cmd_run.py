@@ -57,6 +57,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--fault", action="append", default=[], metavar="FAULT",
                         help="inject a simulator fault; repeatable; `--fault help` lists them")
     parser.add_argument("--db", metavar="FILE", help="the ledger and settings database (default: table.db in the state directory)")
+    parser.add_argument("--http", metavar="HOST:PORT",
+                        help="serve the web view and API there, e.g. 127.0.0.1:8080 (default: [web] listen in the config)")
     parser.set_defaults(handler=run_table)
 
 
@@ -77,16 +79,20 @@ def run_table(args: argparse.Namespace) -> int:
     db_path = Path(args.db) if args.db else state_dir(config) / "table.db"
     ensure_dir(db_path.parent, "ledger", "--db")
     ruleset = _choose_ruleset(args, config, db_path)
+    web = _web_settings(args, config)
     events = open_events(args.events, config.events_dir)
+    events_path = str(events.path) if events is not None and events is not sys.stdout else None
     say = _Say(sys.stderr if events is sys.stdout else sys.stdout, ServiceNotifier.from_environment())
     try:
         if config.devices is None:
             say(f"{'simulating' if args.config or args.simulate else 'no configuration'}: running "
                 f"{ruleset.region.name} ({ruleset.id}) against the built-in simulator "
                 f"(seed {args.seed}, speed {args.speed:g}) with simulated players")
-            return asyncio.run(_run_simulated(ruleset, args, events, str(db_path), say))
+            return asyncio.run(_serving(web, db_path, say, lambda serving: _run_simulated(
+                ruleset, args, events, events_path, str(db_path), say, serving)))
         say(f"running {ruleset.region.name} ({ruleset.id}) on the boards of {config.source}")
-        return asyncio.run(_run_real(ruleset, config, args, events, str(db_path), say))
+        return asyncio.run(_serving(web, db_path, say, lambda serving: _run_real(
+            ruleset, config, args, events, events_path, str(db_path), say, serving)))
     except SetRejected as error:
         print(f"mahjong-table: the set was rejected and never reached play: {error}", file=sys.stderr)
         return 1
@@ -145,14 +151,22 @@ class _Say:
              f"next dealer seat {event['next_dealer']}")
 
 
-async def _run_simulated(ruleset, args, events, db_path: str, say: _Say) -> int:
+async def _run_simulated(ruleset, args, events, events_path, db_path: str, say: _Say, serving=None) -> int:
     from firmware.simulated import run_simulated
     async with say.service.serving():
         say.service.ready()
         try:
-            result = await until_stopped(run_simulated(ruleset, hands=args.hands, seed=args.seed, speed=args.speed,
-                                                       events=events, ledger_path=db_path, faults=tuple(args.fault),
-                                                       on_event=say.hand, settings_path=db_path), say)
+            table = serving.simulated_table(ruleset, args) if serving is not None else None
+            try:
+                if table is not None:
+                    await table.start("pty")
+                result = await until_stopped(run_simulated(
+                    ruleset, hands=args.hands, seed=args.seed, speed=args.speed, events=events, ledger_path=db_path,
+                    faults=tuple(args.fault), on_event=say.hand, settings_path=db_path, table=table,
+                    events_path=events_path, on_session=serving.attach if serving is not None else None), say)
+            finally:
+                if table is not None:
+                    await table.stop()
         except ValueError as error:
             raise UserError(str(error)) from None
     if result is not None:
@@ -160,7 +174,8 @@ async def _run_simulated(ruleset, args, events, db_path: str, say: _Say) -> int:
     return 0
 
 
-async def _run_real(ruleset, config: TableConfig, args, events, db_path: str, say: _Say) -> int:
+async def _run_real(ruleset, config: TableConfig, args, events, events_path, db_path: str, say: _Say,
+                    serving=None) -> int:
     from firmware.build.registry import TileRegistry
     from firmware.controller import TableController, monotonic_clock, open_devices
     from firmware.records.ledger import Ledger
@@ -170,7 +185,7 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str, sa
 
     devices_cfg = config.devices
     registry = TileRegistry(config.state_dir / "tiles.db")
-    ledger = Ledger(db_path)
+    ledger = Ledger(db_path, events=events_path)
     store = Store()
     try:
         async with say.service.serving(), open_devices(devices_cfg.motor, devices_cfg.rfid, devices_cfg.display,
@@ -183,8 +198,11 @@ async def _run_real(ruleset, config: TableConfig, args, events, db_path: str, sa
             try:
                 controller = TableController(devices, ruleset, registry, recorder, clock=clock, settings=settings)
                 session = TableSession(controller, ledger, args.hands, store=store, resume=True)
+                if serving is not None:
+                    serving.attach(session)
                 await until_stopped(session.run(), say)
             finally:
+                recorder.close_cleanly()                 # stopped under our control: the file ends cleanly
                 settings.close()
         return 0
     finally:
@@ -216,3 +234,35 @@ async def until_stopped(work, say: _Say):
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)
+
+
+# -- the web view (firmware/web): --http HOST:PORT or [web] listen ---------------------------------------
+
+def _web_settings(args: argparse.Namespace, config: TableConfig):
+    """The web server's settings, or None when neither --http nor [web] listen asks for it."""
+    listen = args.http or config.web.listen
+    if listen is None:
+        return None
+    from firmware.web import WebError, parse_listen
+    try:
+        return parse_listen(listen, config.web.token)
+    except WebError as error:
+        raise UserError(f"--http {listen}: {error}" if args.http else f"{config.source}: web.listen: {error}") from None
+
+
+async def _serving(settings, db_path: Path, say: _Say, run):
+    """Run `run(serving)` with the web server up (serving None when no server was asked for)."""
+    if settings is None:
+        return await run(None)
+    from firmware.web import WebError
+    from firmware.web.serving import Serving
+    serving = Serving(settings, db_path)
+    try:
+        address = await serving.start()
+    except WebError as error:                       # the address is taken or refused
+        raise UserError(str(error)) from None
+    say(f"web view at {address} (API: {address}api/state; see docs/api.md)")
+    try:
+        return await run(serving)
+    finally:
+        await serving.stop()

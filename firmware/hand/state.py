@@ -410,14 +410,17 @@ _TILE_FACTS = ("wilds", "flipped")
 _BOOL_FACTS = ("ready_declared", "kong_replacement", "robbed_kong", "last_tile", "first_turn", "bao_hit")
 
 
-def win_context_json(context: WinContext) -> dict[str, Any]:
-    """The WinContext without what the win event and hand_start already say, as plain JSON."""
+def win_context_json(context: WinContext, private: tuple[Tile, ...] = ()) -> dict[str, Any]:
+    """The WinContext without what the win event and hand_start already say, as plain JSON.
+
+    The win is written while the hand is still open, so the `private` wild kinds (a 宝 only the ready
+    seats saw) are left out of `wilds`: the audit finds them in hand_end.  The prevailing wind is
+    not written: the table does not track it and the rules use the default (东)."""
     return {
-        "prevailing_wind": str(context.prevailing_wind),
         **{name: getattr(context, name) for name in _BOOL_FACTS},
         "consecutive_dealer": context.consecutive_dealer,
         "kongs_by_side": [list(k) for k in context.kongs_by_side],
-        "wilds": [str(t) for t in context.wilds], "flipped": [str(t) for t in context.flipped],
+        "wilds": [str(t) for t in context.wilds if t not in private], "flipped": [str(t) for t in context.flipped],
         "exposed_by_side": [[side, [str(m) for m in melds]] for side, melds in context.exposed_by_side],
         "ready_sides": list(context.ready_sides),
         "extra": {key: _plain(value) for key, value in context.extra},
@@ -434,7 +437,7 @@ def win_context_from_json(data: Mapping[str, Any], *, winner: int, dealer: int, 
     for name in _BOOL_FACTS:
         want(name, isinstance(data.get(name), bool))
     want("consecutive_dealer", _is_int(data.get("consecutive_dealer")))
-    want("prevailing_wind", isinstance(data.get("prevailing_wind"), str))
+    want("prevailing_wind", isinstance(data.get("prevailing_wind", "1z"), str))
     for name in _TILE_FACTS:
         want(name, _all(data.get(name), lambda t: isinstance(t, str)))
     want("kongs_by_side", _all(data.get("kongs_by_side"), lambda k: _all(k, _is_int) and len(k) == 3))
@@ -444,7 +447,7 @@ def win_context_from_json(data: Mapping[str, Any], *, winner: int, dealer: int, 
     want("extra", isinstance(data.get("extra"), dict))
     return WinContext(
         winner=winner, dealer=dealer, discarder=discarder, win_tile=win_tile, sides=sides,
-        prevailing_wind=Tile.parse(data["prevailing_wind"]),
+        prevailing_wind=Tile.parse(data.get("prevailing_wind", "1z")),
         **{name: data[name] for name in _BOOL_FACTS}, consecutive_dealer=data["consecutive_dealer"],
         kongs_by_side=tuple(tuple(k) for k in data["kongs_by_side"]),
         wilds=tuple(map(Tile.parse, data["wilds"])), flipped=tuple(map(Tile.parse, data["flipped"])),

@@ -65,7 +65,8 @@ class WinCheck:
                 win_tile=str(win_tile) if win_tile is not None else None,
                 wilds_as=[[str(a), str(b)] for a, b in verdict.shape.assignment],
                 items=[{"name": i.zh, "pinyin": i.pinyin, "value": i.value, "unit": i.unit} for i in settlement.items],
-                payments=list(settlement.payments), context=win_context_json(context))
+                payments=list(settlement.payments),
+                context=win_context_json(context, private=hand.bao.special if hand.bao is not None else ()))
             ports.screens.prompt(seat, f"{WIN_DONE} {settlement.payments[seat]:+d}")
         else:
             ports.recorder.emit("false_win", seat=seat, tiles=[str(t) for t in laid.concealed],

@@ -131,6 +131,15 @@ def _endings(files: Sequence[RecorderFile], hands: list[HandLog]) -> list[tuple[
     return found
 
 
+def audit_one_hand(events: Sequence[dict]) -> list[str]:
+    """The findings on one finished hand's own events (its hand_start … hand_end), as a hand's page
+    shows them; the chain and the totals need the whole recorder and are not checked here."""
+    hands = [h for h in split_hands([recorder_from_events("hand", events)]).hands if h.end is not None]
+    if not hands:
+        return ["the recorder has no finished hand here"]
+    return [finding.text for hand in hands for finding in _audit_finished(hand)]
+
+
 def _audit_finished(hand: HandLog) -> list[Finding]:
     start, end = hand.start.event, hand.end.event                # type: ignore[union-attr]
     assert start is not None and end is not None

@@ -11,7 +11,7 @@ is judged and scored again (`rulesets.judging.evaluate_hand`) and must pay what 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rulesets.definition import Ruleset
@@ -115,7 +115,8 @@ def _audit_win(ruleset: Ruleset, start: dict, end: dict, win: dict, facts: LogFa
         win_tile = None if win["win_tile"] is None else Tile.parse(win["win_tile"])
         context = win_context_from_json(win["context"], winner=seat, dealer=start["dealer"], discarder=discarder,
                                         win_tile=win_tile, sides=players)
-        result = evaluate_hand(ruleset, laid, context)
+        scored = replace(context, wilds=tuple(map(Tile.parse, _wilds_for(seat, end, facts))))   # with a private 宝
+        result = evaluate_hand(ruleset, laid, scored)
     except ValueError as error:                     # a tile, meld or fact the rules cannot read
         return [f"{who} cannot be scored again: {error}"]
     problems = [f"{who} says {name} = {recorded}, the log shows {shown}"
@@ -137,7 +138,6 @@ def _facts_disagree(ruleset: Ruleset, end: dict, win: dict, context: WinContext,
     """(fact, recorded, shown by the log) for every recorded fact the log shows otherwise."""
     seat, self_drawn = win["seat"], win["from"] is None
     bao_wilds = _bao_wilds(facts.bao, end) if seat in facts.ready else []
-    wilds = facts.public_wilds + [t for t in bao_wilds if t not in facts.public_wilds]
     last = facts.last_take
     earlier = [w["seat"] for w in facts.wins]
     same_discard = sum(1 for w in facts.wins if w["from"] == win["from"]) if not self_drawn else 0
@@ -148,7 +148,7 @@ def _facts_disagree(ruleset: Ruleset, end: dict, win: dict, context: WinContext,
         ("kong_replacement", context.kong_replacement, self_drawn and last is not None and last["reason"] == "kong"),
         ("last_tile", context.last_tile, last is not None and last["live"] == 0),
         ("kongs_by_side", [list(k) for k in context.kongs_by_side], facts.kongs_by_side()),
-        ("wilds", [str(t) for t in context.wilds], wilds),
+        ("wilds", [str(t) for t in context.wilds], [t for t in facts.public_wilds]),
         ("bao_hit", context.bao_hit, self_drawn and facts.bao is not None and win["win_tile"] in bao_wilds),
         ("extra.finished", list(recorded_extra.get("finished", ())),
          sorted(earlier) if ruleset.play.after_win == "xuezhan" else []),
@@ -160,6 +160,12 @@ def _facts_disagree(ruleset: Ruleset, end: dict, win: dict, context: WinContext,
     if not isinstance(ron, int) or (ron != 1 if self_drawn else ron < same_discard + 1):
         shown.append(("extra.ron_winners", ron, 1 if self_drawn else f"at least {same_discard + 1}"))
     return [(name, recorded, seen) for name, recorded, seen in shown if recorded != seen]
+
+
+def _wilds_for(seat: int, end: dict, facts: LogFacts) -> list[str]:
+    """The wilds the scorer had for this seat: the public ones, and the 宝 once it declared 听."""
+    bao_wilds = _bao_wilds(facts.bao, end) if seat in facts.ready else []
+    return facts.public_wilds + [t for t in bao_wilds if t not in facts.public_wilds]
 
 
 def _bao_wilds(bao: dict | None, end: dict) -> list[str]:

@@ -7,6 +7,10 @@ session's new state, the hand leaving the journal — is one transaction: a hand
 twice and never lost.  WAL with synchronous=FULL: a committed transaction survives a power cut.
 One connection per ledger, used by one thread at a time (firmware.records.store); no module-level
 state.
+
+The ledger keeps raw times only (a session's start and end, a hand's start and finish, each
+interval a fault was latched); hours and bills are computed on read (firmware/records/history.py).
+Columns added after the first release are migrated in place on an existing database (`_migrate`).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -46,11 +51,28 @@ CREATE TABLE IF NOT EXISTS journal (
     value TEXT NOT NULL,
     updated REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS fault_intervals (
+    id INTEGER PRIMARY KEY,
+    session INTEGER NOT NULL REFERENCES sessions(id),
+    started REAL NOT NULL,
+    ended REAL,
+    codes TEXT NOT NULL
+);
 """
 
 SESSION_KEY = "session"      # the SessionState of the session in play
 HAND_KEY = "hand"            # the HandState of the hand in play (absent between hands)
 NEXT_SET_KEY = "next_set"    # the set checked under the table, ready to rise
+
+
+# Columns added to the first schema: (table, column, declaration).  Added when missing, so a ledger
+# written by an older controller keeps its rows; their new columns read as NULL.
+ADDED_COLUMNS = (
+    ("sessions", "ended", "REAL"),                 # NULL while open, or after a power cut
+    ("sessions", "events", "TEXT"),                # the flight recorder file of the run, if any
+    ("hands", "started", "REAL"),
+    ("hands", "items", "TEXT"),                    # JSON: [{seat, items: [{name, pinyin, value, unit}]}]
+)
 
 
 @dataclass(frozen=True)
@@ -61,31 +83,73 @@ class HandRecord:
     winners: tuple[int, ...]
     payments: tuple[int, int, int, int]
     wall_hash: str
+    started: float | None = None                  # wall-clock time the hand began (its dice)
+    items: tuple[dict[str, Any], ...] = ()         # per win: {"seat", "items": [...]}; a draw's: {"seat": None, …}
 
 
 class Ledger:
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.time, events: str | None = None) -> None:
+        """`clock` gives wall-clock seconds (tests fix it); `events` names the run's flight recorder
+        file, kept with every session so a hand's page can find its lines."""
         self.path = str(path)
+        self.clock = clock
+        self.events = events
         self._db = sqlite3.connect(self.path, check_same_thread=False)   # used by the store's one thread
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        _migrate(self._db)
         self._db.commit()
 
     def start_session(self, ruleset: str, options: dict[str, str]) -> int:
         with self._db:
-            cursor = self._db.execute("INSERT INTO sessions (started, ruleset, options) VALUES (?, ?, ?)",
-                                      (time.time(), ruleset, json.dumps(options, sort_keys=True)))
+            cursor = self._db.execute("INSERT INTO sessions (started, ruleset, options, events) VALUES (?, ?, ?, ?)",
+                                      (self.clock(), ruleset, json.dumps(options, sort_keys=True), self.events))
         return int(cursor.lastrowid)
+
+    def end_session(self, session: int) -> None:
+        """The session closed (the run stopped, or the panel chose new rules): its end time, and the
+        end of a fault interval still open."""
+        now = self.clock()
+        with self._db:
+            self._db.execute("UPDATE sessions SET ended = ? WHERE id = ? AND ended IS NULL", (now, session))
+            self._db.execute("UPDATE fault_intervals SET ended = ? WHERE session = ? AND ended IS NULL", (now, session))
+
+    def resume_session(self, session: int) -> None:
+        """A restarted controller goes on with the session: it is open again, and the time the table
+        was off (from its end, or from the last journal write when it died) is kept as an interval
+        that is not played (code "OFF")."""
+        now = self.clock()
+        with self._db:
+            ended = self._db.execute("SELECT ended FROM sessions WHERE id = ?", (session,)).fetchone()
+            last = self._db.execute("SELECT MAX(updated) FROM journal").fetchone()[0]
+            off = ended[0] if ended and ended[0] is not None else last
+            if off is not None and off < now:
+                self._db.execute("INSERT INTO fault_intervals (session, started, ended, codes) VALUES (?, ?, ?, ?)",
+                                 (session, off, now, json.dumps(["OFF"])))
+            self._db.execute("UPDATE sessions SET ended = NULL WHERE id = ?", (session,))
+
+    def fault_started(self, session: int, codes: list[str]) -> int:
+        """The fault latch went from clear to latched; returns the interval to end."""
+        with self._db:
+            cursor = self._db.execute("INSERT INTO fault_intervals (session, started, codes) VALUES (?, ?, ?)",
+                                      (session, self.clock(), json.dumps(codes)))
+        return int(cursor.lastrowid)
+
+    def fault_ended(self, interval: int) -> None:
+        with self._db:
+            self._db.execute("UPDATE fault_intervals SET ended = ? WHERE id = ? AND ended IS NULL", (self.clock(), interval))
 
     def record_hand(self, session: int, hand: HandRecord, session_state: dict | None = None) -> None:
         """Commit a hand and its payments in one transaction; with `session_state`, the journal's
         session takes it and the hand leaves the journal in the same transaction."""
         with self._db:
             cursor = self._db.execute(
-                "INSERT INTO hands (session, number, dealer, result, winners, wall_hash, finished) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (session, hand.number, hand.dealer, hand.result, json.dumps(list(hand.winners)), hand.wall_hash, time.time()))
+                "INSERT INTO hands (session, number, dealer, result, winners, wall_hash, finished, started, items) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (session, hand.number, hand.dealer, hand.result, json.dumps(list(hand.winners)), hand.wall_hash,
+                 self.clock(), hand.started, json.dumps(list(hand.items), ensure_ascii=False)))
             self._db.executemany("INSERT INTO payments (hand, side, amount) VALUES (?, ?, ?)",
                                  [(cursor.lastrowid, side, amount) for side, amount in enumerate(hand.payments)])
             if session_state is not None:
@@ -135,3 +199,11 @@ class Ledger:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Add the columns a ledger written before them lacks (ALTER TABLE … ADD COLUMN keeps the rows)."""
+    for table, column, declaration in ADDED_COLUMNS:
+        present = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if column not in present:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")

@@ -2,12 +2,12 @@
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
 
 from firmware.records.ledger import Ledger
+from tests.processes import interrupt
 
 
 def test_run_with_a_configuration_drives_the_named_ports(tmp_path):
@@ -44,14 +44,4 @@ def test_run_with_a_configuration_drives_the_named_ports(tmp_path):
         assert oct(os.stat(files[-1]).st_mode & 0o777) == "0o600"       # the recorder is the owner's only
         Ledger(state / "table.db").close()
     finally:
-        for proc in (run, sim):
-            if proc is not None and proc.poll() is None:
-                proc.send_signal(signal.SIGINT)
-                try:
-                    proc.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-            if proc is not None:
-                proc.stdout.close()
-                proc.stderr.close()
+        interrupt(run, sim)

@@ -1,0 +1,374 @@
+"""The ledger read back: sessions, hands with their payments, and the table's hours.
+
+The write side (firmware/records/ledger.py) keeps raw times only; every figure here is computed on
+read.  A `History` opens the ledger's file read-only for each query (its own connection, so the web
+server can run queries in a thread while the table writes), and never changes it.
+
+Hours: a session's wall time runs from its start to its end (to now while it is the newest open
+session; to its last recorded moment when a power cut left it open).  Time lost to faults is the
+union of its fault intervals; hours played = wall time - fault time.  Per day, every interval is
+clipped to the local calendar day, so a session over midnight counts in both days.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+SIDES = 4
+
+
+class HistoryError(Exception):
+    """A query that cannot be answered (a bad filter, an unknown hand); the message is one line."""
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    id: int
+    started: float
+    ended: float | None
+    status: str                    # "open", "closed" or "interrupted" (no end recorded, not the newest)
+    ruleset: str
+    options: dict[str, str]
+    hands: int
+    totals: tuple[int, ...]
+    events: str | None             # the flight recorder file of the run
+
+
+@dataclass(frozen=True)
+class HandRow:
+    id: int
+    session: int
+    number: int
+    ruleset: str
+    options: dict[str, str]
+    dealer: int
+    result: str                    # "win" or "draw"
+    winners: tuple[int, ...]
+    payments: tuple[int, ...]
+    totals: tuple[int, ...]        # the session's totals after this hand
+    items: tuple[dict[str, Any], ...]
+    started: float | None
+    finished: float
+    wall_hash: str
+    events: str | None
+
+
+@dataclass(frozen=True)
+class Hours:
+    """The figures a parlour charges by, for one session or one day."""
+
+    key: str                       # the session id or the day (YYYY-MM-DD)
+    wall_s: float                  # from open to close
+    fault_s: float                 # latched faults (usually not billed)
+    played_s: float                # wall_s - fault_s
+    hands: int
+    sessions: tuple[int, ...] = field(default_factory=tuple)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["sessions"] = list(self.sessions)
+        data["played_h"] = round(self.played_s / 3600, 3)
+        return data
+
+
+def parse_day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise HistoryError(f"day {text!r}: give a date as YYYY-MM-DD, e.g. 2026-11-30") from None
+
+
+def day_bounds(day: date) -> tuple[float, float]:
+    """The local calendar day as [start, end) in epoch seconds."""
+    start = datetime.combine(day, datetime.min.time())
+    return start.timestamp(), (start + timedelta(days=1)).timestamp()
+
+
+def days_between(start: float, end: float) -> list[date]:
+    first, last = datetime.fromtimestamp(start).date(), datetime.fromtimestamp(max(start, end)).date()
+    return [first + timedelta(days=n) for n in range((last - first).days + 1)]
+
+
+def clipped(intervals: Iterable[tuple[float, float]], lo: float, hi: float) -> float:
+    """Seconds covered by the union of `intervals`, within [lo, hi)."""
+    spans = sorted((max(a, lo), min(b, hi)) for a, b in intervals if min(b, hi) > max(a, lo))
+    total, reach = 0.0, lo
+    for a, b in spans:
+        a = max(a, reach)
+        if b > a:
+            total += b - a
+            reach = b
+    return total
+
+
+class History:
+    def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.time) -> None:
+        self.path = Path(path)
+        self.clock = clock
+
+    def _connect(self) -> sqlite3.Connection | None:
+        if not self.path.exists():
+            return None                                # no ledger yet: an empty history
+        db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+        db.row_factory = sqlite3.Row
+        return db
+
+    def _query(self, sql: str, args: tuple = ()) -> list[sqlite3.Row]:
+        db = self._connect()
+        if db is None:
+            return []
+        try:
+            return db.execute(sql, args).fetchall()
+        finally:
+            db.close()
+
+    # -- sessions ----------------------------------------------------------------------------------
+
+    def sessions(self, day: date | None = None) -> list[SessionRow]:
+        """Every session (newest first), or those that were open on `day`."""
+        rows = self._query("SELECT s.*, (SELECT COUNT(*) FROM hands h WHERE h.session = s.id) AS hand_count, "
+                           "(SELECT MAX(finished) FROM hands h WHERE h.session = s.id) AS last_hand, "
+                           "(SELECT MAX(COALESCE(ended, started)) FROM fault_intervals f WHERE f.session = s.id) AS last_fault "
+                           "FROM sessions s ORDER BY s.id DESC")
+        totals = self._totals()
+        newest = rows[0]["id"] if rows else None
+        out = []
+        for row in rows:
+            session = self._session(row, newest, totals.get(row["id"], (0,) * SIDES))
+            if day is not None:
+                lo, hi = day_bounds(day)
+                if not (session.started < hi and self._end(session, row) >= lo):
+                    continue
+            out.append(session)
+        return out
+
+    def session(self, session_id: int) -> SessionRow:
+        for session in self.sessions():
+            if session.id == session_id:
+                return session
+        raise HistoryError(f"no session {session_id} in the ledger")
+
+    def _session(self, row: sqlite3.Row, newest: int | None, totals: tuple[int, ...]) -> SessionRow:
+        status = "closed" if row["ended"] is not None else "open" if row["id"] == newest else "interrupted"
+        return SessionRow(row["id"], row["started"], row["ended"], status, row["ruleset"], json.loads(row["options"]),
+                          row["hand_count"], totals, row["events"])
+
+    def _end(self, session: SessionRow, row: sqlite3.Row) -> float:
+        """When a session's time stops counting."""
+        if session.ended is not None:
+            return session.ended
+        if session.status == "open":
+            return self.clock()
+        return max(x for x in (session.started, row["last_hand"], row["last_fault"]) if x is not None)
+
+    def _totals(self) -> dict[int, tuple[int, ...]]:
+        totals: dict[int, list[int]] = {}
+        for row in self._query("SELECT h.session, p.side, SUM(p.amount) AS amount FROM payments p "
+                               "JOIN hands h ON p.hand = h.id GROUP BY h.session, p.side"):
+            totals.setdefault(row["session"], [0] * SIDES)[row["side"]] = int(row["amount"])
+        return {k: tuple(v) for k, v in totals.items()}
+
+    # -- hands -------------------------------------------------------------------------------------
+
+    def hands(self, *, session: int | None = None, day: date | None = None, since: float | None = None,
+              limit: int = 500) -> list[HandRow]:
+        """Finished hands, oldest first: of one session, of one day, or finished after `since`."""
+        where, args = [], []
+        if session is not None:
+            where.append("h.session = ?")
+            args.append(session)
+        if day is not None:
+            lo, hi = day_bounds(day)
+            where += ["h.finished >= ?", "h.finished < ?"]
+            args += [lo, hi]
+        if since is not None:
+            where.append("h.finished > ?")
+            args.append(since)
+        sql = ("SELECT h.*, s.ruleset, s.options, s.events FROM hands h JOIN sessions s ON s.id = h.session"
+               + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY h.finished, h.id LIMIT ?")
+        rows = self._query(sql, (*args, limit))
+        payments = self._payments([row["id"] for row in rows])
+        running = self._running_totals({row["session"] for row in rows})
+        return [self._hand(row, payments.get(row["id"], (0,) * SIDES), running.get(row["id"], (0,) * SIDES))
+                for row in rows]
+
+    def hand(self, hand_id: int) -> HandRow:
+        rows = self._query("SELECT h.*, s.ruleset, s.options, s.events FROM hands h JOIN sessions s ON s.id = h.session "
+                           "WHERE h.id = ?", (hand_id,))
+        if not rows:
+            raise HistoryError(f"no hand {hand_id} in the ledger")
+        row = rows[0]
+        return self._hand(row, self._payments([hand_id]).get(hand_id, (0,) * SIDES),
+                          self._running_totals({row["session"]}).get(hand_id, (0,) * SIDES))
+
+    def _hand(self, row: sqlite3.Row, payments: tuple[int, ...], totals: tuple[int, ...]) -> HandRow:
+        return HandRow(row["id"], row["session"], row["number"], row["ruleset"], json.loads(row["options"]), row["dealer"],
+                       row["result"], tuple(json.loads(row["winners"])), payments, totals,
+                       tuple(json.loads(row["items"])) if row["items"] else (), row["started"], row["finished"],
+                       row["wall_hash"], row["events"])
+
+    def _payments(self, hand_ids: list[int]) -> dict[int, tuple[int, ...]]:
+        if not hand_ids:
+            return {}
+        marks = ",".join("?" * len(hand_ids))
+        out: dict[int, list[int]] = {}
+        for row in self._query(f"SELECT hand, side, amount FROM payments WHERE hand IN ({marks})", tuple(hand_ids)):
+            out.setdefault(row["hand"], [0] * SIDES)[row["side"]] = row["amount"]
+        return {k: tuple(v) for k, v in out.items()}
+
+    def _running_totals(self, sessions: set[int]) -> dict[int, tuple[int, ...]]:
+        """Each hand's session totals after it (the sum of its session's payments so far)."""
+        if not sessions:
+            return {}
+        marks = ",".join("?" * len(sessions))
+        rows = self._query(f"SELECT h.id, h.session, p.side, p.amount FROM hands h JOIN payments p ON p.hand = h.id "
+                           f"WHERE h.session IN ({marks}) ORDER BY h.session, h.number, p.side", tuple(sessions))
+        running: dict[int, list[int]] = {}
+        out: dict[int, list[int]] = {}
+        for row in rows:
+            totals = running.setdefault(row["session"], [0] * SIDES)
+            totals[row["side"]] += row["amount"]
+            out.setdefault(row["id"], [0] * SIDES)
+            out[row["id"]] = list(totals)
+        return {k: tuple(v) for k, v in out.items()}
+
+    # -- hours -------------------------------------------------------------------------------------
+
+    def _session_spans(self) -> list[tuple[SessionRow, float, float, list[tuple[float, float]], list[float]]]:
+        """(session, start, end, fault intervals, hands' finish times) of every session."""
+        rows = {row["id"]: row for row in self._query(
+            "SELECT s.id, (SELECT MAX(finished) FROM hands h WHERE h.session = s.id) AS last_hand, "
+            "(SELECT MAX(COALESCE(ended, started)) FROM fault_intervals f WHERE f.session = s.id) AS last_fault "
+            "FROM sessions s")}
+        faults: dict[int, list[tuple[float, float | None]]] = {}
+        for row in self._query("SELECT session, started, ended FROM fault_intervals"):
+            faults.setdefault(row["session"], []).append((row["started"], row["ended"]))
+        finishes: dict[int, list[float]] = {}
+        for row in self._query("SELECT session, finished FROM hands"):
+            finishes.setdefault(row["session"], []).append(row["finished"])
+        spans = []
+        for session in self.sessions():
+            end = self._end(session, rows[session.id])
+            intervals = [(a, b if b is not None else end) for a, b in faults.get(session.id, [])]
+            spans.append((session, session.started, end, intervals, finishes.get(session.id, [])))
+        return spans
+
+    def session_hours(self) -> list[Hours]:
+        """Hours of every session, newest first."""
+        out = []
+        for session, start, end, faults, finishes in self._session_spans():
+            wall = max(0.0, end - start)
+            lost = clipped(faults, start, end)
+            out.append(Hours(str(session.id), wall, lost, wall - lost, len(finishes), (session.id,)))
+        return out
+
+    def day_hours(self, day: date | None = None) -> list[Hours]:
+        """Hours per local calendar day (newest first), or of one day."""
+        per_day: dict[date, list[Any]] = {}
+        for session, start, end, faults, finishes in self._session_spans():
+            for d in days_between(start, end):
+                if day is not None and d != day:
+                    continue
+                lo, hi = day_bounds(d)
+                wall = clipped([(start, end)], lo, hi)
+                lost = clipped([(max(a, start), min(b, end)) for a, b in faults], lo, hi)
+                hands = sum(1 for t in finishes if lo <= t < hi)
+                entry = per_day.setdefault(d, [0.0, 0.0, 0, []])
+                entry[0] += wall
+                entry[1] += lost
+                entry[2] += hands
+                entry[3].append(session.id)
+        return [Hours(d.isoformat(), wall, lost, wall - lost, hands, tuple(sorted(ids)))
+                for d, (wall, lost, hands, ids) in sorted(per_day.items(), reverse=True)]
+
+
+# -- a hand's flight recorder lines and its audit --------------------------------------------------
+
+def hand_events(hand: HandRow) -> list[dict[str, Any]]:
+    """The recorder lines of a finished hand, from its run's recorder file; the file must still hold
+    this very hand (its hand_start carries the ledger's wall hash)."""
+    if hand.events is None:
+        raise HistoryError(f"hand {hand.id}: its run wrote no flight recorder (run --events FILE or storage.events_dir)")
+    try:
+        with open(hand.events, encoding="utf-8") as handle:
+            lines = [json.loads(line) for line in handle if line.strip() and f'"hand":{hand.number}' in line]
+    except OSError as error:
+        raise HistoryError(f"hand {hand.id}: cannot read its recorder {Path(hand.events).name} ({error.strerror})") from None
+    except json.JSONDecodeError:
+        raise HistoryError(f"hand {hand.id}: its recorder {Path(hand.events).name} is damaged (a line is not JSON)") from None
+    events = [e for e in lines if e.get("hand") == hand.number]
+    start = next((e for e in events if e["event"] == "hand_start"), None)
+    if start is None or start.get("wall_hash") != hand.wall_hash:
+        raise HistoryError(f"hand {hand.id}: {Path(hand.events).name} no longer holds this hand (another run wrote it)")
+    return events
+
+
+def hand_audit(hand: HandRow, events: list[dict[str, Any]]) -> list[str]:
+    """The audit's findings on one hand (firmware/records/audit.py): empty when it is sound."""
+    from .audit import audit_one_hand
+    if not any(e["event"] == "hand_end" for e in events):
+        return [f"hand {hand.number}: the recorder has no hand_end for it"]
+    return audit_one_hand(events)
+
+
+# -- CSV export ------------------------------------------------------------------------------------
+
+HAND_COLUMNS = ("session", "hand", "number", "ruleset", "options", "dealer", "result", "winners",
+                *(f"payment{s}" for s in range(SIDES)), *(f"total{s}" for s in range(SIDES)),
+                "items", "started", "finished", "wall_hash")
+HOURS_COLUMNS = ("key", "wall_s", "fault_s", "played_s", "played_h", "hands", "sessions")
+
+
+def iso(t: float | None) -> str:
+    return "" if t is None else datetime.fromtimestamp(t).isoformat(timespec="seconds")
+
+
+def hands_csv(hands: list[HandRow]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(HAND_COLUMNS)
+    for h in hands:
+        items = "; ".join(f"{'座位' + str(w['seat']) if w['seat'] is not None else '荒庄'}: "
+                          + ", ".join(f"{i['name']} {i['value']}" for i in w["items"]) for w in h.items)
+        writer.writerow([h.session, h.id, h.number, h.ruleset, json.dumps(h.options, ensure_ascii=False), h.dealer,
+                         h.result, " ".join(map(str, h.winners)), *h.payments, *h.totals, items, iso(h.started),
+                         iso(h.finished), h.wall_hash])
+    return out.getvalue()
+
+
+def hours_csv(hours: list[Hours]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(HOURS_COLUMNS)
+    for h in hours:
+        data = h.to_json()
+        writer.writerow([data["key"], round(h.wall_s), round(h.fault_s), round(h.played_s), data["played_h"], h.hands,
+                         " ".join(map(str, h.sessions))])
+    return out.getvalue()
+
+
+def session_json(session: SessionRow) -> dict[str, Any]:
+    data = asdict(session)
+    data["totals"] = list(session.totals)
+    data["events"] = Path(session.events).name if session.events else None
+    return data
+
+
+def hand_json(hand: HandRow) -> dict[str, Any]:
+    data = asdict(hand)
+    for key in ("winners", "payments", "totals", "items"):
+        data[key] = list(data[key])
+    data["events"] = Path(hand.events).name if hand.events else None
+    return data
+
+
+__all__ = ["HandRow", "History", "HistoryError", "Hours", "SessionRow", "hand_audit", "hand_events", "hand_json", "hands_csv", "hours_csv",
+           "parse_day", "session_json"]

@@ -1,0 +1,232 @@
+"""The API's methods, once: each answers over HTTP (`GET /api/…`) and over JSON-RPC on the WebSocket.
+
+Moonraker's convention: one method set, two transports; the HTTP path and the method name say the
+same thing (`GET /api/hands` ↔ `history.hands`).  HTTP answers `{"result": …}` or
+`{"error": {"code", "message"}}`; arguments come from the query string (or, for POST, a JSON
+body).  Every method reads; the only one that acts is `sim.key`, and it exists only while the
+table is the simulator.  Ledger reads run in a worker thread, never in the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Mapping
+
+from ..records.history import (History, HistoryError, hand_audit, hand_events, hand_json, hands_csv, hours_csv,
+                               parse_day, session_json)
+from ..records.recorder import SecretLeak
+from .live import OBJECTS, LiveTable
+from .public_filter import check_event
+from .sim import PressError, parse_press
+
+
+class ApiError(Exception):
+    """A request that cannot be answered: an HTTP status and one line saying what to do."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Context:
+    """What the methods read: the live table, the ledger's history (None without a ledger file)."""
+
+    live: LiveTable
+    history: History | None
+    version: str
+    started: float
+
+
+Method = Callable[[Context, Mapping[str, Any]], Awaitable[Any]]
+
+
+# -- arguments ----------------------------------------------------------------------------------------
+
+def int_arg(params: Mapping[str, Any], name: str, default: int | None = None, minimum: int = 0) -> int | None:
+    value = params.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        number = int(value) if not isinstance(value, bool) else None
+    except (TypeError, ValueError):
+        number = None
+    if number is None or number < minimum:
+        raise ApiError(400, f"{name}={value!r}: give a whole number of at least {minimum}")
+    return number
+
+
+def float_arg(params: Mapping[str, Any], name: str) -> float | None:
+    value = params.get(name)
+    if value is None or value == "":
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ApiError(400, f"{name}={value!r}: give a time in seconds since 1970 (e.g. 1767225600)") from None
+
+
+def day_arg(params: Mapping[str, Any]):
+    value = params.get("day")
+    if value is None or value == "":
+        return None
+    try:
+        return parse_day(str(value))
+    except HistoryError as error:
+        raise ApiError(400, str(error)) from None
+
+
+def objects_arg(params: Mapping[str, Any]) -> dict[str, list[str] | None]:
+    """{"objects": {name: null | [attrs]}} (JSON-RPC) or ?objects=table,display (HTTP); default all."""
+    value = params.get("objects")
+    if value is None or value == "":
+        return {name: None for name in OBJECTS}
+    if isinstance(value, str):
+        return {name.strip(): None for name in value.split(",") if name.strip()}
+    if isinstance(value, dict) and all(v is None or (isinstance(v, list) and all(isinstance(a, str) for a in v))
+                                       for v in value.values()):
+        return dict(value)
+    raise ApiError(400, "objects: give {\"table\": null, \"display\": [\"page\"]} or ?objects=table,display")
+
+
+# -- the methods ------------------------------------------------------------------------------------
+
+async def server_info(ctx: Context, params: Mapping[str, Any]) -> dict[str, Any]:
+    status = ctx.live.status()
+    table = status["table"]
+    return {"version": ctx.version, "lifecycle": table.get("lifecycle"), "ruleset": table.get("ruleset"),
+            "faults": status["faults"]["active"], "uptime": round(time.time() - ctx.started, 1),
+            "simulator": ctx.live.sim is not None, "history": ctx.history is not None, "objects": list(objects_of(ctx)),
+            "clients": len(ctx.live.clients), "clients_dropped": ctx.live.dropped, "refused": ctx.live.refused}
+
+
+def objects_of(ctx: Context) -> tuple[str, ...]:
+    return tuple(name for name in OBJECTS if name != "sim" or ctx.live.sim is not None)
+
+
+async def objects_query(ctx: Context, params: Mapping[str, Any]) -> dict[str, Any]:
+    try:
+        return ctx.live.query(objects_arg(params))
+    except SecretLeak:
+        raise ApiError(500, "the public filter refused the table's state; see the log") from None
+
+
+def _history(ctx: Context) -> History:
+    if ctx.history is None:
+        raise ApiError(404, "this table keeps no ledger file (run with --db FILE)")
+    return ctx.history
+
+
+async def _read(ctx: Context, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """A ledger read, in a worker thread: the loop never waits on the disk."""
+    try:
+        return await asyncio.to_thread(fn, *args, **kwargs)
+    except HistoryError as error:
+        raise ApiError(404 if str(error).startswith("no ") else 400, str(error)) from None
+
+
+async def history_sessions(ctx: Context, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    sessions = await _read(ctx, _history(ctx).sessions, day_arg(params))
+    return [session_json(s) for s in sessions]
+
+
+def _hand_filters(params: Mapping[str, Any]) -> dict[str, Any]:
+    return {"session": int_arg(params, "session"), "day": day_arg(params), "since": float_arg(params, "since"),
+            "limit": int_arg(params, "limit", 500, minimum=1)}
+
+
+async def history_hands(ctx: Context, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    hands = await _read(ctx, _history(ctx).hands, **_hand_filters(params))
+    return [hand_json(h) for h in hands]
+
+
+async def history_hand(ctx: Context, params: Mapping[str, Any]) -> dict[str, Any]:
+    hand_id = int_arg(params, "id", minimum=1)
+    if hand_id is None:
+        raise ApiError(400, "id: give the hand's id (the `id` of /api/hands)")
+    hand = await _read(ctx, _history(ctx).hand, hand_id)
+    return hand_json(hand)
+
+
+async def history_hand_events(ctx: Context, params: Mapping[str, Any]) -> dict[str, Any]:
+    """A finished hand's recorder lines and the audit's verdict on them."""
+    hand_id = int_arg(params, "id", minimum=1)
+    if hand_id is None:
+        raise ApiError(400, "id: give the hand's id (the `id` of /api/hands)")
+    history = _history(ctx)
+    hand = await _read(ctx, history.hand, hand_id)
+    events = await _read(ctx, hand_events, hand)
+    for event in events:                          # the recorder's lines are public; checked all the same
+        try:
+            check_event(event)
+        except SecretLeak:
+            ctx.live.refused += 1
+            raise ApiError(500, f"hand {hand_id}: a recorder line failed the public filter") from None
+    problems = await _read(ctx, hand_audit, hand, events)
+    return {"hand": hand_json(hand), "events": events, "audit": {"sound": not problems, "problems": problems}}
+
+
+async def history_hours(ctx: Context, params: Mapping[str, Any]) -> dict[str, Any]:
+    history = _history(ctx)
+    day = day_arg(params)
+    sessions = await _read(ctx, history.session_hours)
+    days = await _read(ctx, history.day_hours, day)
+    if day is not None:
+        wanted = {s for d in days for s in d.sessions}
+        sessions = [s for s in sessions if int(s.key) in wanted]
+    return {"sessions": [s.to_json() for s in sessions], "days": [d.to_json() for d in days]}
+
+
+def _sim(ctx: Context):
+    if ctx.live.sim is None:
+        raise ApiError(404, "this table is not the simulator: nothing to press (the web view is read-only)")
+    return ctx.live.sim
+
+
+async def sim_state(ctx: Context, params: Mapping[str, Any]) -> dict[str, Any]:
+    _sim(ctx)
+    return ctx.live.query({"sim": None})["status"]["sim"]
+
+
+async def sim_key(ctx: Context, params: Mapping[str, Any]) -> dict[str, Any]:
+    sim = _sim(ctx)
+    try:
+        panel, key, long = parse_press(params.get("panel"), params.get("key"), params.get("long", False))
+    except PressError as error:
+        raise ApiError(400, str(error)) from None
+    sim.press(panel, key, long)
+    return {"panel": panel, "key": key.name.lower(), "long": long}
+
+
+METHODS: dict[str, Method] = {
+    "server.info": server_info,
+    "table.objects.query": objects_query,
+    "history.sessions": history_sessions,
+    "history.hands": history_hands,
+    "history.hand": history_hand,
+    "history.hand_events": history_hand_events,
+    "history.hours": history_hours,
+    "sim.state": sim_state,
+    "sim.key": sim_key,
+}
+
+# CSV exports (HTTP only): the same filters as the JSON methods.
+
+
+async def hands_export(ctx: Context, params: Mapping[str, Any]) -> str:
+    hands = await _read(ctx, _history(ctx).hands, **_hand_filters(params))
+    return hands_csv(hands)
+
+
+async def hours_export(ctx: Context, params: Mapping[str, Any]) -> str:
+    history = _history(ctx)
+    by = params.get("by", "day")
+    if by not in ("day", "session"):
+        raise ApiError(400, f"by={by!r}: give by=day or by=session")
+    rows = await _read(ctx, history.day_hours, day_arg(params)) if by == "day" else await _read(ctx, history.session_hours)
+    return hours_csv(rows)
+
+
+__all__ = ["ApiError", "Context", "METHODS", "hands_export", "hours_export"]

@@ -1,0 +1,303 @@
+"""The web server: aiohttp in the controller's own loop, the pages, the API, the WebSocket.
+
+It listens on 127.0.0.1 unless configured; any other address needs a token from the config
+(`[web] token`), which a client not on this machine sends as `X-Api-Key`, `Authorization: Bearer`,
+`?token=` (a page opened so keeps it in a cookie for its own requests) — Moonraker's way.  The
+server only reads the table: the one request that acts, a simulator key, exists only when the
+table is the simulator, and it needs a JSON body (a cross-site form cannot send one).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import ipaddress
+import json
+import time
+import weakref
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Mapping
+
+from aiohttp import WSMsgType, web
+
+from ..records.history import History
+from .api import METHODS, ApiError, Context, hands_export, hours_export, objects_arg
+from .live import Client, LiveTable
+
+STATIC = Path(__file__).with_name("static")
+# path → (the page's body in static/pages/, the menu entry it belongs to)
+PAGES = {"/": ("table", "table"), "/history": ("history", "history"), "/hours": ("hours", "hours"),
+         "/hand": ("hand", "history"), "/sim": ("sim", "sim")}
+TOKEN_COOKIE = "mjt_token"
+CONTEXT = web.AppKey("context", Context)
+SOCKETS = web.AppKey("sockets", weakref.WeakSet)
+SETTINGS = web.AppKey("settings", object)
+
+
+class WebError(Exception):
+    """The server cannot start as configured; one line saying what to change."""
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    host: str = "127.0.0.1"
+    port: int = 8080
+    token: str | None = None
+
+    @property
+    def loopback(self) -> bool:
+        return is_loopback(self.host)
+
+
+def is_loopback(host: str | None) -> bool:
+    if host in ("localhost",):
+        return True
+    try:
+        return ipaddress.ip_address((host or "").strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def parse_listen(text: str, token: str | None = None) -> WebSettings:
+    """"127.0.0.1:8080", "[::1]:8080", "0.0.0.0:8080" (needs a token) → WebSettings."""
+    host, sep, port_text = text.rpartition(":")
+    if not sep or not host or not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+        raise WebError(f"listen address {text!r}: give HOST:PORT, e.g. 127.0.0.1:8080")
+    host = host.strip("[]")
+    if host != "localhost":
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            raise WebError(f"listen address {text!r}: HOST must be an IP address (127.0.0.1, 0.0.0.0, ::1) or localhost") from None
+    settings = WebSettings(host, int(port_text), token)
+    if not settings.loopback and not token:
+        raise WebError(f"listening on {host} lets other machines in: set a token in the config ([web] token = \"…\"), "
+                       "or listen on 127.0.0.1")
+    return settings
+
+
+def package_version() -> str:
+    try:
+        return version("mahjong-table")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+# -- the app ------------------------------------------------------------------------------------------
+
+def build_app(live: LiveTable, history: History | None, settings: WebSettings = WebSettings()) -> web.Application:
+    app = web.Application(middlewares=[_access])
+    app[CONTEXT] = Context(live, history, package_version(), time.time())
+    app[SOCKETS] = weakref.WeakSet()
+    app[SETTINGS] = settings
+    for path, (name, nav) in PAGES.items():
+        app.router.add_get(path, _page(render_page(name, nav)))
+    app.router.add_static("/static/", STATIC)
+    app.router.add_get("/websocket", _websocket)
+    app.router.add_get("/api/server/info", _http("server.info"))
+    app.router.add_get("/api/state", _http("table.objects.query"))
+    app.router.add_get("/api/sessions", _http("history.sessions"))
+    app.router.add_get("/api/hands", _http("history.hands"))
+    app.router.add_get("/api/hands.csv", _csv(hands_export, "hands.csv"))
+    app.router.add_get("/api/hands/{id}", _http("history.hand"))
+    app.router.add_get("/api/hands/{id}/events", _http("history.hand_events"))
+    app.router.add_get("/api/hours", _http("history.hours"))
+    app.router.add_get("/api/hours.csv", _csv(hours_export, "hours.csv"))
+    app.router.add_get("/api/sim/state", _http("sim.state"))
+    app.router.add_post("/api/sim/key", _http("sim.key"))
+    app.on_shutdown.append(_close_sockets)
+    return app
+
+
+def render_page(name: str, nav: str) -> str:
+    """A page: the shared shell (head, menu) around its body; the body's first line is its title."""
+    body = (STATIC / "pages" / f"{name}.html").read_text(encoding="utf-8")
+    first, _, rest = body.partition("\n")
+    title = first.removeprefix("<!--").removesuffix("-->").strip()
+    shell = (STATIC / "shell.html").read_text(encoding="utf-8")
+    return shell.replace("@TITLE@", title).replace("@NAV@", nav).replace("@BODY@", rest)
+
+
+def _page(html: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    async def handler(request: web.Request) -> web.StreamResponse:
+        return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-cache"})
+    return handler
+
+
+def _error(status: int, message: str) -> web.Response:
+    return web.json_response({"error": {"code": status, "message": message}}, status=status,
+                             dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
+
+def _json(result: Any) -> web.Response:
+    return web.json_response({"result": result}, dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
+
+async def _params(request: web.Request) -> dict[str, Any]:
+    params: dict[str, Any] = dict(request.query)
+    params.update(request.match_info)
+    if request.method == "POST":
+        if request.content_type != "application/json":
+            raise ApiError(415, "send the arguments as a JSON body (Content-Type: application/json)")
+        try:
+            body = await request.json()
+        except ValueError:
+            raise ApiError(400, "the body is not JSON") from None
+        if not isinstance(body, dict):
+            raise ApiError(400, "the body must be a JSON object")
+        params.update(body)
+    return params
+
+
+def _http(method: str) -> Callable[[web.Request], Awaitable[web.Response]]:
+    async def handler(request: web.Request) -> web.Response:
+        try:
+            return _json(await METHODS[method](request.app[CONTEXT], await _params(request)))
+        except ApiError as error:
+            return _error(error.status, str(error))
+    return handler
+
+
+def _csv(export: Callable[[Context, Mapping[str, Any]], Awaitable[str]], filename: str):
+    async def handler(request: web.Request) -> web.Response:
+        try:
+            text = await export(request.app[CONTEXT], dict(request.query))
+        except ApiError as error:
+            return _error(error.status, str(error))
+        return web.Response(text=text, content_type="text/csv", charset="utf-8",
+                            headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    return handler
+
+
+# -- access --------------------------------------------------------------------------------------------
+
+def _offered_token(request: web.Request) -> str | None:
+    auth = request.headers.get("Authorization", "")
+    return (request.headers.get("X-Api-Key") or (auth[7:] if auth.startswith("Bearer ") else None)
+            or request.query.get("token") or request.cookies.get(TOKEN_COOKIE))
+
+
+@web.middleware
+async def _access(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+    """Clients on this machine are trusted; any other needs the configured token."""
+    settings: WebSettings = request.app[SETTINGS]  # type: ignore[assignment]
+    if is_loopback(request.remote):
+        return await handler(request)
+    offered = _offered_token(request)
+    if settings.token is None or offered is None or not hmac.compare_digest(offered.encode(), settings.token.encode()):
+        return _error(401, "this table needs its token: open the page with ?token=… (see [web] token in the config)")
+    response = await handler(request)
+    if request.query.get("token") and not response.prepared:
+        response.set_cookie(TOKEN_COOKIE, settings.token, httponly=True, samesite="Strict")
+    return response
+
+
+# -- the WebSocket: JSON-RPC 2.0 ---------------------------------------------------------------------------
+
+async def _websocket(request: web.Request) -> web.WebSocketResponse:
+    ws = web.WebSocketResponse(heartbeat=30)
+    await ws.prepare(request)
+    ctx = request.app[CONTEXT]
+    request.app[SOCKETS].add(ws)
+    client = Client()
+    writer = asyncio.create_task(_write(ws, client), name="web-socket-writer")
+    try:
+        async for message in ws:
+            if message.type != WSMsgType.TEXT:
+                continue
+            reply = await rpc_reply(ctx, client, message.data)
+            if reply is not None and not client.offer(reply):
+                ctx.live.drop(client)
+                break
+    finally:
+        ctx.live.unsubscribe(client)
+        if not client.dropped:
+            client.close()
+        await writer
+    return ws
+
+
+async def _write(ws: web.WebSocketResponse, client: Client) -> None:
+    """Send the client's queue in order; a dropped client's socket is closed with code 4000."""
+    try:
+        while (message := await client.queue.get()) is not None:
+            await ws.send_str(message)
+    except ConnectionError:
+        pass
+    if client.dropped:
+        await ws.close(code=4000, message=b"too slow: subscribe again or read /api/state")
+
+
+async def rpc_reply(ctx: Context, client: Client, text: str) -> str | None:
+    """One JSON-RPC request → its encoded reply (None for a notification, which has no id)."""
+    try:
+        request = json.loads(text)
+    except ValueError:
+        return _rpc_error(None, -32700, "parse error: the message is not JSON")
+    if not isinstance(request, dict) or request.get("jsonrpc") != "2.0" or not isinstance(request.get("method"), str):
+        return _rpc_error(request.get("id") if isinstance(request, dict) else None, -32600,
+                          "invalid request: send {\"jsonrpc\": \"2.0\", \"method\": …, \"id\": …}")
+    rid, method, params = request.get("id"), request["method"], request.get("params", {})
+    if not isinstance(params, dict):
+        return _rpc_error(rid, -32602, "invalid params: give them as an object")
+    try:
+        if method == "table.objects.subscribe":
+            result: Any = ctx.live.subscribe(client, objects_arg(params))
+        elif method in METHODS:
+            result = await METHODS[method](ctx, params)
+        else:
+            return _rpc_error(rid, -32601, f"method not found: {method}; see docs/api.md")
+    except ApiError as error:
+        return _rpc_error(rid, -32601 if error.status == 404 else -32602 if error.status == 400 else error.status, str(error))
+    if rid is None:
+        return None
+    return json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}, ensure_ascii=False)
+
+
+def _rpc_error(rid: Any, code: int, message: str) -> str:
+    return json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}}, ensure_ascii=False)
+
+
+async def _close_sockets(app: web.Application) -> None:
+    for ws in list(app[SOCKETS]):
+        await ws.close(code=1001, message=b"the table is stopping")
+
+
+# -- running ---------------------------------------------------------------------------------------------
+
+class WebServer:
+    """The server in the controller's loop: `await start()` → its address; `await stop()`."""
+
+    def __init__(self, settings: WebSettings, live: LiveTable, history: History | None) -> None:
+        self.settings = settings
+        self.live = live
+        self.app = build_app(live, history, settings)
+        self._runner: web.AppRunner | None = None
+        self.address: str | None = None
+
+    async def start(self) -> str:
+        runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        await runner.setup()
+        site = web.TCPSite(runner, self.settings.host, self.settings.port)
+        try:
+            await site.start()
+        except OSError as error:
+            await runner.cleanup()
+            raise WebError(f"cannot listen on {self.settings.host}:{self.settings.port} ({error.strerror}); "
+                           "choose another address with --http HOST:PORT") from None
+        self._runner = runner
+        sockets = site._server.sockets if site._server is not None else []  # type: ignore[union-attr]
+        port = sockets[0].getsockname()[1] if sockets else self.settings.port
+        host = f"[{self.settings.host}]" if ":" in self.settings.host else self.settings.host
+        self.address = f"http://{host}:{port}/"
+        return self.address
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+
+__all__ = ["WebError", "WebServer", "WebSettings", "build_app", "is_loopback", "parse_listen", "rpc_reply"]

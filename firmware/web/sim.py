@@ -1,0 +1,99 @@
+"""The simulator seen and touched from the web page — only when the table is the simulator.
+
+`SimulatorPort` is all the web server needs of a simulated table: what a person standing at it
+would see (`physical_state()`: the lifts, the walls' stack heights, how many tiles lie taken on
+the table top and in each read zone, the dice, the hatch, the seat displays) and a finger on a key
+(`press()`).  Never a tile's face: the faces the page draws face up come from the public table
+state (firmware/web/live.py), not from the simulator.
+
+`InProcessSimulator` implements the port over a `simulator.SimulatedTable` running in this
+process; a second implementation over the simulator's control channel needs only these two
+methods.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from drivers.motor_protocol import LiftPosition
+from drivers.table_ui import KEY_LABELS_ZH, Key, Panel
+
+SEAT_KEYS = (Key.TING, Key.HU, Key.KONG, Key.CONFIRM, Key.DICE, Key.LEFT, Key.RIGHT, Key.LIFT)
+FRONT_KEYS = (Key.CONFIRM, Key.DICE, Key.LEFT, Key.RIGHT, Key.MENU, Key.BACK, Key.STOP, Key.LIFT)
+
+
+class SimulatorPort(Protocol):
+    def physical_state(self) -> dict[str, Any]:
+        """What a person at the table sees (JSON; see docs/api.md `sim`): never a tile's face."""
+
+    def press(self, panel: int, key: Key, long: bool = False) -> None:
+        """Press `key` on panel 0–3 (a seat) or 4 (the front panel)."""
+
+
+class PressError(ValueError):
+    """A key press the panels do not have (one line, for the API's 400)."""
+
+
+def panel_keys() -> dict[str, list[dict[str, str]]]:
+    """Every key of every panel, for the page's buttons: {"0": [{"key": "ting", "label": "听"}, …], "front": …}."""
+    def keys(which: tuple[Key, ...]) -> list[dict[str, str]]:
+        return [{"key": k.name.lower(), "label": KEY_LABELS_ZH[k]} for k in which]
+    out = {str(seat): keys(SEAT_KEYS) for seat in range(4)}
+    out["front"] = keys(FRONT_KEYS)
+    return out
+
+
+def parse_press(panel: Any, key: Any, long: Any = False) -> tuple[int, Key, bool]:
+    """A press from the API's JSON: panel 0–3 or "front"/4, a key name or label of that panel."""
+    if panel in ("front", Panel.FRONT.value):
+        number, allowed = int(Panel.FRONT), FRONT_KEYS
+    elif isinstance(panel, int) and not isinstance(panel, bool) and 0 <= panel <= 3:
+        number, allowed = panel, SEAT_KEYS
+    else:
+        raise PressError(f"panel {panel!r}: give a seat 0-3 or \"front\"")
+    if not isinstance(key, str):
+        raise PressError(f"key {key!r}: give a key name such as \"ting\" or its label \"听\"")
+    try:
+        parsed = Key.parse(key)
+    except ValueError as error:
+        raise PressError(str(error)) from None
+    if parsed not in allowed:
+        raise PressError(f"panel {panel} has no key {parsed.name.lower()}; its keys are "
+                        + ", ".join(k.name.lower() for k in allowed))
+    if not isinstance(long, bool):
+        raise PressError(f"long {long!r}: give true or false")
+    return number, parsed, long
+
+
+def _lift(position: LiftPosition) -> str:
+    return LiftPosition(position).name.lower()
+
+
+class InProcessSimulator:
+    """The port over a `SimulatedTable` in this process (firmware.simulated.run_simulated)."""
+
+    def __init__(self, table: Any) -> None:        # a simulator.SimulatedTable
+        self._table = table
+
+    def physical_state(self) -> dict[str, Any]:
+        world = self._table.world
+        return {
+            "sides": [{"lift": _lift(side.position),
+                       "stacks": [len(stack) for stack in side.plate] if side.position == LiftPosition.UP else [],
+                       "built_below": len(side.channel) + len([s for s in side.plate if s]) * (side.position != LiftPosition.UP),
+                       "head": side.head is not None}
+                      for side in world.sides],
+            "centre": _lift(world.centre),
+            "hatch_open": world.hatch_open,
+            "dice": list(world.dice),
+            "on_table": len(world.out),
+            "zones": [len(zone) for zone in world.zones],
+            "mixer": len(world.mixer),
+            "seat_displays": [list(lines) for lines in world.seat_displays],
+        }
+
+    def press(self, panel: int, key: Key, long: bool = False) -> None:
+        self._table.press(panel if panel != Panel.FRONT else "front", key, long)
+
+
+__all__ = ["FRONT_KEYS", "InProcessSimulator", "PressError", "SEAT_KEYS", "SimulatorPort", "panel_keys", "parse_press"]

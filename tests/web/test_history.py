@@ -1,0 +1,159 @@
+"""The ledger read back: sessions, hands with payments and totals, hours per session and per day."""
+
+import csv
+import io
+import sqlite3
+from datetime import date, datetime, timedelta
+
+import pytest
+
+from firmware.records.history import History, HistoryError, clipped, hands_csv, hours_csv, parse_day
+from firmware.records.ledger import HandRecord, Ledger
+
+DAY = date(2026, 11, 30)
+
+
+def at(hours: float, day: date = DAY) -> float:
+    """Epoch seconds at `hours` past local midnight of `day`."""
+    return (datetime.combine(day, datetime.min.time()) + timedelta(hours=hours)).timestamp()
+
+
+class Clock:
+    def __init__(self, t: float) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def hand(number, dealer=0, winners=(0,), payments=(6, -2, -2, -2), started=None):
+    items = ({"seat": winners[0], "items": [{"name": "门清", "pinyin": "menqing", "value": 2, "unit": "fan"}]},) if winners else ()
+    return HandRecord(number, dealer, "win" if winners else "draw", tuple(winners), payments, f"hash{number}", started, items)
+
+
+@pytest.fixture
+def ledger_at(tmp_path):
+    clock = Clock(at(20))
+    ledger = Ledger(tmp_path / "t.db", clock=clock, events="/nowhere/run.jsonl")
+    yield ledger, clock, History(tmp_path / "t.db", clock=clock)
+    ledger.close()
+
+
+def test_sessions_and_hands_come_back_with_totals_items_and_times(ledger_at):
+    ledger, clock, history = ledger_at
+    s1 = ledger.start_session("changchun", {"bao_dice": "1"})
+    clock.t = at(20.5)
+    ledger.record_hand(s1, hand(1, started=at(20.25)))
+    clock.t = at(21)
+    ledger.record_hand(s1, hand(2, winners=(), payments=(0, 0, 0, 0)))
+    clock.t = at(21.25)
+    ledger.record_hand(s1, hand(3, dealer=1, winners=(2,), payments=(-3, -3, 9, -3)))
+    ledger.end_session(s1)
+    s2 = ledger.start_session("sichuan", {})
+
+    sessions = history.sessions()
+    assert [s.id for s in sessions] == [s2, s1]
+    first = sessions[1]
+    assert first.status == "closed" and first.ended == at(21.25) and first.hands == 3
+    assert first.totals == (3, -5, 7, -5) and first.options == {"bao_dice": "1"} and first.events == "/nowhere/run.jsonl"
+    assert sessions[0].status == "open"
+
+    hands = history.hands(session=s1)
+    assert [h.number for h in hands] == [1, 2, 3]
+    assert [h.totals for h in hands] == [(6, -2, -2, -2), (6, -2, -2, -2), (3, -5, 7, -5)]
+    assert hands[0].started == at(20.25) and hands[0].finished == at(20.5) and hands[0].wall_hash == "hash1"
+    assert hands[0].items[0]["items"][0]["name"] == "门清" and hands[1].result == "draw" and hands[1].winners == ()
+    assert [h.number for h in history.hands(since=at(20.75))] == [2, 3]
+    assert history.hand(hands[2].id).totals == (3, -5, 7, -5)
+    with pytest.raises(HistoryError, match="no hand 99"):
+        history.hand(99)
+
+
+def test_hours_count_wall_time_minus_the_faults_and_split_at_midnight(ledger_at):
+    ledger, clock, history = ledger_at
+    clock.t = at(23)
+    s1 = ledger.start_session("changchun", {})
+    clock.t = at(23.5)
+    fault = ledger.fault_started(s1, ["E01"])
+    clock.t = at(23.75)
+    ledger.fault_ended(fault)
+    clock.t = at(23.9)
+    ledger.record_hand(s1, hand(1))
+    clock.t = at(0.5, DAY + timedelta(days=1))          # over midnight: a fault still latched when the session ends
+    ledger.record_hand(s1, hand(2))
+    clock.t = at(0.75, DAY + timedelta(days=1))
+    ledger.fault_started(s1, ["E12"])
+    clock.t = at(1, DAY + timedelta(days=1))
+    ledger.end_session(s1)
+
+    (session,) = history.session_hours()
+    assert session.wall_s == pytest.approx(2 * 3600) and session.fault_s == pytest.approx(0.5 * 3600)
+    assert session.played_s == pytest.approx(1.5 * 3600) and session.hands == 2
+    days = {d.key: d for d in history.day_hours()}
+    first, second = days[DAY.isoformat()], days[(DAY + timedelta(days=1)).isoformat()]
+    assert first.wall_s == pytest.approx(3600) and first.fault_s == pytest.approx(900) and first.hands == 1
+    assert second.wall_s == pytest.approx(3600) and second.fault_s == pytest.approx(900) and second.hands == 1
+    assert [d.key for d in history.day_hours(DAY)] == [DAY.isoformat()]
+    assert [s.id for s in history.sessions(day=DAY + timedelta(days=1))] == [s1]
+    assert history.sessions(day=DAY + timedelta(days=2)) == []
+
+
+def test_a_session_a_power_cut_left_open_ends_at_its_last_record(ledger_at):
+    ledger, clock, history = ledger_at
+    s1 = ledger.start_session("changchun", {})
+    clock.t = at(20.5)
+    ledger.record_hand(s1, hand(1))
+    clock.t = at(22)
+    ledger.start_session("changchun", {})              # the next run: s1 never got its end
+    clock.t = at(23)
+    by_id = {s.id: s for s in history.sessions()}
+    assert by_id[s1].status == "interrupted"
+    hours = {h.key: h for h in history.session_hours()}
+    assert hours[str(s1)].wall_s == pytest.approx(1800)       # to its last hand, not to now
+    assert hours[str(s1 + 1)].wall_s == pytest.approx(3600)   # the open one runs to now
+
+
+def test_an_older_ledger_gains_the_new_columns_and_keeps_its_rows(tmp_path):
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE sessions (id INTEGER PRIMARY KEY, started REAL NOT NULL, ruleset TEXT NOT NULL, options TEXT NOT NULL);
+        CREATE TABLE hands (id INTEGER PRIMARY KEY, session INTEGER NOT NULL REFERENCES sessions(id), number INTEGER NOT NULL,
+            dealer INTEGER NOT NULL, result TEXT NOT NULL, winners TEXT NOT NULL, wall_hash TEXT NOT NULL,
+            finished REAL NOT NULL, UNIQUE (session, number));
+        CREATE TABLE payments (hand INTEGER NOT NULL REFERENCES hands(id), side INTEGER NOT NULL, amount INTEGER NOT NULL,
+            PRIMARY KEY (hand, side));
+        INSERT INTO sessions VALUES (1, 100.0, 'wuhan', '{}');
+        INSERT INTO hands VALUES (1, 1, 1, 0, 'win', '[0]', 'abc', 200.0);
+        INSERT INTO payments VALUES (1, 0, 3), (1, 1, -1), (1, 2, -1), (1, 3, -1);
+    """)
+    db.commit()
+    db.close()
+    Ledger(path).close()                                   # migrates
+    Ledger(path).close()                                   # and again: nothing to add
+    history = History(path, clock=lambda: 300.0)
+    (old,) = history.hands()
+    assert old.started is None and old.items == () and old.totals == (3, -1, -1, -1)
+    assert history.sessions()[0].status == "open" and history.sessions()[0].ended is None
+
+
+def test_csv_exports_have_a_header_and_one_row_each(ledger_at):
+    ledger, clock, history = ledger_at
+    s1 = ledger.start_session("changchun", {})
+    ledger.record_hand(s1, hand(1))
+    rows = list(csv.reader(io.StringIO(hands_csv(history.hands()))))
+    assert rows[0][:3] == ["session", "hand", "number"] and len(rows) == 2
+    assert rows[1][rows[0].index("total0")] == "6" and "门清 2" in rows[1][rows[0].index("items")]
+    hours = list(csv.reader(io.StringIO(hours_csv(history.day_hours()))))
+    assert hours[0][0] == "key" and hours[1][0] == DAY.isoformat()
+
+
+def test_no_ledger_file_is_an_empty_history_and_a_bad_day_says_how_to_write_it(tmp_path):
+    assert History(tmp_path / "none.db").sessions() == [] and History(tmp_path / "none.db").day_hours() == []
+    with pytest.raises(HistoryError, match="YYYY-MM-DD"):
+        parse_day("30/11/2026")
+
+
+def test_clipped_counts_overlapping_intervals_once():
+    assert clipped([(0, 10), (5, 15), (20, 30)], 0, 25) == 20
+    assert clipped([(0, 10)], 10, 20) == 0
