@@ -301,6 +301,7 @@ class FaultCode(IntEnum):
     COUNT_SENSOR = 17       # motor: a lane counted more pushes than tiles it moved
     ANTENNA = 20            # RFID: an antenna fault; unit 0–3 head antenna, 4–7 zone antenna
     READER = 21             # RFID: the reader chip does not answer
+    DISPLAY = 22            # controller: the public display does not answer (clears when it does)
 
     @property
     def label(self) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, AsyncIterator, Awaitable, Callable, Sequence, TypeVar
 
@@ -29,13 +30,16 @@ from drivers.serial_transport import DEFAULT_BAUDRATE
 from drivers.table_ui import Key
 from rulesets.definition import Ruleset
 from rulesets.tiles import Tile
+from rulesets.winning import prepare
 from rulesets.walls import StackPos
 
 from .build.enrollment import EnrollPorts
 from .build.ports import BuildListener, BuildPorts
 from .build.registry import TileRegistry
+from .display_watch import DisplayWatch
 from .faults import ControllerFailure, FaultLatch, LatchedFault, SetRejected, board_fault_message
 from .hand.ports import HandListener, HandPorts, KeyQueue, Press, Recorder, Screens, pressed
+from .loopwatch import LoopWatch
 from .machines import build_machine
 from .panel import FrontPanel, Settings
 from .presenter import Presenter
@@ -92,6 +96,8 @@ class TableController:
         self._changed = asyncio.Condition()
         self._seat_lines: asyncio.Queue[tuple[int, int, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task] = []
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-worker")
+        self.loop_watch = LoopWatch()
         self._hand: HandListener | None = None
         self._build: BuildListener | None = None
         self._watchers: list[Callable[[], None]] = []
@@ -125,20 +131,28 @@ class TableController:
 
     async def start(self) -> None:
         """Pumps and the seat-text writer; the boards are already open and handshaken."""
+        self.loop_watch.start()
+        await self.compute(prepare)                  # the win tables, built off the loop before any hand
+        await self.compute(prepare, True)
         await self.table.connected()
         self._tasks = [asyncio.create_task(self._pump("motor", self.devices.motor), name="pump-motor"),
                        asyncio.create_task(self._pump("rfid", self.devices.rfid), name="pump-rfid"),
                        asyncio.create_task(self._write_seats(), name="seat-writer")]
         if self.devices.display is not None:
-            self._tasks.append(asyncio.create_task(self._pump_display(), name="pump-display"))
+            watch = DisplayWatch(self.devices.display, self.presenter, on_touch=self._on_touch,
+                                 on_silent=self._display_silent, on_back=self._display_back)
+            self._tasks += [asyncio.create_task(watch.events(), name="display-events"),
+                            asyncio.create_task(watch.pings(), name="display-pings")]
         await self.self_test()
         await self.table.tested()
 
     async def stop(self) -> None:
+        self.loop_watch.stop()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
+        await asyncio.get_running_loop().run_in_executor(None, self._worker.shutdown)
 
     async def self_test(self) -> None:
         """The board's constants against the ruleset; the current lifts, hatch, walls and faults."""
@@ -210,6 +224,12 @@ class TableController:
         assert press is not None
         return press
 
+    async def compute(self, fn: Callable[..., T], *args: Any) -> T:
+        """CPU-heavy pure work (a hand judged and scored) on the controller's worker thread: the loop
+        keeps pumping the boards' frames meanwhile (a 河北 hand with both wilds takes half a second
+        here, seconds on a Pi Zero)."""
+        return await asyncio.get_running_loop().run_in_executor(self._worker, fn, *args)
+
     async def roll_dice(self, count: int) -> tuple[int, ...]:
         self._dice = None
         await self.motion(lambda: self.devices.motor.roll_dice(count))
@@ -264,13 +284,16 @@ class TableController:
             self.link_error.__cause__ = error
         await self._notify()
 
-    async def _pump_display(self) -> None:
-        display = self.devices.display
-        assert display is not None
-        while True:
-            event = await display.next_event()
-            if isinstance(event, Touched) and event.pressed and (event.page, event.component) == ("fault", "b_ack"):
-                await self.acknowledge_faults()
+    def _on_touch(self, event: Touched) -> None:
+        if event.pressed and (event.page, event.component) == ("fault", "b_ack"):
+            asyncio.get_running_loop().create_task(self.acknowledge_faults())
+
+    def _display_silent(self, why: str) -> None:
+        self.latch(LatchedFault(FaultCode.DISPLAY, 0, why, "display"))
+
+    def _display_back(self) -> None:
+        if self.faults.clear(FaultCode.DISPLAY, 0, "display"):
+            self.presenter.show_page("main")
 
     async def _write_seats(self) -> None:
         while True:
@@ -437,6 +460,9 @@ class _HandPorts(_Port):
     async def roll_dice(self, count: int) -> tuple[int, ...]:
         return await self._hub.roll_dice(count)
 
+    async def compute(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await self._hub.compute(fn, *args)
+
     async def read_zone(self, seat: int) -> tuple[bytes, ...]:
         return await self._hub.read_zone(seat)
 
@@ -471,7 +497,7 @@ class _BuildPorts(_Port):
         await self._hub.motion(command)
 
     def fault_latched(self, code: int | None = None) -> bool:
-        return self._hub.faults.has(code) if code is not None else self._hub.faults.active
+        return self._hub.faults.has(code) if code is not None else self._hub.faults.blocking
 
     def latch(self, fault: LatchedFault) -> None:
         self._hub.latch(fault)

@@ -93,6 +93,23 @@ class Presenter:
                 self._display.set_number("main", component, value)
             self._changed()
 
+    def repaint(self, pages: tuple[str, ...] | None = None) -> int:
+        """Send again what the display should show (every component of `pages`, all pages by
+        default, then the page showing): after the display rebooted or fell silent, and a little at
+        a time while it runs, since a lost instruction is never reported.  Returns how many went."""
+        if self._display is None:
+            return 0
+        sent = 0
+        for (page, component), value in self._shown.items():
+            if pages is None or page in pages:
+                if isinstance(value, int):
+                    self._display.set_number(page, component, value)
+                else:
+                    self._display.set_text(page, component, str(value))
+                sent += 1
+        self._display.show_page(self.page)
+        return sent
+
     def show_page(self, page: str) -> None:
         if page != self.page:
             self.page = page

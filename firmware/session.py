@@ -201,7 +201,7 @@ class TableSession:
             self.state = after
             hub.recorder.emit("hand_end", result=outcome.result, winners=list(outcome.winners),
                               payments=list(outcome.payments), totals=list(after.totals), next_dealer=after.dealer,
-                              **outcome.end_fields)
+                              loop_lag_ms=hub.loop_watch.take_worst(), **outcome.end_fields)
             hub.recorder.close_hand()
             self._journal(CHAIN_KEY, {"head": hub.recorder.chain_head()})
             self.flow.close()
@@ -243,9 +243,10 @@ class TableSession:
 
     def _on_event(self, event: dict) -> None:
         """Every recorder event of an open hand changes its state: journal it (coalesced)."""
-        if event["event"] == "hand_start":
-            self._journal(RAISED_SET_KEY, None)         # the set on the table is the hand's now
-        if self.flow.hand is not None and not self._settling:
+        hand = self.flow.hand
+        if event["event"] == "hand_start" and hand is not None:      # the set on the table is the hand's now
+            self.store.submit(self.ledger.journal_swap, {HAND_KEY: hand.to_json()}, (RAISED_SET_KEY,))
+        elif hand is not None and not self._settling:
             self._dirty.set()
 
     async def _journal_hands(self) -> None:

@@ -43,7 +43,7 @@ class BuildPorts(Protocol):
     async def motion(self, command: Callable[[], Awaitable[None]]) -> None: ...
 
     def fault_latched(self, code: int | None = None) -> bool:
-        """Any fault latched (or one with this code)."""
+        """A fault latched that waits for a person (or one with this code)."""
 
     def latch(self, fault: LatchedFault) -> None: ...
 

@@ -136,6 +136,9 @@ class HandPorts(Protocol):
 
     async def roll_dice(self, count: int) -> tuple[int, ...]: ...
 
+    async def compute(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run CPU-heavy pure work (judging and scoring a hand) where it cannot hold the loop."""
+
     async def read_zone(self, seat: int) -> tuple[bytes, ...]:
         """The tags lying in a seat's read zone now."""
 
