@@ -90,6 +90,9 @@ class TableView:
     dice: tuple[int, ...]
     boots: Mapping[str, int]
     version: int
+    below: tuple[int, ...] = ()       # stacks built under the table, per side
+    mixer: int = 0                    # tiles in the mixer
+    on_table: int = 0                 # tiles taken out onto the table top
 
     def text(self, component: str) -> str:
         """The text of a display component, e.g. view.text("main.t_msg")."""
@@ -111,7 +114,8 @@ class TableView:
                                      for board, faults in data["faults"].items()}),
             dice=tuple(data["dice"]),
             boots=MappingProxyType(dict(data["boots"])),
-            version=int(data["version"]))
+            version=int(data["version"]),
+            below=tuple(data.get("below", ())), mixer=int(data.get("mixer", 0)), on_table=int(data.get("on_table", 0)))
 
 
 @dataclass(frozen=True)

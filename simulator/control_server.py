@@ -160,6 +160,9 @@ def table_view(table: SimulatedTable) -> dict[str, Any]:
         "lifts": {"centre": _lift(world.centre),
                   **{f"side{side}": _lift(s.position) for side, s in enumerate(world.sides)}},
         "hatch": {"open": world.hatch_open, "locked": world.hatch_locked},
+        "below": [len(s.channel) + (len([st for st in s.plate if st]) if s.position != LiftPosition.UP else 0)
+                  for s in world.sides],                 # stacks built and waiting under the table
+        "mixer": len(world.mixer), "on_table": len(world.out),
         "faults": {"motor": [[int(c), u, d] for (c, u), d in table.motor.latched.items()],
                    "rfid": [[int(c), u, d] for (c, u), d in table.rfid.latched.items()]},
         "dice": list(world.dice),

@@ -40,6 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                "  mahjong-table run --ruleset changchun --hands 4 --seed 1 --speed 0 --events events.jsonl\n"
                "  mahjong-table run --ruleset sichuan --hands 1 --speed 0 --events -\n"
                "  mahjong-table run --simulate --hands 2 --speed 0 --fault corrupt=0.02 --db demo.db\n"
+               "  mahjong-table run --ruleset wuhan --hands 1 --speed 0 --http 127.0.0.1:8080\n"
                "  mahjong-table run --fault help",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", metavar="FILE", help="a TOML configuration naming the boards' serial ports (see deploy/config.toml)")
@@ -58,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="inject a simulator fault; repeatable; `--fault help` lists them")
     parser.add_argument("--db", metavar="FILE", help="the ledger and settings database (default: table.db in the state directory)")
     parser.add_argument("--http", metavar="HOST:PORT",
-                        help="serve the web view and API there, e.g. 127.0.0.1:8080 (default: [web] listen in the config)")
+                        help="serve the web view and API there (default: [web] listen in the config), e.g. 127.0.0.1:8080")
     parser.set_defaults(handler=run_table)
 
 
@@ -152,21 +153,16 @@ class _Say:
 
 
 async def _run_simulated(ruleset, args, events, events_path, db_path: str, say: _Say, serving=None) -> int:
-    from firmware.simulated import run_simulated
+    """The built-in simulator, served from its own process with its players (as real boards are)."""
+    from firmware.simulated import run_in_process
     async with say.service.serving():
         say.service.ready()
         try:
-            table = serving.simulated_table(ruleset, args) if serving is not None else None
-            try:
-                if table is not None:
-                    await table.start("pty")
-                result = await until_stopped(run_simulated(
-                    ruleset, hands=args.hands, seed=args.seed, speed=args.speed, events=events, ledger_path=db_path,
-                    faults=tuple(args.fault), on_event=say.hand, settings_path=db_path, table=table,
-                    events_path=events_path, on_session=serving.attach if serving is not None else None), say)
-            finally:
-                if table is not None:
-                    await table.stop()
+            result = await until_stopped(run_in_process(
+                ruleset, hands=args.hands, seed=args.seed, speed=args.speed, events=events, ledger_path=db_path,
+                faults=tuple(args.fault), on_event=say.hand, settings_path=db_path, events_path=events_path,
+                on_session=serving.attach if serving is not None else None,
+                on_simulator=serving.simulator_process if serving is not None else None), say)
         except ValueError as error:
             raise UserError(str(error)) from None
     if result is not None:
