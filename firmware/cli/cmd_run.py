@@ -21,8 +21,10 @@ from typing import TextIO
 from drivers.errors import DriverError
 from firmware.config import TableConfig
 from firmware.faults import SetRejected
+from firmware.logs import DEFAULT_LEVEL, LEVELS, configured
 from firmware.panel import Settings
 from firmware.service import ServiceNotifier
+from firmware.table_log import describe
 
 from .cmd_rules import load_ruleset
 from .errors import UserError
@@ -57,12 +59,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--fault", action="append", default=[], metavar="FAULT",
                         help="inject a simulator fault; repeatable; `--fault help` lists them")
     parser.add_argument("--db", metavar="FILE", help="the ledger and settings database (default: table.db in the state directory)")
+    parser.add_argument("--log-level", choices=tuple(LEVELS), default=DEFAULT_LEVEL, metavar="LEVEL",
+                        help="debug, info (the default: a line per phase, fault and hand), warning or error; "
+                             "under systemd the lines go to the journal with their priority")
     parser.add_argument("--http", metavar="HOST:PORT",
                         help="serve the web view and API there, e.g. 127.0.0.1:8080 (default: [web] listen in the config)")
     parser.set_defaults(handler=run_table)
 
 
 def run_table(args: argparse.Namespace) -> int:
+    """The run, with its log lines where the other human lines go (stderr when the recorder has stdout)."""
+    with configured(args.log_level, lambda: sys.stderr if args.events == "-" else sys.stdout):
+        return _run_table(args)
+
+
+def _run_table(args: argparse.Namespace) -> int:
     if "help" in args.fault:
         print(fault_help())
         return 0
@@ -129,7 +140,8 @@ def _choose_ruleset(args: argparse.Namespace, config: TableConfig, db_path: Path
 
 
 class _Say:
-    """The lines a person reads: the banner, one per hand, the result; mirrored to systemd's STATUS."""
+    """The lines a person reads: the banner and the result, mirrored to systemd's STATUS; each hand's
+    line is the log's (firmware/table_log.py) and only its STATUS is said here."""
 
     def __init__(self, stream: TextIO, service: ServiceNotifier) -> None:
         self.stream = stream
@@ -140,15 +152,8 @@ class _Say:
         self.service.status(line)
 
     def hand(self, event: dict) -> None:
-        if event["event"] != "hand_end":
-            return
-        payments = " ".join(f"{p:+d}" for p in event["payments"])
-        if event["result"] == "draw":
-            line = f"hand {event['hand']}: 荒庄 (draw)"
-        else:
-            line = f"hand {event['hand']}: 胡 by seat {', '.join(map(str, event['winners']))}"
-        self(f"{line}; payments {payments}; totals {' '.join(f'{t:+d}' for t in event['totals'])}; "
-             f"next dealer seat {event['next_dealer']}")
+        if event["event"] == "hand_end":
+            self.service.status(describe(event)[1])          # the log prints the same line (table_log)
 
 
 async def _run_simulated(ruleset, args, events, events_path, db_path: str, say: _Say, serving=None) -> int:
