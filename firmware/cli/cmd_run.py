@@ -2,9 +2,10 @@
 
 Without a configuration (see firmware/config.py for where one is looked for), or with
 `--simulate`, it runs the controller against the built-in simulator (and says so), with simulated
-players; with a configuration naming serial ports it drives the real boards.  One line is printed
-per hand (result, winner, payments); under systemd the same lines become the unit's STATUS, and the
-watchdog is petted from the event loop (firmware/service.py).
+players; with a configuration naming serial ports it drives the real boards.  It logs a line per
+phase, fault, set check and hand (firmware/table_log.py, at --log-level; journal lines under
+systemd: firmware/logs.py); each hand's line is also the unit's STATUS, and the watchdog is petted
+from the event loop (firmware/service.py).
 """
 
 from __future__ import annotations
