@@ -165,7 +165,6 @@ class TableController:
             raise SetRejected(f"E14: {self.ruleset.id} needs {needed} stacks a side; the motor board builds {capacity}")
         await self.snapshot()
         await self._clear_our_absence()
-        self.presenter.seat_names(["座位0", "座位1", "座位2", "座位3"])
 
     async def snapshot(self) -> None:
         """Both boards' whole state (walls, lifts, hatch, latched faults), waited for."""
@@ -362,7 +361,7 @@ class TableController:
         """A fault latches: shown with its code until a person acknowledges it."""
         self.faults.latch(fault)
         self.record_fault(fault)
-        self.presenter.fault(fault.label, f"{fault.hint.name_zh} {fault.message}", fault.hint.todo_zh)
+        self.presenter.fault(fault)
         self._tell_watchers()
 
     def _tell_watchers(self) -> None:

@@ -37,6 +37,7 @@ from .presenter import DisplayMirror
 from .records.ledger import HAND_KEY, NEXT_SET_KEY, SESSION_KEY, HandRecord, Ledger
 from .records.store import Store
 from .state import SessionState
+from .table_log import log_table
 
 CENTRE_LIFT = 4
 RAISED_SET_KEY = "raised_set"      # a checked set standing on the table, no hand started on it yet
@@ -96,6 +97,7 @@ class TableSession:
         self.builder = SetBuilder(controller.build_ports())
         self.flow = HandFlow(controller.hand_ports())
         controller.attach(hand=self.flow, build=self.builder)
+        log_table(controller)                       # a line per phase, fault, set check, link episode, hand
         controller.recorder.listen(self._on_event)
         self.state: SessionState | None = None
         self._build: asyncio.Task | None = None
@@ -226,13 +228,14 @@ class TableSession:
                           next_dealer=after.dealer, **hand.hand_end_fields())
         hub.recorder.close_hand()
         self._journal(CHAIN_KEY, {"head": hub.recorder.chain_head()})
-        hub.presenter.phase(Phase.HAND_OVER, f"本局作废: {reason}"[:40])
+        hub.presenter.phase(Phase.HAND_OVER, "本局作废")       # the reason, in English, is in the log
 
     def _show_settled(self, outcome: HandOutcome, state: SessionState) -> None:
         presenter = self.hub.presenter
         presenter.scores(state.totals)
         presenter.dealer(state.dealer, state.dealer_repeats)
-        result = "荒庄" if not outcome.winners else "胡 " + " ".join(f"座位{w}" for w in outcome.winners)
+        result = "荒庄" if not outcome.winners else "胡 " + " ".join(presenter.seat_name(w, outcome.dealer)
+                                                                   for w in outcome.winners)
         presenter.phase(Phase.HAND_OVER, result)
         for side in self.hub.ruleset.players:
             presenter.seat_status(side, side == state.dealer, state.totals[side])
@@ -285,7 +288,7 @@ class TableSession:
     def _show_session(self) -> None:
         state = self._state()
         presenter = self.hub.presenter
-        presenter.ruleset(self.hub.ruleset.region.name)
+        presenter.ruleset(self.hub.ruleset.region.name, self.hub.ruleset.players)
         presenter.scores(state.totals)
         presenter.dealer(state.dealer, state.dealer_repeats)
 

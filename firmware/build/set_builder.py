@@ -99,7 +99,8 @@ class SetBuilder:
         if ports.motor.identity.boot_counter != begun.motor_boot or ports.rfid.identity.boot_counter != begun.rfid_boot:
             message = ("the build under the table was interrupted by a board restart: bring its stacks up with the "
                        "walls, push them in, then acknowledge")
-            ports.latch(LatchedFault(FaultCode.SET_MISMATCH, 0, message, "controller"))
+            ports.latch(LatchedFault(FaultCode.SET_MISMATCH, 0, message, "controller",
+                                     "板子重启，砌牌中断：请升起牌墙，推牌入池后按确认"))
             raise SetRejected(f"E{FaultCode.SET_MISMATCH:02d}: {message}")
         self.map = WallMap(None, begun.stacks, ports.registry)
         self._events.clear()
@@ -166,7 +167,7 @@ class SetBuilder:
         ports = self.ports
         expected_set = _majority_set(wall_map, ports.registry)
         wall_map.tile_set = expected_set
-        problems = wall_map.check(ports.ruleset.tiles, expected_set)
+        problems = wall_map.check(ports.ruleset.tiles, expected_set, ports.ruleset.region.name)
         ports.emit("set_check", build=self.builds, tile_set=expected_set, ok=not problems,
                    problems=[p.message for p in problems], stray_tags=[uid.hex() for uid in wall_map.stray_tags()])
         if not problems:
@@ -174,7 +175,7 @@ class SetBuilder:
             return wall_map
         await self.machine.reject()
         for problem in problems:
-            ports.latch(LatchedFault(problem.code, 0, problem.message, "controller"))
+            ports.latch(LatchedFault(problem.code, 0, problem.message, "controller", problem.text_zh))
         raise SetRejected(f"E{problems[0].code:02d}: {problems[0].message}")
 
     def _take_event(self, *kinds: type) -> object | None:

@@ -2,9 +2,10 @@
 
 Without a configuration (see firmware/config.py for where one is looked for), or with
 `--simulate`, it runs the controller against the built-in simulator (and says so), with simulated
-players; with a configuration naming serial ports it drives the real boards.  One line is printed
-per hand (result, winner, payments); under systemd the same lines become the unit's STATUS, and the
-watchdog is petted from the event loop (firmware/service.py).
+players; with a configuration naming serial ports it drives the real boards.  It logs a line per
+phase, fault, set check and hand (firmware/table_log.py, at --log-level; journal lines under
+systemd: firmware/logs.py); each hand's line is also the unit's STATUS, and the watchdog is petted
+from the event loop (firmware/service.py).
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from typing import TextIO
 from drivers.errors import DriverError
 from firmware.config import TableConfig
 from firmware.faults import SetRejected
+from firmware.logs import DEFAULT_LEVEL, LEVELS, configured
 from firmware.panel import Settings
 from firmware.service import ServiceNotifier
+from firmware.table_log import describe
 
 from .cmd_rules import load_ruleset
 from .errors import UserError
@@ -58,12 +61,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--fault", action="append", default=[], metavar="FAULT",
                         help="inject a simulator fault; repeatable; `--fault help` lists them")
     parser.add_argument("--db", metavar="FILE", help="the ledger and settings database (default: table.db in the state directory)")
+    parser.add_argument("--log-level", choices=tuple(LEVELS), default=DEFAULT_LEVEL, metavar="LEVEL",
+                        help="debug, info (the default: a line per phase, fault and hand), warning or error; "
+                             "under systemd the lines go to the journal with their priority")
     parser.add_argument("--http", metavar="HOST:PORT",
                         help="serve the web view and API there (default: [web] listen in the config), e.g. 127.0.0.1:8080")
     parser.set_defaults(handler=run_table)
 
 
 def run_table(args: argparse.Namespace) -> int:
+    """The run, with its log lines where the other human lines go (stderr when the recorder has stdout)."""
+    with configured(args.log_level, lambda: sys.stderr if args.events == "-" else sys.stdout):
+        return _run_table(args)
+
+
+def _run_table(args: argparse.Namespace) -> int:
     if "help" in args.fault:
         print(fault_help())
         return 0
@@ -130,7 +142,8 @@ def _choose_ruleset(args: argparse.Namespace, config: TableConfig, db_path: Path
 
 
 class _Say:
-    """The lines a person reads: the banner, one per hand, the result; mirrored to systemd's STATUS."""
+    """The lines a person reads: the banner and the result, mirrored to systemd's STATUS; each hand's
+    line is the log's (firmware/table_log.py) and only its STATUS is said here."""
 
     def __init__(self, stream: TextIO, service: ServiceNotifier) -> None:
         self.stream = stream
@@ -141,15 +154,8 @@ class _Say:
         self.service.status(line)
 
     def hand(self, event: dict) -> None:
-        if event["event"] != "hand_end":
-            return
-        payments = " ".join(f"{p:+d}" for p in event["payments"])
-        if event["result"] == "draw":
-            line = f"hand {event['hand']}: 荒庄 (draw)"
-        else:
-            line = f"hand {event['hand']}: 胡 by seat {', '.join(map(str, event['winners']))}"
-        self(f"{line}; payments {payments}; totals {' '.join(f'{t:+d}' for t in event['totals'])}; "
-             f"next dealer seat {event['next_dealer']}")
+        if event["event"] == "hand_end":
+            self.service.status(describe(event)[1])          # the log prints the same line (table_log)
 
 
 async def _run_simulated(ruleset, args, events, events_path, db_path: str, say: _Say, serving=None) -> int:

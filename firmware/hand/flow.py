@@ -60,7 +60,7 @@ class HandFlow:
                                      live=take.live, reserve=take.reserve, kongs=take.kongs, reason=take.reason,
                                      in_order=take.in_order)
             if not take.in_order:
-                screens.phase(Phase.PLAY if hand.deal_complete else Phase.DEAL, "⚠请按顺序取牌")
+                screens.phase(Phase.PLAY if hand.deal_complete else Phase.DEAL, "！请按顺序取牌")
         if bao is not None and hand.bao is None:
             self.bao.died(hand)
         screens.stacks_left(hand.tracker.live)
