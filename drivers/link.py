@@ -31,7 +31,7 @@ import os
 import struct
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from .errors import (BoardReset, EventUndecodable, FrameError, LinkClosed, LinkError, LinkLost,
                      MessageError, NoResponse, ProtocolVersionMismatch, SessionLost, WrongBoard)
@@ -60,6 +60,8 @@ class LinkConfig:
     event_ack_every: int = 8
     event_ack_delay: float = 0.03
     max_undecodable: int = 3       # an event that fails to decode this often → EventUndecodable
+    hold_for: float = 5.0          # after a LinkLost, commands wait this long for a reconnection
+                                   # to begin (longer while one is under way), then fail
 
 
 @dataclass(frozen=True)
@@ -137,9 +139,10 @@ class _Timers:
     rto: asyncio.TimerHandle | None = None
     beat: asyncio.TimerHandle | None = None
     event_ack: asyncio.TimerHandle | None = None
+    hold: asyncio.TimerHandle | None = None
 
     def cancel(self) -> None:
-        for name in ("rto", "beat", "event_ack"):
+        for name in ("rto", "beat", "event_ack", "hold"):
             handle = getattr(self, name)
             if handle is not None:
                 handle.cancel()
@@ -166,12 +169,14 @@ class HostLink:
         self._on_failure: FailureHandler = _ignore_failure
         self._failure: LinkError | None = None
         self._holding = False          # lost, or handshaking again: commands wait, none is sent
+        self._reconnectors = 0         # reconnections under way (reconnecting()): commands wait on
         self._closed = False
         self._session = 0
         self._hello_waiter: asyncio.Future[bytes] | None = None
         self._asking = Kind.HELLO      # what the handshake under way sent: HELLO or RESUME
         # commands
         self._tx_next = 0
+        self._unconfirmed: int | None = None   # first seq of commands failed unacknowledged
         self._outstanding: dict[int, _Pending] = {}
         self._waiting: deque[_Pending] = deque()
         self._srtt: float | None = None
@@ -248,6 +253,21 @@ class HostLink:
             self._failure = error
             raise
 
+    @contextlib.contextmanager
+    def reconnecting(self) -> Iterator[None]:
+        """While inside, a reconnection is under way: commands held since a LinkLost keep
+        waiting for it however long it takes (outside, they fail after `config.hold_for`).
+        The reconnect helper holds this across its attempts and the pauses between them."""
+        self._reconnectors += 1
+        if self._timers.hold is not None:
+            self._timers.hold.cancel()
+            self._timers.hold = None
+        try:
+            yield
+        finally:
+            self._reconnectors -= 1
+            self._arm_hold()
+
     async def reconnect(self) -> BoardIdentity:
         """Resume this link's own session: after a LinkLost (a cable pulled and put back, the
         board silent for a while), or on a new stream (`reattach`).
@@ -260,9 +280,14 @@ class HostLink:
         NoResponse or LinkLost (the port is gone) if the board does not answer: the link stays
         lost, its commands still held, and reconnect() may be tried again."""
         self._check_open()
-        old = self.identity
-        if old is None or not self._session:
+        if self.identity is None or not self._session:
             raise LinkError(f"{self.device}: not connected (handshake first)")
+        with self.reconnecting():
+            return await self._resume_own()
+
+    async def _resume_own(self) -> BoardIdentity:
+        old = self.identity
+        assert old is not None
         self._timers.cancel()
         self._holding = True
         if not old.can_resume:
@@ -274,6 +299,9 @@ class HostLink:
         except (NoResponse, LinkLost) as error:
             self._fail(error if isinstance(error, LinkLost) else LinkLost(str(error)))
             raise
+        except asyncio.CancelledError:      # the caller gave up: the link is lost, not half-open
+            self._fail(LinkLost(f"{self.device}: reconnection cancelled (link lost)"))
+            raise
         except LinkError as error:      # another board answers on this port: nothing held can run
             self._abandon(error)
             self._failure = error
@@ -283,6 +311,9 @@ class HostLink:
         elif not identity.resumed or not self._consistent(identity):
             lost = SessionLost(f"{self.device} no longer holds this session: a new one was opened")
         else:
+            if not self._outstanding:   # commands failed meanwhile: the board's count is the truth
+                assert identity.state is not None
+                self._tx_next = identity.state.next_command
             self._begin(identity)
             self._continue()
             return identity
@@ -408,6 +439,7 @@ class HostLink:
         self._board_heartbeat = identity.constant(Constant.HEARTBEAT_MS, int(self.config.heartbeat * 1000)) / 1000
         self._failure = None
         self._holding = False
+        self._unconfirmed = None
         now = self._loop.time()
         self._last_rx = self._last_board_beat = now
         self._timers.beat = self._loop.call_later(self.config.heartbeat, self._beat)
@@ -430,13 +462,17 @@ class HostLink:
         self._write(encode_frame(Kind.RESEND, self._ev_next, 0, b"\x00"))
 
     def _consistent(self, identity: BoardIdentity) -> bool:
-        """The board's view of the resumed session fits ours: it has run only commands we sent,
-        and holds no event after the ones we have not yet received."""
+        """The board's view of the resumed session fits ours: it has run only commands we sent
+        (perhaps not those not yet acknowledged, nor those failed unacknowledged), and holds no
+        event after the ones we have not yet received."""
         assert identity.state is not None
-        oldest = next(iter(self._outstanding.values())).seq if self._outstanding else self._tx_next
+        if self._outstanding:
+            oldest = next(iter(self._outstanding.values())).seq
+        else:
+            oldest = self._tx_next if self._unconfirmed is None else self._unconfirmed
         ran = (identity.state.next_command - oldest) & 0xFF
         behind = (self._ev_next - identity.state.oldest_event) & 0xFF
-        return ran <= len(self._outstanding) and behind < 128
+        return ran <= (self._tx_next - oldest) & 0xFF and behind < 128
 
     def _check_identity(self, payload: bytes) -> BoardIdentity:
         version = BoardIdentity.peek_version(payload)
@@ -478,6 +514,7 @@ class HostLink:
         self._decoder.reset()
         self._fail_commands(error)
         self._tx_next = 0
+        self._unconfirmed = None
         self._ev_next = 0
         self._ev_held.clear()
         self._ev_unacked = 0
@@ -777,11 +814,26 @@ class HostLink:
         self._timers.cancel()
         if isinstance(error, LinkLost) and not self._closed:
             self._holding = True
+            self._arm_hold()
         else:
             self._fail_commands(error)
         self._on_failure(error)
 
+    def _arm_hold(self) -> None:
+        """Commands held since a LinkLost fail with it if no reconnection begins in time."""
+        if self._holding and self._reconnectors == 0 and self._timers.hold is None \
+                and isinstance(self._failure, LinkLost):
+            self._timers.hold = self._loop.call_later(self.config.hold_for, self._release_held)
+
+    def _release_held(self) -> None:
+        self._timers.hold = None
+        if self._holding and self._reconnectors == 0 and self._failure is not None:
+            self._holding = False
+            self._fail_commands(self._failure)
+
     def _fail_commands(self, error: LinkError) -> None:
+        if self._outstanding and self._unconfirmed is None:
+            self._unconfirmed = next(iter(self._outstanding.values())).seq
         for pending in list(self._outstanding.values()) + list(self._waiting):
             if not pending.future.done():
                 pending.future.set_exception(error)

@@ -9,7 +9,8 @@ its /dev/serial/by-id path, a socket closed) or when the last attempt got no ans
 the board to resume the session (`BoardClient.reconnect`, or `connect(session)` for a client that
 never connected: a restarted controller resuming its journaled session).  Attempts are spaced
 0.1 s, 0.2 s, 0.4 s … up to 2 s.  `on_attempt` hears every attempt, so the caller can show
-"连接中断 重连中" and log.  Everything runs in the caller's task: cancelling it leaves nothing
+"连接中断 重连中" and log.  Commands awaited since the link was lost wait as long as this runs
+(`HostLink.reconnecting`).  Everything runs in the caller's task: cancelling it leaves nothing
 behind (a port being opened in a worker thread when cancelled is closed again).
 
 Errors no retry can mend — another board or protocol version answering on the port, a closed
@@ -88,7 +89,12 @@ async def reconnect(client: BoardClient, url: str | None = None, *, session: Ses
     with back-off until it works, `backoff.attempts` run out (the last error is raised) or the
     caller is cancelled.  A client that never connected resumes `session` if given (a restarted
     controller's journaled one), else opens a new session."""
-    url = url if url is not None else client.url
+    with client.link.reconnecting():    # held commands wait for us, however long it takes
+        return await _attempts(client, url if url is not None else client.url, session, backoff, on_attempt)
+
+
+async def _attempts(client: BoardClient, url: str | None, session: SessionRef | None, backoff: Backoff,
+                    on_attempt: AttemptHandler) -> Reconnected:
     link = client.link
     fresh = link.identity is None
     old_boot = link.identity.boot_counter if link.identity is not None else (
@@ -115,8 +121,7 @@ async def reconnect(client: BoardClient, url: str | None = None, *, session: Ses
             await asyncio.sleep(delay)
             continue
         on_attempt(Attempt(client.device, number, reopened, None, None))
-        resumed = identity.resumed
-        return Reconnected(client.device, identity, resumed, old_boot, identity.boot_counter, number)
+        return Reconnected(client.device, identity, identity.resumed, old_boot, identity.boot_counter, number)
 
 
 async def _reopen(client: BoardClient, url: str) -> None:

@@ -111,7 +111,7 @@ def test_an_outage_loses_no_command_and_no_event_and_does_none_twice(outage):
                 cut(b.wire, outage, then=lambda: expected.extend(press(b.board, 30, 5)))
                 asyncio.get_running_loop().call_later(outage / 2, lambda: expected.extend(press(b.board, 10, 20)))
 
-        b = bench(on_command=on_command)
+        b = bench(on_command=on_command, config=LinkConfig(hold_for=0.3))   # the helper keeps them held
         await b.motor.connect()
         commands = asyncio.gather(*(b.motor.seat_text(0, 0, f"c{i}") for i in range(10)))
         outcomes: list[Reconnected] = []
@@ -141,6 +141,44 @@ def test_commands_sent_while_the_link_is_lost_wait_and_run_once_after_the_reconn
         outcome = await reconnect(b.motor)
         await waiting
         assert outcome.resumed and b.ran == [f"w{i}" for i in range(7)]
+        await b.close()
+    run(main())
+
+
+def test_commands_held_with_no_reconnection_under_way_fail_with_the_lost_link():
+    """A held command does not wait forever for a reconnection nobody attempts."""
+    async def main():
+        b = bench(config=LinkConfig(hold_for=0.2))
+        await b.motor.connect()
+        b.wire.faults.silent = True
+        held = asyncio.ensure_future(b.motor.seat_text(0, 0, "nobody reconnects"))
+        with pytest.raises(LinkLost):
+            await b.motor.next_event()
+        with pytest.raises(LinkLost, match="link lost"):
+            await held
+        with pytest.raises(LinkLost):                      # and new ones are refused at once
+            await b.motor.seat_text(0, 0, "refused")
+        b.wire.faults.silent = False
+        assert (await reconnect(b.motor)).resumed           # a later reconnection still resumes
+        await b.motor.seat_text(0, 0, "after")
+        assert b.ran == ["after"]
+        await b.close()
+    run(main())
+
+
+def test_a_command_failed_after_the_board_ran_it_is_not_run_again_when_the_session_resumes():
+    async def main():
+        def on_command(text: str) -> None:
+            if text == "ran, unacknowledged":
+                b.wire.faults.silent = True             # its ACK is lost
+        b = bench(on_command=on_command, config=LinkConfig(hold_for=0.2))
+        await b.motor.connect()
+        with pytest.raises(LinkLost):
+            await b.motor.seat_text(0, 0, "ran, unacknowledged")    # failed: it may have run
+        b.wire.faults.silent = False
+        assert (await reconnect(b.motor)).resumed
+        await b.motor.seat_text(0, 0, "next")
+        assert b.ran == ["ran, unacknowledged", "next"]
         await b.close()
     run(main())
 
