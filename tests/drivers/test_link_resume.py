@@ -362,3 +362,45 @@ def test_ident_carries_the_session_block_and_an_older_ident_without_it_still_rea
     assert not BoardIdentity.decode(older.encode()).resumed
     longer = BoardIdentity.decode(identity.encode() + b"\x07\x08")     # a later field: ignored
     assert longer.state == state
+
+
+@pytest.mark.soak
+@pytest.mark.timeout(600)
+def test_soak_many_outages_on_a_damaged_wire_lose_nothing_and_do_nothing_twice():
+    """30 outages of 0.2–3 s (seeded), the wire corrupting, dropping and duplicating 5% of the
+    frames throughout, commands and key presses streaming all the while."""
+    async def main():
+        rng = random.Random(10)
+        b = bench(config=LinkConfig(hold_for=0.5))
+        for name in ("corrupt", "drop", "duplicate"):
+            setattr(b.wire.faults, name, 0.05)
+        await b.motor.connect()
+        expected: list[KeyPressed] = []
+        outcomes: list[Reconnected] = []
+        sent = 0
+
+        async def commands() -> None:
+            nonlocal sent
+            while True:
+                await b.motor.seat_text(sent % 4, 0, f"s{sent}")
+                sent += 1
+
+        async def outages() -> None:
+            for n in range(30):
+                mended = asyncio.Event()
+                cut(b.wire, rng.uniform(0.2, 3.0), then=mended.set)
+                expected.extend(press(b.board, 5 * n, 5))
+                await mended.wait()
+                await asyncio.sleep(rng.uniform(0.5, 1.0))   # the link at work between outages
+
+        sender = asyncio.ensure_future(commands())
+        cutter = asyncio.ensure_future(outages())
+        got = await read_events(b.motor, 30 * 5, outcomes)
+        await cutter
+        sender.cancel()
+        await asyncio.gather(sender, return_exceptions=True)
+        assert got == expected and len(outcomes) >= 10 and all(o.resumed for o in outcomes)
+        assert b.ran[:sent] == [f"s{i}" for i in range(sent)]                # each once, in order
+        assert len(b.ran) <= sent + 1                                        # the cancelled one at most
+        await b.close()
+    run(main(), timeout=580)
