@@ -152,14 +152,20 @@ def test_board_reset_mid_session_is_detected_by_its_boot_counter():
     run(main())
 
 
+async def lost_with_a_command(pair, payload: bytes) -> asyncio.Future:
+    """Connect, cut the wire with a command in flight, and return it once the link is lost."""
+    await pair.host.connect()
+    pair.wire.faults.silent = True
+    command = asyncio.ensure_future(pair.host.command(0x10, payload))
+    while not pair.failures:
+        await asyncio.sleep(0.01)
+    return command
+
+
 def test_retransmissions_are_bounded_and_the_command_is_held_for_a_reconnection():
     async def main():
         pair = memory_link(config=LinkConfig(max_retransmits=2, link_timeout=30))
-        await pair.host.connect()
-        pair.wire.faults.silent = True
-        command = asyncio.ensure_future(pair.host.command(0x10, b"lost"))
-        while not pair.failures:
-            await asyncio.sleep(0.01)
+        command = await lost_with_a_command(pair, b"lost")
         assert isinstance(pair.failures[0], LinkLost) and "after 2 retransmissions" in str(pair.failures[0])
         assert not command.done()                       # held: the lost link is an episode
         pair.wire.faults.silent = False
@@ -172,11 +178,7 @@ def test_retransmissions_are_bounded_and_the_command_is_held_for_a_reconnection(
 def test_closing_a_lost_link_fails_its_held_commands():
     async def main():
         pair = memory_link(config=LinkConfig(max_retransmits=1, link_timeout=30))
-        await pair.host.connect()
-        pair.wire.faults.silent = True
-        command = asyncio.ensure_future(pair.host.command(0x10, b"never"))
-        while not pair.failures:
-            await asyncio.sleep(0.01)
+        command = await lost_with_a_command(pair, b"never")
         await pair.close()
         with pytest.raises(LinkClosed):
             await command

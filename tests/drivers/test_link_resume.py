@@ -42,6 +42,12 @@ class Bench:
         host_end.peer, self.board_end.peer = self.board_end, host_end
         return host_end
 
+    async def lose(self) -> None:
+        """The cable is cut (and stays cut); returns once the host has found the link lost."""
+        self.wire.faults.silent = True
+        with pytest.raises(LinkLost):
+            await self.motor.next_event()
+
     async def close(self) -> None:
         await self.motor.close()
         self.board.stop()
@@ -133,9 +139,7 @@ def test_commands_sent_while_the_link_is_lost_wait_and_run_once_after_the_reconn
     async def main():
         b = bench()
         await b.motor.connect()
-        b.wire.faults.silent = True
-        with pytest.raises(LinkLost):
-            await b.motor.next_event()
+        await b.lose()
         waiting = asyncio.gather(*(b.motor.seat_text(2, 1, f"w{i}") for i in range(7)))
         b.wire.faults.silent = False
         outcome = await reconnect(b.motor)
@@ -150,10 +154,8 @@ def test_commands_held_with_no_reconnection_under_way_fail_with_the_lost_link():
     async def main():
         b = bench(config=LinkConfig(hold_for=0.2))
         await b.motor.connect()
-        b.wire.faults.silent = True
         held = asyncio.ensure_future(b.motor.seat_text(0, 0, "nobody reconnects"))
-        with pytest.raises(LinkLost):
-            await b.motor.next_event()
+        await b.lose()
         with pytest.raises(LinkLost, match="link lost"):
             await held
         with pytest.raises(LinkLost):                      # and new ones are refused at once
@@ -187,9 +189,7 @@ def test_a_long_outage_overflows_the_boards_queue_and_says_so_in_band():
     async def main():
         b = bench(board_config=BoardLinkConfig(queue_capacity=10))
         await b.motor.connect()
-        b.wire.faults.silent = True
-        with pytest.raises(LinkLost):
-            await b.motor.next_event()
+        await b.lose()
         sent = press(b.board, 0, 50)
         b.wire.faults.silent = False
         outcomes: list[Reconnected] = []
@@ -204,10 +204,8 @@ def test_a_rebooted_board_refuses_the_resumption_and_commands_in_flight_fail_wit
     async def main():
         b = bench()
         await b.motor.connect()
-        b.wire.faults.silent = True
         in_flight = asyncio.ensure_future(b.motor.seat_text(0, 0, "lost with the board's RAM"))
-        with pytest.raises(LinkLost):
-            await b.motor.next_event()
+        await b.lose()
         b.board.reboot(8)                      # its BOOT is lost in the cut cable
         b.wire.faults.silent = False
         outcome = await reconnect(b.motor)
@@ -226,10 +224,8 @@ def test_a_board_that_no_longer_holds_the_session_gets_a_new_one_and_says_so():
         b = bench()
         await b.motor.connect()
         mine = b.motor.link.session
-        b.wire.faults.silent = True
         in_flight = asyncio.ensure_future(b.motor.seat_text(0, 0, "never"))
-        with pytest.raises(LinkLost):
-            await b.motor.next_event()
+        await b.lose()
         b.board.session = mine ^ 0x4242        # another host's handshake came meanwhile
         b.wire.faults.silent = False
         outcome = await reconnect(b.motor)
@@ -324,9 +320,7 @@ def test_the_reconnect_helper_backs_off_reports_each_attempt_and_leaves_nothing_
     async def main():
         b = bench(config=LinkConfig(hello_timeout=0.05, hello_interval=0.02))
         await b.motor.connect()
-        b.wire.faults.silent = True            # and it stays cut
-        with pytest.raises(LinkLost):
-            await b.motor.next_event()
+        await b.lose()
         attempts = []
         third = asyncio.Event()
 

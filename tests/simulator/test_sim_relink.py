@@ -18,7 +18,7 @@ from simulator import SimulatedTable, SimulatorError
 from simulator.control import ControlError
 from simulator.spawn import SimulatorProcess
 from tests.asyncio_support import run
-from tests.simulator.conftest import collect_until
+from tests.simulator.conftest import collect_until, connected
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -34,9 +34,8 @@ async def lost(client) -> None:
 def test_a_port_that_vanishes_and_comes_back_is_reopened_and_the_session_resumed(listen, tmp_path):
     async def main():
         table = SimulatedTable(seed=1, speed=0)
-        where = await table.start(listen.format(tmp=tmp_path / "by-id"))
-        motor = await MotorBoard.open(where.motor)
-        try:
+        async with connected(table, listen.format(tmp=tmp_path / "by-id")) as (motor, rfid):
+            where = table.endpoints
             await table.unplug("motor", seconds=0.5)       # a USB adapter re-enumerating
             await lost(motor)
             assert motor.link.stream_lost
@@ -49,9 +48,6 @@ def test_a_port_that_vanishes_and_comes_back_is_reopened_and_the_session_resumed
             assert await motor.next_event(5) == KeyPressed(1, Key.CONFIRM)
             assert table.world.seat_displays[1][0] == "连接中断 重连中"
             assert table.endpoints.motor == where.motor     # the same address as before
-        finally:
-            await motor.close()
-            await table.stop()
     run(main(), timeout=60)
 
 
@@ -74,28 +70,20 @@ def test_a_host_reopening_the_same_pty_resumes_its_session():
     session goes on over the reopened port."""
     async def main():
         table = SimulatedTable(seed=2, speed=0)
-        where = await table.start("pty")
-        motor = await MotorBoard.open(where.motor)
-        try:
+        async with connected(table) as (motor, rfid):
             await motor.reopen()                          # closes the host's port, opens it again
             table.press(0, "胡")
             assert (await motor.reconnect()).resumed
             assert await motor.next_event(5) == KeyPressed(0, Key.HU)
             await motor.shuffle(100)
             await collect_until(motor, ShuffleDone)
-        finally:
-            await motor.close()
-            await table.stop()
     run(main(), timeout=60)
 
 
 def test_a_cable_cut_for_a_second_during_a_shuffle_safe_stops_the_board_and_loses_no_event():
     async def main():
         table = SimulatedTable(seed=3, speed=1)
-        where = await table.start("pty")
-        motor = await MotorBoard.open(where.motor)
-        rfid = await RfidBoard.open(where.rfid)
-        try:
+        async with connected(table) as (motor, rfid):
             await motor.shuffle(20000)
             table.cut_link("motor", 1.2)                   # real time: the links run in real time
             await lost(motor)
@@ -111,10 +99,6 @@ def test_a_cable_cut_for_a_second_during_a_shuffle_safe_stops_the_board_and_lose
             assert not any(isinstance(e, ShuffleDone) for e in events)   # the shuffle was stopped
             assert not any(isinstance(e, BuildStopped) for e in events)  # no build was running
             assert (FaultCode.HOST_LOST, 0) in table.motor.latched      # latched until cleared
-        finally:
-            await motor.close()
-            await rfid.close()
-            await table.stop()
     run(main(), timeout=60)
 
 
