@@ -244,6 +244,14 @@ class ControlClient:
         """The device's wire goes dead both ways for `seconds` of table time."""
         await self.request("silent", device=device, seconds=seconds)
 
+    async def cut(self, device: str, seconds: float) -> None:
+        """The device's cable is cut for `seconds` of real time (nothing passes; ports stay open)."""
+        await self.request("cut", device=device, seconds=seconds)
+
+    async def unplug(self, device: str, seconds: float) -> None:
+        """The device's port vanishes for `seconds` of real time, then is back at its address."""
+        await self.request("unplug", device=device, seconds=seconds)
+
     async def press(self, panel: int | str, key: str, long: bool = False) -> None:
         """A key on a seat panel (0–3) or the front panel ("front"): "hu", "胡", "confirm", …"""
         await self.request("press", panel=panel, key=key, long=long)
