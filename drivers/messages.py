@@ -348,6 +348,7 @@ class FaultCode(IntEnum):
     ANTENNA = 20            # RFID: an antenna fault; unit 0–3 head antenna, 4–7 zone antenna
     READER = 21             # RFID: the reader chip does not answer
     DISPLAY = 22            # controller: the public display does not answer (clears when it does)
+    LINK_LOST = 23          # controller: a board's link is down, reconnecting (clears when it is back)
 
     @property
     def label(self) -> str:

@@ -16,14 +16,16 @@ import contextlib
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, AsyncIterator, Awaitable, Callable, Sequence, TypeVar
+from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, TypeVar
 
 from drivers.display import Display, Touched
 from drivers.errors import CommandRejected, LinkError
 from drivers.messages import FaultCleared, FaultCode, FaultRaised, SnapshotDone, Status
 from drivers.motor import MotorBoard
+from drivers.link import SessionRef
 from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchChanged, KeyAction, KeyPressed,
-                                    LiftMoved, LiftPosition, ShuffleDone, WallChanged, WallSnapshot)
+                                    LiftMoved, LiftPosition, SafeStop, ShuffleDone, WallChanged, WallSnapshot)
+from drivers.reconnect import Reconnected
 from drivers.rfid import RfidBoard
 from drivers.rfid_protocol import HeadRead, SlotRead, ZoneInventory
 from drivers.serial_transport import DEFAULT_BAUDRATE
@@ -38,7 +40,8 @@ from .build.ports import BuildListener, BuildPorts
 from .build.registry import TileRegistry
 from .display_watch import DisplayWatch
 from .faults import ControllerFailure, FaultLatch, LatchedFault, SetRejected, board_fault_message
-from .hand.ports import HandListener, HandPorts, KeyQueue, Press, Recorder, Screens, pressed
+from .hand.ports import HandListener, HandPorts, HandVoided, KeyQueue, Press, Recorder, Screens, pressed
+from .links import LinkKeeper, is_episode
 from .loopwatch import LoopWatch
 from .machines import build_machine
 from .panel import FrontPanel, Settings
@@ -56,13 +59,17 @@ class Devices:
 
 
 @contextlib.asynccontextmanager
-async def open_devices(motor: str, rfid: str, display: str | None = None,
-                       baudrate: int = DEFAULT_BAUDRATE) -> AsyncIterator[Devices]:
-    """Open and handshake the boards (and the display, if named); close every one that opened."""
+async def open_devices(motor: str, rfid: str, display: str | None = None, baudrate: int = DEFAULT_BAUDRATE,
+                       sessions: Mapping[str, SessionRef] | None = None) -> AsyncIterator[Devices]:
+    """Open and handshake the boards (and the display, if named); close every one that opened.
+    `sessions` are the link sessions a previous run journaled: a board that still holds one goes
+    on with it, and hands over what it queued while no controller listened (keys pressed, tiles
+    taken during a restart)."""
     opened: list = []
+    sessions = sessions or {}
     try:
-        opened.append(await MotorBoard.open(motor, baudrate=baudrate))
-        opened.append(await RfidBoard.open(rfid, baudrate=baudrate))
+        opened.append(await MotorBoard.open(motor, baudrate=baudrate, session=sessions.get("motor")))
+        opened.append(await RfidBoard.open(rfid, baudrate=baudrate, session=sessions.get("rfid")))
         if display is not None:
             opened.append(await Display.open(display, baudrate=baudrate))
         yield Devices(opened[0], opened[1], opened[2] if display is not None else None)
@@ -88,7 +95,11 @@ class TableController:
         self.lifts: dict[int, int] = {}
         self.wall_sensors: dict[int, tuple[int, ...]] = {}     # tiles per stack, as the sensors last said
         self.hatch_open = False
-        self.link_error: LinkError | None = None
+        self.link_error: LinkError | None = None               # a failure no reconnection mends
+        self.links = LinkKeeper(self._link_down, self._link_up, self._link_session, self._link_reset)
+        self.on_link_session: Callable[[str, SessionRef], None] | None = None     # the session journals them
+        self.hand_void: str | None = None                       # why the hand in play can no longer be trusted
+        self._halts = 0                                         # SafeStop events: the board stopped its motors
         self._dice: tuple[int, ...] | None = None
         self._zones: dict[int, ZoneInventory] = {}
         self._fault_clears = 0                                  # FaultCleared and acknowledgements so far
@@ -148,6 +159,7 @@ class TableController:
 
     async def stop(self) -> None:
         self.loop_watch.stop()
+        await self.links.close()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -231,22 +243,35 @@ class TableController:
 
     async def roll_dice(self, count: int) -> tuple[int, ...]:
         self._dice = None
-        await self.motion(lambda: self.devices.motor.roll_dice(count))
-        return await self.until(lambda: self._dice)
+        await self.move(lambda: self.devices.motor.roll_dice(count), lambda: self._dice is not None)
+        assert self._dice is not None
+        return self._dice
 
     async def read_zone(self, seat: int) -> tuple[bytes, ...]:
         self._zones.pop(seat, None)
-        await self.devices.rfid.read_zone(seat)
+        await self.send(lambda: self.devices.rfid.read_zone(seat))
         inventory = await self.until(lambda: self._zones.get(seat))
         return tuple(inventory.uids)
 
+    async def send(self, command: Callable[[], Awaitable[None]]) -> None:
+        """Send a command; across a link episode it is held by the link and runs once, or — the board
+        having rebooted — it is sent again once the link is back."""
+        while True:
+            try:
+                await command()
+                return
+            except LinkError as error:
+                if not is_episode(error):
+                    raise
+                await self.until(self.links_up)
+
     async def motion(self, command: Callable[[], Awaitable[None]]) -> None:
         """Send a motion command; while a fault or the interlock refuses it, wait (never spin) and
-        send it again."""
+        send it again (across a link episode too)."""
         while True:
             clears = self._fault_clears
             try:
-                await command()
+                await self.send(command)
                 return
             except CommandRejected as error:
                 if error.status == Status.INTERLOCK:
@@ -263,6 +288,17 @@ class TableController:
     async def lifts_at(self, lifts: tuple[int, ...], position: LiftPosition) -> None:
         await self.until(lambda: all(self.lifts.get(lift) == position for lift in lifts))
 
+    async def move(self, command: Callable[[], Awaitable[None]], arrived: Callable[[], bool]) -> None:
+        """A mechanism's move until it `arrived()`: a move the board halted (a fault, or our silence:
+        SafeStop) is sent again once the latch is clear."""
+        while True:
+            halts = self._halts
+            await self.motion(command)
+            await self.until(lambda: arrived() or self._halts > halts)
+            if arrived():
+                return
+            await self.until(lambda: not self.faults.blocking and self.links_up())
+
     # -- events ----------------------------------------------------------------------------------
 
     async def _notify(self) -> None:
@@ -271,17 +307,62 @@ class TableController:
             self._changed.notify_all()
 
     async def _pump(self, source: str, client: MotorBoard | RfidBoard) -> None:
-        try:
-            async for event in client.events():
-                self._handle(source, event)
-                await self._notify()
-        except LinkError as error:
-            self.link_error = error
-            self.record_fault(LatchedFault(FaultCode.HOST_LOST, 0, str(error), source))
-        except Exception as error:                  # a bug: stop the table loudly, never silently
-            self.link_error = ControllerFailure(f"{source} event handling failed: {error!r}")
-            self.link_error.__cause__ = error
+        """Every event of one board into state; a lost link is an episode (firmware.links), after
+        which the events go on from where they stood."""
+        while True:
+            try:
+                async for event in client.events():
+                    self._handle(source, event)
+                    await self._notify()
+                break                               # closed
+            except LinkError as error:
+                if not is_episode(error):
+                    self.link_error = error
+                    self.record_fault(LatchedFault(FaultCode.HOST_LOST, 0, str(error), source))
+                    break
+                await self.links.episode(source, client, error)
+            except Exception as error:              # a bug: stop the table loudly, never silently
+                self.link_error = ControllerFailure(f"{source} event handling failed: {error!r}")
+                self.link_error.__cause__ = error
+                break
         await self._notify()
+
+    # -- link episodes (firmware.links) ------------------------------------------------------------
+
+    def _link_down(self, source: str, error: LinkError) -> None:
+        self.latch(LatchedFault(FaultCode.LINK_LOST, 0 if source == "motor" else 1, str(error), "link"))
+
+    async def _link_up(self, source: str, outcome: Reconnected) -> None:
+        if not outcome.resumed:
+            await self._resync(source, outcome.rebooted)
+        self.recorder.emit("link_back", board=source, resumed=outcome.resumed, rebooted=outcome.rebooted,
+                           attempts=outcome.attempts)
+        if self.faults.clear(FaultCode.LINK_LOST, 0 if source == "motor" else 1, "link"):
+            self.presenter.show_page("main")
+        await self._clear_our_absence()
+        await self._notify()
+
+    def _link_session(self, source: str, session: SessionRef) -> None:
+        if self.on_link_session is not None:
+            self.on_link_session(source, session)
+
+    async def _resync(self, source: str, rebooted: bool) -> None:
+        """A board in a new session: read its state again and reconcile the hand and the build."""
+        await self.snapshot()
+        if source == "motor":
+            self.presenter.repaint_seats()          # a rebooted board's seat displays are blank
+        if self._hand is not None:
+            problem = self._hand.resync(self.wall_sensors)
+            if problem is not None:
+                self.hand_void = problem
+
+    def _link_reset(self, source: str) -> None:
+        """A board in a new session lost its state: the build under way is told before its events."""
+        if self._build is not None:
+            self._build.board_restarted(source)
+
+    def links_up(self) -> bool:
+        return not self.links.down
 
     def _on_touch(self, event: Touched) -> None:
         if event.pressed and (event.page, event.component) == ("fault", "b_ack"):
@@ -298,7 +379,7 @@ class TableController:
         while True:
             side, line, text = await self._seat_lines.get()
             try:
-                await self.devices.motor.seat_text(side, line, text)
+                await self.send(lambda: self.devices.motor.seat_text(side, line, text))
             except CommandRejected as error:
                 self.recorder.emit("warning", message=str(error))
 
@@ -324,8 +405,12 @@ class TableController:
             case FaultRaised():
                 self.latch(LatchedFault(event.code, event.unit, board_fault_message(event.code, event.unit, event.detail),
                                         source))
+                if event.code == FaultCode.HOST_LOST:           # our silence stopped it: ours to clear
+                    asyncio.get_running_loop().create_task(self._clear_our_absence())
             case SnapshotDone():
                 self._snapshots[source] += 1
+            case SafeStop():
+                self._halts += 1
             case FaultCleared():
                 self._fault_clears += 1
                 if self.faults.clear(event.code, event.unit, source):
@@ -409,6 +494,20 @@ class _Port:
 class _HandPorts(_Port):
     """The hub as the hand sees it (HandPorts)."""
 
+    async def until(self, predicate: Callable[[], Any], timeout: float | None = None) -> Any:
+        """As the hub's, but a hand the walls now contradict stops waiting: HandVoided."""
+        value = await self._hub.until(lambda: self._hub.hand_void or predicate(), timeout)
+        if self._hub.hand_void is not None:
+            raise HandVoided(self._hub.hand_void)
+        return value
+
+    async def next_key(self, panels: Sequence[int], keys: Sequence[Key]) -> Press:
+        match = pressed(panels, keys)
+        await self.until(lambda: self._hub.keys.peek(match))
+        press = self._hub.keys.take(match)
+        assert press is not None
+        return press
+
     @property
     def keys(self) -> KeyQueue:
         return self._hub.keys
@@ -425,36 +524,8 @@ class _HandPorts(_Port):
     def table_state(self) -> str:
         return self._hub.table.state
 
-    async def snapshot(self) -> None:
-        """Both boards' whole state (walls, lifts, hatch, latched faults), waited for."""
-        done = dict(self._snapshots)
-        await self.devices.motor.request_snapshot()
-        await self.devices.rfid.request_snapshot()
-        await self.until(lambda: all(self._snapshots[board] > done[board] for board in done))
-
-    async def halt(self) -> None:
-        """Stop every motor now (a stop asked of the controller): the motor board's emergency stop.
-        The board latches it (E16, unit 0: the host); the next start clears it as its own doing."""
-        with contextlib.suppress(LinkError, CommandRejected, asyncio.TimeoutError):
-            await asyncio.wait_for(self.devices.motor.emergency_stop(), 1.0)
-
-    async def _clear_our_absence(self) -> None:
-        """A board that stopped because this controller went quiet (E13) or was told to stop (E16 from
-        the host) is cleared at once; any other latched fault still waits for a person (who clears
-        these with it)."""
-        ours = {(FaultCode.HOST_LOST, 0), (FaultCode.EMERGENCY_STOP, 0)}
-        board_faults = [f for f in self.faults.latched() if f.source in ("motor", "rfid")]
-        if board_faults and all((f.code, f.unit) in ours for f in board_faults):
-            for source in {f.source for f in board_faults}:
-                board = self.devices.motor if source == "motor" else self.devices.rfid
-                await board.clear_faults()
-            self.recorder.emit("host_lost_cleared", boards=sorted({f.source for f in board_faults}))
-
     async def advance(self, trigger: str) -> None:
         await self._hub.advance(trigger)
-
-    async def next_key(self, panels: Sequence[int], keys: Sequence[Key]) -> Press:
-        return await self._hub.next_key(panels, keys)
 
     async def roll_dice(self, count: int) -> tuple[int, ...]:
         return await self._hub.roll_dice(count)

@@ -67,6 +67,8 @@ HINTS: dict[int, Hint] = {
                             "check the antenna's cable, then acknowledge"),
     FaultCode.READER: Hint("读卡器无响应", "reader", "检查读卡板后按确认",
                            "check the RFID reader board, then acknowledge"),
+    FaultCode.LINK_LOST: Hint("连接中断 重连中", "link lost", "稍候，连接恢复后继续",
+                              "wait: the controller reconnects by itself and the table goes on"),
     FaultCode.DISPLAY: Hint("显示屏无响应", "display silent", "检查显示屏的线和电源",
                             "check the display's cable and power; the table goes on and repaints it when it answers"),
 }
@@ -75,7 +77,7 @@ UNKNOWN_HINT = Hint("故障", "fault", "排除原因后按确认", "acknowledge 
 # Faults that clear by themselves when their cause goes: the hatch interlock stops motion while it is
 # open (motion waits for it, never spins) and nobody has to acknowledge a hatch simply shut again; a
 # silent display is shown and logged, and clears when the display answers.
-INTERLOCKS = frozenset({FaultCode.HATCH_OPEN, FaultCode.DISPLAY})
+INTERLOCKS = frozenset({FaultCode.HATCH_OPEN, FaultCode.DISPLAY, FaultCode.LINK_LOST})
 
 
 def hint_for(code: int) -> Hint:

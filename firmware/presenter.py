@@ -154,6 +154,11 @@ class Presenter:
         self._display.show_page(self.page)
         return sent
 
+    def repaint_seats(self) -> None:
+        """Send every seat display line again (the motor board rebooted: its seat displays are blank)."""
+        for (side, line), text in self._seats.items():
+            self._seat_writer(side, line, text)
+
     def show_page(self, page: str) -> None:
         if page != self.page:
             self.page = page

@@ -23,7 +23,7 @@ from .panel import Settings
 from .records.ledger import Ledger
 from .records.recorder import FlightRecorder
 from .records.store import Store, ThreadedSink
-from .session import TableSession
+from .session import TableSession, journaled_links
 
 PlayersFactory = Callable[[SimulatedTable, Ruleset, int], Any]   # returns an object with `async run()`
 
@@ -117,7 +117,8 @@ async def _play(endpoints: Endpoints, registry: TileRegistry, ruleset: Ruleset, 
     store = Store()
     player_task: asyncio.Task | None = None
     try:
-        async with open_devices(endpoints.motor, endpoints.rfid, endpoints.display) as devices:
+        sessions = journaled_links(ledger) if resume else None
+        async with open_devices(endpoints.motor, endpoints.rfid, endpoints.display, sessions=sessions) as devices:
             sink = ThreadedSink(events, store, close_target=False) if events is not None else None
             recorder = FlightRecorder(sink, clock=clock)
             if on_event is not None:

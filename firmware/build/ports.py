@@ -52,5 +52,8 @@ class BuildListener(Protocol):
     def on_build_event(self, event: object) -> None:
         """A HeadRead, ShuffleDone, BuildDone or BuildStopped from the boards."""
 
+    def board_restarted(self, source: str) -> None:
+        """A board rebooted (its RAM is gone): a shuffle under way is done again; a build is broken."""
+
 
 __all__ = ["BuildListener", "BuildPorts"]

@@ -183,7 +183,7 @@ async def _run_real(ruleset, config: TableConfig, args, events, events_path, db_
     from firmware.records.ledger import Ledger
     from firmware.records.recorder import FlightRecorder
     from firmware.records.store import Store, ThreadedSink
-    from firmware.session import TableSession
+    from firmware.session import TableSession, journaled_links
 
     devices_cfg = config.devices
     registry = TileRegistry(config.state_dir / "tiles.db")
@@ -191,7 +191,7 @@ async def _run_real(ruleset, config: TableConfig, args, events, events_path, db_
     store = Store()
     try:
         async with say.service.serving(), open_devices(devices_cfg.motor, devices_cfg.rfid, devices_cfg.display,
-                                                       devices_cfg.baudrate) as devices:
+                                                       devices_cfg.baudrate, journaled_links(ledger)) as devices:
             say.service.ready(f"running {ruleset.region.name} on the boards")
             clock = monotonic_clock()                    # one table clock for the recorder and the controller
             recorder = FlightRecorder(ThreadedSink(events, store, close_target=False) if events else None, clock=clock)
