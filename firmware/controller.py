@@ -110,6 +110,7 @@ class TableController:
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-worker")
         self.loop_watch = LoopWatch()
         self._hand: HandListener | None = None
+        self._walls_blind = False               # the motor board rebooted and its walls are not read yet
         self._build: BuildListener | None = None
         self._watchers: list[Callable[[], None]] = []
         self.presenter = Presenter(devices.display, lambda side, line, text: self._seat_lines.put_nowait((side, line, text)),
@@ -355,11 +356,17 @@ class TableController:
             problem = self._hand.resync(self.wall_sensors)
             if problem is not None:
                 self.hand_void = problem
+        if source == "motor":
+            self._walls_blind = False
 
     def _link_reset(self, source: str) -> None:
         """A board in a new session lost its state: the build under way is told before its events."""
         if self._build is not None:
             self._build.board_restarted(source)
+        if source == "motor":
+            # Until the wall is read again, its changes are only noted: taken before the reads
+            # they would be counted ahead of the takes made while the board was down.
+            self._walls_blind = True
 
     def links_up(self) -> bool:
         return not self.links.down
@@ -421,7 +428,7 @@ class TableController:
         if pos.stack < len(sensors):
             sensors[pos.stack] = tiles
             self.wall_sensors[pos.wall] = tuple(sensors)
-        if self._hand is not None:
+        if self._hand is not None and not self._walls_blind:
             self._hand.on_wall_change(pos, tiles)
 
     def _on_key(self, event: KeyPressed) -> None:

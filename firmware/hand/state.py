@@ -355,7 +355,13 @@ class HandState:
                 return [], f"stack {pos.stack} of side {pos.wall} holds {now} tile(s); this hand had left {before}"
             if now < before:
                 changes.append((pos, now))
-        return changes, None
+        return sorted(changes, key=self._from_the_head), None
+
+    def _from_the_head(self, change: tuple[StackPos, int]) -> int:
+        """Stacks in draw order from the next head stack (the tail's stacks come last)."""
+        head = self.tracker.next_head()
+        start = head.ring if head is not None else 0
+        return (self.ring.stacks.index(change[0]) - start) % len(self.ring.stacks)
 
     # -- as data -------------------------------------------------------------------------------
 

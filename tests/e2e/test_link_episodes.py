@@ -59,6 +59,8 @@ def test_a_motor_board_rebooted_mid_hand_is_read_again_and_the_hand_goes_on():
     back = next(e for e in log if e["event"] == "link_back")
     assert back["board"] == "motor" and not back["resumed"] and back["rebooted"]
     assert result.hands == 2 and audit_events(log) == []
+    # the takes made while the board was down are counted before the ones reported after it came back
+    assert all(e["in_order"] for e in log if e["event"] == "take")
 
 
 class RebootMidBuild:
