@@ -182,23 +182,21 @@ class FleetPublisher:
             await self._persist()
 
     async def _persist(self) -> None:
-        """Settled hands from memory to the outbox, through the public filter.  A hand whose write
-        failed or was interrupted goes back to memory, to be written with the next one (the outbox
-        keeps a hand once, however often it is written)."""
+        """Settled hands from memory to the outbox, through the public filter, oldest first.  A hand
+        leaves memory only once written (the outbox keeps a hand once, however often it is written),
+        so one interrupted or failed is written with the next."""
         assert self._store is not None and self._outbox is not None
-        hands = self.report.take_hands()
-        for done, hand in enumerate(hands):
+        hands = self.report.hands
+        while hands:
+            hand = hands[0]
             data = self._encoded("hand", hand)
-            if data is None:
-                continue
-            try:
-                self._waiting_hands = await self._store.run(self._outbox.put, hand["id"], self.topics.hands, data)
-            except BaseException as error:
-                self.report.hands[:0] = hands[done:]
-                if isinstance(error, Exception):
+            if data is not None:
+                try:
+                    self._waiting_hands = await self._store.run(self._outbox.put, hand["id"], self.topics.hands, data)
+                except Exception as error:
                     log.error("MQTT: cannot write a settled hand to the outbox %s: %s", self._outbox_path, error)
                     return
-                raise
+            hands.remove(hand)
         self._wake.set()
 
     async def _facts_loop(self) -> None:

@@ -93,10 +93,6 @@ class TableReport:
         self.events_dropped += len(batch) - len(keep)
         self.events.extendleft(reversed(keep))
 
-    def take_hands(self) -> list[dict[str, Any]]:
-        hands, self.hands = self.hands, []
-        return hands
-
     def objects(self) -> dict[str, dict[str, Any]]:
         """The web view's `table` and `faults` objects, now."""
         return self.live.status({"table", "faults"})

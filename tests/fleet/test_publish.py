@@ -28,6 +28,7 @@ def test_a_table_publishes_and_the_parlour_receives_it_all(broker, tmp_path):
                 await watcher.wait_until(lambda: watcher.stats.hands == 3, 20)
                 await publisher.stop()
                 await sub.wait_for(lambda: any(m.json()["status"] == "offline" for m in sub.on(topics.status)))
+                await watcher.wait_until(lambda: watcher.tables["t01"].status["status"] == "offline", 20)
         finally:
             await publisher.stop()
             await watcher.stop()
@@ -81,7 +82,8 @@ def test_a_late_reader_gets_the_retained_status_and_discovery(broker, tmp_path):
             await play("wuhan", 1, 3, ledger, follow=publisher.attach)
             await publisher.connected.wait()
             async with Subscriber(broker, "mahjong/late/status") as sub:     # the table still runs
-                online = await sub.wait_for(lambda: [m for m in sub.on(topics.status) if m.retain])
+                online = await sub.wait_for(lambda: sub.on(topics.status))
+                await sub.wait_for(lambda: any(m.json()["ruleset"] == "wuhan" for m in sub.on(topics.status)))
             async with Subscriber(broker, "homeassistant/device/+/config") as ha:
                 found = await ha.wait_for(lambda: ha.on(topics.discovery))
         finally:
@@ -91,7 +93,7 @@ def test_a_late_reader_gets_the_retained_status_and_discovery(broker, tmp_path):
         return online, found, stopped
 
     online, found, stopped = run(go(), timeout=60)
-    assert online[0].json()["status"] == "online" and online[0].json()["ruleset"] == "wuhan"
+    assert online[0].retain and online[0].json()["status"] == "online" and online[0].json()["table"] == "late"
     assert found[0].retain and found[0].json()["o"]["name"] == "mahjong-table"
     assert stopped[0].retain and stopped[0].json()["status"] == "offline" and stopped[0].json()["reason"] == "stopped"
 
