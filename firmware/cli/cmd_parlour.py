@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import signal
 import sqlite3
 from pathlib import Path
+from typing import Iterator
 
 from .errors import UserError
 
@@ -95,22 +97,24 @@ async def _watch(broker, settings, db: Path, client_id: str) -> int:
             address = await server.start()
         except WebError as error:
             raise UserError(str(error)) from None
-        _say(f"parlour page at {address}; watching {broker.url()} (mahjong/+/…); Ctrl-C stops")
-        _say(f"stopped by {await _signalled()}")
+        with _signals() as stopped:             # caught before the line that says Ctrl-C stops it
+            _say(f"parlour page at {address}; watching {broker.url()} (mahjong/+/…); Ctrl-C stops")
+            _say(f"stopped by {await stopped}")
         return 0
     finally:
         await server.stop()
         await watcher.stop()
 
 
-async def _signalled() -> str:
-    """Wait for SIGINT or SIGTERM; the signal's name."""
+@contextlib.contextmanager
+def _signals() -> Iterator[asyncio.Future]:
+    """A future that SIGINT or SIGTERM completes with the signal's name."""
     loop = asyncio.get_running_loop()
-    stop: asyncio.Future[str] = loop.create_future()
+    stopped: asyncio.Future[str] = loop.create_future()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, lambda name=sig.name: stop.done() or stop.set_result(name))
+        loop.add_signal_handler(sig, lambda name=sig.name: stopped.done() or stopped.set_result(name))
     try:
-        return await stop
+        yield stopped
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
