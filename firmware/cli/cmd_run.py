@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                "  mahjong-table run --ruleset changchun --hands 4 --seed 1 --speed 0 --events events.jsonl\n"
                "  mahjong-table run --ruleset sichuan --hands 1 --speed 0 --events -\n"
                "  mahjong-table run --simulate --hands 2 --speed 0 --fault corrupt=0.02 --db demo.db\n"
-               "  mahjong-table run --hands 1 --speed 0 --mqtt mqtt://127.0.0.1:1883 --table t01\n"
+               "  mahjong-table run --hands 1 --speed 0 --mqtt mqtt://127.0.0.1:1883 --table t01 --http 127.0.0.1:8080\n"
                "  mahjong-table run --fault help",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", metavar="FILE", help="a TOML configuration naming the boards' serial ports (see deploy/config.toml)")
@@ -59,13 +59,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="inject a simulator fault; repeatable; `--fault help` lists them")
     parser.add_argument("--db", metavar="FILE", help="the ledger and settings database (default: table.db in the state directory)")
     parser.add_argument("--http", metavar="HOST:PORT",
-                        help="serve the web view and API there, e.g. 127.0.0.1:8080 (default: [web] listen in the config)")
+                        help="serve the web view and API there (default: [web] listen in the config), e.g. 127.0.0.1:8080")
     parser.add_argument("--mqtt", metavar="URL",
-                        help="report to this MQTT broker, e.g. mqtt://127.0.0.1:1883 (default: [mqtt] url in the "
-                             "config; docs/fleet.md)")
+                        help="report to this MQTT broker (default: [mqtt] url in the config; docs/fleet.md), "
+                             "e.g. mqtt://127.0.0.1:1883")
     parser.add_argument("--table", metavar="NAME",
-                        help="this table's name on the broker (topics mahjong/NAME/…), e.g. t01 "
-                             "(default: [mqtt] table in the config)")
+                        help="this table's name on the broker, topics mahjong/NAME/… (default: [mqtt] table in the "
+                             "config), e.g. t01")
     parser.set_defaults(handler=run_table)
 
 
