@@ -6,9 +6,10 @@ from dataclasses import dataclass
 
 ROOT = "mahjong"
 KINDS = ("status", "events", "hands")
-# What the parlour subscribes to, with the QoS it asks for: events at QoS 0, so a broker keeping
-# the parlour's session while it is away queues hands and statuses, never a flood of events.
-PARLOUR_SUBSCRIPTIONS = ((f"{ROOT}/+/status", 1), (f"{ROOT}/+/hands", 1), (f"{ROOT}/+/events", 0))
+# What the parlour subscribes to, with the QoS it asks for: only hands at QoS 1, so a broker keeping
+# the parlour's session while it is away queues the hands and nothing else (its queue is bounded:
+# Mosquitto's max_queued_messages, 1000 by default); the retained statuses come with each subscribe.
+PARLOUR_SUBSCRIPTIONS = ((f"{ROOT}/+/hands", 1), (f"{ROOT}/+/status", 0), (f"{ROOT}/+/events", 0))
 
 
 @dataclass(frozen=True)

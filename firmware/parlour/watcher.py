@@ -1,9 +1,9 @@
 """The parlour's side of the broker: every table's status, events and settled hands.
 
-`ParlourWatcher` subscribes to `mahjong/+/status`, `…/hands` (QoS 1) and `…/events` (QoS 0)
+`ParlourWatcher` subscribes to `mahjong/+/hands` (QoS 1), `…/status` and `…/events` (QoS 0)
 with a persistent session (`clean_session=False`, a fixed client id), so a broker that keeps
-sessions queues the hands and statuses sent while the parlour is away.  The retained statuses
-give the whole parlour the moment it connects.  It keeps each table's latest status in memory
+sessions queues the hands sent while the parlour is away, and nothing else.  The retained
+statuses give the whole parlour the moment it (re)subscribes.  It keeps each table's latest status in memory
 (written to its store every few seconds: the latest wins), each hand in the store at once (kept
 once however often it arrives), and a line in the store whenever a table comes, goes, is lost
 or latches a fault.  Anything malformed from the network is counted and skipped, never fatal.
