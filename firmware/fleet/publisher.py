@@ -140,8 +140,8 @@ class FleetPublisher:
             try:
                 await asyncio.wait_for(asyncio.shield(connection), grace)
             except asyncio.TimeoutError:
-                log.warning("MQTT: the broker did not take the last messages within %.0f s; the hands wait in %s",
-                            grace, self._outbox_path)
+                log.warning("MQTT: the broker did not take the last messages within %.0f s; leaving it "
+                            "(it sends the table's last will)", grace)
         finally:
             for task in self._tasks:
                 task.cancel()
