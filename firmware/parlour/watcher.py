@@ -145,9 +145,11 @@ class ParlourWatcher:
         if listener in self._listeners:
             self._listeners.remove(listener)
 
-    def listen_events(self, listener: EventListener) -> None:
-        """`listener(table, envelope, received_at)` for every new public event (not a repeat)."""
+    def listen_events(self, listener: EventListener) -> Callable[[], None]:
+        """`listener(table, envelope, received_at)` for every new public event (not a repeat);
+        returns what stops it."""
         self._event_listeners.append(listener)
+        return lambda: self._event_listeners.remove(listener)
 
     async def wait_until(self, predicate: Callable[[], bool], timeout: float) -> None:
         """Return once `predicate()` holds (checked after every change); TimeoutError otherwise."""
