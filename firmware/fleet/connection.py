@@ -19,7 +19,7 @@ import aiomqtt
 
 from .settings import BrokerSettings
 
-log = logging.getLogger("mahjong_table.fleet")
+log = logging.getLogger("firmware.fleet")
 
 
 class Backoff:

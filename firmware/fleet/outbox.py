@@ -13,7 +13,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-log = logging.getLogger("mahjong_table.fleet")
+log = logging.getLogger("firmware.fleet")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (

@@ -45,7 +45,7 @@ from .report import TableReport
 from .settings import FleetSettings
 from .topics import Topics
 
-log = logging.getLogger("mahjong_table.fleet")
+log = logging.getLogger("firmware.fleet")
 
 WINDOW = 20                  # QoS 1 messages in flight at once (paho's own default)
 FACTS_EVERY = 300.0          # the ledger's hours of today are read again at least this often (s)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from drivers.table_ui import (ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE, Key,
                               Phase, choice_text, relative_name)
 from rulesets.indicators import Effect, Timing
+from rulesets.judging import evaluate_hand
 from rulesets.tiles import Tile
 
 from .melds import melds_from_tiles
@@ -54,8 +55,10 @@ class WinCheck:
         melds, concealed, flowers = await self._read_hand(hand, seat)
         win_tile = await self._win_tile(hand, seat, discarder, concealed)
         flipped = self._after_win_flips(hand, discarder)
-        laid, context, result = hand.judge_win(seat, discarder, melds, concealed, flowers, win_tile, flipped,
-                                               self.winners_on(hand, discarder, seat))
+        laid, context = hand.laid_hand(seat, discarder, melds, concealed, flowers, win_tile, flipped,
+                                       self.winners_on(hand, discarder, seat))
+        result = await ports.compute(evaluate_hand, hand.ruleset, laid, context)     # scoring can take a while
+        hand.record_win(seat, discarder, laid, win_tile, result)
         verdict = result.verdict
         if verdict.legal and result.settlement is not None:
             settlement = result.settlement

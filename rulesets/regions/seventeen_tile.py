@@ -17,7 +17,8 @@ HAND_READING = HouseOption(
     "hand_reading", "17张 读法 (reading)",
     (("hold17", "(a) a complete hand holds 17 tiles: 16 dealt, the dealer 17"),
      ("stacks17", "(b) 17 stacks a side, 13-tile hands")),
-    "hold17", open_question("§18", "「每人手里抓17张牌」 read literally: a hand of 17 tiles is 5 melds + a pair, so 16 are held between draws"))
+    "hold17", open_question("§18", "「每人手里抓17张牌」 read literally: a hand of 17 tiles is 5 melds + a pair, so 16 are held between draws"),
+    value_labels=(("hold17", "手牌17张"), ("stacks17", "每边17墩 手牌13张")))
 
 DEAD_WALL = dead_wall("not stated (§18)")
 
