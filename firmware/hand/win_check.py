@@ -14,7 +14,7 @@ from rulesets.indicators import Effect, Timing
 from rulesets.judging import evaluate_hand
 from rulesets.tiles import Tile
 
-from .melds import melds_from_tiles
+from .melds import kongs_from_entry, melds_from_tiles
 from .ports import HandPorts, Press
 from .state import HandState, win_context_json
 
@@ -103,10 +103,10 @@ class WinCheck:
         ports = self.ports
         ports.screens.prompt(seat, LAY_MELDS)
         await ports.next_key((seat,), (Key.CONFIRM,))
-        shown = await ports.read_zone(seat)
+        shown = await self._read_zone(seat)
         ports.screens.prompt(seat, LAY_HAND)
         await ports.next_key((seat,), (Key.CONFIRM,))
-        everything = await ports.read_zone(seat)
+        everything = await self._read_zone(seat)
         shown_tiles = self._tiles_of(shown)
         all_tiles = self._tiles_of(everything)
         bonus = hand.ruleset.flowers.kinds_for(hand.wilds_for(seat))
@@ -116,6 +116,8 @@ class WinCheck:
                 raise ValueError("a tag in the read zone is not a registered tile")
             remaining = list(all_tiles)
             for tile in shown_tiles:
+                if tile not in remaining:
+                    raise ValueError(f"the second read of the zone missed a {tile.zh} the first one saw")
                 remaining.remove(tile)
             melds = melds_from_tiles([t for t in shown_tiles if t not in bonus], len(kongs), sum(kongs))
             held = [t for t in remaining if t not in bonus]
@@ -124,10 +126,18 @@ class WinCheck:
                 raise ValueError(f"the read zone saw {len(held)} concealed tile(s), a winning hand holds {expected}")
         except ValueError as error:
             ports.recorder.emit("zone_fallback", seat=seat, reason=str(error))
-            return (), tuple(await self._manual_entry(hand, seat)), ()
+            entered = await self._manual_entry(hand, seat)
+            melds, held = kongs_from_entry(entered, kongs, hand.ruleset.hand_size + 1)
+            return melds, tuple(held), ()
         flowers = tuple(t for t in remaining + shown_tiles if t in bonus)
         concealed = tuple(t for t in remaining if t not in bonus)
         return melds, concealed, flowers
+
+    async def _read_zone(self, seat: int) -> tuple[bytes, ...]:
+        """Two reads of the zone, joined: a tag one read missed, the other sees (the tags are unique)."""
+        first = await self.ports.read_zone(seat)
+        second = await self.ports.read_zone(seat)
+        return tuple(dict.fromkeys(first + second))
 
     def _tiles_of(self, uids: tuple[bytes, ...]) -> list[Tile] | None:
         tiles = [self.ports.lookup(uid) for uid in uids]
