@@ -2,9 +2,10 @@
 when the table stops, or outliving a table that dies — no settled hand is lost, none is delayed,
 and the table plays on.
 
-The simulated table runs real serial links over ptys with a link-loss check (640 ms without a
-frame), so a table whose loop the broker stalled would stop with LinkLost: playing every hand to
-the end is itself the proof that the loop was never held up.
+The simulated table runs real serial links over ptys that a board calls lost after 0.6 s without
+a frame: a table whose loop the broker stalled would have a link episode (E23 latched, recorded as a
+`fault`, then `link_back`).  Playing every hand to the end with no such event is the proof that the
+loop was never held up.
 """
 
 import asyncio
@@ -26,6 +27,16 @@ def parlour(broker, tmp_path, name="parlour"):
     return ParlourWatcher(broker.settings, tmp_path / f"{name}.db", client_id=f"test-{name}", backoff=(0.1, 0.5))
 
 
+async def parlour_and_table(broker, tmp_path, table, ledger):
+    """The parlour, connected, and a table's publisher, started (its outbox in tmp_path)."""
+    watcher = parlour(broker, tmp_path)
+    await watcher.start()
+    await watcher.connected.wait()
+    publisher = FleetPublisher(settings_for(broker, table), tmp_path / "outbox.db", ledger)
+    await publisher.start()
+    return watcher, publisher
+
+
 def stored(watcher):
     """(number, payments, totals) of the hands the parlour stored, oldest first."""
     return sorted((h["hand"], tuple(h["payments"]), tuple(h["totals"])) for h in watcher.recent)
@@ -43,11 +54,7 @@ def test_a_broker_restarted_mid_session_loses_no_settled_hand(broker, tmp_path):
         broker.start()
 
     async def go():
-        watcher = parlour(broker, tmp_path)
-        await watcher.start()
-        await watcher.connected.wait()
-        publisher = FleetPublisher(settings_for(broker, "r1"), tmp_path / "outbox.db", ledger)
-        await publisher.start()
+        watcher, publisher = await parlour_and_table(broker, tmp_path, "r1", ledger)
         restarting = []
 
         def on_event(event):
@@ -79,13 +86,12 @@ def test_a_stuck_broker_never_holds_the_table_up(broker, tmp_path):
     ledger = tmp_path / "table.db"
 
     async def go():
-        watcher = parlour(broker, tmp_path)
-        await watcher.start()
-        await watcher.connected.wait()
-        publisher = FleetPublisher(settings_for(broker, "s1"), tmp_path / "outbox.db", ledger)
-        await publisher.start()
+        watcher, publisher = await parlour_and_table(broker, tmp_path, "s1", ledger)
+        troubles = []
 
         def on_event(event):
+            if event["event"] in ("fault", "link_back"):
+                troubles.append(event)
             if event["event"] == "hand_end" and event["hand"] == 1:
                 broker.pause()
 
@@ -99,10 +105,11 @@ def test_a_stuck_broker_never_holds_the_table_up(broker, tmp_path):
                 broker.resume()
             await publisher.stop()
             await watcher.stop()
-        return result, still_stuck, waiting, watcher, publisher
+        return result, still_stuck, waiting, watcher, publisher, troubles
 
-    result, still_stuck, waiting, watcher, publisher = run(go(), timeout=150)
+    result, still_stuck, waiting, watcher, publisher, troubles = run(go(), timeout=150)
     assert result.hands == 4 and still_stuck            # the table finished while the broker was stuck
+    assert troubles == []                               # with no link episode, no fault: never held up
     assert waiting == 4                                 # not one hand was acknowledged meanwhile
     assert stored(watcher) == ledger_hands(ledger) and publisher.waiting_hands == 0
 
