@@ -1,6 +1,6 @@
 """A parlour under load: many simulated tables reporting to one Mosquitto, one parlour page watching.
 
-    python benchmarks/bench_fleet.py [--tables 50] [--workers 5] [--hands 2] [--speed 10] [--rounds 2] [--stagger 0.2]
+    python benchmarks/bench_fleet.py [--tables 50] [--workers 5] [--hands 2] [--speed 10] [--rounds 2] [--stagger 0.2] [--deadline 180]
 
 Each round plays the same tables (same region, same seeds) twice, in alternating order: once
 reporting (every table with its own FleetPublisher, the parlour's watcher and page in this
@@ -17,8 +17,9 @@ the simulator's real serial links over ptys.  Printed per round and as medians:
 
 The default speed 10 plays ten times faster than a real table (a simulated hand takes about 8 s
 instead of a minute and a half), so the load is ten real parlours' worth.  At speed 0 the tables
-run as fast as the CPU lets them: 50 of them on two cores starve their own serial links (a table
-stops with LinkLost after 640 ms without a frame) whether they report or not.
+run as fast as the CPU lets them: 50 of them on two cores starve their own serial links (a board
+link silent for 0.6 s is an episode: E23, reconnect, resume) whether they report or not; the
+summary counts those episodes each way.
 """
 
 from __future__ import annotations
@@ -55,13 +56,15 @@ from tests.fleet.broker import Broker  # noqa: E402
 # -- the tables, in worker processes ---------------------------------------------------------------------
 
 def play_tables(port: int | None, names: list[str], region: str, hands: int, speed: float, folder: str,
-                stagger: float) -> list[dict]:
+                stagger: float, deadline: float) -> list[dict]:
     """Play each named table (seeded by its index) side by side; report to the broker when `port`.
-    Table n starts n × `stagger` seconds after the round began, as a parlour's tables are switched on."""
-    return asyncio.run(_play_tables(port, names, region, hands, speed, Path(folder), stagger))
+    Table n starts n × `stagger` seconds after the round began, as a parlour's tables are switched on;
+    one still playing `deadline` seconds after its start is stopped and counted as stuck."""
+    return asyncio.run(_play_tables(port, names, region, hands, speed, Path(folder), stagger, deadline))
 
 
-async def _play_tables(port, names, region, hands, speed, folder: Path, stagger: float) -> list[dict]:
+async def _play_tables(port, names, region, hands, speed, folder: Path, stagger: float,
+                       deadline: float) -> list[dict]:
     ruleset = get_region(region).resolve()
 
     async def one(name: str, seed: int) -> dict:
@@ -74,9 +77,18 @@ async def _play_tables(port, names, region, hands, speed, folder: Path, stagger:
             await publisher.start()
         start = time.perf_counter()
         failed = None
+        episodes: list[dict] = []           # a board link lost and back: the loop starved (E23)
+
+        def note(event: dict) -> None:
+            if event["event"] == "link_back":
+                episodes.append(event)
+
         try:
-            result = await run_simulated(ruleset, hands=hands, seed=seed, speed=speed, ledger_path=str(ledger),
-                                         on_session=(lambda s: publisher.attach(s.public_feed())) if publisher else None)
+            result = await asyncio.wait_for(run_simulated(
+                ruleset, hands=hands, seed=seed, speed=speed, ledger_path=str(ledger), on_event=note,
+                on_session=(lambda s: publisher.attach(s.public_feed())) if publisher else None), deadline)
+        except asyncio.TimeoutError:        # a table that stopped making progress: not the broker's doing
+            failed = f"stuck: still playing after {deadline:g} s"
         except Exception as error:          # an overloaded machine: the table stops; say so, go on
             failed = f"{type(error).__name__}: {error}"
         finally:
@@ -86,10 +98,11 @@ async def _play_tables(port, names, region, hands, speed, folder: Path, stagger:
         played = History(ledger).hands() if failed else None
         return {"table": name, "hands": len(played) if failed else result.hands,
                 "events": publisher.report.seq if publisher else 0, "elapsed": elapsed, "failed": failed,
+                "episodes": len(episodes),
                 "refused": publisher.stats.refused if publisher else 0,
                 "waiting": publisher.waiting_hands if publisher else 0}
 
-    watchdog = asyncio.create_task(_stuck_after(300))
+    watchdog = asyncio.create_task(_stuck_after(len(names) * stagger + deadline + 120))
     try:
         return await asyncio.gather(*(one(name, int(name.rsplit("t", 1)[1])) for name in names))
     finally:
@@ -169,12 +182,13 @@ async def one_round(n: int, publish: bool, args, pool, broker: Broker, watcher: 
     start = time.perf_counter()
     results = [r for share in await asyncio.gather(*(loop.run_in_executor(
         pool, play_tables, broker.port if publish else None, share, args.region, args.hands, args.speed, str(folder),
-        args.stagger)
+        args.stagger, args.deadline)
         for share in shares)) for r in share]
     tables_s = time.perf_counter() - start
     out: dict[str, Any] = {"publish": publish, "tables_s": tables_s, "hands": sum(r["hands"] for r in results),
                            "play_s": statistics.median(r["elapsed"] for r in results),
-                           "failed": [f"{r['table']}: {r['failed']}" for r in results if r["failed"]]}
+                           "failed": [f"{r['table']}: {r['failed']}" for r in results if r["failed"]],
+                           "episodes": sum(r["episodes"] for r in results)}
     if not publish:
         return out
     hands_played = out["hands"]
@@ -270,7 +284,8 @@ def summary(args, rounds: list[dict[str, Any]], page: Page) -> None:
     print(f"  hand → page:      {percentiles([x for r in on for x in r['page_latency']])} "
           f"({sum(len(r['page_latency']) for r in on)} of {sum(r['hands_stored'] for r in on)} hands seen on the page)")
     print(f"  tables that stopped (an overloaded machine): {sum(len(r['failed']) for r in on)} reporting, "
-          f"{sum(len(r['failed']) for r in off)} not reporting")
+          f"{sum(len(r['failed']) for r in off)} not reporting; link episodes (a starved loop, E23): "
+          f"{sum(r['episodes'] for r in on)} reporting, {sum(r['episodes'] for r in off)} not reporting")
     print(f"  losses: events missed {sum(r['events_missed'] for r in on)}, hands lost {sum(r['hands_lost'] for r in on)}; "
           f"repeated events {sum(r['events_repeated'] for r in on)}; refused by the filter {sum(r['refused'] for r in on)}")
 
@@ -285,6 +300,8 @@ def main() -> None:
     parser.add_argument("--region", default="wuhan")
     parser.add_argument("--stagger", type=float, default=0.2,
                         help="seconds between two tables' starts (50 tables started at once overload two cores)")
+    parser.add_argument("--deadline", type=float, default=180.0,
+                        help="seconds a table may play before it is stopped and counted as stuck")
     asyncio.run(bench(parser.parse_args()))
 
 
