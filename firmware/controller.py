@@ -49,6 +49,7 @@ from .presenter import Presenter
 from .records.recorder import FlightRecorder
 
 T = TypeVar("T")
+RESEND_AFTER_S = 1.0        # a command failed by a link episode the pump has not seen: sent again after this
 
 
 @dataclass(frozen=True)
@@ -258,13 +259,20 @@ class TableController:
         """Send a command; across a link episode it is held by the link and runs once, or — the board
         having rebooted — it is sent again once the link is back."""
         while True:
+            episodes, was_down = self.links.episodes, not self.links_up()
             try:
                 await command()
                 return
             except LinkError as error:
                 if not is_episode(error):
                     raise
-                await self.until(self.links_up)
+            # The command can fail before the pump has seen the episode begin: wait for one to begin
+            # and end (never spin on a link that is still "up"), or resend after a while regardless.
+            try:
+                await self.until(lambda: self.links_up() and (was_down or self.links.episodes > episodes),
+                                 timeout=RESEND_AFTER_S)
+            except asyncio.TimeoutError:
+                pass
 
     async def motion(self, command: Callable[[], Awaitable[None]]) -> None:
         """Send a motion command; while a fault or the interlock refuses it, wait (never spin) and

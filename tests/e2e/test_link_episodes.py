@@ -46,8 +46,8 @@ def test_a_link_cut_for_two_seconds_mid_hand_resumes_and_loses_nothing():
     result, log = run(play_with("guangshui", 4, 2, blow), timeout=180)
     assert result.hands == 2
     assert any(e["event"] == "fault" and e["code"] == "E23" for e in log)           # shown, recorded
-    back = next(e for e in log if e["event"] == "link_back")
-    assert back["board"] == "motor" and back["resumed"] and not back["rebooted"]
+    back = next(e for e in log if e["event"] == "link_back" and e["board"] == "motor")
+    assert back["resumed"] and not back["rebooted"]
     assert not any(e["event"] == "hand_end" and e["result"] == "void" for e in log)
     assert audit_events(log) == []
 
@@ -56,8 +56,8 @@ def test_a_motor_board_rebooted_mid_hand_is_read_again_and_the_hand_goes_on():
     blow = once(lambda e: e["event"] == "take" and e["hand"] == 1 and e["reason"] == "draw",
                 lambda table: table.reset_board("motor"))
     result, log = run(play_with("guangshui", 4, 2, blow), timeout=180)
-    back = next(e for e in log if e["event"] == "link_back")
-    assert back["board"] == "motor" and not back["resumed"] and back["rebooted"]
+    back = next(e for e in log if e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"])
+    assert not back["resumed"]
     assert result.hands == 2 and audit_events(log) == []
     # the takes made while the board was down are counted before the ones reported after it came back
     assert all(e["in_order"] for e in log if e["event"] == "take")

@@ -73,9 +73,10 @@ async def stop_mid_hand_then_start_again(folder: Path, sig: int):
             first_exit = controller.exits[-1]
             view = await sim.control.table()
             motor_faults = {code for code, _unit, _detail in view.faults["motor"]}
+            settled_before = len(ledger_hands(folder / "table.db"))     # the hand may have ended before the signal
             controller.start()
-            await until(lambda: any(result != "void" for _s, _n, result in ledger_hands(folder / "table.db")),
-                        "a settled hand after the restart")
+            await until(lambda: len(ledger_hands(folder / "table.db")) > settled_before,
+                        "a hand settled after the restart")
         finally:
             controller.stop()
     return first_exit, motor_faults, recorder_events(folder), ledger_hands(folder / "table.db")
