@@ -50,6 +50,19 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class MqttConfig:
+    """[mqtt]: the broker this table reports to and the name it reports under (docs/fleet.md).
+    `tls` is true (the system's CAs), a CA certificate's path, or false (mqtts:// in the url also
+    turns it on)."""
+
+    url: str | None = None
+    table: str | None = None
+    user: str | None = None
+    password: str | None = field(default=None, repr=False)
+    tls: bool | str = False
+
+
+@dataclass(frozen=True)
 class TableConfig:
     devices: DeviceConfig | None                 # None: the built-in simulator (no file in use)
     ruleset: str | None = None                   # None: the front panel's saved choice
@@ -58,6 +71,7 @@ class TableConfig:
     events_dir: Path | None = None
     source: str = "(defaults)"
     web: WebConfig = field(default_factory=WebConfig)
+    mqtt: MqttConfig = field(default_factory=MqttConfig)
 
     @property
     def simulator_state_dir(self) -> Path:
@@ -123,7 +137,8 @@ def parse_toml(text: str, path: Path | str) -> dict[str, Any]:
 
 
 SECTIONS = {"devices": {"motor", "rfid", "display", "baudrate"}, "table": {"ruleset", "options"},
-            "storage": {"state_dir", "events_dir"}, "web": {"listen", "token"}}
+            "storage": {"state_dir", "events_dir"}, "web": {"listen", "token"},
+            "mqtt": {"url", "table", "user", "password", "tls"}}
 
 
 def parse_config(raw: dict[str, Any], source: str = "config") -> TableConfig:
@@ -136,7 +151,8 @@ def parse_config(raw: dict[str, Any], source: str = "config") -> TableConfig:
     state_dir = _directory(storage, "state_dir", source) or default_state_dir()
     events_dir = _directory(storage, "events_dir", source)
     devices = _devices(raw.get("devices"), source)
-    return TableConfig(devices, ruleset, options, state_dir, events_dir, source, _web(raw.get("web"), source))
+    return TableConfig(devices, ruleset, options, state_dir, events_dir, source, _web(raw.get("web"), source),
+                       _mqtt(raw.get("mqtt"), source))
 
 
 def _check_layout(raw: dict[str, Any], source: str) -> None:
@@ -162,6 +178,28 @@ def _web(section: dict[str, Any] | None, source: str) -> WebConfig:
         raise ConfigError(f"{source}: web.token is too short to keep anyone out; give at least 16 characters "
                           "(e.g. the output of `python3 -c 'import secrets; print(secrets.token_urlsafe())'`)")
     return WebConfig(listen, token)
+
+
+def _mqtt(section: dict[str, Any] | None, source: str) -> MqttConfig:
+    """[mqtt] url = "mqtt://host:1883", table = "t03" (both, or neither), user, password, tls."""
+    if section is None:
+        return MqttConfig()
+    from .fleet.settings import FleetError, check_table_name, parse_broker_url
+    text = {key: _string(section, key, f"mqtt.{key}", source) for key in ("url", "table", "user", "password")
+            if key in section}
+    tls = section.get("tls", False)
+    if not isinstance(tls, bool) and not (isinstance(tls, str) and tls.strip()):
+        raise ConfigError(f"{source}: mqtt.tls must be true, false or the path of the broker's CA certificate, in quotes")
+    for needed, example in (("url", '"mqtt://192.168.1.10:1883"'), ("table", '"t03"')):
+        if needed not in text:
+            raise ConfigError(f"{source}: mqtt.{needed} is missing; give it, e.g. {needed} = {example}, "
+                              "or leave out the [mqtt] section")
+    try:
+        parse_broker_url(text["url"], user=text.get("user"), password=text.get("password"), tls=tls)
+        check_table_name(text["table"])
+    except FleetError as error:
+        raise ConfigError(f"{source}: mqtt: {error}") from None
+    return MqttConfig(text["url"], text["table"], text.get("user"), text.get("password"), tls)
 
 
 def _devices(section: dict[str, Any] | None, source: str) -> DeviceConfig:

@@ -44,6 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                "  mahjong-table run --ruleset sichuan --hands 1 --speed 0 --events -\n"
                "  mahjong-table run --simulate --hands 2 --speed 0 --fault corrupt=0.02 --db demo.db\n"
                "  mahjong-table run --ruleset wuhan --hands 1 --speed 0 --http 127.0.0.1:8080\n"
+               "  mahjong-table run --hands 1 --speed 0 --mqtt mqtt://127.0.0.1:1883 --table t01\n"
                "  mahjong-table run --fault help",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", metavar="FILE", help="a TOML configuration naming the boards' serial ports (see deploy/config.toml)")
@@ -66,6 +67,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "under systemd the lines go to the journal with their priority")
     parser.add_argument("--http", metavar="HOST:PORT",
                         help="serve the web view and API there (default: [web] listen in the config), e.g. 127.0.0.1:8080")
+    parser.add_argument("--mqtt", metavar="URL",
+                        help="report to this MQTT broker (default: [mqtt] url in the config; docs/fleet.md), "
+                             "e.g. mqtt://127.0.0.1:1883")
+    parser.add_argument("--table", metavar="NAME",
+                        help="this table's name on the broker, topics mahjong/NAME/… (default: [mqtt] table in the "
+                             "config), e.g. t01")
     parser.set_defaults(handler=run_table)
 
 
@@ -93,6 +100,7 @@ def _run_table(args: argparse.Namespace) -> int:
     ensure_dir(db_path.parent, "ledger", "--db")
     ruleset = _choose_ruleset(args, config, db_path)
     web = _web_settings(args, config)
+    fleet = _fleet_settings(args, config)
     events = open_events(args.events, config.events_dir)
     events_path = str(events.path) if events is not None and events is not sys.stdout else None
     say = _Say(sys.stderr if events is sys.stdout else sys.stdout, ServiceNotifier.from_environment())
@@ -101,11 +109,11 @@ def _run_table(args: argparse.Namespace) -> int:
             say(f"{'simulating' if args.config or args.simulate else 'no configuration'}: running "
                 f"{ruleset.region.name} ({ruleset.id}) against the built-in simulator "
                 f"(seed {args.seed}, speed {args.speed:g}) with simulated players")
-            return asyncio.run(_serving(web, db_path, say, lambda serving: _run_simulated(
-                ruleset, args, events, events_path, str(db_path), say, serving)))
+            return asyncio.run(_serving(web, db_path, say, _reported(fleet, db_path, say, lambda serving: _run_simulated(
+                ruleset, args, events, events_path, str(db_path), say, serving))))
         say(f"running {ruleset.region.name} ({ruleset.id}) on the boards of {config.source}")
-        return asyncio.run(_serving(web, db_path, say, lambda serving: _run_real(
-            ruleset, config, args, events, events_path, str(db_path), say, serving)))
+        return asyncio.run(_serving(web, db_path, say, _reported(fleet, db_path, say, lambda serving: _run_real(
+            ruleset, config, args, events, events_path, str(db_path), say, serving))))
     except SetRejected as error:
         print(f"mahjong-table: the set was rejected and never reached play: {error}", file=sys.stderr)
         return 1
@@ -268,3 +276,66 @@ async def _serving(settings, db_path: Path, say: _Say, run):
         return await run(serving)
     finally:
         await serving.stop()
+
+
+# -- reporting to a broker (firmware/fleet): --mqtt URL --table NAME or [mqtt] ---------------------------
+
+def _fleet_settings(args: argparse.Namespace, config: TableConfig):
+    """The publisher's settings, or None when neither --mqtt nor [mqtt] asks for it."""
+    url, table = args.mqtt or config.mqtt.url, args.table or config.mqtt.table
+    if url is None and table is None:
+        return None
+    if url is None:
+        raise UserError(f"--table {table}: name the broker too, --mqtt URL (or [mqtt] url in the config), "
+                        "e.g. --mqtt mqtt://127.0.0.1:1883")
+    if table is None:
+        raise UserError(f"--mqtt {url}: name this table too, --table NAME (or [mqtt] table in the config), e.g. --table t01")
+    from firmware.fleet import FleetError, FleetSettings, check_table_name, parse_broker_url
+    mqtt = config.mqtt
+    try:
+        broker = parse_broker_url(url, user=mqtt.user, password=mqtt.password, tls=mqtt.tls)
+    except FleetError as error:
+        raise UserError(f"--mqtt {url}: {error}") from None
+    try:
+        return FleetSettings(broker, check_table_name(table))
+    except FleetError as error:
+        raise UserError(f"--table {table}: {error}") from None
+
+
+class _Followers:
+    """The web view (or None) and the publisher, both following the session once it is composed."""
+
+    def __init__(self, serving, publisher) -> None:
+        self.serving = serving
+        self.publisher = publisher
+
+    def simulator_process(self, sim) -> None:
+        if self.serving is not None:
+            self.serving.simulator_process(sim)
+
+    def attach(self, session) -> None:
+        if self.serving is not None:
+            self.serving.attach(session)
+        self.publisher.attach(session.public_feed())
+
+
+def _reported(fleet, db_path: Path, say: _Say, run):
+    """`run` with the table reporting to the broker too (`run` itself when no broker was asked for).
+    The settled hands wait for the broker in an outbox beside the ledger."""
+    if fleet is None:
+        return run
+
+    async def reporting(serving):
+        from firmware.fleet.outbox import OutboxError
+        from firmware.fleet.publisher import FleetPublisher
+        publisher = FleetPublisher(fleet, db_path.with_name(f"mqtt-{fleet.table}.outbox.db"), db_path)
+        try:
+            await publisher.start()
+        except OutboxError as error:
+            raise UserError(str(error)) from None
+        say(f"reporting to {fleet.broker.url()} as table {fleet.table} (mahjong/{fleet.table}/…; see docs/fleet.md)")
+        try:
+            return await run(_Followers(serving, publisher))
+        finally:
+            await publisher.stop()
+    return reporting

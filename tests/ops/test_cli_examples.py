@@ -125,7 +125,7 @@ def run_example(command: str, folder: Path) -> None:
         assert "--hands" in args or "help" in args, f"{command!r} would run until Ctrl-C"
     process = subprocess.Popen([sys.executable, "-m", "firmware", *args], cwd=folder, env=clean_env(folder),
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    serving = args[0] == "sim" and "help" not in args
+    serving = args[0] in ("sim", "parlour") and "help" not in args
     if serving and "--console" in args:
         process.stdin.write("quit\n")                       # a person types quit
         process.stdin.flush()

@@ -121,6 +121,25 @@ def leaks(result: WatchResult, static_tiles: set[str] = frozenset()) -> list[str
     return problems
 
 
+# 长春: a private 宝; 杭州 财神, 南昌 精, 武汉 赖子, 上海 百搭: public indicators and wilds.
+# (region, hands, seed) plays every scan of what leaves the table runs: the web view's and the broker's.
+SHORT_PLAYS = [("changchun", 3, 1), ("hangzhou", 2, 2)]
+SOAK_PLAYS = [("changchun", 10, 1), ("jilin", 6, 2), ("hangzhou", 6, 3), ("nanchang", 6, 4), ("wuhan", 6, 5),
+              ("shanghai", 6, 6), ("guizhou", 6, 7), ("baida", 6, 8), ("sichuan", 4, 9)]
+
+
+def assert_nothing_hidden(result: WatchResult, region: str, hands: int) -> None:
+    """Every hand played, nothing the filter had to stop, no leak; and 长春's hands had their private 宝
+    (else the scan proved nothing about it)."""
+    assert result.hands == hands
+    assert result.refused == 0, "the public filter had to stop a message"
+    problems = leaks(result)
+    assert problems == [], "\n".join(problems[:5])
+    if region == "changchun":
+        baos = [i for end in result.truth.ends.values() for i in end["indicators"] if i["kind"] == "bao"]
+        assert baos and all(not i["public"] for i in baos), "the 长春 hands must have had their private 宝"
+
+
 async def watched_run(region_id: str, hands: int, seed: int, db_path: str, events_path: str,
                       options: dict[str, str] | None = None) -> WatchResult:
     ruleset = get_region(region_id).resolve(options or {})

@@ -1,0 +1,104 @@
+"""Where the table reports to: the broker's address, the table's name, credentials and TLS.
+
+Checked once, when the configuration or the command line is read, so a mistake is one line
+(`FleetError`) before the table starts; this module imports no MQTT client, so checking a
+configuration stays cheap.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+SCHEMES = {"mqtt": (1883, False), "mqtts": (8883, True)}
+TABLE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")     # safe in a topic and in a Home Assistant id
+
+
+class FleetError(Exception):
+    """A broker address, table name or TLS setting that cannot be used; the message is one line."""
+
+
+@dataclass(frozen=True)
+class BrokerSettings:
+    host: str
+    port: int = 1883
+    user: str | None = None
+    password: str | None = field(default=None, repr=False)
+    tls: bool = False
+    ca_file: str | None = None               # a CA bundle for a broker with its own certificate
+
+    def url(self) -> str:
+        """The address as a person reads it: never the password."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        who = f"{self.user}@" if self.user else ""
+        return f"{'mqtts' if self.tls else 'mqtt'}://{who}{host}:{self.port}"
+
+
+@dataclass(frozen=True)
+class FleetSettings:
+    """One table's reporting: where, under which name, and how hard to try."""
+
+    broker: BrokerSettings
+    table: str
+    discovery_prefix: str = "homeassistant"
+    status_interval: float = 0.5          # at most two status messages a second: the latest wins
+    heartbeat: float = 60.0               # the status is sent again at least this often
+    ack_timeout: float = 10.0             # a broker that does not acknowledge in time is left and retried
+    keepalive: int = 30
+    backoff: tuple[float, float] = (1.0, 30.0)     # the first wait after a failure, and the longest
+    event_limit: int = 1000               # public events kept while the broker is away (oldest dropped)
+    outbox_limit: int = 10000             # settled hands kept on disk while the broker is away
+
+
+def parse_broker_url(text: str, *, user: str | None = None, password: str | None = None,
+                     tls: bool | str | None = None) -> BrokerSettings:
+    """"mqtt://host[:port]" or "mqtts://host[:port]", with an optional "user:password@".
+
+    `user` and `password` come from the configuration when the URL does not carry them; `tls` is
+    True (the system's CAs), a CA file's path (which implies TLS), or False/None (the scheme decides).
+    """
+    example = "give mqtt://HOST[:PORT] or mqtts://HOST[:PORT], e.g. mqtt://192.168.1.10:1883"
+    try:
+        parts = urlsplit(text.strip())
+        port = parts.port
+    except ValueError as error:
+        raise FleetError(f"broker {text!r}: {error}; {example}") from None
+    if parts.scheme not in SCHEMES:
+        raise FleetError(f"broker {text!r}: {example}")
+    if not parts.hostname:
+        raise FleetError(f"broker {text!r}: no host; {example}")
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise FleetError(f"broker {text!r}: a broker address has no path or query; {example}")
+    default_port, secure = SCHEMES[parts.scheme]
+    if parts.username is not None and user is not None:
+        raise FleetError(f"broker {text!r}: the user is given twice (in the URL and as the user setting); keep one")
+    user = unquote(parts.username) if parts.username is not None else user
+    password = unquote(parts.password) if parts.password is not None else password
+    if password is not None and user is None:
+        raise FleetError(f"broker {text!r}: a password without a user; give the user too")
+    ca_file = None
+    if isinstance(tls, str):
+        ca_file = check_ca_file(tls)
+        secure = True
+    elif tls:
+        secure = True
+    return BrokerSettings(parts.hostname, port or default_port, user, password, secure, ca_file)
+
+
+def check_ca_file(path: str) -> str:
+    candidate = Path(path).expanduser()
+    if not candidate.is_file():
+        raise FleetError(f"TLS CA file {path!r}: no such file; give the broker's CA certificate (PEM) or tls = true")
+    return str(candidate)
+
+
+def check_table_name(name: str) -> str:
+    if not TABLE_NAME.match(name or ""):
+        raise FleetError(f"table name {name!r}: use 1 to 32 letters, digits, '-' or '_' (it becomes the topic "
+                         "mahjong/<name>/…), e.g. t03")
+    return name
+
+
+__all__ = ["BrokerSettings", "FleetError", "FleetSettings", "check_ca_file", "check_table_name", "parse_broker_url"]
