@@ -106,3 +106,46 @@ def test_a_hand_whose_walls_no_longer_match_is_voided_cleanly(tmp_path):
         assert rows[:2] == [(1, rows[0][1]), (2, "void")] and [n for n, _ in rows] == [1, 2, 3, 4]
     finally:
         ledger.close()
+
+
+class JournalCoveredLines(io.StringIO):
+    """A recorder file that checks, as each line lands (on the writer thread), that the ledger
+    already knows every take it records: in the journaled hand, or in a settled one."""
+
+    def __init__(self, db: str) -> None:
+        super().__init__()
+        self.db = db
+        self.uncovered: list[str] = []
+        self.takes = 0
+
+    def write(self, text: str) -> int:
+        for line in text.splitlines():
+            event = json.loads(line)
+            if event["event"] == "take":
+                self.takes += 1
+                if not self._known(event):
+                    self.uncovered.append(line)
+        return super().write(text)
+
+    def _known(self, take: dict) -> bool:
+        import sqlite3
+        with sqlite3.connect(self.db) as con:
+            settled = con.execute("SELECT 1 FROM hands WHERE number = ?", (take["hand"],)).fetchone()
+            row = con.execute("SELECT value FROM journal WHERE key = 'hand'").fetchone()
+        if settled is not None:
+            return True
+        hand = json.loads(row[0]) if row is not None else None
+        return hand is not None and hand["number"] == take["hand"] and \
+            any(t["slot"] == [take["ring"], take["layer"]] for t in hand["tracker"]["takes"])
+
+
+def test_the_recorder_file_never_holds_a_take_the_journal_does_not_know(tmp_path):
+    """A controller killed at any moment leaves a file a restart can go on from: had a take reached
+    the file before the journal, the restarted controller would record it again (found by the
+    fault campaign: "slot 38/bottom taken twice" across the two recorders of a resumed hand)."""
+    db = str(tmp_path / "table.db")
+    events = JournalCoveredLines(db)
+    ruleset = get_region("changchun").resolve()
+    run(run_simulated(ruleset, hands=3, seed=5, events=events, ledger_path=db, resume=True), timeout=120)
+    assert events.takes > 200
+    assert events.uncovered == []
