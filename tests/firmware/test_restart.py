@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from drivers.table_ui import LAY_HAND, LAY_MELDS, WIN_FROM, WIN_TILE, parse_choice
 from firmware.records.ledger import Ledger
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
@@ -20,7 +21,10 @@ def events_of(buffer: io.StringIO) -> list[dict]:
     return [json.loads(line) for line in buffer.getvalue().splitlines()]
 
 
-async def crash_and_restart(region_id: str, seed: int, db: str, crash_at_take: int, meanwhile=None):
+async def crash_and_restart(region_id: str, seed: int, db: str, crash_at_take: int | None = None, meanwhile=None,
+                            crash_when=None):
+    """Crash the controller at take `crash_at_take` of hand 2, or once `crash_when(table)` holds
+    in hand 2 or later; then a new controller plays 2 hands on the same table and database."""
     ruleset = get_region(region_id).resolve()
     table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
     await table.start("pty")
@@ -29,14 +33,22 @@ async def crash_and_restart(region_id: str, seed: int, db: str, crash_at_take: i
     first, second = io.StringIO(), io.StringIO()
     crashed = asyncio.Event()
     takes = 0
+    hand = 0
 
     def watch(event: dict) -> None:
-        nonlocal takes
+        nonlocal takes, hand
+        hand = max(hand, event["hand"])
         if event["hand"] == 2 and event["event"] == "take":
             takes += 1
             if takes == crash_at_take:
                 crashed.set()
 
+    async def watch_table() -> None:
+        while not (hand >= 2 and crash_when(table)):
+            await table.changed(table.changes.version)
+        crashed.set()
+
+    watcher = asyncio.create_task(watch_table()) if crash_when is not None else None
     try:
         controller = asyncio.create_task(run_simulated(ruleset, hands=None, table=table, players=None, events=first,
                                                        ledger_path=db, on_event=watch, resume=True))
@@ -49,8 +61,10 @@ async def crash_and_restart(region_id: str, seed: int, db: str, crash_at_take: i
         result = await run_simulated(ruleset, hands=2, table=table, players=None, events=second, ledger_path=db,
                                      resume=True)
     finally:
-        people.cancel()
-        await asyncio.gather(people, return_exceptions=True)
+        for task in (people, watcher):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         await table.stop()
     return result, events_of(first), events_of(second)
 
@@ -79,6 +93,31 @@ def test_a_hand_interrupted_by_a_crash_resumes_and_is_settled_once(tmp_path, reg
         assert list(ledger.totals(session)) == last["totals"]          # the totals went on too
     finally:
         ledger.close()
+
+
+def test_a_win_check_cut_by_a_crash_starts_over_when_the_winner_presses_hu_again(tmp_path):
+    """The controller dies while a winner answers the check's questions: the resumed hand forgets
+    the check (the screens are drawn again, the prompt blank, 请出牌) and the winner, as a person
+    would, presses 胡 again; the check starts over and the hand is settled once (found by the fault
+    campaign: the simulated players waited on a question that was gone, and the table stalled)."""
+    asked: list[int] = []
+
+    def a_question_on_a_seat(table) -> bool:
+        for seat, (_, line) in enumerate(table.world.seat_displays):
+            choice = parse_choice(line)
+            if choice is not None and choice[0] in (WIN_FROM, WIN_TILE) or line in (LAY_MELDS, LAY_HAND):
+                asked.append(seat)
+                return True
+        return False
+
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("changchun", 3, db, crash_when=a_question_on_a_seat), timeout=60)
+    resumed = next(e for e in after if e["event"] == "resumed")
+    number = resumed["hand"]
+    assert not any(e["event"] == "hand_end" and e["hand"] == number for e in before)
+    judged = [e for e in after if e["event"] in ("win", "false_win") and e["hand"] == number]
+    assert judged and judged[0]["seat"] == asked[0]
+    assert [e["hand"] for e in after if e["event"] == "hand_end"] == [number, number + 1] and result.hands == 2
 
 
 def test_a_hand_whose_walls_no_longer_match_is_voided_cleanly(tmp_path):
