@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from drivers.motor_protocol import Key
 from drivers.table_ui import LAY_HAND, LAY_MELDS, WIN_FROM, WIN_TILE, parse_choice
 from firmware.records.ledger import Ledger
 from firmware.simulated import run_simulated
@@ -117,6 +118,39 @@ def test_a_win_check_cut_by_a_crash_starts_over_when_the_winner_presses_hu_again
     assert not any(e["event"] == "hand_end" and e["hand"] == number for e in before)
     judged = [e for e in after if e["event"] in ("win", "false_win") and e["hand"] == number]
     assert judged and judged[0]["seat"] == asked[0]
+    assert [e["hand"] for e in after if e["event"] == "hand_end"] == [number, number + 1] and result.hands == 2
+
+
+def test_a_ready_the_restarted_controller_never_heard_is_pressed_again(tmp_path):
+    """长春: a seat presses 听 and the controller dies before it is journaled (the key is gone with
+    it).  The restarted controller draws the seat without 听; the player, who waits for the 宝,
+    sees that and presses 听 again, and the hand goes on (found by the fault campaign: the
+    player waited for a 宝 that would never come, and the table stalled)."""
+    lost: list[int] = []
+    real_press = SimulatedTable.press
+
+    def press(table, panel, key, long=False):
+        if key == Key.TING and not table.restarted:
+            lost.append(panel)               # into the void with the dying controller
+            table.restarting.set()
+            return
+        real_press(table, panel, key, long)
+
+    def a_ready_lost(table) -> bool:
+        if not hasattr(table, "restarting"):
+            table.restarting, table.restarted = asyncio.Event(), False
+            table.press = press.__get__(table)
+        return table.restarting.is_set()
+
+    def restarted(table, ruleset, events) -> None:
+        table.restarted = True
+
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("changchun", 3, db, crash_when=a_ready_lost, meanwhile=restarted),
+                                timeout=60)
+    number = next(e for e in after if e["event"] == "resumed")["hand"]
+    assert not any(e["event"] == "ready" and e["seat"] == lost[0] and e["hand"] == number for e in before)
+    assert any(e["event"] == "ready" and e["seat"] == lost[0] and e["hand"] == number for e in after)
     assert [e["hand"] for e in after if e["event"] == "hand_end"] == [number, number + 1] and result.hands == 2
 
 
