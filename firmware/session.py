@@ -377,6 +377,12 @@ class TableSession:
         standing = self._saved_set(saved, RAISED_SET_KEY)
         if standing is not None and (HAND_KEY in saved or not self._wall_stands_whole(standing)):
             standing = None                             # a hand began on it (or players did, unjournaled)
+        if below is not None and standing is None and HAND_KEY not in saved and self._wall_stands_whole(below):
+            # it rose before the crash let the hand over journal it: it stands (a push-in now would
+            # sweep it into the mixer with the other set)
+            standing, below = below, None
+            self.store.submit(self.ledger.journal_swap, {RAISED_SET_KEY: standing.to_json()}, (NEXT_SET_KEY,))
+            await self._centre(LiftPosition.UP)
         if standing is not None:
             await hub.advance("restore_walls")
         if below is not None:
@@ -453,11 +459,9 @@ class TableSession:
         await hub.advance("pushed_in")
         await self._lifts(sides, LiftPosition.DOWN)
         await self._lifts(sides, LiftPosition.UP)
-        await hub.motion(lambda: hub.devices.motor.centre_lift(LiftPosition.UP))
-        await hub.lifts_at((CENTRE_LIFT,), LiftPosition.UP)
+        await self._centre(LiftPosition.UP)
         await self.builder.raised()
-        self._journal(NEXT_SET_KEY, None)
-        self._journal(RAISED_SET_KEY, next_set.to_json())
+        self.store.submit(self.ledger.journal_swap, {RAISED_SET_KEY: next_set.to_json()}, (NEXT_SET_KEY,))
         state = self._state()
         for side in hub.ruleset.players:
             hub.presenter.seat_status(side, side == state.dealer, state.totals[side])
@@ -473,10 +477,14 @@ class TableSession:
         machine is at work, so a second push-in (after a clear-out) reads as a new request."""
         hub = self.hub
         hub.presenter.phase(Phase.PUSH_IN)
-        await hub.motion(lambda: hub.devices.motor.centre_lift(LiftPosition.DOWN))
-        await hub.lifts_at((CENTRE_LIFT,), LiftPosition.DOWN)
+        await self._centre(LiftPosition.DOWN)
         await hub.next_key(tuple(hub.ruleset.players) + (Panel.FRONT,), (Key.CONFIRM,))
         hub.presenter.phase(Phase.BUILDING)
+
+    async def _centre(self, position: LiftPosition) -> None:
+        hub = self.hub
+        await hub.motion(lambda: hub.devices.motor.centre_lift(position))
+        await hub.lifts_at((CENTRE_LIFT,), position)
 
     async def _lifts(self, sides: tuple[int, ...], position: LiftPosition) -> None:
         hub = self.hub

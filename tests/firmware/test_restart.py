@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from drivers.motor_protocol import Key
+from drivers.motor_protocol import Key, LiftPosition
 from drivers.table_ui import LAY_HAND, LAY_MELDS, WIN_FROM, WIN_TILE, parse_choice
 from firmware.records.ledger import Ledger
 from firmware.simulated import run_simulated
@@ -152,6 +152,25 @@ def test_a_ready_the_restarted_controller_never_heard_is_pressed_again(tmp_path)
     assert not any(e["event"] == "ready" and e["seat"] == lost[0] and e["hand"] == number for e in before)
     assert any(e["event"] == "ready" and e["seat"] == lost[0] and e["hand"] == number for e in after)
     assert [e["hand"] for e in after if e["event"] == "hand_end"] == [number, number + 1] and result.hands == 2
+
+
+def test_a_set_that_rose_just_before_a_crash_is_played_not_pushed_in_again(tmp_path):
+    """The crash falls between the new walls rising and the centre closing (the journal still has
+    the set below): the walls standing whole on the table are that set.  Asking for the push-in
+    again would sweep them into the mixer with the other set (found by the fault campaign: a build
+    of both sets mixed, E10/E07, the table waiting for a person)."""
+    def the_walls_just_rose(table) -> bool:
+        world = table.world
+        return (world.centre == LiftPosition.DOWN and all(s.position == LiftPosition.UP for s in world.sides)
+                and all(all(n == 2 for n in table.wall(side)) for side in range(4)))
+
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("sichuan", 3, db, crash_when=the_walls_just_rose), timeout=60)
+    assert all(e["ok"] for e in after if e["event"] == "set_check"), [e for e in after if e["event"] == "set_check"]
+    assert not any(e["event"] == "fault" for e in after if e.get("code") in ("E07", "E10"))
+    ends = [e["hand"] for e in after if e["event"] == "hand_end"]
+    assert len(ends) == 2 and ends[1] == ends[0] + 1 and result.hands == 2
+    assert [e["hand"] for e in before if e["event"] == "hand_end"][-1] == ends[0] - 1       # none lost, none again
 
 
 def test_a_hand_whose_walls_no_longer_match_is_voided_cleanly(tmp_path):
