@@ -55,14 +55,16 @@ def test_a_jammed_lane_latches_until_acknowledged_then_the_build_resumes():
     assert audit_events(log) == [] and any(e["event"] == "hand_end" for e in log)
 
 
+async def break_the_zones(table):
+    """Once play begins, the four read-zone antennas die: a win must be entered on the seat panel."""
+    while "请出牌" not in table.display.text("main", "t_msg"):
+        await table.changed(table.changes.version)
+    for unit in (4, 5, 6, 7):
+        table.kill_antenna(unit)
+
+
 def test_a_dead_read_zone_falls_back_to_entry_on_the_seat_panel():
     """The zones die during play; the dealer's win is entered on the seat panel and scored."""
-    async def break_the_zones(table):
-        while "请出牌" not in table.display.text("main", "t_msg"):
-            await table.changed(table.changes.version)
-        for unit in (4, 5, 6, 7):
-            table.kill_antenna(unit)
-
     log = run(play("dongbei", 1, 1, (), break_the_zones, players=DealerWins), timeout=120)
     assert any(e["event"] == "zone_fallback" for e in log)
     win = next(e for e in log if e["event"] == "win")
@@ -93,12 +95,6 @@ class EntersATileTooMany(DealerWins):
 
 def test_a_hand_entered_with_a_tile_too_many_is_not_a_win_and_the_table_goes_on():
     """A wrong count entered on the seat panel is the person's slip: 诈胡 with the reason, never a crash."""
-    async def break_the_zones(table):
-        while "请出牌" not in table.display.text("main", "t_msg"):
-            await table.changed(table.changes.version)
-        for unit in (4, 5, 6, 7):
-            table.kill_antenna(unit)
-
     log = run(play("dongbei", 1, 1, (), break_the_zones, players=EntersATileTooMany), timeout=120)
     false_win = next(e for e in log if e["event"] == "false_win")
     assert len(false_win["tiles"]) == 15 and "15 concealed tiles" in false_win["failures"][0]
