@@ -89,8 +89,10 @@ class Controller:
         self.log = log
         self.process: subprocess.Popen | None = None
         self.exits: list[int] = []
+        self._log_at_start = 0
 
     def start(self) -> None:
+        self._log_at_start = self.log.stat().st_size if self.log.exists() else 0
         env = {**_child_env(), "MAHJONG_TABLE_CONFIG": ""}
         with self.log.open("ab") as out:
             self.process = subprocess.Popen([sys.executable, "-m", "firmware", "run", "--config", str(self.config),
@@ -114,6 +116,17 @@ class Controller:
             self.process.kill()
             self.exits.append(self.process.wait())
         self.process = None
+
+    async def started(self, timeout: float = 20.0) -> None:
+        """Until this start has opened its session (a SIGTERM before Python installs the handlers
+        would end it with status -15: the stop at the end waits for this, a kill does not)."""
+        deadline = time.monotonic() + timeout
+        while self.alive() and time.monotonic() < deadline:
+            with self.log.open("rb") as f:
+                f.seek(self._log_at_start)
+                if b" session " in f.read():
+                    return
+            await asyncio.sleep(POLL_S)
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
@@ -211,6 +224,7 @@ async def run_region(region: str, hands: int, seed: int, folder: Path, every: in
             if figures.stalls:
                 figures.stall_views.append(await _table_seen(sim))
         finally:
+            await controller.started()
             controller.stop()
             if controller.exits and controller.exits[-1] != 0 and not figures.controller_errors:
                 figures.controller_errors.append(f"SIGTERM ended the controller with status {controller.exits[-1]}, "
