@@ -117,6 +117,7 @@ class TableSession:
     async def run(self) -> int:
         """Play `hands` hands (or until cancelled); return how many were played."""
         hub = self.hub
+        hub.recorder.hold_lines()                   # a hand's lines reach the file behind its journal
         saved = await self.store.run(self.ledger.journal) if self._resume else {}
         if CHAIN_KEY in saved:
             hub.recorder.continue_chain(saved[CHAIN_KEY]["head"])      # this recorder goes on from the last one
@@ -164,6 +165,7 @@ class TableSession:
             raise
         finally:
             await self._stop_tasks()
+            hub.recorder.release_lines(keep_holding=False)
             if self.state is not None:
                 await self.store.run(self.ledger.end_session, self.state.session_id)
             await hub.stop()
@@ -216,10 +218,12 @@ class TableSession:
         after = before.after(outcome, hub.ruleset)
         self._settling = True
         try:
-            await self.store.run(self.ledger.record_hand, after.session_id,
-                                 HandRecord(outcome.number, outcome.dealer, outcome.result, outcome.winners,
-                                            outcome.payments, outcome.wall_hash, self._hand_started,
-                                            _scored_items(self.flow.hand)), after.to_json())
+            recorded = self.store.queue(self.ledger.record_hand, after.session_id,
+                                        HandRecord(outcome.number, outcome.dealer, outcome.result, outcome.winners,
+                                                   outcome.payments, outcome.wall_hash, self._hand_started,
+                                                   _scored_items(self.flow.hand)), after.to_json())
+            hub.recorder.release_lines()            # the hand's last lines, behind the ledger's commit
+            await recorded
             self.state = after
             hub.recorder.emit("hand_end", result=outcome.result, winners=list(outcome.winners),
                               payments=list(outcome.payments), totals=list(after.totals), next_dealer=after.dealer,
@@ -238,16 +242,22 @@ class TableSession:
         hub = self.hub
         before = self._state()
         after = replace(before, hand_number=max(before.hand_number, hand.number))
-        await self.store.run(self.ledger.record_hand, after.session_id,
-                             HandRecord(hand.number, hand.dealer, "void", (), (0, 0, 0, 0), hand.wall_hash()),
-                             after.to_json())
-        self.state = after
-        hub.recorder.open_hand(hand.number)
-        hub.recorder.emit("hand_void", reason=reason)
-        hub.recorder.emit("hand_end", result="void", winners=[], payments=[0, 0, 0, 0], totals=list(after.totals),
-                          next_dealer=after.dealer, **hand.hand_end_fields())
-        hub.recorder.close_hand()
-        self._journal(CHAIN_KEY, {"head": hub.recorder.chain_head()})
+        self._settling = True
+        try:
+            recorded = self.store.queue(self.ledger.record_hand, after.session_id,
+                                        HandRecord(hand.number, hand.dealer, "void", (), (0, 0, 0, 0),
+                                                   hand.wall_hash()), after.to_json())
+            hub.recorder.release_lines()
+            await recorded
+            self.state = after
+            hub.recorder.open_hand(hand.number)
+            hub.recorder.emit("hand_void", reason=reason)
+            hub.recorder.emit("hand_end", result="void", winners=[], payments=[0, 0, 0, 0], totals=list(after.totals),
+                              next_dealer=after.dealer, **hand.hand_end_fields())
+            hub.recorder.close_hand()
+            self._journal(CHAIN_KEY, {"head": hub.recorder.chain_head()})
+        finally:
+            self._settling = False
         hub.presenter.phase(Phase.HAND_OVER, "本局作废")       # the reason, in English, is in the log
 
     def _show_settled(self, outcome: HandOutcome, state: SessionState) -> None:
@@ -265,12 +275,19 @@ class TableSession:
     # -- the journal -----------------------------------------------------------------------------
 
     def _on_event(self, event: dict) -> None:
-        """Every recorder event of an open hand changes its state: journal it (coalesced)."""
+        """Every recorder event of an open hand changes its state: journal it (coalesced).  Its line
+        (held by the recorder) reaches the file only behind the journal write that covers it: a
+        restarted controller never finds in the file a take it does not know of (it would record it
+        again) nor a hand it cannot resume."""
         hand = self.flow.hand
+        recorder = self.hub.recorder
         if event["event"] == "hand_start" and hand is not None:      # the set on the table is the hand's now
             self.store.submit(self.ledger.journal_swap, {HAND_KEY: hand.to_json()}, (RAISED_SET_KEY,))
+            recorder.release_lines()
         elif hand is not None and not self._settling:
-            self._dirty.set()
+            self._dirty.set()                       # `_journal_hands` releases the line
+        else:
+            recorder.release_lines()
 
     async def _journal_hands(self) -> None:
         """Write the hand's latest state whenever the writer is free; intermediate states are
@@ -280,7 +297,11 @@ class TableSession:
             self._dirty.clear()
             hand = self.flow.hand
             if hand is not None and not self._settling:
-                await self.store.run(self.ledger.journal_put, HAND_KEY, hand.to_json())
+                written = self.store.queue(self.ledger.journal_put, HAND_KEY, hand.to_json())
+                self.hub.recorder.release_lines()
+                await written
+            else:
+                self.hub.recorder.release_lines()
 
     def _journal_link(self, source: str, session: SessionRef) -> None:
         self._links[source] = [session.session, session.boot_counter]
@@ -356,6 +377,12 @@ class TableSession:
         standing = self._saved_set(saved, RAISED_SET_KEY)
         if standing is not None and (HAND_KEY in saved or not self._wall_stands_whole(standing)):
             standing = None                             # a hand began on it (or players did, unjournaled)
+        if below is not None and standing is None and HAND_KEY not in saved and self._wall_stands_whole(below):
+            # it rose before the crash let the hand over journal it: it stands (a push-in now would
+            # sweep it into the mixer with the other set)
+            standing, below = below, None
+            self.store.submit(self.ledger.journal_swap, {RAISED_SET_KEY: standing.to_json()}, (NEXT_SET_KEY,))
+            await self._centre(LiftPosition.UP)
         if standing is not None:
             await hub.advance("restore_walls")
         if below is not None:
@@ -432,11 +459,9 @@ class TableSession:
         await hub.advance("pushed_in")
         await self._lifts(sides, LiftPosition.DOWN)
         await self._lifts(sides, LiftPosition.UP)
-        await hub.motion(lambda: hub.devices.motor.centre_lift(LiftPosition.UP))
-        await hub.lifts_at((CENTRE_LIFT,), LiftPosition.UP)
+        await self._centre(LiftPosition.UP)
         await self.builder.raised()
-        self._journal(NEXT_SET_KEY, None)
-        self._journal(RAISED_SET_KEY, next_set.to_json())
+        self.store.submit(self.ledger.journal_swap, {RAISED_SET_KEY: next_set.to_json()}, (NEXT_SET_KEY,))
         state = self._state()
         for side in hub.ruleset.players:
             hub.presenter.seat_status(side, side == state.dealer, state.totals[side])
@@ -452,10 +477,14 @@ class TableSession:
         machine is at work, so a second push-in (after a clear-out) reads as a new request."""
         hub = self.hub
         hub.presenter.phase(Phase.PUSH_IN)
-        await hub.motion(lambda: hub.devices.motor.centre_lift(LiftPosition.DOWN))
-        await hub.lifts_at((CENTRE_LIFT,), LiftPosition.DOWN)
+        await self._centre(LiftPosition.DOWN)
         await hub.next_key(tuple(hub.ruleset.players) + (Panel.FRONT,), (Key.CONFIRM,))
         hub.presenter.phase(Phase.BUILDING)
+
+    async def _centre(self, position: LiftPosition) -> None:
+        hub = self.hub
+        await hub.motion(lambda: hub.devices.motor.centre_lift(position))
+        await hub.lifts_at((CENTRE_LIFT,), position)
 
     async def _lifts(self, sides: tuple[int, ...], position: LiftPosition) -> None:
         hub = self.hub

@@ -20,7 +20,7 @@ import signal
 import subprocess
 import sys
 from collections import deque
-from typing import Callable
+from typing import Callable, Mapping
 
 from .control import ControlClient
 from .table import Endpoints
@@ -66,8 +66,10 @@ class _LineReader:
 class SimulatorProcess:
     """One simulator process.  `async with` starts it and stops it; or `start()` / `stop()`."""
 
-    def __init__(self, *args: str, start_timeout: float = 15.0, stop_timeout: float = 5.0) -> None:
+    def __init__(self, *args: str, start_timeout: float = 15.0, stop_timeout: float = 5.0,
+                 env: Mapping[str, str] | None = None) -> None:
         self.args = args
+        self.env = dict(env) if env is not None else None      # the child's environment (None: this one's)
         self.start_timeout = start_timeout
         self.stop_timeout = stop_timeout
         self.endpoints: Endpoints | None = None
@@ -114,7 +116,7 @@ class SimulatorProcess:
         self._exited = loop.create_future()
         self._popen = subprocess.Popen(
             [sys.executable, "-m", "simulator", "serve", *self.args],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env)
         try:
             self._readers = [_LineReader(self._popen.stdout, self._on_stdout),
                              _LineReader(self._popen.stderr, self._stderr.append)]

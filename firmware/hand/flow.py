@@ -136,7 +136,9 @@ class HandFlow:
         self.rolls_asked = hand.rolls_asked
         self.hand = hand                                # keys the boards queued meanwhile are this hand's
         ports.recorder.open_hand(hand.number)
-        ports.recorder.emit("resumed", cause=cause, phase=hand.phase, **start_fields(hand))
+        ports.recorder.emit("resumed", cause=cause, phase=hand.phase, **start_fields(hand),
+                            taken=[[t.slot.ring, t.slot.layer.value, t.end.value, t.reason]
+                                   for t in hand.tracker.taken.values()])      # what the journal knew
         for pos, tiles in blind:
             self.on_wall_change(pos, tiles)
         if hand.phase == "win_check":                   # the win check restarts when the seat presses 胡 again

@@ -11,8 +11,10 @@ from __future__ import annotations
 from drivers.table_ui import (ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE, Key,
                               Phase, choice_text, relative_name)
 from rulesets.indicators import Effect, Timing
-from rulesets.judging import evaluate_hand
+from rulesets.judging import HandResult, evaluate_hand
 from rulesets.tiles import Tile
+from rulesets.winning.results import HandError
+from rulesets.winrules import Verdict
 
 from .melds import kongs_from_entry, melds_from_tiles
 from .ports import HandPorts, Press
@@ -57,7 +59,7 @@ class WinCheck:
         flipped = self._after_win_flips(hand, discarder)
         laid, context = hand.laid_hand(seat, discarder, melds, concealed, flowers, win_tile, flipped,
                                        self.winners_on(hand, discarder, seat))
-        result = await ports.compute(evaluate_hand, hand.ruleset, laid, context)     # scoring can take a while
+        result = await self._judge(hand, laid, context)
         hand.record_win(seat, discarder, laid, win_tile, result)
         verdict = result.verdict
         if verdict.legal and result.settlement is not None:
@@ -80,6 +82,15 @@ class WinCheck:
         if ports.table_state == "win_check":
             await ports.advance("judged")
         ports.screens.phase(Phase.LAST_TILE if hand.tracker.exhausted else Phase.PLAY)
+
+    async def _judge(self, hand: HandState, laid, context) -> HandResult:
+        """The verdict (scoring can take a while: off the loop).  A hand that cannot be judged at
+        all — a tile too many entered on the seat panel, five of a kind — is the person's slip:
+        not a win, with the reason, and the hand goes on (never a crash of the controller)."""
+        try:
+            return await self.ports.compute(evaluate_hand, hand.ruleset, laid, context)
+        except HandError as error:
+            return HandResult(Verdict(False, False, None, (str(error),)), None)
 
     async def _ask_discarder(self, hand: HandState, seat: int) -> int | None:
         sides = hand.ruleset.players

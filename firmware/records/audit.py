@@ -241,6 +241,12 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
     head = tail = kongs = 0
     dealer = hand.start.event["dealer"]                   # type: ignore[index]
     for event in hand.events:
+        if event["event"] == "resumed" and "taken" in event:
+            try:
+                head, tail, kongs = _journaled_takes(event["taken"], taken, head, tail, kongs)
+            except (TypeError, ValueError, IndexError) as error:
+                problems.append(f"resumed: its journaled takes do not read ({error})")
+            continue
         if event["event"] == "indicator" and event["ring"]:
             slots = _slots(event, len(ring))
             if slots is None:
@@ -283,6 +289,20 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
         if exhausted["remaining"] != count.reserved and ruleset.reserve.name != "none":
             problems.append(f"荒庄 with {exhausted['remaining']} tiles left; the reserve holds {count.reserved}")
     return problems
+
+
+def _journaled_takes(journaled: list, taken: set[Slot], head: int, tail: int, kongs: int) -> tuple[int, int, int]:
+    """A restarted controller goes on from its journal, which a SIGKILL may leave a few takes ahead
+    of the recorder it cut (the journal is written first): the takes it names that the recorder
+    does not hold are takes all the same.  Returns the head, tail and kong counts with them."""
+    for ring, layer, end, reason in journaled:
+        slot = Slot(int(ring), Layer(layer))
+        if slot in taken:
+            continue
+        taken.add(slot)
+        head, tail = (head + 1, tail) if end == "head" else (head, tail + 1)
+        kongs += reason == "kong"
+    return head, tail, kongs
 
 
 class _Next:

@@ -71,6 +71,17 @@ class FlightRecorder:
     def close_hand(self) -> None:
         self.hand = 0
 
+    def hold_lines(self) -> None:
+        """Keep the lines back until `release_lines` (a sink that cannot hold writes at once)."""
+        hold = getattr(self._sink, "hold", None)
+        if hold is not None:
+            hold()
+
+    def release_lines(self, keep_holding: bool = True) -> None:
+        release = getattr(self._sink, "release", None)
+        if release is not None:
+            release(keep_holding)
+
     def continue_chain(self, head: str) -> None:
         """Go on from the chain of a previous run (the journal kept its head); before any event only."""
         if self.events_written:

@@ -28,7 +28,12 @@ class Store:
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run `fn(*args)` on the writer thread, after everything asked before it; await its result."""
-        return await asyncio.wrap_future(self._executor.submit(fn, *args))
+        return await self.queue(fn, *args)
+
+    def queue(self, fn: Callable[..., T], *args: Any) -> "asyncio.Future[T]":
+        """Queue `fn(*args)` now, in order, and return what to await for its result (or its error):
+        for a caller that must queue something else right behind it before waiting."""
+        return asyncio.wrap_future(self._executor.submit(fn, *args))
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
         """Run `fn(*args)` on the writer thread without waiting; a failure is logged, never lost."""
@@ -64,10 +69,28 @@ class ThreadedSink:
         self._store = store
         self._close_target = close_target
         self._lock = threading.Lock()
+        self._held: list[str] | None = None      # lines kept back until `release` (None: not holding)
 
     def write(self, text: str) -> int:
-        self._store.submit(self._write_now, text)
+        if self._held is not None:
+            self._held.append(text)
+        else:
+            self._store.submit(self._write_now, text)
         return len(text)
+
+    def hold(self) -> None:
+        """Keep lines back until `release`: the session lets a hand's lines reach the file only
+        after the journal write that covers them is queued (the store writes in order), so the
+        file never holds what a restarted controller would not know it recorded."""
+        if self._held is None:
+            self._held = []
+
+    def release(self, keep_holding: bool = True) -> None:
+        """Queue every line kept back (after whatever was queued before this call)."""
+        lines = self._held or []
+        self._held = [] if keep_holding else None
+        if lines:
+            self._store.submit(self._write_now, "".join(lines))
 
     def _write_now(self, text: str) -> None:
         with self._lock:
@@ -78,6 +101,7 @@ class ThreadedSink:
         pass                    # each line is flushed on the writer thread once written
 
     def close(self) -> None:
+        self.release(keep_holding=False)
         self._store.drain()
         if self._close_target:
             self._target.close()

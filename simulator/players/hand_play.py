@@ -243,7 +243,7 @@ class HandPlay:
 
     async def declare_ready(self, player: Player) -> None:
         """Press 听; where a private 宝 is shown to ready seats, wait until it is on my display."""
-        await self.crew.pause()
+        screen = await self.crew.pause()
         self.crew.press(player.seat, Key.TING)
         player.ready = True
         player.standing.clear()        # 立四: the other standing tiles join the hand
@@ -252,7 +252,17 @@ class HandPlay:
         self.crew.log(player.seat, "ting")
         if self.rules.bao_rule is not None:
             seat = player.seat
-            screen = await self.crew.until(lambda s: s.bao(seat) is not None or s.phase in OVER)
+            while True:
+                seen = screen.version
+                screen = await self.crew.until(lambda s: s.bao(seat) is not None or s.phase in OVER
+                                               or s.version != seen and not s.ready_shown(seat))
+                if screen.bao(seat) is not None or screen.phase in OVER:
+                    break
+                if not screen.ready_shown(seat):
+                    # the table moved on and my 听 is not shown: a controller restarted meanwhile may
+                    # never have heard it; press again (a second 听 of a ready seat changes nothing)
+                    self.crew.press(seat, Key.TING)
+                    self.crew.log(seat, "ting", "again: not shown")
             player.bao = screen.bao(seat)
 
     def refresh(self) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drivers.motor_protocol import Key
-from drivers.table_ui import (ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE,
+from drivers.table_ui import (ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE, Phase,
                               parse_choice, relative_name)
 from rulesets.tiles import Tile
 
@@ -92,6 +92,15 @@ def _steer(crew: Crew, state: _Seat, on_target: bool) -> bool:
     return True
 
 
+def _claim_again(crew: Crew, claim: WinClaim) -> _Seat:
+    """Our questions are gone and the table says 请出牌 again without a verdict: the controller
+    restarted in the middle of the check (its screens drawn again from the journal) and forgot
+    it.  As a person would, press 胡 again; the check starts over from its first question."""
+    crew.press(claim.seat, Key.HU)
+    crew.log(claim.seat, "hu", "again: the check was interrupted")
+    return _Seat(claim)
+
+
 def _verdict(state: _Seat, line: str) -> bool | None:
     if not state.laid:
         return None          # a result from an earlier win (血流成河) is not this one's
@@ -122,6 +131,8 @@ async def answer_win(crew: Crew, claims: list[WinClaim]) -> dict[int, bool | Non
                 continue
             if _answer(crew, state, line):
                 state.last = line
+            elif state.last is not None and screen.phase in (Phase.PLAY, Phase.LAST_TILE):
+                pending[seat] = _claim_again(crew, state.claim)
         if pending and screen.phase in OVER:
             for seat in pending:
                 results[seat] = None

@@ -10,6 +10,7 @@ from rulesets.regions import get_region
 from simulator import parse_faults
 from simulator.table import SimulatedTable
 from tests.asyncio_support import run
+from drivers.table_ui import ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, WIN_FROM
 from tests.firmware.scripted_players import DealerWins, WallWalker
 from rulesets.tiles import parse_tiles
 
@@ -54,19 +55,50 @@ def test_a_jammed_lane_latches_until_acknowledged_then_the_build_resumes():
     assert audit_events(log) == [] and any(e["event"] == "hand_end" for e in log)
 
 
+async def break_the_zones(table):
+    """Once play begins, the four read-zone antennas die: a win must be entered on the seat panel."""
+    while "请出牌" not in table.display.text("main", "t_msg"):
+        await table.changed(table.changes.version)
+    for unit in (4, 5, 6, 7):
+        table.kill_antenna(unit)
+
+
 def test_a_dead_read_zone_falls_back_to_entry_on_the_seat_panel():
     """The zones die during play; the dealer's win is entered on the seat panel and scored."""
-    async def break_the_zones(table):
-        while "请出牌" not in table.display.text("main", "t_msg"):
-            await table.changed(table.changes.version)
-        for unit in (4, 5, 6, 7):
-            table.kill_antenna(unit)
-
     log = run(play("dongbei", 1, 1, (), break_the_zones, players=DealerWins), timeout=120)
     assert any(e["event"] == "zone_fallback" for e in log)
     win = next(e for e in log if e["event"] == "win")
     assert sorted(win["tiles"]) == sorted(str(t) for t in parse_tiles(DealerWins.HAND))
     assert any(e["event"] == "fault" and e["code"] == "E20" for e in log)
+    assert audit_events(log) == []
+
+
+class EntersATileTooMany(DealerWins):
+    """The dealer enters 15 tiles on the seat panel (a person's slip), sees 诈胡, then the wall is
+    walked to its end and 荒庄 confirmed."""
+
+    HAND = "123m456m789m123p555p"
+
+    async def after_deal(self) -> None:
+        dealer = self.dealer()
+        await self.press_and_see(dealer, Key.HU)
+        if self.line(dealer, 1).startswith(WIN_FROM):
+            await self.press_and_see(dealer, Key.CONFIRM)
+        for prompt in (LAY_MELDS, LAY_HAND):
+            await self.until(lambda: self.line(dealer, 1) == prompt)
+            await self.press_and_see(dealer, Key.CONFIRM)
+        await self.until(lambda: self.line(dealer, 1).startswith(ENTRY))
+        await self.enter(dealer, parse_tiles(self.HAND))
+        await self.until(lambda: self.line(dealer, 1) == NOT_A_WIN)
+        await WallWalker.after_deal(self)
+
+
+def test_a_hand_entered_with_a_tile_too_many_is_not_a_win_and_the_table_goes_on():
+    """A wrong count entered on the seat panel is the person's slip: 诈胡 with the reason, never a crash."""
+    log = run(play("dongbei", 1, 1, (), break_the_zones, players=EntersATileTooMany), timeout=120)
+    false_win = next(e for e in log if e["event"] == "false_win")
+    assert len(false_win["tiles"]) == 15 and "15 concealed tiles" in false_win["failures"][0]
+    assert [e["result"] for e in log if e["event"] == "hand_end"] == ["draw"]
     assert audit_events(log) == []
 
 

@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from drivers.motor_protocol import Key, LiftPosition
+from drivers.table_ui import LAY_HAND, LAY_MELDS, WIN_FROM, WIN_TILE, parse_choice
 from firmware.records.ledger import Ledger
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
@@ -20,7 +22,10 @@ def events_of(buffer: io.StringIO) -> list[dict]:
     return [json.loads(line) for line in buffer.getvalue().splitlines()]
 
 
-async def crash_and_restart(region_id: str, seed: int, db: str, crash_at_take: int, meanwhile=None):
+async def crash_and_restart(region_id: str, seed: int, db: str, crash_at_take: int | None = None, meanwhile=None,
+                            crash_when=None):
+    """Crash the controller at take `crash_at_take` of hand 2, or once `crash_when(table)` holds
+    in hand 2 or later; then a new controller plays 2 hands on the same table and database."""
     ruleset = get_region(region_id).resolve()
     table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
     await table.start("pty")
@@ -29,14 +34,22 @@ async def crash_and_restart(region_id: str, seed: int, db: str, crash_at_take: i
     first, second = io.StringIO(), io.StringIO()
     crashed = asyncio.Event()
     takes = 0
+    hand = 0
 
     def watch(event: dict) -> None:
-        nonlocal takes
+        nonlocal takes, hand
+        hand = max(hand, event["hand"])
         if event["hand"] == 2 and event["event"] == "take":
             takes += 1
             if takes == crash_at_take:
                 crashed.set()
 
+    async def watch_table() -> None:
+        while not (hand >= 2 and crash_when(table)):
+            await table.changed(table.changes.version)
+        crashed.set()
+
+    watcher = asyncio.create_task(watch_table()) if crash_when is not None else None
     try:
         controller = asyncio.create_task(run_simulated(ruleset, hands=None, table=table, players=None, events=first,
                                                        ledger_path=db, on_event=watch, resume=True))
@@ -49,8 +62,10 @@ async def crash_and_restart(region_id: str, seed: int, db: str, crash_at_take: i
         result = await run_simulated(ruleset, hands=2, table=table, players=None, events=second, ledger_path=db,
                                      resume=True)
     finally:
-        people.cancel()
-        await asyncio.gather(people, return_exceptions=True)
+        for task in (people, watcher):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         await table.stop()
     return result, events_of(first), events_of(second)
 
@@ -81,6 +96,83 @@ def test_a_hand_interrupted_by_a_crash_resumes_and_is_settled_once(tmp_path, reg
         ledger.close()
 
 
+def test_a_win_check_cut_by_a_crash_starts_over_when_the_winner_presses_hu_again(tmp_path):
+    """The controller dies while a winner answers the check's questions: the resumed hand forgets
+    the check (the screens are drawn again, the prompt blank, 请出牌) and the winner, as a person
+    would, presses 胡 again; the check starts over and the hand is settled once (found by the fault
+    campaign: the simulated players waited on a question that was gone, and the table stalled)."""
+    asked: list[int] = []
+
+    def a_question_on_a_seat(table) -> bool:
+        for seat, (_, line) in enumerate(table.world.seat_displays):
+            choice = parse_choice(line)
+            if choice is not None and choice[0] in (WIN_FROM, WIN_TILE) or line in (LAY_MELDS, LAY_HAND):
+                asked.append(seat)
+                return True
+        return False
+
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("changchun", 3, db, crash_when=a_question_on_a_seat), timeout=60)
+    resumed = next(e for e in after if e["event"] == "resumed")
+    number = resumed["hand"]
+    assert not any(e["event"] == "hand_end" and e["hand"] == number for e in before)
+    judged = [e for e in after if e["event"] in ("win", "false_win") and e["hand"] == number]
+    assert judged and judged[0]["seat"] == asked[0]
+    assert [e["hand"] for e in after if e["event"] == "hand_end"] == [number, number + 1] and result.hands == 2
+
+
+def test_a_ready_the_restarted_controller_never_heard_is_pressed_again(tmp_path):
+    """长春: a seat presses 听 and the controller dies before it is journaled (the key is gone with
+    it).  The restarted controller draws the seat without 听; the player, who waits for the 宝,
+    sees that and presses 听 again, and the hand goes on (found by the fault campaign: the
+    player waited for a 宝 that would never come, and the table stalled)."""
+    lost: list[int] = []
+    real_press = SimulatedTable.press
+
+    def press(table, panel, key, long=False):
+        if key == Key.TING and not table.restarted:
+            lost.append(panel)               # into the void with the dying controller
+            table.restarting.set()
+            return
+        real_press(table, panel, key, long)
+
+    def a_ready_lost(table) -> bool:
+        if not hasattr(table, "restarting"):
+            table.restarting, table.restarted = asyncio.Event(), False
+            table.press = press.__get__(table)
+        return table.restarting.is_set()
+
+    def restarted(table, ruleset, events) -> None:
+        table.restarted = True
+
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("changchun", 3, db, crash_when=a_ready_lost, meanwhile=restarted),
+                                timeout=60)
+    number = next(e for e in after if e["event"] == "resumed")["hand"]
+    assert not any(e["event"] == "ready" and e["seat"] == lost[0] and e["hand"] == number for e in before)
+    assert any(e["event"] == "ready" and e["seat"] == lost[0] and e["hand"] == number for e in after)
+    assert [e["hand"] for e in after if e["event"] == "hand_end"] == [number, number + 1] and result.hands == 2
+
+
+def test_a_set_that_rose_just_before_a_crash_is_played_not_pushed_in_again(tmp_path):
+    """The crash falls between the new walls rising and the centre closing (the journal still has
+    the set below): the walls standing whole on the table are that set.  Asking for the push-in
+    again would sweep them into the mixer with the other set (found by the fault campaign: a build
+    of both sets mixed, E10/E07, the table waiting for a person)."""
+    def the_walls_just_rose(table) -> bool:
+        world = table.world
+        return (world.centre == LiftPosition.DOWN and all(s.position == LiftPosition.UP for s in world.sides)
+                and all(all(n == 2 for n in table.wall(side)) for side in range(4)))
+
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("sichuan", 3, db, crash_when=the_walls_just_rose), timeout=60)
+    assert all(e["ok"] for e in after if e["event"] == "set_check"), [e for e in after if e["event"] == "set_check"]
+    assert not any(e["event"] == "fault" for e in after if e.get("code") in ("E07", "E10"))
+    ends = [e["hand"] for e in after if e["event"] == "hand_end"]
+    assert len(ends) == 2 and ends[1] == ends[0] + 1 and result.hands == 2
+    assert [e["hand"] for e in before if e["event"] == "hand_end"][-1] == ends[0] - 1       # none lost, none again
+
+
 def test_a_hand_whose_walls_no_longer_match_is_voided_cleanly(tmp_path):
     """A tile put back on the wall while the controller was away: the hand cannot be trusted."""
     def put_one_back(table, ruleset, events):
@@ -106,3 +198,46 @@ def test_a_hand_whose_walls_no_longer_match_is_voided_cleanly(tmp_path):
         assert rows[:2] == [(1, rows[0][1]), (2, "void")] and [n for n, _ in rows] == [1, 2, 3, 4]
     finally:
         ledger.close()
+
+
+class JournalCoveredLines(io.StringIO):
+    """A recorder file that checks, as each line lands (on the writer thread), that the ledger
+    already knows every take it records: in the journaled hand, or in a settled one."""
+
+    def __init__(self, db: str) -> None:
+        super().__init__()
+        self.db = db
+        self.uncovered: list[str] = []
+        self.takes = 0
+
+    def write(self, text: str) -> int:
+        for line in text.splitlines():
+            event = json.loads(line)
+            if event["event"] == "take":
+                self.takes += 1
+                if not self._known(event):
+                    self.uncovered.append(line)
+        return super().write(text)
+
+    def _known(self, take: dict) -> bool:
+        import sqlite3
+        with sqlite3.connect(self.db) as con:
+            settled = con.execute("SELECT 1 FROM hands WHERE number = ?", (take["hand"],)).fetchone()
+            row = con.execute("SELECT value FROM journal WHERE key = 'hand'").fetchone()
+        if settled is not None:
+            return True
+        hand = json.loads(row[0]) if row is not None else None
+        return hand is not None and hand["number"] == take["hand"] and \
+            any(t["slot"] == [take["ring"], take["layer"]] for t in hand["tracker"]["takes"])
+
+
+def test_the_recorder_file_never_holds_a_take_the_journal_does_not_know(tmp_path):
+    """A controller killed at any moment leaves a file a restart can go on from: had a take reached
+    the file before the journal, the restarted controller would record it again (found by the
+    fault campaign: "slot 38/bottom taken twice" across the two recorders of a resumed hand)."""
+    db = str(tmp_path / "table.db")
+    events = JournalCoveredLines(db)
+    ruleset = get_region("changchun").resolve()
+    run(run_simulated(ruleset, hands=3, seed=5, events=events, ledger_path=db, resume=True), timeout=120)
+    assert events.takes > 200
+    assert events.uncovered == []

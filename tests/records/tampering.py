@@ -152,19 +152,24 @@ def reseal(events: Events) -> Events:
     return edited
 
 
-def restarted(events: Events, cut: int, clean: bool = False, session_again: bool = False) -> tuple[Events, Events]:
+def restarted(events: Events, cut: int, clean: bool = False, session_again: bool = False,
+              journal_ahead: int = 0) -> tuple[Events, Events]:
     """The two files of a run whose controller stopped at `cut` and was started again.
 
     The first file is cut off there (a dead controller), or closed by `close_cleanly()` (a clean
     stop); the second is written by a FlightRecorder given the chain head the journal kept: its
     first hand event is `resumed`, carrying the open hand's hand_start, then the rest of the run
-    (`session_again`: the session's session_start is written again first)."""
+    (`session_again`: the session's session_start is written again first).  `journal_ahead`: the
+    last so many takes before the cut reached the journal but not the first file (SIGKILL between
+    the journal's commit and the lines behind it); `resumed` names every take the journal knew."""
     from firmware.records.recorder import FlightRecorder
 
     now = [0.0]
     first_sink, second_sink = io.StringIO(), io.StringIO()
     before = FlightRecorder(first_sink, clock=lambda: now[0])
-    _replay(events[:cut], before, now)
+    takes = [i for i, e in enumerate(events[:cut]) if e["event"] == "take"]
+    unwritten = set(takes[len(takes) - journal_ahead:]) if journal_ahead else set()
+    _replay([e for i, e in enumerate(events[:cut]) if i not in unwritten], before, now)
     if clean:
         before.close_cleanly()
     after = FlightRecorder(second_sink, clock=lambda: now[0], chain=before.chain_head())
@@ -174,7 +179,9 @@ def restarted(events: Events, cut: int, clean: bool = False, session_again: bool
     if before.hand:
         open_start = next(e for e in reversed(events[:cut]) if e["event"] == "hand_start")
         after.open_hand(before.hand)
-        after.emit("resumed", **_fields(open_start))
+        journaled = [[e["ring"], e["layer"], e["end"], e["reason"]] for e in events[:cut]
+                     if e["event"] == "take" and e["hand"] == before.hand]
+        after.emit("resumed", **_fields(open_start), taken=journaled)
     _replay(events[cut:], after, now)
     after.close_cleanly()
     return _parsed(first_sink), _parsed(second_sink)

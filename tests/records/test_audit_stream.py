@@ -31,6 +31,18 @@ def test_a_hand_resumed_in_the_next_file_is_audited_whole(recorders):
     assert any("the ledger holds exactly this file's hands" in n.text for n in with_ledger.notes)
 
 
+def test_takes_the_journal_held_but_the_cut_file_lost_are_takes_of_the_resumed_hand(recorders):
+    """SIGKILL after the journal's commit, before the lines behind it: the first file stops two takes
+    short of what the restarted controller knew; its `resumed` names them, and the hand audits whole
+    (found by the fault campaign: 'a head take at 34/bottom is out of draw order')."""
+    events, ledger = recorders["guangshui"]
+    cut = cut_inside_hand(events, 2) + 6
+    first, second = restarted(events, cut, journal_ahead=2)
+    assert len([e for e in first if e["event"] == "take"]) == len([e for e in events[:cut] if e["event"] == "take"]) - 2
+    report = audit_recorders(files(first, second), LedgerView.open(ledger))
+    assert report.sound and report.hands == 4, report.problems
+
+
 def test_a_clean_stop_mid_hand_then_a_resume_is_sound_without_the_ledger(recorders):
     events, _ = recorders["changchun"]
     first, second = restarted(events, cut_inside_hand(events, 3), clean=True)

@@ -39,7 +39,9 @@ from rulesets.tiles import Tile
 from simulator.spawn import SimulatorProcess
 
 ROOT = Path(__file__).resolve().parents[2]
-STALL_S = 90.0                  # no settled hand for this long (real time) is a stall
+STALL_S = 60.0                  # no hand reached the ledger for this long (real time): a stall
+POLL_S = 0.05                   # how often the ledger is looked at
+RESTARTS = 3                    # a controller that exits by itself is started again this often, then it is an error
 DISRUPTIONS = ("cut_motor", "cut_rfid", "reset_motor", "reset_rfid", "kill", "kill")
 
 
@@ -52,14 +54,20 @@ class RegionFigures:
     lost: list[int] = field(default_factory=list)
     settled_twice: int = 0
     disruptions: dict[str, int] = field(default_factory=dict)
+    moments: dict[str, int] = field(default_factory=dict)       # "kind in a hand" / "kind between hands"
     stalls: int = 0
+    stall_views: list[str] = field(default_factory=list)     # what the table showed at each stall
     audit: list[str] = field(default_factory=list)        # the audit's problems (must be empty)
+    ledger_differs: list[str] = field(default_factory=list)     # hands whose payments differ (must be empty)
+    ledger_only: int = 0           # settled hands whose hand_end a SIGKILL kept out of the recorder
     audit_notes: int = 0
     controller_errors: list[str] = field(default_factory=list)
+    exits: list[str] = field(default_factory=list)     # the controller ended by itself and was started again
 
     @property
     def sound(self) -> bool:
-        return not (self.lost or self.settled_twice or self.stalls or self.audit or self.controller_errors)
+        return not (self.lost or self.settled_twice or self.stalls or self.audit or self.ledger_differs
+                    or self.controller_errors)
 
 
 def _write_config(folder: Path, endpoints) -> Path:
@@ -81,9 +89,11 @@ class Controller:
         self.log = log
         self.process: subprocess.Popen | None = None
         self.exits: list[int] = []
+        self._log_at_start = 0
 
     def start(self) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "MAHJONG_TABLE_CONFIG": ""}
+        self._log_at_start = self.log.stat().st_size if self.log.exists() else 0
+        env = {**_child_env(), "MAHJONG_TABLE_CONFIG": ""}
         with self.log.open("ab") as out:
             self.process = subprocess.Popen([sys.executable, "-m", "firmware", "run", "--config", str(self.config),
                                              "--ruleset", self.ruleset], stdout=out, stderr=subprocess.STDOUT,
@@ -107,6 +117,17 @@ class Controller:
             self.exits.append(self.process.wait())
         self.process = None
 
+    async def started(self, timeout: float = 20.0) -> None:
+        """Until this start has opened its session (a SIGTERM before Python installs the handlers
+        would end it with status -15: the stop at the end waits for this, a kill does not)."""
+        deadline = time.monotonic() + timeout
+        while self.alive() and time.monotonic() < deadline:
+            with self.log.open("rb") as f:
+                f.seek(self._log_at_start)
+                if b" session " in f.read():
+                    return
+            await asyncio.sleep(POLL_S)
+
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
@@ -121,43 +142,103 @@ def settled(db: Path) -> int:
             return 0
 
 
-async def run_region(region: str, hands: int, seed: int, folder: Path) -> RegionFigures:
+class Schedule:
+    """The disruptions of one region, drawn from a seeded generator: dealt from a shuffled deck
+    of every kind (so a short campaign sees each kind once), each after 1 to `every` more hands
+    have reached the ledger and a random fraction of a hand more (at --speed 0 a hand takes
+    0.1-0.5 s: the blow falls in a build, a deal, the play or a settlement, wherever)."""
+
+    def __init__(self, rng: random.Random, every: int, kinds: tuple[str, ...] = DISRUPTIONS) -> None:
+        self.rng = rng
+        self.every = every
+        self.kinds = kinds
+        self._deck: list[str] = []
+
+    def next_kind(self) -> str:
+        if not self._deck:
+            self._deck = list(self.kinds)
+            self.rng.shuffle(self._deck)
+        return self._deck.pop()
+
+    def hands_before(self) -> int:
+        return self.rng.randint(1, self.every)
+
+    def delay(self) -> float:
+        return self.rng.uniform(0.0, 0.4)
+
+
+class Progress:
+    """Watches the ledger grow; a stall or a controller that exited by itself ends the region."""
+
+    def __init__(self, db: Path, controller: "Controller", figures: RegionFigures) -> None:
+        self.db = db
+        self.controller = controller
+        self.figures = figures
+        self.count = 0
+        self._since = time.monotonic()
+
+    async def until(self, count: int) -> bool:
+        """Wait until the ledger holds `count` hands; False if the region must end (a stall, an exit)."""
+        while True:
+            now = settled(self.db)
+            if now > self.count:
+                self.count, self._since = now, time.monotonic()
+            if self.count >= count:
+                return True
+            if time.monotonic() - self._since > STALL_S:
+                self.figures.stalls += 1
+                return False
+            if not self.controller.alive():
+                self.figures.exits.append(f"status {self.controller.process.returncode}: {_last_words(self.controller.log)}")
+                if len(self.figures.exits) > RESTARTS:
+                    self.figures.controller_errors.append(f"the controller exited {len(self.figures.exits)} times "
+                                                          "by itself; see controller.log")
+                    return False
+                self.controller.start()         # as the unit's Restart=on-failure does (deploy/mahjong-table.service)
+                self._since = time.monotonic()
+            await asyncio.sleep(POLL_S)
+
+
+async def run_region(region: str, hands: int, seed: int, folder: Path, every: int = 2,
+                     kinds: tuple[str, ...] = DISRUPTIONS) -> RegionFigures:
+    """Play `hands` hands of `region` (settled or voided, in the ledger) under disruptions."""
     figures = RegionFigures(region)
-    rng = random.Random(f"{region}/{seed}/campaign")
+    schedule = Schedule(random.Random(f"{region}/{seed}/campaign"), every, kinds)
     folder.mkdir(parents=True, exist_ok=True)
     args = ("--seed", str(seed), "--speed", "0", "--ruleset", region, "--players-seed", str(seed),
             "--listen", f"pty:{folder / 'ports'}", "--fault", "corrupt=0.01")
-    async with SimulatorProcess(*args) as sim:
+    async with SimulatorProcess(*args, env=_child_env()) as sim:
         registry = TileRegistry(folder / "tiles.db")
         registry.enroll(Registered(tag.uid, Tile.parse(tag.tile), tag.set_index, tag.copy)
                         for tag in await sim.control.registry())
         registry.close()
         controller = Controller(_write_config(folder, sim.endpoints), region, folder / "controller.log")
-        db = folder / "table.db"
-        controller.start()
-        last_progress, last_count = time.monotonic(), 0
+        progress = Progress(folder / "table.db", controller, figures)
         try:
-            while (count := settled(db)) < hands:
-                if count > last_count:
-                    last_progress, last_count = time.monotonic(), count
-                elif time.monotonic() - last_progress > STALL_S:
-                    figures.stalls += 1
+            controller.start()
+            while await progress.until(min(hands, progress.count + schedule.hands_before())):
+                if progress.count >= hands:
                     break
-                if not controller.alive():
-                    figures.controller_errors.append(f"the controller exited ({controller.process.returncode}) "
-                                                     "by itself; see controller.log")
-                    break
-                await asyncio.sleep(rng.uniform(0.5, 4.0))          # the schedule: when the next blow falls
-                await disrupt(rng.choice(DISRUPTIONS), rng, sim, controller, figures)
+                await asyncio.sleep(schedule.delay())
+                await disrupt(schedule.next_kind(), schedule.rng, sim, controller, figures, folder)
+            if figures.stalls:
+                figures.stall_views.append(await _table_seen(sim))
         finally:
+            await controller.started()
             controller.stop()
+            if controller.exits and controller.exits[-1] != 0 and not figures.controller_errors:
+                figures.controller_errors.append(f"SIGTERM ended the controller with status {controller.exits[-1]}, "
+                                                 "not 0; see controller.log")
     _books(folder, figures)
     return figures
 
 
-async def disrupt(what: str, rng: random.Random, sim: SimulatorProcess, controller: Controller,
-                  figures: RegionFigures) -> None:
+async def disrupt(what: str, rng: random.Random, sim: SimulatorProcess, controller: "Controller",
+                  figures: RegionFigures, folder: Path) -> None:
+    """One blow; where it fell (the recorder's last event then) is counted with it."""
     figures.disruptions[what] = figures.disruptions.get(what, 0) + 1
+    where = f"{what} {_moment(folder / 'events')}"
+    figures.moments[where] = figures.moments.get(where, 0) + 1
     if what.startswith("cut_"):
         await sim.control.cut(what.removeprefix("cut_"), rng.uniform(0.2, 5.0))
     elif what.startswith("reset_"):
@@ -167,11 +248,51 @@ async def disrupt(what: str, rng: random.Random, sim: SimulatorProcess, controll
         controller.start()
 
 
+def _moment(events: Path) -> str:
+    """"in a hand" or "between hands", from the last line of the newest recorder."""
+    files = sorted(events.glob("*.jsonl"), key=lambda p: p.stat().st_mtime) if events.exists() else []
+    last = ""
+    if files:
+        with files[-1].open("rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - 4096))
+            lines = f.read().decode("utf-8", "replace").splitlines()
+        for line in reversed(lines):
+            try:
+                last = json.loads(line).get("event", "")
+                break
+            except ValueError:
+                continue
+    return "between hands" if last in ("", "hand_end", "recorder_start", "session_start", "session_resumed",
+                                       "recorder_end", "set_check") else "in a hand"
+
+
+async def _table_seen(sim: SimulatorProcess) -> str:
+    """One line of what the table shows and how the players stand (to read a stall by)."""
+    table, players = await sim.control.table(), await sim.control.players()
+    message = {k: v for k, v in table.components.items() if k.endswith("t_msg")}
+    return (f"page {table.page} {message}, lifts {dict(table.lifts)}, faults {dict(table.faults)}; players "
+            f"running {players.running}, error {players.error}, errors {list(players.errors)[-14:]}")
+
+
+def _last_words(log: Path) -> str:
+    """The controller's last line (why it stopped)."""
+    lines = log.read_text(encoding="utf-8", errors="replace").splitlines() if log.exists() else []
+    return lines[-1][:200] if lines else "nothing logged"
+
+
+def _child_env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))}
+
+
 def _books(folder: Path, figures: RegionFigures) -> None:
     """Count from the ledger and the recorders; audit them together."""
+    log = folder / "controller.log"
+    if log.exists() and "Traceback (most recent call last)" in log.read_text(encoding="utf-8", errors="replace"):
+        figures.controller_errors.append("the controller crashed with a traceback; see controller.log")
     db = folder / "table.db"
     files = sorted((folder / "events").glob("*.jsonl"))
     began: set[tuple[int, int]] = set()
+    paid: dict[tuple[int, int], list[int]] = {}
     session = 0
     for path in files:
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -187,14 +308,25 @@ def _books(folder: Path, figures: RegionFigures) -> None:
                 began.add((session, event["hand"]))
             if event.get("event") == "hand_void":
                 figures.voided.append(event.get("reason", "?"))
+            if event.get("event") == "hand_end":
+                paid[(session, event["hand"])] = list(event["payments"])
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
         rows = con.execute("SELECT session, number, result, wall_hash FROM hands").fetchall()
+        kept: dict[tuple[int, int], list[int]] = {}
+        for session_id, number, side, amount in con.execute(
+                "SELECT h.session, h.number, p.side, p.amount FROM hands h JOIN payments p ON p.hand = h.id"):
+            kept.setdefault((session_id, number), [0, 0, 0, 0])[side] = amount
+    for key, payments in sorted(paid.items()):
+        if kept.get(key, [0, 0, 0, 0]) != payments or key not in {(s, n) for s, n, _, _ in rows}:
+            figures.ledger_differs.append(f"session {key[0]} hand {key[1]}: recorder {payments}, "
+                                          f"ledger {kept.get(key, 'no row')}")
+    figures.ledger_only = sum(1 for s, n, _, _ in rows if (s, n) not in paid)
     figures.played = sum(1 for _, _, result, _ in rows if result != "void")
     figures.settled_twice = len(rows) - len({(s, n) for s, n, _, _ in rows}) + len(rows) - len({w for *_, w in rows})
     kept = {(s, n) for s, n, _, _ in rows}
     figures.lost = sorted(n for s, n in began if (s, n) not in kept and not _still_open(db, n))
     audit = subprocess.run([sys.executable, "-m", "firmware", "audit", *map(str, files), "--ledger", str(db), "--json"],
-                           capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                           capture_output=True, text=True, env=_child_env())
     try:
         report = json.loads(audit.stdout)
         figures.audit = [f"{p['where']}: {p['text']}" for p in report["problems"]]
@@ -210,22 +342,38 @@ def _still_open(db: Path, number: int) -> bool:
     return row is not None and json.loads(row[0]).get("number") == number
 
 
-async def campaign(regions: list[str], hands: int, seed: int, folder: Path) -> list[RegionFigures]:
-    return [await run_region(region, hands, seed, folder / region) for region in regions]
+async def campaign(regions: list[str], hands: int, seed: int, folder: Path, every: int = 2,
+                   kinds: tuple[str, ...] = DISRUPTIONS) -> list[RegionFigures]:
+    return [await run_region(region, hands, seed, folder / region, every, kinds) for region in regions]
 
 
 def report(results: list[RegionFigures]) -> str:
-    lines = ["| region | played | resumed | voided | lost | settled twice | stalls | disruptions | audit |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    """The figures as Markdown: a row per region, the totals, the disruptions by kind and moment."""
+    lines = ["| region | played | resumed | voided | lost | settled twice | stalls | ledger = recorders | audit | "
+             "disruptions |", "|---|---:|---:|---:|---:|---:|---:|---|---|---|"]
     for r in results:
         shown = ", ".join(f"{k} {v}" for k, v in sorted(r.disruptions.items()))
         audit = "sound" if not r.audit else f"{len(r.audit)} problem(s)"
+        ledger = "yes" if not r.ledger_differs else f"NO ({len(r.ledger_differs)})"
         lines.append(f"| {r.region} | {r.played} | {r.resumed} | {len(r.voided)} | {len(r.lost)} | {r.settled_twice} "
-                     f"| {r.stalls} | {shown} | {audit} ({r.audit_notes} note(s)) |")
-    total = sum(r.played for r in results)
-    lines.append(f"\n{total} hands played; resumed {sum(r.resumed for r in results)}; voided "
-                 f"{sum(len(r.voided) for r in results)} ({sorted({v for r in results for v in r.voided})}); "
-                 f"lost {sum(len(r.lost) for r in results)}; settled twice {sum(r.settled_twice for r in results)}")
+                     f"| {r.stalls} | {ledger} | {audit} ({r.audit_notes} note(s)) | {shown} |")
+    reasons: dict[str, int] = {}
+    for reason in (v for r in results for v in r.voided):
+        reasons[reason] = reasons.get(reason, 0) + 1
+    moments: dict[str, int] = {}
+    for r in results:
+        for key, n in r.moments.items():
+            moments[key] = moments.get(key, 0) + n
+    lines.append(f"\n{sum(r.played for r in results)} hands played in {len(results)} region(s); resumed "
+                 f"{sum(r.resumed for r in results)}; voided {sum(len(r.voided) for r in results)}"
+                 f"{' (' + '; '.join(f'{n} × {k}' for k, n in sorted(reasons.items())) + ')' if reasons else ''}; "
+                 f"lost {sum(len(r.lost) for r in results)}; settled twice {sum(r.settled_twice for r in results)}; "
+                 f"stalls {sum(r.stalls for r in results)}; the controller ended by itself (started again) "
+                 f"{sum(len(r.exits) for r in results)} time(s); ledger = recorders: "
+                 f"{'yes' if not any(r.ledger_differs for r in results) else 'NO'} "
+                 f"({sum(r.ledger_only for r in results)} settled hand(s) whose end a SIGKILL kept out of the "
+                 f"recorder); audit: {'sound' if not any(r.audit for r in results) else 'PROBLEMS'}")
+    lines.append("\ndisruptions: " + "; ".join(f"{k} {n}" for k, n in sorted(moments.items())))
     return "\n".join(lines)
 
 
@@ -234,12 +382,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--regions", default="changchun,sichuan,guangshui,wuhan,luoshan,hangzhou,guizhou,yunnan")
     parser.add_argument("--hands", type=int, default=13)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--every", type=int, default=2, help="a disruption after 1 to EVERY hands")
     parser.add_argument("--folder", default="/tmp/mahjong-campaign")
     args = parser.parse_args(argv)
-    results = asyncio.run(campaign(args.regions.split(","), args.hands, args.seed, Path(args.folder)))
+    results = asyncio.run(campaign(args.regions.split(","), args.hands, args.seed, Path(args.folder), args.every))
     print(report(results))
     for r in results:
-        for problem in r.audit + r.controller_errors:
+        for problem in (r.audit + r.ledger_differs + r.controller_errors + [f"stall: {v}" for v in r.stall_views]
+                        + [f"exit: {e}" for e in r.exits]):
             print(f"{r.region}: {problem}")
     return 0 if all(r.sound for r in results) else 1
 
