@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from drivers.link import SessionRef
 from drivers.motor_protocol import LiftPosition
-from drivers.table_ui import Key, Panel, Phase
+from drivers.table_ui import RESTARTED, Key, Panel, Phase
 from rulesets.definition import Ruleset
 from rulesets.regions import get_region
 
@@ -164,6 +164,7 @@ class TableSession:
             raise
         finally:
             await self._stop_tasks()
+            await self._journal_hand_at_stop()
             if self.state is not None:
                 await self.store.run(self.ledger.end_session, self.state.session_id)
             await hub.stop()
@@ -282,6 +283,20 @@ class TableSession:
             if hand is not None and not self._settling:
                 await self.store.run(self.ledger.journal_put, HAND_KEY, hand.to_json())
 
+    async def _journal_hand_at_stop(self) -> None:
+        """The hand's latest state, written before the store closes: the coalescing writer may be
+        several takes (and a 杠 or 听 the sensors cannot give back) behind when it is cancelled."""
+        hand = self.flow.hand
+        if hand is None or self._settling or self.state is None:
+            return
+        await self.store.run(self._put_open_hand, self.state.session_id, hand.number, hand.to_json())
+
+    def _put_open_hand(self, session: int, number: int, state: dict) -> None:
+        """On the writer thread: journal a hand unless its ledger row is written (a stop that came
+        while it settled must not bring a settled hand back)."""
+        if not self.ledger.has_hand(session, number):
+            self.ledger.journal_put(HAND_KEY, state)
+
     def _journal_link(self, source: str, session: SessionRef) -> None:
         self._links[source] = [session.session, session.boot_counter]
         self._journal(LINKS_KEY, dict(self._links))
@@ -348,6 +363,7 @@ class TableSession:
             await self._open_session(hub.ruleset)
             return None, None
         self.state = session
+        self.flow.note = RESTARTED          # the next phase shown says so: a key pressed as it stopped is pressed again
         self.store.submit(self.ledger.resume_session, session.session_id)
         hub.recorder.emit("session_resumed", hand=0, session=session.session_id, ruleset=session.ruleset_id,
                           options=dict(session.options), totals=list(session.totals), dealer=session.dealer)
@@ -451,7 +467,7 @@ class TableSession:
         """The centre opens; the players push every tile in and press 确认.  Then the message says the
         machine is at work, so a second push-in (after a clear-out) reads as a new request."""
         hub = self.hub
-        hub.presenter.phase(Phase.PUSH_IN)
+        hub.presenter.phase(Phase.PUSH_IN, self.flow.take_note())
         await hub.motion(lambda: hub.devices.motor.centre_lift(LiftPosition.DOWN))
         await hub.lifts_at((CENTRE_LIFT,), LiftPosition.DOWN)
         await hub.next_key(tuple(hub.ruleset.players) + (Panel.FRONT,), (Key.CONFIRM,))
