@@ -34,6 +34,9 @@ class Phase(str, Enum):
     HAND_OVER = "本局结束"            # the result is shown
     FAULT = "故障"                    # a latched fault: see the fault page
 
+# After a phase word: the controller restarted (its last moments may be lost), so a key it did not
+# acknowledge (胡 with no check begun, 确认 with the screen unchanged) is pressed again.
+RESTARTED = "已重启 未应答的键请再按"
 
 # Seat prompts (line 1 of a seat display).
 ROLL_DICE = "请掷骰子"                # press 骰子; the prompt reads "请掷骰子 第N次" (see roll_prompt)

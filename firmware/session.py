@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from drivers.link import SessionRef
 from drivers.motor_protocol import LiftPosition
-from drivers.table_ui import Key, Panel, Phase
+from drivers.table_ui import RESTARTED, Key, Panel, Phase
 from rulesets.definition import Ruleset
 from rulesets.regions import get_region
 
@@ -165,6 +165,7 @@ class TableSession:
             raise
         finally:
             await self._stop_tasks()
+            await self._journal_hand_at_stop()
             hub.recorder.release_lines(keep_holding=False)
             if self.state is not None:
                 await self.store.run(self.ledger.end_session, self.state.session_id)
@@ -303,6 +304,20 @@ class TableSession:
             else:
                 self.hub.recorder.release_lines()
 
+    async def _journal_hand_at_stop(self) -> None:
+        """The hand's latest state, written before the store closes: the coalescing writer may be
+        several takes (and a 杠 or 听 the sensors cannot give back) behind when it is cancelled."""
+        hand = self.flow.hand
+        if hand is None or self._settling or self.state is None:
+            return
+        await self.store.run(self._put_open_hand, self.state.session_id, hand.number, hand.to_json())
+
+    def _put_open_hand(self, session: int, number: int, state: dict) -> None:
+        """On the writer thread: journal a hand unless its ledger row is written (a stop that came
+        while it settled must not bring a settled hand back)."""
+        if not self.ledger.has_hand(session, number):
+            self.ledger.journal_put(HAND_KEY, state)
+
     def _journal_link(self, source: str, session: SessionRef) -> None:
         self._links[source] = [session.session, session.boot_counter]
         self._journal(LINKS_KEY, dict(self._links))
@@ -369,6 +384,7 @@ class TableSession:
             await self._open_session(hub.ruleset)
             return None, None
         self.state = session
+        self.flow.note = RESTARTED          # the next phase shown says so: a key pressed as it stopped is pressed again
         self.store.submit(self.ledger.resume_session, session.session_id)
         hub.recorder.emit("session_resumed", hand=0, session=session.session_id, ruleset=session.ruleset_id,
                           options=dict(session.options), totals=list(session.totals), dealer=session.dealer)
@@ -476,7 +492,7 @@ class TableSession:
         """The centre opens; the players push every tile in and press 确认.  Then the message says the
         machine is at work, so a second push-in (after a clear-out) reads as a new request."""
         hub = self.hub
-        hub.presenter.phase(Phase.PUSH_IN)
+        hub.presenter.phase(Phase.PUSH_IN, self.flow.take_note())
         await self._centre(LiftPosition.DOWN)
         await hub.next_key(tuple(hub.ruleset.players) + (Panel.FRONT,), (Key.CONFIRM,))
         hub.presenter.phase(Phase.BUILDING)

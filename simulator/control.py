@@ -137,6 +137,7 @@ class PlayersView:
     hands: int
     errors: tuple[str, ...]
     stats: Mapping[str, int]
+    journal: tuple[str, ...] = ()     # their last actions, oldest first: "t seat what detail"
 
 
 # -- the client ----------------------------------------------------------------------------------
@@ -287,7 +288,8 @@ class ControlClient:
     async def players(self) -> PlayersView:
         result = await self.request("players")
         return PlayersView(result["running"], result["error"], result["hands"],
-                           tuple(result["errors"]), MappingProxyType(dict(result["stats"])))
+                           tuple(result["errors"]), MappingProxyType(dict(result["stats"])),
+                           tuple(result.get("journal", ())))
 
     async def stop(self) -> None:
         """Stop the simulator process (it answers, then exits)."""

@@ -24,6 +24,7 @@ from .world import SIDES, SimulatorError
 
 Operation = Callable[[dict[str, Any]], Awaitable[Any]]
 _MISSING = object()
+JOURNAL_SHOWN = 30          # the players' last actions the `players` op tells (what they are waiting on)
 
 
 def _arg(request: dict[str, Any], name: str, kinds: tuple[type, ...], default: Any = _MISSING) -> Any:
@@ -143,13 +144,15 @@ class TableControl:
         task = self.players_task
         if self.players is None or task is None:
             return {"running": False, "error": "no simulated players in this simulator (start it "
-                    "with --ruleset)", "hands": 0, "errors": [], "stats": {}}
+                    "with --ruleset)", "hands": 0, "errors": [], "stats": {}, "journal": []}
         error = None
         if task.done() and not task.cancelled() and task.exception() is not None:
             error = f"{type(task.exception()).__name__}: {task.exception()}"
         stats = {k: v for k, v in asdict(self.players.stats).items() if isinstance(v, (int,))}
+        recent = self.players.journal[-JOURNAL_SHOWN:]
         return {"running": not task.done(), "error": error, "hands": self.players.stats.hands,
-                "errors": self.players.errors, "stats": stats}
+                "errors": self.players.errors, "stats": stats,
+                "journal": [f"{a.t:.2f} {a.seat} {a.what} {a.detail}".rstrip() for a in recent]}
 
     async def _stop(self, request: dict[str, Any]) -> Any:
         self._request_stop()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import Callable
 
 from drivers.display_layout import LAYOUT, DisplayLayout
 from drivers.nextion import (Code, InstructionDecoder, NextionError, NumberReturned, PageShown,
@@ -34,6 +35,7 @@ class DisplaySim:
         self.layout = layout
         self.changes = changes if changes is not None else Changes()
         self.log: deque[str] = deque(maxlen=1000)
+        self.watchers: list[Callable[[str, str, str], None]] = []     # (page, component, text) at each new text
         self.errors = 0
         self.boots = 1
         self._stream: ByteStream | None = None
@@ -78,7 +80,13 @@ class DisplaySim:
         state = self.screen[page][component]
         if state.text != text:
             state.text = text
+            self._shown(page, component, text)
             self.changes.notify()
+
+    def _shown(self, page: str, component: str, text: str) -> None:
+        """A new text is on the screen: whoever watches sees it, however soon it is replaced."""
+        for watcher in self.watchers:
+            watcher(page, component, text)
 
     def set_value(self, page: str, component: str, value: int) -> None:
         state = self.screen[page][component]
@@ -153,6 +161,8 @@ class DisplaySim:
                     self._fail(Code.INVALID_VARIABLE)
                     return
                 state.text = str(ins.value)
+                if state.text != before[0]:
+                    self._shown(page, component, state.text)
             elif ins.op == "val":
                 if kind != "number":
                     self._fail(Code.INVALID_VARIABLE)

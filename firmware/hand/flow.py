@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Mapping, Sequence
-from drivers.table_ui import Key, Panel, Phase, ROLL_DICE, roll_prompt
+from drivers.table_ui import Key, Panel, Phase, RESTARTED, ROLL_DICE, roll_prompt
 from rulesets.dice import SecondRollerPicksStart, count_seats
 from rulesets.indicators import Timing
 from rulesets.scoring import DrawContext
@@ -39,6 +39,7 @@ class HandFlow:
         self.hand: HandState | None = None
         self.totals: tuple[int, ...] = (0, 0, 0, 0)     # the session's scores, for the seat displays
         self.rolls_asked = 0
+        self.note = ""          # said with the next phase the flow shows (RESTARTED after a restart)
         self.bao = BaoDesk(ports)
         self.win_check = WinCheck(ports)
 
@@ -134,7 +135,7 @@ class HandFlow:
         ports = self.ports
         self.totals = tuple(totals)
         self.rolls_asked = hand.rolls_asked
-        self.hand = hand                                # keys the boards queued meanwhile are this hand's
+        self.hand = hand
         ports.recorder.open_hand(hand.number)
         ports.recorder.emit("resumed", cause=cause, phase=hand.phase, **start_fields(hand),
                             taken=[[t.slot.ring, t.slot.layer.value, t.end.value, t.reason]
@@ -145,6 +146,11 @@ class HandFlow:
             hand.phase = "playing"
         if hand.phase == "dice":                        # journaled as it began: its dice were rolled
             hand.phase = "dealing"
+        # keys pressed as it stopped may be lost: the first screen says so (a reveal asks again anyway),
+        # and those that reached this controller do not count either: each is pressed again
+        self.note = RESTARTED if cause == "restart" and hand.phase in ("dealing", "playing") else ""
+        if cause == "restart":
+            ports.keys.clear()
         await ports.advance(f"resume_{hand.phase}")
         self._redraw(hand)
         return await self._run(hand)
@@ -171,7 +177,7 @@ class HandFlow:
         screens = ports.screens
         ruleset = hand.ruleset
         if hand.phase == "dealing":
-            screens.phase(Phase.DEAL)
+            screens.phase(Phase.DEAL, self.take_note())
             await ports.until(lambda: hand.deal_complete)
             plan = ruleset.dealing.plan(hand.dealer, ruleset.players)
             ports.recorder.emit("dealt", next_head=hand.tracker.next_head_position(),
@@ -185,13 +191,18 @@ class HandFlow:
                     hand.steps_done.append(f"phase:{phase.name}")
             await self._advance(hand, "revealed")
         if hand.phase == "playing":
-            screens.phase(Phase.LAST_TILE if hand.last_tile_shown else Phase.PLAY)
+            screens.phase(Phase.LAST_TILE if hand.last_tile_shown else Phase.PLAY, self.take_note())
             await self._play_loop(hand)
         return await self._finish(hand)
 
     def close(self) -> None:
         """The outcome is published: the hand no longer follows the wall."""
         self.hand = None
+
+    def take_note(self) -> str:
+        """The note for the phase being shown, said once."""
+        note, self.note = self.note, ""
+        return note
 
     async def _advance(self, hand: HandState, trigger: str) -> None:
         await self.ports.advance(trigger)
@@ -201,7 +212,7 @@ class HandFlow:
         ports = self.ports
         procedure = ports.ruleset.dice
         rolls: list[tuple[int, ...]] = []
-        ports.screens.phase(Phase.DICE)
+        ports.screens.phase(Phase.DICE, self.take_note())
         for index in range(procedure.rolls_needed):
             roller = dealer
             if index == 1 and isinstance(procedure, SecondRollerPicksStart):

@@ -48,7 +48,20 @@ class WinCheck:
                 return
             await self.win(hand, press.seat)
 
+    def _drop_stale(self, seat: int, keys: tuple[Key, ...]) -> None:
+        """Presses of this seat that belong to no question (pressed before it was asked: a 胡 pressed
+        twice — again after a restart lost the first, the first then resent by the board)."""
+        while self.ports.keys.take(lambda p: p.panel == seat and p.key in keys) is not None:
+            pass
+
     async def win(self, hand: HandState, seat: int) -> None:
+        self._drop_stale(seat, (Key.HU, Key.LEFT, Key.RIGHT, Key.CONFIRM))
+        try:
+            await self._check(hand, seat)
+        finally:
+            self._drop_stale(seat, (Key.HU,))          # one 胡, one check
+
+    async def _check(self, hand: HandState, seat: int) -> None:
         ports = self.ports
         if ports.table_state == "playing":
             await ports.advance("hu")

@@ -1,9 +1,10 @@
 """The people at one table: their eyes, their hands, the shared table top, and their manners.
 
 `Crew` holds what every module of the players needs: the table, the region, the AI, each seat's
-`Player`, a journal of what they did, and the two habits every person at the table has — wait for
-the screens to change instead of staring at them (`until`), and roll the dice when one's seat
-display says so (`service`).
+`Player`, a journal of what they did, and the habits every person at the table has — wait for
+the screens to change instead of staring at them (`until`), roll the dice when one's seat display
+says so (`service`), and notice when the table says it restarted (`restarts`): a key pressed as it
+stopped may never have been seen, so whoever still waits on one presses it again.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from drivers.motor_protocol import Key
-from drivers.table_ui import ROLL_BAO, ROLL_DICE, Phase
+from drivers.table_ui import RESTARTED, ROLL_BAO, ROLL_DICE, Phase
 from rulesets.definition import Ruleset
 from rulesets.tiles import Tile
 
@@ -79,6 +80,10 @@ class Crew:
         self.stats = Stats()
         self.errors: list[str] = []
         self._answered: dict[int, str] = {}
+        self.restarts = 0                   # times the message line newly said the table restarted
+        self._restart_shown = False
+        self._restarts_serviced = 0
+        table.display.watchers.append(self._read_message)      # people see a message, however brief
 
     def identify(self, uid: bytes) -> Tile:
         """A player looks at a tile he holds."""
@@ -97,7 +102,11 @@ class Crew:
     # -- habits --------------------------------------------------------------------------------
 
     def service(self, screen: Screen) -> None:
-        """Roll when one's seat display asks (请掷骰子 …, 请掷骰子定宝), once per prompt."""
+        """Roll when one's seat display asks (请掷骰子 …, 请掷骰子定宝), once per prompt; after a
+        restart every prompt standing is answered again."""
+        if self._restarts_serviced != self.restarts:
+            self._restarts_serviced = self.restarts
+            self._answered.clear()
         for seat in self.sides:
             line = screen.prompt(seat)
             if self._answered.get(seat) not in (None, line):
@@ -106,6 +115,16 @@ class Crew:
                 self._answered[seat] = line
                 self.press(seat, Key.DICE)
                 self.log(seat, "roll", "宝" if line.startswith(ROLL_BAO) else line)
+
+    def _read_message(self, page: str, component: str, text: str) -> None:
+        """The public message line changed: a restart note newly shown counts once."""
+        if (page, component) != ("main", "t_msg"):
+            return
+        shown = RESTARTED in text
+        if shown and not self._restart_shown:
+            self.restarts += 1
+            self.log(-1, "restart_seen", text)
+        self._restart_shown = shown
 
     def forget_prompts(self) -> None:
         self._answered.clear()

@@ -23,6 +23,8 @@ from .prompts import WinClaim, answer_win
 from .rules import WinFacts
 from .wall import LiveWall
 
+TING = "听"          # the end of a ready seat's status line ("闲 +3 听")
+
 
 @dataclass(frozen=True)
 class Next:
@@ -253,16 +255,13 @@ class HandPlay:
         if self.rules.bao_rule is not None:
             seat = player.seat
             while True:
-                seen = screen.version
+                restarts = self.crew.restarts
                 screen = await self.crew.until(lambda s: s.bao(seat) is not None or s.phase in OVER
-                                               or s.version != seen and not s.ready_shown(seat))
+                                               or self.crew.restarts > restarts)
                 if screen.bao(seat) is not None or screen.phase in OVER:
                     break
-                if not screen.ready_shown(seat):
-                    # the table moved on and my 听 is not shown: a controller restarted meanwhile may
-                    # never have heard it; press again (a second 听 of a ready seat changes nothing)
-                    self.crew.press(seat, Key.TING)
-                    self.crew.log(seat, "ting", "again: not shown")
+                if not screen.status(seat).endswith(TING):
+                    self.crew.press(seat, Key.TING)      # the table restarted without my 听: again
             player.bao = screen.bao(seat)
 
     def refresh(self) -> None:
@@ -361,8 +360,9 @@ class HandPlay:
         if not self.won:
             self.crew.stats.draws += 1
             self.drawn = True
-        if screen.phase is Phase.LAST_TILE:
+        while screen.phase is Phase.LAST_TILE:
             await self.crew.table.clock.sleep(self.crew.style.think)
             self.crew.press(seat, Key.CONFIRM)
             self.crew.log(seat, "confirm", "荒庄")
-            await self.crew.until(lambda s: s.phase is not Phase.LAST_TILE)
+            restarts = self.crew.restarts        # a restart may lose the 确认: then it is pressed again
+            screen = await self.crew.until(lambda s: s.phase is not Phase.LAST_TILE or self.crew.restarts > restarts)

@@ -5,7 +5,9 @@ After 胡 the controller asks, on the winner's line 1: `点炮:<choice>` (◀ �
 everything; 确认), `胡牌:<tile>` on a discard (◀ ▶ to the winning tile; 确认), or, when the read
 zone fails, `录入:<tile> <n>` (◀ ▶ to each tile, 确认 adds it, 胡 ends).  The answer shows as
 `胡 +N` or `诈胡`.  Each seat is answered on its own, whenever its line changes; several winners
-of one discard are answered side by side.
+of one discard are answered side by side.  When the table says it restarted and is back at play
+with nothing asked of a winner still waiting, his 胡 was lost (or its check abandoned): he presses
+胡 again and answers from the start.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drivers.motor_protocol import Key
-from drivers.table_ui import (ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE, Phase,
-                              parse_choice, relative_name)
+from drivers.table_ui import (ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE,
+                              Phase, parse_choice, relative_name)
 from rulesets.tiles import Tile
 
 from .crew import Crew
@@ -39,6 +41,7 @@ class WinClaim:
 class _Seat:
     claim: WinClaim
     last: str | None = None            # the line we last answered (its effect is not shown yet)
+    restarts: int = 0                  # the table restarts seen when this seat last acted
     laid: bool = False
     entered: int = 0
     steps: int = 0
@@ -82,6 +85,19 @@ def _answer(crew: Crew, state: _Seat, line: str) -> bool:
     return False          # 宝:… or anything else: not a question for us
 
 
+def _asks(line: str) -> bool:
+    """The line is a question of the win check (not a 宝, a verdict or nothing)."""
+    choice = parse_choice(line)
+    return line in (LAY_MELDS, LAY_HAND) or (choice is not None and choice[0] in (WIN_FROM, WIN_TILE, ENTRY))
+
+
+def _press_again(crew: Crew, claim: WinClaim) -> _Seat:
+    """The table restarted and asks nothing of this winner: 胡 again, the answers from the start."""
+    crew.press(claim.seat, Key.HU)
+    crew.log(claim.seat, "hu", "again, after a restart")
+    return _Seat(claim, restarts=crew.restarts)
+
+
 def _steer(crew: Crew, state: _Seat, on_target: bool) -> bool:
     if on_target or state.steps >= MAX_STEPS:
         state.steps = 0
@@ -115,13 +131,20 @@ async def answer_win(crew: Crew, claims: list[WinClaim]) -> dict[int, bool | Non
     """Answer every winner's prompts until each shows 胡 +N (True) or 诈胡 (False).  When the
     hand ends first (the screens moved on before showing a result) the seat's answer is None."""
     from .crew import OVER
-    pending = {c.seat: _Seat(c) for c in claims}
+    pending = {c.seat: _Seat(c, restarts=crew.restarts) for c in claims}
     results: dict[int, bool | None] = {}
     while pending:
         screen = crew.eyes.look()
         crew.service(screen)
         for seat, state in list(pending.items()):
             line = screen.prompt(seat)
+            if crew.restarts > state.restarts:
+                if _asks(line):
+                    continue        # asked before the restart: the restarted table clears it first
+                state.restarts, state.last = crew.restarts, None      # what it asks from now on is new
+                if screen.phase in (Phase.PLAY, Phase.LAST_TILE):
+                    pending[seat] = _press_again(crew, state.claim)
+                continue
             if line == state.last:
                 continue
             verdict = _verdict(state, line)

@@ -94,10 +94,6 @@ class Screen:
     def wilds(self) -> tuple[Tile, ...]:
         return tiles_in(self.wild_text)
 
-    def ready_shown(self, seat: int) -> bool:
-        """The seat's status line says 听 ("闲 +3 听"): the controller knows it is ready."""
-        return self.lines[seat][0].split()[-1:] == ["听"]
-
     def bao(self, seat: int) -> Tile | None:
         """The private 宝 on this seat's line 1 ("宝:五万 骰子=换宝"), if shown."""
         choice = parse_choice(self.prompt(seat))

@@ -61,17 +61,18 @@ class SimulatedPlayers:
 
     async def run(self) -> None:
         crew = self.crew
-        pushed = dealt = False
+        pushed: int | None = None          # pushed in (and 确认 pressed) with this many restarts seen
+        dealt = False
         while True:
             screen = crew.eyes.look()
             crew.service(screen)
             phase = screen.phase
             if phase is not Phase.PUSH_IN:
-                pushed = False
+                pushed = None
             if phase in RESET:
                 dealt = False
-            if phase is Phase.PUSH_IN and not pushed and screen.centre_down:
-                pushed = True
+            if phase is Phase.PUSH_IN and pushed != crew.restarts and screen.centre_down:
+                pushed = crew.restarts          # a restart since may have lost the 确认: push and press again
                 await self._push_in(screen.dealer(crew.sides))
                 continue
             if phase is Phase.DEAL and not dealt:

@@ -77,14 +77,16 @@ async def stop_mid_hand_then_start_again(folder: Path, sig: int):
             controller.start()
             await until(lambda: len(ledger_hands(folder / "table.db")) > settled_before,
                         "a hand settled after the restart")
+            players = await sim.control.players()
         finally:
             controller.stop()
-    return first_exit, motor_faults, recorder_events(folder), ledger_hands(folder / "table.db")
+    return first_exit, motor_faults, recorder_events(folder), ledger_hands(folder / "table.db"), players
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_signal_stops_the_motors_keeps_the_hand_and_the_next_start_settles_it_once(tmp_path, sig):
-    first_exit, motor_faults, recorders, hands = run(stop_mid_hand_then_start_again(tmp_path, sig), timeout=300)
+    first_exit, motor_faults, recorders, hands, players = run(stop_mid_hand_then_start_again(tmp_path, sig),
+                                                              timeout=300)
     assert first_exit == 0
     assert EMERGENCY_STOP in motor_faults                  # the board was told to stop its motors
     first, second = recorders[0], recorders[1]
@@ -97,3 +99,5 @@ def test_a_signal_stops_the_motors_keeps_the_hand_and_the_next_start_settles_it_
     numbers = [(s, n) for s, n, _ in hands]
     assert len(numbers) == len(set(numbers))               # never settled twice
     assert len({s for s, _ in numbers}) == 1               # the same session goes on
+    assert players.running and len(players.journal) == 30  # what they did last: "time seat what detail"
+    assert all(float(line.split()[0]) >= 0 and int(line.split()[1]) in (-1, 0, 1, 2, 3) for line in players.journal)
