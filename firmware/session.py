@@ -51,6 +51,7 @@ def _scored_items(hand: HandState | None) -> tuple[dict, ...]:
     scored = [(w.seat, w.payout.items) for w in hand.wins]
     if hand.draw is not None and hand.draw.items:
         scored.append((None, hand.draw.items))
+    scored += [(extra.seat, extra.items) for extra in hand.facts.extras if extra.items]   # 起手小和, 跟庄, the round
     return tuple({"seat": seat, "items": [{"name": i.zh, "pinyin": i.pinyin, "value": i.value, "unit": i.unit}
                                           for i in items]} for seat, items in scored)
 
@@ -140,7 +141,7 @@ class TableSession:
                 state = self._state()
                 self._hand_started = self.ledger.clock()
                 outcome = await self.flow.play(standing, number=state.hand_number + 1, dealer=state.dealer,
-                                               totals=state.totals)
+                                               totals=state.totals, repeats=state.dealer_repeats)
                 standing = None
                 await self.publish(outcome)
                 if self._build is not None:

@@ -94,8 +94,17 @@ class WallTracker:
         return next((s for s in self._head_order if s not in self.taken), None)
 
     def next_tail(self, include_shown: bool = False) -> Slot | None:
+        """The next tail tile of an ordinary replacement: shown tiles, and tiles lying under a shown
+        tile, are passed over (云南 「不能杠上开花的从最后面未翻开的取牌」) unless `include_shown`."""
         return next((s for s in self._tail_order
-                     if s not in self.taken and (include_shown or s not in self.shown)), None)
+                     if s not in self.taken and (include_shown or not self.covered(s))), None)
+
+    def covered(self, slot: Slot) -> bool:
+        """Shown face up, or lying under a shown tile still in the wall."""
+        if slot in self.shown:
+            return True
+        top = Slot(slot.ring, Layer.TOP)
+        return slot.layer is Layer.BOTTOM and top in self.shown and top not in self.taken
 
     def next_head_position(self) -> int:
         slot = self.next_head()
@@ -160,10 +169,9 @@ class WallTracker:
             return self._record(head, End.HEAD, self._head_reason(), True)
         if tail is not None and tail.ring == index:
             return self._record(tail, End.TAIL, self._tail_reason(tail), True)
-        shown_tail = self.next_tail(include_shown=True)
-        if shown_tail is not None and shown_tail.ring == index:      # a shown tile taken (杠上开花)
-            return self._record(shown_tail, End.TAIL, self._tail_reason(shown_tail), True)
         slot = self._first_untaken_slot(index)
+        if slot in self.shown:              # a shown tile taken (杠上开花): the flow checks a win follows
+            return self._record(slot, End.TAIL, self._tail_reason(slot), True)
         end = End.TAIL if self._is_tail_side(slot) else End.HEAD
         reason = self._tail_reason(slot) if end is End.TAIL else self._head_reason()
         return self._record(slot, end, reason, False)

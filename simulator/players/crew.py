@@ -1,9 +1,9 @@
 """The people at one table: their eyes, their hands, the shared table top, and their manners.
 
 `Crew` holds what every module of the players needs: the table, the region, the AI, each seat's
-`Player`, a journal of what they did, and the two habits every person at the table has — wait for
-the screens to change instead of staring at them (`until`), and roll the dice when one's seat
-display says so (`service`).
+`Player`, a journal of what they did, and the habits every person at the table has — wait for
+the screens to change instead of staring at them (`until`), roll the dice when one's seat display
+says so, and answer what it asks (`service`; the questions are answers.py's).
 """
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ from drivers.table_ui import ROLL_BAO, ROLL_DICE, Phase
 from rulesets.definition import Ruleset
 from rulesets.tiles import Tile
 
+from .answers import Answers
 from .brain import Brain
+from .knowledge import TableView
 from .player import Player
 from .rules import RegionPlay
 from .screen import Eyes, Screen
@@ -78,6 +80,8 @@ class Crew:
         self.journal: deque[Action] = deque(maxlen=50_000)
         self.stats = Stats()
         self.errors: list[str] = []
+        self.answers = Answers(self)
+        self.view: TableView | None = None          # the hand being played (what everyone knows of it)
         self._answered: dict[int, str] = {}
 
     def identify(self, uid: bytes) -> Tile:
@@ -97,7 +101,9 @@ class Crew:
     # -- habits --------------------------------------------------------------------------------
 
     def service(self, screen: Screen) -> None:
-        """Roll when one's seat display asks (请掷骰子 …, 请掷骰子定宝), once per prompt."""
+        """Roll when one's seat display asks (请掷骰子 …, 请掷骰子定宝), once per prompt; answer the
+        table's questions (who gave a kong, 跟庄, 起手小和, the settlement round's hands)."""
+        self.answers.respond(screen)
         for seat in self.sides:
             line = screen.prompt(seat)
             if self._answered.get(seat) not in (None, line):
@@ -109,6 +115,7 @@ class Crew:
 
     def forget_prompts(self) -> None:
         self._answered.clear()
+        self.answers.forget()
 
     async def until(self, predicate: Callable[[Screen], bool]) -> Screen:
         """Wait (without polling) until the screens satisfy `predicate`; roll dice meanwhile."""
