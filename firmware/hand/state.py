@@ -16,11 +16,12 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Mapping
 
 from rulesets.definition import Ruleset
-from rulesets.hand import Hand, Meld, MeldKind, WinContext, parse_meld
+from rulesets.hand import Hand, HandError, Meld, MeldKind, WinContext, parse_meld
 from rulesets.indicators import Effect, IndicatorRule, RevealContext, Timing
 from rulesets.judging import HandResult, evaluate_hand
 from rulesets.regions import get_region
 from rulesets.settlement import Item, add_payments
+from rulesets.winrules import Verdict
 from rulesets.tiles import Tile
 from rulesets.walls import Break, Layer, Ring, Slot, StackPos
 
@@ -174,6 +175,7 @@ class HandState:
     # -- takes ---------------------------------------------------------------------------------
 
     def on_wall_change(self, pos: StackPos, tiles: int) -> list[Take]:
+        self.tracker.kong_pending = bool(self.pending_kong)
         takes = self.tracker.on_stack_change(pos, tiles)
         for take in takes:
             self.last_take = take
@@ -315,7 +317,10 @@ class HandState:
         """Judge a laid hand; a legal one is recorded as a win."""
         hand = Hand(tuple(sorted(concealed)), melds, flowers)
         context = self.win_context(seat, discarder, win_tile, flowers, flipped, ron_winners)
-        result = evaluate_hand(self.ruleset, hand, context)
+        try:
+            result = evaluate_hand(self.ruleset, hand, context)
+        except HandError as error:          # tiles of the wrong count (entered by hand): not a win
+            result = HandResult(Verdict(False, False, None, (str(error),)), None)
         if result.verdict.legal and result.settlement is not None:
             self.wins.append(WinRecord(seat, discarder, hand, win_tile,
                                        Payout(result.settlement.payments, result.settlement.items)))

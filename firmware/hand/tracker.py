@@ -87,6 +87,7 @@ class WallTracker:
         self.tail_taken = 0
         self.kongs = 0
         self.flowers_owed = 0
+        self.kong_pending = False               # a 杠 was pressed: its replacement is the next tail take
 
     # -- what is expected ---------------------------------------------------------------------
 
@@ -165,7 +166,8 @@ class WallTracker:
             self.expected_aside.discard(aside)
             return self.set_aside(aside)
         head, tail = self.next_head(), self.next_tail()
-        if head is not None and head.ring == index:
+        replacing = (self.kong_pending or self.flowers_owed) and tail is not None and tail.ring == index
+        if head is not None and head.ring == index and not replacing:   # (at the end both may be the last stack)
             return self._record(head, End.HEAD, self._head_reason(), True)
         if tail is not None and tail.ring == index:
             return self._record(tail, End.TAIL, self._tail_reason(tail), True)

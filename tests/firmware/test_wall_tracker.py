@@ -134,3 +134,16 @@ def test_bao_passes_over_old_bao_slots_and_goes_to_the_lower_layer():
         hand.choose_bao(rule, (die,))
     sixth_dead = hand.choose_bao(rule, (2,))
     assert sixth_dead.slots[0].layer is Layer.BOTTOM
+
+
+def test_a_kong_replacement_from_the_last_stack_standing_counts_as_a_kong():
+    """At the end of a wall without a reserve (宜昌 「一直打到桌面无牌」) the head and the tail meet on the
+    last stack: a tile taken there after a 杠 is the kong's replacement, not a draw."""
+    t = tracker(NoReserve())
+    while t.next_head().ring != t.next_tail().ring:
+        take_head(t)
+    t.kong_pending = True
+    take = take_tail(t)
+    assert (take.end, take.reason, t.kongs) == (End.TAIL, "kong", 1)
+    t.kong_pending = False
+    assert take_head(t).reason == "draw"
