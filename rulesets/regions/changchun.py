@@ -143,6 +143,9 @@ REGION = Region(
                                                    "如果平家点炮再翻一倍，庄家不变")),
     options=(BREAK_START, BAO_COUNT, BAO_DICE, BAO_REDRAW, BAO_LOWER, RESERVE_READING, SPECIAL_KONGS_COUNT,
              DISCARD_PAYMENT, SEAT_DOUBLING, KONG_VALUE, WIN_VERSION),
+    unpriced=(
+        "杠 — 「暗杠番数是普通杠的2倍」 gives the ratio, not an ordinary 杠's value: house option kong_value (1)",
+    ),
     notes=(
         "C1: roll 1 picks the wall; the dealer still takes first (reading (a)); roll 1 is read as the sum of both dice.",
         "C4: the 宝 is counted from the tail as it stands when the 宝 is chosen (the current tail).",

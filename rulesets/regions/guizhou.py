@@ -91,6 +91,9 @@ REGION = Region(
     win=Given(WinRules(SICHUAN_SHAPES, (QUE_YI_MEN,)), text("§13.1", "贵州麻将类似于四川麻将，在四川麻将的基础上添加抓鸡模式")),
     scoring=Given(GuizhouScorer(), text("§13.2", "如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱; 有3条就有钱")),
     options=(JI_WRAP, JI_TRIGGER, MING_JI, JI_COLLECT, JI_COUNT, DEAD_WALL.option, YIPAO_DEALER),
+    unpriced=(
+        "鸡 — 「如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱」, 「有3条就有钱」: neither the amount nor who pays is stated: each collecting seat gets 1 a 鸡 tile from each other side (RESEARCH.md §3.9), 金鸡 ×2; the winner's with the win, every other seat's in the settlement round",
+    ),
     notes=(
         "The hand ends at the first win (the 鸡 flip follows it); 四川's 血战到底 is not carried over.",
         "Win rules and the hand's value are 四川's (§14): 缺一门, 七对; RESEARCH.md §3.12's values, ×2 per kong, the discarder alone pays.",

@@ -57,6 +57,9 @@ REGION = Region(
     phases=NO_PHASES,
     scoring=Given(SeventeenTileScorer(), text("§18", "如果庄家连庄则还是此位玩家当庄，底数增加")),
     options=(HAND_READING, LIANZHUANG_RAISE, DEAD_WALL.option),
+    unpriced=(
+        '连庄 — 「底数增加」 names the raise, not its amount: house option lianzhuang_raise (+1 a 连庄)',
+    ),
     notes=(
         "First dealer: the 东 seat (「第一盘门风东者为庄家」).",
         "After four 连庄 the seats are drawn again (「庄家连庄四把之后，四位玩家重新排定位置」): the panel asks the players to reseat.",

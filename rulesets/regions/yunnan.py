@@ -109,6 +109,11 @@ REGION = Region(
     win=Derived(yunnan_win, text("§29.6", "满足相关规定的牌型条件时和牌，平和必须自摸不能点炮"), ("pinghu_reading",)),
     scoring=Given(YunnanScorer(), text("§29.6–29.7", "打出一张牌的闲家给玩家2分; 点炮时点炮者只负责和牌者牌型的分; 流局查大叫，杠钱不算")),
     options=(TAIL_READING, MULTI_WIN_DEALER, PINGHU_READING, ANGANG, ZHUANWAN, DEAD_WALL.option, YIPAO_DEALER),
+    unpriced=(
+        "暗杠, 转弯杠 — named beside 明杠's 「给玩家2分」 without a value: house options angang (2 from each other side) and zhuanwan (1)",
+        '查大叫 — 「流局查大叫」 names the check, not the amount: each seat not ready (or not shown) pays each ready seat 1',
+        '牌型 — 平和 and 大牌型 are named, no value: a hand is 1 分',
+    ),
     notes=(
         "A shown tail tile that is taken is not replaced by showing another: not stated.",
         "A 荒庄 keeps the dealer: not stated.",
