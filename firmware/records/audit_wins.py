@@ -170,6 +170,7 @@ def _facts_disagree(ruleset: Ruleset, start: dict, end: dict, win: dict, context
     ]
     if facts.flips is not None:
         shown.append(("flipped", [str(t) for t in context.flipped], facts.flips))
+    shown.append(("prevailing_wind", str(context.prevailing_wind), "1z"))     # the table does not track it: 东
     if "repeats" in start:
         shown.append(("consecutive_dealer", context.consecutive_dealer, start["repeats"]))
     if ruleset.has_phase("kong_giver"):
