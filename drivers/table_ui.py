@@ -32,6 +32,7 @@ class Phase(str, Enum):
     LAST_TILE = "最后一张"            # the live wall is empty: 胡 or any seat 确认 for 荒庄
     WIN_CHECK = "验牌中"              # a win is being checked; wait
     OPENING = "起手小和"              # 长沙: right after the deal, each seat declares an opening small win or not
+    SPECIAL_KONGS = "亮特殊杠"        # 长春: right after the deal, each seat in turn shows its special kongs or not
     SETTLE = "请亮牌结算"             # the settlement round: the seats asked lay their hands (seat line 1 says)
     HAND_OVER = "本局结束"            # the result is shown
     FAULT = "故障"                    # a latched fault: see the fault page
@@ -68,6 +69,10 @@ READY_MARK, NOT_READY = "有叫", "无叫"   # a seat's settlement line: its han
 FLOWER_PIG = "花猪"                    # …its hand holds all three suits (查花猪)
 NOT_SHOWN = "未亮牌"                   # …nothing was shown (or no answer in time)
 TAIL_ONLY_ON_KONG_WIN = "⚠尾牌只可杠上开花"   # 云南: a shown tail tile was taken without a 杠上开花
+SPECIAL_KONG = "特殊杠"                # 长春 choice "特殊杠:<无|旋风杠|喜杠|幺蛋|九蛋>": one to show, or 无 when done
+LAY_SPECIAL = "摆特殊杠后确认"          # lay the special kong (its additions beside it) in the read zone, 确认
+SPECIAL_REPLACE = "特殊杠补牌"          # "特殊杠补牌 N": shown; take N replacement tiles from the tail
+SPECIAL_REFUSED = "特殊杠不成立"         # the laid tiles are not that special kong from the seat's deal
 
 
 def roll_prompt(count: int) -> str:

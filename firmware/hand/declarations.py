@@ -10,19 +10,32 @@ every other side pays each small win; no bird is flipped for it, since the birds
 the wall still to be drawn).  The seat's line shows `起手小和 +N`, or `起手小和不成立` when the
 tiles are not a small win or not its deal.  The recorder says either (`opening_win`).  Play starts
 when every seat has answered.
+
+长春's opening special kongs (RULES.md §1.7, `rulesets/special_kongs.py`): the public line reads
+`亮特殊杠`; each seat in turn, the dealer first, is asked `特殊杠:<无|旋风杠|喜杠|幺蛋|九蛋>`.  A seat
+showing one lays it (its additions beside it) on its read zone (`摆特殊杠后确认`, 确认); the table
+checks the tiles are that special kong and come from the seat's deal — the dealer may add nothing
+(「庄家第一手不允许补杠」) — and records it (`special_kong`), then shows `特殊杠补牌 N` and waits for the
+seat to take its N replacements from the tail (旋风杠 and each addition take one).  The seat is asked
+again until it answers 无.  A special kong counts as one 明杠 and one more per addition; for the
+reserve as the house option `special_kongs_count` says.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from drivers.table_ui import LAY_OPENING, OPENING_ASK, OPENING_PAID, OPENING_REFUSED, Key, Phase
+from drivers.table_ui import (LAY_OPENING, LAY_SPECIAL, NO, OPENING_ASK, OPENING_PAID, OPENING_REFUSED,
+                              SPECIAL_KONG, SPECIAL_REFUSED, SPECIAL_REPLACE, Key, Phase)
+from rulesets.dealing import dealing_order
 from rulesets.hand import WinContext
 from rulesets.scoring.changsha import settle_opening
+from rulesets.special_kongs import kongs_of, replacements_of, special_kinds, special_meld
 from rulesets.tiles import Tile
 
 from .facts import Extra
 from .ports import HandPorts, pressed
+from .questions import choose
 from .state import HandState
 
 
@@ -80,4 +93,56 @@ def judge_opening(ports: HandPorts, hand: HandState, seat: int, laid: list[Tile 
     return f"{OPENING_PAID} {settled.payments[seat]:+d}"
 
 
-__all__ = ["dealt_tiles", "judge_opening", "opening_small_wins"]
+async def opening_kongs(ports: HandPorts, hand: HandState, roll) -> None:
+    """The 长春 opening special kongs (the hook of `opening_kongs`)."""
+    ruleset = hand.ruleset
+    kinds = special_kinds(ruleset.option("win_version"))
+    waiting = [s for s in dealing_order(hand.dealer, ruleset.players) if s not in hand.facts.special_done]
+    if not waiting:
+        return
+    ports.screens.phase(Phase.SPECIAL_KONGS)
+    for seat in waiting:
+        while True:
+            answer = await choose(ports, seat, SPECIAL_KONG, [NO] + [k.zh for k in kinds])
+            if answer == 0:
+                break
+            ports.screens.prompt(seat, LAY_SPECIAL)
+            await ports.next_key((seat,), (Key.CONFIRM,))
+            laid = [ports.lookup(uid) for uid in await ports.read_zone(seat)]
+            replacements = judge_special(ports, hand, seat, kinds[answer - 1], laid)
+            if replacements is None:
+                ports.screens.prompt(seat, SPECIAL_REFUSED)
+                continue
+            ports.screens.prompt(seat, f"{SPECIAL_REPLACE} {replacements}")
+            await ports.until(lambda: not hand.tracker.special_owed)
+        hand.facts.special_done.append(seat)
+
+
+def judge_special(ports: HandPorts, hand: HandState, seat: int, kind, laid: list[Tile | None]) -> int | None:
+    """Verify and record one special kong; the replacements it owes, or None when refused."""
+    shown_before = [Tile.parse(t) for side, _, tiles, _ in hand.facts.specials if side == seat for t in tiles]
+    left = Counter(dealt_tiles(hand, seat))
+    left.subtract(shown_before)
+    tiles = tuple(sorted(t for t in laid if t is not None))
+    meld = special_meld(kind, tiles, additions_allowed=seat != hand.dealer) if None not in laid else None
+    reason = None
+    if meld is None:
+        reason = f"the laid tiles are not a {kind.zh}" + (" (the dealer may add nothing on his first turn)"
+                                                          if seat == hand.dealer else "")
+    elif Counter(tiles) - left:
+        reason = "the laid tiles are not from this seat's deal (特殊杠牌只有起手牌才算)"
+    fields = {"seat": seat, "name": kind.zh, "tiles": [str(t) for t in tiles]}
+    if reason is not None or meld is None:
+        ports.recorder.emit("special_kong", **fields, accepted=False, reason=reason, kongs=0, replacements=0,
+                            reserve_kongs=0)
+        return None
+    kongs, replacements = kongs_of(meld, kind), replacements_of(meld, kind)
+    counted = hand.ruleset.option("special_kongs_count") == "yes"
+    hand.facts.specials.append([seat, kind.zh, [str(t) for t in tiles], kongs])
+    hand.tracker.owe_special(replacements, kongs, counted)
+    ports.recorder.emit("special_kong", **fields, accepted=True, reason=None, kongs=kongs, replacements=replacements,
+                        reserve_kongs=kongs - replacements if counted else 0)
+    return replacements
+
+
+__all__ = ["dealt_tiles", "judge_opening", "judge_special", "opening_kongs", "opening_small_wins"]

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from rulesets.definition import Ruleset
+from rulesets.hand import Meld, MeldKind
 from rulesets.settlement import Item, add_payments
+from rulesets.tiles import Tile
 from rulesets.walls import Slot
 
 from .tracker import Take, slot_from, slot_json
@@ -52,6 +54,18 @@ class HandFacts:
     round_done: bool = False                                # the settlement round ran
     round_ready: list[int] | None = None                    # the ready sides it judged (None: not judged)
     shown_take: Slot | None = None                          # 云南: a shown tail tile taken; a 杠上开花 must follow
+    specials: list[list] = field(default_factory=list)      # 长春 opening special kongs: [seat, name, tiles, kongs]
+    special_done: list[int] = field(default_factory=list)   # seats that have shown all they will
+
+    # -- 长春 opening special kongs ------------------------------------------------------------
+
+    def special_melds(self, seat: int) -> tuple[Meld, ...]:
+        return tuple(Meld(MeldKind.SPECIAL, tuple(Tile.parse(t) for t in tiles))
+                     for side, _, tiles, _ in self.specials if side == seat)
+
+    def special_kongs(self, seat: int) -> int:
+        """How many 明杠 the seat's special kongs count (「可以亮出算一个明杠…每补一张…多算一个明杠」)."""
+        return sum(kongs for side, _, _, kongs in self.specials if side == seat)
 
     # -- kongs -------------------------------------------------------------------------------
 
@@ -100,7 +114,8 @@ class HandFacts:
                 "follow_asked": self.follow_asked, "openings": list(self.openings),
                 "extras": [e.to_json() for e in self.extras], "round_done": self.round_done,
                 "round_ready": self.round_ready,
-                "shown_take": slot_json(self.shown_take) if self.shown_take is not None else None}
+                "shown_take": slot_json(self.shown_take) if self.shown_take is not None else None,
+                "specials": [list(s) for s in self.specials], "special_done": list(self.special_done)}
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> "HandFacts":
@@ -108,7 +123,8 @@ class HandFacts:
                          data["follow_rounds"], data["follow_asked"], list(data["openings"]),
                          [Extra.from_json(e) for e in data["extras"]], data["round_done"],
                          None if data["round_ready"] is None else list(data["round_ready"]),
-                         slot_from(data["shown_take"]) if data["shown_take"] is not None else None)
+                         slot_from(data["shown_take"]) if data["shown_take"] is not None else None,
+                         [list(s) for s in data.get("specials", [])], list(data.get("special_done", [])))
 
 
 __all__ = ["Extra", "HandFacts", "KONG_KINDS"]

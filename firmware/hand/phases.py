@@ -1,7 +1,7 @@
 """Every special phase a region's card may name, and how the table handles it.
 
 A card lists phases by name (rulesets.definition.PHASE_NAMES).  Each name is here exactly once:
-- a **hook** the flow runs after the deal's indicators (宜昌 换三张, 长沙 起手小和);
+- a **hook** the flow runs after the deal's indicators (宜昌 换三张, 长沙 起手小和, 长春 特殊杠);
 - **rules**: handled where the rule lives — an indicator's timing (the 宝, after-win flips), the
   play rules (血战 / 血流), the flower rules, the win requirements, the scorer, the questions the
   play loop asks (hand/questions.py) or the settlement round at the end (hand/settlement.py);
@@ -16,7 +16,7 @@ from typing import Awaitable, Callable
 
 from drivers.table_ui import RELATIVE_SEATS, ROLL_DICE, Key, Phase
 
-from .declarations import opening_small_wins
+from .declarations import opening_kongs, opening_small_wins
 from .ports import HandPorts
 from .state import HandState
 
@@ -68,7 +68,8 @@ PHASES: dict[str, Handling] = {
                                        "discards matched (hand/questions.py)"),
     "opening_small_wins": Handling("hook", "each seat declares (胡, lays its dealt hand) or not (确认); the read zone "
                                            "verifies against the deal and it is settled at once", opening_small_wins),
-    "opening_kongs": Handling("missing", "长春 opening special kongs are not declared at the table"),
+    "opening_kongs": Handling("hook", "each seat in turn shows its special kongs (◀ ▶ 确认, then lays them); the read "
+                                      "zone verifies them against the deal; replacements from the tail", opening_kongs),
     "liang_pai": Handling("missing", "沈阳 亮牌 is not declared at the table"),
 }
 

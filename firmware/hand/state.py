@@ -206,8 +206,10 @@ class HandState:
         return self.tracker.head_taken >= self.deal_size
 
     def kongs_by_side(self) -> tuple[tuple[int, int, int], ...]:
-        return tuple((seat, sum(1 for c in made if not c), sum(1 for c in made if c))
-                     for seat, made in sorted(self.kongs.items()))
+        """(seat, exposed, concealed) kongs; 长春's opening special kongs count as exposed (明杠)."""
+        seats = sorted(set(self.kongs) | {s for s, *_ in self.facts.specials})
+        return tuple((seat, sum(1 for c in self.kongs.get(seat, ()) if not c) + self.facts.special_kongs(seat),
+                      sum(1 for c in self.kongs.get(seat, ()) if c)) for seat in seats)
 
     # -- indicators ----------------------------------------------------------------------------
 

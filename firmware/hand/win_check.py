@@ -114,7 +114,8 @@ class WinCheck:
             remaining = list(all_tiles)
             for tile in shown_tiles:
                 remaining.remove(tile)
-            melds = melds_from_tiles([t for t in shown_tiles if t not in bonus], len(kongs), sum(kongs))
+            melds = melds_from_tiles([t for t in shown_tiles if t not in bonus], len(kongs), sum(kongs),
+                                     hand.facts.special_melds(seat))
             held = [t for t in remaining if t not in bonus]
             expected = 3 * ((hand.ruleset.hand_size - 1) // 3 - len(melds)) + 2
             if len(held) != expected:

@@ -270,6 +270,8 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
     head = tail = kongs = 0
     dealer = hand.start.event["dealer"]                   # type: ignore[index]
     for event in hand.events:
+        if event["event"] == "special_kong" and event["accepted"]:
+            kongs += event["reserve_kongs"]                  # 长春: a special kong counted without a take
         if event["event"] == "indicator" and event["ring"]:
             slots = _slots(event, len(ring))
             if slots is None:

@@ -12,10 +12,13 @@ the way a win is: from the recorded facts, by the ruleset's own rules.
   hands gives the same ready sides, 花猪, items and payments.  A drawn hand pays by the ready sides
   the round judged.
 - 云南 尾牌: every shown tail tile taken is followed at once by a self-drawn win, or by a warning.
+- `special_kong` (长春): the tiles laid are the special kong named, from the seat's dealt tiles, with
+  no addition by the dealer; its 明杠, replacements and reserve kongs are what the rules count.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from rulesets.definition import Ruleset
@@ -24,6 +27,7 @@ from rulesets.rounds import RoundContext, SeatShown, judge_round, round_seats
 from rulesets.scoring.changsha import settle_opening
 from rulesets.scoring.dabao import follow_dealer
 from rulesets.settlement import add_payments
+from rulesets.special_kongs import kind_named, kongs_of, replacements_of, special_meld
 from rulesets.tiles import Tile
 
 from .stream import HandLog
@@ -54,7 +58,41 @@ def audit_extras(ruleset: Ruleset, hand: HandLog, start: dict, end: dict, winner
     for event in rounds[:1]:
         _round(ruleset, event, dealer, tuple(winners), end, public_wilds, found)
     found.problems += _tail_tiles(hand)
+    found.problems += _special_kongs(ruleset, hand.all("special_kong"), dealer, end)
     return found
+
+
+def _dealt(ruleset: Ruleset, dealer: int, seat: int, end: dict) -> list[Tile]:
+    """The tiles `seat` was dealt: its deal positions over the wall revealed at hand_end."""
+    ring = end["ring"]
+    return sorted(Tile.parse(ring[p // 2][p % 2]) for p in ruleset.dealing.plan(dealer, ruleset.players).positions_of(seat))
+
+
+def _special_kongs(ruleset: Ruleset, events: list[dict], dealer: int, end: dict) -> list[str]:
+    problems: list[str] = []
+    if events and not ruleset.has_phase("opening_kongs"):
+        return [f"special kongs shown at a {ruleset.id} table, which has none"]
+    shown: dict[int, Counter] = {}
+    for event in events:
+        seat, who = event["seat"], f"seat {event['seat']}'s {event['name']}"
+        kind = kind_named(event["name"], ruleset.option("win_version"))
+        tiles = [Tile.parse(t) for t in event["tiles"]]
+        meld = special_meld(kind, tiles, additions_allowed=seat != dealer) if kind is not None else None
+        left = Counter(_dealt(ruleset, dealer, seat, end)) - shown.get(seat, Counter())
+        good = meld is not None and not Counter(tiles) - left
+        if event["accepted"] != good:
+            problems.append(f"{who} {event['tiles']} was {'accepted' if event['accepted'] else 'refused'}; the rules "
+                            f"and the deal say it {'is' if good else 'is not'} one")
+        if not event["accepted"] or meld is None or kind is None:
+            continue
+        shown[seat] = shown.get(seat, Counter()) + Counter(tiles)
+        counted = ruleset.option("special_kongs_count") == "yes"
+        expected = (kongs_of(meld, kind), replacements_of(meld, kind),
+                    kongs_of(meld, kind) - replacements_of(meld, kind) if counted else 0)
+        if (event["kongs"], event["replacements"], event["reserve_kongs"]) != expected:
+            problems.append(f"{who} counts kongs/replacements/reserve {event['kongs']}/{event['replacements']}/"
+                            f"{event['reserve_kongs']}; the rules count {'/'.join(map(str, expected))}")
+    return problems
 
 
 def _opening(ruleset: Ruleset, event: dict, dealer: int, end: dict, found: Extras) -> None:

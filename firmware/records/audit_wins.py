@@ -42,6 +42,7 @@ class LogFacts:
     flips: list[str] | None = field(default_factory=list)   # after-win flips since the last judged win (None: hidden)
     wins: list[dict] = field(default_factory=list)
     kong_events: list[list] = field(default_factory=list)    # [seat, kind or None until its kong_from, giver]
+    special_kongs: dict[int, int] = field(default_factory=dict)   # 长春: 明杠 counted by opening special kongs
 
     def see(self, event: dict) -> None:
         name = event["event"]
@@ -56,6 +57,8 @@ class LogFacts:
                 concealed = self.pending_kong.pop(seat)
                 self.kongs.setdefault(seat, []).append(concealed)
                 self.kong_events.append([seat, "an" if concealed else None, None])
+        elif name == "special_kong" and event["accepted"]:
+            self.special_kongs[event["seat"]] = self.special_kongs.get(event["seat"], 0) + event["kongs"]
         elif name == "kong_from":
             waiting = next((e for e in self.kong_events if e[0] == event["seat"] and e[1] is None), None)
             if waiting is not None:
@@ -76,7 +79,9 @@ class LogFacts:
             self.public_wilds += [t for t in event["wilds"] or () if t not in self.public_wilds]
 
     def kongs_by_side(self) -> list[list[int]]:
-        return [[seat, sum(1 for c in made if not c), sum(1 for c in made if c)] for seat, made in sorted(self.kongs.items())]
+        seats = sorted(set(self.kongs) | set(self.special_kongs))
+        return [[seat, sum(1 for c in self.kongs.get(seat, ()) if not c) + self.special_kongs.get(seat, 0),
+                 sum(1 for c in self.kongs.get(seat, ()) if c)] for seat in seats]
 
 
 def audit_wins(ruleset: Ruleset, hand: HandLog, start: dict, end: dict) -> list[str]:

@@ -87,6 +87,8 @@ EVENTS: dict[str, dict[str, Kind]] = {
     "false_win": {"seat": COUNT},
     "exhausted": {"remaining": INT, "live": INT, "reserve": INT, "kongs": INT},
     "kong_from": {"seat": COUNT, "kind": one_of("ming", "zhuanwan"), "from": maybe(COUNT)},
+    "special_kong": {"seat": COUNT, "name": TEXT, "tiles": list_of(TEXT), "accepted": FLAG, "kongs": COUNT,
+                     "replacements": COUNT, "reserve_kongs": COUNT},
     "follow_dealer": {"seat": COUNT, "round": COUNT, "followed": FLAG, "payments": PAYMENTS},
     "opening_win": {"seat": COUNT, "tiles": list_of(TEXT), "accepted": FLAG, "items": list_of(OBJECT),
                     "payments": PAYMENTS},

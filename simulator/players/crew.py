@@ -21,6 +21,7 @@ from rulesets.tiles import Tile
 from .answers import Answers
 from .brain import Brain
 from .knowledge import TableView
+from .wall import LiveWall
 from .player import Player
 from .rules import RegionPlay
 from .screen import Eyes, Screen
@@ -82,6 +83,7 @@ class Crew:
         self.errors: list[str] = []
         self.answers = Answers(self)
         self.view: TableView | None = None          # the hand being played (what everyone knows of it)
+        self.wall: LiveWall | None = None           # …and its wall, as the players count it
         self._answered: dict[int, str] = {}
 
     def identify(self, uid: bytes) -> Tile:

@@ -43,6 +43,7 @@ async def take_deal(crew: Crew) -> tuple[LiveWall, TableView]:
     wall = LiveWall(crew.table, ruleset, ring)
     view = TableView(crew.sides, dealer)
     crew.view = view
+    crew.wall = wall
     crew.brain.new_hand()
     careful = crew.rng.random() < crew.style.defensive      # a careful hand: all play safe late
     for player in crew.players.values():
@@ -55,6 +56,7 @@ async def take_deal(crew: Crew) -> tuple[LiveWall, TableView]:
         for position in grab.positions:
             uid = wall.take_deal(position)
             player.receive(uid)
+            player.dealt.add(uid)
             player.last_drawn = uid
             if standing and grab.side not in grabbed:
                 player.standing.add(uid)          # 立四: the first grab stands apart
@@ -67,6 +69,8 @@ async def after_deal(crew: Crew, wall: LiveWall, view: TableView) -> None:
     """Indicators leaving play, 换三张, then `请出牌`: the public wilds and each player's plan."""
     await set_aside_indicators(crew, wall, view)
     screen = await crew.until(lambda s: s.phase in STARTED or (s.phase in OVER and s.phase is not Phase.DEAL))
+    if screen.phase is Phase.PLAY and crew.answers.owed_replacements():
+        screen = await crew.until(lambda s: not crew.answers.owed_replacements() or s.phase in OVER)
     if screen.phase is Phase.EXCHANGE:
         await exchange_three(crew, view, screen)
         screen = await crew.until(lambda s: s.phase in (Phase.PLAY, Phase.LAST_TILE) or s.phase in OVER)

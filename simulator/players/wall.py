@@ -116,6 +116,10 @@ class LiveWall:
         self.head_taken += 1
         return self._take(slot)
 
+    def declare_kongs(self, count: int) -> None:
+        """Kongs that take no tile (长春's 3-tile special kongs, where they count for the reserve)."""
+        self.kongs += count
+
     def take_tail(self, kong: bool, shown: Slot | None = None) -> bytes:
         """A replacement from the tail: for a kong (counted) or a flower (not counted); `shown`: the
         shown tile a 杠上开花 takes instead."""

@@ -157,7 +157,31 @@ def check_yichang(log: list[dict], tally: Counter) -> None:
         tally["花猪 named"] += len(round_["flower_pigs"])
 
 
+def check_changchun(log: list[dict], tally: Counter) -> None:
+    """「旋风杠：当发完牌后，手牌中有东、西、南、北风时，可以亮出算一个明杠…」 (and 喜杠, 幺蛋, 九蛋): a seat dealt a
+    special set shows it, the table checks it against the deal, and its 明杠 count in the hand's kongs."""
+    from rulesets.special_kongs import best_declaration
+    ruleset = get_region("changchun").resolve()
+    for events in hands_of(log):
+        start, end = first(events, "hand_start"), first(events, "hand_end")
+        plan = ruleset.dealing.plan(start["dealer"], ruleset.players)
+        shown = [e for e in events if e["event"] == "special_kong"]
+        assert all(e["accepted"] for e in shown)
+        for seat in ruleset.players:
+            dealt = [Tile.parse(end["ring"][p // 2][p % 2]) for p in plan.positions_of(seat)]
+            could = best_declaration(dealt, additions_allowed=seat != start["dealer"]) is not None
+            assert could == any(e["seat"] == seat for e in shown), (seat, dealt)
+        counted = Counter()
+        for event in shown:
+            counted[event["seat"]] += event["kongs"]
+        for win in (e for e in events if e["event"] == "win"):
+            by_side = {side: exposed for side, exposed, _ in win["context"]["kongs_by_side"]}
+            assert all(by_side.get(seat, 0) >= n for seat, n in counted.items())
+        tally["special kongs shown"] += len(shown)
+
+
 CHECKS = {
+    "changchun": check_changchun,
     "sixteen_tile": lambda log, tally: check_lianzhuang("sixteen_tile", log, tally),
     "seventeen_tile": lambda log, tally: check_lianzhuang("seventeen_tile", log, tally),
     "guizhou": check_guizhou, "changsha": check_changsha, "yunnan": check_yunnan, "guannan": check_guannan,

@@ -1,8 +1,10 @@
 """A table made of lists, for testing the hand's parts without boards: `FakePorts` is a `HandPorts`.
 
-Everything a person would do is written down beforehand: the keys pressed (in order) and what lies
-in each read zone when it is read.  Waiting never waits: a condition not met by what was written
-down is a time-out (`TimeoutError`), as it would be at a table where nobody acts.  The screens and
+Everything a person would do is written down beforehand: the keys pressed (in order), what lies in
+each read zone when it is read, and the acts done while the table waits (`acts`, e.g. a tile taken
+from the wall), one each time a condition waited for is not met yet.  Waiting never waits: a
+condition still unmet when the acts are done is a time-out (`TimeoutError`), as it would be at a
+table where nobody acts.  The screens and
 the recorder keep everything shown and emitted, for the test to read.
 """
 
@@ -58,7 +60,7 @@ class FakeRecorder:
 
 class FakePorts:
     def __init__(self, ruleset: Ruleset, presses: Sequence[tuple[int, Key]] = (),
-                 zones: dict[int, list[list[Tile]]] | None = None) -> None:
+                 zones: dict[int, list[list[Tile]]] | None = None, acts: Sequence[Callable[[], None]] = ()) -> None:
         self.ruleset = ruleset
         self.keys = KeyQueue()
         for seat, key in presses:
@@ -68,11 +70,15 @@ class FakePorts:
         self.table_state = "playing"
         self._zones = {seat: list(reads) for seat, reads in (zones or {}).items()}
         self._tiles: dict[bytes, Tile] = {}
+        self._acts = list(acts)
 
     async def advance(self, trigger: str) -> None: ...
 
     async def until(self, predicate: Callable[[], Any], timeout: float | None = None) -> Any:
         value = predicate()
+        while not value and self._acts:
+            self._acts.pop(0)()
+            value = predicate()
         if not value:
             raise TimeoutError("nobody at the table does what is waited for")
         return value

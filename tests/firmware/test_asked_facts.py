@@ -233,3 +233,54 @@ def test_a_hand_of_the_wrong_count_is_a_false_win_not_a_crash():
     _, _, result = hand.judge_win(2, 1, (), tuple(parse_tiles("2222s777p333s666s88s")), (), Tile.S8, ())
     assert not result.verdict.legal and "15 concealed tiles" in result.verdict.failures[0]
     assert hand.wins == []
+
+
+# -- 长春 opening special kongs --------------------------------------------------------------------
+
+def take_tail_tile(hand: HandState) -> None:
+    slot = hand.tracker.next_tail()
+    stack = hand.ring[slot.ring]
+    hand.on_wall_change(stack, hand.tracker.stack_tiles(stack) - 1)
+
+
+def test_a_whirlwind_kong_with_an_addition_is_shown_verified_and_replaced():
+    """「旋风杠：当发完牌后，手牌中有东、西、南、北风时，可以亮出算一个明杠，如果再有其他的风牌可以补杠，每补一张风牌
+    多算一个明杠」: seat 1 (not the dealer) shows 东南西北 and a second 东: two 明杠, two replacements from the
+    tail, which the table waits for before asking again."""
+    from drivers.table_ui import LAY_SPECIAL, SPECIAL_KONG, SPECIAL_REPLACE
+    from firmware.hand.declarations import opening_kongs
+    ruleset = get_region("changchun").resolve()
+    hand = built_hand(ruleset, {1: "11234z123m456p78s"})
+    confirm_none = [(s, Key.CONFIRM) for s in (0,)]
+    presses = confirm_none + [(1, Key.RIGHT), (1, Key.CONFIRM), (1, Key.CONFIRM), (1, Key.CONFIRM),
+                              (2, Key.CONFIRM), (3, Key.CONFIRM)]
+    ports = FakePorts(ruleset, presses, zones={1: [parse_tiles("11234z")]},
+                      acts=[lambda: take_tail_tile(hand), lambda: take_tail_tile(hand)])
+    run(opening_kongs(ports, hand, None), timeout=5)
+    assert Phase.SPECIAL_KONGS.value in ports.screens.phases
+    assert ports.screens.lines[1][:4] == [choice_text(SPECIAL_KONG, "无"), choice_text(SPECIAL_KONG, "旋风杠"), "",
+                                          LAY_SPECIAL]
+    assert f"{SPECIAL_REPLACE} 2" in ports.screens.lines[1]
+    (event,) = ports.recorder.all("special_kong")
+    assert event["accepted"] and (event["kongs"], event["replacements"]) == (2, 2)
+    assert hand.kongs_by_side() == ((1, 2, 0),)
+    assert hand.tracker.kongs == 2 and hand.tracker.special_owed == 0
+    assert [str(m) for m in hand.facts.special_melds(1)] == ["special:11234z"]
+
+
+def test_the_dealer_may_not_add_on_his_first_turn_and_a_set_not_dealt_is_refused():
+    """「庄家第一手不允许补杠」 and 「特殊杠牌只有起手牌才算」: the dealer's 喜杠 with a fourth honour is refused;
+    then he shows the plain 喜杠 (no replacement: a 3-tile special kong)."""
+    from drivers.table_ui import SPECIAL_REFUSED
+    from firmware.hand.declarations import opening_kongs
+    ruleset = get_region("changchun").resolve()
+    hand = built_hand(ruleset, {0: "5671z123m456p789s1m"})
+    presses = [(0, Key.RIGHT), (0, Key.RIGHT), (0, Key.CONFIRM), (0, Key.CONFIRM),      # 喜杠 + 东: refused
+               (0, Key.RIGHT), (0, Key.RIGHT), (0, Key.CONFIRM), (0, Key.CONFIRM),      # 喜杠: shown
+               (0, Key.CONFIRM), (1, Key.CONFIRM), (2, Key.CONFIRM), (3, Key.CONFIRM)]
+    ports = FakePorts(ruleset, presses, zones={0: [parse_tiles("1567z"), parse_tiles("567z")]})
+    run(opening_kongs(ports, hand, None), timeout=5)
+    assert SPECIAL_REFUSED in ports.screens.lines[0]
+    assert [(e["accepted"], e["tiles"]) for e in ports.recorder.all("special_kong")] == \
+        [(False, ["1z", "5z", "6z", "7z"]), (True, ["5z", "6z", "7z"])]
+    assert hand.kongs_by_side() == ((0, 1, 0),) and hand.tracker.special_owed == 0
