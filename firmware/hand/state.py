@@ -438,10 +438,12 @@ def win_context_json(context: WinContext, private: tuple[Tile, ...] = ()) -> dic
 
     The win is written while the hand is still open, so the `private` wild kinds (a 宝 only the ready
     seats saw) are left out of `wilds`: the audit finds them in hand_end.  The prevailing wind is
-    written as the scorer had it (the table does not track it: the default 东)."""
+    written only when it is not the default 东 (the table does not track it, so it never is: a wind
+    written at every win would read like a tile named before it was public)."""
+    wind = {} if context.prevailing_wind == Tile.EAST else {"prevailing_wind": str(context.prevailing_wind)}
     return {
-        **{name: getattr(context, name) for name in _BOOL_FACTS},
-        "consecutive_dealer": context.consecutive_dealer, "prevailing_wind": str(context.prevailing_wind),
+        **{name: getattr(context, name) for name in _BOOL_FACTS}, **wind,
+        "consecutive_dealer": context.consecutive_dealer,
         "kongs_by_side": [list(k) for k in context.kongs_by_side],
         "wilds": [str(t) for t in context.wilds if t not in private], "flipped": [str(t) for t in context.flipped],
         "exposed_by_side": [[side, [str(m) for m in melds]] for side, melds in context.exposed_by_side],
