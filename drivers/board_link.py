@@ -6,6 +6,9 @@ protocol.md §3.  What a board does:
 - answers HELLO with IDENT (its own version, even when the host's differs; a session opens only
   when the versions match), and sends BOOT once after power-up; answers a HELLO in frame
   format 1 with a format-1 IDENT, so a version-1 host can name this board's version;
+- answers RESUME of the session it holds with IDENT saying RESUMED and where the session stands
+  (the next command seq it expects, its oldest held event), changing nothing; a RESUME of any
+  other session (after a reboot, or another host's HELLO) is answered NOT_HELD, opening nothing;
 - accepts commands strictly in order: the expected one is handed to the application, whose
   status is returned in an ACK carrying the last CMD_WINDOW statuses; an old one is re-acked
   without running it again (exactly once); one from the future is refused with NAK(GAP);
@@ -14,7 +17,8 @@ protocol.md §3.  What a board does:
   (dropping the oldest and reporting EventsDropped when the queue is full), and resends from
   any RESEND point;
 - sends BOARD_BEAT every heartbeat and, when no valid frame came from the host for the link
-  timeout, calls `on_host_lost` (the application stops its motors) until frames come again.
+  timeout, calls `on_host_lost` (the application stops its motors) until frames come again;
+  meanwhile it keeps the session, its sequence numbers and its queued events for a RESUME.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from .errors import FrameError, MessageError
 from .frame import FRAME_FORMAT, Frame, FrameDecoder, Kind, decode_frame, encode_frame
 from .frame_v1 import MAX_ENCODED as MAX_ENCODED_V1, decode_frame_v1, encode_frame_v1
 from .messages import (CMD_WINDOW, EVENT_WINDOW, BeatInfo, BoardIdentity, EventsDropped, Hello,
-                       Message, NakReason, PROTOCOL_VERSION, Status)
+                       Message, NakReason, PROTOCOL_VERSION, SessionAnswer, SessionState, Status)
 from .stream import ByteStream
 
 CommandHandler = Callable[[int, bytes], int]
@@ -53,6 +57,7 @@ class BoardLinkCounters:
     events_resent: int = 0
     events_dropped: int = 0
     host_lost: int = 0
+    resumed: int = 0
 
 
 def _no_flags() -> int:
@@ -228,18 +233,41 @@ class BoardLink:
                     self._stream.write(wire)
         elif kind == Kind.HELLO:
             self._on_hello(frame)
+        elif kind == Kind.RESUME and self.version >= FRAME_FORMAT:
+            self._on_resume(frame)
 
     def _on_hello(self, frame: Frame) -> None:
         hello = _read_hello(frame.payload)
-        if hello.version == self.version and hello.session != self.session:
-            self._reset()  # a new session; a repeated HELLO of the open session changes nothing
-            self.session = hello.session
-        self._stream.write(self._encode(Kind.IDENT, 0, 0, self._identity(hello.session).encode()))
+        state = None
+        if hello.version == self.version:
+            if hello.session != self.session:
+                self._reset()  # a new session; a repeated HELLO of the open session changes nothing
+                self.session = hello.session
+            state = self._state(SessionAnswer.HELLO)
+        self._stream.write(self._encode(Kind.IDENT, 0, 0, self._identity(hello.session, state).encode()))
 
-    def _identity(self, session: int) -> BoardIdentity:
-        """What IDENT says: this board's own version, whatever the HELLO's, and its session id."""
+    def _on_resume(self, frame: Frame) -> None:
+        """A host continues the session it had (perhaps another process of it): nothing changes
+        here; IDENT tells it where the session stands, and it asks for the events it lacks."""
+        hello = _read_hello(frame.payload)
+        state = None
+        if hello.version == self.version:
+            if hello.session and hello.session == self.session:
+                self.counters.resumed += 1
+                state = self._state(SessionAnswer.RESUMED)
+            else:
+                state = SessionState(SessionAnswer.NOT_HELD, 0, 0)
+        self._stream.write(self._encode(Kind.IDENT, 0, 0, self._identity(hello.session, state).encode()))
+
+    def _state(self, answer: SessionAnswer) -> SessionState:
+        oldest = self._unacked[0][0] if self._unacked else self._ev_next
+        return SessionState(answer, self._rx_next, oldest)
+
+    def _identity(self, session: int, state: SessionState | None = None) -> BoardIdentity:
+        """What IDENT says: this board's own version, whatever the HELLO's, its session id, and
+        (for a host of its version) where that session stands."""
         return BoardIdentity(self.version, self.kind, self.boot_counter, session, self._flags(),
-                             self.build, self.constants)
+                             self.build, self.constants, state)
 
     def _on_command(self, frame: Frame) -> None:
         if not self.session:

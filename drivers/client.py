@@ -6,7 +6,7 @@ import asyncio
 from typing import AsyncIterator, ClassVar, TypeVar
 
 from .errors import CommandRejected, LinkClosed, LinkError
-from .link import HostLink, LinkConfig, LinkStatistics
+from .link import HostLink, LinkConfig, LinkStatistics, SessionRef
 from .messages import BoardIdentity, BoardKind, Catalog, ClearFaults, Message, RequestSnapshot, Status
 from .serial_transport import DEFAULT_BAUDRATE, open_serial
 from .stream import ByteStream
@@ -22,6 +22,9 @@ class BoardClient:
     out first, then the failure (LinkLost, BoardReset, EventUndecodable, …) is raised; after
     `close()` the iteration simply ends.  An event that does not decode is never queued: the
     link asks the board for it again (its count is `statistics().undecodable_events`).
+
+    A LinkLost is an episode: `reconnect()` resumes the session (after `reopen()` if the port
+    vanished), and the events continue, in order, from where they stood.
     """
 
     KIND: ClassVar[BoardKind]
@@ -29,19 +32,23 @@ class BoardClient:
     COMMANDS: ClassVar[Catalog]
     EVENTS: ClassVar[Catalog]
 
-    def __init__(self, stream: ByteStream, *, config: LinkConfig = LinkConfig()) -> None:
+    def __init__(self, stream: ByteStream, *, config: LinkConfig = LinkConfig(),
+                 url: str | None = None, baudrate: int = DEFAULT_BAUDRATE) -> None:
         self.link = HostLink(stream, device=f"{self.NAME} at {stream.description}",
                              expected_kind=self.KIND, config=config)
+        self.url = url                  # where reopen() finds the port again (None: not reopenable)
+        self.baudrate = baudrate
         self._queue: asyncio.Queue[Message | LinkError] = asyncio.Queue()
         self.link.set_handlers(self._on_event, self._on_failure)
 
     @classmethod
     async def open(cls: type[C], url: str, *, baudrate: int = DEFAULT_BAUDRATE,
-                   config: LinkConfig = LinkConfig()) -> C:
-        """Open the port and handshake; raises PortError or a LinkError with one clear line."""
-        client = cls(await open_serial(url, baudrate=baudrate), config=config)
+                   config: LinkConfig = LinkConfig(), session: SessionRef | int | None = None) -> C:
+        """Open the port and handshake (resuming `session` if given and the board still holds
+        it: see `connect`); raises PortError or a LinkError with one clear line."""
+        client = cls(await open_serial(url, baudrate=baudrate), config=config, url=url, baudrate=baudrate)
         try:
-            await client.connect()
+            await client.connect(session)
         except BaseException:
             await client.close()
             raise
@@ -63,9 +70,25 @@ class BoardClient:
             raise LinkError(f"{self.device}: not connected (handshake first)")
         return self.link.identity
 
-    async def connect(self) -> BoardIdentity:
-        """Handshake (again, after a LinkLost or BoardReset)."""
-        return await self.link.connect()
+    async def connect(self, session: SessionRef | int | None = None) -> BoardIdentity:
+        """Handshake: a new session, or resume `session` (`identity.resumed` says whether it was)."""
+        return await self.link.connect(session)
+
+    async def reconnect(self) -> BoardIdentity:
+        """Resume this client's session after a LinkLost (HostLink.reconnect says what happens to
+        the commands awaited meanwhile, and when a new session is opened instead)."""
+        return await self.link.reconnect()
+
+    async def reopen(self) -> None:
+        """Open the port again at its URL (it vanished: a USB adapter re-enumerated, a socket
+        closed) and run the link on it; then reconnect().  PortError if it is not back yet."""
+        if self.url is None:
+            raise LinkError(f"{self.device}: opened from a stream, not a URL: cannot reopen it")
+        await self.reattach(await open_serial(self.url, baudrate=self.baudrate))
+
+    async def reattach(self, stream: ByteStream) -> None:
+        """Run the link on a new stream (the old one is closed); then reconnect()."""
+        await self.link.reattach(stream)
 
     async def send(self, command: Message) -> None:
         """Send one command; return once the board accepted it, raise CommandRejected if refused."""

@@ -85,11 +85,18 @@ class Display:
         stream.set_receiver(self._on_bytes, self._on_lost)
 
     @classmethod
-    async def open(cls, url: str, *, baudrate: int = DEFAULT_BAUDRATE,
-                   layout: DisplayLayout = LAYOUT) -> "Display":
+    async def open(cls, url: str, *, baudrate: int = DEFAULT_BAUDRATE, layout: DisplayLayout = LAYOUT,
+                   tries: int = 3) -> "Display":
+        """Open the port and check a display answers (`tries` pings: a noisy wire can lose one)."""
         display = cls(await open_serial(url, baudrate=baudrate), layout=layout)
         try:
-            await display.start()
+            for attempt in range(tries):
+                try:
+                    await display.start()
+                    break
+                except NoResponse:
+                    if attempt == tries - 1:
+                        raise
         except BaseException:
             await display.close()
             raise

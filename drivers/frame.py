@@ -38,8 +38,9 @@ class Kind(IntEnum):
     """What a frame is (header byte 0).  Direction: H = host→board, B = board→host."""
 
     HELLO = 0x01      # H  handshake request: payload = version, session, heartbeat
-    IDENT = 0x02      # B  handshake answer: version, kind, boot counter, build, constants
+    IDENT = 0x02      # B  handshake answer: version, kind, boot counter, build, constants, session state
     BOOT = 0x03       # B  sent once after power-up: boot counter (unsolicited)
+    RESUME = 0x04     # H  continue an open session: payload as HELLO's; IDENT answers
     COMMAND = 0x10    # H  seq = command sequence number, msg = command id
     ACK = 0x11        # B  seq = command acknowledged (cumulative), payload = last 4 statuses
     NAK = 0x12        # B  seq = next command the board expects, payload = reason [, boot]

@@ -13,6 +13,12 @@
   version-1 board (another frame format) is recognised and refused by name.
 - Heartbeat both ways; no valid frame for `link_timeout` → LinkLost; a changed boot counter →
   BoardReset.
+- Resumption: a LinkLost is an episode.  Commands awaited then (and sent during it) are held;
+  `reconnect()` asks the board to RESUME the session, resends what was not acknowledged (the
+  board runs each command once) and picks the event stream up where it stood.  A board that
+  rebooted or no longer holds the session gets a new one, and the held commands fail with
+  BoardReset or SessionLost.  `connect(session)` resumes a session another HostLink (another
+  process) opened: the board's IDENT says where it stands.
 
 Timers are loop callbacks (no tasks), so a link leaves nothing running once closed.
 """
@@ -20,19 +26,20 @@ Timers are loop callbacks (no tasks), so a link leaves nothing running once clos
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import struct
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from .errors import (BoardReset, EventUndecodable, FrameError, LinkClosed, LinkError, LinkLost,
                      MessageError, NoResponse, ProtocolVersionMismatch, SessionLost, WrongBoard)
 from .frame import FRAME_FORMAT, Frame, FrameDecoder, Kind, encode_frame
 from .frame_v1 import decode_frame_v1, encode_frame_v1
 from .messages import (CMD_WINDOW, BeatInfo, BoardIdentity, BoardKind, Constant, Hello, NakReason,
-                       PROTOCOL_VERSION)
-from .stream import ByteStream
+                       PROTOCOL_VERSION, SessionAnswer)
+from .stream import ByteStream, _ignore_data as _ignore_bytes, _ignore_lost
 
 EventHandler = Callable[[int, bytes], None]   # raises MessageError if the payload does not decode
 FailureHandler = Callable[[LinkError], None]
@@ -53,6 +60,8 @@ class LinkConfig:
     event_ack_every: int = 8
     event_ack_delay: float = 0.03
     max_undecodable: int = 3       # an event that fails to decode this often → EventUndecodable
+    hold_for: float = 5.0          # after a LinkLost, commands wait this long for a reconnection
+                                   # to begin (longer while one is under way), then fail
 
 
 @dataclass(frozen=True)
@@ -73,6 +82,7 @@ class LinkStatistics:
     duplicate_events: int
     undecodable_events: int
     heartbeat_misses: int
+    resumptions: int
     srtt_ms: float | None
     rto_ms: float
 
@@ -91,6 +101,7 @@ class _Counters:
     undecodable_events: int = 0
     heartbeat_misses: int = 0
     unknown_frames: int = 0
+    resumptions: int = 0
 
 
 @dataclass(eq=False)
@@ -106,6 +117,15 @@ class _Pending:
     timeouts: int = 0
 
 
+@dataclass(frozen=True)
+class SessionRef:
+    """A session to resume (`HostLink.session_ref`): what a controller journals so that, after a
+    restart, it continues the session instead of opening a new one and losing the board's queue."""
+
+    session: int
+    boot_counter: int | None = None   # the board's boot counter in that session; None: not checked
+
+
 def _ignore_event(msg: int, payload: bytes) -> None:
     pass
 
@@ -119,9 +139,10 @@ class _Timers:
     rto: asyncio.TimerHandle | None = None
     beat: asyncio.TimerHandle | None = None
     event_ack: asyncio.TimerHandle | None = None
+    hold: asyncio.TimerHandle | None = None
 
     def cancel(self) -> None:
-        for name in ("rto", "beat", "event_ack"):
+        for name in ("rto", "beat", "event_ack", "hold"):
             handle = getattr(self, name)
             if handle is not None:
                 handle.cancel()
@@ -138,6 +159,7 @@ class HostLink:
         self.expected_kind = expected_kind
         self.identity: BoardIdentity | None = None
         self.board_flags = 0
+        self.stream_lost = False       # the port died (closed, device gone): reopen, reattach()
         self._stream = stream
         self._loop = asyncio.get_running_loop()
         self._decoder = FrameDecoder()
@@ -146,11 +168,15 @@ class HostLink:
         self._on_event: EventHandler = _ignore_event
         self._on_failure: FailureHandler = _ignore_failure
         self._failure: LinkError | None = None
+        self._holding = False          # lost, or handshaking again: commands wait, none is sent
+        self._reconnectors = 0         # reconnections under way (reconnecting()): commands wait on
         self._closed = False
         self._session = 0
         self._hello_waiter: asyncio.Future[bytes] | None = None
+        self._asking = Kind.HELLO      # what the handshake under way sent: HELLO or RESUME
         # commands
         self._tx_next = 0
+        self._unconfirmed: int | None = None   # first seq of commands failed unacknowledged
         self._outstanding: dict[int, _Pending] = {}
         self._waiting: deque[_Pending] = deque()
         self._srtt: float | None = None
@@ -171,7 +197,7 @@ class HostLink:
     # -- public ----------------------------------------------------------------------------------
 
     def set_handlers(self, on_event: EventHandler, on_failure: FailureHandler) -> None:
-        """`on_event(msg_id, payload)` for each event in order; `on_failure(error)` once.
+        """`on_event(msg_id, payload)` for each event in order; `on_failure(error)` once per failure.
 
         `on_event` decodes the event; if it raises MessageError the event is not delivered and
         the board is asked to send it again."""
@@ -184,58 +210,140 @@ class HostLink:
 
     @property
     def connected(self) -> bool:
-        return self.identity is not None and self._failure is None
+        return self.identity is not None and self._failure is None and not self._holding
 
-    async def connect(self) -> BoardIdentity:
-        """Handshake (again): HELLO until IDENT, then check version and board kind."""
-        if self._closed:
-            raise LinkClosed(f"{self.device}: link closed")
-        self._reset_session()
-        self._session = int.from_bytes(os.urandom(2), "big") or 1
-        payload = Hello(PROTOCOL_VERSION, self._session, int(self.config.heartbeat * 1000)).encode_payload()
-        hello = encode_frame(Kind.HELLO, 0, 0, payload)
-        # From the second try on, also ask in frame format 1: a version-1 board cannot read our
-        # frames, but answers this one, so it is refused by name instead of as "no answer".
-        probe = hello + encode_frame_v1(Kind.HELLO, 0, 0, payload)
-        waiter: asyncio.Future[bytes] = self._loop.create_future()
-        self._hello_waiter = waiter
-        deadline = self._loop.time() + self.config.hello_timeout
-        tries = 0
+    @property
+    def session(self) -> int:
+        """The session id of the last handshake (0 before any)."""
+        return self._session
+
+    @property
+    def session_ref(self) -> SessionRef | None:
+        """What to journal to resume this session later, from this or another process; None
+        before a handshake, or with a board that cannot resume sessions."""
+        if self.identity is None or not self.identity.can_resume:
+            return None
+        return SessionRef(self._session, self.identity.boot_counter)
+
+    async def connect(self, session: SessionRef | int | None = None) -> BoardIdentity:
+        """Handshake: open a new session, or, given `session` (an earlier link's `session_ref`,
+        perhaps another process's), resume it.
+
+        Resuming needs no state here: the board's IDENT says which command seq it expects and
+        which is the oldest event it still holds, and it resends every event not acknowledged.
+        If the board rebooted (its boot counter is not `session.boot_counter`) or no longer holds
+        the session, a new session is opened: `identity.resumed` says which happened.  Any
+        command still waiting on this link fails with SessionLost."""
+        self._check_open()
+        self._abandon(SessionLost(f"{self.device}: a new handshake replaced the session"))
+        ref = SessionRef(session) if isinstance(session, int) else session
         try:
-            while not waiter.done():
-                remaining = deadline - self._loop.time()
-                if remaining <= 0:
-                    raise NoResponse(
-                        f"no answer from {self.device} within {self.config.hello_timeout:.1f} s: check "
-                        "that the board is powered, the cable, and the port/baud rate")
-                self._write(probe if tries else hello)
-                tries += 1
-                await asyncio.wait({waiter}, timeout=min(self.config.hello_interval, remaining))
-            identity = self._check_identity(waiter.result())
+            if ref is not None and ref.session:
+                identity = await self._handshake(Kind.RESUME, ref.session)
+                same_boot = ref.boot_counter in (None, identity.boot_counter)
+                if identity.resumed and same_boot:
+                    assert identity.state is not None
+                    self._tx_next = identity.state.next_command
+                    self._ev_next = identity.state.oldest_event
+                    self._begin(identity)
+                    self._continue()
+                    return identity
+            return await self._open_session()
         except LinkError as error:
             self._failure = error
             raise
+
+    @contextlib.contextmanager
+    def reconnecting(self) -> Iterator[None]:
+        """While inside, a reconnection is under way: commands held since a LinkLost keep
+        waiting for it however long it takes (outside, they fail after `config.hold_for`).
+        The reconnect helper holds this across its attempts and the pauses between them."""
+        self._reconnectors += 1
+        if self._timers.hold is not None:
+            self._timers.hold.cancel()
+            self._timers.hold = None
+        try:
+            yield
         finally:
-            self._hello_waiter = None
-            if not waiter.done():
-                waiter.cancel()
-        self.identity = identity
-        self.board_flags = identity.flags
-        self._board_heartbeat = identity.constant(Constant.HEARTBEAT_MS, int(self.config.heartbeat * 1000)) / 1000
-        now = self._loop.time()
-        self._last_rx = self._last_board_beat = now
-        self._timers.beat = self._loop.call_later(self.config.heartbeat, self._beat)
-        return identity
+            self._reconnectors -= 1
+            self._arm_hold()
+
+    async def reconnect(self) -> BoardIdentity:
+        """Resume this link's own session: after a LinkLost (a cable pulled and put back, the
+        board silent for a while), or on a new stream (`reattach`).
+
+        If the board still holds the session, commands not acknowledged are sent again (the
+        board runs each one once), those that waited are sent, the event stream continues where
+        it stood, and the commands awaited meanwhile complete.  If the board rebooted, or no
+        longer holds the session, a new session is opened (`identity.resumed` is False, and the
+        boot counter shows a reboot) and those commands fail with BoardReset or SessionLost.
+        NoResponse or LinkLost (the port is gone) if the board does not answer: the link stays
+        lost, its commands still held, and reconnect() may be tried again."""
+        self._check_open()
+        if self.identity is None or not self._session:
+            raise LinkError(f"{self.device}: not connected (handshake first)")
+        with self.reconnecting():
+            return await self._resume_own()
+
+    async def _resume_own(self) -> BoardIdentity:
+        old = self.identity
+        assert old is not None
+        self._timers.cancel()
+        self._holding = True
+        if not old.can_resume:
+            self._abandon(SessionLost(f"{self.device} cannot resume a session (older board firmware): "
+                                      "a new session was opened"))
+            return await self._opened_or_failed()
+        try:
+            identity = await self._handshake(Kind.RESUME, self._session)
+        except (NoResponse, LinkLost) as error:
+            self._fail(error if isinstance(error, LinkLost) else LinkLost(str(error)))
+            raise
+        except asyncio.CancelledError:      # the caller gave up: the link is lost, not half-open
+            self._fail(LinkLost(f"{self.device}: reconnection cancelled (link lost)"))
+            raise
+        except LinkError as error:      # another board answers on this port: nothing held can run
+            self._abandon(error)
+            self._failure = error
+            raise
+        if identity.boot_counter != old.boot_counter:
+            lost: LinkError = BoardReset(self.device, old.boot_counter, identity.boot_counter)
+        elif not identity.resumed or not self._consistent(identity):
+            lost = SessionLost(f"{self.device} no longer holds this session: a new one was opened")
+        else:
+            if not self._outstanding:   # commands failed meanwhile: the board's count is the truth
+                assert identity.state is not None
+                self._tx_next = identity.state.next_command
+            self._begin(identity)
+            self._continue()
+            return identity
+        self._abandon(lost)
+        return await self._opened_or_failed()
+
+    async def reattach(self, stream: ByteStream) -> None:
+        """Run on a new byte stream from now on (the port was reopened after it vanished); the
+        old one is closed.  Then reconnect()."""
+        self._check_open()
+        old, self._stream = self._stream, stream
+        old.set_receiver(_ignore_bytes, _ignore_lost)
+        self.stream_lost = False
+        self._decoder.reset()
+        stream.set_receiver(self._on_bytes, self._on_stream_lost)
+        with contextlib.suppress(OSError):
+            await old.close()
 
     async def command(self, msg: int, payload: bytes) -> int:
-        """Send a command; return the board's status once it is acknowledged (exactly once)."""
-        if self._failure is not None:
+        """Send a command; return the board's status once it is acknowledged (exactly once).
+
+        While the link is lost, the command waits for reconnect() (and fails with its error if
+        the session cannot be resumed, or with LinkClosed at close())."""
+        if self._failure is not None and not self._holding:
             raise self._failure
         if self.identity is None:
             raise LinkError(f"{self.device}: not connected (handshake first)")
         pending = _Pending(msg, payload, self._loop.create_future())
         self._count.commands += 1
-        if len(self._outstanding) < CMD_WINDOW and not self._waiting:
+        if not self._holding and len(self._outstanding) < CMD_WINDOW and not self._waiting:
             self._transmit(pending)
         else:
             self._waiting.append(pending)
@@ -249,18 +357,122 @@ class HostLink:
             crc_errors=d.crc_errors, framing_errors=d.framing_errors, resyncs=d.resyncs,
             events=c.events, event_gaps=c.event_gaps, resend_requests=c.resend_requests,
             duplicate_events=c.duplicate_events, undecodable_events=c.undecodable_events,
-            heartbeat_misses=c.heartbeat_misses,
+            heartbeat_misses=c.heartbeat_misses, resumptions=c.resumptions,
             srtt_ms=None if self._srtt is None else self._srtt * 1000, rto_ms=self._rto * 1000)
 
     async def close(self) -> None:
-        """Stop timers, fail pending commands with LinkClosed, release the port."""
+        """Stop timers, fail pending (and held) commands with LinkClosed, release the port."""
         if self._closed:
             return
         self._closed = True
-        self._fail(LinkClosed(f"{self.device}: link closed"))
+        error = LinkClosed(f"{self.device}: link closed")
+        if self._hello_waiter is not None and not self._hello_waiter.done():
+            self._hello_waiter.set_exception(error)
+        self._holding = False
+        self._failure = None
+        self._fail(error)
         await self._stream.close()
 
     # -- handshake -------------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise LinkClosed(f"{self.device}: link closed")
+
+    async def _handshake(self, asking: Kind, session: int) -> BoardIdentity:
+        """Send HELLO (or RESUME) for `session` until the IDENT answering it; check its version
+        and board kind.  Frames other than that IDENT are ignored meanwhile."""
+        if self.stream_lost:
+            raise LinkLost(f"{self.device}: the port is gone: reopen it and reattach")
+        self._session = session
+        self._asking = asking
+        self._decoder.reset()
+        payload = Hello(PROTOCOL_VERSION, session, int(self.config.heartbeat * 1000)).encode_payload()
+        first = encode_frame(asking, 0, 0, payload)
+        # From the second try on, also ask in frame format 1: a version-1 board cannot read our
+        # frames, but answers this one, so it is refused by name instead of as "no answer".
+        again = first + encode_frame_v1(Kind.HELLO, 0, 0, payload) if asking == Kind.HELLO else first
+        waiter: asyncio.Future[bytes] = self._loop.create_future()
+        self._hello_waiter = waiter
+        deadline = self._loop.time() + self.config.hello_timeout
+        tries = 0
+        try:
+            while not waiter.done():
+                remaining = deadline - self._loop.time()
+                if remaining <= 0:
+                    raise NoResponse(
+                        f"no answer from {self.device} within {self.config.hello_timeout:.1f} s: check "
+                        "that the board is powered, the cable, and the port/baud rate")
+                self._write(again if tries else first)
+                tries += 1
+                await asyncio.wait({waiter}, timeout=min(self.config.hello_interval, remaining))
+            return self._check_identity(waiter.result())
+        finally:
+            self._hello_waiter = None
+            if not waiter.done():
+                waiter.cancel()
+
+    async def _open_session(self) -> BoardIdentity:
+        """A new session under a fresh random id.  An IDENT showing progress means the id was
+        the board's open session (another host's): pick another."""
+        for _ in range(4):
+            session = self._session
+            while session in (0, self._session):
+                session = int.from_bytes(os.urandom(2), "big")
+            identity = await self._handshake(Kind.HELLO, session)
+            if identity.state is None or (identity.state.next_command, identity.state.oldest_event) == (0, 0):
+                return self._begin(identity)
+        raise SessionLost(f"{self.device} kept answering as another host's session: check that "
+                          "no other program uses the port")
+
+    async def _opened_or_failed(self) -> BoardIdentity:
+        try:
+            return await self._open_session()
+        except LinkError as error:
+            self._failure = error
+            raise
+
+    def _begin(self, identity: BoardIdentity) -> BoardIdentity:
+        """The session is open (or resumed): beat, and let commands go."""
+        self.identity = identity
+        self.board_flags = identity.flags
+        self._board_heartbeat = identity.constant(Constant.HEARTBEAT_MS, int(self.config.heartbeat * 1000)) / 1000
+        self._failure = None
+        self._holding = False
+        self._unconfirmed = None
+        now = self._loop.time()
+        self._last_rx = self._last_board_beat = now
+        self._timers.beat = self._loop.call_later(self.config.heartbeat, self._beat)
+        return identity
+
+    def _continue(self) -> None:
+        """After a RESUME: every unacknowledged command again (the board runs none twice), those
+        that waited, and a RESEND for every event not yet delivered here."""
+        self._count.resumptions += 1
+        self._rto = self._computed_rto() if self._srtt is not None else self.config.rto_initial
+        for pending in self._outstanding.values():
+            pending.timeouts = 0        # the outage was not their doing
+        if self._outstanding:
+            self._retransmit_from(next(iter(self._outstanding)))
+        while self._waiting and len(self._outstanding) < CMD_WINDOW:
+            self._transmit(self._waiting.popleft())
+        self._last_resend = (self._ev_next, self._loop.time())
+        self._count.resend_requests += 1
+        self._ev_unacked = 0
+        self._write(encode_frame(Kind.RESEND, self._ev_next, 0, b"\x00"))
+
+    def _consistent(self, identity: BoardIdentity) -> bool:
+        """The board's view of the resumed session fits ours: it has run only commands we sent
+        (perhaps not those not yet acknowledged, nor those failed unacknowledged), and holds no
+        event after the ones we have not yet received."""
+        assert identity.state is not None
+        if self._outstanding:
+            oldest = next(iter(self._outstanding.values())).seq
+        else:
+            oldest = self._tx_next if self._unconfirmed is None else self._unconfirmed
+        ran = (identity.state.next_command - oldest) & 0xFF
+        behind = (self._ev_next - identity.state.oldest_event) & 0xFF
+        return ran <= (self._tx_next - oldest) & 0xFF and behind < 128
 
     def _check_identity(self, payload: bytes) -> BoardIdentity:
         version = BoardIdentity.peek_version(payload)
@@ -276,27 +488,33 @@ class HostLink:
                              f"{self.expected_kind.name} board: check which port is which")
         return identity
 
-    def _stale_ident(self, payload: bytes) -> bool:
-        """An IDENT of our version answering an earlier HELLO (another session id)."""
+    def _answers_us(self, payload: bytes) -> bool:
+        """An IDENT answering the handshake under way: our session id, and an answer to what we
+        sent (a late answer to an earlier HELLO or RESUME is not).  Another version's IDENT is
+        taken whatever it says: the host refuses that board by name."""
         try:
             if BoardIdentity.peek_version(payload) != PROTOCOL_VERSION:
-                return False
-            return BoardIdentity.decode(payload).session != self._session
+                return True
+            identity = BoardIdentity.decode(payload)
         except MessageError:
+            return True     # _check_identity names what is wrong with it
+        if identity.session != self._session:
             return False
+        answer = None if identity.state is None else identity.state.answer
+        if self._asking == Kind.RESUME:
+            return answer in (SessionAnswer.RESUMED, SessionAnswer.NOT_HELD)
+        return answer in (None, SessionAnswer.HELLO)
 
-    def _reset_session(self) -> None:
+    def _abandon(self, error: LinkError) -> None:
+        """Forget the session: every command still waiting fails with `error`; numbering restarts."""
         self._timers.cancel()
         self._failure = None
+        self._holding = False
         self.identity = None
         self._decoder.reset()
-        for pending in list(self._outstanding.values()) + list(self._waiting):
-            if not pending.future.done():
-                pending.future.set_exception(LinkError(f"{self.device}: reconnecting"))
-                pending.future.exception()  # mark retrieved: the caller may be gone
-        self._outstanding.clear()
-        self._waiting.clear()
+        self._fail_commands(error)
         self._tx_next = 0
+        self._unconfirmed = None
         self._ev_next = 0
         self._ev_held.clear()
         self._ev_unacked = 0
@@ -336,7 +554,7 @@ class HostLink:
         if self._timers.rto is not None:
             self._timers.rto.cancel()
             self._timers.rto = None
-        if self._outstanding and self._failure is None:
+        if self._outstanding and self._failure is None and not self._holding:
             oldest = next(iter(self._outstanding.values()))
             self._timers.rto = self._loop.call_at(oldest.last_sent + self._rto, self._on_rto)
 
@@ -395,7 +613,11 @@ class HostLink:
 
     def _on_stream_lost(self, exc: Exception | None) -> None:
         reason = f": {exc}" if exc else ""
-        self._fail(LinkLost(f"{self.device}: the port closed{reason}; check the cable/adapter"))
+        error = LinkLost(f"{self.device}: the port closed{reason}; check the cable/adapter")
+        self.stream_lost = True
+        if self._hello_waiter is not None and not self._hello_waiter.done():
+            self._hello_waiter.set_exception(error)
+        self._fail(error)
 
     def _on_bytes(self, data: bytes) -> None:
         for item in self._decoder.feed(data):
@@ -403,7 +625,12 @@ class HostLink:
                 if self._hello_waiter is not None and item.chunk:
                     self._legacy_ident(item.chunk)
                 continue  # counted by the decoder; the board resends what matters
-            if self._failure is not None and self._hello_waiter is None:
+            if self._hello_waiter is not None:
+                if item.kind == Kind.IDENT and not self._hello_waiter.done() \
+                        and self._answers_us(item.payload):
+                    self._hello_waiter.set_result(item.payload)
+                continue    # the session's frames wait until the handshake says where it stands
+            if self._failure is not None or self._holding:
                 return
             self._last_rx = self._loop.time()
             kind = item.kind
@@ -416,9 +643,7 @@ class HostLink:
             elif kind == Kind.NAK:
                 self._on_nak(item)
             elif kind == Kind.IDENT:
-                if self._hello_waiter is not None and not self._hello_waiter.done() \
-                        and not self._stale_ident(item.payload):
-                    self._hello_waiter.set_result(item.payload)
+                pass    # a late answer to a handshake already done
             elif kind == Kind.BOOT:
                 self._on_boot(item)
             else:
@@ -581,14 +806,37 @@ class HostLink:
     # -- failure ---------------------------------------------------------------------------------
 
     def _fail(self, error: LinkError) -> None:
+        """The link is down.  A LinkLost is an episode: commands are held for reconnect().  Any
+        other failure (a reboot, another session, a closed link) fails them."""
         if self._failure is not None:
             return
         self._failure = error
         self._timers.cancel()
+        if isinstance(error, LinkLost) and not self._closed:
+            self._holding = True
+            self._arm_hold()
+        else:
+            self._fail_commands(error)
+        self._on_failure(error)
+
+    def _arm_hold(self) -> None:
+        """Commands held since a LinkLost fail with it if no reconnection begins in time."""
+        if self._holding and self._reconnectors == 0 and self._timers.hold is None \
+                and isinstance(self._failure, LinkLost):
+            self._timers.hold = self._loop.call_later(self.config.hold_for, self._release_held)
+
+    def _release_held(self) -> None:
+        self._timers.hold = None
+        if self._holding and self._reconnectors == 0 and self._failure is not None:
+            self._holding = False
+            self._fail_commands(self._failure)
+
+    def _fail_commands(self, error: LinkError) -> None:
+        if self._outstanding and self._unconfirmed is None:
+            self._unconfirmed = next(iter(self._outstanding.values())).seq
         for pending in list(self._outstanding.values()) + list(self._waiting):
             if not pending.future.done():
                 pending.future.set_exception(error)
                 pending.future.exception()  # retrieved here: a cancelled caller must not warn
         self._outstanding.clear()
         self._waiting.clear()
-        self._on_failure(error)

@@ -132,7 +132,7 @@ class BeatFlags(IntEnum):
 
 @dataclass(frozen=True)
 class Hello(Message):
-    """HELLO payload: version first, forever, so any version can read it."""
+    """HELLO payload, and RESUME's: version first, forever, so any version can read it."""
 
     ID = 0
     LAYOUT = "BHH"
@@ -141,9 +141,39 @@ class Hello(Message):
     heartbeat_ms: int
 
 
+class SessionAnswer(IntEnum):
+    """What an IDENT answers (its session block, protocol.md §3.1): a HELLO, or a RESUME that
+    found its session kept, or one whose session the board no longer holds."""
+
+    HELLO = 0
+    RESUMED = 1
+    NOT_HELD = 2
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """IDENT's session block: what a host needs to continue a session it did not open itself.
+
+    `next_command` is the command seq the board expects next; `oldest_event` the seq of the
+    oldest event it still holds (the next it sends when nothing is held)."""
+
+    answer: int
+    next_command: int
+    oldest_event: int
+
+    SIZE: ClassVar[int] = 3
+
+    def encode(self) -> bytes:
+        return bytes((self.answer, self.next_command, self.oldest_event))
+
+
 @dataclass(frozen=True)
 class BoardIdentity:
-    """What a board says about itself in IDENT."""
+    """What a board says about itself in IDENT.
+
+    `state` is the session block a board appends after its constants; None from a board that
+    does not send one (it cannot resume a session).  A host reads the fields it knows and
+    ignores any bytes after them."""
 
     version: int
     kind: int
@@ -152,6 +182,17 @@ class BoardIdentity:
     flags: int
     build: str
     constants: Mapping[int, int]
+    state: SessionState | None = None
+
+    @property
+    def resumed(self) -> bool:
+        """True when this IDENT answers a RESUME whose session the board kept."""
+        return self.state is not None and self.state.answer == SessionAnswer.RESUMED
+
+    @property
+    def can_resume(self) -> bool:
+        """The board reports its session state, so a session with it can be resumed."""
+        return self.state is not None
 
     def constant(self, tag: Constant, default: int | None = None) -> int:
         if tag in self.constants:
@@ -167,6 +208,8 @@ class BoardIdentity:
         out += bytes((len(self.constants),))
         for tag, value in sorted(self.constants.items()):
             out += struct.pack(">BH", tag, value)
+        if self.state is not None:
+            out += self.state.encode()
         return out
 
     @staticmethod
@@ -192,7 +235,10 @@ class BoardIdentity:
                 pos += 3
         except (struct.error, IndexError) as error:
             raise MessageError(f"IDENT payload of {len(payload)} bytes is malformed") from error
-        return BoardIdentity(version, kind, boot, session, flags, build, MappingProxyType(constants))
+        state = None
+        if len(payload) >= pos + SessionState.SIZE:   # absent: a board that cannot resume
+            state = SessionState(*payload[pos:pos + SessionState.SIZE])
+        return BoardIdentity(version, kind, boot, session, flags, build, MappingProxyType(constants), state)
 
 
 @dataclass(frozen=True)
@@ -301,6 +347,8 @@ class FaultCode(IntEnum):
     COUNT_SENSOR = 17       # motor: a lane counted more pushes than tiles it moved
     ANTENNA = 20            # RFID: an antenna fault; unit 0–3 head antenna, 4–7 zone antenna
     READER = 21             # RFID: the reader chip does not answer
+    DISPLAY = 22            # controller: the public display does not answer (clears when it does)
+    LINK_LOST = 23          # controller: a board's link is down, reconnecting (clears when it is back)
 
     @property
     def label(self) -> str:

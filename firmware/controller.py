@@ -14,28 +14,35 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, AsyncIterator, Awaitable, Callable, Sequence, TypeVar
+from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, TypeVar
 
 from drivers.display import Display, Touched
 from drivers.errors import CommandRejected, LinkError
 from drivers.messages import FaultCleared, FaultCode, FaultRaised, SnapshotDone, Status
 from drivers.motor import MotorBoard
+from drivers.link import SessionRef
 from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchChanged, KeyAction, KeyPressed,
-                                    LiftMoved, LiftPosition, ShuffleDone, WallChanged, WallSnapshot)
+                                    LiftMoved, LiftPosition, SafeStop, ShuffleDone, WallChanged, WallSnapshot)
+from drivers.reconnect import Reconnected
 from drivers.rfid import RfidBoard
 from drivers.rfid_protocol import HeadRead, SlotRead, ZoneInventory
 from drivers.serial_transport import DEFAULT_BAUDRATE
 from drivers.table_ui import Key
 from rulesets.definition import Ruleset
 from rulesets.tiles import Tile
+from rulesets.winning import prepare
 from rulesets.walls import StackPos
 
 from .build.enrollment import EnrollPorts
 from .build.ports import BuildListener, BuildPorts
 from .build.registry import TileRegistry
+from .display_watch import DisplayWatch
 from .faults import ControllerFailure, FaultLatch, LatchedFault, SetRejected, board_fault_message
-from .hand.ports import HandListener, HandPorts, KeyQueue, Press, Recorder, Screens, pressed
+from .hand.ports import HandListener, HandPorts, HandVoided, KeyQueue, Press, Recorder, Screens, pressed
+from .links import LinkKeeper, is_episode
+from .loopwatch import LoopWatch
 from .machines import build_machine
 from .panel import FrontPanel, Settings
 from .presenter import Presenter
@@ -52,13 +59,17 @@ class Devices:
 
 
 @contextlib.asynccontextmanager
-async def open_devices(motor: str, rfid: str, display: str | None = None,
-                       baudrate: int = DEFAULT_BAUDRATE) -> AsyncIterator[Devices]:
-    """Open and handshake the boards (and the display, if named); close every one that opened."""
+async def open_devices(motor: str, rfid: str, display: str | None = None, baudrate: int = DEFAULT_BAUDRATE,
+                       sessions: Mapping[str, SessionRef] | None = None) -> AsyncIterator[Devices]:
+    """Open and handshake the boards (and the display, if named); close every one that opened.
+    `sessions` are the link sessions a previous run journaled: a board that still holds one goes
+    on with it, and hands over what it queued while no controller listened (keys pressed, tiles
+    taken during a restart)."""
     opened: list = []
+    sessions = sessions or {}
     try:
-        opened.append(await MotorBoard.open(motor, baudrate=baudrate))
-        opened.append(await RfidBoard.open(rfid, baudrate=baudrate))
+        opened.append(await MotorBoard.open(motor, baudrate=baudrate, session=sessions.get("motor")))
+        opened.append(await RfidBoard.open(rfid, baudrate=baudrate, session=sessions.get("rfid")))
         if display is not None:
             opened.append(await Display.open(display, baudrate=baudrate))
         yield Devices(opened[0], opened[1], opened[2] if display is not None else None)
@@ -84,7 +95,11 @@ class TableController:
         self.lifts: dict[int, int] = {}
         self.wall_sensors: dict[int, tuple[int, ...]] = {}     # tiles per stack, as the sensors last said
         self.hatch_open = False
-        self.link_error: LinkError | None = None
+        self.link_error: LinkError | None = None               # a failure no reconnection mends
+        self.links = LinkKeeper(self._link_down, self._link_up, self._link_session, self._link_reset)
+        self.on_link_session: Callable[[str, SessionRef], None] | None = None     # the session journals them
+        self.hand_void: str | None = None                       # why the hand in play can no longer be trusted
+        self._halts = 0                                         # SafeStop events: the board stopped its motors
         self._dice: tuple[int, ...] | None = None
         self._zones: dict[int, ZoneInventory] = {}
         self._fault_clears = 0                                  # FaultCleared and acknowledgements so far
@@ -92,7 +107,10 @@ class TableController:
         self._changed = asyncio.Condition()
         self._seat_lines: asyncio.Queue[tuple[int, int, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task] = []
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-worker")
+        self.loop_watch = LoopWatch()
         self._hand: HandListener | None = None
+        self._walls_blind = False               # the motor board rebooted and its walls are not read yet
         self._build: BuildListener | None = None
         self._watchers: list[Callable[[], None]] = []
         self.presenter = Presenter(devices.display, lambda side, line, text: self._seat_lines.put_nowait((side, line, text)),
@@ -125,20 +143,29 @@ class TableController:
 
     async def start(self) -> None:
         """Pumps and the seat-text writer; the boards are already open and handshaken."""
+        self.loop_watch.start()
+        await self.compute(prepare)                  # the win tables, built off the loop before any hand
+        await self.compute(prepare, True)
         await self.table.connected()
         self._tasks = [asyncio.create_task(self._pump("motor", self.devices.motor), name="pump-motor"),
                        asyncio.create_task(self._pump("rfid", self.devices.rfid), name="pump-rfid"),
                        asyncio.create_task(self._write_seats(), name="seat-writer")]
         if self.devices.display is not None:
-            self._tasks.append(asyncio.create_task(self._pump_display(), name="pump-display"))
+            watch = DisplayWatch(self.devices.display, self.presenter, on_touch=self._on_touch,
+                                 on_silent=self._display_silent, on_back=self._display_back)
+            self._tasks += [asyncio.create_task(watch.events(), name="display-events"),
+                            asyncio.create_task(watch.pings(), name="display-pings")]
         await self.self_test()
         await self.table.tested()
 
     async def stop(self) -> None:
+        self.loop_watch.stop()
+        await self.links.close()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
+        await asyncio.get_running_loop().run_in_executor(None, self._worker.shutdown)
 
     async def self_test(self) -> None:
         """The board's constants against the ruleset; the current lifts, hatch, walls and faults."""
@@ -151,7 +178,6 @@ class TableController:
             raise SetRejected(f"E14: {self.ruleset.id} needs {needed} stacks a side; the motor board builds {capacity}")
         await self.snapshot()
         await self._clear_our_absence()
-        self.presenter.seat_names(["座位0", "座位1", "座位2", "座位3"])
 
     async def snapshot(self) -> None:
         """Both boards' whole state (walls, lifts, hatch, latched faults), waited for."""
@@ -210,24 +236,46 @@ class TableController:
         assert press is not None
         return press
 
+    async def compute(self, fn: Callable[..., T], *args: Any) -> T:
+        """CPU-heavy pure work (a hand judged and scored) on the controller's worker thread: the loop
+        keeps pumping the boards' frames meanwhile (a 河北 hand with both wilds takes half a second
+        here, seconds on a Pi Zero)."""
+        return await asyncio.get_running_loop().run_in_executor(self._worker, fn, *args)
+
     async def roll_dice(self, count: int) -> tuple[int, ...]:
         self._dice = None
-        await self.motion(lambda: self.devices.motor.roll_dice(count))
-        return await self.until(lambda: self._dice)
+        await self.move(lambda: self.devices.motor.roll_dice(count), lambda: self._dice is not None)
+        assert self._dice is not None
+        return self._dice
 
     async def read_zone(self, seat: int) -> tuple[bytes, ...]:
         self._zones.pop(seat, None)
-        await self.devices.rfid.read_zone(seat)
+        await self.send(lambda: self.devices.rfid.read_zone(seat))
         inventory = await self.until(lambda: self._zones.get(seat))
         return tuple(inventory.uids)
 
+    async def send(self, command: Callable[[], Awaitable[None]]) -> None:
+        """Send a command; across a link episode it is held by the link and runs once, or — the board
+        having rebooted — it is sent again once the link is back."""
+        while True:
+            try:
+                await command()
+                return
+            except LinkError as error:
+                if not is_episode(error):
+                    raise
+                if self.links_up():         # its pump has not taken the failure yet: let it run, never spin
+                    async with self._changed:
+                        await self._changed.wait()
+                await self.until(self.links_up)
+
     async def motion(self, command: Callable[[], Awaitable[None]]) -> None:
         """Send a motion command; while a fault or the interlock refuses it, wait (never spin) and
-        send it again."""
+        send it again (across a link episode too)."""
         while True:
             clears = self._fault_clears
             try:
-                await command()
+                await self.send(command)
                 return
             except CommandRejected as error:
                 if error.status == Status.INTERLOCK:
@@ -244,6 +292,17 @@ class TableController:
     async def lifts_at(self, lifts: tuple[int, ...], position: LiftPosition) -> None:
         await self.until(lambda: all(self.lifts.get(lift) == position for lift in lifts))
 
+    async def move(self, command: Callable[[], Awaitable[None]], arrived: Callable[[], bool]) -> None:
+        """A mechanism's move until it `arrived()`: a move the board halted (a fault, or our silence:
+        SafeStop) is sent again once the latch is clear."""
+        while True:
+            halts = self._halts
+            await self.motion(command)
+            await self.until(lambda: arrived() or self._halts > halts)
+            if arrived():
+                return
+            await self.until(lambda: not self.faults.blocking and self.links_up())
+
     # -- events ----------------------------------------------------------------------------------
 
     async def _notify(self) -> None:
@@ -252,31 +311,85 @@ class TableController:
             self._changed.notify_all()
 
     async def _pump(self, source: str, client: MotorBoard | RfidBoard) -> None:
-        try:
-            async for event in client.events():
-                self._handle(source, event)
-                await self._notify()
-        except LinkError as error:
-            self.link_error = error
-            self.record_fault(LatchedFault(FaultCode.HOST_LOST, 0, str(error), source))
-        except Exception as error:                  # a bug: stop the table loudly, never silently
-            self.link_error = ControllerFailure(f"{source} event handling failed: {error!r}")
-            self.link_error.__cause__ = error
+        """Every event of one board into state; a lost link is an episode (firmware.links), after
+        which the events go on from where they stood."""
+        while True:
+            try:
+                async for event in client.events():
+                    self._handle(source, event)
+                    await self._notify()
+                break                               # closed
+            except LinkError as error:
+                if not is_episode(error):
+                    self.link_error = error
+                    self.record_fault(LatchedFault(FaultCode.HOST_LOST, 0, str(error), source))
+                    break
+                await self.links.episode(source, client, error)
+            except Exception as error:              # a bug: stop the table loudly, never silently
+                self.link_error = ControllerFailure(f"{source} event handling failed: {error!r}")
+                self.link_error.__cause__ = error
+                break
         await self._notify()
 
-    async def _pump_display(self) -> None:
-        display = self.devices.display
-        assert display is not None
-        while True:
-            event = await display.next_event()
-            if isinstance(event, Touched) and event.pressed and (event.page, event.component) == ("fault", "b_ack"):
-                await self.acknowledge_faults()
+    # -- link episodes (firmware.links) ------------------------------------------------------------
+
+    def _link_down(self, source: str, error: LinkError) -> None:
+        self.latch(LatchedFault(FaultCode.LINK_LOST, 0 if source == "motor" else 1, str(error), "link"))
+
+    async def _link_up(self, source: str, outcome: Reconnected) -> None:
+        if not outcome.resumed:
+            await self._resync(source, outcome.rebooted)
+        self.recorder.emit("link_back", board=source, resumed=outcome.resumed, rebooted=outcome.rebooted,
+                           attempts=outcome.attempts)
+        if self.faults.clear(FaultCode.LINK_LOST, 0 if source == "motor" else 1, "link"):
+            self.presenter.show_page("main")
+        await self._clear_our_absence()
+        await self._notify()
+
+    def _link_session(self, source: str, session: SessionRef) -> None:
+        if self.on_link_session is not None:
+            self.on_link_session(source, session)
+
+    async def _resync(self, source: str, rebooted: bool) -> None:
+        """A board in a new session: read its state again and reconcile the hand and the build."""
+        await self.snapshot()
+        if source == "motor":
+            self.presenter.repaint_seats()          # a rebooted board's seat displays are blank
+        if self._hand is not None:
+            problem = self._hand.resync(self.wall_sensors)
+            if problem is not None:
+                self.hand_void = problem
+        if source == "motor":
+            self._walls_blind = False
+
+    def _link_reset(self, source: str) -> None:
+        """A board in a new session lost its state: the build under way is told before its events."""
+        if self._build is not None:
+            self._build.board_restarted(source)
+        if source == "motor":
+            # Until the wall is read again, its changes are only noted: taken before the reads
+            # they would be counted ahead of the takes made while the board was down.
+            self._walls_blind = True
+
+    def links_up(self) -> bool:
+        return not self.links.down
+
+    def _on_touch(self, event: Touched) -> None:
+        if event.pressed and (event.page, event.component) == ("fault", "b_ack"):
+            asyncio.get_running_loop().create_task(self.acknowledge_faults())
+
+    def _display_silent(self, why: str) -> None:
+        self.latch(LatchedFault(FaultCode.DISPLAY, 0, why, "display"))
+
+    def _display_back(self) -> None:
+        if self.faults.clear(FaultCode.DISPLAY, 0, "display"):
+            self.presenter.show_page("main")
 
     async def _write_seats(self) -> None:
         while True:
             side, line, text = await self._seat_lines.get()
             try:
-                await self.devices.motor.seat_text(side, line, text)
+                await self.send(lambda: self.devices.motor.seat_text(side, line, text))
             except CommandRejected as error:
                 self.recorder.emit("warning", message=str(error))
 
@@ -302,8 +415,12 @@ class TableController:
             case FaultRaised():
                 self.latch(LatchedFault(event.code, event.unit, board_fault_message(event.code, event.unit, event.detail),
                                         source))
+                if event.code == FaultCode.HOST_LOST:           # our silence stopped it: ours to clear
+                    asyncio.get_running_loop().create_task(self._clear_our_absence())
             case SnapshotDone():
                 self._snapshots[source] += 1
+            case SafeStop():
+                self._halts += 1
             case FaultCleared():
                 self._fault_clears += 1
                 if self.faults.clear(event.code, event.unit, source):
@@ -314,7 +431,7 @@ class TableController:
         if pos.stack < len(sensors):
             sensors[pos.stack] = tiles
             self.wall_sensors[pos.wall] = tuple(sensors)
-        if self._hand is not None:
+        if self._hand is not None and not self._walls_blind:
             self._hand.on_wall_change(pos, tiles)
 
     def _on_key(self, event: KeyPressed) -> None:
@@ -339,7 +456,7 @@ class TableController:
         """A fault latches: shown with its code until a person acknowledges it."""
         self.faults.latch(fault)
         self.record_fault(fault)
-        self.presenter.fault(fault.label, f"{fault.hint.name_zh} {fault.message}", fault.hint.todo_zh)
+        self.presenter.fault(fault)
         self._tell_watchers()
 
     def _tell_watchers(self) -> None:
@@ -387,6 +504,20 @@ class _Port:
 class _HandPorts(_Port):
     """The hub as the hand sees it (HandPorts)."""
 
+    async def until(self, predicate: Callable[[], Any], timeout: float | None = None) -> Any:
+        """As the hub's, but a hand the walls now contradict stops waiting: HandVoided."""
+        value = await self._hub.until(lambda: self._hub.hand_void or predicate(), timeout)
+        if self._hub.hand_void is not None:
+            raise HandVoided(self._hub.hand_void)
+        return value
+
+    async def next_key(self, panels: Sequence[int], keys: Sequence[Key]) -> Press:
+        match = pressed(panels, keys)
+        await self.until(lambda: self._hub.keys.peek(match))
+        press = self._hub.keys.take(match)
+        assert press is not None
+        return press
+
     @property
     def keys(self) -> KeyQueue:
         return self._hub.keys
@@ -403,39 +534,14 @@ class _HandPorts(_Port):
     def table_state(self) -> str:
         return self._hub.table.state
 
-    async def snapshot(self) -> None:
-        """Both boards' whole state (walls, lifts, hatch, latched faults), waited for."""
-        done = dict(self._snapshots)
-        await self.devices.motor.request_snapshot()
-        await self.devices.rfid.request_snapshot()
-        await self.until(lambda: all(self._snapshots[board] > done[board] for board in done))
-
-    async def halt(self) -> None:
-        """Stop every motor now (a stop asked of the controller): the motor board's emergency stop.
-        The board latches it (E16, unit 0: the host); the next start clears it as its own doing."""
-        with contextlib.suppress(LinkError, CommandRejected, asyncio.TimeoutError):
-            await asyncio.wait_for(self.devices.motor.emergency_stop(), 1.0)
-
-    async def _clear_our_absence(self) -> None:
-        """A board that stopped because this controller went quiet (E13) or was told to stop (E16 from
-        the host) is cleared at once; any other latched fault still waits for a person (who clears
-        these with it)."""
-        ours = {(FaultCode.HOST_LOST, 0), (FaultCode.EMERGENCY_STOP, 0)}
-        board_faults = [f for f in self.faults.latched() if f.source in ("motor", "rfid")]
-        if board_faults and all((f.code, f.unit) in ours for f in board_faults):
-            for source in {f.source for f in board_faults}:
-                board = self.devices.motor if source == "motor" else self.devices.rfid
-                await board.clear_faults()
-            self.recorder.emit("host_lost_cleared", boards=sorted({f.source for f in board_faults}))
-
     async def advance(self, trigger: str) -> None:
         await self._hub.advance(trigger)
 
-    async def next_key(self, panels: Sequence[int], keys: Sequence[Key]) -> Press:
-        return await self._hub.next_key(panels, keys)
-
     async def roll_dice(self, count: int) -> tuple[int, ...]:
         return await self._hub.roll_dice(count)
+
+    async def compute(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await self._hub.compute(fn, *args)
 
     async def read_zone(self, seat: int) -> tuple[bytes, ...]:
         return await self._hub.read_zone(seat)
@@ -471,7 +577,7 @@ class _BuildPorts(_Port):
         await self._hub.motion(command)
 
     def fault_latched(self, code: int | None = None) -> bool:
-        return self._hub.faults.has(code) if code is not None else self._hub.faults.active
+        return self._hub.faults.has(code) if code is not None else self._hub.faults.blocking
 
     def latch(self, fault: LatchedFault) -> None:
         self._hub.latch(fault)

@@ -67,16 +67,53 @@ HINTS: dict[int, Hint] = {
                             "check the antenna's cable, then acknowledge"),
     FaultCode.READER: Hint("读卡器无响应", "reader", "检查读卡板后按确认",
                            "check the RFID reader board, then acknowledge"),
+    FaultCode.LINK_LOST: Hint("连接中断 重连中", "link lost", "稍候，连接恢复后继续",
+                              "wait: the controller reconnects by itself and the table goes on"),
+    FaultCode.DISPLAY: Hint("显示屏无响应", "display silent", "检查显示屏的线和电源",
+                            "check the display's cable and power; the table goes on and repaints it when it answers"),
 }
 UNKNOWN_HINT = Hint("故障", "fault", "排除原因后按确认", "acknowledge when the cause is gone")
 
-# Interlocks stop motion while they are open and clear by themselves when closed: motion waits for
-# them (never spins) and nobody has to acknowledge a hatch that was simply shut again.
-INTERLOCKS = frozenset({FaultCode.HATCH_OPEN})
+# Faults that clear by themselves when their cause goes: the hatch interlock stops motion while it is
+# open (motion waits for it, never spins) and nobody has to acknowledge a hatch simply shut again; a
+# silent display is shown and logged, and clears when the display answers.
+INTERLOCKS = frozenset({FaultCode.HATCH_OPEN, FaultCode.DISPLAY, FaultCode.LINK_LOST})
 
 
 def hint_for(code: int) -> Hint:
     return HINTS.get(code, UNKNOWN_HINT)
+
+
+# Where a board's fault is, by its `unit` (protocol.md §5), in Chinese for the display.  Sides are
+# numbered 0–3 as in the English messages, so the technician matches the two.
+LANE_CODES = frozenset({FaultCode.PUSH_JAM, FaultCode.HOME_SENSOR, FaultCode.LANE_SHORT, FaultCode.COUNT_SENSOR})
+MOTOR_CODES = frozenset({FaultCode.OVER_TEMPERATURE, FaultCode.OVER_CURRENT})
+
+
+def motor_name_zh(unit: int) -> str:
+    """The motor a unit number names (protocol.md §4.2: 0 mixer, 1–4 lanes, 5–8 side lifts, 9, 10)."""
+    if unit == 0:
+        return "洗牌盘电机"
+    if 1 <= unit <= 4:
+        return f"边{unit - 1}推牌道电机"
+    if 5 <= unit <= 8:
+        return f"边{unit - 5}升降台电机"
+    return {9: "中间升降电机", 10: "骰子电机"}.get(unit, f"电机{unit}")
+
+
+def where_zh(code: int, unit: int) -> str:
+    """Where a board's fault is, for the display ("" when the code names one place only)."""
+    if code in LANE_CODES:
+        return f"边{unit}推牌道"
+    if code == FaultCode.SIDE_LIFT_LIMIT:
+        return f"边{unit}升降台"
+    if code in MOTOR_CODES:
+        return motor_name_zh(unit)
+    if code == FaultCode.EMERGENCY_STOP:
+        return "停止键" if unit == 1 else "主控停机"
+    if code == FaultCode.ANTENNA:
+        return f"边{unit}读牌头天线" if unit < 4 else f"边{unit - 4}读牌区天线"
+    return ""
 
 
 @dataclass(frozen=True)
@@ -84,7 +121,16 @@ class LatchedFault:
     code: int
     unit: int
     message: str         # English, with the particulars (which tile, which slot, which lane)
-    source: str          # "motor", "rfid" or "controller"
+    source: str          # "motor", "rfid", "controller" or "interlock"
+    zh: str = ""         # the display's line in Chinese, when the controller has more to say than the code
+
+    @property
+    def text_zh(self) -> str:
+        """What happened, in Chinese, for the display's fault page (the English stays in `message`)."""
+        if self.zh:
+            return self.zh
+        where = where_zh(self.code, self.unit) if self.source in ("motor", "rfid") else ""
+        return f"{self.hint.name_zh}（{where}）" if where else self.hint.name_zh
 
     @property
     def label(self) -> str:
@@ -164,5 +210,11 @@ class FaultLatch:
         return tuple(self._faults.values())
 
 
+def parse_label(label: str) -> int | None:
+    """The code of a label such as "E07" (as the recorder writes it); None if it is not one."""
+    digits = label[1:] if label[:1] == "E" else ""
+    return int(digits) if digits.isdigit() else None
+
+
 __all__ = ["ControllerFailure", "FaultLatch", "HINTS", "Hint", "INTERLOCKS", "LatchedFault", "SetRejected",
-           "board_fault_message", "hint_for"]
+           "board_fault_message", "hint_for", "motor_name_zh", "parse_label", "where_zh"]

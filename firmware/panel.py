@@ -1,8 +1,15 @@
 """The front-panel menu: choose the ruleset (all 31) and its house options; remembered.
 
-The menu is driven by the front panel's keys (菜单 opens it, ◀ ▶ move, 确认 selects or cycles an
-option's value, 返回 goes back) or by touches on the display's menu page.  It is pure state: it
-returns what the display should show, and the chosen settings are saved by `Settings`.
+The menu is driven by the front panel's keys: 菜单 opens it, ◀ ▶ move (on the ruleset line they
+change the ruleset, on the option lines they move the cursor), 确认 selects or cycles an option's
+value, 升降 saves, 返回 leaves.  It is pure state: it returns what the display should show, and
+the chosen settings are saved by `Settings`.  (The display's menu buttons are laid out,
+protocol.md §7.3, but touches on them are not wired to the menu yet.)
+
+Everything it shows is Chinese from the rule cards (`HouseOption.label_zh`, `value_label`) and
+GB2312, the display's encoding: the cursor is "→", not "▶" (which GB2312 lacks).  The menu page has
+six option lines; a ruleset with more (长春 has 11) is shown a page at a time, the page following
+the cursor, and the title says which page ("房规 2/2").
 """
 
 from __future__ import annotations
@@ -13,11 +20,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
+from drivers.display_layout import LAYOUT
 from drivers.table_ui import Key
 from rulesets.definition import OptionError
 from rulesets.regions import REGION_IDS, get_region
 
 DEFAULT_RULESET = "changchun"
+CURSOR = "→"                   # in GB2312 (▶ is not: the display would show "?")
+NO_CURSOR = "　"               # an ideographic space, as wide as the cursor
+OPTION_LINES = sum(1 for c in LAYOUT.page("menu").components if c.name.startswith("t_opt"))
+MENU_LINE_BYTES = 36           # an option line's room on the display (protocol.md §7.3), in GB2312 bytes
 
 
 class Settings:
@@ -107,12 +119,23 @@ class Menu:
         return None
 
     def view(self) -> dict[str, str]:
-        """Text for the display's menu page components."""
+        """Text for every component of the display's menu page (lines past the options are blank)."""
         region = get_region(self.region_id)
-        view = {"t_title": "规则选择" if self.line == 0 else "房规", "t_ruleset": f"{region.name} ({region.id})"}
-        for index, option in enumerate(region.options[:6]):
-            marker = "▶" if self.line == index + 1 else " "
-            view[f"t_opt{index}"] = f"{marker}{option.label}: {self.options.get(option.key, option.default)}"
+        options = region.options
+        pages = max(1, -(-len(options) // OPTION_LINES))
+        page = (self.line - 1) // OPTION_LINES if self.line else 0
+        position = f"{self.region_index + 1}/{len(REGION_IDS)}"
+        view = {"t_title": "规则选择" if self.line == 0 else "房规" + (f" {page + 1}/{pages}" if pages > 1 else ""),
+                "t_ruleset": f"{CURSOR if self.line == 0 else NO_CURSOR}{region.name} {position}"}
+        for slot in range(OPTION_LINES):
+            index = page * OPTION_LINES + slot
+            if index >= len(options):
+                view[f"t_opt{slot}"] = ""
+                continue
+            option = options[index]
+            marker = CURSOR if self.line == index + 1 else NO_CURSOR
+            value = option.value_label(self.options.get(option.key, option.default))
+            view[f"t_opt{slot}"] = f"{marker}{option.label_zh}：{value}"
         return view
 
 

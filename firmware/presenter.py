@@ -7,14 +7,26 @@ in its handshake (Constant.SEAT_TEXT_BYTES).
 
 `public_mirror()` is what anyone may see of both (the web view, firmware/web): every page of the
 public display as drawn, and each seat's lines, line 1 left out while it holds private information.
+
+Everything on the public display is Chinese and GB2312 (the display's fonts, protocol.md §7.1): a
+text with a character outside GB2312 would reach the screen as "?", so the presenter says so in
+the log (a bug to fix where the text is made).  Seats are named as the people at the table name
+them: by their seat wind counted from the dealer (东 the dealer, then 南 西 北 in the order of
+play), so the labels follow the dealer from hand to hand.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Callable, Protocol, Sequence
 
+from drivers.nextion import ENCODING
 from drivers.table_ui import Phase, seat_status
+
+from .faults import LatchedFault
+
+log = logging.getLogger(__name__)
 
 class DisplayLike(Protocol):
     def show_page(self, page: str) -> None: ...
@@ -23,7 +35,27 @@ class DisplayLike(Protocol):
 
 
 SeatWriter = Callable[[int, int, str], None]     # queues one seat line (the controller sends it in order)
+PhaseListener = Callable[[Phase, str], None]
 SEATS = 4
+WINDS_ZH = "东南西北"
+EMPTY_SEAT = "空"                                  # a side that sits out (3-player rulesets)
+
+
+def seat_winds(dealer: int, sides: Sequence[int]) -> dict[int, str]:
+    """Each playing side's seat wind: the dealer is 东, then 南 西 北 in the order of play
+    (side i+1 plays after side i); a side that sits out has none."""
+    order = sorted(sides)
+    first = order.index(dealer) if dealer in order else 0
+    return {side: WINDS_ZH[(index - first) % len(order)] for index, side in enumerate(order)}
+
+
+def gb2312_safe(text: str) -> bool:
+    """Whether the public display can draw `text` (its fonts are GB2312)."""
+    try:
+        text.encode(ENCODING)
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -57,6 +89,10 @@ class Presenter:
         self._seats: dict[tuple[int, int], str] = {}
         self._private: set[int] = set()                  # seats whose line 1 holds private information
         self._listeners: list[Callable[[], None]] = []
+        self._phase_listeners: list[PhaseListener] = []
+        self._phase: Phase | None = None
+        self._sides: tuple[int, ...] = tuple(range(SEATS))
+        self._dealer = 0
         self.page = "main"
 
     # -- the public mirror ---------------------------------------------------------------------
@@ -64,6 +100,11 @@ class Presenter:
     def listen(self, listener: Callable[[], None]) -> None:
         """`listener()` runs after anything shown changed (it must not block)."""
         self._listeners.append(listener)
+
+    def on_phase(self, listener: PhaseListener) -> None:
+        """`listener(phase, detail)` runs when the message line moves to another phase (the log's
+        progress lines); it must not block."""
+        self._phase_listeners.append(listener)
 
     def _changed(self) -> None:
         for listener in self._listeners:
@@ -81,6 +122,9 @@ class Presenter:
 
     def _text(self, component: str, text: str, page: str = "main") -> None:
         if self._shown.get((page, component)) != text:
+            if not gb2312_safe(text):
+                log.warning("display %s.%s: %r has characters outside GB2312; the display shows them as ?",
+                            page, component, text)
             self._shown[(page, component)] = text
             if self._display is not None:
                 self._display.set_text(page, component, text)
@@ -93,6 +137,28 @@ class Presenter:
                 self._display.set_number("main", component, value)
             self._changed()
 
+    def repaint(self, pages: tuple[str, ...] | None = None) -> int:
+        """Send again what the display should show (every component of `pages`, all pages by
+        default, then the page showing): after the display rebooted or fell silent, and a little at
+        a time while it runs, since a lost instruction is never reported.  Returns how many went."""
+        if self._display is None:
+            return 0
+        sent = 0
+        for (page, component), value in self._shown.items():
+            if pages is None or page in pages:
+                if isinstance(value, int):
+                    self._display.set_number(page, component, value)
+                else:
+                    self._display.set_text(page, component, str(value))
+                sent += 1
+        self._display.show_page(self.page)
+        return sent
+
+    def repaint_seats(self) -> None:
+        """Send every seat display line again (the motor board rebooted: its seat displays are blank)."""
+        for (side, line), text in self._seats.items():
+            self._seat_writer(side, line, text)
+
     def show_page(self, page: str) -> None:
         if page != self.page:
             self.page = page
@@ -102,20 +168,41 @@ class Presenter:
 
     def phase(self, phase: Phase, detail: str = "") -> None:
         self._text("t_msg", phase.value + (f" {detail}" if detail else ""))
+        if phase != self._phase:
+            self._phase = phase
+            for listener in self._phase_listeners:
+                listener(phase, detail)
 
     def phase_text(self, text: str) -> None:
         """A message line outside a hand (enrolment, service)."""
         self._text("t_msg", text)
 
 
-    def ruleset(self, name: str) -> None:
+    def ruleset(self, name: str, sides: Sequence[int] = tuple(range(SEATS))) -> None:
+        """The ruleset's name, and the sides that play it (a 3-player ruleset leaves one empty)."""
         self._text("t_ruleset", name)
+        self._sides = tuple(sides)
+        self._seat_names()
 
     def round(self, text: str) -> None:
         self._text("t_round", text)
 
     def dealer(self, side: int, repeats: int) -> None:
-        self._text("t_dealer", f"庄家 座位{side}" + (f" 连庄{repeats}" if repeats else ""))
+        """The dealer: 东 on the seat labels (the others follow), and the 连庄 count."""
+        self._dealer = side
+        self._text("t_dealer", "东家坐庄" + (f" 连庄{repeats}" if repeats else ""))
+        self._seat_names()
+
+    def _seat_names(self) -> None:
+        winds = seat_winds(self._dealer, self._sides)
+        for side in range(SEATS):
+            self._text(f"t_name{side}", winds.get(side, EMPTY_SEAT))
+
+    def seat_name(self, side: int, dealer: int | None = None) -> str:
+        """How the table names a side in a message ("南家"), counted from `dealer` (default: the
+        dealer shown now)."""
+        wind = seat_winds(self._dealer if dealer is None else dealer, self._sides).get(side)
+        return f"{wind}家" if wind else f"边{side}"
 
     def dice(self, rolls: list[tuple[int, ...]]) -> None:
         self._text("t_dice", " / ".join("+".join(map(str, roll)) for roll in rolls))
@@ -132,20 +219,17 @@ class Presenter:
         for side, total in enumerate(totals):
             self._text(f"t_score{side}", f"{total:+d}")
 
-    def seat_names(self, names: list[str]) -> None:
-        for side, name in enumerate(names):
-            self._text(f"t_name{side}", name)
-
     def menu(self, view: dict[str, str], open_: bool) -> None:
         """The front-panel menu page (firmware.panel.Menu.view)."""
         for component, text in view.items():
             self._text(component, text, "menu")
         self.show_page("menu" if open_ else "main")
 
-    def fault(self, code: str, text: str, hint: str) -> None:
-        self._text("t_code", code, "fault")
-        self._text("t_text", text, "fault")
-        self._text("t_hint", hint, "fault")
+    def fault(self, fault: LatchedFault) -> None:
+        """The fault page, in Chinese: the code, what happened (and where), what to do."""
+        self._text("t_code", fault.label, "fault")
+        self._text("t_text", fault.text_zh, "fault")
+        self._text("t_hint", fault.hint.todo_zh, "fault")
         self.show_page("fault")
 
     # -- seat displays -------------------------------------------------------------------------

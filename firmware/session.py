@@ -22,6 +22,7 @@ from concurrent.futures import Future
 from dataclasses import replace
 from typing import Any, Callable
 
+from drivers.link import SessionRef
 from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import Key, Panel, Phase
 from rulesets.definition import Ruleset
@@ -32,16 +33,19 @@ from .build.wall_map import WallMap
 from .controller import TableController
 from .faults import LatchedFault
 from .hand.flow import HandFlow
+from .hand.ports import HandVoided
 from .hand.state import HandOutcome, HandState
 from .presenter import DisplayMirror
 from .records.ledger import HAND_KEY, NEXT_SET_KEY, SESSION_KEY, HandRecord, Ledger
 from .records.store import Store
 from .state import SessionState
+from .table_log import log_table
 
 CENTRE_LIFT = 4
 RAISED_SET_KEY = "raised_set"      # a checked set standing on the table, no hand started on it yet
 BUILDING_KEY = "building"          # a build begun under the table (BuildInProgress)
 CHAIN_KEY = "chain"                # the flight recorder's chain head after the last hand
+LINKS_KEY = "links"                # each board's link session, resumed by the next start
 
 
 def _scored_items(hand: HandState | None) -> tuple[dict, ...]:
@@ -97,6 +101,9 @@ class TableSession:
         self.builder = SetBuilder(controller.build_ports())
         self.flow = HandFlow(controller.hand_ports())
         controller.attach(hand=self.flow, build=self.builder)
+        controller.on_link_session = self._journal_link
+        self._links: dict[str, list] = {}
+        log_table(controller)                       # a line per phase, fault, set check, link episode, hand
         controller.recorder.listen(self._on_event)
         self.state: SessionState | None = None
         self._build: asyncio.Task | None = None
@@ -115,6 +122,8 @@ class TableSession:
         if CHAIN_KEY in saved:
             hub.recorder.continue_chain(saved[CHAIN_KEY]["head"])      # this recorder goes on from the last one
         await hub.start()
+        for source, client in (("motor", hub.devices.motor), ("rfid", hub.devices.rfid)):
+            self._journal_link(source, client.link.session_ref)
         self._journal_task = asyncio.create_task(self._journal_hands(), name="journal")
         try:
             if HAND_KEY not in saved:
@@ -140,10 +149,9 @@ class TableSession:
                     self._build = asyncio.create_task(self._build_next(), name="build-next-set")
                 state = self._state()
                 self._hand_started = self.ledger.clock()
-                outcome = await self.flow.play(standing, number=state.hand_number + 1, dealer=state.dealer,
-                                               totals=state.totals, repeats=state.dealer_repeats)
+                await self._settle(self.flow.play(standing, number=state.hand_number + 1, dealer=state.dealer,
+                                                  totals=state.totals, repeats=state.dealer_repeats))
                 standing = None
-                await self.publish(outcome)
                 if self._build is not None:
                     below = await self._build
                     self._build = None
@@ -188,6 +196,20 @@ class TableSession:
 
     # -- the publish step ----------------------------------------------------------------------
 
+    async def _settle(self, hand_played) -> None:
+        """A hand to its end: published, or voided if a board's restart left walls that contradict it."""
+        try:
+            outcome = await hand_played
+        except HandVoided as voided:
+            hand = self.flow.hand
+            assert hand is not None
+            self.hub.hand_void = None
+            await self.hub.advance("void")
+            await self._void(hand, voided.reason)
+            self.flow.close()
+            return
+        await self.publish(outcome)
+
     async def publish(self, outcome: HandOutcome) -> SessionState:
         """Apply a settled hand: the session state, then ledger → recorder → display."""
         hub = self.hub
@@ -202,7 +224,7 @@ class TableSession:
             self.state = after
             hub.recorder.emit("hand_end", result=outcome.result, winners=list(outcome.winners),
                               payments=list(outcome.payments), totals=list(after.totals), next_dealer=after.dealer,
-                              **outcome.end_fields)
+                              loop_lag_ms=hub.loop_watch.take_worst(), **outcome.end_fields)
             hub.recorder.close_hand()
             self._journal(CHAIN_KEY, {"head": hub.recorder.chain_head()})
             self.flow.close()
@@ -227,13 +249,16 @@ class TableSession:
                           next_dealer=after.dealer, **hand.hand_end_fields())
         hub.recorder.close_hand()
         self._journal(CHAIN_KEY, {"head": hub.recorder.chain_head()})
-        hub.presenter.phase(Phase.HAND_OVER, f"本局作废: {reason}"[:40])
+        for seat in hand.ruleset.players:                  # a question it was asking is void with it
+            hub.presenter.prompt(seat, "")
+        hub.presenter.phase(Phase.HAND_OVER, "本局作废")       # the reason, in English, is in the log
 
     def _show_settled(self, outcome: HandOutcome, state: SessionState) -> None:
         presenter = self.hub.presenter
         presenter.scores(state.totals)
         presenter.dealer(state.dealer, state.dealer_repeats)
-        result = "荒庄" if not outcome.winners else "胡 " + " ".join(f"座位{w}" for w in outcome.winners)
+        result = "荒庄" if not outcome.winners else "胡 " + " ".join(presenter.seat_name(w, outcome.dealer)
+                                                                   for w in outcome.winners)
         presenter.phase(Phase.HAND_OVER, result)
         for side in self.hub.ruleset.players:
             presenter.seat_status(side, side == state.dealer, state.totals[side])
@@ -244,9 +269,10 @@ class TableSession:
 
     def _on_event(self, event: dict) -> None:
         """Every recorder event of an open hand changes its state: journal it (coalesced)."""
-        if event["event"] == "hand_start":
-            self._journal(RAISED_SET_KEY, None)         # the set on the table is the hand's now
-        if self.flow.hand is not None and not self._settling:
+        hand = self.flow.hand
+        if event["event"] == "hand_start" and hand is not None:      # the set on the table is the hand's now
+            self.store.submit(self.ledger.journal_swap, {HAND_KEY: hand.to_json()}, (RAISED_SET_KEY,))
+        elif hand is not None and not self._settling:
             self._dirty.set()
 
     async def _journal_hands(self) -> None:
@@ -258,6 +284,10 @@ class TableSession:
             hand = self.flow.hand
             if hand is not None and not self._settling:
                 await self.store.run(self.ledger.journal_put, HAND_KEY, hand.to_json())
+
+    def _journal_link(self, source: str, session: SessionRef) -> None:
+        self._links[source] = [session.session, session.boot_counter]
+        self._journal(LINKS_KEY, dict(self._links))
 
     def _journal(self, key: str, value: dict | None) -> None:
         if value is None:
@@ -285,7 +315,7 @@ class TableSession:
     def _show_session(self) -> None:
         state = self._state()
         presenter = self.hub.presenter
-        presenter.ruleset(self.hub.ruleset.region.name)
+        presenter.ruleset(self.hub.ruleset.region.name, self.hub.ruleset.players)
         presenter.scores(state.totals)
         presenter.dealer(state.dealer, state.dealer_repeats)
 
@@ -356,8 +386,7 @@ class TableSession:
         if problem is not None:
             await self._void(hand, problem)
             return
-        outcome = await self.flow.resume(hand, totals=self._state().totals, cause="restart", blind=changes)
-        await self.publish(outcome)
+        await self._settle(self.flow.resume(hand, totals=self._state().totals, cause="restart", blind=changes))
 
     # -- table hours: the intervals a fault was latched (the ledger keeps them raw) -------------
 
@@ -435,3 +464,10 @@ class TableSession:
         hub = self.hub
         await hub.motion(lambda: hub.devices.motor.side_lifts(position, sides))
         await hub.lifts_at(sides, position)
+
+
+def journaled_links(ledger: Ledger) -> dict[str, SessionRef]:
+    """The link sessions the last run journaled (to resume them when the boards are opened)."""
+    saved = ledger.journal().get(LINKS_KEY, {})
+    return {source: SessionRef(int(ref[0]), ref[1]) for source, ref in saved.items()
+            if isinstance(ref, list) and len(ref) == 2 and isinstance(ref[0], int)}

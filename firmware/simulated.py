@@ -12,16 +12,18 @@ from dataclasses import dataclass
 from typing import Any, Callable, TextIO
 
 from rulesets.definition import Ruleset
+from rulesets.tiles import Tile
 from simulator import parse_faults
-from simulator.table import SimulatedTable
+from simulator.spawn import SimulatorProcess
+from simulator.table import Endpoints, SimulatedTable
 
 from .build.registry import Registered, TileRegistry
-from .controller import TableController, open_devices
+from .controller import TableController, monotonic_clock, open_devices
 from .panel import Settings
 from .records.ledger import Ledger
 from .records.recorder import FlightRecorder
 from .records.store import Store, ThreadedSink
-from .session import TableSession
+from .session import TableSession, journaled_links
 
 PlayersFactory = Callable[[SimulatedTable, Ruleset, int], Any]   # returns an object with `async run()`
 
@@ -56,7 +58,9 @@ async def run_simulated(ruleset: Ruleset, *, hands: int | None, seed: int = 0, s
                         table: SimulatedTable | None = None, settings_path: str | None = None,
                         on_session: Callable[[TableSession], None] | None = None,
                         resume: bool = False, events_path: str | None = None) -> RunResult:
-    """Play `hands` hands of `ruleset` (None: until cancelled) on a simulated table; return what happened.
+    """Play `hands` hands of `ruleset` (None: until cancelled) on a simulated table in this process;
+    return what happened.  (Tests use it to reach into the table; `run_in_process` is the table a
+    person runs, served from its own process as real boards are.)
 
     `on_event` hears every recorder event; `on_session` gets the session once it is composed (tests
     read its state from there; the web view attaches there); `events_path` names the recorder's
@@ -68,24 +72,64 @@ async def run_simulated(ruleset: Ruleset, *, hands: int | None, seed: int = 0, s
     endpoints = await table.start("pty") if own_table else table.endpoints
     registry = TileRegistry()
     enroll_simulated(table, registry)
+    start_players = (lambda: players(table, ruleset, seed).run()) if players is not None else None
+    try:
+        return await _play(endpoints, registry, ruleset, hands, _table_clock(table), start_players, events=events,
+                           ledger_path=ledger_path, settings_path=settings_path, on_event=on_event,
+                           on_session=on_session, resume=resume, events_path=events_path)
+    finally:
+        if own_table:
+            await table.stop()
+
+
+async def run_in_process(ruleset: Ruleset, *, hands: int | None, seed: int = 0, speed: float = 0.0,
+                         events: TextIO | None = None, ledger_path: str = ":memory:", faults: tuple[str, ...] = (),
+                         on_event: Callable[[dict], None] | None = None, settings_path: str | None = None,
+                         on_session: Callable[[TableSession], None] | None = None,
+                         on_simulator: Callable[[SimulatorProcess], None] | None = None,
+                         events_path: str | None = None) -> RunResult:
+    """Play on the simulator served from its own process with its players in their own loop, as
+    real boards are: nothing the simulator or its players do can hold this controller's loop.  The
+    recorder's clock is the controller's own (the simulator's clock lives in the other process)."""
+    args = ["--seed", str(seed), "--speed", repr(speed), "--ruleset", ruleset.id, "--players-seed", str(seed)]
+    args += [arg for key, value in ruleset.options for arg in ("--option", f"{key}={value}")]
+    args += [arg for fault in faults for arg in ("--fault", fault)]
+    async with SimulatorProcess(*args) as sim:
+        if on_simulator is not None:
+            on_simulator(sim)
+        registry = TileRegistry()
+        registry.enroll(Registered(tag.uid, Tile.parse(tag.tile), tag.set_index, tag.copy)
+                        for tag in await sim.control.registry())
+        assert sim.endpoints is not None
+        return await _play(sim.endpoints, registry, ruleset, hands, monotonic_clock(), None, events=events,
+                           ledger_path=ledger_path, settings_path=settings_path, on_event=on_event,
+                           on_session=on_session, resume=False, events_path=events_path)
+
+
+async def _play(endpoints: Endpoints, registry: TileRegistry, ruleset: Ruleset, hands: int | None,
+                clock: Callable[[], float], start_players: Callable[[], Any] | None, *, events: TextIO | None,
+                ledger_path: str, settings_path: str | None, on_event: Callable[[dict], None] | None,
+                on_session: Callable[[TableSession], None] | None, resume: bool,
+                events_path: str | None) -> RunResult:
+    """Open the boards at `endpoints`, compose the table, play; every part closed in order after."""
     ledger = Ledger(ledger_path, events=events_path)
     settings = Settings(settings_path) if settings_path is not None else None
     store = Store()
     player_task: asyncio.Task | None = None
     try:
-        async with open_devices(endpoints.motor, endpoints.rfid, endpoints.display) as devices:
+        sessions = journaled_links(ledger) if resume else None
+        async with open_devices(endpoints.motor, endpoints.rfid, endpoints.display, sessions=sessions) as devices:
             sink = ThreadedSink(events, store, close_target=False) if events is not None else None
-            recorder = FlightRecorder(sink, clock=_table_clock(table))
+            recorder = FlightRecorder(sink, clock=clock)
             if on_event is not None:
                 recorder.listen(on_event)
             try:
-                controller = TableController(devices, ruleset, registry, recorder, clock=_table_clock(table),
-                                             settings=settings)
+                controller = TableController(devices, ruleset, registry, recorder, clock=clock, settings=settings)
                 session = TableSession(controller, ledger, hands, store=store, resume=resume)
                 if on_session is not None:
                     on_session(session)
-                if players is not None:
-                    player_task = asyncio.create_task(players(table, ruleset, seed).run(), name="simulated-players")
+                if start_players is not None:
+                    player_task = asyncio.create_task(start_players(), name="simulated-players")
                 played = await _run_beside(session.run(), player_task)
                 totals = session.state.totals if session.state is not None else (0, 0, 0, 0)
                 return RunResult(played, totals, recorder.events_written)
@@ -100,8 +144,6 @@ async def run_simulated(ruleset: Ruleset, *, hands: int | None, seed: int = 0, s
         registry.close()
         if settings is not None:
             settings.close()
-        if own_table:
-            await table.stop()
 
 
 async def _run_beside(main: Any, helper: asyncio.Task | None) -> Any:

@@ -7,6 +7,7 @@ values the controller uses, plus the source of each.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -23,27 +24,47 @@ from .tilesets import TileSet
 from .walls import End, WallLayout
 
 
+_GLOSS = re.compile(r"\s*\([^()]*\)$")      # a label's trailing English gloss
+
+
 class OptionError(ValueError):
     """An unknown house option or a value it does not allow."""
 
 
 @dataclass(frozen=True)
 class HouseOption:
-    """An open question of the texts, settled per table from the front panel."""
+    """An open question of the texts, settled per table from the front panel.
+
+    The panel shows it in Chinese: `label_zh` (the label without its English gloss) and each
+    value's `value_labels` entry, short enough for one line of the display's menu.
+    """
 
     key: str
-    label: str                                  # shown on the panel
+    label: str                                  # "中文 (English)"; the Chinese part is shown on the panel
     choices: tuple[tuple[str, str], ...]        # (value, what it means)
     default: str
     source: Source                              # why it is open, and why the default
+    value_labels: tuple[tuple[str, str], ...] = ()      # (value, its short Chinese label for the panel)
 
     def __post_init__(self) -> None:
         if self.default not in self.values:
             raise ValueError(f"option {self.key}: default {self.default!r} is not a choice")
+        labelled = tuple(value for value, _ in self.value_labels)
+        if self.value_labels and labelled != self.values:
+            raise ValueError(f"option {self.key}: value_labels name {labelled}, the choices are {self.values}")
 
     @property
     def values(self) -> tuple[str, ...]:
         return tuple(value for value, _ in self.choices)
+
+    @property
+    def label_zh(self) -> str:
+        """The label as the panel shows it: "开牌" from "开牌 (break)"."""
+        return _GLOSS.sub("", self.label)
+
+    def value_label(self, value: str) -> str:
+        """A value as the panel shows it (its Chinese label; the value itself if it has none)."""
+        return dict(self.value_labels).get(value, value)
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,9 @@ class TableView:
     dice: tuple[int, ...]
     boots: Mapping[str, int]
     version: int
+    below: tuple[int, ...] = ()       # stacks built under the table, per side
+    mixer: int = 0                    # tiles in the mixer
+    on_table: int = 0                 # tiles taken out onto the table top
 
     def text(self, component: str) -> str:
         """The text of a display component, e.g. view.text("main.t_msg")."""
@@ -111,7 +114,8 @@ class TableView:
                                      for board, faults in data["faults"].items()}),
             dice=tuple(data["dice"]),
             boots=MappingProxyType(dict(data["boots"])),
-            version=int(data["version"]))
+            version=int(data["version"]),
+            below=tuple(data.get("below", ())), mixer=int(data.get("mixer", 0)), on_table=int(data.get("on_table", 0)))
 
 
 @dataclass(frozen=True)
@@ -239,6 +243,14 @@ class ControlClient:
     async def silent(self, device: str, seconds: float) -> None:
         """The device's wire goes dead both ways for `seconds` of table time."""
         await self.request("silent", device=device, seconds=seconds)
+
+    async def cut(self, device: str, seconds: float) -> None:
+        """The device's cable is cut for `seconds` of real time (nothing passes; ports stay open)."""
+        await self.request("cut", device=device, seconds=seconds)
+
+    async def unplug(self, device: str, seconds: float) -> None:
+        """The device's port vanishes for `seconds` of real time, then is back at its address."""
+        await self.request("unplug", device=device, seconds=seconds)
 
     async def press(self, panel: int | str, key: str, long: bool = False) -> None:
         """A key on a seat panel (0–3) or the front panel ("front"): "hu", "胡", "confirm", …"""

@@ -36,6 +36,13 @@ def _arg(request: dict[str, Any], name: str, kinds: tuple[type, ...], default: A
     return value
 
 
+def _seconds(request: dict[str, Any]) -> float:
+    seconds = _arg(request, "seconds", (int, float))
+    if not seconds > 0:
+        raise ControlError(f"{request.get('op')}: seconds must be > 0, got {seconds}")
+    return float(seconds)
+
+
 def _lift(position: LiftPosition) -> str:
     return position.name.lower()
 
@@ -52,7 +59,7 @@ class TableControl:
         self._request_stop = request_stop
         self.operations: dict[str, Operation] = {
             "info": self._get_info, "fault": self._fault, "clear": self._clear, "reset": self._reset,
-            "silent": self._silent, "press": self._press, "take": self._take, "lay": self._lay,
+            "silent": self._silent, "cut": self._cut, "unplug": self._unplug, "press": self._press, "take": self._take, "lay": self._lay,
             "sweep": self._sweep, "dice": self._dice, "table": self._table, "changed": self._changed,
             "registry": self._registry, "players": self._players, "stop": self._stop}
 
@@ -82,10 +89,13 @@ class TableControl:
         self.table.reset_board(_arg(request, "device", (str,)))
 
     async def _silent(self, request: dict[str, Any]) -> Any:
-        seconds = _arg(request, "seconds", (int, float))
-        if not seconds > 0:
-            raise ControlError(f"silent: seconds must be > 0, got {seconds}")
-        self.table.go_silent(_arg(request, "device", (str,)), True, float(seconds))
+        self.table.go_silent(_arg(request, "device", (str,)), True, _seconds(request))
+
+    async def _cut(self, request: dict[str, Any]) -> Any:
+        self.table.cut_link(_arg(request, "device", (str,)), _seconds(request))
+
+    async def _unplug(self, request: dict[str, Any]) -> Any:
+        await self.table.unplug(_arg(request, "device", (str,)), _seconds(request))
 
     async def _press(self, request: dict[str, Any]) -> Any:
         panel = _arg(request, "panel", (int, str))
@@ -160,6 +170,9 @@ def table_view(table: SimulatedTable) -> dict[str, Any]:
         "lifts": {"centre": _lift(world.centre),
                   **{f"side{side}": _lift(s.position) for side, s in enumerate(world.sides)}},
         "hatch": {"open": world.hatch_open, "locked": world.hatch_locked},
+        "below": [len(s.channel) + (len([st for st in s.plate if st]) if s.position != LiftPosition.UP else 0)
+                  for s in world.sides],                 # stacks built and waiting under the table
+        "mixer": len(world.mixer), "on_table": len(world.out),
         "faults": {"motor": [[int(c), u, d] for (c, u), d in table.motor.latched.items()],
                    "rfid": [[int(c), u, d] for (c, u), d in table.rfid.latched.items()]},
         "dice": list(world.dice),

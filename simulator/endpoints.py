@@ -2,8 +2,15 @@
 
 A pty is what makes the controller's real pyserial path run: the controller opens the slave
 path (`/dev/pts/N`) exactly as it opens `/dev/ttyAMA0`.  The slave is put in raw mode and kept
-open here, so the master never sees EIO between two controller sessions.  Bytes written while
-nobody reads are lost once the pty buffer is full, as on a UART with nobody listening.
+open here, so the master never sees EIO between two controller sessions (a host closing the port
+and opening it again finds the device still there).  Bytes written while nobody reads are lost
+once the pty buffer is full, as on a UART with nobody listening.
+
+Either endpoint can be unplugged and plugged in again, as a USB serial adapter that vanishes
+and re-enumerates: the host's open port dies (a socket is closed and no longer accepted; a pty
+is closed, so the host reads a hang-up) and, once plugged in, the device is found again at the
+same address — for a pty only when it is served behind a stable link (`link=`: a symlink, as
+/dev/serial/by-id/… is), since a new pty gets a new /dev/pts number.
 """
 
 from __future__ import annotations
@@ -16,20 +23,60 @@ from drivers.stream import DataCallback, LostCallback, _ignore_data, _ignore_los
 
 
 class PtyEndpoint:
-    """The device end of a pseudo-terminal; `path` is what the controller opens."""
+    """The device end of a pseudo-terminal; `path` is what the controller opens: the pty's
+    slave, or `link`, a symlink to it that follows the device across unplug() and replug()."""
 
-    def __init__(self) -> None:
-        self._master, self._slave = os.openpty()
-        tty.setraw(self._slave)
-        os.set_blocking(self._master, False)
-        self.path = os.ttyname(self._slave)
-        self.description = self.path
+    def __init__(self, link: str | None = None) -> None:
+        self.link = link
         self.bytes_lost = 0
         self._on_data: DataCallback = _ignore_data
         self._on_lost: LostCallback = _ignore_lost
         self._loop = asyncio.get_running_loop()
-        self._loop.add_reader(self._master, self._readable)
         self._closed = False
+        self._plugged = False
+        self._plug()
+        self.path = link or self.pty_path
+        self.description = self.path
+
+    def _plug(self) -> None:
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)
+        os.set_blocking(self._master, False)
+        self.pty_path = os.ttyname(self._slave)
+        if self.link is not None:
+            staged = f"{self.link}.new"
+            if os.path.lexists(staged):
+                os.unlink(staged)
+            os.symlink(self.pty_path, staged)
+            os.replace(staged, self.link)     # the link never dangles mid-way
+        self._loop.add_reader(self._master, self._readable)
+        self._plugged = True
+
+    def _unplug(self) -> None:
+        if not self._plugged:
+            return
+        self._plugged = False
+        self._loop.remove_reader(self._master)
+        os.close(self._master)
+        os.close(self._slave)
+        if self.link is not None and os.path.lexists(self.link):
+            os.unlink(self.link)
+
+    @property
+    def plugged(self) -> bool:
+        return self._plugged
+
+    def unplug(self) -> None:
+        """The device vanishes: the pty closes (the host's port hangs up) and its link goes."""
+        self._unplug()
+
+    def replug(self) -> None:
+        """The device is back: a new pty, behind the same link."""
+        if self.link is None:
+            raise ValueError(f"{self.path}: a pty without a stable link comes back under another "
+                             "name: serve ptys behind links (listen 'pty:DIR') to unplug them")
+        if not self._closed and not self._plugged:
+            self._plug()
 
     def set_receiver(self, on_data: DataCallback, on_lost: LostCallback) -> None:
         self._on_data = on_data
@@ -46,7 +93,7 @@ class PtyEndpoint:
             self._on_data(data)
 
     def write(self, data: bytes) -> None:
-        if self._closed:
+        if self._closed or not self._plugged:
             return
         view = memoryview(data)
         while view:
@@ -61,9 +108,7 @@ class PtyEndpoint:
         if self._closed:
             return
         self._closed = True
-        self._loop.remove_reader(self._master)
-        os.close(self._master)
-        os.close(self._slave)
+        self._unplug()
 
 
 class _Connection(asyncio.Protocol):
@@ -88,14 +133,40 @@ class SocketEndpoint:
     the old, like re-plugging a cable)."""
 
     def __init__(self, server: asyncio.base_events.Server, host: str) -> None:
-        self._server = server
-        port = server.sockets[0].getsockname()[1]
-        self.path = f"socket://{host}:{port}"
+        self._server: asyncio.base_events.Server | None = server
+        self._host = host
+        self._port = server.sockets[0].getsockname()[1]
+        self.path = f"socket://{host}:{self._port}"
         self.description = self.path
         self._current: _Connection | None = None
         self._connections: set[_Connection] = set()
         self._on_data: DataCallback = _ignore_data
         self._on_lost: LostCallback = _ignore_lost
+
+    @property
+    def plugged(self) -> bool:
+        return self._server is not None
+
+    async def unplug(self) -> None:
+        """The device vanishes: its connection is cut and no one can connect until replug()."""
+        server, self._server = self._server, None
+        if server is None:
+            return
+        server.close()
+        self._abort_connections()
+        await server.wait_closed()
+        await asyncio.sleep(0)  # let the aborted connections' connection_lost run
+
+    async def replug(self) -> None:
+        """The device is back, at the same address."""
+        if self._server is None:
+            loop = asyncio.get_running_loop()
+            self._server = await loop.create_server(lambda: _Connection(self), self._host, self._port)
+
+    def _abort_connections(self) -> None:
+        for connection in list(self._connections):
+            if connection.transport is not None:
+                connection.transport.abort()
 
     @classmethod
     async def listen(cls, host: str, port: int) -> "SocketEndpoint":
@@ -128,9 +199,5 @@ class SocketEndpoint:
             current.transport.write(data)
 
     async def close(self) -> None:
-        self._server.close()
-        for connection in list(self._connections):
-            if connection.transport is not None:
-                connection.transport.abort()
-        await self._server.wait_closed()
-        await asyncio.sleep(0)  # let the aborted connections' connection_lost run
+        await self.unplug()
+        self._abort_connections()   # any that connected while plugged in before

@@ -217,7 +217,10 @@ class MotorBoardSim(WorldObserver):
         if "build" in self._jobs or "shuffle" in self._jobs or "sides" in self._jobs:
             return Status.BUSY
         if command.resume:
-            if self._build is None or self._build.targets != tuple(2 * n for n in command.stacks):
+            targets = tuple(2 * n for n in command.stacks)
+            if self._build is None:                       # rebooted mid-build: go on from what the channels hold
+                self._build = self._progress_in_channels(targets)
+            if self._build is None or self._build.targets != targets:
                 return Status.NOT_READY
         else:
             for side, n in enumerate(command.stacks):
@@ -229,6 +232,14 @@ class MotorBoardSim(WorldObserver):
             self._build = BuildProgress(tuple(2 * n for n in command.stacks))  # type: ignore[arg-type]
         self._spawn("build", self._run_build())
         return Status.OK
+
+    def _progress_in_channels(self, targets: tuple[int, ...]) -> BuildProgress | None:
+        """A build's progress read off the channels (a board that rebooted mid-build counts the
+        stacks in each channel and the tile a head holds); None when nothing was built."""
+        counts = [2 * len(side.channel) + (side.head is not None) for side in self.world.sides]
+        if not any(counts) or any(c > t for c, t in zip(counts, targets)):
+            return None
+        return BuildProgress(targets, counts)  # type: ignore[arg-type]
 
     def _move_centre(self, command: Message) -> int:
         assert isinstance(command, MoveCentreLift)

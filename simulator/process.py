@@ -46,7 +46,7 @@ class UsageError(Exception):
 
 @dataclass(frozen=True)
 class ServeOptions:
-    listen: str = "pty"                 # 'pty', or socket://HOST:PORT (PORT, PORT+1, PORT+2)
+    listen: str = "pty"                 # 'pty', 'pty:DIR' (behind links in DIR), socket://HOST:PORT
     seed: int = 0
     speed: float = 1.0
     sets: str | None = None             # a name of NAMED_SETS; default the ruleset's, else 136
@@ -65,7 +65,8 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m simulator serve", description=__doc__.splitlines()[0])
-    parser.add_argument("--listen", default="pty", metavar="pty|socket://HOST:PORT")
+    parser.add_argument("--listen", default="pty", metavar="pty|pty:DIR|socket://HOST:PORT",
+                        help="pty:DIR serves ptys behind stable links in DIR (they survive an unplug)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--speed", type=float, default=1.0,
                         help="mechanism speed: 1 = real time, 0 = as fast as possible")
@@ -87,8 +88,8 @@ def read_options(argv: Sequence[str]) -> ServeOptions:
     args = build_parser().parse_args(list(argv))
     if args.speed < 0:
         raise UsageError(f"--speed {args.speed:g}: must be >= 0 (0 = as fast as possible)")
-    if not (args.listen == "pty" or args.listen.startswith("socket://")):
-        raise UsageError(f"--listen {args.listen}: use 'pty' or socket://HOST:PORT")
+    if not (args.listen == "pty" or args.listen.startswith(("pty:", "socket://"))):
+        raise UsageError(f"--listen {args.listen}: use 'pty', 'pty:DIR' or socket://HOST:PORT")
     if args.sets is not None and args.sets not in NAMED_SETS:
         raise UsageError(f"--sets {args.sets}: choose one of {', '.join(NAMED_SETS)}")
     if args.option and args.ruleset is None:

@@ -85,8 +85,9 @@ class RfidBoardSim(WorldObserver):
                 return Status.BAD_ARGUMENT
             self.emit(ZoneInventory(command.seat, self._inventory(command.seat)))
         elif isinstance(command, RereadSlot):
-            if not 0 <= command.lane < SIDES or command.push_index >= len(self._built[command.lane]):
-                return Status.BAD_ARGUMENT
+            if not 0 <= command.lane < SIDES or self._tile_at(command.lane, command.push_index) is None \
+                    and command.push_index >= len(self._built[command.lane]):
+                return Status.BAD_ARGUMENT                 # nothing was ever built there
             self.emit(SlotRead(command.lane, command.push_index, self._reread(command)))
         elif isinstance(command, ClearFaults):
             for code, unit in list(self.latched):
@@ -132,19 +133,30 @@ class RfidBoardSim(WorldObserver):
         self.emit(HeadRead(lane, min(index, 255), tuple(uids)))
 
     def _reread(self, command: RereadSlot) -> tuple[bytes, ...]:
-        """The head reads the stack again: the tile it placed there, if it still lies in that
-        side's wall (channel, plate or head), unless the read misses again."""
-        tile = self._built[command.lane][command.push_index]
-        side = self.world.sides[command.lane]
-        present = tile is side.head or any(tile in stack for stack in side.channel + side.plate)
+        """The head reads the stack again: the tile lying at that slot of the side's channel (or held
+        by the head), found by its place, not from memory — so a board that rebooted mid-build can
+        re-read every slot — unless the read misses again."""
+        tile = self._tile_at(command.lane, command.push_index)
         f, rng = self.faults, self._rng
-        if command.lane in self.dead_antennas or not present or (f.missed_read and rng.random() < f.missed_read):
+        if command.lane in self.dead_antennas or tile is None or (f.missed_read and rng.random() < f.missed_read):
             uids: list[bytes] = []
         else:
             uids = [tile.uid]
         if f.foreign_tag and rng.random() < f.foreign_tag:
             uids.append(self._foreign.new())
         return tuple(uids)
+
+    def _tile_at(self, lane: int, push_index: int):
+        """Push 2k is the top of stack k, 2k+1 its bottom; a lifted top not yet stacked is in the head."""
+        side = self.world.sides[lane]
+        stacks = side.channel or side.plate             # built below; or loaded on the plate (risen or not)
+        index, top = push_index // 2, push_index % 2 == 0
+        if index < len(stacks):
+            stack = stacks[index]                       # [bottom, top]
+            return stack[-1] if top and len(stack) == 2 else stack[0] if not top else None
+        if top and index == len(stacks) and side.head is not None:
+            return side.head
+        return None
 
     # -- fault injection -------------------------------------------------------------------------
 

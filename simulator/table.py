@@ -11,14 +11,15 @@ Nothing here is shared between tables: several can run in one process.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import os
 import random
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from drivers.messages import PROTOCOL_VERSION
 from drivers.motor_protocol import Key, Panel
-from drivers.stream import ByteStream
 from rulesets.tiles import Tile
 from rulesets.tilesets import SET_136, TileSet
 
@@ -69,9 +70,11 @@ class SimulatedTable:
                                  foreign_uids=self._foreign, version=rfid_version)
         self.display = DisplaySim(changes=self.world.changes)
         self.changes = self.world.changes     # the screen, a seat display or a lift changed
-        self._endpoints: list[ByteStream] = []
+        self._endpoints: dict[str, PtyEndpoint | SocketEndpoint] = {}
         self._wires: dict[str, FaultyWire] = {}
         self._timers: dict[tuple[str, str], VirtualTimer] = {}   # (what, device) -> timer
+        self._real_timers: dict[tuple[str, str], asyncio.TimerHandle] = {}   # real-time ones
+        self._replugs: set[asyncio.Task[None]] = set()
         self.endpoints: Endpoints | None = None
         self.load_tile_sets(self.tile_sets)
         if self.faults.hatch_open:
@@ -148,27 +151,32 @@ class SimulatedTable:
     # -- serving -----------------------------------------------------------------------------------
 
     async def start(self, listen: str = "pty") -> Endpoints:
-        """Serve the three devices on ptys (`"pty"`) or TCP (`"socket://HOST:PORT"`: PORT, PORT+1,
-        PORT+2; port 0 picks free ports)."""
+        """Serve the three devices on ptys (`"pty"`; `"pty:DIR"` behind stable links DIR/motor,
+        DIR/rfid, DIR/display, as /dev/serial/by-id/… are, which survive an unplug) or TCP
+        (`"socket://HOST:PORT"`: PORT, PORT+1, PORT+2; port 0 picks free ports)."""
         if self.endpoints is not None:
             raise SimulatorError("this table is already serving")
         self.clock.start()
-        raw: list[ByteStream] = []
+        raw: list[PtyEndpoint | SocketEndpoint] = []
         try:
             if listen == "pty":
                 raw = [PtyEndpoint() for _ in DEVICES]
+            elif listen.startswith("pty:"):
+                folder = listen[len("pty:"):]
+                os.makedirs(folder, exist_ok=True)
+                raw = [PtyEndpoint(link=os.path.join(folder, device)) for device in DEVICES]
             elif listen.startswith("socket://"):
                 parts = urlsplit(listen)
                 host, port = parts.hostname or "127.0.0.1", parts.port or 0
                 for i in range(len(DEVICES)):
                     raw.append(await SocketEndpoint.listen(host, port + i if port else 0))
             else:
-                raise SimulatorError(f"cannot listen on {listen!r}: use 'pty' or socket://HOST:PORT")
+                raise SimulatorError(f"cannot listen on {listen!r}: use 'pty', 'pty:DIR' or socket://HOST:PORT")
         except BaseException:
             for endpoint in raw:
                 await endpoint.close()
             raise
-        self._endpoints = raw
+        self._endpoints = dict(zip(DEVICES, raw))
         for device, endpoint in zip(DEVICES, raw):
             wire = FaultyWire(endpoint, self.faults.wire[device], self._fault_rng,
                               b"\xff\xff\xff" if device == "display" else b"\x00")
@@ -178,13 +186,19 @@ class SimulatedTable:
         self.display.attach(self._wires["display"])
         for device, seconds in self.faults.reset_after.items():
             self._schedule_reset(device, seconds)
-        self.endpoints = Endpoints(*(e.path for e in raw))  # type: ignore[attr-defined]
+        self.endpoints = Endpoints(*(e.path for e in raw))
         return self.endpoints
 
     async def stop(self) -> None:
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
+        for handle in self._real_timers.values():
+            handle.cancel()
+        self._real_timers.clear()
+        for task in self._replugs:
+            task.cancel()
+        await asyncio.gather(*self._replugs, return_exceptions=True)
         await self.motor.stop()
         await self.rfid.stop()
         for wire in self._wires.values():
@@ -255,13 +269,81 @@ class SimulatedTable:
     def go_silent(self, device: str, silent: bool = True, seconds: float | None = None) -> None:
         """The device's wire goes dead both ways (or comes back); with `seconds`, it comes back
         by itself after that much table time."""
-        if device not in DEVICES:
-            raise SimulatorError(f"no device {device!r}: devices are {', '.join(DEVICES)}")
+        self._device(device)
         self._cancel_timer("silent", device)
         self.faults.wire[device].silent = silent
         if silent and seconds is not None:
             self._timers[("silent", device)] = self.clock.call_later(
                 seconds, lambda: self.go_silent(device, False))
+
+    def cut_link(self, device: str, seconds: float) -> None:
+        """The device's cable is cut for `seconds` of real time (the serial links run in real
+        time): nothing passes either way, the ports stay open; then it is whole again."""
+        self._device(device)
+        self._cancel_real("cut", device)
+        self.faults.wire[device].silent = True
+
+        def mend() -> None:
+            self._real_timers.pop(("cut", device), None)
+            self.faults.wire[device].silent = False
+        self._real_timers[("cut", device)] = asyncio.get_running_loop().call_later(seconds, mend)
+
+    async def unplug(self, device: str, seconds: float | None = None) -> None:
+        """The device's port vanishes (a USB serial adapter gone): the host's open port dies;
+        with `seconds`, it comes back after that much real time (else at `replug`), at the
+        same address.  A pty can come back only when served behind a link ('pty:DIR')."""
+        endpoint = self._endpoint(device)
+        if isinstance(endpoint, PtyEndpoint) and endpoint.link is None:
+            raise SimulatorError(f"cannot unplug {device}: a plain pty comes back under another name; "
+                                 "serve ptys behind stable links (listen 'pty:DIR') or on socket://")
+        self._cancel_real("replug", device)
+        if isinstance(endpoint, PtyEndpoint):
+            endpoint.unplug()
+        else:
+            await endpoint.unplug()
+        if seconds is not None:
+            self._real_timers[("replug", device)] = asyncio.get_running_loop().call_later(
+                seconds, self._replug_later, device)
+
+    async def replug(self, device: str) -> None:
+        """The unplugged device is back at its address."""
+        endpoint = self._endpoint(device)
+        self._cancel_real("replug", device)
+        try:
+            if isinstance(endpoint, PtyEndpoint):
+                endpoint.replug()
+            else:
+                await endpoint.replug()
+        except (OSError, ValueError) as error:
+            raise SimulatorError(f"cannot plug {device} in again: {error}") from None
+
+    def _replug_later(self, device: str) -> None:
+        self._real_timers.pop(("replug", device), None)
+        task = asyncio.get_running_loop().create_task(self.replug(device), name=f"replug-{device}")
+        self._replugs.add(task)
+        task.add_done_callback(self._replugged)
+
+    def _replugged(self, task: asyncio.Task[None]) -> None:
+        self._replugs.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            asyncio.get_running_loop().call_exception_handler(
+                {"message": "simulator: a device could not be plugged in again", "exception": task.exception()})
+
+    def _device(self, device: str) -> str:
+        if device not in DEVICES:
+            raise SimulatorError(f"no device {device!r}: devices are {', '.join(DEVICES)}")
+        return device
+
+    def _endpoint(self, device: str) -> PtyEndpoint | SocketEndpoint:
+        self._device(device)
+        if device not in self._endpoints:
+            raise SimulatorError("the table is not serving: start it first")
+        return self._endpoints[device]
+
+    def _cancel_real(self, what: str, device: str) -> None:
+        handle = self._real_timers.pop((what, device), None)
+        if handle is not None:
+            handle.cancel()
 
     def reset_board(self, device: str) -> None:
         """Reboot a device: a board's boot counter advances, its RAM is lost, motors stop; the

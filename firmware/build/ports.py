@@ -43,7 +43,7 @@ class BuildPorts(Protocol):
     async def motion(self, command: Callable[[], Awaitable[None]]) -> None: ...
 
     def fault_latched(self, code: int | None = None) -> bool:
-        """Any fault latched (or one with this code)."""
+        """A fault latched that waits for a person (or one with this code)."""
 
     def latch(self, fault: LatchedFault) -> None: ...
 
@@ -51,6 +51,9 @@ class BuildPorts(Protocol):
 class BuildListener(Protocol):
     def on_build_event(self, event: object) -> None:
         """A HeadRead, ShuffleDone, BuildDone or BuildStopped from the boards."""
+
+    def board_restarted(self, source: str) -> None:
+        """A board rebooted (its RAM is gone): a shuffle under way is done again; a build is broken."""
 
 
 __all__ = ["BuildListener", "BuildPorts"]

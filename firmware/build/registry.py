@@ -7,6 +7,7 @@ unknown UID is reported as unknown.
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -69,6 +70,10 @@ class TileRegistry:
     def sets(self) -> dict[int, int]:
         """tile set → number of tags enrolled."""
         return {s: n for s, n in self._db.execute("SELECT tile_set, COUNT(*) FROM tiles GROUP BY tile_set")}
+
+    def counts(self, tile_set: int) -> Counter[Tile]:
+        """How many tags of each kind are enrolled in one set: what that physical set is made of."""
+        return Counter(entry.kind for entry in self._all().values() if entry.tile_set == tile_set)
 
     def _all(self) -> dict[bytes, Registered]:
         if self._cache is None:

@@ -48,6 +48,13 @@ class BuildInProgress:
         return BuildInProgress(tuple(data["stacks"]), data["motor_boot"], data["rfid_boot"])  # type: ignore[arg-type]
 
 
+@dataclass(frozen=True)
+class Interrupted:
+    """A board rebooted while the mechanism worked for this set (an event-like marker)."""
+
+    source: str
+
+
 class SetBuilder:
     def __init__(self, ports: BuildPorts) -> None:
         self.ports = ports
@@ -56,6 +63,7 @@ class SetBuilder:
         self.builds = 0
         self._events: list[object] = []
         self._reread_answers = 0
+        self._heads_trusted = True       # False once a board restarted mid-build: every slot is re-read
 
     @property
     def state(self) -> str:
@@ -63,12 +71,20 @@ class SetBuilder:
 
     def on_build_event(self, event: object) -> None:
         if isinstance(event, (HeadRead, SlotRead)):
+            if isinstance(event, HeadRead) and not self._heads_trusted:
+                return                      # a rebooted RFID board counts pushes from 0 again: its slots are wrong
             if self.map is not None:
                 self.map.on_head_read(event.lane, event.push_index, event.uids)
             if isinstance(event, SlotRead):
                 self._reread_answers += 1
         else:
             self._events.append(event)
+
+    def board_restarted(self, source: str) -> None:
+        if self.machine.state in ("shuffling", "building"):
+            if self.machine.state == "building":
+                self._heads_trusted = False       # at once: the rebooted board's next reads count from 0
+            self._events.append(Interrupted(source))
 
     def in_progress(self) -> BuildInProgress:
         """What to journal as this build begins."""
@@ -82,9 +98,12 @@ class SetBuilder:
         stacks = ports.ruleset.stacks_per_side
         await self.machine.shuffle()
         self._events.clear()
-        await ports.motion(lambda: ports.motor.shuffle(ports.shuffle_ms))
-        await ports.until(lambda: self._take_event(ShuffleDone))
+        while True:                                           # a reboot mid-shuffle: shuffle again
+            await ports.motion(lambda: ports.motor.shuffle(ports.shuffle_ms))
+            if isinstance(await ports.until(lambda: self._take_event(ShuffleDone, Interrupted)), ShuffleDone):
+                break
         self.map = WallMap(None, stacks, ports.registry)
+        self._heads_trusted = True
         await self.machine.build()
         await ports.rfid.start_build(stacks)
         await ports.motion(lambda: ports.motor.build(stacks))
@@ -99,7 +118,8 @@ class SetBuilder:
         if ports.motor.identity.boot_counter != begun.motor_boot or ports.rfid.identity.boot_counter != begun.rfid_boot:
             message = ("the build under the table was interrupted by a board restart: bring its stacks up with the "
                        "walls, push them in, then acknowledge")
-            ports.latch(LatchedFault(FaultCode.SET_MISMATCH, 0, message, "controller"))
+            ports.latch(LatchedFault(FaultCode.SET_MISMATCH, 0, message, "controller",
+                                     "板子重启，砌牌中断：请升起牌墙，推牌入池后按确认"))
             raise SetRejected(f"E{FaultCode.SET_MISMATCH:02d}: {message}")
         self.map = WallMap(None, begun.stacks, ports.registry)
         self._events.clear()
@@ -118,7 +138,14 @@ class SetBuilder:
         """Until the build is done (or a starved lane ends it short); the pushes made per lane."""
         ports = self.ports
         while True:
-            done = await ports.until(lambda: self._take_event(BuildDone, BuildStopped))
+            done = await ports.until(lambda: self._take_event(BuildDone, BuildStopped, Interrupted))
+            if isinstance(done, Interrupted):            # a board restarted: its slots are all read again
+                self._heads_trusted = False
+                if done.source == "rfid":
+                    continue                             # the motor board builds on meanwhile
+                await ports.until(lambda: not ports.fault_latched())
+                await ports.motion(lambda: ports.motor.build(stacks, resume=True))
+                continue
             if isinstance(done, BuildDone) or ports.fault_latched(FaultCode.LANE_SHORT):
                 return tuple(done.counts)                       # a starved lane: the set is short
             await ports.until(lambda: not ports.fault_latched())   # a person cleared the jam
@@ -140,10 +167,12 @@ class SetBuilder:
         return max(GRACE_MIN_S, GRACE_RTTS * (srtt or 0.0) / 1000)
 
     async def _reread_missing(self, wall_map: WallMap, counts: tuple[int, ...]) -> None:
-        """Read again every built slot that has no tile yet (a missed, doubled-up or late read)."""
+        """Read again every built slot that has no tile yet (a missed, doubled-up or late read) — every
+        built slot, when the heads' own reads cannot be trusted."""
         for _ in range(REREAD_ROUNDS):
-            missing = [p for p in wall_map.positions() if _built(p, counts) and wall_map.uids.get(p) is None
-                       and not wall_map.only_unknown(p)]
+            missing = [p for p in wall_map.positions() if _built(p, counts) and (
+                not self._heads_trusted or wall_map.uids.get(p) is None and not wall_map.only_unknown(p))]
+            self._heads_trusted = True                   # from here on, the re-reads' answers are the map
             if not missing:
                 return
             self.ports.emit("reread", slots=len(missing))
@@ -166,7 +195,7 @@ class SetBuilder:
         ports = self.ports
         expected_set = _majority_set(wall_map, ports.registry)
         wall_map.tile_set = expected_set
-        problems = wall_map.check(ports.ruleset.tiles, expected_set)
+        problems = wall_map.check(ports.ruleset.tiles, expected_set, ports.ruleset.region.name)
         ports.emit("set_check", build=self.builds, tile_set=expected_set, ok=not problems,
                    problems=[p.message for p in problems], stray_tags=[uid.hex() for uid in wall_map.stray_tags()])
         if not problems:
@@ -174,7 +203,7 @@ class SetBuilder:
             return wall_map
         await self.machine.reject()
         for problem in problems:
-            ports.latch(LatchedFault(problem.code, 0, problem.message, "controller"))
+            ports.latch(LatchedFault(problem.code, 0, problem.message, "controller", problem.text_zh))
         raise SetRejected(f"E{problems[0].code:02d}: {problems[0].message}")
 
     def _take_event(self, *kinds: type) -> object | None:

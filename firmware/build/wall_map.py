@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from drivers.messages import FaultCode
 from drivers.rfid_protocol import push_slot
-from rulesets.tiles import Tile
+from rulesets.tiles import DRAGONS, FLOWERS, HONOURS, SUIT_NAMES_ZH, SUITED, WINDS, Tile
 from rulesets.tilesets import TileSet
 from rulesets.walls import Layer, Ring, Slot, StackPos
 
@@ -33,12 +33,20 @@ def describe(position: Position) -> str:
     return f"slot side {pos.wall} stack {pos.stack} {layer.value}"
 
 
+def describe_zh(position: Position) -> str:
+    """The same slot for the display; sides and stacks numbered as in the English."""
+    pos, layer = position
+    return f"边{pos.wall} 墩{pos.stack} {'上层' if layer is Layer.TOP else '下层'}"
+
+
 @dataclass(frozen=True)
 class SetProblem:
-    """One reason a built set may not reach play, as the fault shows it."""
+    """One reason a built set may not reach play: English for the logs and the recorder, Chinese
+    for the display's fault page."""
 
     code: FaultCode
     message: str
+    text_zh: str
 
 
 @dataclass
@@ -87,36 +95,49 @@ class WallMap:
         """Every slot of `ring` with the tile built there (None: unread)."""
         return {Slot(i, layer): self.tile_at(pos, layer) for i, pos in enumerate(ring.stacks) for layer in LAYERS}
 
-    def check(self, expected: TileSet, expected_set: int | None = None) -> list[SetProblem]:
-        """Everything that keeps this set from play; [] when it may rise."""
+    def check(self, expected: TileSet, expected_set: int | None = None, rules: str = "") -> list[SetProblem]:
+        """Everything that keeps this set from play; [] when it may rise.  `rules` names the ruleset
+        (its Chinese name) where the set is the wrong one for it."""
         problems: list[SetProblem] = []
         unread = [p for p in self.positions() if p in self.reads and self.uids.get(p) is None
                   and not self.only_unknown(p)]
         foreign = [p for p in self.positions() if p in self.reads and self.only_unknown(p)]
         unfilled = [p for p in self.positions() if p not in self.reads]
+        wrong_set = None if expected_set is None else \
+            wrong_tile_set(self.registry.counts(expected_set), expected, rules)
+        if wrong_set is not None:                     # the cause: the missing and extra tiles follow from it
+            problems.append(wrong_set)
         for position in unread:
             seen = self.reads.get(position)
             why = "was not read" if not seen else f"read {len(seen)} tags and none can be told apart"
-            problems.append(SetProblem(FaultCode.SET_MISMATCH, f"{describe(position)} {why}; rebuild the set"))
+            why_zh = "没有读到" if not seen else f"读到{len(seen)}个标签，无法分辨"
+            problems.append(SetProblem(FaultCode.SET_MISMATCH, f"{describe(position)} {why}; rebuild the set",
+                                       f"{describe_zh(position)}{why_zh}：请重新洗牌"))
         placed = [u for u in (self.uids.get(p) for p in self.positions()) if u is not None]
         for uid, n in Counter(placed).items():
             if n > 1:
-                problems.append(SetProblem(FaultCode.DUPLICATE_UID, f"tag {uid.hex()} read at {n} slots: a duplicated tag"))
+                problems.append(SetProblem(FaultCode.DUPLICATE_UID, f"tag {uid.hex()} read at {n} slots: a duplicated tag",
+                                           f"标签{uid.hex()}出现在{n}个位置"))
         for position in foreign:
             uid = self.reads[position][0]
             problems.append(SetProblem(FaultCode.UNKNOWN_TAG,
-                                       f"unknown tag {uid.hex()} at {describe(position)}: take the foreign tile out or enrol it"))
+                                       f"unknown tag {uid.hex()} at {describe(position)}: take the foreign tile out or enrol it",
+                                       f"{describe_zh(position)}有未登记的牌（标签{uid.hex()}）"))
         found = [self.registry.lookup(u) for u in dict.fromkeys(placed)]
         if expected_set is not None:
             for entry in found:
                 if entry and entry.tile_set != expected_set:
                     problems.append(SetProblem(FaultCode.WRONG_SET,
-                                               f"{entry.kind.zh} ({entry.kind}) of set {entry.tile_set} in a build of set {expected_set}: take it out"))
+                                               f"{entry.kind.zh} ({entry.kind}) of set {entry.tile_set} in a build of set {expected_set}: take it out",
+                                               f"混入另一副牌（第{entry.tile_set}副）的{entry.kind.zh}"))
+        if wrong_set is not None:
+            return problems
         kinds = Counter(e.kind for e in found if e and (expected_set is None or e.tile_set == expected_set))
         problems += _multiset_problems(kinds, Counter(dict(expected.counts)), bool(unread or foreign))
         if unfilled:                                  # after the named tiles: they say what to do
             problems.append(SetProblem(FaultCode.SET_MISMATCH,
-                                       f"the build stopped with {len(unfilled)} empty slot(s): the set is short"))
+                                       f"the build stopped with {len(unfilled)} empty slot(s): the set is short",
+                                       f"有{len(unfilled)}个空位：牌不够"))
         return problems
 
     def only_unknown(self, position: Position) -> bool:
@@ -153,8 +174,53 @@ def _multiset_problems(found: Counter, expected: Counter, unread: bool) -> list[
         have, want = found.get(kind, 0), expected.get(kind, 0)
         if have < want and not unread:
             problems.append(SetProblem(FaultCode.SET_MISMATCH,
-                                       f"missing {want - have} × {kind.zh} ({kind}): find it and put it in the table"))
+                                       f"missing {want - have} × {kind.zh} ({kind}): find it and put it in the table",
+                                       f"缺 {want - have} 张 {kind.zh}"))
+        elif have > want and want == 0:
+            problems.append(SetProblem(FaultCode.SET_MISMATCH,
+                                       f"{have - want} extra {kind.zh} ({kind}) this ruleset does not use: take it out",
+                                       f"多了 {have - want} 张 {kind.zh}（本规则不用）"))
         elif have > want:
             problems.append(SetProblem(FaultCode.SET_MISMATCH,
-                                       f"{have - want} extra {kind.zh} ({kind}) this ruleset does not use: take it out"))
+                                       f"{have - want} extra {kind.zh} ({kind}): the set holds {want}; take it out",
+                                       f"多了 {have - want} 张 {kind.zh}（一副牌只有{want}张）"))
     return problems
+
+
+# Parts of a tile set a person can be told to take out or add, by name, largest first.
+TILE_GROUPS: tuple[tuple[str, frozenset[Tile]], ...] = (
+    ("字牌", frozenset(HONOURS)), ("风牌", frozenset(WINDS)), ("中发白", frozenset(DRAGONS)),
+    ("花牌", frozenset(FLOWERS)), *((f"{SUIT_NAMES_ZH[s]}子", frozenset(t for t in SUITED if t.suit == s)) for s in "mps"),
+)
+
+
+def name_tiles(kinds: set[Tile]) -> str:
+    """Kinds as a person names them: whole groups by their name (字牌, 花牌, 万子 …), the rest one by one."""
+    left = set(kinds)
+    names = []
+    for name, group in TILE_GROUPS:
+        if group <= left:
+            names.append(name)
+            left -= group
+    return "、".join(names + [kind.zh for kind in sorted(left)])
+
+
+def wrong_tile_set(table: Counter, expected: TileSet, rules: str = "") -> SetProblem | None:
+    """The set on the table (its enrolled kinds) is another kind of set than the ruleset plays
+    (136 tiles for 四川's 108): one problem naming the cause, instead of the missing and extra
+    tiles it makes.  None when the table's set has the kinds the ruleset plays."""
+    want = dict(expected.counts)
+    unused = {kind for kind, n in table.items() if n and not want.get(kind)}
+    absent = {kind for kind, n in want.items() if n and not table.get(kind)}
+    holds, plays = sum(table.values()), expected.size
+    if not table or not (unused or absent) or (holds == plays and not (unused and absent)):
+        return None                                   # the kinds it plays (a tile may be missing: said as such)
+    who = rules.removesuffix("麻将") or rules
+    todo_en = " and ".join([f"take out the {name_tiles(unused)}"] * bool(unused)
+                           + [f"add the {name_tiles(absent)} (and enrol them)"] * bool(absent))
+    todo_zh = "，".join([f"请取出{name_tiles(unused)}"] * bool(unused) + [f"请加入{name_tiles(absent)}并登记"] * bool(absent))
+    if holds != plays:
+        return SetProblem(FaultCode.SET_MISMATCH, f"this table holds {holds} tiles; {who or 'this ruleset'} plays {plays}: {todo_en}",
+                          f"牌桌有{holds}张牌，{who or '本规则'}用{plays}张：{todo_zh}")
+    return SetProblem(FaultCode.SET_MISMATCH, f"this table's {holds} tiles are not the set {who or 'this ruleset'} plays: {todo_en}",
+                      f"牌桌的牌与{who or '本规则'}不符：{todo_zh}")

@@ -2,9 +2,10 @@
 
 Without a configuration (see firmware/config.py for where one is looked for), or with
 `--simulate`, it runs the controller against the built-in simulator (and says so), with simulated
-players; with a configuration naming serial ports it drives the real boards.  One line is printed
-per hand (result, winner, payments); under systemd the same lines become the unit's STATUS, and the
-watchdog is petted from the event loop (firmware/service.py).
+players; with a configuration naming serial ports it drives the real boards.  It logs a line per
+phase, fault, set check and hand (firmware/table_log.py, at --log-level; journal lines under
+systemd: firmware/logs.py); each hand's line is also the unit's STATUS, and the watchdog is petted
+from the event loop (firmware/service.py).
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from typing import TextIO
 from drivers.errors import DriverError
 from firmware.config import TableConfig
 from firmware.faults import SetRejected
+from firmware.logs import DEFAULT_LEVEL, LEVELS, configured
 from firmware.panel import Settings
 from firmware.service import ServiceNotifier
+from firmware.table_log import describe
 
 from .cmd_rules import load_ruleset
 from .errors import UserError
@@ -40,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                "  mahjong-table run --ruleset changchun --hands 4 --seed 1 --speed 0 --events events.jsonl\n"
                "  mahjong-table run --ruleset sichuan --hands 1 --speed 0 --events -\n"
                "  mahjong-table run --simulate --hands 2 --speed 0 --fault corrupt=0.02 --db demo.db\n"
+               "  mahjong-table run --ruleset wuhan --hands 1 --speed 0 --http 127.0.0.1:8080\n"
                "  mahjong-table run --fault help",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", metavar="FILE", help="a TOML configuration naming the boards' serial ports (see deploy/config.toml)")
@@ -57,12 +61,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--fault", action="append", default=[], metavar="FAULT",
                         help="inject a simulator fault; repeatable; `--fault help` lists them")
     parser.add_argument("--db", metavar="FILE", help="the ledger and settings database (default: table.db in the state directory)")
+    parser.add_argument("--log-level", choices=tuple(LEVELS), default=DEFAULT_LEVEL, metavar="LEVEL",
+                        help="debug, info (the default: a line per phase, fault and hand), warning or error; "
+                             "under systemd the lines go to the journal with their priority")
     parser.add_argument("--http", metavar="HOST:PORT",
-                        help="serve the web view and API there, e.g. 127.0.0.1:8080 (default: [web] listen in the config)")
+                        help="serve the web view and API there (default: [web] listen in the config), e.g. 127.0.0.1:8080")
     parser.set_defaults(handler=run_table)
 
 
 def run_table(args: argparse.Namespace) -> int:
+    """The run, with its log lines where the other human lines go (stderr when the recorder has stdout)."""
+    with configured(args.log_level, lambda: sys.stderr if args.events == "-" else sys.stdout):
+        return _run_table(args)
+
+
+def _run_table(args: argparse.Namespace) -> int:
     if "help" in args.fault:
         print(fault_help())
         return 0
@@ -129,7 +142,8 @@ def _choose_ruleset(args: argparse.Namespace, config: TableConfig, db_path: Path
 
 
 class _Say:
-    """The lines a person reads: the banner, one per hand, the result; mirrored to systemd's STATUS."""
+    """The lines a person reads: the banner and the result, mirrored to systemd's STATUS; each hand's
+    line is the log's (firmware/table_log.py) and only its STATUS is said here."""
 
     def __init__(self, stream: TextIO, service: ServiceNotifier) -> None:
         self.stream = stream
@@ -140,33 +154,21 @@ class _Say:
         self.service.status(line)
 
     def hand(self, event: dict) -> None:
-        if event["event"] != "hand_end":
-            return
-        payments = " ".join(f"{p:+d}" for p in event["payments"])
-        if event["result"] == "draw":
-            line = f"hand {event['hand']}: 荒庄 (draw)"
-        else:
-            line = f"hand {event['hand']}: 胡 by seat {', '.join(map(str, event['winners']))}"
-        self(f"{line}; payments {payments}; totals {' '.join(f'{t:+d}' for t in event['totals'])}; "
-             f"next dealer seat {event['next_dealer']}")
+        if event["event"] == "hand_end":
+            self.service.status(describe(event)[1])          # the log prints the same line (table_log)
 
 
 async def _run_simulated(ruleset, args, events, events_path, db_path: str, say: _Say, serving=None) -> int:
-    from firmware.simulated import run_simulated
+    """The built-in simulator, served from its own process with its players (as real boards are)."""
+    from firmware.simulated import run_in_process
     async with say.service.serving():
         say.service.ready()
         try:
-            table = serving.simulated_table(ruleset, args) if serving is not None else None
-            try:
-                if table is not None:
-                    await table.start("pty")
-                result = await until_stopped(run_simulated(
-                    ruleset, hands=args.hands, seed=args.seed, speed=args.speed, events=events, ledger_path=db_path,
-                    faults=tuple(args.fault), on_event=say.hand, settings_path=db_path, table=table,
-                    events_path=events_path, on_session=serving.attach if serving is not None else None), say)
-            finally:
-                if table is not None:
-                    await table.stop()
+            result = await until_stopped(run_in_process(
+                ruleset, hands=args.hands, seed=args.seed, speed=args.speed, events=events, ledger_path=db_path,
+                faults=tuple(args.fault), on_event=say.hand, settings_path=db_path, events_path=events_path,
+                on_session=serving.attach if serving is not None else None,
+                on_simulator=serving.simulator_process if serving is not None else None), say)
         except ValueError as error:
             raise UserError(str(error)) from None
     if result is not None:
@@ -181,7 +183,7 @@ async def _run_real(ruleset, config: TableConfig, args, events, events_path, db_
     from firmware.records.ledger import Ledger
     from firmware.records.recorder import FlightRecorder
     from firmware.records.store import Store, ThreadedSink
-    from firmware.session import TableSession
+    from firmware.session import TableSession, journaled_links
 
     devices_cfg = config.devices
     registry = TileRegistry(config.state_dir / "tiles.db")
@@ -189,7 +191,7 @@ async def _run_real(ruleset, config: TableConfig, args, events, events_path, db_
     store = Store()
     try:
         async with say.service.serving(), open_devices(devices_cfg.motor, devices_cfg.rfid, devices_cfg.display,
-                                                       devices_cfg.baudrate) as devices:
+                                                       devices_cfg.baudrate, journaled_links(ledger)) as devices:
             say.service.ready(f"running {ruleset.region.name} on the boards")
             clock = monotonic_clock()                    # one table clock for the recorder and the controller
             recorder = FlightRecorder(ThreadedSink(events, store, close_target=False) if events else None, clock=clock)

@@ -11,7 +11,7 @@ the session's publish step.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 from drivers.table_ui import Key, Panel, Phase, ROLL_DICE, TAIL_ONLY_ON_KONG_WIN, roll_prompt
 from rulesets.dice import SecondRollerPicksStart, count_seats
 from rulesets.indicators import Timing
@@ -70,7 +70,7 @@ class HandFlow:
                                      live=take.live, reserve=take.reserve, kongs=take.kongs, reason=take.reason,
                                      in_order=take.in_order)
             if not take.in_order:
-                screens.phase(Phase.PLAY if hand.deal_complete else Phase.DEAL, "⚠请按顺序取牌")
+                screens.phase(Phase.PLAY if hand.deal_complete else Phase.DEAL, "！请按顺序取牌")
         self._warn(tail_tiles.after_takes(hand, takes))
         if bao is not None and hand.bao is None:
             self.bao.died(hand)
@@ -78,6 +78,19 @@ class HandFlow:
         if hand.deal_complete and hand.tracker.exhausted and not hand.last_tile_shown and not hand.over:
             hand.last_tile_shown = True
             screens.phase(Phase.LAST_TILE)
+
+    def resync(self, sensors: Mapping[int, tuple[int, ...]]) -> str | None:
+        """A board came back in a new session (it rebooted): the sensors' takes since are takes; a
+        wall that contradicts the hand voids it."""
+        hand = self.hand
+        if hand is None:
+            return None
+        changes, problem = hand.blind_changes(sensors)
+        if problem is not None:
+            return problem
+        for pos, tiles in changes:
+            self.on_wall_change(pos, tiles)
+        return None
 
     def on_key(self, press: Press) -> bool:
         """听 and 杠 change the hand's state at once; other keys wait in the queue for the flow."""
@@ -135,14 +148,15 @@ class HandFlow:
         ports = self.ports
         self.totals = tuple(totals)
         self.rolls_asked = hand.rolls_asked
-        self.hand = hand
-        ports.keys.clear()
+        self.hand = hand                                # keys the boards queued meanwhile are this hand's
         ports.recorder.open_hand(hand.number)
         ports.recorder.emit("resumed", cause=cause, phase=hand.phase, **start_fields(hand))
         for pos, tiles in blind:
             self.on_wall_change(pos, tiles)
         if hand.phase == "win_check":                   # the win check restarts when the seat presses 胡 again
             hand.phase = "playing"
+        if hand.phase == "dice":                        # journaled as it began: its dice were rolled
+            hand.phase = "dealing"
         await ports.advance(f"resume_{hand.phase}")
         self._redraw(hand)
         return await self._run(hand)

@@ -60,3 +60,20 @@ def _split(tiles: list[Tile], kongs: int) -> list[tuple[Tile, ...]] | None:
         if found is not None:
             return [group] + found
     return None
+
+
+def kongs_from_entry(tiles: list[Tile], declared: list[bool], winning_count: int) -> tuple[tuple[Meld, ...], list[Tile]]:
+    """A hand entered on the seat panel lists each kong's four tiles, one more than a winning hand
+    holds per kong: take those kongs out.  Only when it is unambiguous (as many kinds held four times
+    as tiles too many); else the hand is judged as entered.  A kong is concealed only if every kong
+    the seat declared was (the entry does not say which was which)."""
+    extra = len(tiles) - winning_count
+    fours = sorted(kind for kind in set(tiles) if tiles.count(kind) >= 4)
+    if extra <= 0 or len(fours) != extra:
+        return (), list(tiles)
+    kind_of_kong = MeldKind.CONCEALED_KONG if declared and all(declared) else MeldKind.KONG
+    rest = list(tiles)
+    for kind in fours:
+        for _ in range(4):
+            rest.remove(kind)
+    return tuple(Meld(kind_of_kong, (kind,) * 4) for kind in fours), rest

@@ -136,6 +136,9 @@ class HandPorts(Protocol):
 
     async def roll_dice(self, count: int) -> tuple[int, ...]: ...
 
+    async def compute(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run CPU-heavy pure work (judging and scoring a hand) where it cannot hold the loop."""
+
     async def read_zone(self, seat: int) -> tuple[bytes, ...]:
         """The tags lying in a seat's read zone now."""
 
@@ -151,6 +154,19 @@ class HandListener(Protocol):
     def on_key(self, press: Press) -> bool:
         """True when the press changed the hand (听, 杠) and is consumed; False to queue it."""
 
+    def resync(self, sensors: Mapping[int, tuple[int, ...]]) -> str | None:
+        """A board came back in a new session: the wall sensors now say this.  Apply what was taken
+        meanwhile; return why the hand can no longer be trusted, or None."""
 
-__all__ = ["BuiltWall", "HandListener", "HandPorts", "KeyMatch", "KeyQueue", "Press", "Recorder", "Screens",
-           "pressed"]
+
+class HandVoided(Exception):
+    """The hand can no longer be trusted (walls that contradict it after a board restarted): the
+    flow stops and the session voids it."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+__all__ = ["BuiltWall", "HandListener", "HandPorts", "HandVoided", "KeyMatch", "KeyQueue", "Press", "Recorder",
+           "Screens", "pressed"]

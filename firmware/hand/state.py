@@ -16,12 +16,11 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Mapping
 
 from rulesets.definition import Ruleset
-from rulesets.hand import Hand, HandError, Meld, MeldKind, WinContext, parse_meld
+from rulesets.hand import Hand, Meld, MeldKind, WinContext, parse_meld
 from rulesets.indicators import Effect, IndicatorRule, RevealContext, Timing
-from rulesets.judging import HandResult, evaluate_hand
+from rulesets.judging import HandResult
 from rulesets.regions import get_region
 from rulesets.settlement import Item, add_payments
-from rulesets.winrules import Verdict
 from rulesets.tiles import Tile
 from rulesets.walls import Break, Layer, Ring, Slot, StackPos
 
@@ -313,22 +312,21 @@ class HandState:
                    ("ron_winners", ron_winners))                      # 一炮多响: winners on this discard
             + self.facts.win_extra(self.ruleset, first_win=not self.wins))
 
-    def judge_win(self, seat: int, discarder: int | None, melds: tuple[Meld, ...], concealed: tuple[Tile, ...],
+    def laid_hand(self, seat: int, discarder: int | None, melds: tuple[Meld, ...], concealed: tuple[Tile, ...],
                   flowers: tuple[Tile, ...], win_tile: Tile | None, flipped: tuple[Tile, ...],
-                  ron_winners: int = 1) -> tuple[Hand, WinContext, HandResult]:
-        """Judge a laid hand; a legal one is recorded as a win."""
+                  ron_winners: int = 1) -> tuple[Hand, WinContext]:
+        """The hand a seat laid and the table's facts about its win, ready to be judged."""
         hand = Hand(tuple(sorted(concealed)), melds, flowers)
-        context = self.win_context(seat, discarder, win_tile, flowers, flipped, ron_winners)
-        try:
-            result = evaluate_hand(self.ruleset, hand, context)
-        except HandError as error:          # tiles of the wrong count (entered by hand): not a win
-            result = HandResult(Verdict(False, False, None, (str(error),)), None)
+        return hand, self.win_context(seat, discarder, win_tile, flowers, flipped, ron_winners)
+
+    def record_win(self, seat: int, discarder: int | None, hand: Hand, win_tile: Tile | None,
+                   result: HandResult) -> None:
+        """A judged hand: a legal one is a win of this hand."""
         if result.verdict.legal and result.settlement is not None:
             self.wins.append(WinRecord(seat, discarder, hand, win_tile,
                                        Payout(result.settlement.payments, result.settlement.items)))
             if self.ruleset.play.after_win == "xuezhan":     # 血战: a winner leaves; 血流: he plays on
                 self.out_of_play.add(seat)
-        return hand, context, result
 
     def payments(self) -> tuple[int, int, int, int]:
         parts = [w.payout.payments for w in self.wins]
@@ -375,7 +373,13 @@ class HandState:
                 return [], f"stack {pos.stack} of side {pos.wall} holds {now} tile(s); this hand had left {before}"
             if now < before:
                 changes.append((pos, now))
-        return changes, None
+        return sorted(changes, key=self._from_the_head), None
+
+    def _from_the_head(self, change: tuple[StackPos, int]) -> int:
+        """Stacks in draw order from the next head stack (the tail's stacks come last)."""
+        head = self.tracker.next_head()
+        start = head.ring if head is not None else 0
+        return (self.ring.stacks.index(change[0]) - start) % len(self.ring.stacks)
 
     # -- as data -------------------------------------------------------------------------------
 

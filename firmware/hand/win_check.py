@@ -10,12 +10,23 @@ from __future__ import annotations
 
 from drivers.table_ui import (ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE, Key,
                               Phase, choice_text, relative_name)
+from rulesets.hand import Hand, HandError, WinContext
 from rulesets.indicators import Effect, Timing
+from rulesets.judging import HandResult, evaluate_hand
+from rulesets.winrules import Verdict
 from rulesets.tiles import Tile
 
-from .melds import melds_from_tiles
+from .melds import kongs_from_entry, melds_from_tiles
 from .ports import HandPorts, Press
 from .state import HandState, win_context_json
+
+
+def judge_laid(ruleset, hand: Hand, context: WinContext) -> HandResult:
+    """Judge a laid hand; tiles of the wrong count (entered by hand) are a 诈胡, not a crash."""
+    try:
+        return evaluate_hand(ruleset, hand, context)
+    except HandError as error:
+        return HandResult(Verdict(False, False, None, (str(error),)), None)
 
 
 class WinCheck:
@@ -54,8 +65,10 @@ class WinCheck:
         melds, concealed, flowers = await self._read_hand(hand, seat)
         win_tile = await self._win_tile(hand, seat, discarder, concealed)
         flipped = self._after_win_flips(hand, discarder)
-        laid, context, result = hand.judge_win(seat, discarder, melds, concealed, flowers, win_tile, flipped,
-                                               self.winners_on(hand, discarder, seat))
+        laid, context = hand.laid_hand(seat, discarder, melds, concealed, flowers, win_tile, flipped,
+                                       self.winners_on(hand, discarder, seat))
+        result = await ports.compute(judge_laid, hand.ruleset, laid, context)     # scoring can take a while
+        hand.record_win(seat, discarder, laid, win_tile, result)
         verdict = result.verdict
         if verdict.legal and result.settlement is not None:
             settlement = result.settlement
@@ -100,10 +113,10 @@ class WinCheck:
         ports = self.ports
         ports.screens.prompt(seat, LAY_MELDS)
         await ports.next_key((seat,), (Key.CONFIRM,))
-        shown = await ports.read_zone(seat)
+        shown = await self._read_zone(seat)
         ports.screens.prompt(seat, LAY_HAND)
         await ports.next_key((seat,), (Key.CONFIRM,))
-        everything = await ports.read_zone(seat)
+        everything = await self._read_zone(seat)
         shown_tiles = self._tiles_of(shown)
         all_tiles = self._tiles_of(everything)
         bonus = hand.ruleset.flowers.kinds_for(hand.wilds_for(seat))
@@ -113,6 +126,8 @@ class WinCheck:
                 raise ValueError("a tag in the read zone is not a registered tile")
             remaining = list(all_tiles)
             for tile in shown_tiles:
+                if tile not in remaining:
+                    raise ValueError(f"the second read of the zone missed a {tile.zh} the first one saw")
                 remaining.remove(tile)
             melds = melds_from_tiles([t for t in shown_tiles if t not in bonus], len(kongs), sum(kongs),
                                      hand.facts.special_melds(seat))
@@ -122,10 +137,18 @@ class WinCheck:
                 raise ValueError(f"the read zone saw {len(held)} concealed tile(s), a winning hand holds {expected}")
         except ValueError as error:
             ports.recorder.emit("zone_fallback", seat=seat, reason=str(error))
-            return (), tuple(await self._manual_entry(hand, seat)), ()
+            entered = await self._manual_entry(hand, seat)
+            melds, held = kongs_from_entry(entered, kongs, hand.ruleset.hand_size + 1)
+            return melds, tuple(held), ()
         flowers = tuple(t for t in remaining + shown_tiles if t in bonus)
         concealed = tuple(t for t in remaining if t not in bonus)
         return melds, concealed, flowers
+
+    async def _read_zone(self, seat: int) -> tuple[bytes, ...]:
+        """Two reads of the zone, joined: a tag one read missed, the other sees (the tags are unique)."""
+        first = await self.ports.read_zone(seat)
+        second = await self.ports.read_zone(seat)
+        return tuple(dict.fromkeys(first + second))
 
     def _tiles_of(self, uids: tuple[bytes, ...]) -> list[Tile] | None:
         tiles = [self.ports.lookup(uid) for uid in uids]

@@ -165,6 +165,14 @@ class Ledger:
         with self._db:
             self._put(key, value)
 
+    def journal_swap(self, put: dict[str, dict], drop: tuple[str, ...] = ()) -> None:
+        """Put some values and drop some keys in one transaction (a hand begun takes its set's place)."""
+        with self._db:
+            for key, value in put.items():
+                self._put(key, value)
+            for key in drop:
+                self._db.execute("DELETE FROM journal WHERE key = ?", (key,))
+
     def journal_drop(self, key: str) -> None:
         with self._db:
             self._db.execute("DELETE FROM journal WHERE key = ?", (key,))

@@ -19,11 +19,14 @@ class Serving:
     def __init__(self, settings: WebSettings, db_path: Path | str) -> None:
         self.live = LiveTable()
         self.server = WebServer(settings, self.live, History(db_path))
+        self._controlled: Any = None
 
     async def start(self) -> str:
         return await self.server.start()
 
     async def stop(self) -> None:
+        if self._controlled is not None:
+            await self._controlled.stop()
         await self.server.stop()
 
     def simulated_table(self, ruleset: Any, args: Any) -> Any:
@@ -32,6 +35,15 @@ class Serving:
         table = new_table(ruleset, seed=args.seed, speed=args.speed, faults=tuple(args.fault))
         self.live.sim = InProcessSimulator(table)
         return table
+
+    def simulator_process(self, sim: Any) -> None:
+        """The run's simulator in its own process (simulator.spawn.SimulatorProcess): seen and touched
+        through its control channel."""
+        from .sim import ControlledSimulator
+        port = ControlledSimulator(sim.control)
+        port.start()
+        self._controlled = port
+        self.live.sim = port
 
     def attach(self, session: Any) -> None:
         """The session is composed: follow its public feed (firmware.session.TableSession)."""

@@ -13,6 +13,7 @@ methods.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Protocol
 
 from drivers.motor_protocol import LiftPosition
@@ -96,4 +97,49 @@ class InProcessSimulator:
         self._table.press(panel if panel != Panel.FRONT else "front", key, long)
 
 
-__all__ = ["FRONT_KEYS", "InProcessSimulator", "PressError", "SEAT_KEYS", "SimulatorPort", "panel_keys", "parse_press"]
+class ControlledSimulator:
+    """The port over the simulator's control channel (the simulator in its own process:
+    `firmware.simulated.run_in_process`).  The page reads synchronously, so a watcher task keeps the
+    latest view (it waits on the simulator's change counter, never polls); a press is sent at once."""
+
+    def __init__(self, control: Any) -> None:       # a simulator.control.ControlClient
+        self._control = control
+        self._view: Any = None                      # the latest simulator.control.TableView
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._follow(), name="sim-view")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _follow(self) -> None:
+        while True:
+            self._view = view = await self._control.table()
+            await self._control.changed(view.version)
+
+    def physical_state(self) -> dict[str, Any]:
+        view = self._view
+        if view is None:
+            return {}
+        return {
+            "sides": [{"lift": view.lifts.get(f"side{side}", "between"), "stacks": list(view.walls[side]),
+                       "built_below": view.below[side] if side < len(view.below) else 0, "head": False}
+                      for side in range(4)],
+            "centre": view.lifts.get("centre", "between"),
+            "hatch_open": view.hatch_open,
+            "dice": list(view.dice),
+            "on_table": view.on_table,
+            "zones": [len(zone) for zone in view.zones],
+            "mixer": view.mixer,
+            "seat_displays": [list(lines) for lines in view.seats],
+        }
+
+    def press(self, panel: int, key: Key, long: bool = False) -> None:
+        asyncio.get_running_loop().create_task(
+            self._control.press(panel if panel != Panel.FRONT else "front", key.name.lower(), long))
+
+
+__all__ = ["ControlledSimulator", "FRONT_KEYS", "InProcessSimulator", "PressError", "SEAT_KEYS", "SimulatorPort", "panel_keys", "parse_press"]

@@ -18,12 +18,14 @@ MODE = HouseOption(
     "baida_mode", "百搭 玩法 (mode)",
     (("huodong", "活动百搭: the flipped kind is 百搭; 白板 plays its natural face"),
      ("daidi", "带弟百搭: the next kind (one honour cycle 东南西北中发白) is 百搭")),
-    "huodong", open_question("§27", "the text gives both; 活动百搭 is the base game it names first, 带弟百搭 the variant"))
+    "huodong", open_question("§27", "the text gives both; 活动百搭 is the base game it names first, 带弟百搭 the variant"),
+    value_labels=(("huodong", "活动百搭"), ("daidi", "带弟百搭")))
 
 INDICATOR_TILE = HouseOption(
     "baida_tile", "翻牌 (the flipped tile)",
     (("stays", "stays face up at the tail and is drawn as a replacement"), ("set_aside", "is set aside")),
-    "stays", open_question("§27", "whether the flipped tail tile stays in the wall or is removed: not stated; nothing says it leaves"))
+    "stays", open_question("§27", "whether the flipped tail tile stays in the wall or is removed: not stated; nothing says it leaves"),
+    value_labels=(("stays", "留在墙尾"), ("set_aside", "取出")))
 
 
 def _baida(options) -> tuple[IndicatorRule, ...]:

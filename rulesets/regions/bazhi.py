@@ -11,7 +11,8 @@ from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAY
 CLAIMS = HouseOption(
     "claims", "吃碰 (claims)",
     (("none", "(b) no 吃 and no 碰 at the table"), ("pong", "(a) 碰 allowed; a winning hand must be concealed")),
-    "none", open_question("§11", "「和牌：不许吃牌，不许碰牌必须有八枝」 — punctuation lost; (b) reads three table rules"))
+    "none", open_question("§11", "「和牌：不许吃牌，不许碰牌必须有八枝」 — punctuation lost; (b) reads three table rules"),
+    value_labels=(("none", "不吃不碰"), ("pong", "可碰")))
 
 BAZHI = Requirement("bazhi", "必须有八枝（一门八张以上）",
                      text("§11", "八枝：和牌时需要一门有八张以上; 和牌：不许吃牌，不许碰牌必须有八枝。"), eight_of_one_suit)

@@ -22,41 +22,48 @@ from .common import DEFAULT_DEAL, NO_FLOWERS, four_players, phase
 BREAK_START = HouseOption(
     "break_start", "开牌 (break)",
     (("skip", "skip roll 2's sum in stacks, then draw"), ("at", "start drawing at the stack numbered by roll 2")),
-    "skip", open_question("§1.9 C1", "Skip N stacks vs start at stack N: not stated — default skip, as 上海 §4.2 states"))
+    "skip", open_question("§1.9 C1", "Skip N stacks vs start at stack N: not stated — default skip, as 上海 §4.2 states"),
+    value_labels=(("skip", "跳过点数墩"), ("at", "从点数墩起")))
 
 BAO_COUNT = HouseOption(
     "bao_count", "宝 数法 (count)",
     (("stacks", "the die counts stacks back from the tail; the 宝 is that stack's top (「数几摞」)"),
      ("tiles", "the die counts tiles back from the tail (「倒数第5个牌位」)")),
-    "stacks", open_question("§1.9 C2", "tile vs stack: default stacks, as version B and RESEARCH.md §3.2 (MIL 长春) count 墩"))
+    "stacks", open_question("§1.9 C2", "tile vs stack: default stacks, as version B and RESEARCH.md §3.2 (MIL 长春) count 墩"),
+    value_labels=(("stacks", "数墩"), ("tiles", "数张")))
 
 BAO_DICE = HouseOption(
     "bao_dice", "宝 骰子 (dice)",
     (("1", "one die (「一般用单个色子打点」)"), ("2", "two dice")),
-    "1", open_question("§1.9 C3", "one die, as version C says and RESEARCH.md §3.2 confirms; with one die the 宝 lies inside the 7-stack reserve"))
+    "1", open_question("§1.9 C3", "one die, as version C says and RESEARCH.md §3.2 confirms; with one die the 宝 lies inside the 7-stack reserve"),
+    value_labels=(("1", "一个骰子"), ("2", "两个骰子")))
 
 BAO_REDRAW = HouseOption(
     "bao_redraw", "换宝 (change the 宝)",
     (("three_visible", "when 3 copies of the 宝 are visible (discards, 碰, 明杠)"),
      ("three_discarded", "when 3 copies have been discarded")),
-    "three_visible", open_question("§1.9 C5", "version C 「牌池中（包含明杠、碰出的牌…）里已经有3个宝牌」 and RESEARCH.md §3.2 agree"))
+    "three_visible", open_question("§1.9 C5", "version C 「牌池中（包含明杠、碰出的牌…）里已经有3个宝牌」 and RESEARCH.md §3.2 agree"),
+    value_labels=(("three_visible", "见三张换宝"), ("three_discarded", "打出三张换宝")))
 
 BAO_LOWER = HouseOption(
     "bao_lower_layer", "下层作宝 (lower layer)",
     (("after_six_dead", "after six 宝 in a row have died, use lower-layer tiles (「上下互换」)"),
      ("all_six_dead", "when all six upper tiles a die can reach are dead 宝, use the lower layer")),
-    "after_six_dead", open_question("§1.9 C6", "「如果连续6张宝都已经绝宝…则可利用下层的牌作宝」; the literal reading (a) is the default"))
+    "after_six_dead", open_question("§1.9 C6", "「如果连续6张宝都已经绝宝…则可利用下层的牌作宝」; the literal reading (a) is the default"),
+    value_labels=(("after_six_dead", "连绝六宝后"), ("all_six_dead", "上层全绝后")))
 
 RESERVE_READING = HouseOption(
     "reserve_reading", "留7墩 读法 (reading)",
     tuple((r, KongReserve(r).describe()) for r in KONG_READINGS),
-    "R-B", open_question("§1.4 D1", "R-B reproduces every data point of the text; the issue makes it the default"))
+    "R-B", open_question("§1.4 D1", "R-B reproduces every data point of the text; the issue makes it the default"),
+    value_labels=(("R-A", "每杠多留一墩"), ("R-B", "留整墩7或6+杠"), ("R-C", "按原墩位7或6+杠")))
 
 DISCARD_PAYMENT = HouseOption(
     "discard_payment", "点炮 谁付 (who pays a discard win)",
     (("all_pay", "(b) everyone pays, the discarder double (「点炮者不需要承包其它两家输的点数」, payment lists)"),
      ("discarder_only", "(a) only the discarder pays (「只有放炮家输分，且放炮家不包分」)")),
-    "all_pay", open_question("§1.9 S1", "both are stated; the payment lists, the only numbers the text gives, have all three paying"))
+    "all_pay", open_question("§1.9 S1", "both are stated; the payment lists, the only numbers the text gives, have all three paying"),
+    value_labels=(("all_pay", "三家都付"), ("discarder_only", "点炮者付")))
 
 SEAT_DOUBLING = HouseOption(
     "seat_doubling", "庄/点炮 翻倍 (dealer and discarder doubling)",
@@ -65,22 +72,26 @@ SEAT_DOUBLING = HouseOption(
      ("stacked", "×2 when the dealer wins or pays, ×2 more for the discarder (the dealer doubling every payment)")),
     "not_stacked", open_question("§1.9 S1", "the texts' numbers disagree; not stacked reproduces more of them (payment "
                                              "list 1 all but its sum 「106」; both readings give the four worked examples) — "
-                                             "docs/regions.md sets every number beside what each reading pays"))
+                                             "docs/regions.md sets every number beside what each reading pays"),
+    value_labels=(("not_stacked", "不叠加"), ("stacked", "叠加翻倍")))
 
 KONG_VALUE = HouseOption(
     "kong_value", "杠 底注 (kong value)",
     (("1", "明杠 1, 暗杠 2 from each other player"), ("2", "明杠 2, 暗杠 4"), ("5", "明杠 5, 暗杠 10")),
-    "1", open_question("§1.8", "「暗杠番数是普通杠的2倍」 — the base value of an ordinary 杠 is not stated"))
+    "1", open_question("§1.8", "「暗杠番数是普通杠的2倍」 — the base value of an ordinary 杠 is not stated"),
+    value_labels=(("1", "明杠1 暗杠2"), ("2", "明杠2 暗杠4"), ("5", "明杠5 暗杠10")))
 
 WIN_VERSION = HouseOption(
     "win_version", "胡牌 版本 (win rules)",
     (("A", "version A: a 叉 is excused by 中发白 or any kong"), ("B", "version B: a 刻 is excused by a kong or a dragon pair")),
-    "A", open_question("§1.9 C7", "version A [002:158] is the fuller list and lists shape (6), the dragon pair + four chows"))
+    "A", open_question("§1.9 C7", "version A [002:158] is the fuller list and lists shape (6), the dragon pair + four chows"),
+    value_labels=(("A", "A版 免叉"), ("B", "B版 免刻")))
 
 SPECIAL_KONGS_COUNT = HouseOption(
     "special_kongs_count", "特殊杠算杠 (opening kongs count)",
     (("yes", "旋风杠/喜杠/幺蛋/九蛋 count as kongs for the 留7墩 rule"), ("no", "only ordinary kongs count")),
-    "yes", open_question("§1.7", "each special kong 「可以亮出算一个明杠」; whether they count in the 留7墩 rule is not stated"))
+    "yes", open_question("§1.7", "each special kong 「可以亮出算一个明杠」; whether they count in the 留7墩 rule is not stated"),
+    value_labels=(("yes", "算杠"), ("no", "不算杠")))
 
 SANSE = Requirement("sanse", "必须三色全", text("§1.6", "必须三色全，即手牌中必须条，饼，万三门花色都要有"), all_three_suits)
 YAOJIU = Requirement("yaojiu", "不能缺1，9", text("§1.6", "不能缺1，9，当手牌中有风、字牌和中发白的时候可免1、9; 旋风杠算杠也算手中有19"),

@@ -25,30 +25,35 @@ from .common import (DEFAULT_DEAL, DEFAULT_HAND_SIZE, DEFAULT_PLAYERS, NO_FLOWER
 VARIANT = HouseOption(
     "variant", "玩法 (variant)",
     (("258", "二五八: a 2/5/8 pair (将) is required; 吃 allowed"), ("zhuanzhuan", "转转麻将: any pair; 碰 only, no 吃")),
-    "258", open_question("§12.6", "「麻将内无东南西北中白板发其打法分为：二五八与转转麻将」; 二五八 is the named 长沙 rule (「二五八做掌门」)"))
+    "258", open_question("§12.6", "「麻将内无东南西北中白板发其打法分为：二五八与转转麻将」; 二五八 is the named 长沙 rule (「二五八做掌门」)"),
+    value_labels=(("258", "二五八将"), ("zhuanzhuan", "转转麻将")))
 
 BIRDS = HouseOption(
     "birds", "扎鸟 (birds)",
     tuple((str(n), f"{n} bird tile(s) after a win" if n else "no birds") for n in (0, 1, 2, 4, 6)),
-    "2", research("§3.11", "after a win draw N birds (1/2/4/6) from the wall front; 扎鸟 is named but its count is not"))
+    "2", research("§3.11", "after a win draw N birds (1/2/4/6) from the wall front; 扎鸟 is named but its count is not"),
+    value_labels=tuple((str(n), f"扎{n}鸟" if n else "不扎鸟") for n in (0, 1, 2, 4, 6)))
 
 DEALER_AFTER = HouseOption(
     "tongpao_dealer", "通炮 庄家 (dealer)",
     (("discarder_on_multi", "(a) after a 通炮 the discarder deals, otherwise the winner"),
      ("winner", "the winner deals; on a 通炮 the winner nearest the discarder")),
-    "discarder_on_multi", open_question("§12.5", "「首局后，通炮者坐庄其次和家坐庄」 — reading (a)"))
+    "discarder_on_multi", open_question("§12.5", "「首局后，通炮者坐庄其次和家坐庄」 — reading (a)"),
+    value_labels=(("discarder_on_multi", "通炮时点炮者"), ("winner", "胡家坐庄")))
 
 QINGYISE_JIANG = HouseOption(
     "qingyise_jiang", "清一色 将 (pair of a 清一色)",
     (("258", "a 清一色 needs a 2/5/8 pair (「清一色：同花色的二五八作将」, block A)"),
      ("any", "a 清一色 is a 大和 like the others and needs no 2/5/8 pair (block B)")),
-    "258", open_question("§12.6", "block A states the 2/5/8 pair for 清一色 in both variants; block B only lists 清一色 among the 大和"))
+    "258", open_question("§12.6", "block A states the 2/5/8 pair for 清一色 in both variants; block B only lists 清一色 among the 大和"),
+    value_labels=(("258", "须二五八将"), ("any", "任意将")))
 
 BIRD_MODE = HouseOption(
     "bird_mode", "中鸟 (a bird hit)",
     (("add", "each bird on the winner or on a payer adds 1 分 to that payment"),
      ("double", "each bird on the winner or on a payer doubles that payment (翻倍)")),
-    "add", research("§3.11", "「A bird hit adds points for winner and loser (or ×2 in 翻倍 mode)」; the text names 扎鸟 only"))
+    "add", research("§3.11", "「A bird hit adds points for winner and loser (or ×2 in 翻倍 mode)」; the text names 扎鸟 only"),
+    value_labels=(("add", "加分"), ("double", "翻倍")))
 
 
 def jiang_258(qingyise: str) -> Callable[[Judged], bool]:

@@ -77,7 +77,8 @@ def dead_wall_option(reason: str) -> HouseOption:
         "dead_wall", "留牌 (dead wall)",
         (("none", "no reserve: draw to the last tile"),
          ("7_stacks", "keep the last 7 stacks (留7墩, as 长春 §1.4 without its kong rule)")),
-        "none", default(f"a dead wall is {reason}; without one the hand is drawn to the last tile"))
+        "none", default(f"a dead wall is {reason}; without one the hand is drawn to the last tile"),
+        value_labels=(("none", "不留"), ("7_stacks", "留7墩")))
 
 
 def dead_wall_choice(reason_none: str) -> Choice:
@@ -97,7 +98,8 @@ YIPAO_DEALER = HouseOption(
                       "(「如果一炮多响包括庄家在内和牌下一轮庄家继续当庄」)")),
     "region", open_question("§5", "the opening block of 000/004 states this rule without naming a region "
                                   "(「允许一炮多响，如果一炮多响包括庄家在内和牌下一轮庄家继续当庄」): every region where one "
-                                  "discard can make several winners offers it; the region's own rule stays the default"))
+                                  "discard can make several winners offers it; the region's own rule stays the default"),
+    value_labels=(("region", "按本地规则"), ("dealer_stays", "庄家在内连庄")))
 
 
 def with_yipao_dealer(rotation: Sourced) -> Amended:
@@ -112,7 +114,8 @@ EMPTY_SIDE_OPTION = HouseOption(
     "empty_side", "空位 (empty side)",
     (("0", "side 0 sits out"), ("1", "side 1 sits out"), ("2", "side 2 sits out"), ("3", "side 3 sits out")),
     "3", research("§1.1", "3-player games are played on a 4-seat table with one seat not dealt; "
-                  "which seat is the owner's choice (default: side 3)"))
+                  "which seat is the owner's choice (default: side 3)"),
+    value_labels=tuple((str(side), f"边{side}空") for side in range(4)))
 
 
 def three_player_sides(options: Mapping[str, str]) -> tuple[int, ...]:

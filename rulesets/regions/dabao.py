@@ -20,7 +20,8 @@ from .common import DEFAULT_DEAL, DEFAULT_HAND_SIZE, NO_FLOWERS, NO_INDICATORS, 
 QUE_YI_MEN = HouseOption(
     "que_yi_men", "缺一门 (void suit)",
     (("off", "no void suit required"), ("on", "a hand may not hold all three suits; no 十三幺/七不挨")),
-    "off", open_question("§25.1", "开局前需规定是否缺一门 — the table decides before play; off is the plain game"))
+    "off", open_question("§25.1", "开局前需规定是否缺一门 — the table decides before play; off is the plain game"),
+    value_labels=(("off", "不须缺门"), ("on", "须缺一门")))
 
 TING = Requirement("ting", "和牌前必须听牌", text("§25.1", "5、和牌前必须听牌"), ready_declared)
 QUE = Requirement("que_yi_men", "至少缺一门",

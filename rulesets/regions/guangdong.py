@@ -20,12 +20,14 @@ GHOST = HouseOption(
     "ghost", "鬼牌 (wild)",
     (("none", "无鬼: no wild"), ("flip", "翻鬼: the tile after the deal is flipped, the next kind is wild"),
      ("white", "白板做鬼: 白板 is wild")),
-    "none", research("§3.10", "推倒胡 ghost options: 翻鬼 (indicator + 1), 双鬼, 白板做鬼, 无鬼; the named lines mention none"))
+    "none", research("§3.10", "推倒胡 ghost options: 翻鬼 (indicator + 1), 双鬼, 白板做鬼, 无鬼; the named lines mention none"),
+    value_labels=(("none", "无鬼"), ("flip", "翻鬼"), ("white", "白板做鬼")))
 
 BAOHE = HouseOption(
     "baohe", "爆和 (cap)",
     (("none", "no cap"), ("6", "6 番"), ("8", "8 番"), ("10", "10 番"), ("13", "13 番")),
-    "8", open_question("§6", "「多少番为顶不再叠加番数进行计算」: the cap value is not stated; 8 番 keeps 十三幺 (13 番) above it, as the text says it is"))
+    "8", open_question("§6", "「多少番为顶不再叠加番数进行计算」: the cap value is not stated; 8 番 keeps 十三幺 (13 番) above it, as the text says it is"),
+    value_labels=(("none", "不封顶"), ("6", "6番封顶"), ("8", "8番封顶"), ("10", "10番封顶"), ("13", "13番封顶")))
 
 DEAD_WALL = dead_wall("not stated (§6)")
 

@@ -20,27 +20,32 @@ from .common import (DEFAULT_DEAL, DEFAULT_DICE, TAIL_REPLACEMENT, YIPAO_DEALER,
 FLOWER_SET = HouseOption(
     "flowers", "花牌 (flowers)",
     (("with", "144 tiles with the 8 flowers (part 1)"), ("without", "136 tiles, no flowers (part 2)")),
-    "with", open_question("§7.1", "part 2 says 「共一百四十四张…没有 梅、兰、竹、菊…」, which would be 136: the 144 count agrees with part 1"))
+    "with", open_question("§7.1", "part 2 says 「共一百四十四张…没有 梅、兰、竹、菊…」, which would be 136: the 144 count agrees with part 1"),
+    value_labels=(("with", "有花 144张"), ("without", "无花 136张")))
 
 HORSES = HouseOption(
     "horses", "买马 (horses)",
     tuple((str(n), f"{n} horse tiles after a win" if n else "no 买马") for n in (0, 2, 4, 6, 8)),
-    "4", research("§3.10", "MIL 广东: horse_count 4 (the text calls 买马 optional: 「有时候有些玩家还有买马这个玩法」)"))
+    "4", research("§3.10", "MIL 广东: horse_count 4 (the text calls 买马 optional: 「有时候有些玩家还有买马这个玩法」)"),
+    value_labels=tuple((str(n), f"买{n}马" if n else "不买马") for n in (0, 2, 4, 6, 8)))
 
 CHI = HouseOption(
     "chi", "吃牌 (chow)",
     (("yes", "下家 may 吃 (001:9)"), ("no", "only 碰/杠, except to win (001:5)")),
-    "yes", open_question("§7.6", "「其他家只能“碰”或者“杠”」 vs 「庄家的下家…有权力吃或碰那张牌」 — conflict; 吃 by 下家 is the common rule"))
+    "yes", open_question("§7.6", "「其他家只能“碰”或者“杠”」 vs 「庄家的下家…有权力吃或碰那张牌」 — conflict; 吃 by 下家 is the common rule"),
+    value_labels=(("yes", "可吃"), ("no", "不可吃")))
 
 MULTI_WIN = HouseOption(
     "multi_win", "一炮多响 (several winners)",
     (("all", "一炮三响: every winner is paid, the discarder pays all"), ("biggest", "截胡: only the biggest hand wins")),
-    "all", open_question("§7.6–7.7", "「只有胡大牌的一家才算胡」 vs 「一炮三响…点炮者包三家」 — the 一炮三响 rule has its payment stated"))
+    "all", open_question("§7.6–7.7", "「只有胡大牌的一家才算胡」 vs 「一炮三响…点炮者包三家」 — the 一炮三响 rule has its payment stated"),
+    value_labels=(("all", "一炮多响"), ("biggest", "截胡")))
 
 STAKES = HouseOption(
     "stakes", "大小 (stakes: 花 / 杠 / 鸡胡)",
     (("1-2-3", "花 1, 杠 2, 鸡胡 3"), ("5-5-5", "花 5, 杠 5, 鸡胡 5 (「3个5」)"), ("10-20-30", "花 10, 杠 20, 鸡胡 30")),
-    "1-2-3", open_question("§7.7", "「开台时玩家都会说明玩的大小，常见的有1 2 3 、3个5、10 20 30等」: the table chooses; 1 2 3 is the first named"))
+    "1-2-3", open_question("§7.7", "「开台时玩家都会说明玩的大小，常见的有1 2 3 、3个5、10 20 30等」: the table chooses; 1 2 3 is the first named"),
+    value_labels=(("1-2-3", "花1 杠2 鸡胡3"), ("5-5-5", "花5 杠5 鸡胡5"), ("10-20-30", "花10 杠20 鸡胡30")))
 
 
 def _horses(options) -> tuple[IndicatorRule, ...]:

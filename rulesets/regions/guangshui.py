@@ -13,7 +13,8 @@ from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_ROTA
 REMOVED_SUIT = HouseOption(
     "removed_suit", "去掉一门 (removed suit)",
     (("m", "万 removed"), ("s", "条 removed"), ("p", "筒 removed")),
-    "m", open_question("§21", "去掉东南西北风及万字（去掉一色即可，也可拿掉条或者筒牌）"))
+    "m", open_question("§21", "去掉东南西北风及万字（去掉一色即可，也可拿掉条或者筒牌）"),
+    value_labels=(("m", "去万"), ("s", "去条"), ("p", "去筒")))
 
 
 def _tiles(options):

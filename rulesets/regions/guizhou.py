@@ -18,31 +18,36 @@ from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAY
 from .sichuan import SHAPES as SICHUAN_SHAPES, misses_a_suit
 
 JI_WRAP = HouseOption(
-    "ji_wrap", "鸡 9→? (after a 9)",
+    "ji_wrap", "翻到9 (after a 9)",
     (("wrap", "after a 9 comes the 1 of the suit"), ("none", "a flipped 9 makes no 鸡")),
-    "wrap", open_question("§13.3", "The wrap (9 → 1) is not stated for 鸡; every successor rule the texts state wraps (§26, §27, §31)"))
+    "wrap", open_question("§13.3", "The wrap (9 → 1) is not stated for 鸡; every successor rule the texts state wraps (§26, §27, §31)"),
+    value_labels=(("wrap", "9后算1"), ("none", "9不算鸡")))
 
 JI_TRIGGER = HouseOption(
     "ji_trigger", "翻鸡 (when)",
     (("any_win", "after any win (「和牌后翻开下一张未摸得牌」)"), ("self_draw", "after a self-drawn win only (「自抠（自摸）后翻一张牌」)")),
-    "any_win", open_question("§13.3", "和牌后 [000:51] vs 自抠（自摸）后 [000:53]"))
+    "any_win", open_question("§13.3", "和牌后 [000:51] vs 自抠（自摸）后 [000:53]"),
+    value_labels=(("any_win", "胡牌后翻"), ("self_draw", "自摸后翻")))
 
 MING_JI = HouseOption(
     "ming_ji", "打明鸡 (open chicken)",
     (("off", "no 明鸡"), ("on", "after the deal the 3rd stack's top is turned up; its next number is a 鸡")),
-    "off", open_question("§13.2", "打明鸡 起牌后三墩翻起 — a variant; where the 3rd stack is counted from is not stated (from the tail here)"))
+    "off", open_question("§13.2", "打明鸡 起牌后三墩翻起 — a variant; where the 3rd stack is counted from is not stated (from the tail here)"),
+    value_labels=(("off", "不打"), ("on", "打明鸡")))
 
 JI_COLLECT = HouseOption(
     "ji_collect", "谁收鸡 (who collects 鸡)",
     (("ready", "the winner and the ready sides (有叫) collect; the others' 鸡 count nothing"),
      ("all", "every side collects for its 鸡 (「有3条就有钱」)")),
-    "ready", open_question("§13.3", "who pays whom for 鸡 is not stated; RESEARCH.md §3.9: usually only players who are 听 at hand end collect"))
+    "ready", open_question("§13.3", "who pays whom for 鸡 is not stated; RESEARCH.md §3.9: usually only players who are 听 at hand end collect"),
+    value_labels=(("ready", "胡家和有叫"), ("all", "各家都收")))
 
 JI_COUNT = HouseOption(
     "ji_count", "算鸡 (which 鸡 count)",
     (("held", "every 鸡 held, in the hand or in melds (「有3条就有钱」, 「抓到一条就有钱」)"),
      ("melded", "only 鸡 in a 碰 or 杠 (「有人碰（杠）了3万的话算钱」)")),
-    "held", open_question("§13.3", "the texts conflict; two of the three sentences count any held 鸡"))
+    "held", open_question("§13.3", "the texts conflict; two of the three sentences count any held 鸡"),
+    value_labels=(("held", "手中和副露"), ("melded", "只算碰杠")))
 
 QUE_YI_MEN = Requirement("que_yi_men", "必须缺一门 (四川)",
                          text("§13.1, §14", "贵州麻将类似于四川麻将，在四川麻将的基础上添加抓鸡模式; 必须缺一门"), misses_a_suit)

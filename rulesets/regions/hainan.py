@@ -16,13 +16,15 @@ MINGDA = HouseOption(
     "mingda", "明打 (a discard win after 报听)",
     (("forbidden", "item 4: a player who declared 听 wins only by self-draw; 明打 never happens"),
      ("allowed", "明打 is a discard win after 报听: the discarder pays 8, 16 with the dealer")),
-    "forbidden", open_question("§23.2", "「报听明摸放炮不能和牌，必须自摸」 forbids it; 「明打1人8番，庄上16番」 prices it — the rule wins over the price"))
+    "forbidden", open_question("§23.2", "「报听明摸放炮不能和牌，必须自摸」 forbids it; 「明打1人8番，庄上16番」 prices it — the rule wins over the price"),
+    value_labels=(("forbidden", "不许明打"), ("allowed", "可明打")))
 
 TUIDAO_PAYMENT = HouseOption(
     "tuidao_payment", "推倒胡 谁付 (who pays)",
     (("discarder", "(a) on a discard the discarder pays 1; on a self-draw each other player pays 1"),
      ("everyone", "(b) everyone pays 1 (「1全部人1番」)")),
-    "discarder", open_question("§23.2", "「推倒胡，放炮即1全部人1番」 lost its punctuation; (a) keeps 放炮 a one-payer event, as 明打 is"))
+    "discarder", open_question("§23.2", "「推倒胡，放炮即1全部人1番」 lost its punctuation; (a) keeps 放炮 a one-payer event, as 明打 is"),
+    value_labels=(("discarder", "点炮者付"), ("everyone", "各家都付")))
 
 FAN = Requirement("fan", "番是和牌的前提（无番靠自摸）",
                   text("§23.1", "在海南麻将中番是指和牌的前提，而不是倍数; 10：最伤人的就是自摸了，所谓“无番靠自摸”"),

@@ -23,7 +23,8 @@ CAISHEN = HouseOption(
     "caishen", "财神 (wild)",
     (("white", "白板 is the fixed 财神 (no flip)"),
      ("flip", "the tile after the deal is flipped; its successor is 财神")),
-    "white", research("§3.4", "MIL 杭州 2025: 白板 is the fixed 财神; older apps flip one"))
+    "white", research("§3.4", "MIL 杭州 2025: 白板 is the fixed 财神; older apps flip one"),
+    value_labels=(("white", "白板作财神"), ("flip", "翻牌定财神")))
 
 ZIMO = Requirement("zimo", "只能自摸", research("§3.4", "杭州 (MIL 2025): Self-draw only"), self_drawn)
 

@@ -21,22 +21,26 @@ HUN_READING = HouseOption(
     "hun_reading", "混儿 读法 (reading of 中下滚)",
     (("kind_and_next", "(a) the flipped kind's other 3 copies and the next kind's 4 are 混儿 (3+4 = 7)"),
      ("red_and_kind", "(b) the 4 红中 and the flipped kind's other 3 copies are 混儿 (4+3 = 7)")),
-    "kind_and_next", open_question("§17", "「中下滚，7张」 gives no procedure; reading (a) is what 天津/河北 practice does (RESEARCH.md §3.6: 混 = indicator + next)"))
+    "kind_and_next", open_question("§17", "「中下滚，7张」 gives no procedure; reading (a) is what 天津/河北 practice does (RESEARCH.md §3.6: 混 = indicator + next)"),
+    value_labels=(("kind_and_next", "翻牌与下一种"), ("red_and_kind", "红中与翻牌")))
 
 DEAD_WALL = HouseOption(
     "dead_wall", "留牌 (dead wall)",
     (("6_plus_kongs", "keep 6 + kongs stacks (RESEARCH.md §3.6)"), ("none", "draw to the last tile")),
-    "6_plus_kongs", research("§3.6", "河北/秦皇岛: end of wall depends on kongs; one variant keeps 6 + 杠数 墩"))
+    "6_plus_kongs", research("§3.6", "河北/秦皇岛: end of wall depends on kongs; one variant keeps 6 + 杠数 墩"),
+    value_labels=(("6_plus_kongs", "留6墩加杠数"), ("none", "不留")))
 
 BASE_POINTS = HouseOption(
     "base_points", "基点 (stake)",
     (("1", "基点 1"), ("2", "基点 2"), ("3", "基点 3")),
-    "1", open_question("§17", "「基点为1、2、3」: read as the three stakes a table may play for; the meaning is not stated"))
+    "1", open_question("§17", "「基点为1、2、3」: read as the three stakes a table may play for; the meaning is not stated"),
+    value_labels=(("1", "1分"), ("2", "2分"), ("3", "3分")))
 
 ZHUOWU = HouseOption(
     "zhuowu", "捉伍儿 (which 5)",
     (("any", "the 5 of any suit caught between its 4 and 6"), ("wan", "only 五万 (天津's 捉五魁)")),
-    "any", open_question("§17", "「“捉伍儿”⑶」 names no suit; any suit is the literal reading"))
+    "any", open_question("§17", "「“捉伍儿”⑶」 names no suit; any suit is the literal reading"),
+    value_labels=(("any", "任意五"), ("wan", "只算五万")))
 
 ZIMO = Requirement("zimo", "只能自摸", text("§17", "河北麻将规则，可碰不可吃，只能自摸，有混儿"), self_drawn)
 

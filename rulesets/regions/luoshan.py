@@ -20,12 +20,14 @@ from .common import DEFAULT_DEAL, NO_FLOWERS, four_players, phase
 BREAK_START = HouseOption(
     "break_start", "开牌 (break)",
     (("skip", "skip the sum in stacks"), ("at", "start at the stack numbered by the sum")),
-    "skip", open_question("§31.2", "「数出骰子总点数的墩数，开始拿牌」: skip vs start is not stated; skip, as 上海 §4.2 states"))
+    "skip", open_question("§31.2", "「数出骰子总点数的墩数，开始拿牌」: skip vs start is not stated; skip, as 上海 §4.2 states"),
+    value_labels=(("skip", "跳过点数墩"), ("at", "从点数墩起")))
 
 INDICATOR_TILE = HouseOption(
     "caishen_tile", "翻牌 (the flipped tile)",
     (("stays", "stays face up in the wall and is drawn in turn"), ("set_aside", "is set aside")),
-    "stays", open_question("§31.8", "what happens to the flipped indicator tile: not stated; nothing says it leaves the wall"))
+    "stays", open_question("§31.8", "what happens to the flipped indicator tile: not stated; nothing says it leaves the wall"),
+    value_labels=(("stays", "留在墙中"), ("set_aside", "取出")))
 
 
 def _caishen(options) -> tuple[IndicatorRule, ...]:

@@ -27,13 +27,15 @@ def _jing(position) -> tuple[IndicatorRule, ...]:
 JING_POSITION = HouseOption(
     "jing_position", "翻精 (where)",
     (("next_head", "the next head tile after the deal"), ("tail_top", "the top tile of the tail stack")),
-    "next_head", research("§3.7", "a physical table flips from a fixed wall position (configure it); the tile after the deal is the common choice"))
+    "next_head", research("§3.7", "a physical table flips from a fixed wall position (configure it); the tile after the deal is the common choice"),
+    value_labels=(("next_head", "牌头下一张"), ("tail_top", "牌尾上层")))
 
 JING_SETTLEMENT = HouseOption(
     "jing_settlement", "精分 结算 (who collects 精分)",
     (("all_sides", "every side collects its 精分 (正精 2, 副精 1 a copy) from each other side"),
      ("winner_only", "only the winner collects his 精分 from each loser")),
-    "all_sides", research("§3.7", "SERVER-1 keeps 正精/副精 counts per player, so every player's 精 is settled [P]"))
+    "all_sides", research("§3.7", "SERVER-1 keeps 正精/副精 counts per player, so every player's 精 is settled [P]"),
+    value_labels=(("all_sides", "各家都收"), ("winner_only", "只胡家收")))
 
 REGION = Region(
     id="nanchang",

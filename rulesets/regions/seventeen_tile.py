@@ -18,14 +18,16 @@ HAND_READING = HouseOption(
     "hand_reading", "17张 读法 (reading)",
     (("hold17", "(a) a complete hand holds 17 tiles: 16 dealt, the dealer 17"),
      ("stacks17", "(b) 17 stacks a side, 13-tile hands")),
-    "hold17", open_question("§18", "「每人手里抓17张牌」 read literally: a hand of 17 tiles is 5 melds + a pair, so 16 are held between draws"))
+    "hold17", open_question("§18", "「每人手里抓17张牌」 read literally: a hand of 17 tiles is 5 melds + a pair, so 16 are held between draws"),
+    value_labels=(("hold17", "手牌17张"), ("stacks17", "每边17墩 手牌13张")))
 
 LIANZHUANG_RAISE = HouseOption(
     "lianzhuang_raise", "连庄 底数增加 (base raise)",
     (("one", "+1 to the base for each 连庄"), ("double", "the base doubles for each 连庄"),
      ("none", "no raise: the text gives no amount")),
     "one", open_question("§18", "「如果庄家连庄则还是此位玩家当庄，底数增加」 — the base grows but by how much is not stated; "
-                                "+1 a 连庄 is the smallest raise that is one"))
+                                "+1 a 连庄 is the smallest raise that is one"),
+    value_labels=(("one", "每连庄底数加1"), ("double", "每连庄底数翻倍"), ("none", "连庄不加底")))
 
 DEAD_WALL = dead_wall("not stated (§18)")
 

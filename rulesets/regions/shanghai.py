@@ -21,21 +21,24 @@ MULTI_WIN_DEALER = HouseOption(
     "multi_win_dealer", "一炮多响 下盘庄家",
     (("nearest_winner", "(b) the winner nearest the discarder deals"),
      ("after_nearest_winner", "(a) that winner's 下家 deals")),
-    "nearest_winner", open_question("§4.8", "「点炮者最近的一个胡牌者下家为下盘庄家」: reading (b) agrees with rule 2 「谁胡牌下盘当庄家」"))
+    "nearest_winner", open_question("§4.8", "「点炮者最近的一个胡牌者下家为下盘庄家」: reading (b) agrees with rule 2 「谁胡牌下盘当庄家」"),
+    value_labels=(("nearest_winner", "最近的胡家"), ("after_nearest_winner", "最近胡家的下家")))
 
 MIN_HAND = HouseOption(
     "min_hand", "起和 (the least hand)",
     (("qinghunpeng", "碰碰胡, 混一色 or 清一色 (清混碰)"),
      ("all_pungs", "碰碰胡 only: every meld a 刻 or 杠 (清碰, 混碰 and 字一色 included)")),
     "qinghunpeng", open_question("§4.6", "「至少从碰碰胡及以上的番型」: which hands rank with or above 碰碰胡 is not listed; "
-                                 "RESEARCH.md §3.5 names 上海 清混碰 (清一色, 混一色, 碰碰胡) as the hands of that class"))
+                                 "RESEARCH.md §3.5 names 上海 清混碰 (清一色, 混一色, 碰碰胡) as the hands of that class"),
+    value_labels=(("qinghunpeng", "清混碰"), ("all_pungs", "只碰碰胡")))
 
 CHENGBAO_DISCARD = HouseOption(
     "chengbao_discard", "承包 点炮 (承包 on a discard)",
     (("instead", "the 承包者 pays the one share instead of the discarder"),
      ("besides", "the discarder and the 承包者 pay a share each")),
     "instead", open_question("§4.7", "「点炮记分时，承包者付一份点数」: whether the discarder still pays is not stated; "
-                             "instead, as on a self-draw the 承包者 pays for everyone"))
+                             "instead, as on a self-draw the 承包者 pays for everyone"),
+    value_labels=(("instead", "承包者代付"), ("besides", "承包者另付")))
 
 
 def at_least_pengpeng(kind: str) -> Callable[[Judged], bool]:

@@ -19,40 +19,47 @@ LIANG_WINDOW = HouseOption(
     (("any_time", "亮牌 allowed throughout the hand"),
      ("first_draw", "not from one's second draw on (「从第二次摸牌起不允许亮出」)"),
      ("off", "亮牌 not allowed (「有时不允许亮出」)")),
-    "any_time", open_question("§32.3", "（有时不允许亮出或从第二次摸牌起不允许亮出） — the window is the table's choice; allowed is the plain rule"))
+    "any_time", open_question("§32.3", "（有时不允许亮出或从第二次摸牌起不允许亮出） — the window is the table's choice; allowed is the plain rule"),
+    value_labels=(("any_time", "随时可亮"), ("first_draw", "第二次摸牌前"), ("off", "不许亮")))
 
 READY_CHANGE = HouseOption(
     "ready_change", "报听 (declaring ready)",
     (("allowed", "不报听 and 改听 allowed"), ("forbidden", "报听 required and final")),
-    "allowed", open_question("§32.2", "是否允许不报听和是否允许在报听之后改听…以玩家之间的协商结果为准。一般来说是允许的"))
+    "allowed", open_question("§32.2", "是否允许不报听和是否允许在报听之后改听…以玩家之间的协商结果为准。一般来说是允许的"),
+    value_labels=(("allowed", "可不报 可改听"), ("forbidden", "必须报听 不改")))
 
 CAP = HouseOption(
     "cap", "封顶 (cap)",
     (("none", "no cap: 2^N"), ("16", "at most 16 points (4番)"), ("32", "at most 32 points (5番)"),
      ("64", "at most 64 points (6番)"), ("128", "at most 128 points (7番)")),
-    "none", open_question("§32.4", "「是否设置封顶值由对局的玩家们决定」 — the table decides; no cap is the plain formula"))
+    "none", open_question("§32.4", "「是否设置封顶值由对局的玩家们决定」 — the table decides; no cap is the plain formula"),
+    value_labels=(("none", "不封顶"), ("16", "封顶16分"), ("32", "封顶32分"), ("64", "封顶64分"), ("128", "封顶128分")))
 
 PAYER = HouseOption(
     "payer", "谁付 (who pays)",
     (("discarder_only", "the discarder pays 2^N alone; on a self-draw each other player pays 2^N"),
      ("all_pay", "each other player pays 2^N, on a discard too")),
-    "discarder_only", open_question("§32.5", "who pays is not stated; the discarder alone is the framework's rule for an unstated payer"))
+    "discarder_only", open_question("§32.5", "who pays is not stated; the discarder alone is the framework's rule for an unstated payer"),
+    value_labels=(("discarder_only", "点炮者付"), ("all_pay", "三家都付")))
 
 BIMENPAO = HouseOption(
     "bimenpao", "闭门炮 番 (value)",
     (("1", "闭门炮 1番"), ("0", "闭门炮 not counted")),
-    "1", open_question("§32.4", "「计算“闷三家”时加算“闭门炮”」 gives no value; 1番, the value of 闷三家 itself"))
+    "1", open_question("§32.4", "「计算“闷三家”时加算“闭门炮”」 gives no value; 1番, the value of 闷三家 itself"),
+    value_labels=(("1", "1番"), ("0", "不算")))
 
 SHOUBAYI = HouseOption(
     "shoubayi", "手把一 (one tile left)",
     (("allowed", "a hand down to one concealed tile may win (手把一 +1番)"), ("forbidden", "手把一 cannot win")),
-    "allowed", open_question("§32.2", "「是否允许“手把一”…以玩家间的协商结果为准」; allowed, since §32.4 gives it a 番 and 「“手把一”默认允许更换」"))
+    "allowed", open_question("§32.2", "「是否允许“手把一”…以玩家间的协商结果为准」; allowed, since §32.4 gives it a 番 and 「“手把一”默认允许更换」"),
+    value_labels=(("allowed", "可胡"), ("forbidden", "不可胡")))
 
 LIANG_READING = HouseOption(
     "liang_unshown", "未亮时不允许和牌 (reading)",
     (("not_open", "(a) 亮牌 is not 开门: only the 碰/明杠 requirement applies"),
      ("must_show", "(b) a hand still holding one each of 东南西北 or of 中发白 unshown cannot win")),
-    "not_open", open_question("§32.5", "reading (a) makes 「且未亮时不允许和牌」 a restatement of the 开门 rule; (b) is stricter"))
+    "not_open", open_question("§32.5", "reading (a) makes 「且未亮时不允许和牌」 a restatement of the 开门 rule; (b) is stricter"),
+    value_labels=(("not_open", "亮牌不算开门"), ("must_show", "须亮出才能胡")))
 
 OPEN = Requirement("kaimen", "必须碰或明杠开门",
                    text("§32.2", "在门清状态下不允许和牌，必须通过碰或杠（明杠）“开门”。"), opened_by_pung_or_kong)

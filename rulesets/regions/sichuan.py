@@ -18,13 +18,15 @@ QUE_MEN = HouseOption(
     "que_men", "缺一门 (a void suit to win)",
     (("required", "a winning hand lacks one of 万, 筒, 条 (「必须缺门可和」)"),
      ("not_required", "no void suit needed (「部分地区除外，如南充」)")),
-    "required", open_question("§14 (1)", "「缺门可胡」 vs 「必须缺门可和」: the 成都 sentence 「必须缺一门」 makes it mandatory; 南充 is the stated exception"))
+    "required", open_question("§14 (1)", "「缺门可胡」 vs 「必须缺门可和」: the 成都 sentence 「必须缺一门」 makes it mandatory; 南充 is the stated exception"),
+    value_labels=(("required", "须缺一门"), ("not_required", "不须缺门")))
 
 GEN = HouseOption(
     "gen", "根 (four of a kind)",
     (("kongs", "only kongs add a 番 (「和牌时有杠加番一杠为一番」)"),
      ("four_of_a_kind", "every four of a kind in the hand adds a 番, kong or not (根, RESEARCH.md §3.12)")),
-    "kongs", open_question("§14", "the text prices kongs only; 根 held without a kong (龙七对) is RESEARCH.md §3.12's 「×(1 + 根)」"))
+    "kongs", open_question("§14", "the text prices kongs only; 根 held without a kong (龙七对) is RESEARCH.md §3.12's 「×(1 + 根)」"),
+    value_labels=(("kongs", "只算杠"), ("four_of_a_kind", "四张都算")))
 
 
 def misses_a_suit(j: Judged) -> bool:

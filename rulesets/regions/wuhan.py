@@ -19,17 +19,20 @@ from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAY
 DEAD_WALL = HouseOption(
     "dead_wall", "黄庄 (end of wall)",
     (("9_stacks", "黄庄 when the last 9 stacks remain"), ("4_tiles", "黄庄 when 4 tiles remain")),
-    "9_stacks", research("§3.8", "黄庄 with the last 9 墩 (id 49189478384) or with 4 tiles left (id 36686615465)"))
+    "9_stacks", research("§3.8", "黄庄 with the last 9 墩 (id 49189478384) or with 4 tiles left (id 36686615465)"),
+    value_labels=(("9_stacks", "留9墩"), ("4_tiles", "留4张")))
 
 DAHU_VALUE = HouseOption(
     "dahu_value", "大胡 底 (value of a 大胡)",
     (("10", "each 大胡 is worth 10 (屁胡 1)"), ("5", "each 大胡 is worth 5"), ("2", "each 大胡 is worth 2")),
-    "10", open_question("§20", "「…都算大胡。其他就都是屁胡」 gives the classes, not their values; neither does RESEARCH.md §3.8"))
+    "10", open_question("§20", "「…都算大胡。其他就都是屁胡」 gives the classes, not their values; neither does RESEARCH.md §3.8"),
+    value_labels=(("10", "10分"), ("5", "5分"), ("2", "2分")))
 
 PAYER = HouseOption(
     "payer", "放冲 谁付 (who pays a discard win)",
     (("discarder_only", "the discarder alone"), ("all_pay", "every other player")),
-    "discarder_only", open_question("§20", "not stated; the discarder alone is the framework's rule for an unstated payer"))
+    "discarder_only", open_question("§20", "not stated; the discarder alone is the framework's rule for an unstated payer"),
+    value_labels=(("discarder_only", "放冲者付"), ("all_pay", "三家都付")))
 
 KAIKOU = Requirement("kaikou", "不开口不能胡", text("§20", "武汉的红中赖子杠讲究开口（即碰，吃，杠），不开口不能胡"), opened)
 HONGZHONG = Requirement("no_hongzhong", "红中留在手上不能胡", text("§20", "红中留在手上不能胡"), no_red_dragon)

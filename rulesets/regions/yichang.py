@@ -18,7 +18,8 @@ EXCHANGE = HouseOption(
     "exchange_direction", "换三张 方向 (direction)",
     (("dice", "by the dice sum: %3 = 1 → 下家, 2 → 上家, 0 → 对家"), ("next", "always to 下家"),
      ("opposite", "always to 对家"), ("previous", "always to 上家")),
-    "dice", research("§3.12", "direction by dice (e.g. sum % 3: 1 → 下家, 2 → 上家, 0 → 对家); the text says only 「通过投掷色子的方式决定和谁交换」"))
+    "dice", research("§3.12", "direction by dice (e.g. sum % 3: 1 → 下家, 2 → 上家, 0 → 对家); the text says only 「通过投掷色子的方式决定和谁交换」"),
+    value_labels=(("dice", "按骰子"), ("next", "换给下家"), ("opposite", "换给对家"), ("previous", "换给上家")))
 
 QUE_MEN = Requirement("que_men", "必须缺门可和", text("§15", "核心是打缺门; 必须缺门可和"), misses_a_suit)
 

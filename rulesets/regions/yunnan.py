@@ -21,30 +21,35 @@ from .common import (DEFAULT_DEAL, DEFAULT_DICE, NO_FLOWERS, YIPAO_DEALER, dead_
 TAIL_READING = HouseOption(
     "weipai_reading", "尾牌 (which two)",
     (("tops_of_last_two", "the top tiles of the last two stacks"), ("both_of_last_stack", "both tiles of the last stack")),
-    "tops_of_last_two", open_question("§29.3", "「尾牌上面两张」: (a) the upper tiles of the last two stacks — 上面 = upper"))
+    "tops_of_last_two", open_question("§29.3", "「尾牌上面两张」: (a) the upper tiles of the last two stacks — 上面 = upper"),
+    value_labels=(("tops_of_last_two", "最后两墩上层"), ("both_of_last_stack", "最后一墩两张")))
 
 MULTI_WIN_DEALER = HouseOption(
     "multi_win_dealer", "一炮多响 下盘庄家",
     (("nearest_winner", "(b) the first winner counted from the discarder towards 下家"),
      ("discarder_next", "(a) the discarder's 下家, winner or not")),
-    "nearest_winner", open_question("§29.5", "「点炮者下方第一家」: (b) keeps 「每盘首先和牌的人为下一盘的庄家」 true"))
+    "nearest_winner", open_question("§29.5", "「点炮者下方第一家」: (b) keeps 「每盘首先和牌的人为下一盘的庄家」 true"),
+    value_labels=(("nearest_winner", "最近的胡家"), ("discarder_next", "点炮者下家")))
 
 PINGHU_READING = HouseOption(
     "pinghu_reading", "平和 (what is a 平和)",
     (("no_big_pattern", "a hand that is not 碰碰胡, 清一色 or 混一色 (大牌型)"),
      ("all_chows", "four chows and a pair; any hand with a 刻 is not 平和")),
     "no_big_pattern", open_question("§29.6", "「平和必须自摸，大牌型可以点炮也可以自摸」 sets 平和 against 大牌型, which the text does not list; "
-                                    "碰碰胡, 清一色 and 混一色 are read as the 大牌型"))
+                                    "碰碰胡, 清一色 and 混一色 are read as the 大牌型"),
+    value_labels=(("no_big_pattern", "非大牌型"), ("all_chows", "全顺子")))
 
 ANGANG = HouseOption(
     "angang", "暗杠 (concealed kong)",
     (("1", "each other side pays 1"), ("2", "each other side pays 2"), ("4", "each other side pays 4")),
-    "2", open_question("§29.7", "暗杠's value is not stated; 2 from each other side, as much as a 明杠 costs its discarder"))
+    "2", open_question("§29.7", "暗杠's value is not stated; 2 from each other side, as much as a 明杠 costs its discarder"),
+    value_labels=(("1", "每家付1"), ("2", "每家付2"), ("4", "每家付4")))
 
 ZHUANWAN = HouseOption(
     "zhuanwan", "转弯杠 (added kong)",
     (("1", "each other side pays 1"), ("2", "each other side pays 2")),
-    "1", open_question("§29.7", "转弯杠's value is not stated; 1 from each other side, below a 暗杠"))
+    "1", open_question("§29.7", "转弯杠's value is not stated; 1 from each other side, below a 暗杠"),
+    value_labels=(("1", "每家付1"), ("2", "每家付2")))
 
 
 def pinghu_self_drawn(reading: str) -> Callable[[Judged], bool]:

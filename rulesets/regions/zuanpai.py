@@ -27,22 +27,26 @@ ZUAN_WALL = HouseOption(
      ("first_untouched", "(b) the first wall clockwise that the deal has not touched")),
     "first_untouched", open_question("§26.4", "「庄家的上家（顺时针未动过的第一家的牌墙）」: the parenthesis says the count "
                                               "runs on a wall nobody has touched; the 上家's wall is often dealt from, and "
-                                              "a dealt tile cannot be flipped"))
+                                              "a dealt tile cannot be flipped"),
+    value_labels=(("upper_house", "庄家上家的墙"), ("first_untouched", "第一道未动的墙")))
 
 ZUAN_DICE = HouseOption(
     "zuan_dice", "第三次掷骰 (third roll)",
     (("2", "two dice, like the dealing rolls"), ("1", "one die")),
-    "2", open_question("§26.4", "Number of dice for the third roll: not stated; the table's dice cup rolls two"))
+    "2", open_question("§26.4", "Number of dice for the third roll: not stated; the table's dice cup rolls two"),
+    value_labels=(("2", "两个骰子"), ("1", "一个骰子")))
 
 DA_QUE = HouseOption(
     "da_que", "打缺 (void suit)",
     (("off", "发 is shown and replaced from the tail"), ("on", "打缺: 发 need not be shown and counts as a wind")),
-    "off", open_question("§26.2", "当打缺时发可以不必亮出来，算风牌，但不算钱"))
+    "off", open_question("§26.2", "当打缺时发可以不必亮出来，算风牌，但不算钱"),
+    value_labels=(("off", "不打缺"), ("on", "打缺")))
 
 FA_VALUE = HouseOption(
     "fa_value", "发 算钱 (value of a shown 发)",
     (("double", "each shown 发 doubles the win: 2^n (翻 = a doubling)"), ("add", "each shown 发 adds one: 1 + n")),
-    "double", open_question("§26.2", "「几个发算几个翻的钱」: 翻 is read as a doubling, as 番 is in the texts that give values (§1.8, §32.4)"))
+    "double", open_question("§26.2", "「几个发算几个翻的钱」: 翻 is read as a doubling, as 番 is in the texts that give values (§1.8, §32.4)"),
+    value_labels=(("double", "每张翻倍"), ("add", "每张加一")))
 
 GANG_PAI = Requirement("no_gang_pai", "杠牌手上有就不能和牌",
                        text("§26.2", "发财和白板是杠牌，只能用来杠，手上有，就不能和牌…如果是中发白的钻牌，则其余两个就成了杠牌"),

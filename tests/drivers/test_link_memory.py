@@ -5,8 +5,8 @@ import asyncio
 import pytest
 
 from drivers.board_link import BoardLinkConfig
-from drivers.errors import (BoardReset, LinkError, LinkLost, NoResponse, ProtocolVersionMismatch,
-                            WrongBoard)
+from drivers.errors import (BoardReset, LinkClosed, LinkError, LinkLost, NoResponse,
+                            ProtocolVersionMismatch, WrongBoard)
 from drivers.link import LinkConfig
 from drivers.messages import PROTOCOL_VERSION, BoardKind, EventsDropped, FaultRaised, Status
 from simulator.faults import WireFaults
@@ -152,14 +152,36 @@ def test_board_reset_mid_session_is_detected_by_its_boot_counter():
     run(main())
 
 
-def test_retransmissions_are_bounded():
+async def lost_with_a_command(pair, payload: bytes) -> asyncio.Future:
+    """Connect, cut the wire with a command in flight, and return it once the link is lost."""
+    await pair.host.connect()
+    pair.wire.faults.silent = True
+    command = asyncio.ensure_future(pair.host.command(0x10, payload))
+    while not pair.failures:
+        await asyncio.sleep(0.01)
+    return command
+
+
+def test_retransmissions_are_bounded_and_the_command_is_held_for_a_reconnection():
     async def main():
         pair = memory_link(config=LinkConfig(max_retransmits=2, link_timeout=30))
-        await pair.host.connect()
-        pair.wire.faults.silent = True
-        with pytest.raises(LinkLost, match="after 2 retransmissions"):
-            await pair.host.command(0x10, b"lost")
+        command = await lost_with_a_command(pair, b"lost")
+        assert isinstance(pair.failures[0], LinkLost) and "after 2 retransmissions" in str(pair.failures[0])
+        assert not command.done()                       # held: the lost link is an episode
+        pair.wire.faults.silent = False
+        assert (await pair.host.reconnect()).resumed
+        assert await command == Status.OK and pair.received == [(0x10, b"lost")]
         await pair.close()
+    run(main())
+
+
+def test_closing_a_lost_link_fails_its_held_commands():
+    async def main():
+        pair = memory_link(config=LinkConfig(max_retransmits=1, link_timeout=30))
+        command = await lost_with_a_command(pair, b"never")
+        await pair.close()
+        with pytest.raises(LinkClosed):
+            await command
     run(main())
 
 

@@ -95,7 +95,7 @@ def test_run_command_plays_hands_and_exits_0(tmp_path):
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("no configuration: running 长春麻将 (changchun) against the built-in simulator")
-    assert sum(line.startswith("hand ") for line in lines) == 3
+    assert sum("; next dealer seat" in line for line in lines) == 3
     log = [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines()]
     assert audit_events(log) == []
     audit = subprocess.run([sys.executable, "-m", "firmware", "audit", str(events)], capture_output=True, text=True, timeout=60)

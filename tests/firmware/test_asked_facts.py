@@ -14,6 +14,7 @@ from firmware.hand.declarations import dealt_tiles, opening_small_wins
 from firmware.hand.questions import Questions
 from firmware.hand.settlement import SettlementRound
 from firmware.hand.state import HandState
+from firmware.hand.win_check import judge_laid
 from rulesets.regions import get_region
 from rulesets.scoring import DrawContext
 from rulesets.tiles import Tile, parse_tiles
@@ -38,6 +39,14 @@ def built_hand(ruleset, dealt: dict[int, str], dealer: int = 0) -> HandState:
             if Slot(index, layer) not in wall:
                 wall[Slot(index, layer)] = next(rest)
     return HandState(ruleset, 1, dealer, [(1, 2)], Break(0, 3), wall, plan.next_head, salt="s")
+
+
+def judge_win(hand: HandState, seat: int, discarder: int | None, concealed: str, win_tile: Tile):
+    """A hand laid without melds, judged as the win check judges it (a legal one is the hand's win)."""
+    laid, context = hand.laid_hand(seat, discarder, (), tuple(parse_tiles(concealed)), (), win_tile, ())
+    result = judge_laid(hand.ruleset, laid, context)
+    hand.record_win(seat, discarder, laid, win_tile, result)
+    return result
 
 
 # -- 长沙 起手小和 --------------------------------------------------------------------------------
@@ -166,7 +175,7 @@ def test_guizhou_every_seat_lays_its_hand_and_a_ready_seat_holding_ji_is_paid():
     its hand counts as not shown, and the recorder says it timed out."""
     ruleset = get_region("guizhou").resolve()
     hand = built_hand(ruleset, {})
-    hand.judge_win(0, None, (), tuple(parse_tiles("123m456m789m123p55p")), (), Tile.M5, ())
+    judge_win(hand, 0, None, "123m456m789m123p55p", Tile.M5)
     assert hand.wins
     ready = parse_tiles("11s234s567s789s12m")            # 缺一门 (no 筒), waits on 3万
     not_ready = parse_tiles("1s3s5s7s9s2m4m6m8m1p3p5p7p")
@@ -230,7 +239,7 @@ def test_a_hand_of_the_wrong_count_is_a_false_win_not_a_crash():
     replacement was never seen) is judged 诈胡, and the hand goes on."""
     ruleset = get_region("yichang").resolve()
     hand = built_hand(ruleset, {})
-    _, _, result = hand.judge_win(2, 1, (), tuple(parse_tiles("2222s777p333s666s88s")), (), Tile.S8, ())
+    result = judge_win(hand, 2, 1, "2222s777p333s666s88s", Tile.S8)
     assert not result.verdict.legal and "15 concealed tiles" in result.verdict.failures[0]
     assert hand.wins == []
 

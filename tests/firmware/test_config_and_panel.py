@@ -41,7 +41,7 @@ def test_menu_chooses_a_ruleset_and_an_option_and_settings_remember_it(tmp_path)
     menu.press(Key.LEFT)                        # back to changchun
     menu.press(Key.CONFIRM)                     # to the first option line
     line = menu.view()
-    assert line["t_opt0"].startswith("▶开牌")
+    assert line["t_opt0"] == "→开牌：跳过点数墩"             # the cursor, the label and the value in Chinese
     menu.press(Key.CONFIRM)                     # cycle break_start: skip → at
     assert menu.options["break_start"] == "at"
     assert menu.press(Key.LIFT) == "save"

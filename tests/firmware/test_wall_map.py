@@ -1,9 +1,11 @@
 """The wall map: reads land in their slots; doubled reads and stray tags are resolved, never guessed."""
 
+from collections import Counter
+
 from firmware.build.registry import Registered, TileRegistry
-from firmware.build.wall_map import WallMap
-from rulesets.tiles import Tile
-from rulesets.tilesets import TileSet
+from firmware.build.wall_map import WallMap, _multiset_problems, name_tiles, wrong_tile_set
+from rulesets.tiles import FLOWERS, HONOURS, WINDS, Tile
+from rulesets.tilesets import SET_108, SET_112_RED, SET_112_WINDS, SET_136, SET_144, TileSet
 from rulesets.walls import Layer, StackPos
 
 
@@ -60,10 +62,62 @@ def test_a_foreign_tile_and_a_tile_of_the_other_set_are_named():
     assert "红中 (7z) of set 1 in a build of set 0" in messages
 
 
-def test_missing_and_extra_tiles_are_named():
+def test_missing_and_extra_tiles_are_named_in_english_and_chinese():
     registry, wall = setup([Tile.M1, Tile.M1])
     wall.on_head_read(0, 0, (uid(1),))
     wall.on_head_read(0, 1, (uid(2),))
-    messages = [p.message for p in wall.check(EXPECTED, 0)]
-    assert "missing 1 × 二万 (2m): find it and put it in the table" in messages
-    assert "1 extra 一万 (1m) this ruleset does not use: take it out" in messages
+    problems = wall.check(EXPECTED, 0)
+    assert [(p.message, p.text_zh) for p in problems] == [
+        ("1 extra 一万 (1m): the set holds 1; take it out", "多了 1 张 一万（一副牌只有1张）"),
+        ("missing 1 × 二万 (2m): find it and put it in the table", "缺 1 张 二万"),
+    ]
+
+
+def test_a_kind_the_ruleset_does_not_use_is_said_so():
+    registry, wall = setup([Tile.M1, Tile.M2])
+    registry.enroll([Registered(uid(3), Tile.RED, 0, 0)])     # the set holds a 红中 beside its two tiles
+    wall.on_head_read(0, 0, (uid(1),))
+    wall.on_head_read(0, 1, (uid(3),))
+    assert [p.text_zh for p in wall.check(EXPECTED, 0)] == ["牌桌有3张牌，本规则用2张：请取出红中"]
+    extra = _multiset_problems(Counter({Tile.M1: 1, Tile.RED: 1}), Counter({Tile.M1: 1}), unread=False)
+    assert [(p.message, p.text_zh) for p in extra] == [
+        ("1 extra 红中 (7z) this ruleset does not use: take it out", "多了 1 张 红中（本规则不用）")]
+
+
+def enrolled(tile_set: TileSet) -> TileRegistry:
+    registry = TileRegistry()
+    registry.enroll([Registered(bytes([0xE0, 0, 0, 0, 0, index >> 8, index & 0xFF, 7]), kind, 0, index)
+                     for index, kind in enumerate(tile_set.tiles())])
+    return registry
+
+
+def test_the_wrong_tile_set_is_named_as_the_cause():
+    """issue 13 item 6: a 108-tile ruleset on a 136-tile table said `missing 2 × 一万` and 22 more."""
+    problem = wrong_tile_set(enrolled(SET_136).counts(0), SET_108, "四川麻将")
+    assert problem.message == "this table holds 136 tiles; 四川 plays 108: take out the 字牌"
+    assert problem.text_zh == "牌桌有136张牌，四川用108张：请取出字牌"
+    short = wrong_tile_set(enrolled(SET_108).counts(0), SET_136, "长春麻将")
+    assert short.message == "this table holds 108 tiles; 长春 plays 136: add the 字牌 (and enrol them)"
+    assert short.text_zh == "牌桌有108张牌，长春用136张：请加入字牌并登记"
+    other = wrong_tile_set(enrolled(SET_112_WINDS).counts(0), SET_112_RED, "")
+    assert other.text_zh == "牌桌的牌与本规则不符：请取出风牌，请加入红中并登记"
+    assert wrong_tile_set(enrolled(SET_144).counts(0), SET_136, "长春").text_zh.endswith("请取出花牌")
+    assert wrong_tile_set(enrolled(SET_136).counts(0), SET_136, "长春") is None
+
+
+def test_a_wrong_tile_set_is_one_problem_not_a_list_of_tiles():
+    registry = enrolled(SET_136)
+    wall = WallMap(None, (14, 13, 14, 13), registry)
+    kinds = SET_136.tiles()
+    for index, position in enumerate(wall.positions()):     # the first 108 tiles of a 136 set
+        wall.reads[position] = (bytes([0xE0, 0, 0, 0, 0, index >> 8, index & 0xFF, 7]),)
+        wall.uids[position] = wall.reads[position][0]
+    assert len(kinds) == 136 and len(wall.positions()) == 108
+    problems = wall.check(SET_108, 0, "四川麻将")
+    assert [p.text_zh for p in problems] == ["牌桌有136张牌，四川用108张：请取出字牌"]
+
+
+def test_groups_of_tiles_are_named_by_their_names():
+    assert name_tiles(set(HONOURS)) == "字牌"
+    assert name_tiles(set(WINDS) | {Tile.RED}) == "风牌、红中"
+    assert name_tiles(set(FLOWERS) | {Tile.M1}) == "花牌、一万"

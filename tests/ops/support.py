@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def clean_env(tmp: Path, **extra: str) -> dict[str, str]:
     """The environment of a user with no configuration and a state folder under `tmp`."""
-    env = {k: v for k, v in os.environ.items() if k not in (CONFIG_ENV, "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID")}
+    env = {k: v for k, v in os.environ.items()
+           if k not in (CONFIG_ENV, "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "JOURNAL_STREAM", "INVOCATION_ID")}
     env["XDG_STATE_HOME"] = str(tmp / "xdg")
     env["PYTHONPATH"] = str(ROOT)
     env.update(extra)

@@ -31,8 +31,10 @@ def edit_win(events, chosen, edit) -> list[dict]:
 
 
 def test_a_win_context_round_trips_through_json():
+    """Every fact comes back — but a private 宝 (the win is written before the hand ends) and the
+    prevailing wind (the table does not track it: the default 东 is read back)."""
     context = WinContext(winner=2, dealer=1, discarder=None, win_tile=Tile.parse("5p"), sides=(0, 1, 2, 3),
-                         prevailing_wind=Tile.parse("2z"), ready_declared=True, kong_replacement=True, last_tile=True,
+                         ready_declared=True, kong_replacement=True, last_tile=True,
                          bao_hit=True, consecutive_dealer=2, kongs_by_side=((1, 1, 0), (2, 0, 1)),
                          wilds=(Tile.parse("9m"),), flipped=(Tile.parse("1s"), Tile.parse("3z")),
                          exposed_by_side=((1, (parse_meld("555p"), parse_meld("concealed:1111s"))),),
@@ -40,6 +42,8 @@ def test_a_win_context_round_trips_through_json():
     data = win_context_json(context)
     assert win_context_from_json(data, winner=2, dealer=1, discarder=None, win_tile=Tile.parse("5p"),
                                  sides=(0, 1, 2, 3)) == context
+    hidden = win_context_json(context, private=(Tile.parse("9m"),))
+    assert hidden["wilds"] == [] and "prevailing_wind" not in hidden
 
 
 def test_a_fact_that_would_not_come_back_from_json_is_refused_when_written():

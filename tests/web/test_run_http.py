@@ -23,7 +23,7 @@ def test_run_prints_the_web_address_and_serves_while_it_plays(tmp_path):
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("no configuration: running")
     assert lines[1].startswith("web view at http://127.0.0.1:") and "api/state" in lines[1]
-    assert sum(line.startswith("hand ") for line in lines) == 1
+    assert sum("; next dealer seat" in line for line in lines) == 1
 
 
 def test_the_config_names_where_the_web_view_listens(tmp_path):

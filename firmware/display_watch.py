@@ -1,0 +1,79 @@
+"""The public display, supervised like the boards: alive, repainted after any gap, a fault when silent.
+
+The display protocol has no acknowledgement (protocol.md §7), so a lost instruction is never
+reported: the watch pings the display every `PING_S` (`sendme`), and after every answer it repaints
+the page showing (anti-entropy: whatever a noisy wire lost is sent again within a second).  A display
+that misses `SILENT_AFTER` pings in a row is a fault (shown, logged, recorded) that clears itself when
+it answers again; it is then repainted whole, as after its own reboot.  The watch never stops the
+table: the boards and the seat displays go on without the public display.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Callable
+
+from drivers.display import Display, Rebooted, Touched
+from drivers.errors import LinkClosed, LinkLost, NoResponse
+
+from .presenter import Presenter
+
+PING_S = 1.0
+PING_TIMEOUT_S = 0.5
+SILENT_AFTER = 2
+
+log = logging.getLogger("mahjong_table.display")
+
+
+class DisplayWatch:
+    def __init__(self, display: Display, presenter: Presenter, *, on_touch: Callable[[Touched], None],
+                 on_silent: Callable[[str], None], on_back: Callable[[], None]) -> None:
+        self.display = display
+        self.presenter = presenter
+        self._on_touch = on_touch
+        self._on_silent = on_silent
+        self._on_back = on_back
+        self.missed = 0
+        self.repaints = 0
+
+    async def events(self) -> None:
+        """Touches go to the hub; a reboot is repainted at once; a dead port is said once."""
+        try:
+            while True:
+                event = await self.display.next_event()
+                if isinstance(event, Rebooted):
+                    log.warning("the display restarted by itself: repainting it")
+                    self._repaint()
+                elif isinstance(event, Touched):
+                    self._on_touch(event)
+        except (LinkLost, LinkClosed) as error:
+            self._silent(f"the display's port is gone ({error})")
+
+    async def pings(self) -> None:
+        while True:
+            await asyncio.sleep(PING_S)
+            try:
+                await self.display.ping(PING_TIMEOUT_S)
+            except NoResponse:
+                self.missed += 1
+                if self.missed == SILENT_AFTER:
+                    self._silent(f"the display did not answer {SILENT_AFTER} pings in a row")
+                continue
+            except (LinkLost, LinkClosed):
+                return                                  # `events` says it
+            if self.missed >= SILENT_AFTER:
+                log.warning("the display answers again: repainting it")
+                self._on_back()
+                self._repaint()
+            else:
+                self.presenter.repaint((self.presenter.page,))
+            self.missed = 0
+
+    def _repaint(self) -> None:
+        self.repaints += 1
+        self.presenter.repaint()
+
+    def _silent(self, why: str) -> None:
+        log.error("%s; the table goes on without it", why)
+        self._on_silent(why)

@@ -1,0 +1,124 @@
+"""Python `logging` for a person: the terminal, or systemd's journal.
+
+`run` configures it for the length of the command (`configured`); the lines themselves come from
+the table (firmware/table_log.py) and from wherever a module logs.  Two shapes:
+
+- **Under systemd** (`$JOURNAL_STREAM` naming our stream, or `$INVOCATION_ID`): plain lines, each
+  prefixed with its syslog priority (`<3>` error, `<4>` warning, `<6>` info, `<7>` debug), which
+  journald reads as the line's level (`SyslogLevelPrefix=`, on by default) and strips; no time
+  stamp, journald adds its own.  `journalctl -u mahjong-table -p warning` then shows the faults.
+- **In a terminal**: one short line per phase, with the time: `12:03:04 hand 3 · 配牌 dealing`;
+  warnings and errors say so first (`12:03:09 error: E01 …`).
+
+Lines are written to the stream the command's other human lines go to (stdout, or stderr when the
+recorder writes JSON Lines to stdout), looked up at each line so a replaced stream is followed.
+Only the loggers under `firmware` and `drivers` are configured, and only while the command runs:
+nothing is left behind in the process (two tables, or many tests, share it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+from typing import Callable, Iterator, Mapping, TextIO
+
+LEVELS: dict[str, int] = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
+                          "error": logging.ERROR}
+DEFAULT_LEVEL = "info"
+NAMESPACES = ("firmware", "drivers")
+
+# syslog(3) priorities, as journald reads them from a "<N>" prefix (sd-daemon(3)).
+PRIORITIES = ((logging.CRITICAL, 2), (logging.ERROR, 3), (logging.WARNING, 4), (logging.INFO, 6))
+DEBUG_PRIORITY = 7
+
+
+def priority(levelno: int) -> int:
+    """The syslog priority of a logging level (a level between two takes the lower one's)."""
+    return next((prio for level, prio in PRIORITIES if levelno >= level), DEBUG_PRIORITY)
+
+
+def under_journal(environ: Mapping[str, str], stream: TextIO) -> bool:
+    """Whether lines written to `stream` reach systemd's journal.
+
+    systemd.exec(5): `$JOURNAL_STREAM` is "device:inode" of the journal stream the service's
+    stdout/stderr are connected to; a process compares it with its own stream.  `$INVOCATION_ID`
+    is set for every unit: output with no JOURNAL_STREAM to compare goes to the journal by default.
+    """
+    named = environ.get("JOURNAL_STREAM", "")
+    if named:
+        try:
+            status = os.fstat(stream.fileno())
+        except (AttributeError, OSError, ValueError):     # not a real file (a test's capture)
+            return True
+        return named == f"{status.st_dev}:{status.st_ino}"
+    return bool(environ.get("INVOCATION_ID"))
+
+
+class JournalFormatter(logging.Formatter):
+    """`<N>message`, every line of a record prefixed (a traceback is several lines)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        prefix = f"<{priority(record.levelno)}>"
+        return "\n".join(prefix + line for line in super().format(record).splitlines() or [""])
+
+
+class TerminalFormatter(logging.Formatter):
+    """`HH:MM:SS message`; a level above info (or debug) is named before the message."""
+
+    def __init__(self) -> None:
+        super().__init__(datefmt="%H:%M:%S")
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        level = "" if record.levelno == logging.INFO else f"{record.levelname.lower()}: "
+        return f"{self.formatTime(record, self.datefmt)} {level}{text}"
+
+
+class _FollowingHandler(logging.StreamHandler):
+    """A stream handler that asks for its stream at every record (sys.stdout may be replaced)."""
+
+    def __init__(self, stream: Callable[[], TextIO]) -> None:
+        super().__init__(stream())
+        self._stream = stream
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = self._stream()
+        super().emit(record)
+
+
+def parse_level(name: str) -> int:
+    """A level from its name ('debug', 'info', 'warning', 'error'); ValueError naming the choices."""
+    try:
+        return LEVELS[name.lower()]
+    except KeyError:
+        raise ValueError(f"no log level {name!r}; choose one of {', '.join(LEVELS)}") from None
+
+
+@contextlib.contextmanager
+def configured(level: str = DEFAULT_LEVEL, stream: Callable[[], TextIO] = lambda: sys.stdout,
+               environ: Mapping[str, str] | None = None) -> Iterator[logging.Handler]:
+    """Log the `firmware` and `drivers` loggers at `level` to `stream()` while the body runs,
+    as journal lines under systemd and terminal lines otherwise; undone afterwards."""
+    env = os.environ if environ is None else environ
+    handler = _FollowingHandler(stream)
+    handler.setFormatter(JournalFormatter() if under_journal(env, stream()) else TerminalFormatter())
+    number = parse_level(level)
+    loggers = [logging.getLogger(name) for name in NAMESPACES]
+    before = [(logger, logger.level, logger.propagate) for logger in loggers]
+    for logger in loggers:
+        logger.addHandler(handler)
+        logger.setLevel(number)
+        logger.propagate = False          # one line per record, whatever the root logger does
+    try:
+        yield handler
+    finally:
+        for logger, old_level, old_propagate in before:
+            logger.removeHandler(handler)
+            logger.setLevel(old_level)
+            logger.propagate = old_propagate
+
+
+__all__ = ["DEFAULT_LEVEL", "JournalFormatter", "LEVELS", "TerminalFormatter", "configured", "parse_level",
+           "priority", "under_journal"]

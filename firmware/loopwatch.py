@@ -1,0 +1,54 @@
+"""How late the event loop runs: the measure of "nothing blocks the loop".
+
+A timer asks to be woken every `interval`; how much later than asked it wakes is the loop's lag at
+that moment — whatever held the loop (a long computation, a disk write, a garbage collection) shows
+up here.  The worst lag of each hand goes into its `hand_end` (`loop_lag_ms`); a lag over `warn_ms`
+is logged as a warning at once.  One timer callback, no task: nothing is left running after `stop`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+log = logging.getLogger("mahjong_table.loop")
+
+
+class LoopWatch:
+    def __init__(self, interval: float = 0.02, warn_ms: float = 100.0) -> None:
+        self.interval = interval
+        self.warn_ms = warn_ms
+        self.worst_ms = 0.0              # since the last `take_worst`
+        self.worst_ever_ms = 0.0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._handle: asyncio.TimerHandle | None = None
+        self._due = 0.0
+
+    def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._arm()
+
+    def stop(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+    def take_worst(self) -> float:
+        """The worst lag (ms) since the last call, rounded to 0.1 ms; starts a new period."""
+        worst, self.worst_ms = self.worst_ms, 0.0
+        return round(worst, 1)
+
+    def _arm(self) -> None:
+        assert self._loop is not None
+        self._due = self._loop.time() + self.interval
+        self._handle = self._loop.call_at(self._due, self._tick)
+
+    def _tick(self) -> None:
+        assert self._loop is not None
+        lag_ms = max(0.0, (self._loop.time() - self._due) * 1000)
+        self.worst_ms = max(self.worst_ms, lag_ms)
+        self.worst_ever_ms = max(self.worst_ever_ms, lag_ms)
+        if lag_ms > self.warn_ms:
+            log.warning("the event loop was held for %.0f ms (over %.0f ms): the boards wait meanwhile",
+                        lag_ms, self.warn_ms)
+        self._arm()

@@ -1,0 +1,331 @@
+"""What the table tells the log: a line per phase, fault, set check, link episode and hand.
+
+`log_table(hub)` attaches a `TableLog` to a controller through three public hooks, so nothing in
+the hand or the builder logs by itself:
+
+- the flight recorder's listener: every event the recorder writes, turned into a line at its level
+  (a fault with its code, its Chinese name and what to do in both languages; a set check; a hand
+  started, resumed, voided, won and settled).  The recorder's stream is already public-safe, and
+  the lines are made field by field from it: a tile is named only where the table shows it to
+  everyone (a public indicator), never the wall, a hand's tiles or a private 宝 (a private
+  indicator is logged as "chosen", without its tile), and `hand_end`'s wall and salt never;
+- the presenter's phase listener: a progress line when the display's message line moves to
+  another phase (请掷骰子, 配牌, 请出牌 …);
+- the hub's watcher: faults acknowledged (the latch went clear), and link episodes — a stretch of
+  retransmissions, CRC errors, gaps or missed heartbeats on a board's link, said once when it
+  begins and once when the link has been clean for `QUIET_S` (or when the recorder ends).
+
+Levels: debug for each take and the bookkeeping events, info for phases and the course of a hand,
+warning for what needs watching (an interlock, a link episode, a hand resumed or voided, a tile
+taken out of order), error for a latched fault and a rejected set.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Protocol
+
+from drivers.link import LinkStatistics
+from drivers.table_ui import Phase
+
+from .faults import FaultLatch, LatchedFault, hint_for, parse_label
+from .presenter import Presenter
+from .records.recorder import FlightRecorder
+
+log = logging.getLogger("firmware.table")
+link_log = logging.getLogger("firmware.link")
+
+PHASE_EN: Mapping[Phase, str] = {
+    Phase.IDLE: "idle", Phase.BUILDING: "shuffling and building", Phase.PUSH_IN: "push the tiles in, then 确认",
+    Phase.DICE: "roll the dice", Phase.DEAL: "dealing", Phase.EXCHANGE: "exchanging three tiles",
+    Phase.PLAY: "playing", Phase.LAST_TILE: "last tile: 胡, or 确认 for a draw", Phase.WIN_CHECK: "checking a win",
+    Phase.HAND_OVER: "hand over", Phase.FAULT: "fault",
+}
+
+# The counters of a link that mean trouble (drivers.link.LinkStatistics), as a person reads them.
+TROUBLE = {"retransmits": "retransmission(s)", "timeouts": "timeout(s)", "naks": "NAK(s)",
+           "crc_errors": "CRC error(s)", "framing_errors": "framing error(s)", "resyncs": "resync(s)",
+           "event_gaps": "event gap(s)", "undecodable_events": "undecodable event(s)",
+           "heartbeat_misses": "missed heartbeat(s)"}
+CHECK_EVERY_S = 1.0         # link counters are compared at most this often (table clock)
+QUIET_S = 10.0              # a link episode ends after this long without new trouble
+
+Line = tuple[int, str]      # (level, text)
+
+
+def fault_line(event: Mapping[str, Any]) -> Line:
+    """A fault event: the code, its Chinese name, the English particulars, what to do (both languages)."""
+    code = parse_label(event["code"])
+    hint = hint_for(code if code is not None else -1)
+    level = logging.WARNING if event.get("source") == "interlock" else logging.ERROR
+    return level, (f"{event['code']} {hint.name_zh}: {event['message']} — {hint.todo_zh} / {hint.todo_en} "
+                   f"({event.get('source', '?')})")
+
+
+def _seat_list(seats: Any) -> str:
+    return ", ".join(map(str, seats)) if seats else "none"
+
+
+def _signed(values: Any) -> str:
+    return " ".join(f"{v:+d}" for v in values)
+
+
+def _hand(event: Mapping[str, Any]) -> str:
+    return f"hand {event['hand']}"
+
+
+def _session_start(e: Mapping[str, Any]) -> Line:
+    options = " ".join(f"{k}={v}" for k, v in sorted(e["options"].items())) or "defaults"
+    return logging.INFO, f"session {e['session']}: {e['ruleset']} ({options})"
+
+
+def _session_resumed(e: Mapping[str, Any]) -> Line:
+    return logging.INFO, (f"session {e['session']} resumed: {e['ruleset']}, totals {_signed(e['totals'])}, "
+                          f"dealer seat {e['dealer']}")
+
+
+def _hand_start(e: Mapping[str, Any]) -> Line:
+    dice = " then ".join("+".join(map(str, roll)) for roll in e["dice"])
+    return logging.INFO, (f"{_hand(e)}: dealer seat {e['dealer']}, dice {dice}, break at wall {e['break']['wall']} "
+                          f"after {e['break']['skip']} stack(s)")
+
+
+def _resumed(e: Mapping[str, Any]) -> Line:
+    return logging.WARNING, f"{_hand(e)} resumed after a {e['cause']}, in phase {e['phase']}"
+
+
+def _hand_void(e: Mapping[str, Any]) -> Line:
+    return logging.WARNING, f"{_hand(e)} is void (no payments, the same dealer): {e['reason']}"
+
+
+def _hand_end(e: Mapping[str, Any]) -> Line:
+    if e["result"] == "void":
+        result = "void"
+    elif e["result"] == "draw":
+        result = "荒庄 (draw)"
+    else:
+        result = f"胡 by seat {', '.join(map(str, e['winners']))}"
+    return logging.INFO, (f"{_hand(e)}: {result}; payments {_signed(e['payments'])}; totals {_signed(e['totals'])}; "
+                          f"next dealer seat {e['next_dealer']}")
+
+
+def _take(e: Mapping[str, Any]) -> Line:
+    if not e.get("in_order", True):
+        return logging.WARNING, (f"{_hand(e)}: a tile was taken out of order ({e['end']} ring {e['ring']} "
+                                 f"{e['layer']}); the display asks for the right one")
+    return logging.DEBUG, (f"{_hand(e)}: take ({e['reason']}) from the {e['end']}, ring {e['ring']} {e['layer']}; "
+                           f"live {e['live']}, reserve {e['reserve']}")
+
+
+def _indicator(e: Mapping[str, Any]) -> Line:
+    if e.get("public") is True and e.get("tile") is not None:
+        wilds = f" → wilds {' '.join(e['wilds'])}" if e.get("wilds") else ""
+        return logging.INFO, f"{_hand(e)}: {e['name']} shown: {' '.join(e['tile'])}{wilds}"
+    return logging.INFO, f"{_hand(e)}: {e['name']} chosen, shown only to seat(s) {_seat_list(e.get('seat'))}"
+
+
+def _item(item: Mapping[str, Any]) -> str:
+    """One scoring item: "清一色 ×2", "杠 1 point", "七对 2 fan"."""
+    value, unit = item["value"], item["unit"]
+    if unit == "times":
+        return f"{item['name']} ×{value}"
+    return f"{item['name']} {value} {unit.removesuffix('s') if value == 1 else unit}"
+
+
+def _win(e: Mapping[str, Any]) -> Line:
+    how = "by self-draw" if e.get("from") is None else f"on seat {e['from']}'s discard"
+    items = ", ".join(_item(i) for i in e.get("items", ())) or "no items"
+    return logging.INFO, f"{_hand(e)}: seat {e['seat']} wins {how} ({items}); pays {_signed(e['payments'])}"
+
+
+def _set_check(e: Mapping[str, Any]) -> Line:
+    stray = f"; stray tags beside the tiles: {len(e['stray_tags'])}" if e.get("stray_tags") else ""
+    if e["ok"]:
+        return logging.INFO, f"set check of build {e['build']} (set {e['tile_set']}): the set is whole{stray}"
+    return logging.ERROR, (f"set check of build {e['build']} (set {e['tile_set']}): rejected, it will not be played: "
+                           f"{'; '.join(e['problems'])}{stray}")
+
+
+FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
+    "session_start": _session_start,
+    "session_resumed": _session_resumed,
+    "hand_start": _hand_start,
+    "resumed": _resumed,
+    "hand_void": _hand_void,
+    "hand_end": _hand_end,
+    "take": _take,
+    "indicator": _indicator,
+    "win": _win,
+    "set_check": _set_check,
+    "fault": fault_line,
+    "dealt": lambda e: (logging.INFO, f"{_hand(e)}: dealt"),
+    "ready": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} declares ready (听)"),
+    "kong_declared": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} declares a "
+                                              f"{'concealed ' if e.get('concealed') else ''}kong"),
+    "false_win": lambda e: (logging.WARNING, f"{_hand(e)}: seat {e['seat']} called 胡 on a hand that is not a "
+                                             f"win (诈胡): {'; '.join(e.get('failures', ())) or 'not a winning shape'}"),
+    "zone_fallback": lambda e: (logging.WARNING, f"{_hand(e)}: seat {e['seat']}'s read zone did not serve "
+                                                 f"({e['reason']}); the hand is entered on the seat panel"),
+    "exhausted": lambda e: (logging.INFO, f"{_hand(e)}: the live wall is exhausted (荒庄), "
+                                          f"{e['remaining']} tile(s) left"),
+    "bao_dead": lambda e: (logging.INFO, f"{_hand(e)}: the 宝's tile left the wall; seat {e['seat']} rolls again"),
+    "change_bao": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} asks for 换宝"),
+    "exchange": lambda e: (logging.INFO, f"{_hand(e)}: exchange three tiles ({e['direction']})"),
+    "reread": lambda e: (logging.INFO, f"re-reading {e['slots']} slot(s) the stacking heads did not read"),
+    "host_lost_cleared": lambda e: (logging.INFO, f"the {', '.join(e['boards'])} board(s) had stopped while this "
+                                                  "controller was away: cleared"),
+    "warning": lambda e: (logging.WARNING, e["message"]),
+    "ruleset_chosen": lambda e: (logging.INFO, f"the front panel chose {e['ruleset']} "
+                                               f"({' '.join(f'{k}={v}' for k, v in sorted(e['options'].items())) or 'defaults'})"
+                                               "; it starts at the next hand if the tiles allow"),
+}
+
+
+def describe(event: Mapping[str, Any]) -> Line:
+    """The log line of one recorder event; events without a line of their own are named at debug
+    (their name only: their fields are not looked at)."""
+    form = FORMATS.get(event["event"])
+    if form is None:
+        return logging.DEBUG, f"{event['event']} (hand {event.get('hand', 0)})"
+    try:
+        return form(event)
+    except (KeyError, TypeError, ValueError) as error:       # an event of another shape: say so, never raise
+        return logging.WARNING, f"{event['event']} event without the expected fields ({error!r})"
+
+
+@dataclass
+class _Episode:
+    """A stretch of trouble on one board's link."""
+
+    began: float
+    last: float
+    at_start: LinkStatistics
+
+
+def _trouble(stats: LinkStatistics) -> int:
+    return sum(getattr(stats, name) for name in TROUBLE)
+
+
+def _delta(now: LinkStatistics, before: LinkStatistics) -> str:
+    parts = [f"{getattr(now, n) - getattr(before, n)} {what}" for n, what in TROUBLE.items()
+             if getattr(now, n) != getattr(before, n)]
+    return ", ".join(parts) or "no errors"
+
+
+class LinkWatch:
+    """Link episodes from the links' counters, compared on the hub's changes (never a timer)."""
+
+    def __init__(self, links: Callable[[], Mapping[str, LinkStatistics]], clock: Callable[[], float]) -> None:
+        self._links = links
+        self._clock = clock
+        self._checked = float("-inf")
+        self._last: dict[str, LinkStatistics] = {}
+        self._open: dict[str, _Episode] = {}
+
+    def check(self) -> None:
+        now = self._clock()
+        if now - self._checked < CHECK_EVERY_S:
+            return
+        self._checked = now
+        for board, stats in self._links().items():
+            before = self._last.get(board)
+            self._last[board] = stats
+            if before is None:
+                continue
+            episode = self._open.get(board)
+            if _trouble(stats) > _trouble(before):
+                if episode is None:
+                    self._open[board] = _Episode(now, now, before)
+                    link_log.warning("%s link: trouble began (%s); the link retransmits and recovers by itself",
+                                     board, _delta(stats, before))
+                else:
+                    episode.last = now
+            elif episode is not None and now - episode.last >= QUIET_S:
+                self._close(board, episode, stats, now, "clean again")
+
+    def close_all(self) -> None:
+        """The recorder ends: say what the open episodes amounted to."""
+        now = self._clock()
+        for board, episode in list(self._open.items()):
+            self._close(board, episode, self._links()[board], now, "still troubled at the end")
+
+    def _close(self, board: str, episode: _Episode, stats: LinkStatistics, now: float, how: str) -> None:
+        del self._open[board]
+        link_log.info("%s link: %s after %.0f s of trouble (%s in all; smoothed round trip %s ms)", board, how,
+                      now - episode.began, _delta(stats, episode.at_start),
+                      "?" if stats.srtt_ms is None else f"{stats.srtt_ms:.1f}")
+
+
+class TableLog:
+    """Turns the table's events, phases and changes into log lines (see the module's docstring)."""
+
+    def __init__(self, open_hand: Callable[[], int], faults: Callable[[], tuple[LatchedFault, ...]],
+                 links: LinkWatch) -> None:
+        self._open_hand = open_hand
+        self._faults = faults
+        self._links = links
+        self._latched: tuple[str, ...] = ()
+
+    def on_event(self, event: Mapping[str, Any]) -> None:
+        if event["event"] == "recorder_end":
+            self._links.close_all()
+        if event["event"] == "take" and event.get("in_order", True) and not log.isEnabledFor(logging.DEBUG):
+            return                                  # the commonest event, a debug line: not even formatted
+        level, text = describe(event)
+        if event["event"] == "fault" and any(f.stop_asked and f.label == event["code"] for f in self._faults()):
+            level, text = logging.INFO, f"the motors were stopped, as asked ({event['code']} from the controller)"
+        if log.isEnabledFor(level):
+            log.log(level, "%s", text)
+
+    def on_phase(self, phase: Phase, detail: str) -> None:
+        if not log.isEnabledFor(logging.INFO) or phase == Phase.HAND_OVER:     # the settled line says it
+            return
+        hand = self._open_hand()
+        where = f"hand {hand} · " if hand else ""
+        log.info("%s%s (%s)", where, phase.value, PHASE_EN.get(phase, phase.name.lower()))
+
+    def on_change(self) -> None:
+        latched = tuple(sorted({f.label for f in self._faults()}))
+        if self._latched and not latched:
+            log.info("faults cleared (%s): the table goes on", ", ".join(self._latched))
+        self._latched = latched
+        self._links.check()
+
+
+class _Board(Protocol):
+    def statistics(self) -> LinkStatistics: ...
+
+
+class _Devices(Protocol):
+    @property
+    def motor(self) -> _Board: ...
+
+    @property
+    def rfid(self) -> _Board: ...
+
+
+class Hub(Protocol):
+    """What the log reads of the controller (firmware.controller.TableController)."""
+
+    devices: _Devices
+    recorder: FlightRecorder
+    presenter: Presenter
+    faults: FaultLatch
+    clock: Callable[[], float]
+
+    def watch(self, watcher: Callable[[], None]) -> None: ...
+
+
+def log_table(hub: Hub) -> TableLog:
+    """Attach a TableLog to a controller's recorder, presenter and changes."""
+    devices = hub.devices
+    links = LinkWatch(lambda: {"motor": devices.motor.statistics(), "rfid": devices.rfid.statistics()}, hub.clock)
+    table_log = TableLog(lambda: hub.recorder.hand, hub.faults.latched, links)
+    hub.recorder.listen(table_log.on_event)
+    hub.presenter.on_phase(table_log.on_phase)
+    hub.watch(table_log.on_change)
+    return table_log
+
+
+__all__ = ["LinkWatch", "TableLog", "describe", "fault_line", "log_table"]

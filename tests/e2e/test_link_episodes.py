@@ -1,0 +1,98 @@
+"""A lost link is an episode, not the end (issue 10, item 2): the link drops or a board reboots
+while a hand is played or a set is built, and the table goes on."""
+
+import asyncio
+import io
+import json
+
+from firmware.records.audit import audit_events
+from firmware.simulated import run_simulated
+from rulesets.regions import get_region
+from simulator.table import SimulatedTable
+from tests.asyncio_support import run
+
+
+def events_of(buffer):
+    return [json.loads(line) for line in buffer.getvalue().splitlines()]
+
+
+async def play_with(region_id: str, seed: int, hands: int, blow):
+    """Play `hands` hands; `blow(table, event)` is called at each recorder event and may strike once."""
+    ruleset = get_region(region_id).resolve()
+    table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+    await table.start("pty")
+    buffer = io.StringIO()
+    try:
+        result = await run_simulated(ruleset, hands=hands, seed=seed, events=buffer, table=table,
+                                     on_event=lambda event: blow(table, event))
+    finally:
+        await table.stop()
+    return result, events_of(buffer)
+
+
+def once(condition, action):
+    done = []
+
+    def blow(table, event):
+        if not done and condition(event):
+            done.append(event)
+            action(table)
+    return blow
+
+
+def test_a_link_cut_for_two_seconds_mid_hand_resumes_and_loses_nothing():
+    blow = once(lambda e: e["event"] == "take" and e["hand"] == 1 and e["reason"] == "draw",
+                lambda table: table.cut_link("motor", 2.0))
+    result, log = run(play_with("guangshui", 4, 2, blow), timeout=180)
+    assert result.hands == 2
+    assert any(e["event"] == "fault" and e["code"] == "E23" for e in log)           # shown, recorded
+    back = next(e for e in log if e["event"] == "link_back")
+    assert back["board"] == "motor" and back["resumed"] and not back["rebooted"]
+    assert not any(e["event"] == "hand_end" and e["result"] == "void" for e in log)
+    assert audit_events(log) == []
+
+
+def test_a_motor_board_rebooted_mid_hand_is_read_again_and_the_hand_goes_on():
+    blow = once(lambda e: e["event"] == "take" and e["hand"] == 1 and e["reason"] == "draw",
+                lambda table: table.reset_board("motor"))
+    result, log = run(play_with("guangshui", 4, 2, blow), timeout=180)
+    back = next(e for e in log if e["event"] == "link_back")
+    assert back["board"] == "motor" and not back["resumed"] and back["rebooted"]
+    assert result.hands == 2 and audit_events(log) == []
+    # the takes made while the board was down are counted before the ones reported after it came back
+    assert all(e["in_order"] for e in log if e["event"] == "take")
+
+
+class RebootMidBuild:
+    """Reboots the RFID board at the 40th push of the second build (the set built during hand 1)."""
+
+    def __init__(self, table) -> None:
+        self.table = table
+        self.pushes = 0
+        table.world.observers.append(self)
+
+    def tile_pushed(self, lane, tile) -> None:
+        self.pushes += 1
+        if self.pushes == 108 + 40:                 # sichuan's sets are 108 tiles: the second build
+            asyncio.get_running_loop().call_soon(self.table.reset_board, "rfid")
+
+    def wall_changed(self, side, stack, tiles) -> None: ...
+    def key_pressed(self, panel, key, long) -> None: ...
+    def hatch_changed(self, open) -> None: ...
+
+
+def test_an_rfid_board_rebooted_mid_build_has_every_slot_read_again():
+    """The RFID board counts pushes from 0 after its reboot: its head reads are set aside and every
+    slot of the build is read again before the set is checked."""
+    watchers = []
+
+    def blow(table, event):
+        if not watchers:
+            watchers.append(RebootMidBuild(table))
+
+    result, log = run(play_with("sichuan", 5, 2, blow), timeout=180)
+    assert any(e["event"] == "link_back" and e["board"] == "rfid" and e["rebooted"] for e in log)
+    rereads = [e for e in log if e["event"] == "reread"]
+    assert rereads and rereads[0]["slots"] >= 100                       # the whole set, read again
+    assert all(e["ok"] for e in log if e["event"] == "set_check")
+    assert result.hands == 2 and audit_events(log) == []

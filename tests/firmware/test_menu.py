@@ -1,0 +1,81 @@
+"""issue 13 item 7: the front-panel menu in Chinese — every option reachable, the cards' Chinese
+labels and values, a cursor the display can draw (GB2312)."""
+
+import pytest
+
+from drivers.motor_protocol import Key
+from drivers.nextion import ENCODING
+from firmware.panel import CURSOR, MENU_LINE_BYTES, OPTION_LINES, Menu
+from rulesets.regions import REGION_IDS, get_region
+
+ALL_OPTIONS = [(region_id, option) for region_id in REGION_IDS for option in get_region(region_id).options]
+
+
+@pytest.mark.parametrize("region_id, option", ALL_OPTIONS, ids=[f"{r}.{o.key}" for r, o in ALL_OPTIONS])
+def test_every_value_of_every_house_option_has_a_chinese_label(region_id, option):
+    labels = dict(option.value_labels)
+    assert tuple(labels) == option.values                              # every value, in the card's order
+    assert len(set(labels.values())) == len(labels)                    # told apart on the panel
+    for text in (option.label_zh, *labels.values()):
+        assert any("\u4e00" <= c <= "\u9fff" for c in text), text     # Chinese, not a code word
+        text.encode(ENCODING)                                          # drawable: raises if not GB2312
+        assert "(" not in text and "?" not in text, text
+    for value in option.values:
+        line = f"{CURSOR}{option.label_zh}：{option.value_label(value)}"
+        assert len(line.encode(ENCODING)) <= MENU_LINE_BYTES, line
+
+
+def test_a_label_missing_a_value_is_refused():
+    from rulesets.definition import HouseOption
+    from rulesets.provenance import default
+    with pytest.raises(ValueError, match="value_labels"):
+        HouseOption("k", "键 (key)", (("a", "A"), ("b", "B")), "a", default("test"), value_labels=(("a", "甲"),))
+
+
+def opened(region_id="changchun") -> Menu:
+    menu = Menu.starting_at(region_id, {})
+    menu.press(Key.MENU)
+    return menu
+
+
+def test_the_menu_pages_through_every_option_of_changchun():
+    """长春 has 11 options, the page 6 lines: past line 6 the owner must still see what he changes."""
+    menu = opened()
+    options = get_region("changchun").options
+    assert len(options) > OPTION_LINES
+    menu.press(Key.CONFIRM)                                            # to the first option line
+    seen = []
+    for index, option in enumerate(options):
+        view = menu.view()
+        page, slot = divmod(index, OPTION_LINES)
+        assert view["t_title"] == f"房规 {page + 1}/2"
+        assert view[f"t_opt{slot}"] == f"{CURSOR}{option.label_zh}：{option.value_label(option.default)}"
+        assert sum(text.startswith(CURSOR) for name, text in view.items() if name.startswith("t_opt")) == 1
+        seen.append(option.key)
+        menu.press(Key.CONFIRM)                                        # the value cycles, shown in Chinese
+        after = option.values[(option.values.index(option.default) + 1) % len(option.values)]
+        assert menu.view()[f"t_opt{slot}"].endswith(f"：{option.value_label(after)}")
+        assert menu.options[option.key] == after
+        menu.press(Key.RIGHT)
+    assert seen == [o.key for o in options]
+    assert menu.line == 0 and menu.view()["t_title"] == "规则选择"     # past the last option: the ruleset line
+
+
+def test_lines_past_the_last_option_are_blank_even_after_a_longer_ruleset():
+    menu = opened()
+    menu.press(Key.RIGHT)                                              # 长春 → 吉林 …
+    while len(get_region(menu.region_id).options) != 1:
+        menu.press(Key.RIGHT)
+    view = menu.view()
+    assert view["t_opt0"] and all(view[f"t_opt{i}"] == "" for i in range(1, OPTION_LINES))
+    assert view["t_ruleset"].startswith(CURSOR + get_region(menu.region_id).name)
+
+
+def test_every_menu_text_of_every_ruleset_is_gb2312():
+    for region_id in REGION_IDS:
+        menu = opened(region_id)
+        lines = 1 + len(get_region(region_id).options)
+        for _ in range(lines):
+            for text in menu.view().values():
+                text.encode(ENCODING)
+            menu.press(Key.CONFIRM if menu.line == 0 else Key.RIGHT)

@@ -1,0 +1,98 @@
+"""Stopping (issue 9 item 4, issue 10 item 4): SIGTERM or SIGINT to `run` on a table (the simulator
+in its own process, as real boards are) stops the motors, keeps the hand in play, exits 0; the next
+start resumes that hand and settles it once."""
+
+import asyncio
+import json
+import signal
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from firmware.build.registry import Registered, TileRegistry
+from rulesets.tiles import Tile
+from simulator.spawn import SimulatorProcess
+from tests.asyncio_support import run
+from tests.reliability.campaign import Controller, _write_config
+
+EMERGENCY_STOP = 16
+
+
+def recorder_events(folder: Path) -> list[list[dict]]:
+    """Each start's recorder, oldest first (a line being written is left for the next look)."""
+    files = sorted((folder / "events").glob("*.jsonl"), key=lambda p: p.stat().st_mtime_ns)
+    out = []
+    for path in files:
+        events = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                events.append(json.loads(line))
+            except ValueError:
+                pass
+        out.append(events)
+    return out
+
+
+async def until(predicate, what: str, limit: float = 120.0) -> None:
+    """Wait for a condition another process makes true (files and a database: nothing to await)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError(f"gave up waiting for {what}")
+        await asyncio.sleep(0.05)
+
+
+def ledger_hands(db: Path) -> list[tuple[int, int, str]]:
+    if not db.exists():
+        return []
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+        try:
+            return con.execute("SELECT session, number, result FROM hands ORDER BY rowid").fetchall()
+        except sqlite3.OperationalError:
+            return []
+
+
+async def stop_mid_hand_then_start_again(folder: Path, sig: int):
+    region = "guangshui"
+    args = ("--seed", "3", "--speed", "0", "--ruleset", region, "--players-seed", "3",
+            "--listen", f"pty:{folder / 'ports'}")
+    async with SimulatorProcess(*args) as sim:
+        registry = TileRegistry(folder / "tiles.db")
+        registry.enroll(Registered(tag.uid, Tile.parse(tag.tile), tag.set_index, tag.copy)
+                        for tag in await sim.control.registry())
+        registry.close()
+        config = _write_config(folder, sim.endpoints)
+        controller = Controller(config, region, folder / "controller.log")
+        controller.start()
+        try:
+            await until(lambda: any(e.get("event") == "take" and e.get("reason") == "draw"
+                                    for events in recorder_events(folder) for e in events), "the first draw")
+            controller._end(sig)
+            first_exit = controller.exits[-1]
+            view = await sim.control.table()
+            motor_faults = {code for code, _unit, _detail in view.faults["motor"]}
+            controller.start()
+            await until(lambda: any(result != "void" for _s, _n, result in ledger_hands(folder / "table.db")),
+                        "a settled hand after the restart")
+        finally:
+            controller.stop()
+    return first_exit, motor_faults, recorder_events(folder), ledger_hands(folder / "table.db")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_stops_the_motors_keeps_the_hand_and_the_next_start_settles_it_once(tmp_path, sig):
+    first_exit, motor_faults, recorders, hands = run(stop_mid_hand_then_start_again(tmp_path, sig), timeout=300)
+    assert first_exit == 0
+    assert EMERGENCY_STOP in motor_faults                  # the board was told to stop its motors
+    first, second = recorders[0], recorders[1]
+    assert first[-1]["event"] == "recorder_end"            # the recorder was closed, not cut
+    open_hand = {e["hand"] for e in first if e["event"] == "hand_start"} - \
+        {e["hand"] for e in first if e["event"] == "hand_end"}
+    if open_hand:                                          # stopped mid-hand: the next start goes on with it
+        (number,) = open_hand
+        assert any(e["event"] == "resumed" and e["hand"] == number for e in second)
+    numbers = [(s, n) for s, n, _ in hands]
+    assert len(numbers) == len(set(numbers))               # never settled twice
+    assert len({s for s, _ in numbers}) == 1               # the same session goes on
