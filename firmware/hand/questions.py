@@ -23,16 +23,22 @@ from .ports import HandPorts
 from .state import HandState
 
 
-async def choose(ports: HandPorts, seat: int, question: str, choices: list[str]) -> int:
-    """A choice prompt on one seat: ◀ ▶ move, 确认 accepts (the prompt is cleared after)."""
+async def ask(ports: HandPorts, seat: int, question: str, choices: list[str]) -> int:
+    """A choice prompt on one seat: ◀ ▶ move, 确认 accepts; the prompt stays (the next one replaces it)."""
     index = 0
     while True:
         ports.screens.prompt(seat, choice_text(question, choices[index]))
         press = await ports.next_key((seat,), (Key.LEFT, Key.RIGHT, Key.CONFIRM))
         if press.key == Key.CONFIRM:
-            ports.screens.prompt(seat, "")
             return index
         index = (index + (1 if press.key == Key.RIGHT else -1)) % len(choices)
+
+
+async def choose(ports: HandPorts, seat: int, question: str, choices: list[str]) -> int:
+    """A question asked apart from the others: `ask`, then the prompt is cleared."""
+    index = await ask(ports, seat, question, choices)
+    ports.screens.prompt(seat, "")
+    return index
 
 
 def follow_question(round_number: int) -> str:
@@ -81,4 +87,4 @@ class Questions:
                                  payments=list(payments))
 
 
-__all__ = ["Questions", "choose", "follow_question"]
+__all__ = ["Questions", "ask", "choose", "follow_question"]

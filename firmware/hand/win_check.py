@@ -9,7 +9,7 @@ hand.  If the zone cannot read the hand, the seat panel takes it tile by tile.  
 from __future__ import annotations
 
 from drivers.table_ui import (ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE, Key,
-                              Phase, choice_text, relative_name)
+                              Phase, relative_name)
 from rulesets.hand import Hand, HandError, WinContext
 from rulesets.indicators import Effect, Timing
 from rulesets.judging import HandResult, evaluate_hand
@@ -18,6 +18,7 @@ from rulesets.tiles import Tile
 
 from .melds import kongs_from_entry, melds_from_tiles
 from .ports import HandPorts, Press
+from .questions import ask
 from .state import HandState, win_context_json
 
 
@@ -100,13 +101,7 @@ class WinCheck:
 
     async def choose(self, seat: int, question: str, choices: list[str]) -> int:
         """A choice prompt on one seat: ◀ ▶ move, 确认 accepts."""
-        index = 0
-        while True:
-            self.ports.screens.prompt(seat, choice_text(question, choices[index]))
-            press = await self.ports.next_key((seat,), (Key.LEFT, Key.RIGHT, Key.CONFIRM))
-            if press.key == Key.CONFIRM:
-                return index
-            index = (index + (1 if press.key == Key.RIGHT else -1)) % len(choices)
+        return await ask(self.ports, seat, question, choices)
 
     async def _read_hand(self, hand: HandState, seat: int):
         """Two reads of the seat's zone: the shown melds, then melds and hand together."""

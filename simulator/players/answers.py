@@ -52,6 +52,10 @@ class Answers:
     def owed_replacements(self) -> bool:
         return bool(self._owed)
 
+    def owes(self, seat: int) -> bool:
+        """This seat still has to say who gave one of its kongs."""
+        return bool(self.kong_givers.get(seat))
+
     def expect_kong(self, seat: int, answer: str) -> None:
         """This seat made an exposed kong: it will be asked who gave the tile."""
         self.kong_givers.setdefault(seat, []).append(answer)

@@ -364,8 +364,11 @@ class HandPlay:
     # -- the end of the wall ---------------------------------------------------------------------
 
     async def exhausted(self, seat: int) -> None:
-        """Nobody won on the last live tile: wait for 最后一张, then 确认 for 荒庄."""
-        screen = await self.crew.until(lambda s: s.phase is Phase.LAST_TILE or s.phase in OVER)
+        """Nobody won on the last live tile: wait for 最后一张, then 确认 for 荒庄 — once this seat has
+        answered who gave its kongs (a 确认 pressed while the question is due would answer it)."""
+        answers = self.crew.answers
+        screen = await self.crew.until(lambda s: s.phase is Phase.LAST_TILE and not answers.owes(seat)
+                                       or s.phase in OVER)
         if not self.won:
             self.crew.stats.draws += 1
             self.drawn = True
