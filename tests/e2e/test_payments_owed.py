@@ -203,4 +203,5 @@ def test_many_seeds_owe_and_pay_as_the_text_says(region_id):
     tally: Counter = Counter()
     for seed in range(1, 21):
         CHECKS[region_id](play(region_id, seed=seed, hands=8), tally)
+    print(f"{region_id}: {dict(tally)}")                   # the figures, with -s
     assert tally and all(tally.values()), dict(tally)
