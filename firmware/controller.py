@@ -258,15 +258,20 @@ class TableController:
         """Send a command; across a link episode it is held by the link and runs once, or — the board
         having rebooted — it is sent again once the link is back."""
         while True:
+            episodes = self.links.episodes
             try:
                 await command()
                 return
             except LinkError as error:
                 if not is_episode(error):
                     raise
-                if self.links_up():         # its pump has not taken the failure yet: let it run, never spin
-                    async with self._changed:
-                        await self._changed.wait()
+                if self.links.episodes == episodes and self.links_up():
+                    # its pump has not taken the failure yet: let it (waiting on links_up now would
+                    # spin), but never longer than a second without trying again
+                    try:
+                        await self.until(lambda: self.links.episodes != episodes, timeout=1.0)
+                    except TimeoutError:
+                        pass
                 await self.until(self.links_up)
 
     async def motion(self, command: Callable[[], Awaitable[None]]) -> None:
