@@ -31,6 +31,9 @@ class Phase(str, Enum):
     PLAY = "请出牌"                   # play; indicators are shown
     LAST_TILE = "最后一张"            # the live wall is empty: 胡 or any seat 确认 for 荒庄
     WIN_CHECK = "验牌中"              # a win is being checked; wait
+    OPENING = "起手小和"              # 长沙: right after the deal, each seat declares an opening small win or not
+    SPECIAL_KONGS = "亮特殊杠"        # 长春: right after the deal, each seat in turn shows its special kongs or not
+    SETTLE = "请亮牌结算"             # the settlement round: the seats asked lay their hands (seat line 1 says)
     HAND_OVER = "本局结束"            # the result is shown
     FAULT = "故障"                    # a latched fault: see the fault page
 
@@ -53,6 +56,26 @@ WIN_DONE = "胡"                       # "胡 +32"
 
 SELF_DRAWN = "自摸"
 RELATIVE_SEATS = ("下家", "对家", "上家")   # seats counted from the asking seat, in play order
+
+# The table asks for what it cannot see (issue 16).  Choice prompts read "<question>:<choice>".
+KONG_FROM = "明杠来自"                # choice, to the maker of an exposed kong: 下家 / 对家 / 上家, or 补杠
+ADDED_KONG = "补杠"                   # …the fourth tile added to one's own 碰 (云南 转弯杠)
+FOLLOW_DEALER = "跟庄"                # choice "跟庄第N圈:无|有": did the N-th round's four discards all match?
+NO, YES = "无", "有"
+OPENING_ASK = "起手小和按胡 无则确认"   # 长沙: 胡 to declare an opening small win, 确认 for none
+LAY_OPENING = "摆起手牌后确认"         # lay the whole dealt hand in the read zone, then 确认
+OPENING_PAID = "起手小和"              # "起手小和 +3" once paid
+OPENING_REFUSED = "起手小和不成立"       # the laid tiles are not a small win (or not the seat's deal)
+SHOW_MELDS = "亮副露后确认"            # settlement round: lay shown melds and kongs (nothing: 确认 on an empty zone)
+SHOW_HAND = "亮手牌后确认"             # …then the rest of the hand beside them, 确认 (nothing shown: 确认 empty)
+READY_MARK, NOT_READY = "有叫", "无叫"   # a seat's settlement line: its hand is ready or not (查大叫, 鸡)
+FLOWER_PIG = "花猪"                    # …its hand holds all three suits (查花猪)
+NOT_SHOWN = "未亮牌"                   # …nothing was shown (or no answer in time)
+TAIL_ONLY_ON_KONG_WIN = "！尾牌只可杠上开花"   # 云南: a shown tail tile was taken without a 杠上开花
+SPECIAL_KONG = "特殊杠"                # 长春 choice "特殊杠:<无|旋风杠|喜杠|幺蛋|九蛋>": one to show, or 无 when done
+LAY_SPECIAL = "摆特殊杠后确认"          # lay the special kong (its additions beside it) in the read zone, 确认
+SPECIAL_REPLACE = "特殊杠补牌"          # "特殊杠补牌 N": shown; take N replacement tiles from the tail
+SPECIAL_REFUSED = "特殊杠不成立"         # the laid tiles are not that special kong from the seat's deal
 
 
 def roll_prompt(count: int) -> str:

@@ -42,8 +42,9 @@ TABLE_TRANSITIONS = (
     ("resume_settling", "idle", "settling"),
     ("restore_walls", "idle", "dice"),       # a checked set stands on the table, no hand begun on it
     ("restore_set", "idle", "push_in"),      # a checked set waits under the table
-    # a board restarted and the walls now contradict the hand: it is voided where it stood
-    ("void", ["dice", "dealing", "revealing", "playing", "win_check"], "settling"),
+    # a board restarted and the walls now contradict the hand: it is voided where it stood (in the
+    # settlement round too, before anything is committed)
+    ("void", ["dice", "dealing", "revealing", "playing", "win_check", "settling"], "settling"),
 )
 
 BUILDER_STATES = ("empty", "shuffling", "building", "checking", "ready", "rejected", "raised")

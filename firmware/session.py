@@ -55,6 +55,7 @@ def _scored_items(hand: HandState | None) -> tuple[dict, ...]:
     scored = [(w.seat, w.payout.items) for w in hand.wins]
     if hand.draw is not None and hand.draw.items:
         scored.append((None, hand.draw.items))
+    scored += [(extra.seat, extra.items) for extra in hand.facts.extras if extra.items]   # 起手小和, 跟庄, the round
     return tuple({"seat": seat, "items": [{"name": i.zh, "pinyin": i.pinyin, "value": i.value, "unit": i.unit}
                                           for i in items]} for seat, items in scored)
 
@@ -150,7 +151,7 @@ class TableSession:
                 state = self._state()
                 self._hand_started = self.ledger.clock()
                 await self._settle(self.flow.play(standing, number=state.hand_number + 1, dealer=state.dealer,
-                                                  totals=state.totals))
+                                                  totals=state.totals, repeats=state.dealer_repeats))
                 standing = None
                 if self._build is not None:
                     below = await self._build
@@ -259,6 +260,8 @@ class TableSession:
             self._journal(CHAIN_KEY, {"head": hub.recorder.chain_head()})
         finally:
             self._settling = False
+        for seat in hand.ruleset.players:                  # a question it was asking is void with it
+            hub.presenter.prompt(seat, "")
         hub.presenter.phase(Phase.HAND_OVER, "本局作废")       # the reason, in English, is in the log
 
     def _show_settled(self, outcome: HandOutcome, state: SessionState) -> None:

@@ -86,6 +86,7 @@ def card_json(ruleset: Ruleset) -> dict[str, Any]:
         "options": [option_json(region, key, value) for key, value in ruleset.options],
         "provenance": {name: str(sources[name]) for name in RULE_FIELDS},
         "notes": list(region.notes),
+        "unpriced": list(region.unpriced),
     }
 
 
@@ -138,6 +139,9 @@ def card_text(ruleset: Ruleset) -> str:
             for value, meaning in opt.choices:
                 lines.append(f"    {'*' if value == opt.default else ' '} {value}: {meaning}")
             lines.append(f"    ← {opt.source}")
+    if region.unpriced:
+        lines += ["", "named without a value (the text names the payment, not its amount):"]
+        lines += [f"  - {item}" for item in region.unpriced]
     if region.notes:
         lines += ["", "notes:"] + [f"  - {note}" for note in region.notes]
     return "\n".join(lines)

@@ -143,6 +143,8 @@ PHASE_NAMES = (
     "hua_peng",             # 螺山 花碰: a 财神 stands in a pong of a dragon or seat wind
     "bonus_flower_exposure",  # 钻牌: 发 (or 红中) shown and replaced from the tail
     "continue_after_win",   # 血战到底 / 血流成河
+    "kong_giver",           # who gave an exposed kong's tile, asked where kong money depends on it (云南)
+    "settle_every_seat",    # every seat lays its hand at the end; items of non-winners' tiles are paid (贵州 鸡)
 )
 
 
@@ -172,6 +174,7 @@ class Region:
     scoring: Sourced | None = None  # a Scorer (None: FlatScorer, the text gives no values)
     options: tuple[HouseOption, ...] = ()
     notes: tuple[str, ...] = ()
+    unpriced: tuple[str, ...] = ()  # payments the texts name without a value, and what the table does for them
 
     def option(self, key: str) -> HouseOption:
         for opt in self.options:

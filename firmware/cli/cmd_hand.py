@@ -1,4 +1,11 @@
-"""`mahjong-table hand ID TILES …`: judge, read and score a hand under a region's rules."""
+"""`mahjong-table hand ID TILES …`: judge, read and score a hand under a region's rules.
+
+The facts the table learns by asking (issue 16) are options too, so one hand can be judged as the
+table judged it: the dealer's 连庄 count (`--repeats`), who gave each kong (`--kong`, 云南), the
+after-win flips (`--flip`: 鸡, 马, 鸟), a payer's 拉庄 (`--la-zhuang`, 十六张), and a dealt hand's
+opening small wins (`--opening`, 长沙 起手小和).  Seats are the table's sides 0–3: the winner is side 0,
+the dealer side 1 (side 0 with --dealer), the discarder side 3 (the winner's 上家).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +14,7 @@ import json
 
 from rulesets.hand import Hand, WinContext
 from rulesets.judging import evaluate_hand
+from rulesets.scoring.changsha import settle_opening
 from rulesets.tiles import Tile, TileError, format_tiles, parse_tiles
 
 from .cmd_rules import load_ruleset
@@ -23,7 +31,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                "  mahjong-table hand changchun 111m234p789s45s99p6s\n"
                "  mahjong-table hand changchun 111m234p789s45s99p6s --self-drawn --ready\n"
                "  mahjong-table hand changchun 111m234p789s45s99p\n"
-               "  mahjong-table hand guangdong 234p789s45s99p6s --meld 111m --self-drawn --json",
+               "  mahjong-table hand guangdong 234p789s45s99p6s --meld 111m --self-drawn --json\n"
+               "  mahjong-table hand sixteen_tile 111m234m567m789p234s55s --self-drawn --dealer --repeats 2\n"
+               "  mahjong-table hand yunnan 345m456p789s55s --meld 2222m --self-drawn --kong 0:ming:2 --kong 1:an\n"
+               "  mahjong-table hand guizhou 123s345m678m999m11s --self-drawn --flip 2s\n"
+               "  mahjong-table hand changsha 5555m123p456p789s --opening",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("ruleset", metavar="ID", help="a ruleset id (see `rules list`)")
     parser.add_argument("tiles", metavar="TILES", help="the concealed tiles, e.g. 111m234p789s45s99p6s")
@@ -39,6 +51,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--bao", action="store_true",
                         help="长春/吉林: claim a 宝 win (摸宝/对宝): needs --ready and --self-drawn, won on the 宝 "
                              "(the --wild kind, or the winning tile); the 宝 stands in only for the tile drawn")
+    parser.add_argument("--repeats", type=int, default=0, metavar="N",
+                        help="the dealer's 连庄 count: how many hands in a row the dealer has kept the deal (default 0)")
+    parser.add_argument("--kong", action="append", default=[], metavar="SIDE:KIND[:FROM]",
+                        help="a kong made this hand, for kong money (云南): KIND ming (from the discarder FROM), an or "
+                             "zhuanwan, e.g. 0:ming:2 or 1:an; repeatable")
+    parser.add_argument("--flip", action="append", default=[], metavar="TILE",
+                        help="a tile flipped after the win (鸡, 马, 鸟), e.g. 2s; repeatable")
+    parser.add_argument("--la-zhuang", action="append", default=[], type=int, metavar="SIDE",
+                        help="十六张: a payer who asked for 拉庄 (a third of his debt carried); repeatable")
+    parser.add_argument("--opening", action="store_true",
+                        help="长沙: judge TILES as a dealt hand for 起手小和 (四喜, 无将和, 缺一色, 六顺), paid by the other sides")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a house option; repeatable")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(handler=judge_hand)
@@ -60,19 +83,75 @@ def judge_hand(args: argparse.Namespace) -> int:
     winner = sides[0]
     dealer = winner if args.dealer else sides[1]
     discarder = None if args.self_drawn else sides[-1]          # the winner's 上家
+    if args.opening:
+        return judge_opening(ruleset, written, winner, dealer, args.json)
+    if args.repeats < 0:
+        raise UserError(f"--repeats {args.repeats}: the dealer's 连庄 count is 0 or more")
+    extra = (("kong_events", tuple(parse_kong(text, sides) for text in args.kong)),
+             ("la_zhuang", tuple(check_side(s, sides, "--la-zhuang") for s in args.la_zhuang)))
+    try:
+        flipped = tuple(Tile.parse(t) for t in args.flip)
+    except TileError as error:
+        raise UserError(f"--flip: {error}") from None
     context = WinContext(winner=winner, dealer=dealer, discarder=discarder,
                          win_tile=win_tile if win_tile in hand.concealed else None, sides=sides,
-                         ready_declared=args.ready, bao_hit=args.bao, wilds=wilds)
+                         ready_declared=args.ready, bao_hit=args.bao, wilds=wilds, consecutive_dealer=args.repeats,
+                         flipped=flipped, extra=extra)
     try:
         result = evaluate_hand(ruleset, hand, context)
     except TileError as error:
         raise UserError(str(error)) from None
-    scoring = bool(args.win_tile or args.self_drawn or args.dealer)
+    scoring = bool(args.win_tile or args.self_drawn or args.dealer or args.repeats or args.kong or args.flip
+                   or args.la_zhuang)
     data = result_json(ruleset.id, hand, wilds, context, result, scoring)
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         print_result(data)
+    return 0
+
+
+def check_side(side: int, sides: tuple[int, ...], option: str) -> int:
+    if side not in sides:
+        raise UserError(f"{option} {side}: not a playing side of this table ({', '.join(map(str, sides))})")
+    return side
+
+
+def parse_kong(text: str, sides: tuple[int, ...]) -> tuple[int, str, int | None]:
+    """`SIDE:KIND[:FROM]` → (side, kind, giver): ming needs FROM, an and zhuanwan take none."""
+    parts = text.split(":")
+    try:
+        side, kind = int(parts[0]), parts[1]
+        giver = int(parts[2]) if len(parts) > 2 else None
+    except (ValueError, IndexError):
+        raise UserError(f"--kong {text!r}: write SIDE:KIND[:FROM], e.g. 0:ming:2 or 1:an") from None
+    check_side(side, sides, "--kong")
+    if kind not in ("ming", "an", "zhuanwan") or (kind == "ming") != (giver is not None) or len(parts) > 3:
+        raise UserError(f"--kong {text!r}: KIND is ming (with FROM, the side that discarded), an or zhuanwan (no FROM)")
+    if giver is not None and (check_side(giver, sides, "--kong FROM") == side):
+        raise UserError(f"--kong {text!r}: a 明杠 is made from another side's discard")
+    return side, kind, giver
+
+
+def judge_opening(ruleset, tiles: list[Tile], seat: int, dealer: int, as_json: bool) -> int:
+    """长沙 起手小和 of a dealt hand: which small wins it makes and what each other side pays."""
+    if not ruleset.has_phase("opening_small_wins"):
+        raise UserError(f"--opening: {ruleset.id} has no opening small wins (长沙 起手小和); try changsha")
+    if len(tiles) not in (ruleset.hand_size, ruleset.hand_size + 1):
+        raise UserError(f"--opening: a dealt hand holds {ruleset.hand_size} tiles ({ruleset.hand_size + 1} for the "
+                        f"dealer), not {len(tiles)}")
+    settled = settle_opening(ruleset, tiles, WinContext(winner=seat, dealer=dealer, sides=ruleset.players))
+    data = {"id": ruleset.id, "tiles": [str(t) for t in sorted(tiles)], "opening": settled is not None,
+            "items": [{"key": i.key, "name": i.zh, "pinyin": i.pinyin, "value": i.value, "unit": i.unit}
+                      for i in (settled.items if settled else ())],
+            "payments": list(settled.payments) if settled else [0, 0, 0, 0]}
+    if as_json:
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+    elif settled is None:
+        print(f"{ruleset.id}: {format_tiles(sorted(tiles))}: no opening small win")
+    else:
+        print(f"{ruleset.id}: {format_tiles(sorted(tiles))}: 起手小和 " + ", ".join(f"{i['name']} ({i['pinyin']})" for i in data["items"]))
+        print("payments: " + "  ".join(f"side {side} {amount:+d}" for side, amount in enumerate(data["payments"])))
     return 0
 
 

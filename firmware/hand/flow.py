@@ -12,15 +12,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Mapping, Sequence
-from drivers.table_ui import Key, Panel, Phase, RESTARTED, ROLL_DICE, roll_prompt
+from drivers.table_ui import Key, Panel, Phase, RESTARTED, ROLL_DICE, TAIL_ONLY_ON_KONG_WIN, roll_prompt
 from rulesets.dice import SecondRollerPicksStart, count_seats
 from rulesets.indicators import Timing
 from rulesets.scoring import DrawContext
 from rulesets.walls import StackPos
 
+from . import tail_tiles
 from .bao import BaoDesk
 from .phases import run_phase
 from .ports import BuiltWall, HandPorts, Press, pressed
+from .questions import Questions
+from .settlement import SettlementRound
 from .state import HandOutcome, HandState, Payout, Reveal
 from .tracker import TrackingError
 from .win_check import WinCheck
@@ -33,6 +36,11 @@ class BaoRoll:
     seat: int
 
 
+@dataclass(frozen=True)
+class QuestionsDue:
+    """The table has a question to ask (who gave a kong, 跟庄) before it handles any other key."""
+
+
 class HandFlow:
     def __init__(self, ports: HandPorts) -> None:
         self.ports = ports
@@ -42,6 +50,8 @@ class HandFlow:
         self.note = ""          # said with the next phase the flow shows (RESTARTED after a restart)
         self.bao = BaoDesk(ports)
         self.win_check = WinCheck(ports)
+        self.questions = Questions(ports)
+        self.settlement = SettlementRound(ports)
 
     # -- what the hub reports at once (HandListener) -------------------------------------------------
 
@@ -62,6 +72,7 @@ class HandFlow:
                                      in_order=take.in_order)
             if not take.in_order:
                 screens.phase(Phase.PLAY if hand.deal_complete else Phase.DEAL, "！请按顺序取牌")
+        self._warn(tail_tiles.after_takes(hand, takes))
         if bao is not None and hand.bao is None:
             self.bao.died(hand)
         screens.stacks_left(hand.tracker.live)
@@ -102,8 +113,10 @@ class HandFlow:
 
     # -- the hand ------------------------------------------------------------------------------------
 
-    async def play(self, wall: BuiltWall, *, number: int, dealer: int, totals: tuple[int, ...]) -> HandOutcome:
-        """Play hand `number` on the built `wall`; the outcome is for the session to publish."""
+    async def play(self, wall: BuiltWall, *, number: int, dealer: int, totals: tuple[int, ...],
+                   repeats: int = 0) -> HandOutcome:
+        """Play hand `number` on the built `wall` (`repeats`: the dealer's 连庄 count, from the session);
+        the outcome is for the session to publish."""
         ports = self.ports
         ruleset = ports.ruleset
         screens = ports.screens
@@ -121,6 +134,7 @@ class HandFlow:
         screens.round(f"第{number}局")
         hand = HandState(ruleset, number, dealer, rolls, result.brk, dict(wall.in_ring_order(ring)), plan.next_head,
                          rolls_asked=self.rolls_asked)
+        hand.facts.repeats = repeats
         self.hand = hand
         ports.recorder.open_hand(number)
         ports.recorder.emit("hand_start", **start_fields(hand), tile_set=wall.tile_set)
@@ -273,14 +287,19 @@ class HandFlow:
         seats = tuple(hand.ruleset.players)
         while not hand.over:
             item = await ports.until(lambda: self._play_input(hand, seats))
+            if isinstance(item, QuestionsDue):
+                await self.questions.ask_due(hand)
+                continue
             if isinstance(item, BaoRoll):                   # the first ready seat rolls the 宝 die
                 await self.bao.choose(hand, item.seat)
                 continue
             ports.keys.take(lambda p: p == item)
             seat = item.seat
             if item.key == Key.HU and seat not in hand.out_of_play:
+                wins_before = len(hand.wins)
                 await self.win_check.win(hand, seat)
                 await self.win_check.more_winners_on_the_discard(hand)
+                self._warn(tail_tiles.after_win_check(hand, wins_before))
                 hand.phase = ports.table_state
             elif item.key == Key.CONFIRM and hand.tracker.exhausted:
                 return
@@ -289,7 +308,9 @@ class HandFlow:
             if hand.tracker.exhausted and not hand.over and hand.last_tile_shown:
                 ports.screens.phase(Phase.LAST_TILE)
 
-    def _play_input(self, hand: HandState, seats: tuple[int, ...]) -> Press | BaoRoll | None:
+    def _play_input(self, hand: HandState, seats: tuple[int, ...]) -> Press | BaoRoll | QuestionsDue | None:
+        if self.questions.due(hand):
+            return QuestionsDue()
         keys = self.ports.keys
         if hand.bao_roller is not None and hand.bao is None and keys.peek(pressed((hand.bao_roller,), (Key.DICE,))):
             return BaoRoll(hand.bao_roller)
@@ -302,15 +323,30 @@ class HandFlow:
         ruleset = hand.ruleset
         if hand.phase != "settling":
             await self._advance(hand, "hand_over")
+        self._warn(tail_tiles.at_end(hand))
         if not hand.wins and hand.draw is None:
             count = hand.tracker.count()
-            self.ports.recorder.emit("exhausted", live=count.live, reserve=count.reserved_full_stacks,
-                                     kongs=hand.tracker.kongs, remaining=count.remaining, reserved_tiles=count.reserved)
+            if not hand.facts.round_done:                  # (a resumed hand said it before its round)
+                self.ports.recorder.emit("exhausted", live=count.live, reserve=count.reserved_full_stacks,
+                                         kongs=hand.tracker.kongs, remaining=count.remaining,
+                                         reserved_tiles=count.reserved)
+            await self.settlement.run(hand)
+            ready = hand.facts.round_ready if hand.facts.round_ready is not None else hand.ready
             settled = ruleset.scoring.settle_draw(
-                ruleset, DrawContext(hand.dealer, ruleset.players, tuple(hand.ready), hand.kongs_by_side()))
+                ruleset, DrawContext(hand.dealer, ruleset.players, tuple(ready), hand.kongs_by_side()))
             if settled is not None:
                 hand.draw = Payout(settled.payments, settled.items)
+        else:
+            await self.settlement.run(hand)
         return hand.outcome()
+
+    def _warn(self, warnings: list[str]) -> None:
+        """云南 尾牌 taken without a 杠上开花: said on the public line while play goes on, and recorded."""
+        hand = self.hand
+        for message in warnings:
+            self.ports.recorder.emit("warning", message=message, rule="weipai")
+            if hand is not None and not hand.over and hand.phase == "playing":
+                self.ports.screens.phase(Phase.LAST_TILE if hand.last_tile_shown else Phase.PLAY, TAIL_ONLY_ON_KONG_WIN)
 
 
 
@@ -320,4 +356,4 @@ def start_fields(hand: HandState) -> dict:
     return {"ruleset": ruleset.id, "options": dict(ruleset.options), "dealer": hand.dealer,
             "sides": list(ruleset.players), "stacks_per_side": list(ruleset.stacks_per_side),
             "dice": [list(r) for r in hand.rolls], "break": {"wall": hand.brk.wall, "skip": hand.brk.skip},
-            "ring_stacks": len(hand.ring), "wall_hash": hand.wall_hash()}
+            "ring_stacks": len(hand.ring), "wall_hash": hand.wall_hash(), "repeats": hand.facts.repeats}

@@ -10,10 +10,21 @@ from rulesets.hand import Meld, MeldKind, make_meld
 from rulesets.tiles import Tile
 
 
-def melds_from_tiles(tiles: list[Tile], kongs: int, concealed_kongs: int = 0) -> tuple[Meld, ...]:
-    """Split the tiles laid as shown melds into exactly `kongs` kongs (the seat's 杠 presses; the
-    last `concealed_kongs` of them concealed) and pungs and chows.  Raises ValueError if they do not
-    split that way."""
+def melds_from_tiles(tiles: list[Tile], kongs: int, concealed_kongs: int = 0,
+                     specials: tuple[Meld, ...] = ()) -> tuple[Meld, ...]:
+    """Split the tiles laid as shown melds into the seat's declared special kongs (长春, known by
+    their tiles), exactly `kongs` kongs (the seat's 杠 presses; the last `concealed_kongs` of them
+    concealed) and pungs and chows.  Raises ValueError if they do not split that way."""
+    tiles = list(tiles)
+    for special in specials:
+        for tile in special.tiles:
+            if tile not in tiles:
+                raise ValueError(f"the special kong {special} is not among the shown tiles")
+            tiles.remove(tile)
+    return specials + _ordinary_melds(tiles, kongs, concealed_kongs)
+
+
+def _ordinary_melds(tiles: list[Tile], kongs: int, concealed_kongs: int) -> tuple[Meld, ...]:
     split = _split(sorted(tiles), kongs)
     if split is None:
         raise ValueError(f"the shown tiles {' '.join(t.zh for t in tiles)} do not split into melds with {kongs} kong(s)")

@@ -1,9 +1,10 @@
 """Every special phase a region's card may name, and how the table handles it.
 
 A card lists phases by name (rulesets.definition.PHASE_NAMES).  Each name is here exactly once:
-- a **hook** the flow runs after the deal's indicators (宜昌 换三张);
+- a **hook** the flow runs after the deal's indicators (宜昌 换三张, 长沙 起手小和, 长春 特殊杠);
 - **rules**: handled where the rule lives — an indicator's timing (the 宝, after-win flips), the
-  play rules (血战 / 血流), the flower rules, the win requirements, or the scorer;
+  play rules (血战 / 血流), the flower rules, the win requirements, the scorer, the questions the
+  play loop asks (hand/questions.py) or the settlement round at the end (hand/settlement.py);
 - **missing**: not implemented at the table.  A test fails when a region's card uses one, so no
   phase is ever skipped silently.
 """
@@ -15,6 +16,7 @@ from typing import Awaitable, Callable
 
 from drivers.table_ui import RELATIVE_SEATS, ROLL_DICE, Key, Phase
 
+from .declarations import opening_kongs, opening_small_wins
 from .ports import HandPorts
 from .state import HandState
 
@@ -54,12 +56,21 @@ PHASES: dict[str, Handling] = {
                                                "the 钻牌 makes it wild"),
     "choose_void_suit": Handling("rules", "the win requirement: a winning hand lacks one suit"),
     "standing_four": Handling("rules", "a rule of conduct for the players; nothing on the wall changes"),
-    "check_ready_at_draw": Handling("rules", "the draw settlement: ready (听) seats are paid by the others"),
-    "opening_kongs": Handling("missing", "长春 opening special kongs are not declared at the table"),
+    "check_ready_at_draw": Handling("rules", "the settlement round at a draw: every seat lays its hand, the table judges "
+                                             "which are ready (hand/settlement.py); the draw settlement pays them"),
+    "check_flower_pig": Handling("rules", "the settlement round at the end: every seat lays its hand; a hand holding "
+                                          "three suits is a 花猪 (hand/settlement.py)"),
+    "settle_every_seat": Handling("rules", "the settlement round after a win: every other seat lays its hand and is "
+                                           "paid for what it holds (hand/settlement.py)"),
+    "kong_giver": Handling("rules", "the play loop asks the maker of an exposed kong who gave the tile "
+                                    "(hand/questions.py)"),
+    "follow_dealer": Handling("rules", "the play loop asks the dealer's 上家 after each first round whether the four "
+                                       "discards matched (hand/questions.py)"),
+    "opening_small_wins": Handling("hook", "each seat declares (胡, lays its dealt hand) or not (确认); the read zone "
+                                           "verifies against the deal and it is settled at once", opening_small_wins),
+    "opening_kongs": Handling("hook", "each seat in turn shows its special kongs (◀ ▶ 确认, then lays them); the read "
+                                      "zone verifies them against the deal; replacements from the tail", opening_kongs),
     "liang_pai": Handling("missing", "沈阳 亮牌 is not declared at the table"),
-    "opening_small_wins": Handling("missing", "长沙 起手小和 are not declared or settled at the table"),
-    "check_flower_pig": Handling("missing", "查花猪 needs every seat's hand at the end: not asked for"),
-    "follow_dealer": Handling("missing", "跟庄 needs the first round's discards: not asked for"),
 }
 
 

@@ -24,6 +24,7 @@ from rulesets.settlement import Item, add_payments
 from rulesets.tiles import Tile
 from rulesets.walls import Break, Layer, Ring, Slot, StackPos
 
+from .facts import HandFacts
 from .tracker import Take, WallTracker, slot_from, slot_json, tile_from, tile_json
 
 STATE_VERSION = 1
@@ -154,6 +155,7 @@ class HandState:
     bao_roller: int | None = None        # the first ready seat, who rolls the 宝 die
     rolls_asked: int = 0
     steps_done: list[str] = field(default_factory=list)    # "reveal:<i>", "phase:<name>": not redone on resume
+    facts: HandFacts = field(default_factory=HandFacts)    # what the table asked, and the payments beyond the wins
 
     def __post_init__(self) -> None:
         self.ring: Ring = self.ruleset.layout.ring(self.brk)
@@ -172,6 +174,7 @@ class HandState:
     # -- takes ---------------------------------------------------------------------------------
 
     def on_wall_change(self, pos: StackPos, tiles: int) -> list[Take]:
+        self.tracker.kong_pending = bool(self.pending_kong)
         takes = self.tracker.on_stack_change(pos, tiles)
         for take in takes:
             self.last_take = take
@@ -182,16 +185,30 @@ class HandState:
             if take.reason == "kong":
                 seat = next(iter(self.pending_kong), None)
                 if seat is not None:
-                    self.kongs.setdefault(seat, []).append(self.pending_kong.pop(seat))
+                    concealed = self.pending_kong.pop(seat)
+                    self.kongs.setdefault(seat, []).append(concealed)
+                    self.facts.kong_made(self.ruleset, seat, concealed)
+            if take.reason == "draw" and self.ruleset.has_phase("follow_dealer"):
+                self.facts.follow_due(take, self.draws_after_deal(), self.before(self.dealer))
         return takes
+
+    def draws_after_deal(self) -> int:
+        return sum(1 for take in self.tracker.taken.values() if take.reason == "draw")
+
+    def before(self, seat: int) -> int:
+        """上家 of `seat` among the playing sides."""
+        sides = sorted(self.ruleset.players)
+        return sides[(sides.index(seat) - 1) % len(sides)]
 
     @property
     def deal_complete(self) -> bool:
         return self.tracker.head_taken >= self.deal_size
 
     def kongs_by_side(self) -> tuple[tuple[int, int, int], ...]:
-        return tuple((seat, sum(1 for c in made if not c), sum(1 for c in made if c))
-                     for seat, made in sorted(self.kongs.items()))
+        """(seat, exposed, concealed) kongs; 长春's opening special kongs count as exposed (明杠)."""
+        seats = sorted(set(self.kongs) | {s for s, *_ in self.facts.specials})
+        return tuple((seat, sum(1 for c in self.kongs.get(seat, ()) if not c) + self.facts.special_kongs(seat),
+                      sum(1 for c in self.kongs.get(seat, ()) if c)) for seat in seats)
 
     # -- indicators ----------------------------------------------------------------------------
 
@@ -289,10 +306,11 @@ class HandState:
             kong_replacement=discarder is None and kong_draw, last_tile=self.tracker.exhausted,
             bao_hit=discarder is None and bao is not None and seat in self.ready and win_tile in bao.special,
             kongs_by_side=self.kongs_by_side(), wilds=self.wilds_for(seat), flipped=flipped,
-            ready_sides=tuple(self.ready),
+            ready_sides=tuple(self.ready), consecutive_dealer=self.facts.repeats,
             extra=(("finished", tuple(sorted(self.out_of_play))),     # 血战 winners, who pay no more
                    ("fa_shown", len(flowers)),                        # 钻牌: the 发 (or 红中) shown
-                   ("ron_winners", ron_winners)))                     # 一炮多响: winners on this discard
+                   ("ron_winners", ron_winners))                      # 一炮多响: winners on this discard
+            + self.facts.win_extra(self.ruleset, first_win=not self.wins))
 
     def laid_hand(self, seat: int, discarder: int | None, melds: tuple[Meld, ...], concealed: tuple[Tile, ...],
                   flowers: tuple[Tile, ...], win_tile: Tile | None, flipped: tuple[Tile, ...],
@@ -314,7 +332,7 @@ class HandState:
         parts = [w.payout.payments for w in self.wins]
         if self.draw is not None:
             parts.append(self.draw.payments)
-        return add_payments((0, 0, 0, 0), *parts)
+        return add_payments((0, 0, 0, 0), self.facts.payments(), *parts)
 
     @property
     def over(self) -> bool:
@@ -381,7 +399,7 @@ class HandState:
             "last_take": self.last_take.to_json() if self.last_take else None,
             "draw": self.draw.to_json() if self.draw else None,
             "last_tile_shown": self.last_tile_shown, "bao_roller": self.bao_roller, "rolls_asked": self.rolls_asked,
-            "steps_done": list(self.steps_done), "tracker": self.tracker.to_json(),
+            "steps_done": list(self.steps_done), "tracker": self.tracker.to_json(), "facts": self.facts.to_json(),
         }
 
     @staticmethod
@@ -399,7 +417,8 @@ class HandState:
             {seat: list(made) for seat, made in data["kongs"]}, [WinRecord.from_json(w) for w in data["wins"]],
             set(data["out_of_play"]), Take.from_json(data["last_take"]) if data["last_take"] else None,
             Payout.from_json(data["draw"]) if data["draw"] else None,
-            data["last_tile_shown"], data["bao_roller"], data["rolls_asked"], list(data["steps_done"]))
+            data["last_tile_shown"], data["bao_roller"], data["rolls_asked"], list(data["steps_done"]),
+            HandFacts.from_json(data["facts"]) if "facts" in data else HandFacts())
         state.tracker.restore(data["tracker"])
         return state
 
@@ -423,9 +442,11 @@ def win_context_json(context: WinContext, private: tuple[Tile, ...] = ()) -> dic
 
     The win is written while the hand is still open, so the `private` wild kinds (a 宝 only the ready
     seats saw) are left out of `wilds`: the audit finds them in hand_end.  The prevailing wind is
-    not written: the table does not track it and the rules use the default (东)."""
+    written only when it is not the default 东 (the table does not track it, so it never is: a wind
+    written at every win would read like a tile named before it was public)."""
+    wind = {} if context.prevailing_wind == Tile.EAST else {"prevailing_wind": str(context.prevailing_wind)}
     return {
-        **{name: getattr(context, name) for name in _BOOL_FACTS},
+        **{name: getattr(context, name) for name in _BOOL_FACTS}, **wind,
         "consecutive_dealer": context.consecutive_dealer,
         "kongs_by_side": [list(k) for k in context.kongs_by_side],
         "wilds": [str(t) for t in context.wilds if t not in private], "flipped": [str(t) for t in context.flipped],

@@ -87,6 +87,9 @@ class WallTracker:
         self.tail_taken = 0
         self.kongs = 0
         self.flowers_owed = 0
+        self.kong_pending = False               # a 杠 was pressed: its replacement is the next tail take
+        self.special_owed = 0                   # 长春 opening special kongs: replacements still to be taken
+        self.special_reason = "kong"            # …counted as kongs for the reserve ("kong") or not ("special")
 
     # -- what is expected ---------------------------------------------------------------------
 
@@ -94,8 +97,17 @@ class WallTracker:
         return next((s for s in self._head_order if s not in self.taken), None)
 
     def next_tail(self, include_shown: bool = False) -> Slot | None:
+        """The next tail tile of an ordinary replacement: shown tiles, and tiles lying under a shown
+        tile, are passed over (云南 「不能杠上开花的从最后面未翻开的取牌」) unless `include_shown`."""
         return next((s for s in self._tail_order
-                     if s not in self.taken and (include_shown or s not in self.shown)), None)
+                     if s not in self.taken and (include_shown or not self.covered(s))), None)
+
+    def covered(self, slot: Slot) -> bool:
+        """Shown face up, or lying under a shown tile still in the wall."""
+        if slot in self.shown:
+            return True
+        top = Slot(slot.ring, Layer.TOP)
+        return slot.layer is Layer.BOTTOM and top in self.shown and top not in self.taken
 
     def next_head_position(self) -> int:
         slot = self.next_head()
@@ -156,14 +168,14 @@ class WallTracker:
             self.expected_aside.discard(aside)
             return self.set_aside(aside)
         head, tail = self.next_head(), self.next_tail()
-        if head is not None and head.ring == index:
+        replacing = (self.kong_pending or self.flowers_owed or self.special_owed) and tail is not None and tail.ring == index
+        if head is not None and head.ring == index and not replacing:   # (at the end both may be the last stack)
             return self._record(head, End.HEAD, self._head_reason(), True)
         if tail is not None and tail.ring == index:
             return self._record(tail, End.TAIL, self._tail_reason(tail), True)
-        shown_tail = self.next_tail(include_shown=True)
-        if shown_tail is not None and shown_tail.ring == index:      # a shown tile taken (杠上开花)
-            return self._record(shown_tail, End.TAIL, self._tail_reason(shown_tail), True)
         slot = self._first_untaken_slot(index)
+        if slot in self.shown:              # a shown tile taken (杠上开花): the flow checks a win follows
+            return self._record(slot, End.TAIL, self._tail_reason(slot), True)
         end = End.TAIL if self._is_tail_side(slot) else End.HEAD
         reason = self._tail_reason(slot) if end is End.TAIL else self._head_reason()
         return self._record(slot, end, reason, False)
@@ -172,7 +184,17 @@ class WallTracker:
         return "deal" if self.head_taken < self.deal_size else "draw"
 
     def _tail_reason(self, slot: Slot) -> str:
-        return "flower" if self.flowers_owed else "kong"
+        if self.flowers_owed:
+            return "flower"
+        return self.special_reason if self.special_owed else "kong"
+
+    def owe_special(self, replacements: int, kongs: int, counted: bool) -> None:
+        """An opening special kong was shown: `replacements` tail takes are its, and when special kongs
+        count for the reserve it counts `kongs` kongs — those its replacements do not count, at once."""
+        self.special_owed += replacements
+        self.special_reason = "kong" if counted else "special"
+        if counted:
+            self.kongs += kongs - replacements
 
     def _record(self, slot: Slot, end: End, reason: str, in_order: bool) -> Take:
         tile = self.wall_map.get(slot)
@@ -182,6 +204,9 @@ class WallTracker:
             self.tail_taken += 1
             if reason == "flower":
                 self.flowers_owed -= 1
+            elif self.special_owed:
+                self.special_owed -= 1
+                self.kongs += reason == "kong"
             elif reason == "kong":
                 self.kongs += 1
         if tile is not None and tile in self.flower_kinds and reason != "set_aside":
@@ -201,7 +226,8 @@ class WallTracker:
                 "shown": sorted(slot_json(s) for s in self.shown),
                 "expected_aside": sorted(slot_json(s) for s in self.expected_aside),
                 "head_taken": self.head_taken, "tail_taken": self.tail_taken, "kongs": self.kongs,
-                "flowers_owed": self.flowers_owed, "flower_kinds": sorted(str(t) for t in self.flower_kinds)}
+                "flowers_owed": self.flowers_owed, "flower_kinds": sorted(str(t) for t in self.flower_kinds),
+                "special_owed": self.special_owed, "special_reason": self.special_reason}
 
     def restore(self, data: Mapping[str, Any]) -> None:
         self.taken = {take.slot: take for take in map(Take.from_json, data["takes"])}
@@ -210,6 +236,7 @@ class WallTracker:
         self.head_taken, self.tail_taken = data["head_taken"], data["tail_taken"]
         self.kongs, self.flowers_owed = data["kongs"], data["flowers_owed"]
         self.flower_kinds = frozenset(Tile.parse(t) for t in data["flower_kinds"])
+        self.special_owed, self.special_reason = data.get("special_owed", 0), data.get("special_reason", "kong")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, WallTracker) and (self.ring, self.reserve, self.wall_map, self.deal_size) == \

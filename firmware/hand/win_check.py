@@ -9,16 +9,25 @@ hand.  If the zone cannot read the hand, the seat panel takes it tile by tile.  
 from __future__ import annotations
 
 from drivers.table_ui import (ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE, Key,
-                              Phase, choice_text, relative_name)
+                              Phase, relative_name)
+from rulesets.hand import Hand, HandError, WinContext
 from rulesets.indicators import Effect, Timing
 from rulesets.judging import HandResult, evaluate_hand
 from rulesets.tiles import Tile
-from rulesets.winning.results import HandError
 from rulesets.winrules import Verdict
 
 from .melds import kongs_from_entry, melds_from_tiles
 from .ports import HandPorts, Press
+from .questions import ask
 from .state import HandState, win_context_json
+
+
+def judge_laid(ruleset, hand: Hand, context: WinContext) -> HandResult:
+    """Judge a laid hand; tiles of the wrong count (entered by hand) are a 诈胡, not a crash."""
+    try:
+        return evaluate_hand(ruleset, hand, context)
+    except HandError as error:
+        return HandResult(Verdict(False, False, None, (str(error),)), None)
 
 
 class WinCheck:
@@ -72,7 +81,7 @@ class WinCheck:
         flipped = self._after_win_flips(hand, discarder)
         laid, context = hand.laid_hand(seat, discarder, melds, concealed, flowers, win_tile, flipped,
                                        self.winners_on(hand, discarder, seat))
-        result = await self._judge(hand, laid, context)
+        result = await ports.compute(judge_laid, hand.ruleset, laid, context)     # scoring can take a while
         hand.record_win(seat, discarder, laid, win_tile, result)
         verdict = result.verdict
         if verdict.legal and result.settlement is not None:
@@ -96,15 +105,6 @@ class WinCheck:
             await ports.advance("judged")
         ports.screens.phase(Phase.LAST_TILE if hand.tracker.exhausted else Phase.PLAY)
 
-    async def _judge(self, hand: HandState, laid, context) -> HandResult:
-        """The verdict (scoring can take a while: off the loop).  A hand that cannot be judged at
-        all — a tile too many entered on the seat panel, five of a kind — is the person's slip:
-        not a win, with the reason, and the hand goes on (never a crash of the controller)."""
-        try:
-            return await self.ports.compute(evaluate_hand, hand.ruleset, laid, context)
-        except HandError as error:
-            return HandResult(Verdict(False, False, None, (str(error),)), None)
-
     async def _ask_discarder(self, hand: HandState, seat: int) -> int | None:
         sides = hand.ruleset.players
         others = [s for s in sides if s != seat]
@@ -114,13 +114,7 @@ class WinCheck:
 
     async def choose(self, seat: int, question: str, choices: list[str]) -> int:
         """A choice prompt on one seat: ◀ ▶ move, 确认 accepts."""
-        index = 0
-        while True:
-            self.ports.screens.prompt(seat, choice_text(question, choices[index]))
-            press = await self.ports.next_key((seat,), (Key.LEFT, Key.RIGHT, Key.CONFIRM))
-            if press.key == Key.CONFIRM:
-                return index
-            index = (index + (1 if press.key == Key.RIGHT else -1)) % len(choices)
+        return await ask(self.ports, seat, question, choices)
 
     async def _read_hand(self, hand: HandState, seat: int):
         """Two reads of the seat's zone: the shown melds, then melds and hand together."""
@@ -143,7 +137,8 @@ class WinCheck:
                 if tile not in remaining:
                     raise ValueError(f"the second read of the zone missed a {tile.zh} the first one saw")
                 remaining.remove(tile)
-            melds = melds_from_tiles([t for t in shown_tiles if t not in bonus], len(kongs), sum(kongs))
+            melds = melds_from_tiles([t for t in shown_tiles if t not in bonus], len(kongs), sum(kongs),
+                                     hand.facts.special_melds(seat))
             held = [t for t in remaining if t not in bonus]
             expected = 3 * ((hand.ruleset.hand_size - 1) // 3 - len(melds)) + 2
             if len(held) != expected:

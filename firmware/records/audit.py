@@ -82,6 +82,7 @@ def audit_recorders(files: Sequence[RecorderFile], ledger: LedgerView | None = N
     for hand in finished:
         problems += _audit_finished(hand)
     problems += _audit_totals(split.hands)
+    problems += _audit_repeats(split.hands)
     endings = _endings(files, split.hands)
     if ledger is None:
         problems += [finding for finding, _ in endings]
@@ -186,6 +187,29 @@ def _audit_totals(hands: list[HandLog]) -> list[Finding]:
     return problems
 
 
+def _audit_repeats(hands: list[HandLog]) -> list[Finding]:
+    """The dealer's 连庄 count (`repeats` of hand_start): 0 at each session_start, one more after a hand
+    the dealer kept, 0 after the deal passed; a void hand leaves it as it was."""
+    problems: list[Finding] = []
+    expected: int | None = None
+    for hand in hands:
+        start = hand.start.event
+        assert start is not None
+        if hand.new_session:
+            expected = 0
+        if "repeats" in start and expected is not None and start["repeats"] != expected:
+            problems.append(Finding(hand.start.where, f"hand {hand.number}: the dealer's 连庄 count is {start['repeats']}; "
+                                                      f"the hands before it make it {expected}"))
+        end = hand.end.event if hand.end is not None else None
+        if end is None or "repeats" not in start:
+            expected = None
+        elif end["result"] == "void":
+            expected = start["repeats"]
+        else:
+            expected = start["repeats"] + 1 if end["next_dealer"] == start["dealer"] else 0
+    return problems
+
+
 # -- one hand against the rules ---------------------------------------------------------------------
 
 
@@ -237,7 +261,12 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
     tail_order = [ring.tail_slot(t) for t in range(ring.tile_count)]
     shown: set[Slot] = set()
     next_head = _Next(head_order, lambda s: s in taken)
-    next_tail = _Next(tail_order, lambda s: s in taken or s in shown)
+
+    def next_tail() -> Slot | None:
+        """An ordinary replacement passes over shown tiles and the tiles under them (云南 尾牌); a
+        bottom is uncovered again once its shown top is taken, so this is searched afresh."""
+        return next((s for s in tail_order if s not in taken and not _covered(s, shown, taken)), None)
+
     head = tail = kongs = 0
     dealer = hand.start.event["dealer"]                   # type: ignore[index]
     for event in hand.events:
@@ -247,6 +276,8 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
             except (TypeError, ValueError, IndexError) as error:
                 problems.append(f"resumed: its journaled takes do not read ({error})")
             continue
+        if event["event"] == "special_kong" and event["accepted"]:
+            kongs += event["reserve_kongs"]                  # 长春: a special kong counted without a take
         if event["event"] == "indicator" and event["ring"]:
             slots = _slots(event, len(ring))
             if slots is None:
@@ -303,6 +334,11 @@ def _journaled_takes(journaled: list, taken: set[Slot], head: int, tail: int, ko
         head, tail = (head + 1, tail) if end == "head" else (head, tail + 1)
         kongs += reason == "kong"
     return head, tail, kongs
+
+
+def _covered(slot: Slot, shown: set[Slot], taken: set[Slot]) -> bool:
+    top = Slot(slot.ring, Layer.TOP)
+    return slot in shown or (slot.layer is Layer.BOTTOM and top in shown and top not in taken)
 
 
 class _Next:

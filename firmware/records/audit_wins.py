@@ -6,7 +6,10 @@ Where the log shows a fact itself — 听 (`ready`), the kongs (`kong_declared` 
 last take (a kong replacement? the last live tile?), the wilds shown (`indicator`, the 宝 revealed
 at `hand_end`), the after-win flips — the recorded fact must be what the log shows.  Then the hand
 is judged and scored again (`rulesets.judging.evaluate_hand`) and must pay what the win says;
-`hand_end` must name the winners of the wins and pay their sum (or the draw's settlement).
+`hand_end` must name the winners of the wins and pay their sum (or the draw's settlement), plus the
+payments beyond the wins (audit_extras.py: 起手小和, 跟庄, the settlement round).  The dealer's 连庄
+count a win was scored with is `hand_start`'s `repeats`; the kong events a 云南 win pays are the
+kongs the log shows, with the givers the `kong_from` answers name.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from rulesets.settlement import add_payments
 from rulesets.tiles import Tile
 
 from ..hand.state import win_context_from_json
+from .audit_extras import audit_extras
 from .stream import HandLog
 
 
@@ -37,6 +41,8 @@ class LogFacts:
     bao: dict | None = None                  # the 宝 in force: the last on_ready indicator
     flips: list[str] | None = field(default_factory=list)   # after-win flips since the last judged win (None: hidden)
     wins: list[dict] = field(default_factory=list)
+    kong_events: list[list] = field(default_factory=list)    # [seat, kind or None until its kong_from, giver]
+    special_kongs: dict[int, int] = field(default_factory=dict)   # 长春: 明杠 counted by opening special kongs
 
     def see(self, event: dict) -> None:
         name = event["event"]
@@ -48,7 +54,15 @@ class LogFacts:
             self.last_take = event
             seat = next(iter(self.pending_kong), None)
             if event["reason"] == "kong" and seat is not None:
-                self.kongs.setdefault(seat, []).append(self.pending_kong.pop(seat))
+                concealed = self.pending_kong.pop(seat)
+                self.kongs.setdefault(seat, []).append(concealed)
+                self.kong_events.append([seat, "an" if concealed else None, None])
+        elif name == "special_kong" and event["accepted"]:
+            self.special_kongs[event["seat"]] = self.special_kongs.get(event["seat"], 0) + event["kongs"]
+        elif name == "kong_from":
+            waiting = next((e for e in self.kong_events if e[0] == event["seat"] and e[1] is None), None)
+            if waiting is not None:
+                waiting[1:] = [event["kind"], event["from"]]
         elif name == "indicator":
             self._indicator(event)
         elif name in ("win", "false_win"):
@@ -65,7 +79,9 @@ class LogFacts:
             self.public_wilds += [t for t in event["wilds"] or () if t not in self.public_wilds]
 
     def kongs_by_side(self) -> list[list[int]]:
-        return [[seat, sum(1 for c in made if not c), sum(1 for c in made if c)] for seat, made in sorted(self.kongs.items())]
+        seats = sorted(set(self.kongs) | set(self.special_kongs))
+        return [[seat, sum(1 for c in self.kongs.get(seat, ()) if not c) + self.special_kongs.get(seat, 0),
+                 sum(1 for c in self.kongs.get(seat, ()) if c)] for seat in seats]
 
 
 def audit_wins(ruleset: Ruleset, hand: HandLog, start: dict, end: dict) -> list[str]:
@@ -84,21 +100,24 @@ def audit_wins(ruleset: Ruleset, hand: HandLog, start: dict, end: dict) -> list[
             problems += _audit_win(ruleset, start, end, event, facts, complete=not hand.partial)
         facts.see(event)
     winners = [w["seat"] for w in facts.wins]
+    extras = audit_extras(ruleset, hand, start, end, winners, facts.public_wilds)
+    problems += extras.problems
     if end["winners"] != winners:
         problems.append(f"hand_end names the winners {end['winners']}; the wins were by {winners}")
     if end["result"] != ("win" if winners else "draw"):
         problems.append(f"hand_end says {end['result']!r} after {len(winners)} win(s)")
-    paid = add_payments((0, 0, 0, 0), *(tuple(w["payments"]) for w in facts.wins))
+    paid = add_payments(extras.payments, *(tuple(w["payments"]) for w in facts.wins))
     if not winners:
-        paid = add_payments(paid, _draw_payments(ruleset, start, facts))
+        ready = tuple(facts.ready) if extras.round_ready is None else extras.round_ready
+        paid = add_payments(paid, _draw_payments(ruleset, start, facts, ready))
     if end["payments"] != list(paid):
         problems.append(f"hand_end pays {end['payments']}; its wins (or the draw) pay {list(paid)}")
     return problems
 
 
-def _draw_payments(ruleset: Ruleset, start: dict, facts: LogFacts) -> tuple[int, int, int, int]:
+def _draw_payments(ruleset: Ruleset, start: dict, facts: LogFacts, ready: tuple[int, ...]) -> tuple[int, int, int, int]:
     kongs = tuple(tuple(k) for k in facts.kongs_by_side())
-    settled = ruleset.scoring.settle_draw(ruleset, DrawContext(start["dealer"], ruleset.players, tuple(facts.ready),
+    settled = ruleset.scoring.settle_draw(ruleset, DrawContext(start["dealer"], ruleset.players, ready,
                                                                kongs))  # type: ignore[arg-type]
     return (0, 0, 0, 0) if settled is None else settled.payments
 
@@ -120,7 +139,7 @@ def _audit_win(ruleset: Ruleset, start: dict, end: dict, win: dict, facts: LogFa
     except ValueError as error:                     # a tile, meld or fact the rules cannot read
         return [f"{who} cannot be scored again: {error}"]
     problems = [f"{who} says {name} = {recorded}, the log shows {shown}"
-                for name, recorded, shown in _facts_disagree(ruleset, end, win, context, facts)] if complete else []
+                for name, recorded, shown in _facts_disagree(ruleset, start, end, win, context, facts)] if complete else []
     if not result.verdict.legal or result.settlement is None:
         problems.append(f"{who} is not a winning hand by the rules ({'; '.join(result.verdict.failures)})")
         return problems
@@ -133,7 +152,7 @@ def _audit_win(ruleset: Ruleset, start: dict, end: dict, win: dict, facts: LogFa
     return problems
 
 
-def _facts_disagree(ruleset: Ruleset, end: dict, win: dict, context: WinContext,
+def _facts_disagree(ruleset: Ruleset, start: dict, end: dict, win: dict, context: WinContext,
                     facts: LogFacts) -> list[tuple[str, Any, Any]]:
     """(fact, recorded, shown by the log) for every recorded fact the log shows otherwise."""
     seat, self_drawn = win["seat"], win["from"] is None
@@ -156,6 +175,12 @@ def _facts_disagree(ruleset: Ruleset, end: dict, win: dict, context: WinContext,
     ]
     if facts.flips is not None:
         shown.append(("flipped", [str(t) for t in context.flipped], facts.flips))
+    shown.append(("prevailing_wind", str(context.prevailing_wind), "1z"))     # the table does not track it: 东
+    if "repeats" in start:
+        shown.append(("consecutive_dealer", context.consecutive_dealer, start["repeats"]))
+    if ruleset.has_phase("kong_giver"):
+        answered = [list(e) for e in facts.kong_events if e[1] is not None] if not facts.wins else []
+        shown.append(("extra.kong_events", [list(e) for e in recorded_extra.get("kong_events", ())], answered))
     ron = recorded_extra.get("ron_winners")
     if not isinstance(ron, int) or (ron != 1 if self_drawn else ron < same_discard + 1):
         shown.append(("extra.ron_winners", ron, 1 if self_drawn else f"at least {same_discard + 1}"))

@@ -154,10 +154,17 @@ REGION = Region(
                                                    "如果平家点炮再翻一倍，庄家不变")),
     options=(BREAK_START, BAO_COUNT, BAO_DICE, BAO_REDRAW, BAO_LOWER, RESERVE_READING, SPECIAL_KONGS_COUNT,
              DISCARD_PAYMENT, SEAT_DOUBLING, KONG_VALUE, WIN_VERSION),
+    unpriced=(
+        "杠 — 「暗杠番数是普通杠的2倍」 gives the ratio, not an ordinary 杠's value: house option kong_value (1)",
+    ),
     notes=(
         "C1: roll 1 picks the wall; the dealer still takes first (reading (a)); roll 1 is read as the sum of both dice.",
         "C4: the 宝 is counted from the tail as it stands when the 宝 is chosen (the current tail).",
         "A 3-tile special kong (喜杠, 幺蛋, 九蛋) needs no replacement tile; 旋风杠 (4 tiles) and each 补杠 take one from the tail.",
+        "At the table the special kongs are shown right after the deal, each seat in turn (the dealer first, without "
+        "additions): chosen on the seat panel, laid on the read zone, checked against the seat's deal; each counts "
+        "as one 明杠 and one more per addition in the hand's kongs. A later 补杠 onto a special kong is not "
+        "supported (the 杠 press counts as an ordinary kong).",
         "Scoring follows the model that reproduces the worked examples ×16/×32/×64 and payment list 1 (its total "
         "106 is 3 × 32 = 96); payment list 2 「具体化」 contradicts itself, and is only counted in the money table "
         "below the card (§1.8).",

@@ -132,6 +132,10 @@ REGION = Region(
     win=Derived(changsha_win, text("§12.6", "二五八做掌门; 大胡：七巧对：收集完七张对牌即可胡牌"), ("variant", "qingyise_jiang")),
     scoring=Given(ChangshaScorer(), text("§12.6", "大和（“含小和”－表示牌型可以为小和牌型，但计大和）")),
     options=(VARIANT, QINGYISE_JIANG, BIRDS, BIRD_MODE, DEALER_AFTER, DEAD_WALL.option, YIPAO_DEALER),
+    unpriced=(
+        '小和, 大和, 超大和, 最大和 (and 起手小和, a 小和) — the classes are ranked, not valued: 1, 2, 4, 8 分',
+        '扎鸟 — named, without a count or a value: house options birds (2) and bird_mode (a hit adds 1)',
+    ),
     notes=(
         "The smaller die numbers the first stack drawn (「从第4敦开始」): 4+5 starts at the 4th stack of the own wall.",
         "Counting stacks on the wall goes from its right end, as every other text (§0.1).",

@@ -70,6 +70,10 @@ REGION = Region(
     scoring=Given(DabaoScorer(), text("§25.1", "杠只有和牌的情况下杠才计入筹码，明杠算一筹，暗杠算两筹; 庄家的筹码翻倍计算; "
                                       "点炮需要包三家的筹码（包括自己）叫做大包。而听牌后打出令别人胡的牌则不需要")),
     options=(QUE_YI_MEN,),
+    unpriced=(
+        '诈胡 — 「诈胡等同于输给其他三家」 names no amount: a false win is refused and pays nothing',
+        'a hand — only the kongs and 跟庄 have values: a hand is 1 chip',
+    ),
     notes=(
         "7.5 stacks = 15 tiles: with an even number of tail draws the head may take the top of the 8th stack from the tail, "
         "leaving its bottom — the half stack of 「7个半」.",

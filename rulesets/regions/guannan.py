@@ -2,6 +2,7 @@
 
 from ..definition import Region
 from ..provenance import Given, analyst, text
+from ..scoring.guannan import GuannanScorer
 from ..tilesets import SET_112_WINDS
 from ..winning import Shapes
 from ..winrules import WinRules
@@ -31,8 +32,13 @@ REGION = Region(
     phases=NO_PHASES,
     win=Given(WinRules(Shapes(seven_pairs=True)),
               text("§30", "记牌形式主要包括：七对、碰碰和（牌型为nAAA+BB其中n大于等于0小于等于4）、一条龙（由同种花色组成的1-9的和牌形式）、平牌（普通的和牌形式）")),
+    scoring=Given(GuannanScorer(), text("§30", "记牌形式主要包括：七对、碰碰和（牌型为nAAA+BB其中n大于等于0小于等于4）、一条龙（由同种花色组成的1-9的和牌形式）、平牌（普通的和牌形式）")),
     options=(DEAD_WALL.option,),
+    unpriced=(
+        '七对, 碰碰和, 一条龙, 平牌 — named as the 记牌形式, no value for any: the win names its form and is 1 point',
+    ),
     notes=("Shapes: 七对 and the standard hand (碰碰和, 一条龙 and 平牌 are standard hands); 「0 ≤ n ≤ 4」 is read as n = 4 "
            "for a complete hand. Whether four of a kind makes two pairs of a 七对 is not stated: it does.",
-           "No values are given for the four 记牌形式: a win is 1 point (FlatScorer)."),
+           "No values are given for the four 记牌形式: the win names its form (七对, 碰碰和, 一条龙, 平牌 — the first the "
+           "hand makes in the text's order) and is 1 point; the settlement says the value is not stated."),
 )

@@ -89,15 +89,24 @@ REGION = Region(
     rotation=with_yipao_dealer(DEFAULT_ROTATION),
     play=Given(Play(chi=False, multiple_winners=True), text("§13.1, §14", "贵州麻将类似于四川麻将 — 四川: 不可以吃、一炮多响")),
     flowers=NO_FLOWERS,
-    phases=Given((phase("after_win_flip", "翻鸡: the next undrawn tile is flipped after the win"),),
-                 text("§13.2", "和牌后翻开下一张未摸得牌")),
+    phases=Given((phase("after_win_flip", "翻鸡: the next undrawn tile is flipped after the win"),
+                  phase("settle_every_seat", "after a win every other seat lays its hand: the 鸡 it holds are paid "
+                                             "(collecting seats per ji_collect; 有叫 judged from the laid hand)")),
+                 text("§13.2", "和牌后翻开下一张未摸得牌; 如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱; 有3条就有钱")),
     win=Given(WinRules(SICHUAN_SHAPES, (QUE_YI_MEN,)), text("§13.1", "贵州麻将类似于四川麻将，在四川麻将的基础上添加抓鸡模式")),
     scoring=Given(GuizhouScorer(), text("§13.2", "如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱; 有3条就有钱")),
     options=(JI_WRAP, JI_TRIGGER, MING_JI, JI_COLLECT, JI_COUNT, DEAD_WALL.option, YIPAO_DEALER),
+    unpriced=(
+        "鸡 — 「如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱」, 「有3条就有钱」: neither the amount nor who pays is stated: each collecting seat gets 1 a 鸡 tile from each other side (RESEARCH.md §3.9), 金鸡 ×2; the winner's with the win, every other seat's in the settlement round",
+    ),
     notes=(
         "The hand ends at the first win (the 鸡 flip follows it); 四川's 血战到底 is not carried over.",
         "Win rules and the hand's value are 四川's (§14): 缺一门, 七对; RESEARCH.md §3.12's values, ×2 per kong, the discarder alone pays.",
         "鸡 (RESEARCH.md §3.9): 1 a tile from each other side, 金鸡 ×2, 冲锋鸡 and 责任鸡 3 (from extra chongfeng_ji / zeren_ji); "
         "the other sides' concealed tiles count when the controller gives them (extra concealed_by_side).",
+        "At the table the win pays the winner's 鸡; after it every other seat lays its hand (the settlement round) and "
+        "each collecting seat's 鸡 are paid once: with ji_collect=ready a seat collects when its laid hand is 有叫 "
+        "(some tile would complete it legally); a hand not shown collects nothing.",
+        "冲锋鸡 and 责任鸡 need the discards, which the table does not see and does not ask for: they are not paid at the table.",
     ),
 )

@@ -9,6 +9,7 @@ from ..dealing import DealPattern
 from ..definition import HouseOption, Region
 from ..provenance import Given, choice, default, open_question, text
 from ..rotation import RotationRule
+from ..scoring.seventeen_tile import SeventeenTileScorer
 from ..tilesets import SET_136
 from .common import (DEFAULT_DICE, DEFAULT_PLAY, NO_FLOWERS, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT,
                      dead_wall, four_players)
@@ -19,6 +20,14 @@ HAND_READING = HouseOption(
      ("stacks17", "(b) 17 stacks a side, 13-tile hands")),
     "hold17", open_question("§18", "「每人手里抓17张牌」 read literally: a hand of 17 tiles is 5 melds + a pair, so 16 are held between draws"),
     value_labels=(("hold17", "手牌17张"), ("stacks17", "每边17墩 手牌13张")))
+
+LIANZHUANG_RAISE = HouseOption(
+    "lianzhuang_raise", "连庄 底数增加 (base raise)",
+    (("one", "+1 to the base for each 连庄"), ("double", "the base doubles for each 连庄"),
+     ("none", "no raise: the text gives no amount")),
+    "one", open_question("§18", "「如果庄家连庄则还是此位玩家当庄，底数增加」 — the base grows but by how much is not stated; "
+                                "+1 a 连庄 is the smallest raise that is one"),
+    value_labels=(("one", "每连庄底数加1"), ("double", "每连庄底数翻倍"), ("none", "连庄不加底")))
 
 DEAD_WALL = dead_wall("not stated (§18)")
 
@@ -48,11 +57,17 @@ REGION = Region(
     play=Given(DEFAULT_PLAY.value, text("§18", "通过吃牌、碰牌、杠牌等方式")),
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
-    options=(HAND_READING, DEAD_WALL.option),
+    scoring=Given(SeventeenTileScorer(), text("§18", "如果庄家连庄则还是此位玩家当庄，底数增加")),
+    options=(HAND_READING, LIANZHUANG_RAISE, DEAD_WALL.option),
+    unpriced=(
+        '连庄 — 「底数增加」 names the raise, not its amount: house option lianzhuang_raise (+1 a 连庄)',
+    ),
     notes=(
         "First dealer: the 东 seat (「第一盘门风东者为庄家」).",
         "After four 连庄 the seats are drawn again (「庄家连庄四把之后，四位玩家重新排定位置」): the panel asks the players to reseat.",
-        "连庄 raises the base (「底数增加」); the amount is not stated, so a win stays 1 point (FlatScorer).",
+        "连庄 raises the base (「底数增加」); the amount is not stated: house option lianzhuang_raise (+1 a 连庄 by "
+        "default). A win is the base, paid by the discarder or by each other side; the dealer's repeats come from the "
+        "session (连庄 counted by the table).",
         "Win conditions 「按照相关规定」 are not given: any standard hand wins.",
     ),
 )

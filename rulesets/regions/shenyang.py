@@ -119,6 +119,9 @@ REGION = Region(
                 ("shoubayi", "liang_unshown")),
     scoring=Given(ShenyangScorer(), text("§32.4", "沈阳麻将的底分为1，最终和牌的人按番数算分，有N番，分数就是2的N次方，是否设置封顶值由对局的玩家们决定。")),
     options=(LIANG_WINDOW, READY_CHANGE, DEAD_WALL.option, CAP, PAYER, BIMENPAO, SHOUBAYI, LIANG_READING),
+    unpriced=(
+        '闭门炮 — 「计算“闷三家”时加算“闭门炮”」 gives no value: house option bimenpao (1番)',
+    ),
     notes=(
         "A 东南西北 亮牌 is a 过杠 and takes a replacement from the tail (「这与“杠”的操作基本相同」); "
         "a 中发白 亮牌 is three tiles and takes none — neither is stated, both follow from the hand size.",

@@ -75,6 +75,9 @@ REGION = Region(
     win=Derived(sichuan_win, text("§14", "必须缺门可和（部分地区除外，如南充）"), ("que_men",)),
     scoring=Given(SichuanScorer(), text("§14", "缺门可胡；点炮时点炮的一个人负责；和牌时有杠加番一杠为一番")),
     options=(QUE_MEN, GEN, DEAD_WALL.option, YIPAO_DEALER),
+    unpriced=(
+        '刮风下雨, 查叫 — named, without values: kongs are paid only through the 番, nothing is paid at a draw',
+    ),
     notes=(
         "「规定数量的牌」 (how many tiles must remain for play to continue) is not stated: play goes on while live tiles remain.",
         "「最后四张」 counts the last four live tiles (after any reserve).",

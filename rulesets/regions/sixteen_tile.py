@@ -36,6 +36,9 @@ REGION = Region(
     phases=NO_PHASES,
     scoring=Given(SixteenTileScorer(), text("§8", "连庄即是连续做一次庄。每连庄一次便加上一番闲家可以向庄家提出“拉庄”，即是暂不清还输给庄家的总数留三分一作下一盘的博注")),
     options=(DEAD_WALL.option, YIPAO_DEALER),
+    unpriced=(
+        'a hand — no value is stated for any hand: a win is 1 point (each 连庄 adds a 番, as stated)',
+    ),
     notes=("Win rules are not stated: any standard 17-tile hand (5 melds + a pair) wins.",
            "No hand values are stated: a win is 1 point; each 连庄 (context.consecutive_dealer) adds a 番 (×2, as the 广东 line "
            "before the block defines 番) to what the dealer wins or pays.",

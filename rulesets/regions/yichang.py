@@ -51,10 +51,15 @@ REGION = Region(
               text("§15", "采用四川地区流行的麻将血战到底的打法; 必须缺门可和")),
     scoring=Given(FlatScorer(), default("the text gives no values (RULES.md §35: none): a win is 1 point, every win of the 血流成河 is paid")),
     options=(EXCHANGE, YIPAO_DEALER),
+    unpriced=(
+        '查花猪 — 「打完查花猪（三方牌）」 names the check, not the penalty: a 花猪 is named on its seat display and in the recorder, and pays nothing',
+    ),
     notes=(
         "Win rules are 四川's (「采用四川地区流行的麻将血战到底的打法」): 缺一门 and 七对 (RESEARCH.md §3.12).",
         "血流成河: every win is settled on its own (flat 1 point: the discarder, or each other side on a self-draw); "
         "nobody leaves the hand, so every other side pays a self-draw.",
-        "查花猪: a hand still holding all three suits at the end is a 花猪; the penalty is not stated (§15), so nothing is paid.",
+        "查花猪: at the end every seat lays its hand (the settlement round); a hand still holding all three suits, or "
+        "not shown, is a 花猪, named on its seat display and in the recorder; the penalty is not stated (§15), so "
+        "nothing is paid.",
     ),
 )

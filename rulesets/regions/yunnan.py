@@ -106,18 +106,30 @@ REGION = Region(
     play=Given(Play(chi=False, multiple_winners=True, last_tiles_forced_win=4),
                text("§29.4–29.6", "不能吃牌，只能碰牌和杠牌; 一炮多响; 最后四张牌，若有人点炮则自动和牌，自摸也必须和牌")),
     flowers=NO_FLOWERS,
-    phases=Given((phase("check_ready_at_draw", "流局查大叫: ready hands are checked at a draw; kong money is not counted (§29.4)"),),
-                 text("§29.4", "流局查大叫，杠钱不算")),
+    phases=Given((phase("check_ready_at_draw", "流局查大叫: at a draw every seat lays its hand; ready hands are paid; "
+                                               "kong money is not counted (§29.4)"),
+                  phase("kong_giver", "明杠: the maker is asked who gave the tile (上家/对家/下家) or whether it was a "
+                                      "转弯杠: the giver pays the 明杠 (§29.6)")),
+                 text("§29.4, §29.6", "流局查大叫，杠钱不算; 明杠…打出一张牌的闲家给玩家2分")),
     win=Derived(yunnan_win, text("§29.6", "满足相关规定的牌型条件时和牌，平和必须自摸不能点炮"), ("pinghu_reading",)),
     scoring=Given(YunnanScorer(), text("§29.6–29.7", "打出一张牌的闲家给玩家2分; 点炮时点炮者只负责和牌者牌型的分; 流局查大叫，杠钱不算")),
     options=(TAIL_READING, MULTI_WIN_DEALER, PINGHU_READING, ANGANG, ZHUANWAN, DEAD_WALL.option, YIPAO_DEALER),
+    unpriced=(
+        "暗杠, 转弯杠 — named beside 明杠's 「给玩家2分」 without a value: house options angang (2 from each other side) and zhuanwan (1)",
+        '查大叫 — 「流局查大叫」 names the check, not the amount: each seat not ready (or not shown) pays each ready seat 1',
+        '牌型 — 平和 and 大牌型 are named, no value: a hand is 1 分',
+    ),
     notes=(
         "A shown tail tile that is taken is not replaced by showing another: not stated.",
         "A 荒庄 keeps the dealer: not stated.",
         "The 牌型 are not listed: any standard hand wins; 平和 vs 大牌型 is house option pinghu_reading.",
         "Hand values per 牌型 are not stated: every hand is 1 分, paid by the discarder alone or by the three on a self-draw.",
-        "Kong money (extra kong_events: side, ming/an/zhuanwan, fed_by) is paid with a win: 明杠 2 from its discarder; "
-        "暗杠 and 转弯杠 from each other side by option. At a draw 杠钱不算, and 查大叫: each side not ready pays each ready side 1.",
+        "Kong money (extra kong_events: side, ming/an/zhuanwan, fed_by) is paid with the hand's first win: 明杠 2 from "
+        "its discarder; 暗杠 and 转弯杠 from each other side by option. The table asks the maker of an exposed kong who "
+        "gave the tile (a long press is an 暗杠). At a draw 杠钱不算, and 查大叫: every seat lays its hand, a hand some "
+        "tile would complete legally is ready, and each side not ready (or not shown) pays each ready side 1.",
+        "尾牌: a shown tail tile is taken only for a 杠上开花 win; an ordinary replacement is the last tile not shown "
+        "and not lying under a shown tile; a shown tile taken without the win is a warning on the display.",
         "不能弃先胡后 is judged from extra passed_since_draw, which the controller sets when a side passes a win.",
     ),
 )

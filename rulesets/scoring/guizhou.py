@@ -18,6 +18,10 @@ from whom.  Readings (RESEARCH.md §3.9, MIL 贵州 and the open implementations
   3 from each other side if it collects at all; 责任鸡 (`extra["zeren_ji"]` = (discarder, claimer) of the
   first 幺鸡 that was 碰/杠): the discarder pays the claimer 3.
 - 包鸡 (sides without 叫 paying for their 鸡) is not applied: RESEARCH.md marks it [P].
+
+At the table the win pays the winner's 鸡; the other seats' 鸡 are paid once per hand in the settlement
+round (rulesets.rounds: every seat that did not win lays its hand), by `round_chickens` — the same
+count and unit, each collecting seat's 鸡 from each other side.
 """
 
 from __future__ import annotations
@@ -94,6 +98,31 @@ def chicken_payments(ruleset: Any, hand: Hand, context: WinContext
         discarder, claimer = zeren
         items.append(Item("zeren_ji", f"责任鸡 (side {discarder} → {claimer})", "zeren ji", ZEREN * unit, "points"))
         parts.append(payments_from({discarder: ZEREN * unit}, claimer))
+    if gold and items:
+        items.insert(0, Item("jinji", "金鸡", "jinji", 2, "times"))
+    return tuple(items), add_payments(*parts)
+
+
+def held_chickens(ruleset: Any, hand: Hand) -> tuple[Tile, ...]:
+    """The tiles of a laid hand that count as 鸡 tiles by option `ji_count`: all, or those in a 碰/杠."""
+    if ruleset.option("ji_count") == "melded":
+        return tuple(t for m in hand.melds if m.is_pung_like for t in m.tiles)
+    return hand.all_tiles()
+
+
+def round_chickens(ruleset: Any, hands: dict[int, Hand], collecting: Iterable[int], flipped: Iterable[Tile],
+                   sides: tuple[int, ...]) -> tuple[tuple[Item, ...], tuple[int, int, int, int]]:
+    """The 鸡 of the seats that did not win, laid in the settlement round: each collecting seat is paid
+    its count (×2 for 金鸡) by each other side."""
+    kinds, gold = chicken_kinds(ruleset, tuple(flipped))
+    unit = 2 if gold else 1
+    items: list[Item] = []
+    parts = [(0, 0, 0, 0)]
+    for side in sorted(set(collecting)):
+        count = sum(1 for t in held_chickens(ruleset, hands[side]) if t in kinds)
+        if count:
+            items.append(Item(f"ji_{side}", f"鸡 ×{count} (side {side})", "ji", count * unit, "points"))
+            parts.append(payments_from({s: count * unit for s in sides if s != side}, side))
     if gold and items:
         items.insert(0, Item("jinji", "金鸡", "jinji", 2, "times"))
     return tuple(items), add_payments(*parts)

@@ -3,8 +3,9 @@
 `Crew` holds what every module of the players needs: the table, the region, the AI, each seat's
 `Player`, a journal of what they did, and the habits every person at the table has — wait for
 the screens to change instead of staring at them (`until`), roll the dice when one's seat display
-says so (`service`), and notice when the table says it restarted (`restarts`): a key pressed as it
-stopped may never have been seen, so whoever still waits on one presses it again.
+says so and answer what it asks (`service`; the questions are answers.py's), and notice when the
+table says it restarted (`restarts`): a key pressed as it stopped may never have been seen, so
+whoever still waits on one presses it again.
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ from drivers.table_ui import RESTARTED, ROLL_BAO, ROLL_DICE, Phase
 from rulesets.definition import Ruleset
 from rulesets.tiles import Tile
 
+from .answers import Answers
 from .brain import Brain
+from .knowledge import TableView
+from .wall import LiveWall
 from .player import Player
 from .rules import RegionPlay
 from .screen import Eyes, Screen
@@ -79,6 +83,9 @@ class Crew:
         self.journal: deque[Action] = deque(maxlen=50_000)
         self.stats = Stats()
         self.errors: list[str] = []
+        self.answers = Answers(self)
+        self.view: TableView | None = None          # the hand being played (what everyone knows of it)
+        self.wall: LiveWall | None = None           # …and its wall, as the players count it
         self._answered: dict[int, str] = {}
         self.restarts = 0                   # times the message line newly said the table restarted
         self._restart_shown = False
@@ -102,11 +109,14 @@ class Crew:
     # -- habits --------------------------------------------------------------------------------
 
     def service(self, screen: Screen) -> None:
-        """Roll when one's seat display asks (请掷骰子 …, 请掷骰子定宝), once per prompt; after a
+        """Roll when one's seat display asks (请掷骰子 …, 请掷骰子定宝), once per prompt; answer the
+        table's questions (who gave a kong, 跟庄, 起手小和, the settlement round's hands); after a
         restart every prompt standing is answered again."""
         if self._restarts_serviced != self.restarts:
             self._restarts_serviced = self.restarts
             self._answered.clear()
+            self.answers.forget()
+        self.answers.respond(screen)
         for seat in self.sides:
             line = screen.prompt(seat)
             if self._answered.get(seat) not in (None, line):
@@ -128,6 +138,7 @@ class Crew:
 
     def forget_prompts(self) -> None:
         self._answered.clear()
+        self.answers.forget()
 
     async def until(self, predicate: Callable[[Screen], bool]) -> Screen:
         """Wait (without polling) until the screens satisfy `predicate`; roll dice meanwhile."""

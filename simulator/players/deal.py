@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from drivers.motor_protocol import Key
 from drivers.table_ui import RELATIVE_SEATS, Phase, relative_name
-from rulesets.indicators import RevealContext
+from rulesets.indicators import Effect, RevealContext, Timing
 from rulesets.walls import Ring
 
 from .crew import OVER, Crew, HandEnded, PlayersError
@@ -42,6 +42,8 @@ async def take_deal(crew: Crew) -> tuple[LiveWall, TableView]:
     plan = ruleset.dealing.plan(dealer, crew.sides)
     wall = LiveWall(crew.table, ruleset, ring)
     view = TableView(crew.sides, dealer)
+    crew.view = view
+    crew.wall = wall
     crew.brain.new_hand()
     careful = crew.rng.random() < crew.style.defensive      # a careful hand: all play safe late
     for player in crew.players.values():
@@ -54,6 +56,7 @@ async def take_deal(crew: Crew) -> tuple[LiveWall, TableView]:
         for position in grab.positions:
             uid = wall.take_deal(position)
             player.receive(uid)
+            player.dealt.add(uid)
             player.last_drawn = uid
             if standing and grab.side not in grabbed:
                 player.standing.add(uid)          # 立四: the first grab stands apart
@@ -66,6 +69,8 @@ async def after_deal(crew: Crew, wall: LiveWall, view: TableView) -> None:
     """Indicators leaving play, 换三张, then `请出牌`: the public wilds and each player's plan."""
     await set_aside_indicators(crew, wall, view)
     screen = await crew.until(lambda s: s.phase in STARTED or (s.phase in OVER and s.phase is not Phase.DEAL))
+    if screen.phase is Phase.PLAY and crew.answers.owed_replacements():
+        screen = await crew.until(lambda s: not crew.answers.owed_replacements() or s.phase in OVER)
     if screen.phase is Phase.EXCHANGE:
         await exchange_three(crew, view, screen)
         screen = await crew.until(lambda s: s.phase in (Phase.PLAY, Phase.LAST_TILE) or s.phase in OVER)
@@ -73,6 +78,7 @@ async def after_deal(crew: Crew, wall: LiveWall, view: TableView) -> None:
         raise HandEnded(screen.msg)
     view.wilds = screen.wilds()
     view.shown = screen.indicators()
+    note_shown_tail(crew, wall, view)
     if crew.rules.hints.void_suit:
         suits = _suits(crew)
         for player in crew.players.values():
@@ -105,6 +111,18 @@ async def set_aside_indicators(crew: Crew, wall: LiveWall, view: TableView) -> N
             crew.log(view.dealer, "set_aside", f"{rule.kind} {kind}")
             if kind not in screen.indicators():
                 crew.errors.append(f"the {rule.name_zh} taken out is {kind.zh}, the screen shows {screen.ind_text!r}")
+
+
+def note_shown_tail(crew: Crew, wall: LiveWall, view: TableView) -> None:
+    """Tiles turned face up where they lie (云南 尾牌): found by their position rule, their kinds read
+    from t_ind; an ordinary replacement passes over them."""
+    rules = [r for r in crew.ruleset.indicators if r.timing is Timing.AFTER_DEAL and r.effect is Effect.SHOWN]
+    if not rules:
+        return
+    context = RevealContext(wall.ring, crew.ruleset.layout, view.dealer, wall.next_head_position(), wall.tail_taken,
+                            (), frozenset(wall.taken))
+    slots = [slot for rule in rules for slot in rule.position.slots(context)]
+    wall.shown = dict(zip(slots, view.shown))
 
 
 async def exchange_three(crew: Crew, view: TableView, screen: Screen) -> None:

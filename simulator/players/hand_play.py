@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drivers.motor_protocol import Key
-from drivers.table_ui import Phase
+from drivers.table_ui import ADDED_KONG, Phase, relative_name
 from rulesets.hand import MeldKind
 from rulesets.tiles import Tile
 
@@ -50,6 +50,7 @@ class HandPlay:
         self.won = False
         self.drawn = False                 # 荒庄 confirmed
         self._bao_asked: set[Tile] = set()
+        self.asks_kong_giver = crew.ruleset.has_phase("kong_giver")
 
     # -- what the players know ------------------------------------------------------------------
 
@@ -122,6 +123,7 @@ class HandPlay:
         await self.crew.pause()
         player.give(discard.uid)
         self.view.seats[seat].discards.append(discard.kind)
+        self.view.discard_log.append((seat, discard.kind))
         self.crew.log(seat, "discard", str(discard.kind))
         return await self.after_discard(seat, discard)
 
@@ -130,7 +132,7 @@ class HandPlay:
     async def draw(self, seat: int, *, tail: bool = False, kong: bool = False) -> bytes | None:
         """A head draw (or a tail draw for a kong); flowers are set aside and replaced."""
         player = self.players[seat]
-        uid = self.wall.take_tail(kong) if tail else self.wall.take_head()
+        uid = self.wall.take_tail(kong, self.winning_shown_tile(player) if kong else None) if tail else self.wall.take_head()
         kind = player.receive(uid)
         self.crew.log(seat, "tail" if tail else "draw", "kong" if kong else "")
         while kind in self.flower_kinds():
@@ -143,6 +145,17 @@ class HandPlay:
             self.crew.log(seat, "tail", "flower")
         player.last_drawn = uid
         return uid
+
+    def winning_shown_tile(self, player: Player):
+        """云南 尾牌: a shown tail tile that would make this kong's replacement a 杠上开花 (else None:
+        the replacement is the last tile not shown)."""
+        for slot, kind in self.wall.shown_on_top():
+            if self.rules.legal_win(player.seat, player.kinds() + [kind], player.meld_tuple(), player.flower_tiles(),
+                                    kind, None, self.wilds_for(player), player.ready, self.facts(),
+                                    kong_replacement=True, last_tile=self.wall.live_after_kong() <= 0, bao=player.bao):
+                self.crew.log(player.seat, "weipai", str(kind))
+                return slot
+        return None
 
     def set_flower_aside(self, player: Player, uid: bytes, kind: Tile) -> None:
         player.give(uid)
@@ -176,6 +189,8 @@ class HandPlay:
         """A concealed kong (long press 杠) or an added kong (press 杠), then the tail draw."""
         await self.crew.pause()
         self.crew.press(player.seat, Key.KONG, long=kong.concealed)
+        if not kong.concealed and self.asks_kong_giver:
+            self.crew.answers.expect_kong(player.seat, ADDED_KONG)
         if kong.concealed:
             meld = player.add_meld(MeldKind.CONCEALED_KONG, list(kong.uids))
             self.view.seats[player.seat].melds.append(meld)
@@ -224,8 +239,11 @@ class HandPlay:
         player = self.players[claim.seat]
         await self.crew.pause()
         self.view.seats[discarder].discards.pop()
+        self.view.claims_at.append(len(self.view.discard_log))
         if claim.what == "kong":
             self.crew.press(claim.seat, Key.KONG)
+            if self.asks_kong_giver:
+                self.crew.answers.expect_kong(claim.seat, relative_name(claim.seat, discarder, self.crew.sides))
         kind = {"kong": MeldKind.KONG, "pung": MeldKind.PUNG, "chow": MeldKind.CHOW}[claim.what]
         meld = player.add_meld(kind, list(claim.uids), claimed=discard.uid, claimed_kind=discard.kind)
         self.view.seats[claim.seat].melds.append(meld)
@@ -355,8 +373,11 @@ class HandPlay:
     # -- the end of the wall ---------------------------------------------------------------------
 
     async def exhausted(self, seat: int) -> None:
-        """Nobody won on the last live tile: wait for 最后一张, then 确认 for 荒庄."""
-        screen = await self.crew.until(lambda s: s.phase is Phase.LAST_TILE or s.phase in OVER)
+        """Nobody won on the last live tile: wait for 最后一张, then 确认 for 荒庄 — once this seat has
+        answered who gave its kongs (a 确认 pressed while the question is due would answer it)."""
+        answers = self.crew.answers
+        screen = await self.crew.until(lambda s: s.phase is Phase.LAST_TILE and not answers.owes(seat)
+                                       or s.phase in OVER)
         if not self.won:
             self.crew.stats.draws += 1
             self.drawn = True

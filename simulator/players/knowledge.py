@@ -31,6 +31,8 @@ class TableView:
     wilds: tuple[Tile, ...] = ()          # public wild kinds (t_wild)
     shown: tuple[Tile, ...] = ()          # public indicator tiles (t_ind)
     aside: list[Tile] = field(default_factory=list)   # tiles out of play: indicators, won tiles
+    discard_log: list[tuple[int, Tile]] = field(default_factory=list)   # every discard, in order (跟庄)
+    claims_at: list[int] = field(default_factory=list)  # how many discards were made when each claim came
 
     def __post_init__(self) -> None:
         for side in self.sides:
@@ -105,3 +107,14 @@ class TableView:
 
     def ready_sides(self) -> tuple[int, ...]:
         return tuple(s for s in self.sides if self.seats[s].ready)
+
+    # -- 跟庄 ------------------------------------------------------------------------------------
+
+    def followed(self, round_number: int) -> bool:
+        """跟庄 in round `round_number` (1 = the first): its four discards, one from each seat in turn,
+        are of one kind, and no claim came before they were all made."""
+        end = 4 * round_number
+        if round_number < 1 or len(self.discard_log) < end or any(at <= end for at in self.claims_at):
+            return False
+        made = self.discard_log[end - 4:end]
+        return len({kind for _, kind in made}) == 1 and len({seat for seat, _ in made}) == 4

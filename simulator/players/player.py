@@ -38,6 +38,7 @@ class Player:
         self.bao: Tile | None = None                 # a private 宝 read from my seat display
         self.void: str | None = None                 # the suit I keep out (缺一门)
         self.standing: set[bytes] = set()            # 立四: the first grab, standing apart
+        self.dealt: set[bytes] = set()               # the tiles dealt to me (长春 特殊杠 are shown from them)
         self.last_drawn: bytes | None = None
         self.defensive = defensive
         self.keep_pairs = keep_pairs

@@ -5,7 +5,8 @@ Real players know the ring from the dice and the dealer, see every tile leave th
 the kongs; so do these.  Counting follows docs/table-flow.md §5: the live wall is the tiles still
 in the ring less what the reserve policy keeps for (kongs, tail draws); an indicator set aside
 counts as a take at the end of the ring it is nearer to (never as a kong).  A head draw is made
-only while the live count is above zero.
+only while the live count is above zero.  A tile shown face up at the tail (云南 尾牌) is taken only
+for a 杠上开花; an ordinary replacement is the last tile neither shown nor lying under a shown one.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from rulesets.definition import Ruleset
 from rulesets.reserve import WallCount, wall_count
+from rulesets.tiles import Tile
 from rulesets.walls import Layer, Ring, Slot
 
 if TYPE_CHECKING:
@@ -35,6 +37,7 @@ class LiveWall:
         self.tail_taken = 0
         self.kongs = 0
         self.tail_draws = 0            # kong and flower replacements (set-asides not included)
+        self.shown: dict[Slot, Tile] = {}   # tail tiles shown face up (云南 尾牌) → their kind
         # Where the search for the next head (tail) tile starts: slots are only ever taken, so
         # every position before it stays taken.
         self._head_from = 0
@@ -63,13 +66,28 @@ class LiveWall:
         return None
 
     def next_tail(self) -> Slot | None:
+        """The next ordinary replacement: shown tiles and the tiles under them are passed over."""
         for taken in range(self._tail_from, self.total):
             slot = self.ring.tail_slot(taken)
             if slot not in self.taken:
-                self._tail_from = taken
-                return slot
-        self._tail_from = self.total
+                if not self.shown:
+                    self._tail_from = taken
+                    return slot
+                if not self.covered(slot):
+                    return slot
+        if not self.shown:
+            self._tail_from = self.total
         return None
+
+    def covered(self, slot: Slot) -> bool:
+        """Shown face up, or lying under a shown tile still on the wall."""
+        top = Slot(slot.ring, Layer.TOP)
+        return slot in self.shown or (slot.layer is Layer.BOTTOM and top in self.shown and top not in self.taken)
+
+    def shown_on_top(self) -> list[tuple[Slot, Tile]]:
+        """The shown tiles still on the wall and on top of their stacks (a 杠上开花 may take one)."""
+        return [(slot, kind) for slot, kind in self.shown.items()
+                if slot not in self.taken and (slot.layer is Layer.TOP or Slot(slot.ring, Layer.TOP) in self.taken)]
 
     def next_head_position(self) -> int:
         slot = self.next_head()
@@ -98,9 +116,14 @@ class LiveWall:
         self.head_taken += 1
         return self._take(slot)
 
-    def take_tail(self, kong: bool) -> bytes:
-        """A replacement from the tail: for a kong (counted) or a flower (not counted)."""
-        slot = self.next_tail()
+    def declare_kongs(self, count: int) -> None:
+        """Kongs that take no tile (长春's 3-tile special kongs, where they count for the reserve)."""
+        self.kongs += count
+
+    def take_tail(self, kong: bool, shown: Slot | None = None) -> bytes:
+        """A replacement from the tail: for a kong (counted) or a flower (not counted); `shown`: the
+        shown tile a 杠上开花 takes instead."""
+        slot = self.next_tail() if shown is None else shown
         if slot is None or self.next_head() is None:
             raise WallMismatch("no tile is left at the tail")
         self.tail_taken += 1

@@ -3,14 +3,16 @@
 They play no mahjong (no discards): a `WallWalker` deals and draws to the end and confirms 荒庄,
 so the wall tracking, the reserve and 荒庄 can be tested alone; a `DealerWins` deals and has the
 dealer declare a self-drawn win at once, entering a given hand when the read zone cannot read
-it.  Both read the same screens as the real simulated players and wait on the table's change
+it.  Whatever else the table asks (a 长春 特殊杠, a 长沙 起手小和, the settlement round's hands) they
+answer with nothing: 确认.  Both read the same screens as the real simulated players and wait on the table's change
 notifications (`table.changed`), never on a timer.
 """
 
 from __future__ import annotations
 
 from drivers.motor_protocol import Key, LiftPosition
-from drivers.table_ui import ENTRY, LAY_HAND, LAY_MELDS, ROLL_DICE, WIN_FROM, Phase
+from drivers.table_ui import (ENTRY, FOLLOW_DEALER, LAY_HAND, LAY_MELDS, OPENING_ASK, ROLL_DICE, SHOW_HAND, SHOW_MELDS,
+                              SPECIAL_KONG, WIN_FROM, Phase)
 from rulesets.reserve import wall_count
 from rulesets.tiles import Tile, parse_tiles
 
@@ -19,6 +21,7 @@ class Crew:
     def __init__(self, table, ruleset, seed: int = 0) -> None:
         self.table = table
         self.ruleset = ruleset
+        self._declined: dict[int, str] = {}
 
     def msg(self) -> str:
         return self.table.display.text("main", "t_msg")
@@ -32,7 +35,20 @@ class Crew:
     async def until(self, predicate) -> None:
         """Wait for the screens (or lifts) to show what `predicate` looks for."""
         while not predicate():
-            await self.table.changed(self.table.changes.version)
+            seen = self.table.changes.version
+            self.decline()
+            await self.table.changed(seen)
+
+    def decline(self) -> None:
+        """Answer the table's other questions with nothing (确认), once per question shown."""
+        asks = (SPECIAL_KONG + ":", FOLLOW_DEALER, OPENING_ASK, SHOW_MELDS, SHOW_HAND)
+        for seat in self.ruleset.players:
+            line = self.line(seat, 1)
+            if line.startswith(asks) and self._declined.get(seat) != line:
+                self._declined[seat] = line
+                self.table.press(seat, Key.CONFIRM)
+            elif not line.startswith(asks):
+                self._declined.pop(seat, None)
 
     async def press_and_see(self, seat, key: Key, line: int = 1) -> None:
         """Press a key and wait until that seat's line changes (the controller took it)."""
@@ -44,6 +60,7 @@ class Crew:
         handled = ""
         while True:
             seen = self.table.changes.version
+            self.decline()
             msg = self.msg()
             for seat in self.ruleset.players:
                 if self.line(seat, 1).startswith(ROLL_DICE):

@@ -87,11 +87,27 @@ def test_set_aside_indicator_is_skipped_by_tail_draws():
 
 
 def test_shown_tail_tiles_are_passed_over_by_ordinary_replacements():
-    """云南 §29.3: 不能杠上开花的从最后面未翻开的取牌."""
+    """云南 §29.3: 「不能杠上开花的从最后面未翻开的取牌」 — the last stack with nothing turned up.  The tile
+    under a shown one is not slid out from under it: the wall sensors could not tell that take from a
+    take of the shown tile (both leave one tile on the stack)."""
     t = tracker(NoReserve())
     t.show(Slot(67, Layer.TOP))
     t.show(Slot(66, Layer.TOP))
-    assert t.next_tail() == Slot(67, Layer.BOTTOM)
+    assert t.next_tail() == Slot(65, Layer.TOP)
+    assert t.next_tail(include_shown=True) == Slot(67, Layer.TOP)
+
+
+def test_a_shown_tile_taken_is_a_shown_take_and_uncovers_the_tile_under_it():
+    """A 杠上开花 takes a shown tile (in order, at its own stack); the tile that lay under it is then
+    the last tile not turned up, and the next ordinary replacement."""
+    t = tracker(NoReserve())
+    t.show(Slot(67, Layer.TOP))
+    t.show(Slot(66, Layer.TOP))
+    (take,) = t.on_stack_change(t.ring[66], 1)
+    assert (take.slot, take.in_order, take.reason) == (Slot(66, Layer.TOP), True, "kong")
+    assert t.next_tail() == Slot(66, Layer.BOTTOM)
+    (ordinary,) = t.on_stack_change(t.ring[66], 0)
+    assert ordinary.slot == Slot(66, Layer.BOTTOM) and ordinary.in_order
 
 
 def test_live_count_uses_the_region_reserve():
@@ -118,3 +134,16 @@ def test_bao_passes_over_old_bao_slots_and_goes_to_the_lower_layer():
         hand.choose_bao(rule, (die,))
     sixth_dead = hand.choose_bao(rule, (2,))
     assert sixth_dead.slots[0].layer is Layer.BOTTOM
+
+
+def test_a_kong_replacement_from_the_last_stack_standing_counts_as_a_kong():
+    """At the end of a wall without a reserve (宜昌 「一直打到桌面无牌」) the head and the tail meet on the
+    last stack: a tile taken there after a 杠 is the kong's replacement, not a draw."""
+    t = tracker(NoReserve())
+    while t.next_head().ring != t.next_tail().ring:
+        take_head(t)
+    t.kong_pending = True
+    take = take_tail(t)
+    assert (take.end, take.reason, t.kongs) == (End.TAIL, "kong", 1)
+    t.kong_pending = False
+    assert take_head(t).reason == "draw"

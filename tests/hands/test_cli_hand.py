@@ -85,3 +85,50 @@ def test_a_bao_win_needs_ready(capsys):
     assert code == 0 and "legal: no" in out and "a 宝 win needs 报听" in out and "宝 (bao)" not in out
     code, out, _ = run(capsys, *argv, "--ready")
     assert "legal: yes" in out and "宝 (bao) ×2" in out
+
+
+# -- the facts the table asks for, as options (issue 16) ----------------------------------------
+
+def test_the_dealers_repeats_raise_what_he_wins(capsys):
+    """十六张 「每连庄一次便加上一番」: after two 连庄 the dealer's self-draw is paid 4 by each side."""
+    _, plain, _ = run(capsys, "hand", "sixteen_tile", "111m234m567m789p234s55s", "--self-drawn", "--dealer", "--json")
+    _, twice, _ = run(capsys, "hand", "sixteen_tile", "111m234m567m789p234s55s", "--self-drawn", "--dealer",
+                      "--repeats", "2", "--json")
+    assert json.loads(plain)["payments"] == [3, -1, -1, -1]
+    assert json.loads(twice)["payments"] == [12, -4, -4, -4]
+
+
+def test_kong_money_from_the_giver(capsys):
+    """云南 「明杠…打出一张牌的闲家给玩家2分」: the 明杠 side 0 made from side 2's discard is paid by side 2."""
+    code, out, _ = run(capsys, "hand", "yunnan", "345m456p789s55s", "--meld", "2222m", "--self-drawn",
+                       "--kong", "0:ming:2", "--json")
+    data = json.loads(out)
+    assert code == 0 and [i["name"] for i in data["items"]] == ["平和", "明杠 (side 0)"]
+    assert data["payments"] == [5, -1, -3, -1]
+
+
+def test_flipped_tiles_make_ji(capsys):
+    """贵州 「如翻开的是2万，即3万是鸡牌」: a flipped 2条 makes 3条 a 鸡, beside 1条 (英雄鸡)."""
+    code, out, _ = run(capsys, "hand", "guizhou", "123s345m678m999m11s", "--self-drawn", "--flip", "2s", "--json")
+    assert "鸡 ×4 (side 0)" in [i["name"] for i in json.loads(out)["items"]]
+
+
+def test_an_opening_small_win_of_a_dealt_hand(capsys):
+    code, out, _ = run(capsys, "hand", "changsha", "5555m123p456p789s", "--opening", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["opening"] and [i["name"] for i in data["items"]] == ["四喜"]
+    assert data["payments"] == [3, -1, -1, -1]
+    _, out, _ = run(capsys, "hand", "changsha", "1234m1234p1234s9s", "--opening")
+    assert "no opening small win" in out
+
+
+@pytest.mark.parametrize("argv, says", [
+    (("yunnan", "345m456p789s55s", "--kong", "0:ming"), "KIND is ming (with FROM"),
+    (("yunnan", "345m456p789s55s", "--kong", "9:an"), "not a playing side"),
+    (("sixteen_tile", "111m234m567m789p234s55s", "--repeats", "-1"), "0 or more"),
+    (("changchun", "5555m123p456p789s", "--opening"), "no opening small wins"),
+    (("changsha", "5555m123p", "--opening"), "a dealt hand holds 13 tiles"),
+])
+def test_a_wrong_fact_is_one_clear_line(capsys, argv, says):
+    code, out, err = run(capsys, "hand", *argv)
+    assert code != 0 and says in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

@@ -57,6 +57,7 @@ def context(win) -> dict:
 
 FACTS = {  # fact → (region, which win, the edit of its context the log contradicts)
     "ready_declared": ("changchun", lambda w: context(w)["ready_declared"], lambda c: c.update(ready_declared=False)),
+    # (a 长春 宝 is private, so its wilds are never in the live `wilds`: 杭州's fixed 白板 财神 is public)
     "wilds": ("hangzhou", lambda w: context(w)["wilds"], lambda c: c.update(wilds=[])),
     "ready_sides": ("changchun", lambda w: context(w)["ready_sides"], lambda c: c.update(ready_sides=[])),
     "kongs_by_side": ("guangshui", lambda w: context(w)["kongs_by_side"], lambda c: c.update(kongs_by_side=[])),

@@ -70,3 +70,12 @@ def test_every_value_names_its_source(region_id):
     for name, source in sources(region_id):
         assert source.kind in ("text", "research", "analyst", "default", "open"), name
         assert source.quote or source.kind == "research", f"{region_id}.{name} has no quote or reason"
+
+
+@pytest.mark.parametrize("region_id", REGION_IDS)
+def test_the_payments_named_without_a_value_quote_the_text_exactly(region_id):
+    """The card's "named without a value" lines (issue 16) quote RULES.md as every other quote does."""
+    for item in get_region(region_id).unpriced:
+        for quote in re.findall(r"「(.+?)」", item):
+            for passage in passages(quote):
+                assert passage in RULES, f"{region_id}.unpriced: 「{passage}」 is not in RULES.md"

@@ -195,6 +195,7 @@ class Referee(WorldObserver):
         self.taken: set[Slot] = set()
         self.head_taken = self.tail_taken = self.kongs = self.flowers_owed = 0
         self.expected_aside: set[Slot] = set()
+        self.shown: set[Slot] = set()          # tail tiles turned up (云南 尾牌)
         self.last_take_kind: Tile | None = None
         plan = ruleset.dealing.plan(self.dealer, self.sides)
         self.deal_size = plan.next_head
@@ -247,9 +248,14 @@ class Referee(WorldObserver):
     def _next(self, tail: bool) -> Slot | None:
         for n in range(self.ring.tile_count):
             slot = self.ring.tail_slot(n) if tail else self.ring.head_slot(n)
-            if slot not in self.taken:
+            if slot not in self.taken and not (tail and self._covered(slot)):
                 return slot
         return None
+
+    def _covered(self, slot: Slot) -> bool:
+        """云南 尾牌: an ordinary replacement passes over a shown tile and the tile under it."""
+        top = Slot(slot.ring, Layer.TOP)
+        return slot in self.shown or (slot.layer is Layer.BOTTOM and top in self.shown and top not in self.taken)
 
     def _on_wall(self, side: int, stack: int, tiles: int) -> None:
         if self.ring is None or self.phase in (Phase.PUSH_IN, Phase.HAND_OVER):
@@ -269,6 +275,8 @@ class Referee(WorldObserver):
         head, tail = self._next(False), self._next(True)
         top = Slot(index, Layer.TOP)
         slot = top if top not in self.taken else Slot(index, Layer.BOTTOM)
+        if slot in self.shown and (head is None or head.ring != index):
+            tail = slot                            # a shown tail tile, taken for a 杠上开花
         if slot in self.expected_aside:
             self.expected_aside.discard(slot)
             near_tail = abs((tail.ring if tail else 0) - index) < abs(index - (head.ring if head else 0))
@@ -368,6 +376,8 @@ class Referee(WorldObserver):
                     wilds += [k for k in rule.special_kinds(tiles[0]) if k not in wilds]
             if not rule.stays_in_play:
                 aside += slots
+            if rule.effect is Effect.SHOWN:
+                self.shown |= set(slots)
         self._show_dice()
         self._public_wilds = tuple(wilds)
         # dealt bonus tiles are owed a replacement; which kinds they are may hang on the wilds (钻牌)

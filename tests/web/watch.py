@@ -80,6 +80,10 @@ class Truth:
         elif name in ("win", "false_win"):
             self.allowed |= tiles_named(json.dumps({k: v for k, v in event.items() if k in
                                                     ("tiles", "melds", "win_tile", "wilds_as", "flowers")}))
+        elif name in ("special_kong", "opening_win"):          # laid face up on the table (issue 16)
+            self.allowed |= tiles_named(json.dumps(event["tiles"]))
+        elif name == "settlement":                             # every hand laid at the end
+            self.allowed |= tiles_named(json.dumps(event["hands"]))
         elif name == "hand_end":
             self.ends[event["hand"]] = event
             self.hand, self.finished = 0, self.finished + 1

@@ -1,0 +1,90 @@
+"""Questions the table asks during play, because it cannot see the answer (issue 16).
+
+- **Who gave an exposed kong** (regions whose card has `kong_giver`, 云南: 「打出一张牌的闲家给玩家2分」):
+  once the replacement of a kong pressed short (not an 暗杠) is taken, the maker's display asks
+  `明杠来自:<下家|对家|上家|补杠>`; the answer goes to the recorder (`kong_from`) and to the win's
+  kong money.
+- **跟庄** (`follow_dealer`, 大包: 「如果第一圈四个人打出的牌一样叫做跟庄，庄家需给其他人每人一个筹码，第二圈
+  一样继续每人给一个，直到出现不一样的牌」): when the fourth head draw of a round is taken, the
+  dealer's 上家 — whose discard closed the round — is asked `跟庄第N圈:<无|有>`; each 有 makes the
+  dealer pay every other seat a chip (recorded as `follow_dealer`), and the first 无 ends the asking.
+
+Questions become due as the wall is taken (`HandFacts.asks`); the play loop asks them, one at a time,
+before it handles any other key, so a 胡 on the kong's replacement waits for the answer.
+"""
+
+from __future__ import annotations
+
+from drivers.table_ui import ADDED_KONG, FOLLOW_DEALER, KONG_FROM, NO, YES, Key, choice_text, relative_name
+from rulesets.scoring.dabao import follow_dealer
+
+from .facts import Extra
+from .ports import HandPorts
+from .state import HandState
+
+
+async def ask(ports: HandPorts, seat: int, question: str, choices: list[str]) -> int:
+    """A choice prompt on one seat: ◀ ▶ move, 确认 accepts; the prompt stays (the next one replaces it)."""
+    index = 0
+    while True:
+        ports.screens.prompt(seat, choice_text(question, choices[index]))
+        press = await ports.next_key((seat,), (Key.LEFT, Key.RIGHT, Key.CONFIRM))
+        if press.key == Key.CONFIRM:
+            return index
+        index = (index + (1 if press.key == Key.RIGHT else -1)) % len(choices)
+
+
+async def choose(ports: HandPorts, seat: int, question: str, choices: list[str]) -> int:
+    """A question asked apart from the others: `ask`, then the prompt is cleared."""
+    index = await ask(ports, seat, question, choices)
+    ports.screens.prompt(seat, "")
+    return index
+
+
+def follow_question(round_number: int) -> str:
+    return f"{FOLLOW_DEALER}第{round_number}圈"
+
+
+class Questions:
+    def __init__(self, ports: HandPorts) -> None:
+        self.ports = ports
+
+    def due(self, hand: HandState) -> bool:
+        return bool(hand.facts.asks)
+
+    async def ask_due(self, hand: HandState) -> None:
+        """Ask every due question in the order it became due."""
+        while hand.facts.asks:
+            kind, seat, detail = hand.facts.asks[0]
+            if kind == "kong_from":
+                await self._kong_from(hand, seat, detail)
+            else:
+                await self._follow_dealer(hand, seat, detail)
+            hand.facts.asks.pop(0)
+
+    async def _kong_from(self, hand: HandState, seat: int, index: int) -> None:
+        sides = hand.ruleset.players
+        others = [s for s in sorted(sides) if s != seat]
+        others.sort(key=lambda s: (s - seat) % 4)                 # 下家 first, in play order
+        names = [relative_name(seat, s, sides) for s in others] + [ADDED_KONG]
+        answer = await choose(self.ports, seat, KONG_FROM, names)
+        giver = others[answer] if answer < len(others) else None
+        kind = "ming" if giver is not None else "zhuanwan"
+        hand.facts.kong_events[index][1:] = [kind, giver]
+        self.ports.recorder.emit("kong_from", seat=seat, kind=kind, **{"from": giver})
+
+    async def _follow_dealer(self, hand: HandState, seat: int, round_number: int) -> None:
+        answer = await choose(self.ports, seat, follow_question(round_number), [NO, YES])
+        followed = answer == 1
+        facts = hand.facts
+        payments = (0, 0, 0, 0)
+        if followed:
+            facts.follow_rounds += 1
+            settled = follow_dealer(hand.dealer, hand.ruleset.players)
+            payments = settled.payments
+            facts.extras.append(Extra("follow_dealer", hand.dealer, settled.payments, settled.items))
+        self.ports.recorder.emit("follow_dealer", seat=seat, round=round_number, followed=followed,
+                                 payments=list(payments))
+
+
+__all__ = ["Questions", "ask", "choose", "follow_question"]

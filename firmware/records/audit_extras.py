@@ -1,0 +1,200 @@
+"""Payments beyond the wins, scored again from the log (issue 16): 起手小和, 跟庄, the settlement round.
+
+Each is recorded as its own event with what the table read or was told, and each is checked here
+the way a win is: from the recorded facts, by the ruleset's own rules.
+- `opening_win` (长沙 起手小和): the tiles laid must be exactly the seat's dealt tiles (the deal plan
+  over the wall revealed at `hand_end`), and `rulesets.scoring.changsha.settle_opening` must pay
+  what the event says — or, for a refusal, find nothing to pay.
+- `follow_dealer` (大包 跟庄): asked round after round from the first while every answer was 有;
+  each 有 pays `rulesets.scoring.dabao.follow_dealer`, each 无 nothing.
+- `settlement` (the round): the seats asked are those `rulesets.rounds.round_seats` names for the
+  hand's winners, the flips are the hand's after-win flips, and `judge_round` over the recorded
+  hands gives the same ready sides, 花猪, items and payments.  A drawn hand pays by the ready sides
+  the round judged.
+- 云南 尾牌: every shown tail tile taken is followed at once by a self-drawn win, or by a warning.
+- `special_kong` (长春): the tiles laid are the special kong named, from the seat's dealt tiles, with
+  no addition by the dealer; its 明杠, replacements and reserve kongs are what the rules count.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from rulesets.definition import Ruleset
+from rulesets.hand import Hand, WinContext, parse_meld
+from rulesets.rounds import RoundContext, SeatShown, judge_round, round_seats
+from rulesets.scoring.changsha import settle_opening
+from rulesets.scoring.dabao import follow_dealer
+from rulesets.settlement import add_payments
+from rulesets.special_kongs import kind_named, kongs_of, replacements_of, special_meld
+from rulesets.tiles import Tile
+
+from .stream import HandLog
+
+ZERO = [0, 0, 0, 0]
+
+
+@dataclass
+class Extras:
+    problems: list[str] = field(default_factory=list)
+    payments: tuple[int, int, int, int] = (0, 0, 0, 0)
+    round_ready: tuple[int, ...] | None = None      # the ready sides a settlement round judged
+
+    def pay(self, payments) -> None:
+        self.payments = add_payments(self.payments, tuple(payments))
+
+
+def audit_extras(ruleset: Ruleset, hand: HandLog, start: dict, end: dict, winners: list[int],
+                 public_wilds: list[str]) -> Extras:
+    found = Extras()
+    dealer = start["dealer"]
+    for event in hand.all("opening_win"):
+        _opening(ruleset, event, dealer, end, found)
+    _follow_dealer(ruleset, hand.all("follow_dealer"), dealer, found)
+    rounds = hand.all("settlement")
+    if len(rounds) > 1:
+        found.problems.append(f"{len(rounds)} settlement rounds in one hand")
+    for event in rounds[:1]:
+        _round(ruleset, event, dealer, tuple(winners), end, public_wilds, found)
+    found.problems += _tail_tiles(hand)
+    found.problems += _special_kongs(ruleset, hand.all("special_kong"), dealer, end)
+    return found
+
+
+def _dealt(ruleset: Ruleset, dealer: int, seat: int, end: dict) -> list[Tile]:
+    """The tiles `seat` was dealt: its deal positions over the wall revealed at hand_end."""
+    ring = end["ring"]
+    return sorted(Tile.parse(ring[p // 2][p % 2]) for p in ruleset.dealing.plan(dealer, ruleset.players).positions_of(seat))
+
+
+def _special_kongs(ruleset: Ruleset, events: list[dict], dealer: int, end: dict) -> list[str]:
+    problems: list[str] = []
+    if events and not ruleset.has_phase("opening_kongs"):
+        return [f"special kongs shown at a {ruleset.id} table, which has none"]
+    shown: dict[int, Counter] = {}
+    for event in events:
+        seat, who = event["seat"], f"seat {event['seat']}'s {event['name']}"
+        kind = kind_named(event["name"], ruleset.option("win_version"))
+        tiles = [Tile.parse(t) for t in event["tiles"]]
+        meld = special_meld(kind, tiles, additions_allowed=seat != dealer) if kind is not None else None
+        left = Counter(_dealt(ruleset, dealer, seat, end)) - shown.get(seat, Counter())
+        good = meld is not None and not Counter(tiles) - left
+        if event["accepted"] != good:
+            problems.append(f"{who} {event['tiles']} was {'accepted' if event['accepted'] else 'refused'}; the rules "
+                            f"and the deal say it {'is' if good else 'is not'} one")
+        if not event["accepted"] or meld is None or kind is None:
+            continue
+        shown[seat] = shown.get(seat, Counter()) + Counter(tiles)
+        counted = ruleset.option("special_kongs_count") == "yes"
+        expected = (kongs_of(meld, kind), replacements_of(meld, kind),
+                    kongs_of(meld, kind) - replacements_of(meld, kind) if counted else 0)
+        if (event["kongs"], event["replacements"], event["reserve_kongs"]) != expected:
+            problems.append(f"{who} counts kongs/replacements/reserve {event['kongs']}/{event['replacements']}/"
+                            f"{event['reserve_kongs']}; the rules count {'/'.join(map(str, expected))}")
+    return problems
+
+
+def _opening(ruleset: Ruleset, event: dict, dealer: int, end: dict, found: Extras) -> None:
+    seat = event["seat"]
+    who = f"seat {seat}'s 起手小和"
+    if not ruleset.has_phase("opening_small_wins") or seat not in ruleset.players:
+        found.problems.append(f"{who}: {ruleset.id} has no opening small wins for this seat")
+        return
+    plan = ruleset.dealing.plan(dealer, ruleset.players)
+    ring = end["ring"]
+    dealt = sorted(Tile.parse(ring[p // 2][p % 2]) for p in plan.positions_of(seat))
+    tiles = sorted(Tile.parse(t) for t in event["tiles"])
+    settled = settle_opening(ruleset, tiles, WinContext(winner=seat, dealer=dealer, sides=ruleset.players)) \
+        if tiles == dealt else None
+    if event["accepted"]:
+        if tiles != dealt:
+            found.problems.append(f"{who} lays {event['tiles']}, but the seat was dealt {[str(t) for t in dealt]}")
+        elif settled is None:
+            found.problems.append(f"{who}: {event['tiles']} make no opening small win")
+        elif list(settled.payments) != event["payments"]:
+            found.problems.append(f"{who} pays {event['payments']}; the rules give {list(settled.payments)}")
+        found.pay(event["payments"])
+    elif settled is not None:
+        found.problems.append(f"{who} was refused, but the seat's dealt tiles make "
+                              f"{', '.join(i.zh for i in settled.items)}")
+    elif event["payments"] != ZERO:
+        found.problems.append(f"{who} was refused yet pays {event['payments']}")
+
+
+def _follow_dealer(ruleset: Ruleset, events: list[dict], dealer: int, found: Extras) -> None:
+    if events and not ruleset.has_phase("follow_dealer"):
+        found.problems.append(f"跟庄 asked at a {ruleset.id} table, which has no 跟庄")
+        return
+    for number, event in enumerate(events, start=1):
+        if event["round"] != number or (number > 1 and not events[number - 2]["followed"]):
+            found.problems.append(f"跟庄 round {event['round']} asked out of turn")
+        expected = list(follow_dealer(dealer, ruleset.players).payments) if event["followed"] else ZERO
+        if event["payments"] != expected:
+            found.problems.append(f"跟庄 round {event['round']} pays {event['payments']}; the rules give {expected}")
+        found.pay(event["payments"])
+
+
+def _round(ruleset: Ruleset, event: dict, dealer: int, winners: tuple[int, ...], end: dict,
+           public_wilds: list[str], found: Extras) -> None:
+    expected_seats = list(round_seats(ruleset, winners))
+    if event["seats"] != expected_seats:
+        found.problems.append(f"the settlement round asked seats {event['seats']}; the rules ask {expected_seats}")
+    flipped = [t for i in end["indicators"] if i["timing"] == "after_win" for t in i["tile"] or ()]
+    if event["flipped"] != flipped:
+        found.problems.append(f"the settlement round counts the flips {event['flipped']}; the hand flipped {flipped}")
+    try:
+        shown = tuple(SeatShown(h["seat"], _hand(h) if h["shown"] else None, h["timed_out"]) for h in event["hands"])
+        context = RoundContext(dealer, ruleset.players, winners, shown, tuple(map(Tile.parse, flipped)),
+                               tuple(map(Tile.parse, public_wilds)))
+        result = judge_round(ruleset, context)
+    except ValueError as error:
+        found.problems.append(f"the settlement round cannot be judged again: {error}")
+        return
+    ready = None if result.ready is None else list(result.ready)
+    if event["ready"] != ready:
+        found.problems.append(f"the settlement round finds {event['ready']} ready; the rules find {ready}")
+    pigs = [v.side for v in result.verdicts if v.flower_pig]
+    if event.get("flower_pigs", []) != pigs:
+        found.problems.append(f"the settlement round names the 花猪 {event.get('flower_pigs')}; the rules {pigs}")
+    settlement = result.settlement
+    items = [[i.zh, i.value, i.unit] for i in settlement.items]
+    if [[i["name"], i["value"], i["unit"]] for i in event["items"]] != items:
+        found.problems.append(f"the settlement round lists {event['items']}; the rules give {items}")
+    if event["payments"] != list(settlement.payments):
+        found.problems.append(f"the settlement round pays {event['payments']}; the rules give {list(settlement.payments)}")
+    found.pay(event["payments"])
+    found.round_ready = result.ready
+
+
+def _hand(data: dict) -> Hand:
+    return Hand(tuple(map(Tile.parse, data["tiles"])), tuple(map(parse_meld, data["melds"])),
+                tuple(map(Tile.parse, data["flowers"])))
+
+
+def _tail_tiles(hand: HandLog) -> list[str]:
+    """Each shown tail tile taken must be followed by a self-drawn win, or be warned about."""
+    shown: set[tuple[int, str]] = set()
+    unresolved = 0
+    warned = 0
+    pending = False
+    for event in hand.events:
+        name = event["event"]
+        if name == "indicator" and event.get("effect") == "shown":
+            shown |= set(zip(event["ring"], event["layer"]))
+        elif name == "warning" and event.get("rule") == "weipai":
+            warned += 1
+        elif pending and name in ("take", "false_win", "exhausted") or (pending and name == "win" and event["from"] is not None):
+            unresolved += 1
+            pending = False
+        elif pending and name == "win":
+            pending = False
+        if name == "take" and event["end"] == "tail" and (event["ring"], event["layer"]) in shown:
+            pending = True
+    unresolved += int(pending)
+    if unresolved != warned:
+        return [f"{unresolved} shown tail tile(s) taken without a 杠上开花 following, {warned} warned about"]
+    return []
+
+
+__all__ = ["Extras", "audit_extras"]

@@ -1,0 +1,161 @@
+"""The settlement round: at the end of a hand every seat the rules name lays its hand, and what is paid for it.
+
+The table cannot see a hand that was not won, so where a region settles every seat it asks each
+seat to lay its hand on its read zone (docs/table-flow.md §6).  Which seats, and what is judged:
+
+- `check_ready_at_draw` (云南 「流局查大叫，杠钱不算」): at a drawn hand every seat; a hand that some
+  tile would complete legally is ready (有叫).  The draw's settlement pays by these ready sides.
+- `check_flower_pig` (宜昌 「打完查花猪（三方牌）」): at the end of the hand every seat; a hand still
+  holding all three suits is a 花猪.  The text names no penalty, so a 花猪 is named and paid nothing.
+- `settle_every_seat` (贵州 「有3条就有钱」, 「被胡的人可能赢钱」): after a win every seat that did not
+  win; each collecting seat is paid for the 鸡 it holds (rulesets.scoring.guizhou.round_chickens).
+
+A hand not shown (a seat that pressed 确认 on an empty zone, or did not answer in time) is settled
+as the worst case: not ready, a 花猪, no 鸡 — it proves nothing.  Pure rules: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .hand import Hand, WinContext
+from .judging import evaluate_hand
+from .scoring.guizhou import round_chickens
+from .settlement import Item, Settlement
+from .tiles import Tile
+from .winrules import SHORT
+
+ROUND_PHASES = ("check_ready_at_draw", "check_flower_pig", "settle_every_seat")
+SUITS = frozenset("mps")
+
+
+@dataclass(frozen=True)
+class SeatShown:
+    """What one seat laid: its hand, or None when it showed nothing."""
+
+    side: int
+    hand: Hand | None
+    timed_out: bool = False         # it did not answer in time (the recorder says so)
+
+
+@dataclass(frozen=True)
+class RoundContext:
+    dealer: int
+    sides: tuple[int, ...]
+    winners: tuple[int, ...]        # the seats that won this hand (none at a draw)
+    shown: tuple[SeatShown, ...]    # every seat asked, in seat order
+    flipped: tuple[Tile, ...] = ()  # the after-win flips of the hand (鸡 …)
+    wilds: tuple[Tile, ...] = ()    # the public wilds
+
+    @property
+    def drawn(self) -> bool:
+        return not self.winners
+
+
+@dataclass(frozen=True)
+class SeatVerdict:
+    side: int
+    shown: bool
+    ready: bool | None = None       # judged where the region checks ready hands (查大叫, 有叫 for 鸡)
+    waits: tuple[Tile, ...] = ()
+    flower_pig: bool | None = None  # judged where the region checks for 花猪
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    verdicts: tuple[SeatVerdict, ...]
+    ready: tuple[int, ...] | None   # the ready sides, when the round judged them (the draw pays by them)
+    settlement: Settlement          # what the round itself pays (鸡 of every seat …)
+
+    def verdict(self, side: int) -> SeatVerdict | None:
+        return next((v for v in self.verdicts if v.side == side), None)
+
+
+def round_phases(ruleset: Any) -> frozenset[str]:
+    return frozenset(p.name for p in ruleset.phases if p.name in ROUND_PHASES)
+
+
+def round_seats(ruleset: Any, winners: tuple[int, ...]) -> tuple[int, ...]:
+    """The seats asked to lay their hands when the hand ends with these winners (none: no round)."""
+    phases = round_phases(ruleset)
+    seats: set[int] = set()
+    if "check_flower_pig" in phases or ("check_ready_at_draw" in phases and not winners):
+        seats.update(ruleset.players)
+    if "settle_every_seat" in phases and winners:
+        seats.update(s for s in ruleset.players if s not in winners)
+    return tuple(sorted(seats))
+
+
+def judges_ready(ruleset: Any, drawn: bool) -> bool:
+    """Whether the round judges ready hands: 查大叫 at a draw, or 鸡 collected by the ready (有叫) sides."""
+    phases = round_phases(ruleset)
+    if "check_ready_at_draw" in phases and drawn:
+        return True
+    return "settle_every_seat" in phases and not drawn and ruleset.option("ji_collect") == "ready"
+
+
+def legal_waits(ruleset: Any, hand: Hand, side: int, dealer: int, wilds: tuple[Tile, ...] = ()) -> tuple[Tile, ...]:
+    """The tiles that would complete `hand` (one tile short) into a legal win of `side`, self-drawn.
+
+    A wait on a kind the hand already holds every copy of is no wait.  A hand of the wrong size has none."""
+    context = WinContext(winner=side, dealer=dealer, sides=tuple(ruleset.players), ready_declared=True,
+                         ready_sides=(side,), wilds=wilds)
+    try:
+        short = evaluate_hand(ruleset, hand, context, settle=False).verdict
+    except ValueError:
+        return ()
+    if short.failures != (SHORT,):
+        return ()
+    held = hand.all_tiles()
+    found = []
+    for tile in short.waits:
+        if held.count(tile) >= ruleset.tiles.copies(tile):
+            continue
+        full = Hand(tuple(sorted(hand.concealed + (tile,))), hand.melds, hand.flowers)
+        try:
+            if evaluate_hand(ruleset, full, replace(context, win_tile=tile), settle=False).verdict.legal:
+                found.append(tile)
+        except ValueError:
+            continue
+    return tuple(found)
+
+
+def is_flower_pig(hand: Hand | None) -> bool:
+    """「查花猪（三方牌）」: a hand holding tiles of all three suits (a hand not shown proves nothing)."""
+    if hand is None:
+        return True
+    return SUITS <= {t.suit for t in hand.all_tiles() if t.is_suited}
+
+
+def judge_round(ruleset: Any, context: RoundContext) -> RoundResult:
+    """Judge every shown hand and settle what the round pays."""
+    phases = round_phases(ruleset)
+    ready_judged = judges_ready(ruleset, context.drawn)
+    pigs_judged = "check_flower_pig" in phases
+    verdicts = []
+    for seat in context.shown:
+        waits: tuple[Tile, ...] = ()
+        if ready_judged and seat.hand is not None:
+            waits = legal_waits(ruleset, seat.hand, seat.side, context.dealer, context.wilds)
+        verdicts.append(SeatVerdict(seat.side, seat.hand is not None, bool(waits) if ready_judged else None, waits,
+                                    is_flower_pig(seat.hand) if pigs_judged else None))
+    ready = tuple(v.side for v in verdicts if v.ready) if ready_judged else None
+    items: list[Item] = []
+    payments = (0, 0, 0, 0)
+    notes: list[str] = []
+    if "settle_every_seat" in phases and not context.drawn:
+        collecting = [v.side for v in verdicts if v.shown and (v.ready or ruleset.option("ji_collect") == "all")]
+        hands = {s.side: s.hand for s in context.shown if s.hand is not None}
+        chicken_items, payments = round_chickens(ruleset, hands, collecting, context.flipped, context.sides)
+        items += chicken_items
+    if pigs_judged:
+        pigs = [v.side for v in verdicts if v.flower_pig]
+        items += [Item(f"huazhu_{side}", f"花猪 (side {side})", "hua zhu", 0, "points") for side in pigs]
+        if pigs:
+            notes.append("查花猪: the text names no penalty (§15): a 花猪 pays nothing")
+    return RoundResult(tuple(verdicts), ready, Settlement(tuple(items), 0, payments, "points", tuple(notes)))
+
+
+__all__ = ["ROUND_PHASES", "RoundContext", "RoundResult", "SeatShown", "SeatVerdict", "is_flower_pig", "judge_round",
+           "judges_ready", "legal_waits", "round_phases", "round_seats"]
