@@ -64,17 +64,19 @@ def test_a_motor_board_rebooted_mid_hand_is_read_again_and_the_hand_goes_on():
 
 
 class RebootMidBuild:
-    """Reboots the RFID board at the 40th push of the second build (the set built during hand 1)."""
+    """Reboots a board at the 40th push of the second build (the set built during hand 1)."""
 
-    def __init__(self, table) -> None:
+    def __init__(self, table, board: str = "rfid", push: int = 40) -> None:
         self.table = table
+        self.board = board
+        self.push = push
         self.pushes = 0
         table.world.observers.append(self)
 
     def tile_pushed(self, lane, tile) -> None:
         self.pushes += 1
-        if self.pushes == 108 + 40:                 # sichuan's sets are 108 tiles: the second build
-            asyncio.get_running_loop().call_soon(self.table.reset_board, "rfid")
+        if self.pushes == 108 + self.push:          # sichuan's sets are 108 tiles: the second build
+            asyncio.get_running_loop().call_soon(self.table.reset_board, self.board)
 
     def wall_changed(self, side, stack, tiles) -> None: ...
     def key_pressed(self, panel, key, long) -> None: ...
@@ -94,5 +96,53 @@ def test_an_rfid_board_rebooted_mid_build_has_every_slot_read_again():
     assert any(e["event"] == "link_back" and e["board"] == "rfid" and e["rebooted"] for e in log)
     rereads = [e for e in log if e["event"] == "reread"]
     assert rereads and rereads[0]["slots"] >= 100                       # the whole set, read again
+    assert all(e["ok"] for e in log if e["event"] == "set_check")
+    assert result.hands == 2 and audit_events(log) == []
+
+
+def test_a_motor_board_rebooted_mid_build_goes_on_from_the_stacks_in_its_channels():
+    """The motor board forgets the build with its RAM: the builder resumes it (Build resume: the board
+    counts what its channels hold) and the set passes its check and is played."""
+    watchers = []
+
+    def blow(table, event):
+        if not watchers:
+            watchers.append(RebootMidBuild(table, "motor", 60))
+
+    result, log = run(play_with("sichuan", 5, 2, blow), timeout=180)
+    assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
+    checks = [e for e in log if e["event"] == "set_check"]
+    assert len(checks) >= 2 and all(e["ok"] for e in checks)
+    assert result.hands == 2 and audit_events(log) == []
+    assert not any(e["event"] == "hand_end" and e["result"] == "void" for e in log)
+
+
+class RebootAtReread:
+    """Reboots the RFID board when the controller asks for the first re-read of a slot: the re-reads
+    it accepted are lost with its RAM and must be asked again."""
+
+    def __init__(self, table) -> None:
+        self.table = table
+        self.done = False
+
+    def __call__(self, table, event) -> None:
+        if not self.done and event["event"] == "reread":
+            self.done = True
+            asyncio.get_running_loop().call_soon(table.reset_board, "rfid")
+
+
+def test_an_rfid_board_rebooted_while_slots_are_read_again_is_asked_again():
+    reboot_mid_build = []
+    at_reread = []
+
+    def blow(table, event):
+        if not reboot_mid_build:               # the first reboot makes every slot of the build re-read …
+            reboot_mid_build.append(RebootMidBuild(table))
+            at_reread.append(RebootAtReread(table))
+        elif reboot_mid_build[0].pushes > 108:  # … and the second falls among those re-reads
+            at_reread[0](table, event)
+
+    result, log = run(play_with("sichuan", 5, 2, blow), timeout=180)
+    assert sum(1 for e in log if e["event"] == "link_back" and e["board"] == "rfid" and e["rebooted"]) == 2
     assert all(e["ok"] for e in log if e["event"] == "set_check")
     assert result.hands == 2 and audit_events(log) == []
