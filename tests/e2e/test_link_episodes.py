@@ -5,6 +5,7 @@ import asyncio
 import io
 import json
 
+from drivers.motor_protocol import LiftPosition, MoveCentreLift
 from firmware.records.audit import audit_events
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
@@ -146,3 +147,33 @@ def test_an_rfid_board_rebooted_while_slots_are_read_again_is_asked_again():
     assert sum(1 for e in log if e["event"] == "link_back" and e["board"] == "rfid" and e["rebooted"]) == 2
     assert all(e["ok"] for e in log if e["event"] == "set_check")
     assert result.hands == 2 and audit_events(log) == []
+
+
+def reboot_when_the_centre_lift_is_sent(position):
+    """Reboots the motor board right after it accepted the first centre-lift move to `position` of the
+    hand over after hand 1: the move is lost with its RAM (the lift stops between its limits)."""
+    armed = []
+
+    def blow(table, event):
+        if event["event"] == "hand_end" and event["hand"] == 1 and not armed:
+            armed.append(True)
+            motor = table.motor
+            handler = motor._handlers[MoveCentreLift]
+
+            def move_then_reboot(command):
+                status = handler(command)
+                if command.position == position and motor._handlers[MoveCentreLift] is move_then_reboot:
+                    motor._handlers[MoveCentreLift] = handler            # once
+                    asyncio.get_running_loop().call_soon(table.reset_board, "motor")
+                return status
+            motor._handlers[MoveCentreLift] = move_then_reboot
+    return blow
+
+
+def test_a_motor_board_rebooted_during_the_hand_over_gets_its_lift_moves_again():
+    """Open item 4 of the campaign: the centre lift command lost with the reboot is sent again, so the
+    push-in is asked with the centre open and the next hand is played."""
+    for position in (LiftPosition.DOWN, LiftPosition.UP):
+        result, log = run(play_with("guangshui", 4, 2, reboot_when_the_centre_lift_is_sent(position)), timeout=180)
+        assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log), position
+        assert result.hands == 2 and audit_events(log) == []
