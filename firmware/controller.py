@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, TypeVar
 
 from drivers.display import Display, Touched
-from drivers.errors import CommandRejected, LinkError
+from drivers.errors import CommandRejected, LinkError, LinkLost, NoResponse, PortError, SessionLost
 from drivers.messages import FaultCleared, FaultCode, FaultRaised, SnapshotDone, Status
 from drivers.motor import MotorBoard
 from drivers.link import SessionRef
 from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchChanged, KeyAction, KeyPressed,
                                     LiftMoved, LiftPosition, SafeStop, ShuffleDone, WallChanged, WallSnapshot)
-from drivers.reconnect import Reconnected
+from drivers.reconnect import Backoff, Reconnected
 from drivers.rfid import RfidBoard
 from drivers.rfid_protocol import HeadRead, SlotRead, ZoneInventory
 from drivers.serial_transport import DEFAULT_BAUDRATE
@@ -61,16 +61,19 @@ class Devices:
 
 @contextlib.asynccontextmanager
 async def open_devices(motor: str, rfid: str, display: str | None = None, baudrate: int = DEFAULT_BAUDRATE,
-                       sessions: Mapping[str, SessionRef] | None = None) -> AsyncIterator[Devices]:
+                       sessions: Mapping[str, SessionRef] | None = None, *, patient: bool = False,
+                       say: Callable[[str], None] | None = None) -> AsyncIterator[Devices]:
     """Open and handshake the boards (and the display, if named); close every one that opened.
     `sessions` are the link sessions a previous run journaled: a board that still holds one goes
     on with it, and hands over what it queued while no controller listened (keys pressed, tiles
-    taken during a restart)."""
+    taken during a restart).  `patient`: a board that does not answer yet (a link cut, a port not
+    there yet) is tried again with back-off, and `say` hears each wait, until it answers."""
     opened: list = []
     sessions = sessions or {}
     try:
-        opened.append(await MotorBoard.open(motor, baudrate=baudrate, session=sessions.get("motor")))
-        opened.append(await RfidBoard.open(rfid, baudrate=baudrate, session=sessions.get("rfid")))
+        for board, url, source in ((MotorBoard, motor, "motor"), (RfidBoard, rfid, "rfid")):
+            opening = lambda: board.open(url, baudrate=baudrate, session=sessions.get(source))  # noqa: E731
+            opened.append(await (_open_patiently(opening, say) if patient else opening()))
         if display is not None:
             opened.append(await Display.open(display, baudrate=baudrate))
         yield Devices(opened[0], opened[1], opened[2] if display is not None else None)
@@ -78,6 +81,22 @@ async def open_devices(motor: str, rfid: str, display: str | None = None, baudra
         for device in opened:
             with contextlib.suppress(Exception):
                 await device.close()
+
+
+async def _open_patiently(opening: Callable[[], Awaitable[T]], say: Callable[[str], None] | None,
+                          backoff: Backoff = Backoff(first=0.5, most=5.0)) -> T:
+    """`opening()` until a board answers; what no retry mends (another board on the port, a protocol
+    this controller does not speak) is raised at once."""
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            return await opening()
+        except (NoResponse, LinkLost, PortError, SessionLost) as error:
+            delay = backoff.delay(attempt)
+            if say is not None:
+                say(f"{error}: 连接中断 重连中 — trying again in {delay:.1f} s (attempt {attempt})")
+            await asyncio.sleep(delay)
 
 
 class TableController:
