@@ -66,14 +66,17 @@ async def open_devices(motor: str, rfid: str, display: str | None = None, baudra
     """Open and handshake the boards (and the display, if named); close every one that opened.
     `sessions` are the link sessions a previous run journaled: a board that still holds one goes
     on with it, and hands over what it queued while no controller listened (keys pressed, tiles
-    taken during a restart).  `patient`: a board that does not answer yet (a link cut, a port not
-    there yet) is tried again with back-off, and `say` hears each wait, until it answers."""
+    taken during a restart).  `patient`: a board that does not answer yet (a link cut; a port not
+    there yet, on a table with journaled sessions) is tried again with back-off, `say` hearing each wait."""
     opened: list = []
     sessions = sessions or {}
     try:
         for board, url, source in ((MotorBoard, motor, "motor"), (RfidBoard, rfid, "rfid")):
             opening = lambda: board.open(url, baudrate=baudrate, session=sessions.get(source))  # noqa: E731
-            opened.append(await (_open_patiently(opening, say) if patient else opening()))
+            # a port missing altogether is waited for only on a table that ran before (its ports were there:
+            # a USB adapter not back yet); on a first start it is most likely a mistake in the configuration
+            retried = _NOT_ANSWERING + ((PortError,) if sessions else ())
+            opened.append(await (_open_patiently(opening, retried, say) if patient else opening()))
         if display is not None:
             opened.append(await Display.open(display, baudrate=baudrate))
         yield Devices(opened[0], opened[1], opened[2] if display is not None else None)
@@ -83,16 +86,19 @@ async def open_devices(motor: str, rfid: str, display: str | None = None, baudra
                 await device.close()
 
 
-async def _open_patiently(opening: Callable[[], Awaitable[T]], say: Callable[[str], None] | None,
-                          backoff: Backoff = Backoff(first=0.5, most=5.0)) -> T:
-    """`opening()` until a board answers; what no retry mends (another board on the port, a protocol
-    this controller does not speak) is raised at once."""
+_NOT_ANSWERING = (NoResponse, LinkLost, SessionLost)
+
+
+async def _open_patiently(opening: Callable[[], Awaitable[T]], retried: tuple[type[Exception], ...],
+                          say: Callable[[str], None] | None, backoff: Backoff = Backoff(first=0.5, most=5.0)) -> T:
+    """`opening()` until a board answers; any error but the `retried` ones (another board on the
+    port, a protocol this controller does not speak) is raised at once."""
     attempt = 0
     while True:
         attempt += 1
         try:
             return await opening()
-        except (NoResponse, LinkLost, PortError, SessionLost) as error:
+        except retried as error:
             delay = backoff.delay(attempt)
             if say is not None:
                 say(f"{error}: 连接中断 重连中 — trying again in {delay:.1f} s (attempt {attempt})")
