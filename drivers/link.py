@@ -339,6 +339,8 @@ class HostLink:
         the session cannot be resumed, or with LinkClosed at close())."""
         if self._failure is not None and not self._holding:
             raise self._failure
+        if self.identity is None and self._reconnectors:     # the old session is gone, a new one opening
+            raise SessionLost(f"{self.device}: a new session is being opened: send the command again once it is")
         if self.identity is None:
             raise LinkError(f"{self.device}: not connected (handshake first)")
         pending = _Pending(msg, payload, self._loop.create_future())

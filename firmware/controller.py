@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, TypeVar
 
 from drivers.display import Display, Touched
-from drivers.errors import CommandRejected, LinkError
+from drivers.errors import CommandRejected, LinkError, LinkLost, NoResponse, PortError, SessionLost
 from drivers.messages import FaultCleared, FaultCode, FaultRaised, SnapshotDone, Status
 from drivers.motor import MotorBoard
 from drivers.link import SessionRef
 from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchChanged, KeyAction, KeyPressed,
                                     LiftMoved, LiftPosition, SafeStop, ShuffleDone, WallChanged, WallSnapshot)
-from drivers.reconnect import Reconnected
+from drivers.reconnect import Backoff, Reconnected
 from drivers.rfid import RfidBoard
 from drivers.rfid_protocol import HeadRead, SlotRead, ZoneInventory
 from drivers.serial_transport import DEFAULT_BAUDRATE
@@ -61,16 +61,22 @@ class Devices:
 
 @contextlib.asynccontextmanager
 async def open_devices(motor: str, rfid: str, display: str | None = None, baudrate: int = DEFAULT_BAUDRATE,
-                       sessions: Mapping[str, SessionRef] | None = None) -> AsyncIterator[Devices]:
+                       sessions: Mapping[str, SessionRef] | None = None, *, patient: bool = False,
+                       say: Callable[[str], None] | None = None) -> AsyncIterator[Devices]:
     """Open and handshake the boards (and the display, if named); close every one that opened.
     `sessions` are the link sessions a previous run journaled: a board that still holds one goes
     on with it, and hands over what it queued while no controller listened (keys pressed, tiles
-    taken during a restart)."""
+    taken during a restart).  `patient`: a board that does not answer yet (a link cut; a port not
+    there yet, on a table with journaled sessions) is tried again with back-off, `say` hearing each wait."""
     opened: list = []
     sessions = sessions or {}
     try:
-        opened.append(await MotorBoard.open(motor, baudrate=baudrate, session=sessions.get("motor")))
-        opened.append(await RfidBoard.open(rfid, baudrate=baudrate, session=sessions.get("rfid")))
+        for board, url, source in ((MotorBoard, motor, "motor"), (RfidBoard, rfid, "rfid")):
+            opening = lambda: board.open(url, baudrate=baudrate, session=sessions.get(source))  # noqa: E731
+            # a port missing altogether is waited for only on a table that ran before (its ports were there:
+            # a USB adapter not back yet); on a first start it is most likely a mistake in the configuration
+            retried = _NOT_ANSWERING + ((PortError,) if sessions else ())
+            opened.append(await (_open_patiently(opening, retried, say) if patient else opening()))
         if display is not None:
             opened.append(await Display.open(display, baudrate=baudrate))
         yield Devices(opened[0], opened[1], opened[2] if display is not None else None)
@@ -78,6 +84,25 @@ async def open_devices(motor: str, rfid: str, display: str | None = None, baudra
         for device in opened:
             with contextlib.suppress(Exception):
                 await device.close()
+
+
+_NOT_ANSWERING = (NoResponse, LinkLost, SessionLost)
+
+
+async def _open_patiently(opening: Callable[[], Awaitable[T]], retried: tuple[type[Exception], ...],
+                          say: Callable[[str], None] | None, backoff: Backoff = Backoff(first=0.5, most=5.0)) -> T:
+    """`opening()` until a board answers; any error but the `retried` ones (another board on the
+    port, a protocol this controller does not speak) is raised at once."""
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            return await opening()
+        except retried as error:
+            delay = backoff.delay(attempt)
+            if say is not None:
+                say(f"{error}: 连接中断 重连中 — trying again in {delay:.1f} s (attempt {attempt})")
+            await asyncio.sleep(delay)
 
 
 class TableController:
@@ -105,6 +130,7 @@ class TableController:
         self._zones: dict[int, ZoneInventory] = {}
         self._fault_clears = 0                                  # FaultCleared and acknowledgements so far
         self._snapshots = {"motor": 0, "rfid": 0}               # SnapshotDone events per board
+        self._resets = {"motor": 0, "rfid": 0}                  # new sessions per board: its queued events are gone
         self._changed = asyncio.Condition()
         self._seat_lines: asyncio.Queue[tuple[int, int, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task] = []
@@ -181,11 +207,11 @@ class TableController:
         await self._clear_our_absence()
 
     async def snapshot(self) -> None:
-        """Both boards' whole state (walls, lifts, hatch, latched faults), waited for."""
-        done = dict(self._snapshots)
-        await self.devices.motor.request_snapshot()
-        await self.devices.rfid.request_snapshot()
-        await self.until(lambda: all(self._snapshots[board] > done[board] for board in done))
+        """Both boards' whole state (walls, lifts, hatch, latched faults), waited for (asked again
+        of a board that rebooted before it was all told)."""
+        for source, board in (("motor", self.devices.motor), ("rfid", self.devices.rfid)):
+            done = self._snapshots[source]
+            await self.ask(source, board.request_snapshot, lambda: self._snapshots[source] > done)
 
     async def halt(self) -> None:
         """Stop every motor now (a stop asked of the controller): the motor board's emergency stop.
@@ -251,9 +277,19 @@ class TableController:
 
     async def read_zone(self, seat: int) -> tuple[bytes, ...]:
         self._zones.pop(seat, None)
-        await self.send(lambda: self.devices.rfid.read_zone(seat))
-        inventory = await self.until(lambda: self._zones.get(seat))
-        return tuple(inventory.uids)
+        await self.ask("rfid", lambda: self.devices.rfid.read_zone(seat), lambda: seat in self._zones)
+        return tuple(self._zones[seat].uids)
+
+    async def ask(self, source: str, command: Callable[[], Awaitable[None]], answered: Callable[[], bool]) -> None:
+        """Send a command whose answer is an event, until `answered()`: a board that rebooted after
+        accepting it lost the answer with its RAM, so the command is sent again once the link is back."""
+        while True:
+            resets = self._resets[source]
+            await self.send(command)
+            await self.until(lambda: answered() or self._resets[source] > resets)
+            if answered():
+                return
+            await self.until(self.links_up)
 
     async def send(self, command: Callable[[], Awaitable[None]]) -> None:
         """Send a command; across a link episode it is held by the link and runs once, or — the board
@@ -299,11 +335,12 @@ class TableController:
 
     async def move(self, command: Callable[[], Awaitable[None]], arrived: Callable[[], bool]) -> None:
         """A mechanism's move until it `arrived()`: a move the board halted (a fault, or our silence:
-        SafeStop) is sent again once the latch is clear."""
+        SafeStop) or forgot (it rebooted: the move and its SafeStop are lost with its RAM) is sent
+        again once the latch is clear and the link back."""
         while True:
-            halts = self._halts
+            halts, resets = self._halts, self._resets["motor"]
             await self.motion(command)
-            await self.until(lambda: arrived() or self._halts > halts)
+            await self.until(lambda: arrived() or self._halts > halts or self._resets["motor"] > resets)
             if arrived():
                 return
             await self.until(lambda: not self.faults.blocking and self.links_up())
@@ -369,6 +406,7 @@ class TableController:
 
     def _link_reset(self, source: str) -> None:
         """A board in a new session lost its state: the build under way is told before its events."""
+        self._resets[source] += 1
         if self._build is not None:
             self._build.board_restarted(source)
         if source == "motor":
@@ -580,6 +618,9 @@ class _BuildPorts(_Port):
 
     async def motion(self, command: Callable[[], Awaitable[None]]) -> None:
         await self._hub.motion(command)
+
+    async def send(self, command: Callable[[], Awaitable[None]]) -> None:
+        await self._hub.send(command)
 
     def fault_latched(self, code: int | None = None) -> bool:
         return self._hub.faults.has(code) if code is not None else self._hub.faults.blocking

@@ -11,7 +11,7 @@ the port when it is gone (drivers.reconnect).  Then:
 - the board rebooted, or no longer holds the session: a new session; the table reads the board's
   state again (walls, lifts, latched faults) and the hub reconciles it (`resync`): takes made while
   nobody watched are takes; a hand the walls now contradict is voided; a build the reboot broke
-  is a person's job.
+  goes on (the set builder's `board_restarted`: Build(resume), every slot re-read).
 
 Errors no reconnection can mend (another board on the port, a protocol the host does not speak, a
 board that sends what the host cannot decode) are not episodes: the table stops with one line.

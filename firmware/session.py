@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import Future
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from drivers.link import SessionRef
 from drivers.motor_protocol import LiftPosition
@@ -501,14 +501,16 @@ class TableSession:
         hub.presenter.phase(Phase.BUILDING)
 
     async def _centre(self, position: LiftPosition) -> None:
-        hub = self.hub
-        await hub.motion(lambda: hub.devices.motor.centre_lift(position))
-        await hub.lifts_at((CENTRE_LIFT,), position)
+        await self._lifts_moved((CENTRE_LIFT,), lambda: self.hub.devices.motor.centre_lift(position), position)
 
     async def _lifts(self, sides: tuple[int, ...], position: LiftPosition) -> None:
+        await self._lifts_moved(sides, lambda: self.hub.devices.motor.side_lifts(position, sides), position)
+
+    async def _lifts_moved(self, lifts: tuple[int, ...], command: Callable[[], Awaitable[None]],
+                           position: LiftPosition) -> None:
+        """`move`, not a bare command: a move the board halted or forgot in a reboot is sent again."""
         hub = self.hub
-        await hub.motion(lambda: hub.devices.motor.side_lifts(position, sides))
-        await hub.lifts_at(sides, position)
+        await hub.move(command, lambda: all(hub.lifts.get(lift) == position for lift in lifts))
 
 
 def journaled_links(ledger: Ledger) -> dict[str, SessionRef]:

@@ -152,8 +152,8 @@ class RfidBoardSim(WorldObserver):
         stacks = side.channel or side.plate             # built below; or loaded on the plate (risen or not)
         index, top = push_index // 2, push_index % 2 == 0
         if index < len(stacks):
-            stack = stacks[index]                       # [bottom, top]
-            return stack[-1] if top and len(stack) == 2 else stack[0] if not top else None
+            stack = stacks[index]                       # [bottom, top]; [] once a raised wall's stack is taken
+            return stack[-1] if top and len(stack) == 2 else stack[0] if not top and stack else None
         if top and index == len(stacks) and side.head is not None:
             return side.head
         return None

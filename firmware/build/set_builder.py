@@ -64,6 +64,7 @@ class SetBuilder:
         self._events: list[object] = []
         self._reread_answers = 0
         self._heads_trusted = True       # False once a board restarted mid-build: every slot is re-read
+        self._rfid_restarts = 0          # the RFID board's new sessions: re-reads asked before are lost
 
     @property
     def state(self) -> str:
@@ -81,6 +82,8 @@ class SetBuilder:
             self._events.append(event)
 
     def board_restarted(self, source: str) -> None:
+        if source == "rfid":
+            self._rfid_restarts += 1
         if self.machine.state in ("shuffling", "building"):
             if self.machine.state == "building":
                 self._heads_trusted = False       # at once: the rebooted board's next reads count from 0
@@ -112,25 +115,25 @@ class SetBuilder:
 
     async def resume(self, begun: BuildInProgress) -> WallMap:
         """A build a restarted controller found begun: go on with it, then re-read every slot the
-        reads of which this controller never heard.  A board that restarted since has lost the build
-        (and the RFID board the pushes it could re-read): the set then needs a person."""
+        reads of which this controller never heard.  A board that restarted since goes on as in a
+        build it interrupted: the motor board from the stacks its channels hold (none: the set is built
+        anew), and after an RFID restart every slot is read again (its head reads counted from 0)."""
         ports = self.ports
-        if ports.motor.identity.boot_counter != begun.motor_boot or ports.rfid.identity.boot_counter != begun.rfid_boot:
-            message = ("the build under the table was interrupted by a board restart: bring its stacks up with the "
-                       "walls, push them in, then acknowledge")
-            ports.latch(LatchedFault(FaultCode.SET_MISMATCH, 0, message, "controller",
-                                     "板子重启，砌牌中断：请升起牌墙，推牌入池后按确认"))
-            raise SetRejected(f"E{FaultCode.SET_MISMATCH:02d}: {message}")
+        motor_rebooted = ports.motor.identity.boot_counter != begun.motor_boot
         self.map = WallMap(None, begun.stacks, ports.registry)
         self._events.clear()
-        await self.machine.resume_build()
+        self._heads_trusted = ports.rfid.identity.boot_counter == begun.rfid_boot
         try:
             await ports.motion(lambda: ports.motor.build(begun.stacks, resume=True))
         except CommandRejected as error:
             if error.status != Status.NOT_READY:
                 raise
+            if motor_rebooted:                                  # it rebooted before a stack was built
+                return await self.build()
+            await self.machine.resume_build()
             counts = tuple(2 * n for n in begun.stacks)         # it had finished: nothing to go on with
         else:
+            await self.machine.resume_build()
             counts = await self._run_build(begun.stacks)
         return await self._finish(self.map, counts)
 
@@ -169,18 +172,22 @@ class SetBuilder:
     async def _reread_missing(self, wall_map: WallMap, counts: tuple[int, ...]) -> None:
         """Read again every built slot that has no tile yet (a missed, doubled-up or late read) — every
         built slot, when the heads' own reads cannot be trusted."""
-        for _ in range(REREAD_ROUNDS):
+        rounds = 0
+        while rounds < REREAD_ROUNDS:
             missing = [p for p in wall_map.positions() if _built(p, counts) and (
                 not self._heads_trusted or wall_map.uids.get(p) is None and not wall_map.only_unknown(p))]
             self._heads_trusted = True                   # from here on, the re-reads' answers are the map
             if not missing:
                 return
             self.ports.emit("reread", slots=len(missing))
-            answered = self._reread_answers + len(missing)
+            answered, restarts = self._reread_answers + len(missing), self._rfid_restarts
             for position in missing:
                 pos, layer = position
-                await self.ports.rfid.reread(WallSlot(pos.wall, pos.stack, layer.value))
-            await self.ports.until(lambda: self._reread_answers >= answered)
+                slot = WallSlot(pos.wall, pos.stack, layer.value)
+                await self.ports.send(lambda: self.ports.rfid.reread(slot))    # sent again across an episode
+            await self.ports.until(lambda: self._reread_answers >= answered or self._rfid_restarts > restarts)
+            if self._rfid_restarts == restarts:
+                rounds += 1                              # a round the reboot cut short is not counted
 
     async def raised(self) -> None:
         """The checked set's walls rose onto the table."""

@@ -76,10 +76,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run_table)
 
 
+class _StoppedEarly(BaseException):
+    """SIGTERM before the loop's own stop handlers were installed (Python starting, files opening)."""
+
+
+def _stop_early(signum: int, frame: object) -> None:
+    raise _StoppedEarly(signal.Signals(signum).name)
+
+
 def run_table(args: argparse.Namespace) -> int:
-    """The run, with its log lines where the other human lines go (stderr when the recorder has stdout)."""
+    """The run, with its log lines where the other human lines go (stderr when the recorder has stdout).
+    A SIGTERM before the table runs (until `until_stopped` takes over) ends it in order, with status 0,
+    as systemd's stop expects."""
+    signal.signal(signal.SIGTERM, _stop_early)
     with configured(args.log_level, lambda: sys.stderr if args.events == "-" else sys.stdout):
-        return _run_table(args)
+        try:
+            return _run_table(args)
+        except _StoppedEarly as stopped:
+            print(f"stopped by {stopped.args[0]} while starting: nothing was running yet", flush=True)
+            return 0
 
 
 def _run_table(args: argparse.Namespace) -> int:
@@ -197,9 +212,12 @@ async def _run_real(ruleset, config: TableConfig, args, events, events_path, db_
     registry = TileRegistry(config.state_dir / "tiles.db")
     ledger = Ledger(db_path, events=events_path)
     store = Store()
-    try:
+    async def table() -> None:
+        # the boards are opened under the stop handlers: a SIGTERM while a board is awaited ends in order;
+        # a board not answering yet (a link cut at start) is waited for with back-off, as a lost link is
         async with say.service.serving(), open_devices(devices_cfg.motor, devices_cfg.rfid, devices_cfg.display,
-                                                       devices_cfg.baudrate, journaled_links(ledger)) as devices:
+                                                       devices_cfg.baudrate, journaled_links(ledger),
+                                                       patient=True, say=say) as devices:
             say.service.ready(f"running {ruleset.region.name} on the boards")
             clock = monotonic_clock()                    # one table clock for the recorder and the controller
             recorder = FlightRecorder(ThreadedSink(events, store, close_target=False) if events else None, clock=clock)
@@ -210,10 +228,13 @@ async def _run_real(ruleset, config: TableConfig, args, events, events_path, db_
                 session = TableSession(controller, ledger, args.hands, store=store, resume=True)
                 if serving is not None:
                     serving.attach(session)
-                await until_stopped(session.run(), say)
+                await session.run()
             finally:
                 recorder.close_cleanly()                 # stopped under our control: the file ends cleanly
                 settings.close()
+
+    try:
+        await until_stopped(table(), say)
         return 0
     finally:
         await asyncio.get_running_loop().run_in_executor(None, store.close)     # the journal and recorder land

@@ -5,6 +5,7 @@ import asyncio
 import io
 import json
 
+from drivers.motor_protocol import LiftPosition, MoveCentreLift
 from firmware.records.audit import audit_events
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
@@ -64,17 +65,19 @@ def test_a_motor_board_rebooted_mid_hand_is_read_again_and_the_hand_goes_on():
 
 
 class RebootMidBuild:
-    """Reboots the RFID board at the 40th push of the second build (the set built during hand 1)."""
+    """Reboots a board at the 40th push of the second build (the set built during hand 1)."""
 
-    def __init__(self, table) -> None:
+    def __init__(self, table, board: str = "rfid", push: int = 40) -> None:
         self.table = table
+        self.board = board
+        self.push = push
         self.pushes = 0
         table.world.observers.append(self)
 
     def tile_pushed(self, lane, tile) -> None:
         self.pushes += 1
-        if self.pushes == 108 + 40:                 # sichuan's sets are 108 tiles: the second build
-            asyncio.get_running_loop().call_soon(self.table.reset_board, "rfid")
+        if self.pushes == 108 + self.push:          # sichuan's sets are 108 tiles: the second build
+            asyncio.get_running_loop().call_soon(self.table.reset_board, self.board)
 
     def wall_changed(self, side, stack, tiles) -> None: ...
     def key_pressed(self, panel, key, long) -> None: ...
@@ -96,3 +99,81 @@ def test_an_rfid_board_rebooted_mid_build_has_every_slot_read_again():
     assert rereads and rereads[0]["slots"] >= 100                       # the whole set, read again
     assert all(e["ok"] for e in log if e["event"] == "set_check")
     assert result.hands == 2 and audit_events(log) == []
+
+
+def test_a_motor_board_rebooted_mid_build_goes_on_from_the_stacks_in_its_channels():
+    """The motor board forgets the build with its RAM: the builder resumes it (Build resume: the board
+    counts what its channels hold) and the set passes its check and is played."""
+    watchers = []
+
+    def blow(table, event):
+        if not watchers:
+            watchers.append(RebootMidBuild(table, "motor", 60))
+
+    result, log = run(play_with("sichuan", 5, 2, blow), timeout=180)
+    assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
+    checks = [e for e in log if e["event"] == "set_check"]
+    assert len(checks) >= 2 and all(e["ok"] for e in checks)
+    assert result.hands == 2 and audit_events(log) == []
+    assert not any(e["event"] == "hand_end" and e["result"] == "void" for e in log)
+
+
+class RebootAtReread:
+    """Reboots the RFID board when the controller asks for the first re-read of a slot: the re-reads
+    it accepted are lost with its RAM and must be asked again."""
+
+    def __init__(self, table) -> None:
+        self.table = table
+        self.done = False
+
+    def __call__(self, table, event) -> None:
+        if not self.done and event["event"] == "reread":
+            self.done = True
+            asyncio.get_running_loop().call_soon(table.reset_board, "rfid")
+
+
+def test_an_rfid_board_rebooted_while_slots_are_read_again_is_asked_again():
+    reboot_mid_build = []
+    at_reread = []
+
+    def blow(table, event):
+        if not reboot_mid_build:               # the first reboot makes every slot of the build re-read …
+            reboot_mid_build.append(RebootMidBuild(table))
+            at_reread.append(RebootAtReread(table))
+        elif reboot_mid_build[0].pushes > 108:  # … and the second falls among those re-reads
+            at_reread[0](table, event)
+
+    result, log = run(play_with("sichuan", 5, 2, blow), timeout=180)
+    assert sum(1 for e in log if e["event"] == "link_back" and e["board"] == "rfid" and e["rebooted"]) == 2
+    assert all(e["ok"] for e in log if e["event"] == "set_check")
+    assert result.hands == 2 and audit_events(log) == []
+
+
+def reboot_when_the_centre_lift_is_sent(position):
+    """Reboots the motor board right after it accepted the first centre-lift move to `position` of the
+    hand over after hand 1: the move is lost with its RAM (the lift stops between its limits)."""
+    armed = []
+
+    def blow(table, event):
+        if event["event"] == "hand_end" and event["hand"] == 1 and not armed:
+            armed.append(True)
+            motor = table.motor
+            handler = motor._handlers[MoveCentreLift]
+
+            def move_then_reboot(command):
+                status = handler(command)
+                if command.position == position and motor._handlers[MoveCentreLift] is move_then_reboot:
+                    motor._handlers[MoveCentreLift] = handler            # once
+                    asyncio.get_running_loop().call_soon(table.reset_board, "motor")
+                return status
+            motor._handlers[MoveCentreLift] = move_then_reboot
+    return blow
+
+
+def test_a_motor_board_rebooted_during_the_hand_over_gets_its_lift_moves_again():
+    """Open item 4 of the campaign: the centre lift command lost with the reboot is sent again, so the
+    push-in is asked with the centre open and the next hand is played."""
+    for position in (LiftPosition.DOWN, LiftPosition.UP):
+        result, log = run(play_with("guangshui", 4, 2, reboot_when_the_centre_lift_is_sent(position)), timeout=180)
+        assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log), position
+        assert result.hands == 2 and audit_events(log) == []

@@ -101,3 +101,45 @@ def test_a_signal_stops_the_motors_keeps_the_hand_and_the_next_start_settles_it_
     assert len({s for s, _ in numbers}) == 1               # the same session goes on
     assert players.running and len(players.journal) == 30  # what they did last: "time seat what detail"
     assert all(float(line.split()[0]) >= 0 and int(line.split()[1]) in (-1, 0, 1, 2, 3) for line in players.journal)
+
+
+async def start_on_a_cut_link(folder: Path, stop_at: str | None):
+    """The controller started while the motor board's cable is cut for 4 s (past the 2 s handshake);
+    with `stop_at`, a SIGTERM as soon as the controller's output shows that text."""
+    region = "guangshui"
+    args = ("--seed", "3", "--speed", "0", "--ruleset", region, "--players-seed", "3",
+            "--listen", f"pty:{folder / 'ports'}")
+    log = folder / "controller.log"
+    async with SimulatorProcess(*args) as sim:
+        registry = TileRegistry(folder / "tiles.db")
+        registry.enroll(Registered(tag.uid, Tile.parse(tag.tile), tag.set_index, tag.copy)
+                        for tag in await sim.control.registry())
+        registry.close()
+        controller = Controller(_write_config(folder, sim.endpoints), region, log)
+        await sim.control.cut("motor", 4.0)
+        controller.start()
+        try:
+            if stop_at is not None:
+                await until(lambda: log.exists() and stop_at in log.read_text(encoding="utf-8"), repr(stop_at))
+                controller.stop()
+            else:
+                await until(lambda: len(ledger_hands(folder / "table.db")) >= 1, "a hand settled", 180)
+                assert controller.alive()
+                controller.stop()
+        finally:
+            controller.stop()
+    return controller.exits[0], log.read_text(encoding="utf-8")
+
+
+def test_a_controller_started_while_a_link_is_cut_waits_for_the_board_then_plays(tmp_path):
+    status, said = run(start_on_a_cut_link(tmp_path, None), timeout=300)
+    assert status == 0, said
+    assert "连接中断 重连中" in said and "no answer from motor board" in said     # said why it waits
+    assert "Traceback" not in said
+
+
+@pytest.mark.parametrize("stop_at", ["running", "trying again"], ids=["at-the-banner", "waiting-for-a-board"])
+def test_a_sigterm_in_the_first_moments_of_a_start_exits_0(tmp_path, stop_at):
+    status, said = run(start_on_a_cut_link(tmp_path, stop_at), timeout=120)
+    assert status == 0, said
+    assert "stopped by SIGTERM" in said and "Traceback" not in said

@@ -27,9 +27,9 @@ def assert_sound(results: list[RegionFigures]) -> None:
 
 
 # Only the link cuts run in the default suite until the campaign's open items are mended
-# (docs/reliability.md, "Fault campaign"): a board rebooted while the next set is built can end the
-# controller, and a key acknowledged but not yet journaled is lost with a SIGKILL (the table then
-# stalls about one run in four).  The restarts at chosen moments are tested one by one in
+# (docs/reliability.md, "Fault campaign"): a key a rebooted board had not yet reported is lost with its
+# RAM and the simulated players wait for its answer, and a key acknowledged but not yet journaled is
+# lost with a SIGKILL (the table then stalls about one run in four).  The restarts at chosen moments are tested one by one in
 # tests/firmware/test_restart.py; the soak keeps every kind, at random moments.
 SHORT_KINDS = ("cut_motor", "cut_rfid")
 

@@ -51,3 +51,19 @@ def test_a_reread_of_a_slot_not_built_is_refused_and_a_taken_tile_is_not_read():
             await rfid.reread(WallSlot(1, 1, "bottom"))
             assert (await collect_until(rfid, SlotRead))[-1].uids == (tile_at(table, WallSlot(1, 1, "bottom")).uid,)
     run(main(), timeout=30)
+
+
+def test_a_reread_of_a_stack_taken_whole_answers_no_tag():
+    """Both tiles of a raised stack taken: its bottom is read as empty (it answered INTERNAL, an
+    IndexError in the board, which a controller re-reading every slot after a reboot took as fatal)."""
+    async def main():
+        table = SimulatedTable(seed=12, speed=0)
+        async with connected(table) as (motor, rfid):
+            await build(motor, rfid, stacks=(2, 2, 2, 2))
+            await motor.side_lifts(LiftPosition.UP)
+            await collect_count(motor, WallSnapshot, 4)
+            table.take(1, 1)
+            table.take(1, 1)                                        # the top, then the bottom
+            await rfid.reread(WallSlot(1, 1, "bottom"))
+            assert (await collect_until(rfid, SlotRead))[-1] == SlotRead(1, 3, ())
+    run(main(), timeout=30)
