@@ -126,7 +126,8 @@ class BoardClient:
             if timeout is None:
                 item = await self._queue.get()
             else:
-                item = await asyncio.wait_for(self._queue.get(), timeout)
+                async with asyncio.timeout(timeout):  # not wait_for: on 3.11 it may swallow a cancel
+                    item = await self._queue.get()
             if isinstance(item, LinkError):
                 if item is self.link.failure:
                     self._queue.put_nowait(item)  # stay failed for the next reader too

@@ -125,7 +125,8 @@ class Display:
         try:
             self.send("")
             self.send("sendme")
-            return await asyncio.wait_for(waiter, timeout)
+            async with asyncio.timeout(timeout):     # not wait_for: on 3.11 it swallows a cancel
+                return await waiter                 # that lands as the answer arrives (the watch never stops)
         except TimeoutError:
             raise NoResponse(f"no answer from the {self.device} within {timeout:.1f} s: check its "
                              "cable, power and baud rate") from None
@@ -218,7 +219,8 @@ class Display:
     async def next_event(self, timeout: float | None = None) -> DisplayEvent:
         """The next touch, reboot or return; raises LinkLost after the port died (once the events
         received before are handed out), TimeoutError on timeout."""
-        item = await asyncio.wait_for(self._queue.get(), timeout)
+        async with asyncio.timeout(timeout):         # a cancel is never swallowed (see ping)
+            item = await self._queue.get()
         if isinstance(item, Exception):
             self._queue.put_nowait(item)
             raise item

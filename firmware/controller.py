@@ -249,8 +249,8 @@ class TableController:
                 result.append(value)
             return bool(value)
 
-        async with self._changed:
-            await asyncio.wait_for(self._changed.wait_for(ready), timeout)
+        async with self._changed, asyncio.timeout(timeout):   # wait_for (3.11) may swallow a cancel
+            await self._changed.wait_for(ready)
         if self.link_error is not None:
             raise self.link_error
         return result[0]

@@ -9,7 +9,7 @@ import pytest
 
 from drivers.display import Display, Rebooted, Touched
 from drivers.errors import LinkClosed, LinkLost, NoResponse
-from drivers.nextion import Ready, Started, encode_return
+from drivers.nextion import PageShown, Ready, Started, encode_return
 from drivers.stream import memory_pair
 from simulator.display_sim import DisplaySim
 from tests.asyncio_support import run
@@ -69,6 +69,24 @@ def test_a_ping_leaves_no_waiter_behind_whatever_happens_to_it():
         with pytest.raises(LinkClosed):
             await display.ping()
         assert display._page_waiters == []
+    run(main())
+
+
+def test_a_ping_cancelled_as_its_answer_arrives_is_cancelled():
+    """The table stops (the watch's ping task is cancelled) in the very loop turn the display's
+    answer lands: the ping must end cancelled, not return the page, or the watch pings on forever
+    and the controller's stop waits for it forever."""
+    async def main():
+        display, screen, display_end = await display_pair()
+        screen.attach(_Deaf())                                 # only the answer written below arrives
+        waiting = asyncio.create_task(display.ping(5))
+        await asyncio.sleep(0)                                 # the ping waits for its answer
+        display_end.write(encode_return(PageShown(0)))         # delivered on the next loop turn…
+        asyncio.get_running_loop().call_soon(waiting.cancel)   # …and the stop comes in the same turn
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        assert display._page_waiters == []
+        await display.close()
     run(main())
 
 

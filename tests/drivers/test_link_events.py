@@ -124,3 +124,35 @@ def test_a_version_2_board_answers_a_format_1_hello_so_an_old_host_can_name_its_
         await host_end.close()
         await board_end.close()
     run(main())
+
+
+def test_a_reader_stopped_as_an_event_arrives_ends_stopped_and_the_event_is_kept():
+    """A reader asked to stop in the loop turns around an event reaching the queue either had it
+    already (it returns it) or ends cancelled, never both: asked before it finished, it stops (its
+    owner waits for that) and the event waits for the next reader.  Once only, either way."""
+    async def main():
+        loop = asyncio.get_running_loop()
+        async with motor_pair(BuildDone.ID, times=0) as (client, board, wire):
+            for turns in range(4):
+                event = WallChanged(0, turns, 2)
+                waiting = asyncio.create_task(client.next_event(5))
+                await asyncio.sleep(0)                           # the reader waits on the queue
+                asked: asyncio.Future[bool] = loop.create_future()
+                client._queue.put_nowait(event)                  # the event arrives…
+                _after(loop, turns, lambda: asked.set_result(waiting.cancel()))   # …and the stop
+                await asyncio.gather(asked, waiting, return_exceptions=True)
+                if asked.result():
+                    assert waiting.cancelled(), f"a stop {turns} turn(s) after the event was swallowed"
+                    assert await client.next_event(1) == event
+                else:
+                    assert waiting.result() == event
+                assert client.pending_events() == []
+    run(main())
+
+
+def _after(loop: asyncio.AbstractEventLoop, turns: int, callback) -> None:
+    """Run `callback` `turns` loop turns from now (0: in this one, synchronously)."""
+    if turns == 0:
+        callback()
+    else:
+        loop.call_soon(_after, loop, turns - 1, callback)
