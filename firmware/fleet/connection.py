@@ -80,7 +80,8 @@ async def keep_connected(connect: Callable[[], aiomqtt.Client], serve: Callable[
             on_link(False)
             close_half_open(client)
         try:
-            await asyncio.wait_for(stopping.wait(), wait)
+            async with asyncio.timeout(wait):      # not wait_for: on 3.11 it can swallow a cancel
+                await stopping.wait()
         except asyncio.TimeoutError:
             pass
 

@@ -203,7 +203,8 @@ class FleetPublisher:
         assert self._store is not None
         while True:
             try:
-                await asyncio.wait_for(self._facts_due.wait(), FACTS_EVERY)
+                async with asyncio.timeout(FACTS_EVERY):      # not wait_for: on 3.11 it can swallow a cancel
+                    await self._facts_due.wait()
             except asyncio.TimeoutError:
                 pass
             self._facts_due.clear()
@@ -269,7 +270,8 @@ class FleetPublisher:
                                  offline_payload(self.settings.table, "stopped", self._status_now()), retain=True)
                 return
             try:
-                await asyncio.wait_for(self._wake.wait(), self._status_due())
+                async with asyncio.timeout(self._status_due()):      # not wait_for: on 3.11 it can swallow a cancel
+                    await self._wake.wait()
             except asyncio.TimeoutError:
                 pass
 

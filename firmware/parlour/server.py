@@ -106,7 +106,8 @@ async def _push(ws: web.WebSocketResponse, watcher: ParlourWatcher, changed: asy
     try:
         while not ws.closed:
             try:
-                await asyncio.wait_for(changed.wait(), REFRESH)
+                async with asyncio.timeout(REFRESH):      # not wait_for: on 3.11 it can swallow a cancel
+                    await changed.wait()
             except asyncio.TimeoutError:
                 pass
             changed.clear()

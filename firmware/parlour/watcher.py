@@ -157,7 +157,8 @@ class ParlourWatcher:
             while not predicate():
                 changed = self._changed
                 await changed.wait()
-        await asyncio.wait_for(until(), timeout)
+        async with asyncio.timeout(timeout):      # not wait_for: on 3.11 it can swallow a cancel
+            await until()
 
     def _tell(self) -> None:
         changed, self._changed = self._changed, asyncio.Event()
