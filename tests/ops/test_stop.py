@@ -3,18 +3,15 @@ in its own process, as real boards are) stops the motors, keeps the hand in play
 start resumes that hand and settles it once."""
 
 import asyncio
-import json
 import signal
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from firmware.build.registry import Registered, TileRegistry
-from rulesets.tiles import Tile
 from simulator.spawn import SimulatorProcess
 from tests.asyncio_support import run
-from tests.reliability.campaign import Controller, _write_config
+from tests.reliability.campaign import Controller, enroll_from, recorder_lines, write_config
 
 EMERGENCY_STOP = 16
 
@@ -22,16 +19,7 @@ EMERGENCY_STOP = 16
 def recorder_events(folder: Path) -> list[list[dict]]:
     """Each start's recorder, oldest first (a line being written is left for the next look)."""
     files = sorted((folder / "events").glob("*.jsonl"), key=lambda p: p.stat().st_mtime_ns)
-    out = []
-    for path in files:
-        events = []
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                events.append(json.loads(line))
-            except ValueError:
-                pass
-        out.append(events)
-    return out
+    return [recorder_lines(path) for path in files]
 
 
 async def until(predicate, what: str, limit: float = 120.0) -> None:
@@ -59,17 +47,14 @@ async def stop_mid_hand_then_start_again(folder: Path, sig: int):
     args = ("--seed", "3", "--speed", "0", "--ruleset", region, "--players-seed", "3",
             "--listen", f"pty:{folder / 'ports'}")
     async with SimulatorProcess(*args) as sim:
-        registry = TileRegistry(folder / "tiles.db")
-        registry.enroll(Registered(tag.uid, Tile.parse(tag.tile), tag.set_index, tag.copy)
-                        for tag in await sim.control.registry())
-        registry.close()
-        config = _write_config(folder, sim.endpoints)
+        await enroll_from(sim, folder)
+        config = write_config(folder, sim.endpoints)
         controller = Controller(config, region, folder / "controller.log")
         controller.start()
         try:
             await until(lambda: any(e.get("event") == "take" and e.get("reason") == "draw"
                                     for events in recorder_events(folder) for e in events), "the first draw")
-            controller._end(sig)
+            controller.end(sig)
             first_exit = controller.exits[-1]
             view = await sim.control.table()
             motor_faults = {code for code, _unit, _detail in view.faults["motor"]}
@@ -111,11 +96,8 @@ async def start_on_a_cut_link(folder: Path, stop_at: str | None):
             "--listen", f"pty:{folder / 'ports'}")
     log = folder / "controller.log"
     async with SimulatorProcess(*args) as sim:
-        registry = TileRegistry(folder / "tiles.db")
-        registry.enroll(Registered(tag.uid, Tile.parse(tag.tile), tag.set_index, tag.copy)
-                        for tag in await sim.control.registry())
-        registry.close()
-        controller = Controller(_write_config(folder, sim.endpoints), region, log)
+        await enroll_from(sim, folder)
+        controller = Controller(write_config(folder, sim.endpoints), region, log)
         await sim.control.cut("motor", 4.0)
         controller.start()
         try:

@@ -70,7 +70,8 @@ class RegionFigures:
                     or self.controller_errors)
 
 
-def _write_config(folder: Path, endpoints) -> Path:
+def write_config(folder: Path, endpoints) -> Path:
+    """A table's config naming the simulator process's ports, its state and recorders in `folder`."""
     config = folder / "config.toml"
     config.write_text(
         "[devices]\n"
@@ -100,12 +101,13 @@ class Controller:
                                             stdin=subprocess.DEVNULL, env=env, cwd=self.config.parent)
 
     def kill(self) -> None:
-        self._end(signal.SIGKILL)
+        self.end(signal.SIGKILL)
 
     def stop(self) -> None:
-        self._end(signal.SIGTERM)
+        self.end(signal.SIGTERM)
 
-    def _end(self, sig: int) -> None:
+    def end(self, sig: int) -> None:
+        """Send `sig` and wait for the exit (its status in `exits`); a kill if it does not go in 30 s."""
         if self.process is None:
             return
         if self.process.poll() is None:
@@ -130,6 +132,25 @@ class Controller:
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
+
+
+async def enroll_from(sim: SimulatorProcess, folder: Path) -> None:
+    """Enroll the simulated table's tiles in `folder`'s registry, as `enroll --import` would."""
+    registry = TileRegistry(folder / "tiles.db")
+    registry.enroll(Registered(tag.uid, Tile.parse(tag.tile), tag.set_index, tag.copy)
+                    for tag in await sim.control.registry())
+    registry.close()
+
+
+def recorder_lines(path: Path) -> list[dict]:
+    """A recorder's events; a line a kill cut short is left out (the audit reports it)."""
+    events = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            pass
+    return events
 
 
 def settled(db: Path) -> int:
@@ -208,11 +229,8 @@ async def run_region(region: str, hands: int, seed: int, folder: Path, every: in
     args = ("--seed", str(seed), "--speed", "0", "--ruleset", region, "--players-seed", str(seed),
             "--listen", f"pty:{folder / 'ports'}", "--fault", "corrupt=0.01")
     async with SimulatorProcess(*args, env=_child_env()) as sim:
-        registry = TileRegistry(folder / "tiles.db")
-        registry.enroll(Registered(tag.uid, Tile.parse(tag.tile), tag.set_index, tag.copy)
-                        for tag in await sim.control.registry())
-        registry.close()
-        controller = Controller(_write_config(folder, sim.endpoints), region, folder / "controller.log")
+        await enroll_from(sim, folder)
+        controller = Controller(write_config(folder, sim.endpoints), region, folder / "controller.log")
         progress = Progress(folder / "table.db", controller, figures)
         try:
             controller.start()
@@ -295,11 +313,7 @@ def _books(folder: Path, figures: RegionFigures) -> None:
     paid: dict[tuple[int, int], list[int]] = {}
     session = 0
     for path in files:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                event = json.loads(line)
-            except ValueError:
-                continue                               # a line cut by SIGKILL: the audit says so
+        for event in recorder_lines(path):
             if event.get("event") in ("session_start", "session_resumed"):
                 session = event.get("session", session)
             if event.get("event") == "resumed":

@@ -12,7 +12,6 @@ folder; regions and seeds rotate so the runs differ.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -20,6 +19,8 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from tests.reliability.campaign import recorder_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 REGIONS = ("guangshui", "sichuan", "wuhan", "luoshan", "changchun", "hangzhou")
@@ -58,15 +59,7 @@ def one_run(fault: str, region: str, seed: int, hands: int, limit: float, folder
 
 
 def read_events(path: Path) -> list[dict]:
-    if not path.exists():
-        return []
-    out = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            out.append(json.loads(line))
-        except json.JSONDecodeError:
-            pass                                # a line cut by the kill of a hung run
-    return out
+    return recorder_lines(path) if path.exists() else []
 
 
 def campaign(runs: int, hands: int, limit: float, faults: tuple[str, ...] = FAULTS) -> list[Figures]:
