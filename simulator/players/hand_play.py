@@ -272,13 +272,15 @@ class HandPlay:
         self.crew.log(player.seat, "ting")
         if self.rules.bao_rule is not None:
             seat = player.seat
+            recheck = False         # after a restart my line may still be the old one: look again
             while True:
-                restarts = self.crew.restarts
+                restarts, seen = self.crew.restarts, screen.version
                 screen = await self.crew.until(lambda s: s.bao(seat) is not None or s.phase in OVER
-                                               or self.crew.restarts > restarts)
+                                               or self.crew.restarts > restarts or recheck and s.version != seen)
                 if screen.bao(seat) is not None or screen.phase in OVER:
                     break
-                if not screen.status(seat).endswith(TING):
+                recheck = screen.status(seat).endswith(TING)
+                if not recheck:
                     self.crew.press(seat, Key.TING)      # the table restarted without my 听: again
             player.bao = screen.bao(seat)
 
