@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from typing import Any, Coroutine, TypeVar
 
 T = TypeVar("T")
@@ -22,6 +23,17 @@ class LeakError(AssertionError):
 def _pending_timers(loop: asyncio.AbstractEventLoop) -> list[asyncio.TimerHandle]:
     # Best effort: BaseEventLoop keeps scheduled callbacks in `_scheduled`.
     return [h for h in getattr(loop, "_scheduled", []) if not h.cancelled()]
+
+
+def _threads_still_running(before: set[threading.Thread], grace: float = 10.0) -> list[threading.Thread]:
+    """Threads the test started that are still alive once each had `grace` seconds to end: a
+    thread on its way out (asyncio's waitpid thread for a child that is exiting, which takes
+    longer on a loaded machine) is not a leak; one still running after that is."""
+    deadline = time.monotonic() + grace
+    started = [t for t in threading.enumerate() if t not in before]
+    for thread in started:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    return [t for t in started if t.is_alive()]
 
 
 def run(coro: Coroutine[Any, Any, T], timeout: float = 10.0) -> T:
@@ -54,7 +66,7 @@ def run(coro: Coroutine[Any, Any, T], timeout: float = 10.0) -> T:
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.run_until_complete(loop.shutdown_default_executor())
         loop.close()
-    new_threads = [t for t in threading.enumerate() if t not in threads_before and t.is_alive()]
+    new_threads = _threads_still_running(threads_before)
     if new_threads:
         problems.append(f"thread(s) left running: {[t.name for t in new_threads]}")
     if errors:
