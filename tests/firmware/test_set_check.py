@@ -162,3 +162,53 @@ def test_a_set_rejected_mid_session_keeps_the_totals_and_the_dealer():
     assert starts[1]["dealer"] == ends[0]["next_dealer"]
     assert ends[1]["totals"] == [t + p for t, p in zip(ends[0]["totals"], ends[1]["payments"])]
     assert any(t != 0 for t in ends[0]["totals"])             # the totals carried were not all zero
+
+
+def test_a_restart_at_the_rejected_walls_asks_the_person_again(tmp_path):
+    """The controller stops while the rejected walls wait for a person; the next one (same table, same
+    database) shows the faults again and waits — it neither pushes the walls in nor builds before 确认."""
+    async def go():
+        ruleset = get_region("changchun").resolve()
+        table = SimulatedTable(seed=2, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles),
+                               faults=parse_faults(("missing_tile",)))
+        await table.start("pty")
+        people = asyncio.ensure_future(WallWalker(table, ruleset).run())     # they outlive the controller
+        db, first, second = str(tmp_path / "table.db"), io.StringIO(), io.StringIO()
+        mender_task = None
+        try:
+            controller = asyncio.ensure_future(run_simulated(ruleset, hands=None, table=table, players=None,
+                                                             events=first, ledger_path=db, resume=True))
+            answered = None
+            while not table.display.text("main", "t_msg").startswith(Phase.FAULT.value):
+                seen = table.changes.version
+                assert not controller.done()
+                showing = (table.display.page, table.display.text("fault", "t_code"))
+                if showing[0] == "fault" and showing != answered:       # the lane short stops the mechanism
+                    answered = showing
+                    table.press("front", Key.CONFIRM)
+                elif showing[0] != "fault":
+                    answered = None
+                await table.changed(seen)
+            controller.cancel()
+            await asyncio.gather(controller, return_exceptions=True)
+            mender = SetMender(table)
+            mender_task = asyncio.ensure_future(mender.run())
+            result = await run_simulated(ruleset, hands=1, table=table, players=None, events=second,
+                                         ledger_path=db, resume=True)
+            return result, [json.loads(line) for line in second.getvalue().splitlines()], mender
+        finally:
+            for task in (people, mender_task):
+                if task is not None:
+                    task.cancel()
+                    await asyncio.gather(task, return_exceptions=True)
+            await table.stop()
+
+    result, events, mender = run(go(), timeout=120)
+    assert result.hands == 1
+    names = [e["event"] for e in events]
+    assert names.index("session_resumed") < names.index("set_aside") < names.index("set_rebuild")
+    assert "E07" in [e["code"] for e in events[:names.index("set_aside")] if e["event"] == "fault"]
+    checks = [e for e in events if e["event"] == "set_check"]
+    assert checks[0]["ok"] and checks[0]["tile_set"] == 1       # the other set: the rejected one waited for 确认
+    assert names.index("set_rebuild") < names.index("set_check")
+    assert any(line.startswith("found ") for line in mender.done)
