@@ -58,13 +58,14 @@ def mended_run(region: str, hands: int, *, faults=(), careless: int = 0, players
     return run(go(), timeout=120)
 
 
-def waiting_for_a_person(region: str, faults=()) -> tuple[list[dict], dict[str, str]]:
+def waiting_for_a_person(region: str, faults=(), tile_sets=None) -> tuple[list[dict], dict[str, str]]:
     """Run with the scripted players and nobody to mend until the rejected walls stand and the table
     asks for a person; the events so far and the fault page then (the run is stopped there).  A fault
     shown before (a lane left short stops the mechanism) is acknowledged, mending nothing."""
     async def go():
         ruleset = get_region(region).resolve()
-        table = SimulatedTable(seed=2, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles), faults=parse_faults(faults))
+        table = SimulatedTable(seed=2, speed=0, tile_sets=tile_sets or (ruleset.tiles, ruleset.tiles),
+                               faults=parse_faults(faults))
         await table.start("pty")
         events = io.StringIO()
         session = asyncio.ensure_future(run_simulated(ruleset, hands=1, seed=2, events=events, players=WallWalker,
