@@ -164,7 +164,22 @@ class ControllerFailure(LinkError):
 
 
 class SetRejected(Exception):
-    """A built set may not reach play (its faults are latched and recorded)."""
+    """A built set may not reach play (its faults are latched and recorded); `problems` says why,
+    in English, one line each.  The session sets such a set aside and builds again once a person
+    acknowledged (`faults`: what it latched); only a table that cannot build the ruleset at all (E14)
+    stops on it."""
+
+    def __init__(self, message: str, faults: tuple[LatchedFault, ...] = ()) -> None:
+        super().__init__(message)
+        self.faults = faults
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        return tuple(f.message for f in self.faults) or (str(self),)
+
+
+# The faults a rejected set latches (the controller's, from the set check): a person mends the set
+SET_CODES = frozenset({FaultCode.SET_MISMATCH, FaultCode.DUPLICATE_UID, FaultCode.UNKNOWN_TAG, FaultCode.WRONG_SET})
 
 
 class FaultLatch:
@@ -216,5 +231,5 @@ def parse_label(label: str) -> int | None:
     return int(digits) if digits.isdigit() else None
 
 
-__all__ = ["ControllerFailure", "FaultLatch", "HINTS", "Hint", "INTERLOCKS", "LatchedFault", "SetRejected",
+__all__ = ["ControllerFailure", "FaultLatch", "HINTS", "Hint", "INTERLOCKS", "LatchedFault", "SET_CODES", "SetRejected",
            "board_fault_message", "hint_for", "motor_name_zh", "parse_label", "where_zh"]

@@ -4,6 +4,8 @@ Three machines, each a table of (trigger, source, destination):
 - the **table** lifecycle: connect and handshake → self-test → idle → the first build → hand over
   (push the old set in, raise the new walls) → dice → deal → reveal → play ⇄ win check →
   settlement → the next hand over; after a restart, straight from idle to the journaled hand's phase;
+  a set the check rejected is set aside (raised for a person to mend, who acknowledges) and the
+  table builds again as at the first build;
 - the **set builder** under the table: shuffle → build → check → ready or rejected (or ready at once
   when a restarted controller finds the checked set in its journal);
 - the **fault latch**: clear → latched → (a person acknowledges) → clear.
@@ -18,7 +20,7 @@ from transitions import Machine
 from transitions.extensions.asyncio import AsyncMachine
 
 TABLE_STATES = ("connecting", "self_test", "idle", "first_build", "push_in", "raising", "dice",
-                "dealing", "revealing", "playing", "win_check", "settling", "stopped")
+                "dealing", "revealing", "playing", "win_check", "settling", "setting_aside", "stopped")
 TABLE_TRANSITIONS = (
     ("connected", "connecting", "self_test"),
     ("tested", "self_test", "idle"),
@@ -42,6 +44,10 @@ TABLE_TRANSITIONS = (
     ("resume_settling", "idle", "settling"),
     ("restore_walls", "idle", "dice"),       # a checked set stands on the table, no hand begun on it
     ("restore_set", "idle", "push_in"),      # a checked set waits under the table
+    # the set built for the next hand failed its check: push the table top in, raise the rejected
+    # walls for a person to mend, wait for 确认, then build again (firmware.session `_set_aside`)
+    ("set_rejected", ["first_build", "settling", "idle"], "setting_aside"),
+    ("rebuild", "setting_aside", "first_build"),
     # a board restarted and the walls now contradict the hand: it is voided where it stood (in the
     # settlement round too, before anything is committed)
     ("void", ["dice", "dealing", "revealing", "playing", "win_check", "settling"], "settling"),

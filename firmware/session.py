@@ -28,10 +28,10 @@ from drivers.table_ui import RESTARTED, Key, Panel, Phase
 from rulesets.definition import Ruleset
 from rulesets.regions import get_region
 
-from .build.set_builder import BuildInProgress, SetBuilder
+from .build.set_builder import BuildInProgress, RejectedSet, SetBuilder
 from .build.wall_map import WallMap
 from .controller import TableController
-from .faults import LatchedFault
+from .faults import SET_CODES, LatchedFault, SetRejected
 from .hand.flow import HandFlow
 from .hand.ports import HandVoided
 from .hand.state import HandOutcome, HandState
@@ -42,10 +42,12 @@ from .state import SessionState
 from .table_log import log_table
 
 CENTRE_LIFT = 4
+SET_ASIDE_ZH = "牌组有误 请按故障页检查后按确认"     # after 故障: the rejected walls stand on the table
 RAISED_SET_KEY = "raised_set"      # a checked set standing on the table, no hand started on it yet
 BUILDING_KEY = "building"          # a build begun under the table (BuildInProgress)
 CHAIN_KEY = "chain"                # the flight recorder's chain head after the last hand
 LINKS_KEY = "links"                # each board's link session, resumed by the next start
+REJECTED_KEY = "rejected_set"      # a set the check rejected, not yet acknowledged (RejectedSet)
 
 
 def _scored_items(hand: HandState | None) -> tuple[dict, ...]:
@@ -107,6 +109,7 @@ class TableSession:
         controller.recorder.listen(self._on_event)
         self.state: SessionState | None = None
         self._build: asyncio.Task | None = None
+        self._rejected: RejectedSet | None = None   # the set built for the next hand failed its check
         self._journal_task: asyncio.Task | None = None
         self._dirty = asyncio.Event()
         self._settling = False
@@ -132,13 +135,15 @@ class TableSession:
             below, standing = await self._pick_up(saved)
             if self._enough():
                 return await self._finish()
-            if below is None and standing is None:
+            if below is None and standing is None and self._rejected is None:
                 if hub.table.state == "settling":       # a resumed hand was played: its next set is under way
                     below = await (self._build or self._build_next())
                     self._build = None
                 else:
                     below = await self._first_build()
             while True:
+                if below is None and standing is None:  # the set built for this hand was rejected
+                    below = await self._first_build()
                 if hub.table.state == "settling":
                     await hub.advance("next_hand")
                 elif hub.table.state == "idle":
@@ -146,7 +151,7 @@ class TableSession:
                 if standing is None:
                     await self.hand_over(below)
                     standing, below = below, None
-                if below is None and self._build is None:
+                if below is None and self._build is None and self._rejected is None:
                     self._build = asyncio.create_task(self._build_next(), name="build-next-set")
                 state = self._state()
                 self._hand_started = self.ledger.clock()
@@ -404,7 +409,11 @@ class TableSession:
             await self._centre(LiftPosition.UP)
         if standing is not None:
             await hub.advance("restore_walls")
-        if below is not None:
+        if REJECTED_KEY in saved:                       # still waiting for a person: shown again
+            self._rejected = RejectedSet.from_json(saved[REJECTED_KEY])
+            for fault in self._rejected.faults:
+                hub.latch(fault)
+        elif below is not None:
             await self.builder.restore(below)       # the builder's machine follows the set under the table
         elif BUILDING_KEY in saved:
             begun = BuildInProgress.from_json(saved[BUILDING_KEY])
@@ -417,7 +426,7 @@ class TableSession:
         return WallMap.from_json(saved[key], self.hub.registry) if key in saved else None
 
     def _drop_sets(self) -> None:
-        for key in (NEXT_SET_KEY, RAISED_SET_KEY, BUILDING_KEY, HAND_KEY):
+        for key in (NEXT_SET_KEY, RAISED_SET_KEY, BUILDING_KEY, HAND_KEY, REJECTED_KEY):
             self._journal(key, None)
 
     def _wall_stands_whole(self, wall: WallMap) -> bool:
@@ -447,28 +456,73 @@ class TableSession:
     # -- between hands -----------------------------------------------------------------------------
 
     async def _first_build(self) -> WallMap:
-        """The first set of a run (or the one a restarted controller found begun)."""
+        """The first set of a run (or the one a restarted controller found begun); or, when the set
+        built for the next hand was rejected, a set built anew once a person mended that one."""
         hub = self.hub
-        if hub.table.state == "idle":
-            await hub.advance("start")
-        hub.presenter.phase(Phase.BUILDING)
-        if self._build is not None:
-            below, self._build = await self._build, None
-        else:
+        below: WallMap | None = None
+        if self._rejected is None:
+            if hub.table.state == "idle":
+                await hub.advance("start")
+            hub.presenter.phase(Phase.BUILDING)
+            if self._build is not None:
+                below, self._build = await self._build, None
+            else:
+                below = await self._build_next()
+        while below is None:                    # rejected: never dealt; a person, then a new build
+            await self._set_aside()
             below = await self._build_next()
         await hub.advance("set_built")
         return below
 
-    async def _build_next(self, begun: BuildInProgress | None = None) -> WallMap:
-        """Build (or go on with) the next set; the journal knows it is begun, then that it is checked."""
-        if begun is None:
-            self._journal(BUILDING_KEY, self.builder.in_progress().to_json())
-            wall = await self.builder.build()
-        else:
-            wall = await self.builder.resume(begun)
+    async def _build_next(self, begun: BuildInProgress | None = None) -> WallMap | None:
+        """Build (or go on with) the next set; the journal knows it is begun, then that it is checked.
+        None when the check rejected it (its faults are latched; `_set_aside` follows)."""
+        try:
+            if begun is None:
+                self._journal(BUILDING_KEY, self.builder.in_progress().to_json())
+                wall = await self.builder.build()
+            else:
+                wall = await self.builder.resume(begun)
+        except SetRejected as rejected:
+            self._rejected = RejectedSet(rejected.faults)
+            self.store.submit(self.ledger.journal_swap, {REJECTED_KEY: self._rejected.to_json()}, (BUILDING_KEY,))
+            return None
         self._journal(BUILDING_KEY, None)
         self._journal(NEXT_SET_KEY, wall.to_json())
         return wall
+
+    async def _set_aside(self) -> None:
+        """The rejected set's walls up onto the table top, where a person can mend them, after the
+        tiles lying there went into the mixer as at a hand over (the other set: the one built next,
+        so the two sets never mix); then its faults are shown (latched again if a person acknowledged
+        them while the walls were out of reach) and the table waits for the person's 确认.  The
+        rejected set goes into the mixer at the next hand over and is built again meanwhile."""
+        hub = self.hub
+        rejected = self._rejected
+        assert rejected is not None
+        await hub.advance("set_rejected")
+        if not rejected.raised:
+            sides = self._sides()
+            await self._push_in()
+            await self._lifts(sides, LiftPosition.DOWN)
+            await self._lifts(sides, LiftPosition.UP)
+            await self._centre(LiftPosition.UP)
+            rejected = self._rejected = replace(rejected, raised=True)
+            self._journal(REJECTED_KEY, rejected.to_json())
+        hub.presenter.phase(Phase.FAULT, SET_ASIDE_ZH)     # first: the page that follows is this moment's
+        if not self._set_faults_latched():              # acknowledged before the walls were up: asked again
+            for fault in rejected.faults:
+                hub.latch(fault)
+        hub.recorder.emit("set_aside", problems=rejected.problems)
+        await hub.until(lambda: not self._set_faults_latched())
+        self._rejected = None
+        self._journal(REJECTED_KEY, None)
+        hub.recorder.emit("set_rebuild", problems=rejected.problems)
+        await hub.advance("rebuild")
+        hub.presenter.phase(Phase.BUILDING)
+
+    def _set_faults_latched(self) -> bool:
+        return any(f.source == "controller" and f.code in SET_CODES for f in self.hub.faults.latched())
 
     async def hand_over(self, next_set: WallMap) -> None:
         """Push the old tiles in, lower the plates onto the new walls and raise them."""

@@ -147,6 +147,11 @@ def _set_check(e: Mapping[str, Any]) -> Line:
                            f"{'; '.join(e['problems'])}{stray}")
 
 
+def _set_aside(e: Mapping[str, Any]) -> Line:
+    return logging.WARNING, ("the rejected set's walls are up on the table: mend the set as the fault page says "
+                             f"({'; '.join(e['problems'])}), then press 确认 on the front panel")
+
+
 FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
     "session_start": _session_start,
     "session_resumed": _session_resumed,
@@ -158,6 +163,9 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
     "indicator": _indicator,
     "win": _win,
     "set_check": _set_check,
+    "set_aside": _set_aside,
+    "set_rebuild": lambda e: (logging.INFO, "the rejected set was acknowledged: building the other set now; the "
+                                            "rejected one goes into the mixer at the next hand over and is built again"),
     "fault": fault_line,
     "dealt": lambda e: (logging.INFO, f"{_hand(e)}: dealt"),
     "ready": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} declares ready (听)"),

@@ -432,6 +432,7 @@ class MotorBoardSim(WorldObserver):
             return
         for side in sides:
             s = self.world.sides[side]
+            self._release_head(side)
             if position == LiftPosition.UP:
                 s.load_plate()
             if s.position == LiftPosition.UP:
@@ -447,6 +448,16 @@ class MotorBoardSim(WorldObserver):
                 s.load_plate()
             self.emit(LiftMoved(side, position))
             self.emit(WallSnapshot(side, self.world.wall_counts(side)))
+
+    def _release_head(self, side: int) -> None:
+        """A build stopped short (a lane starved: the set was rejected) left a top tile lifted in the
+        stacking head: moving the plates lets it down into the channel as a stack of one, so the
+        rejected stacks rise whole and nothing stays behind under the table."""
+        s = self.world.sides[side]
+        if s.head is not None and "build" not in self._jobs:
+            s.channel.append([s.head])
+            s.head = None
+            self._build = None
 
     async def _run_dice(self, count: int) -> None:
         if await self._trip_if_overcurrent(Motor.DICE):

@@ -61,6 +61,8 @@ class SimulatedTable:
         self._foreign = UidSource(random.Random(f"{seed}/foreign"))
         self._fault_rng = random.Random(f"{seed}/faults")
         self.tiles: list[PhysicalTile] = []
+        self.lost: list[PhysicalTile] = []               # tiles fallen out of the machine (a person may find them)
+        self._own_tags: dict[int, bytes] = {}            # serial -> the tag a re-tagged tile was enrolled with
         self._registry: dict[bytes, TileIdentity] = {}
         self._next_serial = 0
         self.motor = MotorBoardSim(self.world, self.clock, self.faults, timings=timings,
@@ -104,7 +106,7 @@ class SimulatedTable:
         rng = self._setup_rng
         for _ in range(count):
             if name == "missing_tile" and self.world.mixer:
-                self.world.mixer.pop(rng.randrange(len(self.world.mixer)))
+                self.lost.append(self.world.mixer.pop(rng.randrange(len(self.world.mixer))))
             elif name == "extra_tile":
                 self.add_tile(rng.choice(list(Tile)))
             elif name == "duplicate_tag" and len(self.world.mixer) >= 2:
@@ -130,10 +132,12 @@ class SimulatedTable:
         for tile in self.world.mixer:
             if tile.uid == uid:
                 self.world.mixer.remove(tile)
+                self.lost.append(tile)
                 return tile
         for serial, tile in list(self.world.out.items()):
             if tile.uid == uid:
                 del self.world.out[serial]
+                self.lost.append(tile)
                 return tile
         raise SimulatorError(f"no tile with tag {uid.hex()} in the mixer or on the table top")
 
@@ -146,7 +150,25 @@ class SimulatedTable:
 
     def _retag(self, tile: PhysicalTile, uid: bytes) -> None:
         index = self.world.mixer.index(tile)
+        self._own_tags.setdefault(tile.serial, tile.uid)
         self.world.mixer[index] = dataclasses.replace(tile, uid=uid)
+
+    def mend_set(self) -> list[str]:
+        """What a person standing at the table does when told the set is wrong: the tiles that fell
+        out are found and laid on the table top; stray tiles are taken off the table top and out of
+        the raised walls, and a re-tagged tile found there gets its own tag back.  (The mixer and the
+        channels under the table are out of reach.)  Returns what was done, one line each."""
+        done = [f"found {tile} and laid it on the table top" for tile in self.lost]
+        for tile in self.lost:
+            self.world.out[tile.serial] = tile
+        self.lost.clear()
+        done += [f"took out {tile}" for tile in self.world.take_out_on_top(lambda t: t.set_index < 0)]
+        done += [f"gave {tile} its own tag back" for tile in self.world.replace_on_top(self._own_tag)]
+        return done
+
+    def _own_tag(self, tile: PhysicalTile) -> PhysicalTile | None:
+        uid = self._own_tags.pop(tile.serial, None)
+        return None if uid is None else dataclasses.replace(tile, uid=uid)
 
     # -- serving -----------------------------------------------------------------------------------
 

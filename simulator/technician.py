@@ -1,8 +1,13 @@
-"""A simulated technician for enrolment: lays each kind's tiles in the asked read zone, confirms.
+"""Simulated people who look after the table (not players).
 
-It reads the enrolment prompt on the public display (`drivers.table_ui.enroll_prompt`), picks the
-asked tiles from those lying loose on the table top (it can see their faces), lays them in the
-seat's read zone and presses 确认 on the front panel.
+- `SimulatedTechnician`, for enrolment: it reads the enrolment prompt on the public display
+  (`drivers.table_ui.enroll_prompt`), picks the asked tiles from those lying loose on the table top
+  (it can see their faces), lays them in the seat's read zone and presses 确认 on the front panel.
+- `SetMender`, when the table rejected a set: it reads the fault page, and once the table says the
+  rejected walls stand on the table (main message 故障 …) it mends what a person can reach there
+  (`SimulatedTable.mend_set`) and presses 确认 on the front panel.  A set fault shown while a hand
+  is played, or a lane left short (E06) that stops the mechanism, it acknowledges without mending:
+  the table asks again once the walls are up.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 import asyncio
 
 from drivers.motor_protocol import Key
-from drivers.table_ui import parse_enroll_prompt
+from drivers.table_ui import Phase, parse_enroll_prompt
 from rulesets.tiles import Tile
 
 POLL_S = 0.002
@@ -35,3 +40,41 @@ class SimulatedTechnician:
                 self.table.press("front", Key.CONFIRM)
                 answered = text
             await asyncio.sleep(POLL_S)
+
+
+SET_FAULT_CODES = ("E06", "E07", "E08", "E09", "E10")     # a lane short, the set check's faults
+
+
+class SetMender:
+    """`careless`: how many times it presses 确认 at the rejected walls without mending (a person in
+    a hurry: the set is rejected again).  `seen` lists the fault pages it answered (code, text) and
+    `done` what it did, for tests."""
+
+    def __init__(self, table, careless: int = 0) -> None:
+        self.table = table
+        self.careless = careless
+        self.done: list[str] = []
+        self.seen: list[tuple[str, str]] = []
+
+    async def run(self) -> None:
+        acted: tuple[str, str, bool] | None = None         # the fault page it answered: never pressed twice
+        while True:
+            version = self.table.changes.version
+            display = self.table.display
+            walls_up = display.text("main", "t_msg").startswith(Phase.FAULT.value)
+            showing = (display.text("fault", "t_code"), display.text("fault", "t_text"), walls_up)
+            if display.page != "fault":
+                acted = None
+            elif showing[0] in SET_FAULT_CODES and showing != acted:
+                acted = showing
+                self.seen.append(showing[:2])
+                self._answer(walls_up)
+            await self.table.changed(version)
+
+    def _answer(self, walls_up: bool) -> None:
+        if walls_up and self.careless > 0:
+            self.careless -= 1
+            self.done.append("confirmed without mending")
+        elif walls_up:
+            self.done += self.table.mend_set() or ["found nothing to mend"]
+        self.table.press("front", Key.CONFIRM)

@@ -19,6 +19,7 @@ A stack is a list from bottom to top: [bottom, top].
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from drivers.motor_protocol import Key, LiftPosition, Panel
 
@@ -163,6 +164,41 @@ class World:
                         self._wall_changed(side, index)
         self.mixer.extend(moved)
         return len(moved)
+
+    def take_out_on_top(self, unwanted: Callable[[PhysicalTile], bool]) -> list[PhysicalTile]:
+        """A person takes the `unwanted` tiles off the table top and out of the raised walls (a
+        wall's stack closes up over a bottom tile taken out)."""
+        taken = [tile for tile in self.out.values() if unwanted(tile)]
+        for tile in taken:
+            del self.out[tile.serial]
+            self._remove_from_zones(tile)
+        for side, s in enumerate(self.sides):
+            if s.position != LiftPosition.UP:
+                continue
+            for index, stack in enumerate(s.plate):
+                found = [tile for tile in stack if unwanted(tile)]
+                if found:
+                    stack[:] = [tile for tile in stack if not unwanted(tile)]
+                    taken += found
+                    self._wall_changed(side, index)
+        return taken
+
+    def replace_on_top(self, mended: Callable[[PhysicalTile], PhysicalTile | None]) -> list[PhysicalTile]:
+        """A person mends tiles on the table top and in the raised walls in place (`mended` gives the
+        mended tile, or None to leave it); the mended tiles."""
+        done = []
+        for serial, tile in list(self.out.items()):
+            if (new := mended(tile)) is not None:
+                self.out[serial] = new
+                done.append(new)
+        for s in self.sides:
+            if s.position == LiftPosition.UP:
+                for stack in s.plate:
+                    for i, tile in enumerate(stack):
+                        if (new := mended(tile)) is not None:
+                            stack[i] = new
+                            done.append(new)
+        return done
 
     def press(self, panel: int, key: Key, long: bool = False) -> None:
         if panel not in tuple(Panel):

@@ -25,7 +25,7 @@ from ..faults import LatchedFault, SetRejected
 from ..machines import build_machine
 from .ports import BuildPorts
 from .registry import TileRegistry
-from .wall_map import Position, WallMap
+from .wall_map import Position, SetProblem, WallMap
 
 REREAD_ROUNDS = 3
 GRACE_MIN_S = 0.5          # the least time the last head reads get after BuildDone …
@@ -46,6 +46,27 @@ class BuildInProgress:
     @staticmethod
     def from_json(data: dict) -> "BuildInProgress":
         return BuildInProgress(tuple(data["stacks"]), data["motor_boot"], data["rfid_boot"])  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class RejectedSet:
+    """A set the check rejected, until a person acknowledged it: what it latched (shown again after a
+    restart) and whether its walls were raised onto the table top yet (they are not raised twice)."""
+
+    faults: tuple[LatchedFault, ...]
+    raised: bool = False
+
+    @property
+    def problems(self) -> list[str]:
+        return [f.message for f in self.faults]
+
+    def to_json(self) -> dict:
+        return {"faults": [[f.code, f.message, f.zh] for f in self.faults], "raised": self.raised}
+
+    @staticmethod
+    def from_json(data: dict) -> "RejectedSet":
+        return RejectedSet(tuple(LatchedFault(int(code), 0, str(message), "controller", str(zh))
+                                 for code, message, zh in data["faults"]), bool(data["raised"]))
 
 
 @dataclass(frozen=True)
@@ -209,9 +230,14 @@ class SetBuilder:
             await self.machine.accept()
             return wall_map
         await self.machine.reject()
-        for problem in problems:
-            ports.latch(LatchedFault(problem.code, 0, problem.message, "controller", problem.text_zh))
-        raise SetRejected(f"E{problems[0].code:02d}: {problems[0].message}")
+        # The display shows the fault latched last: the first problem (the cause), with every problem
+        # in one line; each is recorded with its own words.
+        first = problems[0]
+        faults = [LatchedFault(p.code, 0, p.message, "controller", p.text_zh) for p in problems[:0:-1]]
+        faults.append(LatchedFault(first.code, 0, first.message, "controller", set_summary_zh(problems)))
+        for fault in faults:
+            ports.latch(fault)
+        raise SetRejected(f"E{first.code:02d}: {first.message}", tuple(faults))
 
     def _take_event(self, *kinds: type) -> object | None:
         for event in self._events:
@@ -219,6 +245,13 @@ class SetBuilder:
                 self._events.remove(event)
                 return event
         return None
+
+
+def set_summary_zh(problems: list[SetProblem], most: int = 60) -> str:
+    """Every problem of a rejected set in one line for the fault page (牌组有误：缺 1 张 五万；…),
+    cut with … where the page has no room."""
+    text = "牌组有误：" + "；".join(p.text_zh for p in problems)
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def _built(position: Position, counts: tuple[int, ...]) -> bool:

@@ -129,8 +129,8 @@ def _run_table(args: argparse.Namespace) -> int:
         say(f"running {ruleset.region.name} ({ruleset.id}) on the boards of {config.source}")
         return asyncio.run(_serving(web, db_path, say, _reported(fleet, db_path, say, lambda serving: _run_real(
             ruleset, config, args, events, events_path, str(db_path), say, serving))))
-    except SetRejected as error:
-        print(f"mahjong-table: the set was rejected and never reached play: {error}", file=sys.stderr)
+    except SetRejected as error:           # E14 at the start only: a set that fails its check waits for a person
+        print(f"mahjong-table: this table cannot play these rules: {error}", file=sys.stderr)
         return 1
     except DriverError as error:
         print(f"mahjong-table: the table stopped: {error}", file=sys.stderr)

@@ -12,6 +12,7 @@ is shared between instances: two tables can be played in one process.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from drivers.motor_protocol import Key
@@ -24,6 +25,7 @@ from .deal import after_deal, take_deal
 from .hand_play import HandPlay
 from .style import PlayStyle
 from .wall import WallMismatch
+from ..technician import SetMender
 from ..world import SimulatorError
 
 if TYPE_CHECKING:
@@ -60,6 +62,16 @@ class SimulatedPlayers:
     # -- the table, hand after hand ------------------------------------------------------------
 
     async def run(self) -> None:
+        """Play until cancelled; one of the people at the table mends a set the table rejects
+        (technician.SetMender), as the fault page asks."""
+        mender = asyncio.get_running_loop().create_task(SetMender(self.table).run(), name="set-mender")
+        try:
+            await self._play()
+        finally:
+            mender.cancel()
+            await asyncio.gather(mender, return_exceptions=True)
+
+    async def _play(self) -> None:
         crew = self.crew
         pushed: int | None = None          # pushed in (and 确认 pressed) with this many restarts seen
         dealt = False

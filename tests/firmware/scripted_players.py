@@ -65,6 +65,8 @@ class Crew:
             for seat in self.ruleset.players:
                 if self.line(seat, 1).startswith(ROLL_DICE):
                     await self.press_and_see(seat, Key.DICE)
+            if handled == "push" and not msg.startswith(Phase.PUSH_IN.value):
+                handled = ""                    # another push-in may follow (a rejected set's walls rose)
             if msg.startswith(Phase.PUSH_IN.value) and handled != "push":
                 handled = "push"
                 await self.until(lambda: self.table.world.centre == LiftPosition.DOWN)
@@ -125,7 +127,7 @@ class DealerWins(Crew):
         await self.press_and_see(dealer, Key.CONFIRM)
         await self.until(lambda: self.line(dealer, 1).startswith(ENTRY))
         await self.enter(dealer, parse_tiles(self.HAND))
-        await self.until(lambda: self.msg().startswith(Phase.HAND_OVER.value))
+        await self.until(lambda: self.msg().startswith((Phase.HAND_OVER.value, Phase.PUSH_IN.value)))   # the next may follow at once
 
     async def enter(self, seat: int, tiles: list[Tile]) -> None:
         kinds = [k for k in self.ruleset.tiles.kinds if not k.is_flower]

@@ -10,7 +10,6 @@ import pytest
 
 from drivers.motor_protocol import Key
 from drivers.nextion import ENCODING
-from firmware.faults import SetRejected
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
 from rulesets.tilesets import SET_136
@@ -18,6 +17,7 @@ from simulator import parse_faults
 from simulator.table import SimulatedTable
 from tests.asyncio_support import run
 from tests.firmware.scripted_players import WallWalker
+from tests.firmware.test_set_check import waiting_for_a_person
 
 
 def spy_on_every_text(sent: list[str]):
@@ -93,27 +93,16 @@ def test_the_seats_are_named_by_their_wind_from_the_dealer():
 
 
 def test_a_wrong_tile_set_is_one_fault_named_as_such_in_both_languages():
-    """issue 13 item 6: 四川 (108) on a 136-tile table said `E07: missing 2 × 一万 (1m)` and 23 fault events."""
-    async def go():
-        table = SimulatedTable(seed=2, speed=0, tile_sets=(SET_136, SET_136))
-        await table.start("pty")
-        events = io.StringIO()
-        try:
-            with pytest.raises(SetRejected) as rejected:
-                await run_simulated(get_region("sichuan").resolve(), hands=1, seed=2, events=events,
-                                    players=WallWalker, table=table)
-            page = {name: table.display.text("fault", name) for name in ("t_code", "t_text", "t_hint")}
-            return str(rejected.value), page, table.display.page, events.getvalue()
-        finally:
-            await table.stop()
-
-    message, page, showing, log = run(go(), timeout=120)
-    events = [json.loads(line) for line in log.splitlines()]
-    assert message == "E07: this table holds 136 tiles; 四川 plays 108: take out the 字牌"
-    assert showing == "fault" and page["t_code"] == "E07"
-    assert page["t_text"] == "牌桌有136张牌，四川用108张：请取出字牌"
-    faults = [e for e in events if e["event"] == "fault"]
-    assert [f["message"] for f in faults] == ["this table holds 136 tiles; 四川 plays 108: take out the 字牌"]
+    """issue 13 item 6: 四川 (108) on a 136-tile table said `E07: missing 2 × 一万 (1m)` and 23 fault events.
+    (The table then waits for a person at the rejected walls: the run is stopped there.)"""
+    events, page = waiting_for_a_person("sichuan", tile_sets=(SET_136, SET_136))
+    assert page["showing"] == "fault" and page["t_code"] == "E07"
+    assert page["t_text"] == "牌组有误：牌桌有136张牌，四川用108张：请取出字牌"
+    check = next(e for e in events if e["event"] == "set_check")
+    assert check["problems"] == ["this table holds 136 tiles; 四川 plays 108: take out the 字牌"]
+    faults = {e["message"] for e in events if e["event"] == "fault" and e["code"] != "E16"}   # E16: the stop at the end
+    assert faults == {"this table holds 136 tiles; 四川 plays 108: take out the 字牌"}
+    assert not any(e["event"] == "hand_start" for e in events)
 
 
 def test_a_jam_is_shown_in_chinese_logged_and_its_clearing_logged():
