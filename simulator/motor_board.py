@@ -314,6 +314,9 @@ class MotorBoardSim(WorldObserver):
 
     def _spawn(self, name: str, coro: Coroutine[None, None, None]) -> None:
         task = asyncio.get_running_loop().create_task(self._guarded(coro))
+        # A job cancelled before it ever ran (the board halted or closed at once) never awaited
+        # its coroutine: close it so it is not reported as a coroutine never awaited.
+        task.add_done_callback(lambda _t: coro.close())
         self._jobs[name] = task
         task.add_done_callback(lambda t: self._jobs.pop(name, None) if self._jobs.get(name) is t else None)
 
