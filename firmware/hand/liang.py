@@ -26,18 +26,11 @@ from collections import Counter
 
 from drivers.table_ui import LAY_LIANG, LIANG, LIANG_REFUSED, LIANG_REPLACE, Key, Phase
 from firmware.presenter import seat_winds
-from rulesets.tiles import DRAGONS, WINDS, Tile
+from rulesets.liang_pai import REPLACEMENTS, set_named
+from rulesets.tiles import Tile
 
 from .ports import HandPorts
 from .state import HandState
-
-SETS = {"东南西北": tuple(sorted(WINDS)), "中发白": tuple(sorted(DRAGONS))}
-REPLACEMENTS = {"东南西北": 1, "中发白": 0}
-
-
-def set_named(tiles: tuple[Tile, ...]) -> str | None:
-    """The 亮牌 set these tiles are (one each of 东南西北, or of 中发白), or None."""
-    return next((name for name, kinds in SETS.items() if tuple(sorted(tiles)) == kinds), None)
 
 
 def window_closed(hand: HandState) -> str | None:
@@ -100,4 +93,4 @@ class LiangDesk:
         ports.screens.prompt(seat, f"{LIANG} {name}")
 
 
-__all__ = ["LiangDesk", "REPLACEMENTS", "SETS", "refusal", "set_named", "window_closed"]
+__all__ = ["LiangDesk", "refusal", "window_closed"]

@@ -29,7 +29,7 @@ from drivers.table_ui import (FOLLOW_DEALER, KONG_FROM, LA_ZHUANG, LAY_LIANG, LA
 from rulesets.hand import MeldKind
 from rulesets.scoring.changsha import opening_small_wins
 from rulesets.special_kongs import best_declaration, kongs_of, replacements_of
-from rulesets.tiles import DRAGONS, WINDS
+from rulesets.liang_pai import SETS, set_named
 
 from .screen import Screen
 
@@ -183,7 +183,7 @@ class Answers:
             dealt = crew.ruleset.dealing.plan(crew.view.dealer, crew.ruleset.players).next_head
             if crew.wall.head_taken - dealt >= len(crew.sides):
                 return None
-        for name, kinds in (("东南西北", WINDS), ("中发白", DRAGONS)):
+        for name, kinds in SETS.items():
             if name in self.shown_sets(seat) or (name == "东南西北" and not can_replace):
                 continue
             uids = [player.uids_of(kind, 1) for kind in kinds]
@@ -193,9 +193,8 @@ class Answers:
 
     def shown_sets(self, seat: int) -> set[str]:
         """The 亮牌 sets this seat has on the table (its special melds)."""
-        named = {tuple(sorted(WINDS)): "东南西北", tuple(sorted(DRAGONS)): "中发白"}
-        return {named[m.tiles] for m in self.crew.players[seat].meld_tuple()
-                if m.kind is MeldKind.SPECIAL and m.tiles in named}
+        return {name for m in self.crew.players[seat].meld_tuple()
+                if m.kind is MeldKind.SPECIAL and (name := set_named(m.tiles)) is not None}
 
     async def show_liang(self, seat: int, can_replace: bool) -> tuple[bool, bytes | None]:
         """Show a 亮牌 if the hand holds one: (shown, the replacement drawn for a 东南西北 过杠)."""
