@@ -155,3 +155,32 @@ def test_la_zhuang_is_asked_only_of_a_dealers_win_and_only_where_offered():
     assert la_zhuang_due(hand, WinContext(winner=1, dealer=0, sides=(0, 1, 2, 3))) == ()
     assert la_zhuang_due(sixteen({"la_zhuang": "off"}), dealer_self_draw(hand)) == ()
     assert la_zhuang_due(dealt_shenyang(), WinContext(winner=0, dealer=0, sides=(0, 1, 2, 3))) == ()
+
+
+# -- the audit ---------------------------------------------------------------------------------------
+
+def test_the_audit_finds_a_liang_that_is_not_a_set_shown_twice_or_without_its_replacement():
+    from firmware.records.audit_declared import _liang
+    ruleset = get_region("shenyang").resolve()
+    winds = {"event": "liang_pai", "seat": 1, "name": "东南西北", "tiles": ["1z", "2z", "3z", "4z"], "accepted": True,
+             "replacements": 1}
+    tail = {"event": "take", "end": "tail", "reason": "kong"}
+    head = {"event": "take", "end": "head", "reason": "draw"}
+    assert _liang(ruleset, [winds, tail]) == []
+    assert "not its replacement" in _liang(ruleset, [winds, head])[0]
+    assert "shown twice" in _liang(ruleset, [winds, tail, winds, tail])[0]
+    assert "is not 中发白" in _liang(ruleset, [{**winds, "name": "中发白"}, tail])[0]
+    off = get_region("shenyang").resolve({"liang_window": "off"})
+    assert "does not allow" in _liang(off, [winds, tail])[0]
+
+
+def test_the_audit_finds_la_zhuang_asked_of_the_wrong_sides_or_not_given_to_the_scorer():
+    from firmware.records.audit_declared import _la_zhuang
+    ruleset = get_region("sixteen_tile").resolve()
+    win = {"event": "win", "seat": 0, "from": None, "context": {"extra": {"finished": [], "la_zhuang": [2]}}}
+    asked = {"event": "la_zhuang", "winner": 0, "asked": [1, 2, 3], "asking": [2]}
+    assert _la_zhuang(ruleset, [asked, win], dealer=0) == []
+    assert "not preceded" in _la_zhuang(ruleset, [win], dealer=0)[0]
+    assert "owe the dealer's win" in _la_zhuang(ruleset, [{**asked, "asked": [1]}, win], dealer=0)[0]
+    assert "the answers were" in _la_zhuang(ruleset, [{**asked, "asking": []}, win], dealer=0)[0]
+    assert "not the dealer's" in _la_zhuang(ruleset, [{**win, "seat": 1}], dealer=0)[0]
