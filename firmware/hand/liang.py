@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections import Counter
 
 from drivers.table_ui import LAY_LIANG, LIANG, LIANG_REFUSED, LIANG_REPLACE, Key, Phase
-from firmware.presenter import seat_winds
 from rulesets.liang_pai import REPLACEMENTS, set_named
 from rulesets.tiles import Tile
 
@@ -84,8 +83,8 @@ class LiangDesk:
             ports.screens.prompt(seat, LIANG_REFUSED)
             return
         hand.facts.liang.append([seat, name, [str(t) for t in tiles]])
-        wind = seat_winds(hand.dealer, hand.ruleset.players)[seat]
-        ports.screens.phase(Phase.LAST_TILE if hand.tracker.exhausted else Phase.PLAY, f"{wind}家{LIANG} {name}")
+        ports.screens.phase(Phase.LAST_TILE if hand.tracker.exhausted else Phase.PLAY,
+                            f"{hand.wind_name(seat)}家{LIANG} {name}")
         if replacements:
             hand.tracker.owe_special(replacements, replacements, counted=True)   # a 过杠: a kong's replacement
             ports.screens.prompt(seat, f"{LIANG_REPLACE} {replacements}")

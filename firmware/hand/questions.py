@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from drivers.table_ui import (ADDED_KONG, FOLLOW_DEALER, KONG_FROM, LA_ZHUANG, NO, YES, Key, Phase, choice_text,
                               relative_name)
-from firmware.presenter import seat_winds
 from rulesets.hand import WinContext
 from rulesets.scoring.dabao import follow_dealer
 from rulesets.scoring.hand_types import payers
@@ -72,8 +71,7 @@ async def ask_la_zhuang(ports: HandPorts, hand: HandState, context: WinContext) 
         return None
     answers = [await choose(ports, side, LA_ZHUANG, [NO, YES]) for side in due]
     asking = tuple(side for side, answer in zip(due, answers) if answer == 1)
-    winds = seat_winds(hand.dealer, hand.ruleset.players)
-    ports.screens.phase(Phase.WIN_CHECK, f"{LA_ZHUANG}:{' '.join(winds[s] for s in asking) or NO}")
+    ports.screens.phase(Phase.WIN_CHECK, f"{LA_ZHUANG}:{' '.join(hand.wind_name(s) for s in asking) or NO}")
     ports.recorder.emit("la_zhuang", winner=context.winner, asked=list(due), asking=list(asking))
     return asking
 
