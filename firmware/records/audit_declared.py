@@ -50,11 +50,24 @@ def _liang(ruleset: Ruleset, events: list[dict]) -> list[str]:
     return problems
 
 
+def _extra(win: dict) -> dict:
+    """The win's recorded scorer facts (`context.extra`); empty when the line does not carry them (the
+    win's own audit names that)."""
+    context = win.get("context")
+    extra = context.get("extra") if isinstance(context, dict) else None
+    return extra if isinstance(extra, dict) else {}
+
+
+def _seats(value) -> list[int]:
+    """Seat numbers as recorded (anything else in the list is left out: the win's own audit names it)."""
+    return [s for s in value if isinstance(s, int)] if isinstance(value, (list, tuple)) else []
+
+
 def _owing(win: dict, sides: list[int]) -> list[int]:
     """Who owes this win, in play order from the winner (the discarder, or the sides still in the hand)."""
     if win["from"] is not None:
         return [win["from"]]
-    finished = set(win["context"]["extra"].get("finished", ()))
+    finished = set(_seats(_extra(win).get("finished")))
     order = sorted(sides, key=lambda s: (s - win["seat"]) % 4)
     return [s for s in order if s != win["seat"] and s not in finished]
 
@@ -71,7 +84,7 @@ def _la_zhuang(ruleset: Ruleset, events: list[dict], dealer: int) -> list[str]:
             continue
         if event["event"] != "win":
             continue
-        recorded = list(event["context"]["extra"].get("la_zhuang", ()))
+        recorded = _seats(_extra(event).get("la_zhuang"))
         if offered and event["seat"] == dealer:
             if asked is None or asked["winner"] != event["seat"]:
                 problems.append(f"the dealer's win (seat {event['seat']}) was not preceded by the 拉庄 question")
