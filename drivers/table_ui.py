@@ -76,6 +76,11 @@ SPECIAL_KONG = "特殊杠"                # 长春 choice "特殊杠:<无|旋风
 LAY_SPECIAL = "摆特殊杠后确认"          # lay the special kong (its additions beside it) in the read zone, 确认
 SPECIAL_REPLACE = "特殊杠补牌"          # "特殊杠补牌 N": shown; take N replacement tiles from the tail
 SPECIAL_REFUSED = "特殊杠不成立"         # the laid tiles are not that special kong from the seat's deal
+LIANG = "亮牌"                        # 沈阳: ▶ during play declares one; "亮牌 东南西北" on the seat line once shown
+LAY_LIANG = "摆亮牌后确认"             # lay the set (东南西北 or 中发白) in the read zone, 确认
+LIANG_REPLACE = "亮牌补牌"             # "亮牌补牌 1": the 东南西北 过杠 is shown; take its replacement from the tail
+LIANG_REFUSED = "亮牌不成立"           # the laid tiles are not a set this seat may show now
+LA_ZHUANG = "拉庄"                    # 十六张 choice "拉庄:<无|有>", to each payer of a dealer's win
 
 
 def roll_prompt(count: int) -> str:

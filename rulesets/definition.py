@@ -132,6 +132,7 @@ PHASE_NAMES = (
     "exchange_three",       # 换三张 (宜昌)
     "opening_kongs",        # 旋风杠 喜杠 幺蛋 九蛋 (长春)
     "liang_pai",            # 亮牌 (沈阳)
+    "la_zhuang",            # 拉庄 asked of those owing a dealer's win (十六张)
     "standing_four",        # 立四's standing tiles
     "opening_small_wins",   # 长沙 起手小和
     "choose_void_suit",     # 定缺 (四川)

@@ -56,12 +56,15 @@ class HandFacts:
     shown_take: Slot | None = None                          # 云南: a shown tail tile taken; a 杠上开花 must follow
     specials: list[list] = field(default_factory=list)      # 长春 opening special kongs: [seat, name, tiles, kongs]
     special_done: list[int] = field(default_factory=list)   # seats that have shown all they will
+    liang: list[list] = field(default_factory=list)         # 沈阳 亮牌 shown in play: [seat, set name, tiles]
 
     # -- 长春 opening special kongs ------------------------------------------------------------
 
     def special_melds(self, seat: int) -> tuple[Meld, ...]:
-        return tuple(Meld(MeldKind.SPECIAL, tuple(Tile.parse(t) for t in tiles))
-                     for side, _, tiles, _ in self.specials if side == seat)
+        """The sets this seat showed that are melds of their own: 长春's special kongs, 沈阳's 亮牌."""
+        shown = [tiles for side, _, tiles, _ in self.specials if side == seat]
+        shown += [tiles for side, _, tiles in self.liang if side == seat]
+        return tuple(Meld(MeldKind.SPECIAL, tuple(Tile.parse(t) for t in tiles)) for tiles in shown)
 
     def special_kongs(self, seat: int) -> int:
         """How many 明杠 the seat's special kongs count (「可以亮出算一个明杠…每补一张…多算一个明杠」)."""
@@ -101,10 +104,14 @@ class HandFacts:
 
     def win_extra(self, ruleset: Ruleset, first_win: bool) -> tuple[tuple[str, object], ...]:
         """The facts a win's scorer reads from what the table asked: the kong events (paid with the
-        hand's first win only, so one 一炮多响 or a later win never pays them again)."""
-        if not ruleset.has_phase("kong_giver"):
-            return ()
-        return (("kong_events", self.answered_kongs() if first_win else ()),)
+        hand's first win only, so one 一炮多响 or a later win never pays them again); whether a 亮牌 is on
+        the table (沈阳: 「亮出后，若有人碰字牌…则该碰算作2番」)."""
+        facts: tuple[tuple[str, object], ...] = ()
+        if ruleset.has_phase("kong_giver"):
+            facts += (("kong_events", self.answered_kongs() if first_win else ()),)
+        if ruleset.has_phase("liang_pai"):
+            facts += (("liang_shown", bool(self.liang)),)
+        return facts
 
     # -- as data ---------------------------------------------------------------------------
 
@@ -115,7 +122,8 @@ class HandFacts:
                 "extras": [e.to_json() for e in self.extras], "round_done": self.round_done,
                 "round_ready": self.round_ready,
                 "shown_take": slot_json(self.shown_take) if self.shown_take is not None else None,
-                "specials": [list(s) for s in self.specials], "special_done": list(self.special_done)}
+                "specials": [list(s) for s in self.specials], "special_done": list(self.special_done),
+                "liang": [list(s) for s in self.liang]}
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> "HandFacts":
@@ -124,7 +132,8 @@ class HandFacts:
                          [Extra.from_json(e) for e in data["extras"]], data["round_done"],
                          None if data["round_ready"] is None else list(data["round_ready"]),
                          slot_from(data["shown_take"]) if data["shown_take"] is not None else None,
-                         [list(s) for s in data.get("specials", [])], list(data.get("special_done", [])))
+                         [list(s) for s in data.get("specials", [])], list(data.get("special_done", [])),
+                         [list(s) for s in data.get("liang", [])])
 
 
 __all__ = ["Extra", "HandFacts", "KONG_KINDS"]

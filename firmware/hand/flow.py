@@ -20,6 +20,7 @@ from rulesets.walls import StackPos
 
 from . import tail_tiles
 from .bao import BaoDesk
+from .liang import LiangDesk
 from .phases import run_phase
 from .ports import BuiltWall, HandPorts, Press, pressed
 from .questions import Questions
@@ -52,6 +53,7 @@ class HandFlow:
         self.win_check = WinCheck(ports)
         self.questions = Questions(ports)
         self.settlement = SettlementRound(ports)
+        self.liang = LiangDesk(ports)
 
     # -- what the hub reports at once (HandListener) -------------------------------------------------
 
@@ -305,6 +307,8 @@ class HandFlow:
                 return
             elif item.key == Key.DICE and hand.bao is not None and seat in hand.ready:
                 await self.bao.change(hand, seat)
+            elif item.key == Key.RIGHT:                     # 沈阳 亮牌 (only offered where the card has it)
+                await self.liang.declare(hand, seat)
             if hand.tracker.exhausted and not hand.over and hand.last_tile_shown:
                 ports.screens.phase(Phase.LAST_TILE)
 
@@ -315,6 +319,8 @@ class HandFlow:
         if hand.bao_roller is not None and hand.bao is None and keys.peek(pressed((hand.bao_roller,), (Key.DICE,))):
             return BaoRoll(hand.bao_roller)
         playing = (Key.HU, Key.DICE, Key.CONFIRM) if hand.tracker.exhausted else (Key.HU, Key.DICE)
+        if hand.ruleset.has_phase("liang_pai"):
+            playing += (Key.RIGHT,)
         return keys.peek(pressed(seats, playing))
 
     # -- the end of the hand -------------------------------------------------------------------------

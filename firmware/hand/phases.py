@@ -70,7 +70,10 @@ PHASES: dict[str, Handling] = {
                                            "verifies against the deal and it is settled at once", opening_small_wins),
     "opening_kongs": Handling("hook", "each seat in turn shows its special kongs (◀ ▶ 确认, then lays them); the read "
                                       "zone verifies them against the deal; replacements from the tail", opening_kongs),
-    "liang_pai": Handling("missing", "沈阳 亮牌 is not declared at the table"),
+    "la_zhuang": Handling("rules", "the win check asks each side owing a dealer's win 拉庄:<无|有> before it is "
+                                   "scored (hand/questions.py)"),
+    "liang_pai": Handling("rules", "the play loop: a seat presses ▶, lays 东南西北 or 中发白; the read zone verifies "
+                                   "it; a 东南西北 过杠 takes a tail replacement (hand/liang.py)"),
 }
 
 

@@ -9,14 +9,23 @@
   dealer's 上家 — whose discard closed the round — is asked `跟庄第N圈:<无|有>`; each 有 makes the
   dealer pay every other seat a chip (recorded as `follow_dealer`), and the first 无 ends the asking.
 
+- **拉庄** (`la_zhuang`, 十六张: 「闲家可以向庄家提出“拉庄”，即是暂不清还输给庄家的总数留三分一作下一盘的博注」): once
+  a dealer's win is judged legal, each side that owes him (the discarder, or every other side on a
+  self-draw) is asked `拉庄:<无|有>` on its own panel, in play order from the dealer; the answers go to
+  the public line (`拉庄:南 西`), to the recorder (`la_zhuang`) and to the scorer
+  (`context.extra["la_zhuang"]`), which carries a third of each asking side's debt.
+
 Questions become due as the wall is taken (`HandFacts.asks`); the play loop asks them, one at a time,
 before it handles any other key, so a 胡 on the kong's replacement waits for the answer.
 """
 
 from __future__ import annotations
 
-from drivers.table_ui import ADDED_KONG, FOLLOW_DEALER, KONG_FROM, NO, YES, Key, choice_text, relative_name
+from drivers.table_ui import (ADDED_KONG, FOLLOW_DEALER, KONG_FROM, LA_ZHUANG, NO, YES, Key, Phase, choice_text,
+                              relative_name)
+from rulesets.hand import WinContext
 from rulesets.scoring.dabao import follow_dealer
+from rulesets.scoring.hand_types import payers
 
 from .facts import Extra
 from .ports import HandPorts
@@ -43,6 +52,28 @@ async def choose(ports: HandPorts, seat: int, question: str, choices: list[str])
 
 def follow_question(round_number: int) -> str:
     return f"{FOLLOW_DEALER}第{round_number}圈"
+
+
+def la_zhuang_due(hand: HandState, context: WinContext) -> tuple[int, ...]:
+    """The sides to ask 拉庄: those that owe a dealer's win, where the table offers it."""
+    ruleset = hand.ruleset
+    if not ruleset.has_phase("la_zhuang") or ruleset.option("la_zhuang") != "asked" or context.winner != hand.dealer:
+        return ()
+    order = sorted(ruleset.players, key=lambda s: (s - hand.dealer) % 4)
+    owing = set(payers(context))
+    return tuple(s for s in order if s in owing)
+
+
+async def ask_la_zhuang(ports: HandPorts, hand: HandState, context: WinContext) -> tuple[int, ...] | None:
+    """Ask each side owing the dealer's win whether it asks 拉庄; the sides that do (None: nobody was asked)."""
+    due = la_zhuang_due(hand, context)
+    if not due:
+        return None
+    answers = [await choose(ports, side, LA_ZHUANG, [NO, YES]) for side in due]
+    asking = tuple(side for side, answer in zip(due, answers) if answer == 1)
+    ports.screens.phase(Phase.WIN_CHECK, f"{LA_ZHUANG}:{' '.join(hand.wind_name(s) for s in asking) or NO}")
+    ports.recorder.emit("la_zhuang", winner=context.winner, asked=list(due), asking=list(asking))
+    return asking
 
 
 class Questions:
@@ -87,4 +118,4 @@ class Questions:
                                  payments=list(payments))
 
 
-__all__ = ["Questions", "ask", "choose", "follow_question"]
+__all__ = ["Questions", "ask", "ask_la_zhuang", "choose", "follow_question", "la_zhuang_due"]

@@ -195,6 +195,10 @@ class HandState:
     def draws_after_deal(self) -> int:
         return sum(1 for take in self.tracker.taken.values() if take.reason == "draw")
 
+    def wind_name(self, seat: int) -> str:
+        """The seat's wind as the table names it (东 for the dealer, 南 next in play, …)."""
+        return WinContext(winner=seat, dealer=self.dealer, sides=self.ruleset.players).seat_wind().zh[0]
+
     def before(self, seat: int) -> int:
         """上家 of `seat` among the playing sides."""
         sides = sorted(self.ruleset.players)

@@ -8,6 +8,8 @@ hand.  If the zone cannot read the hand, the seat panel takes it tile by tile.  
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from drivers.table_ui import (ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE, Key,
                               Phase, relative_name)
 from rulesets.hand import Hand, HandError, WinContext
@@ -18,7 +20,7 @@ from rulesets.winrules import Verdict
 
 from .melds import kongs_from_entry, melds_from_tiles
 from .ports import HandPorts, Press
-from .questions import ask
+from .questions import ask, ask_la_zhuang
 from .state import HandState, win_context_json
 
 
@@ -82,6 +84,11 @@ class WinCheck:
         laid, context = hand.laid_hand(seat, discarder, melds, concealed, flowers, win_tile, flipped,
                                        self.winners_on(hand, discarder, seat))
         result = await ports.compute(judge_laid, hand.ruleset, laid, context)     # scoring can take a while
+        if result.verdict.legal:
+            asking = await ask_la_zhuang(ports, hand, context)      # 十六张: it changes what is paid now
+            if asking is not None:
+                context = replace(context, extra=context.extra + (("la_zhuang", asking),))
+                result = await ports.compute(judge_laid, hand.ruleset, laid, context)
         hand.record_win(seat, discarder, laid, win_tile, result)
         verdict = result.verdict
         if verdict.legal and result.settlement is not None:

@@ -14,6 +14,7 @@ the way a win is: from the recorded facts, by the ruleset's own rules.
 - 云南 尾牌: every shown tail tile taken is followed at once by a self-drawn win, or by a warning.
 - `special_kong` (长春): the tiles laid are the special kong named, from the seat's dealt tiles, with
   no addition by the dealer; its 明杠, replacements and reserve kongs are what the rules count.
+- 沈阳 亮牌 and 十六张 拉庄: audit_declared.py.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from rulesets.settlement import add_payments
 from rulesets.special_kongs import kind_named, kongs_of, replacements_of, special_meld
 from rulesets.tiles import Tile
 
+from .audit_declared import audit_declared
 from .stream import HandLog
 
 ZERO = [0, 0, 0, 0]
@@ -59,6 +61,7 @@ def audit_extras(ruleset: Ruleset, hand: HandLog, start: dict, end: dict, winner
         _round(ruleset, event, dealer, tuple(winners), end, public_wilds, found)
     found.problems += _tail_tiles(hand)
     found.problems += _special_kongs(ruleset, hand.all("special_kong"), dealer, end)
+    found.problems += audit_declared(ruleset, hand, dealer)
     return found
 
 

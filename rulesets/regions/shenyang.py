@@ -124,7 +124,9 @@ REGION = Region(
     ),
     notes=(
         "A 东南西北 亮牌 is a 过杠 and takes a replacement from the tail (「这与“杠”的操作基本相同」); "
-        "a 中发白 亮牌 is three tiles and takes none — neither is stated, both follow from the hand size.",
+        "a 中发白 亮牌 is three tiles and takes none — neither is stated, both follow from the hand size. At the table "
+        "(firmware/hand/liang.py) the seat presses ▶ and lays the set; the 过杠's replacement counts for the reserve as "
+        "a kong's, and a win on it is a win on a kong's replacement (「这与“杠”的操作基本相同」).",
         "Score = 2^N (N = 番 added up), cap a house option (§32.4); who pays is not stated: the discarder alone by default.",
         "小和 (1番) is read as a win that is neither 飘 nor 边和/夹和: a 两面 or 单吊 wait (「其他和牌方式称为“小和”」).",
         "亮牌 2番 each; after a 亮牌 the winner's honour pungs are 2番 each (③), else 碰中发白 1番.",

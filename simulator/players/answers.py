@@ -10,6 +10,11 @@ Every person at the table answers his own seat display as soon as it asks:
 - `特殊杠:<choice>` after the deal (长春): ◀ ▶ to a special kong the dealt tiles still held make (with
   every addition, none for the dealer), or 无; `摆特殊杠后确认`: lay it, 确认; `特殊杠补牌 N`: take N
   tiles from the tail.
+- 沈阳 亮牌 (`show_liang`, at the seat's own turn after its draw, never once it has declared 听): ▶;
+  `摆亮牌后确认`: lay one each of 东南西北 (only while a live tile is left for the 过杠's replacement) or
+  of 中发白, 确认; `亮牌补牌 1`: take the replacement from the tail; `亮牌 <set>` once shown.  Within the
+  house option `liang_window` (first_draw: only within the first round of draws, as the table counts).
+- `拉庄:<无|有>` (十六张, to each payer of a dealer's win): the style's `la_zhuang` chance of 有.
 Each line is answered once (a line that comes back after another is a new question).
 """
 
@@ -18,11 +23,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from drivers.motor_protocol import Key
-from drivers.table_ui import (FOLLOW_DEALER, KONG_FROM, LAY_OPENING, LAY_SPECIAL, NO, OPENING_ASK, SHOW_HAND,
-                              SHOW_MELDS, SPECIAL_KONG, SPECIAL_REPLACE, YES, parse_choice)
+from drivers.table_ui import (FOLLOW_DEALER, KONG_FROM, LA_ZHUANG, LAY_LIANG, LAY_OPENING, LAY_SPECIAL, LIANG,
+                              LIANG_REFUSED, LIANG_REPLACE, NO, OPENING_ASK, SHOW_HAND, SHOW_MELDS, SPECIAL_KONG,
+                              SPECIAL_REPLACE, YES, parse_choice)
 from rulesets.hand import MeldKind
 from rulesets.scoring.changsha import opening_small_wins
 from rulesets.special_kongs import best_declaration, kongs_of, replacements_of
+from rulesets.liang_pai import SETS, set_named
 
 from .screen import Screen
 
@@ -40,6 +47,9 @@ class Answers:
         self._steps: dict[int, int] = {}
         self._special: dict[int, tuple] = {}       # seat → (kind, tiles) it chose to show
         self._owed: dict[int, int] = {}            # seat → replacements to take once the table says so
+        self._counted_owed: dict[int, bool] = {}   # seat → its owed replacements count as kongs for the reserve
+        self._liang: dict[int, tuple[str, list[bytes]]] = {}   # seat → the 亮牌 it is laying (set name, tiles)
+        self._la_zhuang: dict[int, bool] = {}      # seat → its answer to the 拉庄 question standing
 
     def forget(self) -> None:
         """A new hand: nothing is owed, nothing was answered."""
@@ -48,6 +58,9 @@ class Answers:
         self._steps.clear()
         self._special.clear()
         self._owed.clear()
+        self._counted_owed.clear()
+        self._liang.clear()
+        self._la_zhuang.clear()
 
     def owed_replacements(self) -> bool:
         return bool(self._owed)
@@ -101,6 +114,8 @@ class Answers:
         if line.startswith(SPECIAL_REPLACE) and seat in self._owed:
             self._replace(seat)
             return True
+        if seat in self._liang and self._liang_line(seat, line):
+            return True
         choice = parse_choice(line)
         if choice is None:
             return False
@@ -111,6 +126,9 @@ class Answers:
             found = self._declaration(seat)
             want = found[0].zh if found else NO
             return self._steer(seat, current == want, lambda: self._special.update({seat: found}) if found else None)
+        if question == LA_ZHUANG:
+            want = YES if self._la_zhuang.setdefault(seat, crew.rng.random() < crew.style.la_zhuang) else NO
+            return self._steer(seat, current == want, lambda: crew.log(seat, "la_zhuang", want))
         if question.startswith(FOLLOW_DEALER) and crew.view is not None:
             round_number = int("".join(c for c in question if c.isdigit()) or 0)
             want = YES if crew.view.followed(round_number) else NO
@@ -138,17 +156,85 @@ class Answers:
         meld = player.add_meld(MeldKind.SPECIAL, uids)
         crew.view.seats[seat].melds.append(meld)
         self._owed[seat] = replacements_of(meld, kind)
+        self._counted_owed[seat] = self._counted()
         if self._counted():
             crew.wall.declare_kongs(kongs_of(meld, kind) - self._owed[seat])
         crew.log(seat, "special_kong", f"{kind.zh} {' '.join(t.zh for t in tiles)}")
 
     def _replace(self, seat: int) -> None:
         crew = self.crew
+        counted = self._counted_owed.pop(seat, False)
         for _ in range(self._owed.pop(seat)):
-            uid = crew.wall.take_tail(self._counted())
+            uid = crew.wall.take_tail(counted)
             crew.players[seat].receive(uid)
             crew.players[seat].last_drawn = uid
-            crew.log(seat, "tail", "special kong")
+            crew.log(seat, "tail", "special kong" if seat not in self._liang else "亮牌")
+
+    # -- 沈阳 亮牌 ------------------------------------------------------------------------------------
+
+    def liang_set(self, seat: int, can_replace: bool) -> tuple[str, list[bytes]] | None:
+        """A set this seat may show now (东南西北 needs a live tile left for its replacement), or None."""
+        crew = self.crew
+        player = crew.players[seat]
+        window = crew.ruleset.option("liang_window")
+        if player.ready or window == "off" or crew.view is None:
+            return None
+        if window == "first_draw":
+            dealt = crew.ruleset.dealing.plan(crew.view.dealer, crew.ruleset.players).next_head
+            if crew.wall.head_taken - dealt >= len(crew.sides):
+                return None
+        for name, kinds in SETS.items():
+            if name in self.shown_sets(seat) or (name == "东南西北" and not can_replace):
+                continue
+            uids = [player.uids_of(kind, 1) for kind in kinds]
+            if all(uids):
+                return name, [u[0] for u in uids]
+        return None
+
+    def shown_sets(self, seat: int) -> set[str]:
+        """The 亮牌 sets this seat has on the table (its special melds)."""
+        return {name for m in self.crew.players[seat].meld_tuple()
+                if m.kind is MeldKind.SPECIAL and (name := set_named(m.tiles)) is not None}
+
+    async def show_liang(self, seat: int, can_replace: bool) -> tuple[bool, bytes | None]:
+        """Show a 亮牌 if the hand holds one: (shown, the replacement drawn for a 东南西北 过杠)."""
+        found = self.liang_set(seat, can_replace)
+        if found is None:
+            return False, None
+        from .crew import OVER
+        crew = self.crew
+        self._liang[seat] = found
+        drawn_before, restarts = crew.players[seat].last_drawn, crew.restarts
+        crew.press(seat, Key.RIGHT)
+        crew.log(seat, "liang", found[0])
+        await crew.until(lambda s: seat not in self._liang or s.phase in OVER or crew.restarts > restarts)
+        self._liang.pop(seat, None)          # (a restart forgets a 亮牌 half laid: the next turn shows it again)
+        shown = found[0] in self.shown_sets(seat)
+        drawn = crew.players[seat].last_drawn
+        return shown, drawn if shown and drawn != drawn_before else None
+
+    def _liang_line(self, seat: int, line: str) -> bool:
+        """Answer a line of this seat's 亮牌: lay it; once accepted it is a meld (and a 过杠 draws)."""
+        crew = self.crew
+        name, uids = self._liang[seat]
+        player = crew.players[seat]
+        if line == LAY_LIANG:
+            crew.table.lay(seat, list(uids))
+            crew.press(seat, Key.CONFIRM)
+            return True
+        accepted = line == f"{LIANG} {name}" or line.startswith(LIANG_REPLACE)
+        if accepted and name not in self.shown_sets(seat):
+            meld = player.add_meld(MeldKind.SPECIAL, list(uids))
+            crew.view.seats[seat].melds.append(meld)
+        if line.startswith(LIANG_REPLACE):
+            self._owed[seat], self._counted_owed[seat] = 1, True
+            self._replace(seat)
+            return True
+        if accepted or line == LIANG_REFUSED:
+            crew.log(seat, "liang", f"{name} {'shown' if accepted else 'refused'}")
+            del self._liang[seat]
+            return True
+        return False
 
     def _counted(self) -> bool:
         return self.crew.ruleset.option("special_kongs_count") == "yes"

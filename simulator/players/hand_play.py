@@ -51,6 +51,7 @@ class HandPlay:
         self.drawn = False                 # 荒庄 confirmed
         self._bao_asked: set[Tile] = set()
         self.asks_kong_giver = crew.ruleset.has_phase("kong_giver")
+        self.shows_liang = crew.ruleset.has_phase("liang_pai")
 
     # -- what the players know ------------------------------------------------------------------
 
@@ -110,6 +111,11 @@ class HandPlay:
                     return self.after_self_win(player, drawn)
             if drawn is None:
                 break
+            if self.shows_liang:                     # 沈阳 亮牌 right after one's draw (answers.py)
+                shown, replacement = await self.crew.answers.show_liang(seat, self.can_kong())
+                if shown:
+                    drawn, kong_draw = (replacement, True) if replacement is not None else (drawn, kong_draw)
+                    continue
             kong = self.brain.self_kong(player, self.view, self.can_kong())
             if kong is None:
                 break

@@ -17,9 +17,10 @@ class PlayStyle:
     defend_from: float = 0.9      # …once this share of the live wall (at the start of play) is left
     declare_optional: float = 0.5 # declare 听 where it is optional (always where it shows the 宝)
     think: float = 0.4            # virtual seconds a player takes per action (0 at speed 0)
+    la_zhuang: float = 0.5        # 十六张: a payer of the dealer's win asks 拉庄 (a third of his debt carried)
 
     def __post_init__(self) -> None:
-        for name in ("pong", "chi", "kong", "keep_pairs", "defensive", "defend_from", "declare_optional"):
+        for name in ("pong", "chi", "kong", "keep_pairs", "defensive", "defend_from", "declare_optional", "la_zhuang"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"PlayStyle.{name} is a chance between 0 and 1, got {value}")

@@ -55,16 +55,25 @@ def laid(data: dict) -> Hand:
 
 def check_lianzhuang(region_id: str, log: list[dict], tally: Counter) -> None:
     """十六张 「每连庄一次便加上一番」 with 「番是2倍的意思」; 十七张 「如果庄家连庄则还是此位玩家当庄，底数增加」:
-    a dealer's self-drawn win after n 连庄 collects 2^n (16) or 1 + n (17, +1 a 连庄) from each payer."""
+    a dealer's self-drawn win after n 连庄 collects 2^n (16) or 1 + n (17, +1 a 连庄) from each payer.
+    十六张 「闲家可以向庄家提出“拉庄”，即是暂不清还输给庄家的总数留三分一作下一盘的博注」: each side owing a dealer's
+    win is asked; one that asks pays two thirds now (a third, rounded down, carried)."""
     for events in hands_of(log):
         start = first(events, "hand_start")
+        asked = [e for e in events if e["event"] == "la_zhuang"]
+        dealer_wins = [e for e in events if e["event"] == "win" and e["seat"] == start["dealer"]]
+        if region_id == "sixteen_tile":
+            assert len(asked) == len(dealer_wins)
         for win in (e for e in events if e["event"] == "win"):
             assert win["context"]["consecutive_dealer"] == start["repeats"]
+            asking = win["context"]["extra"].get("la_zhuang", [])
             if win["seat"] == start["dealer"] and win["from"] is None:
                 n = start["repeats"]
                 each = 2 ** n if region_id == "sixteen_tile" else 1 + n
-                assert all(win["payments"][s] == -each for s in start["sides"] if s != win["seat"]), win
+                owed = {s: each - (each // 3 if s in asking else 0) for s in start["sides"] if s != win["seat"]}
+                assert all(win["payments"][s] == -owed[s] for s in owed), win
                 tally["dealer self-draws after a 连庄"] += n > 0
+            tally["拉庄 asked"] += len(asking)
 
 
 def check_guizhou(log: list[dict], tally: Counter) -> None:
@@ -180,7 +189,27 @@ def check_changchun(log: list[dict], tally: Counter) -> None:
         tally["special kongs shown"] += len(shown)
 
 
+def check_shenyang(log: list[dict], tally: Counter) -> None:
+    """「①手中有“东南西北”各一张时可以亮出，并“过杠”」, 「②手中有“中发白”各一张时可以亮出」, 「“亮牌”为2番」: every 亮牌 the
+    players lay is accepted; a 东南西北 过杠 is followed by its replacement from the tail; a winner who showed
+    one is scored 亮牌 for each set, and its set is one of its melds."""
+    for events in hands_of(log):
+        shown = [e for e in events if e["event"] == "liang_pai"]
+        assert all(e["accepted"] for e in shown), shown
+        for index, event in enumerate(events):
+            if event["event"] == "liang_pai" and event["replacements"]:
+                take = next(e for e in events[index + 1:] if e["event"] == "take")
+                assert (take["end"], take["reason"]) == ("tail", "kong")
+        for win in (e for e in events if e["event"] == "win"):
+            sets = [e for e in shown if e["seat"] == win["seat"]]
+            assert sum(1 for m in win["melds"] if m.startswith("special:")) == len(sets)
+            assert sum(1 for i in win["items"] if i["name"] == "亮牌") == len(sets)
+            tally["winners who had shown a 亮牌"] += bool(sets)
+        tally["亮牌 shown"] += len(shown)
+
+
 CHECKS = {
+    "shenyang": check_shenyang,
     "changchun": check_changchun,
     "sixteen_tile": lambda log, tally: check_lianzhuang("sixteen_tile", log, tally),
     "seventeen_tile": lambda log, tally: check_lianzhuang("seventeen_tile", log, tally),

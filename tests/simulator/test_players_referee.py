@@ -19,13 +19,14 @@ from dataclasses import dataclass, field
 import pytest
 
 from drivers.motor_protocol import Key, LiftPosition
-from drivers.table_ui import (BAO, CHANGE_BAO_HINT, ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, RELATIVE_SEATS, ROLL_BAO,
-                              SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE, Phase, choice_text, relative_name,
-                              roll_prompt, seat_status)
+from drivers.table_ui import (BAO, CHANGE_BAO_HINT, ENTRY, LAY_HAND, LAY_LIANG, LAY_MELDS, LIANG, LIANG_REFUSED,
+                              LIANG_REPLACE, NOT_A_WIN, RELATIVE_SEATS, ROLL_BAO, SELF_DRAWN, WIN_DONE, WIN_FROM,
+                              WIN_TILE, Phase, choice_text, relative_name, roll_prompt, seat_status)
 from rulesets.dice import SecondRollerPicksStart, count_seats
 from rulesets.hand import Hand, Meld, MeldKind, WinContext
 from rulesets.indicators import Effect, RevealContext, Timing
 from rulesets.judging import evaluate_hand
+from rulesets.liang_pai import REPLACEMENTS, set_named
 from rulesets.regions import get_region
 from rulesets.reserve import wall_count
 from rulesets.tiles import Tile
@@ -194,6 +195,8 @@ class Referee(WorldObserver):
                       for i, pos in enumerate(self.ring.stacks) for layer in (Layer.TOP, Layer.BOTTOM)}
         self.taken: set[Slot] = set()
         self.head_taken = self.tail_taken = self.kongs = self.flowers_owed = 0
+        self.liang: dict[int, list[tuple[Tile, ...]]] = {}     # 沈阳 亮牌 shown, by seat
+        self.liang_owed = 0                                      # 过杠 replacements still to be taken
         self.expected_aside: set[Slot] = set()
         self.shown: set[Slot] = set()          # tail tiles turned up (云南 尾牌)
         self.last_take_kind: Tile | None = None
@@ -302,6 +305,10 @@ class Referee(WorldObserver):
             if self.flowers_owed:
                 self.flowers_owed -= 1
                 reason = "flower"
+            elif self.liang_owed:                    # a 沈阳 过杠: counted for the reserve as a kong
+                self.liang_owed -= 1
+                self.kongs += 1
+                reason = "kong"
             elif self.pending_kong:
                 seat, concealed = next(iter(self.pending_kong.items()))
                 del self.pending_kong[seat]
@@ -422,8 +429,11 @@ class Referee(WorldObserver):
 
     async def _play(self) -> None:
         while not self._over():
-            _, seat, key, _ = await self.next_key(self.sides, (Key.HU, Key.CONFIRM, Key.DICE))
-            if key == Key.HU:
+            liang = (Key.RIGHT,) if self.ruleset.has_phase("liang_pai") else ()
+            _, seat, key, _ = await self.next_key(self.sides, (Key.HU, Key.CONFIRM, Key.DICE) + liang)
+            if key == Key.RIGHT:
+                await self._liang(seat)
+            elif key == Key.HU:
                 await self._win(seat)
                 while self.ruleset.play.multiple_winners:          # others who pressed 胡 on the same discard
                     more = next((ev for ev in self._backlog if ev[2] == Key.HU), None)
@@ -442,6 +452,23 @@ class Referee(WorldObserver):
                     await self._choose_bao()       # 换宝
             if not self._over() and self.count().exhausted and self.head_taken >= self.deal_size:
                 self.show(Phase.LAST_TILE)
+
+    async def _liang(self, seat: int) -> None:
+        """沈阳 亮牌: the set laid on the zone; a 东南西北 过杠 waits for its tail replacement."""
+        self.line(seat, 1, LAY_LIANG)
+        await self.next_key((seat,), (Key.CONFIRM,))
+        tiles = tuple(sorted(self._zone(seat)))
+        name = set_named(tiles)
+        if name is None or tiles in self.liang.get(seat, []):
+            self.violations.append(f"hand {self.hand.number}: seat {seat} showed {tiles} as a 亮牌")
+            self.line(seat, 1, LIANG_REFUSED)
+            return
+        self.liang.setdefault(seat, []).append(tiles)
+        if REPLACEMENTS[name]:
+            self.liang_owed += REPLACEMENTS[name]
+            self.line(seat, 1, f"{LIANG_REPLACE} {REPLACEMENTS[name]}")
+            await self.settle(lambda: not self.liang_owed)
+        self.line(seat, 1, f"{LIANG} {name}")
 
     async def choose(self, seat: int, question: str, choices: list[str]) -> int:
         index = 0
@@ -477,7 +504,12 @@ class Referee(WorldObserver):
                 self.violations.append(f"hand {self.hand.number}: seat {seat} entered {entered}, laid {everything}")
         flowers = tuple(t for t in shown if t in self._flowers())
         kongs = self.kongs_by_seat.get(seat, [])
-        melds = split_melds([t for t in shown if t not in self._flowers()], len(kongs), sum(kongs))
+        plain = [t for t in shown if t not in self._flowers()]
+        for tile in (t for shown_set in self.liang.get(seat, []) for t in shown_set):
+            plain.remove(tile)
+        melds = split_melds(plain, len(kongs), sum(kongs))
+        if melds is not None:
+            melds = tuple(Meld(MeldKind.SPECIAL, t) for t in self.liang.get(seat, [])) + melds
         concealed = list(everything)
         for tile in shown:
             concealed.remove(tile)

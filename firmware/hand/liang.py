@@ -1,0 +1,95 @@
+"""沈阳 亮牌: a seat shows 东南西北 or 中发白 during play (RULES.md §32.3).
+
+「①手中有“东南西北”各一张时可以亮出，并“过杠”，这与“杠”的操作基本相同。注意只有在本家摸牌之后才能亮出。」
+「②手中有“中发白”各一张时可以亮出。即使没有轮到本家摸牌时也可以亮出。」 「“亮牌”为2番」
+「（有时不允许亮出或从第二次摸牌起不允许亮出）」 (house option `liang_window`).
+
+The table cannot see the hand, so the seat declares: it presses ▶ (a key play uses for nothing
+else), lays the set on its read zone when line 1 reads `摆亮牌后确认`, and presses 确认.  The table
+checks the tiles: one each of 东南西北, or one each of 中发白; a set this seat has not shown yet; tiles
+that have left the wall and are not in anyone's earlier 亮牌; within the window.  It records the
+亮牌 (`liang_pai`, public: the tiles are face up) and shows it on the public line and the seat's
+line.  A 东南西北 亮牌 is a 过杠: like a kong it takes one replacement from the tail (`亮牌补牌 1`),
+counted for the reserve as a kong replacement, and a win on that replacement is a win on a kong's
+replacement.  A 中发白 亮牌 takes none: its three tiles are a set, so the hand size stays right.
+The shown set is a meld the win check splits from the read zone (`HandFacts.special_melds`) and
+the scorer counts (亮牌 2番).
+
+What the table cannot check: whose draw came last (the players keep the turn, as with discards),
+so 「只有在本家摸牌之后」 is the players' to keep; 「从第二次摸牌起」 is counted from the head draws
+since the deal (a seat's first draw falls within the first round of draws when nobody claims).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from drivers.table_ui import LAY_LIANG, LIANG, LIANG_REFUSED, LIANG_REPLACE, Key, Phase
+from rulesets.liang_pai import REPLACEMENTS, set_named
+from rulesets.tiles import Tile
+
+from .ports import HandPorts
+from .state import HandState
+
+
+def window_closed(hand: HandState) -> str | None:
+    """Why the house option `liang_window` forbids a 亮牌 now, or None."""
+    window = hand.ruleset.option("liang_window")
+    if window == "off":
+        return "亮牌 is not allowed at this table (liang_window=off)"
+    if window == "first_draw" and hand.draws_after_deal() >= len(hand.ruleset.players):
+        return "亮牌 is allowed only before one's second draw (liang_window=first_draw)"
+    return None
+
+
+def refusal(hand: HandState, seat: int, laid: list[Tile | None]) -> tuple[str | None, str | None]:
+    """(the set's name, why it is refused or None)."""
+    if None in laid:
+        return None, "a tag in the read zone is not a registered tile"
+    tiles = tuple(t for t in laid if t is not None)
+    name = set_named(tiles)
+    if name is None:
+        return None, "the laid tiles are not one each of 东南西北 nor one each of 中发白"
+    closed = window_closed(hand)
+    if closed is not None:
+        return name, closed
+    if any(side == seat and shown == name for side, shown, _ in hand.facts.liang):
+        return name, f"this seat has shown its {name} already"
+    if REPLACEMENTS[name] and hand.tracker.exhausted:
+        return name, "no live tile is left for the 过杠's replacement"
+    out_of_wall = Counter(hand.wall[slot] for slot in hand.tracker.taken)
+    out_of_wall.subtract(Tile.parse(t) for _, _, shown in hand.facts.liang for t in shown)
+    if Counter(tiles) - +out_of_wall:
+        return name, "a laid tile is still in the wall or already shown in a 亮牌"
+    return name, None
+
+
+class LiangDesk:
+    def __init__(self, ports: HandPorts) -> None:
+        self.ports = ports
+
+    async def declare(self, hand: HandState, seat: int) -> None:
+        """The seat pressed ▶: it lays its set; the table judges it, and waits for a 过杠's replacement."""
+        ports = self.ports
+        ports.screens.prompt(seat, LAY_LIANG)
+        await ports.next_key((seat,), (Key.CONFIRM,))
+        laid = [ports.lookup(uid) for uid in await ports.read_zone(seat)]
+        name, reason = refusal(hand, seat, laid)
+        tiles = sorted(t for t in laid if t is not None)
+        replacements = REPLACEMENTS[name] if name is not None and reason is None else 0
+        ports.recorder.emit("liang_pai", seat=seat, name=name, tiles=[str(t) for t in tiles], accepted=reason is None,
+                            reason=reason, replacements=replacements)
+        if reason is not None or name is None:
+            ports.screens.prompt(seat, LIANG_REFUSED)
+            return
+        hand.facts.liang.append([seat, name, [str(t) for t in tiles]])
+        ports.screens.phase(Phase.LAST_TILE if hand.tracker.exhausted else Phase.PLAY,
+                            f"{hand.wind_name(seat)}家{LIANG} {name}")
+        if replacements:
+            hand.tracker.owe_special(replacements, replacements, counted=True)   # a 过杠: a kong's replacement
+            ports.screens.prompt(seat, f"{LIANG_REPLACE} {replacements}")
+            await ports.until(lambda: not hand.tracker.special_owed)
+        ports.screens.prompt(seat, f"{LIANG} {name}")
+
+
+__all__ = ["LiangDesk", "refusal", "window_closed"]

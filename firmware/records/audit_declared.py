@@ -1,0 +1,103 @@
+"""What seats declared during play, checked from the log (issue 16): 沈阳 亮牌 and 十六张 拉庄.
+
+- `liang_pai`: an accepted 亮牌 is one each of 东南西北 or of 中发白 (`rulesets.liang_pai`), named so,
+  each set once per seat, none where the house option `liang_window` is off; a 东南西北 过杠 says one
+  replacement and the next take of the wall is that replacement, from the tail, counted as a kong's;
+  a 中发白 says none.
+- `la_zhuang`: asked only at a dealer's win, of exactly the sides that owe it (the discarder, or every
+  other side still in the hand on a self-draw) in play order from the dealer; the win that follows
+  gives its scorer exactly the sides that asked; a dealer's win where the table offers 拉庄 is asked.
+"""
+
+from __future__ import annotations
+
+from rulesets.definition import Ruleset
+from rulesets.liang_pai import REPLACEMENTS, set_named
+from rulesets.tiles import Tile
+
+from .stream import HandLog
+
+
+def audit_declared(ruleset: Ruleset, hand: HandLog, dealer: int) -> list[str]:
+    return _liang(ruleset, hand.events) + _la_zhuang(ruleset, hand.events, dealer)
+
+
+def _liang(ruleset: Ruleset, events: list[dict]) -> list[str]:
+    problems: list[str] = []
+    shown: set[tuple[int, str]] = set()
+    for index, event in enumerate(events):
+        if event["event"] != "liang_pai" or not event["accepted"]:
+            continue
+        seat, name = event["seat"], event["name"]
+        where = f"亮牌 of seat {seat}"
+        if not ruleset.has_phase("liang_pai") or ruleset.option("liang_window") == "off":
+            problems.append(f"{where} accepted at a table that does not allow it")
+            continue
+        if set_named([Tile.parse(t) for t in event["tiles"]]) != name:
+            problems.append(f"{where}: {' '.join(event['tiles'])} is not {name}")
+            continue
+        if (seat, name) in shown:
+            problems.append(f"{where}: {name} shown twice")
+        shown.add((seat, name))
+        if event["replacements"] != REPLACEMENTS[name]:
+            problems.append(f"{where}: {event['replacements']} replacement(s) for {name}, the rules take "
+                            f"{REPLACEMENTS[name]}")
+        if REPLACEMENTS[name]:
+            take = next((e for e in events[index + 1:] if e["event"] == "take"), None)
+            if take is not None and (take["end"], take["reason"]) != ("tail", "kong"):
+                problems.append(f"{where}: the take after the 过杠 is a {take['end']} {take['reason']}, not its "
+                                "replacement from the tail")
+    return problems
+
+
+def _extra(win: dict) -> dict:
+    """The win's recorded scorer facts (`context.extra`); empty when the line does not carry them (the
+    win's own audit names that)."""
+    context = win.get("context")
+    extra = context.get("extra") if isinstance(context, dict) else None
+    return extra if isinstance(extra, dict) else {}
+
+
+def _seats(value) -> list[int]:
+    """Seat numbers as recorded (anything else in the list is left out: the win's own audit names it)."""
+    return [s for s in value if isinstance(s, int)] if isinstance(value, (list, tuple)) else []
+
+
+def _owing(win: dict, sides: list[int]) -> list[int]:
+    """Who owes this win, in play order from the winner (the discarder, or the sides still in the hand)."""
+    if win["from"] is not None:
+        return [win["from"]]
+    finished = set(_seats(_extra(win).get("finished")))
+    order = sorted(sides, key=lambda s: (s - win["seat"]) % 4)
+    return [s for s in order if s != win["seat"] and s not in finished]
+
+
+def _la_zhuang(ruleset: Ruleset, events: list[dict], dealer: int) -> list[str]:
+    problems: list[str] = []
+    offered = ruleset.has_phase("la_zhuang") and ruleset.option("la_zhuang") == "asked"
+    asked: dict | None = None
+    for event in events:
+        if event["event"] == "la_zhuang":
+            asked = event
+            if not offered:
+                problems.append("拉庄 asked at a table that does not offer it")
+            continue
+        if event["event"] != "win":
+            continue
+        recorded = _seats(_extra(event).get("la_zhuang"))
+        if offered and event["seat"] == dealer:
+            if asked is None or asked["winner"] != event["seat"]:
+                problems.append(f"the dealer's win (seat {event['seat']}) was not preceded by the 拉庄 question")
+            else:
+                if asked["asked"] != _owing(event, sorted(ruleset.players)):
+                    problems.append(f"拉庄 asked of {asked['asked']}, but {_owing(event, sorted(ruleset.players))} "
+                                    "owe the dealer's win")
+                if recorded != asked["asking"]:
+                    problems.append(f"the win's scorer was given 拉庄 {recorded}, the answers were {asked['asking']}")
+        elif recorded:
+            problems.append(f"a win of seat {event['seat']} (not the dealer's) carries 拉庄 {recorded}")
+        asked = None
+    return problems
+
+
+__all__ = ["audit_declared"]
