@@ -100,6 +100,8 @@ class _Walk:
         self.view = view
         self.ids: dict[Hashable, int] = {}
         self.memo: dict[tuple, dict[Class, Witness]] = {}
+        # per (group, winning tile placed): its own-face places and (place, role, class id) choices
+        self.seen: dict[tuple, tuple[tuple[int, ...], tuple[tuple[int | None, WinRole | None, int], ...]]] = {}
 
     # -- classes -----------------------------------------------------------------------------
 
@@ -131,6 +133,17 @@ class _Walk:
             roles.setdefault(raw_role(kind, faces, place), place)
         return tuple((place, role) for role, place in roles.items())
 
+    def describe(self, group: RawGroup, win_placed: bool
+                 ) -> tuple[tuple[int, ...], tuple[tuple[int | None, WinRole | None, int], ...]]:
+        """What a group brings wherever it is taken: the wild kinds whose own face it fills (one
+        entry per place) and, per place the winning tile can take in it (None: not there), the
+        role and the class id."""
+        kind, faces, flags = group
+        own_index = self.wild_index
+        own_places = tuple(own_index[face] for face, wild in zip(faces, flags) if wild and face in own_index)
+        placements = _NO_WIN if win_placed else _NO_WIN + self.win_choices(kind, faces, flags)
+        return own_places, tuple((place, role, self.group_class(kind, faces, flags, role)) for place, role in placements)
+
     # -- the walk ------------------------------------------------------------------------------
 
     def run(self) -> dict[Class, Witness]:
@@ -152,18 +165,17 @@ class _Walk:
             return out
         out: dict[Class, Witness] = {}
         tried: set[tuple] = set()
-        cost, own_index, group_class = self.cost, self.wild_index, self.group_class
+        cost, seen = self.cost, self.seen
+        win_face = self.win_face if not win_placed and self.win_mode == WIN_NATURAL else None
         for group, taken, used, pair_after in _options(counts, k, left, pair_needed, self.pair_kinds, self.honour_chows):
-            kind, faces, flags = group
+            known = seen.get((group, win_placed))
+            if known is None:
+                known = seen[(group, win_placed)] = self.describe(group, win_placed)
+            own_places, choices = known
             own = own_used
-            if used and own_index:
-                for face, wild in zip(faces, flags):
-                    if wild and face in own_index:
-                        i = own_index[face]
-                        own = own[:i] + (own[i] + 1,) + own[i + 1:]
-            choices = _NO_WIN if win_placed else _NO_WIN + self.win_choices(kind, faces, flags)
-            for place, role in choices:
-                cls = group_class(kind, faces, flags, role)
+            for i in own_places:
+                own = own[:i] + (own[i] + 1,) + own[i + 1:]
+            for place, role, cls in choices:
                 key = (taken, used, pair_after, cls, own, place is None)
                 if key in tried:
                     continue
@@ -171,13 +183,17 @@ class _Walk:
                 for t in taken:
                     counts[t] -= 1
                     keys[_COMPONENT[t]] -= _STEP[t]
-                if cost is None or cost(keys, pair_after) <= left - used:  # else nothing completes
+                if role is None and win_face is not None and not counts[win_face]:
+                    rest = {}  # the natural winning tile has no group left to sit in
+                elif cost is None or cost(keys, pair_after) <= left - used:
                     rest = self.search(k, left - used, pair_after, win_placed or role is not None, own)
                 else:
-                    rest = {}
+                    rest = {}  # nothing completes what is left
                 for t in taken:
                     counts[t] += 1
                     keys[_COMPONENT[t]] += _STEP[t]
+                if not rest:
+                    continue
                 item = (group, place)
                 for classes, witness in rest.items():
                     merged = tuple(sorted(classes + (cls,)))
