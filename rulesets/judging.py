@@ -37,7 +37,8 @@ def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: 
                   settle: bool = True) -> HandResult:
     """Judge and settle a hand as the region's table would (its set, its play rules, its 宝): the
     verdict and, for a legal hand, the settlement (unless `settle` is False: a caller
-    that only asks whether the hand is legal, like the simulated players, skips the scoring).
+    that only asks whether the hand is legal, like the simulated players, skips the scoring and
+    the verdict keeps only the first legal reading found).
 
     Readings the region's requirements and scorer cannot tell apart are judged and priced once
     (rulesets/scoring/views.py); `exhaustive` judges every reading (the tests compare the two).
@@ -49,8 +50,10 @@ def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: 
         context, win, failures = bao.context(context), bao.rules(win), failures + bao.failures
     candidates = tuple(k for k in ruleset.tiles.kinds if not k.is_flower)
     view = None if exhaustive else reading_view(ruleset, context, scoring=settle, win=win)
+    coarse = reading_view(ruleset, context, scoring=False, win=win) if settle and view is not None else None
     verdict = judge(win, ruleset.hand_size, hand, context, context.wilds,
-                    stand_ins_for(ruleset, context.wilds), candidates, view=view)
+                    stand_ins_for(ruleset, context.wilds), candidates, view=view, coarse=coarse,
+                    first_legal=not settle)
     unused = bao is not None and bao.unused and not verdict.complete and verdict.failures != (SHORT,)
     verdict = refuse(verdict, failures, (bao.unused,) if unused else ())   # why the 宝 did not complete it
     settlement = ruleset.scoring.settle(ruleset, hand, verdict, context) if verdict.legal and settle else None

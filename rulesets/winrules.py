@@ -125,11 +125,15 @@ def make_evaluator(rules: WinRules, wild_kinds: Iterable[Tile], stand_ins: dict[
 
 def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
           wild_kinds: Iterable[Tile] = (), stand_ins: dict[Tile, Tile] | None = None,
-          candidates: Iterable[Tile] = (), view: GroupView | None = None) -> Verdict:
+          candidates: Iterable[Tile] = (), view: GroupView | None = None, coarse: GroupView | None = None,
+          first_legal: bool = False) -> Verdict:
     """A complete hand's verdict, or a short hand's waits.
 
     `view`: how the requirements and the scorer see a group (rulesets/scoring/views.py); the
-    readings they cannot tell apart are judged once (None: every reading)."""
+    readings they cannot tell apart are judged once (None: every reading).  `coarse`: how the
+    requirements alone see one (a part of `view`): readings alike under it are legal alike, so
+    one of them is checked and the others are built only when it is legal.  `first_legal`: stop
+    at the first legal reading (a caller asking only whether the hand is legal)."""
     wilds = frozenset(wild_kinds)
     evaluator = make_evaluator(rules, wilds, stand_ins)
     needed = melds_needed(hand_size, hand)
@@ -140,18 +144,25 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
     if length != 3 * needed + 2:
         raise HandError(f"{length} concealed tiles with {len(hand.melds)} declared meld(s): "
                         f"a {hand_size}-tile hand needs {3 * needed + 2} to win or {3 * needed + 1} to wait")
-    readings = evaluator.decompositions(hand.concealed, needed, win_tile=context.win_tile, view=view)
-    if not readings:
+    classes = evaluator.classified_decompositions(hand.concealed, needed, context.win_tile, view, coarse)
+    if not classes:
         return Verdict(False, False, None, ("not a winning shape in this region",))
     best_failures: tuple[str, ...] | None = None
+    first: WinShape | None = None
     legal: list[WinShape] = []
-    for shape in readings:
+    for _, builds in classes:
+        shape = builds[0]()
+        first = first or shape
         judged = Judged(hand, shape, context, wilds)
         failures = tuple(r.describe() for r in rules.requirements if not r.check(judged))
         if not failures:
             legal.append(shape)
+            if first_legal:
+                break
+            legal += [build() for build in builds[1:]]
         elif best_failures is None or len(failures) < len(best_failures):
             best_failures = failures
+    count = sum(len(builds) for _, builds in classes)
     if legal:
-        return Verdict(True, True, legal[0], (), len(readings), legal_readings=tuple(legal))
-    return Verdict(True, False, readings[0], best_failures or (), len(readings))
+        return Verdict(True, True, legal[0], (), count, legal_readings=tuple(legal))
+    return Verdict(True, False, first, best_failures or (), count)

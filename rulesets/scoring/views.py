@@ -22,8 +22,11 @@ from ..winning import GroupKind, WinRole
 from ..winning.readings import ANY_READING, WILD_OTHER, WILD_OWN, GroupView, exact_view
 
 Faces = tuple[int, ...]
-ViewFactory = Callable[[WinContext], "GroupView | None"]
-"""A view for a context; None: the rule reads nothing of the groups."""
+ViewFactory = Callable[[WinContext], "GroupView | object | None"]
+"""A view for a context; None: the rule reads nothing of the groups; EVERY_READING: this
+context cannot be collapsed."""
+
+EVERY_READING = object()
 
 PAIR, PUNG, CHOW = GroupKind.PAIR, GroupKind.PUNG, GroupKind.CHOW
 SINGLE_WAITS = (WinRole.PAIR, WinRole.EDGE, WinRole.CLOSED)
@@ -63,6 +66,15 @@ def _nothing(context: WinContext) -> None:
     return None
 
 
+def _wilds_as_wild_of_one_kind(context: WinContext) -> GroupView | object:
+    """Wilds standing for another kind, when every wild is of one kind (a 宝 region has no other
+    wild): then they are all that kind's tiles.  With several kinds, which kind stands where is
+    decided after the walk, so every reading is judged."""
+    if len(context.wilds) > 1:
+        return EVERY_READING
+    return lambda kind, faces, places, role: places.count(WILD_OTHER)
+
+
 def _suit_view(context: WinContext) -> GroupView:
     return lambda kind, faces, places, role: suit(faces)
 
@@ -94,6 +106,8 @@ REQUIREMENT_VIEWS: dict[str, ViewFactory] = {
     "no_hongzhong": _nothing, "no_gang_pai": _nothing, "no_qi_xian_hu_hou": _nothing,
     # meets_threshold (螺山): the 和数, not the items that name each pung's tile
     "threshold": lambda c: _luoshan_value(c),
+    # 长春 摸宝 (bao.stand_ins_once): 宝 tiles standing for another kind
+    "bao_stands_in_once": lambda c: _wilds_as_wild_of_one_kind(c),
 }
 """Requirement key → view factory."""
 
@@ -235,6 +249,8 @@ def reading_view(ruleset: Any, context: WinContext, scoring: bool = True, win: A
         factories.append(scorer)
     unique = list(dict.fromkeys(factories))  # 武汉's two 屁胡 rules read the scorer's view once
     views = [view for view in (factory(context) for factory in unique) if view is not None]
+    if EVERY_READING in views:
+        return None
     if not views:
         return ANY_READING
     if len(views) == 1:

@@ -85,7 +85,8 @@ class _Walk:
 
     def __init__(self, faces: Sequence[int], wilds: int, wild_counts: Sequence[tuple[int, int]],
                  pair_kinds: frozenset[int] | None,
-                 honour_chows: bool, win: tuple[int, int | None], view: GroupView, cost: CostOf | None) -> None:
+                 honour_chows: bool, win: tuple[int, int | None], view: GroupView, cost: CostOf | None,
+                 coarse: GroupView | None = None) -> None:
         self.counts = list(faces)
         self.keys = [sum(faces[base + r] * _POW5[r] for r in range(size)) for base, size in ((0, 9), (9, 9), (18, 9), (27, 7))]
         self.cost = cost
@@ -99,6 +100,9 @@ class _Walk:
         self.win_mode, self.win_face = win
         self.view = view
         self.ids: dict[Hashable, int] = {}
+        self.coarse = coarse
+        self.coarse_ids: dict[Hashable, int] = {}
+        self.coarse_of: list[int] = []  # view id → coarse view id
         self.memo: dict[tuple, dict[Class, Witness]] = {}
         # per (group, winning tile placed): its own-face places and (place, role, class id) choices
         self.seen: dict[tuple, tuple[tuple[int, ...], tuple[tuple[int | None, WinRole | None, int], ...]]] = {}
@@ -113,10 +117,16 @@ class _Walk:
                            for face, wild in zip(faces, flags))
         else:
             places = _NATURALS[len(faces)]
+        return self.view_id(kind, faces, places, role)
+
+    def view_id(self, kind: GroupKind, faces: tuple[int, ...], places: tuple[int, ...], role: WinRole | None) -> int:
         view = self.view(kind, faces, places, role)
         found = self.ids.get(view)
         if found is None:
             found = self.ids[view] = len(self.ids)
+            if self.coarse is not None:  # the full view determines it (it is part of the full one)
+                rough = self.coarse(kind, faces, places, role)
+                self.coarse_of.append(self.coarse_ids.setdefault(rough, len(self.coarse_ids)))
         return found
 
     def win_choices(self, kind: GroupKind, faces: tuple[int, ...], flags: tuple[bool, ...]
@@ -243,8 +253,7 @@ class _Walk:
                 if index == host:
                     role = WinRole.PAIR if kind is GroupKind.PAIR else WinRole.PUNG
                 places = (WILD_OWN,) * natural + (WILD_OTHER,) * (len(flags) - natural)
-                view = self.view(kind, shown, places, role)
-                classes.append(self.ids.setdefault(view, len(self.ids)))
+                classes.append(self.view_id(kind, shown, places, role))
                 witness = (((kind, None, flags), 0 if role is not None else None), witness)
             out.setdefault(tuple(sorted(classes)), witness)
         return out
@@ -252,11 +261,11 @@ class _Walk:
 
 def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tuple[int, int]],
                      pair_kinds: frozenset[int] | None, honour_chows: bool, win: tuple[int, int | None],
-                     view: GroupView = exact_view, cost: CostOf | None = None
-                     ) -> list[tuple[tuple[RawGroup, ...], int | None, int | None]] | None:
+                     view: GroupView = exact_view, cost: CostOf | None = None, coarse: GroupView | None = None
+                     ) -> list[tuple[tuple[RawGroup, ...], int | None, int | None, Class]] | None:
     """One standard split per class: (groups sorted as `standard_splits` sorts them, index of
-    the group holding the winning tile and its place there, or None, None); None when the
-    classes cannot be trusted (see below).
+    the group holding the winning tile and its place there, or None, None, and the split's
+    class under `coarse`), or None when the classes cannot be trusted (see below).
 
     `faces`: face counts of the natural tiles; `wilds`: the number of wild tiles;
     `wild_counts`: (face, tiles) of each wild kind with a face (a wild flower has none).  Where
@@ -267,13 +276,17 @@ def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tup
     order).  `win`:
     (NO_WIN, None), (WIN_NATURAL, face of the winning tile) or (WIN_WILD, None).  `cost` prunes
     branches that cannot be completed (the evaluator's tables); without it every branch is walked.
+    `coarse`: a rougher view whose value `view`'s value determines (e.g. the requirements' part
+    of requirements and scorer): splits of one coarse class are legal alike, so a judge checks
+    one of them (without it, the class is ()).
     """
-    walk = _Walk(faces, wilds, wild_counts, pair_kinds, honour_chows, win, view, cost)
+    walk = _Walk(faces, wilds, wild_counts, pair_kinds, honour_chows, win, view, cost, coarse)
     found = walk.run()
     if walk.ambiguous:
         return None
+    coarse_of = walk.coarse_of
     out = []
-    for witness in found.values():
+    for classes, witness in found.items():
         chosen: list[tuple[RawGroup, int | None]] = []
         while witness:
             item, witness = witness
@@ -281,7 +294,8 @@ def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tup
         order = sorted(range(len(chosen)), key=lambda i: _split_key(chosen[i][0]))
         split = tuple(chosen[i][0] for i in order)
         win_index = next((n for n, i in enumerate(order) if chosen[i][1] is not None), None)
-        out.append((split, win_index, None if win_index is None else chosen[order[win_index]][1]))
+        rough = tuple(sorted(coarse_of[i] for i in classes)) if coarse is not None else ()
+        out.append((split, win_index, None if win_index is None else chosen[order[win_index]][1], rough))
     return out
 
 
