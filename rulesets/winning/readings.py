@@ -143,6 +143,17 @@ class _Walk:
             roles.setdefault(raw_role(kind, faces, place), place)
         return tuple((place, role) for role, place in roles.items())
 
+    def options(self, k: int, left: int, pair_needed: bool, win_placed: bool) -> list[tuple]:
+        """`decompose._options` for the lowest natural kind k, each with what `describe` says of
+        its group (worked out once per walk for each group)."""
+        seen, out = self.seen, []
+        for option in _options(self.counts, k, left, pair_needed, self.pair_kinds, self.honour_chows):
+            known = seen.get((option[0], win_placed))
+            if known is None:
+                known = seen[(option[0], win_placed)] = self.describe(option[0], win_placed)
+            out.append(option + known)
+        return out
+
     def describe(self, group: RawGroup, win_placed: bool
                  ) -> tuple[tuple[int, ...], tuple[tuple[int | None, WinRole | None, int], ...]]:
         """What a group brings wherever it is taken: the wild kinds whose own face it fills (one
@@ -175,13 +186,9 @@ class _Walk:
             return out
         out: dict[Class, Witness] = {}
         tried: set[tuple] = set()
-        cost, seen = self.cost, self.seen
+        cost = self.cost
         win_face = self.win_face if not win_placed and self.win_mode == WIN_NATURAL else None
-        for group, taken, used, pair_after in _options(counts, k, left, pair_needed, self.pair_kinds, self.honour_chows):
-            known = seen.get((group, win_placed))
-            if known is None:
-                known = seen[(group, win_placed)] = self.describe(group, win_placed)
-            own_places, choices = known
+        for group, taken, used, pair_after, own_places, choices in self.options(k, left, pair_needed, win_placed):
             own = own_used
             for i in own_places:
                 own = own[:i] + (own[i] + 1,) + own[i + 1:]
