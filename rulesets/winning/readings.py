@@ -285,7 +285,7 @@ def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tup
     branches that cannot be completed (the evaluator's tables); without it every branch is walked.
     `coarse`: a rougher view whose value `view`'s value determines (e.g. the requirements' part
     of requirements and scorer): splits of one coarse class are legal alike, so a judge checks
-    one of them (without it, the class is ()).
+    one of them (without it, the split's own class).
     """
     walk = _Walk(faces, wilds, wild_counts, pair_kinds, honour_chows, win, view, cost, coarse)
     found = walk.run()
@@ -301,7 +301,7 @@ def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tup
         order = sorted(range(len(chosen)), key=lambda i: _split_key(chosen[i][0]))
         split = tuple(chosen[i][0] for i in order)
         win_index = next((n for n, i in enumerate(order) if chosen[i][1] is not None), None)
-        rough = tuple(sorted(coarse_of[i] for i in classes)) if coarse is not None else ()
+        rough = tuple(sorted(coarse_of[i] for i in classes)) if coarse is not None else classes
         out.append((split, win_index, None if win_index is None else chosen[order[win_index]][1], rough))
     return out
 
