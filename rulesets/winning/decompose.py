@@ -182,7 +182,9 @@ def assemble(split: Sequence[RawGroup], sources: Mapping[int, Sequence[Tile]], w
     (seven pairs without four-as-two-pairs).
     """
     left = {face: list(tiles) for face, tiles in sources.items()}
-    pool = Counter(wild_tiles)
+    pool: dict[int, int] = {}  # wild tiles not placed yet, by kind (a plain dict: this runs per reading)
+    for tile in wild_tiles:
+        pool[tile] = pool.get(tile, 0) + 1
     work = [[kind, list(faces) if faces is not None else None, flags, [None] * len(flags)]
             for kind, faces, flags in split]
     for _, faces, flags, src in work:
@@ -191,21 +193,23 @@ def assemble(split: Sequence[RawGroup], sources: Mapping[int, Sequence[Tile]], w
         for i, wild in enumerate(flags):
             if not wild:
                 src[i] = left[faces[i]].pop()
-        for i, wild in enumerate(flags):
-            if wild and pool[faces[i]] > 0:
+            elif pool.get(faces[i], 0) > 0:
                 src[i] = _TILES[faces[i]]
                 pool[faces[i]] -= 1
-    taken_pairs = {faces[0] for kind, faces, _, _ in work
-                   if kind is GroupKind.PAIR and faces is not None} if distinct_pairs else None
     free = [entry for entry in work if entry[1] is None]
-    chosen = _free_faces([(entry[0], len(entry[2])) for entry in free], pool, pair_kinds, taken_pairs)
-    for entry, face in zip(free, chosen):
-        entry[1] = [face] * len(entry[2])
-        for i in range(len(entry[2])):
-            if pool[face] > 0:
-                entry[3][i] = _TILES[face]
-                pool[face] -= 1
-    rest = sorted(pool.elements())
+    if free:
+        taken_pairs = {faces[0] for kind, faces, _, _ in work
+                       if kind is GroupKind.PAIR and faces is not None} if distinct_pairs else None
+        counter = Counter(pool)
+        chosen = _free_faces([(entry[0], len(entry[2])) for entry in free], counter, pair_kinds, taken_pairs)
+        for entry, face in zip(free, chosen):
+            entry[1] = [face] * len(entry[2])
+            for i in range(len(entry[2])):
+                if counter[face] > 0:
+                    entry[3][i] = _TILES[face]
+                    counter[face] -= 1
+        pool = dict(counter)
+    rest = sorted(tile for tile, count in pool.items() for _ in range(count))
     groups = []
     for kind, faces, flags, src in work:
         src = [s if s is not None else rest.pop(0) for s in src]
