@@ -9,10 +9,10 @@ from rulesets.regions.summaries import resolved, shipped, source
 
 def test_the_shipped_summaries_equal_the_region_definitions() -> None:
     fresh = resolved()
-    assert shipped() == fresh, "a region's listed facts changed: run `python -m rulesets.regions.summaries`"
+    assert shipped() == fresh, "a region's listed facts changed: run `python -m rulesets.regions.build_summaries`"
     assert [row["id"] for row in fresh] == list(REGION_IDS)
 
 
 def test_the_shipped_file_is_what_the_writer_writes() -> None:
-    from rulesets.regions import summaries
-    assert summaries._SHIPPED.read_text(encoding="utf-8") == source(resolved())
+    from rulesets.regions.build_summaries import SUMMARIES_PATH
+    assert SUMMARIES_PATH.read_text(encoding="utf-8") == source(resolved())
