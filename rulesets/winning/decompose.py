@@ -149,9 +149,14 @@ def _free_faces(free: Sequence[tuple[GroupKind, int]], pool: Counter, pair_kinds
     for kind, _ in free:
         own = [k for k in sorted(pool) if pool[k] > 0 and _allowed(kind, k, pair_kinds, taken_pairs)]
         # Other kinds all count alike (no wild plays them naturally); one per group is enough.
-        others = [f for f in range(34) if f not in own and _allowed(kind, f, pair_kinds, taken_pairs)]
-        distinct = taken_pairs is not None and kind is GroupKind.PAIR
-        options.append(own + others[:len(free) if distinct else 1])
+        wanted = len(free) if taken_pairs is not None and kind is GroupKind.PAIR else 1
+        others: list[int] = []
+        for face in range(34):
+            if len(others) == wanted:
+                break
+            if face not in own and _allowed(kind, face, pair_kinds, taken_pairs):
+                others.append(face)
+        options.append(own + others)
     best: tuple[int, ...] | None = None
     best_natural = -1
     for faces in product(*options):
