@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from .bao import read_bao
 from .hand import Hand, WinContext
-from .scoring.views import reading_view
+from .scoring.views import price_key_view, reading_view
 from .settlement import Settlement
 from .table_rules import refuse, table_failures
 from .tiles import Tile
-from .winrules import SHORT, Verdict, judge
+from .winning import WinShape
+from .winrules import SHORT, Judged, Keep, Verdict, judge
 
 
 @dataclass(frozen=True)
@@ -33,11 +35,24 @@ def stand_ins_for(ruleset: Any, wilds: tuple[Tile, ...]) -> dict[Tile, Tile]:
     return {}
 
 
+def best_key_classes(reading_key: Callable[[Judged], Any]) -> Keep:
+    """For a scorer whose key (what it maximises over readings) reads only its key view
+    (views.SCORER_KEY_VIEWS): the legal readings of the classes with the best key, each class
+    priced once; the best reading is among them, and so are all readings it ties with."""
+    def keep(classes: list[tuple[Judged, list[Callable[[], WinShape]]]]) -> list[WinShape]:
+        keys = [reading_key(judged) for judged, _ in classes]
+        best = max(keys)
+        return [found for (judged, rest), key in zip(classes, keys) if key == best
+                for found in (judged.shape, *(build() for build in rest))]
+    return keep
+
+
 def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: bool = False,
                   settle: bool = True) -> HandResult:
     """Judge and settle a hand as the region's table would (its set, its play rules, its 宝): the
     verdict and, for a legal hand, the settlement (unless `settle` is False: a caller
-    that only asks whether the hand is legal, like the simulated players, skips the scoring).
+    that only asks whether the hand is legal, like the simulated players, skips the scoring and
+    the verdict keeps only the first legal reading found).
 
     Readings the region's requirements and scorer cannot tell apart are judged and priced once
     (rulesets/scoring/views.py); `exhaustive` judges every reading (the tests compare the two).
@@ -49,8 +64,16 @@ def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: 
         context, win, failures = bao.context(context), bao.rules(win), failures + bao.failures
     candidates = tuple(k for k in ruleset.tiles.kinds if not k.is_flower)
     view = None if exhaustive else reading_view(ruleset, context, scoring=settle, win=win)
+    coarse, keep = None, None
+    if settle and view is not None:
+        coarse = price_key_view(ruleset, context, win)
+        if coarse is not None:
+            keep = best_key_classes(ruleset.scoring.reading_key)
+        else:
+            coarse = reading_view(ruleset, context, scoring=False, win=win)
     verdict = judge(win, ruleset.hand_size, hand, context, context.wilds,
-                    stand_ins_for(ruleset, context.wilds), candidates, view=view)
+                    stand_ins_for(ruleset, context.wilds), candidates, view=view, coarse=coarse,
+                    first_legal=not settle, keep=keep)
     unused = bao is not None and bao.unused and not verdict.complete and verdict.failures != (SHORT,)
     verdict = refuse(verdict, failures, (bao.unused,) if unused else ())   # why the 宝 did not complete it
     settlement = ruleset.scoring.settle(ruleset, hand, verdict, context) if verdict.legal and settle else None

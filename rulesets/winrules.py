@@ -28,6 +28,8 @@ class Judged:
     shape: WinShape
     context: WinContext
     wild_kinds: frozenset[Tile]
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
+    """What several rules compute of this reading (螺山's 和数: its threshold, then its price)."""
 
     @cached_property
     def standing(self) -> tuple[Tile, ...]:
@@ -113,6 +115,9 @@ class Verdict:
 
 SHORT = "the hand is one tile short"
 
+Keep = Callable[[list[tuple[Judged, list[Callable[[], WinShape]]]]], list[WinShape]]
+"""keep(legal classes as (first reading judged, builders of the others)) -> the legal readings to list."""
+
 
 def melds_needed(hand_size: int, hand: Hand) -> int:
     """Melds the concealed tiles must form: 4 for 13-tile hands, 5 for 16, less the declared melds."""
@@ -125,11 +130,17 @@ def make_evaluator(rules: WinRules, wild_kinds: Iterable[Tile], stand_ins: dict[
 
 def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
           wild_kinds: Iterable[Tile] = (), stand_ins: dict[Tile, Tile] | None = None,
-          candidates: Iterable[Tile] = (), view: GroupView | None = None) -> Verdict:
+          candidates: Iterable[Tile] = (), view: GroupView | None = None, coarse: GroupView | None = None,
+          first_legal: bool = False, keep: Keep | None = None) -> Verdict:
     """A complete hand's verdict, or a short hand's waits.
 
     `view`: how the requirements and the scorer see a group (rulesets/scoring/views.py); the
-    readings they cannot tell apart are judged once (None: every reading)."""
+    readings they cannot tell apart are judged once (None: every reading).  `coarse`: how the
+    requirements alone see one (a part of `view`): readings alike under it are legal alike, so
+    one of them is checked and the others are built only when it is legal.  `first_legal`: stop
+    at the first legal reading (a caller asking only whether the hand is legal).  `keep`: which
+    legal readings the verdict lists, given each coarse class's first reading and builders of
+    the rest (a settle that needs only the best-priced classes); without it, all of them."""
     wilds = frozenset(wild_kinds)
     evaluator = make_evaluator(rules, wilds, stand_ins)
     needed = melds_needed(hand_size, hand)
@@ -140,18 +151,29 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
     if length != 3 * needed + 2:
         raise HandError(f"{length} concealed tiles with {len(hand.melds)} declared meld(s): "
                         f"a {hand_size}-tile hand needs {3 * needed + 2} to win or {3 * needed + 1} to wait")
-    readings = evaluator.decompositions(hand.concealed, needed, win_tile=context.win_tile, view=view)
-    if not readings:
+    classes = evaluator.classified_decompositions(hand.concealed, needed, context.win_tile, view, coarse)
+    if not classes:
         return Verdict(False, False, None, ("not a winning shape in this region",))
     best_failures: tuple[str, ...] | None = None
-    legal: list[WinShape] = []
-    for shape in readings:
+    first: WinShape | None = None
+    legal_classes: list[tuple[Judged, list[Callable[[], WinShape]]]] = []
+    for _, builds in classes:
+        shape = builds[0]()
+        first = first or shape
         judged = Judged(hand, shape, context, wilds)
         failures = tuple(r.describe() for r in rules.requirements if not r.check(judged))
         if not failures:
-            legal.append(shape)
+            if first_legal:
+                legal_classes.append((judged, []))
+                break
+            legal_classes.append((judged, builds[1:]))
         elif best_failures is None or len(failures) < len(best_failures):
             best_failures = failures
+    if keep is not None and legal_classes:
+        legal = keep(legal_classes)
+    else:
+        legal = [shape for found, rest in legal_classes for shape in (found.shape, *(build() for build in rest))]
+    count = sum(len(builds) for _, builds in classes)
     if legal:
-        return Verdict(True, True, legal[0], (), len(readings), legal_readings=tuple(legal))
-    return Verdict(True, False, readings[0], best_failures or (), len(readings))
+        return Verdict(True, True, legal[0], (), count, legal_readings=tuple(legal))
+    return Verdict(True, False, first, best_failures or (), count)

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
-from rulesets.card import card_json, card_text, summary_json
-from rulesets.definition import OptionError, Ruleset
-from rulesets.dice import DiceError, parse_rolls
-from rulesets.indicators import Effect
 from rulesets.regions import REGION_IDS, UnknownRegion, all_regions, get_region
-from rulesets.reserve import wall_count
-from rulesets.tiles import Tile, TileError
-from rulesets.walls import WallError
 
 from .columns import table
 from .errors import UserError
+
+if TYPE_CHECKING:
+    from rulesets.definition import Ruleset
+
+# The region definitions and the rest of the rulesets are imported by the subcommands that
+# use them: `rules list` reads shipped summaries (rulesets/regions/summaries.py) and is done
+# before they would have loaded (issue 12: a fast start).
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -86,6 +87,7 @@ def _option_flag(parser: argparse.ArgumentParser) -> None:
 def load_ruleset(region_id: str, option_texts: list[str], base_options: dict[str, str] | None = None) -> Ruleset:
     """The ruleset for an id and KEY=VALUE options (over `base_options`, e.g. a config file's);
     every user mistake becomes a UserError."""
+    from rulesets.definition import OptionError
     options = {**(base_options or {}), **parse_options(option_texts)}
     try:
         region = get_region(region_id)
@@ -111,7 +113,8 @@ def _print_json(data: object) -> None:
 
 
 def list_rulesets(args: argparse.Namespace) -> int:
-    rows = [summary_json(region.resolve()) for region in all_regions()]
+    from rulesets.regions.summaries import shipped
+    rows = shipped()
     if args.json:
         _print_json(rows)
         return 0
@@ -124,6 +127,7 @@ def list_rulesets(args: argparse.Namespace) -> int:
 
 
 def show_ruleset(args: argparse.Namespace) -> int:
+    from rulesets.card import card_json, card_text
     ruleset = load_ruleset(args.ruleset, args.option)
     if args.json:
         _print_json(card_json(ruleset))
@@ -133,6 +137,8 @@ def show_ruleset(args: argparse.Namespace) -> int:
 
 
 def show_wild(args: argparse.Namespace) -> int:
+    from rulesets.indicators import Effect
+    from rulesets.tiles import Tile, TileError
     ruleset = load_ruleset(args.ruleset, args.option)
     try:
         tile = Tile.parse(args.tile)
@@ -165,10 +171,14 @@ def show_wild(args: argparse.Namespace) -> int:
 
 
 def _wild_region_ids() -> list[str]:
+    from rulesets.indicators import Effect
     return [r.id for r in all_regions() if any(i.effect is Effect.WILD for i in r.resolve().indicators)]
 
 
 def show_break(args: argparse.Namespace) -> int:
+    from rulesets.dice import DiceError, parse_rolls
+    from rulesets.reserve import wall_count
+    from rulesets.walls import WallError
     ruleset = load_ruleset(args.ruleset, args.option)
     if args.dealer not in ruleset.players:
         raise UserError(f"--dealer {args.dealer} is not a playing side of {ruleset.id}; choose one of {list(ruleset.players)}")

@@ -6,8 +6,10 @@ The ids are the sections of RULES.md §35; `REGION_IDS` keeps the order of that 
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
-from ..definition import Region
+if TYPE_CHECKING:  # the region definitions are imported when a region is asked for, not with the ids
+    from ..definition import Region
 
 REGION_IDS = (
     "changchun", "jilin", "dongbei", "shenyang", "neimenggu", "hebei", "seventeen_tile",

@@ -116,7 +116,15 @@ def is_pinghu(j: Judged) -> bool:
 
 
 def hand_value(j: Judged) -> tuple[int, tuple[Item, ...]]:
-    """和数 of one reading, with its items."""
+    """和数 of one reading, with its items (worked out once per reading: the threshold and the
+    price both ask)."""
+    found = j.memo.get(hand_value)
+    if found is None:
+        found = j.memo[hand_value] = _hand_value(j)
+    return found
+
+
+def _hand_value(j: Judged) -> tuple[int, tuple[Item, ...]]:
     if is_pinghu(j):
         tais = tai_items(j, 0)
         return round_up_ten(PINGHU * 2 ** sum(i.value for i in tais)), (Item("pinghu", "平和", "pinghu", PINGHU, "hu"),) + tuple(tais)
@@ -143,6 +151,10 @@ class LuoshanScorer:
 
     def describe(self) -> str:
         return "和数 = ceil10((基本和数 + 底和 10) × 2^台); 平和 30; every loser pays the same"
+
+    def reading_key(self, j: Judged) -> int:
+        """What `settle` maximises over the readings: the 和数 (views.SCORER_KEY_VIEWS says what it reads)."""
+        return hand_value(j)[0]
 
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
         value, items = best_reading(verdict, hand, context, hand_value, key=lambda vi: vi[0])

@@ -22,8 +22,11 @@ from ..winning import GroupKind, WinRole
 from ..winning.readings import ANY_READING, WILD_OTHER, WILD_OWN, GroupView, exact_view
 
 Faces = tuple[int, ...]
-ViewFactory = Callable[[WinContext], "GroupView | None"]
-"""A view for a context; None: the rule reads nothing of the groups."""
+ViewFactory = Callable[[WinContext], "GroupView | object | None"]
+"""A view for a context; None: the rule reads nothing of the groups; EVERY_READING: this
+context cannot be collapsed."""
+
+EVERY_READING = object()
 
 PAIR, PUNG, CHOW = GroupKind.PAIR, GroupKind.PUNG, GroupKind.CHOW
 SINGLE_WAITS = (WinRole.PAIR, WinRole.EDGE, WinRole.CLOSED)
@@ -63,6 +66,15 @@ def _nothing(context: WinContext) -> None:
     return None
 
 
+def _wilds_as_wild_of_one_kind(context: WinContext) -> GroupView | object:
+    """Wilds standing for another kind, when every wild is of one kind (a 宝 region has no other
+    wild): then they are all that kind's tiles.  With several kinds, which kind stands where is
+    decided after the walk, so every reading is judged."""
+    if len(context.wilds) > 1:
+        return EVERY_READING
+    return lambda kind, faces, places, role: places.count(WILD_OTHER)
+
+
 def _suit_view(context: WinContext) -> GroupView:
     return lambda kind, faces, places, role: suit(faces)
 
@@ -92,8 +104,8 @@ REQUIREMENT_VIEWS: dict[str, ViewFactory] = {
     "menqing": _nothing, "no_chi": _nothing, "kaimen": _nothing, "kaikou": _nothing, "ting": _nothing,
     "zimo": _nothing, "baoting": _nothing, "baoting_zimo": _nothing, "liang_first": _nothing, "louhu": _nothing,
     "no_hongzhong": _nothing, "no_gang_pai": _nothing, "no_qi_xian_hu_hou": _nothing,
-    # meets_threshold (螺山): the 和数, not the items that name each pung's tile
-    "threshold": lambda c: _luoshan_value(c),
+    # 长春 摸宝 (bao.stand_ins_once): 宝 tiles standing for another kind
+    "bao_stands_in_once": lambda c: _wilds_as_wild_of_one_kind(c),
 }
 """Requirement key → view factory."""
 
@@ -214,6 +226,27 @@ SCORER_VIEWS: dict[str, ViewFactory] = {
 """Scorer name → view factory (what its price reads of a reading)."""
 
 
+REQUIREMENT_VIEWS["threshold"] = _luoshan_value  # meets_threshold (螺山): the 和数, not the items naming each pung's tile
+
+SCORER_KEY_VIEWS: dict[str, ViewFactory] = {"luoshan": _luoshan_value}
+"""Scorer name → the view of what its price's *key* reads (the amount a player is paid for the
+best reading; the items may read more).  Readings alike under it have equal keys, so a settle
+prices one of them to learn the key and only the readings of the best key in full."""
+
+
+def price_key_view(ruleset: Any, context: WinContext, win: Any = None) -> GroupView | None:
+    """The requirements' view together with the scorer's key view (SCORER_KEY_VIEWS), or None
+    when the scorer names none or the requirements are not all known."""
+    factory = SCORER_KEY_VIEWS.get(getattr(ruleset.scoring, "name", ""))
+    legal = reading_view(ruleset, context, scoring=False, win=win)
+    if factory is None or legal is None:
+        return None
+    key = factory(context)
+    if legal is ANY_READING:
+        return key
+    return lambda kind, faces, places, role: (legal(kind, faces, places, role), key(kind, faces, places, role))
+
+
 def reading_view(ruleset: Any, context: WinContext, scoring: bool = True, win: Any = None) -> GroupView | None:
     """How this ruleset's requirements (or `win`'s, when the hand's rules differ: the 长春 宝 adds
     one) and scorer (unless `scoring` is False: legality only) together see a group: a
@@ -229,12 +262,17 @@ def reading_view(ruleset: Any, context: WinContext, scoring: bool = True, win: A
             return None
         factories.append(factory)
     if scoring:
-        scorer = SCORER_VIEWS.get(getattr(ruleset.scoring, "name", ""))
+        name = getattr(ruleset.scoring, "name", "")
+        scorer = SCORER_VIEWS.get(name)
         if scorer is None:
             return None
         factories.append(scorer)
+        if name in SCORER_KEY_VIEWS:  # so that the full view determines the key's (price_key_view)
+            factories.append(SCORER_KEY_VIEWS[name])
     unique = list(dict.fromkeys(factories))  # 武汉's two 屁胡 rules read the scorer's view once
     views = [view for view in (factory(context) for factory in unique) if view is not None]
+    if EVERY_READING in views:
+        return None
     if not views:
         return ANY_READING
     if len(views) == 1:
@@ -242,4 +280,4 @@ def reading_view(ruleset: Any, context: WinContext, scoring: bool = True, win: A
     return lambda kind, faces, places, role: tuple(v(kind, faces, places, role) for v in views)
 
 
-__all__ = ["REQUIREMENT_VIEWS", "SCORER_VIEWS", "reading_view", "exact_view"]
+__all__ = ["REQUIREMENT_VIEWS", "SCORER_VIEWS", "SCORER_KEY_VIEWS", "reading_view", "price_key_view", "exact_view"]

@@ -149,9 +149,14 @@ def _free_faces(free: Sequence[tuple[GroupKind, int]], pool: Counter, pair_kinds
     for kind, _ in free:
         own = [k for k in sorted(pool) if pool[k] > 0 and _allowed(kind, k, pair_kinds, taken_pairs)]
         # Other kinds all count alike (no wild plays them naturally); one per group is enough.
-        others = [f for f in range(34) if f not in own and _allowed(kind, f, pair_kinds, taken_pairs)]
-        distinct = taken_pairs is not None and kind is GroupKind.PAIR
-        options.append(own + others[:len(free) if distinct else 1])
+        wanted = len(free) if taken_pairs is not None and kind is GroupKind.PAIR else 1
+        others: list[int] = []
+        for face in range(34):
+            if len(others) == wanted:
+                break
+            if face not in own and _allowed(kind, face, pair_kinds, taken_pairs):
+                others.append(face)
+        options.append(own + others)
     best: tuple[int, ...] | None = None
     best_natural = -1
     for faces in product(*options):
@@ -182,7 +187,9 @@ def assemble(split: Sequence[RawGroup], sources: Mapping[int, Sequence[Tile]], w
     (seven pairs without four-as-two-pairs).
     """
     left = {face: list(tiles) for face, tiles in sources.items()}
-    pool = Counter(wild_tiles)
+    pool: dict[int, int] = {}  # wild tiles not placed yet, by kind (a plain dict: this runs per reading)
+    for tile in wild_tiles:
+        pool[tile] = pool.get(tile, 0) + 1
     work = [[kind, list(faces) if faces is not None else None, flags, [None] * len(flags)]
             for kind, faces, flags in split]
     for _, faces, flags, src in work:
@@ -191,21 +198,23 @@ def assemble(split: Sequence[RawGroup], sources: Mapping[int, Sequence[Tile]], w
         for i, wild in enumerate(flags):
             if not wild:
                 src[i] = left[faces[i]].pop()
-        for i, wild in enumerate(flags):
-            if wild and pool[faces[i]] > 0:
+            elif pool.get(faces[i], 0) > 0:
                 src[i] = _TILES[faces[i]]
                 pool[faces[i]] -= 1
-    taken_pairs = {faces[0] for kind, faces, _, _ in work
-                   if kind is GroupKind.PAIR and faces is not None} if distinct_pairs else None
     free = [entry for entry in work if entry[1] is None]
-    chosen = _free_faces([(entry[0], len(entry[2])) for entry in free], pool, pair_kinds, taken_pairs)
-    for entry, face in zip(free, chosen):
-        entry[1] = [face] * len(entry[2])
-        for i in range(len(entry[2])):
-            if pool[face] > 0:
-                entry[3][i] = _TILES[face]
-                pool[face] -= 1
-    rest = sorted(pool.elements())
+    if free:
+        taken_pairs = {faces[0] for kind, faces, _, _ in work
+                       if kind is GroupKind.PAIR and faces is not None} if distinct_pairs else None
+        counter = Counter(pool)
+        chosen = _free_faces([(entry[0], len(entry[2])) for entry in free], counter, pair_kinds, taken_pairs)
+        for entry, face in zip(free, chosen):
+            entry[1] = [face] * len(entry[2])
+            for i in range(len(entry[2])):
+                if counter[face] > 0:
+                    entry[3][i] = _TILES[face]
+                    counter[face] -= 1
+        pool = dict(counter)
+    rest = sorted(tile for tile, count in pool.items() for _ in range(count))
     groups = []
     for kind, faces, flags, src in work:
         src = [s if s is not None else rest.pop(0) for s in src]

@@ -11,7 +11,7 @@ message, which wilds can be natural, and the decompositions a scorer needs.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import product
 from types import MappingProxyType
@@ -265,6 +265,18 @@ class Evaluator:
         With `view` (how the caller sees a group, readings.py), one standard decomposition per
         class of splits the caller cannot tell apart; with `ANY_READING`, one decomposition.
         """
+        return [build() for _, builds in self.classified_decompositions(concealed, melds_needed, win_tile, view)
+                for build in builds]
+
+    def classified_decompositions(self, concealed: Sequence[Tile], melds_needed: int, win_tile: Tile | None = None,
+                                  view: GroupView | None = None, coarse: GroupView | None = None
+                                  ) -> list[tuple[Hashable, list[Callable[[], WinShape]]]]:
+        """The decompositions of `decompositions`, built on demand and grouped: (class, builders).
+
+        With `coarse` (a rougher view than `view`, readings.standard_classes), the collapsed
+        standard decompositions of one coarse class share a group, so a judge that reads only
+        `coarse` checks one of them and builds the rest only if it keeps them; every other
+        decomposition is a group of its own."""
         n = len(concealed)
         if n != 3 * melds_needed + 2 or not 0 <= melds_needed <= _MAX_MELDS:
             raise _size_error(n, melds_needed, 2)
@@ -272,18 +284,18 @@ class Evaluator:
         if win_tile is not None and Tile(win_tile) not in concealed:
             raise HandError(f"the winning tile {Tile(win_tile)} is not in the hand")
         if view is ANY_READING:
-            return self._any_reading(concealed, melds_needed, faces, wild_tiles, win_tile)
+            return _own_groups(self._any_reading(concealed, melds_needed, faces, wild_tiles, win_tile))
         kinds = set(wild_tiles)
         # With fewer than two wilds a hand splits few ways: listing them is cheaper than the walk.
         collapse = view is not None and len(wild_tiles) >= 2 and (
             len(kinds) <= 1 or win_tile is None or self.face_of[win_tile] is not None)
         sources = self._sources(concealed, [])
-        out: list[WinShape] = []
+        out: list[tuple[Hashable, list[Callable[[], WinShape]]]] = []
         for shape in self.shapes.enabled(n):
             if not self._shape_complete(shape, faces, len(wild_tiles)):
                 continue
             if shape is ShapeKind.STANDARD and collapse:
-                found = self._collapsed_standard(faces, wild_tiles, sources, win_tile, view)  # type: ignore[arg-type]
+                found = self._collapsed_standard(faces, wild_tiles, sources, win_tile, view, coarse)  # type: ignore[arg-type]
                 if found is not None:
                     out += found
                     continue
@@ -292,7 +304,7 @@ class Evaluator:
                                          cost=self._keys_cost)
             else:
                 splits = special_splits(shape, faces, len(wild_tiles), self.shapes, [int(t) for t in wild_tiles])
-            out += self._shapes_of(shape, splits, sources, wild_tiles, win_tile)
+            out += _own_groups(self._shapes_of(shape, splits, sources, wild_tiles, win_tile))
         return out
 
     def _any_reading(self, concealed: Sequence[Tile], melds_needed: int, faces: list[int], wild_tiles: list[Tile],
@@ -315,9 +327,11 @@ class Evaluator:
         return []
 
     def _collapsed_standard(self, faces: list[int], wild_tiles: list[Tile], sources: dict[int, list[Tile]],
-                            win_tile: Tile | None, view: GroupView) -> list[WinShape] | None:
-        """One standard decomposition per class (readings.py), or None if the classes cannot be
-        trusted for this hand (the caller then takes every split)."""
+                            win_tile: Tile | None, view: GroupView, coarse: GroupView | None
+                            ) -> list[tuple[Hashable, list[Callable[[], WinShape]]]] | None:
+        """Builders of one standard decomposition per class (readings.py), grouped by coarse
+        class, or None if the classes cannot be trusted for this hand (the caller then takes
+        every split)."""
         counts = Counter(int(t) for t in wild_tiles if t < 34)
         wild_counts = sorted(counts.items())
         if win_tile is None:
@@ -328,16 +342,22 @@ class Evaluator:
             win = (WIN_NATURAL, self.face_of[win_tile])
         pair_faces = self._pair_faces()
         found = standard_classes(faces, len(wild_tiles), wild_counts, pair_faces, self.shapes.honour_chows, win,
-                                 view, self._keys_cost)
+                                 view, self._keys_cost, coarse)
         if found is None:
             return None
-        out = []
-        for split, index, place in found:
-            groups, assignment = assemble(split, sources, wild_tiles, self.wild_kinds, pair_faces, False)
-            natural = sum(1 for kind, face in assignment if kind == face)
-            role = None if index is None else role_of(groups[index], place)  # type: ignore[arg-type]
-            out.append(WinShape(ShapeKind.STANDARD, groups, assignment, len(assignment) - natural, natural, index, role))
-        return out
+
+        def builder(split: tuple[RawGroup, ...], index: int | None, place: int | None) -> Callable[[], WinShape]:
+            def build() -> WinShape:
+                groups, assignment = assemble(split, sources, wild_tiles, self.wild_kinds, pair_faces, False)
+                natural = sum(1 for kind, face in assignment if kind == face)
+                role = None if index is None else role_of(groups[index], place)  # type: ignore[arg-type]
+                return WinShape(ShapeKind.STANDARD, groups, assignment, len(assignment) - natural, natural, index, role)
+            return build
+
+        grouped: dict[Hashable, list[Callable[[], WinShape]]] = {}
+        for split, index, place, rough in found:
+            grouped.setdefault(rough, []).append(builder(split, index, place))
+        return list(grouped.items())
 
     def _shapes_of(self, shape: ShapeKind, splits: Iterable[tuple[RawGroup, ...]], sources: dict[int, list[Tile]],
                    wild_tiles: Sequence[Tile], win_tile: Tile | None) -> list[WinShape]:
@@ -473,3 +493,8 @@ class Evaluator:
 
 
 __all__ = ["Evaluator"]
+
+
+def _own_groups(shapes: Iterable[WinShape]) -> list[tuple[Hashable, list[Callable[[], WinShape]]]]:
+    """Each decomposition in a group of its own (already built)."""
+    return [(("own", n), [lambda shape=shape: shape]) for n, shape in enumerate(shapes)]

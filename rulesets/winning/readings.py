@@ -85,7 +85,8 @@ class _Walk:
 
     def __init__(self, faces: Sequence[int], wilds: int, wild_counts: Sequence[tuple[int, int]],
                  pair_kinds: frozenset[int] | None,
-                 honour_chows: bool, win: tuple[int, int | None], view: GroupView, cost: CostOf | None) -> None:
+                 honour_chows: bool, win: tuple[int, int | None], view: GroupView, cost: CostOf | None,
+                 coarse: GroupView | None = None) -> None:
         self.counts = list(faces)
         self.keys = [sum(faces[base + r] * _POW5[r] for r in range(size)) for base, size in ((0, 9), (9, 9), (18, 9), (27, 7))]
         self.cost = cost
@@ -99,7 +100,12 @@ class _Walk:
         self.win_mode, self.win_face = win
         self.view = view
         self.ids: dict[Hashable, int] = {}
+        self.coarse = coarse
+        self.coarse_ids: dict[Hashable, int] = {}
+        self.coarse_of: list[int] = []  # view id → coarse view id
         self.memo: dict[tuple, dict[Class, Witness]] = {}
+        # per (group, winning tile placed): its own-face places and (place, role, class id) choices
+        self.seen: dict[tuple, tuple[tuple[int, ...], tuple[tuple[int | None, WinRole | None, int], ...]]] = {}
 
     # -- classes -----------------------------------------------------------------------------
 
@@ -111,10 +117,16 @@ class _Walk:
                            for face, wild in zip(faces, flags))
         else:
             places = _NATURALS[len(faces)]
+        return self.view_id(kind, faces, places, role)
+
+    def view_id(self, kind: GroupKind, faces: tuple[int, ...], places: tuple[int, ...], role: WinRole | None) -> int:
         view = self.view(kind, faces, places, role)
         found = self.ids.get(view)
         if found is None:
             found = self.ids[view] = len(self.ids)
+            if self.coarse is not None:  # the full view determines it (it is part of the full one)
+                rough = self.coarse(kind, faces, places, role)
+                self.coarse_of.append(self.coarse_ids.setdefault(rough, len(self.coarse_ids)))
         return found
 
     def win_choices(self, kind: GroupKind, faces: tuple[int, ...], flags: tuple[bool, ...]
@@ -130,6 +142,28 @@ class _Walk:
         for place in places:
             roles.setdefault(raw_role(kind, faces, place), place)
         return tuple((place, role) for role, place in roles.items())
+
+    def options(self, k: int, left: int, pair_needed: bool, win_placed: bool) -> list[tuple]:
+        """`decompose._options` for the lowest natural kind k, each with what `describe` says of
+        its group (worked out once per walk for each group)."""
+        seen, out = self.seen, []
+        for option in _options(self.counts, k, left, pair_needed, self.pair_kinds, self.honour_chows):
+            known = seen.get((option[0], win_placed))
+            if known is None:
+                known = seen[(option[0], win_placed)] = self.describe(option[0], win_placed)
+            out.append(option + known)
+        return out
+
+    def describe(self, group: RawGroup, win_placed: bool
+                 ) -> tuple[tuple[int, ...], tuple[tuple[int | None, WinRole | None, int], ...]]:
+        """What a group brings wherever it is taken: the wild kinds whose own face it fills (one
+        entry per place) and, per place the winning tile can take in it (None: not there), the
+        role and the class id."""
+        kind, faces, flags = group
+        own_index = self.wild_index
+        own_places = tuple(own_index[face] for face, wild in zip(faces, flags) if wild and face in own_index)
+        placements = _NO_WIN if win_placed else _NO_WIN + self.win_choices(kind, faces, flags)
+        return own_places, tuple((place, role, self.group_class(kind, faces, flags, role)) for place, role in placements)
 
     # -- the walk ------------------------------------------------------------------------------
 
@@ -152,18 +186,13 @@ class _Walk:
             return out
         out: dict[Class, Witness] = {}
         tried: set[tuple] = set()
-        cost, own_index, group_class = self.cost, self.wild_index, self.group_class
-        for group, taken, used, pair_after in _options(counts, k, left, pair_needed, self.pair_kinds, self.honour_chows):
-            kind, faces, flags = group
+        cost = self.cost
+        win_face = self.win_face if not win_placed and self.win_mode == WIN_NATURAL else None
+        for group, taken, used, pair_after, own_places, choices in self.options(k, left, pair_needed, win_placed):
             own = own_used
-            if used and own_index:
-                for face, wild in zip(faces, flags):
-                    if wild and face in own_index:
-                        i = own_index[face]
-                        own = own[:i] + (own[i] + 1,) + own[i + 1:]
-            choices = _NO_WIN if win_placed else _NO_WIN + self.win_choices(kind, faces, flags)
-            for place, role in choices:
-                cls = group_class(kind, faces, flags, role)
+            for i in own_places:
+                own = own[:i] + (own[i] + 1,) + own[i + 1:]
+            for place, role, cls in choices:
                 key = (taken, used, pair_after, cls, own, place is None)
                 if key in tried:
                     continue
@@ -171,13 +200,17 @@ class _Walk:
                 for t in taken:
                     counts[t] -= 1
                     keys[_COMPONENT[t]] -= _STEP[t]
-                if cost is None or cost(keys, pair_after) <= left - used:  # else nothing completes
+                if role is None and win_face is not None and not counts[win_face]:
+                    rest = {}  # the natural winning tile has no group left to sit in
+                elif cost is None or cost(keys, pair_after) <= left - used:
                     rest = self.search(k, left - used, pair_after, win_placed or role is not None, own)
                 else:
-                    rest = {}
+                    rest = {}  # nothing completes what is left
                 for t in taken:
                     counts[t] += 1
                     keys[_COMPONENT[t]] += _STEP[t]
+                if not rest:
+                    continue
                 item = (group, place)
                 for classes, witness in rest.items():
                     merged = tuple(sorted(classes + (cls,)))
@@ -227,8 +260,7 @@ class _Walk:
                 if index == host:
                     role = WinRole.PAIR if kind is GroupKind.PAIR else WinRole.PUNG
                 places = (WILD_OWN,) * natural + (WILD_OTHER,) * (len(flags) - natural)
-                view = self.view(kind, shown, places, role)
-                classes.append(self.ids.setdefault(view, len(self.ids)))
+                classes.append(self.view_id(kind, shown, places, role))
                 witness = (((kind, None, flags), 0 if role is not None else None), witness)
             out.setdefault(tuple(sorted(classes)), witness)
         return out
@@ -236,11 +268,11 @@ class _Walk:
 
 def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tuple[int, int]],
                      pair_kinds: frozenset[int] | None, honour_chows: bool, win: tuple[int, int | None],
-                     view: GroupView = exact_view, cost: CostOf | None = None
-                     ) -> list[tuple[tuple[RawGroup, ...], int | None, int | None]] | None:
+                     view: GroupView = exact_view, cost: CostOf | None = None, coarse: GroupView | None = None
+                     ) -> list[tuple[tuple[RawGroup, ...], int | None, int | None, Class]] | None:
     """One standard split per class: (groups sorted as `standard_splits` sorts them, index of
-    the group holding the winning tile and its place there, or None, None); None when the
-    classes cannot be trusted (see below).
+    the group holding the winning tile and its place there, or None, None, and the split's
+    class under `coarse`), or None when the classes cannot be trusted (see below).
 
     `faces`: face counts of the natural tiles; `wilds`: the number of wild tiles;
     `wild_counts`: (face, tiles) of each wild kind with a face (a wild flower has none).  Where
@@ -251,13 +283,17 @@ def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tup
     order).  `win`:
     (NO_WIN, None), (WIN_NATURAL, face of the winning tile) or (WIN_WILD, None).  `cost` prunes
     branches that cannot be completed (the evaluator's tables); without it every branch is walked.
+    `coarse`: a rougher view whose value `view`'s value determines (e.g. the requirements' part
+    of requirements and scorer): splits of one coarse class are legal alike, so a judge checks
+    one of them (without it, the split's own class).
     """
-    walk = _Walk(faces, wilds, wild_counts, pair_kinds, honour_chows, win, view, cost)
+    walk = _Walk(faces, wilds, wild_counts, pair_kinds, honour_chows, win, view, cost, coarse)
     found = walk.run()
     if walk.ambiguous:
         return None
+    coarse_of = walk.coarse_of
     out = []
-    for witness in found.values():
+    for classes, witness in found.items():
         chosen: list[tuple[RawGroup, int | None]] = []
         while witness:
             item, witness = witness
@@ -265,7 +301,8 @@ def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tup
         order = sorted(range(len(chosen)), key=lambda i: _split_key(chosen[i][0]))
         split = tuple(chosen[i][0] for i in order)
         win_index = next((n for n, i in enumerate(order) if chosen[i][1] is not None), None)
-        out.append((split, win_index, None if win_index is None else chosen[order[win_index]][1]))
+        rough = tuple(sorted(coarse_of[i] for i in classes)) if coarse is not None else classes
+        out.append((split, win_index, None if win_index is None else chosen[order[win_index]][1], rough))
     return out
 
 

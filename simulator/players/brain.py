@@ -22,6 +22,26 @@ from .style import PlayStyle
 
 SUITS = ("m", "p", "s")
 
+JUDGEMENTS_PER_DECISION = 8
+"""Legality judgements (rulesets.judging on a whole hand, self-drawn or on a discard) one discard
+choice may make: where
+few waits are legal (螺山's 和数 threshold, 武汉's 屁胡) a choice would otherwise judge every wait
+of every ready discard, about a hundred judgements; the most promising are judged first."""
+
+
+class Budget:
+    """What is left of a decision's judgements (JUDGEMENTS_PER_DECISION)."""
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+    def take(self) -> bool:
+        """One judgement, if any is left."""
+        if self.left <= 0:
+            return False
+        self.left -= 1
+        return True
+
 
 @dataclass(frozen=True)
 class Discard:
@@ -126,27 +146,37 @@ class Brain:
         return [(wait, max(0, 4 - seen[wait] - mine[wait]) + 0.25) for wait in waits]
 
     def _legal_weight(self, player: Player, view: TableView, rest: list[Tile], wilds: tuple[Tile, ...],
-                      facts: WinFacts, waits: list[tuple[Tile, float]], first: bool = False) -> float:
-        """The weight of the legal waits among `waits` (with `first`, stop at the first legal one)."""
+                      facts: WinFacts, waits: list[tuple[Tile, float]], first: bool = False,
+                      budget: Budget | None = None) -> float:
+        """The weight of the legal waits among `waits` (with `first`, stop at the first legal one).
+        With a `budget`, the waits with the most live copies are judged first and a wait left
+        unjudged when it runs out counts as not legal (the player does not count on it)."""
         weight = 0.0
+        if budget is not None:
+            waits = sorted(waits, key=lambda wait: -wait[1])
         for wait, part in waits:
-            if self.could_win(player, view, rest, wait, wilds, facts):
+            if self.could_win(player, view, rest, wait, wilds, facts, budget):
                 weight += part
                 if first:
                     break
         return weight
 
     def could_win(self, player: Player, view: TableView, rest: list[Tile], tile: Tile,
-                  wilds: tuple[Tile, ...], facts: WinFacts) -> bool:
-        """Whether drawing `tile` (or, where allowed, claiming it) would be a legal win."""
+                  wilds: tuple[Tile, ...], facts: WinFacts, budget: Budget | None = None) -> bool:
+        """Whether drawing `tile` (or, where allowed, claiming it) would be a legal win (False,
+        unremembered, when it is not known yet and the `budget` is spent)."""
         key = (player.seat, tuple(sorted(rest)), tile, player.meld_tuple(), wilds, player.ready)
         found = self._legal.get(key)
         if found is None:
+            if budget is not None and not budget.take():
+                return False
             hand = rest + [tile]
             found = self.rules.legal_win(player.seat, hand, player.meld_tuple(), player.flower_tiles(), tile,
                                          None, wilds, player.ready or self.play.ready_declaration != "none",
                                          facts, bao=player.bao)
             if not found and self.play.discard_win:
+                if budget is not None and not budget.take():
+                    return False
                 found = self.rules.legal_win(player.seat, hand, player.meld_tuple(), player.flower_tiles(), tile,
                                              view.upper(player.seat), wilds,
                                              player.ready or self.play.ready_declaration != "none", facts)
@@ -196,9 +226,12 @@ class Brain:
         alone (ready with a legal wait, or not); otherwise the ready discards are judged in the
         order of their best possible weight (every wait legal), and a discard whose best possible
         entry cannot beat the best judged one is left unjudged (its entry keeps that bound: it is
-        never the minimum).  The choice is the same as judging everything.
+        never the minimum).  At most JUDGEMENTS_PER_DECISION judgements are made (the waits with
+        the most live copies first); a wait not judged by then counts as not legal, so where legal
+        waits are rare the choice can differ from judging everything.
         """
         entries: list[list] = []   # [distance, -weight, penalty, kind, uid, rest, waits (unjudged)]
+        budget = Budget(JUDGEMENTS_PER_DECISION)
         for kind, uid in options.items():
             rest = list(kinds)
             rest.remove(kind)
@@ -211,7 +244,7 @@ class Brain:
                     d = 1
             standing = uid in player.standing
             if standing and waits:
-                weight = self._legal_weight(player, view, rest, wilds, facts, waits)
+                weight = self._legal_weight(player, view, rest, wilds, facts, waits, budget=budget)
                 waits = []
                 if weight == 0:
                     d = 1
@@ -224,7 +257,7 @@ class Brain:
         unjudged = [e for e in entries if e[6]]
         if fold:
             for entry in unjudged:   # only whether some wait is legal matters
-                if not self._legal_weight(player, view, entry[5], wilds, facts, entry[6], first=True):
+                if not self._legal_weight(player, view, entry[5], wilds, facts, entry[6], first=True, budget=budget):
                     entry[0] = 1
         else:
             for entry in unjudged:   # the best it could be: every wait legal
@@ -234,7 +267,7 @@ class Brain:
             for entry in sorted(unjudged, key=lambda e: tuple(e[:3])):
                 if best is not None and tuple(entry[:3]) > best:
                     break             # neither this nor any later one can beat the best
-                weight = self._legal_weight(player, view, entry[5], wilds, facts, entry[6])
+                weight = self._legal_weight(player, view, entry[5], wilds, facts, entry[6], budget=budget)
                 entry[1] = -weight
                 if weight == 0:
                     entry[0] = 1

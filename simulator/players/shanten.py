@@ -8,13 +8,14 @@ pairs, an all-pungs hand and a one-suit hand (for regions that demand them) have
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 
 from rulesets.tiles import Tile
 from rulesets.winning import Shapes
 
 FAR = 99
-_TOTALS_LIMIT = 1 << 15     # merged results kept per instance before the memo is emptied
+_TOTALS_LIMIT = 1 << 15     # merged results kept per instance (the oldest goes as a new one comes)
 Triple = tuple[int, int, int]      # (melds, partial melds, pair 0/1)
 
 
@@ -39,7 +40,8 @@ class Shanten:
         self._face = tuple(None if Tile(k) in wilds else -1 if k >= 34 else int(plays.get(Tile(k), Tile(k)))
                            for k in range(42))
         self._memo: dict[tuple[tuple[int, ...], bool, bool], tuple[Triple, ...]] = {}
-        self._totals: dict[tuple[tuple[int, ...], str | None], tuple[Triple, ...]] = {}
+        # first in, first out, one at a time: emptying 32,768 entries at once held the loop 13 ms
+        self._totals: OrderedDict[tuple[tuple[int, ...], str | None], tuple[Triple, ...]] = OrderedDict()
 
     def faces(self, kinds: Sequence[Tile]) -> tuple[list[int], int]:
         counts = [0] * 34
@@ -68,7 +70,7 @@ class Shanten:
                 total = self._merge(total, self._options(tuple(counts[base:base + 9]), True, True))
             total = self._merge(total, self._options(tuple(counts[27:34]), False, True))
             if len(self._totals) >= _TOTALS_LIMIT:
-                self._totals.clear()
+                self._totals.popitem(last=False)
             self._totals[key] = total
         best = FAR
         for m, t, p in total:

@@ -37,6 +37,7 @@ def test_a_command_imports_only_its_own_module() -> None:
     loaded = _modules_after(["rules", "list"])
     assert {m for m in loaded if m.startswith("firmware.cli.cmd_")} == {"firmware.cli.cmd_rules"}
     assert "tables built" not in loaded  # built on first use, and listing uses none
+    assert "rulesets.definition" not in loaded  # the list is shipped ready (rulesets/regions/summaries.py)
 
 
 def test_help_names_every_command_with_its_summary(capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,7 +3,8 @@ every reading gives (rulesets/winning/readings.py, rulesets/scoring/views.py).
 
 For every region (and the house options that change its requirements) seeded winning hands with
 0–4 wilds of one kind, sometimes two kinds, are judged both ways: completeness, legality, the
-number of failed requirements and the whole settlement must be equal.  The default run checks a
+number of failed requirements and the whole settlement must be equal, and so must the legality
+that a caller asking only that (`settle=False`, the simulated players) gets.  The default run checks a
 modest sample per region; `pytest -m soak tests/rulesets/test_reading_classes.py` checks
 thousands per region.
 """
@@ -41,6 +42,9 @@ def _check(region: str, options: dict[str, str], seed: int, hands: int) -> int:
         assert collapsed.verdict.legal == every.verdict.legal, case
         assert len(collapsed.verdict.failures) == len(every.verdict.failures), (case, collapsed.verdict, every.verdict)
         assert collapsed.settlement == every.settlement, (str(case), collapsed.settlement, every.settlement)
+        # the players' question (legal or not: the first legal class ends the judging)
+        legal_only = evaluate_hand(ruleset, case.hand, case.context, settle=False)
+        assert legal_only.verdict.legal == every.verdict.legal, case
         checked += 1
     return checked
 

@@ -17,7 +17,7 @@ from rulesets.walls import Break, Layer, Slot
 from simulator import SimulatedTable
 from simulator.changes import Changes
 from simulator.players import PlayStyle, SimulatedPlayers, flower_kinds
-from simulator.players.brain import Brain
+from simulator.players.brain import JUDGEMENTS_PER_DECISION, Brain
 from simulator.players.knowledge import TableView
 from simulator.players.player import Player
 from simulator.players.rules import RegionPlay, WinFacts
@@ -219,6 +219,20 @@ def test_standing_four_go_only_with_the_ready_declaration():
     ready = player_with("123m456p789s111z5m7z", standing="5m7z11z")
     choice = brain.choose_discard(ready, view, 50, facts(view))
     assert choice.uid in ready.standing and choice.kind == Tile.RED and choice.declare
+
+
+def test_a_discard_choice_judges_a_bounded_number_of_waits():
+    """武汉: no wait of 九莲 is a legal 屁胡 without a 2/5/8 pair, and judging all of them was
+    ~24 whole-hand judgements for one discard (each ≈1 ms here, 5–20 on a Pi)."""
+    rules = RegionPlay(get_region("wuhan").resolve())
+    judged = []
+    legal_win = rules.legal_win
+    rules.legal_win = lambda *args, **kwargs: judged.append(1) or legal_win(*args, **kwargs)  # type: ignore[method-assign]
+    brain = Brain(rules, PlayStyle())
+    view = TableView((0, 1, 2, 3), 0)
+    choice = brain.choose_discard(player_with("1112345678999m5p"), view, 50, facts(view))
+    assert choice.kind == Tile.P5                       # the lone 5p still goes
+    assert 0 < len(judged) <= JUDGEMENTS_PER_DECISION
 
 
 def test_claims_follow_the_region():
