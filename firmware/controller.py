@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import time
 from dataclasses import dataclass
@@ -173,6 +174,7 @@ class TableController:
         """Pumps and the seat-text writer; the boards are already open and handshaken."""
         self.loop_watch.start()
         self.worker.start()                          # it builds the win tables meanwhile
+        gc.freeze()     # what start-up built lives as long as the table: no full collection scans it again
         await self.table.connected()
         self._tasks = [asyncio.create_task(self._pump("motor", self.devices.motor), name="pump-motor"),
                        asyncio.create_task(self._pump("rfid", self.devices.rfid), name="pump-rfid"),

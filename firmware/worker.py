@@ -8,7 +8,8 @@ of the controller's.  The price: one more Python process, ≈20–30 MB on a Pi.
 One `ProcessWorker` per controller (no globals).  `start` spawns `python -m firmware.worker`,
 which builds the win tables and then answers calls one at a time: each call goes down its
 standard input as one frame (4-byte length, then a pickle of the function, by name, and its
-plain-data arguments: frozen dataclasses, tuples, strings), each answer comes back up its
+plain-data arguments: frozen dataclasses, tuples, strings; a region's ruleset goes as its region
+id and house options, resolved again in the worker once), each answer comes back up its
 standard output the same way.  Nothing here starts a thread: the answers are read through the
 event loop.
 
@@ -23,6 +24,8 @@ event loop.
 from __future__ import annotations
 
 import asyncio
+import functools
+import io
 import os
 import pickle
 import signal
@@ -32,6 +35,9 @@ import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, TypeVar
+
+from rulesets.definition import Ruleset
+from rulesets.regions import REGION_IDS, get_region
 
 T = TypeVar("T")
 _LENGTH = struct.Struct(">I")
@@ -86,7 +92,7 @@ class ProcessWorker:
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """`fn(*args)` in the worker; its error is raised here.  Restarts a dead worker."""
-        request = pickle.dumps((fn, args))
+        request = _dumps((fn, args))
         async with self._lock:
             for attempt in range(1, self.attempts + 1):
                 if self._popen is None:
@@ -175,6 +181,28 @@ class ProcessWorker:
         return popen.returncode
 
 
+class _Pickler(pickle.Pickler):
+    """A region's ruleset travels as its name and options: it holds functions of its own (some
+    made as it is resolved) that a pickle cannot carry, and the worker has the same regions."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, Ruleset) and obj.region.id in REGION_IDS and get_region(obj.region.id) is obj.region:
+            return _ruleset, (obj.region.id, obj.options)
+        return NotImplemented
+
+
+def _dumps(value: Any) -> bytes:
+    buffer = io.BytesIO()
+    _Pickler(buffer, pickle.HIGHEST_PROTOCOL).dump(value)
+    return buffer.getvalue()
+
+
+@functools.lru_cache(maxsize=8)
+def _ruleset(region_id: str, options: tuple[tuple[str, str], ...]) -> Ruleset:
+    """In the worker: the ruleset a call names, resolved once per region and options."""
+    return get_region(region_id).resolve(dict(options))
+
+
 def _exit_text(code: int) -> str:
     if code < 0:
         try:
@@ -200,9 +228,9 @@ def serve(stdin: Any, stdout: Any) -> None:
         except Exception as error:                  # the caller's error, raised in the controller
             answer = (False, error)
         try:
-            frame = pickle.dumps(answer)
+            frame = _dumps(answer)
         except Exception as error:                  # an answer that cannot travel: say so instead
-            frame = pickle.dumps((False, RuntimeError(f"the worker's answer could not be sent: {error}")))
+            frame = _dumps((False, RuntimeError(f"the worker's answer could not be sent: {error}")))
         stdout.write(_LENGTH.pack(len(frame)) + frame)
         stdout.flush()
 
