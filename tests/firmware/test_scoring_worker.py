@@ -138,6 +138,7 @@ def test_a_killed_worker_is_started_again_and_the_win_still_scored():
     scored by a new worker, the restart is in the recorder, and no worker is left after the run."""
     ruleset = get_region("dongbei").resolve()
     killed: list[int] = []
+    scorers: list[int] = []                     # the worker that scored the win
     hubs = []
 
     def on_session(session):
@@ -149,6 +150,7 @@ def test_a_killed_worker_is_started_again_and_the_win_still_scored():
                 killed.append(hub.worker.pid)
                 os.kill(hub.worker.pid, signal.SIGKILL)
         hub.watch(kill_at_the_win_check)
+        hub.recorder.listen(lambda e: scorers.append(hub.worker.pid) if e["event"] == "win" else None)
 
     async def play():
         table = SimulatedTable(seed=1, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
@@ -171,4 +173,4 @@ def test_a_killed_worker_is_started_again_and_the_win_still_scored():
     assert killed and warning < win
     assert sorted(log[win]["tiles"]) == sorted(str(t) for t in parse_tiles(DealerWins.HAND))
     assert hubs[0].worker.restarts == 1 and hubs[0].worker.pid is None      # stopped with the controller
-    assert _gone(killed[0])
+    assert _gone(killed[0]) and scorers[0] != killed[0] and _gone(scorers[0])     # no worker outlives the run
