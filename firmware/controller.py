@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
+import logging
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, TypeVar
 
@@ -32,7 +33,6 @@ from drivers.serial_transport import DEFAULT_BAUDRATE
 from drivers.table_ui import Key
 from rulesets.definition import Ruleset
 from rulesets.tiles import Tile
-from rulesets.winning import prepare
 from rulesets.walls import StackPos
 
 from .build.enrollment import EnrollPorts
@@ -47,8 +47,10 @@ from .machines import build_machine
 from .panel import FrontPanel, Settings
 from .presenter import Presenter
 from .records.recorder import FlightRecorder
+from .worker import ProcessWorker
 
 T = TypeVar("T")
+log = logging.getLogger("mahjong_table.controller")
 RESEND_AFTER_S = 1.0        # a command failed by a link episode the pump has not seen: sent again after this
 
 
@@ -134,7 +136,7 @@ class TableController:
         self._changed = asyncio.Condition()
         self._seat_lines: asyncio.Queue[tuple[int, int, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task] = []
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-worker")
+        self.worker = ProcessWorker(on_fault=self._worker_fault)     # scoring: off the loop and off its GIL
         self.loop_watch = LoopWatch()
         self._hand: HandListener | None = None
         self._walls_blind = False               # the motor board rebooted and its walls are not read yet
@@ -171,8 +173,8 @@ class TableController:
     async def start(self) -> None:
         """Pumps and the seat-text writer; the boards are already open and handshaken."""
         self.loop_watch.start()
-        await self.compute(prepare)                  # the win tables, built off the loop before any hand
-        await self.compute(prepare, True)
+        self.worker.start()                          # it builds the win tables meanwhile
+        gc.freeze()     # what start-up built lives as long as the table: no full collection scans it again
         await self.table.connected()
         self._tasks = [asyncio.create_task(self._pump("motor", self.devices.motor), name="pump-motor"),
                        asyncio.create_task(self._pump("rfid", self.devices.rfid), name="pump-rfid"),
@@ -192,7 +194,7 @@ class TableController:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
-        await asyncio.get_running_loop().run_in_executor(None, self._worker.shutdown)
+        await self.worker.stop()
 
     async def self_test(self) -> None:
         """The board's constants against the ruleset; the current lifts, hatch, walls and faults."""
@@ -264,10 +266,15 @@ class TableController:
         return press
 
     async def compute(self, fn: Callable[..., T], *args: Any) -> T:
-        """CPU-heavy pure work (a hand judged and scored) on the controller's worker thread: the loop
-        keeps pumping the boards' frames meanwhile (a 河北 hand with both wilds takes half a second
-        here, seconds on a Pi Zero)."""
-        return await asyncio.get_running_loop().run_in_executor(self._worker, fn, *args)
+        """CPU-heavy pure work (a hand judged and scored) in the controller's worker process: the loop
+        keeps pumping the boards' frames meanwhile, and no other thread holds its GIL (a 河北 hand
+        with both wilds takes tens of ms here, seconds on a Pi Zero)."""
+        return await self.worker.run(fn, *args)
+
+    def _worker_fault(self, why: str) -> None:
+        """The scoring worker died during a call: shown, and the call made again in a new one."""
+        log.warning("%s", why)
+        self.recorder.emit("warning", message=why)
 
     async def roll_dice(self, count: int) -> tuple[int, ...]:
         self._dice = None

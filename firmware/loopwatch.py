@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Callable
 
 log = logging.getLogger("mahjong_table.loop")
 
@@ -23,6 +24,7 @@ class LoopWatch:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._handle: asyncio.TimerHandle | None = None
         self._due = 0.0
+        self.on_tick: Callable[[float], None] | None = None    # hears every lag (ms): a benchmark's probe
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -51,4 +53,6 @@ class LoopWatch:
         if lag_ms > self.warn_ms:
             log.warning("the event loop was held for %.0f ms (over %.0f ms): the boards wait meanwhile",
                         lag_ms, self.warn_ms)
+        if self.on_tick is not None:
+            self.on_tick(lag_ms)
         self._arm()
