@@ -428,8 +428,10 @@ class TableSession:
         self.state = session
         self.flow.note = RESTARTED          # the next phase shown says so: a key pressed as it stopped is pressed again
         self.store.submit(self.ledger.resume_session, session.session_id)
+        last = await self.store.run(self.ledger.last_hand, session.session_id)     # its hand_end may be cut off
         hub.recorder.emit("session_resumed", hand=0, session=session.session_id, ruleset=session.ruleset_id,
-                          options=dict(session.options), totals=list(session.totals), dealer=session.dealer)
+                          options=dict(session.options), totals=list(session.totals), dealer=session.dealer,
+                          **({"last_hand": last} if last is not None else {}))
         self._show_session()
         below = self._saved_set(saved, NEXT_SET_KEY)
         standing = self._saved_set(saved, RAISED_SET_KEY)

@@ -153,7 +153,8 @@ class HandFlow:
         ports.recorder.open_hand(hand.number)
         ports.recorder.emit("resumed", cause=cause, phase=hand.phase, **start_fields(hand),
                             taken=[[t.slot.ring, t.slot.layer.value, t.end.value, t.reason]
-                                   for t in hand.tracker.taken.values()])      # what the journal knew
+                                   for t in hand.tracker.taken.values()],      # what the journal knew
+                            indicators=[r.event_fields() for r in hand.reveals])   # as recorded: a private 宝 hidden
         for pos, tiles in blind:
             self.on_wall_change(pos, tiles)
         if hand.phase == "win_check":                   # the win check restarts when the seat presses 胡 again
