@@ -126,7 +126,7 @@ def _endings(files: Sequence[RecorderFile], hands: list[HandLog]) -> list[tuple[
             found.append((Finding(recorder.lines[-1].where, "no recorder_end after this line: the file was cut off "
                                                             "or the controller died"), recorder.name))
     for hand in hands:
-        if hand.end is None:
+        if hand.end is None and hand.ledger_end is None:      # (one the next file's session_resumed settles did end)
             found.append((Finding(hand.start.where, f"hand {hand.number} never ended: its hand_end is missing (cut off, "
                                                     "or the controller stopped mid-hand)"), hand.lines[-1].file))
     return found

@@ -124,7 +124,7 @@ def test_a_hand_end_the_ledger_kept_but_the_cut_file_lost_counts_in_the_totals(r
     first, second = killed_after_settling(events, 2)
     assert not any(e["event"] == "hand_end" and e["hand"] == 2 for e in first)
     report = audit_recorders(files(first, second), LedgerView.open(ledger))
-    assert not any("totals" in p.text for p in report.problems), report.problems
+    assert report.sound and report.hands == 3, report.problems      # hand 2 ended in the ledger only
     first, second = killed_after_settling(events, 2, last_hand=False)
     before = audit_recorders(files(first, second), LedgerView.open(ledger))
     assert any("are not the totals before it plus its payments" in p.text for p in before.problems)
