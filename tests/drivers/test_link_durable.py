@@ -32,6 +32,20 @@ async def until(predicate, step: float = 0.01) -> None:
         await asyncio.sleep(step)
 
 
+async def close(client: MotorBoard, b: Bench) -> None:
+    await client.close()
+    b.board.stop()
+    await b.wire.close()
+
+
+async def holding_bench(presses: int) -> tuple[Bench, list, list]:
+    """A host holding its acks, and `presses` keys the board reported and it read (with their marks)."""
+    b = bench(config=HOLDING)
+    await b.motor.connect()
+    sent = press(b.board, 0, presses)
+    return b, sent, await read(b.motor, presses)
+
+
 async def read(client: MotorBoard, count: int) -> list:
     got = []
     for _ in range(count):
@@ -41,10 +55,7 @@ async def read(client: MotorBoard, count: int) -> list:
 
 def test_an_event_not_released_is_never_acknowledged_and_a_restarted_host_gets_it_again():
     async def main():
-        b = bench(config=HOLDING)
-        await b.motor.connect()
-        sent = press(b.board, 0, 3)
-        got = await read(b.motor, 3)
+        b, sent, got = await holding_bench(3)
         assert [event for event, _ in got] == sent
         b.motor.link.release(got[0][1])                         # only the first is durable
         await until(lambda: b.board.unacked_events == 2)
@@ -60,18 +71,13 @@ def test_an_event_not_released_is_never_acknowledged_and_a_restarted_host_gets_i
         assert b.board.unacked_events == 2 and second.pending_events() == []
         second.link.release(again[-1][1])
         await until(lambda: b.board.unacked_events == 0)
-        await second.close()
-        b.board.stop()
-        await b.wire.close()
+        await close(second, b)
     run(main(), timeout=30)
 
 
 def test_a_restarted_host_skips_the_events_its_journal_says_were_applied():
     async def main():
-        b = bench(config=HOLDING)
-        await b.motor.connect()
-        sent = press(b.board, 0, 4)
-        got = await read(b.motor, 4)
+        b, sent, got = await holding_bench(4)
         applied = got[1][1]                     # the journal holds the first two; not yet committed
         journal = SessionRef(applied.session, b.motor.identity.boot_counter, applied=applied.seq)
         await b.motor.close()
@@ -83,18 +89,13 @@ def test_a_restarted_host_skips_the_events_its_journal_says_were_applied():
         second.link.release(second.last_mark)
         await until(lambda: b.board.unacked_events == 0)        # the skipped ones are released with it
         assert second.pending_events() == []
-        await second.close()
-        b.board.stop()
-        await b.wire.close()
+        await close(second, b)
     run(main(), timeout=30)
 
 
 def test_after_a_lost_link_the_board_resends_what_was_not_released_and_it_is_delivered_once():
     async def main():
-        b: Bench = bench(config=HOLDING)
-        await b.motor.connect()
-        sent = press(b.board, 0, 3)
-        got = await read(b.motor, 3)
+        b, sent, got = await holding_bench(3)
         await b.lose()
         b.wire.faults.silent = False
         resent = b.board.counters.events_resent
@@ -115,10 +116,7 @@ def test_after_a_lost_link_the_board_resends_what_was_not_released_and_it_is_del
 
 def test_a_mark_of_another_session_releases_nothing():
     async def main():
-        b = bench(config=HOLDING)
-        await b.motor.connect()
-        press(b.board, 0, 2)
-        got = await read(b.motor, 2)
+        b, _, got = await holding_bench(2)
         stale = dataclasses.replace(got[1][1], session=got[1][1].session ^ 0x1111)
         b.motor.link.release(stale)
         await frames_later(b.motor, 5)

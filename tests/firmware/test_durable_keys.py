@@ -74,29 +74,19 @@ def declared(events: list[dict], hand: int, seat: int) -> int:
     return sum(1 for e in events if e["event"] == "kong_declared" and (e["hand"], e["seat"]) == (hand, seat))
 
 
-def test_a_kong_the_journal_never_held_is_sent_again_by_the_board_after_a_kill(tmp_path):
-    """The disk stalls as the 杠 is applied (its journal write does not commit), the link beats on
-    for a while, then the controller is killed: the restarted controller resumes the board's
-    session, gets the 杠 again (never acknowledged) and the hand goes on with it — no 15-tile hand,
-    no 诈胡 — settled once."""
+def kill_at_the_first_kong(tmp_path, prepare, kill):
+    """Play guangshui; at the first 杠 declared, `prepare(session)` at once, then `await kill(session,
+    stop)` beside the table (it ends by stopping the controller); then a restart plays two more hands."""
     holder: dict = {}
-    stalled = threading.Event()
 
     def capture(players, stop) -> None:
         holder["stop"] = stop
 
-    async def kill_after_some_beats(session) -> None:
-        await host_frames(session.hub.devices.motor, 5)
-        no_more_writes(session)
-        no_more_acks(session)
-        stalled.set()                           # the stalled writes now reach a dead disk
-        holder["stop"]()
-
     def killed_at(event: dict) -> bool:
         if event["event"] == "kong_declared" and "task" not in holder:
             session = holder["session"]
-            session.store.submit(stalled.wait)
-            holder["task"] = asyncio.get_running_loop().create_task(kill_after_some_beats(session))
+            prepare(session)
+            holder["task"] = asyncio.get_running_loop().create_task(kill(session, holder["stop"]))
         return False
 
     db = str(tmp_path / "table.db")
@@ -106,10 +96,29 @@ def test_a_kong_the_journal_never_held_is_sent_again_by_the_board_after_a_kill(t
     kong = next(e for e in before if e["event"] == "kong_declared")
     resumed = next(e for e in after if e["event"] == "resumed")
     assert resumed["hand"] == kong["hand"]
+    ends = [e["hand"] for e in after if e["event"] == "hand_end"]
+    assert ends[0] == kong["hand"] and len(ends) == len(set(ends)) == 2         # settled once, after
+    return kong, after
+
+
+def test_a_kong_the_journal_never_held_is_sent_again_by_the_board_after_a_kill(tmp_path):
+    """The disk stalls as the 杠 is applied (its journal write does not commit), the link beats on
+    for a while, then the controller is killed: the restarted controller resumes the board's
+    session, gets the 杠 again (never acknowledged) and the hand goes on with it — no 15-tile hand,
+    no 诈胡 — settled once."""
+    stalled = threading.Event()
+
+    async def kill_after_some_beats(session, stop) -> None:
+        await host_frames(session.hub.devices.motor, 5)
+        no_more_writes(session)
+        no_more_acks(session)
+        stalled.set()                           # the stalled writes now reach a dead disk
+        stop()
+
+    kong, after = kill_at_the_first_kong(tmp_path, lambda session: session.store.submit(stalled.wait),
+                                         kill_after_some_beats)
     assert declared(after, kong["hand"], kong["seat"]) >= 1                 # the board sent it again
     assert not any(e["event"] == "false_win" and e["hand"] == kong["hand"] for e in after)
-    ends = [e["hand"] for e in after if e["event"] == "hand_end"]
-    assert ends[0] == kong["hand"] and len(ends) == len(set(ends)) == 2
 
 
 def test_an_event_the_journal_holds_is_not_applied_again_when_its_ack_died_with_the_controller(tmp_path, monkeypatch):
@@ -117,35 +126,17 @@ def test_an_event_the_journal_holds_is_not_applied_again_when_its_ack_died_with_
     the board sends the 杠 again on the resume, and the restarted controller skips it (the journal
     says it was applied): that seat's 杠 is declared again only if pressed again."""
     pressed = kongs_pressed(monkeypatch)
-    holder: dict = {}
+    at_kill: list[int] = []
 
-    def capture(players, stop) -> None:
-        holder["stop"] = stop
-
-    async def kill_once_journaled(session) -> None:
+    async def kill_once_journaled(session, stop) -> None:
         while session._dirty.is_set() or session._journal_task is None:
             await asyncio.sleep(0)
         await session.store.run(nothing)        # the write the journal task queued is committed
         no_more_writes(session)
-        holder["pressed"] = len(pressed)
-        holder["stop"]()
+        at_kill.append(len(pressed))
+        stop()
 
-    def killed_at(event: dict) -> bool:
-        if event["event"] == "kong_declared" and "task" not in holder:
-            session = holder["session"]
-            no_more_acks(session)
-            holder["task"] = asyncio.get_running_loop().create_task(kill_once_journaled(session))
-        return False
-
-    db = str(tmp_path / "table.db")
-    result, before, after = run(crash_and_restart("guangshui", 3, db, killed_at, players_hook=capture,
-                                                  on_session=lambda s: holder.setdefault("session", s)),
-                                timeout=180)
-    kong = next(e for e in before if e["event"] == "kong_declared")
-    resumed = next(e for e in after if e["event"] == "resumed")
-    assert resumed["hand"] == kong["hand"]
-    again = [p for p in pressed[holder["pressed"]:] if p[0] == kong["seat"]]      # pressed after the kill
-    assert declared(after, kong["hand"], kong["seat"]) <= len(again), (pressed, holder["pressed"])
+    kong, after = kill_at_the_first_kong(tmp_path, no_more_acks, kill_once_journaled)
+    again = [p for p in pressed[at_kill[0]:] if p[0] == kong["seat"]]      # pressed after the kill
+    assert declared(after, kong["hand"], kong["seat"]) <= len(again), (pressed, at_kill)
     assert not any(e["event"] == "warning" and "twice" in e.get("message", "") for e in after)
-    ends = [e["hand"] for e in after if e["event"] == "hand_end"]
-    assert ends[0] == kong["hand"] and len(ends) == len(set(ends)) == 2
