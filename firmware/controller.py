@@ -129,6 +129,7 @@ class TableController:
         self.on_link_session: Callable[[str, SessionRef], None] | None = None     # the session journals them
         self.applied: dict[str, EventMark] = {}                 # each board's last event applied to the state
         self.on_applied: Callable[[], None] | None = None       # the session journals it, then releases it
+        self.journal_now: Callable[[], Awaitable[None]] | None = None     # the session: the hand, committed now
         self.hand_void: str | None = None                       # why the hand in play can no longer be trusted
         self._halts = 0                                         # SafeStop events: the board stopped its motors
         self._dice: tuple[int, ...] | None = None
@@ -602,6 +603,10 @@ class _HandPorts(_Port):
 
     async def compute(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self._hub.compute(fn, *args)
+
+    async def journaled(self) -> None:
+        if self._hub.journal_now is not None:
+            await self._hub.journal_now()
 
     async def read_zone(self, seat: int) -> tuple[bytes, ...]:
         return await self._hub.read_zone(seat)

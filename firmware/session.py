@@ -103,6 +103,7 @@ class TableSession:
         controller.attach(hand=self.flow, build=self.builder)
         controller.on_link_session = self._journal_link
         controller.on_applied = self._event_applied
+        controller.journal_now = self._journal_now
         self._applied_before: dict[str, EventMark] = {}    # what the last run journaled as applied
         log_table(controller)                       # a line per phase, fault, set check, link episode, hand
         controller.recorder.listen(self._on_event)
@@ -308,15 +309,26 @@ class TableSession:
         while True:
             await self._dirty.wait()
             self._dirty.clear()
-            marks = dict(self.hub.applied)
-            put = {LINKS_KEY: self._links_row(marks)}
-            hand = self.flow.hand
-            if hand is not None and not self._settling:
-                put[HAND_KEY] = hand.to_json()
-            written = self.store.queue(self.ledger.journal_swap, put)
-            self.hub.recorder.release_lines()
-            await written
-            self._release(marks)
+            await self._commit_journal()
+
+    async def _journal_now(self) -> None:
+        """The hand as it stands, committed now (behind whatever was queued before): a win is shown
+        only once a restart would know it."""
+        await self._commit_journal()
+
+    async def _commit_journal(self) -> None:
+        """The hand (if one is open and not settling) with the boards' last events applied to it, in
+        one transaction; the hand's lines reach the file behind it; once committed, those events may
+        be acknowledged."""
+        marks = dict(self.hub.applied)
+        put = {LINKS_KEY: self._links_row(marks)}
+        hand = self.flow.hand
+        if hand is not None and not self._settling:
+            put[HAND_KEY] = hand.to_json()
+        written = self.store.queue(self.ledger.journal_swap, put)
+        self.hub.recorder.release_lines()
+        await written
+        self._release(marks)
 
     def _event_applied(self) -> None:
         self._dirty.set()
