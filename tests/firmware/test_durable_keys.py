@@ -140,3 +140,33 @@ def test_an_event_the_journal_holds_is_not_applied_again_when_its_ack_died_with_
     again = [p for p in pressed[at_kill[0]:] if p[0] == kong["seat"]]      # pressed after the kill
     assert declared(after, kong["hand"], kong["seat"]) <= len(again), (pressed, at_kill)
     assert not any(e["event"] == "warning" and "twice" in e.get("message", "") for e in after)
+
+
+def test_a_win_reaches_a_seat_display_only_once_the_journal_holds_it(tmp_path, monkeypatch):
+    """四川 血战: the hand goes on after a win.  Had the winner's display said 胡 +N before the journal
+    held the win, a kill in between would leave a restarted table that does not know it while the
+    winner, told he won, plays no more (found by the fault campaign: a stall at 请出牌)."""
+    import json
+    import sqlite3
+
+    from drivers.table_ui import WIN_DONE
+    from firmware.simulated import run_simulated
+    from rulesets.regions import get_region
+    from simulator.world import World
+
+    db = str(tmp_path / "table.db")
+    shown: list[tuple[int, bool]] = []
+    real = World.set_seat_text
+
+    def set_seat_text(world, seat, line, text):
+        if text.startswith(WIN_DONE + " ") and world.seat_displays[seat][line] != text:
+            with sqlite3.connect(db) as con:
+                row = con.execute("SELECT value FROM journal WHERE key = 'hand'").fetchone()
+            if row is None:                     # the hand is settled: the ledger holds it (one transaction)
+                shown.append((seat, True))
+            else:
+                shown.append((seat, any(w["seat"] == seat for w in json.loads(row[0])["wins"])))
+        real(world, seat, line, text)
+    monkeypatch.setattr(World, "set_seat_text", set_seat_text)
+    run(run_simulated(get_region("sichuan").resolve(), hands=2, seed=5, ledger_path=db, resume=True), timeout=120)
+    assert len(shown) >= 2 and all(known for _, known in shown), shown
