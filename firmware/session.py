@@ -22,6 +22,7 @@ from concurrent.futures import Future
 from dataclasses import replace
 from typing import Any, Awaitable, Callable
 
+from drivers.client import BoardClient
 from drivers.link import EventMark, SessionRef
 from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import RESTARTED, Key, Panel, Phase
@@ -337,7 +338,7 @@ class TableSession:
         for source, mark in marks.items():
             self._client(source).link.release(mark)
 
-    def _client(self, source: str):
+    def _client(self, source: str) -> BoardClient:
         return self.hub.devices.motor if source == "motor" else self.hub.devices.rfid
 
     def _links_row(self, marks: dict[str, EventMark]) -> dict[str, list]:
