@@ -13,9 +13,11 @@ protocol.md §3.  What a board does:
   status is returned in an ACK carrying the last CMD_WINDOW statuses; an old one is re-acked
   without running it again (exactly once); one from the future is refused with NAK(GAP);
   a damaged frame earns NAK(DAMAGED); a command without a session earns NAK(NO_SESSION, boot);
-- numbers its events, keeps up to EVENT_WINDOW of them unacknowledged, queues the rest
-  (dropping the oldest and reporting EventsDropped when the queue is full), and resends from
-  any RESEND point;
+- numbers its events, keeps up to EVENT_WINDOW of them unacknowledged, queues the rest, and
+  resends from any RESEND point.  It never drops an event it holds: a host acknowledges only what
+  it made durable, and a restarted host gets every event it had not (protocol.md §3.4).  When the
+  queue is full a new event is refused (a key press then does nothing: it is pressed again) and
+  the count refused is told in band (EventsDropped) behind the events held;
 - sends BOARD_BEAT every heartbeat and, when no valid frame came from the host for the link
   timeout, calls `on_host_lost` (the application stops its motors) until frames come again;
   meanwhile it keeps the session, its sequence numbers and its queued events for a RESUME.
@@ -55,7 +57,7 @@ class BoardLinkCounters:
     naks: int = 0
     events: int = 0
     events_resent: int = 0
-    events_dropped: int = 0
+    events_refused: int = 0            # not queued: the queue was full (none held is ever dropped)
     host_lost: int = 0
     resumed: int = 0
 
@@ -120,7 +122,7 @@ class BoardLink:
         self._ev_next = 0
         self._unacked: deque[tuple[int, bytes]] = deque()
         self._queue: deque[tuple[int, bytes]] = deque()
-        self._dropped = 0
+        self._refused = 0
         self._last_rx = self._loop.time()
         self._last_nak = (-1, 0.0)
 
@@ -152,25 +154,30 @@ class BoardLink:
 
     # -- events ----------------------------------------------------------------------------------
 
-    def emit(self, message: Message) -> None:
-        """Queue an event for the host (dropped when no host session is open)."""
+    def emit(self, message: Message) -> bool:
+        """Queue an event for the host; False if it was not: no host session is open, or the queue
+        is full (the events held are kept: a host acknowledges only what it made durable)."""
         if not self.session:
-            return
+            return False
         self.counters.events += 1
+        self._tell_refused()
         if len(self._queue) >= self.config.queue_capacity:
-            self._queue.popleft()
-            self._dropped += 1
-            self.counters.events_dropped += 1
+            self._refused += 1
+            self.counters.events_refused += 1
+            return False
         self._queue.append((message.ID, message.encode_payload()))
         self._pump()
+        return True
+
+    def _tell_refused(self) -> None:
+        """Once there is room, the count of events refused goes in their place, behind those held."""
+        if self._refused and len(self._queue) < self.config.queue_capacity:
+            self._queue.append((EventsDropped.ID, EventsDropped(min(self._refused, 0xFFFF)).encode_payload()))
+            self._refused = 0
 
     def _pump(self) -> None:
-        while len(self._unacked) < self.config.event_window and (self._queue or self._dropped):
-            if self._dropped:
-                msg, payload = EventsDropped.ID, EventsDropped(min(self._dropped, 0xFFFF)).encode_payload()
-                self._dropped = 0
-            else:
-                msg, payload = self._queue.popleft()
+        while len(self._unacked) < self.config.event_window and self._queue:
+            msg, payload = self._queue.popleft()
             wire = self._encode(Kind.EVENT, self._ev_next, msg, payload)
             self._unacked.append((self._ev_next, wire))
             self._ev_next = (self._ev_next + 1) & 0xFF
@@ -179,6 +186,8 @@ class BoardLink:
     def _release(self, ack: int) -> None:
         while self._unacked and 0 < ((ack - self._unacked[0][0]) & 0xFF) < 128:
             self._unacked.popleft()
+        self._pump()
+        self._tell_refused()
         self._pump()
 
     # -- receiving -------------------------------------------------------------------------------

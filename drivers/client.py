@@ -6,7 +6,7 @@ import asyncio
 from typing import AsyncIterator, ClassVar, TypeVar
 
 from .errors import CommandRejected, LinkClosed, LinkError
-from .link import HostLink, LinkConfig, LinkStatistics, SessionRef
+from .link import EventMark, HostLink, LinkConfig, LinkStatistics, SessionRef
 from .messages import BoardIdentity, BoardKind, Catalog, ClearFaults, Message, RequestSnapshot, Status
 from .serial_transport import DEFAULT_BAUDRATE, open_serial
 from .stream import ByteStream
@@ -25,6 +25,10 @@ class BoardClient:
 
     A LinkLost is an episode: `reconnect()` resumes the session (after `reopen()` if the port
     vanished), and the events continue, in order, from where they stood.
+
+    `last_mark` is where the event `next_event()` last handed out stands (its session and seq): a
+    client holding acks (`LinkConfig.hold_acks`) gives it back to `link.release` once the event's
+    effects are durable.
     """
 
     KIND: ClassVar[BoardKind]
@@ -38,7 +42,8 @@ class BoardClient:
                              expected_kind=self.KIND, config=config)
         self.url = url                  # where reopen() finds the port again (None: not reopenable)
         self.baudrate = baudrate
-        self._queue: asyncio.Queue[Message | LinkError] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[Message, EventMark | None] | LinkError] = asyncio.Queue()
+        self.last_mark: EventMark | None = None
         self.link.set_handlers(self._on_event, self._on_failure)
 
     @classmethod
@@ -113,7 +118,7 @@ class BoardClient:
 
     def _on_event(self, msg: int, payload: bytes) -> None:
         # A MessageError goes back to the link, which does not count the event as delivered.
-        self._queue.put_nowait(self.EVENTS.decode(msg, payload))
+        self._queue.put_nowait((self.EVENTS.decode(msg, payload), self.link.last_mark))
 
     def _on_failure(self, error: LinkError) -> None:
         self._queue.put_nowait(error)
@@ -133,7 +138,8 @@ class BoardClient:
                     self._queue.put_nowait(item)  # stay failed for the next reader too
                     raise item
                 continue  # a failure from before a reconnect
-            return item
+            message, self.last_mark = item
+            return message
 
     def pending_events(self) -> list[Message]:
         """Every event already received, without waiting."""
@@ -145,7 +151,8 @@ class BoardClient:
                     self._queue.put_nowait(item)
                     break
                 continue
-            out.append(item)
+            message, self.last_mark = item
+            out.append(message)
         return out
 
     async def events(self) -> AsyncIterator[Message]:

@@ -9,6 +9,11 @@
   events cumulatively so the board can free its buffer.  An event counts as delivered only once
   the client decoded it: one that does not decode is asked for again, never acknowledged and
   dropped, and one that keeps failing ends the link with EventUndecodable.
+- Durable acknowledgement (`hold_acks`): a client that must not lose an event to its own crash
+  (the controller, whose journal follows the event by a few milliseconds) holds the acks; the
+  link then acknowledges only through the last event the client `release`d (each event is marked
+  with an `EventMark` as it is delivered), so the board keeps the rest and resends them on a
+  RESUME — to a restarted process too, which skips those it already applied (`SessionRef.applied`).
 - Handshake: HELLO → IDENT with version, board kind, boot counter, build and constants; a
   version-1 board (another frame format) is recognised and refused by name.
 - Heartbeat both ways; no valid frame for `link_timeout` → LinkLost; a changed boot counter →
@@ -62,6 +67,7 @@ class LinkConfig:
     max_undecodable: int = 3       # an event that fails to decode this often → EventUndecodable
     hold_for: float = 5.0          # after a LinkLost, commands wait this long for a reconnection
                                    # to begin (longer while one is under way), then fail
+    hold_acks: bool = False        # acknowledge events only once released (HostLink.hold_acks)
 
 
 @dataclass(frozen=True)
@@ -124,6 +130,26 @@ class SessionRef:
 
     session: int
     boot_counter: int | None = None   # the board's boot counter in that session; None: not checked
+    applied: int | None = None        # the last event seq of that session the client applied (None:
+                                      # none known): on a resume, events through it are skipped
+
+
+@dataclass(frozen=True)
+class EventMark:
+    """Where one delivered event stands: its session and seq (`HostLink.last_mark`); what a client
+    holding acks `release`s once the event's effects are durable."""
+
+    session: int
+    seq: int
+
+
+def _first_unapplied(oldest: int, applied: int | None) -> int:
+    """Where a resumed session's events start: the board's oldest held one, or — the client having
+    applied some of them before (`SessionRef.applied`, journaled) — the one after those."""
+    if applied is None:
+        return oldest
+    after = (applied + 1) & 0xFF
+    return after if (after - oldest) & 0xFF < 128 else oldest
 
 
 def _ignore_event(msg: int, payload: bytes) -> None:
@@ -186,6 +212,9 @@ class HostLink:
         self._ev_next = 0
         self._ev_held: dict[int, Frame] = {}
         self._ev_unacked = 0
+        self._hold_acks = config.hold_acks    # acknowledge only through `_ev_released` (hold_acks())
+        self._ev_released = 0          # the next event seq the client has not released
+        self.last_mark: EventMark | None = None     # the event being (or last) delivered
         self._last_resend: tuple[int, float] = (-1, 0.0)
         self._undecodable: tuple[int, int] = (-1, 0)   # (seq, failures) of the event that failed
         # liveness
@@ -207,6 +236,30 @@ class HostLink:
     @property
     def failure(self) -> LinkError | None:
         return self._failure
+
+    def hold_acks(self) -> None:
+        """From now on acknowledge an event only once the client `release`s it (durable): the board
+        keeps it until then and sends it again after a RESUME, to this process or the next."""
+        if not self._hold_acks:
+            self._hold_acks = True
+            self._ev_released = self._ev_next
+
+    def release(self, mark: EventMark) -> None:
+        """The events through `mark` are durable: they may be acknowledged.  A mark of another
+        session, or one already released, changes nothing."""
+        if not self._hold_acks or mark.session != self._session:
+            return
+        through = (mark.seq + 1) & 0xFF
+        ahead = (through - self._ev_released) & 0xFF
+        if ahead == 0 or ahead > (self._ev_next - self._ev_released) & 0xFF:
+            return
+        self._ev_released = through
+        if self._timers.event_ack is None and self._failure is None and not self._holding:
+            self._timers.event_ack = self._loop.call_later(self.config.event_ack_delay, self._send_event_ack)
+
+    def _ack_point(self) -> int:
+        """The event seq the board may forget up to: what was delivered, or what was released."""
+        return self._ev_released if self._hold_acks else self._ev_next
 
     @property
     def connected(self) -> bool:
@@ -244,7 +297,7 @@ class HostLink:
                 if identity.resumed and same_boot:
                     assert identity.state is not None
                     self._tx_next = identity.state.next_command
-                    self._ev_next = identity.state.oldest_event
+                    self._ev_next = self._ev_released = _first_unapplied(identity.state.oldest_event, ref.applied)
                     self._begin(identity)
                     self._continue()
                     return identity
@@ -461,7 +514,7 @@ class HostLink:
         self._last_resend = (self._ev_next, self._loop.time())
         self._count.resend_requests += 1
         self._ev_unacked = 0
-        self._write(encode_frame(Kind.RESEND, self._ev_next, 0, b"\x00"))
+        self._write(encode_frame(Kind.RESEND, self._ack_point(), 0, b"\x00"))
 
     def _consistent(self, identity: BoardIdentity) -> bool:
         """The board's view of the resumed session fits ours: it has run only commands we sent
@@ -517,7 +570,7 @@ class HostLink:
         self._fail_commands(error)
         self._tx_next = 0
         self._unconfirmed = None
-        self._ev_next = 0
+        self._ev_next = self._ev_released = 0
         self._ev_held.clear()
         self._ev_unacked = 0
         self._undecodable = (-1, 0)
@@ -582,7 +635,7 @@ class HostLink:
             self._timers.event_ack.cancel()
             self._timers.event_ack = None
         self._ev_unacked = 0
-        self._write(encode_frame(Kind.EVENT_ACK, self._ev_next))
+        self._write(encode_frame(Kind.EVENT_ACK, self._ack_point()))
 
     def _request_resend(self) -> None:
         seq, when = self._last_resend
@@ -591,9 +644,14 @@ class HostLink:
             return
         self._last_resend = (self._ev_next, now)
         self._count.resend_requests += 1
-        # Ask only for the hole before the first event we hold (0 = everything from ev_next).
+        # Ask only for the hole before the first event we hold (0 = everything from ev_next).  A
+        # RESEND acknowledges what is before it: with acks held it starts at the last released event
+        # (those between are resent too, and dropped here as duplicates).
         missing = min(((seq - self._ev_next) & 0xFF for seq in self._ev_held), default=0)
-        self._write(encode_frame(Kind.RESEND, self._ev_next, 0, bytes((min(missing, 255),))))
+        start = self._ack_point()
+        if missing:
+            missing += (self._ev_next - start) & 0xFF
+        self._write(encode_frame(Kind.RESEND, start, 0, bytes((min(missing, 255),))))
 
     def _beat(self) -> None:
         self._timers.beat = None
@@ -608,7 +666,7 @@ class HostLink:
         if now - self._last_board_beat > 1.5 * self._board_heartbeat:
             self._count.heartbeat_misses += 1
         self._ev_unacked = 0
-        self._write(encode_frame(Kind.HOST_BEAT, self._ev_next))
+        self._write(encode_frame(Kind.HOST_BEAT, self._ack_point()))
         self._timers.beat = self._loop.call_later(self.config.heartbeat, self._beat)
 
     # -- receiving -------------------------------------------------------------------------------
@@ -774,6 +832,7 @@ class HostLink:
     def _deliver(self, frame: Frame) -> bool:
         """Hand the event to the client; it is delivered (and later acknowledged) only if the
         client could decode it.  False: not delivered, the caller asks for it again."""
+        self.last_mark = EventMark(self._session, frame.seq)
         try:
             self._on_event(frame.msg, frame.payload)
         except MessageError as error:
@@ -786,7 +845,9 @@ class HostLink:
         self._ev_next = (self._ev_next + 1) & 0xFF
         self._count.events += 1
         self._ev_unacked += 1
-        if self._ev_unacked >= self.config.event_ack_every:
+        if self._hold_acks:
+            pass                        # acknowledged once released
+        elif self._ev_unacked >= self.config.event_ack_every:
             self._send_event_ack()
         elif self._timers.event_ack is None:
             self._timers.event_ack = self._loop.call_later(self.config.event_ack_delay,

@@ -314,7 +314,8 @@ class SnapshotDone(Message):
 
 @dataclass(frozen=True)
 class EventsDropped(Message):
-    """Event 0x7F: the board's event queue overflowed and dropped `count` events: re-snapshot."""
+    """Event 0x7F: the board's event queue was full and `count` new events were refused (none held
+    is dropped): re-snapshot."""
 
     ID = 0x7F
     LAYOUT = "H"

@@ -23,14 +23,14 @@ from drivers.display import Display, Touched
 from drivers.errors import CommandRejected, LinkError, LinkLost, NoResponse, PortError, SessionLost
 from drivers.messages import FaultCleared, FaultCode, FaultRaised, SnapshotDone, Status
 from drivers.motor import MotorBoard
-from drivers.link import SessionRef
+from drivers.link import EventMark, LinkConfig, SessionRef
 from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchChanged, KeyAction, KeyPressed,
                                     LiftMoved, LiftPosition, SafeStop, ShuffleDone, WallChanged, WallSnapshot)
 from drivers.reconnect import Backoff, Reconnected
 from drivers.rfid import RfidBoard
 from drivers.rfid_protocol import HeadRead, SlotRead, ZoneInventory
 from drivers.serial_transport import DEFAULT_BAUDRATE
-from drivers.table_ui import Key
+from drivers.table_ui import RESTARTED, Key
 from rulesets.definition import Ruleset
 from rulesets.tiles import Tile
 from rulesets.walls import StackPos
@@ -64,17 +64,20 @@ class Devices:
 @contextlib.asynccontextmanager
 async def open_devices(motor: str, rfid: str, display: str | None = None, baudrate: int = DEFAULT_BAUDRATE,
                        sessions: Mapping[str, SessionRef] | None = None, *, patient: bool = False,
-                       say: Callable[[str], None] | None = None) -> AsyncIterator[Devices]:
+                       say: Callable[[str], None] | None = None, hold_acks: bool = False) -> AsyncIterator[Devices]:
     """Open and handshake the boards (and the display, if named); close every one that opened.
     `sessions` are the link sessions a previous run journaled: a board that still holds one goes
     on with it, and hands over what it queued while no controller listened (keys pressed, tiles
     taken during a restart).  `patient`: a board that does not answer yet (a link cut; a port not
-    there yet, on a table with journaled sessions) is tried again with back-off, `say` hearing each wait."""
+    there yet, on a table with journaled sessions) is tried again with back-off, `say` hearing each wait.
+    `hold_acks`: a board's event is acknowledged only once released, its journal write committed
+    (TableSession): a controller killed before that gets it again when it resumes the session."""
     opened: list = []
     sessions = sessions or {}
     try:
         for board, url, source in ((MotorBoard, motor, "motor"), (RfidBoard, rfid, "rfid")):
-            opening = lambda: board.open(url, baudrate=baudrate, session=sessions.get(source))  # noqa: E731
+            opening = lambda: board.open(url, baudrate=baudrate, session=sessions.get(source),  # noqa: E731
+                                         config=LinkConfig(hold_acks=hold_acks))
             # a port missing altogether is waited for only on a table that ran before (its ports were there:
             # a USB adapter not back yet); on a first start it is most likely a mistake in the configuration
             retried = _NOT_ANSWERING + ((PortError,) if sessions else ())
@@ -126,6 +129,9 @@ class TableController:
         self.link_error: LinkError | None = None               # a failure no reconnection mends
         self.links = LinkKeeper(self._link_down, self._link_up, self._link_session, self._link_reset)
         self.on_link_session: Callable[[str, SessionRef], None] | None = None     # the session journals them
+        self.applied: dict[str, EventMark] = {}                 # each board's last event applied to the state
+        self.on_applied: Callable[[], None] | None = None       # the session journals it, then releases it
+        self.journal_now: Callable[[], Awaitable[None]] | None = None     # the session: the hand, committed now
         self.hand_void: str | None = None                       # why the hand in play can no longer be trusted
         self._halts = 0                                         # SafeStop events: the board stopped its motors
         self._dice: tuple[int, ...] | None = None
@@ -366,6 +372,7 @@ class TableController:
             try:
                 async for event in client.events():
                     self._handle(source, event)
+                    self._applied(source, client)
                     await self._notify()
                 break                               # closed
             except LinkError as error:
@@ -379,6 +386,13 @@ class TableController:
                 self.link_error.__cause__ = error
                 break
         await self._notify()
+
+    def _applied(self, source: str, client: MotorBoard | RfidBoard) -> None:
+        """The event is in the state: the session journals that, and only then is it acknowledged."""
+        if client.last_mark is not None:
+            self.applied[source] = client.last_mark
+        if self.on_applied is not None:
+            self.on_applied()
 
     # -- link episodes (firmware.links) ------------------------------------------------------------
 
@@ -420,6 +434,10 @@ class TableController:
             # Until the wall is read again, its changes are only noted: taken before the reads
             # they would be counted ahead of the takes made while the board was down.
             self._walls_blind = True
+            # Keys it had not reported are gone with its RAM: as after a restart, the table says so
+            # and every key not yet answered is pressed again (those queued too, or they would count twice).
+            self.keys.clear()
+            self.presenter.note(RESTARTED)
 
     def links_up(self) -> bool:
         return not self.links.down
@@ -592,6 +610,10 @@ class _HandPorts(_Port):
 
     async def compute(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self._hub.compute(fn, *args)
+
+    async def journaled(self) -> None:
+        if self._hub.journal_now is not None:
+            await self._hub.journal_now()
 
     async def read_zone(self, seat: int) -> tuple[bytes, ...]:
         return await self._hub.read_zone(seat)

@@ -173,6 +173,11 @@ class Presenter:
             for listener in self._phase_listeners:
                 listener(phase, detail)
 
+    def note(self, detail: str) -> None:
+        """Say `detail` after the phase shown now (a board that rebooted: keys it lost are pressed again)."""
+        if self._phase is not None:
+            self._text("t_msg", f"{self._phase.value} {detail}")
+
     def phase_text(self, text: str) -> None:
         """A message line outside a hand (enrolment, service)."""
         self._text("t_msg", text)

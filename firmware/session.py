@@ -22,7 +22,8 @@ from concurrent.futures import Future
 from dataclasses import replace
 from typing import Any, Awaitable, Callable
 
-from drivers.link import SessionRef
+from drivers.client import BoardClient
+from drivers.link import EventMark, SessionRef
 from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import RESTARTED, Key, Panel, Phase
 from rulesets.definition import Ruleset
@@ -46,7 +47,7 @@ SET_ASIDE_ZH = "牌组有误 请按故障页检查后按确认"     # after 故�
 RAISED_SET_KEY = "raised_set"      # a checked set standing on the table, no hand started on it yet
 BUILDING_KEY = "building"          # a build begun under the table (BuildInProgress)
 CHAIN_KEY = "chain"                # the flight recorder's chain head after the last hand
-LINKS_KEY = "links"                # each board's link session, resumed by the next start
+LINKS_KEY = "links"                # each board's link session and the last event of it applied
 REJECTED_KEY = "rejected_set"      # a set the check rejected, not yet acknowledged (RejectedSet)
 
 
@@ -104,7 +105,9 @@ class TableSession:
         self.flow = HandFlow(controller.hand_ports())
         controller.attach(hand=self.flow, build=self.builder)
         controller.on_link_session = self._journal_link
-        self._links: dict[str, list] = {}
+        controller.on_applied = self._event_applied
+        controller.journal_now = self._journal_now
+        self._applied_before: dict[str, EventMark] = {}    # what the last run journaled as applied
         log_table(controller)                       # a line per phase, fault, set check, link episode, hand
         controller.recorder.listen(self._on_event)
         self.state: SessionState | None = None
@@ -125,11 +128,14 @@ class TableSession:
         saved = await self.store.run(self.ledger.journal) if self._resume else {}
         if CHAIN_KEY in saved:
             hub.recorder.continue_chain(saved[CHAIN_KEY]["head"])      # this recorder goes on from the last one
-        await hub.start()
-        for source, client in (("motor", hub.devices.motor), ("rfid", hub.devices.rfid)):
-            self._journal_link(source, client.link.session_ref)
+        self._applied_before = _applied_marks(saved.get(LINKS_KEY, {}))
+        for client in (hub.devices.motor, hub.devices.rfid):
+            client.link.hold_acks()                 # an event is acknowledged once its journal write commits
+        # the journal runs before the hub: the boards' first events (the snapshot) wait for it to be acknowledged
         self._journal_task = asyncio.create_task(self._journal_hands(), name="journal")
         try:
+            await hub.start()
+            self._dirty.set()                       # the sessions the boards opened (or resumed)
             if HAND_KEY not in saved:
                 hub.presenter.phase(Phase.IDLE)         # a hand being resumed keeps its screens
             below, standing = await self._pick_up(saved)
@@ -291,7 +297,9 @@ class TableSession:
         hand = self.flow.hand
         recorder = self.hub.recorder
         if event["event"] == "hand_start" and hand is not None:      # the set on the table is the hand's now
-            self.store.submit(self.ledger.journal_swap, {HAND_KEY: hand.to_json()}, (RAISED_SET_KEY,))
+            self.store.submit(self.ledger.journal_swap, {HAND_KEY: hand.to_json(),
+                                                         LINKS_KEY: self._links_row(dict(self.hub.applied))},
+                              (RAISED_SET_KEY,))
             recorder.release_lines()
         elif hand is not None and not self._settling:
             self._dirty.set()                       # `_journal_hands` releases the line
@@ -299,36 +307,80 @@ class TableSession:
             recorder.release_lines()
 
     async def _journal_hands(self) -> None:
-        """Write the hand's latest state whenever the writer is free; intermediate states are
-        skipped, never reordered (the store writes in order)."""
+        """Write the hand's latest state whenever the writer is free, with the boards' last events
+        applied to it; intermediate states are skipped, never reordered (the store writes in order).
+        Once it is committed (the store's thread says so through the loop) those events may be
+        acknowledged: a controller killed before that gets them again from the boards, and one
+        killed after skips them (`journaled_links`)."""
         while True:
             await self._dirty.wait()
             self._dirty.clear()
-            hand = self.flow.hand
-            if hand is not None and not self._settling:
-                written = self.store.queue(self.ledger.journal_put, HAND_KEY, hand.to_json())
-                self.hub.recorder.release_lines()
-                await written
-            else:
-                self.hub.recorder.release_lines()
+            await self._commit_journal()
+
+    async def _journal_now(self) -> None:
+        """The hand as it stands, committed now (behind whatever was queued before): a win is shown
+        only once a restart would know it."""
+        await self._commit_journal()
+
+    async def _commit_journal(self) -> None:
+        """The hand (if one is open and not settling) with the boards' last events applied to it, in
+        one transaction; the hand's lines reach the file behind it; once committed, those events may
+        be acknowledged."""
+        marks = dict(self.hub.applied)
+        put = {LINKS_KEY: self._links_row(marks)}
+        hand = self.flow.hand
+        if hand is not None and not self._settling:
+            put[HAND_KEY] = hand.to_json()
+        written = self.store.queue(self.ledger.journal_swap, put)
+        self.hub.recorder.release_lines()
+        await written
+        self._release(marks)
+
+    def _event_applied(self) -> None:
+        self._dirty.set()
+
+    def _release(self, marks: dict[str, EventMark]) -> None:
+        for source, mark in marks.items():
+            self._client(source).link.release(mark)
+
+    def _client(self, source: str) -> BoardClient:
+        return self.hub.devices.motor if source == "motor" else self.hub.devices.rfid
+
+    def _links_row(self, marks: dict[str, EventMark]) -> dict[str, list]:
+        """Each board's session and the last event of it applied (None: none known), for the next start."""
+        row: dict[str, list] = {}
+        for source in ("motor", "rfid"):
+            ref = self._client(source).link.session_ref
+            if ref is None:
+                continue
+            mark = marks.get(source)
+            if mark is None or mark.session != ref.session:
+                mark = self._applied_before.get(source)         # nothing applied yet in this run
+            applied = mark.seq if mark is not None and mark.session == ref.session else None
+            row[source] = [ref.session, ref.boot_counter, applied]
+        return row
 
     async def _journal_hand_at_stop(self) -> None:
         """The hand's latest state, written before the store closes: the coalescing writer may be
         several takes (and a 杠 or 听 the sensors cannot give back) behind when it is cancelled."""
         hand = self.flow.hand
+        links = self._links_row(dict(self.hub.applied))
         if hand is None or self._settling or self.state is None:
+            await self.store.run(self.ledger.journal_put, LINKS_KEY, links)
             return
-        await self.store.run(self._put_open_hand, self.state.session_id, hand.number, hand.to_json())
+        await self.store.run(self._put_open_hand, self.state.session_id, hand.number, hand.to_json(), links)
 
-    def _put_open_hand(self, session: int, number: int, state: dict) -> None:
+    def _put_open_hand(self, session: int, number: int, state: dict, links: dict) -> None:
         """On the writer thread: journal a hand unless its ledger row is written (a stop that came
-        while it settled must not bring a settled hand back)."""
+        while it settled must not bring a settled hand back), and the events applied to it."""
         if not self.ledger.has_hand(session, number):
-            self.ledger.journal_put(HAND_KEY, state)
+            self.ledger.journal_swap({HAND_KEY: state, LINKS_KEY: links})
+        else:
+            self.ledger.journal_put(LINKS_KEY, links)
 
     def _journal_link(self, source: str, session: SessionRef) -> None:
-        self._links[source] = [session.session, session.boot_counter]
-        self._journal(LINKS_KEY, dict(self._links))
+        """A board's session opened or resumed: journaled with the next write (`_journal_hands`)."""
+        self._dirty.set()
 
     def _journal(self, key: str, value: dict | None) -> None:
         if value is None:
@@ -394,8 +446,10 @@ class TableSession:
         self.state = session
         self.flow.note = RESTARTED          # the next phase shown says so: a key pressed as it stopped is pressed again
         self.store.submit(self.ledger.resume_session, session.session_id)
+        last = await self.store.run(self.ledger.last_hand, session.session_id)     # its hand_end may be cut off
         hub.recorder.emit("session_resumed", hand=0, session=session.session_id, ruleset=session.ruleset_id,
-                          options=dict(session.options), totals=list(session.totals), dealer=session.dealer)
+                          options=dict(session.options), totals=list(session.totals), dealer=session.dealer,
+                          **({"last_hand": last} if last is not None else {}))
         self._show_session()
         below = self._saved_set(saved, NEXT_SET_KEY)
         standing = self._saved_set(saved, RAISED_SET_KEY)
@@ -568,7 +622,16 @@ class TableSession:
 
 
 def journaled_links(ledger: Ledger) -> dict[str, SessionRef]:
-    """The link sessions the last run journaled (to resume them when the boards are opened)."""
+    """The link sessions the last run journaled (to resume them when the boards are opened), each
+    with the last event of it applied: the boards resend every event not acknowledged, and those
+    the journal already holds are skipped."""
     saved = ledger.journal().get(LINKS_KEY, {})
-    return {source: SessionRef(int(ref[0]), ref[1]) for source, ref in saved.items()
-            if isinstance(ref, list) and len(ref) == 2 and isinstance(ref[0], int)}
+    return {source: SessionRef(int(ref[0]), ref[1], ref[2] if len(ref) == 3 and isinstance(ref[2], int) else None)
+            for source, ref in saved.items()
+            if isinstance(ref, list) and len(ref) in (2, 3) and isinstance(ref[0], int)}
+
+
+def _applied_marks(links: dict) -> dict[str, EventMark]:
+    """The journaled links row as marks: what a restarted controller applied before in each session."""
+    return {source: EventMark(ref[0], ref[2]) for source, ref in links.items()
+            if isinstance(ref, list) and len(ref) == 3 and isinstance(ref[0], int) and isinstance(ref[2], int)}

@@ -118,7 +118,8 @@ async def _play(endpoints: Endpoints, registry: TileRegistry, ruleset: Ruleset, 
     player_task: asyncio.Task | None = None
     try:
         sessions = journaled_links(ledger) if resume else None
-        async with open_devices(endpoints.motor, endpoints.rfid, endpoints.display, sessions=sessions) as devices:
+        async with open_devices(endpoints.motor, endpoints.rfid, endpoints.display, sessions=sessions,
+                                hold_acks=True) as devices:
             sink = ThreadedSink(events, store, close_target=False) if events is not None else None
             recorder = FlightRecorder(sink, clock=clock)
             if on_event is not None:

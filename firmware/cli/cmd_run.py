@@ -217,7 +217,7 @@ async def _run_real(ruleset, config: TableConfig, args, events, events_path, db_
         # a board not answering yet (a link cut at start) is waited for with back-off, as a lost link is
         async with say.service.serving(), open_devices(devices_cfg.motor, devices_cfg.rfid, devices_cfg.display,
                                                        devices_cfg.baudrate, journaled_links(ledger),
-                                                       patient=True, say=say) as devices:
+                                                       patient=True, say=say, hold_acks=True) as devices:
             say.service.ready(f"running {ruleset.region.name} on the boards")
             clock = monotonic_clock()                    # one table clock for the recorder and the controller
             recorder = FlightRecorder(ThreadedSink(events, store, close_target=False) if events else None, clock=clock)

@@ -155,7 +155,8 @@ class HandFlow:
         ports.recorder.open_hand(hand.number)
         ports.recorder.emit("resumed", cause=cause, phase=hand.phase, **start_fields(hand),
                             taken=[[t.slot.ring, t.slot.layer.value, t.end.value, t.reason]
-                                   for t in hand.tracker.taken.values()])      # what the journal knew
+                                   for t in hand.tracker.taken.values()],      # what the journal knew
+                            indicators=[r.event_fields() for r in hand.reveals])   # as recorded: a private 宝 hidden
         for pos, tiles in blind:
             self.on_wall_change(pos, tiles)
         if hand.phase == "win_check":                   # the win check restarts when the seat presses 胡 again
@@ -163,9 +164,13 @@ class HandFlow:
         if hand.phase == "dice":                        # journaled as it began: its dice were rolled
             hand.phase = "dealing"
         # keys pressed as it stopped may be lost: the first screen says so (a reveal asks again anyway),
-        # and those that reached this controller do not count either: each is pressed again
+        # and those that reached this controller do not count either: each is pressed again — but a
+        # 听 or 杠 the boards sent again (never applied: its journal write did not commit) changes the
+        # hand at once, as it would have, and nobody presses it again
         self.note = RESTARTED if cause == "restart" and hand.phase in ("dealing", "playing") else ""
         if cause == "restart":
+            for press in ports.keys.peek_all(lambda press: True):
+                self.on_key(press)
             ports.keys.clear()
         await ports.advance(f"resume_{hand.phase}")
         self._redraw(hand)

@@ -142,6 +142,10 @@ class HandPorts(Protocol):
     async def read_zone(self, seat: int) -> tuple[bytes, ...]:
         """The tags lying in a seat's read zone now."""
 
+    async def journaled(self) -> None:
+        """Until the hand as it stands is in the journal, committed: what a restart must know before
+        the table shows it (a win in a hand that goes on)."""
+
     def lookup(self, uid: bytes) -> Tile | None:
         """The tile a tag belongs to (None: not a registered tile)."""
 

@@ -101,10 +101,12 @@ class WinCheck:
                 items=[{"name": i.zh, "pinyin": i.pinyin, "value": i.value, "unit": i.unit} for i in settlement.items],
                 payments=list(settlement.payments),
                 context=win_context_json(context, private=hand.bao.special if hand.bao is not None else ()))
+            await ports.journaled()         # shown only once a restart would know it (血战: the hand goes on)
             ports.screens.prompt(seat, f"{WIN_DONE} {settlement.payments[seat]:+d}")
         else:
             ports.recorder.emit("false_win", seat=seat, tiles=[str(t) for t in laid.concealed],
                                 melds=[str(m) for m in laid.melds], failures=list(verdict.failures))
+            await ports.journaled()
             ports.screens.prompt(seat, NOT_A_WIN)
         if hand.over:
             return

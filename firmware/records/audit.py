@@ -126,7 +126,7 @@ def _endings(files: Sequence[RecorderFile], hands: list[HandLog]) -> list[tuple[
             found.append((Finding(recorder.lines[-1].where, "no recorder_end after this line: the file was cut off "
                                                             "or the controller died"), recorder.name))
     for hand in hands:
-        if hand.end is None:
+        if hand.end is None and hand.ledger_end is None:      # (one the next file's session_resumed settles did end)
             found.append((Finding(hand.start.where, f"hand {hand.number} never ended: its hand_end is missing (cut off, "
                                                     "or the controller stopped mid-hand)"), hand.lines[-1].file))
     return found
@@ -175,6 +175,8 @@ def _audit_totals(hands: list[HandLog]) -> list[Finding]:
         if hand.new_session:
             totals = [0, 0, 0, 0]
         if hand.end is None:
+            if hand.ledger_end is not None and totals is not None:      # its hand_end cut off; the ledger kept it
+                totals = [t + p for t, p in zip(totals, hand.ledger_end["payments"])]
             continue
         end = hand.end.event
         assert end is not None
@@ -283,7 +285,8 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
             if slots is None:
                 problems.append(f"indicator {event['kind']} names stacks {event['ring']}/{event['layer']} outside the ring")
                 continue
-            problems += _audit_indicator(ruleset, ring, event, ring_tiles, dealer, taken, head_order, tail)
+            if not event.get("journaled"):      # one a `resumed` names: when it was shown is not known here
+                problems += _audit_indicator(ruleset, ring, event, ring_tiles, dealer, taken, head_order, tail)
             if event.get("effect") == "shown":
                 shown |= set(slots)
         if event["event"] != "take":

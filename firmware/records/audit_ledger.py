@@ -95,6 +95,11 @@ class LedgerCheck:
         self.files_in_doubt |= files
 
 
+def _kept_as_said(said: dict | None, row) -> bool:
+    """A hand whose hand_end a kill cut off, as the next file's session_resumed says the ledger kept it."""
+    return said is not None and said.get("result") == row.result and list(said.get("payments", ())) == list(row.payments)
+
+
 def cross_check(hands: list[HandLog], ledger: LedgerView) -> LedgerCheck:
     check = LedgerCheck()
     by_wall = ledger.by_wall()
@@ -112,7 +117,7 @@ def cross_check(hands: list[HandLog], ledger: LedgerView) -> LedgerCheck:
             sessions.setdefault(row.session, set()).update(hand.files)
         where = (hand.end or hand.start).where
         if hand.end is None:
-            if row is not None:
+            if row is not None and not _kept_as_said(hand.ledger_end, row):
                 check.add(Finding(where, f"hand {hand.number}: the ledger settled it ({_said(row)}) but the recorder "
                                          "has no hand_end for it"), hand.files)
             continue

@@ -156,6 +156,19 @@ class Ledger:
                 self._put(SESSION_KEY, session_state)
                 self._db.execute("DELETE FROM journal WHERE key = ?", (HAND_KEY,))
 
+    def last_hand(self, session: int) -> dict | None:
+        """The session's last hand kept, as its `hand_end` said it (`session_resumed` carries it: a
+        SIGKILL between the commit and the recorder's line loses the line, never the hand)."""
+        row = self._db.execute("SELECT id, number, result, winners, wall_hash FROM hands WHERE session = ? "
+                               "ORDER BY id DESC LIMIT 1", (session,)).fetchone()
+        if row is None:
+            return None
+        payments = [0, 0, 0, 0]
+        for side, amount in self._db.execute("SELECT side, amount FROM payments WHERE hand = ?", (row[0],)):
+            payments[side] = amount
+        return {"hand": row[1], "result": row[2], "winners": json.loads(row[3]), "payments": payments,
+                "wall_hash": row[4]}
+
     def has_hand(self, session: int, number: int) -> bool:
         return self._db.execute("SELECT 1 FROM hands WHERE session = ? AND number = ?", (session, number)).fetchone() is not None
 

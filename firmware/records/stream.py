@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from .chain import CLEAN_END, GENESIS, HAND_OPENERS, HAND_SEAL, START, ChainState, canonical
 from .schema import shape_problem
@@ -179,10 +179,20 @@ class HandLog:
     partial: bool = False                  # begun in a recorder not given: a `resumed` with no earlier part
     session: dict | None = None            # the session_start in force when it began
     new_session: bool = False              # the first hand after a session_start: totals start from zero
+    ledger_end: dict | None = None         # its hand_end cut off: what the next session_resumed says was kept
 
     @property
     def events(self) -> list[dict]:
-        return [line.event for line in self.lines]      # type: ignore[misc]
+        """The hand's events; after a `resumed`, the indicators it names that the lines before it lack
+        (a SIGKILL cut them from the file, the journal kept them), marked `journaled`."""
+        events: list[dict] = []
+        for line in self.lines:
+            event = line.event
+            assert event is not None
+            events.append(event)
+            if event["event"] == "resumed":
+                events += _journaled_indicators(event, events)
+        return events
 
     def first(self, name: str) -> dict | None:
         return next((e for e in self.events if e["event"] == name), None)
@@ -193,6 +203,21 @@ class HandLog:
     @property
     def files(self) -> set[str]:
         return {line.file for line in self.lines}
+
+
+def _journaled_indicators(resumed: dict, before: list[dict]) -> list[dict]:
+    seen = {_indicator_key(e) for e in before if e["event"] == "indicator"}
+    found = []
+    for indicator in resumed.get("indicators") or ():
+        if isinstance(indicator, dict) and _indicator_key(indicator) not in seen:
+            seen.add(_indicator_key(indicator))
+            found.append({**indicator, "event": "indicator", "t": resumed["t"], "hand": resumed["hand"],
+                          "journaled": True})
+    return found
+
+
+def _indicator_key(event: dict) -> tuple:
+    return event.get("kind"), tuple(event.get("ring") or ()), tuple(event.get("layer") or ())
 
 
 @dataclass
@@ -231,6 +256,8 @@ class _HandWalk:
                                                      f"the recorder shows {self.open.number if self.open else 'none'}"))
         if name == "session_start":
             self._session(line, event)
+        elif name == "session_resumed":
+            self._kept(event.get("last_hand"))
         elif name in HAND_OPENERS:
             self._begin(line, name, number)
         elif number == 0:
@@ -251,6 +278,18 @@ class _HandWalk:
             self.problems.append(Finding(line.where, f"a session starts inside hand {self.open.number}"))
         if not same:
             self.session, self.new_session = event, True
+
+    def _kept(self, last: Any) -> None:
+        """A restarted controller's word on the session's last hand kept: a hand whose hand_end the
+        kill cut from the file (same number, same wall) is settled as the ledger says."""
+        if not isinstance(last, dict):
+            return
+        hand = next((h for h in reversed(self.hands) if h.number == last.get("hand")), None)
+        if hand is not None and hand.end is None and hand.start.event is not None \
+                and hand.start.event.get("wall_hash") == last.get("wall_hash"):
+            hand.ledger_end = last
+            if self.open is hand:
+                self.open = None
 
     def _begin(self, line: Line, name: str, number: int) -> None:
         if number == 0:

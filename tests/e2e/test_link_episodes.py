@@ -177,3 +177,30 @@ def test_a_motor_board_rebooted_during_the_hand_over_gets_its_lift_moves_again()
         result, log = run(play_with("guangshui", 4, 2, reboot_when_the_centre_lift_is_sent(position)), timeout=180)
         assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log), position
         assert result.hands == 2 and audit_events(log) == []
+
+
+def test_a_key_lost_with_a_rebooted_motor_board_is_pressed_again_when_the_table_says_so(monkeypatch):
+    """A seat presses 胡 and the motor board reboots before reporting it (the key dies in its RAM):
+    the table says 已重启 未应答的键请再按, as after its own restart, and the player, whose 胡 got no
+    answer, presses it again; the win is checked and the hand settled (found by the fault campaign:
+    the players waited for an answer that would never come)."""
+    from drivers.table_ui import RESTARTED, Key
+
+    lost: list[int] = []
+    notes: list[str] = []
+    real_press = SimulatedTable.press
+
+    def press(table, panel, key, long=False):
+        if key == Key.HU and not lost:
+            lost.append(panel)
+            table.display.watchers.append(lambda page, component, text: notes.append(text))
+            table.reset_board("motor")                  # the press never leaves the board
+            return
+        real_press(table, panel, key, long)
+
+    monkeypatch.setattr(SimulatedTable, "press", press)
+    result, log = run(play_with("guangshui", 4, 2, lambda table, event: None), timeout=180)
+    assert lost and any(RESTARTED in text for text in notes)
+    assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
+    assert any(e["event"] in ("win", "false_win") and e["seat"] == lost[0] for e in log)     # pressed again
+    assert result.hands == 2 and audit_events(log) == []

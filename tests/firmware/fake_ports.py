@@ -104,3 +104,5 @@ class FakePorts:
 
     def lookup(self, uid: bytes) -> Tile | None:
         return self._tiles.get(uid)
+
+    async def journaled(self) -> None: ...

@@ -35,10 +35,11 @@ def nth_take_of_hand_2(n: int):
 
 
 async def crash_and_restart(region_id: str, seed: int, db: str, stop_when=None, meanwhile=None, stopping=None,
-                            players_hook=None, crash_when=None):
+                            players_hook=None, crash_when=None, on_session=None):
     """Play until `stop_when(event)`, or `crash_when(table)` holds in hand 2 or later (or a
     `players_hook` calls its `stop`); cancel the controller there and then (`stopping(session)` runs
-    first), then start a new one on the same table and database for two more hands."""
+    first), then start a new one on the same table and database for two more hands (`on_session`
+    hears the first controller's session as it starts)."""
     ruleset = get_region(region_id).resolve()
     table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
     await table.start("pty")
@@ -75,7 +76,7 @@ async def crash_and_restart(region_id: str, seed: int, db: str, stop_when=None, 
     try:
         controller = asyncio.create_task(run_simulated(
             ruleset, hands=None, table=table, players=None, events=first, ledger_path=db, resume=True,
-            on_event=on_event, on_session=sessions.append))
+            on_event=on_event, on_session=lambda session: (sessions.append(session), on_session and on_session(session))))
         await asyncio.wait({controller, asyncio.ensure_future(crashed.wait())}, return_when=asyncio.FIRST_COMPLETED)
         assert crashed.is_set(), "the first controller stopped before the moment to stop it"
         await asyncio.gather(controller, return_exceptions=True)

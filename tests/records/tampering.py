@@ -153,7 +153,7 @@ def reseal(events: Events) -> Events:
 
 
 def restarted(events: Events, cut: int, clean: bool = False, session_again: bool = False,
-              journal_ahead: int = 0) -> tuple[Events, Events]:
+              journal_ahead: int = 0, lost_indicators: bool = False) -> tuple[Events, Events]:
     """The two files of a run whose controller stopped at `cut` and was started again.
 
     The first file is cut off there (a dead controller), or closed by `close_cleanly()` (a clean
@@ -161,7 +161,8 @@ def restarted(events: Events, cut: int, clean: bool = False, session_again: bool
     first hand event is `resumed`, carrying the open hand's hand_start, then the rest of the run
     (`session_again`: the session's session_start is written again first).  `journal_ahead`: the
     last so many takes before the cut reached the journal but not the first file (SIGKILL between
-    the journal's commit and the lines behind it); `resumed` names every take the journal knew."""
+    the journal's commit and the lines behind it); `resumed` names every take the journal knew, and
+    every indicator (`lost_indicators`: those of the open hand never reached the first file)."""
     from firmware.records.recorder import FlightRecorder
 
     now = [0.0]
@@ -169,6 +170,11 @@ def restarted(events: Events, cut: int, clean: bool = False, session_again: bool
     before = FlightRecorder(first_sink, clock=lambda: now[0])
     takes = [i for i, e in enumerate(events[:cut]) if e["event"] == "take"]
     unwritten = set(takes[len(takes) - journal_ahead:]) if journal_ahead else set()
+    open_number = next((e["hand"] for e in reversed(events[:cut]) if e["event"] == "hand_start"), None)
+    indicators = {(e["kind"], tuple(e["ring"]), tuple(e["layer"])): _fields(e) for e in events[:cut]
+                  if e["event"] == "indicator" and e["hand"] == open_number}
+    if lost_indicators:
+        unwritten |= {i for i, e in enumerate(events[:cut]) if e["event"] == "indicator" and e["hand"] == open_number}
     _replay([e for i, e in enumerate(events[:cut]) if i not in unwritten], before, now)
     if clean:
         before.close_cleanly()
@@ -181,8 +187,33 @@ def restarted(events: Events, cut: int, clean: bool = False, session_again: bool
         after.open_hand(before.hand)
         journaled = [[e["ring"], e["layer"], e["end"], e["reason"]] for e in events[:cut]
                      if e["event"] == "take" and e["hand"] == before.hand]
-        after.emit("resumed", **_fields(open_start), taken=journaled)
+        after.emit("resumed", **_fields(open_start), taken=journaled, indicators=list(indicators.values()))
     _replay(events[cut:], after, now)
+    after.close_cleanly()
+    return _parsed(first_sink), _parsed(second_sink)
+
+
+def killed_after_settling(events: Events, number: int, last_hand: bool = True) -> tuple[Events, Events]:
+    """The two files of a run killed as hand `number` was settled: the ledger kept it, the first file
+    lost its hand_end (and the chain head behind it); the restarted controller's session_resumed
+    says what the ledger kept (`last_hand`: False, as before it did), then the run goes on."""
+    from firmware.records.recorder import FlightRecorder
+
+    end = next(i for i, e in enumerate(events) if e["event"] == HAND_SEAL and e["hand"] == number)
+    start = next(e for e in events if e["event"] == "hand_start" and e["hand"] == number)
+    now = [0.0]
+    first_sink, second_sink = io.StringIO(), io.StringIO()
+    before = FlightRecorder(first_sink, clock=lambda: now[0])
+    _replay(events[:end], before, now)
+    after = FlightRecorder(second_sink, clock=lambda: now[0], chain=before.chain_head())
+    session = next(e for e in reversed(events[:end]) if e["event"] == "session_start")
+    sealed = events[end]
+    kept = {"hand": number, "result": sealed["result"], "winners": sealed["winners"], "payments": sealed["payments"],
+            "wall_hash": start["wall_hash"]}
+    after.emit("session_resumed", hand=0, session=session["session"], ruleset=session["ruleset"],
+               options=session["options"], totals=sealed["totals"], dealer=sealed["next_dealer"],
+               **({"last_hand": kept} if last_hand else {}))
+    _replay(events[end + 1:], after, now)
     after.close_cleanly()
     return _parsed(first_sink), _parsed(second_sink)
 

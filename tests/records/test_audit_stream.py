@@ -6,7 +6,7 @@ from __future__ import annotations
 from firmware.records.audit import audit_recorders
 from firmware.records.audit_ledger import LedgerView
 from firmware.records.stream import recorder_from_events
-from tests.records.tampering import restarted
+from tests.records.tampering import killed_after_settling, restarted
 
 
 def files(*logs: list[dict]):
@@ -97,3 +97,34 @@ def test_an_unfinished_hand_the_ledger_never_settled_is_a_note(recorders, tmp_pa
         db.execute("DELETE FROM hands WHERE id = (SELECT MAX(id) FROM hands)")
     report = audit_recorders(files(events[:cut]), LedgerView.open(str(trimmed)))
     assert report.sound and len(report.notes) == 2, report
+
+
+def test_indicators_the_journal_held_but_the_cut_file_lost_are_read_from_resumed(recorders):
+    """SIGKILL after the journal's commit, before the lines behind it: the 财神 indicator never
+    reached the first file; `resumed` names it (as it names the takes), and the hand audits whole
+    (found by the fault campaign, wuhan: 'the win says wilds ['6m'], the log shows []')."""
+    events, ledger = recorders["hangzhou"]
+    cut = cut_inside_hand(events, 2) + 3
+    first, second = restarted(events, cut, lost_indicators=True)
+    assert not any(e["event"] == "indicator" and e["hand"] == 2 for e in first)
+    resumed = next(e for e in second if e["event"] == "resumed")
+    assert [i["kind"] for i in resumed["indicators"]] == ["caishen"]
+    report = audit_recorders(files(first, second), LedgerView.open(ledger))
+    assert report.sound and report.hands == 4, report.problems
+    resumed["indicators"] = []                       # as before: the audit then misses the wild
+    unaware = audit_recorders(files(first, [e for e in second]), LedgerView.open(ledger))
+    assert not unaware.sound
+
+
+def test_a_hand_end_the_ledger_kept_but_the_cut_file_lost_counts_in_the_totals(recorders):
+    """Killed between the ledger's commit of a hand and its hand_end line: the next file's
+    session_resumed says what the ledger kept, and the totals of the hands after it add up (found by
+    the fault campaign, hangzhou: 'totals … are not the totals before it plus its payments')."""
+    events, ledger = recorders["sichuan"]
+    first, second = killed_after_settling(events, 2)
+    assert not any(e["event"] == "hand_end" and e["hand"] == 2 for e in first)
+    report = audit_recorders(files(first, second), LedgerView.open(ledger))
+    assert report.sound and report.hands == 3, report.problems      # hand 2 ended in the ledger only
+    first, second = killed_after_settling(events, 2, last_hand=False)
+    before = audit_recorders(files(first, second), LedgerView.open(ledger))
+    assert any("are not the totals before it plus its payments" in p.text for p in before.problems)

@@ -398,8 +398,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--every", type=int, default=2, help="a disruption after 1 to EVERY hands")
     parser.add_argument("--folder", default="/tmp/mahjong-campaign")
+    parser.add_argument("--kinds", default=",".join(DISRUPTIONS),
+                        help=f"the disruptions dealt, comma-separated (of {', '.join(sorted(set(DISRUPTIONS)))})")
     args = parser.parse_args(argv)
-    results = asyncio.run(campaign(args.regions.split(","), args.hands, args.seed, Path(args.folder), args.every))
+    kinds = tuple(args.kinds.split(","))
+    unknown = sorted(set(kinds) - set(DISRUPTIONS))
+    if unknown:
+        parser.error(f"unknown disruption(s) {', '.join(unknown)}: choose from {', '.join(sorted(set(DISRUPTIONS)))}")
+    results = asyncio.run(campaign(args.regions.split(","), args.hands, args.seed, Path(args.folder), args.every,
+                                   kinds=kinds))
     print(report(results))
     for r in results:
         for problem in (r.audit + r.ledger_differs + r.controller_errors + [f"stall: {v}" for v in r.stall_views]

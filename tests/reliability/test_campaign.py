@@ -26,12 +26,11 @@ def assert_sound(results: list[RegionFigures]) -> None:
         assert r.audit == [], f"{r.region}: the audit found {r.audit[:5]}"
 
 
-# Only the link cuts run in the default suite until the campaign's open items are mended
-# (docs/reliability.md, "Fault campaign"): a key a rebooted board had not yet reported is lost with its
-# RAM and the simulated players wait for its answer, and a key acknowledged but not yet journaled is
-# lost with a SIGKILL (the table then stalls about one run in four).  The restarts at chosen moments are tested one by one in
-# tests/firmware/test_restart.py; the soak keeps every kind, at random moments.
-SHORT_KINDS = ("cut_motor", "cut_rfid")
+# The default suite cuts the links and kills the controller with SIGKILL (twice in the deck, as in the
+# full campaign): both passed 3 short campaigns in a row here once a board event is acknowledged only
+# after its journal write commits.  The board reboots stay out until the stall after a motor reboot is
+# explained (docs/reliability.md, "Still open"); the soak keeps every kind, at random moments.
+SHORT_KINDS = ("cut_motor", "cut_rfid", "kill", "kill")
 
 
 def test_a_short_campaign_loses_nothing(tmp_path):
