@@ -185,7 +185,9 @@ def test_closing_a_lost_link_fails_its_held_commands():
     run(main())
 
 
-def test_event_queue_overflow_is_reported_in_band():
+def test_event_queue_overflow_refuses_new_events_and_reports_them_in_band():
+    """A full queue keeps every event it holds (the host may not have made them durable yet): the
+    newest are refused, and their count follows the events held."""
     async def main():
         pair = memory_link(board_config=BoardLinkConfig(queue_capacity=10))
         await pair.host.connect()
@@ -200,7 +202,8 @@ def test_event_queue_overflow_is_reported_in_band():
         dropped = EventsDropped.decode_payload(pair.events[kinds.index(EventsDropped.ID)][1])
         assert dropped.count == 8
         details = [FaultRaised.decode_payload(p).detail for m, p in pair.events if m == FaultRaised.ID]
-        assert details == list(range(32)) + list(range(40, 50))
+        assert details == list(range(42))                # the window's 32 and the queue's 10: none held is lost
+        assert kinds.index(EventsDropped.ID) == len(kinds) - 1     # told behind them
         await pair.close()
     run(main())
 
