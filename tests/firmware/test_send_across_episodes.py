@@ -35,7 +35,7 @@ async def a_command_failed_by_an_episode_the_pump_sees_later(tmp_path):
     await asyncio.sleep(0)                      # the command has failed by now; the loop must be free
     await pump_sees_the_episode()
     await sending
-    hub._worker.shutdown()
+    await hub.worker.stop()                     # never started here: nothing to end
     return attempts
 
 
