@@ -73,7 +73,10 @@ def check_lianzhuang(region_id: str, log: list[dict], tally: Counter) -> None:
                 owed = {s: each - (each // 3 if s in asking else 0) for s in start["sides"] if s != win["seat"]}
                 assert all(win["payments"][s] == -owed[s] for s in owed), win
                 tally["dealer self-draws after a 连庄"] += n > 0
-            tally["拉庄 asked"] += len(asking)
+            if region_id == "sixteen_tile":             # 拉庄 is 十六张's only
+                tally["拉庄 asked"] += len(asking)
+            else:
+                assert not asking, win
 
 
 def check_guizhou(log: list[dict], tally: Counter) -> None:
