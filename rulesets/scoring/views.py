@@ -14,10 +14,11 @@ collapsed verdict and settlement with the exhaustive ones.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-from ..hand import WinContext
+from ..hand import Hand, MeldKind, WinContext
+from ..tiles import Tile
 from ..winning import GroupKind, WinRole
 from ..winning.readings import ANY_READING, WILD_OTHER, WILD_OWN, GroupView, exact_view
 
@@ -136,17 +137,31 @@ def _guangdong(context: WinContext) -> GroupView:
     return lambda kind, faces, places, role: (suit(faces), kind is CHOW, faces[0] if kind is PUNG and faces[0] >= 27 else None)
 
 
-def _hebei(context: WinContext) -> GroupView:
-    """混儿吊 (the winning pair holds a 混儿), 捉伍儿 (the winning 5 in the middle of a chow, of 万
-    as an option), 龙 and 本混儿龙 (chows starting at 1, 4 and 7 of a suit, with or without a 混儿
-    standing for another kind or for itself)."""
+def _hebei(context: WinContext, dragon_suits: tuple[int, ...] = (0, 1, 2)) -> GroupView:
+    """混儿吊 (the winning tile completed the pair, which holds a 混儿), 捉伍儿 (the winning 5 in
+    the middle of a chow; of 万, for the house option), 龙 and 本混儿龙 (chows starting at 1, 4
+    and 7 of a suit in `dragon_suits`, with or without a 混儿 standing for another kind or for
+    itself).  Nothing else of a group counts: a group holding the winning tile in any other
+    way, or a chow that cannot be part of a 龙, is seen as any other group."""
+    starts = frozenset(base + r for base in (9 * s for s in dragon_suits) for r in (0, 3, 6))
+
     def view(kind: GroupKind, faces: Faces, places: tuple[int, ...], role: WinRole | None) -> Hashable:
-        win = None if role is None else (role, any(places), role is WinRole.CLOSED and faces[1] % 9 == 4, suit(faces))
-        if kind is CHOW and faces[0] < 27:
-            start = faces[0] % 9
-            return (win, suit(faces), start if start in (0, 3, 6) else -1, WILD_OTHER not in places, WILD_OWN in places)
-        return (win, kind is CHOW)
+        five = role is WinRole.CLOSED and faces[1] % 9 == 4
+        win = (role is WinRole.PAIR and any(places), five, five and faces[1] < 9)
+        if kind is CHOW and faces[0] in starts:
+            return win, faces[0], WILD_OTHER not in places, WILD_OWN in places
+        return win
     return view
+
+
+def _hebei_for_hand(context: WinContext, hand: Hand, stand_ins: Mapping[Tile, Tile]) -> GroupView:
+    """`_hebei` with only the suits in which this hand can make a 龙: each of 1-3, 4-6 and 7-9
+    holds one of its natural tiles (every chow of a reading holds one: groups of 混儿 only are
+    read as pungs and pairs) or starts one of its declared chows."""
+    wilds = frozenset(context.wilds)
+    ranges = {face - face % 3 for face in (int(stand_ins.get(t, t)) for t in hand.concealed if t not in wilds) if face < 27}
+    ranges |= {int(min(m.tiles)) for m in hand.melds if m.kind is MeldKind.CHOW}
+    return _hebei(context, tuple(s for s in range(3) if all(9 * s + r in ranges for r in (0, 3, 6))))
 
 
 def _luoshan(context: WinContext) -> GroupView:
@@ -226,6 +241,10 @@ SCORER_VIEWS: dict[str, ViewFactory] = {
 """Scorer name → view factory (what its price reads of a reading)."""
 
 
+HAND_SCORER_VIEWS: dict[str, Callable[[WinContext, Hand, Mapping[Tile, Tile]], GroupView]] = {"hebei": _hebei_for_hand}
+"""Scorer name → a finer view for one hand (its tiles and stand-ins), used when the hand is known."""
+
+
 REQUIREMENT_VIEWS["threshold"] = _luoshan_value  # meets_threshold (螺山): the 和数, not the items naming each pung's tile
 
 SCORER_KEY_VIEWS: dict[str, ViewFactory] = {"luoshan": _luoshan_value}
@@ -247,11 +266,12 @@ def price_key_view(ruleset: Any, context: WinContext, win: Any = None) -> GroupV
     return lambda kind, faces, places, role: (legal(kind, faces, places, role), key(kind, faces, places, role))
 
 
-def reading_view(ruleset: Any, context: WinContext, scoring: bool = True, win: Any = None) -> GroupView | None:
+def reading_view(ruleset: Any, context: WinContext, scoring: bool = True, win: Any = None,
+                 hand: Hand | None = None, stand_ins: Mapping[Tile, Tile] | None = None) -> GroupView | None:
     """How this ruleset's requirements (or `win`'s, when the hand's rules differ: the 长春 宝 adds
     one) and scorer (unless `scoring` is False: legality only) together see a group: a
     `GroupView`, `ANY_READING` when nothing reads the groups, or None (unknown rules: judge every
-    split)."""
+    split).  With `hand` (and its `stand_ins`), a scorer in HAND_SCORER_VIEWS sees it for that hand."""
     factories: list[ViewFactory] = []
     for requirement in (win or ruleset.win).requirements:
         if requirement.key in SCORER_REQUIREMENTS:
@@ -266,6 +286,9 @@ def reading_view(ruleset: Any, context: WinContext, scoring: bool = True, win: A
         scorer = SCORER_VIEWS.get(name)
         if scorer is None:
             return None
+        if hand is not None and name in HAND_SCORER_VIEWS:
+            for_hand = HAND_SCORER_VIEWS[name]
+            scorer = lambda c: for_hand(c, hand, stand_ins or {})  # noqa: E731
         factories.append(scorer)
         if name in SCORER_KEY_VIEWS:  # so that the full view determines the key's (price_key_view)
             factories.append(SCORER_KEY_VIEWS[name])
@@ -280,4 +303,4 @@ def reading_view(ruleset: Any, context: WinContext, scoring: bool = True, win: A
     return lambda kind, faces, places, role: tuple(v(kind, faces, places, role) for v in views)
 
 
-__all__ = ["REQUIREMENT_VIEWS", "SCORER_VIEWS", "SCORER_KEY_VIEWS", "reading_view", "price_key_view", "exact_view"]
+__all__ = ["REQUIREMENT_VIEWS", "SCORER_VIEWS", "HAND_SCORER_VIEWS", "SCORER_KEY_VIEWS", "reading_view", "price_key_view", "exact_view"]

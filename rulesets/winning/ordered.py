@@ -14,16 +14,19 @@ order (a chow whose low places are wilds sorts before groups taken earlier), so 
 tell where a kind lands.  This walk takes the groups by their first face instead: at each
 face, the groups starting there, in `_split_key` order.  The places standing for another kind
 met so far are then known at every step (the wilds used less those that played their own
-face), so the winning tile's position is known where it is placed and is checked against its
-kind's share of the order once the free groups are set.  The classes are those of the
-exhaustive walk: same views, same splits (every multiset of groups each holding a natural
-tile, the rest free), and a winning wild only where `assemble` puts a tile of its kind.
+face), so the winning tile's position is known where it is placed.  Whether its kind fills
+that position depends on the tiles of the kinds before it (or of its own kind) that later
+groups still take as their own face or as free groups: the walk keeps, per class of what
+follows, the most (or the fewest) such tiles any of its splits takes, which decides it.
+The classes are those of the exhaustive walk: same views, same splits (every multiset of
+groups each holding a natural tile, the rest free), and a winning wild only where
+`assemble` puts a tile of its kind.
 """
-
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from itertools import product
 
 from .decompose import HONOUR_CHOWS, _free_faces, _split_key
@@ -38,26 +41,51 @@ _STEP = tuple(_POW5[k % 9] if k < 27 else _POW5[k - 27] for k in range(34))
 _CHOW_FLAGS = tuple(flags for flags in product((False, True), repeat=3) if not all(flags))
 
 NOT_PLACED, PLACED = -1, -2
-"""The winning tile's state in the walk: not placed yet, placed where its kind surely is, or
-(a number ≥ 0) placed at that position among the places standing for another kind."""
+"""The winning tile's state in the walk: not placed yet, or placed."""
+
+Found = dict[Class, tuple[int, Witness]]
+"""class → (tiles of the tracked kinds taken by the groups in it, best for the winning wild;
+a split of that class)."""
 
 
-def _face_options(face: int, pair_kinds: frozenset[int] | None, honour_chows: bool) -> tuple[RawGroup, ...]:
-    """Every group starting at `face` that may hold a natural tile, in `_split_key` order."""
-    out: list[RawGroup] = []
+def _face_options(face: int, pair_kinds: frozenset[int] | None, honour_chows: bool) -> tuple[tuple, ...]:
+    """Every group starting at `face` that may hold a natural tile, in `_split_key` order, each
+    as (group, naturals taken, (face, count) of each natural it needs, wilds used)."""
+    groups: list[RawGroup] = []
     if pair_kinds is None or face in pair_kinds:
-        out += [(GroupKind.PAIR, (face, face), (False, False)), (GroupKind.PAIR, (face, face), (False, True))]
-    out += [(GroupKind.PUNG, (face,) * 3, (False,) * n + (True,) * (3 - n)) for n in (3, 2, 1)]
+        groups += [(GroupKind.PAIR, (face, face), (False, False)), (GroupKind.PAIR, (face, face), (False, True))]
+    groups += [(GroupKind.PUNG, (face,) * 3, (False,) * n + (True,) * (3 - n)) for n in (3, 2, 1)]
     if face < 27:
         chows = [(face, face + 1, face + 2)] if face % 9 <= 6 else []
     else:
         chows = [c for c in HONOUR_CHOWS if c[0] == face] if honour_chows else []
-    out += [(GroupKind.CHOW, chow, flags) for chow in chows for flags in _CHOW_FLAGS]
-    return tuple(sorted(out, key=_split_key))
+    groups += [(GroupKind.CHOW, chow, flags) for chow in chows for flags in _CHOW_FLAGS]
+    out = []
+    for group in sorted(groups, key=_split_key):
+        taken = tuple(f for f, wild in zip(group[1], group[2]) if not wild)
+        out.append((group, taken, tuple(Counter(taken).items()), len(group[2]) - len(taken)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=8)
+def _all_face_options(pair_kinds: frozenset[int] | None, honour_chows: bool) -> tuple[tuple[tuple[tuple, ...], ...], tuple[int, ...]]:
+    """The options of every face, and per face the index after the last option whose first
+    place is natural (later ones leave the face's naturals to nothing)."""
+    options = tuple(_face_options(face, pair_kinds, honour_chows) for face in range(34))
+    ends = tuple(max((i + 1 for i, option in enumerate(face) if not option[0][2][0]), default=0) for face in options)
+    return options, ends
 
 
 class _OrderedWalk(_Walk):
-    """One collapsed walk over the standard splits of one hand, in split order."""
+    """One collapsed walk over the standard splits of one hand, in split order.
+
+    For a winning wild of the lowest kind, its place holds that kind while fewer places
+    standing for another kind come before it than the kind has tiles left at the end: the
+    walk tracks that kind's tiles taken after the place (own faces, free groups), the fewer
+    the better.  For the highest kind, at least as many places must come before it as the
+    lower kinds have tiles left: it tracks the lower kinds' tiles, the more the better.  A
+    kind between two others would need both: `tracking` is None and the caller judges every
+    split."""
 
     def __init__(self, faces: Sequence[int], wilds: int, wild_kinds: Sequence[tuple[int, int]],
                  pair_kinds: frozenset[int] | None, honour_chows: bool, win: tuple[int, int | None],
@@ -65,10 +93,26 @@ class _OrderedWalk(_Walk):
         own = [(kind, count) for kind, count in wild_kinds if kind < 34]
         super().__init__(faces, wilds, own, pair_kinds, honour_chows, win, view, cost, coarse)
         self.kinds = tuple(sorted(wild_kinds))  # every wild kind, flowers too: `rest` holds them all
-        self.face_options = tuple(_face_options(face, pair_kinds, honour_chows) for face in range(34))
+        self.face_options, self.holding_end = _all_face_options(pair_kinds, honour_chows)
         self.placed: dict[tuple, tuple] = {}
+        self.tracking = self.tracked_kinds()
+        self.most = self.win_mode == WIN_WILD and self.kinds[0][0] != self.win_face  # the highest kind
 
-    def run(self) -> dict[Class, Witness]:
+    def tracked_kinds(self) -> tuple[bool, ...] | None:
+        """Per own-face kind, whether its tiles taken later decide the winning wild's place."""
+        if self.win_mode != WIN_WILD:
+            return (False,) * len(self.wild_counts)
+        kinds = [kind for kind, _ in self.kinds]
+        if kinds[0] == self.win_face:  # the lowest: its own tiles
+            return tuple(face == self.win_face for face, _ in self.wild_counts)
+        if kinds[-1] == self.win_face:  # the highest: the tiles of every kind before it
+            return tuple(face < self.win_face for face, _ in self.wild_counts)
+        return None
+
+    def better(self, a: int, b: int) -> bool:
+        return a > b if self.most else a < b
+
+    def run(self) -> Found:
         win = NOT_PLACED if self.win_mode != NO_WIN else PLACED
         return self.walk(self.next_face(-1), 0, self.wilds, True, win, (0,) * len(self.wild_counts))
 
@@ -85,63 +129,98 @@ class _OrderedWalk(_Walk):
                 return f
         return 34
 
-    def walk(self, face: int, first: int, left: int, pair_needed: bool, win: int,
-             own_used: tuple[int, ...]) -> dict[Class, Witness]:
+    def walk(self, face: int, first: int, left: int, pair_needed: bool, win: int, own_used: tuple[int, ...]) -> Found:
         """The classes of what can follow: groups starting at `face` from option `first` on,
         then the later faces, then the free groups."""
         counts, keys = self.counts, self.keys
+        asked = (face, first, keys[0], keys[1], keys[2], keys[3], left, pair_needed, win, own_used)
+        found = self.memo.get(asked)
+        if found is not None:
+            return found
+        lost = win == NOT_PLACED and self.win_mode == WIN_NATURAL  # the natural winning tile must sit by its face
+        while face < 34:  # to the first group that can be taken: states that differ only before it are one
+            options = self.face_options[face]
+            end = len(options) if not counts[face] else self.holding_end[face]
+            first = self.takeable(options, first, end, left, pair_needed)
+            if first < end:
+                break
+            if counts[face] or (lost and self.win_face <= face):
+                self.memo[asked] = {}
+                return self.memo[asked]
+            face, first = self.next_face(face), 0
         state = (face, first, keys[0], keys[1], keys[2], keys[3], left, pair_needed, win, own_used)
         found = self.memo.get(state)
         if found is not None:
+            self.memo[asked] = found
             return found
-        out: dict[Class, Witness] = {}
+        out: Found = {}
         if face == 34:
             out = self.finish_ordered(left, pair_needed, win, own_used)
         else:
-            if not counts[face] and not (win == NOT_PLACED and self.win_mode == WIN_NATURAL and self.win_face <= face):
+            if not counts[face] and not (lost and self.win_face <= face):
                 out.update(self.walk(self.next_face(face), 0, left, pair_needed, win, own_used))
-            options = self.face_options[face]
-            for index in range(first, len(options)):
+            for index in range(first, end):
                 self.take(options[index], face, index, left, pair_needed, win, own_used, out)
-        self.memo[state] = out
+        self.memo[state] = self.memo[asked] = out
         return out
 
-    def take(self, group: RawGroup, face: int, index: int, left: int, pair_needed: bool, win: int,
-             own_used: tuple[int, ...], out: dict[Class, Witness]) -> None:
-        """Add to `out` the classes that take `group` next (if the tiles allow it)."""
-        kind, faces, flags = group
-        if kind is GroupKind.PAIR and not pair_needed:
-            return
-        used = flags.count(True)
-        if used > left:
+    def takeable(self, options: tuple[tuple, ...], first: int, end: int, left: int, pair_needed: bool) -> int:
+        """The first option from `first` on whose naturals and wilds are there (`end` if none)."""
+        counts = self.counts
+        for index in range(first, end):
+            group, _, need, used = options[index]
+            if used > left or (not pair_needed and group[0] is GroupKind.PAIR):
+                continue
+            for f, n in need:
+                if counts[f] < n:
+                    break
+            else:
+                return index
+        return end
+
+    def take(self, option: tuple, face: int, index: int, left: int, pair_needed: bool, win: int,
+             own_used: tuple[int, ...], out: Found) -> None:
+        """Add to `out` the classes that take the option's group next (if the tiles allow it)."""
+        group, taken, need, used = option
+        if used > left or (not pair_needed and group[0] is GroupKind.PAIR):
             return
         counts, keys = self.counts, self.keys
-        taken = [f for f, wild in zip(faces, flags) if not wild]
-        need = Counter(taken)
-        if any(counts[f] < n for f, n in need.items()):
-            return
+        for f, n in need:
+            if counts[f] < n:
+                return
         for f in taken:
             counts[f] -= 1
             keys[_COMPONENT[f]] -= _STEP[f]
-        pair_after = pair_needed and kind is not GroupKind.PAIR
+        pair_after = pair_needed and group[0] is not GroupKind.PAIR
         if self.cost is None or self.cost(keys, pair_after) <= left - used:
             other = self.wilds - left - sum(own_used)  # places standing for another kind so far
-            own, choices = self.placements(group, own_used, other, win)
-            for place, state, cls in choices:
-                rest = self.walk(face, index, left - used, pair_after, state, own)
+            own, tracked, choices = self.placements(group, own_used, other, win)
+            item_win = win == PLACED  # the caller is past the winning tile: it needs the tracked count
+            better = self.better
+            for place, after, cls, need_tracked in choices:
+                rest = self.walk(face, index, left - used, pair_after, after, own)
                 item = (group, place)
-                for classes, witness in rest.items():
+                for classes, (count, witness) in rest.items():
+                    if need_tracked is not None and not (count >= need_tracked if self.most else count < need_tracked):
+                        continue  # the winning wild's place holds another kind in every such split
                     merged = tuple(sorted(classes + (cls,)))
-                    if merged not in out:
-                        out[merged] = (item, witness)
+                    if item_win:
+                        count += tracked
+                        known = out.get(merged)
+                        if known is None or better(count, known[0]):
+                            out[merged] = (count, (item, witness))
+                    elif merged not in out:
+                        out[merged] = (0, (item, witness))
         for f in taken:
             counts[f] += 1
             keys[_COMPONENT[f]] += _STEP[f]
 
     def placements(self, group: RawGroup, own_used: tuple[int, ...], other: int, win: int
-                   ) -> tuple[tuple[int, ...], list[tuple[int | None, int, int]]]:
-        """The own-face wilds used after `group`, and per place the winning tile can take in it
-        (None: not there) the walk's win state after it and the group's class id."""
+                   ) -> tuple[tuple[int, ...], int, list[tuple[int | None, int, int, int | None]]]:
+        """The own-face wilds used after `group`, the tracked kinds' tiles it takes, and per
+        place the winning tile can take in it (None: not there): the win state after it, the
+        group's class id and the bound the tracked count of what follows must meet (None:
+        none)."""
         key = (group, own_used, other, win)
         known = self.placed.get(key)
         if known is not None:
@@ -149,6 +228,7 @@ class _OrderedWalk(_Walk):
         kind, faces, flags = group
         used = list(own_used)
         places: list[int] = []
+        tracked = 0
         for face, wild in zip(faces, flags):
             if not wild:
                 places.append(NATURAL)
@@ -156,31 +236,48 @@ class _OrderedWalk(_Walk):
             i = self.wild_index.get(face)
             if i is not None and used[i] < self.wild_counts[i][1]:
                 used[i] += 1
+                tracked += self.tracking[i]
                 places.append(WILD_OWN)
             else:
                 places.append(WILD_OTHER)
         code = tuple(places)
-        choices = [(None, win, self.view_id(kind, faces, code, None))]
+        own = tuple(used)
+        choices: list[tuple[int | None, int, int, int | None]] = [(None, win, self.view_id(kind, faces, code, None), None)]
         if win == NOT_PLACED:
-            roles: set[tuple[WinRole, int]] = set()
+            seen: set[tuple[WinRole, int | None]] = set()
             position = other
             for place, (face, mark) in enumerate(zip(faces, code)):
-                state = None
-                if self.win_mode == WIN_NATURAL and mark == NATURAL and face == self.win_face:
-                    state = PLACED
-                elif self.win_mode == WIN_WILD and mark == WILD_OWN and face == self.win_face:
-                    state = PLACED
-                elif self.win_mode == WIN_WILD and mark == WILD_OTHER:
-                    state = position
+                here = position
                 position += mark == WILD_OTHER
+                bound: int | None | bool = None
+                if self.win_mode == WIN_NATURAL:
+                    if mark != NATURAL or face != self.win_face:
+                        continue
+                elif mark == WILD_OTHER:
+                    bound = self.bound(here, own)
+                    if bound is False:
+                        continue
+                elif mark != WILD_OWN or face != self.win_face:
+                    continue
                 role = raw_role(kind, faces, place)
-                if state is not None and (role, state) not in roles:
-                    roles.add((role, state))
-                    choices.append((place, state, self.view_id(kind, faces, code, role)))
-        known = self.placed[key] = (tuple(used), choices)
+                if (role, bound) not in seen:
+                    seen.add((role, bound))
+                    choices.append((place, PLACED, self.view_id(kind, faces, code, role), bound))
+        known = self.placed[key] = (own, tracked, choices)
         return known
 
-    def finish_ordered(self, left: int, pair_needed: bool, win: int, own_used: tuple[int, ...]) -> dict[Class, Witness]:
+    def bound(self, position: int, own_used: tuple[int, ...]) -> int | None | bool:
+        """What the tracked count of the groups after a winning wild at `position` (among the
+        places standing for another kind) must be: False if its kind can no longer fill it,
+        None if it surely does, else the bound (fewer than it for the lowest kind, at least it
+        for the highest)."""
+        pool = {face: count - used for (face, count), used in zip(self.wild_counts, own_used)}
+        start, end = self.share(pool)
+        if self.most:
+            return None if start <= position else start - position
+        return end - position if end > position else False
+
+    def finish_ordered(self, left: int, pair_needed: bool, win: int, own_used: tuple[int, ...]) -> Found:
         """The free groups, as `assemble` sets them, and where the winning wild may be."""
         if any(self.counts) or (win == NOT_PLACED and self.win_mode == WIN_NATURAL):
             return {}
@@ -199,24 +296,25 @@ class _OrderedWalk(_Walk):
             pool[face] = count - used
         faces = _free_faces(free, pool, self.pair_kinds, None) if free else ()
         groups = []
+        tracked = 0
+        tracking = dict(zip((face for face, _ in self.wild_counts), self.tracking))
         for (kind, size), face in zip(free, faces):
             natural = min(pool[face], size)
             pool[face] -= natural
+            tracked += natural * tracking.get(face, False)
             groups.append((kind, face, size, natural))
-        start, end = self.share(pool)
-        if win >= 0 and not start <= win < end:
-            return {}  # the winning tile's place holds a wild of another kind
         hosts: list[tuple[int | None, int | None]] = [(None, None)]
         if win == NOT_PLACED:  # a winning wild: a free group holding its kind
+            start, end = self.share(pool)
             hosts = []
             position = other
             for index, (kind, face, size, natural) in enumerate(groups):
                 if face == self.win_face and natural:
                     hosts.append((index, 0))
-                elif start <= position + size - natural - 1 and position < end:
+                elif natural < size and start <= position + size - natural - 1 and position < end:
                     hosts.append((index, natural + max(start - position, 0)))
                 position += size - natural
-        out: dict[Class, Witness] = {}
+        out: Found = {}
         for host, place in hosts:
             classes = []
             witness: Witness = ()
@@ -226,14 +324,12 @@ class _OrderedWalk(_Walk):
                 places = (WILD_OWN,) * natural + (WILD_OTHER,) * (size - natural)
                 classes.append(self.view_id(kind, (face,) * size, places, role))
                 witness = (((kind, None, (True,) * size), place if index == host else None), witness)
-            out.setdefault(tuple(sorted(classes)), witness)
+            out.setdefault(tuple(sorted(classes)), (tracked, witness))
         return out
 
-    def share(self, pool: Counter[int]) -> tuple[int, int]:
+    def share(self, pool: Mapping[int, int]) -> tuple[int, int]:
         """[start, end): the positions, among the places standing for another kind, that the
         winning wild's kind fills (`assemble` fills them with the wilds left, sorted by kind)."""
-        if self.win_mode != WIN_WILD:
-            return 0, 0
         start = 0
         for kind, count in self.kinds:
             rest = pool[kind] if kind < 34 else count
@@ -246,15 +342,18 @@ class _OrderedWalk(_Walk):
 def ordered_classes(faces: Sequence[int], wilds: int, wild_kinds: Sequence[tuple[int, int]],
                     pair_kinds: frozenset[int] | None, honour_chows: bool, win: tuple[int, int | None],
                     view: GroupView, cost: CostOf | None = None, coarse: GroupView | None = None
-                    ) -> list[tuple[tuple[RawGroup, ...], int | None, int | None, Class]]:
+                    ) -> list[tuple[tuple[RawGroup, ...], int | None, int | None, Class]] | None:
     """`readings.standard_classes` for a hand with wilds of several kinds, the winning tile
     natural or wild: `wild_kinds` lists (kind, tiles) of every wild kind in the hand (flowers
     too) and `win` is (NO_WIN, None), (WIN_NATURAL, face) or (WIN_WILD, the winning tile's
-    kind).  Never None: the walk sees the order that decides where each kind lands."""
+    kind).  None when the winning wild's kind lies between two others (see `_OrderedWalk`): the
+    caller then judges every split."""
     walk = _OrderedWalk(faces, wilds, wild_kinds, pair_kinds, honour_chows, win, view, cost, coarse)
+    if walk.tracking is None:
+        return None
     found = walk.run()
     out = []
-    for classes, witness in found.items():
+    for classes, (_, witness) in found.items():
         chosen: list[tuple[RawGroup, int | None]] = []
         while witness:
             item, witness = witness
