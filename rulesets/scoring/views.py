@@ -20,7 +20,7 @@ from typing import Any
 from ..hand import Hand, MeldKind, WinContext
 from ..tiles import Tile
 from ..winning import GroupKind, WinRole
-from ..winning.readings import ANY_READING, WILD_OTHER, WILD_OWN, GroupView, exact_view
+from ..winning.readings import ANY_READING, WILD_OTHER, WILD_OWN, GroupView, exact_view, read_as_set
 
 Faces = tuple[int, ...]
 ViewFactory = Callable[[WinContext], "GroupView | object | None"]
@@ -137,31 +137,37 @@ def _guangdong(context: WinContext) -> GroupView:
     return lambda kind, faces, places, role: (suit(faces), kind is CHOW, faces[0] if kind is PUNG and faces[0] >= 27 else None)
 
 
-def _hebei(context: WinContext, dragon_suits: tuple[int, ...] = (0, 1, 2)) -> GroupView:
+def _hebei(context: WinContext, dragon_suits: tuple[int, ...] = (0, 1, 2), own_suits: tuple[int, ...] = (0, 1, 2)) -> GroupView:
     """混儿吊 (the winning tile completed the pair, which holds a 混儿), 捉伍儿 (the winning 5 in
-    the middle of a chow; of 万, for the house option), 龙 and 本混儿龙 (chows starting at 1, 4
-    and 7 of a suit in `dragon_suits`, with or without a 混儿 standing for another kind or for
-    itself).  Nothing else of a group counts: a group holding the winning tile in any other
-    way, or a chow that cannot be part of a 龙, is seen as any other group."""
+    the middle of a chow; of 万, for the house option), 龙 (chows starting at 1, 4 and 7 of a suit
+    in `dragon_suits`) and 本混儿龙 (with or without a 混儿 standing for another kind or for
+    itself, in `own_suits`: where a 混儿 kind is).  Nothing else of a group counts: a group
+    holding the winning tile in any other way, or a chow that cannot be part of a 龙, is seen as
+    any other group."""
     starts = frozenset(base + r for base in (9 * s for s in dragon_suits) for r in (0, 3, 6))
+    own = frozenset(9 * s + r for s in own_suits for r in (0, 3, 6)) & starts
 
     def view(kind: GroupKind, faces: Faces, places: tuple[int, ...], role: WinRole | None) -> Hashable:
         five = role is WinRole.CLOSED and faces[1] % 9 == 4
         win = (role is WinRole.PAIR and any(places), five, five and faces[1] < 9)
         if kind is CHOW and faces[0] in starts:
-            return win, faces[0], WILD_OTHER not in places, WILD_OWN in places
+            if faces[0] in own:
+                return win, faces[0], WILD_OTHER not in places, WILD_OWN in places
+            return win, faces[0]
         return win
-    return view
+    return read_as_set(view)  # which items a reading has, never how many groups make them
 
 
 def _hebei_for_hand(context: WinContext, hand: Hand, stand_ins: Mapping[Tile, Tile]) -> GroupView:
     """`_hebei` with only the suits in which this hand can make a 龙: each of 1-3, 4-6 and 7-9
     holds one of its natural tiles (every chow of a reading holds one: groups of 混儿 only are
-    read as pungs and pairs) or starts one of its declared chows."""
+    read as pungs and pairs) or starts one of its declared chows; and only the suits of its 混儿
+    kinds for 本混儿龙 (a 混儿 plays its own face only in its own suit)."""
     wilds = frozenset(context.wilds)
     ranges = {face - face % 3 for face in (int(stand_ins.get(t, t)) for t in hand.concealed if t not in wilds) if face < 27}
     ranges |= {int(min(m.tiles)) for m in hand.melds if m.kind is MeldKind.CHOW}
-    return _hebei(context, tuple(s for s in range(3) if all(9 * s + r in ranges for r in (0, 3, 6))))
+    dragons = tuple(s for s in range(3) if all(9 * s + r in ranges for r in (0, 3, 6)))
+    return _hebei(context, dragons, tuple({int(w) // 9 for w in wilds if int(w) < 27}))
 
 
 def _luoshan(context: WinContext) -> GroupView:

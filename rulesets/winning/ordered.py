@@ -30,8 +30,8 @@ from functools import lru_cache
 from itertools import product
 
 from .decompose import HONOUR_CHOWS, _free_faces, _split_key
-from .readings import NATURAL, NO_WIN, WILD_OTHER, WILD_OWN, WIN_NATURAL, WIN_WILD, Class, CostOf, GroupView, Witness, _Walk, \
-    raw_role
+from .readings import NATURAL, NO_WIN, WILD_OTHER, WILD_OWN, WIN_NATURAL, WIN_WILD, Class, CostOf, GroupView, Witness, _merge, \
+    _Walk, raw_role
 from .results import GroupKind, WinRole
 from .special import RawGroup
 
@@ -203,7 +203,7 @@ class _OrderedWalk(_Walk):
                 for classes, (count, witness) in rest.items():
                     if need_tracked is not None and not (count >= need_tracked if self.most else count < need_tracked):
                         continue  # the winning wild's place holds another kind in every such split
-                    merged = tuple(sorted(classes + (cls,)))
+                    merged = _merge(classes, cls, self.as_set)
                     if item_win:
                         count += tracked
                         known = out.get(merged)
@@ -221,7 +221,7 @@ class _OrderedWalk(_Walk):
         place the winning tile can take in it (None: not there): the win state after it, the
         group's class id and the bound the tracked count of what follows must meet (None:
         none)."""
-        key = (group, own_used, other, win)
+        key = (group, own_used, other if win == NOT_PLACED else -1, win)
         known = self.placed.get(key)
         if known is not None:
             return known
@@ -324,7 +324,7 @@ class _OrderedWalk(_Walk):
                 places = (WILD_OWN,) * natural + (WILD_OTHER,) * (size - natural)
                 classes.append(self.view_id(kind, (face,) * size, places, role))
                 witness = (((kind, None, (True,) * size), place if index == host else None), witness)
-            out.setdefault(tuple(sorted(classes)), (tracked, witness))
+            out.setdefault(tuple(sorted(set(classes) if self.as_set else classes)), (tracked, witness))
         return out
 
     def share(self, pool: Mapping[int, int]) -> tuple[int, int]:

@@ -42,6 +42,20 @@ GroupView = Callable[[GroupKind, tuple[int, ...], tuple[int, ...], "WinRole | No
 ANY_READING: GroupView = lambda kind, faces, places, role: None  # noqa: E731
 """The view of a region that reads nothing of the groups: one reading is enough."""
 
+
+def read_as_set(view: GroupView) -> GroupView:
+    """Mark a view whose reader decides on the *set* of a reading's views, not their multiset
+    (how many groups show a view does not count): readings whose views differ only in how
+    often one appears are then one class.  Returns the view."""
+    view.as_set = True  # type: ignore[attr-defined]
+    return view
+
+
+def _merge(classes: Class, cls: int, as_set: bool) -> Class:
+    if as_set and cls in classes:
+        return classes
+    return tuple(sorted(classes + (cls,)))
+
 NATURAL, WILD_OTHER, WILD_OWN = range(3)
 NO_WIN, WIN_NATURAL, WIN_WILD = range(3)
 
@@ -101,6 +115,7 @@ class _Walk:
         self.view = view
         self.ids: dict[Hashable, int] = {}
         self.coarse = coarse
+        self.as_set = getattr(view, "as_set", False)
         self.coarse_ids: dict[Hashable, int] = {}
         self.coarse_of: list[int] = []  # view id → coarse view id
         self.memo: dict[tuple, dict[Class, Witness]] = {}
@@ -213,7 +228,7 @@ class _Walk:
                     continue
                 item = (group, place)
                 for classes, witness in rest.items():
-                    merged = tuple(sorted(classes + (cls,)))
+                    merged = _merge(classes, cls, self.as_set)
                     if merged not in out:
                         out[merged] = (item, witness)
         self.memo[state] = out
@@ -262,7 +277,7 @@ class _Walk:
                 places = (WILD_OWN,) * natural + (WILD_OTHER,) * (len(flags) - natural)
                 classes.append(self.view_id(kind, shown, places, role))
                 witness = (((kind, None, flags), 0 if role is not None else None), witness)
-            out.setdefault(tuple(sorted(classes)), witness)
+            out.setdefault(tuple(sorted(set(classes) if self.as_set else classes)), witness)
         return out
 
 
@@ -306,5 +321,5 @@ def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tup
     return out
 
 
-__all__ = ["GroupView", "ANY_READING", "exact_view", "NATURAL", "WILD_OTHER", "WILD_OWN", "NO_WIN", "WIN_NATURAL", "WIN_WILD",
+__all__ = ["GroupView", "ANY_READING", "read_as_set", "exact_view", "NATURAL", "WILD_OTHER", "WILD_OWN", "NO_WIN", "WIN_NATURAL", "WIN_WILD",
            "standard_classes", "raw_role"]
