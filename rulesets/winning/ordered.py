@@ -30,8 +30,8 @@ from functools import lru_cache
 from itertools import product
 
 from .decompose import HONOUR_CHOWS, _free_faces, _split_key
-from .readings import NATURAL, NO_WIN, WILD_OTHER, WILD_OWN, WIN_NATURAL, WIN_WILD, Class, CostOf, GroupView, Witness, _merge, \
-    _Walk, raw_role
+from .readings import NATURAL, NO_WIN, WILD_OTHER, WILD_OWN, WIN_NATURAL, WIN_WILD, Class, CostOf, GroupView, Witness, _Walk, \
+    raw_role
 from .results import GroupKind, WinRole
 from .special import RawGroup
 
@@ -108,9 +108,6 @@ class _OrderedWalk(_Walk):
         if kinds[-1] == self.win_face:  # the highest: the tiles of every kind before it
             return tuple(face < self.win_face for face, _ in self.wild_counts)
         return None
-
-    def better(self, a: int, b: int) -> bool:
-        return a > b if self.most else a < b
 
     def run(self) -> Found:
         win = NOT_PLACED if self.win_mode != NO_WIN else PLACED
@@ -196,18 +193,18 @@ class _OrderedWalk(_Walk):
             other = self.wilds - left - sum(own_used)  # places standing for another kind so far
             own, tracked, choices = self.placements(group, own_used, other, win)
             item_win = win == PLACED  # the caller is past the winning tile: it needs the tracked count
-            better = self.better
+            most, as_set = self.most, self.as_set
             for place, after, cls, need_tracked in choices:
                 rest = self.walk(face, index, left - used, pair_after, after, own)
                 item = (group, place)
                 for classes, (count, witness) in rest.items():
-                    if need_tracked is not None and not (count >= need_tracked if self.most else count < need_tracked):
+                    if need_tracked is not None and (count < need_tracked if most else count >= need_tracked):
                         continue  # the winning wild's place holds another kind in every such split
-                    merged = _merge(classes, cls, self.as_set)
+                    merged = classes if as_set and cls in classes else tuple(sorted(classes + (cls,)))
                     if item_win:
                         count += tracked
                         known = out.get(merged)
-                        if known is None or better(count, known[0]):
+                        if known is None or (count > known[0] if most else count < known[0]):
                             out[merged] = (count, (item, witness))
                     elif merged not in out:
                         out[merged] = (0, (item, witness))
