@@ -6,7 +6,9 @@ code per place (0 natural, 1 a wild standing for another kind, 2 a wild standing
 face) and the winning tile's role if the group holds it (else None).  The contract: what the
 requirement or scorer decides about a reading depends only on the multiset of the views of
 its concealed groups (and on what is outside the reading: the declared melds, the physical
-tiles, the context).  Each view below names the function it describes; a requirement key or
+tiles, the context); a view marked `read_as_set` promises more: the set of the views decides.
+A scorer in HAND_SCORER_VIEWS has a finer view for one hand, given its tiles.  Each view below
+names the function it describes; a requirement key or
 a scorer not listed is seen exactly (every split judged), so a new rule is never collapsed
 wrongly, only slowly.  tests/rulesets/test_reading_classes.py compares, for every region, the
 collapsed verdict and settlement with the exhaustive ones.

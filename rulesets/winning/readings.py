@@ -23,8 +23,9 @@ merges, at each step, options that take the same natural tiles, use as many wild
 same view, and memoises what can follow a state (the tiles left, the wilds left, whether the
 pair and the winning tile are placed).  It handles hands whose wilds are of one kind: every
 wild place then holds that kind, so a place standing for the wild's own face is natural
-wherever it is, as `assemble` makes it.  `Evaluator.decompositions` keeps the exhaustive walk
-for the rest.
+wherever it is, as `assemble` makes it.  With several kinds it still serves while the order
+in which `assemble` places the kinds does not matter; where it does (a wild winning tile, or
+more places of a kind's own face than its tiles), ordered.py walks the splits in that order.
 """
 
 from __future__ import annotations
