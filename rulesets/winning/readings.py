@@ -51,12 +51,6 @@ def read_as_set(view: GroupView) -> GroupView:
     view.as_set = True  # type: ignore[attr-defined]
     return view
 
-
-def _merge(classes: Class, cls: int, as_set: bool) -> Class:
-    if as_set and cls in classes:
-        return classes
-    return tuple(sorted(classes + (cls,)))
-
 NATURAL, WILD_OTHER, WILD_OWN = range(3)
 NO_WIN, WIN_NATURAL, WIN_WILD = range(3)
 
@@ -204,6 +198,7 @@ class _Walk:
         tried: set[tuple] = set()
         cost = self.cost
         win_face = self.win_face if not win_placed and self.win_mode == WIN_NATURAL else None
+        as_set = self.as_set
         for group, taken, used, pair_after, own_places, choices in self.options(k, left, pair_needed, win_placed):
             own = own_used
             for i in own_places:
@@ -229,7 +224,7 @@ class _Walk:
                     continue
                 item = (group, place)
                 for classes, witness in rest.items():
-                    merged = _merge(classes, cls, self.as_set)
+                    merged = classes if as_set and cls in classes else tuple(sorted(classes + (cls,)))
                     if merged not in out:
                         out[merged] = (item, witness)
         self.memo[state] = out
