@@ -139,13 +139,15 @@ def _guangdong(context: WinContext) -> GroupView:
     return lambda kind, faces, places, role: (suit(faces), kind is CHOW, faces[0] if kind is PUNG and faces[0] >= 27 else None)
 
 
-def _hebei(context: WinContext, dragon_suits: tuple[int, ...] = (0, 1, 2), own_suits: tuple[int, ...] = (0, 1, 2)) -> GroupView:
+def _hebei(context: WinContext, dragon_suits: tuple[int, ...] = (0, 1, 2), own_suits: tuple[int, ...] = (0, 1, 2),
+           declared: frozenset[int] | None = None) -> GroupView:
     """混儿吊 (the winning tile completed the pair, which holds a 混儿), 捉伍儿 (the winning 5 in
     the middle of a chow; of 万, for the house option), 龙 (chows starting at 1, 4 and 7 of a suit
     in `dragon_suits`) and 本混儿龙 (with or without a 混儿 standing for another kind or for
     itself, in `own_suits`: where a 混儿 kind is).  Nothing else of a group counts: a group
     holding the winning tile in any other way, or a chow that cannot be part of a 龙, is seen as
-    any other group."""
+    any other group.  Read as a set; with the starts of the hand's `declared` chows known, a
+    reading comes down to its winning tile's items and, per suit, 龙 or 本混儿龙 or neither."""
     starts = frozenset(base + r for base in (9 * s for s in dragon_suits) for r in (0, 3, 6))
     own = frozenset(9 * s + r for s in own_suits for r in (0, 3, 6)) & starts
 
@@ -157,7 +159,33 @@ def _hebei(context: WinContext, dragon_suits: tuple[int, ...] = (0, 1, 2), own_s
                 return win, faces[0], WILD_OTHER not in places, WILD_OWN in places
             return win, faces[0]
         return win
-    return read_as_set(view)  # which items a reading has, never how many groups make them
+    reduce = None if declared is None else _hebei_items(dragon_suits, declared)
+    return read_as_set(view, reduce)  # which items a reading has, never how many groups make them
+
+
+def _hebei_items(dragon_suits: tuple[int, ...], declared: frozenset[int]) -> Callable[[frozenset], Hashable]:
+    """What `hebei.fan_items` decides on, from the set of a reading's views: the winning tile's
+    bits and, per suit, 龙 / 本混儿龙 (a declared chow plays only its own faces, as in
+    `hebei.long_kind`)."""
+    def reduce(views: frozenset) -> Hashable:
+        win = (False, False, False)
+        parts: dict[int, set[tuple[bool, bool]]] = {start: {(True, False)} for start in declared}
+        for value in views:
+            bits, chow = (value, ()) if isinstance(value[0], bool) else (value[0], value[1:])
+            if any(bits):
+                win = bits
+            if chow:
+                parts.setdefault(chow[0], set()).add(chow[1:] if len(chow) == 3 else (False, False))
+        dragons = []
+        for suit in dragon_suits:
+            found = [parts.get(9 * suit + r, set()) for r in (0, 3, 6)]
+            if not all(found):
+                dragons.append(None)
+                continue
+            own_only = [{p for p in f if p[0]} for f in found]
+            dragons.append(all(own_only) and any(p[1] for f in own_only for p in f))
+        return win, tuple(dragons)
+    return reduce
 
 
 def _hebei_for_hand(context: WinContext, hand: Hand, stand_ins: Mapping[Tile, Tile]) -> GroupView:
@@ -166,10 +194,11 @@ def _hebei_for_hand(context: WinContext, hand: Hand, stand_ins: Mapping[Tile, Ti
     read as pungs and pairs) or starts one of its declared chows; and only the suits of its 混儿
     kinds for 本混儿龙 (a 混儿 plays its own face only in its own suit)."""
     wilds = frozenset(context.wilds)
+    declared = frozenset(int(min(m.tiles)) for m in hand.melds if m.kind is MeldKind.CHOW)
     ranges = {face - face % 3 for face in (int(stand_ins.get(t, t)) for t in hand.concealed if t not in wilds) if face < 27}
-    ranges |= {int(min(m.tiles)) for m in hand.melds if m.kind is MeldKind.CHOW}
+    ranges |= declared
     dragons = tuple(s for s in range(3) if all(9 * s + r in ranges for r in (0, 3, 6)))
-    return _hebei(context, dragons, tuple({int(w) // 9 for w in wilds if int(w) < 27}))
+    return _hebei(context, dragons, tuple({int(w) // 9 for w in wilds if int(w) < 27}), declared)
 
 
 def _luoshan(context: WinContext) -> GroupView:

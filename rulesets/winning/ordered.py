@@ -31,7 +31,7 @@ from itertools import product
 
 from .decompose import HONOUR_CHOWS, _free_faces, _split_key
 from .readings import NATURAL, NO_WIN, WILD_OTHER, WILD_OWN, WIN_NATURAL, WIN_WILD, Class, CostOf, GroupView, Witness, _Walk, \
-    raw_role
+    one_per_reading, raw_role
 from .results import GroupKind, WinRole
 from .special import RawGroup
 
@@ -95,6 +95,7 @@ class _OrderedWalk(_Walk):
         self.kinds = tuple(sorted(wild_kinds))  # every wild kind, flowers too: `rest` holds them all
         self.face_options, self.holding_end = _all_face_options(pair_kinds, honour_chows)
         self.placed: dict[tuple, tuple] = {}
+        self.merges: dict[tuple[Class, int], Class] = {}
         self.tracking = self.tracked_kinds()
         self.most = self.win_mode == WIN_WILD and self.kinds[0][0] != self.win_face  # the highest kind
 
@@ -138,7 +139,15 @@ class _OrderedWalk(_Walk):
         while face < 34:  # to the first group that can be taken: states that differ only before it are one
             options = self.face_options[face]
             end = len(options) if not counts[face] else self.holding_end[face]
-            first = self.takeable(options, first, end, left, pair_needed)
+            while first < end:
+                group, _, need, used = options[first]
+                if used <= left and (pair_needed or group[0] is not GroupKind.PAIR):
+                    for f, n in need:
+                        if counts[f] < n:
+                            break
+                    else:
+                        break
+                first += 1
             if first < end:
                 break
             if counts[face] or (lost and self.win_face <= face):
@@ -157,34 +166,22 @@ class _OrderedWalk(_Walk):
             if not counts[face] and not (lost and self.win_face <= face):
                 out.update(self.walk(self.next_face(face), 0, left, pair_needed, win, own_used))
             for index in range(first, end):
-                self.take(options[index], face, index, left, pair_needed, win, own_used, out)
+                group, _, need, used = option = options[index]
+                if used > left or (not pair_needed and group[0] is GroupKind.PAIR):
+                    continue
+                for f, n in need:
+                    if counts[f] < n:
+                        break
+                else:
+                    self.take(option, face, index, left, pair_needed, win, own_used, out)
         self.memo[state] = self.memo[asked] = out
         return out
 
-    def takeable(self, options: tuple[tuple, ...], first: int, end: int, left: int, pair_needed: bool) -> int:
-        """The first option from `first` on whose naturals and wilds are there (`end` if none)."""
-        counts = self.counts
-        for index in range(first, end):
-            group, _, need, used = options[index]
-            if used > left or (not pair_needed and group[0] is GroupKind.PAIR):
-                continue
-            for f, n in need:
-                if counts[f] < n:
-                    break
-            else:
-                return index
-        return end
-
     def take(self, option: tuple, face: int, index: int, left: int, pair_needed: bool, win: int,
              own_used: tuple[int, ...], out: Found) -> None:
-        """Add to `out` the classes that take the option's group next (if the tiles allow it)."""
-        group, taken, need, used = option
-        if used > left or (not pair_needed and group[0] is GroupKind.PAIR):
-            return
+        """Add to `out` the classes that take the option's group next (its tiles are there)."""
+        group, taken, _, used = option
         counts, keys = self.counts, self.keys
-        for f, n in need:
-            if counts[f] < n:
-                return
         for f in taken:
             counts[f] -= 1
             keys[_COMPONENT[f]] -= _STEP[f]
@@ -193,14 +190,16 @@ class _OrderedWalk(_Walk):
             other = self.wilds - left - sum(own_used)  # places standing for another kind so far
             own, tracked, choices = self.placements(group, own_used, other, win)
             item_win = win == PLACED  # the caller is past the winning tile: it needs the tracked count
-            most, as_set = self.most, self.as_set
+            most, merges = self.most, self.merges
             for place, after, cls, need_tracked in choices:
                 rest = self.walk(face, index, left - used, pair_after, after, own)
                 item = (group, place)
                 for classes, (count, witness) in rest.items():
                     if need_tracked is not None and (count < need_tracked if most else count >= need_tracked):
                         continue  # the winning wild's place holds another kind in every such split
-                    merged = classes if as_set and cls in classes else tuple(sorted(classes + (cls,)))
+                    merged = merges.get((classes, cls))
+                    if merged is None:
+                        merged = merges[(classes, cls)] = self.merge(classes, cls)
                     if item_win:
                         count += tracked
                         known = out.get(merged)
@@ -211,6 +210,10 @@ class _OrderedWalk(_Walk):
         for f in taken:
             counts[f] += 1
             keys[_COMPONENT[f]] += _STEP[f]
+
+    def merge(self, classes: Class, cls: int) -> Class:
+        """The class of a split with one more group of class `cls`."""
+        return classes if self.as_set and cls in classes else tuple(sorted(classes + (cls,)))
 
     def placements(self, group: RawGroup, own_used: tuple[int, ...], other: int, win: int
                    ) -> tuple[tuple[int, ...], int, list[tuple[int | None, int, int, int | None]]]:
@@ -348,7 +351,7 @@ def ordered_classes(faces: Sequence[int], wilds: int, wild_kinds: Sequence[tuple
     walk = _OrderedWalk(faces, wilds, wild_kinds, pair_kinds, honour_chows, win, view, cost, coarse)
     if walk.tracking is None:
         return None
-    found = walk.run()
+    found = one_per_reading(walk, walk.run())
     out = []
     for classes, (_, witness) in found.items():
         chosen: list[tuple[RawGroup, int | None]] = []

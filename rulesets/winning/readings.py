@@ -44,12 +44,33 @@ ANY_READING: GroupView = lambda kind, faces, places, role: None  # noqa: E731
 """The view of a region that reads nothing of the groups: one reading is enough."""
 
 
-def read_as_set(view: GroupView) -> GroupView:
+def read_as_set(view: GroupView, reduce: Callable[[frozenset], Hashable] | None = None) -> GroupView:
     """Mark a view whose reader decides on the *set* of a reading's views, not their multiset
     (how many groups show a view does not count): readings whose views differ only in how
-    often one appears are then one class.  Returns the view."""
+    often one appears are then one class.  `reduce`, if given, maps that set to what the
+    reader decides on (e.g. whether three chows make a 龙): of the classes alike under it (and
+    under the coarse view) the walk yields one.  Returns the view."""
     view.as_set = True  # type: ignore[attr-defined]
+    view.reduce = reduce  # type: ignore[attr-defined]
     return view
+
+
+def one_per_reading(walk: "_Walk", found: dict[Class, object]) -> dict[Class, object]:
+    """The classes of `found` with one per value of the view's `reduce` (see `read_as_set`)
+    and coarse class: the others are judged and priced alike."""
+    reduce = getattr(walk.view, "reduce", None)
+    if reduce is None:
+        return found
+    views = {i: view for view, i in walk.ids.items()}
+    out: dict[Class, object] = {}
+    seen: set[tuple] = set()
+    for classes, value in found.items():
+        rough = tuple(sorted(walk.coarse_of[i] for i in classes)) if walk.coarse is not None else None
+        key = (reduce(frozenset(views[i] for i in classes)), rough)
+        if key not in seen:
+            seen.add(key)
+            out[classes] = value
+    return out
 
 NATURAL, WILD_OTHER, WILD_OWN = range(3)
 NO_WIN, WIN_NATURAL, WIN_WILD = range(3)
@@ -302,6 +323,7 @@ def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tup
     found = walk.run()
     if walk.ambiguous:
         return None
+    found = one_per_reading(walk, found)
     coarse_of = walk.coarse_of
     out = []
     for classes, witness in found.items():
