@@ -96,6 +96,8 @@ class _OrderedWalk(_Walk):
         self.face_options, self.holding_end = _all_face_options(pair_kinds, honour_chows)
         self.placed: dict[tuple, tuple] = {}
         self.merges: dict[tuple[Class, int], Class] = {}
+        self.costs: dict[tuple, int] = {}
+        self.nexts: dict[tuple, int] = {}
         self.tracking = self.tracked_kinds()
         self.most = self.win_mode == WIN_WILD and self.kinds[0][0] != self.win_face  # the highest kind
 
@@ -117,6 +119,14 @@ class _OrderedWalk(_Walk):
     def next_face(self, face: int) -> int:
         """The next face after `face` where a group can start (one of its places has a natural
         tile), or 34."""
+        keys = self.keys
+        key = (face, keys[0], keys[1], keys[2], keys[3])
+        found = self.nexts.get(key)
+        if found is None:
+            found = self.nexts[key] = self.find_next_face(face)
+        return found
+
+    def find_next_face(self, face: int) -> int:
         counts = self.counts
         for f in range(face + 1, 34):
             if counts[f]:
@@ -186,7 +196,7 @@ class _OrderedWalk(_Walk):
             counts[f] -= 1
             keys[_COMPONENT[f]] -= _STEP[f]
         pair_after = pair_needed and group[0] is not GroupKind.PAIR
-        if self.cost is None or self.cost(keys, pair_after) <= left - used:
+        if self.cost is None or self.cost_of(pair_after) <= left - used:
             other = self.wilds - left - sum(own_used)  # places standing for another kind so far
             own, tracked, choices = self.placements(group, own_used, other, win)
             item_win = win == PLACED  # the caller is past the winning tile: it needs the tracked count
@@ -210,6 +220,15 @@ class _OrderedWalk(_Walk):
         for f in taken:
             counts[f] += 1
             keys[_COMPONENT[f]] += _STEP[f]
+
+    def cost_of(self, pair_needed: bool) -> int:
+        """The fewest wilds that complete the naturals left (the tables), once per tiles left."""
+        keys = self.keys
+        key = (keys[0], keys[1], keys[2], keys[3], pair_needed)
+        found = self.costs.get(key)
+        if found is None:
+            found = self.costs[key] = self.cost(keys, pair_needed)
+        return found
 
     def merge(self, classes: Class, cls: int) -> Class:
         """The class of a split with one more group of class `cls`."""
