@@ -98,6 +98,8 @@ class _OrderedWalk(_Walk):
         self.merges: dict[tuple[Class, int], Class] = {}
         self.costs: dict[tuple, int] = {}
         self.nexts: dict[tuple, int] = {}
+        self.shares: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.bases: dict[tuple, tuple] = {}
         self.tracking = self.tracked_kinds()
         self.most = self.win_mode == WIN_WILD and self.kinds[0][0] != self.win_face  # the highest kind
 
@@ -198,7 +200,8 @@ class _OrderedWalk(_Walk):
         pair_after = pair_needed and group[0] is not GroupKind.PAIR
         if self.cost is None or self.cost_of(pair_after) <= left - used:
             other = self.wilds - left - sum(own_used)  # places standing for another kind so far
-            own, tracked, choices = self.placements(group, own_used, other, win)
+            own, tracked, choices = self.placements(group, (face, index, own_used, other if win == NOT_PLACED else -1, win),
+                                                    own_used, other, win)
             item_win = win == PLACED  # the caller is past the winning tile: it needs the tracked count
             most, merges = self.most, self.merges
             for place, after, cls, need_tracked in choices:
@@ -234,16 +237,39 @@ class _OrderedWalk(_Walk):
         """The class of a split with one more group of class `cls`."""
         return classes if self.as_set and cls in classes else tuple(sorted(classes + (cls,)))
 
-    def placements(self, group: RawGroup, own_used: tuple[int, ...], other: int, win: int
+    def placements(self, group: RawGroup, key: tuple, own_used: tuple[int, ...], other: int, win: int
                    ) -> tuple[tuple[int, ...], int, list[tuple[int | None, int, int, int | None]]]:
         """The own-face wilds used after `group`, the tracked kinds' tiles it takes, and per
         place the winning tile can take in it (None: not there): the win state after it, the
         group's class id and the bound the tracked count of what follows must meet (None:
-        none)."""
-        key = (group, own_used, other if win == NOT_PLACED else -1, win)
+        none); `key` names the group (its face and option) and what else decides them."""
         known = self.placed.get(key)
         if known is not None:
             return known
+        base = self.bases.get(key[:3])
+        if base is None:
+            base = self.bases[key[:3]] = self.base(group, own_used)
+        own, tracked, none_cls, hosts = base
+        choices: list[tuple[int | None, int, int, int | None]] = [(None, win, none_cls, None)]
+        if win == NOT_PLACED:
+            seen: set[tuple[WinRole, int | None]] = set()
+            for place, offset, role, cls in hosts:
+                bound: int | None | bool = None
+                if offset is not None:
+                    bound = self.bound(other + offset, own)
+                    if bound is False:
+                        continue
+                if (role, bound) not in seen:
+                    seen.add((role, bound))
+                    choices.append((place, PLACED, cls, bound))
+        known = self.placed[key] = (own, tracked, choices)
+        return known
+
+    def base(self, group: RawGroup, own_used: tuple[int, ...]) -> tuple[tuple[int, ...], int, int, list[tuple]]:
+        """What `placements` says of a group whatever came before it but the own faces used: the
+        own faces used after it, the tracked kinds' tiles it takes, its class id without the
+        winning tile, and each place the winning tile may take, as (place, its position among
+        the group's places standing for another kind or None, role, class id)."""
         kind, faces, flags = group
         used = list(own_used)
         places: list[int] = []
@@ -260,38 +286,32 @@ class _OrderedWalk(_Walk):
             else:
                 places.append(WILD_OTHER)
         code = tuple(places)
-        own = tuple(used)
-        choices: list[tuple[int | None, int, int, int | None]] = [(None, win, self.view_id(kind, faces, code, None), None)]
-        if win == NOT_PLACED:
-            seen: set[tuple[WinRole, int | None]] = set()
-            position = other
-            for place, (face, mark) in enumerate(zip(faces, code)):
-                here = position
-                position += mark == WILD_OTHER
-                bound: int | None | bool = None
-                if self.win_mode == WIN_NATURAL:
-                    if mark != NATURAL or face != self.win_face:
-                        continue
-                elif mark == WILD_OTHER:
-                    bound = self.bound(here, own)
-                    if bound is False:
-                        continue
-                elif mark != WILD_OWN or face != self.win_face:
+        hosts = []
+        offset = 0
+        for place, (face, mark) in enumerate(zip(faces, code)):
+            here = offset
+            offset += mark == WILD_OTHER
+            if self.win_mode == WIN_NATURAL:
+                if mark != NATURAL or face != self.win_face:
                     continue
-                role = raw_role(kind, faces, place)
-                if (role, bound) not in seen:
-                    seen.add((role, bound))
-                    choices.append((place, PLACED, self.view_id(kind, faces, code, role), bound))
-        known = self.placed[key] = (own, tracked, choices)
-        return known
+            elif self.win_mode != WIN_WILD:
+                continue
+            elif mark != WILD_OTHER and (mark != WILD_OWN or face != self.win_face):
+                continue
+            role = raw_role(kind, faces, place)
+            hosts.append((place, here if mark == WILD_OTHER and self.win_mode == WIN_WILD else None, role,
+                          self.view_id(kind, faces, code, role)))
+        return tuple(used), tracked, self.view_id(kind, faces, code, None), hosts
 
     def bound(self, position: int, own_used: tuple[int, ...]) -> int | None | bool:
         """What the tracked count of the groups after a winning wild at `position` (among the
         places standing for another kind) must be: False if its kind can no longer fill it,
         None if it surely does, else the bound (fewer than it for the lowest kind, at least it
         for the highest)."""
-        pool = {face: count - used for (face, count), used in zip(self.wild_counts, own_used)}
-        start, end = self.share(pool)
+        known = self.shares.get(own_used)
+        if known is None:
+            known = self.shares[own_used] = self.share({face: count - used for (face, count), used in zip(self.wild_counts, own_used)})
+        start, end = known
         if self.most:
             return None if start <= position else start - position
         return end - position if end > position else False
