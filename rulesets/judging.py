@@ -63,7 +63,8 @@ def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: 
     if bao is not None:
         context, win, failures = bao.context(context), bao.rules(win), failures + bao.failures
     candidates = tuple(k for k in ruleset.tiles.kinds if not k.is_flower)
-    view = None if exhaustive else reading_view(ruleset, context, scoring=settle, win=win)
+    stand_ins = stand_ins_for(ruleset, context.wilds)
+    view = None if exhaustive else reading_view(ruleset, context, scoring=settle, win=win, hand=hand, stand_ins=stand_ins)
     coarse, keep = None, None
     if settle and view is not None:
         coarse = price_key_view(ruleset, context, win)
@@ -72,7 +73,7 @@ def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: 
         else:
             coarse = reading_view(ruleset, context, scoring=False, win=win)
     verdict = judge(win, ruleset.hand_size, hand, context, context.wilds,
-                    stand_ins_for(ruleset, context.wilds), candidates, view=view, coarse=coarse,
+                    stand_ins, candidates, view=view, coarse=coarse,
                     first_legal=not settle, keep=keep)
     unused = bao is not None and bao.unused and not verdict.complete and verdict.failures != (SHORT,)
     verdict = refuse(verdict, failures, (bao.unused,) if unused else ())   # why the 宝 did not complete it

@@ -6,7 +6,9 @@ code per place (0 natural, 1 a wild standing for another kind, 2 a wild standing
 face) and the winning tile's role if the group holds it (else None).  The contract: what the
 requirement or scorer decides about a reading depends only on the multiset of the views of
 its concealed groups (and on what is outside the reading: the declared melds, the physical
-tiles, the context).  Each view below names the function it describes; a requirement key or
+tiles, the context); a view marked `read_as_set` promises more: the set of the views decides.
+A scorer in HAND_SCORER_VIEWS has a finer view for one hand, given its tiles.  Each view below
+names the function it describes; a requirement key or
 a scorer not listed is seen exactly (every split judged), so a new rule is never collapsed
 wrongly, only slowly.  tests/rulesets/test_reading_classes.py compares, for every region, the
 collapsed verdict and settlement with the exhaustive ones.
@@ -14,12 +16,13 @@ collapsed verdict and settlement with the exhaustive ones.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-from ..hand import WinContext
+from ..hand import Hand, MeldKind, WinContext
+from ..tiles import Tile
 from ..winning import GroupKind, WinRole
-from ..winning.readings import ANY_READING, WILD_OTHER, WILD_OWN, GroupView, exact_view
+from ..winning.readings import ANY_READING, WILD_OTHER, WILD_OWN, GroupView, exact_view, read_as_set
 
 Faces = tuple[int, ...]
 ViewFactory = Callable[[WinContext], "GroupView | object | None"]
@@ -136,17 +139,66 @@ def _guangdong(context: WinContext) -> GroupView:
     return lambda kind, faces, places, role: (suit(faces), kind is CHOW, faces[0] if kind is PUNG and faces[0] >= 27 else None)
 
 
-def _hebei(context: WinContext) -> GroupView:
-    """混儿吊 (the winning pair holds a 混儿), 捉伍儿 (the winning 5 in the middle of a chow, of 万
-    as an option), 龙 and 本混儿龙 (chows starting at 1, 4 and 7 of a suit, with or without a 混儿
-    standing for another kind or for itself)."""
+def _hebei(context: WinContext, dragon_suits: tuple[int, ...] = (0, 1, 2), own_suits: tuple[int, ...] = (0, 1, 2),
+           declared: frozenset[int] | None = None) -> GroupView:
+    """混儿吊 (the winning tile completed the pair, which holds a 混儿), 捉伍儿 (the winning 5 in
+    the middle of a chow; of 万, for the house option), 龙 (chows starting at 1, 4 and 7 of a suit
+    in `dragon_suits`) and 本混儿龙 (with or without a 混儿 standing for another kind or for
+    itself, in `own_suits`: where a 混儿 kind is).  Nothing else of a group counts: a group
+    holding the winning tile in any other way, or a chow that cannot be part of a 龙, is seen as
+    any other group.  Read as a set; with the starts of the hand's `declared` chows known, a
+    reading comes down to its winning tile's items and, per suit, 龙 or 本混儿龙 or neither."""
+    starts = frozenset(base + r for base in (9 * s for s in dragon_suits) for r in (0, 3, 6))
+    own = frozenset(9 * s + r for s in own_suits for r in (0, 3, 6)) & starts
+
     def view(kind: GroupKind, faces: Faces, places: tuple[int, ...], role: WinRole | None) -> Hashable:
-        win = None if role is None else (role, any(places), role is WinRole.CLOSED and faces[1] % 9 == 4, suit(faces))
-        if kind is CHOW and faces[0] < 27:
-            start = faces[0] % 9
-            return (win, suit(faces), start if start in (0, 3, 6) else -1, WILD_OTHER not in places, WILD_OWN in places)
-        return (win, kind is CHOW)
-    return view
+        five = role is WinRole.CLOSED and faces[1] % 9 == 4
+        win = (role is WinRole.PAIR and any(places), five, five and faces[1] < 9)
+        if kind is CHOW and faces[0] in starts:
+            if faces[0] in own:
+                return win, faces[0], WILD_OTHER not in places, WILD_OWN in places
+            return win, faces[0]
+        return win
+    reduce = None if declared is None else _hebei_items(dragon_suits, declared)
+    return read_as_set(view, reduce)  # which items a reading has, never how many groups make them
+
+
+def _hebei_items(dragon_suits: tuple[int, ...], declared: frozenset[int]) -> Callable[[frozenset], Hashable]:
+    """What `hebei.fan_items` decides on, from the set of a reading's views: the winning tile's
+    bits and, per suit, 龙 / 本混儿龙 (a declared chow plays only its own faces, as in
+    `hebei.long_kind`)."""
+    def reduce(views: frozenset) -> Hashable:
+        win = (False, False, False)
+        parts: dict[int, set[tuple[bool, bool]]] = {start: {(True, False)} for start in declared}
+        for value in views:
+            bits, chow = (value, ()) if isinstance(value[0], bool) else (value[0], value[1:])
+            if any(bits):
+                win = bits
+            if chow:
+                parts.setdefault(chow[0], set()).add(chow[1:] if len(chow) == 3 else (False, False))
+        dragons = []
+        for suit in dragon_suits:
+            found = [parts.get(9 * suit + r, set()) for r in (0, 3, 6)]
+            if not all(found):
+                dragons.append(None)
+                continue
+            own_only = [{p for p in f if p[0]} for f in found]
+            dragons.append(all(own_only) and any(p[1] for f in own_only for p in f))
+        return win, tuple(dragons)
+    return reduce
+
+
+def _hebei_for_hand(context: WinContext, hand: Hand, stand_ins: Mapping[Tile, Tile]) -> GroupView:
+    """`_hebei` with only the suits in which this hand can make a 龙: each of 1-3, 4-6 and 7-9
+    holds one of its natural tiles (every chow of a reading holds one: groups of 混儿 only are
+    read as pungs and pairs) or starts one of its declared chows; and only the suits of its 混儿
+    kinds for 本混儿龙 (a 混儿 plays its own face only in its own suit)."""
+    wilds = frozenset(context.wilds)
+    declared = frozenset(int(min(m.tiles)) for m in hand.melds if m.kind is MeldKind.CHOW)
+    ranges = {face - face % 3 for face in (int(stand_ins.get(t, t)) for t in hand.concealed if t not in wilds) if face < 27}
+    ranges |= declared
+    dragons = tuple(s for s in range(3) if all(9 * s + r in ranges for r in (0, 3, 6)))
+    return _hebei(context, dragons, tuple({int(w) // 9 for w in wilds if int(w) < 27}), declared)
 
 
 def _luoshan(context: WinContext) -> GroupView:
@@ -226,6 +278,10 @@ SCORER_VIEWS: dict[str, ViewFactory] = {
 """Scorer name → view factory (what its price reads of a reading)."""
 
 
+HAND_SCORER_VIEWS: dict[str, Callable[[WinContext, Hand, Mapping[Tile, Tile]], GroupView]] = {"hebei": _hebei_for_hand}
+"""Scorer name → a finer view for one hand (its tiles and stand-ins), used when the hand is known."""
+
+
 REQUIREMENT_VIEWS["threshold"] = _luoshan_value  # meets_threshold (螺山): the 和数, not the items naming each pung's tile
 
 SCORER_KEY_VIEWS: dict[str, ViewFactory] = {"luoshan": _luoshan_value}
@@ -247,11 +303,12 @@ def price_key_view(ruleset: Any, context: WinContext, win: Any = None) -> GroupV
     return lambda kind, faces, places, role: (legal(kind, faces, places, role), key(kind, faces, places, role))
 
 
-def reading_view(ruleset: Any, context: WinContext, scoring: bool = True, win: Any = None) -> GroupView | None:
+def reading_view(ruleset: Any, context: WinContext, scoring: bool = True, win: Any = None,
+                 hand: Hand | None = None, stand_ins: Mapping[Tile, Tile] | None = None) -> GroupView | None:
     """How this ruleset's requirements (or `win`'s, when the hand's rules differ: the 长春 宝 adds
     one) and scorer (unless `scoring` is False: legality only) together see a group: a
     `GroupView`, `ANY_READING` when nothing reads the groups, or None (unknown rules: judge every
-    split)."""
+    split).  With `hand` (and its `stand_ins`), a scorer in HAND_SCORER_VIEWS sees it for that hand."""
     factories: list[ViewFactory] = []
     for requirement in (win or ruleset.win).requirements:
         if requirement.key in SCORER_REQUIREMENTS:
@@ -266,6 +323,9 @@ def reading_view(ruleset: Any, context: WinContext, scoring: bool = True, win: A
         scorer = SCORER_VIEWS.get(name)
         if scorer is None:
             return None
+        if hand is not None and name in HAND_SCORER_VIEWS:
+            for_hand = HAND_SCORER_VIEWS[name]
+            scorer = lambda c: for_hand(c, hand, stand_ins or {})  # noqa: E731
         factories.append(scorer)
         if name in SCORER_KEY_VIEWS:  # so that the full view determines the key's (price_key_view)
             factories.append(SCORER_KEY_VIEWS[name])
@@ -280,4 +340,4 @@ def reading_view(ruleset: Any, context: WinContext, scoring: bool = True, win: A
     return lambda kind, faces, places, role: tuple(v(kind, faces, places, role) for v in views)
 
 
-__all__ = ["REQUIREMENT_VIEWS", "SCORER_VIEWS", "SCORER_KEY_VIEWS", "reading_view", "price_key_view", "exact_view"]
+__all__ = ["REQUIREMENT_VIEWS", "SCORER_VIEWS", "HAND_SCORER_VIEWS", "SCORER_KEY_VIEWS", "reading_view", "price_key_view", "exact_view"]

@@ -20,6 +20,7 @@ from ..tiles import KIND_COUNT, Tile
 from . import tables
 from .decompose import assemble, role_of, standard_splits, win_options
 from .fast import MAX_MELDS as _MAX_MELDS, build_is_complete, build_waits, size_error as _size_error
+from .ordered import ordered_classes
 from .readings import ANY_READING, NO_WIN, WIN_NATURAL, WIN_WILD, GroupView, standard_classes
 from .results import HandError, WinShape
 from .shapes import PAIRS_258, ShapeKind, Shapes
@@ -285,10 +286,8 @@ class Evaluator:
             raise HandError(f"the winning tile {Tile(win_tile)} is not in the hand")
         if view is ANY_READING:
             return _own_groups(self._any_reading(concealed, melds_needed, faces, wild_tiles, win_tile))
-        kinds = set(wild_tiles)
         # With fewer than two wilds a hand splits few ways: listing them is cheaper than the walk.
-        collapse = view is not None and len(wild_tiles) >= 2 and (
-            len(kinds) <= 1 or win_tile is None or self.face_of[win_tile] is not None)
+        collapse = view is not None and len(wild_tiles) >= 2
         sources = self._sources(concealed, [])
         out: list[tuple[Hashable, list[Callable[[], WinShape]]]] = []
         for shape in self.shapes.enabled(n):
@@ -332,17 +331,25 @@ class Evaluator:
         """Builders of one standard decomposition per class (readings.py), grouped by coarse
         class, or None if the classes cannot be trusted for this hand (the caller then takes
         every split)."""
-        counts = Counter(int(t) for t in wild_tiles if t < 34)
-        wild_counts = sorted(counts.items())
+        counts = Counter(int(t) for t in wild_tiles)
+        wild_counts = sorted((kind, n) for kind, n in counts.items() if kind < 34)
         if win_tile is None:
             win: tuple[int, int | None] = (NO_WIN, None)
         elif self.face_of[win_tile] is None:
-            win = (WIN_WILD, None)
+            win = (WIN_WILD, int(win_tile))
         else:
             win = (WIN_NATURAL, self.face_of[win_tile])
         pair_faces = self._pair_faces()
-        found = standard_classes(faces, len(wild_tiles), wild_counts, pair_faces, self.shapes.honour_chows, win,
-                                 view, self._keys_cost, coarse)
+        honour_chows = self.shapes.honour_chows
+        # Where each wild kind lands follows `assemble`'s order: with several kinds, a winning wild
+        # (or a split with more places of a kind's own face than its tiles) needs the walk in that order.
+        found = None
+        if len(counts) == 1 or win[0] != WIN_WILD:
+            found = standard_classes(faces, len(wild_tiles), wild_counts, pair_faces, honour_chows,
+                                     (win[0], None) if win[0] == WIN_WILD else win, view, self._keys_cost, coarse)
+        if found is None and len(counts) > 1:
+            found = ordered_classes(faces, len(wild_tiles), sorted(counts.items()), pair_faces, honour_chows, win,
+                                    view, self._keys_cost, coarse)
         if found is None:
             return None
 

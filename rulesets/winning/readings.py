@@ -23,8 +23,9 @@ merges, at each step, options that take the same natural tiles, use as many wild
 same view, and memoises what can follow a state (the tiles left, the wilds left, whether the
 pair and the winning tile are placed).  It handles hands whose wilds are of one kind: every
 wild place then holds that kind, so a place standing for the wild's own face is natural
-wherever it is, as `assemble` makes it.  `Evaluator.decompositions` keeps the exhaustive walk
-for the rest.
+wherever it is, as `assemble` makes it.  With several kinds it still serves while the order
+in which `assemble` places the kinds does not matter; where it does (a wild winning tile, or
+more places of a kind's own face than its tiles), ordered.py walks the splits in that order.
 """
 
 from __future__ import annotations
@@ -41,6 +42,35 @@ GroupView = Callable[[GroupKind, tuple[int, ...], tuple[int, ...], "WinRole | No
 
 ANY_READING: GroupView = lambda kind, faces, places, role: None  # noqa: E731
 """The view of a region that reads nothing of the groups: one reading is enough."""
+
+
+def read_as_set(view: GroupView, reduce: Callable[[frozenset], Hashable] | None = None) -> GroupView:
+    """Mark a view whose reader decides on the *set* of a reading's views, not their multiset
+    (how many groups show a view does not count): readings whose views differ only in how
+    often one appears are then one class.  `reduce`, if given, maps that set to what the
+    reader decides on (e.g. whether three chows make a 龙): of the classes alike under it (and
+    under the coarse view) the walk yields one.  Returns the view."""
+    view.as_set = True  # type: ignore[attr-defined]
+    view.reduce = reduce  # type: ignore[attr-defined]
+    return view
+
+
+def one_per_reading(walk: "_Walk", found: dict[Class, object]) -> dict[Class, object]:
+    """The classes of `found` with one per value of the view's `reduce` (see `read_as_set`)
+    and coarse class: the others are judged and priced alike."""
+    reduce = getattr(walk.view, "reduce", None)
+    if reduce is None:
+        return found
+    views = {i: view for view, i in walk.ids.items()}
+    out: dict[Class, object] = {}
+    seen: set[tuple] = set()
+    for classes, value in found.items():
+        rough = tuple(sorted(walk.coarse_of[i] for i in classes)) if walk.coarse is not None else None
+        key = (reduce(frozenset(views[i] for i in classes)), rough)
+        if key not in seen:
+            seen.add(key)
+            out[classes] = value
+    return out
 
 NATURAL, WILD_OTHER, WILD_OWN = range(3)
 NO_WIN, WIN_NATURAL, WIN_WILD = range(3)
@@ -101,6 +131,7 @@ class _Walk:
         self.view = view
         self.ids: dict[Hashable, int] = {}
         self.coarse = coarse
+        self.as_set = getattr(view, "as_set", False)
         self.coarse_ids: dict[Hashable, int] = {}
         self.coarse_of: list[int] = []  # view id → coarse view id
         self.memo: dict[tuple, dict[Class, Witness]] = {}
@@ -188,6 +219,7 @@ class _Walk:
         tried: set[tuple] = set()
         cost = self.cost
         win_face = self.win_face if not win_placed and self.win_mode == WIN_NATURAL else None
+        as_set = self.as_set
         for group, taken, used, pair_after, own_places, choices in self.options(k, left, pair_needed, win_placed):
             own = own_used
             for i in own_places:
@@ -213,7 +245,7 @@ class _Walk:
                     continue
                 item = (group, place)
                 for classes, witness in rest.items():
-                    merged = tuple(sorted(classes + (cls,)))
+                    merged = classes if as_set and cls in classes else tuple(sorted(classes + (cls,)))
                     if merged not in out:
                         out[merged] = (item, witness)
         self.memo[state] = out
@@ -262,7 +294,7 @@ class _Walk:
                 places = (WILD_OWN,) * natural + (WILD_OTHER,) * (len(flags) - natural)
                 classes.append(self.view_id(kind, shown, places, role))
                 witness = (((kind, None, flags), 0 if role is not None else None), witness)
-            out.setdefault(tuple(sorted(classes)), witness)
+            out.setdefault(tuple(sorted(set(classes) if self.as_set else classes)), witness)
         return out
 
 
@@ -291,6 +323,7 @@ def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tup
     found = walk.run()
     if walk.ambiguous:
         return None
+    found = one_per_reading(walk, found)
     coarse_of = walk.coarse_of
     out = []
     for classes, witness in found.items():
@@ -306,5 +339,5 @@ def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tup
     return out
 
 
-__all__ = ["GroupView", "ANY_READING", "exact_view", "NATURAL", "WILD_OTHER", "WILD_OWN", "NO_WIN", "WIN_NATURAL", "WIN_WILD",
+__all__ = ["GroupView", "ANY_READING", "read_as_set", "exact_view", "NATURAL", "WILD_OTHER", "WILD_OWN", "NO_WIN", "WIN_NATURAL", "WIN_WILD",
            "standard_classes", "raw_role"]
