@@ -81,6 +81,7 @@ class WallTracker:
         self._head_order = [ring.head_slot(p) for p in range(ring.tile_count)]
         self._tail_order = [ring.tail_slot(t) for t in range(ring.tile_count)]
         self.taken: dict[Slot, Take] = {}
+        self._take_rows: list[dict[str, Any]] = []     # `taken` as JSON, in order: a take never changes
         self.shown: set[Slot] = set()           # face-up slots ordinary tail draws skip (云南 尾牌)
         self.expected_aside: set[Slot] = set()  # indicator tiles the players are taking out of play
         self.head_taken = 0
@@ -216,13 +217,14 @@ class WallTracker:
         take = Take(end, slot, self.ring[slot.ring], reason, in_order, count.live,
                     count.reserved_full_stacks, self.kongs, tile)
         self.taken[slot] = take
+        self._take_rows.append(take.to_json())
         return take
 
     # -- state ---------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
         """What changes as the hand is played (the ring, reserve and wall come from the hand)."""
-        return {"takes": [take.to_json() for take in self.taken.values()],
+        return {"takes": list(self._take_rows),
                 "shown": sorted(slot_json(s) for s in self.shown),
                 "expected_aside": sorted(slot_json(s) for s in self.expected_aside),
                 "head_taken": self.head_taken, "tail_taken": self.tail_taken, "kongs": self.kongs,
@@ -231,6 +233,7 @@ class WallTracker:
 
     def restore(self, data: Mapping[str, Any]) -> None:
         self.taken = {take.slot: take for take in map(Take.from_json, data["takes"])}
+        self._take_rows = [take.to_json() for take in self.taken.values()]
         self.shown = {slot_from(s) for s in data["shown"]}
         self.expected_aside = {slot_from(s) for s in data["expected_aside"]}
         self.head_taken, self.tail_taken = data["head_taken"], data["tail_taken"]
