@@ -9,8 +9,8 @@ speed 0, as `mahjong-table run --speed 0` does), in this process.  The players' 
 wrapped so that every step it runs between two awaits is timed: that is how long the players
 hold the event loop, and no decision of theirs is longer than its step.  Columns:
 
-- worst step: the most CPU one step took (ms) less any garbage collection inside it, i.e. the
-  worst decision of the players; (wall) the longest a step held the loop (more than its CPU on
+- worst step: the most CPU one step took on the main thread (ms) less any garbage collection
+  inside it, i.e. the worst decision of the players; (wall) the longest a step held the loop (more than its CPU on
   a busy machine, and with the collections); gc pause: the process's longest collection;
 - players/hand: the players' CPU per hand (the sum of their steps);
 - table/hand: the whole process's CPU per hand (controller, simulator, links and players);
@@ -32,24 +32,29 @@ import gc
 import platform
 import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 
 
 class GcClock:
-    """CPU time spent in the cyclic garbage collector, and its longest pause (gc.callbacks)."""
+    """CPU time the cyclic garbage collector spent on the main thread (where the players run),
+    and the longest pause in any thread (gc.callbacks run in the collecting thread, which holds
+    the interpreter meanwhile: its own CPU clock measures the pause)."""
 
     def __init__(self) -> None:
         self.total = 0.0
         self.longest = 0.0
         self._start = 0.0
+        self._main = threading.main_thread().ident
 
     def __call__(self, phase: str, info: dict) -> None:
         if phase == "start":
-            self._start = time.process_time()
+            self._start = time.thread_time()
         else:
-            pause = time.process_time() - self._start
-            self.total += pause
+            pause = time.thread_time() - self._start
+            if threading.get_ident() == self._main:
+                self.total += pause
             self.longest = max(self.longest, pause)
 
 
@@ -57,17 +62,18 @@ GC = GcClock()
 
 
 class TimedSteps:
-    """Drives a coroutine and times each step it runs (between two of its awaits): CPU time
-    less the garbage collector's (what the decision costs: a collection lands in whichever code
-    runs when it is due, and is the process's, not the players'), and wall time (how long it held
-    the loop; more on a busy machine)."""
+    """Drives a coroutine and times each step it runs (between two of its awaits): the main
+    thread's CPU time less the garbage collector's (what the decision costs: a collection lands in
+    whichever code runs when it is due, and is the process's, not the players'; the process's CPU
+    clock would also count the journal writer's thread, busy on the other core meanwhile), and wall
+    time (how long it held the loop; more on a busy machine)."""
 
     def __init__(self, coro, steps: list[tuple[float, float]]) -> None:
         self.coro, self.steps = coro, steps
 
     def __await__(self):
         coro, steps = self.coro, self.steps
-        clock, cpu = time.perf_counter, time.process_time
+        clock, cpu = time.perf_counter, time.thread_time
         value, error = None, None
         while True:
             start, start_cpu, start_gc = clock(), cpu(), GC.total

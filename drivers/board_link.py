@@ -176,12 +176,17 @@ class BoardLink:
             self._refused = 0
 
     def _pump(self) -> None:
+        """Send what the window allows; the frames of one burst (a window freed by an ack) go in
+        one write, as a UART's transmit buffer would send them back to back."""
+        burst: list[bytes] = []
         while len(self._unacked) < self.config.event_window and self._queue:
             msg, payload = self._queue.popleft()
             wire = self._encode(Kind.EVENT, self._ev_next, msg, payload)
             self._unacked.append((self._ev_next, wire))
             self._ev_next = (self._ev_next + 1) & 0xFF
-            self._stream.write(wire)
+            burst.append(wire)
+        if burst:
+            self._stream.write(b"".join(burst))
 
     def _release(self, ack: int) -> None:
         while self._unacked and 0 < ((ack - self._unacked[0][0]) & 0xFF) < 128:

@@ -20,6 +20,11 @@ HONOUR_NAMES_ZH = ("东风", "南风", "西风", "北风", "白板", "发财", "
 FLOWER_NAMES_ZH = ("春", "夏", "秋", "冬", "梅", "兰", "竹", "菊")
 _SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27, "f": 34}
 _SUIT_SIZE = {"m": 9, "p": 9, "s": 9, "z": 7, "f": 8}
+# suit, rank and notation of each index 0–41, looked up rather than worked out: tiles are named
+# and ranked at every take, journal write and player's count
+_SUIT_OF = tuple(suit for suit in SUIT_LETTERS for _ in range(_SUIT_SIZE[suit]))
+_RANK_OF = tuple(rank for suit in SUIT_LETTERS for rank in range(1, _SUIT_SIZE[suit] + 1))
+_NOTATION = tuple(f"{rank}{suit}" for rank, suit in zip(_RANK_OF, _SUIT_OF))
 
 
 class TileError(ValueError):
@@ -40,14 +45,12 @@ class Tile(IntEnum):
     @property
     def suit(self) -> str:
         """'m', 'p', 's', 'z' or 'f'."""
-        if self < 27:
-            return "mps"[self // 9]
-        return "z" if self < 34 else "f"
+        return _SUIT_OF[self]
 
     @property
     def rank(self) -> int:
         """1-based number within the suit (honours 1–7, flowers 1–8)."""
-        return self - _SUIT_BASE[self.suit] + 1
+        return _RANK_OF[self]
 
     @property
     def is_suited(self) -> bool:
@@ -89,7 +92,7 @@ class Tile(IntEnum):
         return FLOWER_NAMES_ZH[self.rank - 1]
 
     def __str__(self) -> str:
-        return f"{self.rank}{self.suit}"
+        return _NOTATION[self]
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)

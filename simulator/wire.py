@@ -42,13 +42,25 @@ class FaultyWire:
 
     # board → host
     def write(self, data: bytes) -> None:
+        """`data` is one frame, or on a framed link (0x00 delimiter, which COBS keeps out of a
+        frame) several back to back: each meets the faults alone, and those that pass before any
+        stall reach the endpoint in one write (one system call for a burst of events)."""
         if self.faults.silent:
             return
-        for chunk in self._mangle(data):
-            if self._stall is not None or self._outbox:
-                self._outbox.append(chunk)
-            else:
-                self._inner.write(chunk)
+        passed: list[bytes] = []
+        for frame in self._frames(data):
+            for chunk in self._mangle(frame):
+                if self._stall is not None or self._outbox:
+                    self._outbox.append(chunk)
+                else:
+                    passed.append(chunk)
+        if passed:
+            self._inner.write(b"".join(passed))
+
+    def _frames(self, data: bytes) -> list[bytes]:
+        if self._delimiter != b"\x00" or data.count(0) <= 1 or not data.endswith(b"\x00"):
+            return [data]
+        return [part + b"\x00" for part in data.split(b"\x00")[:-1]]
 
     def _mangle(self, frame: bytes) -> list[bytes]:
         f, rng = self.faults, self._rng

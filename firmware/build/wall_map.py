@@ -67,7 +67,6 @@ class WallMap:
         self.uids[position] = self._resolve(uids)
 
     def _resolve(self, uids: tuple[bytes, ...]) -> bytes | None:
-        placed = {u for u in self.uids.values() if u is not None}
         known = []
         for uid in dict.fromkeys(uids):
             if self.registry.lookup(uid) is None:
@@ -76,6 +75,7 @@ class WallMap:
                 known.append(uid)
         if len(known) == 1:
             return known[0]         # one tag: this slot's tile (if it is placed already, a duplicated tag)
+        placed = {u for u in self.uids.values() if u is not None}   # (only here: a set of every read so far)
         fresh = [uid for uid in known if uid not in placed]     # a doubled read: the previous tile's tag too
         return fresh[0] if len(fresh) == 1 else None
 

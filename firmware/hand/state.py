@@ -13,6 +13,7 @@ import hashlib
 import json
 import secrets
 from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 from typing import Any, Mapping
 
 from rulesets.definition import Ruleset
@@ -170,6 +171,13 @@ class HandState:
 
     def wall_hash(self) -> str:
         return wall_hash(self.salt, self.ring_strings())
+
+    @cached_property
+    def _wall_rows(self) -> list[list[str | None]]:
+        """The wall as the journal writes it, made once: the wall is fixed when the hand begins and
+        the journal is written at nearly every take.  (Shared between writes: never changed.)"""
+        return [[tile_json(self.wall[Slot(i, layer)]) for layer in (Layer.TOP, Layer.BOTTOM)]
+                for i in range(len(self.ring))]
 
     # -- takes ---------------------------------------------------------------------------------
 
@@ -392,8 +400,7 @@ class HandState:
             "version": STATE_VERSION, "ruleset": self.ruleset.id, "options": dict(self.ruleset.options),
             "number": self.number, "dealer": self.dealer, "rolls": [list(r) for r in self.rolls],
             "break": [self.brk.wall, self.brk.skip],
-            "wall": [[tile_json(self.wall[Slot(i, layer)]) for layer in (Layer.TOP, Layer.BOTTOM)]
-                     for i in range(len(self.ring))],
+            "wall": self._wall_rows,
             "deal_size": self.deal_size, "salt": self.salt, "phase": self.phase, "ready": list(self.ready),
             "reveals": [r.to_json(self.ruleset) for r in self.reveals], "bao_index": self.bao_index,
             "bao_used": sorted(slot_json(s) for s in self.bao_used),

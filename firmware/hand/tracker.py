@@ -15,6 +15,7 @@ state, so a restarted controller picks the wall up where it stood.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, Mapping
 
 from rulesets.reserve import ReservePolicy, WallCount, wall_count
@@ -80,7 +81,9 @@ class WallTracker:
         self._ring_index = {pos: i for i, pos in enumerate(ring.stacks)}
         self._head_order = [ring.head_slot(p) for p in range(ring.tile_count)]
         self._tail_order = [ring.tail_slot(t) for t in range(ring.tile_count)]
+        self._head_from = self._tail_from = 0   # every slot before these in the orders is taken
         self.taken: dict[Slot, Take] = {}
+        self._take_rows: list[dict[str, Any]] = []     # `taken` as JSON, in order: a take never changes
         self.shown: set[Slot] = set()           # face-up slots ordinary tail draws skip (云南 尾牌)
         self.expected_aside: set[Slot] = set()  # indicator tiles the players are taking out of play
         self.head_taken = 0
@@ -94,13 +97,23 @@ class WallTracker:
     # -- what is expected ---------------------------------------------------------------------
 
     def next_head(self) -> Slot | None:
-        return next((s for s in self._head_order if s not in self.taken), None)
+        self._head_from = self._first_untaken(self._head_order, self._head_from)
+        return self._head_order[self._head_from] if self._head_from < len(self._head_order) else None
 
     def next_tail(self, include_shown: bool = False) -> Slot | None:
         """The next tail tile of an ordinary replacement: shown tiles, and tiles lying under a shown
         tile, are passed over (云南 「不能杠上开花的从最后面未翻开的取牌」) unless `include_shown`."""
-        return next((s for s in self._tail_order
+        self._tail_from = self._first_untaken(self._tail_order, self._tail_from)
+        return next((s for s in islice(self._tail_order, self._tail_from, None)
                      if s not in self.taken and (include_shown or not self.covered(s))), None)
+
+    def _first_untaken(self, order: list[Slot], start: int) -> int:
+        """The index of the first slot of `order` from `start` on that is still in the wall.  Slots
+        are never put back, so the search goes on from where the last one stopped instead of
+        passing over every taken slot again at each take."""
+        while start < len(order) and order[start] in self.taken:
+            start += 1
+        return start
 
     def covered(self, slot: Slot) -> bool:
         """Shown face up, or lying under a shown tile still in the wall."""
@@ -216,13 +229,14 @@ class WallTracker:
         take = Take(end, slot, self.ring[slot.ring], reason, in_order, count.live,
                     count.reserved_full_stacks, self.kongs, tile)
         self.taken[slot] = take
+        self._take_rows.append(take.to_json())
         return take
 
     # -- state ---------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
         """What changes as the hand is played (the ring, reserve and wall come from the hand)."""
-        return {"takes": [take.to_json() for take in self.taken.values()],
+        return {"takes": list(self._take_rows),
                 "shown": sorted(slot_json(s) for s in self.shown),
                 "expected_aside": sorted(slot_json(s) for s in self.expected_aside),
                 "head_taken": self.head_taken, "tail_taken": self.tail_taken, "kongs": self.kongs,
@@ -231,6 +245,8 @@ class WallTracker:
 
     def restore(self, data: Mapping[str, Any]) -> None:
         self.taken = {take.slot: take for take in map(Take.from_json, data["takes"])}
+        self._head_from = self._tail_from = 0
+        self._take_rows = [take.to_json() for take in self.taken.values()]
         self.shown = {slot_from(s) for s in data["shown"]}
         self.expected_aside = {slot_from(s) for s in data["expected_aside"]}
         self.head_taken, self.tail_taken = data["head_taken"], data["tail_taken"]

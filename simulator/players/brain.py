@@ -232,6 +232,7 @@ class Brain:
         """
         entries: list[list] = []   # [distance, -weight, penalty, kind, uid, rest, waits (unjudged)]
         budget = Budget(JUDGEMENTS_PER_DECISION)
+        held = Counter(kinds)
         for kind, uid in options.items():
             rest = list(kinds)
             rest.remove(kind)
@@ -250,7 +251,7 @@ class Brain:
                     d = 1
             if standing and not (d == 0 and weight > 0 and declare_possible):
                 continue          # 立四: a standing tile goes only with the 听 discard
-            penalty = self._penalty(player, kind, rest, wilds) + self._usefulness(kind, rest) * 0.1
+            penalty = self._penalty(player, kind, rest, wilds) + self._usefulness(kind, held) * 0.1
             if standing:
                 penalty -= 60     # …and 立四 needs that discard to declare
             entries.append([d, -weight, penalty + player.rng.random() * 0.05, kind, uid, rest, waits])
@@ -308,16 +309,16 @@ class Brain:
         return p
 
     @staticmethod
-    def _usefulness(kind: Tile, rest: list[Tile]) -> float:
-        counts = Counter(rest)
-        value = 4.0 * counts[kind]
+    def _usefulness(kind: Tile, held: Counter) -> float:
+        """What one `kind` does for the rest of the hand; `held` counts the whole hand, that tile
+        too (counted once per decision, not once per discard weighed)."""
+        value = 4.0 * (held[kind] - 1)
         if kind.is_suited:
             rank = kind.rank
             for step, weight in ((1, 2.0), (2, 1.0)):
                 for sign in (-1, 1):
-                    other = rank + sign * step
-                    if 1 <= other <= 9:
-                        value += weight * counts[Tile.of(other, kind.suit)]
+                    if 1 <= rank + sign * step <= 9:
+                        value += weight * held[kind + sign * step]     # a neighbour of the same suit
             value += 1.0 if 3 <= rank <= 7 else 0.0
         return value
 
@@ -399,12 +400,15 @@ class Brain:
         kinds = player.kinds()
         needed = self.needed(player)
         counts = player.counts()
-        now = min((self.distance(player, _without(kinds, d), wilds, needed) for d in set(kinds)), default=FAR)
+        now: int | None = None      # the distance after the best discard: counted only for a four in hand
         for kind, have in sorted(counts.items()):
             if have == 4 and kind not in wilds:
                 uids = player.uids_of(kind, 4)
                 if any(u in player.standing for u in uids):
                     continue
+                if now is None:
+                    now = min((self.distance(player, _without(kinds, d), wilds, needed) for d in set(kinds)),
+                              default=FAR)
                 rest = [k for k in kinds if k != kind]
                 if self.distance(player, rest, wilds, needed - 1) <= now + 1:
                     return SelfKong(kind, True, tuple(uids))
@@ -428,7 +432,8 @@ class Brain:
         usable = [s for s in suits if counts[s] >= 3] or [max(suits, key=lambda s: counts[s])]
         suit = min(usable, key=lambda s: (counts[s], player.rng.random()))
         kinds = player.kinds()
-        mine = sorted(((self._usefulness(k, _without(kinds, k)), u) for u, k in player.hand.items() if k.suit == suit))
+        held = Counter(kinds)
+        mine = sorted(((self._usefulness(k, held), u) for u, k in player.hand.items() if k.suit == suit))
         return [u for _, u in mine[:3]]
 
 

@@ -8,15 +8,32 @@ pairs, an all-pungs hand and a one-suit hand (for regions that demand them) have
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 
 from rulesets.tiles import Tile
 from rulesets.winning import Shapes
 
 FAR = 99
-_TOTALS_LIMIT = 1 << 15     # merged results kept per instance (the oldest goes as a new one comes)
 Triple = tuple[int, int, int]      # (melds, partial melds, pair 0/1)
+_NOTHING: tuple[Triple, ...] = ((0, 0, 0),)     # the options of a part with no tiles
+
+
+def _combine(left: Iterable[Triple], right: Iterable[Triple], needed: int) -> list[Triple]:
+    """The options of two parts of a hand together (one pair at most), counted only as far as
+    they can matter: melds up to `needed`, partial melds up to the melds still missing.  The
+    count stays exact (more of either could not lower it) and the options stay few: combining
+    the parts' whole Pareto sets, sorted and pruned at each step, was most of the players' time."""
+    best: dict[tuple[int, int], int] = {}     # (melds, pair) → most partial melds
+    for m1, t1, p1 in left:
+        for m2, t2, p2 in right:
+            p = p1 + p2
+            if p > 1:
+                continue
+            m = min(m1 + m2, needed)
+            t = min(t1 + t2, needed - m)
+            if best.get((m, p), -1) < t:
+                best[(m, p)] = t
+    return [(m, t, p) for (m, p), t in best.items()]
 
 
 def _prune(options: Iterable[Triple]) -> tuple[Triple, ...]:
@@ -40,8 +57,6 @@ class Shanten:
         self._face = tuple(None if Tile(k) in wilds else -1 if k >= 34 else int(plays.get(Tile(k), Tile(k)))
                            for k in range(42))
         self._memo: dict[tuple[tuple[int, ...], bool, bool], tuple[Triple, ...]] = {}
-        # first in, first out, one at a time: emptying 32,768 entries at once held the loop 13 ms
-        self._totals: OrderedDict[tuple[tuple[int, ...], str | None], tuple[Triple, ...]] = OrderedDict()
 
     def faces(self, kinds: Sequence[Tile]) -> tuple[list[int], int]:
         counts = [0] * 34
@@ -60,26 +75,14 @@ class Shanten:
         """Standard shape; with `only_suit` ('m', 'p', 's') tiles of the other suits count for
         nothing (a one-suit hand with honours)."""
         counts, wilds = self.faces(kinds)
-        key = (tuple(counts), only_suit)
-        total = self._totals.get(key)
-        if total is None:  # the components' options merged: the same counts come back often
-            total = ((0, 0, 0),)
-            for index, base in enumerate((0, 9, 18)):
-                if only_suit is not None and "mps"[index] != only_suit:
-                    continue
-                total = self._merge(total, self._options(tuple(counts[base:base + 9]), True, True))
-            total = self._merge(total, self._options(tuple(counts[27:34]), False, True))
-            if len(self._totals) >= _TOTALS_LIMIT:
-                self._totals.popitem(last=False)
-            self._totals[key] = total
-        best = FAR
-        for m, t, p in total:
-            m = min(m, needed)
-            best = min(best, 2 * needed - 2 * m - min(t, needed - m) - p)
-        return max(-1, best - wilds)
-
-    def _merge(self, left: tuple[Triple, ...], right: tuple[Triple, ...]) -> tuple[Triple, ...]:
-        return _prune((a + c, b + d, p + q) for a, b, p in left for c, d, q in right if p + q <= 1)
+        parts = [self._options(tuple(counts[base:base + 9]), True, True)
+                 for index, base in enumerate((0, 9, 18)) if only_suit is None or "mps"[index] == only_suit]
+        parts.append(self._options(tuple(counts[27:34]), False, True))
+        state: list[Triple] = [(0, 0, 0)]
+        for part in parts:
+            if part != _NOTHING:
+                state = _combine(state, part, needed)
+        return max(-1, min(2 * (needed - m) - t - p for m, t, p in state) - wilds)
 
     def _options(self, counts: tuple[int, ...], runs: bool, may_pair: bool) -> tuple[Triple, ...]:
         key = (counts, runs, may_pair)

@@ -177,6 +177,63 @@ def test_shanten_with_wilds_pairs_and_pungs():
     assert Shanten().standard(parse_tiles("111m222p"), 2) == 0            # two melds declared
 
 
+def _plain_shanten(counts: list[int], needed: int, only_suit: str | None = None) -> int:
+    """The standard-shape distance by brute force over the whole hand (no split into suits, no
+    pruning): every way to read it as melds, partial melds and at most one pair."""
+    seen: dict[tuple[tuple[int, ...], int], set[tuple[int, int, int]]] = {}
+
+    def readings(c: tuple[int, ...], pair: int) -> set[tuple[int, int, int]]:
+        if (c, pair) in seen:
+            return seen[(c, pair)]
+        i = next((k for k, n in enumerate(c) if n), None)
+        found = {(0, 0, 0)} if i is None else set()
+        if i is not None:
+            suited = i < 27
+            room = 8 - i % 9 if suited else 0          # tiles of the suit above i
+
+            def take(ks: tuple[int, ...], gain: tuple[int, int, int]) -> None:
+                rest = list(c)
+                for k in ks:
+                    rest[k] -= 1
+                if min(rest) >= 0:
+                    for m, t, p in readings(tuple(rest), pair + gain[2]):
+                        found.add((m + gain[0], t + gain[1], p + gain[2]))
+            take((i, i, i), (1, 0, 0))
+            if room >= 2:
+                take((i, i + 1, i + 2), (1, 0, 0))
+            if not pair:
+                take((i, i), (0, 0, 1))
+            take((i, i), (0, 1, 0))
+            if room >= 1:
+                take((i, i + 1), (0, 1, 0))
+            if room >= 2:
+                take((i, i + 2), (0, 1, 0))
+            take((i,), (0, 0, 0))
+        seen[(c, pair)] = found
+        return found
+
+    if only_suit is not None:
+        base = "mps".index(only_suit) * 9
+        counts = [n if base <= k < base + 9 or k >= 27 else 0 for k, n in enumerate(counts)]
+    best = min(2 * needed - 2 * min(m, needed) - min(t, needed - min(m, needed)) - p
+               for m, t, p in readings(tuple(counts[:34]), 0))
+    return max(-1, best)
+
+
+def test_shanten_standard_agrees_with_brute_force_on_random_hands():
+    rng = random.Random(12)
+    wall = [Tile(k) for k in range(34) for _ in range(4)]
+    for trial in range(400):
+        needed = rng.choice((1, 2, 3, 4, 4, 4))
+        kinds = rng.sample(wall, 3 * needed + rng.choice((1, 2)))
+        only_suit = rng.choice((None, None, None, "m", "p", "s"))
+        counts = [0] * 34
+        for kind in kinds:
+            counts[kind] += 1
+        assert Shanten().standard(kinds, needed, only_suit) == _plain_shanten(counts, needed, only_suit), \
+            (sorted(kinds), needed, only_suit)
+
+
 # -- decisions ------------------------------------------------------------------------------------
 
 def player_with(tiles: str, seat: int = 0, standing: str = "") -> Player:

@@ -223,3 +223,36 @@ def test_a_silence_for_some_table_seconds_ends_by_itself():
             await table.clock.sleep(2.5)
             assert await display.ping() == 0
     run(main())
+
+
+class _Recorded:
+    """An endpoint that keeps what it is given, write by write."""
+
+    description = "recorded"
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+
+    def set_receiver(self, on_data, on_lost) -> None:
+        pass
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(data)
+
+
+def test_a_burst_of_frames_meets_the_faults_frame_by_frame_and_reaches_the_endpoint_in_one_write():
+    import random
+
+    from drivers.frame import Kind, encode_frame
+    from simulator.faults import WireFaults
+    from simulator.wire import FaultyWire
+
+    frames = [encode_frame(Kind.EVENT, seq, 0x80, bytes((seq, 0, 0))) for seq in range(32)]
+    faults = WireFaults(corrupt=0.2, drop=0.2, duplicate=0.2)
+    one_by_one, burst = _Recorded(), _Recorded()
+    wire = FaultyWire(one_by_one, faults, random.Random(5))
+    for frame in frames:
+        wire.write(frame)
+    FaultyWire(burst, faults, random.Random(5)).write(b"".join(frames))
+    assert len(burst.writes) == 1 and burst.writes[0] == b"".join(one_by_one.writes)
+    assert wire.frames_damaged > 0 and b"".join(one_by_one.writes) != b"".join(frames)   # the faults acted
