@@ -129,7 +129,7 @@ class SetBuilder:
         self.map = WallMap(None, stacks, ports.registry)
         self._heads_trusted = True
         await self.machine.build()
-        await ports.rfid.start_build(stacks)
+        await ports.send(lambda: ports.rfid.start_build(stacks))      # held, or sent again, across an episode
         await ports.motion(lambda: ports.motor.build(stacks))
         counts = await self._run_build(stacks)
         return await self._finish(self.map, counts)

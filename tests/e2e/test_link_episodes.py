@@ -5,7 +5,7 @@ import asyncio
 import io
 import json
 
-from drivers.motor_protocol import LiftPosition, MoveCentreLift
+from drivers.motor_protocol import LiftPosition, MoveCentreLift, Shuffle
 from firmware.records.audit import audit_events
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
@@ -116,6 +116,39 @@ def test_a_motor_board_rebooted_mid_build_goes_on_from_the_stacks_in_its_channel
     assert len(checks) >= 2 and all(e["ok"] for e in checks)
     assert result.hands == 2 and audit_events(log) == []
     assert not any(e["event"] == "hand_end" and e["result"] == "void" for e in log)
+
+
+def cut_and_reboot_the_rfid_board_at_the_second_shuffle(table, event):
+    """As the motor board accepts the shuffle of the set built during hand 1, the RFID board's cable is
+    cut for 1.5 s and the board reboots behind it: the StartBuild sent once the shuffle is done waits in
+    the link and fails with BoardReset when the link comes back in a new session."""
+    motor = table.motor
+    if getattr(motor, "_test_armed", False):
+        return
+    motor._test_armed = True
+    handler = motor._handlers[Shuffle]
+    shuffles = []
+
+    def shuffle_then_cut(command):
+        status = handler(command)
+        shuffles.append(status)
+        if len(shuffles) == 2:
+            table.cut_link("rfid", 1.5)
+            table.reset_board("rfid")
+        return status
+    motor._handlers[Shuffle] = shuffle_then_cut
+
+
+def test_a_start_build_lost_with_a_rebooted_rfid_board_is_sent_again():
+    """Found by the campaign (seed 3): StartBuild went to the RFID board directly, so its BoardReset
+    stopped the table (exit 1); it now goes through the hub's send, is sent again once the link is
+    back, and the build's slots are all read again."""
+    result, log = run(play_with("sichuan", 5, 2, cut_and_reboot_the_rfid_board_at_the_second_shuffle), timeout=180)
+    assert any(e["event"] == "link_back" and e["board"] == "rfid" and e["rebooted"] for e in log)
+    checks = [e for e in log if e["event"] == "set_check"]
+    assert len(checks) >= 2 and all(e["ok"] for e in checks)
+    assert any(e["event"] == "reread" and e["slots"] >= 100 for e in log)
+    assert result.hands == 2 and audit_events(log) == []
 
 
 class RebootAtReread:
