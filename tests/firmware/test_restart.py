@@ -340,3 +340,76 @@ def test_the_recorder_file_never_holds_a_take_the_journal_does_not_know(tmp_path
     run(run_simulated(ruleset, hands=3, seed=5, events=events, ledger_path=db, resume=True), timeout=120)
     assert events.takes > 200
     assert events.uncovered == []
+
+
+def stop_when_the_motor_board_shuffles(nth: int):
+    """A players hook: the controller stops as the motor board accepts its `nth` shuffle (the journal
+    holds the build as begun; the board has no build yet)."""
+    from drivers.motor_protocol import Shuffle
+
+    def hook(players, stop) -> None:
+        motor = players.table.motor
+        handler = motor._handlers[Shuffle]
+        shuffles = []
+
+        def shuffle_then_stop(command):
+            status = handler(command)
+            shuffles.append(status)
+            if len(shuffles) == nth:
+                stop()
+            return status
+        motor._handlers[Shuffle] = shuffle_then_stop
+    return hook
+
+
+def test_a_build_begun_in_the_journal_but_not_on_the_board_is_built_after_a_restart(tmp_path):
+    """The crash falls in the shuffle of the set built during hand 1: the journal holds the build as
+    begun, but the motor board never had its Build, so Build resume is refused (NOT_READY).  The
+    restarted controller took that for a build finished below and read every slot of an empty channel
+    (found by the fault campaign: RereadSlot refused, BAD_ARGUMENT, exit 1 at every restart; on a board
+    that had not rebooted, the raised walls' tiles were read as the new set).  It now asks for the
+    build anew, and the board's answer says whether a set lies below."""
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("sichuan", 3, db, players_hook=stop_when_the_motor_board_shuffles(2)),
+                                timeout=120)
+    checks = [e for e in after if e["event"] == "set_check"]
+    assert checks and all(e["ok"] for e in checks), checks
+    assert not any(e["event"] == "fault" for e in after if e.get("code") in ("E07", "E08", "E09", "E10"))
+    ends = [e["hand"] for e in after if e["event"] == "hand_end"]
+    assert len(ends) == 2 and result.hands == 2
+
+
+class StopAtLastPushOfFirstBuild:
+    """A world observer: the controller stops as the first build's last tile is pushed (the board
+    finishes that build alone, and its set lies on the lowered plates)."""
+
+    def __init__(self, table, stop, tiles: int) -> None:
+        self.stop = stop
+        self.tiles = tiles
+        self.pushes = 0
+        table.world.observers.append(self)
+
+    def tile_pushed(self, lane, tile) -> None:
+        self.pushes += 1
+        if self.pushes == self.tiles:
+            asyncio.get_running_loop().call_soon(self.stop)
+
+    def wall_changed(self, side, stack, tiles) -> None: ...
+    def key_pressed(self, panel, key, long) -> None: ...
+    def hatch_changed(self, open) -> None: ...
+
+
+def test_a_first_build_finished_below_while_the_controller_was_away_is_read_where_it_lies(tmp_path):
+    """The other side of the board's NOT_READY to Build resume: the set was built and lies on the
+    lowered plates.  A new Build is refused too (a plate holds an earlier build's tiles), so the set is
+    read where it lies, every slot, and played."""
+    db = str(tmp_path / "table.db")
+    tiles = 2 * sum(get_region("sichuan").resolve().stacks_per_side)
+    hook = lambda players, stop: StopAtLastPushOfFirstBuild(players.table, stop, tiles)   # noqa: E731
+    result, before, after = run(crash_and_restart("sichuan", 3, db, players_hook=hook), timeout=120)
+    assert not any(e["event"] == "hand_start" for e in before)
+    rereads = [e for e in after if e["event"] == "reread"]
+    assert rereads and rereads[0]["slots"] == tiles                  # nothing of it heard: every slot read
+    checks = [e for e in after if e["event"] == "set_check"]
+    assert checks and all(e["ok"] for e in checks), checks
+    assert [e["hand"] for e in after if e["event"] == "hand_end"] == [1, 2] and result.hands == 2
