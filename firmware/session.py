@@ -51,6 +51,22 @@ LINKS_KEY = "links"                # each board's link session and the last even
 REJECTED_KEY = "rejected_set"      # a set the check rejected, not yet acknowledged (RejectedSet)
 
 
+async def _through_a_stop(committed: "asyncio.Future[Any]") -> bool:
+    """Wait for the ledger's commit of a hand even when the session is stopped meanwhile (SIGTERM
+    cancels it): the ledger then holds the hand, and its `hand_end` must follow it into the recorder,
+    or the recorder left behind is one the ledger contradicts.  True when a stop came: the caller
+    writes the end, then stops."""
+    stopped = False
+    while True:
+        try:
+            await asyncio.shield(committed)
+            return stopped
+        except asyncio.CancelledError:
+            if committed.cancelled():
+                raise
+            stopped = True
+
+
 def _scored_items(hand: HandState | None) -> tuple[dict, ...]:
     """What each win (or a draw's settlement) was made of, for the ledger's history."""
     if hand is None:
@@ -236,7 +252,7 @@ class TableSession:
                                                    outcome.payments, outcome.wall_hash, self._hand_started,
                                                    _scored_items(self.flow.hand)), after.to_json())
             hub.recorder.release_lines()            # the hand's last lines, behind the ledger's commit
-            await recorded
+            stopped = await _through_a_stop(recorded)
             self.state = after
             hub.recorder.emit("hand_end", result=outcome.result, winners=list(outcome.winners),
                               payments=list(outcome.payments), totals=list(after.totals), next_dealer=after.dealer,
@@ -246,6 +262,8 @@ class TableSession:
             self.flow.close()
         finally:
             self._settling = False
+        if stopped:
+            raise asyncio.CancelledError()
         self.played += 1
         self._show_settled(outcome, after)
         return after
@@ -261,7 +279,7 @@ class TableSession:
                                         HandRecord(hand.number, hand.dealer, "void", (), (0, 0, 0, 0),
                                                    hand.wall_hash()), after.to_json())
             hub.recorder.release_lines()
-            await recorded
+            stopped = await _through_a_stop(recorded)
             self.state = after
             hub.recorder.open_hand(hand.number)
             hub.recorder.emit("hand_void", reason=reason)
@@ -271,6 +289,8 @@ class TableSession:
             self._journal(CHAIN_KEY, {"head": hub.recorder.chain_head()})
         finally:
             self._settling = False
+        if stopped:
+            raise asyncio.CancelledError()
         for seat in hand.ruleset.players:                  # a question it was asking is void with it
             hub.presenter.prompt(seat, "")
         hub.presenter.phase(Phase.HAND_OVER, "本局作废")       # the reason, in English, is in the log

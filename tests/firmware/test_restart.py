@@ -12,6 +12,7 @@ from drivers.motor_protocol import Key, LiftPosition
 from drivers.table_ui import LAY_HAND, LAY_MELDS, WIN_FROM, WIN_TILE, parse_choice
 from firmware.hand.state import HandState
 from firmware.records.ledger import HAND_KEY, Ledger
+from firmware.records.audit import audit_events
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
 from rulesets.walls import Break
@@ -413,3 +414,43 @@ def test_a_first_build_finished_below_while_the_controller_was_away_is_read_wher
     checks = [e for e in after if e["event"] == "set_check"]
     assert checks and all(e["ok"] for e in checks), checks
     assert [e["hand"] for e in after if e["event"] == "hand_end"] == [1, 2] and result.hands == 2
+
+
+def test_a_stop_while_the_ledger_commits_a_hand_still_records_its_end(tmp_path, monkeypatch):
+    """SIGTERM cancels the session while the ledger's writer commits hand 1: the ledger holds the
+    hand, so the recorder must hold its `hand_end` too (found by the fault campaign's own stop at its
+    end: "the ledger settled it but the recorder has no hand_end")."""
+    db = str(tmp_path / "table.db")
+    events = io.StringIO()
+    ruleset = get_region("guangshui").resolve()
+    stopped = threading.Event()
+    real_record_hand = Ledger.record_hand
+
+    async def play_and_stop() -> None:
+        loop = asyncio.get_running_loop()
+        controller = asyncio.create_task(run_simulated(ruleset, hands=3, seed=3, events=events, ledger_path=db))
+
+        def cancel() -> None:
+            controller.cancel()
+            loop.call_soon(loop.call_soon, stopped.set)      # once the cancel has reached the waiting session
+
+        def record_hand(ledger, *args, **kwargs):
+            real_record_hand(ledger, *args, **kwargs)
+            if not stopped.is_set():
+                loop.call_soon_threadsafe(cancel)
+                stopped.wait(10)
+
+        monkeypatch.setattr(Ledger, "record_hand", record_hand)
+        await asyncio.gather(controller, return_exceptions=True)
+        assert controller.cancelled()
+
+    run(play_and_stop(), timeout=120)
+    log = events_of(events)
+    ledger = Ledger(db)
+    try:
+        rows = ledger._db.execute("SELECT number FROM hands").fetchall()
+    finally:
+        ledger.close()
+    assert rows == [(1,)]
+    assert [e["hand"] for e in log if e["event"] == "hand_end"] == [1]
+    assert audit_events(log) == []
