@@ -7,7 +7,9 @@ zone fails, `录入:<tile> <n>` (◀ ▶ to each tile, 确认 adds it, 胡 ends)
 `胡 +N` or `诈胡`.  Each seat is answered on its own, whenever its line changes; several winners
 of one discard are answered side by side.  When the table says it restarted and is back at play
 with nothing asked of a winner still waiting, his 胡 was lost (or its check abandoned): he presses
-胡 again and answers from the start.
+胡 again and answers from the start — unless his line shows the verdict of the hand he laid: a board
+rebooted while the check went on (a restarted controller clears every seat's line), and 胡 pressed
+again by a seat out of play (血战) would get no answer.
 """
 
 from __future__ import annotations
@@ -139,6 +141,13 @@ async def answer_win(crew: Crew, claims: list[WinClaim]) -> dict[int, bool | Non
         for seat, state in list(pending.items()):
             line = screen.prompt(seat)
             if crew.restarts > state.restarts:
+                verdict = _verdict(state, line)
+                if verdict is not None:
+                    # A board rebooted while the check went on (a restarted controller clears every
+                    # seat's line): the verdict that came after the note is this claim's.
+                    results[seat] = verdict
+                    del pending[seat]
+                    continue
                 if _asks(line):
                     continue        # asked before the restart: the restarted table clears it first
                 state.restarts, state.last = crew.restarts, None      # what it asks from now on is new

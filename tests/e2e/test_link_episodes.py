@@ -237,3 +237,15 @@ def test_a_key_lost_with_a_rebooted_motor_board_is_pressed_again_when_the_table_
     assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
     assert any(e["event"] in ("win", "false_win") and e["seat"] == lost[0] for e in log)     # pressed again
     assert result.hands == 2 and audit_events(log) == []
+
+
+def test_a_verdict_shown_after_a_motor_reboot_note_is_taken_not_claimed_again():
+    """四川 血战: the motor board reboots while a win is being judged (after the winner laid his
+    hand).  The check goes on in the controller; the 已重启 note comes, then the verdict 胡 +N on the
+    winner's seat line (written once the link is back).  The winner read the note as "my 胡 was
+    lost" and pressed 胡 again; out of play, his 胡 got no answer, and the whole table waited at 请出牌
+    (the campaign's open item 1).  He now takes the verdict shown on his line."""
+    blow = once(lambda e: e["event"] == "win" and e["hand"] == 1, lambda table: table.reset_board("motor"))
+    result, log = run(play_with("sichuan", 5, 2, blow), timeout=90)
+    assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
+    assert result.hands == 2 and audit_events(log) == []
