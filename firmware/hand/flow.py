@@ -308,6 +308,8 @@ class HandFlow:
                 await self.win_check.more_winners_on_the_discard(hand)
                 self._warn(tail_tiles.after_win_check(hand, wins_before))
                 hand.phase = ports.table_state
+            elif item.key == Key.HU:                        # out of play (血战): he won already
+                self.win_check.tell_again(hand, seat)
             elif item.key == Key.CONFIRM and hand.tracker.exhausted:
                 return
             elif item.key == Key.DICE and hand.bao is not None and seat in hand.ready:
