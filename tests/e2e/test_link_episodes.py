@@ -249,3 +249,31 @@ def test_a_verdict_shown_after_a_motor_reboot_note_is_taken_not_claimed_again():
     result, log = run(play_with("sichuan", 5, 2, blow), timeout=90)
     assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
     assert result.hands == 2 and audit_events(log) == []
+
+
+def test_an_answer_lost_with_a_rebooted_motor_board_is_given_again_when_the_question_is_shown_again(monkeypatch):
+    """A winner answers 摆副露后确认 with 确认 and the motor board reboots before reporting it.  The
+    controller's check still waits for that 确认.  A rebooted board's seat displays are blank (its
+    RAM is gone) until the controller paints them again, so the winner sees his question cleared and
+    asked again, and answers it again.  (The simulated board kept its seat lines across a reboot: the
+    winner waited for the question to be cleared, the controller for his 确认 — a stall at 验牌中 in
+    the campaign.)"""
+    from drivers.table_ui import LAY_MELDS, Key
+
+    lost: list[int] = []
+    real_press = SimulatedTable.press
+
+    def press(table, panel, key, long=False):
+        if key == Key.CONFIRM and not lost and isinstance(panel, int) \
+                and table.world.seat_displays[panel][1] == LAY_MELDS:
+            lost.append(panel)
+            table.reset_board("motor")                  # the press never leaves the board
+            return
+        real_press(table, panel, key, long)
+
+    monkeypatch.setattr(SimulatedTable, "press", press)
+    result, log = run(play_with("guangshui", 4, 2, lambda table, event: None), timeout=90)
+    assert lost
+    assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
+    assert any(e["event"] in ("win", "false_win") and e["seat"] == lost[0] for e in log)
+    assert result.hands == 2 and audit_events(log) == []
