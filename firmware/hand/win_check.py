@@ -77,6 +77,7 @@ class WinCheck:
         win was heard: his line says it again (胡 +N), so the press gets an answer."""
         won = [w for w in hand.wins if w.seat == seat]
         if won:
+            self.ports.screens.prompt(seat, "")          # written again, not only kept: the line blinks
             self.ports.screens.prompt(seat, f"{WIN_DONE} {won[-1].payout.payments[seat]:+d}")
 
     async def _check(self, hand: HandState, seat: int) -> None:

@@ -277,3 +277,32 @@ def test_an_answer_lost_with_a_rebooted_motor_board_is_given_again_when_the_ques
     assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
     assert any(e["event"] in ("win", "false_win") and e["seat"] == lost[0] for e in log)
     assert result.hands == 2 and audit_events(log) == []
+
+
+def test_a_hu_pressed_again_by_a_seat_out_of_play_is_answered_with_its_win():
+    """四川 血战: a winner, out of play, whose seat display lost his 胡 +N (a board's reboot), presses
+    胡 again as the note asks; the controller tells him his win again (it ignored the press, and he
+    waited for an answer)."""
+    from drivers.table_ui import WIN_DONE, Key
+
+    told: list[str] = []
+    watchers: list[asyncio.Task] = []
+
+    async def press_again(table, seat: int) -> None:
+        line = lambda: table.world.seat_displays[seat][1]            # noqa: E731
+        while not line().startswith(WIN_DONE + " "):
+            await table.changed(table.changes.version)
+        won = line()
+        table.world.set_seat_text(seat, 1, "")                       # as a rebooted board shows it
+        table.press(seat, Key.HU)
+        while line() != won:
+            await table.changed(table.changes.version)
+        told.append(won)
+
+    def blow(table, event):
+        if not watchers and event["event"] == "win" and event["hand"] == 1:
+            watchers.append(asyncio.get_running_loop().create_task(press_again(table, event["seat"])))
+
+    result, log = run(play_with("sichuan", 5, 2, blow), timeout=90)
+    assert told and told[0].startswith(WIN_DONE)
+    assert result.hands == 2 and audit_events(log) == []
