@@ -211,6 +211,7 @@ class HandFlow:
                     await run_phase(phase.name, ports, hand, self.roll)
                     hand.steps_done.append(f"phase:{phase.name}")
             await self._advance(hand, "revealed")
+            await ports.journaled()     # the players play once they read 请出牌: a restart must know it
         if hand.phase == "playing":
             screens.phase(Phase.LAST_TILE if hand.last_tile_shown else Phase.PLAY, self.take_note())
             await self._play_loop(hand)
