@@ -454,3 +454,35 @@ def test_a_stop_while_the_ledger_commits_a_hand_still_records_its_end(tmp_path, 
     assert rows == [(1,)]
     assert [e["hand"] for e in log if e["event"] == "hand_end"] == [1]
     assert audit_events(log) == []
+
+
+def test_play_is_shown_only_once_the_journal_knows_the_hand_is_in_play(tmp_path):
+    """长春: 请出牌 follows 亮特殊杠, and the players start playing as soon as they read it.  A kill
+    before the journal knew the hand was in play brought the restarted controller back to 亮特殊杠
+    with the players far into the wall (found by the campaign: a stall at 请出牌 after a SIGKILL, the
+    players waiting for 最后一张 while the controller counted two live tiles more).  At the moment 请出牌
+    is shown, the journal holds the hand in play."""
+    from drivers.table_ui import Phase
+
+    db = str(tmp_path / "table.db")
+    journaled: list[str] = []
+
+    def journal_phase() -> str:
+        import sqlite3
+        with sqlite3.connect(db) as con:
+            row = con.execute("SELECT value FROM journal WHERE key = ?", (HAND_KEY,)).fetchone()
+        return json.loads(row[0])["phase"] if row is not None else "none"
+
+    def on_session(session) -> None:
+        presenter = session.hub.presenter
+        shown = presenter.phase
+
+        def phase(which, detail=""):
+            if which is Phase.PLAY and session.flow.hand is not None:
+                journaled.append(journal_phase())
+            shown(which, detail)
+        presenter.phase = phase
+
+    ruleset = get_region("changchun").resolve()
+    run(run_simulated(ruleset, hands=2, seed=5, ledger_path=db, on_session=on_session), timeout=120)
+    assert journaled and set(journaled) == {"playing"}, journaled
