@@ -23,7 +23,9 @@ from dataclasses import replace
 from typing import Any, Awaitable, Callable
 
 from drivers.client import BoardClient
+from drivers.errors import CommandRejected
 from drivers.link import EventMark, SessionRef
+from drivers.messages import Status
 from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import RESTARTED, Key, Panel, Phase
 from rulesets.definition import Ruleset
@@ -577,8 +579,7 @@ class TableSession:
         await hub.advance("set_rejected")
         if not rejected.raised:
             sides = self._sides()
-            await self._push_in()
-            await self._lifts(sides, LiftPosition.DOWN)
+            await self._push_in_and_lower(sides)
             await self._lifts(sides, LiftPosition.UP)
             await self._centre(LiftPosition.UP)
             rejected = self._rejected = replace(rejected, raised=True)
@@ -602,9 +603,7 @@ class TableSession:
         """Push the old tiles in, lower the plates onto the new walls and raise them."""
         hub = self.hub
         sides = self._sides()
-        await self._push_in()
-        await hub.advance("pushed_in")
-        await self._lifts(sides, LiftPosition.DOWN)
+        await self._push_in_and_lower(sides, lambda: hub.advance("pushed_in"))
         await self._lifts(sides, LiftPosition.UP)
         await self._centre(LiftPosition.UP)
         await self.builder.raised()
@@ -627,6 +626,25 @@ class TableSession:
         await self._centre(LiftPosition.DOWN)
         await hub.next_key(tuple(hub.ruleset.players) + (Panel.FRONT,), (Key.CONFIRM,))
         hub.presenter.phase(Phase.BUILDING)
+
+    async def _push_in_and_lower(self, sides: tuple[int, ...],
+                                 pushed_in: Callable[[], Awaitable[None]] | None = None) -> None:
+        """The push-in, then the plates down — asked again while the board refuses to lower a plate
+        that tiles still lie on (NOT_READY: 确认 pressed before everything was pushed in; or a stale
+        确认 after a restart at the push-in)."""
+        await self._push_in()
+        if pushed_in is not None:
+            await pushed_in()
+        while True:
+            try:
+                await self._lifts(sides, LiftPosition.DOWN)
+                return
+            except CommandRejected as refused:
+                if refused.status != Status.NOT_READY:
+                    raise
+                self.hub.recorder.emit("warning", message=f"{refused}: tiles still lie on a raised wall; "
+                                                          "the push-in is asked again")
+            await self._push_in()
 
     async def _centre(self, position: LiftPosition) -> None:
         await self._lifts_moved((CENTRE_LIFT,), lambda: self.hub.devices.motor.centre_lift(position), position)
