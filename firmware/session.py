@@ -467,6 +467,8 @@ class TableSession:
             return None, None
         self.state = session
         self.flow.note = RESTARTED          # the next phase shown says so: a key pressed as it stopped is pressed again
+        if HAND_KEY not in saved:           # … so one from before does not count (a resumed hand sorts its own)
+            hub.keys.clear()
         self.store.submit(self.ledger.resume_session, session.session_id)
         last = await self.store.run(self.ledger.last_hand, session.session_id)     # its hand_end may be cut off
         hub.recorder.emit("session_resumed", hand=0, session=session.session_id, ruleset=session.ruleset_id,

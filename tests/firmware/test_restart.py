@@ -486,3 +486,32 @@ def test_play_is_shown_only_once_the_journal_knows_the_hand_is_in_play(tmp_path)
     ruleset = get_region("changchun").resolve()
     run(run_simulated(ruleset, hands=2, seed=5, ledger_path=db, on_session=on_session), timeout=120)
     assert journaled and set(journaled) == {"playing"}, journaled
+
+
+def test_a_confirm_pressed_while_no_controller_listened_does_not_answer_the_push_in(tmp_path, monkeypatch):
+    """Between hands a restarted controller asks for the push-in again (with the restart note).  A 确认
+    from before the restart (here pressed while no controller ran; in the campaign, a 荒庄 确认 the
+    board sent again) answered it at once, before anything was pushed in: the plates, still holding
+    the walls' remains, could not be lowered (NOT_READY, which ended the controller).  Keys from before
+    a restart do not count between hands either; the players press again on the note."""
+    import firmware.session as session_module
+
+    left: list[list] = []
+    pick_up = session_module.TableSession._pick_up
+
+    async def picked_up(session, saved):
+        found = await pick_up(session, saved)
+        left.append(list(session.hub.keys.peek_all(lambda press: True)))
+        return found
+
+    monkeypatch.setattr(session_module.TableSession, "_pick_up", picked_up)
+
+    def press_confirm(table, ruleset, events) -> None:
+        table.press(0, Key.CONFIRM)
+
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart(
+        "guangshui", 3, db, lambda e: e["event"] == "hand_end" and e["hand"] == 1, meanwhile=press_confirm),
+        timeout=120)
+    assert left[-1] == []                       # the restarted controller's: the 确认 from before is gone
+    assert [e["hand"] for e in after if e["event"] == "hand_end"] == [2, 3] and result.hands == 2
