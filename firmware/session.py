@@ -557,7 +557,8 @@ class TableSession:
         None when the check rejected it (its faults are latched; `_set_aside` follows)."""
         try:
             if begun is None:
-                self._journal(BUILDING_KEY, self.builder.in_progress().to_json())
+                # committed before the boards are asked anything: a restart must know of a build they may hold
+                await self.store.run(self.ledger.journal_put, BUILDING_KEY, self.builder.in_progress().to_json())
                 wall = await self.builder.build()
             else:
                 wall = await self.builder.resume(begun)

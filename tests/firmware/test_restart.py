@@ -515,3 +515,49 @@ def test_a_confirm_pressed_while_no_controller_listened_does_not_answer_the_push
         timeout=120)
     assert left[-1] == []                       # the restarted controller's: the 确认 from before is gone
     assert [e["hand"] for e in after if e["event"] == "hand_end"] == [2, 3] and result.hands == 2
+
+
+def test_a_build_is_journaled_before_the_motor_board_is_asked_for_it(tmp_path, monkeypatch):
+    """The journal's note that a build began was queued, not waited for: on a slow disk the motor
+    board could hold a build the journal did not know, and a controller killed then asked for a new
+    Build after its restart, which the board refused (NOT_READY: the set built stood in the channels;
+    exit 1, found by the campaign).  When the board accepts a Build, the journal holds it."""
+    import sqlite3
+    import time as clock
+
+    from drivers.motor_protocol import Build
+    from firmware.session import BUILDING_KEY
+
+    db = str(tmp_path / "table.db")
+    journaled: list[bool] = []
+    real_put = Ledger.journal_put
+
+    def slow_put(ledger, key, value):
+        if key == BUILDING_KEY:
+            clock.sleep(0.3)                    # a slow SD card, in the store's thread
+        return real_put(ledger, key, value)
+
+    def building_journaled() -> bool:
+        with sqlite3.connect(db) as con:
+            return con.execute("SELECT 1 FROM journal WHERE key = ?", (BUILDING_KEY,)).fetchone() is not None
+
+    async def play() -> None:
+        ruleset = get_region("sichuan").resolve()
+        table = SimulatedTable(seed=3, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+        await table.start("pty")
+        motor = table.motor
+        handler = motor._handlers[Build]
+
+        def build(command):
+            if not command.resume:
+                journaled.append(building_journaled())
+            return handler(command)
+        motor._handlers[Build] = build
+        try:
+            await run_simulated(ruleset, hands=2, seed=3, table=table, ledger_path=db)
+        finally:
+            await table.stop()
+
+    monkeypatch.setattr(Ledger, "journal_put", slow_put)
+    run(play(), timeout=120)
+    assert len(journaled) >= 2 and all(journaled), journaled
