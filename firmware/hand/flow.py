@@ -167,7 +167,7 @@ class HandFlow:
         # and those that reached this controller do not count either: each is pressed again — but a
         # 听 or 杠 the boards sent again (never applied: its journal write did not commit) changes the
         # hand at once, as it would have, and nobody presses it again
-        self.note = RESTARTED if cause == "restart" and hand.phase in ("dealing", "playing") else ""
+        self.note = RESTARTED if cause == "restart" and hand.phase in ("dealing", "revealing", "playing") else ""
         if cause == "restart":
             for press in ports.keys.peek_all(lambda press: True):
                 self.on_key(press)
@@ -205,6 +205,8 @@ class HandFlow:
                                 hand_sizes={str(side): n for side, n in plan.hand_sizes().items()})
             await self._advance(hand, "dealt")
         if hand.phase == "revealing":
+            if self.note:       # resumed here: keys pressed as it stopped (a special kong laid, 确认) are pressed again
+                screens.phase(Phase.DEAL, self.take_note())
             await self._reveal_after_deal(hand)
             for phase in ruleset.phases:
                 if f"phase:{phase.name}" not in hand.steps_done:

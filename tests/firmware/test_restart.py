@@ -561,3 +561,36 @@ def test_a_build_is_journaled_before_the_motor_board_is_asked_for_it(tmp_path, m
     monkeypatch.setattr(Ledger, "journal_put", slow_put)
     run(play(), timeout=120)
     assert len(journaled) >= 2 and all(journaled), journaled
+
+
+def test_a_stop_as_a_special_kong_is_laid_is_followed_by_the_restart_note(tmp_path, monkeypatch):
+    """长春 亮特殊杠: the controller stops as a seat presses 确认 on 摆特殊杠 (its laid set not yet
+    judged).  The restarted controller resumed the reveal without the restart note (it was said only
+    when resuming a deal or play), so the seat never laid its set again, or waited for replacements
+    that would never be asked: a stall (the campaign, seed 7 and 8, a kill at 亮特殊杠).  The note now
+    comes with a reveal resumed too, and the hand is played to its end."""
+    from drivers.table_ui import LAY_SPECIAL, RESTARTED
+
+    holder: dict = {}
+    notes: list[str] = []
+    real_press = SimulatedTable.press
+
+    def press(table, panel, key, long=False):
+        real_press(table, panel, key, long)
+        if key == Key.CONFIRM and isinstance(panel, int) and "stopped" not in holder \
+                and table.world.seat_displays[panel][1] == LAY_SPECIAL:
+            holder["stopped"] = True
+            table.display.watchers.append(lambda page, component, text: notes.append(text))
+            holder["stop"]()
+
+    def hook(players, stop) -> None:
+        holder["stop"] = stop
+
+    monkeypatch.setattr(SimulatedTable, "press", press)
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("changchun", 1, db, players_hook=hook), timeout=90)
+    assert holder.get("stopped")
+    resumed = next(e for e in after if e["event"] == "resumed")
+    assert resumed["phase"] == "revealing"
+    assert any(RESTARTED in text for text in notes)
+    assert len([e for e in after if e["event"] == "hand_end"]) == 2 and result.hands == 2
