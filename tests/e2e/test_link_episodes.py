@@ -306,3 +306,23 @@ def test_a_hu_pressed_again_by_a_seat_out_of_play_is_answered_with_its_win():
     result, log = run(play_with("sichuan", 5, 2, blow), timeout=90)
     assert told and told[0].startswith(WIN_DONE)
     assert result.hands == 2 and audit_events(log) == []
+
+
+def test_replacements_owed_for_a_special_kong_are_taken_after_a_motor_reboot():
+    """长春 亮特殊杠: a seat's special kong is accepted and its line says 补N (take N replacements from
+    the tail) just after the motor board rebooted.  On the restart note the player forgot everything he had
+    answered — the replacements he owed too — and never took them, while the controller waited for
+    them (the campaign's stall at 亮特殊杠 with reboots only, seed 3).  What he laid is still owed."""
+    from drivers.table_ui import SPECIAL_REPLACE
+
+    rebooted: list[int] = []
+
+    def blow(table, event):
+        if not rebooted and event["event"] == "special_kong" and event["accepted"] and event["replacements"]:
+            rebooted.append(event["seat"])
+            table.reset_board("motor")      # judged; its 补N line goes out after the note
+
+    result, log = run(play_with("changchun", 2, 6, blow), timeout=120)
+    assert rebooted and any(e["event"] == "special_kong" and e["accepted"] for e in log)
+    assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
+    assert result.hands == 6 and audit_events(log) == []
