@@ -23,7 +23,9 @@ from dataclasses import replace
 from typing import Any, Awaitable, Callable
 
 from drivers.client import BoardClient
+from drivers.errors import CommandRejected
 from drivers.link import EventMark, SessionRef
+from drivers.messages import Status
 from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import RESTARTED, Key, Panel, Phase
 from rulesets.definition import Ruleset
@@ -49,6 +51,22 @@ BUILDING_KEY = "building"          # a build begun under the table (BuildInProgr
 CHAIN_KEY = "chain"                # the flight recorder's chain head after the last hand
 LINKS_KEY = "links"                # each board's link session and the last event of it applied
 REJECTED_KEY = "rejected_set"      # a set the check rejected, not yet acknowledged (RejectedSet)
+
+
+async def _through_a_stop(committed: "asyncio.Future[Any]") -> bool:
+    """Wait for the ledger's commit of a hand even when the session is stopped meanwhile (SIGTERM
+    cancels it): the ledger then holds the hand, and its `hand_end` must follow it into the recorder,
+    or the recorder left behind is one the ledger contradicts.  True when a stop came: the caller
+    writes the end, then stops."""
+    stopped = False
+    while True:
+        try:
+            await asyncio.shield(committed)
+            return stopped
+        except asyncio.CancelledError:
+            if committed.cancelled():
+                raise
+            stopped = True
 
 
 def _scored_items(hand: HandState | None) -> tuple[dict, ...]:
@@ -236,7 +254,7 @@ class TableSession:
                                                    outcome.payments, outcome.wall_hash, self._hand_started,
                                                    _scored_items(self.flow.hand)), after.to_json())
             hub.recorder.release_lines()            # the hand's last lines, behind the ledger's commit
-            await recorded
+            stopped = await _through_a_stop(recorded)
             self.state = after
             hub.recorder.emit("hand_end", result=outcome.result, winners=list(outcome.winners),
                               payments=list(outcome.payments), totals=list(after.totals), next_dealer=after.dealer,
@@ -246,6 +264,8 @@ class TableSession:
             self.flow.close()
         finally:
             self._settling = False
+        if stopped:
+            raise asyncio.CancelledError()
         self.played += 1
         self._show_settled(outcome, after)
         return after
@@ -261,7 +281,7 @@ class TableSession:
                                         HandRecord(hand.number, hand.dealer, "void", (), (0, 0, 0, 0),
                                                    hand.wall_hash()), after.to_json())
             hub.recorder.release_lines()
-            await recorded
+            stopped = await _through_a_stop(recorded)
             self.state = after
             hub.recorder.open_hand(hand.number)
             hub.recorder.emit("hand_void", reason=reason)
@@ -271,6 +291,8 @@ class TableSession:
             self._journal(CHAIN_KEY, {"head": hub.recorder.chain_head()})
         finally:
             self._settling = False
+        if stopped:
+            raise asyncio.CancelledError()
         for seat in hand.ruleset.players:                  # a question it was asking is void with it
             hub.presenter.prompt(seat, "")
         hub.presenter.phase(Phase.HAND_OVER, "本局作废")       # the reason, in English, is in the log
@@ -445,6 +467,8 @@ class TableSession:
             return None, None
         self.state = session
         self.flow.note = RESTARTED          # the next phase shown says so: a key pressed as it stopped is pressed again
+        if HAND_KEY not in saved:           # … so one from before does not count (a resumed hand sorts its own)
+            hub.keys.clear()
         self.store.submit(self.ledger.resume_session, session.session_id)
         last = await self.store.run(self.ledger.last_hand, session.session_id)     # its hand_end may be cut off
         hub.recorder.emit("session_resumed", hand=0, session=session.session_id, ruleset=session.ruleset_id,
@@ -533,7 +557,8 @@ class TableSession:
         None when the check rejected it (its faults are latched; `_set_aside` follows)."""
         try:
             if begun is None:
-                self._journal(BUILDING_KEY, self.builder.in_progress().to_json())
+                # committed before the boards are asked anything: a restart must know of a build they may hold
+                await self.store.run(self.ledger.journal_put, BUILDING_KEY, self.builder.in_progress().to_json())
                 wall = await self.builder.build()
             else:
                 wall = await self.builder.resume(begun)
@@ -557,8 +582,7 @@ class TableSession:
         await hub.advance("set_rejected")
         if not rejected.raised:
             sides = self._sides()
-            await self._push_in()
-            await self._lifts(sides, LiftPosition.DOWN)
+            await self._push_in_and_lower(sides)
             await self._lifts(sides, LiftPosition.UP)
             await self._centre(LiftPosition.UP)
             rejected = self._rejected = replace(rejected, raised=True)
@@ -582,9 +606,7 @@ class TableSession:
         """Push the old tiles in, lower the plates onto the new walls and raise them."""
         hub = self.hub
         sides = self._sides()
-        await self._push_in()
-        await hub.advance("pushed_in")
-        await self._lifts(sides, LiftPosition.DOWN)
+        await self._push_in_and_lower(sides, lambda: hub.advance("pushed_in"))
         await self._lifts(sides, LiftPosition.UP)
         await self._centre(LiftPosition.UP)
         await self.builder.raised()
@@ -607,6 +629,25 @@ class TableSession:
         await self._centre(LiftPosition.DOWN)
         await hub.next_key(tuple(hub.ruleset.players) + (Panel.FRONT,), (Key.CONFIRM,))
         hub.presenter.phase(Phase.BUILDING)
+
+    async def _push_in_and_lower(self, sides: tuple[int, ...],
+                                 pushed_in: Callable[[], Awaitable[None]] | None = None) -> None:
+        """The push-in, then the plates down — asked again while the board refuses to lower a plate
+        that tiles still lie on (NOT_READY: 确认 pressed before everything was pushed in; or a stale
+        确认 after a restart at the push-in)."""
+        await self._push_in()
+        if pushed_in is not None:
+            await pushed_in()
+        while True:
+            try:
+                await self._lifts(sides, LiftPosition.DOWN)
+                return
+            except CommandRejected as refused:
+                if refused.status != Status.NOT_READY:
+                    raise
+                self.hub.recorder.emit("warning", message=f"{refused}: tiles still lie on a raised wall; "
+                                                          "the push-in is asked again")
+            await self._push_in()
 
     async def _centre(self, position: LiftPosition) -> None:
         await self._lifts_moved((CENTRE_LIFT,), lambda: self.hub.devices.motor.centre_lift(position), position)

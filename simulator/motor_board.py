@@ -114,6 +114,9 @@ class MotorBoardSim(WorldObserver):
         self._build = None
         self.boot_counter += 1
         self._boot_faults()
+        for seat in range(SIDES):                  # the seat displays are driven from its RAM: blank
+            for line in (0, 1):
+                self.world.set_seat_text(seat, line, "")
         if self.link is not None:
             self.link.reboot(self.boot_counter)
 

@@ -116,8 +116,12 @@ class SetBuilder:
         return BuildInProgress(ports.ruleset.stacks_per_side, ports.motor.identity.boot_counter,
                                ports.rfid.identity.boot_counter)
 
-    async def build(self) -> WallMap:
-        """Build the set in the mixer into the channels; return its map once it passes the check."""
+    async def build(self, *, after_restart: bool = False) -> WallMap:
+        """Build the set in the mixer into the channels; return its map once it passes the check.
+        `after_restart`: a restarted controller found this build journaled but the board holds no
+        build to resume — it never began, or it finished with the set on the lowered plates. The
+        board's refusal of a new Build says which (protocol.md §4.3: NOT_READY while a lowered
+        plate or a channel holds an earlier build's tiles): then that set is read where it lies."""
         ports = self.ports
         stacks = ports.ruleset.stacks_per_side
         await self.machine.shuffle()
@@ -129,18 +133,26 @@ class SetBuilder:
         self.map = WallMap(None, stacks, ports.registry)
         self._heads_trusted = True
         await self.machine.build()
-        await ports.rfid.start_build(stacks)
-        await ports.motion(lambda: ports.motor.build(stacks))
+        await ports.send(lambda: ports.rfid.start_build(stacks))      # held, or sent again, across an episode
+        try:
+            await ports.motion(lambda: ports.motor.build(stacks))
+        except CommandRejected as error:
+            if not (after_restart and error.status == Status.NOT_READY):
+                raise
+            self._heads_trusted = False                       # built before: no head read of it was heard
+            return await self._finish(self.map, tuple(2 * n for n in stacks))
         counts = await self._run_build(stacks)
         return await self._finish(self.map, counts)
 
     async def resume(self, begun: BuildInProgress) -> WallMap:
         """A build a restarted controller found begun: go on with it, then re-read every slot the
         reads of which this controller never heard.  A board that restarted since goes on as in a
-        build it interrupted: the motor board from the stacks its channels hold (none: the set is built
-        anew), and after an RFID restart every slot is read again (its head reads counted from 0)."""
+        build it interrupted: the motor board from the stacks its channels hold, and after an RFID
+        restart every slot is read again (its head reads counted from 0).  A motor board with no
+        build to go on with (the crash fell before its Build, it rebooted before a stack was built,
+        or the set is built and lies on the lowered plates) is asked for a new build, which it
+        refuses when the set lies below (`build(after_restart=True)`)."""
         ports = self.ports
-        motor_rebooted = ports.motor.identity.boot_counter != begun.motor_boot
         self.map = WallMap(None, begun.stacks, ports.registry)
         self._events.clear()
         self._heads_trusted = ports.rfid.identity.boot_counter == begun.rfid_boot
@@ -149,13 +161,9 @@ class SetBuilder:
         except CommandRejected as error:
             if error.status != Status.NOT_READY:
                 raise
-            if motor_rebooted:                                  # it rebooted before a stack was built
-                return await self.build()
-            await self.machine.resume_build()
-            counts = tuple(2 * n for n in begun.stacks)         # it had finished: nothing to go on with
-        else:
-            await self.machine.resume_build()
-            counts = await self._run_build(begun.stacks)
+            return await self.build(after_restart=True)
+        await self.machine.resume_build()
+        counts = await self._run_build(begun.stacks)
         return await self._finish(self.map, counts)
 
     async def _run_build(self, stacks: tuple[int, int, int, int]) -> tuple[int, ...]:

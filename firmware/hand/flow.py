@@ -167,7 +167,7 @@ class HandFlow:
         # and those that reached this controller do not count either: each is pressed again — but a
         # 听 or 杠 the boards sent again (never applied: its journal write did not commit) changes the
         # hand at once, as it would have, and nobody presses it again
-        self.note = RESTARTED if cause == "restart" and hand.phase in ("dealing", "playing") else ""
+        self.note = RESTARTED if cause == "restart" and hand.phase in ("dealing", "revealing", "playing") else ""
         if cause == "restart":
             for press in ports.keys.peek_all(lambda press: True):
                 self.on_key(press)
@@ -205,12 +205,15 @@ class HandFlow:
                                 hand_sizes={str(side): n for side, n in plan.hand_sizes().items()})
             await self._advance(hand, "dealt")
         if hand.phase == "revealing":
+            if self.note:       # resumed here: keys pressed as it stopped (a special kong laid, 确认) are pressed again
+                screens.phase(Phase.DEAL, self.take_note())
             await self._reveal_after_deal(hand)
             for phase in ruleset.phases:
                 if f"phase:{phase.name}" not in hand.steps_done:
                     await run_phase(phase.name, ports, hand, self.roll)
                     hand.steps_done.append(f"phase:{phase.name}")
             await self._advance(hand, "revealed")
+            await ports.journaled()     # the players play once they read 请出牌: a restart must know it
         if hand.phase == "playing":
             screens.phase(Phase.LAST_TILE if hand.last_tile_shown else Phase.PLAY, self.take_note())
             await self._play_loop(hand)
@@ -308,6 +311,8 @@ class HandFlow:
                 await self.win_check.more_winners_on_the_discard(hand)
                 self._warn(tail_tiles.after_win_check(hand, wins_before))
                 hand.phase = ports.table_state
+            elif item.key == Key.HU:                        # out of play (血战): he won already
+                self.win_check.tell_again(hand, seat)
             elif item.key == Key.CONFIRM and hand.tracker.exhausted:
                 return
             elif item.key == Key.DICE and hand.bao is not None and seat in hand.ready:

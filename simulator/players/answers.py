@@ -51,14 +51,17 @@ class Answers:
         self._liang: dict[int, tuple[str, list[bytes]]] = {}   # seat → the 亮牌 it is laying (set name, tiles)
         self._la_zhuang: dict[int, bool] = {}      # seat → its answer to the 拉庄 question standing
 
-    def forget(self) -> None:
-        """A new hand: nothing is owed, nothing was answered."""
+    def forget(self, keep_owed: bool = False) -> None:
+        """A new hand, or a restart note: nothing is owed, nothing was answered.  `keep_owed`: the
+        note came at 亮特殊杠 — a board rebooted, the controller goes on judging the special kong laid,
+        and asks for its replacements (补N) once judged: they stay owed."""
+        if not keep_owed:
+            self._owed.clear()
+            self._counted_owed.clear()
         self.kong_givers.clear()
         self._replied.clear()
         self._steps.clear()
         self._special.clear()
-        self._owed.clear()
-        self._counted_owed.clear()
         self._liang.clear()
         self._la_zhuang.clear()
 

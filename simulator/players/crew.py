@@ -26,7 +26,7 @@ from .knowledge import TableView
 from .wall import LiveWall
 from .player import Player
 from .rules import RegionPlay
-from .screen import Eyes, Screen
+from .screen import Eyes, Screen, phase_of
 from .style import PlayStyle
 
 if TYPE_CHECKING:
@@ -88,6 +88,7 @@ class Crew:
         self.wall: LiveWall | None = None           # …and its wall, as the players count it
         self._answered: dict[int, str] = {}
         self.restarts = 0                   # times the message line newly said the table restarted
+        self.restart_phase: Phase | None = None     # the phase the last note came with (验牌中: a board rebooted)
         self._restart_shown = False
         self._restarts_serviced = 0
         table.display.watchers.append(self._read_message)      # people see a message, however brief
@@ -115,7 +116,7 @@ class Crew:
         if self._restarts_serviced != self.restarts:
             self._restarts_serviced = self.restarts
             self._answered.clear()
-            self.answers.forget()
+            self.answers.forget(keep_owed=self.restart_phase is Phase.SPECIAL_KONGS)
         self.answers.respond(screen)
         for seat in self.sides:
             line = screen.prompt(seat)
@@ -133,6 +134,7 @@ class Crew:
         shown = RESTARTED in text
         if shown and not self._restart_shown:
             self.restarts += 1
+            self.restart_phase = phase_of(text)
             self.log(-1, "restart_seen", text)
         self._restart_shown = shown
 

@@ -7,7 +7,9 @@ zone fails, `录入:<tile> <n>` (◀ ▶ to each tile, 确认 adds it, 胡 ends)
 `胡 +N` or `诈胡`.  Each seat is answered on its own, whenever its line changes; several winners
 of one discard are answered side by side.  When the table says it restarted and is back at play
 with nothing asked of a winner still waiting, his 胡 was lost (or its check abandoned): he presses
-胡 again and answers from the start.
+胡 again and answers from the start — unless his line shows the verdict of the hand he laid: a board
+rebooted while the check went on (a restarted controller clears every seat's line), and 胡 pressed
+again by a seat out of play (血战) would get no answer.
 """
 
 from __future__ import annotations
@@ -117,14 +119,17 @@ def _claim_again(crew: Crew, claim: WinClaim) -> _Seat:
     return _Seat(claim)
 
 
-def _verdict(state: _Seat, line: str) -> bool | None:
+def _verdict(state: _Seat, line: str, wins_once: bool = False) -> bool | None:
+    """The check's result on the seat's line.  `wins_once` (血战: a winner leaves play): 胡 +N can
+    only be this claim's, laid or not (told again when he pressed 胡 again after a reboot note)."""
+    won = parse_choice(line) is None and line.startswith(WIN_DONE + " ")
+    if won and wins_once:
+        return True
     if not state.laid:
-        return None          # a result from an earlier win (血流成河) is not this one's
+        return None          # a result from an earlier win (血流成河), or an earlier 诈胡, is not this one's
     if line == NOT_A_WIN:
         return False
-    if parse_choice(line) is None and line.startswith(WIN_DONE + " "):
-        return True
-    return None
+    return True if won else None
 
 
 async def answer_win(crew: Crew, claims: list[WinClaim]) -> dict[int, bool | None]:
@@ -133,12 +138,26 @@ async def answer_win(crew: Crew, claims: list[WinClaim]) -> dict[int, bool | Non
     from .crew import OVER
     pending = {c.seat: _Seat(c, restarts=crew.restarts) for c in claims}
     results: dict[int, bool | None] = {}
+    wins_once = crew.ruleset.play.after_win == "xuezhan"
     while pending:
         screen = crew.eyes.look()
         crew.service(screen)
         for seat, state in list(pending.items()):
             line = screen.prompt(seat)
             if crew.restarts > state.restarts:
+                verdict = _verdict(state, line, wins_once)
+                if verdict is not None:
+                    # A board rebooted while the check went on (a restarted controller clears every
+                    # seat's line): the verdict that came after the note is this claim's.
+                    results[seat] = verdict
+                    del pending[seat]
+                    continue
+                if state.last is not None and crew.restart_phase is Phase.WIN_CHECK:
+                    # The note came at 验牌中, during my check: a board rebooted (a restarted controller
+                    # says so at play, its checks forgotten) and the check goes on.  My last answer may
+                    # be lost with the board: a question shown again is answered again.
+                    state.restarts, state.last = crew.restarts, None
+                    continue
                 if _asks(line):
                     continue        # asked before the restart: the restarted table clears it first
                 state.restarts, state.last = crew.restarts, None      # what it asks from now on is new
@@ -147,7 +166,7 @@ async def answer_win(crew: Crew, claims: list[WinClaim]) -> dict[int, bool | Non
                 continue
             if line == state.last:
                 continue
-            verdict = _verdict(state, line)
+            verdict = _verdict(state, line, wins_once)
             if verdict is not None:
                 results[seat] = verdict
                 del pending[seat]

@@ -50,6 +50,14 @@ def parse_rolls(text: str) -> tuple[tuple[int, ...], ...]:
     return tuple(rolls)
 
 
+def phase_of(msg: str) -> Phase | None:
+    """The phase a message line begins with."""
+    for phase in _PHASES:
+        if msg.startswith(phase.value):
+            return phase
+    return None
+
+
 @dataclass(frozen=True)
 class Screen:
     version: int
@@ -62,10 +70,7 @@ class Screen:
 
     @property
     def phase(self) -> Phase | None:
-        for phase in _PHASES:
-            if self.msg.startswith(phase.value):
-                return phase
-        return None
+        return phase_of(self.msg)
 
     @property
     def detail(self) -> str:

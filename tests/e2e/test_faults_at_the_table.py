@@ -150,3 +150,23 @@ def test_an_open_hatch_is_shown_and_waited_for_without_spinning():
     assert seen["commands"] < 20                              # one refused Shuffle and a snapshot, not thousands
     assert any(e["event"] == "fault" and e["code"] == "E12" and e["source"] == "interlock" for e in log)
     assert any(e["event"] == "hand_end" for e in log) and audit_events(log) == []
+
+
+def test_a_confirm_before_the_walls_were_pushed_in_asks_for_the_push_in_again(monkeypatch):
+    """确认 pressed at 请推牌入池 with the old walls' remains still on the raised plates: the board
+    refuses to lower them (NOT_READY).  That ended the controller (found by the fault campaign after a
+    restart at the push-in); it now asks for the push-in again, and the hand over goes on."""
+    sweeps = []
+    real_sweep = SimulatedTable.sweep
+
+    def sweep(table):
+        sweeps.append(1)
+        if len(sweeps) == 2:                # the hand over after hand 1: nothing pushed in
+            return 0
+        return real_sweep(table)
+
+    monkeypatch.setattr(SimulatedTable, "sweep", sweep)
+    events = run(play("guangshui", 4, 2), timeout=120)
+    assert len(sweeps) >= 3
+    assert [e["hand"] for e in events if e["event"] == "hand_end"] == [1, 2]
+    assert audit_events(events) == []

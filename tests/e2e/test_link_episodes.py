@@ -5,7 +5,7 @@ import asyncio
 import io
 import json
 
-from drivers.motor_protocol import LiftPosition, MoveCentreLift
+from drivers.motor_protocol import LiftPosition, MoveCentreLift, Shuffle
 from firmware.records.audit import audit_events
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
@@ -118,6 +118,39 @@ def test_a_motor_board_rebooted_mid_build_goes_on_from_the_stacks_in_its_channel
     assert not any(e["event"] == "hand_end" and e["result"] == "void" for e in log)
 
 
+def cut_and_reboot_the_rfid_board_at_the_second_shuffle(table, event):
+    """As the motor board accepts the shuffle of the set built during hand 1, the RFID board's cable is
+    cut for 1.5 s and the board reboots behind it: the StartBuild sent once the shuffle is done waits in
+    the link and fails with BoardReset when the link comes back in a new session."""
+    motor = table.motor
+    if getattr(motor, "_test_armed", False):
+        return
+    motor._test_armed = True
+    handler = motor._handlers[Shuffle]
+    shuffles = []
+
+    def shuffle_then_cut(command):
+        status = handler(command)
+        shuffles.append(status)
+        if len(shuffles) == 2:
+            table.cut_link("rfid", 1.5)
+            table.reset_board("rfid")
+        return status
+    motor._handlers[Shuffle] = shuffle_then_cut
+
+
+def test_a_start_build_lost_with_a_rebooted_rfid_board_is_sent_again():
+    """Found by the campaign (seed 3): StartBuild went to the RFID board directly, so its BoardReset
+    stopped the table (exit 1); it now goes through the hub's send, is sent again once the link is
+    back, and the build's slots are all read again."""
+    result, log = run(play_with("sichuan", 5, 2, cut_and_reboot_the_rfid_board_at_the_second_shuffle), timeout=180)
+    assert any(e["event"] == "link_back" and e["board"] == "rfid" and e["rebooted"] for e in log)
+    checks = [e for e in log if e["event"] == "set_check"]
+    assert len(checks) >= 2 and all(e["ok"] for e in checks)
+    assert any(e["event"] == "reread" and e["slots"] >= 100 for e in log)
+    assert result.hands == 2 and audit_events(log) == []
+
+
 class RebootAtReread:
     """Reboots the RFID board when the controller asks for the first re-read of a slot: the re-reads
     it accepted are lost with its RAM and must be asked again."""
@@ -204,3 +237,92 @@ def test_a_key_lost_with_a_rebooted_motor_board_is_pressed_again_when_the_table_
     assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
     assert any(e["event"] in ("win", "false_win") and e["seat"] == lost[0] for e in log)     # pressed again
     assert result.hands == 2 and audit_events(log) == []
+
+
+def test_a_verdict_shown_after_a_motor_reboot_note_is_taken_not_claimed_again():
+    """四川 血战: the motor board reboots while a win is being judged (after the winner laid his
+    hand).  The check goes on in the controller; the 已重启 note comes, then the verdict 胡 +N on the
+    winner's seat line (written once the link is back).  The winner read the note as "my 胡 was
+    lost" and pressed 胡 again; out of play, his 胡 got no answer, and the whole table waited at 请出牌
+    (the campaign's open item 1).  He now takes the verdict shown on his line."""
+    blow = once(lambda e: e["event"] == "win" and e["hand"] == 1, lambda table: table.reset_board("motor"))
+    result, log = run(play_with("sichuan", 5, 2, blow), timeout=90)
+    assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
+    assert result.hands == 2 and audit_events(log) == []
+
+
+def test_an_answer_lost_with_a_rebooted_motor_board_is_given_again_when_the_question_is_shown_again(monkeypatch):
+    """A winner answers 摆副露后确认 with 确认 and the motor board reboots before reporting it.  The
+    controller's check still waits for that 确认.  A rebooted board's seat displays are blank (its
+    RAM is gone) until the controller paints them again, so the winner sees his question cleared and
+    asked again, and answers it again.  (The simulated board kept its seat lines across a reboot: the
+    winner waited for the question to be cleared, the controller for his 确认 — a stall at 验牌中 in
+    the campaign.)"""
+    from drivers.table_ui import LAY_MELDS, Key
+
+    lost: list[int] = []
+    real_press = SimulatedTable.press
+
+    def press(table, panel, key, long=False):
+        if key == Key.CONFIRM and not lost and isinstance(panel, int) \
+                and table.world.seat_displays[panel][1] == LAY_MELDS:
+            lost.append(panel)
+            table.reset_board("motor")                  # the press never leaves the board
+            return
+        real_press(table, panel, key, long)
+
+    monkeypatch.setattr(SimulatedTable, "press", press)
+    result, log = run(play_with("guangshui", 4, 2, lambda table, event: None), timeout=90)
+    assert lost
+    assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
+    assert any(e["event"] in ("win", "false_win") and e["seat"] == lost[0] for e in log)
+    assert result.hands == 2 and audit_events(log) == []
+
+
+def test_a_hu_pressed_again_by_a_seat_out_of_play_is_answered_with_its_win():
+    """四川 血战: a winner, out of play, whose seat display lost his 胡 +N (a board's reboot), presses
+    胡 again as the note asks; the controller tells him his win again (it ignored the press, and he
+    waited for an answer)."""
+    from drivers.table_ui import WIN_DONE, Key
+
+    told: list[str] = []
+    watchers: list[asyncio.Task] = []
+
+    async def press_again(table, seat: int) -> None:
+        line = lambda: table.world.seat_displays[seat][1]            # noqa: E731
+        while not line().startswith(WIN_DONE + " "):
+            await table.changed(table.changes.version)
+        won = line()
+        table.world.set_seat_text(seat, 1, "")                       # as a rebooted board shows it
+        table.press(seat, Key.HU)
+        while line() != won:
+            await table.changed(table.changes.version)
+        told.append(won)
+
+    def blow(table, event):
+        if not watchers and event["event"] == "win" and event["hand"] == 1:
+            watchers.append(asyncio.get_running_loop().create_task(press_again(table, event["seat"])))
+
+    result, log = run(play_with("sichuan", 5, 2, blow), timeout=90)
+    assert told and told[0].startswith(WIN_DONE)
+    assert result.hands == 2 and audit_events(log) == []
+
+
+def test_replacements_owed_for_a_special_kong_are_taken_after_a_motor_reboot():
+    """长春 亮特殊杠: a seat's special kong is accepted and its line says 补N (take N replacements from
+    the tail) just after the motor board rebooted.  On the restart note the player forgot everything he had
+    answered — the replacements he owed too — and never took them, while the controller waited for
+    them (the campaign's stall at 亮特殊杠 with reboots only, seed 3).  What he laid is still owed."""
+    from drivers.table_ui import SPECIAL_REPLACE
+
+    rebooted: list[int] = []
+
+    def blow(table, event):
+        if not rebooted and event["event"] == "special_kong" and event["accepted"] and event["replacements"]:
+            rebooted.append(event["seat"])
+            table.reset_board("motor")      # judged; its 补N line goes out after the note
+
+    result, log = run(play_with("changchun", 2, 6, blow), timeout=120)
+    assert rebooted and any(e["event"] == "special_kong" and e["accepted"] for e in log)
+    assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
+    assert result.hands == 6 and audit_events(log) == []

@@ -12,6 +12,7 @@ from drivers.motor_protocol import Key, LiftPosition
 from drivers.table_ui import LAY_HAND, LAY_MELDS, WIN_FROM, WIN_TILE, parse_choice
 from firmware.hand.state import HandState
 from firmware.records.ledger import HAND_KEY, Ledger
+from firmware.records.audit import audit_events
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
 from rulesets.walls import Break
@@ -340,3 +341,256 @@ def test_the_recorder_file_never_holds_a_take_the_journal_does_not_know(tmp_path
     run(run_simulated(ruleset, hands=3, seed=5, events=events, ledger_path=db, resume=True), timeout=120)
     assert events.takes > 200
     assert events.uncovered == []
+
+
+def stop_when_the_motor_board_shuffles(nth: int):
+    """A players hook: the controller stops as the motor board accepts its `nth` shuffle (the journal
+    holds the build as begun; the board has no build yet)."""
+    from drivers.motor_protocol import Shuffle
+
+    def hook(players, stop) -> None:
+        motor = players.table.motor
+        handler = motor._handlers[Shuffle]
+        shuffles = []
+
+        def shuffle_then_stop(command):
+            status = handler(command)
+            shuffles.append(status)
+            if len(shuffles) == nth:
+                stop()
+            return status
+        motor._handlers[Shuffle] = shuffle_then_stop
+    return hook
+
+
+def test_a_build_begun_in_the_journal_but_not_on_the_board_is_built_after_a_restart(tmp_path):
+    """The crash falls in the shuffle of the set built during hand 1: the journal holds the build as
+    begun, but the motor board never had its Build, so Build resume is refused (NOT_READY).  The
+    restarted controller took that for a build finished below and read every slot of an empty channel
+    (found by the fault campaign: RereadSlot refused, BAD_ARGUMENT, exit 1 at every restart; on a board
+    that had not rebooted, the raised walls' tiles were read as the new set).  It now asks for the
+    build anew, and the board's answer says whether a set lies below."""
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("sichuan", 3, db, players_hook=stop_when_the_motor_board_shuffles(2)),
+                                timeout=120)
+    checks = [e for e in after if e["event"] == "set_check"]
+    assert checks and all(e["ok"] for e in checks), checks
+    assert not any(e["event"] == "fault" for e in after if e.get("code") in ("E07", "E08", "E09", "E10"))
+    ends = [e["hand"] for e in after if e["event"] == "hand_end"]
+    assert len(ends) == 2 and result.hands == 2
+
+
+class StopAtLastPushOfFirstBuild:
+    """A world observer: the controller stops as the first build's last tile is pushed (the board
+    finishes that build alone, and its set lies on the lowered plates)."""
+
+    def __init__(self, table, stop, tiles: int) -> None:
+        self.stop = stop
+        self.tiles = tiles
+        self.pushes = 0
+        table.world.observers.append(self)
+
+    def tile_pushed(self, lane, tile) -> None:
+        self.pushes += 1
+        if self.pushes == self.tiles:
+            asyncio.get_running_loop().call_soon(self.stop)
+
+    def wall_changed(self, side, stack, tiles) -> None: ...
+    def key_pressed(self, panel, key, long) -> None: ...
+    def hatch_changed(self, open) -> None: ...
+
+
+def test_a_first_build_finished_below_while_the_controller_was_away_is_read_where_it_lies(tmp_path):
+    """The other side of the board's NOT_READY to Build resume: the set was built and lies on the
+    lowered plates.  A new Build is refused too (a plate holds an earlier build's tiles), so the set is
+    read where it lies, every slot, and played."""
+    db = str(tmp_path / "table.db")
+    tiles = 2 * sum(get_region("sichuan").resolve().stacks_per_side)
+    hook = lambda players, stop: StopAtLastPushOfFirstBuild(players.table, stop, tiles)   # noqa: E731
+    result, before, after = run(crash_and_restart("sichuan", 3, db, players_hook=hook), timeout=120)
+    assert not any(e["event"] == "hand_start" for e in before)
+    rereads = [e for e in after if e["event"] == "reread"]
+    assert rereads and rereads[0]["slots"] == tiles                  # nothing of it heard: every slot read
+    checks = [e for e in after if e["event"] == "set_check"]
+    assert checks and all(e["ok"] for e in checks), checks
+    assert [e["hand"] for e in after if e["event"] == "hand_end"] == [1, 2] and result.hands == 2
+
+
+def test_a_stop_while_the_ledger_commits_a_hand_still_records_its_end(tmp_path, monkeypatch):
+    """SIGTERM cancels the session while the ledger's writer commits hand 1: the ledger holds the
+    hand, so the recorder must hold its `hand_end` too (found by the fault campaign's own stop at its
+    end: "the ledger settled it but the recorder has no hand_end")."""
+    db = str(tmp_path / "table.db")
+    events = io.StringIO()
+    ruleset = get_region("guangshui").resolve()
+    stopped = threading.Event()
+    real_record_hand = Ledger.record_hand
+
+    async def play_and_stop() -> None:
+        loop = asyncio.get_running_loop()
+        controller = asyncio.create_task(run_simulated(ruleset, hands=3, seed=3, events=events, ledger_path=db))
+
+        def cancel() -> None:
+            controller.cancel()
+            loop.call_soon(loop.call_soon, stopped.set)      # once the cancel has reached the waiting session
+
+        def record_hand(ledger, *args, **kwargs):
+            real_record_hand(ledger, *args, **kwargs)
+            if not stopped.is_set():
+                loop.call_soon_threadsafe(cancel)
+                stopped.wait(10)
+
+        monkeypatch.setattr(Ledger, "record_hand", record_hand)
+        await asyncio.gather(controller, return_exceptions=True)
+        assert controller.cancelled()
+
+    run(play_and_stop(), timeout=120)
+    log = events_of(events)
+    ledger = Ledger(db)
+    try:
+        rows = ledger._db.execute("SELECT number FROM hands").fetchall()
+    finally:
+        ledger.close()
+    assert rows == [(1,)]
+    assert [e["hand"] for e in log if e["event"] == "hand_end"] == [1]
+    assert audit_events(log) == []
+
+
+def test_play_is_shown_only_once_the_journal_knows_the_hand_is_in_play(tmp_path):
+    """长春: 请出牌 follows 亮特殊杠, and the players start playing as soon as they read it.  A kill
+    before the journal knew the hand was in play brought the restarted controller back to 亮特殊杠
+    with the players far into the wall (found by the campaign: a stall at 请出牌 after a SIGKILL, the
+    players waiting for 最后一张 while the controller counted two live tiles more).  At the moment 请出牌
+    is shown, the journal holds the hand in play."""
+    from drivers.table_ui import Phase
+
+    db = str(tmp_path / "table.db")
+    journaled: list[str] = []
+
+    def journal_phase() -> str:
+        import sqlite3
+        with sqlite3.connect(db) as con:
+            row = con.execute("SELECT value FROM journal WHERE key = ?", (HAND_KEY,)).fetchone()
+        return json.loads(row[0])["phase"] if row is not None else "none"
+
+    def on_session(session) -> None:
+        presenter = session.hub.presenter
+        shown = presenter.phase
+
+        def phase(which, detail=""):
+            if which is Phase.PLAY and session.flow.hand is not None:
+                journaled.append(journal_phase())
+            shown(which, detail)
+        presenter.phase = phase
+
+    ruleset = get_region("changchun").resolve()
+    run(run_simulated(ruleset, hands=2, seed=5, ledger_path=db, on_session=on_session), timeout=120)
+    assert journaled and set(journaled) == {"playing"}, journaled
+
+
+def test_a_confirm_pressed_while_no_controller_listened_does_not_answer_the_push_in(tmp_path, monkeypatch):
+    """Between hands a restarted controller asks for the push-in again (with the restart note).  A 确认
+    from before the restart (here pressed while no controller ran; in the campaign, a 荒庄 确认 the
+    board sent again) answered it at once, before anything was pushed in: the plates, still holding
+    the walls' remains, could not be lowered (NOT_READY, which ended the controller).  Keys from before
+    a restart do not count between hands either; the players press again on the note."""
+    import firmware.session as session_module
+
+    left: list[list] = []
+    pick_up = session_module.TableSession._pick_up
+
+    async def picked_up(session, saved):
+        found = await pick_up(session, saved)
+        left.append(list(session.hub.keys.peek_all(lambda press: True)))
+        return found
+
+    monkeypatch.setattr(session_module.TableSession, "_pick_up", picked_up)
+
+    def press_confirm(table, ruleset, events) -> None:
+        table.press(0, Key.CONFIRM)
+
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart(
+        "guangshui", 3, db, lambda e: e["event"] == "hand_end" and e["hand"] == 1, meanwhile=press_confirm),
+        timeout=120)
+    assert left[-1] == []                       # the restarted controller's: the 确认 from before is gone
+    assert [e["hand"] for e in after if e["event"] == "hand_end"] == [2, 3] and result.hands == 2
+
+
+def test_a_build_is_journaled_before_the_motor_board_is_asked_for_it(tmp_path, monkeypatch):
+    """The journal's note that a build began was queued, not waited for: on a slow disk the motor
+    board could hold a build the journal did not know, and a controller killed then asked for a new
+    Build after its restart, which the board refused (NOT_READY: the set built stood in the channels;
+    exit 1, found by the campaign).  When the board accepts a Build, the journal holds it."""
+    import sqlite3
+    import time as clock
+
+    from drivers.motor_protocol import Build
+    from firmware.session import BUILDING_KEY
+
+    db = str(tmp_path / "table.db")
+    journaled: list[bool] = []
+    real_put = Ledger.journal_put
+
+    def slow_put(ledger, key, value):
+        if key == BUILDING_KEY:
+            clock.sleep(0.3)                    # a slow SD card, in the store's thread
+        return real_put(ledger, key, value)
+
+    def building_journaled() -> bool:
+        with sqlite3.connect(db) as con:
+            return con.execute("SELECT 1 FROM journal WHERE key = ?", (BUILDING_KEY,)).fetchone() is not None
+
+    async def play() -> None:
+        ruleset = get_region("sichuan").resolve()
+        table = SimulatedTable(seed=3, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+        await table.start("pty")
+        motor = table.motor
+        handler = motor._handlers[Build]
+
+        def build(command):
+            if not command.resume:
+                journaled.append(building_journaled())
+            return handler(command)
+        motor._handlers[Build] = build
+        try:
+            await run_simulated(ruleset, hands=2, seed=3, table=table, ledger_path=db)
+        finally:
+            await table.stop()
+
+    monkeypatch.setattr(Ledger, "journal_put", slow_put)
+    run(play(), timeout=120)
+    assert len(journaled) >= 2 and all(journaled), journaled
+
+
+def test_a_stop_as_a_special_kong_is_laid_is_followed_by_the_restart_note(tmp_path, monkeypatch):
+    """长春 亮特殊杠: the controller stops as a seat presses 确认 on 摆特殊杠 (its laid set not yet
+    judged).  The restarted controller resumed the reveal without the restart note (it was said only
+    when resuming a deal or play), so the seat never laid its set again, or waited for replacements
+    that would never be asked: a stall (the campaign, seed 7 and 8, a kill at 亮特殊杠).  The note now
+    comes with a reveal resumed too, and the hand is played to its end."""
+    from drivers.table_ui import LAY_SPECIAL, RESTARTED
+
+    holder: dict = {}
+    notes: list[str] = []
+    real_press = SimulatedTable.press
+
+    def press(table, panel, key, long=False):
+        real_press(table, panel, key, long)
+        if key == Key.CONFIRM and isinstance(panel, int) and "stopped" not in holder \
+                and table.world.seat_displays[panel][1] == LAY_SPECIAL:
+            holder["stopped"] = True
+            table.display.watchers.append(lambda page, component, text: notes.append(text))
+            holder["stop"]()
+
+    def hook(players, stop) -> None:
+        holder["stop"] = stop
+
+    monkeypatch.setattr(SimulatedTable, "press", press)
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("changchun", 1, db, players_hook=hook), timeout=90)
+    assert holder.get("stopped")
+    resumed = next(e for e in after if e["event"] == "resumed")
+    assert resumed["phase"] == "revealing"
+    assert any(RESTARTED in text for text in notes)
+    assert len([e for e in after if e["event"] == "hand_end"]) == 2 and result.hands == 2
