@@ -321,15 +321,9 @@ class _OrderedWalk(_Walk):
         if any(self.counts) or (win == NOT_PLACED and self.win_mode == WIN_NATURAL):
             return {}
         other = self.wilds - left - sum(own_used)  # places standing for another kind before the free groups
-        free: list[tuple[GroupKind, int]] = []
-        if pair_needed:
-            if left < 2 or (self.pair_kinds is not None and not self.pair_kinds):
-                return {}
-            free.append((GroupKind.PAIR, 2))
-            left -= 2
-        if left % 3:
+        free = self.free_groups(left, pair_needed)
+        if free is None:
             return {}
-        free += [(GroupKind.PUNG, 3)] * (left // 3)
         pool: Counter[int] = Counter()
         for (face, count), used in zip(self.wild_counts, own_used):
             pool[face] = count - used

@@ -251,18 +251,25 @@ class _Walk:
         self.memo[state] = out
         return out
 
-    def finish(self, left: int, pair_needed: bool, win_placed: bool, own_used: tuple[int, ...]) -> dict[Class, Witness]:
-        """The groups of wilds only (a pair if still needed, then pungs), as `assemble` will
-        show them; the winning tile, if it is a wild not yet placed, goes into one of them."""
+    def free_groups(self, left: int, pair_needed: bool) -> list[tuple[GroupKind, int]] | None:
+        """The groups `left` wilds alone make (a pair if still needed, then pungs), or None if they
+        cannot (an odd count, or a pair no wild may stand for)."""
         free: list[tuple[GroupKind, int]] = []
         if pair_needed:
             if left < 2 or (self.pair_kinds is not None and not self.pair_kinds):
-                return {}
+                return None
             free.append((GroupKind.PAIR, 2))
             left -= 2
         if left % 3:
+            return None
+        return free + [(GroupKind.PUNG, 3)] * (left // 3)
+
+    def finish(self, left: int, pair_needed: bool, win_placed: bool, own_used: tuple[int, ...]) -> dict[Class, Witness]:
+        """The groups of wilds only (a pair if still needed, then pungs), as `assemble` will
+        show them; the winning tile, if it is a wild not yet placed, goes into one of them."""
+        free = self.free_groups(left, pair_needed)
+        if free is None:
             return {}
-        free += [(GroupKind.PUNG, 3)] * (left // 3)
         if not free:
             return {(): ()} if win_placed else {}
         pool: Counter[int] = Counter()
