@@ -28,7 +28,8 @@ class BoardClient:
 
     `last_mark` is where the event `next_event()` last handed out stands (its session and seq): a
     client holding acks (`LinkConfig.hold_acks`) gives it back to `link.release` once the event's
-    effects are durable.
+    effects are durable.  `last_heard` is its place among every event this client received (0, 1,
+    …): it was sent before a command `send_heard` returned a number above it.
     """
 
     KIND: ClassVar[BoardKind]
@@ -42,8 +43,9 @@ class BoardClient:
                              expected_kind=self.KIND, config=config)
         self.url = url                  # where reopen() finds the port again (None: not reopenable)
         self.baudrate = baudrate
-        self._queue: asyncio.Queue[tuple[Message, EventMark | None] | LinkError] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[Message, EventMark | None, int] | LinkError] = asyncio.Queue()
         self.last_mark: EventMark | None = None
+        self.last_heard = -1
         self.link.set_handlers(self._on_event, self._on_failure)
 
     @classmethod
@@ -97,9 +99,15 @@ class BoardClient:
 
     async def send(self, command: Message) -> None:
         """Send one command; return once the board accepted it, raise CommandRejected if refused."""
-        status = await self.link.command(command.ID, command.encode_payload())
+        await self.send_heard(command)
+
+    async def send_heard(self, command: Message) -> int:
+        """`send`; returns how many events were received before the board accepted it (see
+        `last_heard`)."""
+        status, heard = await self.link.command_heard(command.ID, command.encode_payload())
         if status != Status.OK:
             raise CommandRejected(self.device, command, status, Status.name_of(status))
+        return heard
 
     async def clear_faults(self) -> None:
         await self.send(ClearFaults())
@@ -118,7 +126,7 @@ class BoardClient:
 
     def _on_event(self, msg: int, payload: bytes) -> None:
         # A MessageError goes back to the link, which does not count the event as delivered.
-        self._queue.put_nowait((self.EVENTS.decode(msg, payload), self.link.last_mark))
+        self._queue.put_nowait((self.EVENTS.decode(msg, payload), self.link.last_mark, self.link.events_delivered))
 
     def _on_failure(self, error: LinkError) -> None:
         self._queue.put_nowait(error)
@@ -138,7 +146,7 @@ class BoardClient:
                     self._queue.put_nowait(item)  # stay failed for the next reader too
                     raise item
                 continue  # a failure from before a reconnect
-            message, self.last_mark = item
+            message, self.last_mark, self.last_heard = item
             return message
 
     def pending_events(self) -> list[Message]:
@@ -151,7 +159,7 @@ class BoardClient:
                     self._queue.put_nowait(item)
                     break
                 continue
-            message, self.last_mark = item
+            message, self.last_mark, self.last_heard = item
             out.append(message)
         return out
 

@@ -121,6 +121,7 @@ class _Pending:
     last_sent: float = 0.0
     sends: int = 0
     timeouts: int = 0
+    heard: int = 0          # events delivered before its acknowledgement (`HostLink.events_delivered`)
 
 
 @dataclass(frozen=True)
@@ -390,6 +391,13 @@ class HostLink:
 
         While the link is lost, the command waits for reconnect() (and fails with its error if
         the session cannot be resumed, or with LinkClosed at close())."""
+        status, _ = await self.command_heard(msg, payload)
+        return status
+
+    async def command_heard(self, msg: int, payload: bytes) -> tuple[int, int]:
+        """`command`, and how many events had been delivered when its acknowledgement came: the
+        board sends in order, so an event delivered before that was sent before the command ran
+        (a key pressed before a line was on a seat's display)."""
         if self._failure is not None and not self._holding:
             raise self._failure
         if self.identity is None and self._reconnectors:     # the old session is gone, a new one opening
@@ -402,7 +410,13 @@ class HostLink:
             self._transmit(pending)
         else:
             self._waiting.append(pending)
-        return await pending.future
+        return await pending.future, pending.heard
+
+    @property
+    def events_delivered(self) -> int:
+        """Events delivered so far on this link, over all its sessions (the one being delivered not
+        yet counted)."""
+        return self._count.events
 
     def statistics(self) -> LinkStatistics:
         c, d = self._count, self._decoder
@@ -742,6 +756,7 @@ class HostLink:
             elif self._srtt is not None:
                 self._rto = self._computed_rto()  # progress again: drop the timeout back-off
             if not pending.future.done():
+                pending.heard = self._count.events
                 pending.future.set_result(status)
         while self._waiting and len(self._outstanding) < CMD_WINDOW:
             self._transmit(self._waiting.popleft())

@@ -50,8 +50,9 @@ class MotorBoard(BoardClient):
     async def roll_dice(self, count: int = 2) -> None:
         await self.send(RollDice(count))
 
-    async def seat_text(self, seat: int, line: int, text: str) -> None:
-        await self.send(SeatText(seat, line, text))
+    async def seat_text(self, seat: int, line: int, text: str) -> int:
+        """Write a seat display's line; the events received before it was shown (`send_heard`)."""
+        return await self.send_heard(SeatText(seat, line, text))
 
     async def buzzer(self, pattern: Buzz = Buzz.BEEP, duration_ms: int = 200) -> None:
         await self.send(Buzzer(pattern, duration_ms))

@@ -46,6 +46,7 @@ from .loopwatch import LoopWatch
 from .machines import build_machine
 from .panel import FrontPanel, Settings
 from .presenter import Presenter
+from .seat_lines import NOT_HEARD, SeatLines
 from .records.recorder import FlightRecorder
 from .worker import ProcessWorker
 
@@ -140,7 +141,7 @@ class TableController:
         self._snapshots = {"motor": 0, "rfid": 0}               # SnapshotDone events per board
         self._resets = {"motor": 0, "rfid": 0}                  # new sessions per board: its queued events are gone
         self._changed = asyncio.Condition()
-        self._seat_lines: asyncio.Queue[tuple[int, int, str]] = asyncio.Queue()
+        self.seat_lines = SeatLines(self._write_seat_line, lambda message: self.recorder.emit("warning", message=message))
         self._tasks: list[asyncio.Task] = []
         self.worker = ProcessWorker(on_fault=self._worker_fault)     # scoring: off the loop and off its GIL
         self.loop_watch = LoopWatch()
@@ -148,8 +149,7 @@ class TableController:
         self._walls_blind = False               # the motor board rebooted and its walls are not read yet
         self._build: BuildListener | None = None
         self._watchers: list[Callable[[], None]] = []
-        self.presenter = Presenter(devices.display, lambda side, line, text: self._seat_lines.put_nowait((side, line, text)),
-                                   devices.motor.seat_text_bytes)
+        self.presenter = Presenter(devices.display, self.seat_lines.put, devices.motor.seat_text_bytes)
         self.panel = FrontPanel(self.presenter.menu, recorder, settings)
 
     # -- composing ------------------------------------------------------------------------------
@@ -184,7 +184,7 @@ class TableController:
         await self.table.connected()
         self._tasks = [asyncio.create_task(self._pump("motor", self.devices.motor), name="pump-motor"),
                        asyncio.create_task(self._pump("rfid", self.devices.rfid), name="pump-rfid"),
-                       asyncio.create_task(self._write_seats(), name="seat-writer")]
+                       asyncio.create_task(self.seat_lines.run(), name="seat-writer")]
         if self.devices.display is not None:
             watch = DisplayWatch(self.devices.display, self.presenter, on_touch=self._on_touch,
                                  on_silent=self._display_silent, on_back=self._display_back)
@@ -453,13 +453,15 @@ class TableController:
         if self.faults.clear(FaultCode.DISPLAY, 0, "display"):
             self.presenter.show_page("main")
 
-    async def _write_seats(self) -> None:
-        while True:
-            side, line, text = await self._seat_lines.get()
-            try:
-                await self.send(lambda: self.devices.motor.seat_text(side, line, text))
-            except CommandRejected as error:
-                self.recorder.emit("warning", message=str(error))
+    async def _write_seat_line(self, side: int, line: int, text: str) -> int:
+        """One seat line, across link episodes; the events heard before it was shown."""
+        heard = NOT_HEARD
+
+        async def write() -> None:
+            nonlocal heard
+            heard = await self.devices.motor.seat_text(side, line, text)
+        await self.send(write)
+        return heard
 
     def _handle(self, source: str, event: Any) -> None:
         match event:
@@ -504,7 +506,8 @@ class TableController:
 
     def _on_key(self, event: KeyPressed) -> None:
         try:
-            press = Press(event.panel, Key(event.key), event.action == KeyAction.LONG_PRESS)
+            press = Press(event.panel, Key(event.key), event.action == KeyAction.LONG_PRESS,
+                          heard=self.devices.motor.last_heard)
         except ValueError:
             self.recorder.emit("warning", message=f"panel {event.panel} reported an unknown key {event.key}: ignored")
             return
@@ -578,6 +581,9 @@ class _HandPorts(_Port):
         if self._hub.hand_void is not None:
             raise HandVoided(self._hub.hand_void)
         return value
+
+    async def shown(self, seat: int) -> int:
+        return await self._hub.seat_lines.shown(seat)
 
     async def next_key(self, panels: Sequence[int], keys: Sequence[Key]) -> Press:
         match = pressed(panels, keys)

@@ -24,11 +24,13 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Press:
-    """A key pressed on a panel (seats 0-3, the front panel 4)."""
+    """A key pressed on a panel (seats 0-3, the front panel 4); `heard`: its place among the motor
+    board's events (`HandPorts.shown`; -1: not known)."""
 
     panel: int
     key: Key
     long: bool = False
+    heard: int = -1
 
     @property
     def seat(self) -> int:
@@ -70,6 +72,12 @@ class KeyQueue:
         if press is not None:
             self._presses.remove(press)
         return press
+
+    def drop(self, match: KeyMatch) -> int:
+        """Take every press that matches out of the queue (answering nothing); how many."""
+        before = len(self._presses)
+        self._presses = [p for p in self._presses if not match(p)]
+        return before - len(self._presses)
 
     def clear(self) -> None:
         self._presses.clear()
@@ -133,6 +141,10 @@ class HandPorts(Protocol):
 
     async def next_key(self, panels: Sequence[int], keys: Sequence[Key]) -> Press:
         """Wait for and consume the oldest press of one of `keys` on one of `panels`."""
+
+    async def shown(self, seat: int) -> int:
+        """Until what the screens put on a seat's display is on it; then where its last line stands
+        among the motor board's events: a press whose `heard` is below it was pressed before."""
 
     async def roll_dice(self, count: int) -> tuple[int, ...]: ...
 

@@ -32,15 +32,23 @@ from .ports import HandPorts
 from .state import HandState
 
 
+CHOICE_KEYS = (Key.LEFT, Key.RIGHT, Key.CONFIRM)
+
+
 async def ask(ports: HandPorts, seat: int, question: str, choices: list[str]) -> int:
-    """A choice prompt on one seat: ◀ ▶ move, 确认 accepts; the prompt stays (the next one replaces it)."""
+    """A choice prompt on one seat: ◀ ▶ move, 确认 accepts; the prompt stays (the next one replaces it).
+    A key pressed before the question was on the seat's display answers nothing: one a board sent
+    again to a restarted controller would put the question a step past what the player sees."""
     index = 0
+    ports.screens.prompt(seat, choice_text(question, choices[index]))
+    shown = await ports.shown(seat)
+    ports.keys.drop(lambda p: p.panel == seat and p.key in CHOICE_KEYS and 0 <= p.heard < shown)
     while True:
-        ports.screens.prompt(seat, choice_text(question, choices[index]))
-        press = await ports.next_key((seat,), (Key.LEFT, Key.RIGHT, Key.CONFIRM))
+        press = await ports.next_key((seat,), CHOICE_KEYS)
         if press.key == Key.CONFIRM:
             return index
         index = (index + (1 if press.key == Key.RIGHT else -1)) % len(choices)
+        ports.screens.prompt(seat, choice_text(question, choices[index]))
 
 
 async def choose(ports: HandPorts, seat: int, question: str, choices: list[str]) -> int:

@@ -138,7 +138,7 @@ def test_a_reader_stopped_as_an_event_arrives_ends_stopped_and_the_event_is_kept
                 waiting = asyncio.create_task(client.next_event(5))
                 await asyncio.sleep(0)                           # the reader waits on the queue
                 asked: asyncio.Future[bool] = loop.create_future()
-                client._queue.put_nowait((event, None))          # the event arrives…
+                client._queue.put_nowait((event, None, 0))       # the event arrives…
                 _after(loop, turns, lambda: asked.set_result(waiting.cancel()))   # …and the stop
                 await asyncio.gather(asked, waiting, return_exceptions=True)
                 if asked.result():

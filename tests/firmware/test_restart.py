@@ -594,3 +594,36 @@ def test_a_stop_as_a_special_kong_is_laid_is_followed_by_the_restart_note(tmp_pa
     assert resumed["phase"] == "revealing"
     assert any(RESTARTED in text for text in notes)
     assert len([e for e in after if e["event"] == "hand_end"]) == 2 and result.hands == 2
+
+
+def test_a_stop_after_a_move_in_a_choice_does_not_count_that_move_after_the_restart(tmp_path, monkeypatch):
+    """长春 亮特殊杠: the controller stops just after the dealer presses ▶ on the `特殊杠` question.
+    The board had not had that ▶ acknowledged, so it sends it again to the restarted controller,
+    whose question starts again from its first choice with the restart note: counted, it put the
+    question one ▶ ahead of the player, who laid his set for another kind — refused, and the
+    table stalled (the fault campaign, about once in 25 runs).  A ◀ ▶ from before the restart
+    moves nothing in a question asked after it; the hand is played to its end."""
+    from drivers.table_ui import SPECIAL_KONG
+
+    holder: dict = {}
+    real_press = SimulatedTable.press
+
+    def press(table, panel, key, long=False):
+        real_press(table, panel, key, long)
+        if key == Key.RIGHT and isinstance(panel, int) and "stopped" not in holder:
+            choice = parse_choice(table.world.seat_displays[panel][1])
+            if choice is not None and choice[0] == SPECIAL_KONG:
+                holder["stopped"] = True
+                holder["stop"]()
+
+    def hook(players, stop) -> None:
+        holder["stop"] = stop
+
+    monkeypatch.setattr(SimulatedTable, "press", press)
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("changchun", 1, db, players_hook=hook), timeout=90)
+    assert holder.get("stopped")
+    assert next(e for e in after if e["event"] == "resumed")["phase"] == "revealing"
+    refused = [e for e in after if e["event"] == "special_kong" and not e.get("accepted", True)]
+    assert not refused, refused
+    assert len([e for e in after if e["event"] == "hand_end"]) == 2 and result.hands == 2

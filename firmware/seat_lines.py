@@ -1,0 +1,64 @@
+"""The seats' displays, written in order by one task, and when each seat's last line was shown.
+
+A question asked on a seat counts only the keys pressed once it was on that seat's display.  A ▶
+pressed before it — on a question a killed controller never answered, sent again by the board to
+the restarted one — would move the new question a step past what the player sees, and his 确认
+then chooses what he did not (长春 亮特殊杠, a kill after the dealer's first ▶: the set he laid was
+refused and the table stalled).  The motor board sends in order, so the events it sent before it
+accepted a line are exactly those pressed before the line was shown: `MotorBoard.seat_text` returns
+how many events the link had delivered by then, and each key carries its own place in that count
+(`Press.heard`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Awaitable, Callable
+
+from drivers.errors import CommandRejected
+
+NOT_HEARD = -1          # no line written yet on that seat: no key is older than it
+
+
+class SeatLines:
+    """Seat lines queued by the presenter, written one at a time by `run()`."""
+
+    def __init__(self, write: Callable[[int, int, str], Awaitable[int]], warn: Callable[[str], None]) -> None:
+        self._write = write             # writes one line; returns the events heard before it was shown
+        self._warn = warn               # a line the board refused (a warning, never a stop)
+        self._queue: asyncio.Queue[tuple[int, int, str, int]] = asyncio.Queue()
+        self._queued: dict[int, int] = {}       # per side: lines queued so far
+        self._written: dict[int, int] = {}      # per side: lines written (or refused) so far
+        self._heard: dict[int, int] = {}        # per side: events heard before its last line was shown
+        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+
+    def put(self, side: int, line: int, text: str) -> None:
+        number = self._queued[side] = self._queued.get(side, 0) + 1
+        self._queue.put_nowait((side, line, text, number))
+
+    async def run(self) -> None:
+        while True:
+            side, line, text, number = await self._queue.get()
+            try:
+                self._heard[side] = await self._write(side, line, text)
+            except CommandRejected as error:
+                self._warn(str(error))
+            self._written[side] = number
+            self._wake(side)
+
+    async def shown(self, side: int) -> int:
+        """Until every line put on `side` so far is on its display; then the events heard before
+        the last of them was shown (a key with `heard` below it was pressed before)."""
+        target = self._queued.get(side, 0)
+        if self._written.get(side, 0) < target:
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiters.append((side, target, waiter))
+            await waiter
+        return self._heard.get(side, NOT_HEARD)
+
+    def _wake(self, side: int) -> None:
+        written = self._written[side]
+        for entry in [w for w in self._waiters if w[0] == side and w[1] <= written]:
+            self._waiters.remove(entry)
+            if not entry[2].done():
+                entry[2].set_result(None)
