@@ -305,13 +305,13 @@ class HandFlow:
                 continue
             ports.keys.take(lambda p: p == item)
             seat = item.seat
-            if item.key == Key.HU and seat not in hand.out_of_play:
+            if item.key == Key.HU and not hand.won_already(seat):
                 wins_before = len(hand.wins)
                 await self.win_check.win(hand, seat)
                 await self.win_check.more_winners_on_the_discard(hand)
                 self._warn(tail_tiles.after_win_check(hand, wins_before))
                 hand.phase = ports.table_state
-            elif item.key == Key.HU:                        # out of play (血战): he won already
+            elif item.key == Key.HU:                        # he won already (血战, or 血流 on this tile)
                 self.win_check.tell_again(hand, seat)
             elif item.key == Key.CONFIRM and hand.tracker.exhausted:
                 return

@@ -99,9 +99,11 @@ class WinRecord:
     hand: Hand
     win_tile: Tile | None
     payout: Payout
+    takes: int = -1         # tiles taken from the wall when it was accepted (-1: not known)
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "discarder": self.discarder, "win_tile": tile_json(self.win_tile),
+                "takes": self.takes,
                 "concealed": [str(t) for t in self.hand.concealed], "flowers": [str(t) for t in self.hand.flowers],
                 "melds": [[m.kind.value, [str(t) for t in m.tiles]] for m in self.hand.melds],
                 "payout": self.payout.to_json()}
@@ -111,7 +113,7 @@ class WinRecord:
         melds = tuple(Meld(MeldKind(kind), tuple(map(Tile.parse, tiles))) for kind, tiles in data["melds"])
         hand = Hand(tuple(map(Tile.parse, data["concealed"])), melds, tuple(map(Tile.parse, data["flowers"])))
         return WinRecord(data["seat"], data["discarder"], hand, tile_from(data["win_tile"]),
-                         Payout.from_json(data["payout"]))
+                         Payout.from_json(data["payout"]), data.get("takes", -1))
 
 
 @dataclass(frozen=True)
@@ -336,9 +338,16 @@ class HandState:
         """A judged hand: a legal one is a win of this hand."""
         if result.verdict.legal and result.settlement is not None:
             self.wins.append(WinRecord(seat, discarder, hand, win_tile,
-                                       Payout(result.settlement.payments, result.settlement.items)))
+                                       Payout(result.settlement.payments, result.settlement.items), len(self.tracker.taken)))
             if self.ruleset.play.after_win == "xuezhan":     # 血战: a winner leaves; 血流: he plays on
                 self.out_of_play.add(seat)
+
+    def won_already(self, seat: int) -> bool:
+        """A 胡 from this seat can only be a win already accepted: he is out of play (血战), or (血流)
+        no tile was taken since his last win — a 胡 pressed again, not knowing it was heard."""
+        if seat in self.out_of_play:
+            return True
+        return any(w.seat == seat and w.takes == len(self.tracker.taken) for w in self.wins)
 
     def payments(self) -> tuple[int, int, int, int]:
         parts = [w.payout.payments for w in self.wins]

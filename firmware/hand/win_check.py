@@ -73,8 +73,8 @@ class WinCheck:
             self._drop_stale(seat, (Key.HU,))          # one 胡, one check
 
     def tell_again(self, hand: HandState, seat: int) -> None:
-        """A seat out of play (血战) pressed 胡 again — after a reboot note, not knowing whether his
-        win was heard: his line says it again (胡 +N), so the press gets an answer."""
+        """A seat that won already (`HandState.won_already`) pressed 胡 again — after a reboot note, not
+        knowing whether his win was heard: his line says it again (胡 +N), so the press gets an answer."""
         won = [w for w in hand.wins if w.seat == seat]
         if won:
             self.ports.screens.prompt(seat, "")          # written again, not only kept: the line blinks

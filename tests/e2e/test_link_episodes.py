@@ -5,6 +5,8 @@ import asyncio
 import io
 import json
 
+import pytest
+
 from drivers.motor_protocol import LiftPosition, MoveCentreLift, Shuffle
 from firmware.records.audit import audit_events
 from firmware.simulated import run_simulated
@@ -279,10 +281,13 @@ def test_an_answer_lost_with_a_rebooted_motor_board_is_given_again_when_the_ques
     assert result.hands == 2 and audit_events(log) == []
 
 
-def test_a_hu_pressed_again_by_a_seat_out_of_play_is_answered_with_its_win():
-    """四川 血战: a winner, out of play, whose seat display lost his 胡 +N (a board's reboot), presses
-    胡 again as the note asks; the controller tells him his win again (it ignored the press, and he
-    waited for an answer)."""
+@pytest.mark.parametrize("region_id, seed", [("sichuan", 5), ("yichang", 5)])
+def test_a_hu_pressed_again_after_a_win_is_answered_with_that_win(region_id, seed):
+    """A winner whose seat display lost his 胡 +N (a board's reboot) presses 胡 again as the note
+    asks; the controller tells him his win again.  四川 血战: he is out of play (the press was
+    ignored, and he waited for an answer).  宜昌 血流成河: he plays on, but with no tile taken since
+    his win a 胡 is that win again, not a new claim (it would have started a second check of a hand
+    already won, and a 诈胡)."""
     from drivers.table_ui import WIN_DONE, Key
 
     told: list[str] = []
@@ -303,8 +308,9 @@ def test_a_hu_pressed_again_by_a_seat_out_of_play_is_answered_with_its_win():
         if not watchers and event["event"] == "win" and event["hand"] == 1:
             watchers.append(asyncio.get_running_loop().create_task(press_again(table, event["seat"])))
 
-    result, log = run(play_with("sichuan", 5, 2, blow), timeout=90)
+    result, log = run(play_with(region_id, seed, 2, blow), timeout=90)
     assert told and told[0].startswith(WIN_DONE)
+    assert not any(e["event"] == "false_win" for e in log)
     assert result.hands == 2 and audit_events(log) == []
 
 
