@@ -59,18 +59,20 @@ class WinCheck:
                 return
             await self.win(hand, press.seat)
 
-    def _drop_stale(self, seat: int, keys: tuple[Key, ...]) -> None:
+    def _drop_stale(self, seat: int, keys: tuple[Key, ...], before: int | None = None) -> None:
         """Presses of this seat that belong to no question (pressed before it was asked: a 胡 pressed
-        twice — again after a restart lost the first, the first then resent by the board)."""
-        while self.ports.keys.take(lambda p: p.panel == seat and p.key in keys) is not None:
-            pass
+        twice — again after a restart lost the first, the first then resent by the board); with
+        `before`, only those pressed before that place among the board's events (`Press.heard`)."""
+        self.ports.keys.drop(lambda p: p.panel == seat and p.key in keys and (before is None or p.heard < before))
 
     async def win(self, hand: HandState, seat: int) -> None:
         self._drop_stale(seat, (Key.HU, Key.LEFT, Key.RIGHT, Key.CONFIRM))
+        answered = None
         try:
             await self._check(hand, seat)
+            answered = await self.ports.shown(seat)     # his verdict on his line: what came before, it answers
         finally:
-            self._drop_stale(seat, (Key.HU,))          # one 胡, one check
+            self._drop_stale(seat, (Key.HU,), answered)     # one 胡, one check
 
     def tell_again(self, hand: HandState, seat: int) -> None:
         """A seat that won already (`HandState.won_already`) pressed 胡 again — after a reboot note, not

@@ -5,8 +5,6 @@ import asyncio
 import io
 import json
 
-import pytest
-
 from drivers.motor_protocol import LiftPosition, MoveCentreLift, Shuffle
 from firmware.records.audit import audit_events
 from firmware.simulated import run_simulated
@@ -281,13 +279,10 @@ def test_an_answer_lost_with_a_rebooted_motor_board_is_given_again_when_the_ques
     assert result.hands == 2 and audit_events(log) == []
 
 
-@pytest.mark.parametrize("region_id, seed", [("sichuan", 5), ("yichang", 5)])
-def test_a_hu_pressed_again_after_a_win_is_answered_with_that_win(region_id, seed):
-    """A winner whose seat display lost his 胡 +N (a board's reboot) presses 胡 again as the note
-    asks; the controller tells him his win again.  四川 血战: he is out of play (the press was
-    ignored, and he waited for an answer).  宜昌 血流成河: he plays on, but with no tile taken since
-    his win a 胡 is that win again, not a new claim (it would have started a second check of a hand
-    already won, and a 诈胡)."""
+def test_a_hu_pressed_again_by_a_seat_out_of_play_is_answered_with_its_win():
+    """四川 血战: a winner, out of play, whose seat display lost his 胡 +N (a board's reboot), presses
+    胡 again as the note asks; the controller tells him his win again (it ignored the press, and he
+    waited for an answer)."""
     from drivers.table_ui import WIN_DONE, Key
 
     told: list[str] = []
@@ -308,8 +303,37 @@ def test_a_hu_pressed_again_after_a_win_is_answered_with_that_win(region_id, see
         if not watchers and event["event"] == "win" and event["hand"] == 1:
             watchers.append(asyncio.get_running_loop().create_task(press_again(table, event["seat"])))
 
-    result, log = run(play_with(region_id, seed, 2, blow), timeout=90)
+    result, log = run(play_with("sichuan", 5, 2, blow), timeout=90)
     assert told and told[0].startswith(WIN_DONE)
+    assert result.hands == 2 and audit_events(log) == []
+
+
+def test_a_hu_pressed_again_as_a_winner_who_plays_on_is_shown_his_win_starts_no_second_check(monkeypatch):
+    """宜昌 血流成河: a winner plays on.  He presses 胡 again as his 胡 +N reaches his line (not
+    knowing his first was heard): the verdict answers it, and no second check of a hand already won
+    begins (its questions would go unanswered: a stall, or a 诈胡).  (A 胡 pressed once the line
+    shows his win, before any tile is taken, is that win again: tests/firmware/test_won_already.py.)"""
+    from drivers.table_ui import WIN_DONE
+    from drivers.motor_protocol import Key
+    from simulator.world import World
+
+    pressed: list[int] = []
+    real = World.set_seat_text
+
+    def set_seat_text(world, seat, line, text):
+        real(world, seat, line, text)
+        if line == 1 and text.startswith(WIN_DONE + " ") and not pressed:
+            pressed.append(seat)
+            world.press(seat, Key.HU)
+
+    monkeypatch.setattr(World, "set_seat_text", set_seat_text)
+    result, log = run(play_with("yichang", 5, 2, lambda table, event: None), timeout=90)
+    assert pressed
+    hand_1 = [e for e in log if e["hand"] == 1]
+    first = next(i for i, e in enumerate(hand_1) if e["event"] == "win" and e["seat"] == pressed[0])
+    later = next((i for i, e in enumerate(hand_1) if i > first and e["event"] in ("win", "false_win")
+                  and e["seat"] == pressed[0]), None)
+    assert later is None or any(e["event"] == "take" for e in hand_1[first:later])   # a new win needs a new tile
     assert not any(e["event"] == "false_win" for e in log)
     assert result.hands == 2 and audit_events(log) == []
 
