@@ -29,7 +29,7 @@ class BoardClient:
     `last_mark` is where the event `next_event()` last handed out stands (its session and seq): a
     client holding acks (`LinkConfig.hold_acks`) gives it back to `link.release` once the event's
     effects are durable.  `last_heard` is its place among every event this client received (0, 1,
-    …): it was sent before a command `send_heard` returned a number above it.
+    …): it was sent before the board got a command for which `send_heard` returned a number above it.
     """
 
     KIND: ClassVar[BoardKind]
@@ -102,8 +102,7 @@ class BoardClient:
         await self.send_heard(command)
 
     async def send_heard(self, command: Message) -> int:
-        """`send`; returns how many events were received before the board accepted it (see
-        `last_heard`)."""
+        """`send`; returns how many events had been received when it was sent (see `last_heard`)."""
         status, heard = await self.link.command_heard(command.ID, command.encode_payload())
         if status != Status.OK:
             raise CommandRejected(self.device, command, status, Status.name_of(status))

@@ -121,7 +121,7 @@ class _Pending:
     last_sent: float = 0.0
     sends: int = 0
     timeouts: int = 0
-    heard: int = 0          # events delivered before its acknowledgement (`HostLink.events_delivered`)
+    heard: int = 0          # events delivered before it was first sent (`HostLink.events_delivered`)
 
 
 @dataclass(frozen=True)
@@ -395,9 +395,10 @@ class HostLink:
         return status
 
     async def command_heard(self, msg: int, payload: bytes) -> tuple[int, int]:
-        """`command`, and how many events had been delivered when its acknowledgement came: the
-        board sends in order, so an event delivered before that was sent before the command ran
-        (a key pressed before a line was on a seat's display)."""
+        """`command`, and how many events had been delivered when it was first sent: an event
+        delivered before that was sent by the board before the command reached it (a key pressed
+        before a line was on a seat's display).  (Not the acknowledgement's moment: an ack lost on
+        the wire comes late, after keys pressed once the line was shown.)"""
         if self._failure is not None and not self._holding:
             raise self._failure
         if self.identity is None and self._reconnectors:     # the old session is gone, a new one opening
@@ -602,6 +603,7 @@ class HostLink:
         pending.wire = encode_frame(Kind.COMMAND, pending.seq, pending.msg, pending.payload)
         pending.first_sent = pending.last_sent = self._loop.time()
         pending.sends = 1
+        pending.heard = self._count.events
         self._outstanding[pending.seq] = pending
         self._write(pending.wire)
         if self._timers.rto is None:
@@ -756,7 +758,6 @@ class HostLink:
             elif self._srtt is not None:
                 self._rto = self._computed_rto()  # progress again: drop the timeout back-off
             if not pending.future.done():
-                pending.heard = self._count.events
                 pending.future.set_result(status)
         while self._waiting and len(self._outstanding) < CMD_WINDOW:
             self._transmit(self._waiting.popleft())

@@ -51,7 +51,8 @@ class MotorBoard(BoardClient):
         await self.send(RollDice(count))
 
     async def seat_text(self, seat: int, line: int, text: str) -> int:
-        """Write a seat display's line; the events received before it was shown (`send_heard`)."""
+        """Write a seat display's line; the events received before it was sent (`send_heard`): all
+        were pressed before the line was shown."""
         return await self.send_heard(SeatText(seat, line, text))
 
     async def buzzer(self, pattern: Buzz = Buzz.BEEP, duration_ms: int = 200) -> None:

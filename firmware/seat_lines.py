@@ -4,10 +4,11 @@ A question asked on a seat counts only the keys pressed once it was on that seat
 pressed before it — on a question a killed controller never answered, sent again by the board to
 the restarted one — would move the new question a step past what the player sees, and his 确认
 then chooses what he did not (长春 亮特殊杠, a kill after the dealer's first ▶: the set he laid was
-refused and the table stalled).  The motor board sends in order, so the events it sent before it
-accepted a line are exactly those pressed before the line was shown: `MotorBoard.seat_text` returns
-how many events the link had delivered by then, and each key carries its own place in that count
-(`Press.heard`).
+refused and the table stalled).  An event the link delivered before the line was sent to the board
+was pressed before the line was shown: `MotorBoard.seat_text` returns how many events the link had
+delivered when it sent the line, and each key carries its own place in that count (`Press.heard`).
+Keys on the wire while the line travels count (never one pressed after it was shown dropped: not
+even when the board's acknowledgement is lost and comes late).
 """
 
 from __future__ import annotations
@@ -24,12 +25,12 @@ class SeatLines:
     """Seat lines queued by the presenter, written one at a time by `run()`."""
 
     def __init__(self, write: Callable[[int, int, str], Awaitable[int]], warn: Callable[[str], None]) -> None:
-        self._write = write             # writes one line; returns the events heard before it was shown
+        self._write = write             # writes one line; returns the events heard before it was sent
         self._warn = warn               # a line the board refused (a warning, never a stop)
         self._queue: asyncio.Queue[tuple[int, int, str, int]] = asyncio.Queue()
         self._queued: dict[int, int] = {}       # per side: lines queued so far
         self._written: dict[int, int] = {}      # per side: lines written (or refused) so far
-        self._heard: dict[int, int] = {}        # per side: events heard before its last line was shown
+        self._heard: dict[int, int] = {}        # per side: events heard before its last line was sent
         self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
 
     def put(self, side: int, line: int, text: str) -> None:
@@ -48,7 +49,7 @@ class SeatLines:
 
     async def shown(self, side: int) -> int:
         """Until every line put on `side` so far is on its display; then the events heard before
-        the last of them was shown (a key with `heard` below it was pressed before)."""
+        the last of them was sent (a key with `heard` below it was pressed before it was shown)."""
         target = self._queued.get(side, 0)
         if self._written.get(side, 0) < target:
             waiter = asyncio.get_running_loop().create_future()
