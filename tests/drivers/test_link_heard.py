@@ -6,25 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from drivers.board_link import BoardLink
-from drivers.messages import BoardKind, Status
-from drivers.motor import MotorBoard
 from drivers.motor_protocol import KeyAction, KeyPressed
-from drivers.stream import memory_pair
 from tests.asyncio_support import run
+from tests.drivers.test_link_events import motor_pair
 
 pytestmark = pytest.mark.timeout(30)
 
 
 def test_events_received_before_a_line_was_sent_are_numbered_below_what_the_line_returns():
     async def main():
-        host_end, board_end = memory_pair("memory:host", "memory:board")
-        board = BoardLink(board_end, kind=BoardKind.MOTOR, build="test", constants={}, boot_counter=1,
-                          handler=lambda msg, payload: Status.OK)
-        board.start()
-        client = MotorBoard(host_end)
-        try:
-            await client.connect()
+        async with motor_pair(KeyPressed.ID, times=0) as (client, board, _):
             places = []
             for _ in range(2):
                 board.emit(KeyPressed(0, 7, KeyAction.PRESS))           # ▶ before the line
@@ -36,8 +27,5 @@ def test_events_received_before_a_line_was_sent_are_numbered_below_what_the_line
             places.append(client.last_heard)
             assert places == [0, 1, 2]
             assert heard == 2                       # the two before it, and not the one after
-        finally:
-            board.stop()
-            await client.close()
 
     run(main())

@@ -563,6 +563,22 @@ def test_a_build_is_journaled_before_the_motor_board_is_asked_for_it(tmp_path, m
     assert len(journaled) >= 2 and all(journaled), journaled
 
 
+def stop_after_a_press(monkeypatch, when):
+    """The first controller stops just after a seat's press for which `when(table, panel, key)`
+    holds: (what it holds — "stopped" once it did —, the `players_hook` for `crash_and_restart`)."""
+    holder: dict = {}
+    real_press = SimulatedTable.press
+
+    def press(table, panel, key, long=False):
+        real_press(table, panel, key, long)
+        if isinstance(panel, int) and "stopped" not in holder and when(table, panel, key):
+            holder["stopped"] = True
+            holder["stop"]()
+
+    monkeypatch.setattr(SimulatedTable, "press", press)
+    return holder, lambda players, stop: holder.__setitem__("stop", stop)
+
+
 def test_a_stop_as_a_special_kong_is_laid_is_followed_by_the_restart_note(tmp_path, monkeypatch):
     """长春 亮特殊杠: the controller stops as a seat presses 确认 on 摆特殊杠 (its laid set not yet
     judged).  The restarted controller resumed the reveal without the restart note (it was said only
@@ -571,22 +587,15 @@ def test_a_stop_as_a_special_kong_is_laid_is_followed_by_the_restart_note(tmp_pa
     comes with a reveal resumed too, and the hand is played to its end."""
     from drivers.table_ui import LAY_SPECIAL, RESTARTED
 
-    holder: dict = {}
     notes: list[str] = []
-    real_press = SimulatedTable.press
 
-    def press(table, panel, key, long=False):
-        real_press(table, panel, key, long)
-        if key == Key.CONFIRM and isinstance(panel, int) and "stopped" not in holder \
-                and table.world.seat_displays[panel][1] == LAY_SPECIAL:
-            holder["stopped"] = True
+    def laid(table, panel, key) -> bool:
+        if key == Key.CONFIRM and table.world.seat_displays[panel][1] == LAY_SPECIAL:
             table.display.watchers.append(lambda page, component, text: notes.append(text))
-            holder["stop"]()
+            return True
+        return False
 
-    def hook(players, stop) -> None:
-        holder["stop"] = stop
-
-    monkeypatch.setattr(SimulatedTable, "press", press)
+    holder, hook = stop_after_a_press(monkeypatch, laid)
     db = str(tmp_path / "table.db")
     result, before, after = run(crash_and_restart("changchun", 1, db, players_hook=hook), timeout=90)
     assert holder.get("stopped")
@@ -597,29 +606,19 @@ def test_a_stop_as_a_special_kong_is_laid_is_followed_by_the_restart_note(tmp_pa
 
 
 def test_a_stop_after_a_move_in_a_choice_does_not_count_that_move_after_the_restart(tmp_path, monkeypatch):
-    """长春 亮特殊杠: the controller stops just after the dealer presses ▶ on the `特殊杠` question.
-    The board had not had that ▶ acknowledged, so it sends it again to the restarted controller,
-    whose question starts again from its first choice with the restart note: counted, it put the
-    question one ▶ ahead of the player, who laid his set for another kind — refused, and the
-    table stalled (the fault campaign, about once in 25 runs).  A ◀ ▶ from before the restart
-    moves nothing in a question asked after it; the hand is played to its end."""
+    """长春 亮特殊杠: the controller stops just after the dealer presses ▶ on the `特殊杠` question,
+    before it draws the next choice.  His line still says `特殊杠:无`, so on the restart note he
+    presses ▶ again; that ▶ reached the restarted controller just before its question was on the
+    line, and counted: the question was one step past what he saw, his 确认 chose another kind than
+    the set he laid — refused, and the table stalled (the fault campaign, about once in 25 runs).
+    A key pressed before the question is on the line moves nothing; the hand is played to its end."""
     from drivers.table_ui import SPECIAL_KONG
 
-    holder: dict = {}
-    real_press = SimulatedTable.press
+    def moved(table, panel, key) -> bool:
+        choice = parse_choice(table.world.seat_displays[panel][1])
+        return key == Key.RIGHT and choice is not None and choice[0] == SPECIAL_KONG
 
-    def press(table, panel, key, long=False):
-        real_press(table, panel, key, long)
-        if key == Key.RIGHT and isinstance(panel, int) and "stopped" not in holder:
-            choice = parse_choice(table.world.seat_displays[panel][1])
-            if choice is not None and choice[0] == SPECIAL_KONG:
-                holder["stopped"] = True
-                holder["stop"]()
-
-    def hook(players, stop) -> None:
-        holder["stop"] = stop
-
-    monkeypatch.setattr(SimulatedTable, "press", press)
+    holder, hook = stop_after_a_press(monkeypatch, moved)
     db = str(tmp_path / "table.db")
     result, before, after = run(crash_and_restart("changchun", 1, db, players_hook=hook), timeout=90)
     assert holder.get("stopped")
