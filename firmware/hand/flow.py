@@ -38,6 +38,13 @@ class BaoRoll:
 
 
 @dataclass(frozen=True)
+class TellAgain:
+    """A seat that won already pressed 胡 again: his line says his win again (a seat number alone could be 0)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class QuestionsDue:
     """The table has a question to ask (who gave a kong, 跟庄) before it handles any other key."""
 
@@ -54,6 +61,7 @@ class HandFlow:
         self.questions = Questions(ports)
         self.settlement = SettlementRound(ports)
         self.liang = LiangDesk(ports)
+        self.owed_again: set[int] = set()   # seats whose 胡, pressed after their win, awaits its answer
 
     # -- what the hub reports at once (HandListener) -------------------------------------------------
 
@@ -111,6 +119,11 @@ class HandFlow:
             hand.pending_kong[seat] = press.long
             self.ports.recorder.emit("kong_declared", seat=seat, concealed=press.long)
             return True
+        if press.key == Key.HU and hand.won_already(seat):
+            # Judged as it arrives, not when the flow gets to it: tiles taken meanwhile (the flow
+            # waiting on his line) would make his repeated 胡 a new claim he never meant.
+            self.owed_again.add(seat)
+            return True
         return False
 
     # -- the hand ------------------------------------------------------------------------------------
@@ -125,6 +138,7 @@ class HandFlow:
         self.totals = tuple(totals)
         self.rolls_asked = 0
         ports.keys.clear()                                  # nothing pressed before this hand counts in it
+        self.owed_again.clear()
         for side in ruleset.players:
             screens.prompt(side, "")
         screens.public_indicators([], [])                   # last hand's indicators are not this hand's
@@ -303,6 +317,10 @@ class HandFlow:
             if isinstance(item, BaoRoll):                   # the first ready seat rolls the 宝 die
                 await self.bao.choose(hand, item.seat)
                 continue
+            if isinstance(item, TellAgain):                 # answered here, not over a question's line
+                self.owed_again.discard(item.seat)
+                self.win_check.tell_again(hand, item.seat)
+                continue
             ports.keys.take(lambda p: p == item)
             seat = item.seat
             if item.key == Key.HU and not hand.won_already(seat):
@@ -322,9 +340,12 @@ class HandFlow:
             if hand.tracker.exhausted and not hand.over and hand.last_tile_shown:
                 ports.screens.phase(Phase.LAST_TILE)
 
-    def _play_input(self, hand: HandState, seats: tuple[int, ...]) -> Press | BaoRoll | QuestionsDue | None:
+    def _play_input(self, hand: HandState,
+                    seats: tuple[int, ...]) -> Press | BaoRoll | QuestionsDue | TellAgain | None:
         if self.questions.due(hand):
             return QuestionsDue()
+        if self.owed_again:
+            return TellAgain(min(self.owed_again))
         keys = self.ports.keys
         if hand.bao_roller is not None and hand.bao is None and keys.peek(pressed((hand.bao_roller,), (Key.DICE,))):
             return BaoRoll(hand.bao_roller)

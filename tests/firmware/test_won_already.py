@@ -38,3 +38,25 @@ def test_a_winner_out_of_play_has_always_won_already():
     won(hand, 2)
     hand.on_wall_change(ring[0], 1)
     assert hand.won_already(2)
+
+
+def test_a_repeated_hu_is_judged_as_it_arrives_not_when_the_flow_gets_to_it():
+    """血流: his 胡 arrives before any tile is taken (the flow still waits on his line), and tiles are
+    taken before the flow handles it: it is still his win again — answered with his line, never a new
+    check whose questions he would not answer (the stall of CI's run of stop 19)."""
+    from firmware.hand.flow import HandFlow, TellAgain
+    from firmware.hand.ports import Press
+    from drivers.table_ui import Key, WIN_DONE
+    from tests.firmware.fake_ports import FakePorts
+
+    hand, ring = a_hand("yichang")
+    flow = HandFlow(FakePorts(hand.ruleset))
+    flow.hand = hand
+    won(hand, 0)
+    assert flow.on_key(Press(0, Key.HU))                 # taken at once, not queued for the flow
+    hand.on_wall_change(ring[0], 1)                      # the next player draws meanwhile
+    item = flow._play_input(hand, tuple(hand.ruleset.players))
+    assert item == TellAgain(0)
+    flow.win_check.tell_again(hand, 0)
+    assert flow.ports.screens.last(0) == f"{WIN_DONE} +3"
+    assert not flow.on_key(Press(0, Key.HU))             # after that take, a new 胡 is a new claim
