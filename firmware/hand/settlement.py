@@ -50,7 +50,7 @@ class SettlementRound:
                                 seat in late) for seat in seats)
         flipped = tuple(t for r in hand.reveals if r.rule.timing is Timing.AFTER_WIN for t in r.tiles)
         context = RoundContext(hand.dealer, tuple(hand.ruleset.players), winners, shown, flipped, hand.public_wilds())
-        result = judge_round(hand.ruleset, context)
+        result = await self.ports.compute(judge_round, hand.ruleset, context)     # every hand judged: CPU, off the loop
         settlement = result.settlement
         if settlement.items or any(settlement.payments):
             facts.extras.append(Extra("round", None, settlement.payments, settlement.items))

@@ -71,6 +71,7 @@ class FakePorts:
         self._zones = {seat: list(reads) for seat, reads in (zones or {}).items()}
         self._tiles: dict[bytes, Tile] = {}
         self._acts = list(acts)
+        self.computed: list[str] = []
 
     async def advance(self, trigger: str) -> None: ...
 
@@ -109,3 +110,7 @@ class FakePorts:
         return self._tiles.get(uid)
 
     async def journaled(self) -> None: ...
+
+    async def compute(self, fn: Callable[..., Any], *args: Any) -> Any:
+        self.computed.append(fn.__name__)   # what a real controller runs off its loop
+        return fn(*args)                    # in line: the fake has no worker process

@@ -208,6 +208,7 @@ def test_yunnan_cha_da_jiao_pays_the_hands_the_round_finds_ready():
     ports = FakePorts(ruleset, presses, zones={0: [[], ready], 1: [[], not_ready], 2: [[], not_ready], 3: [[], ready]})
     run(SettlementRound(ports).run(hand), timeout=5)
     assert hand.facts.round_ready == [0, 3]
+    assert ports.computed == ["judge_round"]          # every hand's waits judged off the loop (75 ms here once)
     settled = ruleset.scoring.settle_draw(ruleset, DrawContext(0, ruleset.players, tuple(hand.facts.round_ready)))
     assert settled.payments == (2, -2, -2, 2)
 

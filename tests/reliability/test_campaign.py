@@ -29,8 +29,7 @@ def assert_sound(results: list[RegionFigures]) -> None:
 
 # The default suite deals every kind of disruption, as the full campaign does: link cuts, board
 # reboots (mid-build and mid-hand, wherever they fall) and SIGKILL (twice in the deck).  The reboots
-# joined once the stalls and exits they caused were mended (docs/reliability.md, "Fault campaign";
-# a kill during 长春's 亮特殊杠 can still stall it, about once in 25 runs there: "Still open", item 1).
+# joined once the stalls and exits they caused were mended (docs/reliability.md, "Fault campaign").
 SHORT_KINDS = DISRUPTIONS
 
 
