@@ -54,14 +54,15 @@ class Answers:
     def forget(self, keep_owed: bool = False) -> None:
         """A new hand, or a restart note: nothing is owed, nothing was answered.  `keep_owed`: the
         note came at 亮特殊杠 — a board rebooted, the controller goes on judging the special kong laid,
-        and asks for its replacements (补N) once judged: they stay owed."""
+        and asks for its replacements (补N) once judged: they stay owed; and the special kong chosen
+        is still the one laid if the table asks for it (摆特殊杠后确认: the choice was heard)."""
         if not keep_owed:
             self._owed.clear()
             self._counted_owed.clear()
+            self._special.clear()
         self.kong_givers.clear()
         self._replied.clear()
         self._steps.clear()
-        self._special.clear()
         self._liang.clear()
         self._la_zhuang.clear()
 

@@ -356,3 +356,36 @@ def test_replacements_owed_for_a_special_kong_are_taken_after_a_motor_reboot():
     assert rebooted and any(e["event"] == "special_kong" and e["accepted"] for e in log)
     assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
     assert result.hands == 6 and audit_events(log) == []
+
+
+def test_a_special_kong_chosen_just_before_a_motor_reboot_is_laid_when_the_table_asks(monkeypatch):
+    """长春 亮特殊杠: a seat presses 确认 on `特殊杠:幺蛋` and the motor board reboots at once.  The key
+    was heard: the table asks him to lay it (摆特殊杠后确认) after the 已重启 note.  The player, told to
+    press again what got no answer, still lays the kong he chose — he had forgotten it, and the table
+    waited on that line for ever (the default suite's campaign stalled so under load, changchun hand 2)."""
+    from drivers.motor_protocol import Key
+    from drivers.table_ui import SPECIAL_KONG
+    from simulator.world import World
+
+    struck: list[int] = []
+    tables: list[SimulatedTable] = []
+    real = World.press
+
+    def press(world, panel, key, long=False):
+        real(world, panel, key, long)
+        line = world.seat_displays[panel][1] if panel < 4 else ""
+        if not struck and key == Key.CONFIRM and line.startswith(SPECIAL_KONG + ":") and not line.endswith(":无"):
+            struck.append(panel)
+            tables[0].reset_board("motor")
+
+    def blow(table, event):
+        if not tables:
+            tables.append(table)
+
+    monkeypatch.setattr(World, "press", press)
+    result, log = run(play_with("changchun", 3, 3, blow), timeout=120)
+    assert struck, "no special kong was chosen: the test no longer builds its situation"
+    assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
+    kongs = [e for e in log if e["event"] == "special_kong" and e["seat"] == struck[0]]
+    assert kongs and kongs[-1]["accepted"]
+    assert result.hands == 3 and audit_events(log) == []
