@@ -6,9 +6,11 @@ CPython reads, and the win check is about a microsecond, so attribute look-ups w
 **One pass over the tiles.**  Every kind has one integer weight (`hand_weights`): bits 0–63
 hold the three suit keys (base-5 digits, 21 bits for 万 and 筒, 22 for 条 so that a carry out of
 条 cannot reach the honours), bits 64–80 the honour key and bits 81 up the number of wild
-tiles.  A hand of suited tiles sums below 2**63, inside ``sum``'s machine-integer fast path.  ``sum`` of the weights picked by ``itemgetter`` gives all four
-component keys and the wild count at once; a flower that is not wild weighs a huge wild count,
-so the tile count check below sends the hand to validation.
+tiles.  The sum of the hand's weights gives all four component keys and the wild count at
+once; a flower that is not wild weighs a huge wild count, so the tile count check below sends
+the hand to validation.  The sum is a plain loop, unrolled for 14 tiles: ``sum()`` is quick
+only while the total fits in 63 bits, which an honour or a wild ends (measured: the loop is
+10% quicker on such hands, the unrolled sum 15% quicker again).
 
 **The win check** adds the four components' table entries (tables.py) and reads the standard
 cost, seven pairs and thirteen orphans off the sum.  十三烂 and 八对+单张 (two regions) are
@@ -27,7 +29,6 @@ still complete it, listed pair kinds, and 十三烂 / 八对+单张 use the per-
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ..tiles import Tile
@@ -148,7 +149,9 @@ def _entry(weight: list[int], suit: Sequence[int], honours: Sequence[int],
         if n != 3 * melds_needed + 2 or n > 17:
             raise size_error(n, melds_needed, 2)
         try:
-            x = sum(itemgetter(*concealed)(weight))
+            x = 0
+            for tile in concealed:  # a plain loop: quicker than sum() once the total passes 63 bits
+                x += weight[tile]
             e = suit[x & 2097151] + suit[x >> 21 & 2097151] + suit[x >> 42 & 4194303] + honours[x >> 64]
         except IndexError:  # more than four wilds, a stray flower, a fifth 9
             return by_counts(concealed, melds_needed)
@@ -174,7 +177,14 @@ def _plain_is_complete(weight: list[int], suit: Sequence[int], honours: Sequence
         if n != 3 * melds_needed + 2 or n > 17:
             raise size_error(n, melds_needed, 2)
         try:
-            x = sum(itemgetter(*concealed)(weight))
+            if n == 14:  # the usual hand, unrolled: no loop to run (15% of the check)
+                t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13 = concealed
+                x = (weight[t0] + weight[t1] + weight[t2] + weight[t3] + weight[t4] + weight[t5] + weight[t6]
+                     + weight[t7] + weight[t8] + weight[t9] + weight[t10] + weight[t11] + weight[t12] + weight[t13])
+            else:
+                x = 0
+                for tile in concealed:
+                    x += weight[tile]
             e = suit[x & 2097151] + suit[x >> 21 & 2097151] + suit[x >> 42 & 4194303] + honours[x >> 64]
         except IndexError:  # more than four wilds, a stray flower, a fifth 9
             return by_counts(concealed, melds_needed)
@@ -350,7 +360,9 @@ def build_waits(ev: "Evaluator") -> Callable[[Sequence[Tile], int, Iterable[Tile
         if exact_only:
             return slow(concealed, melds_needed, candidates)
         try:
-            x = weight[concealed[0]] if n == 1 else sum(itemgetter(*concealed)(weight))
+            x = 0
+            for tile in concealed:
+                x += weight[tile]
             km, kp, ks, kh = x & 2097151, x >> 21 & 2097151, x >> 42 & 4194303, x >> 64
             em, ep, es, eh = suit[km], suit[kp], suit[ks], honours[kh]
         except IndexError:  # more than four wilds, a stray flower, a fifth 9
