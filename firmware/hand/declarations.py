@@ -35,7 +35,7 @@ from rulesets.tiles import Tile
 
 from .facts import Extra
 from .ports import HandPorts, pressed
-from .questions import choose
+from .questions import choose, confirmed
 from .state import HandState
 
 
@@ -59,8 +59,7 @@ async def opening_small_wins(ports: HandPorts, hand: HandState, roll) -> None:
         ports.keys.take(lambda p: p == press)
         seat = press.seat
         if press.key == Key.HU:
-            ports.screens.prompt(seat, LAY_OPENING)
-            await ports.next_key((seat,), (Key.CONFIRM,))
+            await confirmed(ports, seat, LAY_OPENING)
             laid = [ports.lookup(uid) for uid in await ports.read_zone(seat)]
             ports.screens.prompt(seat, judge_opening(ports, hand, seat, laid))
         else:
@@ -106,8 +105,7 @@ async def opening_kongs(ports: HandPorts, hand: HandState, roll) -> None:
             answer = await choose(ports, seat, SPECIAL_KONG, [NO] + [k.zh for k in kinds])
             if answer == 0:
                 break
-            ports.screens.prompt(seat, LAY_SPECIAL)
-            await ports.next_key((seat,), (Key.CONFIRM,))
+            await confirmed(ports, seat, LAY_SPECIAL)
             laid = [ports.lookup(uid) for uid in await ports.read_zone(seat)]
             replacements = judge_special(ports, hand, seat, kinds[answer - 1], laid)
             if replacements is None:

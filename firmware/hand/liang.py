@@ -24,11 +24,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from drivers.table_ui import LAY_LIANG, LIANG, LIANG_REFUSED, LIANG_REPLACE, Key, Phase
+from drivers.table_ui import LAY_LIANG, LIANG, LIANG_REFUSED, LIANG_REPLACE, Phase
 from rulesets.liang_pai import REPLACEMENTS, set_named
 from rulesets.tiles import Tile
 
 from .ports import HandPorts
+from .questions import confirmed
 from .state import HandState
 
 
@@ -71,8 +72,7 @@ class LiangDesk:
     async def declare(self, hand: HandState, seat: int) -> None:
         """The seat pressed ▶: it lays its set; the table judges it, and waits for a 过杠's replacement."""
         ports = self.ports
-        ports.screens.prompt(seat, LAY_LIANG)
-        await ports.next_key((seat,), (Key.CONFIRM,))
+        await confirmed(ports, seat, LAY_LIANG)
         laid = [ports.lookup(uid) for uid in await ports.read_zone(seat)]
         name, reason = refusal(hand, seat, laid)
         tiles = sorted(t for t in laid if t is not None)

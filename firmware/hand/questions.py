@@ -41,14 +41,29 @@ async def ask(ports: HandPorts, seat: int, question: str, choices: list[str]) ->
     again to a restarted controller would put the question a step past what the player sees."""
     index = 0
     ports.screens.prompt(seat, choice_text(question, choices[index]))
-    shown = await ports.shown(seat)
-    ports.keys.drop(lambda p: p.panel == seat and p.key in CHOICE_KEYS and 0 <= p.heard < shown)
+    await drop_pressed_before(ports, seat, CHOICE_KEYS)
     while True:
         press = await ports.next_key((seat,), CHOICE_KEYS)
         if press.key == Key.CONFIRM:
             return index
         index = (index + (1 if press.key == Key.RIGHT else -1)) % len(choices)
         ports.screens.prompt(seat, choice_text(question, choices[index]))
+
+
+async def confirmed(ports: HandPorts, seat: int, prompt: str) -> None:
+    """Show `prompt` (lay the tiles, then 确认) on a seat and wait for its 确认.  A 确认 pressed
+    before the prompt was on the seat's display confirms nothing: a double press on the step
+    before, or one a board sent again after a reboot, would read the zone before the tiles lie
+    there and refuse a set the player is still laying."""
+    ports.screens.prompt(seat, prompt)
+    await drop_pressed_before(ports, seat, (Key.CONFIRM,))
+    await ports.next_key((seat,), (Key.CONFIRM,))
+
+
+async def drop_pressed_before(ports: HandPorts, seat: int, keys: tuple[Key, ...]) -> None:
+    """Once the seat's last line is on its display, forget the `keys` it pressed before that."""
+    shown = await ports.shown(seat)
+    ports.keys.drop(lambda p: p.panel == seat and p.key in keys and 0 <= p.heard < shown)
 
 
 async def choose(ports: HandPorts, seat: int, question: str, choices: list[str]) -> int:

@@ -20,7 +20,7 @@ from rulesets.winrules import Verdict
 
 from .melds import kongs_from_entry, melds_from_tiles
 from .ports import HandPorts, Press
-from .questions import ask, ask_la_zhuang
+from .questions import ask, ask_la_zhuang, confirmed
 from .state import HandState, win_context_json
 
 
@@ -138,11 +138,9 @@ class WinCheck:
     async def _read_hand(self, hand: HandState, seat: int):
         """Two reads of the seat's zone: the shown melds, then melds and hand together."""
         ports = self.ports
-        ports.screens.prompt(seat, LAY_MELDS)
-        await ports.next_key((seat,), (Key.CONFIRM,))
+        await confirmed(ports, seat, LAY_MELDS)
         shown = await self._read_zone(seat)
-        ports.screens.prompt(seat, LAY_HAND)
-        await ports.next_key((seat,), (Key.CONFIRM,))
+        await confirmed(ports, seat, LAY_HAND)
         everything = await self._read_zone(seat)
         shown_tiles = self._tiles_of(shown)
         all_tiles = self._tiles_of(everything)

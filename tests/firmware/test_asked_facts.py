@@ -11,6 +11,7 @@ from collections import Counter
 from drivers.table_ui import (ADDED_KONG, FOLLOW_DEALER, KONG_FROM, LAY_OPENING, NOT_SHOWN, OPENING_ASK, OPENING_PAID,
                               OPENING_REFUSED, READY_MARK, NOT_READY, SHOW_HAND, SHOW_MELDS, Key, Phase, choice_text)
 from firmware.hand.declarations import dealt_tiles, opening_small_wins
+from firmware.hand.ports import Press
 from firmware.hand.questions import Questions
 from firmware.hand.settlement import SettlementRound
 from firmware.hand.state import HandState
@@ -276,6 +277,53 @@ def test_a_whirlwind_kong_with_an_addition_is_shown_verified_and_replaced():
     assert hand.kongs_by_side() == ((1, 2, 0),)
     assert hand.tracker.kongs == 2 and hand.tracker.special_owed == 0
     assert [str(m) for m in hand.facts.special_melds(1)] == ["special:11234z"]
+
+
+class PlacedPorts(FakePorts):
+    """FakePorts where a seat's lines reach its display at known places among the board's events
+    (the n-th line of a seat at 10·n) and the read zone holds the laid set only once the player
+    has pressed 确认 after seeing the lay prompt (`laid_after`)."""
+
+    def __init__(self, *args, laid_after: int, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.laid_after = laid_after
+        self.last_press: Press | None = None
+
+    async def shown(self, seat: int) -> int:
+        return 10 * len(self.screens.lines[seat])
+
+    async def next_key(self, panels, keys) -> Press:
+        self.last_press = await super().next_key(panels, keys)
+        return self.last_press
+
+    async def read_zone(self, seat: int) -> tuple[bytes, ...]:
+        if self.last_press is None or self.last_press.heard < self.laid_after:
+            return ()                          # the tiles are still in the player's hand
+        return await super().read_zone(seat)
+
+
+def test_a_confirm_pressed_twice_on_the_choice_does_not_confirm_a_special_kong_not_yet_laid():
+    """Seat 1 chooses 旋风杠 and presses 确认 twice: the second press reaches the table before
+    「摆特殊杠后确认」 is on his display.  It confirms nothing (the zone is still empty: taken, it would
+    refuse the set he is about to lay); his 确认 after laying does, and the kong is shown."""
+    from drivers.table_ui import LAY_SPECIAL, SPECIAL_REFUSED
+    from firmware.hand.declarations import opening_kongs
+    ruleset = get_region("changchun").resolve()
+    hand = built_hand(ruleset, {1: "11234z123m456p78s"})
+    # seat 1's lines: 特殊杠:无 (10), 特殊杠:旋风杠 (20), "" (30), 摆特殊杠后确认 (40), 补牌 2 (50), 特殊杠:无 (60)
+    presses = [Press(0, Key.CONFIRM, heard=11),
+               Press(1, Key.RIGHT, heard=12), Press(1, Key.CONFIRM, heard=21), Press(1, Key.CONFIRM, heard=22),
+               Press(1, Key.CONFIRM, heard=45), Press(1, Key.CONFIRM, heard=61),
+               Press(2, Key.CONFIRM, heard=62), Press(3, Key.CONFIRM, heard=63)]
+    ports = PlacedPorts(ruleset, zones={1: [parse_tiles("11234z")]}, laid_after=40,
+                        acts=[lambda: take_tail_tile(hand), lambda: take_tail_tile(hand)])
+    for press in presses:
+        ports.keys.put(press)
+    run(opening_kongs(ports, hand, None), timeout=5)
+    assert LAY_SPECIAL in ports.screens.lines[1] and SPECIAL_REFUSED not in ports.screens.lines[1]
+    (event,) = ports.recorder.all("special_kong")
+    assert event["accepted"] and event["tiles"] == ["1z", "1z", "2z", "3z", "4z"]
+    assert hand.kongs_by_side() == ((1, 2, 0),)
 
 
 def test_the_dealer_may_not_add_on_his_first_turn_and_a_set_not_dealt_is_refused():
