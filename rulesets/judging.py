@@ -8,12 +8,13 @@ from typing import Any
 
 from .bao import read_bao
 from .hand import Hand, WinContext
-from .scoring.views import price_key_view, reading_view
+from .scoring.views import key_views, price_key_view, reading_view
 from .settlement import Settlement
 from .table_rules import refuse, table_failures
 from .tiles import Tile
 from .winning import WinShape
-from .winrules import SHORT, Judged, Keep, Verdict, judge
+from .winning.readings import ViewClass
+from .winrules import SHORT, Judged, Keep, Rank, Verdict, judge
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,15 @@ def best_key_classes(reading_key: Callable[[Judged], Any]) -> Keep:
     return keep
 
 
+def key_rank(scorer: Any, hand: Hand, context: WinContext) -> Rank | None:
+    """A class's key worked out from its views, for a scorer that can (views.SCORER_KEY_VIEWS):
+    classes the walk did not collapse (no views) have none."""
+    key_of_views = getattr(scorer, "key_of_views", None)
+    if key_of_views is None:
+        return None
+    return lambda found: key_of_views(key_views(found), hand, context) if isinstance(found, ViewClass) else None
+
+
 def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: bool = False,
                   settle: bool = True) -> HandResult:
     """Judge and settle a hand as the region's table would (its set, its play rules, its 宝): the
@@ -65,16 +75,17 @@ def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: 
     candidates = tuple(k for k in ruleset.tiles.kinds if not k.is_flower)
     stand_ins = stand_ins_for(ruleset, context.wilds)
     view = None if exhaustive else reading_view(ruleset, context, scoring=settle, win=win, hand=hand, stand_ins=stand_ins)
-    coarse, keep = None, None
+    coarse, keep, rank = None, None, None
     if settle and view is not None:
         coarse = price_key_view(ruleset, context, win)
         if coarse is not None:
             keep = best_key_classes(ruleset.scoring.reading_key)
+            rank = key_rank(ruleset.scoring, hand, context)
         else:
             coarse = reading_view(ruleset, context, scoring=False, win=win)
     verdict = judge(win, ruleset.hand_size, hand, context, context.wilds,
                     stand_ins, candidates, view=view, coarse=coarse,
-                    first_legal=not settle, keep=keep)
+                    first_legal=not settle, keep=keep, rank=rank)
     unused = bao is not None and bao.unused and not verdict.complete and verdict.failures != (SHORT,)
     verdict = refuse(verdict, failures, (bao.unused,) if unused else ())   # why the 宝 did not complete it
     settlement = ruleset.scoring.settle(ruleset, hand, verdict, context) if verdict.legal and settle else None

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Iterable
+from collections.abc import Hashable
+from typing import Any, Callable, Iterable
 
 from .hand import Hand, HandError, MeldKind, WinContext
 from .provenance import Source
@@ -117,6 +118,8 @@ SHORT = "the hand is one tile short"
 
 Keep = Callable[[list[tuple[Judged, list[Callable[[], WinShape]]]]], list[WinShape]]
 """keep(legal classes as (first reading judged, builders of the others)) -> the legal readings to list."""
+Rank = Callable[[Hashable], Any]
+"""rank(class) -> the key `keep` picks by, for every reading of that class, or None if not known."""
 
 
 def melds_needed(hand_size: int, hand: Hand) -> int:
@@ -131,7 +134,7 @@ def make_evaluator(rules: WinRules, wild_kinds: Iterable[Tile], stand_ins: dict[
 def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
           wild_kinds: Iterable[Tile] = (), stand_ins: dict[Tile, Tile] | None = None,
           candidates: Iterable[Tile] = (), view: GroupView | None = None, coarse: GroupView | None = None,
-          first_legal: bool = False, keep: Keep | None = None) -> Verdict:
+          first_legal: bool = False, keep: Keep | None = None, rank: Rank | None = None) -> Verdict:
     """A complete hand's verdict, or a short hand's waits.
 
     `view`: how the requirements and the scorer see a group (rulesets/scoring/views.py); the
@@ -140,7 +143,10 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
     one of them is checked and the others are built only when it is legal.  `first_legal`: stop
     at the first legal reading (a caller asking only whether the hand is legal).  `keep`: which
     legal readings the verdict lists, given each coarse class's first reading and builders of
-    the rest (a settle that needs only the best-priced classes); without it, all of them."""
+    the rest (a settle that needs only the best-priced classes); without it, all of them.
+    `rank`: with `keep`, the key `keep` picks by, worked out from a class alone (None: not known
+    for it): the classes are judged best key first, and once legal ones are found, those of a
+    lower key are not built at all."""
     wilds = frozenset(wild_kinds)
     evaluator = make_evaluator(rules, wilds, stand_ins)
     needed = melds_needed(hand_size, hand)
@@ -154,12 +160,16 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
     classes = evaluator.classified_decompositions(hand.concealed, needed, context.win_tile, view, coarse)
     if not classes:
         return Verdict(False, False, None, ("not a winning shape in this region",))
-    best_failures: tuple[str, ...] | None = None
-    first: WinShape | None = None
+    order = _ranked(classes, rank) if keep is not None and rank is not None else None
+    best_failures: tuple[tuple[int, int], tuple[str, ...]] | None = None
+    shapes: dict[int, WinShape] = {}
     legal_classes: list[tuple[Judged, list[Callable[[], WinShape]]]] = []
-    for _, builds in classes:
-        shape = builds[0]()
-        first = first or shape
+    legal_key = None
+    for index in (order or range(len(classes))):
+        builds = classes[index][1]
+        if legal_classes and order is not None and rank(classes[index][0]) != legal_key:  # type: ignore[misc]
+            break                                     # a lower key: `keep` would drop it
+        shape = shapes[index] = builds[0]()
         judged = Judged(hand, shape, context, wilds)
         failures = tuple(r.describe() for r in rules.requirements if not r.check(judged))
         if not failures:
@@ -167,8 +177,9 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
                 legal_classes.append((judged, []))
                 break
             legal_classes.append((judged, builds[1:]))
-        elif best_failures is None or len(failures) < len(best_failures):
-            best_failures = failures
+            legal_key = rank(classes[index][0]) if order is not None else None  # type: ignore[misc]
+        elif best_failures is None or (len(failures), index) < best_failures[0]:
+            best_failures = (len(failures), index), failures
     if keep is not None and legal_classes:
         legal = keep(legal_classes)
     else:
@@ -176,4 +187,14 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
     count = sum(len(builds) for _, builds in classes)
     if legal:
         return Verdict(True, True, legal[0], (), count, legal_readings=tuple(legal))
-    return Verdict(True, False, first, best_failures or (), count)
+    first = shapes[0] if 0 in shapes else classes[0][1][0]()
+    return Verdict(True, False, first, best_failures[1] if best_failures else (), count)
+
+
+def _ranked(classes: list[tuple[Hashable, list[Callable[[], WinShape]]]], rank: Rank) -> list[int] | None:
+    """The classes' indices, best key first (in their order among equals), or None when a
+    class's key is not known."""
+    keys = [rank(key) for key, _ in classes]
+    if None in keys:
+        return None
+    return sorted(range(len(classes)), key=keys.__getitem__, reverse=True)  # stable: ties keep their order

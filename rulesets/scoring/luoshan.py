@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import Any
 
 from ..hand import Hand, MeldKind, WinContext
@@ -41,40 +42,84 @@ def _seat_or_dragon(tile: Tile, context: WinContext) -> bool:
     return tile.is_dragon or tile == context.seat_wind()
 
 
-def meld_points(j: Judged) -> tuple[list[Item], int]:
-    """基本和数 items and the 台 from melds."""
+# -- the value rules, shared by a reading's items and the 和数 worked out from its group views ------
+
+def concealed_pung(big: bool, won_here: bool, self_drawn: bool) -> tuple[int, str]:
+    """A concealed pung: 暗刻 8/4; completed by the winning tile, 自摸十/自摸六 or a 碰 4/2 (F3)."""
+    if won_here and not self_drawn:
+        return (4 if big else 2), "碰"          # completed by a discard
+    if won_here:
+        return (10 if big else 6), "自摸十" if big else "自摸六"
+    return (8 if big else 4), "暗刻"
+
+
+PAIR_OF_SEAT_OR_DRAGON = 2      # 对子 of a dragon or the seat wind
+
+
+def winning_tile_value(role: WinRole | None, big: bool, self_drawn: bool) -> int:
+    """吊头 6/4 self-drawn, 4/2 on a discard; 边张/嵌张 4 self-drawn, 2 on a discard; else nothing."""
+    if role is WinRole.PAIR:
+        return (6 if big else 4) if self_drawn else (4 if big else 2)
+    if role in (WinRole.EDGE, WinRole.CLOSED):
+        return 4 if self_drawn else 2
+    return 0
+
+
+def suit_tai(suits: int, honours: bool) -> int:
+    """清三台 3 (one suit, no honours), 凑一台 1 (one suit and honours)."""
+    if suits == 1:
+        return 1 if honours else 3
+    return 0
+
+
+def total_of(points: int, tai: int, pinghu: bool) -> int:
+    """和数 = ceil10((基本和数 + 底和) × 2^台); 平和 30 in place of 基本和数 + 底和."""
+    return round_up_ten((PINGHU if pinghu else points + BASE_HU) * 2 ** tai)
+
+
+# -- a reading's items -------------------------------------------------------------------------------
+
+def declared_points(j: Judged) -> tuple[list[Item], int]:
+    """The declared melds' 基本和数 items and 台."""
     items: list[Item] = []
     tai = 0
-    ctx = j.context
     for meld in j.declared:
         tile = meld.kind_tile
         if meld.kind is MeldKind.CHOW or meld.kind is MeldKind.SPECIAL:
             continue
-        big = _big(tile)
-        if meld.kind is MeldKind.PUNG:
-            value, name = (4 if big else 2), "碰"
-        elif meld.kind is MeldKind.CONCEALED_KONG:
-            value, name = (32 if big else 16), "暗杠"
-        else:
-            value, name = (16 if big else 8), "明杠"
+        value, name = declared_value(meld.kind, _big(tile))
         items.append(Item(f"{name}_{tile}", f"{name}{tile.zh}", "peng" if name == "碰" else "gang", value, "hu"))
-        if _seat_or_dragon(tile, ctx):
+        if _seat_or_dragon(tile, j.context):
             tai += 1
+    return items, tai
+
+
+def declared_value(kind: MeldKind, big: bool) -> tuple[int, str]:
+    if kind is MeldKind.PUNG:
+        return (4 if big else 2), "碰"
+    if kind is MeldKind.CONCEALED_KONG:
+        return (32 if big else 16), "暗杠"
+    return (16 if big else 8), "明杠"
+
+
+def meld_points(j: Judged) -> tuple[list[Item], int]:
+    """基本和数 items and the 台 from melds."""
+    items, tai = declared_points(j)
+    ctx = j.context
+    concealed: list[Item] = []
     for index, group in enumerate(j.shape.groups):
         tile = group.tiles[0]
-        won_here = index == j.shape.win_group
         if group.kind is GroupKind.PUNG:
-            if won_here and not ctx.self_drawn:
-                value, name = (4 if _big(tile) else 2), "碰"          # completed by a discard
-            elif won_here:
-                value, name = (10 if _big(tile) else 6), "自摸十" if _big(tile) else "自摸六"
-            else:
-                value, name = (8 if _big(tile) else 4), "暗刻"
-            items.append(Item(f"ke_{tile}", f"{name}{tile.zh}", "anke", value, "hu"))
+            value, name = concealed_pung(_big(tile), index == j.shape.win_group, ctx.self_drawn)
+            concealed.append(Item(f"ke_{tile}", f"{name}{tile.zh}", "anke", value, "hu"))
             if _seat_or_dragon(tile, ctx):
                 tai += 1
         elif group.kind is GroupKind.PAIR and _seat_or_dragon(tile, ctx):
-            items.append(Item(f"dui_{tile}", f"对子{tile.zh}", "duizi", 2, "hu"))
+            concealed.append(Item(f"dui_{tile}", f"对子{tile.zh}", "duizi", PAIR_OF_SEAT_OR_DRAGON, "hu"))
+    # Two pungs of one tile (wilds make them) are listed the higher value first, whichever of the
+    # two readings alike put the winning tile in: the same items in the same order either way.
+    first = {item.key: n for n, item in reversed(list(enumerate(concealed)))}
+    items += sorted(concealed, key=lambda item: (first[item.key], -item.value))
     items += win_tile_points(j)
     return items, tai
 
@@ -84,13 +129,12 @@ def win_tile_points(j: Judged) -> list[Item]:
     if role is None or j.shape.win_group is None:
         return []
     tile = j.shape.groups[j.shape.win_group].tiles[0]
-    self_drawn = j.context.self_drawn
+    value = winning_tile_value(role, _big(tile), j.context.self_drawn)
     if role is WinRole.PAIR:
-        value = (6 if _big(tile) else 4) if self_drawn else (4 if _big(tile) else 2)
         return [Item("diaotou", "吊头", "diaotou", value, "hu")]
     if role in (WinRole.EDGE, WinRole.CLOSED):
         name = "边张" if role is WinRole.EDGE else "嵌张"
-        return [Item("bianqian", name, "bianzhang" if role is WinRole.EDGE else "qianzhang", 4 if self_drawn else 2, "hu")]
+        return [Item("bianqian", name, "bianzhang" if role is WinRole.EDGE else "qianzhang", value, "hu")]
     return []
 
 
@@ -98,11 +142,11 @@ def tai_items(j: Judged, meld_tai: int) -> list[Item]:
     items = []
     if meld_tai:
         items.append(Item("dalia_zuofeng", "大料/座风刻", "daliao zuofeng", meld_tai, "tai"))
-    suits = j.suits
     honours = any(t.is_honour for t in j.standing)
-    if len(suits) == 1 and not honours:
+    tai = suit_tai(len(j.suits), honours)
+    if tai == 3:
         items.append(Item("qingsantai", "清三台", "qing san tai", 3, "tai"))
-    elif len(suits) == 1:
+    elif tai == 1:
         items.append(Item("couyitai", "凑一台", "cou yi tai", 1, "tai"))
     if j.all_pungs:
         items.append(Item("duiduihu", "对对胡", "duidui hu", 1, "tai"))
@@ -127,11 +171,56 @@ def hand_value(j: Judged) -> tuple[int, tuple[Item, ...]]:
 def _hand_value(j: Judged) -> tuple[int, tuple[Item, ...]]:
     if is_pinghu(j):
         tais = tai_items(j, 0)
-        return round_up_ten(PINGHU * 2 ** sum(i.value for i in tais)), (Item("pinghu", "平和", "pinghu", PINGHU, "hu"),) + tuple(tais)
+        return total_of(0, sum(i.value for i in tais), True), (Item("pinghu", "平和", "pinghu", PINGHU, "hu"),) + tuple(tais)
     melds, meld_tai = meld_points(j)
     tais = tai_items(j, meld_tai)
-    total = round_up_ten((sum(i.value for i in melds) + BASE_HU) * 2 ** sum(i.value for i in tais))
+    total = total_of(sum(i.value for i in melds), sum(i.value for i in tais), False)
     return total, tuple(melds) + (Item("dihu", "底和", "dihu", BASE_HU, "hu"),) + tuple(tais)
+
+
+# -- the 和数 from a reading's group views ---------------------------------------------------------
+
+def value_of_views(views: Iterable[tuple], hand: Hand, context: WinContext) -> int:
+    """The 和数 of a standard reading known only by its concealed groups' key views
+    (views._luoshan_value: (2, suit, role) for a chow, (pung?, suit, big, 座风 or 箭, role) for a pung
+    or the pair), with the hand's declared melds: what `hand_value` gives that reading, without
+    building it (a settle ranks the classes of readings by it and builds the best ones only)."""
+    self_drawn = context.self_drawn
+    points = tai = 0
+    suits: set[int] = set()                           # 0-2 万筒条, 3 honours: as `Judged.standing` has them
+    chows_only = pungs_only = True                    # of the melds (平和, 对对胡); the pair counts for neither
+    win_role = None
+    for view in views:
+        suits.add(view[1])
+        if view[0] == 2:                              # a chow
+            pungs_only = False
+            role, big = view[2], False                # (边张 and 嵌张 are worth the same on any tile)
+        else:
+            is_pung, _, big, seat_or_dragon, role = view
+            if is_pung:
+                chows_only = False
+                points += concealed_pung(big, role is not None, self_drawn)[0]
+                tai += seat_or_dragon
+            elif seat_or_dragon:
+                points += PAIR_OF_SEAT_OR_DRAGON
+        if role is not None:
+            win_role = role
+            points += winning_tile_value(role, big, self_drawn)
+    for meld in hand.melds:
+        suits.update(3 if t.is_honour else t // 9 for t in meld.tiles if t.is_suited or t.is_honour)
+        if meld.kind is MeldKind.CHOW:
+            pungs_only = False
+            continue
+        chows_only = False
+        if meld.kind is not MeldKind.SPECIAL:
+            tile = meld.kind_tile
+            points += declared_value(meld.kind, _big(tile))[0]
+            tai += _seat_or_dragon(tile, context)
+    honours = 3 in suits
+    shape_tai = suit_tai(len(suits) - honours, honours) + pungs_only
+    if chows_only and win_role is WinRole.OPEN:
+        return total_of(0, shape_tai, True)
+    return total_of(points, tai + shape_tai, False)
 
 
 def round_up_ten(points: int) -> int:
@@ -155,6 +244,10 @@ class LuoshanScorer:
     def reading_key(self, j: Judged) -> int:
         """What `settle` maximises over the readings: the 和数 (views.SCORER_KEY_VIEWS says what it reads)."""
         return hand_value(j)[0]
+
+    def key_of_views(self, views: Iterable[tuple], hand: Hand, context: WinContext) -> int:
+        """The same key from a class's key views (`value_of_views`): the judge ranks by it."""
+        return value_of_views(views, hand, context)
 
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
         value, items = best_reading(verdict, hand, context, hand_value, key=lambda vi: vi[0])

@@ -16,7 +16,7 @@ collapsed verdict and settlement with the exhaustive ones.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
 from ..hand import Hand, MeldKind, WinContext
@@ -287,7 +287,9 @@ REQUIREMENT_VIEWS["threshold"] = _luoshan_value  # meets_threshold (螺山): the
 SCORER_KEY_VIEWS: dict[str, ViewFactory] = {"luoshan": _luoshan_value}
 """Scorer name → the view of what its price's *key* reads (the amount a player is paid for the
 best reading; the items may read more).  Readings alike under it have equal keys, so a settle
-prices one of them to learn the key and only the readings of the best key in full."""
+prices one of them to learn the key and only the readings of the best key in full.  A scorer
+that can work the key out from those views alone (`key_of_views(views, hand, context)`) lets the
+judge rank the classes before building any (winrules.judge's `rank`)."""
 
 
 def price_key_view(ruleset: Any, context: WinContext, win: Any = None) -> GroupView | None:
@@ -299,8 +301,13 @@ def price_key_view(ruleset: Any, context: WinContext, win: Any = None) -> GroupV
         return None
     key = factory(context)
     if legal is ANY_READING:
-        return key
+        return lambda kind, faces, places, role: (None, key(kind, faces, places, role))
     return lambda kind, faces, places, role: (legal(kind, faces, places, role), key(kind, faces, places, role))
+
+
+def key_views(coarse: Iterable[tuple[Hashable, Hashable]]) -> list[Hashable]:
+    """The key views of a class's groups, from their `price_key_view` values."""
+    return [value[1] for value in coarse]
 
 
 def reading_view(ruleset: Any, context: WinContext, scoring: bool = True, win: Any = None,
@@ -340,4 +347,4 @@ def reading_view(ruleset: Any, context: WinContext, scoring: bool = True, win: A
     return lambda kind, faces, places, role: tuple(v(kind, faces, places, role) for v in views)
 
 
-__all__ = ["REQUIREMENT_VIEWS", "SCORER_VIEWS", "HAND_SCORER_VIEWS", "SCORER_KEY_VIEWS", "reading_view", "price_key_view", "exact_view"]
+__all__ = ["REQUIREMENT_VIEWS", "SCORER_VIEWS", "HAND_SCORER_VIEWS", "SCORER_KEY_VIEWS", "reading_view", "price_key_view", "key_views", "exact_view"]

@@ -393,7 +393,7 @@ def ordered_classes(faces: Sequence[int], wilds: int, wild_kinds: Sequence[tuple
             chosen.append(item)
         split = tuple(group for group, _ in chosen)  # already in split order
         win_index = next((n for n, (_, place) in enumerate(chosen) if place is not None), None)
-        rough = tuple(sorted(walk.coarse_of[i] for i in classes)) if coarse is not None else classes
+        rough = walk.coarse_class(classes)
         out.append((split, win_index, None if win_index is None else chosen[win_index][1], rough))
     return out
 

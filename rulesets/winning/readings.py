@@ -84,6 +84,12 @@ CostOf = Callable[[list[int], bool], int]
 _NATURALS = tuple((NATURAL,) * n for n in range(4))
 _NO_WIN: tuple[tuple[None, None], ...] = ((None, None),)
 Class = tuple  # sorted view ids
+
+
+class ViewClass(tuple):
+    """A class of readings as a judge sees it: the coarse views of its groups, in an order fixed
+    for the walk (two classes of one hand are equal iff their views are)."""
+
 Witness = tuple  # a linked list: ((raw group, win place or None), rest)
 
 
@@ -159,6 +165,14 @@ class _Walk:
                 rough = self.coarse(kind, faces, places, role)
                 self.coarse_of.append(self.coarse_ids.setdefault(rough, len(self.coarse_ids)))
         return found
+
+    def coarse_class(self, classes: Class) -> Hashable:
+        """What a judge is told of a class: its coarse views (`ViewClass`), or without a coarse
+        view the class itself."""
+        if self.coarse is None:
+            return classes
+        views = list(self.coarse_ids)  # a coarse view's id is its place in the dict
+        return ViewClass(views[i] for i in sorted(self.coarse_of[i] for i in classes))
 
     def win_choices(self, kind: GroupKind, faces: tuple[int, ...], flags: tuple[bool, ...]
                     ) -> tuple[tuple[int, WinRole], ...]:
@@ -331,7 +345,6 @@ def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tup
     if walk.ambiguous:
         return None
     found = one_per_reading(walk, found)
-    coarse_of = walk.coarse_of
     out = []
     for classes, witness in found.items():
         chosen: list[tuple[RawGroup, int | None]] = []
@@ -341,10 +354,10 @@ def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tup
         order = sorted(range(len(chosen)), key=lambda i: _split_key(chosen[i][0]))
         split = tuple(chosen[i][0] for i in order)
         win_index = next((n for n, i in enumerate(order) if chosen[i][1] is not None), None)
-        rough = tuple(sorted(coarse_of[i] for i in classes)) if coarse is not None else classes
+        rough = walk.coarse_class(classes)
         out.append((split, win_index, None if win_index is None else chosen[order[win_index]][1], rough))
     return out
 
 
-__all__ = ["GroupView", "ANY_READING", "read_as_set", "exact_view", "NATURAL", "WILD_OTHER", "WILD_OWN", "NO_WIN", "WIN_NATURAL", "WIN_WILD",
+__all__ = ["GroupView", "ViewClass", "ANY_READING", "read_as_set", "exact_view", "NATURAL", "WILD_OTHER", "WILD_OWN", "NO_WIN", "WIN_NATURAL", "WIN_WILD",
            "standard_classes", "raw_role"]

@@ -54,3 +54,35 @@ def test_caishen_is_wild_when_winning():
     result = settle("123m456p789s555s7z2m", "2m", wilds=(Tile.M2,))
     assert result.verdict.complete
     assert (Tile.M2, Tile.RED) in result.verdict.shape.assignment
+
+
+def test_the_value_worked_out_from_group_views_equals_the_value_of_every_reading():
+    """A settle ranks the classes of readings by the 和数 of their key views (`value_of_views`) and
+    builds the best only: on seeded hands (0-4 财神, declared melds, self-drawn and on a discard)
+    every reading's `hand_value` equals the value of its groups' views."""
+    import random
+    from rulesets.judging import stand_ins_for
+    from rulesets.scoring.luoshan import hand_value, value_of_views
+    from rulesets.scoring.views import SCORER_KEY_VIEWS
+    from rulesets.winrules import Judged, make_evaluator, melds_needed
+    from tests.rulesets.reading_cases import make_case
+    rng = random.Random(31)
+    checked = values = 0
+    seen_values = set()
+    while checked < 150:
+        case = make_case(rng, LUOSHAN, rng.randint(0, 4))
+        if case is None:
+            continue
+        hand, context = case.hand, case.context
+        evaluator = make_evaluator(LUOSHAN.win, context.wilds, stand_ins_for(LUOSHAN, context.wilds))
+        readings = evaluator.decompositions(hand.concealed, melds_needed(LUOSHAN.hand_size, hand), context.win_tile)
+        view = SCORER_KEY_VIEWS["luoshan"](context)
+        for shape in readings:
+            views = [view(g.kind, tuple(int(t) for t in g.tiles), (), shape.win_role if n == shape.win_group else None)
+                     for n, g in enumerate(shape.groups)]
+            judged = Judged(hand, shape, context, frozenset(context.wilds))
+            assert value_of_views(views, hand, context) == hand_value(judged)[0], (hand, shape, context)
+            seen_values.add(hand_value(judged)[0])
+            values += 1
+        checked += 1
+    assert values > 1000 and len(seen_values) > 10      # many readings, many different values
