@@ -21,7 +21,7 @@ from . import tables
 from .decompose import assemble, role_of, standard_splits, win_options
 from .fast import MAX_MELDS as _MAX_MELDS, build_is_complete, build_waits, size_error as _size_error
 from .ordered import ordered_classes
-from .readings import ANY_READING, NO_WIN, WIN_NATURAL, WIN_WILD, GroupView, standard_classes
+from .readings import ANY_READING, NO_WIN, WIN_NATURAL, WIN_WILD, GroupView, Split, standard_classes
 from .results import HandError, WinShape
 from .shapes import PAIRS_258, ShapeKind, Shapes
 from .special import RawGroup, SpecialStats, special_splits
@@ -353,8 +353,9 @@ class Evaluator:
         if found is None:
             return None
 
-        def builder(split: tuple[RawGroup, ...], index: int | None, place: int | None) -> Callable[[], WinShape]:
+        def builder(split_of: Callable[[], Split]) -> Callable[[], WinShape]:
             def build() -> WinShape:
+                split, index, place = split_of()
                 groups, assignment = assemble(split, sources, wild_tiles, self.wild_kinds, pair_faces, False)
                 natural = sum(1 for kind, face in assignment if kind == face)
                 role = None if index is None else role_of(groups[index], place)  # type: ignore[arg-type]
@@ -362,8 +363,8 @@ class Evaluator:
             return build
 
         grouped: dict[Hashable, list[Callable[[], WinShape]]] = {}
-        for split, index, place, rough in found:
-            grouped.setdefault(rough, []).append(builder(split, index, place))
+        for rough, split_of in found:
+            grouped.setdefault(rough, []).append(builder(split_of))
         return list(grouped.items())
 
     def _shapes_of(self, shape: ShapeKind, splits: Iterable[tuple[RawGroup, ...]], sources: dict[int, list[Tile]],

@@ -25,12 +25,12 @@ groups each holding a natural tile, the rest free), and a winning wild only wher
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from functools import lru_cache, partial
 from itertools import product
 
 from .decompose import HONOUR_CHOWS, _free_faces, _split_key
-from .readings import NATURAL, NO_WIN, WILD_OTHER, WILD_OWN, WIN_NATURAL, WIN_WILD, Class, CostOf, GroupView, Witness, _Walk, \
+from .readings import NATURAL, NO_WIN, WILD_OTHER, WILD_OWN, WIN_NATURAL, WIN_WILD, Class, CostOf, GroupView, Split, Witness, _Walk, \
     one_per_reading, raw_role
 from .results import GroupKind, WinRole
 from .special import RawGroup
@@ -375,7 +375,7 @@ class _OrderedWalk(_Walk):
 def ordered_classes(faces: Sequence[int], wilds: int, wild_kinds: Sequence[tuple[int, int]],
                     pair_kinds: frozenset[int] | None, honour_chows: bool, win: tuple[int, int | None],
                     view: GroupView, cost: CostOf | None = None, coarse: GroupView | None = None
-                    ) -> list[tuple[tuple[RawGroup, ...], int | None, int | None, Class]] | None:
+                    ) -> list[tuple[Hashable, Callable[[], Split]]] | None:
     """`readings.standard_classes` for a hand with wilds of several kinds, the winning tile
     natural or wild: `wild_kinds` lists (kind, tiles) of every wild kind in the hand (flowers
     too) and `win` is (NO_WIN, None), (WIN_NATURAL, face) or (WIN_WILD, the winning tile's
@@ -385,17 +385,18 @@ def ordered_classes(faces: Sequence[int], wilds: int, wild_kinds: Sequence[tuple
     if walk.tracking is None:
         return None
     found = one_per_reading(walk, walk.run())
-    out = []
-    for classes, (_, witness) in found.items():
-        chosen: list[tuple[RawGroup, int | None]] = []
-        while witness:
-            item, witness = witness
-            chosen.append(item)
-        split = tuple(group for group, _ in chosen)  # already in split order
-        win_index = next((n for n, (_, place) in enumerate(chosen) if place is not None), None)
-        rough = walk.coarse_class(classes)
-        out.append((split, win_index, None if win_index is None else chosen[win_index][1], rough))
-    return out
+    return [(walk.coarse_class(classes), partial(_split, witness)) for classes, (_, witness) in found.items()]
+
+
+def _split(witness: Witness) -> Split:
+    """The split a witness names (its groups already in split order)."""
+    chosen: list[tuple[RawGroup, int | None]] = []
+    while witness:
+        item, witness = witness
+        chosen.append(item)
+    split = tuple(group for group, _ in chosen)
+    win_index = next((n for n, (_, place) in enumerate(chosen) if place is not None), None)
+    return split, win_index, None if win_index is None else chosen[win_index][1]
 
 
 __all__ = ["ordered_classes"]

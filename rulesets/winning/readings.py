@@ -31,6 +31,7 @@ more places of a kind's own face than its tiles), ordered.py walks the splits in
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from collections.abc import Callable, Hashable, Sequence
 
 from .decompose import _free_faces, _options, _split_key
@@ -84,6 +85,7 @@ CostOf = Callable[[list[int], bool], int]
 _NATURALS = tuple((NATURAL,) * n for n in range(4))
 _NO_WIN: tuple[tuple[None, None], ...] = ((None, None),)
 Class = tuple  # sorted view ids
+Split = tuple[tuple[RawGroup, ...], "int | None", "int | None"]  # groups, winning group, place in it
 
 
 class ViewClass(tuple):
@@ -140,6 +142,7 @@ class _Walk:
         self.as_set = getattr(view, "as_set", False)
         self.coarse_ids: dict[Hashable, int] = {}
         self.coarse_of: list[int] = []  # view id → coarse view id
+        self.coarse_views: list[Hashable] = []  # coarse view id → the view (`coarse_class`)
         self.memo: dict[tuple, dict[Class, Witness]] = {}
         # per (group, winning tile placed): its own-face places and (place, role, class id) choices
         self.seen: dict[tuple, tuple[tuple[int, ...], tuple[tuple[int | None, WinRole | None, int], ...]]] = {}
@@ -171,7 +174,9 @@ class _Walk:
         view the class itself."""
         if self.coarse is None:
             return classes
-        views = list(self.coarse_ids)  # a coarse view's id is its place in the dict
+        views = self.coarse_views
+        if len(views) != len(self.coarse_ids):
+            views = self.coarse_views = list(self.coarse_ids)  # an id is its place in the dict
         return ViewClass(views[i] for i in sorted(self.coarse_of[i] for i in classes))
 
     def win_choices(self, kind: GroupKind, faces: tuple[int, ...], flags: tuple[bool, ...]
@@ -322,10 +327,11 @@ class _Walk:
 def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tuple[int, int]],
                      pair_kinds: frozenset[int] | None, honour_chows: bool, win: tuple[int, int | None],
                      view: GroupView = exact_view, cost: CostOf | None = None, coarse: GroupView | None = None
-                     ) -> list[tuple[tuple[RawGroup, ...], int | None, int | None, Class]] | None:
-    """One standard split per class: (groups sorted as `standard_splits` sorts them, index of
-    the group holding the winning tile and its place there, or None, None, and the split's
-    class under `coarse`), or None when the classes cannot be trusted (see below).
+                     ) -> list[tuple[Hashable, Callable[[], Split]]] | None:
+    """One standard split per class: (the class as a judge sees it (`_Walk.coarse_class`), and
+    a function giving the split: its groups sorted as `standard_splits` sorts them, the index of
+    the group holding the winning tile and its place there, or None, None), or None when the
+    classes cannot be trusted (see below).
 
     `faces`: face counts of the natural tiles; `wilds`: the number of wild tiles;
     `wild_counts`: (face, tiles) of each wild kind with a face (a wild flower has none).  Where
@@ -345,18 +351,20 @@ def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tup
     if walk.ambiguous:
         return None
     found = one_per_reading(walk, found)
-    out = []
-    for classes, witness in found.items():
-        chosen: list[tuple[RawGroup, int | None]] = []
-        while witness:
-            item, witness = witness
-            chosen.append(item)
-        order = sorted(range(len(chosen)), key=lambda i: _split_key(chosen[i][0]))
-        split = tuple(chosen[i][0] for i in order)
-        win_index = next((n for n, i in enumerate(order) if chosen[i][1] is not None), None)
-        rough = walk.coarse_class(classes)
-        out.append((split, win_index, None if win_index is None else chosen[order[win_index]][1], rough))
-    return out
+    return [(walk.coarse_class(classes), partial(_sorted_split, witness)) for classes, witness in found.items()]
+
+
+def _sorted_split(witness: Witness) -> Split:
+    """The split a witness names, its groups sorted as `standard_splits` sorts them (worked out
+    only for the classes a judge builds)."""
+    chosen: list[tuple[RawGroup, int | None]] = []
+    while witness:
+        item, witness = witness
+        chosen.append(item)
+    order = sorted(range(len(chosen)), key=lambda i: _split_key(chosen[i][0]))
+    split = tuple(chosen[i][0] for i in order)
+    win_index = next((n for n, i in enumerate(order) if chosen[i][1] is not None), None)
+    return split, win_index, None if win_index is None else chosen[order[win_index]][1]
 
 
 __all__ = ["GroupView", "ViewClass", "ANY_READING", "read_as_set", "exact_view", "NATURAL", "WILD_OTHER", "WILD_OWN", "NO_WIN", "WIN_NATURAL", "WIN_WILD",
