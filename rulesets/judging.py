@@ -83,6 +83,14 @@ def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: 
             rank = key_rank(ruleset.scoring, hand, context)
         else:
             coarse = reading_view(ruleset, context, scoring=False, win=win)
+    elif view is not None and all(r.by_key is not None for r in win.requirements):
+        # legality alone, decided by the scorer's key: the classes of the key's views are enough
+        rank = key_rank(ruleset.scoring, hand, context)
+        keyed = price_key_view(ruleset, context, win) if rank is not None else None
+        if keyed is not None:
+            view = coarse = keyed
+        else:
+            rank = None
     verdict = judge(win, ruleset.hand_size, hand, context, context.wilds,
                     stand_ins, candidates, view=view, coarse=coarse,
                     first_legal=not settle, keep=keep, rank=rank)

@@ -78,6 +78,9 @@ class Requirement:
     zh: str                                   # the text's words, short
     source: Source
     check: Callable[[Judged], bool]
+    by_key: Callable[[Any, WinContext], bool] | None = None
+    """The same check from the scorer's key of a reading alone (螺山's 100/200 和数), when it reads
+    nothing else: a judge that knows a class's key (`judge`'s `rank`) then needs no reading."""
 
     def describe(self) -> str:
         return f"{self.zh} ({self.key})"
@@ -144,9 +147,11 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
     at the first legal reading (a caller asking only whether the hand is legal).  `keep`: which
     legal readings the verdict lists, given each coarse class's first reading and builders of
     the rest (a settle that needs only the best-priced classes); without it, all of them.
-    `rank`: with `keep`, the key `keep` picks by, worked out from a class alone (None: not known
-    for it): the classes are judged best key first, and once legal ones are found, those of a
-    lower key are not built at all."""
+    `rank`: the scorer's key (what `keep` picks by) worked out from a class alone (None: not known
+    for it).  With `keep`, the classes are judged best key first, and once legal ones are found,
+    those of a lower key are not built at all.  Where every requirement is decided by that key
+    (`Requirement.by_key`), no class is built to be judged: only the legal ones kept (and, for a
+    hand that is not legal, the first one, which the verdict shows)."""
     wilds = frozenset(wild_kinds)
     evaluator = make_evaluator(rules, wilds, stand_ins)
     needed = melds_needed(hand_size, hand)
@@ -160,24 +165,33 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
     classes = evaluator.classified_decompositions(hand.concealed, needed, context.win_tile, view, coarse)
     if not classes:
         return Verdict(False, False, None, ("not a winning shape in this region",))
-    order = _ranked(classes, rank) if keep is not None and rank is not None else None
+    by_key = rank is not None and all(r.by_key is not None for r in rules.requirements)
+    order = _ranked(classes, rank) if rank is not None and (keep is not None or by_key) else None
     best_failures: tuple[tuple[int, int], tuple[str, ...]] | None = None
     shapes: dict[int, WinShape] = {}
     legal_classes: list[tuple[Judged, list[Callable[[], WinShape]]]] = []
     legal_key = None
     for index in (order or range(len(classes))):
         builds = classes[index][1]
-        if legal_classes and order is not None and rank(classes[index][0]) != legal_key:  # type: ignore[misc]
+        key = rank(classes[index][0]) if order is not None else None  # type: ignore[misc]
+        if legal_classes and order is not None and key != legal_key:
             break                                     # a lower key: `keep` would drop it
+        if order is not None and by_key:
+            failures = tuple(r.describe() for r in rules.requirements if not r.by_key(key, context))  # type: ignore[misc]
+            if failures:                              # judged without a reading
+                if best_failures is None or (len(failures), index) < best_failures[0]:
+                    best_failures = (len(failures), index), failures
+                continue
         shape = shapes[index] = builds[0]()
         judged = Judged(hand, shape, context, wilds)
-        failures = tuple(r.describe() for r in rules.requirements if not r.check(judged))
+        if not (order is not None and by_key):
+            failures = tuple(r.describe() for r in rules.requirements if not r.check(judged))
         if not failures:
             if first_legal:
                 legal_classes.append((judged, []))
                 break
             legal_classes.append((judged, builds[1:]))
-            legal_key = rank(classes[index][0]) if order is not None else None  # type: ignore[misc]
+            legal_key = key
         elif best_failures is None or (len(failures), index) < best_failures[0]:
             best_failures = (len(failures), index), failures
     if keep is not None and legal_classes:

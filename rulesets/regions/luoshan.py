@@ -11,7 +11,7 @@ from ..indicators import Derivation, Effect, IndicatorRule, NextHeadTile, Timing
 from ..provenance import Derived, Given, analyst, choice, open_question, text
 from ..reserve import NoReserve
 from ..rotation import RotationRule
-from ..scoring.luoshan import LuoshanScorer, meets_threshold
+from ..scoring.luoshan import LuoshanScorer, meets_threshold, threshold_met
 from ..tilesets import SET_136
 from ..walls import End
 from ..winrules import Requirement, WinRules
@@ -39,7 +39,7 @@ def _caishen(options) -> tuple[IndicatorRule, ...]:
 
 
 THRESHOLD = Requirement("threshold", "自摸100和 / 放冲200和", text("§31.6", "和牌条件，自摸100和及以上或放冲200和及以上"),
-                        meets_threshold)
+                        meets_threshold, by_key=threshold_met)
 
 REGION = Region(
     id="luoshan",

@@ -230,8 +230,12 @@ def round_up_ten(points: int) -> int:
 
 def meets_threshold(j: Judged) -> bool:
     """「和牌条件，自摸100和及以上或放冲200和及以上」."""
-    value, _ = hand_value(j)
-    return value >= (100 if j.context.self_drawn else 200)
+    return threshold_met(hand_value(j)[0], j.context)
+
+
+def threshold_met(value: int, context: WinContext) -> bool:
+    """The threshold from the 和数 alone (`Requirement.by_key`)."""
+    return value >= (100 if context.self_drawn else 200)
 
 
 @dataclass(frozen=True)
