@@ -13,7 +13,7 @@ import asyncio
 import logging
 import random
 import ssl
-from typing import Awaitable, Callable, Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
 import aiomqtt
 
@@ -46,10 +46,34 @@ def tls_context(broker: BrokerSettings) -> ssl.SSLContext | None:
     return ssl.create_default_context(cafile=broker.ca_file)
 
 
+class GuardedClient(aiomqtt.Client):
+    """aiomqtt 2.x's client, except that a write interest for a socket that closed before the
+    event loop got to it is dropped.  aiomqtt schedules `add_writer(fd)` when paho has bytes to
+    send; a broker that goes away in between leaves the fd closed, and the loop raised EBADF in
+    that callback ("Exception in callback … add_writer", once in a loaded test run while a broker
+    restarted) — or, with the fd number reused, would watch another socket."""
+
+    def _on_socket_register_write(self, client: Any, userdata: Any, sock: Any) -> None:
+        fileno = sock.fileno()
+
+        def write() -> None:
+            try:
+                client.loop_write()
+            except Exception as error:            # a broken pipe: the connection is gone
+                if not self._disconnected.done():
+                    self._disconnected.set_exception(error)
+
+        def register() -> None:
+            if fileno >= 0 and sock.fileno() == fileno:   # still open: a closed socket says -1
+                self._loop.add_writer(fileno, write)
+
+        self._loop.call_soon_threadsafe(register)   # paho may call this from the connecting thread
+
+
 def new_client(broker: BrokerSettings, identifier: str, *, tls: ssl.SSLContext | None, timeout: float,
                keepalive: int, will: aiomqtt.Will | None = None, clean_session: bool = True,
                in_flight: int = 20) -> aiomqtt.Client:
-    client = aiomqtt.Client(broker.host, broker.port, username=broker.user, password=broker.password,
+    client = GuardedClient(broker.host, broker.port, username=broker.user, password=broker.password,
                             identifier=identifier, will=will, tls_context=tls, timeout=timeout, keepalive=keepalive,
                             clean_session=clean_session, max_queued_incoming_messages=10000,
                             max_inflight_messages=in_flight)

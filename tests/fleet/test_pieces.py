@@ -1,6 +1,7 @@
 """The fleet's pieces without a broker: the public filter at the one gate, the payloads, the
 outbox, the back-off, the report's bounded queue, and the parlour reading whatever arrives."""
 
+import asyncio
 import json
 import random
 
@@ -153,3 +154,32 @@ def test_the_parlour_skips_what_is_malformed_and_keeps_a_hand_once(tmp_path):
     assert [h["id"] for h in stored] == ["t1:d"]
     seen = watcher.tables["t1"]
     assert (seen.events, seen.repeated, seen.missed) == (4, 1, 2)       # 1 2 [2] 5 | a new run from 1
+
+
+# -- the client ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("guarded", [True, False])
+def test_a_write_interest_for_a_socket_closed_before_the_loop_got_to_it_is_dropped(guarded):
+    """paho asks to be told when its socket can take bytes; aiomqtt schedules the registration.
+    A broker gone in between closes the socket first: the guarded client drops the registration;
+    aiomqtt's own raised EBADF inside the event loop (the run below fails on any such error)."""
+    import socket
+
+    import aiomqtt
+
+    from firmware.fleet.connection import GuardedClient
+    from tests.asyncio_support import LeakError
+
+    async def closed_before_registered() -> None:
+        client = (GuardedClient if guarded else aiomqtt.Client)("127.0.0.1", 1)
+        mine, theirs = socket.socketpair()
+        client._on_socket_register_write(client._client, None, mine)   # as paho calls it
+        mine.close()                                                   # the broker went away
+        theirs.close()
+        await asyncio.sleep(0.01)
+
+    if guarded:
+        run(closed_before_registered())
+    else:                                       # what the guard is for: the stock client's error
+        with pytest.raises(LeakError, match="Bad file descriptor"):
+            run(closed_before_registered())
