@@ -165,27 +165,26 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
     classes = evaluator.classified_decompositions(hand.concealed, needed, context.win_tile, view, coarse)
     if not classes:
         return Verdict(False, False, None, ("not a winning shape in this region",))
-    by_key = rank is not None and all(r.by_key is not None for r in rules.requirements)
-    order = _ranked(classes, rank) if rank is not None and (keep is not None or by_key) else None
+    by_key = all(r.by_key is not None for r in rules.requirements)
+    ranked = _ranked(classes, rank) if rank is not None and (keep is not None or by_key) else None
+    order, keys = ranked if ranked is not None else (None, None)
+    decided = keys is not None and by_key             # legality from the key: no reading to build
     best_failures: tuple[tuple[int, int], tuple[str, ...]] | None = None
     shapes: dict[int, WinShape] = {}
     legal_classes: list[tuple[Judged, list[Callable[[], WinShape]]]] = []
     legal_key = None
     for index in (order or range(len(classes))):
         builds = classes[index][1]
-        key = rank(classes[index][0]) if order is not None else None  # type: ignore[misc]
-        if legal_classes and order is not None and key != legal_key:
+        key = keys[index] if keys is not None else None
+        if legal_classes and keys is not None and key != legal_key:
             break                                     # a lower key: `keep` would drop it
-        if order is not None and by_key:
+        if decided:
             failures = tuple(r.describe() for r in rules.requirements if not r.by_key(key, context))  # type: ignore[misc]
-            if failures:                              # judged without a reading
-                if best_failures is None or (len(failures), index) < best_failures[0]:
-                    best_failures = (len(failures), index), failures
-                continue
-        shape = shapes[index] = builds[0]()
-        judged = Judged(hand, shape, context, wilds)
-        if not (order is not None and by_key):
-            failures = tuple(r.describe() for r in rules.requirements if not r.check(judged))
+        if not decided or not failures:
+            shape = shapes[index] = builds[0]()
+            judged = Judged(hand, shape, context, wilds)
+            if not decided:
+                failures = tuple(r.describe() for r in rules.requirements if not r.check(judged))
         if not failures:
             if first_legal:
                 legal_classes.append((judged, []))
@@ -205,10 +204,11 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
     return Verdict(True, False, first, best_failures[1] if best_failures else (), count)
 
 
-def _ranked(classes: list[tuple[Hashable, list[Callable[[], WinShape]]]], rank: Rank) -> list[int] | None:
-    """The classes' indices, best key first (in their order among equals), or None when a
-    class's key is not known."""
+def _ranked(classes: list[tuple[Hashable, list[Callable[[], WinShape]]]], rank: Rank
+            ) -> tuple[list[int], list[Any]] | None:
+    """The classes' indices, best key first (in their order among equals), and each class's key;
+    None when a class's key is not known."""
     keys = [rank(key) for key, _ in classes]
     if None in keys:
         return None
-    return sorted(range(len(classes)), key=keys.__getitem__, reverse=True)  # stable: ties keep their order
+    return sorted(range(len(classes)), key=keys.__getitem__, reverse=True), keys  # stable: ties keep their order

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from collections.abc import Iterable
 from typing import Any
 
-from ..hand import Hand, MeldKind, WinContext
+from ..hand import Hand, Meld, MeldKind, WinContext
 from ..settlement import Item, Settlement, payments_from
 from ..tiles import Tile
 from ..winning import GroupKind, WinRole
@@ -79,17 +79,17 @@ def total_of(points: int, tai: int, pinghu: bool) -> int:
 
 # -- a reading's items -------------------------------------------------------------------------------
 
-def declared_points(j: Judged) -> tuple[list[Item], int]:
+def declared_points(melds: Iterable[Meld], context: WinContext) -> tuple[list[Item], int]:
     """The declared melds' 基本和数 items and 台."""
     items: list[Item] = []
     tai = 0
-    for meld in j.declared:
+    for meld in melds:
         tile = meld.kind_tile
         if meld.kind is MeldKind.CHOW or meld.kind is MeldKind.SPECIAL:
             continue
         value, name = declared_value(meld.kind, _big(tile))
         items.append(Item(f"{name}_{tile}", f"{name}{tile.zh}", "peng" if name == "碰" else "gang", value, "hu"))
-        if _seat_or_dragon(tile, j.context):
+        if _seat_or_dragon(tile, context):
             tai += 1
     return items, tai
 
@@ -104,7 +104,7 @@ def declared_value(kind: MeldKind, big: bool) -> tuple[int, str]:
 
 def meld_points(j: Judged) -> tuple[list[Item], int]:
     """基本和数 items and the 台 from melds."""
-    items, tai = declared_points(j)
+    items, tai = declared_points(j.declared, j.context)
     ctx = j.context
     concealed: list[Item] = []
     for index, group in enumerate(j.shape.groups):
@@ -186,7 +186,8 @@ def value_of_views(views: Iterable[tuple], hand: Hand, context: WinContext) -> i
     or the pair), with the hand's declared melds: what `hand_value` gives that reading, without
     building it (a settle ranks the classes of readings by it and builds the best ones only)."""
     self_drawn = context.self_drawn
-    points = tai = 0
+    declared, tai = declared_points(hand.melds, context)
+    points = sum(item.value for item in declared)
     suits: set[int] = set()                           # 0-2 万筒条, 3 honours: as `Judged.standing` has them
     chows_only = pungs_only = True                    # of the melds (平和, 对对胡); the pair counts for neither
     win_role = None
@@ -210,12 +211,8 @@ def value_of_views(views: Iterable[tuple], hand: Hand, context: WinContext) -> i
         suits.update(3 if t.is_honour else t // 9 for t in meld.tiles if t.is_suited or t.is_honour)
         if meld.kind is MeldKind.CHOW:
             pungs_only = False
-            continue
-        chows_only = False
-        if meld.kind is not MeldKind.SPECIAL:
-            tile = meld.kind_tile
-            points += declared_value(meld.kind, _big(tile))[0]
-            tai += _seat_or_dragon(tile, context)
+        else:
+            chows_only = False
     honours = 3 in suits
     shape_tai = suit_tai(len(suits) - honours, honours) + pungs_only
     if chows_only and win_role is WinRole.OPEN:

@@ -31,7 +31,7 @@ from itertools import product
 
 from .decompose import HONOUR_CHOWS, _free_faces, _split_key
 from .readings import NATURAL, NO_WIN, WILD_OTHER, WILD_OWN, WIN_NATURAL, WIN_WILD, Class, CostOf, GroupView, Split, Witness, _Walk, \
-    one_per_reading, raw_role
+    one_per_reading, raw_role, split_of, unroll
 from .results import GroupKind, WinRole
 from .special import RawGroup
 
@@ -390,13 +390,7 @@ def ordered_classes(faces: Sequence[int], wilds: int, wild_kinds: Sequence[tuple
 
 def _split(witness: Witness) -> Split:
     """The split a witness names (its groups already in split order)."""
-    chosen: list[tuple[RawGroup, int | None]] = []
-    while witness:
-        item, witness = witness
-        chosen.append(item)
-    split = tuple(group for group, _ in chosen)
-    win_index = next((n for n, (_, place) in enumerate(chosen) if place is not None), None)
-    return split, win_index, None if win_index is None else chosen[win_index][1]
+    return split_of(unroll(witness))
 
 
 __all__ = ["ordered_classes"]

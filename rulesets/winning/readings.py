@@ -357,14 +357,22 @@ def standard_classes(faces: Sequence[int], wilds: int, wild_counts: Sequence[tup
 def _sorted_split(witness: Witness) -> Split:
     """The split a witness names, its groups sorted as `standard_splits` sorts them (worked out
     only for the classes a judge builds)."""
+    return split_of(sorted(unroll(witness), key=lambda item: _split_key(item[0])))
+
+
+def unroll(witness: Witness) -> list[tuple[RawGroup, int | None]]:
+    """The (group, winning tile's place or None) items of a witness, in the walk's order."""
     chosen: list[tuple[RawGroup, int | None]] = []
     while witness:
         item, witness = witness
         chosen.append(item)
-    order = sorted(range(len(chosen)), key=lambda i: _split_key(chosen[i][0]))
-    split = tuple(chosen[i][0] for i in order)
-    win_index = next((n for n, i in enumerate(order) if chosen[i][1] is not None), None)
-    return split, win_index, None if win_index is None else chosen[order[win_index]][1]
+    return chosen
+
+
+def split_of(chosen: Sequence[tuple[RawGroup, int | None]]) -> Split:
+    """(groups, index of the group holding the winning tile, its place there) of ordered items."""
+    win_index = next((n for n, (_, place) in enumerate(chosen) if place is not None), None)
+    return tuple(group for group, _ in chosen), win_index, None if win_index is None else chosen[win_index][1]
 
 
 __all__ = ["GroupView", "ViewClass", "ANY_READING", "read_as_set", "exact_view", "NATURAL", "WILD_OTHER", "WILD_OWN", "NO_WIN", "WIN_NATURAL", "WIN_WILD",
