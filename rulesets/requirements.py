@@ -1,15 +1,17 @@
 """Win requirements: small named predicates over one reading of a hand (`Judged`).
 
 Each function answers one sentence of a text; region cards wrap them in a `Requirement` with the
-quote.  Tiles are judged as they stand (a wild counts as the tile it stands for).
+quote.  Tiles are judged as they stand (a wild counts as the tile it stands for).  Those that read
+only the hand and the win context are written over those (`of_hand`): a failing hand is known
+without reading it.
 """
 
 from __future__ import annotations
 
-from .hand import MeldKind
+from .hand import Hand, MeldKind, WinContext
 from .tiles import Tile
 from .winning import GroupKind, WinRole
-from .winrules import Judged
+from .winrules import Judged, of_hand
 
 SUITS = ("m", "p", "s")
 
@@ -59,28 +61,33 @@ def has_dragon_pung(j: Judged) -> bool:
     return concealed or any(m.is_pung_like and m.kind_tile.is_dragon for m in j.declared)
 
 
-def opened(j: Judged) -> bool:
+@of_hand
+def opened(hand: Hand, context: WinContext) -> bool:
     """开门 / 开口: at least one meld claimed (吃, 碰 or 明杠)."""
-    return any(m.kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG) for m in j.declared)
+    return any(m.kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG) for m in hand.melds)
 
 
-def opened_by_pung_or_kong(j: Judged) -> bool:
+@of_hand
+def opened_by_pung_or_kong(hand: Hand, context: WinContext) -> bool:
     """沈阳 「必须通过碰或杠（明杠）“开门”」: a 碰 or a 明杠 (a 吃 does not open)."""
-    return any(m.kind in (MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG) for m in j.declared)
+    return any(m.kind in (MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG) for m in hand.melds)
 
 
-def concealed_hand(j: Judged) -> bool:
+@of_hand
+def concealed_hand(hand: Hand, context: WinContext) -> bool:
     """门前清: nothing claimed (concealed kongs allowed)."""
-    return j.hand.is_concealed
+    return hand.is_concealed
 
 
-def self_drawn(j: Judged) -> bool:
-    return j.context.self_drawn
+@of_hand
+def self_drawn(hand: Hand, context: WinContext) -> bool:
+    return context.self_drawn
 
 
-def ready_declared(j: Judged) -> bool:
+@of_hand
+def ready_declared(hand: Hand, context: WinContext) -> bool:
     """报听 before the win."""
-    return j.context.ready_declared
+    return context.ready_declared
 
 
 def all_pungs(j: Judged) -> bool:
@@ -99,9 +106,10 @@ def seven_pairs(j: Judged) -> bool:
     return j.shape.shape.value == "seven_pairs"
 
 
-def no_red_dragon(j: Judged) -> bool:
+@of_hand
+def no_red_dragon(hand: Hand, context: WinContext) -> bool:
     """武汉 「红中留在手上不能胡」: no 红中 among the hand's tiles."""
-    return Tile.RED not in j.hand.all_tiles()
+    return Tile.RED not in hand.all_tiles()
 
 
 def no_kinds_in_hand(j: Judged, kinds: frozenset[Tile]) -> bool:

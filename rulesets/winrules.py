@@ -5,6 +5,8 @@ A requirement is a small named predicate with the text's words: `Requirement(key
 check)`.  It looks at a `Judged` hand — one reading (decomposition) of the tiles with the wilds
 assigned, the declared melds and the win context.  A hand is legal when at least one reading
 meets every requirement; the verdict keeps that reading, so the scorer prices what was judged.
+A check written over the hand and its context alone (`of_hand`) reads no reading: a caller asking
+only whether a hand is legal learns a failing one without looking for any reading.
 """
 
 from __future__ import annotations
@@ -72,6 +74,20 @@ class Judged:
         return self.shape.wilds_as_wild
 
 
+HandCheck = Callable[[Hand, WinContext], bool]
+
+
+def of_hand(check: HandCheck) -> Callable[[Judged], bool]:
+    """A requirement's check that reads only the hand (tiles, declared melds) and the win context
+    (开门, 自摸, 报听, …), never how the tiles are read: it is the same for every reading, so a
+    hand failing it fails in all of them (`Requirement.hand_check`)."""
+    def judged(j: Judged) -> bool:
+        return check(j.hand, j.context)
+    judged.__name__, judged.__doc__ = check.__name__, check.__doc__
+    judged.hand_check = check  # type: ignore[attr-defined]
+    return judged
+
+
 @dataclass(frozen=True)
 class Requirement:
     key: str
@@ -81,6 +97,11 @@ class Requirement:
     by_key: Callable[[Any, WinContext], bool] | None = None
     """The same check from the scorer's key of a reading alone (螺山's 100/200 和数), when it reads
     nothing else: a judge that knows a class's key (`judge`'s `rank`) then needs no reading."""
+
+    @property
+    def hand_check(self) -> HandCheck | None:
+        """The check over the hand and context alone, when it reads no reading (`of_hand`)."""
+        return getattr(self.check, "hand_check", None)
 
     def describe(self) -> str:
         return f"{self.zh} ({self.key})"
@@ -118,6 +139,7 @@ class Verdict:
 
 
 SHORT = "the hand is one tile short"
+NO_SHAPE = "not a winning shape in this region"
 
 Keep = Callable[[list[tuple[Judged, list[Callable[[], WinShape]]]]], list[WinShape]]
 """keep(legal classes as (first reading judged, builders of the others)) -> the legal readings to list."""
@@ -147,6 +169,8 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
     at the first legal reading (a caller asking only whether the hand is legal).  `keep`: which
     legal readings the verdict lists, given each coarse class's first reading and builders of
     the rest (a settle that needs only the best-priced classes); without it, all of them.
+    With `first_legal`, a requirement the hand fails whatever its reading (`of_hand`) ends the
+    judgement before any reading is looked for (the verdict then has no shape).
     `rank`: the scorer's key (what `keep` picks by) worked out from a class alone (None: not known
     for it).  With `keep`, the classes are judged best key first, and once legal ones are found,
     those of a lower key are not built at all.  Where every requirement is decided by that key
@@ -162,9 +186,14 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
     if length != 3 * needed + 2:
         raise HandError(f"{length} concealed tiles with {len(hand.melds)} declared meld(s): "
                         f"a {hand_size}-tile hand needs {3 * needed + 2} to win or {3 * needed + 1} to wait")
+    if first_legal:
+        failures = _hand_failures(rules, hand, context)
+        if failures:
+            complete = evaluator.is_complete(hand.concealed, needed)
+            return Verdict(complete, False, None, failures if complete else (NO_SHAPE,))
     classes = evaluator.classified_decompositions(hand.concealed, needed, context.win_tile, view, coarse)
     if not classes:
-        return Verdict(False, False, None, ("not a winning shape in this region",))
+        return Verdict(False, False, None, (NO_SHAPE,))
     by_key = all(r.by_key is not None for r in rules.requirements)
     ranked = _ranked(classes, rank) if rank is not None and (keep is not None or by_key) else None
     order, keys = ranked if ranked is not None else (None, None)
@@ -202,6 +231,12 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
         return Verdict(True, True, legal[0], (), count, legal_readings=tuple(legal))
     first = shapes[0] if 0 in shapes else classes[0][1][0]()
     return Verdict(True, False, first, best_failures[1] if best_failures else (), count)
+
+
+def _hand_failures(rules: WinRules, hand: Hand, context: WinContext) -> tuple[str, ...]:
+    """The requirements the hand fails whatever its reading (those with a `hand_check`)."""
+    return tuple(r.describe() for r in rules.requirements
+                 if r.hand_check is not None and not r.hand_check(hand, context))
 
 
 def _ranked(classes: list[tuple[Hashable, list[Callable[[], WinShape]]]], rank: Rank

@@ -11,14 +11,14 @@ from ..definition import HouseOption, Play, Region
 from ..dice import SumWallSmallerDieStart
 from ..indicators import AfterWinFlips, Derivation, Effect, IndicatorRule, Timing
 from ..provenance import Derived, Given, analyst, choice, open_question, research, text
-from ..hand import MeldKind
+from ..hand import Hand, MeldKind, WinContext
 from ..rotation import RotationRule
 from ..scoring.changsha import ChangshaScorer
 from ..scoring.hand_types import all_claimed, full_flush, is_seven_pairs
 from ..tilesets import SET_108
 from ..walls import End
 from ..winning import Shapes
-from ..winrules import Judged, Requirement, WinRules
+from ..winrules import Judged, Requirement, WinRules, of_hand
 from .common import (DEFAULT_DEAL, DEFAULT_HAND_SIZE, DEFAULT_PLAYERS, NO_FLOWERS, TAIL_REPLACEMENT, YIPAO_DEALER,
                      dead_wall, phase, with_yipao_dealer)
 
@@ -73,9 +73,10 @@ def qingyise_258(j: Judged) -> bool:
     return not full_flush(j) or is_seven_pairs(j) or req.pair_is_258(j)
 
 
-def no_chow_claimed(j: Judged) -> bool:
+@of_hand
+def no_chow_claimed(hand: Hand, context: WinContext) -> bool:
     """转转: 「只能“碰”不能“吃”，三张相连的牌要摸（但除胡牌）」 — no declared chow."""
-    return not any(m.kind is MeldKind.CHOW for m in j.declared)
+    return not any(m.kind is MeldKind.CHOW for m in hand.melds)
 
 
 def changsha_win(options) -> WinRules:

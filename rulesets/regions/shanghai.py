@@ -6,6 +6,7 @@
 from typing import Callable
 
 from .. import requirements as req
+from ..hand import Hand, WinContext
 from ..definition import HouseOption, Play, Region
 from ..dice import SumPicksWallSkipSum
 from ..provenance import Derived, Given, choice, default, open_question, research, text
@@ -13,7 +14,7 @@ from ..rotation import RotationRule
 from ..scoring.hand_types import full_flush, half_flush
 from ..scoring.shanghai import ShanghaiScorer
 from ..tilesets import SET_144
-from ..winrules import Judged, Requirement, WinRules
+from ..winrules import Judged, Requirement, WinRules, of_hand
 from .common import (DEFAULT_DEAL, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, YIPAO_DEALER, dead_wall,
                      flowers_from_tail, four_players, with_yipao_dealer)
 
@@ -48,10 +49,11 @@ def at_least_pengpeng(kind: str) -> Callable[[Judged], bool]:
     return check
 
 
-def no_missed_win(j: Judged) -> bool:
+@of_hand
+def no_missed_win(hand: Hand, context: WinContext) -> bool:
     """漏胡: a tile passed since the last 动牌 (`context.extra["passed_tiles"]`) may not be won on a discard."""
-    passed = j.context.get("passed_tiles", ()) or ()
-    return j.context.self_drawn or j.context.win_tile not in passed
+    passed = context.get("passed_tiles", ()) or ()
+    return context.self_drawn or context.win_tile not in passed
 
 
 LOUHU = Requirement("louhu", "漏胡", text("§4.6", "玩家A是不能胡那一张的。除非玩家A有进行动牌的情况; 漏胡只针对1张牌，不针对一次性听的所有牌"),

@@ -4,13 +4,14 @@ Must open (开门) to win, all three suits and a 幺九 required; 亮牌 of 东�
 after one's own draw) or 中发白 (any time); score 2^N 番 with an optional cap.
 """
 
+from ..hand import Hand, WinContext
 from ..definition import HouseOption, Play, Region
 from ..provenance import Derived, Given, default, open_question, text
 from ..requirements import all_three_suits, has_terminal, opened_by_pung_or_kong
 from ..scoring.shenyang import ShenyangScorer
 from ..tiles import DRAGONS, WINDS
 from ..tilesets import SET_136
-from ..winrules import Judged, Requirement, WinRules
+from ..winrules import Judged, Requirement, WinRules, of_hand
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS, TAIL_REPLACEMENT,
                      dead_wall, four_players, phase, walls_for)
 
@@ -67,14 +68,16 @@ SANSE = Requirement("sanmen", "不允许缺门", text("§32.2", "不允许缺门
 YAOJIU = Requirement("yaojiu", "不允许缺幺九（可以缺字）", text("§32.2", "不允许缺门，不允许缺“幺九”，可以缺字"), has_terminal)
 
 
-def no_shoubayi(j: Judged) -> bool:
+@of_hand
+def no_shoubayi(hand: Hand, context: WinContext) -> bool:
     """More than one concealed tile before the winning tile."""
-    return len(j.hand.concealed) > 2
+    return len(hand.concealed) > 2
 
 
-def nothing_left_to_show(j: Judged) -> bool:
+@of_hand
+def nothing_left_to_show(hand: Hand, context: WinContext) -> bool:
     """Reading (b): the concealed tiles do not hold one each of 东南西北, nor one each of 中发白."""
-    held = set(j.hand.concealed)
+    held = set(hand.concealed)
     return not (set(WINDS) <= held or set(DRAGONS) <= held)
 
 

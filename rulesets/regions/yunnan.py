@@ -7,6 +7,7 @@ winners; within the last four tiles a possible win must be taken.
 
 from typing import Callable
 
+from ..hand import Hand, WinContext
 from ..definition import HouseOption, Play, Region
 from ..indicators import Derivation, Effect, IndicatorRule, TailTops, Timing
 from ..provenance import Derived, Given, choice, default, open_question, text
@@ -14,7 +15,7 @@ from ..rotation import RotationRule
 from ..scoring.yunnan import YunnanScorer, is_pinghu
 from ..tilesets import SET_136
 from ..walls import End
-from ..winrules import Judged, Requirement, WinRules
+from ..winrules import Judged, Requirement, WinRules, of_hand
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, NO_FLOWERS, YIPAO_DEALER, dead_wall, four_players, phase,
                      with_yipao_dealer)
 
@@ -59,10 +60,11 @@ def pinghu_self_drawn(reading: str) -> Callable[[Judged], bool]:
     return check
 
 
-def no_win_after_pass(j: Judged) -> bool:
+@of_hand
+def no_win_after_pass(hand: Hand, context: WinContext) -> bool:
     """「在自己未摸下一张牌的一圈内，不能弃先胡后」: a side that passed a win since its last draw
     (`context.extra["passed_since_draw"]`) may not win on a discard."""
-    return j.context.self_drawn or not j.context.get("passed_since_draw", False)
+    return context.self_drawn or not context.get("passed_since_draw", False)
 
 
 def yunnan_win(options) -> WinRules:

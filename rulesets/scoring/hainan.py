@@ -26,7 +26,7 @@ from ..hand import Hand, MeldKind, WinContext
 from ..settlement import Item, Settlement
 from ..tiles import Tile
 from ..winning import GroupKind
-from ..winrules import Judged, Verdict
+from ..winrules import Judged, Verdict, of_hand
 from .base import DrawContext
 from .base import best_reading
 from .tally import ZERO, dealer_involved, discarder_or_each
@@ -73,9 +73,10 @@ def has_fan_or_self_drawn(j: Judged) -> bool:
     return j.context.self_drawn or fan_count(j) > 0
 
 
-def ready_wins_by_self_draw(j: Judged) -> bool:
+@of_hand
+def ready_wins_by_self_draw(hand: Hand, context: WinContext) -> bool:
     """「报听明摸放炮不能和牌，必须自摸」: after 报听 only a self-draw wins."""
-    return not j.context.ready_declared or j.context.self_drawn
+    return not context.ready_declared or context.self_drawn
 
 
 def win_kind(context: WinContext) -> Item:
