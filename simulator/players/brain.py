@@ -74,6 +74,7 @@ class Brain:
         self.play = rules.ruleset.play
         self._legal: dict[tuple, bool] = {}
         self._distances: dict[tuple, int] = {}
+        self._dead_kinds: dict[tuple[Tile, ...], frozenset[Tile]] = {}    # per set of wilds
         self.live_at_start = 0
 
     def new_hand(self) -> None:
@@ -104,14 +105,21 @@ class Brain:
     def _distance(self, player: Player, kinds: list[Tile], wilds: tuple[Tile, ...], needed: int) -> int:
         shanten = self.rules.tools(wilds)[1]
         dead = self._dead(player, wilds)
-        live = [k for k in kinds if k not in dead and not (player.void and k.suit == player.void)]
+        live = kinds
+        if dead or player.void:
+            live = [k for k in kinds if k not in dead and not (player.void and k.suit == player.void)]
         best = shanten.best(live, needed, seven_pairs_ok=not player.melds)
         if self.hints.all_pungs_or_flush:
             best = self._pung_or_flush(player, live, needed, wilds)
         return best
 
     def _dead(self, player: Player, wilds: tuple[Tile, ...]) -> frozenset[Tile]:
-        return frozenset(k for k in self.hints.dump if k not in wilds)
+        if not self.hints.dump:
+            return frozenset()
+        found = self._dead_kinds.get(wilds)
+        if found is None:
+            found = self._dead_kinds[wilds] = frozenset(k for k in self.hints.dump if k not in wilds)
+        return found
 
     def _pung_or_flush(self, player: Player, kinds: list[Tile], needed: int, wilds: tuple[Tile, ...]) -> int:
         shanten = self.rules.tools(wilds)[1]

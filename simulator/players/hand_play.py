@@ -156,9 +156,8 @@ class HandPlay:
         """云南 尾牌: a shown tail tile that would make this kong's replacement a 杠上开花 (else None:
         the replacement is the last tile not shown)."""
         for slot, kind in self.wall.shown_on_top():
-            if self.rules.legal_win(player.seat, player.kinds() + [kind], player.meld_tuple(), player.flower_tiles(),
-                                    kind, None, self.wilds_for(player), player.ready, self.facts(),
-                                    kong_replacement=True, last_tile=self.wall.live_after_kong() <= 0, bao=player.bao):
+            if self.legal_win(player, player.kinds() + [kind], kind, None,
+                              kong_replacement=True, last_tile=self.wall.live_after_kong() <= 0):
                 self.crew.log(player.seat, "weipai", str(kind))
                 return slot
         return None
@@ -319,15 +318,22 @@ class HandPlay:
     # -- wins -----------------------------------------------------------------------------------
 
     def self_win(self, player: Player, drawn: bytes, kong_draw: bool) -> bool:
-        tile = player.hand[drawn]
-        return self.rules.legal_win(player.seat, player.kinds(), player.meld_tuple(), player.flower_tiles(), tile,
-                                    None, self.wilds_for(player), player.ready, self.facts(),
-                                    kong_replacement=kong_draw, last_tile=self.wall.live <= 0, bao=player.bao)
+        return self.legal_win(player, player.kinds(), player.hand[drawn], None,
+                              kong_replacement=kong_draw, last_tile=self.wall.live <= 0)
 
     def win_on(self, player: Player, kind: Tile, discarder: int, last: bool) -> bool:
-        return self.rules.legal_win(player.seat, player.kinds() + [kind], player.meld_tuple(), player.flower_tiles(),
-                                    kind, discarder, self.wilds_for(player), player.ready, self.facts(),
-                                    last_tile=last, bao=player.bao)
+        return self.legal_win(player, player.kinds() + [kind], kind, discarder, last_tile=last)
+
+    def legal_win(self, player: Player, concealed: list[Tile], tile: Tile, discarder: int | None, *,
+                  kong_replacement: bool = False, last_tile: bool = False) -> bool:
+        """Whether the table would accept this win; what the table knows (`facts`) is gathered only
+        for a complete hand (three players ask after every discard, and few hands are complete)."""
+        melds, wilds = player.meld_tuple(), self.wilds_for(player)
+        if not self.rules.complete(concealed, melds, wilds):
+            return False
+        return self.rules.legal_win(player.seat, concealed, melds, player.flower_tiles(), tile, discarder, wilds,
+                                    player.ready, self.facts(), kong_replacement=kong_replacement,
+                                    last_tile=last_tile, bao=player.bao)
 
     def claim_for(self, player: Player, discarder: int | None, kind: Tile, won: bytes | None) -> WinClaim:
         shown = tuple(player.shown_uids())

@@ -102,13 +102,15 @@ class RegionPlay:
 
     def tools(self, wilds: tuple[Tile, ...]) -> tuple[Evaluator, Shanten]:
         """The fast evaluator and the distance counter for these wilds (cached per table)."""
-        key = tuple(sorted(set(wilds)))
-        found = self._tools.get(key)
+        found = self._tools.get(wilds)        # asked as given first: the same tuples come back
         if found is None:
-            stand_ins = stand_ins_for(self.ruleset, key)
-            found = (Evaluator(frozenset(key), self.ruleset.win.shapes, stand_ins),
-                     Shanten(key, stand_ins, self.ruleset.win.shapes))
-            self._tools[key] = found
+            key = tuple(sorted(set(wilds)))
+            found = self._tools.get(key)
+            if found is None:
+                stand_ins = stand_ins_for(self.ruleset, key)
+                found = (Evaluator(frozenset(key), self.ruleset.win.shapes, stand_ins),
+                         Shanten(key, stand_ins, self.ruleset.win.shapes))
+            self._tools[key] = self._tools[wilds] = found
         return found
 
     def flowers(self, wilds: tuple[Tile, ...]) -> frozenset[Tile]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import BAO, Phase, parse_choice
@@ -68,8 +69,8 @@ class Screen:
     lines: tuple[tuple[str, str], ...]       # per seat 0–3: (status, prompt / private)
     centre_down: bool
 
-    @property
-    def phase(self) -> Phase | None:
+    @cached_property
+    def phase(self) -> Phase | None:       # read several times a snapshot (a frozen one: cached)
         return phase_of(self.msg)
 
     @property
@@ -113,16 +114,23 @@ class Eyes:
 
     def __init__(self, table: "SimulatedTable") -> None:
         self.table = table
+        self._last: Screen | None = None
 
     def look(self) -> Screen:
+        """A snapshot of the screens (the last one again while nothing has changed: every change
+        of what it shows moves `table.changes.version`)."""
+        version = self.table.changes.version
+        if self._last is not None and self._last.version == version:
+            return self._last
         display = self.table.display
         world = self.table.world
-        return Screen(
-            version=self.table.changes.version,
+        self._last = Screen(
+            version=version,
             msg=display.text("main", "t_msg"), dice_text=display.text("main", "t_dice"),
             ind_text=display.text("main", "t_ind"), wild_text=display.text("main", "t_wild"),
             lines=tuple((line[0], line[1]) for line in world.seat_displays),
             centre_down=world.centre == LiftPosition.DOWN)
+        return self._last
 
     async def changed(self, since: int) -> int:
         return await self.table.changes.wait(since)

@@ -16,6 +16,7 @@ from rulesets.winning import Shapes
 FAR = 99
 Triple = tuple[int, int, int]      # (melds, partial melds, pair 0/1)
 _NOTHING: tuple[Triple, ...] = ((0, 0, 0),)     # the options of a part with no tiles
+JOINS_KEPT = 1 << 16     # remembered joins of a partial hand and a part (ids: a few MB at most)
 
 
 def _combine(left: Iterable[Triple], right: Iterable[Triple], needed: int) -> list[Triple]:
@@ -57,6 +58,12 @@ class Shanten:
         self._face = tuple(None if Tile(k) in wilds else -1 if k >= 34 else int(plays.get(Tile(k), Tile(k)))
                            for k in range(42))
         self._memo: dict[tuple[tuple[int, ...], bool, bool], tuple[Triple, ...]] = {}
+        self._parts: dict[tuple[tuple[int, ...], bool], int] = {}
+        self._sets: list[tuple[Triple, ...]] = []
+        self._ids: dict[tuple[Triple, ...], int] = {}
+        self._intern(_NOTHING)                        # id 0: the empty hand
+        self._joins: dict[tuple[int, int, int], int] = {}
+        self._leasts: dict[tuple[int, int], int] = {}
 
     def faces(self, kinds: Sequence[Tile]) -> tuple[list[int], int]:
         counts = [0] * 34
@@ -75,14 +82,49 @@ class Shanten:
         """Standard shape; with `only_suit` ('m', 'p', 's') tiles of the other suits count for
         nothing (a one-suit hand with honours)."""
         counts, wilds = self.faces(kinds)
-        parts = [self._options(tuple(counts[base:base + 9]), True, True)
-                 for index, base in enumerate((0, 9, 18)) if only_suit is None or "mps"[index] == only_suit]
-        parts.append(self._options(tuple(counts[27:34]), False, True))
-        state: list[Triple] = [(0, 0, 0)]
-        for part in parts:
-            if part != _NOTHING:
-                state = _combine(state, part, needed)
-        return max(-1, min(2 * (needed - m) - t - p for m, t, p in state) - wilds)
+        state = 0                                    # the id of ((0, 0, 0),): nothing yet
+        for index, base in enumerate((0, 9, 18, 27)):
+            if only_suit is not None and index < 3 and "mps"[index] != only_suit:
+                continue
+            part = counts[base:base + 9]
+            if any(part):
+                state = self._joined(state, self._part_id(tuple(part), index < 3), needed)
+        return max(-1, self._least(state, needed) - wilds)
+
+    def _part_id(self, counts: tuple[int, ...], runs: bool) -> int:
+        """The id of one suit's (or the honours') options."""
+        key = (counts, runs)
+        found = self._parts.get(key)
+        if found is None:
+            found = self._parts[key] = self._intern(self._options(counts, runs, True))
+        return found
+
+    def _intern(self, options: Sequence[Triple]) -> int:
+        """A small id for a set of options: parts and partial hands are met again and again, and
+        their joins are remembered by ids (a few hundred distinct sets: the counts are capped)."""
+        key = tuple(sorted(options))
+        found = self._ids.get(key)
+        if found is None:
+            found = self._ids[key] = len(self._sets)
+            self._sets.append(key)
+        return found
+
+    def _joined(self, state: int, part: int, needed: int) -> int:
+        key = (state, part, needed)
+        found = self._joins.get(key)
+        if found is None:
+            if len(self._joins) >= JOINS_KEPT:      # the oldest goes (one at a time: no long pause)
+                del self._joins[next(iter(self._joins))]
+            found = self._joins[key] = self._intern(_combine(self._sets[state], self._sets[part], needed))
+        return found
+
+    def _least(self, state: int, needed: int) -> int:
+        """Tiles from ready of a whole hand's options, before the wilds."""
+        key = (state, needed)
+        found = self._leasts.get(key)
+        if found is None:
+            found = self._leasts[key] = min(2 * (needed - m) - t - p for m, t, p in self._sets[state])
+        return found
 
     def _options(self, counts: tuple[int, ...], runs: bool, may_pair: bool) -> tuple[Triple, ...]:
         key = (counts, runs, may_pair)
