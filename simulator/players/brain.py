@@ -9,6 +9,7 @@ three suits, pungs, no 杠牌 in hand …) and, per style, play safe into 荒庄
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from rulesets.tiles import Tile
@@ -112,6 +113,24 @@ class Brain:
         if self.hints.all_pungs_or_flush:
             best = self._pung_or_flush(player, live, needed, wilds)
         return best
+
+    def _discard_distances(self, player: Player, kinds: list[Tile], wilds: tuple[Tile, ...],
+                           discards: Collection[Tile]) -> dict[Tile, int]:
+        """`distance` of the hand less one tile of each kind in `discards`, in one pass over it."""
+        if self.hints.all_pungs_or_flush:
+            return {kind: self.distance(player, _without(kinds, kind), wilds) for kind in discards}
+        shanten = self.rules.tools(wilds)[1]
+        dead = self._dead(player, wilds)
+        void = player.void
+        live = [k for k in kinds if k not in dead and not (void and k.suit == void)] if dead or void else kinds
+        needed, pairs_ok = self.needed(player), not player.melds
+        kept = [k for k in discards if not (k in dead or (void and k.suit == void))]
+        out = shanten.after_each_discard(live, needed, kept, seven_pairs_ok=pairs_ok)
+        if len(out) < len(discards):     # a dead or void discard leaves the live tiles as they are
+            unchanged = shanten.best(live, needed, seven_pairs_ok=pairs_ok)
+            for kind in discards:
+                out.setdefault(kind, unchanged)
+        return out
 
     def _dead(self, player: Player, wilds: tuple[Tile, ...]) -> frozenset[Tile]:
         if not self.hints.dump:
@@ -241,10 +260,11 @@ class Brain:
         entries: list[list] = []   # [distance, -weight, penalty, kind, uid, rest, waits (unjudged)]
         budget = Budget(JUDGEMENTS_PER_DECISION)
         held = Counter(kinds)
+        distances = self._discard_distances(player, kinds, wilds, options)
         for kind, uid in options.items():
             rest = list(kinds)
             rest.remove(kind)
-            d = self.distance(player, rest, wilds)
+            d = distances[kind]
             weight = 0.0
             waits: list[tuple[Tile, float]] = []
             if d <= 0:

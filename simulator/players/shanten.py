@@ -16,6 +16,7 @@ from rulesets.winning import Shapes
 FAR = 99
 Triple = tuple[int, int, int]      # (melds, partial melds, pair 0/1)
 _NOTHING: tuple[Triple, ...] = ((0, 0, 0),)     # the options of a part with no tiles
+_BASES = (0, 9, 18, 27)     # where 万, 筒, 条 and the honours begin among the 34 faces
 JOINS_KEPT = 1 << 16     # remembered joins of a partial hand and a part (ids: a few MB at most)
 
 
@@ -83,13 +84,53 @@ class Shanten:
         nothing (a one-suit hand with honours)."""
         counts, wilds = self.faces(kinds)
         state = 0                                    # the id of ((0, 0, 0),): nothing yet
-        for index, base in enumerate((0, 9, 18, 27)):
+        for index, base in enumerate(_BASES):
             if only_suit is not None and index < 3 and "mps"[index] != only_suit:
                 continue
             part = counts[base:base + 9]
             if any(part):
                 state = self._joined(state, self._part_id(tuple(part), index < 3), needed)
         return max(-1, self._least(state, needed) - wilds)
+
+    def after_each_discard(self, kinds: Sequence[Tile], needed: int, discards: Iterable[Tile], *,
+                           seven_pairs_ok: bool) -> dict[Tile, int]:
+        """`best` of `kinds` less one tile of each kind in `discards`, worked out together: a discard
+        changes one suit, so the other parts are joined once (joins give the same count in any
+        order: every cap is applied to the sums)."""
+        counts, wilds = self.faces(kinds)
+        parts = [self._part_id(tuple(counts[base:base + 9]), index < 3) if any(counts[base:base + 9]) else 0
+                 for index, base in enumerate(_BASES)]
+        without = [0] * 4          # per suit: the join of the other three parts
+        for suit in range(4):
+            state = 0
+            for other in range(4):
+                if other != suit and parts[other]:
+                    state = self._joined(state, parts[other], needed)
+            without[suit] = state
+        whole = self._joined(without[0], parts[0], needed) if parts[0] else without[0]
+        pairs_ok = seven_pairs_ok and self.shapes.seven_pairs and len(kinds) - 1 >= 13
+        out: dict[Tile, int] = {}
+        for kind in discards:
+            face = self._face[kind]
+            if face is None or face < 0:     # a wild (one fewer) or a flower (nothing of the hand)
+                state, left = whole, wilds - (face is None)
+            else:
+                suit = min(face // 9, 3)
+                base = _BASES[suit]
+                counts[face] -= 1
+                part = counts[base:base + 9]
+                state = without[suit]
+                if any(part):
+                    state = self._joined(state, self._part_id(tuple(part), suit < 3), needed)
+                counts[face] += 1
+                left = wilds
+            value = max(-1, self._least(state, needed) - left)
+            if pairs_ok:
+                rest = list(kinds)
+                rest.remove(kind)
+                value = min(value, self.seven_pairs(rest))
+            out[kind] = value
+        return out
 
     def _part_id(self, counts: tuple[int, ...], runs: bool) -> int:
         """The id of one suit's (or the honours') options."""

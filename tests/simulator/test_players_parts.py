@@ -14,6 +14,7 @@ from rulesets.regions import get_region
 from rulesets.reserve import wall_count
 from rulesets.tiles import Tile, parse_tiles
 from rulesets.walls import Break, Layer, Slot
+from rulesets.winning import Shapes
 from simulator import SimulatedTable
 from simulator.changes import Changes
 from simulator.players import PlayStyle, SimulatedPlayers, flower_kinds
@@ -232,6 +233,26 @@ def test_shanten_standard_agrees_with_brute_force_on_random_hands():
             counts[kind] += 1
         assert Shanten().standard(kinds, needed, only_suit) == _plain_shanten(counts, needed, only_suit), \
             (sorted(kinds), needed, only_suit)
+
+
+def test_the_distance_after_each_discard_is_the_distance_of_each_rest():
+    """`after_each_discard` joins the unchanged suits once for every discard: the same counts as
+    one `best` per discard, with wilds, a stand-in, seven pairs, honours and flowers in the hand."""
+    rng = random.Random(13)
+    shapes = Shapes(seven_pairs=True)
+    counters = [Shanten(), Shanten([Tile.M5], shapes=shapes), Shanten([Tile.RED, Tile.P1], shapes=shapes),
+                Shanten([Tile.M2], {Tile.WHITE: Tile.M2}, shapes)]
+    wall = [Tile(k) for k in range(34) for _ in range(4)] + [Tile(k) for k in range(34, 42)]
+    for trial in range(300):
+        shanten = rng.choice(counters)
+        needed = rng.choice((2, 3, 4, 4, 4))
+        kinds = rng.sample(wall, 3 * needed + 2)
+        pairs_ok = rng.random() < 0.5
+        together = shanten.after_each_discard(kinds, needed, set(kinds), seven_pairs_ok=pairs_ok)
+        for kind in set(kinds):
+            rest = list(kinds)
+            rest.remove(kind)
+            assert together[kind] == shanten.best(rest, needed, seven_pairs_ok=pairs_ok), (sorted(kinds), kind)
 
 
 # -- decisions ------------------------------------------------------------------------------------
