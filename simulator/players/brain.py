@@ -8,9 +8,11 @@ three suits, pungs, no 杠牌 in hand …) and, per style, play safe into 荒庄
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Generator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from rulesets.tiles import Tile
 from rulesets.winning import HandError
@@ -22,6 +24,7 @@ from .shanten import FAR
 from .style import PlayStyle
 
 SUITS = ("m", "p", "s")
+T = TypeVar("T")
 
 JUDGEMENTS_PER_DECISION = 8
 """Legality judgements (rulesets.judging on a whole hand, self-drawn or on a discard) one discard
@@ -42,6 +45,31 @@ class Budget:
             return False
         self.left -= 1
         return True
+
+
+Thinking = Generator[None, None, T]
+"""A decision made in steps: it yields where it may pause, and returns what it decided."""
+
+
+def decided(thinking: Thinking[T]) -> T:
+    """Run a decision through without pausing."""
+    while True:
+        try:
+            next(thinking)
+        except StopIteration as done:
+            return done.value
+
+
+async def think(thinking: Thinking[T]) -> T:
+    """Run a decision on the event loop, letting the table run at each pause: a decision never
+    holds the loop for more than one of its steps (JUDGEMENTS_PER_DECISION judgements at 1–2 ms
+    each would, in 武汉 and 螺山)."""
+    while True:
+        try:
+            next(thinking)
+        except StopIteration as done:
+            return done.value
+        await asyncio.sleep(0)
 
 
 @dataclass(frozen=True)
@@ -153,11 +181,6 @@ class Brain:
 
     # -- legal waits -----------------------------------------------------------------------------
 
-    def wait_weight(self, player: Player, view: TableView, rest: list[Tile], wilds: tuple[Tile, ...],
-                    facts: WinFacts) -> float:
-        """Live copies of the tiles that would make `rest` a legal win (0: no legal wait)."""
-        return self._legal_weight(player, view, rest, wilds, facts, self._live_waits(player, view, rest, wilds))
-
     def _live_waits(self, player: Player, view: TableView, rest: list[Tile], wilds: tuple[Tile, ...]
                     ) -> list[tuple[Tile, float]]:
         """Each wait of `rest` (legal or not) with what it adds to the weight if legal."""
@@ -174,15 +197,20 @@ class Brain:
 
     def _legal_weight(self, player: Player, view: TableView, rest: list[Tile], wilds: tuple[Tile, ...],
                       facts: WinFacts, waits: list[tuple[Tile, float]], first: bool = False,
-                      budget: Budget | None = None) -> float:
+                      budget: Budget | None = None) -> Thinking[float]:
         """The weight of the legal waits among `waits` (with `first`, stop at the first legal one).
         With a `budget`, the waits with the most live copies are judged first and a wait left
-        unjudged when it runs out counts as not legal (the player does not count on it)."""
+        unjudged when it runs out counts as not legal (the player does not count on it).  Pauses
+        (yields) after each judgement made: one judgement can take a millisecond or two."""
         weight = 0.0
         if budget is not None:
             waits = sorted(waits, key=lambda wait: -wait[1])
         for wait, part in waits:
-            if self.could_win(player, view, rest, wait, wilds, facts, budget):
+            left = budget.left if budget is not None else 0
+            legal = self.could_win(player, view, rest, wait, wilds, facts, budget)
+            if budget is not None and budget.left != left:
+                yield
+            if legal:
                 weight += part
                 if first:
                     break
@@ -213,6 +241,12 @@ class Brain:
     # -- discarding ------------------------------------------------------------------------------
 
     def choose_discard(self, player: Player, view: TableView, live: int, facts: WinFacts) -> Discard:
+        """The discard, decided at once (`discard_thoughts` without its pauses)."""
+        return decided(self.discard_thoughts(player, view, live, facts))
+
+    def discard_thoughts(self, player: Player, view: TableView, live: int, facts: WinFacts) -> Thinking[Discard]:
+        """The discard, decided in steps: it pauses (yields) after each whole-hand judgement, so a
+        caller on the event loop can let the table run between them (`think`)."""
         wilds = self.wilds(player, view)
         kinds = player.kinds()
         if player.ready and player.last_drawn in player.hand:
@@ -225,7 +259,7 @@ class Brain:
             if kind not in options or options[kind] in player.standing:
                 options[kind] = uid
         fold = self.folding(player, live)
-        scored = self._score_discards(player, view, options, kinds, wilds, facts, declare_possible, fold)
+        scored = yield from self._score_discards(player, view, options, kinds, wilds, facts, declare_possible, fold)
         if not scored:            # nothing but standing tiles: give one up
             uid = next(iter(player.hand))
             return Discard(uid, player.hand[uid], False)
@@ -244,7 +278,7 @@ class Brain:
 
     def _score_discards(self, player: Player, view: TableView, options: dict[Tile, bytes], kinds: list[Tile],
                         wilds: tuple[Tile, ...], facts: WinFacts, declare_possible: bool, fold: bool
-                        ) -> list[tuple[int, float, float, Tile, bytes]]:
+                        ) -> Thinking[list[tuple[int, float, float, Tile, bytes]]]:
         """(distance, -weight, penalty, kind, uid) of each discard a player may make.
 
         The weight of a discard that leaves the hand ready is the live count of its *legal* waits,
@@ -273,7 +307,7 @@ class Brain:
                     d = 1
             standing = uid in player.standing
             if standing and waits:
-                weight = self._legal_weight(player, view, rest, wilds, facts, waits, budget=budget)
+                weight = yield from self._legal_weight(player, view, rest, wilds, facts, waits, budget=budget)
                 waits = []
                 if weight == 0:
                     d = 1
@@ -286,7 +320,8 @@ class Brain:
         unjudged = [e for e in entries if e[6]]
         if fold:
             for entry in unjudged:   # only whether some wait is legal matters
-                if not self._legal_weight(player, view, entry[5], wilds, facts, entry[6], first=True, budget=budget):
+                if not (yield from self._legal_weight(player, view, entry[5], wilds, facts, entry[6], first=True,
+                                                      budget=budget)):
                     entry[0] = 1
         else:
             for entry in unjudged:   # the best it could be: every wait legal
@@ -296,7 +331,7 @@ class Brain:
             for entry in sorted(unjudged, key=lambda e: tuple(e[:3])):
                 if best is not None and tuple(entry[:3]) > best:
                     break             # neither this nor any later one can beat the best
-                weight = self._legal_weight(player, view, entry[5], wilds, facts, entry[6], budget=budget)
+                weight = yield from self._legal_weight(player, view, entry[5], wilds, facts, entry[6], budget=budget)
                 entry[1] = -weight
                 if weight == 0:
                     entry[0] = 1

@@ -15,7 +15,7 @@ from drivers.table_ui import ADDED_KONG, Phase, relative_name
 from rulesets.hand import MeldKind
 from rulesets.tiles import Tile
 
-from .brain import Claim, Discard, SelfKong
+from .brain import Claim, Discard, SelfKong, think
 from .crew import OVER, Crew
 from .knowledge import TableView
 from .player import Player
@@ -123,7 +123,7 @@ class HandPlay:
             kong_draw = True
             if drawn is None:
                 break
-        discard = self.brain.choose_discard(player, self.view, self.wall.live, self.facts())
+        discard = await think(self.brain.discard_thoughts(player, self.view, self.wall.live, self.facts()))
         if discard.declare:
             await self.declare_ready(player)
         await self.crew.pause()
