@@ -16,7 +16,7 @@ from rulesets.judging import evaluate_hand, stand_ins_for
 from rulesets.tiles import DRAGONS, Tile
 from rulesets.winning import Evaluator, HandError, prepare
 
-from .shanten import Shanten
+from .shanten import Parts, Shanten
 
 VOID_KEYS = frozenset({"que_yi_men", "que_men", "da_que"})
 THREE_SUIT_KEYS = frozenset({"sanse", "sanmen"})
@@ -96,6 +96,7 @@ class RegionPlay:
         self.candidates = tuple(k for k in ruleset.tiles.kinds if not k.is_flower)
         self.needs_requirements = bool(ruleset.win.requirements)
         self._tools: dict[tuple[Tile, ...], tuple[Evaluator, Shanten]] = {}
+        self._parts = Parts()      # what the distance counters learn of hand parts, for every set of wilds
         prepare(ruleset.win.shapes.honour_chows)   # the win tables, before the first decision
 
     # -- per set of wilds ------------------------------------------------------------------
@@ -109,7 +110,7 @@ class RegionPlay:
             if found is None:
                 stand_ins = stand_ins_for(self.ruleset, key)
                 found = (Evaluator(frozenset(key), self.ruleset.win.shapes, stand_ins),
-                         Shanten(key, stand_ins, self.ruleset.win.shapes))
+                         Shanten(key, stand_ins, self.ruleset.win.shapes, self._parts))
             self._tools[key] = self._tools[wilds] = found
         return found
 

@@ -48,9 +48,97 @@ def _prune(options: Iterable[Triple]) -> tuple[Triple, ...]:
     return tuple(kept)
 
 
+class Parts:
+    """What the distance counter remembers of hand parts, whatever the wilds: each suit's (or the
+    honours') options by its counts, the options of partial hands by small ids, their joins and
+    counts.  One table's counters (one per set of wilds: the 赖子, 宝 … change each hand) share one."""
+
+    def __init__(self) -> None:
+        self._memo: dict[tuple[tuple[int, ...], bool, bool], tuple[Triple, ...]] = {}
+        self._parts: dict[tuple[tuple[int, ...], bool], int] = {}
+        self._sets: list[tuple[Triple, ...]] = []
+        self._ids: dict[tuple[Triple, ...], int] = {}
+        self.intern(_NOTHING)                        # id 0: the empty hand
+        self._joins: dict[tuple[int, int, int], int] = {}
+        self._leasts: dict[tuple[int, int], int] = {}
+
+    def part(self, counts: tuple[int, ...], runs: bool) -> int:
+        """The id of one suit's (or the honours') options."""
+        key = (counts, runs)
+        found = self._parts.get(key)
+        if found is None:
+            found = self._parts[key] = self.intern(self.options(counts, runs, True))
+        return found
+
+    def intern(self, options: Sequence[Triple]) -> int:
+        """A small id for a set of options: parts and partial hands are met again and again, and
+        their joins are remembered by ids (a few hundred distinct sets: the counts are capped)."""
+        key = tuple(sorted(options))
+        found = self._ids.get(key)
+        if found is None:
+            found = self._ids[key] = len(self._sets)
+            self._sets.append(key)
+        return found
+
+    def joined(self, state: int, part: int, needed: int) -> int:
+        key = (state, part, needed)
+        found = self._joins.get(key)
+        if found is None:
+            if len(self._joins) >= JOINS_KEPT:      # the oldest goes (one at a time: no long pause)
+                del self._joins[next(iter(self._joins))]
+            found = self._joins[key] = self.intern(_combine(self._sets[state], self._sets[part], needed))
+        return found
+
+    def least(self, state: int, needed: int) -> int:
+        """Tiles from ready of a whole hand's options, before the wilds."""
+        key = (state, needed)
+        found = self._leasts.get(key)
+        if found is None:
+            found = self._leasts[key] = min(2 * (needed - m) - t - p for m, t, p in self._sets[state])
+        return found
+
+    def options(self, counts: tuple[int, ...], runs: bool, may_pair: bool) -> tuple[Triple, ...]:
+        key = (counts, runs, may_pair)
+        found = self._memo.get(key)
+        if found is not None:
+            return found
+        i = next((k for k, c in enumerate(counts) if c), None)
+        if i is None:
+            result: tuple[Triple, ...] = ((0, 0, 0),)
+        else:
+            c = list(counts)
+            n = len(c)
+            out: list[Triple] = []
+
+            def branch(take: tuple[int, ...], gain: Triple, pair_left: bool) -> None:
+                for k in take:
+                    c[k] -= 1
+                for m, t, p in self.options(tuple(c), runs, pair_left):
+                    out.append((m + gain[0], t + gain[1], p + gain[2]))
+                for k in take:
+                    c[k] += 1
+
+            if c[i] >= 3:
+                branch((i, i, i), (1, 0, 0), may_pair)
+            if runs and i + 2 < n and c[i + 1] and c[i + 2]:
+                branch((i, i + 1, i + 2), (1, 0, 0), may_pair)
+            if c[i] >= 2:
+                if may_pair:
+                    branch((i, i), (0, 0, 1), False)
+                branch((i, i), (0, 1, 0), may_pair)
+            if runs and i + 1 < n and c[i + 1]:
+                branch((i, i + 1), (0, 1, 0), may_pair)
+            if runs and i + 2 < n and c[i + 2]:
+                branch((i, i + 2), (0, 1, 0), may_pair)
+            branch((i,), (0, 0, 0), may_pair)
+            result = _prune(out)
+        self._memo[key] = result
+        return result
+
+
 class Shanten:
     def __init__(self, wild_kinds: Iterable[Tile] = (), stand_ins: Mapping[Tile, Tile] | None = None,
-                 shapes: Shapes = Shapes()) -> None:
+                 shapes: Shapes = Shapes(), parts: Parts | None = None) -> None:
         wilds = frozenset(wild_kinds)
         plays = dict(stand_ins or {})
         self.wilds = wilds
@@ -58,13 +146,7 @@ class Shanten:
         # face a physical kind plays: None for a wild, -1 for a flower (never in a hand)
         self._face = tuple(None if Tile(k) in wilds else -1 if k >= 34 else int(plays.get(Tile(k), Tile(k)))
                            for k in range(42))
-        self._memo: dict[tuple[tuple[int, ...], bool, bool], tuple[Triple, ...]] = {}
-        self._parts: dict[tuple[tuple[int, ...], bool], int] = {}
-        self._sets: list[tuple[Triple, ...]] = []
-        self._ids: dict[tuple[Triple, ...], int] = {}
-        self._intern(_NOTHING)                        # id 0: the empty hand
-        self._joins: dict[tuple[int, int, int], int] = {}
-        self._leasts: dict[tuple[int, int], int] = {}
+        self.parts = parts if parts is not None else Parts()
 
     def faces(self, kinds: Sequence[Tile]) -> tuple[list[int], int]:
         counts = [0] * 34
@@ -89,8 +171,8 @@ class Shanten:
                 continue
             part = counts[base:base + 9]
             if any(part):
-                state = self._joined(state, self._part_id(tuple(part), index < 3), needed)
-        return max(-1, self._least(state, needed) - wilds)
+                state = self.parts.joined(state, self.parts.part(tuple(part), index < 3), needed)
+        return max(-1, self.parts.least(state, needed) - wilds)
 
     def after_each_discard(self, kinds: Sequence[Tile], needed: int, discards: Iterable[Tile], *,
                            seven_pairs_ok: bool) -> dict[Tile, int]:
@@ -98,16 +180,16 @@ class Shanten:
         changes one suit, so the other parts are joined once (joins give the same count in any
         order: every cap is applied to the sums)."""
         counts, wilds = self.faces(kinds)
-        parts = [self._part_id(tuple(counts[base:base + 9]), index < 3) if any(counts[base:base + 9]) else 0
+        parts = [self.parts.part(tuple(counts[base:base + 9]), index < 3) if any(counts[base:base + 9]) else 0
                  for index, base in enumerate(_BASES)]
         without = [0] * 4          # per suit: the join of the other three parts
         for suit in range(4):
             state = 0
             for other in range(4):
                 if other != suit and parts[other]:
-                    state = self._joined(state, parts[other], needed)
+                    state = self.parts.joined(state, parts[other], needed)
             without[suit] = state
-        whole = self._joined(without[0], parts[0], needed) if parts[0] else without[0]
+        whole = self.parts.joined(without[0], parts[0], needed) if parts[0] else without[0]
         pairs_ok = seven_pairs_ok and self.shapes.seven_pairs and len(kinds) - 1 >= 13
         out: dict[Tile, int] = {}
         for kind in discards:
@@ -121,89 +203,16 @@ class Shanten:
                 part = counts[base:base + 9]
                 state = without[suit]
                 if any(part):
-                    state = self._joined(state, self._part_id(tuple(part), suit < 3), needed)
+                    state = self.parts.joined(state, self.parts.part(tuple(part), suit < 3), needed)
                 counts[face] += 1
                 left = wilds
-            value = max(-1, self._least(state, needed) - left)
+            value = max(-1, self.parts.least(state, needed) - left)
             if pairs_ok:
                 rest = list(kinds)
                 rest.remove(kind)
                 value = min(value, self.seven_pairs(rest))
             out[kind] = value
         return out
-
-    def _part_id(self, counts: tuple[int, ...], runs: bool) -> int:
-        """The id of one suit's (or the honours') options."""
-        key = (counts, runs)
-        found = self._parts.get(key)
-        if found is None:
-            found = self._parts[key] = self._intern(self._options(counts, runs, True))
-        return found
-
-    def _intern(self, options: Sequence[Triple]) -> int:
-        """A small id for a set of options: parts and partial hands are met again and again, and
-        their joins are remembered by ids (a few hundred distinct sets: the counts are capped)."""
-        key = tuple(sorted(options))
-        found = self._ids.get(key)
-        if found is None:
-            found = self._ids[key] = len(self._sets)
-            self._sets.append(key)
-        return found
-
-    def _joined(self, state: int, part: int, needed: int) -> int:
-        key = (state, part, needed)
-        found = self._joins.get(key)
-        if found is None:
-            if len(self._joins) >= JOINS_KEPT:      # the oldest goes (one at a time: no long pause)
-                del self._joins[next(iter(self._joins))]
-            found = self._joins[key] = self._intern(_combine(self._sets[state], self._sets[part], needed))
-        return found
-
-    def _least(self, state: int, needed: int) -> int:
-        """Tiles from ready of a whole hand's options, before the wilds."""
-        key = (state, needed)
-        found = self._leasts.get(key)
-        if found is None:
-            found = self._leasts[key] = min(2 * (needed - m) - t - p for m, t, p in self._sets[state])
-        return found
-
-    def _options(self, counts: tuple[int, ...], runs: bool, may_pair: bool) -> tuple[Triple, ...]:
-        key = (counts, runs, may_pair)
-        found = self._memo.get(key)
-        if found is not None:
-            return found
-        i = next((k for k, c in enumerate(counts) if c), None)
-        if i is None:
-            result: tuple[Triple, ...] = ((0, 0, 0),)
-        else:
-            c = list(counts)
-            n = len(c)
-            out: list[Triple] = []
-
-            def branch(take: tuple[int, ...], gain: Triple, pair_left: bool) -> None:
-                for k in take:
-                    c[k] -= 1
-                for m, t, p in self._options(tuple(c), runs, pair_left):
-                    out.append((m + gain[0], t + gain[1], p + gain[2]))
-                for k in take:
-                    c[k] += 1
-
-            if c[i] >= 3:
-                branch((i, i, i), (1, 0, 0), may_pair)
-            if runs and i + 2 < n and c[i + 1] and c[i + 2]:
-                branch((i, i + 1, i + 2), (1, 0, 0), may_pair)
-            if c[i] >= 2:
-                if may_pair:
-                    branch((i, i), (0, 0, 1), False)
-                branch((i, i), (0, 1, 0), may_pair)
-            if runs and i + 1 < n and c[i + 1]:
-                branch((i, i + 1), (0, 1, 0), may_pair)
-            if runs and i + 2 < n and c[i + 2]:
-                branch((i, i + 2), (0, 1, 0), may_pair)
-            branch((i,), (0, 0, 0), may_pair)
-            result = _prune(out)
-        self._memo[key] = result
-        return result
 
     # -- other shapes ------------------------------------------------------------------------
 

@@ -42,11 +42,17 @@ class LiveWall:
         # every position before it stays taken.
         self._head_from = 0
         self._tail_from = 0
+        self._counted = (0, 0, 0)
+        self._count = wall_count(ruleset.reserve, self.total, 0, 0, 0)
 
     # -- counting ------------------------------------------------------------------------------
 
     def count(self) -> WallCount:
-        return wall_count(self.ruleset.reserve, self.total, self.head_taken, self.tail_taken, self.kongs)
+        key = (self.head_taken, self.tail_taken, self.kongs)
+        if key != self._counted:     # asked many times between two takes (each player, each decision)
+            self._counted = key
+            self._count = wall_count(self.ruleset.reserve, self.total, *key)
+        return self._count
 
     @property
     def live(self) -> int:
