@@ -260,6 +260,7 @@ def test_a_ready_the_restarted_controller_never_heard_is_pressed_again(tmp_path)
         if key == Key.TING and not table.restarted:
             lost.append(panel)               # into the void with the dying controller
             table.restarting.set()
+            table.changes.notify()           # nothing anyone sees changes: wake the watcher (crash_when)
             return
         real_press(table, panel, key, long)
 
