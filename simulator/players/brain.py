@@ -133,10 +133,7 @@ class Brain:
 
     def _distance(self, player: Player, kinds: list[Tile], wilds: tuple[Tile, ...], needed: int) -> int:
         shanten = self.rules.tools(wilds)[1]
-        dead = self._dead(player, wilds)
-        live = kinds
-        if dead or player.void:
-            live = [k for k in kinds if k not in dead and not (player.void and k.suit == player.void)]
+        live = self._live(player, kinds, self._dead(player, wilds))
         best = shanten.best(live, needed, seven_pairs_ok=not player.melds)
         if self.hints.all_pungs_or_flush:
             best = self._pung_or_flush(player, live, needed, wilds)
@@ -149,16 +146,22 @@ class Brain:
             return {kind: self.distance(player, _without(kinds, kind), wilds) for kind in discards}
         shanten = self.rules.tools(wilds)[1]
         dead = self._dead(player, wilds)
-        void = player.void
-        live = [k for k in kinds if k not in dead and not (void and k.suit == void)] if dead or void else kinds
+        live = self._live(player, kinds, dead)
         needed, pairs_ok = self.needed(player), not player.melds
-        kept = [k for k in discards if not (k in dead or (void and k.suit == void))]
-        out = shanten.after_each_discard(live, needed, kept, seven_pairs_ok=pairs_ok)
+        out = shanten.after_each_discard(live, needed, self._live(player, list(discards), dead), seven_pairs_ok=pairs_ok)
         if len(out) < len(discards):     # a dead or void discard leaves the live tiles as they are
             unchanged = shanten.best(live, needed, seven_pairs_ok=pairs_ok)
             for kind in discards:
                 out.setdefault(kind, unchanged)
         return out
+
+    @staticmethod
+    def _live(player: Player, kinds: list[Tile], dead: frozenset[Tile]) -> list[Tile]:
+        """The kinds that count towards a hand: dead kinds and the void suit count for nothing."""
+        void = player.void
+        if not (dead or void):
+            return kinds
+        return [k for k in kinds if k not in dead and not (void and k.suit == void)]
 
     def _dead(self, player: Player, wilds: tuple[Tile, ...]) -> frozenset[Tile]:
         if not self.hints.dump:
