@@ -166,13 +166,20 @@ class Shanten:
         nothing (a one-suit hand with honours)."""
         counts, wilds = self.faces(kinds)
         state = 0                                    # the id of ((0, 0, 0),): nothing yet
-        for index, base in enumerate(_BASES):
-            if only_suit is not None and index < 3 and "mps"[index] != only_suit:
-                continue
-            part = counts[base:base + 9]
-            if any(part):
-                state = self.parts.joined(state, self.parts.part(tuple(part), index < 3), needed)
+        for part in self._part_ids(counts, only_suit):
+            if part:
+                state = self.parts.joined(state, part, needed)
         return max(-1, self.parts.least(state, needed) - wilds)
+
+    def _part_ids(self, counts: list[int], only_suit: str | None = None) -> list[int]:
+        """The ids of the 万, 筒, 条 and honour parts' options; 0 (nothing) for a part with no
+        tiles or a suit `only_suit` leaves out (joining the id 0 changes nothing)."""
+        ids = []
+        for index, base in enumerate(_BASES):
+            part = counts[base:base + 9]
+            left_out = only_suit is not None and index < 3 and "mps"[index] != only_suit
+            ids.append(0 if left_out or not any(part) else self.parts.part(tuple(part), index < 3))
+        return ids
 
     def after_each_discard(self, kinds: Sequence[Tile], needed: int, discards: Iterable[Tile], *,
                            seven_pairs_ok: bool) -> dict[Tile, int]:
@@ -180,8 +187,7 @@ class Shanten:
         changes one suit, so the other parts are joined once (joins give the same count in any
         order: every cap is applied to the sums)."""
         counts, wilds = self.faces(kinds)
-        parts = [self.parts.part(tuple(counts[base:base + 9]), index < 3) if any(counts[base:base + 9]) else 0
-                 for index, base in enumerate(_BASES)]
+        parts = self._part_ids(counts)
         without = [0] * 4          # per suit: the join of the other three parts
         for suit in range(4):
             state = 0
