@@ -72,7 +72,14 @@ def audit_recorders(files: Sequence[RecorderFile], ledger: LedgerView | None = N
     notes: list[Finding] = []
     for recorder in files:
         problems += recorder.malformed
-        problems += _emptiness(recorder)
+        empty = _emptiness(recorder)
+        if empty and len(files) > 1 and recorder.lines and recorder.ends_cleanly:
+            # one run among several that played no hand (started and stopped between hands): the
+            # chain still proves it lost nothing
+            notes += [Finding(recorder.name, "no hand begins in this recorder: the controller was stopped "
+                                             "before one began")]
+        else:
+            problems += empty
         problems += _clock(recorder)
     problems += check_chain(files)
     split = split_hands(files)

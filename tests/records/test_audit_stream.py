@@ -128,3 +128,17 @@ def test_a_hand_end_the_ledger_kept_but_the_cut_file_lost_counts_in_the_totals(r
     first, second = killed_after_settling(events, 2, last_hand=False)
     before = audit_recorders(files(first, second), LedgerView.open(ledger))
     assert any("are not the totals before it plus its payments" in p.text for p in before.problems)
+
+
+def test_a_run_stopped_before_its_first_hand_is_a_note_among_others_and_a_problem_alone(recorders):
+    """The table switched on and off again between hands (found by the fault campaign: a controller
+    started again and stopped at the campaign's end): among the day's recorders it proves that
+    nothing was lost between them; given alone it proves nothing."""
+    events, _ = recorders["changchun"]
+    whole, idle = restarted(events, len(events), clean=True)
+    assert [e["event"] for e in idle] == ["recorder_start", "recorder_end"]
+    together = audit_recorders(files(whole, idle))
+    assert together.sound and together.hands == 4, together.problems
+    assert any("the controller was stopped before one began" in n.text for n in together.notes)
+    alone = audit_recorders(files(idle))
+    assert [p.text for p in alone.problems] == ["no hand begins in this recorder: it proves nothing"]
