@@ -2,7 +2,9 @@
 
 Melds are written as tiles with an optional kind prefix (`mahjong-table hand --meld`):
 `123m` (吃), `555p` (碰), `7777z` (明杠), `concealed:1111s` (暗杠), `added:5555p` (补杠/加杠),
-`special:1234z` (长春 旋风杠 and the other opening special kongs).
+`special:1234z` (长春 旋风杠 and the other opening special kongs), `hua:77z5m` (螺山 花碰: a pung of
+two 红中 and one 财神 standing in for the third; the stand-in is kept as the tile it is, the meld
+stands as 777z).
 """
 
 from __future__ import annotations
@@ -46,11 +48,26 @@ class Meld:
     def kind_tile(self) -> Tile:
         return self.tiles[0]
 
+    @property
+    def stand_ins(self) -> tuple[Tile, ...]:
+        """The tiles of a pung standing in for its kind (螺山 花碰: a 财神 as the third 红中)."""
+        if self.kind is not MeldKind.PUNG:
+            return ()
+        return tuple(t for t in self.tiles if t != self.tiles[0])
+
+    @property
+    def standing(self) -> tuple[Tile, ...]:
+        """The meld as it stands: a stand-in counts as the kind it stands for (螺山 F5)."""
+        if self.stand_ins:
+            return (self.tiles[0],) * len(self.tiles)
+        return self.tiles
+
     def __str__(self) -> str:
         prefix = {MeldKind.CONCEALED_KONG: "concealed:", MeldKind.ADDED_KONG: "added:", MeldKind.SPECIAL: "special:"}
-        return prefix.get(self.kind, "") + format_tiles(self.tiles)
+        return ("hua:" if self.stand_ins else prefix.get(self.kind, "")) + format_tiles(self.tiles)
 
 
+HUA_PENG_PREFIX = "hua"
 PREFIXES = {"concealed": MeldKind.CONCEALED_KONG, "ankong": MeldKind.CONCEALED_KONG, "added": MeldKind.ADDED_KONG,
             "special": MeldKind.SPECIAL, "chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kong": MeldKind.KONG}
 
@@ -58,11 +75,26 @@ PREFIXES = {"concealed": MeldKind.CONCEALED_KONG, "ankong": MeldKind.CONCEALED_K
 def parse_meld(text: str, honour_chows: bool = False) -> Meld:
     """A meld from its text; raises HandError naming what is wrong."""
     prefix, sep, body = text.partition(":")
+    if sep and prefix.strip().lower() == HUA_PENG_PREFIX:
+        return stand_in_pung(tuple(parse_tiles(body)), text)
     kind = PREFIXES.get(prefix.strip().lower()) if sep else None
     if sep and kind is None:
-        raise HandError(f"unknown meld kind {prefix!r} in {text!r}; use one of {', '.join(PREFIXES)} or none")
+        raise HandError(f"unknown meld kind {prefix!r} in {text!r}; use one of "
+                        f"{', '.join((*PREFIXES, HUA_PENG_PREFIX))} or none")
     tiles = tuple(sorted(parse_tiles(body if sep else text)))
     return make_meld(tiles, kind, honour_chows, text)
+
+
+def stand_in_pung(tiles: tuple[Tile, ...], text: str = "") -> Meld:
+    """A pung of two tiles of a kind and one other standing in for the third (螺山 花碰), the pair
+    first; whether the stand-in may stand there is the region's rule (table_rules)."""
+    text = text or format_tiles(tiles)
+    kinds = sorted(set(tiles), key=lambda t: (-tiles.count(t), t))
+    if len(tiles) != 3 or len(kinds) != 2 or any(t.is_flower for t in tiles):
+        raise HandError(f"not a 花碰: {text!r} (two of a kind and the tile standing in for the third, "
+                        "e.g. hua:77z5m)")
+    pair, stand_in = kinds
+    return Meld(MeldKind.PUNG, (pair, pair, stand_in))
 
 
 def make_meld(tiles: tuple[Tile, ...], kind: MeldKind | None, honour_chows: bool = False, text: str = "") -> Meld:

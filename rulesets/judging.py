@@ -68,7 +68,7 @@ def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: 
     (rulesets/scoring/views.py); `exhaustive` judges every reading (the tests compare the two).
     """
     hand.check_counts()
-    win, failures = ruleset.win, table_failures(ruleset, hand)
+    win, failures = ruleset.win, table_failures(ruleset, hand, context)
     bao = read_bao(ruleset, context, hand.concealed)      # 长春: a 宝 stands in only for 摸宝
     if bao is not None:
         context, win, failures = bao.context(context), bao.rules(win), failures + bao.failures

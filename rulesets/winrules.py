@@ -36,9 +36,10 @@ class Judged:
 
     @cached_property
     def standing(self) -> tuple[Tile, ...]:
-        """Every tile as it stands: concealed groups (wilds as what they stand for) and declared melds."""
+        """Every tile as it stands: concealed groups (wilds as what they stand for) and declared melds
+        (a 花碰's 财神 as the kind it stands for)."""
         return tuple(t for g in self.shape.groups for t in g.tiles) + \
-            tuple(t for m in self.hand.melds for t in m.tiles)
+            tuple(t for m in self.hand.melds for t in m.standing)
 
     @cached_property
     def suits(self) -> frozenset[str]:

@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("ruleset", metavar="ID", help="a ruleset id (see `rules list`)")
     parser.add_argument("tiles", metavar="TILES", help="the concealed tiles, e.g. 111m234p789s45s99p6s")
     parser.add_argument("--meld", action="append", default=[], metavar="MELD",
-                        help="a declared meld: 123m, 555p, 7777z, concealed:1111s, added:5555p, special:1234z; repeatable")
+                        help="a declared meld: 123m, 555p, 7777z, concealed:1111s, added:5555p, special:1234z, hua:77z5m (螺山 花碰); repeatable")
     parser.add_argument("--wild", action="append", default=[], metavar="TILE",
                         help="a wild kind, whatever the indicator (in 长春/吉林: the 宝); repeatable")
     parser.add_argument("--win-tile", metavar="TILE", help="the winning tile (default: the last tile written)")

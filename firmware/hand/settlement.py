@@ -113,7 +113,7 @@ def laid_hand(hand: HandState, seat: int, shown: list[Tile], everything: list[Ti
     kongs = hand.kongs.get(seat, [])
     meld_tiles = [t for t in shown if t not in bonus]
     try:
-        melds = melds_from_tiles(meld_tiles, len(kongs), sum(kongs), hand.facts.special_melds(seat))
+        melds = melds_from_tiles(meld_tiles, len(kongs), sum(kongs), hand.facts.special_melds(seat), hand.hua_peng(seat))
     except ValueError:
         melds, rest = (), rest + meld_tiles
     flowers = tuple(t for t in everything if t in bonus)

@@ -23,6 +23,7 @@ from rulesets.judging import HandResult
 from rulesets.regions import get_region
 from rulesets.settlement import Item, add_payments
 from rulesets.tiles import Tile
+from rulesets.table_rules import hua_peng_kinds
 from rulesets.walls import Break, Layer, Ring, Slot, StackPos
 
 from .facts import HandFacts
@@ -208,6 +209,11 @@ class HandState:
     def wind_name(self, seat: int) -> str:
         """The seat's wind as the table names it (东 for the dealer, 南 next in play, …)."""
         return WinContext(winner=seat, dealer=self.dealer, sides=self.ruleset.players).seat_wind().zh[0]
+
+    def hua_peng(self, seat: int) -> tuple[frozenset[Tile], frozenset[Tile]]:
+        """What may stand in a pung the seat shows, and for which kinds (螺山 花碰; none elsewhere)."""
+        return hua_peng_kinds(self.ruleset, WinContext(winner=seat, dealer=self.dealer, sides=self.ruleset.players,
+                                                       wilds=self.wilds_for(seat)))
 
     def before(self, seat: int) -> int:
         """上家 of `seat` among the playing sides."""

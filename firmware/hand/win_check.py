@@ -155,7 +155,7 @@ class WinCheck:
                     raise ValueError(f"the second read of the zone missed a {tile.zh} the first one saw")
                 remaining.remove(tile)
             melds = melds_from_tiles([t for t in shown_tiles if t not in bonus], len(kongs), sum(kongs),
-                                     hand.facts.special_melds(seat))
+                                     hand.facts.special_melds(seat), hand.hua_peng(seat))
             held = [t for t in remaining if t not in bonus]
             expected = 3 * ((hand.ruleset.hand_size - 1) // 3 - len(melds)) + 2
             if len(held) != expected:

@@ -11,7 +11,8 @@ Choices where the text is silent or garbled (RULES.md §31.8), each written here
   counts as a 碰.  「其余4和」 reads "吊头 on 1, 9 or an honour".
 - F4: only 「大料及座风碰、暗刻、杠各计一台」 survives of the 台 list; 凑一台 1, 清三台 3, and 对对胡 1
   (so that 对对胡 + 清三台 = 清四台 = 4).
-- F5: a meld holding a 财神 is valued as the tiles the 财神 stands for.
+- F5: a meld holding a 财神 (花碰) is valued as the tiles the 财神 stands for: a 碰 of its kind, and
+  its kind, not the 财神's own suit, counts for 凑一台 and 清三台.
 """
 
 from __future__ import annotations
@@ -208,7 +209,7 @@ def value_of_views(views: Iterable[tuple], hand: Hand, context: WinContext) -> i
             win_role = role
             points += winning_tile_value(role, big, self_drawn)
     for meld in hand.melds:
-        suits.update(3 if t.is_honour else t // 9 for t in meld.tiles if t.is_suited or t.is_honour)
+        suits.update(3 if t.is_honour else t // 9 for t in meld.standing if t.is_suited or t.is_honour)
         if meld.kind is MeldKind.CHOW:
             pungs_only = False
         else:

@@ -56,6 +56,14 @@ def test_caishen_is_wild_when_winning():
     assert (Tile.M2, Tile.RED) in result.verdict.shape.assignment
 
 
+def key_views(shape, context):
+    """A reading's groups as `value_of_views` reads them."""
+    from rulesets.scoring.views import SCORER_KEY_VIEWS
+    view = SCORER_KEY_VIEWS["luoshan"](context)
+    return [view(g.kind, tuple(int(t) for t in g.tiles), (), shape.win_role if n == shape.win_group else None)
+            for n, g in enumerate(shape.groups)]
+
+
 def test_the_value_worked_out_from_group_views_equals_the_value_of_every_reading():
     """A settle ranks the classes of readings by the 和数 of their key views (`value_of_views`) and
     builds the best only: on seeded hands (0-4 财神, declared melds, self-drawn and on a discard)
@@ -63,7 +71,6 @@ def test_the_value_worked_out_from_group_views_equals_the_value_of_every_reading
     import random
     from rulesets.judging import stand_ins_for
     from rulesets.scoring.luoshan import hand_value, value_of_views
-    from rulesets.scoring.views import SCORER_KEY_VIEWS
     from rulesets.winrules import Judged, make_evaluator, melds_needed
     from tests.rulesets.reading_cases import make_case
     rng = random.Random(31)
@@ -76,13 +83,60 @@ def test_the_value_worked_out_from_group_views_equals_the_value_of_every_reading
         hand, context = case.hand, case.context
         evaluator = make_evaluator(LUOSHAN.win, context.wilds, stand_ins_for(LUOSHAN, context.wilds))
         readings = evaluator.decompositions(hand.concealed, melds_needed(LUOSHAN.hand_size, hand), context.win_tile)
-        view = SCORER_KEY_VIEWS["luoshan"](context)
         for shape in readings:
-            views = [view(g.kind, tuple(int(t) for t in g.tiles), (), shape.win_role if n == shape.win_group else None)
-                     for n, g in enumerate(shape.groups)]
+            views = key_views(shape, context)
             judged = Judged(hand, shape, context, frozenset(context.wilds))
             assert value_of_views(views, hand, context) == hand_value(judged)[0], (hand, shape, context)
             seen_values.add(hand_value(judged)[0])
             values += 1
         checked += 1
     assert values > 1000 and len(seen_values) > 10      # many readings, many different values
+
+
+# -- 花碰: 「用一张财神替代一张大料或座风的碰称为花碰」 (§31.3); valued as what the 财神 stands for (F5) ----
+
+def test_a_hua_peng_is_valued_as_the_pung_it_stands_for():
+    """碰红中 with a 财神 (5万) as the third: 4 和 and one 台 like 777z, and the 财神's own suit does
+    not spoil 凑一台 (the hand is 筒 and honours only, as it stands)."""
+    natural = settle("11122233p", "3p", melds=["999p", "777z"], winner=0, wilds=(Tile.M5,))
+    hua = settle("11122233p", "3p", melds=["999p", "hua:5m77z"], winner=0, wilds=(Tile.M5,))
+    assert hua.verdict.legal and natural.verdict.legal
+    assert hua.settlement.items == natural.settlement.items
+    assert hua.settlement.total == natural.settlement.total == 280
+    assert any(item.key == "couyitai" for item in hua.settlement.items)
+
+
+def test_a_hua_peng_of_the_seat_wind_only_for_that_seat():
+    """座风: the dealer is 东; a 花碰 of 南 is not his to make, of 东 it is."""
+    east = settle("11122233p", "3p", melds=["999p", "hua:5m11z"], winner=0, wilds=(Tile.M5,))
+    south = settle("11122233p", "3p", melds=["999p", "hua:5m22z"], winner=0, wilds=(Tile.M5,))
+    assert east.verdict.legal
+    assert not south.verdict.legal
+    assert any("花碰 is of a dragon or the seat's own wind" in f for f in south.verdict.failures)
+
+
+def test_only_a_caishen_stands_in_and_only_in_luoshan():
+    not_caishen = settle("11122233p", "3p", melds=["999p", "hua:6m77z"], winner=0, wilds=(Tile.M5,))
+    assert not not_caishen.verdict.legal
+    assert any("not the 财神 of this hand" in f for f in not_caishen.verdict.failures)
+    hangzhou = get_region("hangzhou").resolve()
+    elsewhere = evaluate_hand(hangzhou, Hand.parse("11122233p", ["999p", "hua:5m77z"]),
+                              WinContext(winner=0, dealer=0, win_tile=Tile.P3))
+    assert not elsewhere.verdict.legal
+    assert any("has no 花碰" in f for f in elsewhere.verdict.failures)
+
+
+def test_a_hua_peng_is_valued_alike_from_group_views_and_reading_by_reading():
+    """The classes of readings are ranked by the 和数 of their key views (`value_of_views`), which
+    read a 花碰 as it stands too: 凑一台 here, whatever the 财神's own suit."""
+    from rulesets.judging import stand_ins_for
+    from rulesets.scoring.luoshan import hand_value, value_of_views
+    from rulesets.winrules import Judged, make_evaluator, melds_needed
+    hand = Hand.parse("11122233p", ["999p", "hua:5m77z"])
+    context = WinContext(winner=0, dealer=0, win_tile=Tile.P3, wilds=(Tile.M5,))
+    evaluator = make_evaluator(LUOSHAN.win, context.wilds, stand_ins_for(LUOSHAN, context.wilds))
+    readings = evaluator.decompositions(hand.concealed, melds_needed(LUOSHAN.hand_size, hand), context.win_tile)
+    assert readings
+    for shape in readings:
+        judged = Judged(hand, shape, context, frozenset(context.wilds))
+        assert value_of_views(key_views(shape, context), hand, context) == hand_value(judged)[0] == 280
