@@ -404,11 +404,16 @@ class Brain:
         wilds = self.wilds(player, view)
         if tile in wilds or (player.void and tile.suit == player.void) or tile in self._dead(player, wilds):
             return None
-        kinds = player.kinds()
-        needed = self.needed(player)
-        now = self.distance(player, kinds, wilds, needed)
         free = [k for u, k in player.hand.items() if u not in player.standing]   # 立四: standing tiles stay put
         have = free.count(tile)
+        chow_seat = (self.play.chi and tile.is_suited and view.upper(player.seat) == discarder
+                     and not self.hints.opened_by_pung and not self.hints.all_pungs_or_flush)
+        if have < 2 and not chow_seat:
+            return None           # (most discards: nothing to weigh, and no chance drawn)
+        kinds = player.kinds()
+        needed = self.needed(player)
+        chows = [pair for pair in self._chow_shapes(tile) if all(k in free for k in pair)] if chow_seat else []
+        now = self.distance(player, kinds, wilds, needed) if have >= 2 or chows else FAR
         rng = player.rng
         if self.play.pong and have >= 3 and can_kong and rng.random() < self.style.kong:
             rest = [k for k in kinds if k != tile] + [tile] * (have - 3)
@@ -422,18 +427,15 @@ class Brain:
             after = self._best_after_claim(player, rest, wilds, needed - 1)
             if after <= now or (eager and not player.claimed_melds() and after <= now + 1):
                 return Claim(player.seat, "pung", tuple(player.uids_of(tile, 2)))
-        if (self.play.chi and tile.is_suited and view.upper(player.seat) == discarder
-                and not self.hints.opened_by_pung and not self.hints.all_pungs_or_flush
-                and rng.random() < (1.0 if self.hints.opened else self.style.chi)):
+        if chow_seat and rng.random() < (1.0 if self.hints.opened else self.style.chi):
             best: tuple[int, tuple[Tile, Tile]] | None = None
-            for pair in self._chow_shapes(tile):
-                if all(k in free for k in pair):
-                    rest = list(kinds)
-                    for k in pair:
-                        rest.remove(k)
-                    after = self._best_after_claim(player, rest, wilds, needed - 1)
-                    if after < now and (best is None or after < best[0]):
-                        best = (after, pair)
+            for pair in chows:
+                rest = list(kinds)
+                for k in pair:
+                    rest.remove(k)
+                after = self._best_after_claim(player, rest, wilds, needed - 1)
+                if after < now and (best is None or after < best[0]):
+                    best = (after, pair)
             if best is not None:
                 uids = tuple(player.uids_of(best[1][0], 1) + player.uids_of(best[1][1], 1))
                 return Claim(player.seat, "chow", uids)
