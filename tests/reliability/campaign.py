@@ -30,6 +30,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -397,7 +398,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=13)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--every", type=int, default=2, help="a disruption after 1 to EVERY hands")
-    parser.add_argument("--folder", default="/tmp/mahjong-campaign")
+    parser.add_argument("--folder", default="",
+                        help="where each region's ports, state and recorders go (default: a new folder in /tmp)")
     parser.add_argument("--kinds", default=",".join(DISRUPTIONS),
                         help=f"the disruptions dealt, comma-separated (of {', '.join(sorted(set(DISRUPTIONS)))})")
     args = parser.parse_args(argv)
@@ -405,8 +407,15 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(kinds) - set(DISRUPTIONS))
     if unknown:
         parser.error(f"unknown disruption(s) {', '.join(unknown)}: choose from {', '.join(sorted(set(DISRUPTIONS)))}")
-    results = asyncio.run(campaign(args.regions.split(","), args.hands, args.seed, Path(args.folder), args.every,
-                                   kinds=kinds))
+    regions = args.regions.split(",")
+    if len(set(regions)) != len(regions):
+        parser.error("a region is named twice in --regions: run it again with another --seed instead")
+    folder = Path(args.folder or tempfile.mkdtemp(prefix="mahjong-campaign-"))
+    earlier = [str(folder / r) for r in regions if (folder / r).exists() and any((folder / r).iterdir())]
+    if earlier:    # an earlier run's registry, ledger and recorders would be counted in this one's books
+        parser.error(f"{', '.join(earlier)} holds an earlier run: pass another --folder, or remove it")
+    print(f"campaign folder: {folder}", flush=True)
+    results = asyncio.run(campaign(regions, args.hands, args.seed, folder, args.every, kinds=kinds))
     print(report(results))
     for r in results:
         for problem in (r.audit + r.ledger_differs + r.controller_errors + [f"stall: {v}" for v in r.stall_views]
