@@ -45,6 +45,18 @@ class _LoopSafeSerial:
         """Closed by SerialStream.close() in a worker thread instead."""
 
 
+class _SerialTransport(serial_asyncio.SerialTransport):
+    """pyserial-asyncio's transport, except that a port failing under it (unplugged, EIO) is not
+    reported to the loop as a crash with a traceback: the loss reaches the stream's receiver
+    (`connection_lost`), and the link reports it in one line and reconnects."""
+
+    def _fatal_error(self, exc: BaseException, message: str = "Fatal error on serial transport") -> None:
+        if isinstance(exc, (serial.SerialException, OSError)):
+            self._abort(exc)
+        else:
+            super()._fatal_error(exc, message)
+
+
 class _Receiver(asyncio.Protocol):
     def __init__(self, stream: "SerialStream") -> None:
         self._stream = stream
@@ -73,9 +85,7 @@ class SerialStream:
         self._transport: asyncio.Transport | None = None
 
     async def _start(self) -> None:
-        loop = asyncio.get_running_loop()
-        self._transport, _ = await serial_asyncio.connection_for_serial(
-            loop, lambda: self._receiver, _LoopSafeSerial(self._port))
+        self._transport = _SerialTransport(asyncio.get_running_loop(), self._receiver, _LoopSafeSerial(self._port))
 
     def set_receiver(self, on_data: DataCallback, on_lost: LostCallback) -> None:
         self._on_data = on_data

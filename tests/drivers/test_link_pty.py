@@ -92,3 +92,22 @@ def test_a_closed_port_fails_the_link_as_lost():
     run(main())
 
 
+
+
+def test_a_port_that_dies_under_a_write_is_a_lost_link_not_a_traceback():
+    """A USB adapter pulled while the controller writes (EIO): pyserial-asyncio reported that to
+    the loop as a crash with a 20-line traceback before the link said it in one line; now only the
+    link says it (`run` fails a test whose loop was handed an exception)."""
+    async def main():
+        endpoint = PtyEndpoint()
+        stream = await open_serial(endpoint.path)
+        lost = asyncio.get_running_loop().create_future()
+        stream.set_receiver(lambda data: None, lambda error: lost.done() or lost.set_result(error))
+        endpoint.unplug()                         # the adapter gone: the host's port reads and writes EIO
+        while not lost.done():
+            stream.write(b"\x00frame\x00")
+            await asyncio.sleep(0.01)
+        assert "Input/output error" in str(lost.result()) or "returned no data" in str(lost.result())
+        await stream.close()
+        await endpoint.close()
+    run(main())
