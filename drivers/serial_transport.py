@@ -7,7 +7,9 @@
 Why the extra care: pyserial-asyncio 0.6 opens and closes the port inside the event loop, and
 its close both drains the port (tcdrain) and, for socket:// URLs, sleeps 0.3 s.  Here the port
 is opened in a worker thread, and the transport is handed a wrapper whose flush/close do
-nothing, so the real close also runs in a worker thread.  Swapping pyserial-asyncio for another
+nothing, so the real close also runs in a worker thread.  A port that fails under a write (an
+unplugged adapter: EIO) reaches the stream's receiver as a lost link only; pyserial-asyncio would
+first hand it to the loop as a crash, with a traceback.  Swapping pyserial-asyncio for another
 library later touches this file only.
 """
 
