@@ -57,6 +57,7 @@ class HandFacts:
     specials: list[list] = field(default_factory=list)      # 长春 opening special kongs: [seat, name, tiles, kongs]
     special_done: list[int] = field(default_factory=list)   # seats that have shown all they will
     liang: list[list] = field(default_factory=list)         # 沈阳 亮牌 shown in play: [seat, set name, tiles]
+    exchange: str | None = None                             # 宜昌 换三张: the direction rolled (None: not yet)
 
     # -- 长春 opening special kongs ------------------------------------------------------------
 
@@ -123,7 +124,7 @@ class HandFacts:
                 "round_ready": self.round_ready,
                 "shown_take": slot_json(self.shown_take) if self.shown_take is not None else None,
                 "specials": [list(s) for s in self.specials], "special_done": list(self.special_done),
-                "liang": [list(s) for s in self.liang]}
+                "liang": [list(s) for s in self.liang], "exchange": self.exchange}
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> "HandFacts":
@@ -133,7 +134,7 @@ class HandFacts:
                          None if data["round_ready"] is None else list(data["round_ready"]),
                          slot_from(data["shown_take"]) if data["shown_take"] is not None else None,
                          [list(s) for s in data.get("specials", [])], list(data.get("special_done", [])),
-                         [list(s) for s in data.get("liang", [])])
+                         [list(s) for s in data.get("liang", [])], data.get("exchange"))
 
 
 __all__ = ["Extra", "HandFacts", "KONG_KINDS"]

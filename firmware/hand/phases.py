@@ -32,17 +32,25 @@ class Handling:
 
 
 async def exchange_three(ports: HandPorts, hand: HandState, roll: Roll) -> None:
-    """宜昌 换三张: the dice give the direction; the players exchange and confirm."""
-    option = dict(hand.ruleset.options).get("exchange_direction", "dice")
-    if option == "dice":
-        values = await roll(hand.dealer, 2, ROLL_DICE)
-        direction = {1: "next", 2: "previous", 0: "opposite"}[sum(values) % 3]
-    else:
-        direction = option
-    name = {"next": RELATIVE_SEATS[0], "opposite": RELATIVE_SEATS[1], "previous": RELATIVE_SEATS[2]}[direction]
-    ports.recorder.emit("exchange", direction=direction)
+    """宜昌 换三张: the dice give the direction; the players exchange and confirm.  The direction is
+    kept in the hand and journaled before it is shown: a controller restarted before the 确认 shows
+    the same one again (the tiles may have changed hands already), never a new roll."""
+    if hand.facts.exchange is None:
+        hand.facts.exchange = await exchange_direction(hand, roll)
+        ports.recorder.emit("exchange", direction=hand.facts.exchange)
+        await ports.journaled()
+    name = {"next": RELATIVE_SEATS[0], "opposite": RELATIVE_SEATS[1], "previous": RELATIVE_SEATS[2]}[hand.facts.exchange]
     ports.screens.phase(Phase.EXCHANGE, f":{name}")
     await ports.next_key(tuple(hand.ruleset.players), (Key.CONFIRM,))
+
+
+async def exchange_direction(hand: HandState, roll: Roll) -> str:
+    """The house option's direction, or the dice's: sum % 3 = 1 下家, 2 上家, 0 对家."""
+    option = dict(hand.ruleset.options).get("exchange_direction", "dice")
+    if option != "dice":
+        return option
+    values = await roll(hand.dealer, 2, ROLL_DICE)
+    return {1: "next", 2: "previous", 0: "opposite"}[sum(values) % 3]
 
 
 PHASES: dict[str, Handling] = {
