@@ -140,7 +140,16 @@ async def exchange_three(crew: Crew, view: TableView, screen: Screen) -> None:
             crew.players[target].receive(uid)
         crew.log(seat, "exchange", f"3 to {target}")
     crew.press(view.dealer, Key.CONFIRM)
-    await crew.until(lambda s: s.phase is not Phase.EXCHANGE)
+    pressed = crew.restarts
+    while True:     # until the exchange is over; a 确认 lost with a restarted controller is pressed again
+        screen = await crew.until(lambda s: s.phase in (Phase.PLAY, Phase.LAST_TILE)
+                                  or (s.phase in OVER and s.phase is not Phase.DEAL)
+                                  or (s.phase is Phase.EXCHANGE and crew.restarts != pressed))
+        if screen.phase is not Phase.EXCHANGE:
+            return
+        pressed = crew.restarts
+        crew.press(view.dealer, Key.CONFIRM)
+        crew.log(view.dealer, "exchange", "确认 again after a restart")
 
 
 def _suits(crew: Crew) -> tuple[str, ...]:

@@ -282,6 +282,45 @@ def test_a_ready_the_restarted_controller_never_heard_is_pressed_again(tmp_path)
     assert [e["hand"] for e in after if e["event"] == "hand_end"] == [number, number + 1] and result.hands == 2
 
 
+def test_an_exchange_confirmed_as_the_controller_died_is_shown_again_the_same_way_and_confirmed_again(tmp_path):
+    """宜昌 换三张: the players pass their three tiles and the dealer's 确认 dies with the controller.
+    The restarted controller shows the same direction (journaled before it was shown, never rolled
+    again) and the dealer, seeing 已重启, presses 确认 again (found by the fault campaign: a new roll
+    showed 上家 after the tiles had gone to 对家, the 确认 was never pressed again, and the table
+    stalled)."""
+    from drivers.table_ui import Phase
+    lost: list[int] = []
+    real_press = SimulatedTable.press
+
+    def press(table, panel, key, long=False):
+        exchanging = table.display.text("main", "t_msg").startswith(Phase.EXCHANGE.value)
+        if key == Key.CONFIRM and exchanging and not table.restarted:
+            lost.append(panel)               # into the void with the dying controller
+            table.restarting.set()
+            table.changes.notify()
+            return
+        real_press(table, panel, key, long)
+
+    def a_confirm_lost(table) -> bool:
+        if not hasattr(table, "restarting"):
+            table.restarting, table.restarted = asyncio.Event(), False
+            table.press = press.__get__(table)
+        return table.restarting.is_set()
+
+    def restarted(table, ruleset, events) -> None:
+        table.restarted = True
+
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("yichang", 3, db, crash_when=a_confirm_lost, meanwhile=restarted),
+                                timeout=60)
+    resumed = next(e for e in after if e["event"] == "resumed")
+    number = resumed["hand"]
+    rolled = [e["direction"] for e in before if e["event"] == "exchange" and e["hand"] == number]
+    assert len(rolled) == 1 and lost
+    assert not any(e["event"] == "exchange" and e["hand"] == number for e in after)      # not rolled again
+    assert [e["hand"] for e in after if e["event"] == "hand_end"] == [number, number + 1] and result.hands == 2
+
+
 def test_a_set_that_rose_just_before_a_crash_is_played_not_pushed_in_again(tmp_path):
     """The crash falls between the new walls rising and the centre closing (the journal still has
     the set below): the walls standing whole on the table are that set.  Asking for the push-in
