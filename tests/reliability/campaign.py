@@ -289,8 +289,10 @@ async def _table_seen(sim: SimulatorProcess) -> str:
     """One line of what the table shows and how the players stand (to read a stall by)."""
     table, players = await sim.control.table(), await sim.control.players()
     message = {k: v for k, v in table.components.items() if k.endswith("t_msg")}
-    return (f"page {table.page} {message}, lifts {dict(table.lifts)}, faults {dict(table.faults)}; players "
-            f"running {players.running}, error {players.error}, errors {list(players.errors)[-14:]}")
+    return (f"page {table.page} {message}, seats {[list(lines) for lines in table.seats]}, "
+            f"walls {[sum(w) for w in table.walls]}, lifts {dict(table.lifts)}, faults {dict(table.faults)}; players "
+            f"running {players.running}, error {players.error}, errors {list(players.errors)[-14:]}, "
+            f"their last actions {list(players.journal)[-8:]}")
 
 
 def _last_words(log: Path) -> str:
