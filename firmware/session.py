@@ -428,11 +428,16 @@ class TableSession:
         self._show_session()
 
     def _show_session(self) -> None:
+        """The session on the screens, the seats' own displays too: a restarted controller has
+        written none of their lines yet, and a motor board that rebooted while it was down shows
+        them blank (the players find the dealer there: 庄)."""
         state = self._state()
         presenter = self.hub.presenter
         presenter.ruleset(self.hub.ruleset.region.name, self.hub.ruleset.players)
         presenter.scores(state.totals)
         presenter.dealer(state.dealer, state.dealer_repeats)
+        for side in self.hub.ruleset.players:
+            presenter.seat_status(side, side == state.dealer, state.totals[side])
 
     def _chosen_ruleset(self) -> Ruleset | None:
         """The ruleset chosen on the panel, if it can be played with the tiles on the table now."""

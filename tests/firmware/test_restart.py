@@ -321,6 +321,27 @@ def test_an_exchange_confirmed_as_the_controller_died_is_shown_again_the_same_wa
     assert [e["hand"] for e in after if e["event"] == "hand_end"] == [number, number + 1] and result.hands == 2
 
 
+def test_seat_lines_a_board_lost_while_the_controller_was_down_are_written_by_the_restarted_one(tmp_path):
+    """Killed between hands at 请掷骰子, and the motor board rebooted before the controller came back
+    (its seat displays blank, 庄 gone): the restarted controller writes each seat's line again, so
+    the players find the dealer and deal (found by the fault campaign: they waited for a 庄 no one
+    wrote, and the table stalled at 请配牌)."""
+    from drivers.table_ui import Phase
+
+    def dice_asked(table) -> bool:
+        return table.display.text("main", "t_msg").startswith(Phase.DICE.value)
+
+    def board_rebooted(table, ruleset, events) -> None:
+        table.reset_board("motor")
+        assert all(lines == ["", ""] for lines in table.world.seat_displays)
+
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("sichuan", 3, db, crash_when=dice_asked, meanwhile=board_rebooted),
+                                timeout=60)
+    assert not any(e["event"] == "resumed" for e in after)        # between hands: nothing to resume
+    assert [e["hand"] for e in after if e["event"] == "hand_end"] == [3, 4] and result.hands == 2
+
+
 def test_a_set_that_rose_just_before_a_crash_is_played_not_pushed_in_again(tmp_path):
     """The crash falls between the new walls rising and the centre closing (the journal still has
     the set below): the walls standing whole on the table are that set.  Asking for the push-in
