@@ -62,6 +62,7 @@ class SimulatedTable:
         self._fault_rng = random.Random(f"{seed}/faults")
         self.tiles: list[PhysicalTile] = []
         self.lost: list[PhysicalTile] = []               # tiles fallen out of the machine (a person may find them)
+        self.kept: list[PhysicalTile] = []               # tiles of the other set a person took out, for their set
         self._own_tags: dict[int, bytes] = {}            # serial -> the tag a re-tagged tile was enrolled with
         self._registry: dict[bytes, TileIdentity] = {}
         self._next_serial = 0
@@ -156,15 +157,31 @@ class SimulatedTable:
     def mend_set(self) -> list[str]:
         """What a person standing at the table does when told the set is wrong: the tiles that fell
         out are found and laid on the table top; stray tiles are taken off the table top and out of
-        the raised walls, and a re-tagged tile found there gets its own tag back.  (The mixer and the
-        channels under the table are out of reach.)  Returns what was done, one line each."""
+        the raised walls, and a re-tagged tile found there gets its own tag back; a tile of the other
+        set is taken out and kept until that set's walls are up, then laid on the table top to go in
+        with them (a stray tile built in had left one of the set in the mixer, which then went into
+        the other set's build).  (The mixer and the channels under the table are out of reach.)
+        Returns what was done, one line each."""
         done = [f"found {tile} and laid it on the table top" for tile in self.lost]
         for tile in self.lost:
             self.world.out[tile.serial] = tile
         self.lost.clear()
         done += [f"took out {tile}" for tile in self.world.take_out_on_top(lambda t: t.set_index < 0)]
         done += [f"gave {tile} its own tag back" for tile in self.world.replace_on_top(self._own_tag)]
-        return done
+        return done + self._sort_sets()
+
+    def _sort_sets(self) -> list[str]:
+        walls = self.world.raised_set()
+        if walls is None:
+            return []
+        others = self.world.take_out_on_top(lambda t: t.set_index >= 0 and t.set_index != walls)
+        self.kept += others
+        back = [tile for tile in self.kept if tile.set_index == walls]
+        self.kept = [tile for tile in self.kept if tile.set_index != walls]
+        for tile in back:
+            self.world.out[tile.serial] = tile
+        return ([f"took out {tile} of set {tile.set_index} and kept it for its set" for tile in others]
+                + [f"laid {tile}, kept for set {walls}, on the table top" for tile in back])
 
     def _own_tag(self, tile: PhysicalTile) -> PhysicalTile | None:
         uid = self._own_tags.pop(tile.serial, None)

@@ -18,6 +18,8 @@ A stack is a list from bottom to top: [bottom, top].
 
 from __future__ import annotations
 
+from collections import Counter
+
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -182,6 +184,12 @@ class World:
                     taken += found
                     self._wall_changed(side, index)
         return taken
+
+    def raised_set(self) -> int | None:
+        """The set the raised walls are of (most of their tiles'), None while no wall is up."""
+        counts = Counter(tile.set_index for s in self.sides if s.position == LiftPosition.UP
+                         for stack in s.plate for tile in stack if tile.set_index >= 0)
+        return counts.most_common(1)[0][0] if counts else None
 
     def replace_on_top(self, mended: Callable[[PhysicalTile], PhysicalTile | None]) -> list[PhysicalTile]:
         """A person mends tiles on the table top and in the raised walls in place (`mended` gives the

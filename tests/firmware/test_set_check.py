@@ -128,6 +128,18 @@ def test_a_first_set_missing_a_tile_is_mended_rebuilt_and_played():
     assert len(kinds(events, "hand_end")) == 2
 
 
+def test_a_stray_tile_built_in_is_taken_out_and_the_sets_sorted_until_both_are_whole():
+    """A stray tile in the mixer is built in (E09) and leaves one of the set behind in the mixer, which
+    then goes into the other set's build (E10, and E07 for the tile it lacks), and so on at every
+    build.  A person takes the stray out, keeps each tile of the other set until its own walls are up
+    and lays it back then: the sets come right and the table plays (before, with no tile kept, the
+    two sets swapped a tile at every build and no hand was ever played)."""
+    events, mender = mended_run("changchun", 2, faults=("extra_tile",))
+    assert any(line.startswith("took out ") and "kept it for its set" in line for line in mender.done), mender.done
+    assert any("on the table top" in line for line in mender.done), mender.done
+    assert len(kinds(events, "hand_end")) == 2
+
+
 def test_a_duplicated_tag_is_mended_at_the_raised_walls():
     events, mender = mended_run("changchun", 1, faults=("duplicate_tag",))
     assert any("its own tag back" in line for line in mender.done), mender.done
