@@ -114,9 +114,13 @@ class SimulatorProcess:
         loop = asyncio.get_running_loop()
         self._announced = loop.create_future()
         self._exited = loop.create_future()
+        # Its own session: a Ctrl-C or a service stop signals the parent's process group, and the
+        # simulated boards would vanish under a controller still stopping (link-lost faults logged
+        # at every stop).  The parent stops it (`stop`); a parent that dies closes its stdin.
         self._popen = subprocess.Popen(
             [sys.executable, "-m", "simulator", "serve", *self.args],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env,
+            start_new_session=True)
         try:
             self._readers = [_LineReader(self._popen.stdout, self._on_stdout),
                              _LineReader(self._popen.stderr, self._stderr.append)]

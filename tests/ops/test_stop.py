@@ -125,3 +125,35 @@ def test_a_sigterm_in_the_first_moments_of_a_start_exits_0(tmp_path, stop_at):
     status, said = run(start_on_a_cut_link(tmp_path, stop_at), timeout=120)
     assert status == 0, said
     assert "stopped by SIGTERM" in said and "Traceback" not in said
+
+
+def test_ctrl_c_on_a_simulated_table_stops_it_without_link_faults(tmp_path):
+    """Ctrl-C in a terminal signals the whole process group.  The built-in simulator runs in its own
+    session, so its boards do not vanish under the stopping controller (before: a link lost, a
+    display gone and reconnection attempts logged as faults at every Ctrl-C)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from tests.ops.support import clean_env, needs_no_default_config
+    needs_no_default_config()
+    events = tmp_path / "events.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "firmware", "run", "--simulate", "--ruleset", "hainan",
+                             "--speed", "0", "--db", str(tmp_path / "table.db"), "--events", str(events)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=clean_env(tmp_path),
+                            cwd=tmp_path, start_new_session=True)       # a terminal's own process group
+    try:
+        deadline = time.monotonic() + 120
+        while not (events.exists() and '"event":"hand_start"' in events.read_text(encoding="utf-8")):
+            assert proc.poll() is None and time.monotonic() < deadline, "no hand began"
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 0, out[-1500:]
+    assert "stopped by SIGINT" in out
+    assert "E23" not in out and "E22" not in out and "link lost" not in out, out[-1500:]
