@@ -35,7 +35,7 @@ from rulesets.tiles import Tile
 
 from .facts import Extra
 from .ports import HandPorts, pressed
-from .questions import choose, confirmed
+from .questions import choose, confirmed, drop_pressed_before
 from .state import HandState
 
 
@@ -54,6 +54,8 @@ async def opening_small_wins(ports: HandPorts, hand: HandState, roll) -> None:
     ports.screens.phase(Phase.OPENING)
     for seat in waiting:
         ports.screens.prompt(seat, OPENING_ASK)
+    for seat in waiting:        # a 胡 or 确认 from before the question was on the line answers nothing
+        await drop_pressed_before(ports, seat, (Key.HU, Key.CONFIRM))
     while waiting:
         press = await ports.until(lambda: ports.keys.peek(pressed(tuple(waiting), (Key.HU, Key.CONFIRM))))
         ports.keys.take(lambda p: p == press)

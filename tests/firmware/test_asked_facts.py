@@ -326,6 +326,26 @@ def test_a_confirm_pressed_twice_on_the_choice_does_not_confirm_a_special_kong_n
     assert hand.kongs_by_side() == ((1, 2, 0),)
 
 
+def test_an_opening_answer_from_before_the_question_was_shown_answers_nothing():
+    """A restarted controller asks 起手小和 again; the 胡 seat 1 pressed before the kill comes again
+    from the board (heard before the question is on its line), and seat 1, on 已重启, presses 胡
+    again.  One declaration is judged, and no 胡 is left over to become a win claim in play (found
+    by the fault campaign: a stale 胡 started a win check nobody answered, and the table stalled)."""
+    ruleset = get_region("changsha").resolve()
+    hand = built_hand(ruleset, {1: "5555m123p456p789s"})
+    # every seat's 起手小和 line at 10; seat 1's 摆起手牌后确认 at 20
+    presses = [Press(1, Key.HU, heard=5), Press(0, Key.CONFIRM, heard=6),          # from before the kill
+               Press(0, Key.CONFIRM, heard=11), Press(1, Key.HU, heard=12), Press(2, Key.CONFIRM, heard=13),
+               Press(3, Key.CONFIRM, heard=14), Press(1, Key.CONFIRM, heard=25)]
+    ports = PlacedPorts(ruleset, zones={1: [list(dealt_tiles(hand, 1))]}, laid_after=20)
+    for press in presses:
+        ports.keys.put(press)
+    run(opening_small_wins(ports, hand, None), timeout=5)
+    (event,) = ports.recorder.all("opening_win")
+    assert event["accepted"] and sorted(hand.facts.openings) == [0, 1, 2, 3]
+    assert ports.keys.peek(lambda p: True) is None          # nothing left for the play to take
+
+
 def test_the_dealer_may_not_add_on_his_first_turn_and_a_set_not_dealt_is_refused():
     """「庄家第一手不允许补杠」 and 「特殊杠牌只有起手牌才算」: the dealer's 喜杠 with a fourth honour is refused;
     then he shows the plain 喜杠 (no replacement: a 3-tile special kong)."""
