@@ -244,8 +244,14 @@ class HandState:
                              self.tracker.tail_taken, roll, frozenset(self.tracker.taken))
 
     def reveal(self, rule: IndicatorRule, roll: tuple[int, ...] = ()) -> Reveal:
-        """Find and record an indicator (after the deal, or after a win)."""
+        """Find and record an indicator (after the deal, or after a win).  An after-win flip read
+        again where the wall has not changed (a win check begun again after a restart, or another
+        claim on the same discard) is the same flip, recorded once."""
         slots = rule.position.slots(self._reveal_context(roll))
+        if rule.timing is Timing.AFTER_WIN:
+            same = next((r for r in self.reveals if r.rule is rule and r.slots == slots and r.roll == roll), None)
+            if same is not None:
+                return same
         tiles = tuple(self.wall[s] for s in slots)
         reveal = Reveal(rule, slots, tiles, rule.special_kinds(tiles[0] if tiles else None), roll=roll)  # type: ignore[arg-type]
         self.reveals.append(reveal)

@@ -65,13 +65,13 @@ class LogFacts:
                 waiting[1:] = [event["kind"], event["from"]]
         elif name == "indicator":
             self._indicator(event)
-        elif name in ("win", "false_win"):
-            self.flips = []
+        elif name in ("win", "false_win", "resumed"):
+            self.flips = []                 # (a check cut by a restart is begun again: it flips again)
             if name == "win":
                 self.wins.append(event)
 
     def _indicator(self, event: dict) -> None:
-        if event["timing"] == "after_win":
+        if event["timing"] == "after_win" and not event.get("journaled"):
             self.flips = None if self.flips is None or event["tile"] is None else self.flips + event["tile"]
         if event["timing"] == "on_ready":
             self.bao = event

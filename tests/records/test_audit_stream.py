@@ -142,3 +142,18 @@ def test_a_run_stopped_before_its_first_hand_is_a_note_among_others_and_a_proble
     assert any("the controller was stopped before one began" in n.text for n in together.notes)
     alone = audit_recorders(files(idle))
     assert [p.text for p in alone.problems] == ["no hand begins in this recorder: it proves nothing"]
+
+
+def test_a_win_check_cut_after_its_flips_is_begun_again_and_its_flips_count_once(recorders):
+    """贵州 鸡: the controller is killed in a win check after the 鸡 was flipped (the journal kept the
+    flip, not yet the win); the restarted one checks the win again and flips again, the same tiles.
+    The win's flips are that check's, counted once (found by the fault campaign, 长沙 鸟: 'the win
+    says flipped = [6m, 8s], the log shows [6m, 8s, 6m, 8s]')."""
+    events, ledger = recorders["guizhou"]
+    flip = next(i for i, e in enumerate(events) if e["event"] == "indicator" and e["timing"] == "after_win")
+    again = events[:flip + 1] + [events[flip]] + events[flip + 1:]      # the second check's flip
+    first, second = restarted(again, flip + 1)
+    resumed = next(e for e in second if e["event"] == "resumed")
+    assert any(i["timing"] == "after_win" for i in resumed["indicators"])       # the journal knew the flip
+    report = audit_recorders(files(first, second), LedgerView.open(ledger))
+    assert report.sound and report.hands == 4, report.problems
