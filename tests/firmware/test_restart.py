@@ -248,23 +248,22 @@ def test_a_win_check_cut_by_a_crash_starts_over_when_the_winner_presses_hu_again
     assert [e["hand"] for e in after if e["event"] == "hand_end"] == [number, number + 1] and result.hands == 2
 
 
-def test_a_ready_the_restarted_controller_never_heard_is_pressed_again(tmp_path):
-    """长春: a seat presses 听 and the controller dies before it is journaled (the key is gone with
-    it).  The restarted controller draws the seat without 听; the player, who waits for the 宝,
-    sees that and presses 听 again, and the hand goes on (found by the fault campaign: the
-    player waited for a 宝 that would never come, and the table stalled)."""
+def a_key_lost_with_the_controller(lost_when):
+    """(lost, crash_when, meanwhile) for `crash_and_restart`: the first press for which
+    `lost_when(table, key)` holds goes into the void with the dying controller (its panel is added
+    to `lost`), and the controller is stopped there; after the restart every press goes through."""
     lost: list[int] = []
     real_press = SimulatedTable.press
 
     def press(table, panel, key, long=False):
-        if key == Key.TING and not table.restarted:
-            lost.append(panel)               # into the void with the dying controller
+        if lost_when(table, key) and not table.restarted:
+            lost.append(panel)
             table.restarting.set()
             table.changes.notify()           # nothing anyone sees changes: wake the watcher (crash_when)
             return
         real_press(table, panel, key, long)
 
-    def a_ready_lost(table) -> bool:
+    def key_lost(table) -> bool:
         if not hasattr(table, "restarting"):
             table.restarting, table.restarted = asyncio.Event(), False
             table.press = press.__get__(table)
@@ -272,7 +271,15 @@ def test_a_ready_the_restarted_controller_never_heard_is_pressed_again(tmp_path)
 
     def restarted(table, ruleset, events) -> None:
         table.restarted = True
+    return lost, key_lost, restarted
 
+
+def test_a_ready_the_restarted_controller_never_heard_is_pressed_again(tmp_path):
+    """长春: a seat presses 听 and the controller dies before it is journaled (the key is gone with
+    it).  The restarted controller draws the seat without 听; the player, who waits for the 宝,
+    sees that and presses 听 again, and the hand goes on (found by the fault campaign: the
+    player waited for a 宝 that would never come, and the table stalled)."""
+    lost, a_ready_lost, restarted = a_key_lost_with_the_controller(lambda table, key: key == Key.TING)
     db = str(tmp_path / "table.db")
     result, before, after = run(crash_and_restart("changchun", 3, db, crash_when=a_ready_lost, meanwhile=restarted),
                                 timeout=60)
@@ -289,27 +296,10 @@ def test_an_exchange_confirmed_as_the_controller_died_is_shown_again_the_same_wa
     showed 上家 after the tiles had gone to 对家, the 确认 was never pressed again, and the table
     stalled)."""
     from drivers.table_ui import Phase
-    lost: list[int] = []
-    real_press = SimulatedTable.press
 
-    def press(table, panel, key, long=False):
-        exchanging = table.display.text("main", "t_msg").startswith(Phase.EXCHANGE.value)
-        if key == Key.CONFIRM and exchanging and not table.restarted:
-            lost.append(panel)               # into the void with the dying controller
-            table.restarting.set()
-            table.changes.notify()
-            return
-        real_press(table, panel, key, long)
-
-    def a_confirm_lost(table) -> bool:
-        if not hasattr(table, "restarting"):
-            table.restarting, table.restarted = asyncio.Event(), False
-            table.press = press.__get__(table)
-        return table.restarting.is_set()
-
-    def restarted(table, ruleset, events) -> None:
-        table.restarted = True
-
+    def exchange_confirmed(table, key) -> bool:
+        return key == Key.CONFIRM and table.display.text("main", "t_msg").startswith(Phase.EXCHANGE.value)
+    lost, a_confirm_lost, restarted = a_key_lost_with_the_controller(exchange_confirmed)
     db = str(tmp_path / "table.db")
     result, before, after = run(crash_and_restart("yichang", 3, db, crash_when=a_confirm_lost, meanwhile=restarted),
                                 timeout=60)
