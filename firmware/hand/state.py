@@ -101,20 +101,21 @@ class WinRecord:
     win_tile: Tile | None
     payout: Payout
     takes: int = -1         # tiles taken from the wall when it was accepted (-1: not known)
+    event: Mapping[str, Any] | None = None    # its `win` line's fields: `resumed` names it, should a kill cut the line
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "discarder": self.discarder, "win_tile": tile_json(self.win_tile),
                 "takes": self.takes,
                 "concealed": [str(t) for t in self.hand.concealed], "flowers": [str(t) for t in self.hand.flowers],
                 "melds": [[m.kind.value, [str(t) for t in m.tiles]] for m in self.hand.melds],
-                "payout": self.payout.to_json()}
+                "payout": self.payout.to_json(), "event": None if self.event is None else dict(self.event)}
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> "WinRecord":
         melds = tuple(Meld(MeldKind(kind), tuple(map(Tile.parse, tiles))) for kind, tiles in data["melds"])
         hand = Hand(tuple(map(Tile.parse, data["concealed"])), melds, tuple(map(Tile.parse, data["flowers"])))
         return WinRecord(data["seat"], data["discarder"], hand, tile_from(data["win_tile"]),
-                         Payout.from_json(data["payout"]), data.get("takes", -1))
+                         Payout.from_json(data["payout"]), data.get("takes", -1), data.get("event"))
 
 
 @dataclass(frozen=True)
@@ -346,11 +347,12 @@ class HandState:
         return hand, self.win_context(seat, discarder, win_tile, flowers, flipped, ron_winners)
 
     def record_win(self, seat: int, discarder: int | None, hand: Hand, win_tile: Tile | None,
-                   result: HandResult) -> None:
-        """A judged hand: a legal one is a win of this hand."""
+                   result: HandResult, event: Mapping[str, Any] | None = None) -> None:
+        """A judged hand: a legal one is a win of this hand (`event`: the fields of its `win` line)."""
         if result.verdict.legal and result.settlement is not None:
             self.wins.append(WinRecord(seat, discarder, hand, win_tile,
-                                       Payout(result.settlement.payments, result.settlement.items), len(self.tracker.taken)))
+                                       Payout(result.settlement.payments, result.settlement.items), len(self.tracker.taken),
+                                       event))
             if self.ruleset.play.after_win == "xuezhan":     # 血战: a winner leaves; 血流: he plays on
                 self.out_of_play.add(seat)
 

@@ -99,18 +99,19 @@ class WinCheck:
             if asking is not None:
                 context = replace(context, extra=context.extra + (("la_zhuang", asking),))
                 result = await ports.compute(judge_laid, hand.ruleset, laid, context)
-        hand.record_win(seat, discarder, laid, win_tile, result)
         verdict = result.verdict
         if verdict.legal and result.settlement is not None:
             settlement = result.settlement
-            ports.recorder.emit(
-                "win", seat=seat, **{"from": discarder}, tiles=[str(t) for t in laid.concealed],
-                melds=[str(m) for m in laid.melds], flowers=[str(t) for t in flowers],
-                win_tile=str(win_tile) if win_tile is not None else None,
-                wilds_as=[[str(a), str(b)] for a, b in verdict.shape.assignment],
-                items=[{"name": i.zh, "pinyin": i.pinyin, "value": i.value, "unit": i.unit} for i in settlement.items],
-                payments=list(settlement.payments),
-                context=win_context_json(context, private=hand.bao.special if hand.bao is not None else ()))
+            line = {"seat": seat, "from": discarder, "tiles": [str(t) for t in laid.concealed],
+                    "melds": [str(m) for m in laid.melds], "flowers": [str(t) for t in flowers],
+                    "win_tile": str(win_tile) if win_tile is not None else None,
+                    "wilds_as": [[str(a), str(b)] for a, b in verdict.shape.assignment],
+                    "items": [{"name": i.zh, "pinyin": i.pinyin, "value": i.value, "unit": i.unit}
+                              for i in settlement.items],
+                    "payments": list(settlement.payments),
+                    "context": win_context_json(context, private=hand.bao.special if hand.bao is not None else ())}
+            hand.record_win(seat, discarder, laid, win_tile, result, line)
+            ports.recorder.emit("win", **line)
             await ports.journaled()         # shown only once a restart would know it (血战: the hand goes on)
             ports.screens.prompt(seat, f"{WIN_DONE} {settlement.payments[seat]:+d}")
         else:

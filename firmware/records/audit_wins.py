@@ -96,8 +96,10 @@ def audit_wins(ruleset: Ruleset, hand: HandLog, start: dict, end: dict) -> list[
         return problems
     facts = LogFacts()
     for event in hand.events:
-        if event["event"] == "win":
-            problems += _audit_win(ruleset, start, end, event, facts, complete=not hand.partial)
+        if event["event"] == "win":         # (a win the journal kept but a kill cut from the file: the
+            #                                   lines that showed its facts went with it; it is scored again)
+            problems += _audit_win(ruleset, start, end, event, facts,
+                                   complete=not hand.partial and not event.get("journaled"))
         facts.see(event)
     winners = [w["seat"] for w in facts.wins]
     extras = audit_extras(ruleset, hand, start, end, winners, facts.public_wilds)

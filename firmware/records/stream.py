@@ -191,7 +191,7 @@ class HandLog:
             assert event is not None
             events.append(event)
             if event["event"] == "resumed":
-                events += _journaled_indicators(event, events)
+                events += _journaled_indicators(event, events) + _journaled_wins(event, events)
         return events
 
     def first(self, name: str) -> dict | None:
@@ -214,6 +214,29 @@ def _journaled_indicators(resumed: dict, before: list[dict]) -> list[dict]:
             found.append({**indicator, "event": "indicator", "t": resumed["t"], "hand": resumed["hand"],
                           "journaled": True})
     return found
+
+
+def _journaled_wins(resumed: dict, before: list[dict]) -> list[dict]:
+    """The wins `resumed` names (the journal held them) that the lines before it lack (a SIGKILL cut
+    them), marked `journaled`; one that is not a `win` line's shape is left out (the hand's winners
+    then disagree with its end, and the audit says so)."""
+    seen = [_win_key(e) for e in before if e["event"] == "win"]
+    found = []
+    for win in resumed.get("wins") or ():
+        event = {**win, "event": "win", "t": resumed["t"], "hand": resumed["hand"], "journaled": True} \
+            if isinstance(win, dict) else None
+        if event is None or shape_problem(event) is not None:
+            continue
+        key = _win_key(event)
+        if key in seen:
+            seen.remove(key)
+        else:
+            found.append(event)
+    return found
+
+
+def _win_key(event: dict) -> tuple:
+    return event.get("seat"), event.get("from"), repr(event.get("tiles")), repr(event.get("payments"))
 
 
 def _indicator_key(event: dict) -> tuple:

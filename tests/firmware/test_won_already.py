@@ -60,3 +60,14 @@ def test_a_repeated_hu_is_judged_as_it_arrives_not_when_the_flow_gets_to_it():
     flow.win_check.tell_again(hand, 0)
     assert flow.ports.screens.last(0) == f"{WIN_DONE} +3"
     assert not flow.on_key(Press(0, Key.HU))             # after that take, a new 胡 is a new claim
+
+
+def test_a_win_keeps_its_line_through_the_journal_for_a_restarted_controller_to_name():
+    """A kill can cut a win's line from the file after the journal kept the win: the restarted
+    controller's `resumed` names it from the journal (the audit reads it there)."""
+    hand, _ = a_hand("sichuan")
+    line = {"seat": 2, "from": None, "tiles": ["1m"], "payments": [-1, -1, 3, -1]}
+    settlement = SimpleNamespace(payments=(-1, -1, 3, -1), items=())
+    hand.record_win(2, None, Hand((), (), ()), Tile.M1, SimpleNamespace(verdict=SimpleNamespace(legal=True),
+                                                                        settlement=settlement), line)
+    assert HandState.from_json(hand.to_json()).wins[0].event == line

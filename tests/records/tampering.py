@@ -153,7 +153,7 @@ def reseal(events: Events) -> Events:
 
 
 def restarted(events: Events, cut: int, clean: bool = False, session_again: bool = False,
-              journal_ahead: int = 0, lost_indicators: bool = False) -> tuple[Events, Events]:
+              journal_ahead: int = 0, lost_indicators: bool = False, lost_wins: bool = False) -> tuple[Events, Events]:
     """The two files of a run whose controller stopped at `cut` and was started again.
 
     The first file is cut off there (a dead controller), or closed by `close_cleanly()` (a clean
@@ -162,7 +162,8 @@ def restarted(events: Events, cut: int, clean: bool = False, session_again: bool
     (`session_again`: the session's session_start is written again first).  `journal_ahead`: the
     last so many takes before the cut reached the journal but not the first file (SIGKILL between
     the journal's commit and the lines behind it); `resumed` names every take the journal knew, and
-    every indicator (`lost_indicators`: those of the open hand never reached the first file)."""
+    every indicator (`lost_indicators`: those of the open hand never reached the first file) and
+    every win (`lost_wins`: their lines never reached the first file)."""
     from firmware.records.recorder import FlightRecorder
 
     now = [0.0]
@@ -175,6 +176,9 @@ def restarted(events: Events, cut: int, clean: bool = False, session_again: bool
                   if e["event"] == "indicator" and e["hand"] == open_number}
     if lost_indicators:
         unwritten |= {i for i, e in enumerate(events[:cut]) if e["event"] == "indicator" and e["hand"] == open_number}
+    wins = [i for i, e in enumerate(events[:cut]) if e["event"] == "win" and e["hand"] == open_number]
+    if lost_wins:
+        unwritten |= set(wins)
     _replay([e for i, e in enumerate(events[:cut]) if i not in unwritten], before, now)
     if clean:
         before.close_cleanly()
@@ -187,7 +191,8 @@ def restarted(events: Events, cut: int, clean: bool = False, session_again: bool
         after.open_hand(before.hand)
         journaled = [[e["ring"], e["layer"], e["end"], e["reason"]] for e in events[:cut]
                      if e["event"] == "take" and e["hand"] == before.hand]
-        after.emit("resumed", **_fields(open_start), taken=journaled, indicators=list(indicators.values()))
+        after.emit("resumed", **_fields(open_start), taken=journaled, indicators=list(indicators.values()),
+                   wins=[_fields(events[i]) for i in wins])
     _replay(events[cut:], after, now)
     after.close_cleanly()
     return _parsed(first_sink), _parsed(second_sink)

@@ -157,3 +157,20 @@ def test_a_win_check_cut_after_its_flips_is_begun_again_and_its_flips_count_once
     assert any(i["timing"] == "after_win" for i in resumed["indicators"])       # the journal knew the flip
     report = audit_recorders(files(first, second), LedgerView.open(ledger))
     assert report.sound and report.hands == 4, report.problems
+
+
+def test_a_win_the_journal_kept_but_the_cut_file_lost_is_read_from_resumed(recorders):
+    """SIGKILL after a win's journal commit, before its line reached the file: the restarted
+    controller's `resumed` names the wins the journal held; the audit scores such a win again and
+    counts it (found by the fault campaign, 长沙: 'hand_end names the winners [0]; the wins were by
+    []').  A win the file does hold is not counted twice."""
+    for region in ("sichuan", "guangshui"):            # 血战: wins go on after the first; one win
+        events, ledger = recorders[region]
+        win = next(i for i, e in enumerate(events) if e["event"] == "win" and e["hand"] >= 2)
+        for lost in (True, False):
+            first, second = restarted(events, win + 1, lost_wins=lost)
+            assert any(e["event"] == "win" for e in first[-3:]) is not lost
+            resumed = next(e for e in second if e["event"] == "resumed")
+            assert [w["seat"] for w in resumed["wins"]] == [events[win]["seat"]]
+            report = audit_recorders(files(first, second), LedgerView.open(ledger))
+            assert report.sound and report.hands == 4, (region, lost, report.problems)
