@@ -158,6 +158,29 @@ def test_live_wall_checks_the_physical_stack_and_passes_a_set_aside_tile():
         wall.take_deal(0)
 
 
+def test_no_kong_is_made_when_only_the_shown_tail_tiles_and_those_under_them_are_left():
+    """云南 尾牌: 「必须杠上开花才可以拿翻开的尾牌，不能杠上开花的从最后面未翻开的取牌」.  With every unshown
+    tile gone, the 4 left are the two shown tops and the tiles under them: the wall still counts
+    them live, but a kong has no replacement to take, so a player makes none (before, one did, found
+    none, gave up the hand, and the table waited: a stall in the fault campaign)."""
+    from simulator.players.hand_play import HandPlay
+    ruleset = get_region("yunnan").resolve()
+    table = raised(ruleset)
+    ring = ruleset.layout.ring(Break(0, 3))
+    wall = LiveWall(table, ruleset, ring)
+    for taken in (0, 2):                                 # 尾牌上面两张: the tops of the last two stacks
+        slot = ring.tail_slot(taken)
+        wall.shown[slot] = Tile.M1
+    players = SimulatedPlayers(table, ruleset, seed=1)
+    play = HandPlay(players.crew, wall, TableView(players.crew.sides, 0))
+    while wall.remaining > 5:
+        wall.take_head()
+    assert play.can_kong()                               # one unshown tile is left for a replacement
+    wall.take_head()
+    assert wall.remaining == 4 and wall.live > 0 and wall.next_tail() is None
+    assert not play.can_kong()
+
+
 # -- distance to a complete hand ----------------------------------------------------------------
 
 @pytest.mark.parametrize("tiles, expected", [
