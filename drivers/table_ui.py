@@ -58,7 +58,8 @@ SELF_DRAWN = "自摸"
 RELATIVE_SEATS = ("下家", "对家", "上家")   # seats counted from the asking seat, in play order
 
 # The table asks for what it cannot see (issue 16).  Choice prompts read "<question>:<choice>".
-KONG_FROM = "明杠来自"                # choice, to the maker of an exposed kong: 下家 / 对家 / 上家, or 补杠
+KONG_FROM = "杠来自"                  # choice "第N杠来自:…", to the maker of his N-th exposed kong of the hand:
+#                                       下家 / 对家 / 上家, or 补杠 (kong_from_question)
 ADDED_KONG = "补杠"                   # …the fourth tile added to one's own 碰 (云南 转弯杠)
 FOLLOW_DEALER = "跟庄"                # choice "跟庄第N圈:无|有": did the N-th round's four discards all match?
 NO, YES = "无", "有"
@@ -91,6 +92,19 @@ def roll_prompt(count: int) -> str:
 
 def choice_text(question: str, current: str) -> str:
     return f"{question}:{current}"
+
+
+def kong_from_question(nth: int) -> str:
+    """第2杠来自: who gave the seat's 2nd exposed kong of this hand.  Naming it lets a player asked again
+    after a restart (his answer lost with the controller) answer for the right kong."""
+    return f"第{nth}{KONG_FROM}"
+
+
+def kong_from_nth(question: str) -> int | None:
+    """2 from 第2杠来自; None when the question is not that one."""
+    if question.startswith("第") and question.endswith(KONG_FROM) and question[1:-len(KONG_FROM)].isdigit():
+        return int(question[1:-len(KONG_FROM)])
+    return None
 
 
 def parse_choice(text: str) -> tuple[str, str] | None:

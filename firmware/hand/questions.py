@@ -2,8 +2,8 @@
 
 - **Who gave an exposed kong** (regions whose card has `kong_giver`, 云南: 「打出一张牌的闲家给玩家2分」):
   once the replacement of a kong pressed short (not an 暗杠) is taken, the maker's display asks
-  `明杠来自:<下家|对家|上家|补杠>`; the answer goes to the recorder (`kong_from`) and to the win's
-  kong money.
+  `第N杠来自:<下家|对家|上家|补杠>` (his N-th exposed kong of the hand); the answer goes to the
+  recorder (`kong_from`) and to the win's kong money.
 - **跟庄** (`follow_dealer`, 大包: 「如果第一圈四个人打出的牌一样叫做跟庄，庄家需给其他人每人一个筹码，第二圈
   一样继续每人给一个，直到出现不一样的牌」): when the fourth head draw of a round is taken, the
   dealer's 上家 — whose discard closed the round — is asked `跟庄第N圈:<无|有>`; each 有 makes the
@@ -21,8 +21,8 @@ before it handles any other key, so a 胡 on the kong's replacement waits for th
 
 from __future__ import annotations
 
-from drivers.table_ui import (ADDED_KONG, FOLLOW_DEALER, KONG_FROM, LA_ZHUANG, NO, YES, Key, Phase, choice_text,
-                              relative_name)
+from drivers.table_ui import (ADDED_KONG, FOLLOW_DEALER, LA_ZHUANG, NO, YES, Key, Phase, choice_text,
+                              kong_from_question, relative_name)
 from rulesets.hand import WinContext
 from rulesets.scoring.dabao import follow_dealer
 from rulesets.scoring.hand_types import payers
@@ -121,7 +121,8 @@ class Questions:
         others = [s for s in sorted(sides) if s != seat]
         others.sort(key=lambda s: (s - seat) % 4)                 # 下家 first, in play order
         names = [relative_name(seat, s, sides) for s in others] + [ADDED_KONG]
-        answer = await choose(self.ports, seat, KONG_FROM, names)
+        nth = 1 + sum(1 for s, kind, _ in hand.facts.kong_events[:index] if s == seat and kind != "an")
+        answer = await choose(self.ports, seat, kong_from_question(nth), names)
         giver = others[answer] if answer < len(others) else None
         kind = "ming" if giver is not None else "zhuanwan"
         hand.facts.kong_events[index][1:] = [kind, giver]

@@ -1,7 +1,8 @@
 """Answering what the table asks because it cannot see it (docs/table-flow.md, issue 16).
 
 Every person at the table answers his own seat display as soon as it asks:
-- `明杠来自:<choice>` after an exposed kong: ◀ ▶ to who gave the tile (or 补杠), 确认;
+- `第N杠来自:<choice>` after his N-th exposed kong of the hand: ◀ ▶ to who gave the tile (or 补杠),
+  确认 — asked again after a restart, he answers for the kong it names;
 - `跟庄第N圈:<无|有>`: whether the N-th round's four discards all matched, ◀ ▶, 确认;
 - `起手小和按胡 无则确认` after the deal (长沙): 胡 with an opening small win, else 确认; then
   `摆起手牌后确认`: lay the whole dealt hand, 确认;
@@ -23,9 +24,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from drivers.motor_protocol import Key
-from drivers.table_ui import (FOLLOW_DEALER, KONG_FROM, LA_ZHUANG, LAY_LIANG, LAY_OPENING, LAY_SPECIAL, LIANG,
+from drivers.table_ui import (FOLLOW_DEALER, LA_ZHUANG, LAY_LIANG, LAY_OPENING, LAY_SPECIAL, LIANG,
                               LIANG_REFUSED, LIANG_REPLACE, NO, OPENING_ASK, SHOW_HAND, SHOW_MELDS, SPECIAL_KONG,
-                              SPECIAL_REPLACE, YES, parse_choice)
+                              SPECIAL_REPLACE, YES, kong_from_nth, parse_choice)
 from rulesets.hand import MeldKind
 from rulesets.scoring.changsha import opening_small_wins
 from rulesets.special_kongs import best_declaration, kongs_of, replacements_of
@@ -42,7 +43,8 @@ MAX_STEPS = 12          # ◀ ▶ presses on one question before settling for wh
 class Answers:
     def __init__(self, crew: "Crew") -> None:
         self.crew = crew
-        self.kong_givers: dict[int, list[str]] = {}     # seat → the answers it owes, oldest first
+        self.kong_givers: dict[int, list[str]] = {}     # seat → who gave each exposed kong it made this hand
+        self._kongs_told: dict[int, int] = {}      # seat → the highest N of 第N杠来自 it answered
         self._replied: dict[int, str] = {}
         self._steps: dict[int, int] = {}
         self._special: dict[int, tuple] = {}       # seat → (kind, tiles) it chose to show
@@ -51,16 +53,19 @@ class Answers:
         self._liang: dict[int, tuple[str, list[bytes]]] = {}   # seat → the 亮牌 it is laying (set name, tiles)
         self._la_zhuang: dict[int, bool] = {}      # seat → its answer to the 拉庄 question standing
 
-    def forget(self, keep_owed: bool = False) -> None:
+    def forget(self, keep_owed: bool = False, new_hand: bool = True) -> None:
         """A new hand, or a restart note: nothing is owed, nothing was answered.  `keep_owed`: the
         note came at 亮特殊杠 — a board rebooted, the controller goes on judging the special kong laid,
         and asks for its replacements (补N) once judged: they stay owed; and the special kong chosen
-        is still the one laid if the table asks for it (摆特殊杠后确认: the choice was heard)."""
+        is still the one laid if the table asks for it (摆特殊杠后确认: the choice was heard).  Who
+        gave each kong is a fact of the hand: kept through a restart note (`new_hand` False)."""
         if not keep_owed:
             self._owed.clear()
             self._counted_owed.clear()
             self._special.clear()
-        self.kong_givers.clear()
+        if new_hand:
+            self.kong_givers.clear()
+            self._kongs_told.clear()
         self._replied.clear()
         self._steps.clear()
         self._liang.clear()
@@ -70,11 +75,11 @@ class Answers:
         return bool(self._owed)
 
     def owes(self, seat: int) -> bool:
-        """This seat still has to say who gave one of its kongs."""
-        return bool(self.kong_givers.get(seat))
+        """This seat has made an exposed kong it has not yet said the giver of."""
+        return len(self.kong_givers.get(seat, ())) > self._kongs_told.get(seat, 0)
 
     def expect_kong(self, seat: int, answer: str) -> None:
-        """This seat made an exposed kong: it will be asked who gave the tile."""
+        """This seat made an exposed kong: it will be asked who gave the tile (第N杠来自)."""
         self.kong_givers.setdefault(seat, []).append(answer)
         self._replied.pop(seat, None)
 
@@ -124,8 +129,10 @@ class Answers:
         if choice is None:
             return False
         question, current = choice
-        if question == KONG_FROM and self.kong_givers.get(seat):
-            return self._steer(seat, current == self.kong_givers[seat][0], lambda: self.kong_givers[seat].pop(0))
+        nth = kong_from_nth(question)
+        if nth is not None and nth <= len(self.kong_givers.get(seat, ())):
+            want = self.kong_givers[seat][nth - 1]
+            return self._steer(seat, current == want, lambda: self._told_kong(seat, nth, want))
         if question == SPECIAL_KONG and crew.view is not None:
             found = self._declaration(seat)
             want = found[0].zh if found else NO
@@ -242,6 +249,10 @@ class Answers:
 
     def _counted(self) -> bool:
         return self.crew.ruleset.option("special_kongs_count") == "yes"
+
+    def _told_kong(self, seat: int, nth: int, giver: str) -> None:
+        self._kongs_told[seat] = max(self._kongs_told.get(seat, 0), nth)
+        self.crew.log(seat, "kong_from", f"{nth} {giver}")
 
     def _steer(self, seat: int, on_target: bool, done) -> bool:
         steps = self._steps.get(seat, 0)

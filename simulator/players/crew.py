@@ -116,7 +116,7 @@ class Crew:
         if self._restarts_serviced != self.restarts:
             self._restarts_serviced = self.restarts
             self._answered.clear()
-            self.answers.forget(keep_owed=self.restart_phase is Phase.SPECIAL_KONGS)
+            self.answers.forget(keep_owed=self.restart_phase is Phase.SPECIAL_KONGS, new_hand=False)
         self.answers.respond(screen)
         for seat in self.sides:
             line = screen.prompt(seat)

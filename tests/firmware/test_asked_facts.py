@@ -8,7 +8,7 @@ seat never answers.
 
 from collections import Counter
 
-from drivers.table_ui import (ADDED_KONG, FOLLOW_DEALER, KONG_FROM, LAY_OPENING, NOT_SHOWN, OPENING_ASK, OPENING_PAID,
+from drivers.table_ui import (ADDED_KONG, FOLLOW_DEALER, LAY_OPENING, NOT_SHOWN, OPENING_ASK, OPENING_PAID,
                               OPENING_REFUSED, READY_MARK, NOT_READY, SHOW_HAND, SHOW_MELDS, Key, Phase, choice_text)
 from firmware.hand.declarations import dealt_tiles, opening_small_wins
 from firmware.hand.ports import Press
@@ -113,7 +113,7 @@ def test_the_maker_of_an_exposed_kong_is_asked_who_gave_it_and_the_giver_pays():
     assert hand.facts.asks == [["kong_from", 2, 0]]
     ports = FakePorts(ruleset, [(2, Key.RIGHT), (2, Key.RIGHT), (2, Key.CONFIRM)])
     run(Questions(ports).ask_due(hand), timeout=5)
-    assert ports.screens.lines[2][:3] == [choice_text(KONG_FROM, n) for n in ("下家", "对家", "上家")]
+    assert ports.screens.lines[2][:3] == [choice_text("第1杠来自", n) for n in ("下家", "对家", "上家")]
     assert ports.recorder.all("kong_from") == [{"event": "kong_from", "seat": 2, "kind": "ming", "from": 1}]
     assert hand.facts.answered_kongs() == ((2, "ming", 1), (0, "an", None))
     assert dict(hand.win_context(3, None, None, (), ()).extra)["kong_events"] == ((2, "ming", 1), (0, "an", None))
@@ -125,7 +125,7 @@ def test_a_kong_added_to_ones_own_pung_is_a_zhuanwan_kong():
     take_kong(hand, 1, concealed=False)
     ports = FakePorts(ruleset, [(1, Key.LEFT), (1, Key.CONFIRM)])
     run(Questions(ports).ask_due(hand), timeout=5)
-    assert ports.screens.lines[1][1] == choice_text(KONG_FROM, ADDED_KONG)
+    assert ports.screens.lines[1][1] == choice_text("第1杠来自", ADDED_KONG)
     assert hand.facts.answered_kongs() == ((1, "zhuanwan", None),)
 
 

@@ -311,6 +311,22 @@ def test_an_exchange_confirmed_as_the_controller_died_is_shown_again_the_same_wa
     assert [e["hand"] for e in after if e["event"] == "hand_end"] == [number, number + 1] and result.hands == 2
 
 
+def test_a_kong_giver_told_as_the_controller_died_is_asked_again_and_told_for_that_kong(tmp_path):
+    """云南: who gave a kong is asked `第N杠来自`; the maker's 确认 dies with the controller.  The
+    restarted one asks again what its journal lacks, and the player — who keeps, through the 已重启
+    note, who gave each of his kongs — answers for the kong the question names (found by the fault
+    campaign: the player had forgotten his answers on the note and the table stalled)."""
+    def giver_confirmed(table, key) -> bool:
+        return key == Key.CONFIRM and any("杠来自:" in lines[1] for lines in table.world.seat_displays)
+    lost, a_giver_lost, restarted = a_key_lost_with_the_controller(giver_confirmed)
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("yunnan", 3, db, crash_when=a_giver_lost, meanwhile=restarted),
+                                timeout=120)
+    number = next(e for e in after if e["event"] == "resumed")["hand"]
+    assert lost and any(e["event"] == "kong_from" and e["hand"] == number for e in after)
+    assert [e["hand"] for e in after if e["event"] == "hand_end"] == [number, number + 1] and result.hands == 2
+
+
 def test_seat_lines_a_board_lost_while_the_controller_was_down_are_written_by_the_restarted_one(tmp_path):
     """Killed between hands at 请掷骰子, and the motor board rebooted before the controller came back
     (its seat displays blank, 庄 gone): the restarted controller writes each seat's line again, so
