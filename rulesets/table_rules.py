@@ -91,11 +91,12 @@ def hua_peng_kinds(ruleset: Any, context: WinContext) -> tuple[frozenset[Tile], 
 
 def stand_in_failures(ruleset: Any, hand: Hand, context: WinContext) -> tuple[str, ...]:
     """A pung with a stand-in (花碰) only as `hua_peng_kinds` allows: nowhere but 螺山."""
+    melds = [meld for meld in hand.melds if meld.stand_ins]
+    if not melds:                       # (every hand judged comes here: most have none)
+        return ()
     out = []
     stand_ins, kinds = hua_peng_kinds(ruleset, context)
-    for meld in hand.melds:
-        if not meld.stand_ins:
-            continue
+    for meld in melds:
         kind, stand_in = meld.kind_tile, meld.stand_ins[0]
         if not ruleset.has_phase(HUA_PENG):
             out.append(f"{meld}: {ruleset.region.name} has no 花碰, a pung is three of a kind (no_hua_peng)")

@@ -19,7 +19,6 @@ A stack is a list from bottom to top: [bottom, top].
 from __future__ import annotations
 
 from collections import Counter
-
 from dataclasses import dataclass, field
 from typing import Callable
 
