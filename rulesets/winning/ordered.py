@@ -95,7 +95,6 @@ class _OrderedWalk(_Walk):
         self.kinds = tuple(sorted(wild_kinds))  # every wild kind, flowers too: `rest` holds them all
         self.face_options, self.holding_end = _all_face_options(pair_kinds, honour_chows)
         self.placed: dict[tuple, tuple] = {}
-        self.merges: dict[tuple[Class, int], Class] = {}
         self.costs: dict[tuple, int] = {}
         self.nexts: dict[tuple, int] = {}
         self.shares: dict[tuple[int, ...], tuple[int, int]] = {}

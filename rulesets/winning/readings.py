@@ -34,7 +34,7 @@ from collections import Counter
 from functools import partial
 from collections.abc import Callable, Hashable, Sequence
 
-from .decompose import _free_faces, _options, _split_key
+from .decompose import _free_faces, _options, _split_key, chows_with
 from .results import GroupKind, WinRole
 from .special import RawGroup
 
@@ -83,6 +83,11 @@ CostOf = Callable[[list[int], bool], int]
 """cost(component keys, pair needed): the fewest wilds that complete what is left (the tables)."""
 
 _NATURALS = tuple((NATURAL,) * n for n in range(4))
+# The options of a group holding the lowest natural kind k depend on the counts of k (up to 3), on
+# which kinds above k that share a chow with it are held, on the wilds left (up to 2: a group
+# holding a natural takes at most two), on the pair and on the winning tile: `_Walk.options`.
+_ABOVE = tuple(tuple(tuple(sorted({t for chow in chows_with(k, honour) for t in chow if t > k})) for k in range(34))
+               for honour in (False, True))
 _NO_WIN: tuple[tuple[None, None], ...] = ((None, None),)
 Class = tuple  # sorted view ids
 Split = tuple[tuple[RawGroup, ...], "int | None", "int | None"]  # groups, winning group, place in it
@@ -146,6 +151,8 @@ class _Walk:
         self.memo: dict[tuple, dict[Class, Witness]] = {}
         # per (group, winning tile placed): its own-face places and (place, role, class id) choices
         self.seen: dict[tuple, tuple[tuple[int, ...], tuple[tuple[int | None, WinRole | None, int], ...]]] = {}
+        self.offered: dict[tuple, list[tuple]] = {}  # `options` by what they depend on
+        self.merges: dict[tuple[Class, int], Class] = {}  # (class, group's class id) → the class with it
 
     # -- classes -----------------------------------------------------------------------------
 
@@ -195,7 +202,16 @@ class _Walk:
 
     def options(self, k: int, left: int, pair_needed: bool, win_placed: bool) -> list[tuple]:
         """`decompose._options` for the lowest natural kind k, each with what `describe` says of
-        its group (worked out once per walk for each group)."""
+        its group: worked out once per walk for what the options depend on (`_ABOVE`)."""
+        counts = self.counts
+        key = (k, counts[k] if counts[k] < 3 else 3, tuple(counts[t] > 0 for t in _ABOVE[self.honour_chows][k]),
+               left if left < 2 else 2, pair_needed, win_placed)
+        out = self.offered.get(key)
+        if out is None:
+            out = self.offered[key] = self._describe_options(k, left, pair_needed, win_placed)
+        return out
+
+    def _describe_options(self, k: int, left: int, pair_needed: bool, win_placed: bool) -> list[tuple]:
         seen, out = self.seen, []
         for option in _options(self.counts, k, left, pair_needed, self.pair_kinds, self.honour_chows):
             known = seen.get((option[0], win_placed))
@@ -236,13 +252,14 @@ class _Walk:
             return out
         out: dict[Class, Witness] = {}
         tried: set[tuple] = set()
-        cost = self.cost
+        cost, memo, merges = self.cost, self.memo, self.merges
         win_face = self.win_face if not win_placed and self.win_mode == WIN_NATURAL else None
         as_set = self.as_set
         for group, taken, used, pair_after, own_places, choices in self.options(k, left, pair_needed, win_placed):
             own = own_used
             for i in own_places:
                 own = own[:i] + (own[i] + 1,) + own[i + 1:]
+            left_after = left - used
             for place, role, cls in choices:
                 key = (taken, used, pair_after, cls, own, place is None)
                 if key in tried:
@@ -253,10 +270,15 @@ class _Walk:
                     keys[_COMPONENT[t]] -= _STEP[t]
                 if role is None and win_face is not None and not counts[win_face]:
                     rest = {}  # the natural winning tile has no group left to sit in
-                elif cost is None or cost(keys, pair_after) <= left - used:
-                    rest = self.search(k, left - used, pair_after, win_placed or role is not None, own)
                 else:
-                    rest = {}  # nothing completes what is left
+                    placed = win_placed or role is not None
+                    # a state met before needs neither the tables' verdict nor the call
+                    rest = memo.get((keys[0], keys[1], keys[2], keys[3], left_after, pair_after, placed, own))
+                    if rest is None:
+                        if cost is None or cost(keys, pair_after) <= left_after:
+                            rest = self.search(k, left_after, pair_after, placed, own)
+                        else:
+                            rest = memo[(keys[0], keys[1], keys[2], keys[3], left_after, pair_after, placed, own)] = {}
                 for t in taken:
                     counts[t] += 1
                     keys[_COMPONENT[t]] += _STEP[t]
@@ -264,7 +286,10 @@ class _Walk:
                     continue
                 item = (group, place)
                 for classes, witness in rest.items():
-                    merged = classes if as_set and cls in classes else tuple(sorted(classes + (cls,)))
+                    merged = merges.get((classes, cls))
+                    if merged is None:
+                        merged = merges[(classes, cls)] = \
+                            classes if as_set and cls in classes else tuple(sorted(classes + (cls,)))
                     if merged not in out:
                         out[merged] = (item, witness)
         self.memo[state] = out
