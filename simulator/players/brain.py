@@ -267,8 +267,8 @@ class Brain:
             uid = next(iter(player.hand))
             return Discard(uid, player.hand[uid], False)
         if fold:       # safest first; among equally safe tiles, the one that sets the hand back most
-            seen = view.discarded()
-            best = max(scored, key=lambda s: (round(self._safety(s[3], seen, view)), s[0], -s[2]))
+            seen, visible = view.discarded(), view.visible()
+            best = max(scored, key=lambda s: (round(self._safety(s[3], seen, visible)), s[0], -s[2]))
         else:
             best = min(scored, key=lambda s: s[:3])
         d, neg_weight, _, kind, uid = best
@@ -389,8 +389,8 @@ class Brain:
         return value
 
     @staticmethod
-    def _safety(kind: Tile, discarded: Counter, view: TableView) -> float:
-        return 3.0 * discarded[kind] + (1.5 if kind.is_honour else 0.0) + 0.5 * view.visible()[kind]
+    def _safety(kind: Tile, discarded: Counter, visible: Counter) -> float:
+        return 3.0 * discarded[kind] + (1.5 if kind.is_honour else 0.0) + 0.5 * visible[kind]
 
     # -- claims ----------------------------------------------------------------------------------
 

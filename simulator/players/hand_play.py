@@ -235,9 +235,9 @@ class HandPlay:
                 return Next(self.view.next_seat(accepted[-1]))
         if last:
             return Next(seat, exhausted=True)
+        can_kong = self.can_kong()    # the same for every seat weighing this discard
         claims = [c for o in self.view.after(seat)
-                  if (c := self.brain.claim(self.players[o], self.view, discard.kind, seat, self.can_kong(),
-                                                   self.wall.live))]
+                  if (c := self.brain.claim(self.players[o], self.view, discard.kind, seat, can_kong, self.wall.live))]
         claim = next((c for c in claims if c.what in ("kong", "pung")), None) or next(iter(claims), None)
         if claim is None:
             return Next(self.view.next_seat(seat))
