@@ -89,7 +89,7 @@ class Answers:
             if self._replied.get(seat) == line:
                 continue
             self._replied.pop(seat, None)
-            if self._answer(seat, line):
+            if line and self._answer(seat, line):     # (an empty line asks nothing: most of the time)
                 self._replied[seat] = line
 
     # -- one line ----------------------------------------------------------------------------

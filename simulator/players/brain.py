@@ -397,6 +397,10 @@ class Brain:
     def claim(self, player: Player, view: TableView, tile: Tile, discarder: int, can_kong: bool,
               live: int) -> Claim | None:
         """Pong, exposed kong or chow of another's discard (wins are asked separately)."""
+        chow_seat = (self.play.chi and tile.is_suited and view.upper(player.seat) == discarder
+                     and not self.hints.opened_by_pung and not self.hints.all_pungs_or_flush)
+        if not chow_seat and player.count(tile) < 2:
+            return None           # (most discards: nothing to weigh, and no chance drawn)
         if player.ready or self.hints.concealed_only or player.claimed_melds() >= self.hints.max_claims:
             return None
         if self.folding(player, live):
@@ -406,10 +410,8 @@ class Brain:
             return None
         free = [k for u, k in player.hand.items() if u not in player.standing]   # 立四: standing tiles stay put
         have = free.count(tile)
-        chow_seat = (self.play.chi and tile.is_suited and view.upper(player.seat) == discarder
-                     and not self.hints.opened_by_pung and not self.hints.all_pungs_or_flush)
         if have < 2 and not chow_seat:
-            return None           # (most discards: nothing to weigh, and no chance drawn)
+            return None
         kinds = player.kinds()
         needed = self.needed(player)
         chows = [pair for pair in self._chow_shapes(tile) if all(k in free for k in pair)] if chow_seat else []
