@@ -45,6 +45,7 @@ def indicator_json(rule: IndicatorRule) -> dict[str, Any]:
         "effect": rule.effect.value,
         "public": rule.public,
         "stays_in_play": rule.stays_in_play,
+        "replaces_at_wall_end": rule.replaces_at_wall_end,
         "stand_in": str(rule.stand_in) if rule.stand_in is not None else None,
         "position_dice": rule.position_dice,
         "notes": list(rule.notes),

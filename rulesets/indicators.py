@@ -320,6 +320,7 @@ class IndicatorRule:
     position_dice: int = 0            # dice rolled to find the position (0 = none)
     redraw_when_dead: bool = False    # 换宝: choose again when the kind is dead (长春)
     only_self_drawn: bool = False     # an after-win flip only after a self-drawn win (贵州 自抠后翻鸡)
+    replaces_at_wall_end: bool = False  # a shown tile (云南 尾牌) is a kong's replacement once no face-down tail tile is left
     notes: tuple[str, ...] = field(default=())
 
     @property
@@ -338,6 +339,8 @@ class IndicatorRule:
             parts.append(f"{self.stand_in.zh} plays the wild kind's natural face")
         if self.position_dice:
             parts.append(f"{self.position_dice} die/dice rolled for the position")
+        if self.replaces_at_wall_end:
+            parts.append("once no face-down tail tile is left, a kong's replacement is a shown tile")
         return "; ".join(parts)
 
 

@@ -26,7 +26,7 @@ from .ports import BuiltWall, HandPorts, Press, pressed
 from .questions import Questions
 from .settlement import SettlementRound
 from .state import HandOutcome, HandState, Payout, Reveal
-from .tracker import TrackingError
+from .tracker import Take, TrackingError
 from .win_check import WinCheck
 
 
@@ -79,7 +79,7 @@ class HandFlow:
         for take in takes:
             self.ports.recorder.emit("take", end=take.end.value, ring=take.slot.ring, layer=take.slot.layer.value,
                                      live=take.live, reserve=take.reserve, kongs=take.kongs, reason=take.reason,
-                                     in_order=take.in_order)
+                                     in_order=take.in_order, **wall_end_field(take))
             if not take.in_order:
                 screens.phase(Phase.PLAY if hand.deal_complete else Phase.DEAL, "！请按顺序取牌")
         self._warn(tail_tiles.after_takes(hand, takes))
@@ -386,6 +386,12 @@ class HandFlow:
             if hand is not None and not hand.over and hand.phase == "playing":
                 self.ports.screens.phase(Phase.LAST_TILE if hand.last_tile_shown else Phase.PLAY, TAIL_ONLY_ON_KONG_WIN)
 
+
+
+def wall_end_field(take: Take) -> dict:
+    """`at_wall_end` on the rare take that has it (a 云南 尾牌 taken with no face-down tile left): the
+    audit checks it against the wall it replays."""
+    return {"at_wall_end": True} if take.at_wall_end else {}
 
 
 def start_fields(hand: HandState) -> dict:

@@ -5,6 +5,10 @@ replacement from the last tile neither shown nor lying under a shown tile, and a
 shown tile as a replacement (it is in order); whether a 杠上开花 follows is known only after: the
 next key the table sees from the taker is 胡 and the win is good.  Anything else — another take
 first, a 诈胡, the end of the hand — is a warning on the display and in the recorder.
+
+At the end of the wall (house option `weipai_wall_end`, RULES.md §29.3 ambiguity (c)): by default a
+shown tile taken for a kong when no face-down tail tile is left is the kong's replacement, win or not
+(the tracker marks such a take `at_wall_end`); with `kept` it still needs its 杠上开花.
 """
 
 from __future__ import annotations
@@ -24,9 +28,14 @@ def after_takes(hand: HandState, takes: list[Take]) -> list[str]:
         if hand.facts.shown_take is not None:
             warnings.append(WARNING)
             hand.facts.shown_take = None
-        if take.end is End.TAIL and take.slot in hand.tracker.shown:
+        if take.end is End.TAIL and take.slot in hand.tracker.shown and not replaces_at_wall_end(hand, take):
             hand.facts.shown_take = take.slot
     return warnings
+
+
+def replaces_at_wall_end(hand: HandState, take: Take) -> bool:
+    """The take is a kong's replacement at the end of the wall, which the table's option lets a shown tile be."""
+    return take.at_wall_end and any(rule.replaces_at_wall_end for rule in hand.ruleset.indicators)
 
 
 def after_win_check(hand: HandState, wins_before: int) -> list[str]:
@@ -45,4 +54,4 @@ def at_end(hand: HandState) -> list[str]:
     return [WARNING]
 
 
-__all__ = ["WARNING", "after_takes", "after_win_check", "at_end"]
+__all__ = ["WARNING", "after_takes", "after_win_check", "at_end", "replaces_at_wall_end"]

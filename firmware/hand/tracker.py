@@ -4,7 +4,9 @@ The wall sensors say only "stack (side, k) now holds n tiles".  The tracker know
 what it expects next at each end; a tile leaving the expected head stack is a head draw, one
 leaving the expected tail stack a tail draw, anything else is out of order (warned about,
 recorded, and counted at the nearer end).  A tail draw replaces a flower when a flower is owed
-(known from the drawn tiles' identities in the wall map), otherwise it counts as a kong.  The live
+(known from the drawn tiles' identities in the wall map), otherwise it counts as a kong.  A shown
+tile (云南 尾牌) taken while a replacement is owed is that replacement, marked `at_wall_end` when no
+face-down tail tile was left (whether it then needs a 杠上开花 is the option's: tail_tiles.py).  The live
 count and the reserve follow the ruleset's reserve policy; 荒庄 is declared when the next head draw
 would cut into the reserve.
 
@@ -40,16 +42,21 @@ class Take:
     reserve: int            # full stacks reserved now
     kongs: int
     tile: Tile | None       # from the wall map; never shown in public events before the hand ends
+    at_wall_end: bool = False   # a shown tail tile taken when no face-down one was left (云南 尾牌 at the wall end)
 
     def to_json(self) -> dict[str, Any]:
-        return {"end": self.end.value, "slot": slot_json(self.slot), "stack": [self.stack.wall, self.stack.stack],
+        data = {"end": self.end.value, "slot": slot_json(self.slot), "stack": [self.stack.wall, self.stack.stack],
                 "reason": self.reason, "in_order": self.in_order, "live": self.live, "reserve": self.reserve,
                 "kongs": self.kongs, "tile": tile_json(self.tile)}
+        if self.at_wall_end:                # rare: the journal's rows stay as they were without it
+            data["at_wall_end"] = True
+        return data
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> "Take":
         return Take(End(data["end"]), slot_from(data["slot"]), StackPos(*data["stack"]), data["reason"],
-                    data["in_order"], data["live"], data["reserve"], data["kongs"], tile_from(data["tile"]))
+                    data["in_order"], data["live"], data["reserve"], data["kongs"], tile_from(data["tile"]),
+                    data.get("at_wall_end", False))
 
 
 def slot_json(slot: Slot) -> list:
@@ -181,14 +188,17 @@ class WallTracker:
             self.expected_aside.discard(aside)
             return self.set_aside(aside)
         head, tail = self.next_head(), self.next_tail()
-        replacing = (self.kong_pending or self.flowers_owed or self.special_owed) and tail is not None and tail.ring == index
+        slot = self._first_untaken_slot(index)
+        owed = self.kong_pending or self.flowers_owed or self.special_owed
+        # A replacement owed is the next tail take: the last face-down tile, or a shown one on top
+        # (杠上开花; at the wall end the head may stand at a shown tile's stack too).
+        replacing = owed and (slot in self.shown or (tail is not None and tail.ring == index))
         if head is not None and head.ring == index and not replacing:   # (at the end both may be the last stack)
             return self._record(head, End.HEAD, self._head_reason(), True)
         if tail is not None and tail.ring == index:
             return self._record(tail, End.TAIL, self._tail_reason(tail), True)
-        slot = self._first_untaken_slot(index)
         if slot in self.shown:              # a shown tile taken (杠上开花): the flow checks a win follows
-            return self._record(slot, End.TAIL, self._tail_reason(slot), True)
+            return self._record(slot, End.TAIL, self._tail_reason(slot), True, at_wall_end=tail is None)
         end = End.TAIL if self._is_tail_side(slot) else End.HEAD
         reason = self._tail_reason(slot) if end is End.TAIL else self._head_reason()
         return self._record(slot, end, reason, False)
@@ -209,7 +219,7 @@ class WallTracker:
         if counted:
             self.kongs += kongs - replacements
 
-    def _record(self, slot: Slot, end: End, reason: str, in_order: bool) -> Take:
+    def _record(self, slot: Slot, end: End, reason: str, in_order: bool, at_wall_end: bool = False) -> Take:
         tile = self.wall_map.get(slot)
         if end is End.HEAD:
             self.head_taken += 1
@@ -227,7 +237,7 @@ class WallTracker:
         count = wall_count(self.reserve, self.ring.tile_count, len(self.taken) + 1 - self.tail_taken,
                            self.tail_taken, self.kongs)
         take = Take(end, slot, self.ring[slot.ring], reason, in_order, count.live,
-                    count.reserved_full_stacks, self.kongs, tile)
+                    count.reserved_full_stacks, self.kongs, tile, at_wall_end)
         self.taken[slot] = take
         self._take_rows.append(take.to_json())
         return take

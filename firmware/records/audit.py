@@ -311,6 +311,7 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
                 expected = slot
             if slot != expected:
                 problems.append(f"a {event['end']} take at {slot.ring}/{slot.layer.value} is out of draw order (expected {expected})")
+        problems += _wall_end_claim(event, slot, slot in shown and expected_tail is None)
         taken.add(slot)
         if event["end"] == "head":
             head += 1
@@ -330,6 +331,17 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
         if exhausted["remaining"] != count.reserved and ruleset.reserve.name != "none":
             problems.append(f"荒庄 with {exhausted['remaining']} tiles left; the reserve holds {count.reserved}")
     return problems
+
+
+def _wall_end_claim(event: dict, slot: Slot, shown_at_end: bool) -> list[str]:
+    """`at_wall_end` marks a shown tail tile taken when no face-down one was left (云南 尾牌, where the
+    option lets it replace a kong without a win): the take must say so exactly when the wall says so."""
+    claimed = event.get("at_wall_end", False) is True
+    if claimed == (shown_at_end and event["end"] == "tail"):
+        return []
+    said = "says" if claimed else "does not say"
+    return [f"the take at {slot.ring}/{slot.layer.value} {said} it took a shown tail tile with no face-down one left; "
+            f"the wall {'had none' if shown_at_end else 'had one or it is no shown tile'}"]
 
 
 def _journaled_takes(journaled: list, taken: set[Slot], head: int, tail: int, kongs: int) -> tuple[int, int, int]:

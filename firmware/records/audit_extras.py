@@ -59,7 +59,7 @@ def audit_extras(ruleset: Ruleset, hand: HandLog, start: dict, end: dict, winner
         found.problems.append(f"{len(rounds)} settlement rounds in one hand")
     for event in rounds[:1]:
         _round(ruleset, event, dealer, tuple(winners), end, public_wilds, found)
-    found.problems += _tail_tiles(hand)
+    found.problems += _tail_tiles(hand, any(rule.replaces_at_wall_end for rule in ruleset.indicators))
     found.problems += _special_kongs(ruleset, hand.all("special_kong"), dealer, end)
     found.problems += audit_declared(ruleset, hand, dealer)
     return found
@@ -175,8 +175,10 @@ def _hand(data: dict) -> Hand:
                 tuple(map(Tile.parse, data["flowers"])))
 
 
-def _tail_tiles(hand: HandLog) -> list[str]:
-    """Each shown tail tile taken must be followed by a self-drawn win, or be warned about."""
+def _tail_tiles(hand: HandLog, replaces_at_wall_end: bool = False) -> list[str]:
+    """Each shown tail tile taken must be followed by a self-drawn win, or be warned about — but for one
+    taken at the end of the wall (`at_wall_end`, checked by the wall audit) where the option lets a shown
+    tile replace a kong."""
     shown: set[tuple[int, str]] = set()
     unresolved = 0
     warned = 0
@@ -193,7 +195,7 @@ def _tail_tiles(hand: HandLog) -> list[str]:
         elif pending and name == "win":
             pending = False
         if name == "take" and event["end"] == "tail" and (event["ring"], event["layer"]) in shown:
-            pending = True
+            pending = not (replaces_at_wall_end and event.get("at_wall_end") is True)
     unresolved += int(pending)
     if unresolved != warned:
         return [f"{unresolved} shown tail tile(s) taken without a 杠上开花 following, {warned} warned about"]

@@ -1,7 +1,8 @@
 """云南麻将 (玉溪) — RULES.md §29 (+ the attributed continuation).
 
 At the start the two top tail tiles are turned up; only a player winning on a kong (杠上开花) may take
-one; other replacements come from the last face-down tile.  No 吃; 平和 only by self-draw; several
+one; other replacements come from the last face-down tile, and once none is left the shown tiles are
+drawn last (house option weipai_wall_end).  No 吃; 平和 only by self-draw; several
 winners; within the last four tiles a possible win must be taken.
 """
 
@@ -11,6 +12,7 @@ from ..hand import Hand, WinContext
 from ..definition import HouseOption, Play, Region
 from ..indicators import Derivation, Effect, IndicatorRule, TailTops, Timing
 from ..provenance import Derived, Given, choice, default, open_question, text
+from ..reserve import FixedTiles, NoReserve, ReservePolicy
 from ..rotation import RotationRule
 from ..scoring.yunnan import YunnanScorer, is_pinghu
 from ..tilesets import SET_136
@@ -24,6 +26,20 @@ TAIL_READING = HouseOption(
     (("tops_of_last_two", "the top tiles of the last two stacks"), ("both_of_last_stack", "both tiles of the last stack")),
     "tops_of_last_two", open_question("§29.3", "「尾牌上面两张」: (a) the upper tiles of the last two stacks — 上面 = upper"),
     value_labels=(("tops_of_last_two", "最后两墩上层"), ("both_of_last_stack", "最后一墩两张")))
+
+WALL_END = HouseOption(
+    "weipai_wall_end", "尾牌到底 (尾牌 at the end of the wall)",
+    (("drawn_last", "the shown tiles are the wall's last tiles: the head draws them in turn, and a kong with no "
+                    "face-down tail tile left takes a shown one as its replacement, win or not"),
+     ("kept", "the shown tiles and the tiles under them are never drawn but by a 杠上开花: the hand is 荒庄 "
+              "when only they are left, so every kong has a face-down replacement")),
+    "drawn_last", open_question("§29.3", "what happens to the shown 尾牌 at the end of the wall is not stated "
+                                         "(ambiguity (c)); 「必须杠上开花才可以拿翻开的尾牌，不能杠上开花的从最后面未翻开的取牌」 "
+                                         "sets a shown tile against a face-down one that is there to take: once none is "
+                                         "left, the shown tiles are what lies on the table, the wall is played out as "
+                                         "the other regions without a dead wall play theirs, and a kong is never left "
+                                         "without a replacement"),
+    value_labels=(("drawn_last", "尾牌照摸"), ("kept", "尾牌不摸")))
 
 MULTI_WIN_DEALER = HouseOption(
     "multi_win_dealer", "一炮多响 下盘庄家",
@@ -78,10 +94,25 @@ def yunnan_win(options) -> WinRules:
 def _tail_tiles(options) -> tuple[IndicatorRule, ...]:
     return (IndicatorRule(kind="weipai", timing=Timing.AFTER_DEAL, position=TailTops(options["weipai_reading"]),
                           derivation=Derivation("none"), effect=Effect.SHOWN, public=True, stays_in_play=True,
+                          replaces_at_wall_end=options["weipai_wall_end"] == "drawn_last",
                           notes=("a shown tail tile may be taken only as a 杠上开花 win; other replacements skip it",)),)
 
 
 DEAD_WALL = dead_wall("not stated (§29.4); 最后四张 forces wins at the end")
+
+
+def shown_tail_tiles(reading: str) -> int:
+    """The tiles the shown 尾牌 hold back from an ordinary draw: each shown tile and the one it lies on."""
+    return 4 if reading == "tops_of_last_two" else 2
+
+
+def _reserve(options) -> ReservePolicy:
+    """The dead wall by option; with `weipai_wall_end=kept` and no dead wall, the shown tiles and those
+    under them are the tiles the hand ends on (a kept dead wall of 7 stacks holds them already)."""
+    policy, _ = DEAD_WALL.choice.resolve(options)
+    if options["weipai_wall_end"] == "kept" and isinstance(policy, NoReserve):
+        return FixedTiles(shown_tail_tiles(options["weipai_reading"]))
+    return policy
 
 REGION = Region(
     id="yunnan",
@@ -96,8 +127,12 @@ REGION = Region(
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,
     indicators=Derived(_tail_tiles, text("§29.3", "游戏开始前预先把尾牌上面两张翻开…必须杠上开花才可以拿翻开的尾牌，不能杠上开花的从最后面未翻开的取牌"),
-                       ("weipai_reading",)),
-    reserve=DEAD_WALL.choice,
+                       ("weipai_reading", "weipai_wall_end")),
+    reserve=Derived(_reserve, open_question("§29.3–29.4", "a dead wall is not stated (§29.4): none by default, "
+                                                         "7 stacks (长春's 留7墩, §1.4) by option dead_wall; with weipai_wall_end=kept the "
+                                                         "shown 尾牌 and the tiles under them stay, and the hand ends "
+                                                         "when only they are left"),
+                    ("dead_wall", "weipai_wall_end", "weipai_reading")),
     replacement=Given(End.TAIL, text("§29.3", "不能杠上开花的从最后面未翻开的取牌")),
     rotation=with_yipao_dealer(choice("multi_win_dealer", {
         "nearest_winner": Given(RotationRule("keep", "winner", "keep", "nearest_winner"),
@@ -115,7 +150,7 @@ REGION = Region(
                  text("§29.4, §29.6", "流局查大叫，杠钱不算; 明杠…打出一张牌的闲家给玩家2分")),
     win=Derived(yunnan_win, text("§29.6", "满足相关规定的牌型条件时和牌，平和必须自摸不能点炮"), ("pinghu_reading",)),
     scoring=Given(YunnanScorer(), text("§29.6–29.7", "打出一张牌的闲家给玩家2分; 点炮时点炮者只负责和牌者牌型的分; 流局查大叫，杠钱不算")),
-    options=(TAIL_READING, MULTI_WIN_DEALER, PINGHU_READING, ANGANG, ZHUANWAN, DEAD_WALL.option, YIPAO_DEALER),
+    options=(TAIL_READING, WALL_END, MULTI_WIN_DEALER, PINGHU_READING, ANGANG, ZHUANWAN, DEAD_WALL.option, YIPAO_DEALER),
     unpriced=(
         "暗杠, 转弯杠 — named beside 明杠's 「给玩家2分」 without a value: house options angang (2 from each other side) and zhuanwan (1)",
         '查大叫 — 「流局查大叫」 names the check, not the amount: each seat not ready (or not shown) pays each ready seat 1',
@@ -132,6 +167,16 @@ REGION = Region(
         "tile would complete legally is ready, and each side not ready (or not shown) pays each ready side 1.",
         "尾牌: a shown tail tile is taken only for a 杠上开花 win; an ordinary replacement is the last tile not shown "
         "and not lying under a shown tile; a shown tile taken without the win is a warning on the display.",
+        "尾牌 at the end of the wall (option weipai_wall_end): by default the shown tiles are drawn last — the head "
+        "draws them in turn, and a kong made when no face-down tail tile is left takes a shown one (the last, or the "
+        "other if it wins) with no warning; 荒庄 comes after the last tile. With kept, the hand is 荒庄 when only the "
+        "shown tiles and those under them are left. With dead_wall=7_stacks both readings play alike: the head never "
+        "reaches the shown tiles and a face-down replacement is always left.",
+        "Two other readings of the end of the wall are not offered: a kong without a face-down replacement ending the "
+        "hand as 荒庄, or refused. At the 杠 press the table cannot know whether the maker will win on a shown tile "
+        "(杠上开花, which the text allows), so either needs a second step — a 荒庄 with live tiles left, or a kong "
+        "taken back that the wall sensors cannot see — which the audit and the simulated players would have to "
+        "learn: more than this option is worth.",
         "不能弃先胡后 is judged from extra passed_since_draw, which the controller sets when a side passes a win.",
     ),
 )

@@ -66,10 +66,10 @@ class HandPlay:
         return self.rules.flowers(self.view.wilds)
 
     def can_kong(self) -> bool:
-        """A kong leaves a live tile and has a replacement to take: 云南's shown 尾牌 only go to a
-        杠上开花 (「不能杠上开花的从最后面未翻开的取牌」), so with every unshown tail tile gone a
-        person makes no kong (what the table should then do is not written: docs/reliability.md)."""
-        return self.wall.live > 0 and self.wall.live_after_kong() >= 1 and self.wall.next_tail() is not None
+        """A kong leaves a live tile and has a replacement to take: 云南's shown 尾牌 go to a 杠上开花
+        (「不能杠上开花的从最后面未翻开的取牌」) and, with every unshown tail tile gone, to any kong only
+        where the table's option says so (weipai_wall_end=drawn_last); otherwise a person makes none."""
+        return self.wall.live > 0 and self.wall.live_after_kong() >= 1 and self.wall.replacement() is not None
 
     # -- the hand ---------------------------------------------------------------------------------
 

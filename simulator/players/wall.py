@@ -6,7 +6,8 @@ the kongs; so do these.  Counting follows docs/table-flow.md §5: the live wall 
 in the ring less what the reserve policy keeps for (kongs, tail draws); an indicator set aside
 counts as a take at the end of the ring it is nearer to (never as a kong).  A head draw is made
 only while the live count is above zero.  A tile shown face up at the tail (云南 尾牌) is taken only
-for a 杠上开花; an ordinary replacement is the last tile neither shown nor lying under a shown one.
+for a 杠上开花; an ordinary replacement is the last tile neither shown nor lying under a shown one —
+until none is left: then, where the table's option says so (`weipai_wall_end`), a shown one.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ class LiveWall:
         self.kongs = 0
         self.tail_draws = 0            # kong and flower replacements (set-asides not included)
         self.shown: dict[Slot, Tile] = {}   # tail tiles shown face up (云南 尾牌) → their kind
+        # …and whether one replaces a kong once no face-down tail tile is left (the rule card says)
+        self.shown_replace_at_end = any(rule.replaces_at_wall_end for rule in ruleset.indicators)
         # Where the search for the next head (tail) tile starts: slots are only ever taken, so
         # every position before it stays taken.
         self._head_from = 0
@@ -85,6 +88,14 @@ class LiveWall:
             self._tail_from = self.total
         return None
 
+    def replacement(self) -> Slot | None:
+        """The tile an ordinary replacement takes: the last face-down tail tile; with none left and the
+        option `weipai_wall_end=drawn_last`, the last shown tile (the tail's first tile still there)."""
+        slot = self.next_tail()
+        if slot is None and self.shown_replace_at_end:
+            slot = next((s for s in map(self.ring.tail_slot, range(self.total)) if s not in self.taken), None)
+        return slot
+
     def covered(self, slot: Slot) -> bool:
         """Shown face up, or lying under a shown tile still on the wall."""
         top = Slot(slot.ring, Layer.TOP)
@@ -129,7 +140,7 @@ class LiveWall:
     def take_tail(self, kong: bool, shown: Slot | None = None) -> bytes:
         """A replacement from the tail: for a kong (counted) or a flower (not counted); `shown`: the
         shown tile a 杠上开花 takes instead."""
-        slot = self.next_tail() if shown is None else shown
+        slot = self.replacement() if shown is None else shown
         if slot is None or self.next_head() is None:
             raise WallMismatch("no tile is left at the tail")
         self.tail_taken += 1

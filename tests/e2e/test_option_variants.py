@@ -13,7 +13,8 @@ from tests.asyncio_support import run
 VARIANTS = [
     ("guizhou", {"ming_ji": "on"}), ("guizhou", {"ji_trigger": "self_draw", "ji_wrap": "none"}),
     ("hebei", {"hun_reading": "red_and_kind"}), ("hebei", {"dead_wall": "none"}),
-    ("yunnan", {"weipai_reading": "both_of_last_stack"}), ("zuanpai", {"zuan_wall": "upper_house", "zuan_dice": "1"}),
+    ("yunnan", {"weipai_reading": "both_of_last_stack"}), ("yunnan", {"weipai_wall_end": "kept"}),
+    ("zuanpai", {"zuan_wall": "upper_house", "zuan_dice": "1"}),
     ("zuanpai", {"da_que": "on"}), ("luoshan", {"caishen_tile": "set_aside", "break_start": "at"}),
     ("baida", {"baida_mode": "daidi", "baida_tile": "set_aside"}), ("changchun", {"reserve_reading": "R-A"}),
     ("changchun", {"reserve_reading": "R-C", "bao_count": "tiles", "bao_dice": "2"}), ("guangdong", {"ghost": "flip"}),

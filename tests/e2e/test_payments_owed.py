@@ -118,7 +118,8 @@ def check_changsha(log: list[dict], tally: Counter) -> None:
 def check_yunnan(log: list[dict], tally: Counter) -> None:
     """「明杠：…打出一张牌的闲家给玩家2分」: the maker of every exposed kong is asked who gave it, and the
     hand's first win pays each 明杠 from its giver; 「必须杠上开花才可以拿翻开的尾牌」: a shown tail tile is
-    taken only by a 杠上开花; 「流局查大叫」: at a draw every seat lays its hand."""
+    taken only by a 杠上开花 — or, with no face-down tail tile left, by any kong (weipai_wall_end=drawn_last,
+    the default); 「流局查大叫」: at a draw every seat lays its hand."""
     for events in hands_of(log):
         exposed = [e for e in events if e["event"] == "kong_declared" and not e["concealed"]]
         answers = [e for e in events if e["event"] == "kong_from"]
@@ -133,6 +134,8 @@ def check_yunnan(log: list[dict], tally: Counter) -> None:
         shown = {(r, l) for e in events if e["event"] == "indicator" and e["effect"] == "shown"
                  for r, l in zip(e["ring"], e["layer"])}
         for index, event in enumerate(events):
+            if event.get("at_wall_end"):                 # a kong's replacement at the wall end: no win owed
+                continue
             if event["event"] == "take" and event["end"] == "tail" and (event["ring"], event["layer"]) in shown:
                 after = next(e for e in events[index + 1:] if e["event"] in ("take", "win", "false_win", "hand_end"))
                 assert after["event"] == "win" and after["from"] is None, "a 尾牌 taken without 杠上开花"

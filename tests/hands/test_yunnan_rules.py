@@ -75,3 +75,24 @@ def test_draw_cha_da_jiao_and_no_kong_money():
     assert draw.payments == (-1, 3, -1, -1)
     nobody = YUNNAN.scoring.settle_draw(YUNNAN, DrawContext(0, kongs_by_side=((2, 1, 1),)))
     assert nobody.payments == (0, 0, 0, 0)
+
+
+def test_the_end_of_the_wall_is_a_house_option_drawn_last_by_default():
+    """§29.3 (c): what becomes of the shown 尾牌 at the end of the wall is not stated.  By default
+    (weipai_wall_end=drawn_last) they are drawn last: a kong with no face-down tail tile left takes one,
+    and with no dead wall the hand is played to the last tile.  Kept, the hand ends when only the shown
+    tiles and those under them are left (4 for the tops of the last two stacks, 2 for the last stack)."""
+    region = get_region("yunnan")
+    option = region.option("weipai_wall_end")
+    assert option.default == "drawn_last" and option.values == ("drawn_last", "kept")
+    assert option.source.kind == "open" and "§29.3" in option.source.ref
+    assert option.label_zh == "尾牌到底" and option.value_label("kept") == "尾牌不摸"
+    (weipai,) = YUNNAN.indicators
+    assert weipai.replaces_at_wall_end and YUNNAN.reserve.reserved_tiles(0, 0) == 0
+    kept = region.resolve({"weipai_wall_end": "kept"})
+    assert not kept.indicators[0].replaces_at_wall_end
+    assert [kept.reserve.reserved_tiles(k, t) for k, t in ((0, 0), (2, 3))] == [4, 4]
+    last_stack = region.resolve({"weipai_wall_end": "kept", "weipai_reading": "both_of_last_stack"})
+    assert last_stack.reserve.reserved_tiles(0, 0) == 2
+    seven = region.resolve({"weipai_wall_end": "kept", "dead_wall": "7_stacks"})
+    assert seven.reserve == region.resolve({"dead_wall": "7_stacks"}).reserve      # the 14 tiles hold them already

@@ -158,13 +158,10 @@ def test_live_wall_checks_the_physical_stack_and_passes_a_set_aside_tile():
         wall.take_deal(0)
 
 
-def test_no_kong_is_made_when_only_the_shown_tail_tiles_and_those_under_them_are_left():
-    """云南 尾牌: 「必须杠上开花才可以拿翻开的尾牌，不能杠上开花的从最后面未翻开的取牌」.  With every unshown
-    tile gone, the 4 left are the two shown tops and the tiles under them: the wall still counts
-    them live, but a kong has no replacement to take, so a player makes none (before, one did, found
-    none, gave up the hand, and the table waited: a stall in the fault campaign)."""
+def yunnan_wall_at_its_end(options):
+    """A 云南 wall with the two 尾牌 shown and every other tile but one drawn from the head."""
     from simulator.players.hand_play import HandPlay
-    ruleset = get_region("yunnan").resolve()
+    ruleset = get_region("yunnan").resolve(options)
     table = raised(ruleset)
     ring = ruleset.layout.ring(Break(0, 3))
     wall = LiveWall(table, ruleset, ring)
@@ -175,10 +172,33 @@ def test_no_kong_is_made_when_only_the_shown_tail_tiles_and_those_under_them_are
     play = HandPlay(players.crew, wall, TableView(players.crew.sides, 0))
     while wall.remaining > 5:
         wall.take_head()
-    assert play.can_kong()                               # one unshown tile is left for a replacement
+    return wall, play, ring
+
+
+def test_with_no_face_down_tail_tile_left_a_kong_takes_the_last_shown_tile():
+    """云南 尾牌 at the end of the wall (weipai_wall_end=drawn_last, the default): with every unshown
+    tile gone, the 4 left are the two shown tops and the tiles under them, still live; a kong takes
+    the last shown tile as its replacement (before the option, a player made the kong, found no tile
+    it might take, gave up the hand, and the table waited: a stall in the fault campaign)."""
+    wall, play, ring = yunnan_wall_at_its_end({})
+    assert play.can_kong() and wall.replacement() == wall.next_tail()  # one unshown tile is left
     wall.take_head()
     assert wall.remaining == 4 and wall.live > 0 and wall.next_tail() is None
-    assert not play.can_kong()
+    assert play.can_kong()
+    wall.take_tail(kong=True)
+    assert ring.tail_slot(0) in wall.taken and wall.kongs == 1
+    assert wall.next_tail() == ring.tail_slot(1)         # the tile under it is face down: the next replacement
+
+
+def test_with_the_shown_tiles_kept_the_wall_ends_before_them_and_no_kong_wants_them():
+    """weipai_wall_end=kept: the shown tiles and those under them are never drawn but by a 杠上开花, so the
+    hand is 荒庄 when only they are left; the last live tile makes no kong (none would be left after it)."""
+    wall, play, _ = yunnan_wall_at_its_end({"weipai_wall_end": "kept"})
+    assert wall.live == 1 and not play.can_kong()
+    wall.take_head()
+    assert wall.remaining == 4 and wall.live == 0 and not play.can_kong()
+    with pytest.raises(WallMismatch):
+        wall.take_head()
 
 
 # -- distance to a complete hand ----------------------------------------------------------------

@@ -278,8 +278,8 @@ class Referee(WorldObserver):
         head, tail = self._next(False), self._next(True)
         top = Slot(index, Layer.TOP)
         slot = top if top not in self.taken else Slot(index, Layer.BOTTOM)
-        if slot in self.shown and (head is None or head.ring != index):
-            tail = slot                            # a shown tail tile, taken for a 杠上开花
+        if slot in self.shown and (head is None or head.ring != index or self.pending_kong):
+            tail = slot                            # a shown tail tile, taken for a 杠上开花 (or at the wall end)
         if slot in self.expected_aside:
             self.expected_aside.discard(slot)
             near_tail = abs((tail.ring if tail else 0) - index) < abs(index - (head.ring if head else 0))
