@@ -361,11 +361,13 @@ class Brain:
             p -= 50
         if kind in self._dead(player, wilds):
             p -= 40
-        shown = [t for m in player.meld_tuple() for t in m.tiles]
-        if self.hints.three_suits and kind.is_suited and not any(t.suit == kind.suit for t in rest + shown):
-            p += 12
-        if self.hints.terminal and kind.is_terminal and not any(t.is_terminal for t in rest + shown):
-            p += 8
+        hints = self.hints
+        if (hints.three_suits and kind.is_suited) or (hints.terminal and kind.is_terminal):
+            kept = rest + [t for m in player.meld_tuple() for t in m.tiles]     # (only these hints read the melds)
+            if hints.three_suits and kind.is_suited and not any(t.suit == kind.suit for t in kept):
+                p += 12
+            if hints.terminal and kind.is_terminal and not any(t.is_terminal for t in kept):
+                p += 8
         if self.hints.eight_of_a_suit:
             suits = Counter(t.suit for t in rest if t.is_suited)
             if suits and kind.suit == suits.most_common(1)[0][0]:

@@ -202,6 +202,9 @@ class Shanten:
             face = self._face[kind]
             if face is None or face < 0:     # a wild (one fewer) or a flower (nothing of the hand)
                 state, left = whole, wilds - (face is None)
+                value = max(-1, self.parts.least(state, needed) - left)
+                if pairs_ok:
+                    value = min(value, self._seven_pairs_of(counts, left))
             else:
                 suit = min(face // 9, 3)
                 base = _BASES[suit]
@@ -210,20 +213,19 @@ class Shanten:
                 state = without[suit]
                 if any(part):
                     state = self.parts.joined(state, self.parts.part(tuple(part), suit < 3), needed)
+                value = max(-1, self.parts.least(state, needed) - wilds)
+                if pairs_ok:
+                    value = min(value, self._seven_pairs_of(counts, wilds))
                 counts[face] += 1
-                left = wilds
-            value = max(-1, self.parts.least(state, needed) - left)
-            if pairs_ok:
-                rest = list(kinds)
-                rest.remove(kind)
-                value = min(value, self.seven_pairs(rest))
             out[kind] = value
         return out
 
     # -- other shapes ------------------------------------------------------------------------
 
     def seven_pairs(self, kinds: Sequence[Tile]) -> int:
-        counts, wilds = self.faces(kinds)
+        return self._seven_pairs_of(*self.faces(kinds))
+
+    def _seven_pairs_of(self, counts: list[int], wilds: int) -> int:
         if self.shapes.four_as_two_pairs:
             pairs = sum(c // 2 for c in counts)
             short = 0
