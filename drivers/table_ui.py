@@ -73,6 +73,8 @@ READY_MARK, NOT_READY = "有叫", "无叫"   # a seat's settlement line: its han
 FLOWER_PIG = "花猪"                    # …its hand holds all three suits (查花猪)
 NOT_SHOWN = "未亮牌"                   # …nothing was shown (or no answer in time)
 TAIL_ONLY_ON_KONG_WIN = "！尾牌只可杠上开花"   # 云南: a shown tail tile was taken without a 杠上开花
+EARLY_KEYS = "开局前的按键不算"          # after 请出牌 first shows: "开局前的按键不算:南 西" names the seats whose keys,
+#                                       pressed during the deal or an opening phase and answering nothing, were dropped
 SPECIAL_KONG = "特殊杠"                # 长春 choice "特殊杠:<无|旋风杠|喜杠|幺蛋|九蛋>": one to show, or 无 when done
 LAY_SPECIAL = "摆特殊杠后确认"          # lay the special kong (its additions beside it) in the read zone, 确认
 SPECIAL_REPLACE = "特殊杠补牌"          # "特殊杠补牌 N": shown; take N replacement tiles from the tail

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol
 
 from drivers.link import LinkStatistics
-from drivers.table_ui import Phase
+from drivers.table_ui import Key, Panel, Phase
 
 from .faults import FaultLatch, LatchedFault, hint_for, parse_label
 from .presenter import Presenter
@@ -147,6 +147,17 @@ def _set_check(e: Mapping[str, Any]) -> Line:
                            f"{'; '.join(e['problems'])}{stray}")
 
 
+DROPPED_WHY = {"before_play": "pressed before play began (nothing to claim yet)",
+               "restart": "pressed before the restart (the restart note asks for them again)"}
+
+
+def _keys_dropped(e: Mapping[str, Any]) -> Line:
+    """Keys that answered nothing: each as its panel and its label (胡, 确认 …)."""
+    keys = ", ".join(f"{'front panel' if p['panel'] == Panel.FRONT else 'seat ' + str(p['panel'])} "
+                     f"{Key[p['key']].zh}" for p in e["presses"])
+    return logging.INFO, f"{_hand(e)}: keys {DROPPED_WHY.get(e['why'], e['why'])} do not count: {keys}"
+
+
 def _set_aside(e: Mapping[str, Any]) -> Line:
     return logging.WARNING, ("the rejected set's walls are up on the table: mend the set as the fault page says "
                              f"({'; '.join(e['problems'])}), then press 确认 on the front panel")
@@ -169,6 +180,7 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
     "fault": fault_line,
     "dealt": lambda e: (logging.INFO, f"{_hand(e)}: dealt"),
     "ready": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} declares ready (听)"),
+    "keys_dropped": _keys_dropped,
     "kong_declared": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} declares a "
                                               f"{'concealed ' if e.get('concealed') else ''}kong"),
     "false_win": lambda e: (logging.WARNING, f"{_hand(e)}: seat {e['seat']} called 胡 on a hand that is not a "

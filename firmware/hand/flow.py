@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Mapping, Sequence
-from drivers.table_ui import Key, Panel, Phase, RESTARTED, ROLL_DICE, TAIL_ONLY_ON_KONG_WIN, roll_prompt
+from drivers.table_ui import EARLY_KEYS, Key, Panel, Phase, RESTARTED, ROLL_DICE, TAIL_ONLY_ON_KONG_WIN, roll_prompt
 from rulesets.dice import SecondRollerPicksStart, count_seats
 from rulesets.indicators import Timing
 from rulesets.scoring import DrawContext
@@ -28,6 +28,8 @@ from .settlement import SettlementRound
 from .state import HandOutcome, HandState, Payout, Reveal
 from .tracker import Take, TrackingError
 from .win_check import WinCheck
+
+BEFORE_PLAY = ("dice", "dealing", "revealing")      # the hand's phases before 请出牌 first shows
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ class HandFlow:
         self.settlement = SettlementRound(ports)
         self.liang = LiangDesk(ports)
         self.owed_again: set[int] = set()   # seats whose 胡, pressed after their win, awaits its answer
+        self.play_open = False      # 请出牌 was shown in this hand: before it, no key is a claim (`_open_play`)
 
     # -- what the hub reports at once (HandListener) -------------------------------------------------
 
@@ -108,6 +111,8 @@ class HandFlow:
         hand = self.hand
         if hand is None or press.front or press.seat not in hand.ruleset.players:
             return False
+        if not self.play_open:      # nobody is ready or makes a kong on a hand still being dealt:
+            return False            # it waits in the queue, and is dropped (and said) as play opens
         seat = press.seat
         if press.key == Key.TING and seat not in hand.ready:
             hand.ready.append(seat)
@@ -139,6 +144,7 @@ class HandFlow:
         self.rolls_asked = 0
         ports.keys.clear()                                  # nothing pressed before this hand counts in it
         self.owed_again.clear()
+        self.play_open = False
         for side in ruleset.players:
             screens.prompt(side, "")
         screens.public_indicators([], [])                   # last hand's indicators are not this hand's
@@ -178,15 +184,17 @@ class HandFlow:
             hand.phase = "playing"
         if hand.phase == "dice":                        # journaled as it began: its dice were rolled
             hand.phase = "dealing"
+        # 请出牌 is shown only once the journal holds the hand in play: journaled in play, it was open, and a
+        # 胡 the board sends again was pressed in play (a claim); journaled before, it opens in `_run`
+        self.play_open = hand.phase not in BEFORE_PLAY
         # keys pressed as it stopped may be lost: the first screen says so (a reveal asks again anyway),
-        # and those that reached this controller do not count either: each is pressed again — but a
-        # 听 or 杠 the boards sent again (never applied: its journal write did not commit) changes the
-        # hand at once, as it would have, and nobody presses it again
+        # and those that reached this controller do not count either: each is pressed again (recorded as
+        # dropped) — but in play a 听 or 杠 the boards sent again (never applied: its journal write did
+        # not commit) changes the hand at once, as it would have, and nobody presses it again
         self.note = RESTARTED if cause == "restart" and hand.phase in ("dealing", "revealing", "playing") else ""
         if cause == "restart":
-            for press in ports.keys.peek_all(lambda press: True):
-                self.on_key(press)
-            ports.keys.clear()
+            unanswered = [press for press in ports.keys.take_all() if not self.on_key(press)]
+            self._record_dropped(unanswered, "restart")
         await ports.advance(f"resume_{hand.phase}")
         self._redraw(hand)
         return await self._run(hand)
@@ -212,6 +220,7 @@ class HandFlow:
         ports = self.ports
         screens = ports.screens
         ruleset = hand.ruleset
+        early = ""
         if hand.phase == "dealing":
             screens.phase(Phase.DEAL, self.take_note())
             await ports.until(lambda: hand.deal_complete)
@@ -229,14 +238,34 @@ class HandFlow:
                     hand.steps_done.append(f"phase:{phase.name}")
             await self._advance(hand, "revealed")
             await ports.journaled()     # the players play once they read 请出牌: a restart must know it
+            early = self._open_play(hand)       # no await from here to 请出牌: nothing comes in between
         if hand.phase == "playing":
-            screens.phase(Phase.LAST_TILE if hand.last_tile_shown else Phase.PLAY, self.take_note())
+            detail = " ".join(text for text in (self.take_note(), early) if text)
+            screens.phase(Phase.LAST_TILE if hand.last_tile_shown else Phase.PLAY, detail)
             await self._play_loop(hand)
         return await self._finish(hand)
 
     def close(self) -> None:
         """The outcome is published: the hand no longer follows the wall."""
         self.hand = None
+
+    def _open_play(self, hand: HandState) -> str:
+        """Play opens, just before 请出牌 first shows.  A key still queued was pressed during the deal or
+        an opening phase and answered nothing there: taken in play, a 胡 would start a win check the
+        seat never meant (and never answers), a 确认 would end the hand at 最后一张, a 骰子 roll a 宝.
+        Each is dropped and recorded; the public line's word naming the seats (a 胡 meant now is
+        pressed again once 请出牌 shows: the dealer's win on his first turn too)."""
+        presses = self.ports.keys.take_all()
+        self.play_open = True
+        self._record_dropped(presses, "before_play")
+        seats = sorted({p.seat for p in presses if not p.front and p.seat in hand.ruleset.players})
+        return f"{EARLY_KEYS}:{' '.join(hand.wind_name(seat) for seat in seats)}" if seats else ""
+
+    def _record_dropped(self, presses: Sequence[Press], why: str) -> None:
+        """Keys taken out of the queue unanswered (`why`: before_play, restart) — never silently."""
+        if presses:
+            self.ports.recorder.emit("keys_dropped", why=why, presses=[
+                {"panel": int(p.panel), "key": p.key.name, "long": p.long} for p in presses])
 
     def take_note(self) -> str:
         """The note for the phase being shown, said once."""

@@ -79,6 +79,11 @@ class KeyQueue:
         self._presses = [p for p in self._presses if not match(p)]
         return before - len(self._presses)
 
+    def take_all(self) -> tuple[Press, ...]:
+        """Every press, oldest first, taken out of the queue (answering nothing: the caller says so)."""
+        presses, self._presses = tuple(self._presses), []
+        return presses
+
     def clear(self) -> None:
         self._presses.clear()
 
