@@ -157,9 +157,10 @@ def test_a_controller_restarted_during_the_deal_drops_the_keys_from_before_play_
 
 def test_the_log_names_each_dropped_key_and_why():
     from firmware.table_log import describe
-    level, line = describe({"event": "keys_dropped", "hand": 3, "why": "before_play",
-                            "presses": [{"panel": 2, "key": "HU", "long": False}, {"panel": 4, "key": "DICE", "long": False}]})
-    assert line == "hand 3: keys pressed before play began (nothing to claim yet) do not count: seat 2 胡, front panel 骰子"
+    presses = [{"panel": 2, "key": "HU", "long": False}, {"panel": 4, "key": "DICE", "long": False}]
+    level, line = describe({"event": "keys_dropped", "hand": 3, "why": "before_play", "presses": presses})
+    assert line == ("hand 3: keys pressed before play began (nothing to claim yet) do not count: "
+                    "seat 2 胡, front panel 骰子")
 
 
 # -- at a simulated table ---------------------------------------------------------------------------
