@@ -64,7 +64,6 @@ class HandFlow:
         self.settlement = SettlementRound(ports)
         self.liang = LiangDesk(ports)
         self.owed_again: set[int] = set()   # seats whose 胡, pressed after their win, awaits its answer
-        self.play_open = False      # 请出牌 was shown in this hand: before it, no key is a claim (`_open_play`)
 
     # -- what the hub reports at once (HandListener) -------------------------------------------------
 
@@ -111,8 +110,8 @@ class HandFlow:
         hand = self.hand
         if hand is None or press.front or press.seat not in hand.ruleset.players:
             return False
-        if not self.play_open:      # nobody is ready or makes a kong on a hand still being dealt:
-            return False            # it waits in the queue, and is dropped (and said) as play opens
+        if hand.phase in BEFORE_PLAY:   # nobody is ready or makes a kong on a hand still being dealt: it
+            return False                # waits in the queue, dropped (and said) as play opens (`_open_play`)
         seat = press.seat
         if press.key == Key.TING and seat not in hand.ready:
             hand.ready.append(seat)
@@ -144,7 +143,6 @@ class HandFlow:
         self.rolls_asked = 0
         ports.keys.clear()                                  # nothing pressed before this hand counts in it
         self.owed_again.clear()
-        self.play_open = False
         for side in ruleset.players:
             screens.prompt(side, "")
         screens.public_indicators([], [])                   # last hand's indicators are not this hand's
@@ -184,13 +182,11 @@ class HandFlow:
             hand.phase = "playing"
         if hand.phase == "dice":                        # journaled as it began: its dice were rolled
             hand.phase = "dealing"
-        # 请出牌 is shown only once the journal holds the hand in play: journaled in play, it was open, and a
-        # 胡 the board sends again was pressed in play (a claim); journaled before, it opens in `_run`
-        self.play_open = hand.phase not in BEFORE_PLAY
         # keys pressed as it stopped may be lost: the first screen says so (a reveal asks again anyway),
         # and those that reached this controller do not count either: each is pressed again (recorded as
-        # dropped) — but in play a 听 or 杠 the boards sent again (never applied: its journal write did
-        # not commit) changes the hand at once, as it would have, and nobody presses it again
+        # dropped) — but in a hand journaled in play (请出牌 shows only once the journal holds it) a 听 or
+        # 杠 the boards sent again (never applied: its journal write did not commit) changes the hand at
+        # once, as it would have, and nobody presses it again; a key sent on later was pressed in play
         self.note = RESTARTED if cause == "restart" and hand.phase in ("dealing", "revealing", "playing") else ""
         if cause == "restart":
             unanswered = [press for press in ports.keys.take_all() if not self.on_key(press)]
@@ -256,7 +252,6 @@ class HandFlow:
         Each is dropped and recorded; the public line's word naming the seats (a 胡 meant now is
         pressed again once 请出牌 shows: the dealer's win on his first turn too)."""
         presses = self.ports.keys.take_all()
-        self.play_open = True
         self._record_dropped(presses, "before_play")
         seats = sorted({p.seat for p in presses if not p.front and p.seat in hand.ruleset.players})
         return f"{EARLY_KEYS}:{' '.join(hand.wind_name(seat) for seat in seats)}" if seats else ""

@@ -52,7 +52,7 @@ def test_a_repeated_hu_is_judged_as_it_arrives_not_when_the_flow_gets_to_it():
     hand, ring = a_hand("yichang")
     flow = HandFlow(FakePorts(hand.ruleset))
     flow.hand = hand
-    flow.play_open = True                                # a hand in play (请出牌 was shown)
+    hand.phase = "playing"
     won(hand, 0)
     assert flow.on_key(Press(0, Key.HU))                 # taken at once, not queued for the flow
     hand.on_wall_change(ring[0], 1)                      # the next player draws meanwhile
