@@ -297,6 +297,7 @@ class Brain:
         entries: list[list] = []   # [distance, -weight, penalty, kind, uid, rest, waits (unjudged)]
         budget = Budget(JUDGEMENTS_PER_DECISION)
         held = Counter(kinds)
+        kept = self._kept(player, kinds)
         distances = self._discard_distances(player, kinds, wilds, options)
         for kind, uid in options.items():
             rest = list(kinds)
@@ -316,7 +317,7 @@ class Brain:
                     d = 1
             if standing and not (d == 0 and weight > 0 and declare_possible):
                 continue          # 立四: a standing tile goes only with the 听 discard
-            penalty = self._penalty(player, kind, rest, wilds) + self._usefulness(kind, held) * 0.1
+            penalty = self._penalty(player, kind, rest, wilds, held, kept) + self._usefulness(kind, held) * 0.1
             if standing:
                 penalty -= 60     # …and 立四 needs that discard to declare
             entries.append([d, -weight, penalty + player.rng.random() * 0.05, kind, uid, rest, waits])
@@ -352,8 +353,18 @@ class Brain:
             return True
         return player.rng.random() < self.style.declare_optional
 
-    def _penalty(self, player: Player, kind: Tile, rest: list[Tile], wilds: tuple[Tile, ...]) -> float:
-        """Lower: more willing to discard this kind."""
+    def _kept(self, player: Player, kinds: list[Tile]) -> tuple[Counter, int]:
+        """The tiles by suit and the 1s and 9s of the hand and its melds, for the hints that read them
+        (counted once a decision: a discard weighed takes one of its own suit, or one 1 or 9, away)."""
+        if not (self.hints.three_suits or self.hints.terminal):
+            return Counter(), 0
+        tiles = kinds + [t for m in player.meld_tuple() for t in m.tiles]
+        return Counter(t.suit for t in tiles), sum(1 for t in tiles if t.is_terminal)
+
+    def _penalty(self, player: Player, kind: Tile, rest: list[Tile], wilds: tuple[Tile, ...], held: Counter,
+                 kept: tuple[Counter, int]) -> float:
+        """Lower: more willing to discard this kind (`rest`: the hand without it; `held`: the hand by
+        kind; `kept`: `_kept`)."""
         p = 0.0
         if kind in wilds:
             return 100.0
@@ -362,17 +373,16 @@ class Brain:
         if kind in self._dead(player, wilds):
             p -= 40
         hints = self.hints
-        if (hints.three_suits and kind.is_suited) or (hints.terminal and kind.is_terminal):
-            kept = rest + [t for m in player.meld_tuple() for t in m.tiles]     # (only these hints read the melds)
-            if hints.three_suits and kind.is_suited and not any(t.suit == kind.suit for t in kept):
-                p += 12
-            if hints.terminal and kind.is_terminal and not any(t.is_terminal for t in kept):
-                p += 8
-        if self.hints.eight_of_a_suit:
-            suits = Counter(t.suit for t in rest if t.is_suited)
-            if suits and kind.suit == suits.most_common(1)[0][0]:
+        suits, terminals = kept
+        if hints.three_suits and kind.is_suited and suits[kind.suit] <= 1:     # its suit's last tile
+            p += 12
+        if hints.terminal and kind.is_terminal and terminals <= 1:             # the last 1 or 9
+            p += 8
+        if hints.eight_of_a_suit:
+            counted = Counter(t.suit for t in rest if t.is_suited)
+            if counted and kind.suit == counted.most_common(1)[0][0]:
                 p += 3
-        if player.keep_pairs and rest.count(kind) >= 1:
+        if player.keep_pairs and held[kind] >= 2:
             p += 3
         return p
 
