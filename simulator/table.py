@@ -271,6 +271,10 @@ class SimulatedTable:
         """What side's wall sensors see: tiles per stack (empty while the plate is down)."""
         return self.world.wall_counts(side)
 
+    def stack_tiles(self, side: int, stack: int) -> int | None:
+        """What one stack's sensor sees (None: no such stack up)."""
+        return self.world.stack_count(side, stack)
+
     def press(self, panel: int | str, key: Key | str, long: bool = False) -> None:
         """Press a key: panel 0–3 (seat) or 'front'; key as Key, 'ting' or '听'."""
         if isinstance(panel, str):

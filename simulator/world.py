@@ -98,6 +98,13 @@ class World:
             return ()
         return tuple(len(stack) for stack in s.plate)
 
+    def stack_count(self, side: int, stack: int) -> int | None:
+        """One stack position of `wall_counts` (None: the plate is down or has no such stack)."""
+        s = self.sides[side]
+        if s.position != LiftPosition.UP or not 0 <= stack < len(s.plate):
+            return None
+        return len(s.plate[stack])
+
     def wall_tiles(self, side: int) -> list[list[PhysicalTile]]:
         """The stacks on side's plate, bottom first (a copy: for tests and players' eyes)."""
         return [list(stack) for stack in self.sides[side].plate]

@@ -47,6 +47,7 @@ class LiveWall:
         self._tail_from = 0
         self._counted = (0, 0, 0)
         self._count = wall_count(ruleset.reserve, self.total, 0, 0, 0)
+        self._live = self._count.live
 
     # -- counting ------------------------------------------------------------------------------
 
@@ -55,11 +56,14 @@ class LiveWall:
         if key != self._counted:     # asked many times between two takes (each player, each decision)
             self._counted = key
             self._count = wall_count(self.ruleset.reserve, self.total, *key)
+            self._live = self._count.live
         return self._count
 
     @property
     def live(self) -> int:
-        return self.count().live
+        if (self.head_taken, self.tail_taken, self.kongs) != self._counted:
+            self.count()
+        return self._live
 
     @property
     def remaining(self) -> int:
@@ -167,11 +171,10 @@ class LiveWall:
         bottom_only = Slot(slot.ring, Layer.TOP) in self.taken
         if slot.layer is Layer.BOTTOM and not bottom_only:
             raise WallMismatch(f"ring {slot.ring}: the bottom tile lies under its top")
-        counts = self.table.wall(pos.wall)
+        seen = self.table.stack_tiles(pos.wall, pos.stack)
         expected = 1 if bottom_only else 2
-        if pos.stack >= len(counts) or counts[pos.stack] != expected:
-            seen = counts[pos.stack] if pos.stack < len(counts) else "no"
-            raise WallMismatch(f"side {pos.wall} stack {pos.stack} holds {seen} tile(s); "
+        if seen != expected:
+            raise WallMismatch(f"side {pos.wall} stack {pos.stack} holds {'no' if seen is None else seen} tile(s); "
                             f"the players count {expected}")
         self.taken.add(slot)
         return self.table.take(pos.wall, pos.stack)
