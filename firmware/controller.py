@@ -40,7 +40,7 @@ from .build.ports import BuildListener, BuildPorts
 from .build.registry import TileRegistry
 from .display_watch import DisplayWatch
 from .faults import ControllerFailure, FaultLatch, LatchedFault, SetRejected, board_fault_message
-from .hand.ports import HandListener, HandPorts, HandVoided, KeyQueue, Press, Recorder, Screens, pressed
+from .hand.ports import HandListener, HandPorts, HandVoided, KeyQueue, Press, Recorder, Screens, pressed, record_dropped
 from .links import LinkKeeper, is_episode
 from .loopwatch import LoopWatch
 from .machines import build_machine
@@ -436,7 +436,7 @@ class TableController:
             self._walls_blind = True
             # Keys it had not reported are gone with its RAM: as after a restart, the table says so
             # and every key not yet answered is pressed again (those queued too, or they would count twice).
-            self.keys.clear()
+            record_dropped(self.recorder, self.keys.take_all(), "board_restart")
             self.presenter.note(RESTARTED)
 
     def links_up(self) -> bool:

@@ -36,7 +36,7 @@ from .build.wall_map import WallMap
 from .controller import TableController
 from .faults import SET_CODES, LatchedFault, SetRejected
 from .hand.flow import HandFlow
-from .hand.ports import HandVoided
+from .hand.ports import HandVoided, record_dropped
 from .hand.state import HandOutcome, HandState
 from .presenter import DisplayMirror
 from .records.ledger import HAND_KEY, NEXT_SET_KEY, SESSION_KEY, HandRecord, Ledger
@@ -473,7 +473,7 @@ class TableSession:
         self.state = session
         self.flow.note = RESTARTED          # the next phase shown says so: a key pressed as it stopped is pressed again
         if HAND_KEY not in saved:           # … so one from before does not count (a resumed hand sorts its own)
-            hub.keys.clear()
+            record_dropped(hub.recorder, hub.keys.take_all(), "restart")
         self.store.submit(self.ledger.resume_session, session.session_id)
         last = await self.store.run(self.ledger.last_hand, session.session_id)     # its hand_end may be cut off
         hub.recorder.emit("session_resumed", hand=0, session=session.session_id, ruleset=session.ruleset_id,

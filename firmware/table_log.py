@@ -148,7 +148,9 @@ def _set_check(e: Mapping[str, Any]) -> Line:
 
 
 DROPPED_WHY = {"before_play": "pressed before play began (nothing to claim yet)",
-               "restart": "pressed before the restart (the restart note asks for them again)"}
+               "restart": "pressed before the restart (the restart note asks for them again)",
+               "before_hand": "pressed between hands (the hand had not begun)",
+               "board_restart": "not yet answered when the motor board restarted (the restart note asks for them again)"}
 
 
 def _keys_dropped(e: Mapping[str, Any]) -> Line:

@@ -22,7 +22,7 @@ from . import tail_tiles
 from .bao import BaoDesk
 from .liang import LiangDesk
 from .phases import run_phase
-from .ports import BuiltWall, HandPorts, Press, pressed
+from .ports import BuiltWall, HandPorts, Press, pressed, record_dropped
 from .questions import Questions
 from .settlement import SettlementRound
 from .state import HandOutcome, HandState, Payout, Reveal
@@ -141,7 +141,7 @@ class HandFlow:
         screens = ports.screens
         self.totals = tuple(totals)
         self.rolls_asked = 0
-        ports.keys.clear()                                  # nothing pressed before this hand counts in it
+        record_dropped(ports.recorder, ports.keys.take_all(), "before_hand")   # nothing pressed before this hand counts in it
         self.owed_again.clear()
         for side in ruleset.players:
             screens.prompt(side, "")
@@ -190,7 +190,7 @@ class HandFlow:
         self.note = RESTARTED if cause == "restart" and hand.phase in ("dealing", "revealing", "playing") else ""
         if cause == "restart":
             unanswered = [press for press in ports.keys.take_all() if not self.on_key(press)]
-            self._record_dropped(unanswered, "restart")
+            record_dropped(ports.recorder, unanswered, "restart")
         await ports.advance(f"resume_{hand.phase}")
         self._redraw(hand)
         return await self._run(hand)
@@ -252,15 +252,9 @@ class HandFlow:
         Each is dropped and recorded; the public line's word naming the seats (a 胡 meant now is
         pressed again once 请出牌 shows: the dealer's win on his first turn too)."""
         presses = self.ports.keys.take_all()
-        self._record_dropped(presses, "before_play")
+        record_dropped(self.ports.recorder, presses, "before_play")
         seats = sorted({p.seat for p in presses if not p.front and p.seat in hand.ruleset.players})
         return f"{EARLY_KEYS}:{' '.join(hand.wind_name(seat) for seat in seats)}" if seats else ""
-
-    def _record_dropped(self, presses: Sequence[Press], why: str) -> None:
-        """Keys taken out of the queue unanswered (`why`: before_play, restart) — never silently."""
-        if presses:
-            self.ports.recorder.emit("keys_dropped", why=why, presses=[
-                {"panel": int(p.panel), "key": p.key.name, "long": p.long} for p in presses])
 
     def take_note(self) -> str:
         """The note for the phase being shown, said once."""

@@ -111,6 +111,14 @@ class Recorder(Protocol):
     def open_hand(self, number: int) -> None: ...
 
 
+def record_dropped(recorder: Recorder, presses: Sequence[Press], why: str) -> None:
+    """Keys taken out of the queue unanswered — never silently: `keys_dropped` names each (`why`:
+    before_play, restart, before_hand, board_restart)."""
+    if presses:
+        recorder.emit("keys_dropped", why=why, presses=[
+            {"panel": int(p.panel), "key": p.key.name, "long": p.long} for p in presses])
+
+
 class BuiltWall(Protocol):
     """A built set as the hand needs it: its tiles in a ring's draw order."""
 
@@ -189,5 +197,5 @@ class HandVoided(Exception):
         self.reason = reason
 
 
-__all__ = ["BuiltWall", "HandListener", "HandPorts", "HandVoided", "KeyMatch", "KeyQueue", "Press", "Recorder",
+__all__ = ["BuiltWall", "HandListener", "HandPorts", "HandVoided", "KeyMatch", "KeyQueue", "Press", "Recorder", "record_dropped",
            "Screens", "pressed"]

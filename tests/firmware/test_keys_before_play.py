@@ -217,3 +217,26 @@ def test_at_a_simulated_table_a_hu_pressed_during_the_deal_is_no_claim_and_the_h
     assert dropped["hand"] == 1 and dropped["why"] == "before_play"
     assert {"panel": stray[0], "key": "HU", "long": False} in dropped["presses"]
     assert [e["hand"] for e in events if e["event"] == "hand_end"] == [1]
+
+
+class _Wall:
+    """A built set of 1m only, as the flow reads it (firmware.hand.ports.BuiltWall)."""
+
+    tile_set = 0
+
+    def in_ring_order(self, ring):
+        return {Slot(i, layer): Tile.M1 for i in range(len(ring)) for layer in (Layer.TOP, Layer.BOTTOM)}
+
+
+def test_keys_pressed_between_hands_count_in_no_hand_and_are_said():
+    """南 pressed 胡 and 西 骰子 while the last hand was settled: the next hand begins without them (a
+    骰子 would roll its dice unasked), and the recorder names them, as every key dropped is."""
+    ports = TablePorts(get_region("dongbei").resolve(), "settling")
+    ports.keys.put(Press(1, Key.HU))
+    ports.keys.put(Press(2, Key.DICE))
+    with pytest.raises(TimeoutError):                   # the new hand waits for its dealer's roll
+        run(HandFlow(ports).play(_Wall(), number=2, dealer=0, totals=(0, 0, 0, 0)))
+    (dropped,) = ports.recorder.all("keys_dropped")
+    assert dropped["why"] == "before_hand"
+    assert [(p["panel"], p["key"]) for p in dropped["presses"]] == [(1, "HU"), (2, "DICE")]
+    assert len(ports.keys) == 0
