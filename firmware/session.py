@@ -509,8 +509,7 @@ class TableSession:
         return WallMap.from_json(saved[key], self.hub.registry) if key in saved else None
 
     def _drop_sets(self) -> None:
-        for key in (NEXT_SET_KEY, RAISED_SET_KEY, BUILDING_KEY, HAND_KEY, REJECTED_KEY):
-            self._journal(key, None)
+        self.store.submit(self.ledger.journal_swap, {}, (NEXT_SET_KEY, RAISED_SET_KEY, BUILDING_KEY, HAND_KEY, REJECTED_KEY))
 
     def _wall_stands_whole(self, wall: WallMap) -> bool:
         sensors = self.hub.wall_sensors
@@ -571,8 +570,8 @@ class TableSession:
             self._rejected = RejectedSet(rejected.faults)
             self.store.submit(self.ledger.journal_swap, {REJECTED_KEY: self._rejected.to_json()}, (BUILDING_KEY,))
             return None
-        self._journal(BUILDING_KEY, None)
-        self._journal(NEXT_SET_KEY, wall.to_json())
+        # one transaction: killed between a drop and a put, a restart would know of no set below
+        self.store.submit(self.ledger.journal_swap, {NEXT_SET_KEY: wall.to_json()}, (BUILDING_KEY,))
         return wall
 
     async def _set_aside(self) -> None:

@@ -693,3 +693,28 @@ def test_a_stop_after_a_move_in_a_choice_does_not_count_that_move_after_the_rest
     refused = [e for e in after if e["event"] == "special_kong" and not e.get("accepted", True)]
     assert not refused, refused
     assert len([e for e in after if e["event"] == "hand_end"]) == 2 and result.hands == 2
+
+
+def test_a_finished_build_is_never_out_of_the_journal_between_two_writes(monkeypatch):
+    """A build that passed its check left the journal in two writes — its "begun" dropped, then the set
+    put as the next — and a SIGKILL between them left a restarted controller knowing of no set below:
+    it asked for a new Build, the board refused (NOT_READY: the set lay below) and the controller
+    stopped (exit 1, found by the campaign, 广东).  After every journal write, a build that was begun
+    is still named: begun, built (the next set) or rejected."""
+    from firmware.session import BUILDING_KEY, NEXT_SET_KEY, REJECTED_KEY
+
+    states: list[frozenset[str]] = []
+    named = {BUILDING_KEY, NEXT_SET_KEY, REJECTED_KEY}
+
+    def noting(write):
+        def wrapped(ledger, *args):
+            result = write(ledger, *args)
+            states.append(frozenset(ledger.journal()) & named)
+            return result
+        return wrapped
+
+    for name in ("journal_put", "journal_swap", "journal_drop"):
+        monkeypatch.setattr(Ledger, name, noting(getattr(Ledger, name)))
+    run(run_simulated(get_region("guangdong").resolve(), hands=3, seed=5), timeout=120)
+    gaps = [n for n, (before, after) in enumerate(zip(states, states[1:])) if BUILDING_KEY in before and not after]
+    assert states and BUILDING_KEY in set().union(*states) and gaps == [], (gaps, states)
