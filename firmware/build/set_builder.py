@@ -137,8 +137,11 @@ class SetBuilder:
         try:
             await ports.motion(lambda: ports.motor.build(stacks))
         except CommandRejected as error:
-            if not (after_restart and error.status == Status.NOT_READY):
+            if error.status != Status.NOT_READY:
                 raise
+            if not after_restart:       # never expected: the journal names every set it built; said, not fatal
+                ports.emit("warning", message=f"{error}: the board holds a set this controller did not know "
+                                              "of; it is read where it lies and checked")
             self._heads_trusted = False                       # built before: no head read of it was heard
             return await self._finish(self.map, tuple(2 * n for n in stacks))
         counts = await self._run_build(stacks)

@@ -718,3 +718,35 @@ def test_a_finished_build_is_never_out_of_the_journal_between_two_writes(monkeyp
     run(run_simulated(get_region("guangdong").resolve(), hands=3, seed=5), timeout=120)
     gaps = [n for n, (before, after) in enumerate(zip(states, states[1:])) if BUILDING_KEY in before and not after]
     assert states and BUILDING_KEY in set().union(*states) and gaps == [], (gaps, states)
+
+
+def test_a_set_below_that_the_journal_does_not_name_is_read_where_it_lies(tmp_path, monkeypatch):
+    """Behind the mend above: should a restarted controller still not know of a set lying below (here
+    the journal is made to lose the second set as the two writes did), the board's NOT_READY to its
+    Build no longer stops the controller: the set is read where it lies and checked, with a warning."""
+    from firmware.session import BUILDING_KEY, NEXT_SET_KEY
+
+    db = str(tmp_path / "table.db")
+    real_swap = Ledger.journal_swap
+    builds: list[int] = []
+
+    def forgetting_swap(ledger, put, drop=()):
+        if NEXT_SET_KEY in put and BUILDING_KEY in drop:
+            builds.append(1)
+            if len(builds) == 2:        # the set built during hand 1: its "begun" dropped, itself never put
+                put = {key: value for key, value in put.items() if key != NEXT_SET_KEY}
+        return real_swap(ledger, put, drop)
+
+    checks = []
+
+    def second_checked(event: dict) -> bool:
+        if event["event"] == "set_check":
+            checks.append(event)
+        return len(checks) == 2
+
+    monkeypatch.setattr(Ledger, "journal_swap", forgetting_swap)
+    result, before, after = run(crash_and_restart("sichuan", 3, db, stop_when=second_checked), timeout=120)
+    warnings = [e["message"] for e in after if e["event"] == "warning" and "did not know" in e["message"]]
+    assert warnings and "NOT_READY" in warnings[0]
+    assert all(e["ok"] for e in after if e["event"] == "set_check")
+    assert len([e for e in after if e["event"] == "hand_end"]) == 2 and result.hands == 2
