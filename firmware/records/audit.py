@@ -73,9 +73,9 @@ def audit_recorders(files: Sequence[RecorderFile], ledger: LedgerView | None = N
     for recorder in files:
         problems += recorder.malformed
         empty = _emptiness(recorder)
-        if empty and len(files) > 1 and recorder.lines and recorder.ends_cleanly:
-            # one run among several that played no hand (started and stopped between hands): the
-            # chain still proves it lost nothing
+        if empty and len(files) > 1 and recorder.lines:
+            # one run among several that played no hand (started and stopped, or killed, between
+            # hands): the chain still proves it lost nothing; a cut-off end is judged with the others
             notes += [Finding(recorder.name, "no hand begins in this recorder: the controller was stopped "
                                              "before one began")]
         else:

@@ -144,6 +144,21 @@ def test_a_run_stopped_before_its_first_hand_is_a_note_among_others_and_a_proble
     assert [p.text for p in alone.problems] == ["no hand begins in this recorder: it proves nothing"]
 
 
+def test_a_run_killed_before_its_first_hand_is_a_note_among_others_when_the_ledger_agrees(recorders):
+    """A controller started again and SIGKILLed before a hand began (found by the fault campaign, 钻牌):
+    its file has no hand and no clean end.  Among the others, with the ledger showing nothing was
+    lost, it is a note, as a clean stop is; without the ledger its cut-off end is still a problem."""
+    events, ledger = recorders["changchun"]
+    whole, idle = restarted(events, len(events), clean=True)
+    killed = idle[:-1]                                  # recorder_start, then nothing: no recorder_end
+    together = audit_recorders(files(whole, killed), LedgerView.open(ledger))
+    assert together.sound and together.hands == 4, together.problems
+    assert any("the controller was stopped before one began" in n.text for n in together.notes)
+    unchecked = audit_recorders(files(whole, killed))
+    assert [p.text for p in unchecked.problems if "no hand begins" in p.text] == []
+    assert any("no recorder_end" in p.text for p in unchecked.problems)
+
+
 def test_a_win_check_cut_after_its_flips_is_begun_again_and_its_flips_count_once(recorders):
     """贵州 鸡: the controller is killed in a win check after the 鸡 was flipped (the journal kept the
     flip, not yet the win); the restarted one checks the win again and flips again, the same tiles.
