@@ -84,6 +84,8 @@ class Answers:
         self._replied.pop(seat, None)
 
     def respond(self, screen: Screen) -> None:
+        if not screen.any_prompt and not self._replied:
+            return                  # nothing asked, nothing answered before: nothing to do
         for seat in self.crew.sides:
             line = screen.prompt(seat)
             if self._replied.get(seat) == line:

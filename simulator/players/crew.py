@@ -118,6 +118,8 @@ class Crew:
             self._answered.clear()
             self.answers.forget(keep_owed=self.restart_phase is Phase.SPECIAL_KONGS, new_hand=False)
         self.answers.respond(screen)
+        if not screen.any_prompt and not self._answered:
+            return                  # no prompt, none answered before: no roll asked
         for seat in self.sides:
             line = screen.prompt(seat)
             if self._answered.get(seat) not in (None, line):

@@ -85,6 +85,11 @@ class Screen:
     def prompt(self, seat: int) -> str:
         return self.lines[seat][1]
 
+    @cached_property
+    def any_prompt(self) -> bool:
+        """Some seat's line 1 says something (most of play: none does)."""
+        return any(prompt for _, prompt in self.lines)
+
     def dealer(self, sides: tuple[int, ...]) -> int | None:
         for seat in sides:
             if self.status(seat).startswith("庄"):
