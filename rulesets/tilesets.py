@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 
 from .tiles import DRAGONS, FLOWERS, SUITED, WINDS, Tile
 
@@ -42,7 +43,12 @@ class TileSet:
         return sum(n for _, n in self.counts)
 
     def copies(self, kind: Tile) -> int:
-        return dict(self.counts).get(kind, 0)
+        return self._by_kind.get(kind, 0)
+
+    @cached_property
+    def _by_kind(self) -> dict[Tile, int]:
+        """`counts` as a dict (asked for every kind of every hand judged)."""
+        return dict(self.counts)
 
     @property
     def kinds(self) -> tuple[Tile, ...]:

@@ -71,6 +71,8 @@ class VirtualClock:
         return timer
 
     def _fire_due(self) -> None:
+        if not self._due:
+            return
         loop = asyncio.get_running_loop()
         while self._due and self._due[0][0] <= self._virtual:
             _, _, timer = heapq.heappop(self._due)

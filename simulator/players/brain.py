@@ -390,13 +390,14 @@ class Brain:
     def _usefulness(kind: Tile, held: Counter) -> float:
         """What one `kind` does for the rest of the hand; `held` counts the whole hand, that tile
         too (counted once per decision, not once per discard weighed)."""
-        value = 4.0 * (held[kind] - 1)
+        count = held.get       # (a Counter's [] on a kind not held goes through __missing__: slow)
+        value = 4.0 * (count(kind, 0) - 1)
         if kind.is_suited:
             rank = kind.rank
             for step, weight in ((1, 2.0), (2, 1.0)):
                 for sign in (-1, 1):
                     if 1 <= rank + sign * step <= 9:
-                        value += weight * held[kind + sign * step]     # a neighbour of the same suit
+                        value += weight * count(kind + sign * step, 0)     # a neighbour of the same suit
             value += 1.0 if 3 <= rank <= 7 else 0.0
         return value
 
