@@ -19,6 +19,10 @@ hold the event loop; a discard decision made in several steps is also timed whol
 - table/hand: the whole process's CPU per hand (controller, simulator, links and players);
 - hands/s: hands per CPU-second of the whole table.
 
+`--against DIR` plays every region with this checkout and with DIR alternately, each region in a
+process of its own (the win tables built before timing, as an older checkout builds them at import),
+and prints per region and as medians the ratios this / DIR of the players' CPU and the table's.
+
 The last line gives the medians across regions.  `--code DIR` runs another checkout's code
 (e.g. the commit before these changes, unpacked with `git archive`) for a before/after table;
 the same seeds give the same hands when the players decide the same.
@@ -32,8 +36,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import json
 import platform
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -165,11 +171,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--regions", default="")
     parser.add_argument("--code", default=str(Path(__file__).resolve().parents[1]),
                         help="the checkout whose code to run (default: this one)")
+    parser.add_argument("--against", default="",
+                        help="another checkout (e.g. the commit before a change): each region is played by "
+                             "both, alternately, each in its own process, and the ratios are printed")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)   # one row per region, for --against
     args = parser.parse_args(argv)
+    if args.against:
+        return compare(args)
     sys.path.insert(0, str(Path(args.code).resolve()))
     from rulesets.regions import REGION_IDS
     import rulesets
     regions = args.regions.split(",") if args.regions else list(REGION_IDS)
+    if args.json:
+        gc.callbacks.append(GC)
+        warm_up()
+        for region in regions:
+            print(json.dumps(asyncio.run(one_region(region, args.hands, args.seed))), flush=True)
+        return 0
     print(f"CPython {platform.python_version()}; code {Path(rulesets.__file__).resolve().parents[1]}; "
           f"{args.hands} hands per region, seed {args.seed}, speed 0")
     gc.callbacks.append(GC)
@@ -191,6 +209,56 @@ def main(argv: list[str] | None = None) -> int:
           f"{'met' if decision <= 10 else 'MISSED'}); the longest the players held the loop (worst step): "
           f"{worst:.1f} ms; median hands per CPU-second: {median['rate']:.1f} "
           f"(goal ≥ 30: {'met' if median['rate'] >= 30 else 'MISSED'})")
+    return 0
+
+
+def warm_up() -> None:
+    """Build the win tables before timing, as an older checkout does at import: a region played in a
+    process of its own would otherwise count them (≈50 ms) in its hands."""
+    try:
+        from rulesets.winning import prepare
+    except ImportError:
+        return
+    prepare()
+
+
+def played_by(code: str, region: str, args: argparse.Namespace) -> dict:
+    """One region played by the checkout `code`, in a process of its own (two checkouts' modules
+    cannot share one)."""
+    command = [sys.executable, __file__, "--json", "--code", code, "--regions", region,
+               "--hands", str(args.hands), "--seed", str(args.seed)]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def compare(args: argparse.Namespace) -> int:
+    """`--against`: every region played by this checkout and by the other, alternately (which goes
+    first alternates too), and the ratios this / other of the players' CPU and the table's."""
+    sys.path.insert(0, str(Path(args.code).resolve()))
+    from rulesets.regions import REGION_IDS
+    regions = args.regions.split(",") if args.regions else list(REGION_IDS)
+    print(f"CPython {platform.python_version()}; this: {args.code}; other: {args.against}; {args.hands} hands per "
+          f"region, seed {args.seed}, speed 0; the two played alternately, each region in its own processes")
+    print(f"{'region':16}{'players':>9}{'other':>9}{'ratio':>7}{'table':>9}{'other':>9}{'ratio':>7}"
+          f"{'decision':>10}{'other':>9}  same totals")
+    rows = []
+    for n, region in enumerate(regions):
+        order = (args.code, args.against) if n % 2 == 0 else (args.against, args.code)
+        played = {code: played_by(code, region, args) for code in order}
+        mine, other = played[args.code], played[args.against]
+        row = {"players": mine["players"] / other["players"], "table": mine["table"] / other["table"]}
+        rows.append((mine, other, row))
+        print(f"{region:16}{mine['players']:7.1f}ms{other['players']:7.1f}ms{row['players']:7.2f}"
+              f"{mine['table']:7.1f}ms{other['table']:7.1f}ms{row['table']:7.2f}"
+              f"{mine['decision']:8.1f}ms{other['decision']:7.1f}ms  {mine['outcome'] == other['outcome']}", flush=True)
+    median = {key: statistics.median(r[0][key] for r in rows) for key in ("players", "table", "rate")}
+    other = {key: statistics.median(r[1][key] for r in rows) for key in ("players", "table", "rate")}
+    print(f"medians: players {median['players']:.1f} against {other['players']:.1f} ms "
+          f"(ratio of the medians {median['players'] / other['players']:.3f}; median of the ratios "
+          f"{statistics.median(r[2]['players'] for r in rows):.3f}); the table {median['table']:.1f} against "
+          f"{other['table']:.1f} ms ({median['table'] / other['table']:.3f}); hands per CPU-second "
+          f"{median['rate']:.1f} against {other['rate']:.1f}; worst decision "
+          f"{max(r[0]['decision'] for r in rows):.1f} against {max(r[1]['decision'] for r in rows):.1f} ms")
     return 0
 
 
