@@ -261,3 +261,8 @@ class Ruleset:
     def has_phase(self, name: str) -> bool:
         return any(p.name == name for p in self.phases)
 
+    @property
+    def shown_tile_replaces_at_wall_end(self) -> bool:
+        """A shown tail tile (云南 尾牌) is a kong's replacement once no face-down tail tile is left."""
+        return any(rule.replaces_at_wall_end for rule in self.indicators)
+

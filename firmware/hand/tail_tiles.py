@@ -35,7 +35,7 @@ def after_takes(hand: HandState, takes: list[Take]) -> list[str]:
 
 def replaces_at_wall_end(hand: HandState, take: Take) -> bool:
     """The take is a kong's replacement at the end of the wall, which the table's option lets a shown tile be."""
-    return take.at_wall_end and any(rule.replaces_at_wall_end for rule in hand.ruleset.indicators)
+    return take.at_wall_end and hand.ruleset.shown_tile_replaces_at_wall_end
 
 
 def after_win_check(hand: HandState, wins_before: int) -> list[str]:

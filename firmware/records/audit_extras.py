@@ -59,7 +59,7 @@ def audit_extras(ruleset: Ruleset, hand: HandLog, start: dict, end: dict, winner
         found.problems.append(f"{len(rounds)} settlement rounds in one hand")
     for event in rounds[:1]:
         _round(ruleset, event, dealer, tuple(winners), end, public_wilds, found)
-    found.problems += _tail_tiles(hand, any(rule.replaces_at_wall_end for rule in ruleset.indicators))
+    found.problems += _tail_tiles(hand, ruleset.shown_tile_replaces_at_wall_end)
     found.problems += _special_kongs(ruleset, hand.all("special_kong"), dealer, end)
     found.problems += audit_declared(ruleset, hand, dealer)
     return found

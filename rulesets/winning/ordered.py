@@ -232,10 +232,6 @@ class _OrderedWalk(_Walk):
             found = self.costs[key] = self.cost(keys, pair_needed)
         return found
 
-    def merge(self, classes: Class, cls: int) -> Class:
-        """The class of a split with one more group of class `cls`."""
-        return classes if self.as_set and cls in classes else tuple(sorted(classes + (cls,)))
-
     def placements(self, group: RawGroup, key: tuple, own_used: tuple[int, ...], other: int, win: int
                    ) -> tuple[tuple[int, ...], int, list[tuple[int | None, int, int, int | None]]]:
         """The own-face wilds used after `group`, the tracked kinds' tiles it takes, and per

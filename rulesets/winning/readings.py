@@ -186,6 +186,10 @@ class _Walk:
             views = self.coarse_views = list(self.coarse_ids)  # an id is its place in the dict
         return ViewClass(views[i] for i in sorted(self.coarse_of[i] for i in classes))
 
+    def merge(self, classes: Class, cls: int) -> Class:
+        """The class of a split with one more group of class `cls` (`merges` keeps them)."""
+        return classes if self.as_set and cls in classes else tuple(sorted(classes + (cls,)))
+
     def win_choices(self, kind: GroupKind, faces: tuple[int, ...], flags: tuple[bool, ...]
                     ) -> tuple[tuple[int, WinRole], ...]:
         """(place, role) for each distinct role the winning tile can take in a group."""
@@ -254,7 +258,6 @@ class _Walk:
         tried: set[tuple] = set()
         cost, memo, merges = self.cost, self.memo, self.merges
         win_face = self.win_face if not win_placed and self.win_mode == WIN_NATURAL else None
-        as_set = self.as_set
         for group, taken, used, pair_after, own_places, choices in self.options(k, left, pair_needed, win_placed):
             own = own_used
             for i in own_places:
@@ -272,13 +275,14 @@ class _Walk:
                     rest = {}  # the natural winning tile has no group left to sit in
                 else:
                     placed = win_placed or role is not None
-                    # a state met before needs neither the tables' verdict nor the call
-                    rest = memo.get((keys[0], keys[1], keys[2], keys[3], left_after, pair_after, placed, own))
+                    # a state met before needs neither the tables' verdict nor the call (`search`'s key)
+                    child = (keys[0], keys[1], keys[2], keys[3], left_after, pair_after, placed, own)
+                    rest = memo.get(child)
                     if rest is None:
                         if cost is None or cost(keys, pair_after) <= left_after:
                             rest = self.search(k, left_after, pair_after, placed, own)
                         else:
-                            rest = memo[(keys[0], keys[1], keys[2], keys[3], left_after, pair_after, placed, own)] = {}
+                            rest = memo[child] = {}
                 for t in taken:
                     counts[t] += 1
                     keys[_COMPONENT[t]] += _STEP[t]
@@ -288,8 +292,7 @@ class _Walk:
                 for classes, witness in rest.items():
                     merged = merges.get((classes, cls))
                     if merged is None:
-                        merged = merges[(classes, cls)] = \
-                            classes if as_set and cls in classes else tuple(sorted(classes + (cls,)))
+                        merged = merges[(classes, cls)] = self.merge(classes, cls)
                     if merged not in out:
                         out[merged] = (item, witness)
         self.memo[state] = out

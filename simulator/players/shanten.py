@@ -200,22 +200,21 @@ class Shanten:
         out: dict[Tile, int] = {}
         for kind in discards:
             face = self._face[kind]
-            if face is None or face < 0:     # a wild (one fewer) or a flower (nothing of the hand)
-                state, left = whole, wilds - (face is None)
-                value = max(-1, self.parts.least(state, needed) - left)
-                if pairs_ok:
-                    value = min(value, self._seven_pairs_of(counts, left))
-            else:
+            natural = face is not None and face >= 0
+            if natural:                      # `counts` less this tile until its value is known
                 suit = min(face // 9, 3)
                 base = _BASES[suit]
                 counts[face] -= 1
                 part = counts[base:base + 9]
-                state = without[suit]
+                state, left = without[suit], wilds
                 if any(part):
                     state = self.parts.joined(state, self.parts.part(tuple(part), suit < 3), needed)
-                value = max(-1, self.parts.least(state, needed) - wilds)
-                if pairs_ok:
-                    value = min(value, self._seven_pairs_of(counts, wilds))
+            else:                            # a wild (one fewer) or a flower (nothing of the hand)
+                state, left = whole, wilds - (face is None)
+            value = max(-1, self.parts.least(state, needed) - left)
+            if pairs_ok:
+                value = min(value, self._seven_pairs_of(counts, left))
+            if natural:
                 counts[face] += 1
             out[kind] = value
         return out

@@ -40,7 +40,7 @@ class LiveWall:
         self.tail_draws = 0            # kong and flower replacements (set-asides not included)
         self.shown: dict[Slot, Tile] = {}   # tail tiles shown face up (云南 尾牌) → their kind
         # …and whether one replaces a kong once no face-down tail tile is left (the rule card says)
-        self.shown_replace_at_end = any(rule.replaces_at_wall_end for rule in ruleset.indicators)
+        self.shown_replace_at_end = ruleset.shown_tile_replaces_at_wall_end
         # Where the search for the next head (tail) tile starts: slots are only ever taken, so
         # every position before it stays taken.
         self._head_from = 0
@@ -61,8 +61,7 @@ class LiveWall:
 
     @property
     def live(self) -> int:
-        if (self.head_taken, self.tail_taken, self.kongs) != self._counted:
-            self.count()
+        self.count()
         return self._live
 
     @property
