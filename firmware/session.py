@@ -133,6 +133,7 @@ class TableSession:
         self._rejected: RejectedSet | None = None   # the set built for the next hand failed its check
         self._journal_task: asyncio.Task | None = None
         self._dirty = asyncio.Event()
+        self._journaled_hand: dict | None = None     # the hand's state as last queued to the journal
         self._settling = False
         self._resume = resume       # False: the boards are new (a fresh simulator): the journal is not theirs
         self._hand_started: float | None = None
@@ -248,6 +249,7 @@ class TableSession:
         before = self._state()
         after = before.after(outcome, hub.ruleset)
         self._settling = True
+        self._journaled_hand = None                 # the ledger's commit drops the hand from the journal
         try:
             recorded = self.store.queue(self.ledger.record_hand, after.session_id,
                                         HandRecord(outcome.number, outcome.dealer, outcome.result, outcome.winners,
@@ -276,6 +278,7 @@ class TableSession:
         before = self._state()
         after = replace(before, hand_number=max(before.hand_number, hand.number))
         self._settling = True
+        self._journaled_hand = None                 # the ledger's commit drops the hand from the journal
         try:
             recorded = self.store.queue(self.ledger.record_hand, after.session_id,
                                         HandRecord(hand.number, hand.dealer, "void", (), (0, 0, 0, 0),
@@ -319,7 +322,8 @@ class TableSession:
         hand = self.flow.hand
         recorder = self.hub.recorder
         if event["event"] == "hand_start" and hand is not None:      # the set on the table is the hand's now
-            self.store.submit(self.ledger.journal_swap, {HAND_KEY: hand.to_json(),
+            self._journaled_hand = hand.to_json()
+            self.store.submit(self.ledger.journal_swap, {HAND_KEY: self._journaled_hand,
                                                          LINKS_KEY: self._links_row(dict(self.hub.applied))},
                               (RAISED_SET_KEY,))
             recorder.release_lines()
@@ -352,10 +356,16 @@ class TableSession:
         put = {LINKS_KEY: self._links_row(marks)}
         hand = self.flow.hand
         if hand is not None and not self._settling:
-            put[HAND_KEY] = hand.to_json()
+            state = hand.to_json()
+            if state != self._journaled_hand:       # most events (the next set's build) leave the hand as it was
+                put[HAND_KEY] = self._journaled_hand = state
         written = self.store.queue(self.ledger.journal_swap, put)
         self.hub.recorder.release_lines()
-        await written
+        try:
+            await written
+        except BaseException:
+            self._journaled_hand = None             # not known to be written: the next commit writes it whole
+            raise
         self._release(marks)
 
     def _event_applied(self) -> None:
@@ -390,6 +400,7 @@ class TableSession:
         if hand is None or self._settling or self.state is None:
             await self.store.run(self.ledger.journal_put, LINKS_KEY, links)
             return
+        self._journaled_hand = None                 # written whole, or not at all if the ledger holds it
         await self.store.run(self._put_open_hand, self.state.session_id, hand.number, hand.to_json(), links)
 
     def _put_open_hand(self, session: int, number: int, state: dict, links: dict) -> None:
@@ -509,6 +520,7 @@ class TableSession:
         return WallMap.from_json(saved[key], self.hub.registry) if key in saved else None
 
     def _drop_sets(self) -> None:
+        self._journaled_hand = None
         self.store.submit(self.ledger.journal_swap, {}, (NEXT_SET_KEY, RAISED_SET_KEY, BUILDING_KEY, HAND_KEY, REJECTED_KEY))
 
     def _wall_stands_whole(self, wall: WallMap) -> bool:

@@ -34,6 +34,7 @@ class PtyEndpoint:
         self._loop = asyncio.get_running_loop()
         self._closed = False
         self._plugged = False
+        self._pending: list[bytes] = []     # written in this turn of the loop, not yet on the pty
         self._plug()
         self.path = link or self.pty_path
         self.description = self.path
@@ -55,6 +56,7 @@ class PtyEndpoint:
     def _unplug(self) -> None:
         if not self._plugged:
             return
+        self._flush()                       # what was written before the device vanished reached the wire
         self._plugged = False
         self._loop.remove_reader(self._master)
         os.close(self._master)
@@ -93,9 +95,23 @@ class PtyEndpoint:
             self._on_data(data)
 
     def write(self, data: bytes) -> None:
+        """Queued, and written with everything else written in this turn of the loop in one
+        `os.write` (a board's ack, its events and its beat often share a turn: one system call on
+        each side instead of one per frame)."""
         if self._closed or not self._plugged:
             return
-        view = memoryview(data)
+        if not self._pending:
+            self._loop.call_soon(self._flush)
+        self._pending.append(data)
+
+    def _flush(self) -> None:
+        if not self._pending:
+            return
+        view = memoryview(b"".join(self._pending))
+        self._pending.clear()
+        if not self._plugged:
+            self.bytes_lost += len(view)
+            return
         while view:
             try:
                 written = os.write(self._master, view)

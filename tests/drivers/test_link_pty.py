@@ -2,6 +2,8 @@
 simulator's corruption and loss on the wire."""
 
 import asyncio
+import os
+import tty
 
 import pytest
 
@@ -75,6 +77,33 @@ def test_bad_ports_fail_with_one_clear_line(url, words):
         with pytest.raises(PortError) as caught:
             await open_serial(url)
         assert words in str(caught.value) and "\n" not in str(caught.value)
+    run(main())
+
+
+def test_writes_the_port_cannot_take_at_once_wait_and_arrive_whole_and_in_order():
+    """The transport writes what one turn of the loop wrote in one go; a port that takes only part
+    of it (its reader is behind: a pty holds a few KB) keeps the rest until it is writable again."""
+    async def main():
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        stream = await open_serial(os.ttyname(slave))
+        chunks = [bytes([i % 251]) * 997 for i in range(300)]      # ≈300 KB: far more than a pty buffers
+        for chunk in chunks[:150]:
+            stream.write(chunk)
+        await asyncio.sleep(0)
+        for chunk in chunks[150:]:
+            stream.write(chunk)
+        got = bytearray()
+        while len(got) < sum(map(len, chunks)):
+            try:
+                got += os.read(master, 65536)
+            except BlockingIOError:
+                await asyncio.sleep(0.002)
+        assert bytes(got) == b"".join(chunks)
+        await stream.close()
+        os.close(master)
+        os.close(slave)
     run(main())
 
 
