@@ -17,7 +17,9 @@ hold the event loop; a discard decision made in several steps is also timed whol
   gc pause: the process's longest collection;
 - players/hand: the players' CPU per hand (the sum of their steps);
 - table/hand: the whole process's CPU per hand (controller, simulator, links and players);
-- hands/s: hands per CPU-second of the whole table.
+- hands/s: hands per CPU-second of the whole table;
+- wall/hand: the time a hand takes (at speed 0 the table waits only on itself: the boards'
+  acknowledgements, the journal's disk writes).
 
 `--against DIR` plays every region with this checkout and with DIR alternately, each region in a
 process of its own (the win tables built before timing, as an older checkout builds them at import),
@@ -148,19 +150,20 @@ async def one_region(region: str, hands: int, seed: int) -> dict:
     steps: list[tuple[float, float]] = []
     decisions: list[float] = []
     GC.longest = 0.0
-    cpu = time.process_time()
+    cpu, wall = time.process_time(), time.perf_counter()
     try:
         result = await run_simulated(ruleset, hands=hands, seed=seed, speed=0.0,
                                      players=timed_players(steps, decisions))
         played, outcome = max(1, result.hands), " ".join(f"{t:+d}" for t in result.totals)
     except Exception as error:  # e.g. a link lost while the players held the loop
         played, outcome = max(1, hands), f"stopped: {type(error).__name__}: {error}"[:90]
-    cpu = time.process_time() - cpu
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     worst_step = max((s[0] for s in steps), default=0.0)
     return {"region": region, "played": played, "worst": worst_step * 1e3,
             "decision": max(max(decisions, default=0.0), worst_step) * 1e3,
             "held": max((s[1] for s in steps), default=0.0) * 1e3,
             "players": sum(s[0] for s in steps) / played * 1e3, "table": cpu / played * 1e3, "rate": played / cpu,
+            "wall": wall / played * 1e3,
             "gc": GC.longest * 1e3, "outcome": outcome}
 
 
@@ -192,19 +195,19 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.hands} hands per region, seed {args.seed}, speed 0")
     gc.callbacks.append(GC)
     print(f"{'region':16}{'hands':>6}{'decision':>10}{'worst step':>12}{'(wall)':>9}{'gc pause':>10}{'players/hand':>14}"
-          f"{'table/hand':>12}{'hands/s':>9}  totals")
+          f"{'table/hand':>12}{'hands/s':>9}{'wall/hand':>11}  totals")
     rows = []
     for region in regions:
         row = asyncio.run(one_region(region, args.hands, args.seed))
         rows.append(row)
         print(f"{region:16}{row['played']:6}{row['decision']:8.1f}ms{row['worst']:10.1f}ms{row['held']:7.0f}ms{row['gc']:8.1f}ms"
-              f"{row['players']:12.1f}ms{row['table']:10.1f}ms{row['rate']:9.1f}  {row['outcome']}")
+              f"{row['players']:12.1f}ms{row['table']:10.1f}ms{row['rate']:9.1f}{row['wall']:9.0f}ms  {row['outcome']}")
     median = {key: statistics.median(r[key] for r in rows)
-              for key in ("decision", "worst", "held", "gc", "players", "table", "rate")}
+              for key in ("decision", "worst", "held", "gc", "players", "table", "rate", "wall")}
     worst = max(r["worst"] for r in rows)
     decision = max(r["decision"] for r in rows)
     print(f"{'median':16}{'':6}{median['decision']:8.1f}ms{median['worst']:10.1f}ms{median['held']:7.0f}ms{median['gc']:8.1f}ms"
-          f"{median['players']:12.1f}ms{median['table']:10.1f}ms{median['rate']:9.1f}")
+          f"{median['players']:12.1f}ms{median['table']:10.1f}ms{median['rate']:9.1f}{median['wall']:9.0f}ms")
     print(f"worst decision of all regions (all its steps): {decision:.1f} ms (goal ≤ 10 ms: "
           f"{'met' if decision <= 10 else 'MISSED'}); the longest the players held the loop (worst step): "
           f"{worst:.1f} ms; median hands per CPU-second: {median['rate']:.1f} "
@@ -251,13 +254,15 @@ def compare(args: argparse.Namespace) -> int:
         print(f"{region:16}{mine['players']:7.1f}ms{other['players']:7.1f}ms{row['players']:7.2f}"
               f"{mine['table']:7.1f}ms{other['table']:7.1f}ms{row['table']:7.2f}"
               f"{mine['decision']:8.1f}ms{other['decision']:7.1f}ms  {mine['outcome'] == other['outcome']}", flush=True)
-    median = {key: statistics.median(r[0][key] for r in rows) for key in ("players", "table", "rate")}
-    other = {key: statistics.median(r[1][key] for r in rows) for key in ("players", "table", "rate")}
+    keys = ("players", "table", "rate", "wall")
+    median = {key: statistics.median(r[0].get(key, float("nan")) for r in rows) for key in keys}
+    other = {key: statistics.median(r[1].get(key, float("nan")) for r in rows) for key in keys}
     print(f"medians: players {median['players']:.1f} against {other['players']:.1f} ms "
           f"(ratio of the medians {median['players'] / other['players']:.3f}; median of the ratios "
           f"{statistics.median(r[2]['players'] for r in rows):.3f}); the table {median['table']:.1f} against "
           f"{other['table']:.1f} ms ({median['table'] / other['table']:.3f}); hands per CPU-second "
-          f"{median['rate']:.1f} against {other['rate']:.1f}; worst decision "
+          f"{median['rate']:.1f} against {other['rate']:.1f}; wall time a hand {median['wall']:.0f} against "
+          f"{other['wall']:.0f} ms; worst decision "
           f"{max(r[0]['decision'] for r in rows):.1f} against {max(r[1]['decision'] for r in rows):.1f} ms")
     return 0
 

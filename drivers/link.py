@@ -215,6 +215,7 @@ class HostLink:
         self._ev_unacked = 0
         self._hold_acks = config.hold_acks    # acknowledge only through `_ev_released` (hold_acks())
         self._ev_released = 0          # the next event seq the client has not released
+        self._ev_acked = 0             # the ack point last told to the board (EVENT_ACK, RESEND, HOST_BEAT)
         self.last_mark: EventMark | None = None     # the event being (or last) delivered
         self._last_resend: tuple[int, float] = (-1, 0.0)
         self._undecodable: tuple[int, int] = (-1, 0)   # (seq, failures) of the event that failed
@@ -255,8 +256,17 @@ class HostLink:
         if ahead == 0 or ahead > (self._ev_next - self._ev_released) & 0xFF:
             return
         self._ev_released = through
-        if self._timers.event_ack is None and self._failure is None and not self._holding:
+        if self._failure is not None or self._holding:
+            return
+        if (through - self._ev_acked) & 0xFF >= self.config.event_ack_every:
+            self._send_event_ack()      # as for events not held: the board's window never waits on the timer
+        elif self._timers.event_ack is None:
             self._timers.event_ack = self._loop.call_later(self.config.event_ack_delay, self._send_event_ack)
+
+    def _telling_ack(self) -> int:
+        """The ack point, as a frame about to be written tells it to the board."""
+        self._ev_acked = self._ack_point()
+        return self._ev_acked
 
     def _ack_point(self) -> int:
         """The event seq the board may forget up to: what was delivered, or what was released."""
@@ -298,7 +308,8 @@ class HostLink:
                 if identity.resumed and same_boot:
                     assert identity.state is not None
                     self._tx_next = identity.state.next_command
-                    self._ev_next = self._ev_released = _first_unapplied(identity.state.oldest_event, ref.applied)
+                    self._ev_next = self._ev_released = self._ev_acked = _first_unapplied(identity.state.oldest_event,
+                                                                                            ref.applied)
                     self._begin(identity)
                     self._continue()
                     return identity
@@ -529,7 +540,7 @@ class HostLink:
         self._last_resend = (self._ev_next, self._loop.time())
         self._count.resend_requests += 1
         self._ev_unacked = 0
-        self._write(encode_frame(Kind.RESEND, self._ack_point(), 0, b"\x00"))
+        self._write(encode_frame(Kind.RESEND, self._telling_ack(), 0, b"\x00"))
 
     def _consistent(self, identity: BoardIdentity) -> bool:
         """The board's view of the resumed session fits ours: it has run only commands we sent
@@ -585,7 +596,7 @@ class HostLink:
         self._fail_commands(error)
         self._tx_next = 0
         self._unconfirmed = None
-        self._ev_next = self._ev_released = 0
+        self._ev_next = self._ev_released = self._ev_acked = 0
         self._ev_held.clear()
         self._ev_unacked = 0
         self._undecodable = (-1, 0)
@@ -651,7 +662,7 @@ class HostLink:
             self._timers.event_ack.cancel()
             self._timers.event_ack = None
         self._ev_unacked = 0
-        self._write(encode_frame(Kind.EVENT_ACK, self._ack_point()))
+        self._write(encode_frame(Kind.EVENT_ACK, self._telling_ack()))
 
     def _request_resend(self) -> None:
         seq, when = self._last_resend
@@ -664,7 +675,7 @@ class HostLink:
         # RESEND acknowledges what is before it: with acks held it starts at the last released event
         # (those between are resent too, and dropped here as duplicates).
         missing = min(((seq - self._ev_next) & 0xFF for seq in self._ev_held), default=0)
-        start = self._ack_point()
+        start = self._telling_ack()
         if missing:
             missing += (self._ev_next - start) & 0xFF
         self._write(encode_frame(Kind.RESEND, start, 0, bytes((min(missing, 255),))))
@@ -682,7 +693,7 @@ class HostLink:
         if now - self._last_board_beat > 1.5 * self._board_heartbeat:
             self._count.heartbeat_misses += 1
         self._ev_unacked = 0
-        self._write(encode_frame(Kind.HOST_BEAT, self._ack_point()))
+        self._write(encode_frame(Kind.HOST_BEAT, self._telling_ack()))
         self._timers.beat = self._loop.call_later(self.config.heartbeat, self._beat)
 
     # -- receiving -------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import dataclasses
 
 import pytest
 
+from drivers.board_link import BoardLinkConfig
 from drivers.link import LinkConfig, SessionRef
 from drivers.motor import MotorBoard
 from drivers.reconnect import reconnect
@@ -123,3 +124,22 @@ def test_a_mark_of_another_session_releases_nothing():
         assert b.board.unacked_events == 2
         await b.close()
     run(main(), timeout=30)
+
+
+def test_events_released_as_they_come_free_the_boards_window_without_waiting_for_a_timer():
+    """A burst longer than the board's window of 32 (a build's pushes and reads): once 8 released
+    events are unacknowledged, the host acknowledges at once, as it does events it does not hold.
+    Here no beat and no ack timer fires during the test, so the events past the first window come
+    only through those acknowledgements."""
+    async def main():
+        quiet = dataclasses.replace(HOLDING, heartbeat=60.0, link_timeout=120.0, event_ack_delay=60.0)
+        b = bench(config=quiet, board_config=BoardLinkConfig(link_timeout=120.0))
+        await b.motor.connect()
+        sent = press(b.board, 0, 100)
+        got = []
+        for _ in sent:
+            got.append(await b.motor.next_event(20))
+            b.motor.link.release(b.motor.last_mark)
+        assert got == sent
+        await close(b.motor, b)
+    run(main(), timeout=40)
