@@ -42,6 +42,7 @@ from simulator.spawn import SimulatorProcess
 ROOT = Path(__file__).resolve().parents[2]
 STALL_S = 60.0                  # no hand reached the ledger for this long (real time): a stall
 POLL_S = 0.05                   # how often the ledger is looked at
+FIRST_HAND_GUESS_S = 0.3        # a hand's time at --speed 0 until the ledger has shown one
 RESTARTS = 3                    # a controller that exits by itself is started again this often, then it is an error
 DISRUPTIONS = ("cut_motor", "cut_rfid", "reset_motor", "reset_rfid", "kill", "kill")
 
@@ -167,8 +168,9 @@ def settled(db: Path) -> int:
 class Schedule:
     """The disruptions of one region, drawn from a seeded generator: dealt from a shuffled deck
     of every kind (so a short campaign sees each kind once), each after 1 to `every` more hands
-    have reached the ledger and a random fraction of a hand more (at --speed 0 a hand takes
-    0.1-0.5 s: the blow falls in a build, a deal, the play or a settlement, wherever)."""
+    have reached the ledger and a random fraction of a hand more, measured on the hands just played
+    (at --speed 0 a hand takes 0.05-0.5 s by region and machine: the blow falls in a build, a deal,
+    the play or a settlement, wherever, and never waits so long that several hands go by unhit)."""
 
     def __init__(self, rng: random.Random, every: int, kinds: tuple[str, ...] = DISRUPTIONS) -> None:
         self.rng = rng
@@ -185,8 +187,8 @@ class Schedule:
     def hands_before(self) -> int:
         return self.rng.randint(1, self.every)
 
-    def delay(self) -> float:
-        return self.rng.uniform(0.0, 0.4)
+    def delay(self, hand_seconds: float) -> float:
+        return self.rng.uniform(0.0, 1.0) * hand_seconds
 
 
 class Progress:
@@ -198,13 +200,18 @@ class Progress:
         self.figures = figures
         self.count = 0
         self._since = time.monotonic()
+        self.hand_seconds = FIRST_HAND_GUESS_S     # the quickest hand yet, as the ledger saw them settle
 
     async def until(self, count: int) -> bool:
         """Wait until the ledger holds `count` hands; False if the region must end (a stall, an exit)."""
         while True:
             now = settled(self.db)
             if now > self.count:
-                self.count, self._since = now, time.monotonic()
+                at = time.monotonic()
+                if self.count:                  # not the first hands, which include the start and the first build;
+                    each = (at - self._since) / (now - self.count)      # the quickest, as most include a recovery
+                    self.hand_seconds = each if self.count == 1 else min(self.hand_seconds, each)
+                self.count, self._since = now, at
             if self.count >= count:
                 return True
             if time.monotonic() - self._since > STALL_S:
@@ -238,7 +245,7 @@ async def run_region(region: str, hands: int, seed: int, folder: Path, every: in
             while await progress.until(min(hands, progress.count + schedule.hands_before())):
                 if progress.count >= hands:
                     break
-                await asyncio.sleep(schedule.delay())
+                await asyncio.sleep(schedule.delay(progress.hand_seconds))
                 await disrupt(schedule.next_kind(), schedule.rng, sim, controller, figures, folder)
             if figures.stalls:
                 figures.stall_views.append(await _table_seen(sim))
