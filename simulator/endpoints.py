@@ -56,7 +56,7 @@ class PtyEndpoint:
     def _unplug(self) -> None:
         if not self._plugged:
             return
-        self._flush()                       # what was written before the device vanished reached the wire
+        self.flush()                        # what was written before the device vanished reached the wire
         self._plugged = False
         self._loop.remove_reader(self._master)
         os.close(self._master)
@@ -101,10 +101,11 @@ class PtyEndpoint:
         if self._closed or not self._plugged:
             return
         if not self._pending:
-            self._loop.call_soon(self._flush)
+            self._loop.call_soon(self.flush)
         self._pending.append(data)
 
-    def _flush(self) -> None:
+    def flush(self) -> None:
+        """Write what is queued now (a device powering up puts its first bytes on the wire at once)."""
         if not self._pending:
             return
         view = memoryview(b"".join(self._pending))
@@ -208,6 +209,9 @@ class SocketEndpoint:
         self._connections.discard(connection)
         if self._current is connection:
             self._current = None
+
+    def flush(self) -> None:
+        """Nothing waits here: a connection's transport writes at once."""
 
     def write(self, data: bytes) -> None:
         current = self._current

@@ -223,6 +223,8 @@ class SimulatedTable:
         self.motor.attach(self._wires["motor"])
         self.rfid.attach(self._wires["rfid"])
         self.display.attach(self._wires["display"])
+        for endpoint in raw:        # the devices' power-up bytes lie in the ports before anyone opens them
+            endpoint.flush()        # (a host's open discards them, as a real port's does)
         for device, seconds in self.faults.reset_after.items():
             self._schedule_reset(device, seconds)
         self.endpoints = Endpoints(*(e.path for e in raw))
