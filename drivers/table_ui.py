@@ -136,8 +136,11 @@ def seat_status(dealer: bool, score: int, ready: bool = False) -> str:
 ENROLL = "登记"                        # main.t_msg: "登记:<tile name> ×<copies> 座位<seat> 确认"
 
 
-def enroll_prompt(tile_name: str, copies: int, seat: int) -> str:
-    return f"{ENROLL}:{tile_name} ×{copies} 座位{seat} 确认"
+def enroll_prompt(tile_name: str, copies: int, seat: int, attempt: int = 1) -> str:
+    """The prompt for one kind; asked again after a read that did not hold exactly its new tiles, it
+    counts the attempts ("第2次确认"), so a person at the table sees the last press was not taken."""
+    answer = "确认" if attempt == 1 else f"第{attempt}次确认"
+    return f"{ENROLL}:{tile_name} ×{copies} 座位{seat} {answer}"
 
 
 def parse_enroll_prompt(text: str) -> tuple[str, int, int] | None:

@@ -44,8 +44,10 @@ async def enroll_set(ports: EnrollPorts, registry: TileRegistry, tile_set: TileS
     kinds = tile_set.counts
     for index, (kind, copies) in enumerate(kinds):
         problem = ""
+        attempt = 0
         while True:
-            ports.show_message(enroll_prompt(kind.zh, copies, seat))
+            attempt += 1
+            ports.show_message(enroll_prompt(kind.zh, copies, seat, attempt))
             on_step(EnrollStep(index, len(kinds), kind.zh, copies, problem))
             await ports.next_key((Panel.FRONT, seat), (Key.CONFIRM,))
             uids = list(dict.fromkeys(await ports.read_zone(seat)))
