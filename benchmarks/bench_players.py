@@ -255,8 +255,8 @@ def compare(args: argparse.Namespace) -> int:
               f"{mine['table']:7.1f}ms{other['table']:7.1f}ms{row['table']:7.2f}"
               f"{mine['decision']:8.1f}ms{other['decision']:7.1f}ms  {mine['outcome'] == other['outcome']}", flush=True)
     keys = ("players", "table", "rate", "wall")
-    median = {key: statistics.median(r[0].get(key, float("nan")) for r in rows) for key in keys}
-    other = {key: statistics.median(r[1].get(key, float("nan")) for r in rows) for key in keys}
+    median = {key: statistics.median(r[0][key] for r in rows) for key in keys}
+    other = {key: statistics.median(r[1][key] for r in rows) for key in keys}
     print(f"medians: players {median['players']:.1f} against {other['players']:.1f} ms "
           f"(ratio of the medians {median['players'] / other['players']:.3f}; median of the ratios "
           f"{statistics.median(r[2]['players'] for r in rows):.3f}); the table {median['table']:.1f} against "
