@@ -143,6 +143,9 @@ def enroll_prompt(tile_name: str, copies: int, seat: int, attempt: int = 1) -> s
     return f"{ENROLL}:{tile_name} ×{copies} 座位{seat} {answer}"
 
 
+ENROLLED = ENROLL + "完成"                 # main.t_msg once a set is enrolled
+
+
 def parse_enroll_prompt(text: str) -> tuple[str, int, int] | None:
     """(tile name, copies, seat) from an enrolment prompt, or None."""
     if not text.startswith(ENROLL + ":"):

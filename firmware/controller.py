@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, TypeVar
 
 from drivers.display import Display, Touched
-from drivers.errors import CommandRejected, LinkError, LinkLost, NoResponse, PortError, SessionLost
+from drivers.errors import CommandRejected, LinkClosed, LinkError, LinkLost, NoResponse, PortError, SessionLost
 from drivers.messages import FaultCleared, FaultCode, FaultRaised, SnapshotDone, Status
 from drivers.motor import MotorBoard
 from drivers.link import EventMark, LinkConfig, SessionRef
@@ -30,7 +30,7 @@ from drivers.reconnect import Backoff, Reconnected
 from drivers.rfid import RfidBoard
 from drivers.rfid_protocol import HeadRead, SlotRead, ZoneInventory
 from drivers.serial_transport import DEFAULT_BAUDRATE
-from drivers.table_ui import RESTARTED, Key
+from drivers.table_ui import ENROLLED, RESTARTED, Key
 from rulesets.definition import Ruleset
 from rulesets.tiles import Tile
 from rulesets.walls import StackPos
@@ -281,6 +281,16 @@ class TableController:
         """The scoring worker died during a call: shown, and the call made again in a new one."""
         log.warning("%s", why)
         self.recorder.emit("warning", message=why)
+
+    async def display_drawn(self) -> None:
+        """Until the display has drawn what was sent to it before (it answers a ping after them); at
+        once without a display, or if it does not answer: a silent display is a fault of its own."""
+        if self.devices.display is None:
+            return
+        try:
+            await self.devices.display.ping()
+        except (NoResponse, LinkLost, LinkClosed):
+            pass
 
     async def roll_dice(self, count: int) -> tuple[int, ...]:
         self._dice = None
@@ -665,10 +675,26 @@ class _BuildPorts(_Port):
 
 
 class _EnrollPorts(_HandPorts):
-    """The hub as enrolment sees it (EnrollPorts): the hand's keys and zones, and the message line."""
+    """The hub as enrolment sees it (EnrollPorts): the hand's keys and zones, the seat's line and
+    the message line."""
 
-    def show_message(self, text: str) -> None:
-        self._hub.presenter.phase_text(text)
+    async def ask(self, seat: int, text: str) -> int:
+        # The last prompt (this enrolment's, or one a stopped enrolment left) leaves the message line
+        # first.  The seat's line goes through the motor board, as the keys do: a press it sent
+        # before the line reached it (`Press.heard` below the mark) was made before the new prompt
+        # was up, while the old one might still show.  The message line follows.
+        presenter = self._hub.presenter
+        presenter.phase_text("")
+        await self._hub.display_drawn()
+        presenter.prompt(seat, text)
+        shown = await self.shown(seat)
+        presenter.phase_text(text)
+        return shown
+
+    def done(self, seat: int, enrolled: bool) -> None:
+        presenter = self._hub.presenter
+        presenter.prompt(seat, "")
+        presenter.phase_text(ENROLLED if enrolled else "")
 
 
 def monotonic_clock() -> Callable[[], float]:

@@ -4,6 +4,11 @@ For each kind of the set the display asks the technician to lay its copies in th
 one seat and press 确认 on the front panel; the zone's inventory must hold exactly that many new
 tags.  Nothing is saved until the whole set is read, so a stopped enrolment leaves the registry
 as it was.
+
+A 确认 pressed before a kind's prompt was shown answers an earlier prompt (or none: the one a
+person presses to clear a fault page, or a press sent again after a link episode), so it is
+forgotten: taken for the new kind, it would read the tiles laid for the one before and register
+them under the wrong name, one kind behind for the rest of the set.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from typing import Callable, Protocol, Sequence
 from drivers.table_ui import Key, Panel, enroll_prompt
 from rulesets.tilesets import TileSet
 
+from ..hand.ports import Press
 from .registry import Registered, TileRegistry
 
 
@@ -29,9 +35,15 @@ class EnrollStep:
 class EnrollPorts(Protocol):
     """What enrolment needs of the table: the message line, the front panel, a read zone."""
 
-    def show_message(self, text: str) -> None: ...
+    async def ask(self, seat: int, text: str) -> int:
+        """Show `text` on `seat`'s display, then on the message line; where it stands among the
+        motor board's events once on the seat's display (a press whose `Press.heard` is below it
+        was made before)."""
 
-    async def next_key(self, panels: Sequence[int], keys: Sequence[Key]) -> object: ...
+    def done(self, seat: int, enrolled: bool) -> None:
+        """The enrolment is over (`enrolled`: every kind was read): nothing asks any more."""
+
+    async def next_key(self, panels: Sequence[int], keys: Sequence[Key]) -> Press: ...
 
     async def read_zone(self, seat: int) -> tuple[bytes, ...]: ...
 
@@ -42,22 +54,43 @@ async def enroll_set(ports: EnrollPorts, registry: TileRegistry, tile_set: TileS
     entries: list[Registered] = []
     seen: set[bytes] = set()
     kinds = tile_set.counts
-    for index, (kind, copies) in enumerate(kinds):
-        problem = ""
-        attempt = 0
-        while True:
-            attempt += 1
-            ports.show_message(enroll_prompt(kind.zh, copies, seat, attempt))
-            on_step(EnrollStep(index, len(kinds), kind.zh, copies, problem))
-            await ports.next_key((Panel.FRONT, seat), (Key.CONFIRM,))
-            uids = list(dict.fromkeys(await ports.read_zone(seat)))
-            fresh = [u for u in uids if u not in seen and registry.lookup(u) is None]
-            if len(fresh) == copies and len(uids) == copies:
-                break
-            problem = (f"read {len(uids)} tag(s), {len(fresh)} new: lay exactly the {copies} {kind.zh} "
-                       "of this set and nothing else, then press 确认 again")
-        for copy, uid in enumerate(fresh):
-            entries.append(Registered(uid, kind, set_index, copy))
-            seen.add(uid)
+    try:
+        for index, (kind, copies) in enumerate(kinds):
+            fresh = await _read_kind(ports, registry, seen, seat, kind.zh, copies,
+                                     lambda problem: on_step(EnrollStep(index, len(kinds), kind.zh, copies, problem)))
+            for copy, uid in enumerate(fresh):
+                entries.append(Registered(uid, kind, set_index, copy))
+                seen.add(uid)
+        enrolled = registry.enroll(entries)
+    except BaseException:
+        ports.done(seat, False)
+        raise
+    ports.done(seat, True)
     on_step(EnrollStep(len(kinds), len(kinds), "", 0))
-    return registry.enroll(entries)
+    return enrolled
+
+
+async def _read_kind(ports: EnrollPorts, registry: TileRegistry, seen: set[bytes], seat: int, name: str,
+                     copies: int, on_attempt: Callable[[str], None]) -> list[bytes]:
+    """Ask for one kind until a 确认 finds exactly its `copies` new tags in the zone; those tags."""
+    problem = ""
+    attempt = 0
+    while True:
+        attempt += 1
+        on_attempt(problem)
+        shown = await ports.ask(seat, enroll_prompt(name, copies, seat, attempt))
+        await _confirmed(ports, seat, shown)
+        uids = list(dict.fromkeys(await ports.read_zone(seat)))
+        fresh = [u for u in uids if u not in seen and registry.lookup(u) is None]
+        if len(fresh) == copies and len(uids) == copies:
+            return fresh
+        problem = (f"read {len(uids)} tag(s), {len(fresh)} new: lay exactly the {copies} {name} "
+                   "of this set and nothing else, then press 确认 again")
+
+
+async def _confirmed(ports: EnrollPorts, seat: int, shown: int) -> None:
+    """The first 确认 (front panel or the seat's) made once the prompt was up."""
+    while True:
+        press = await ports.next_key((Panel.FRONT, seat), (Key.CONFIRM,))
+        if not 0 <= press.heard < shown:
+            return
