@@ -691,6 +691,9 @@ class _EnrollPorts(_HandPorts):
         presenter.phase_text(text)
         return shown
 
+    def passed_over(self, press: Press) -> None:
+        record_dropped(self._hub.recorder, (press,), "before_prompt")
+
     def done(self, seat: int, enrolled: bool) -> None:
         presenter = self._hub.presenter
         presenter.prompt(seat, "")

@@ -150,7 +150,8 @@ def _set_check(e: Mapping[str, Any]) -> Line:
 DROPPED_WHY = {"before_play": "pressed before play began (nothing to claim yet)",
                "restart": "pressed before the restart (the restart note asks for them again)",
                "before_hand": "pressed between hands (the hand had not begun)",
-               "board_restart": "not yet answered when the motor board restarted (the restart note asks for them again)"}
+               "board_restart": "not yet answered when the motor board restarted (the restart note asks for them again)",
+               "before_prompt": "pressed before the enrolment prompt was up (they answered an earlier one)"}
 
 
 def _keys_dropped(e: Mapping[str, Any]) -> Line:

@@ -45,6 +45,9 @@ class EnrollPorts(Protocol):
 
     async def next_key(self, panels: Sequence[int], keys: Sequence[Key]) -> Press: ...
 
+    def passed_over(self, press: Press) -> None:
+        """A press taken out that answers nothing (made before the prompt was up): recorded."""
+
     async def read_zone(self, seat: int) -> tuple[bytes, ...]: ...
 
 
@@ -94,3 +97,4 @@ async def _confirmed(ports: EnrollPorts, seat: int, shown: int) -> None:
         press = await ports.next_key((Panel.FRONT, seat), (Key.CONFIRM,))
         if not 0 <= press.heard < shown:
             return
+        ports.passed_over(press)

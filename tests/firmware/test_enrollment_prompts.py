@@ -33,6 +33,9 @@ class Ports:
         self.shown.append(text)
         return len(self.shown)
 
+    def passed_over(self, press: Press) -> None:
+        raise AssertionError(f"{press} was made once the prompt was up")
+
     def done(self, seat: int, enrolled: bool) -> None:
         self.shown.append("登记完成" if enrolled else "")
 
@@ -66,10 +69,12 @@ def test_a_confirm_pressed_before_the_first_prompt_registers_nothing():
         endpoints = await table.start("pty")
         registry = TileRegistry()
         technician = None
+        dropped: list[dict] = []
         try:
             async with open_devices(endpoints.motor, endpoints.rfid, endpoints.display, DEFAULT_BAUDRATE) as devices:
-                controller = TableController(devices, get_region("changchun").resolve(), registry,
-                                             FlightRecorder(None, clock=lambda: 0.0))
+                recorder = FlightRecorder(None, clock=lambda: 0.0)
+                recorder.listen(lambda event: dropped.append(event) if event["event"] == "keys_dropped" else None)
+                controller = TableController(devices, get_region("changchun").resolve(), registry, recorder)
                 await controller.start()
                 try:
                     table.lay(0, [t.uid for t in table.world.out.values() if t.kind == Tile.NORTH])
@@ -87,4 +92,6 @@ def test_a_confirm_pressed_before_the_first_prompt_registers_nothing():
         wrong = [(tile.kind, registry.lookup(tile.uid)) for tile in table.world.out.values()
                  if tile.set_index == 1 and registry.lookup(tile.uid).kind != tile.kind]
         assert not wrong
+        assert [(e["why"], e["presses"]) for e in dropped] == [          # never silently
+            ("before_prompt", [{"panel": int(Panel.FRONT), "key": "CONFIRM", "long": False}])]
     run(main(), timeout=60)
