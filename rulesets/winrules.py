@@ -171,7 +171,8 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
     legal readings the verdict lists, given each coarse class's first reading and builders of
     the rest (a settle that needs only the best-priced classes); without it, all of them.
     With `first_legal`, a requirement the hand fails whatever its reading (`of_hand`) ends the
-    judgement before any reading is looked for (the verdict then has no shape).
+    judgement before any reading is looked for (the verdict then has no shape), and a reading's
+    check stops at the first requirement it fails (an illegal verdict names one).
     `rank`: the scorer's key (what `keep` picks by) worked out from a class alone (None: not known
     for it).  With `keep`, the classes are judged best key first, and once legal ones are found,
     those of a lower key are not built at all.  Where every requirement is decided by that key
@@ -187,11 +188,13 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
     if length != 3 * needed + 2:
         raise HandError(f"{length} concealed tiles with {len(hand.melds)} declared meld(s): "
                         f"a {hand_size}-tile hand needs {3 * needed + 2} to win or {3 * needed + 1} to wait")
+    checks = rules.requirements
     if first_legal:
         failures = _hand_failures(rules, hand, context)
         if failures:
             complete = evaluator.is_complete(hand.concealed, needed)
             return Verdict(complete, False, None, failures if complete else (NO_SHAPE,))
+        checks = tuple(r for r in checks if r.hand_check is None)     # the hand passed those
     classes = evaluator.classified_decompositions(hand.concealed, needed, context.win_tile, view, coarse)
     if not classes:
         return Verdict(False, False, None, (NO_SHAPE,))
@@ -214,7 +217,7 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
             shape = shapes[index] = builds[0]()
             judged = Judged(hand, shape, context, wilds)
             if not decided:
-                failures = tuple(r.describe() for r in rules.requirements if not r.check(judged))
+                failures = _failures(checks, judged, first_legal)
         if not failures:
             if first_legal:
                 legal_classes.append((judged, []))
@@ -232,6 +235,16 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
         return Verdict(True, True, legal[0], (), count, legal_readings=tuple(legal))
     first = shapes[0] if 0 in shapes else classes[0][1][0]()
     return Verdict(True, False, first, best_failures[1] if best_failures else (), count)
+
+
+def _failures(requirements: tuple[Requirement, ...], judged: Judged, first: bool) -> tuple[str, ...]:
+    """The requirements a reading fails; with `first`, only the first of them (a caller asking
+    only whether the hand is legal needs no more, and 武汉's two 屁胡 rules each judge its 大胡)."""
+    failed = (r.describe() for r in requirements if not r.check(judged))
+    if first:
+        found = next(failed, None)
+        return () if found is None else (found,)
+    return tuple(failed)
 
 
 def _hand_failures(rules: WinRules, hand: Hand, context: WinContext) -> tuple[str, ...]:
