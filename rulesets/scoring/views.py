@@ -344,7 +344,8 @@ def reading_view(ruleset: Any, context: WinContext, scoring: bool = True, win: A
         return ANY_READING
     if len(views) == 1:
         return views[0]
-    return lambda kind, faces, places, role: tuple(v(kind, faces, places, role) for v in views)
+    parts = tuple(views)        # a tuple: the combined view is then compared by its parts (walk_memo.view_key)
+    return lambda kind, faces, places, role: tuple(v(kind, faces, places, role) for v in parts)
 
 
 __all__ = ["REQUIREMENT_VIEWS", "SCORER_VIEWS", "HAND_SCORER_VIEWS", "SCORER_KEY_VIEWS", "reading_view", "price_key_view", "key_views", "exact_view"]

@@ -25,6 +25,7 @@ from .readings import ANY_READING, NO_WIN, WIN_NATURAL, WIN_WILD, GroupView, Spl
 from .results import HandError, WinShape
 from .shapes import PAIRS_258, ShapeKind, Shapes
 from .special import RawGroup, SpecialStats, special_splits
+from .walk_memo import UNKEYABLE, WalkMemo, view_key
 
 _POW5 = tuple(5 ** r for r in range(9))
 
@@ -345,8 +346,8 @@ class Evaluator:
         # (or a split with more places of a kind's own face than its tiles) needs the walk in that order.
         found = None
         if len(counts) == 1 or win[0] != WIN_WILD:
-            found = standard_classes(faces, len(wild_tiles), wild_counts, pair_faces, honour_chows,
-                                     (win[0], None) if win[0] == WIN_WILD else win, view, self._keys_cost, coarse)
+            found = _kept_standard_classes(faces, len(wild_tiles), wild_counts, pair_faces, honour_chows,
+                                           (win[0], None) if win[0] == WIN_WILD else win, view, self._keys_cost, coarse)
         if found is None and len(counts) > 1:
             found = ordered_classes(faces, len(wild_tiles), sorted(counts.items()), pair_faces, honour_chows, win,
                                     view, self._keys_cost, coarse)
@@ -501,6 +502,27 @@ class Evaluator:
 
 
 __all__ = ["Evaluator"]
+
+
+_WALKS = WalkMemo()
+"""The walks of the last hands judged (walk_memo.py): a judgement of the same tiles seen alike,
+won another way (self-drawn, then on a discard), walks no more."""
+
+
+def _kept_standard_classes(faces: list[int], wilds: int, wild_counts: list[tuple[int, int]],
+                           pair_faces: frozenset[int] | None, honour_chows: bool, win: tuple[int, int | None],
+                           view: GroupView, cost: Callable[[list[int], bool], int], coarse: GroupView | None
+                           ) -> tuple[tuple[Hashable, Callable[[], Split]], ...] | None:
+    """`standard_classes`, kept by what it depends on.  `cost` only prunes branches that cannot be
+    completed (a function of the pair faces and honour chows, in the key), so it is not."""
+    views = (view_key(view), view_key(coarse))
+
+    def walk() -> tuple[tuple[Hashable, Callable[[], Split]], ...] | None:
+        found = standard_classes(faces, wilds, wild_counts, pair_faces, honour_chows, win, view, cost, coarse)
+        return None if found is None else tuple(found)
+    if UNKEYABLE in views:
+        return walk()
+    return _WALKS.answer((tuple(faces), wilds, tuple(wild_counts), pair_faces, honour_chows, win, views), walk)
 
 
 def _own_groups(shapes: Iterable[WinShape]) -> list[tuple[Hashable, list[Callable[[], WinShape]]]]:
