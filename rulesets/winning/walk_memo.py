@@ -13,7 +13,6 @@ Kept answers are immutable (tuples of classes and of builders over witnesses); a
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Hashable
 from types import FunctionType
 from typing import Any, TypeVar
@@ -57,27 +56,25 @@ def _value_key(value: Any) -> Hashable:
 
 
 class WalkMemo:
-    """Answers by key, the `size` used last; safe to share between threads (the lock is held
-    only to look up and to store, never while walking)."""
+    """Answers by key, the `size` used last.  Threads may share it without a lock (rulesets take
+    none): each step is one dict operation, and a race costs at most a walk made twice or an
+    eviction put off to the next answer."""
 
     def __init__(self, size: int = WALKS_KEPT) -> None:
         self._size = size
         self._kept: dict[Hashable, Any] = {}
-        self._lock = threading.Lock()
 
     def answer(self, key: Hashable, walk: Callable[[], T]) -> T:
         """The answer kept for `key`, or `walk()`'s (kept)."""
-        with self._lock:
-            found = self._kept.pop(key, _MISSING)
-            if found is not _MISSING:
-                self._kept[key] = found         # the most recently used goes last
-        if found is not _MISSING:
-            return found
-        found = walk()
-        with self._lock:
-            self._kept[key] = found
+        found = self._kept.pop(key, _MISSING)
+        if found is _MISSING:
+            found = walk()
+        self._kept[key] = found                 # the most recently used goes last
+        try:
             while len(self._kept) > self._size:
                 del self._kept[next(iter(self._kept))]
+        except (KeyError, RuntimeError):        # another thread changed it meanwhile
+            pass
         return found
 
     def __len__(self) -> int:
