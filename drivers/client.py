@@ -148,10 +148,6 @@ class BoardClient:
             message, self.last_mark, self.last_heard = item
             return message
 
-    def has_pending(self) -> bool:
-        """Whether something received is waiting to be read (an event, or the link's failure)."""
-        return not self._queue.empty()
-
     def pending_events(self) -> list[Message]:
         """Every event already received, without waiting."""
         out = []

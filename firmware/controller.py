@@ -377,16 +377,13 @@ class TableController:
 
     async def _pump(self, source: str, client: MotorBoard | RfidBoard) -> None:
         """Every event of one board into state; a lost link is an episode (firmware.links), after
-        which the events go on from where they stood.  The waiters and watchers are told once the
-        events received together are in (a build's burst is dozens): what they wait for is a state,
-        and the events are applied in order, so the state they then see holds all of them."""
+        which the events go on from where they stood."""
         while True:
             try:
                 async for event in client.events():
                     self._handle(source, event)
                     self._applied(source, client)
-                    if not client.has_pending():
-                        await self._notify()
+                    await self._notify()
                 break                               # closed
             except LinkError as error:
                 if not is_episode(error):
