@@ -95,6 +95,6 @@ async def _confirmed(ports: EnrollPorts, seat: int, shown: int) -> None:
     """The first 确认 (front panel or the seat's) made once the prompt was up."""
     while True:
         press = await ports.next_key((Panel.FRONT, seat), (Key.CONFIRM,))
-        if not 0 <= press.heard < shown:
+        if not press.made_before(shown):
             return
         ports.passed_over(press)

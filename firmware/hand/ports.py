@@ -36,6 +36,12 @@ class Press:
     def seat(self) -> int:
         return int(self.panel)
 
+    def made_before(self, mark: int) -> bool:
+        """Known to be sent by the board before `mark` (a line's place among its events, as
+        `HandPorts.shown` gives it): pressed before that line was up.  A press of unknown place
+        (-1) is not."""
+        return 0 <= self.heard < mark
+
     @property
     def front(self) -> bool:
         return self.panel == Panel.FRONT

@@ -63,7 +63,7 @@ async def confirmed(ports: HandPorts, seat: int, prompt: str) -> None:
 async def drop_pressed_before(ports: HandPorts, seat: int, keys: tuple[Key, ...]) -> None:
     """Once the seat's last line is on its display, forget the `keys` it pressed before that."""
     shown = await ports.shown(seat)
-    ports.keys.drop(lambda p: p.panel == seat and p.key in keys and 0 <= p.heard < shown)
+    ports.keys.drop(lambda p: p.panel == seat and p.key in keys and p.made_before(shown))
 
 
 async def choose(ports: HandPorts, seat: int, question: str, choices: list[str]) -> int:
