@@ -499,7 +499,7 @@ class TableSession:
             # it rose before the crash let the hand over journal it: it stands (a push-in now would
             # sweep it into the mixer with the other set)
             standing, below = below, None
-            self.store.submit(self.ledger.journal_swap, {RAISED_SET_KEY: standing.to_json()}, (NEXT_SET_KEY,))
+            await self._journal_raised(standing)
             await self._centre(LiftPosition.UP)
         if standing is not None:
             await hub.advance("restore_walls")
@@ -626,12 +626,20 @@ class TableSession:
         await self._lifts(sides, LiftPosition.UP)
         await self._centre(LiftPosition.UP)
         await self.builder.raised()
-        self.store.submit(self.ledger.journal_swap, {RAISED_SET_KEY: next_set.to_json()}, (NEXT_SET_KEY,))
+        await self._journal_raised(next_set)
         state = self._state()
         for side in hub.ruleset.players:
             hub.presenter.seat_status(side, side == state.dealer, state.totals[side])
         hub.presenter.dealer(state.dealer, state.dealer_repeats)
         await hub.advance("walls_up")
+
+    async def _journal_raised(self, standing: WallMap) -> None:
+        """The set is the one standing on the table now, not the one below: committed before the dice
+        are asked for.  Only queued, a slow disk let the players take the deal with the journal still
+        naming the set below; a controller killed then took those dealt walls for a set still to rise,
+        had them pushed in onto the other set in the mixer, and built both sets mixed (E07/E10, the
+        players' walls empty: found by the fault campaign)."""
+        await self.store.run(self.ledger.journal_swap, {RAISED_SET_KEY: standing.to_json()}, (NEXT_SET_KEY,))
 
     def _sides(self) -> tuple[int, ...]:
         ruleset = self.hub.ruleset

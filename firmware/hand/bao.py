@@ -23,10 +23,12 @@ class BaoDesk:
         self.ports = ports
 
     def on_ready(self, hand: HandState, seat: int) -> None:
-        """A seat declared 听: show it the 宝 in force, or make it the 宝 roller."""
+        """A seat declared 听: show it the 宝 in force, or make it the 宝 roller and ask for the die
+        (asked again of the roller when a restarted controller redraws the hand: his prompt may never
+        have reached him)."""
         if hand.bao is not None:
             self.show(hand, seat)
-        elif bao_rule(hand) is not None and hand.bao_roller is None:
+        elif bao_rule(hand) is not None and hand.bao_roller in (None, seat):
             hand.bao_roller = seat
             self.ports.screens.prompt(seat, ROLL_BAO)
 
