@@ -18,6 +18,7 @@ takes made meanwhile are read off the wall sensors) or is voided when the walls 
 from __future__ import annotations
 
 import asyncio
+import os
 from concurrent.futures import Future
 from dataclasses import replace
 from typing import Any, Awaitable, Callable
@@ -39,6 +40,7 @@ from .hand.flow import HandFlow
 from .hand.ports import HandVoided, record_dropped
 from .hand.state import HandOutcome, HandState
 from .presenter import DisplayMirror
+from .records.chain_tail import file_chain_head
 from .records.ledger import HAND_KEY, NEXT_SET_KEY, SESSION_KEY, HandRecord, Ledger
 from .records.store import Store
 from .state import SessionState
@@ -49,6 +51,7 @@ SET_ASIDE_ZH = "牌组有误 请按故障页检查后按确认"     # after 故�
 RAISED_SET_KEY = "raised_set"      # a checked set standing on the table, no hand started on it yet
 BUILDING_KEY = "building"          # a build begun under the table (BuildInProgress)
 CHAIN_KEY = "chain"                # the flight recorder's chain head after the last hand
+RECORDER_KEY = "recorder"          # the file the last run's flight recorder wrote (its chain goes on)
 LINKS_KEY = "links"                # each board's link session and the last event of it applied
 REJECTED_KEY = "rejected_set"      # a set the check rejected, not yet acknowledged (RejectedSet)
 
@@ -145,8 +148,11 @@ class TableSession:
         hub = self.hub
         hub.recorder.hold_lines()                   # a hand's lines reach the file behind its journal
         saved = await self.store.run(self.ledger.journal) if self._resume else {}
-        if CHAIN_KEY in saved:
-            hub.recorder.continue_chain(saved[CHAIN_KEY]["head"])      # this recorder goes on from the last one
+        head = await self._chain_head(saved)
+        if head is not None:
+            hub.recorder.continue_chain(head)       # this recorder goes on from the last one
+        if self.ledger.events is not None:          # named before this file seals a hand
+            self.store.submit(self.ledger.journal_put, RECORDER_KEY, {"path": os.path.abspath(self.ledger.events)})
         self._applied_before = _applied_marks(saved.get(LINKS_KEY, {}))
         for client in (hub.devices.motor, hub.devices.rfid):
             client.link.hold_acks()                 # an event is acknowledged once its journal write commits
@@ -203,6 +209,17 @@ class TableSession:
             await hub.stop()
             if self._own_store:
                 self.store.close()
+
+    async def _chain_head(self, saved: dict[str, dict]) -> str | None:
+        """The head the last run's recorder file ends at (read from the file: the journal's head is
+        written after the seal, so a kill can leave it one hand behind); the journal's head when that
+        file is gone or says nothing."""
+        head = saved[CHAIN_KEY]["head"] if CHAIN_KEY in saved else None
+        if RECORDER_KEY in saved:
+            on_file = await self.store.run(file_chain_head, saved[RECORDER_KEY]["path"])
+            if on_file is not None:
+                return on_file
+        return head
 
     def _enough(self) -> bool:
         return self.hands is not None and self.played >= self.hands

@@ -1,0 +1,72 @@
+"""Where a recorder file's chain ends, read from the file itself.
+
+A restarted controller goes on with the chain from the last run's file.  The journal keeps the
+head too, but it is written after the hand's seal reaches the file, so a SIGKILL between the two
+leaves the journal one hand behind the file; going on from the journal then broke the chain at the
+next file (the audit: "the chain does not go on from …").  What the next file must go on from is what
+the last one holds, so it is read from there; the journal's head stays the answer when the file is
+gone or says nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from .chain import CLEAN_END, HAND_SEAL, START, is_hex_digest, line_hash
+
+CHUNK = 1 << 16
+
+
+def file_chain_head(path: str | Path) -> str | None:
+    """The chain head `path` ends at: the hash of its last `hand_end`, or the `chain` of its last
+    `recorder_end` or `recorder_start` if no hand was sealed after it.  None when the file cannot
+    be read or holds none of these (a line a kill cut short is not a line)."""
+    try:
+        for line in _lines_from_the_end(Path(path)):
+            head = _head_of(line)
+            if head is not None:
+                return head
+    except OSError:
+        return None
+    return None
+
+
+def _head_of(line: bytes) -> str | None:
+    try:
+        text = line.decode("utf-8")
+        event = json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return None
+    if not isinstance(event, dict):
+        return None
+    name = event.get("event")
+    if name == HAND_SEAL:
+        return line_hash(text)
+    if name in (CLEAN_END, START) and is_hex_digest(event.get("chain")):
+        return event["chain"]
+    return None
+
+
+def _lines_from_the_end(path: Path):
+    """The file's whole lines, last first, read in a window that grows from the end; an unterminated
+    last line (a write a kill cut short) is left out."""
+    with path.open("rb") as file:
+        size = file.seek(0, os.SEEK_END)
+        seen = 0                                    # lines already given, counted from the end
+        window = CHUNK
+        while True:
+            start = max(0, size - window)
+            file.seek(start)
+            lines = file.read(size - start).split(b"\n")
+            lines.pop()                             # after the last newline: empty, or cut short
+            if start > 0:
+                lines.pop(0)                        # may begin before the window
+            for line in reversed(lines[:len(lines) - seen]):
+                seen += 1
+                if line:
+                    yield line
+            if start == 0:
+                return
+            window *= 4

@@ -1,0 +1,89 @@
+"""The flight recorder's chain across a kill.  The journal's chain head is written after the hand's
+seal (`hand_end`) reaches the file, so a SIGKILL between the two leaves the journal one hand behind
+the file; the next recorder went on from the journal, and the audit refused the chain ("the chain
+does not go on from …", found by the fault campaign: 长春, a kill just as a hand ended).  The next
+recorder goes on from what the last file holds."""
+
+import asyncio
+import threading
+from pathlib import Path
+
+from firmware.records.chain_tail import file_chain_head
+from firmware.records.ledger import Ledger
+from firmware.records.stream import check_chain, read_recorder
+from firmware.session import CHAIN_KEY
+from firmware.simulated import run_simulated
+from rulesets.regions import get_region
+from simulator.players import SimulatedPlayers
+from simulator.table import SimulatedTable
+from tests.asyncio_support import run
+
+
+async def two_runs_cut_after_a_seal(folder: Path, lost: threading.Event) -> None:
+    """The first run stops as hand 1's seal is written, its chain head never reaching the journal
+    (`lost` set meanwhile); a second run plays one hand on the same table, ledger and folder."""
+    ruleset = get_region("changchun").resolve()
+    table = SimulatedTable(seed=4, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+    await table.start("pty")
+    people = asyncio.create_task(SimulatedPlayers(table, ruleset, seed=4).run())
+    db = str(folder / "table.db")
+    sealed = asyncio.Event()
+
+    def on_event(event: dict) -> None:
+        if event["event"] == "hand_end":
+            lost.set()
+            sealed.set()
+
+    try:
+        with open(folder / "1.jsonl", "w") as first:
+            controller = asyncio.create_task(run_simulated(
+                ruleset, hands=None, table=table, players=None, events=first, events_path=str(folder / "1.jsonl"),
+                ledger_path=db, resume=True, on_event=on_event))
+            await asyncio.wait({controller, asyncio.ensure_future(sealed.wait())}, return_when=asyncio.FIRST_COMPLETED)
+            controller.cancel()
+            await asyncio.gather(controller, return_exceptions=True)
+        lost.clear()
+        with open(folder / "2.jsonl", "w") as second:
+            await run_simulated(ruleset, hands=1, table=table, players=None, events=second,
+                                events_path=str(folder / "2.jsonl"), ledger_path=db, resume=True)
+    finally:
+        people.cancel()
+        await asyncio.gather(people, return_exceptions=True)
+        await table.stop()
+
+
+def test_the_next_recorder_goes_on_from_the_seal_the_last_file_holds(tmp_path, monkeypatch):
+    lost = threading.Event()        # set: the chain head's journal write does not reach the disk
+    real_put = Ledger.journal_put
+
+    def put(ledger, key, value):
+        if not (key == CHAIN_KEY and lost.is_set()):
+            real_put(ledger, key, value)
+
+    monkeypatch.setattr(Ledger, "journal_put", put)
+    run(two_runs_cut_after_a_seal(tmp_path, lost), timeout=120)
+    files = [read_recorder(name, (tmp_path / name).read_bytes()) for name in ("1.jsonl", "2.jsonl")]
+    assert sum(line.name == "hand_end" for line in files[0].lines) == 1
+    assert sum(line.name == "hand_end" for line in files[1].lines) == 1
+    assert check_chain(files) == []
+
+
+def test_a_files_chain_head_is_read_from_its_end(tmp_path, monkeypatch):
+    """The head is the hash of the last whole hand_end line, however far back it lies; a line a kill
+    cut short is no line; a file without a seal ends at the chain it began from."""
+    import json
+
+    from firmware.records import chain_tail
+    from firmware.records.chain import line_hash
+
+    start = json.dumps({"event": "recorder_start", "chain": "a" * 64}, separators=(",", ":"))
+    seal = json.dumps({"event": "hand_end", "hand": 1, "digest": "b" * 64}, separators=(",", ":"))
+    filler = [json.dumps({"event": "take", "hand": 2, "ring": n}) for n in range(300)]
+    path = tmp_path / "r.jsonl"
+    path.write_text("\n".join([start, seal, *filler]) + "\n" + seal[:20])
+    assert file_chain_head(path) == line_hash(seal)
+    monkeypatch.setattr(chain_tail, "CHUNK", 64)    # the seal lies many windows back
+    assert file_chain_head(path) == line_hash(seal)
+    path.write_text(start + "\n")
+    assert file_chain_head(path) == "a" * 64
+    assert file_chain_head(tmp_path / "missing.jsonl") is None
