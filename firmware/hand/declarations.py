@@ -113,6 +113,8 @@ async def opening_kongs(ports: HandPorts, hand: HandState, roll) -> None:
             if replacements is None:
                 ports.screens.prompt(seat, SPECIAL_REFUSED)
                 continue
+            # the seat takes its replacements once it reads this: a restart must know the kong they are for
+            await ports.journaled()
             ports.screens.prompt(seat, f"{SPECIAL_REPLACE} {replacements}")
             await ports.until(lambda: not hand.tracker.special_owed)
         hand.facts.special_done.append(seat)

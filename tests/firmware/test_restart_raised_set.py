@@ -10,6 +10,7 @@ from drivers.motor_protocol import LiftPosition
 from firmware.records.ledger import Ledger
 from firmware.session import RAISED_SET_KEY
 from tests.asyncio_support import run
+from tests.firmware.lost_writes import lose_writes_while
 from tests.firmware.test_restart import crash_and_restart
 
 
@@ -19,25 +20,15 @@ def test_walls_dealt_before_a_slow_disk_wrote_that_they_rose_are_not_taken_for_t
     written after the kill reaches the disk, as with SIGKILL.  The restarted controller must build
     the set in the mixer, then have the dealt walls pushed in: every set check after it passes."""
     down = threading.Event()                        # the first controller is gone: its writes are lost
-    real_swap, real_put, real_drop = Ledger.journal_swap, Ledger.journal_put, Ledger.journal_drop
+    lose_writes_while(down, monkeypatch)
+    swap = Ledger.journal_swap
 
-    def swap(ledger, put, drop=()):
+    def slow_swap(ledger, put, drop=()):
         if RAISED_SET_KEY in put and not down.is_set():
             clock.sleep(0.5)                        # in the store's thread, as a slow card would
-        if not down.is_set():
-            real_swap(ledger, put, drop)
+        swap(ledger, put, drop)
 
-    def put(ledger, key, value):
-        if not down.is_set():
-            real_put(ledger, key, value)
-
-    def drop(ledger, key):
-        if not down.is_set():
-            real_drop(ledger, key)
-
-    monkeypatch.setattr(Ledger, "journal_swap", swap)
-    monkeypatch.setattr(Ledger, "journal_put", put)
-    monkeypatch.setattr(Ledger, "journal_drop", drop)
+    monkeypatch.setattr(Ledger, "journal_swap", slow_swap)
 
     def a_tile_of_the_deal_was_taken(table) -> bool:
         world = table.world

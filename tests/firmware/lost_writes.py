@@ -1,0 +1,24 @@
+"""A controller stopped as by SIGKILL: nothing it would still write reaches the disk.
+
+A test's first controller is stopped by cancelling its task, which runs its `finally` (the hand
+journaled at the stop, the store drained).  A SIGKILL runs nothing: while `down` is set, the
+ledger's writes are lost, so the restarted controller finds only what was committed before."""
+
+from __future__ import annotations
+
+import threading
+
+from firmware.records.ledger import Ledger
+
+WRITES = ("journal_swap", "journal_put", "journal_drop", "record_hand")
+
+
+def lose_writes_while(down: threading.Event, monkeypatch) -> None:
+    for name in WRITES:
+        write = getattr(Ledger, name)
+
+        def unless_down(ledger, *args, _write=write, **kwargs):
+            if not down.is_set():
+                return _write(ledger, *args, **kwargs)
+            return None
+        monkeypatch.setattr(Ledger, name, unless_down)
