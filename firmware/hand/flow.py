@@ -175,7 +175,8 @@ class HandFlow:
                             taken=[[t.slot.ring, t.slot.layer.value, t.end.value, t.reason]
                                    for t in hand.tracker.taken.values()],      # what the journal knew
                             indicators=[r.event_fields() for r in hand.reveals],   # as recorded: a private 宝 hidden
-                            wins=[dict(w.event) for w in hand.wins if w.event is not None])    # their lines
+                            wins=[dict(w.event) for w in hand.wins if w.event is not None],    # their lines
+                            **hand.declared_fields())
         for pos, tiles in blind:
             self.on_wall_change(pos, tiles)
         if hand.phase == "win_check":                   # the win check restarts when the seat presses 胡 again

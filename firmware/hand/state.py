@@ -231,6 +231,16 @@ class HandState:
         return tuple((seat, sum(1 for c in self.kongs.get(seat, ()) if not c) + self.facts.special_kongs(seat),
                       sum(1 for c in self.kongs.get(seat, ()) if c)) for seat in seats)
 
+    def declared_fields(self) -> dict[str, list]:
+        """The seats' declarations as the journal knows them, for the `resumed` line: the lines that
+        showed them (ready, kong_declared, a kong's take, special_kong, kong_from) may be what a kill
+        cut from the recorder file, and the audit scores the hand's wins from them."""
+        return {"ready": list(self.ready),
+                "kongs": [[seat, list(flags)] for seat, flags in sorted(self.kongs.items())],
+                "pending_kongs": [[seat, concealed] for seat, concealed in self.pending_kong.items()],
+                "special_kongs": [[seat, kongs] for seat, _, _, kongs in self.facts.specials],
+                "kong_events": [list(event) for event in self.facts.kong_events]}
+
     # -- indicators ----------------------------------------------------------------------------
 
     @property

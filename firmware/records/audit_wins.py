@@ -69,6 +69,25 @@ class LogFacts:
             self.flips = []                 # (a check cut by a restart is begun again: it flips again)
             if name == "win":
                 self.wins.append(event)
+            elif name == "resumed" and "ready" in event:
+                self._declared(event)
+
+    def _declared(self, resumed: dict) -> None:
+        """The declarations the journal knew at a resume: the lines that showed them may be what a
+        kill cut from the file before it (never more than the journal knew: lines follow the journal).
+        A file whose `resumed` says them in another shape keeps what its lines showed."""
+        try:
+            ready = [int(seat) for seat in resumed["ready"]]
+            kongs = {int(seat): [bool(c) for c in flags] for seat, flags in resumed["kongs"]}
+            pending = {int(seat): bool(concealed) for seat, concealed in resumed["pending_kongs"]}
+            special: dict[int, int] = {}
+            for seat, count in resumed["special_kongs"]:
+                special[int(seat)] = special.get(int(seat), 0) + int(count)
+            events = [list(e) for e in resumed["kong_events"]]
+        except (KeyError, TypeError, ValueError):
+            return
+        self.ready, self.kongs, self.pending_kong, self.special_kongs, self.kong_events = \
+            ready, kongs, pending, special, events
 
     def _indicator(self, event: dict) -> None:
         if event["timing"] == "after_win" and not event.get("journaled"):
