@@ -103,6 +103,8 @@ async def opening_kongs(ports: HandPorts, hand: HandState, roll) -> None:
         return
     ports.screens.phase(Phase.SPECIAL_KONGS)
     for seat in waiting:
+        if hand.tracker.special_owed:               # owed by a kong judged before a restart
+            await _replacements(ports, hand, seat)
         while True:
             answer = await choose(ports, seat, SPECIAL_KONG, [NO] + [k.zh for k in kinds])
             if answer == 0:
@@ -113,11 +115,17 @@ async def opening_kongs(ports: HandPorts, hand: HandState, roll) -> None:
             if replacements is None:
                 ports.screens.prompt(seat, SPECIAL_REFUSED)
                 continue
-            # the seat takes its replacements once it reads this: a restart must know the kong they are for
-            await ports.journaled()
-            ports.screens.prompt(seat, f"{SPECIAL_REPLACE} {replacements}")
-            await ports.until(lambda: not hand.tracker.special_owed)
+            await _replacements(ports, hand, seat)
         hand.facts.special_done.append(seat)
+
+
+async def _replacements(ports: HandPorts, hand: HandState, seat: int) -> None:
+    """`特殊杠补牌 N` (the kong accepted) until the seat took the N tail tiles its judged kong owes.
+    The seat takes them once it reads the line, so the line follows the journal's commit of the kong:
+    a restart must know what they are for; one that finds them still owed asks for them again."""
+    await ports.journaled()
+    ports.screens.prompt(seat, f"{SPECIAL_REPLACE} {hand.tracker.special_owed}")
+    await ports.until(lambda: not hand.tracker.special_owed)
 
 
 def judge_special(ports: HandPorts, hand: HandState, seat: int, kind, laid: list[Tile | None]) -> int | None:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from drivers.motor_protocol import Key
 from drivers.table_ui import (FOLLOW_DEALER, LA_ZHUANG, LAY_LIANG, LAY_OPENING, LAY_SPECIAL, LIANG,
                               LIANG_REFUSED, LIANG_REPLACE, NO, OPENING_ASK, SHOW_HAND, SHOW_MELDS, SPECIAL_KONG,
-                              SPECIAL_REPLACE, YES, kong_from_nth, parse_choice)
+                              SPECIAL_REFUSED, SPECIAL_REPLACE, YES, kong_from_nth, parse_choice)
 from rulesets.hand import MeldKind
 from rulesets.scoring.changsha import opening_small_wins
 from rulesets.special_kongs import best_declaration, kongs_of, replacements_of
@@ -50,6 +50,7 @@ class Answers:
         self._special: dict[int, tuple] = {}       # seat → (kind, tiles) it chose to show
         self._owed: dict[int, int] = {}            # seat → replacements to take once the table says so
         self._counted_owed: dict[int, bool] = {}   # seat → its owed replacements count as kongs for the reserve
+        self._laid: dict[int, tuple] = {}          # seat → a special kong it laid that the table has not judged
         self._liang: dict[int, tuple[str, list[bytes]]] = {}   # seat → the 亮牌 it is laying (set name, tiles)
         self._la_zhuang: dict[int, bool] = {}      # seat → its answer to the 拉庄 question standing
 
@@ -66,6 +67,7 @@ class Answers:
         if new_hand:
             self.kong_givers.clear()
             self._kongs_told.clear()
+            self._laid.clear()
         self._replied.clear()
         self._steps.clear()
         self._liang.clear()
@@ -122,6 +124,10 @@ class Answers:
         if line == LAY_SPECIAL and seat in self._special:
             self._show_special(seat)
             return True
+        if line.startswith(SPECIAL_REPLACE) or line == SPECIAL_REFUSED:
+            laid = self._laid.pop(seat, None)           # judged: the table knows that kong
+            if laid is not None and line != SPECIAL_REFUSED and seat not in self._owed:
+                self._owed[seat], self._counted_owed[seat] = laid[3], laid[4]   # asked after a restart
         if line.startswith(SPECIAL_REPLACE) and seat in self._owed:
             self._replace(seat)
             return True
@@ -136,7 +142,7 @@ class Answers:
             want = self.kong_givers[seat][nth - 1]
             return self._steer(seat, current == want, lambda: self._told_kong(seat, nth, want))
         if question == SPECIAL_KONG and crew.view is not None:
-            found = self._declaration(seat)
+            found = self._laid_again(seat) or self._declaration(seat)
             want = found[0].zh if found else NO
             return self._steer(seat, current == want, lambda: self._special.update({seat: found}) if found else None)
         if question == LA_ZHUANG:
@@ -156,10 +162,24 @@ class Answers:
         version = self.crew.ruleset.option("win_version")
         return best_declaration(dealt, version, additions_allowed=seat != self.crew.view.dealer)
 
+    def _laid_again(self, seat: int):
+        """A special kong this seat laid and confirmed, asked about again before the table judged it
+        (a restarted controller whose journal never held it asks from the question on): the same
+        kong, still lying in the zone, is declared again."""
+        laid = self._laid.get(seat)
+        return None if laid is None else laid[:2]
+
     def _show_special(self, seat: int) -> None:
         """Lay the chosen special kong and make it a shown meld; its kongs count as the table counts them."""
         crew = self.crew
         kind, tiles = self._special.pop(seat)
+        if seat in self._laid and self._laid[seat][0] == kind:     # laid before: confirmed again, counted once
+            _, _, uids, owed, counted = self._laid[seat]
+            crew.table.lay(seat, uids)
+            crew.press(seat, Key.CONFIRM)
+            self._owed[seat], self._counted_owed[seat] = owed, counted
+            crew.log(seat, "special_kong", f"{kind.zh} again")
+            return
         player = crew.players[seat]
         uids = []
         for tile in tiles:
@@ -170,6 +190,7 @@ class Answers:
         crew.view.seats[seat].melds.append(meld)
         self._owed[seat] = replacements_of(meld, kind)
         self._counted_owed[seat] = self._counted()
+        self._laid[seat] = (kind, tiles, uids, self._owed[seat], self._counted_owed[seat])
         if self._counted():
             crew.wall.declare_kongs(kongs_of(meld, kind) - self._owed[seat])
         crew.log(seat, "special_kong", f"{kind.zh} {' '.join(t.zh for t in tiles)}")

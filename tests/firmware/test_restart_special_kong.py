@@ -1,27 +1,41 @@
-"""长春 亮特殊杠 across a kill: the seat takes its replacements as soon as it reads `特殊杠补牌 N`,
+"""长春 亮特殊杠 across a stop: the seat takes its replacements as soon as it reads `特殊杠补牌 N`,
 so that line follows the journal's commit of the kong it is for.  Shown before, a SIGKILL left the
 restarted controller not knowing the kong: it asked the seat again, who had laid it and taken its
 replacement, and answered 无; the kong was never counted, and his 胡 was judged 诈胡 (15 concealed
-tiles, no meld) — found by the fault campaign as a stall in play."""
+tiles, no meld) — found by the fault campaign as a stall in play.  A seat asked again about a kong
+it laid and never saw judged declares it again; a restarted controller that knows a kong whose
+replacements are still owed asks for them before anything else."""
 
 import threading
+
+import pytest
 
 from tests.asyncio_support import run
 from tests.firmware.lost_writes import lose_writes_while
 from tests.firmware.test_restart import crash_and_restart
 
 
-def test_a_special_kong_accepted_as_the_controller_is_killed_is_played_as_a_kong(tmp_path, monkeypatch):
+@pytest.mark.parametrize("journal_kept_it", [False, True])
+def test_a_special_kong_accepted_as_the_controller_stops_is_played_as_a_kong(tmp_path, monkeypatch, journal_kept_it):
+    """Stopped as the kong is accepted: as by SIGKILL (the journal never holds it: the seat is asked
+    again and declares the kong still lying in its zone once more), or with the journal holding it
+    and `特殊杠补牌` never shown (the restarted controller asks for the replacements first)."""
     down = threading.Event()
     lose_writes_while(down, monkeypatch)
 
     def accepted(event: dict) -> bool:
         return event["hand"] >= 2 and event["event"] == "special_kong" and event["accepted"]
 
+    def stopping(session) -> None:
+        if not journal_kept_it:
+            down.set()
+
     db = str(tmp_path / "table.db")
-    result, before, after = run(crash_and_restart("changchun", 1, db, accepted, stopping=lambda session: down.set(),
+    result, before, after = run(crash_and_restart("changchun", 1, db, accepted, stopping=stopping,
                                                   meanwhile=lambda *_: down.clear()), timeout=60)
     assert not any(e["event"] == "false_win" for e in after)
     resumed = next(e for e in after if e["event"] == "resumed")
     assert resumed["phase"] == "revealing"
+    assert [e["accepted"] for e in after if e["event"] == "special_kong" and e["hand"] == resumed["hand"]] == \
+        ([] if journal_kept_it else [True])
     assert result.hands == 2
