@@ -47,6 +47,7 @@ class _Seat:
     laid: bool = False
     entered: int = 0
     steps: int = 0
+    again: bool = False                # the restart note came while another seat's check ran: 胡 again at play
 
 
 def _answer(crew: Crew, state: _Seat, line: str) -> bool:
@@ -163,6 +164,8 @@ async def answer_win(crew: Crew, claims: list[WinClaim]) -> dict[int, bool | Non
                 state.restarts, state.last = crew.restarts, None      # what it asks from now on is new
                 if screen.phase in (Phase.PLAY, Phase.LAST_TILE):
                     pending[seat] = _press_again(crew, state.claim)
+                else:
+                    state.again = True      # 验牌中 for another's 胡 pressed again: mine once play shows
                 continue
             if line == state.last:
                 continue
@@ -170,6 +173,9 @@ async def answer_win(crew: Crew, claims: list[WinClaim]) -> dict[int, bool | Non
             if verdict is not None:
                 results[seat] = verdict
                 del pending[seat]
+                continue
+            if state.again and screen.phase in (Phase.PLAY, Phase.LAST_TILE) and not _asks(line):
+                pending[seat] = _press_again(crew, state.claim)
                 continue
             if _answer(crew, state, line):
                 state.last = line
