@@ -153,6 +153,8 @@ class TableSession:
             hub.recorder.continue_chain(head)       # this recorder goes on from the last one
         if self.ledger.events is not None:          # named before this file seals a hand
             self.store.submit(self.ledger.journal_put, RECORDER_KEY, {"path": os.path.abspath(self.ledger.events)})
+        else:                                       # no file this run (stdout): the journal's head is the one
+            self.store.submit(self.ledger.journal_drop, RECORDER_KEY)
         self._applied_before = _applied_marks(saved.get(LINKS_KEY, {}))
         for client in (hub.devices.motor, hub.devices.rfid):
             client.link.hold_acks()                 # an event is acknowledged once its journal write commits

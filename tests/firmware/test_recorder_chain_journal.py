@@ -87,3 +87,23 @@ def test_a_files_chain_head_is_read_from_its_end(tmp_path, monkeypatch):
     path.write_text(start + "\n")
     assert file_chain_head(path) == "a" * 64
     assert file_chain_head(tmp_path / "missing.jsonl") is None
+
+
+def test_a_run_without_a_recorder_file_leaves_the_next_one_the_journals_head(tmp_path):
+    """A run that wrote its recorder to no file (stdout) forgets the file of the run before it: the
+    next run goes on from the journal's head, not from a file the chain has left behind."""
+    import io
+    import sqlite3
+
+    from firmware.session import RECORDER_KEY
+
+    db = str(tmp_path / "table.db")
+    ruleset = get_region("changchun").resolve()
+    with open(tmp_path / "1.jsonl", "w") as first:
+        run(run_simulated(ruleset, hands=1, seed=2, events=first, events_path=str(tmp_path / "1.jsonl"),
+                          ledger_path=db), timeout=120)
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT 1 FROM journal WHERE key = ?", (RECORDER_KEY,)).fetchone() is not None
+    run(run_simulated(ruleset, hands=1, seed=2, events=io.StringIO(), ledger_path=db), timeout=120)
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT 1 FROM journal WHERE key = ?", (RECORDER_KEY,)).fetchone() is None
