@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
 from drivers.nextion import ENCODING
-from drivers.table_ui import Phase, seat_status
+from drivers.table_ui import RESTARTED, Phase, seat_status
 
 from .faults import LatchedFault
 
@@ -120,8 +120,9 @@ class Presenter:
 
     # -- public display ------------------------------------------------------------------------
 
-    def _text(self, component: str, text: str, page: str = "main") -> None:
-        if self._shown.get((page, component)) != text:
+    def _text(self, component: str, text: str, page: str = "main", *, again: bool = False) -> None:
+        """Show `text` (`again`: even if this process last showed the same)."""
+        if again or self._shown.get((page, component)) != text:
             if not gb2312_safe(text):
                 log.warning("display %s.%s: %r has characters outside GB2312; the display shows them as ?",
                             page, component, text)
@@ -167,7 +168,7 @@ class Presenter:
             self._changed()
 
     def phase(self, phase: Phase, detail: str = "") -> None:
-        self._text("t_msg", phase.value + (f" {detail}" if detail else ""))
+        self._message(phase, detail)
         if phase != self._phase:
             self._phase = phase
             for listener in self._phase_listeners:
@@ -176,7 +177,22 @@ class Presenter:
     def note(self, detail: str) -> None:
         """Say `detail` after the phase shown now (a board that rebooted: keys it lost are pressed again)."""
         if self._phase is not None:
-            self._text("t_msg", f"{self._phase.value} {detail}")
+            self._message(self._phase, detail)
+
+    def _message(self, phase: Phase, detail: str) -> None:
+        """The public line.  A restart note is shown after the phase alone: the same words still up
+        from an earlier note (a board's reboot, another process's) would change nothing on the
+        screen, and nobody would see that the keys not answered are to be pressed again."""
+        if RESTARTED in detail:
+            self._text("t_msg", phase.value, again=True)
+        self._text("t_msg", phase.value + (f" {detail}" if detail else ""))
+
+    def drop_note(self) -> None:
+        """The phase shown now without what was said with it (a restart note, a warning): the table
+        moved on.  A note left up for the rest of a hand hid the next one: the same words again
+        change nothing on the screen, and nobody sees that keys are to be pressed again."""
+        if self._phase is not None:
+            self._text("t_msg", self._phase.value)
 
     def phase_text(self, text: str) -> None:
         """A message line outside a hand (enrolment, service)."""

@@ -78,6 +78,8 @@ class HandFlow:
             self.ports.recorder.emit("warning", message=str(error))
             return
         screens = self.ports.screens
+        if hand.deal_complete and any(take.in_order for take in takes):
+            screens.drop_note()             # play went on: a note said with 请出牌 has been read
         for take in takes:
             self.ports.recorder.emit("take", end=take.end.value, ring=take.slot.ring, layer=take.slot.layer.value,
                                      live=take.live, reserve=take.reserve, kongs=take.kongs, reason=take.reason,

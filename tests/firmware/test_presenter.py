@@ -99,3 +99,42 @@ def test_the_phase_listener_hears_each_new_phase_once():
     show.phase(Phase.WIN_CHECK)
     show.phase(Phase.PLAY)
     assert heard == [(Phase.DEAL, ""), (Phase.PLAY, ""), (Phase.WIN_CHECK, ""), (Phase.PLAY, "")]
+
+
+class LineHistory(Screen):
+    """A display that also keeps every text the public line was given, in order."""
+
+    def __init__(self):
+        super().__init__()
+        self.lines = []
+
+    def set_text(self, page, component, text):
+        super().set_text(page, component, text)
+        if (page, component) == ("main", "t_msg"):
+            self.lines.append(text)
+
+
+def test_a_restart_note_shows_as_new_even_over_the_same_words():
+    """A board's reboot note was still up when the controller was killed; the restarted one (a new
+    process, which knows nothing of the screen) said the same words, and nothing changed on it: the
+    players never saw that their 胡 was to be pressed again (the fault campaign: 武汉, a stall).  The
+    note now comes after the phase alone, each time it is said."""
+    from drivers.table_ui import RESTARTED
+
+    screen = LineHistory()
+    first = Presenter(screen, lambda side, line, text: None, 32)
+    first.phase(Phase.PLAY)
+    first.note(RESTARTED)                           # the motor board rebooted
+    again = Presenter(screen, lambda side, line, text: None, 32)     # the restarted controller
+    again.phase(Phase.PLAY, RESTARTED)
+    noted = f"{Phase.PLAY.value} {RESTARTED}"
+    assert screen.lines == [Phase.PLAY.value, Phase.PLAY.value, noted, Phase.PLAY.value, noted]
+
+
+def test_play_going_on_takes_the_note_down():
+    from drivers.table_ui import RESTARTED
+
+    show, screen = presenter()
+    show.phase(Phase.PLAY, RESTARTED)
+    show.drop_note()
+    assert screen.texts["main.t_msg"] == Phase.PLAY.value
