@@ -202,7 +202,8 @@ class HandFlow:
         """Everything the screens showed of this hand, as a restarted display must show it again."""
         screens = self.ports.screens
         screens.round(f"第{hand.number}局")
-        screens.dice(list(hand.rolls))
+        screens.dice(list(hand.rolls) + [r.roll for r in hand.reveals
+                                         if r.roll and r.rule.timing is Timing.AFTER_DEAL])   # as `_reveal_after_deal` showed them
         self._show_public(hand)
         screens.stacks_left(hand.tracker.live)
         for seat in hand.ruleset.players:
@@ -310,10 +311,13 @@ class HandFlow:
             reveal = hand.reveal(rule, roll)
             hand.steps_done.append(step)
             self._record(reveal)
-            self._show_public(hand)
             hand.tracker.recount_flowers(hand.ruleset.flowers.kinds_for(hand.public_wilds()))
             if not rule.stays_in_play:                      # shown first; then the dealer takes it out
                 hand.tracker.expect_set_aside(reveal.slots[0])
+            # the dealer takes it out once it shows: a restart must know which tile that was, or it
+            # takes it for a kong's replacement and rolls for another (a stall: the fault campaign, 河北)
+            await self.ports.journaled()
+            self._show_public(hand)
             await self.ports.until(lambda: not hand.tracker.expected_aside)
         await self.ports.until(lambda: not hand.tracker.expected_aside)     # one journaled before a restart
         self._show_public(hand)
