@@ -22,3 +22,10 @@ def lose_writes_while(down: threading.Event, monkeypatch) -> None:
                 return _write(ledger, *args, **kwargs)
             return None
         monkeypatch.setattr(Ledger, name, unless_down)
+
+
+def stop_options(down: threading.Event, killed: bool) -> dict:
+    """`crash_and_restart`'s `stopping` and `meanwhile`: from the stop the first controller's writes
+    are lost (`killed`, as by SIGKILL) or kept (cancelled: it journals the hand as it stops); the
+    restarted controller's are kept."""
+    return {"stopping": lambda session: down.set() if killed else None, "meanwhile": lambda *_: down.clear()}

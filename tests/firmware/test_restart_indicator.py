@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from tests.asyncio_support import run
-from tests.firmware.lost_writes import lose_writes_while
+from tests.firmware.lost_writes import lose_writes_while, stop_options
 from tests.firmware.test_restart import crash_and_restart
 
 
@@ -21,13 +21,9 @@ def test_a_hun_revealed_as_the_controller_stops_is_taken_out_once_and_played(tmp
     def revealed(event: dict) -> bool:
         return event["hand"] >= 2 and event["event"] == "indicator" and event["kind"] == "hun"
 
-    def stopping(session) -> None:
-        if not journal_kept_it:
-            down.set()
-
     db = str(tmp_path / "table.db")
-    result, before, after = run(crash_and_restart("hebei", 1, db, revealed, stopping=stopping,
-                                                  meanwhile=lambda *_: down.clear()), timeout=60)
+    result, before, after = run(crash_and_restart("hebei", 1, db, revealed, 
+                                                  **stop_options(down, killed=not journal_kept_it)), timeout=60)
     resumed = next(e for e in after if e["event"] == "resumed")
     assert not any(e["event"] == "warning" and "out of order" in e.get("message", "") for e in after
                    if e["hand"] == resumed["hand"]), "the 混儿 taken out was taken for another take"

@@ -11,7 +11,7 @@ import threading
 import pytest
 
 from tests.asyncio_support import run
-from tests.firmware.lost_writes import lose_writes_while
+from tests.firmware.lost_writes import lose_writes_while, stop_options
 from tests.firmware.test_restart import crash_and_restart
 
 
@@ -26,13 +26,9 @@ def test_a_special_kong_accepted_as_the_controller_stops_is_played_as_a_kong(tmp
     def accepted(event: dict) -> bool:
         return event["hand"] >= 2 and event["event"] == "special_kong" and event["accepted"]
 
-    def stopping(session) -> None:
-        if not journal_kept_it:
-            down.set()
-
     db = str(tmp_path / "table.db")
-    result, before, after = run(crash_and_restart("changchun", 1, db, accepted, stopping=stopping,
-                                                  meanwhile=lambda *_: down.clear()), timeout=60)
+    result, before, after = run(crash_and_restart("changchun", 1, db, accepted, 
+                                                  **stop_options(down, killed=not journal_kept_it)), timeout=60)
     assert not any(e["event"] == "false_win" for e in after)
     resumed = next(e for e in after if e["event"] == "resumed")
     assert resumed["phase"] == "revealing"
