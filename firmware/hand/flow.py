@@ -202,8 +202,7 @@ class HandFlow:
         """Everything the screens showed of this hand, as a restarted display must show it again."""
         screens = self.ports.screens
         screens.round(f"第{hand.number}局")
-        screens.dice(list(hand.rolls) + [r.roll for r in hand.reveals
-                                         if r.roll and r.rule.timing is Timing.AFTER_DEAL])   # as `_reveal_after_deal` showed them
+        screens.dice(hand.dice_shown())
         self._show_public(hand)
         screens.stacks_left(hand.tracker.live)
         for seat in hand.ruleset.players:
@@ -294,7 +293,6 @@ class HandFlow:
         return await self.ports.roll_dice(count)
 
     async def _reveal_after_deal(self, hand: HandState) -> None:
-        rolls = list(hand.rolls)
         for index, rule in enumerate(hand.ruleset.indicators):
             step = f"reveal:{index}"
             if rule.timing not in (Timing.FIXED, Timing.AFTER_DEAL) or step in hand.steps_done:
@@ -306,9 +304,9 @@ class HandFlow:
             roll: tuple[int, ...] = ()
             if rule.position_dice:
                 roll = await self.roll(hand.dealer, rule.position_dice)
-                rolls.append(roll)
-                self.ports.screens.dice(rolls)
             reveal = hand.reveal(rule, roll)
+            if roll:
+                self.ports.screens.dice(hand.dice_shown())
             hand.steps_done.append(step)
             self._record(reveal)
             hand.tracker.recount_flowers(hand.ruleset.flowers.kinds_for(hand.public_wilds()))

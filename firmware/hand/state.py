@@ -231,6 +231,11 @@ class HandState:
         return tuple((seat, sum(1 for c in self.kongs.get(seat, ()) if not c) + self.facts.special_kongs(seat),
                       sum(1 for c in self.kongs.get(seat, ()) if c)) for seat in seats)
 
+    def dice_shown(self) -> list[tuple[int, ...]]:
+        """Every roll the dice display shows for this hand: the hand's own, then each after-deal
+        indicator's in the order revealed."""
+        return list(self.rolls) + [r.roll for r in self.reveals if r.roll and r.rule.timing is Timing.AFTER_DEAL]
+
     def declared_fields(self) -> dict[str, list]:
         """The seats' declarations as the journal knows them, for the `resumed` line: the lines that
         showed them (ready, kong_declared, a kong's take, special_kong, kong_from) may be what a kill
