@@ -21,6 +21,7 @@ Each line is answered once (a line that comes back after another is a new questi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from drivers.motor_protocol import Key
@@ -29,8 +30,9 @@ from drivers.table_ui import (FOLLOW_DEALER, LA_ZHUANG, LAY_LIANG, LAY_OPENING, 
                               SPECIAL_REFUSED, SPECIAL_REPLACE, YES, kong_from_nth, parse_choice)
 from rulesets.hand import MeldKind
 from rulesets.scoring.changsha import opening_small_wins
-from rulesets.special_kongs import best_declaration, kongs_of, replacements_of
+from rulesets.special_kongs import SpecialKind, best_declaration, kongs_of, replacements_of
 from rulesets.liang_pai import SETS, set_named
+from rulesets.tiles import Tile
 
 from .screen import Screen
 
@@ -38,6 +40,17 @@ if TYPE_CHECKING:
     from .crew import Crew
 
 MAX_STEPS = 12          # ◀ ▶ presses on one question before settling for what is shown
+
+
+@dataclass(frozen=True)
+class LaidKong:
+    """A special kong a seat laid and confirmed, until the table says it judged it."""
+
+    kind: SpecialKind
+    tiles: tuple[Tile, ...]
+    uids: list[bytes]
+    owed: int                       # its replacements
+    counted: bool                   # they count as kongs for the reserve
 
 
 class Answers:
@@ -50,7 +63,7 @@ class Answers:
         self._special: dict[int, tuple] = {}       # seat → (kind, tiles) it chose to show
         self._owed: dict[int, int] = {}            # seat → replacements to take once the table says so
         self._counted_owed: dict[int, bool] = {}   # seat → its owed replacements count as kongs for the reserve
-        self._laid: dict[int, tuple] = {}          # seat → a special kong it laid that the table has not judged
+        self._laid: dict[int, LaidKong] = {}       # seat → a special kong it laid that the table has not judged
         self._liang: dict[int, tuple[str, list[bytes]]] = {}   # seat → the 亮牌 it is laying (set name, tiles)
         self._la_zhuang: dict[int, bool] = {}      # seat → its answer to the 拉庄 question standing
 
@@ -127,7 +140,7 @@ class Answers:
         if line.startswith(SPECIAL_REPLACE) or line == SPECIAL_REFUSED:
             laid = self._laid.pop(seat, None)           # judged: the table knows that kong
             if laid is not None and line != SPECIAL_REFUSED and seat not in self._owed:
-                self._owed[seat], self._counted_owed[seat] = laid[3], laid[4]   # asked after a restart
+                self._owed[seat], self._counted_owed[seat] = laid.owed, laid.counted   # asked after a restart
         if line.startswith(SPECIAL_REPLACE) and seat in self._owed:
             self._replace(seat)
             return True
@@ -167,17 +180,17 @@ class Answers:
         (a restarted controller whose journal never held it asks from the question on): the same
         kong, still lying in the zone, is declared again."""
         laid = self._laid.get(seat)
-        return None if laid is None else laid[:2]
+        return None if laid is None else (laid.kind, laid.tiles)
 
     def _show_special(self, seat: int) -> None:
         """Lay the chosen special kong and make it a shown meld; its kongs count as the table counts them."""
         crew = self.crew
         kind, tiles = self._special.pop(seat)
-        if seat in self._laid and self._laid[seat][0] == kind:     # laid before: confirmed again, counted once
-            _, _, uids, owed, counted = self._laid[seat]
-            crew.table.lay(seat, uids)
+        laid = self._laid.get(seat)
+        if laid is not None and laid.kind == kind:      # laid before: confirmed again, counted once
+            crew.table.lay(seat, laid.uids)
             crew.press(seat, Key.CONFIRM)
-            self._owed[seat], self._counted_owed[seat] = owed, counted
+            self._owed[seat], self._counted_owed[seat] = laid.owed, laid.counted
             crew.log(seat, "special_kong", f"{kind.zh} again")
             return
         player = crew.players[seat]
@@ -190,7 +203,7 @@ class Answers:
         crew.view.seats[seat].melds.append(meld)
         self._owed[seat] = replacements_of(meld, kind)
         self._counted_owed[seat] = self._counted()
-        self._laid[seat] = (kind, tiles, uids, self._owed[seat], self._counted_owed[seat])
+        self._laid[seat] = LaidKong(kind, tiles, uids, self._owed[seat], self._counted_owed[seat])
         if self._counted():
             crew.wall.declare_kongs(kongs_of(meld, kind) - self._owed[seat])
         crew.log(seat, "special_kong", f"{kind.zh} {' '.join(t.zh for t in tiles)}")
