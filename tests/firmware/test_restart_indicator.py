@@ -22,7 +22,7 @@ def test_a_hun_revealed_as_the_controller_stops_is_taken_out_once_and_played(tmp
         return event["hand"] >= 2 and event["event"] == "indicator" and event["kind"] == "hun"
 
     db = str(tmp_path / "table.db")
-    result, before, after = run(crash_and_restart("hebei", 1, db, revealed, 
+    result, before, after = run(crash_and_restart("hebei", 1, db, revealed,
                                                   **stop_options(down, killed=not journal_kept_it)), timeout=60)
     resumed = next(e for e in after if e["event"] == "resumed")
     assert not any(e["event"] == "warning" and "out of order" in e.get("message", "") for e in after

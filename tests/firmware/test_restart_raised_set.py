@@ -10,7 +10,7 @@ from drivers.motor_protocol import LiftPosition
 from firmware.records.ledger import Ledger
 from firmware.session import RAISED_SET_KEY
 from tests.asyncio_support import run
-from tests.firmware.lost_writes import lose_writes_while
+from tests.firmware.lost_writes import lose_writes_while, stop_options
 from tests.firmware.test_restart import crash_and_restart
 
 
@@ -36,12 +36,9 @@ def test_walls_dealt_before_a_slow_disk_wrote_that_they_rose_are_not_taken_for_t
             any(n < 2 for side in range(4) for n in table.wall(side)) and \
             any(n == 2 for side in range(4) for n in table.wall(side))
 
-    def restart(table, ruleset, events) -> None:
-        down.clear()                                # the new controller's disk
-
     db = str(tmp_path / "table.db")
     result, before, after = run(crash_and_restart("changchun", 4, db, crash_when=a_tile_of_the_deal_was_taken,
-                                                  stopping=lambda session: down.set(), meanwhile=restart),
+                                                  **stop_options(down, killed=True)),
                                 timeout=60)
     checks = [e for e in after if e["event"] == "set_check"]
     assert checks and all(e["ok"] for e in checks), checks

@@ -27,7 +27,7 @@ def test_a_special_kong_accepted_as_the_controller_stops_is_played_as_a_kong(tmp
         return event["hand"] >= 2 and event["event"] == "special_kong" and event["accepted"]
 
     db = str(tmp_path / "table.db")
-    result, before, after = run(crash_and_restart("changchun", 1, db, accepted, 
+    result, before, after = run(crash_and_restart("changchun", 1, db, accepted,
                                                   **stop_options(down, killed=not journal_kept_it)), timeout=60)
     assert not any(e["event"] == "false_win" for e in after)
     resumed = next(e for e in after if e["event"] == "resumed")
