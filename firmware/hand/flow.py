@@ -239,6 +239,7 @@ class HandFlow:
             await ports.journaled()     # the players play once they read 请出牌: a restart must know it
             early = self._open_play(hand)       # no await from here to 请出牌: nothing comes in between
         if hand.phase == "playing":
+            await self.liang.resume(hand)               # (a 亮牌's replacement is taken before play goes on)
             detail = " ".join(text for text in (self.take_note(), early) if text)
             screens.phase(Phase.LAST_TILE if hand.last_tile_shown else Phase.PLAY, detail)
             await self._play_loop(hand)

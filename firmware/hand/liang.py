@@ -68,14 +68,19 @@ def refusal(hand: HandState, seat: int, laid: list[Tile | None]) -> tuple[str | 
 class LiangDesk:
     def __init__(self, ports: HandPorts) -> None:
         self.ports = ports
+        self._told: set[tuple[int, int, str]] = set()    # (hand, seat, set) whose `亮牌 <set>` this process showed
 
     async def declare(self, hand: HandState, seat: int) -> None:
         """The seat pressed ▶: it lays its set; the table judges it, and waits for a 过杠's replacement."""
         ports = self.ports
         await confirmed(ports, seat, LAY_LIANG)
         laid = [ports.lookup(uid) for uid in await ports.read_zone(seat)]
-        name, reason = refusal(hand, seat, laid)
         tiles = sorted(t for t in laid if t is not None)
+        again = self._untold(hand, seat, laid)
+        if again is not None:               # laid again after a restart: it never saw the judgement
+            await self._replacement(hand, seat, again)
+            return
+        name, reason = refusal(hand, seat, laid)
         replacements = REPLACEMENTS[name] if name is not None and reason is None else 0
         ports.recorder.emit("liang_pai", seat=seat, name=name, tiles=[str(t) for t in tiles], accepted=reason is None,
                             reason=reason, replacements=replacements)
@@ -83,13 +88,41 @@ class LiangDesk:
             ports.screens.prompt(seat, LIANG_REFUSED)
             return
         hand.facts.liang.append([seat, name, [str(t) for t in tiles]])
-        ports.screens.phase(Phase.LAST_TILE if hand.tracker.exhausted else Phase.PLAY,
-                            f"{hand.wind_name(seat)}家{LIANG} {name}")
         if replacements:
             hand.tracker.owe_special(replacements, replacements, counted=True)   # a 过杠: a kong's replacement
-            ports.screens.prompt(seat, f"{LIANG_REPLACE} {replacements}")
+        # the seat counts its set shown, and takes a 过杠's replacement, once it reads the lines below:
+        # a restart must know the 亮牌 they are for
+        await ports.journaled()
+        ports.screens.phase(Phase.LAST_TILE if hand.tracker.exhausted else Phase.PLAY,
+                            f"{hand.wind_name(seat)}家{LIANG} {name}")
+        await self._replacement(hand, seat, name)
+
+    async def resume(self, hand: HandState) -> None:
+        """After a restart, before play goes on: a 过杠 judged before it whose replacement is still
+        owed (its line may never have been shown) is asked for again."""
+        if hand.tracker.special_owed and hand.facts.liang:
+            seat, name, _ = hand.facts.liang[-1]
+            await self._replacement(hand, seat, name)
+
+    def _untold(self, hand: HandState, seat: int, laid: list[Tile | None]) -> str | None:
+        """The set's name when these are exactly the tiles of a 亮牌 this seat showed before a restart,
+        whose `亮牌 <set>` this process never showed, else None.  A seat whose 确认 the restart may have
+        lost lays it again (the note asks for unanswered keys again): the table answers as it did
+        before, and records nothing new.  (Laid again otherwise, a set shown is refused: once each.)"""
+        if None in laid:
+            return None
+        tiles = sorted(str(t) for t in laid)
+        return next((name for side, name, shown in hand.facts.liang
+                     if side == seat and sorted(shown) == tiles and (hand.number, seat, name) not in self._told), None)
+
+    async def _replacement(self, hand: HandState, seat: int, name: str) -> None:
+        """`亮牌补牌 N` until the seat took the tail tiles its 过杠 owes (none for 中发白); then `亮牌 <set>`."""
+        ports = self.ports
+        if hand.tracker.special_owed:
+            ports.screens.prompt(seat, f"{LIANG_REPLACE} {hand.tracker.special_owed}")
             await ports.until(lambda: not hand.tracker.special_owed)
         ports.screens.prompt(seat, f"{LIANG} {name}")
+        self._told.add((hand.number, seat, name))
 
 
 __all__ = ["LiangDesk", "refusal", "window_closed"]

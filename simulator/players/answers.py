@@ -15,6 +15,8 @@ Every person at the table answers his own seat display as soon as it asks:
   `摆亮牌后确认`: lay one each of 东南西北 (only while a live tile is left for the 过杠's replacement) or
   of 中发白, 确认; `亮牌补牌 1`: take the replacement from the tail; `亮牌 <set>` once shown.  Within the
   house option `liang_window` (first_draw: only within the first round of draws, as the table counts).
+  A restart note before the table judged it: its 确认 may be lost, so ▶ again (a judgement line from
+  before that second ▶'s `摆亮牌后确认` is not its answer).
 - `拉庄:<无|有>` (十六张, to each payer of a dealer's win): the style's `la_zhuang` chance of 有.
 Each line is answered once (a line that comes back after another is a new question).
 """
@@ -65,6 +67,7 @@ class Answers:
         self._counted_owed: dict[int, bool] = {}   # seat → its owed replacements count as kongs for the reserve
         self._laid: dict[int, LaidKong] = {}       # seat → a special kong it laid that the table has not judged
         self._liang: dict[int, tuple[str, list[bytes]]] = {}   # seat → the 亮牌 it is laying (set name, tiles)
+        self._liang_laid: set[int] = set()         # seats that laid their 亮牌 on this ▶'s `摆亮牌后确认`
         self._la_zhuang: dict[int, bool] = {}      # seat → its answer to the 拉庄 question standing
 
     def forget(self, keep_owed: bool = False, new_hand: bool = True) -> None:
@@ -84,6 +87,7 @@ class Answers:
         self._replied.clear()
         self._steps.clear()
         self._liang.clear()
+        self._liang_laid.clear()
         self._la_zhuang.clear()
 
     def owed_replacements(self) -> bool:
@@ -250,12 +254,17 @@ class Answers:
             return False, None
         from .crew import OVER
         crew = self.crew
-        self._liang[seat] = found
-        drawn_before, restarts = crew.players[seat].last_drawn, crew.restarts
-        crew.press(seat, Key.RIGHT)
-        crew.log(seat, "liang", found[0])
-        await crew.until(lambda s: seat not in self._liang or s.phase in OVER or crew.restarts > restarts)
-        self._liang.pop(seat, None)          # (a restart forgets a 亮牌 half laid: the next turn shows it again)
+        drawn_before = crew.players[seat].last_drawn
+        while True:
+            self._liang[seat], restarts = found, crew.restarts
+            self._liang_laid.discard(seat)
+            crew.press(seat, Key.RIGHT)
+            crew.log(seat, "liang", found[0])
+            screen = await crew.until(lambda s: seat not in self._liang or s.phase in OVER or crew.restarts > restarts)
+            if crew.restarts == restarts or screen.phase in OVER or found[0] in self.shown_sets(seat):
+                break
+            # the table restarted before its judgement reached him: the note asks for unanswered keys again
+        self._liang.pop(seat, None)
         shown = found[0] in self.shown_sets(seat)
         drawn = crew.players[seat].last_drawn
         return shown, drawn if shown and drawn != drawn_before else None
@@ -268,7 +277,10 @@ class Answers:
         if line == LAY_LIANG:
             crew.table.lay(seat, list(uids))
             crew.press(seat, Key.CONFIRM)
+            self._liang_laid.add(seat)
             return True
+        if seat not in self._liang_laid:    # a judgement of the 亮牌 laid before a restart: this ▶ gets its own
+            return False
         accepted = line == f"{LIANG} {name}" or line.startswith(LIANG_REPLACE)
         if accepted and name not in self.shown_sets(seat):
             meld = player.add_meld(MeldKind.SPECIAL, list(uids))

@@ -73,8 +73,11 @@ def test_dragons_are_shown_without_a_replacement():
 
 def test_a_set_shown_twice_a_wrong_set_and_tiles_still_in_the_wall_are_refused():
     hand = dealt_shenyang(s1="567z123m456p789s1m")
-    declare(hand, 1, "567z")
-    assert declare(hand, 1, "567z").screens.last(1) == LIANG_REFUSED                # each set once
+    ports = FakePorts(hand.ruleset, [(1, Key.CONFIRM)] * 2, zones={1: [parse_tiles("567z")] * 2})
+    desk = LiangDesk(ports)
+    for _ in range(2):
+        run(desk.declare(hand, 1), timeout=5)
+    assert ports.screens.last(1) == LIANG_REFUSED                                     # each set once
     wrong = declare(hand, 1, "1235z")
     assert wrong.screens.last(1) == LIANG_REFUSED and "东南西北" in wrong.recorder.all("liang_pai")[0]["reason"]
     in_wall = [t for t in hand.wall.values() if t == Tile.parse("1z")]
@@ -85,6 +88,32 @@ def test_a_set_shown_twice_a_wrong_set_and_tiles_still_in_the_wall_are_refused()
     refused = declare(hand2, 3, "1234z")
     assert "still in the wall or already shown" in refused.recorder.all("liang_pai")[0]["reason"]
     assert [m for m in hand.facts.special_melds(1)] and hand.facts.liang == [[1, "中发白", ["5z", "6z", "7z"]]]
+
+
+def test_a_set_laid_again_after_a_restart_is_told_as_judged_and_recorded_once():
+    """A restarted controller (a new desk) knows the 中发白 its journal holds, but never showed its
+    `亮牌 中发白`: the seat, whose 确认 the restart may have lost, lays it again and is told it is shown
+    (not refused); nothing new is recorded.  Laid again once told, it is refused (each set once)."""
+    hand = dealt_shenyang(s1="567z123m456p789s1m")
+    declare(hand, 1, "567z")
+    ports = FakePorts(hand.ruleset, [(1, Key.CONFIRM)] * 2, zones={1: [parse_tiles("567z")] * 2})
+    desk = LiangDesk(ports)
+    run(desk.declare(hand, 1), timeout=5)
+    assert ports.screens.lines[1] == [LAY_LIANG, f"{LIANG} 中发白"] and ports.recorder.all("liang_pai") == []
+    run(desk.declare(hand, 1), timeout=5)
+    assert ports.screens.last(1) == LIANG_REFUSED and hand.facts.liang == [[1, "中发白", ["5z", "6z", "7z"]]]
+
+
+def test_a_replacement_still_owed_after_a_restart_is_asked_for_before_play():
+    """The journal holds a 东南西北 过杠 whose `亮牌补牌 1` may never have been shown: the restarted
+    controller asks the seat for it, waits for the tail take, then says the set is shown."""
+    hand = dealt_shenyang(s1="1234z123m456p78s")
+    hand.facts.liang.append([1, "东南西北", ["1z", "2z", "3z", "4z"]])
+    hand.tracker.owe_special(1, 1, counted=True)
+    ports = FakePorts(hand.ruleset, [], acts=[lambda: take_tail_tile(hand)])
+    run(LiangDesk(ports).resume(hand), timeout=5)
+    assert ports.screens.lines[1] == [f"{LIANG_REPLACE} 1", f"{LIANG} 东南西北"]
+    assert hand.tracker.special_owed == 0 and hand.last_take.reason == "kong"
 
 
 def test_the_window_house_option_closes_liang():
