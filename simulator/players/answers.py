@@ -15,8 +15,9 @@ Every person at the table answers his own seat display as soon as it asks:
   `摆亮牌后确认`: lay one each of 东南西北 (only while a live tile is left for the 过杠's replacement) or
   of 中发白, 确认; `亮牌补牌 1`: take the replacement from the tail; `亮牌 <set>` once shown.  Within the
   house option `liang_window` (first_draw: only within the first round of draws, as the table counts).
-  A restart note before the table judged it: its 确认 may be lost, so ▶ again (a judgement line from
-  before that second ▶'s `摆亮牌后确认` is not its answer).
+  A restart note before the table judged it: ▶ again (unless the table is asking to lay it: laid again);
+  `摆亮牌后确认` with nothing to show (a ▶ pressed twice): 确认, which the table refuses.  The table's
+  `亮牌补牌`/`亮牌 <set>` is the truth whenever it comes (the set becomes a meld; one replacement a hand).
 - `拉庄:<无|有>` (十六张, to each payer of a dealer's win): the style's `la_zhuang` chance of 有.
 Each line is answered once (a line that comes back after another is a new question).
 """
@@ -33,7 +34,7 @@ from drivers.table_ui import (FOLLOW_DEALER, LA_ZHUANG, LAY_LIANG, LAY_OPENING, 
 from rulesets.hand import MeldKind
 from rulesets.scoring.changsha import opening_small_wins
 from rulesets.special_kongs import SpecialKind, best_declaration, kongs_of, replacements_of
-from rulesets.liang_pai import SETS, set_named
+from rulesets.liang_pai import REPLACEMENTS, SETS, set_named
 from rulesets.tiles import Tile
 
 from .screen import Screen
@@ -67,7 +68,7 @@ class Answers:
         self._counted_owed: dict[int, bool] = {}   # seat → its owed replacements count as kongs for the reserve
         self._laid: dict[int, LaidKong] = {}       # seat → a special kong it laid that the table has not judged
         self._liang: dict[int, tuple[str, list[bytes]]] = {}   # seat → the 亮牌 it is laying (set name, tiles)
-        self._liang_laid: set[int] = set()         # seats that laid their 亮牌 on this ▶'s `摆亮牌后确认`
+        self._liang_replaced: set[int] = set()     # seats that took their 东南西北 过杠's replacement this hand
         self._la_zhuang: dict[int, bool] = {}      # seat → its answer to the 拉庄 question standing
 
     def forget(self, keep_owed: bool = False, new_hand: bool = True) -> None:
@@ -84,10 +85,10 @@ class Answers:
             self.kong_givers.clear()
             self._kongs_told.clear()
             self._laid.clear()
+            self._liang.clear()                 # (a 亮牌 pressed outlives a restart note: judged or pressed again)
+            self._liang_replaced.clear()
         self._replied.clear()
         self._steps.clear()
-        self._liang.clear()
-        self._liang_laid.clear()
         self._la_zhuang.clear()
 
     def owed_replacements(self) -> bool:
@@ -148,7 +149,7 @@ class Answers:
         if line.startswith(SPECIAL_REPLACE) and seat in self._owed:
             self._replace(seat)
             return True
-        if seat in self._liang and self._liang_line(seat, line):
+        if (line == LAY_LIANG or line.startswith(LIANG)) and self._liang_line(seat, line):
             return True
         choice = parse_choice(line)
         if choice is None:
@@ -255,45 +256,67 @@ class Answers:
         from .crew import OVER
         crew = self.crew
         drawn_before = crew.players[seat].last_drawn
+        self._liang[seat] = found
+        self._press_liang(seat)
         while True:
-            self._liang[seat], restarts = found, crew.restarts
-            self._liang_laid.discard(seat)
-            crew.press(seat, Key.RIGHT)
-            crew.log(seat, "liang", found[0])
-            screen = await crew.until(lambda s: seat not in self._liang or s.phase in OVER or crew.restarts > restarts)
-            if crew.restarts == restarts or screen.phase in OVER or found[0] in self.shown_sets(seat):
+            restarts = crew.restarts
+            # a restart note before the table judged it: the ▶ may be lost (the note asks for unanswered
+            # keys again), so once his line neither asks him to lay it (that is answered again: `_answer`)
+            # nor judges it, ▶ again
+            screen = await crew.until(lambda s: seat not in self._liang or s.phase in OVER or (
+                crew.restarts > restarts and s.prompt(seat) != LAY_LIANG and not s.prompt(seat).startswith(LIANG)))
+            if seat not in self._liang or screen.phase in OVER:
                 break
-            # the table restarted before its judgement reached him: the note asks for unanswered keys again
+            self._press_liang(seat)
         self._liang.pop(seat, None)
         shown = found[0] in self.shown_sets(seat)
         drawn = crew.players[seat].last_drawn
         return shown, drawn if shown and drawn != drawn_before else None
 
+    def _press_liang(self, seat: int) -> None:
+        self.crew.press(seat, Key.RIGHT)
+        self.crew.log(seat, "liang", self._liang[seat][0])
+
     def _liang_line(self, seat: int, line: str) -> bool:
-        """Answer a line of this seat's 亮牌: lay it; once accepted it is a meld (and a 过杠 draws)."""
+        """Answer a line of a 亮牌: lay the set he is showing (none: 确认 on an empty hand of it, a ▶
+        pressed twice across a restart, which the table refuses); the table's judgement is the truth
+        whenever it comes: a set it says is shown is a meld, and a 过杠 draws its replacement once."""
         crew = self.crew
-        name, uids = self._liang[seat]
-        player = crew.players[seat]
         if line == LAY_LIANG:
-            crew.table.lay(seat, list(uids))
+            if seat in self._liang:
+                crew.table.lay(seat, list(self._liang[seat][1]))
             crew.press(seat, Key.CONFIRM)
-            self._liang_laid.add(seat)
             return True
-        if seat not in self._liang_laid:    # a judgement of the 亮牌 laid before a restart: this ▶ gets its own
+        if line == LIANG_REFUSED:
+            if seat in self._liang:
+                crew.log(seat, "liang", f"{self._liang.pop(seat)[0]} refused")
+            return True
+        name = next(n for n, owed in REPLACEMENTS.items() if owed) if line.startswith(LIANG_REPLACE) \
+            else line.removeprefix(f"{LIANG} ")
+        if name not in SETS:
             return False
-        accepted = line == f"{LIANG} {name}" or line.startswith(LIANG_REPLACE)
-        if accepted and name not in self.shown_sets(seat):
-            meld = player.add_meld(MeldKind.SPECIAL, list(uids))
-            crew.view.seats[seat].melds.append(meld)
+        self._liang_meld(seat, name)
         if line.startswith(LIANG_REPLACE):
-            self._owed[seat], self._counted_owed[seat] = 1, True
-            self._replace(seat)
+            if seat not in self._liang_replaced:        # (the line shown again after a board's reboot)
+                self._liang_replaced.add(seat)
+                self._owed[seat], self._counted_owed[seat] = 1, True
+                self._replace(seat)
             return True
-        if accepted or line == LIANG_REFUSED:
-            crew.log(seat, "liang", f"{name} {'shown' if accepted else 'refused'}")
-            del self._liang[seat]
-            return True
-        return False
+        crew.log(seat, "liang", f"{name} shown")
+        self._liang.pop(seat, None)
+        return True
+
+    def _liang_meld(self, seat: int, name: str) -> None:
+        """The set the table says this seat shows, as a meld (once): the tiles he laid, or one each
+        of its kinds from his hand."""
+        player = self.crew.players[seat]
+        if name in self.shown_sets(seat):
+            return
+        laying = self._liang.get(seat)
+        uids = list(laying[1]) if laying is not None and laying[0] == name else \
+            [found[0] for kind in SETS[name] if (found := player.uids_of(kind, 1))]
+        if len(uids) == len(SETS[name]):
+            self.crew.view.seats[seat].melds.append(player.add_meld(MeldKind.SPECIAL, uids))
 
     def _counted(self) -> bool:
         return self.crew.ruleset.option("special_kongs_count") == "yes"
