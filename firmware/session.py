@@ -41,7 +41,7 @@ from .hand.ports import HandVoided, record_dropped
 from .hand.state import HandOutcome, HandState
 from .presenter import DisplayMirror
 from .records.chain_tail import file_chain_head
-from .records.ledger import HAND_KEY, NEXT_SET_KEY, SESSION_KEY, HandRecord, Ledger
+from .records.ledger import HAND_KEY, NEXT_SET_KEY, SESSION_KEY, EncodedJson, HandRecord, Ledger
 from .records.store import Store
 from .state import SessionState
 from .table_log import log_table
@@ -136,7 +136,7 @@ class TableSession:
         self._rejected: RejectedSet | None = None   # the set built for the next hand failed its check
         self._journal_task: asyncio.Task | None = None
         self._dirty = asyncio.Event()
-        self._journaled_hand: dict | None = None     # the hand's state as last queued to the journal
+        self._journaled_hand: str | None = None      # the hand's state as last queued to the journal (encoded)
         self._settling = False
         self._resume = resume       # False: the boards are new (a fresh simulator): the journal is not theirs
         self._hand_started: float | None = None
@@ -341,8 +341,8 @@ class TableSession:
         hand = self.flow.hand
         recorder = self.hub.recorder
         if event["event"] == "hand_start" and hand is not None:      # the set on the table is the hand's now
-            self._journaled_hand = hand.to_json()
-            self.store.submit(self.ledger.journal_swap, {HAND_KEY: self._journaled_hand,
+            self._journaled_hand = hand.journal_text()
+            self.store.submit(self.ledger.journal_swap, {HAND_KEY: EncodedJson(self._journaled_hand),
                                                          LINKS_KEY: self._links_row(dict(self.hub.applied))},
                               (RAISED_SET_KEY,))
             recorder.release_lines()
@@ -372,12 +372,13 @@ class TableSession:
         one transaction; the hand's lines reach the file behind it; once committed, those events may
         be acknowledged."""
         marks = dict(self.hub.applied)
-        put = {LINKS_KEY: self._links_row(marks)}
+        put: dict[str, dict | EncodedJson] = {LINKS_KEY: self._links_row(marks)}
         hand = self.flow.hand
         if hand is not None and not self._settling:
-            state = hand.to_json()
+            state = hand.journal_text()
             if state != self._journaled_hand:       # most events (the next set's build) leave the hand as it was
-                put[HAND_KEY] = self._journaled_hand = state
+                put[HAND_KEY] = EncodedJson(state)
+                self._journaled_hand = state
         written = self.store.queue(self.ledger.journal_swap, put)
         self.hub.recorder.release_lines()
         try:

@@ -27,9 +27,10 @@ from rulesets.table_rules import hua_peng_kinds
 from rulesets.walls import Break, Layer, Ring, Slot, StackPos
 
 from .facts import HandFacts
-from .tracker import Take, WallTracker, slot_from, slot_json, tile_from, tile_json
+from .tracker import Take, WallTracker, compact_json, slot_from, slot_json, tile_from, tile_json
 
 STATE_VERSION = 1
+_WALL_HOLE, _TAKES_HOLE = "\u2063wall\u2063", "\u2063takes\u2063"    # where journal_text puts the encoded parts
 
 
 def wall_hash(salt: str, ring: list[list[str]]) -> str:
@@ -175,6 +176,10 @@ class HandState:
 
     def wall_hash(self) -> str:
         return wall_hash(self.salt, self.ring_strings())
+
+    @cached_property
+    def _wall_text(self) -> str:
+        return compact_json(self._wall_rows)
 
     @cached_property
     def _wall_rows(self) -> list[list[str | None]]:
@@ -450,6 +455,18 @@ class HandState:
             "last_tile_shown": self.last_tile_shown, "bao_roller": self.bao_roller, "rolls_asked": self.rolls_asked,
             "steps_done": list(self.steps_done), "tracker": self.tracker.to_json(), "facts": self.facts.to_json(),
         }
+
+    def journal_text(self) -> str:
+        """`to_json()` encoded as the journal keeps it (`compact_json`), without encoding again what
+        is most of it and never changes once made: the wall, and the takes (encoded as each was made).
+        The journal is written at nearly every take; encoding the whole state each time had cost more
+        than anything else the controller does a hand."""
+        data = self.to_json()
+        data["wall"] = _WALL_HOLE
+        data["tracker"]["takes"] = _TAKES_HOLE
+        text = compact_json(data)
+        return text.replace(f'"{_WALL_HOLE}"', self._wall_text, 1).replace(f'"{_TAKES_HOLE}"',
+                                                                           self.tracker.takes_text(), 1)
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> "HandState":

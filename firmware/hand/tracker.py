@@ -16,6 +16,7 @@ state, so a restarted controller picks the wall up where it stood.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Mapping
@@ -67,6 +68,11 @@ def slot_from(data: list) -> Slot:
     return Slot(int(data[0]), Layer(data[1]))
 
 
+def compact_json(value: Any) -> str:
+    """JSON as the journal keeps it: compact, UTF-8 text kept (the ledger writes its values so too)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def tile_json(tile: Tile | None) -> str | None:
     return None if tile is None else str(tile)
 
@@ -91,6 +97,7 @@ class WallTracker:
         self._head_from = self._tail_from = 0   # every slot before these in the orders is taken
         self.taken: dict[Slot, Take] = {}
         self._take_rows: list[dict[str, Any]] = []     # `taken` as JSON, in order: a take never changes
+        self._take_texts: list[str] = []               # the same rows encoded (the journal writes them often)
         self.shown: set[Slot] = set()           # face-up slots ordinary tail draws skip (云南 尾牌)
         self.expected_aside: set[Slot] = set()  # indicator tiles the players are taking out of play
         self.head_taken = 0
@@ -239,8 +246,16 @@ class WallTracker:
         take = Take(end, slot, self.ring[slot.ring], reason, in_order, count.live,
                     count.reserved_full_stacks, self.kongs, tile, at_wall_end)
         self.taken[slot] = take
-        self._take_rows.append(take.to_json())
+        self._keep_row(take.to_json())
         return take
+
+    def _keep_row(self, row: dict[str, Any]) -> None:
+        self._take_rows.append(row)
+        self._take_texts.append(compact_json(row))
+
+    def takes_text(self) -> str:
+        """`to_json()["takes"]` encoded as `compact_json` would, from the rows encoded as they were made."""
+        return f"[{','.join(self._take_texts)}]"
 
     # -- state ---------------------------------------------------------------------------------
 
@@ -256,7 +271,9 @@ class WallTracker:
     def restore(self, data: Mapping[str, Any]) -> None:
         self.taken = {take.slot: take for take in map(Take.from_json, data["takes"])}
         self._head_from = self._tail_from = 0
-        self._take_rows = [take.to_json() for take in self.taken.values()]
+        self._take_rows, self._take_texts = [], []
+        for take in self.taken.values():
+            self._keep_row(take.to_json())
         self.shown = {slot_from(s) for s in data["shown"]}
         self.expected_aside = {slot_from(s) for s in data["expected_aside"]}
         self.head_taken, self.tail_taken = data["head_taken"], data["tail_taken"]

@@ -87,6 +87,14 @@ class HandRecord:
     items: tuple[dict[str, Any], ...] = ()         # per win: {"seat", "items": [...]}; a draw's: {"seat": None, …}
 
 
+@dataclass(frozen=True)
+class EncodedJson:
+    """A journal value its maker encoded already (compact JSON text): the hand's state, encoded
+    piecewise as it grows (firmware.hand.state.HandState.journal_text)."""
+
+    text: str
+
+
 class Ledger:
     def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.time, events: str | None = None) -> None:
         """`clock` gives wall-clock seconds (tests fix it); `events` names the run's flight recorder
@@ -178,7 +186,7 @@ class Ledger:
         with self._db:
             self._put(key, value)
 
-    def journal_swap(self, put: dict[str, dict], drop: tuple[str, ...] = ()) -> None:
+    def journal_swap(self, put: dict[str, dict | EncodedJson], drop: tuple[str, ...] = ()) -> None:
         """Put some values and drop some keys in one transaction (a hand begun takes its set's place)."""
         with self._db:
             for key, value in put.items():
@@ -201,10 +209,10 @@ class Ledger:
                 self.journal_errors.append(f"journal {key}: not JSON ({error})")
         return found
 
-    def _put(self, key: str, value: dict) -> None:
+    def _put(self, key: str, value: dict | EncodedJson) -> None:
+        text = value.text if isinstance(value, EncodedJson) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
         self._db.execute("INSERT INTO journal (key, value, updated) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE "
-                         "SET value = excluded.value, updated = excluded.updated",
-                         (key, json.dumps(value, ensure_ascii=False, separators=(",", ":")), time.time()))
+                         "SET value = excluded.value, updated = excluded.updated", (key, text, time.time()))
 
     def totals(self, session: int) -> tuple[int, int, int, int]:
         rows = self._db.execute(

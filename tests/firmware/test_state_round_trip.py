@@ -2,7 +2,9 @@
 
 Whole simulated hands of every region are played; at each flight-recorder event the session's
 `SessionState` and the hand's `HandState` (when a hand is open) go through `to_json`, real JSON
-text and `from_json`, and must come back equal — and equal again when written a second time.
+text and `from_json`, and must come back equal — and equal again when written a second time.  The
+text the journal keeps (`journal_text`, encoded piecewise) reads back as `to_json`, and a restored
+hand writes the same text.
 """
 
 import json
@@ -37,6 +39,8 @@ def test_the_state_at_every_event_survives_a_round_trip(region_id):
             again = round_trip(hand)
             assert again == hand, f"{region_id}: the hand state changed in a round trip at {event['event']}"
             assert again.to_json() == hand.to_json()
+            journaled = hand.journal_text()             # as the journal writes it: encoded piecewise
+            assert json.loads(journaled) == hand.to_json() and again.journal_text() == journaled
             checked["hand"] += 1
 
     ruleset = get_region(region_id).resolve()
