@@ -179,8 +179,6 @@ class HandFlow:
                             indicators=[r.event_fields() for r in hand.reveals],   # as recorded: a private 宝 hidden
                             wins=[dict(w.event) for w in hand.wins if w.event is not None],    # their lines
                             **hand.declared_fields())
-        for pos, tiles in blind:
-            self.on_wall_change(pos, tiles)
         if hand.phase == "win_check":                   # the win check restarts when the seat presses 胡 again
             hand.phase = "playing"
         if hand.phase == "dice":                        # journaled as it began: its dice were rolled
@@ -194,6 +192,11 @@ class HandFlow:
         if cause == "restart":
             unanswered = [press for press in ports.keys.take_all() if not self.on_key(press)]
             record_dropped(ports.recorder, unanswered, "restart")
+        # after the keys the boards sent again: a 杠 among them was pressed before the takes the sensors
+        # now show (its replacement among them); taken first, its replacement was an unowed tail take
+        # and the kong waited for another (no 第N杠来自, and the seat that owes its answer never 确认s 荒庄)
+        for pos, tiles in blind:
+            self.on_wall_change(pos, tiles)
         await ports.advance(f"resume_{hand.phase}")
         self._redraw(hand)
         return await self._run(hand)

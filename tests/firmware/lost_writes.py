@@ -2,12 +2,16 @@
 
 A test's first controller is stopped by cancelling its task, which runs its `finally` (the hand
 journaled at the stop, the store drained).  A SIGKILL runs nothing: while `down` is set, the
-ledger's writes are lost, so the restarted controller finds only what was committed before."""
+ledger's writes are lost, so the restarted controller finds only what was committed before.  Nor
+is any board event acknowledged from the stop on: the controller goes on for a moment until the
+cancel reaches it, and a lost write that seemed committed would let it acknowledge the events it
+was for, which a killed controller never does (the boards send them again)."""
 
 from __future__ import annotations
 
 import threading
 
+from drivers.link import HostLink
 from firmware.records.ledger import Ledger
 
 WRITES = ("journal_swap", "journal_put", "journal_drop", "record_hand")
@@ -22,6 +26,12 @@ def lose_writes_while(down: threading.Event, monkeypatch) -> None:
                 return _write(ledger, *args, **kwargs)
             return None
         monkeypatch.setattr(Ledger, name, unless_down)
+    release = HostLink.release
+
+    def unless_dead(link, mark) -> None:
+        if not down.is_set():
+            release(link, mark)
+    monkeypatch.setattr(HostLink, "release", unless_dead)
 
 
 def stop_options(down: threading.Event, killed: bool) -> dict:
