@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drivers.motor_protocol import Key
-from drivers.table_ui import ADDED_KONG, Phase, relative_name
+from drivers.table_ui import ADDED_KONG, Phase, parse_choice, relative_name
 from rulesets.hand import MeldKind
 from rulesets.tiles import Tile
 
@@ -403,4 +403,8 @@ class HandPlay:
             self.crew.press(seat, Key.CONFIRM)
             self.crew.log(seat, "confirm", "荒庄")
             restarts = self.crew.restarts        # a restart may lose the 确认: then it is pressed again
-            screen = await self.crew.until(lambda s: s.phase is not Phase.LAST_TILE or self.crew.restarts > restarts)
+            screen = await self.crew.until(lambda s: s.phase is not Phase.LAST_TILE or self.crew.restarts > restarts
+                                           or parse_choice(s.prompt(seat)) is not None)
+            # a question on his line (asked again after a restart: its answer was lost) took that 确认:
+            # once it is answered (`answers`) and 最后一张 still shows, he presses 确认 again
+            screen = await self.crew.until(lambda s: s.phase is not Phase.LAST_TILE or parse_choice(s.prompt(seat)) is None)
