@@ -167,7 +167,8 @@ def settled(db: Path) -> int:
 
 class Schedule:
     """The disruptions of one region, drawn from a seeded generator: dealt from a shuffled deck
-    of every kind (so a short campaign sees each kind once), each after 1 to `every` more hands
+    of every kind (a region plays on past its hands until the first deck is dealt: a short campaign
+    sees each kind, however many hands settled between two looks at the ledger), each after 1 to `every` more hands
     have reached the ledger and a random fraction of a hand more, measured on the hands just played
     (at --speed 0 a hand takes 0.05-0.5 s by region and machine: the blow falls in a build, a deal,
     the play or a settlement, wherever, and never waits so long that several hands go by unhit)."""
@@ -177,12 +178,17 @@ class Schedule:
         self.every = every
         self.kinds = kinds
         self._deck: list[str] = []
+        self.dealt = 0
 
     def next_kind(self) -> str:
         if not self._deck:
             self._deck = list(self.kinds)
             self.rng.shuffle(self._deck)
+        self.dealt += 1
         return self._deck.pop()
+
+    def first_deck_dealt(self) -> bool:
+        return self.dealt >= len(self.kinds)
 
     def hands_before(self) -> int:
         return self.rng.randint(1, self.every)
@@ -242,8 +248,9 @@ async def run_region(region: str, hands: int, seed: int, folder: Path, every: in
         progress = Progress(folder / "table.db", controller, figures)
         try:
             controller.start()
-            while await progress.until(min(hands, progress.count + schedule.hands_before())):
-                if progress.count >= hands:
+            while await progress.until(progress.count + schedule.hands_before() if not schedule.first_deck_dealt()
+                                       else min(hands, progress.count + schedule.hands_before())):
+                if progress.count >= hands and schedule.first_deck_dealt():
                     break
                 await asyncio.sleep(schedule.delay(progress.hand_seconds))
                 await disrupt(schedule.next_kind(), schedule.rng, sim, controller, figures, folder)
