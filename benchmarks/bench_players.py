@@ -21,7 +21,8 @@ hold the event loop; a discard decision made in several steps is also timed whol
 - wall/hand: the time a hand takes (at speed 0 the table waits only on itself: the boards'
   acknowledgements, the journal's disk writes).
 
-`--against DIR` plays every region with this checkout and with DIR alternately, each region in a
+`--against DIR` plays every region with this checkout and with DIR alternately (`--rounds N`: N times
+each, keeping each checkout's run with the least table CPU), each region in a
 process of its own (the win tables built before timing, as an older checkout builds them at import),
 and prints per region and as medians the ratios this / DIR of the players' CPU and the table's.
 
@@ -177,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", default="",
                         help="another checkout (e.g. the commit before a change): each region is played by "
                              "both, alternately, each in its own process, and the ratios are printed")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="with --against: play each region this many times by each checkout, alternately, "
+                             "and keep each checkout's least table CPU (one run's noise is ±15%%)")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)   # one row per region, for --against
     args = parser.parse_args(argv)
     if args.against:
@@ -241,14 +245,18 @@ def compare(args: argparse.Namespace) -> int:
     from rulesets.regions import REGION_IDS
     regions = args.regions.split(",") if args.regions else list(REGION_IDS)
     print(f"CPython {platform.python_version()}; this: {args.code}; other: {args.against}; {args.hands} hands per "
-          f"region, seed {args.seed}, speed 0; the two played alternately, each region in its own processes")
+          f"region, seed {args.seed}, speed 0; the two played alternately, each region in its own processes"
+          + (f", {args.rounds} rounds each, the run with the least table CPU kept" if args.rounds > 1 else ""))
     print(f"{'region':16}{'players':>9}{'other':>9}{'ratio':>7}{'table':>9}{'other':>9}{'ratio':>7}"
           f"{'decision':>10}{'other':>9}  same totals")
     rows = []
     for n, region in enumerate(regions):
-        order = (args.code, args.against) if n % 2 == 0 else (args.against, args.code)
-        played = {code: played_by(code, region, args) for code in order}
-        mine, other = played[args.code], played[args.against]
+        runs: dict[str, list[dict]] = {args.code: [], args.against: []}
+        for r in range(args.rounds):
+            order = (args.code, args.against) if (n + r) % 2 == 0 else (args.against, args.code)
+            for code in order:
+                runs[code].append(played_by(code, region, args))
+        mine, other = (min(runs[code], key=lambda run: run["table"]) for code in (args.code, args.against))
         row = {"players": mine["players"] / other["players"], "table": mine["table"] / other["table"]}
         rows.append((mine, other, row))
         print(f"{region:16}{mine['players']:7.1f}ms{other['players']:7.1f}ms{row['players']:7.2f}"
