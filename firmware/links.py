@@ -31,6 +31,7 @@ from drivers.reconnect import Attempt, Reconnected, reconnect
 log = logging.getLogger("firmware.link")
 
 EPISODES = (LinkLost, BoardReset, SessionLost)
+STILL_DOWN_S = 10.0     # a reconnection still under way is said again this often: never a silence
 
 
 def is_episode(error: LinkError) -> bool:
@@ -47,11 +48,12 @@ class LinkKeeper:
     def __init__(self, on_down: Callable[[str, LinkError], None],
                  on_up: Callable[[str, Reconnected], Awaitable[None]],
                  on_session: Callable[[str, SessionRef], None],
-                 on_new_session: Callable[[str], None]) -> None:
+                 on_new_session: Callable[[str], None], still_down_every: float = STILL_DOWN_S) -> None:
         self.on_down = on_down
         self.on_up = on_up
         self.on_session = on_session
         self.on_new_session = on_new_session
+        self.still_down_every = still_down_every
         self.down: set[str] = set()
         self.episodes = 0
         self._after: set[asyncio.Task] = set()
@@ -62,7 +64,16 @@ class LinkKeeper:
         self.episodes += 1
         log.warning("%s link lost (%s): reconnecting", source, error)
         self.on_down(source, error)
-        outcome = await reconnect(client, on_attempt=lambda attempt: _said(source, attempt))
+        tries = _Tries()
+
+        def heard(attempt: Attempt) -> None:
+            tries.count, tries.last = attempt.number, attempt
+            _said(source, attempt)
+        watch = asyncio.get_running_loop().create_task(self._say_still_down(source, tries), name=f"still-down-{source}")
+        try:
+            outcome = await reconnect(client, on_attempt=heard)
+        finally:
+            watch.cancel()
         if outcome.resumed:
             log.warning("%s link back after %d attempt(s): the session went on, nothing lost", source,
                         outcome.attempts)
@@ -80,10 +91,31 @@ class LinkKeeper:
         task.add_done_callback(self._after.discard)
         return outcome
 
+    async def _say_still_down(self, source: str, tries: "_Tries") -> None:
+        """While a reconnection runs, say every `still_down_every` s that the link is still down and
+        how far the attempts got: one that hangs (a port that will not close or open) is then seen in
+        the log, not 60 silent seconds (only attempts 1, 5 and every 20th are said as they end)."""
+        waited = 0.0
+        while True:
+            await asyncio.sleep(self.still_down_every)
+            waited += self.still_down_every
+            last = tries.last
+            ended = f"; attempt {last.number} failed ({last.error})" if last is not None and last.error else ""
+            log.warning("%s link still down after %.0f s: attempt %d under way%s", source, waited, tries.count + 1,
+                        ended)
+
     async def close(self) -> None:
         for task in list(self._after):
             task.cancel()
         await asyncio.gather(*self._after, return_exceptions=True)
+
+
+class _Tries:
+    """How far one episode's reconnection got: attempts ended, and the last one."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.last: Attempt | None = None
 
 
 def _said(source: str, attempt: Attempt) -> None:
