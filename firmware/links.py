@@ -92,13 +92,16 @@ class LinkKeeper:
         return outcome
 
     async def _say_still_down(self, source: str, tries: "_Tries") -> None:
-        """While a reconnection runs, say every `still_down_every` s that the link is still down and
-        how far the attempts got: one that hangs (a port that will not close or open) is then seen in
-        the log, not 60 silent seconds (only attempts 1, 5 and every 20th are said as they end)."""
-        waited = 0.0
+        """While a reconnection runs, say that the link is still down and how far the attempts got,
+        after `still_down_every` s, then at twice the wait each time up to 30 times it (10 s, 20 s,
+        40 s … every 5 min: a board left unplugged does not fill the log): an attempt that hangs (a
+        port that will not close or open) is then seen, not 60 silent seconds (only attempts 1, 5
+        and every 20th are said as they end)."""
+        waited, pause = 0.0, self.still_down_every
         while True:
-            await asyncio.sleep(self.still_down_every)
-            waited += self.still_down_every
+            await asyncio.sleep(pause)
+            waited += pause
+            pause = min(pause * 2, self.still_down_every * 30)
             last = tries.last
             ended = f"; attempt {last.number} failed ({last.error})" if last is not None and last.error else ""
             log.warning("%s link still down after %.0f s: attempt %d under way%s", source, waited, tries.count + 1,

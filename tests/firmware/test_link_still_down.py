@@ -1,7 +1,8 @@
 """A reconnection that hangs is said, not silent (河北 campaign 9027: after a motor board's reboot
 during a link cut, the first attempt failed and then nothing was logged for 60 s).  While an
-episode's reconnection runs, the link keeper says every `still_down_every` seconds that the link is
-still down, which attempt is under way and why the last one failed; it stops once the link is back."""
+episode's reconnection runs, the link keeper says that the link is still down (after
+`still_down_every` seconds, then at doubling waits), which attempt is under way and why the last one
+failed; it stops once the link is back."""
 
 import asyncio
 import logging
