@@ -69,7 +69,8 @@ def slot_from(data: list) -> Slot:
 
 
 def compact_json(value: Any) -> str:
-    """JSON as the journal keeps it: compact, UTF-8 text kept (the ledger writes its values so too)."""
+    """JSON as the journal keeps it: compact, UTF-8 text kept (the ledger writes its values so too,
+    with records.chain.canonical; the hand imports only its ports, the rules and the table words)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 

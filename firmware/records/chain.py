@@ -30,7 +30,8 @@ FORMAT = 2                         # 1: the recorder before the chain (no record
 
 
 def canonical(event: dict[str, Any]) -> str:
-    """One event as the recorder writes it: compact JSON, keys in the order given, UTF-8 kept."""
+    """One event as the recorder writes it: compact JSON, keys in the order given, UTF-8 kept (the
+    ledger's journal values are written so too)."""
     return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
 
 

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from .chain import canonical
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
     id INTEGER PRIMARY KEY,
@@ -210,7 +212,7 @@ class Ledger:
         return found
 
     def _put(self, key: str, value: dict | EncodedJson) -> None:
-        text = value.text if isinstance(value, EncodedJson) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        text = value.text if isinstance(value, EncodedJson) else canonical(value)
         self._db.execute("INSERT INTO journal (key, value, updated) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE "
                          "SET value = excluded.value, updated = excluded.updated", (key, text, time.time()))
 
