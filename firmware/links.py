@@ -31,7 +31,7 @@ from drivers.reconnect import Attempt, Reconnected, reconnect
 log = logging.getLogger("firmware.link")
 
 EPISODES = (LinkLost, BoardReset, SessionLost)
-STILL_DOWN_S = 10.0     # a reconnection still under way is said again this often: never a silence
+STILL_DOWN_S = 10.0     # a reconnection still under way is said after this long (then at doubling waits)
 
 
 def is_episode(error: LinkError) -> bool:
@@ -67,7 +67,7 @@ class LinkKeeper:
         tries = _Tries()
 
         def heard(attempt: Attempt) -> None:
-            tries.count, tries.last = attempt.number, attempt
+            tries.last = attempt
             _said(source, attempt)
         watch = asyncio.get_running_loop().create_task(self._say_still_down(source, tries), name=f"still-down-{source}")
         try:
@@ -104,8 +104,8 @@ class LinkKeeper:
             pause = min(pause * 2, self.still_down_every * 30)
             last = tries.last
             ended = f"; attempt {last.number} failed ({last.error})" if last is not None and last.error else ""
-            log.warning("%s link still down after %.0f s: attempt %d under way%s", source, waited, tries.count + 1,
-                        ended)
+            log.warning("%s link still down after %.0f s: attempt %d under way%s", source, waited,
+                        (last.number if last is not None else 0) + 1, ended)
 
     async def close(self) -> None:
         for task in list(self._after):
@@ -114,10 +114,9 @@ class LinkKeeper:
 
 
 class _Tries:
-    """How far one episode's reconnection got: attempts ended, and the last one."""
+    """How far one episode's reconnection got: the last attempt that ended (None: none yet)."""
 
     def __init__(self) -> None:
-        self.count = 0
         self.last: Attempt | None = None
 
 
