@@ -190,6 +190,12 @@ class Schedule:
     def first_deck_dealt(self) -> bool:
         return self.dealt >= len(self.kinds)
 
+    def next_stop(self, settled: int, hands: int) -> int:
+        """How many hands the ledger holds before the next disruption: 1 to `every` more, and never
+        past `hands` once the first deck is dealt."""
+        target = settled + self.hands_before()
+        return min(hands, target) if self.first_deck_dealt() else target
+
     def hands_before(self) -> int:
         return self.rng.randint(1, self.every)
 
@@ -248,8 +254,7 @@ async def run_region(region: str, hands: int, seed: int, folder: Path, every: in
         progress = Progress(folder / "table.db", controller, figures)
         try:
             controller.start()
-            while await progress.until(progress.count + schedule.hands_before() if not schedule.first_deck_dealt()
-                                       else min(hands, progress.count + schedule.hands_before())):
+            while await progress.until(schedule.next_stop(progress.count, hands)):
                 if progress.count >= hands and schedule.first_deck_dealt():
                     break
                 await asyncio.sleep(schedule.delay(progress.hand_seconds))
