@@ -148,6 +148,20 @@ class BoardClient:
             message, self.last_mark, self.last_heard = item
             return message
 
+    def received(self) -> Message | None:
+        """The next event already received, without waiting; None if there is none (or only the
+        link's failure, which `next_event` raises)."""
+        while not self._queue.empty():
+            item = self._queue.get_nowait()
+            if isinstance(item, LinkError):
+                if item is self.link.failure:
+                    self._queue.put_nowait(item)
+                    return None
+                continue
+            message, self.last_mark, self.last_heard = item
+            return message
+        return None
+
     def pending_events(self) -> list[Message]:
         """Every event already received, without waiting."""
         out = []

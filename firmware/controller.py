@@ -21,7 +21,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, T
 
 from drivers.display import Display, Touched
 from drivers.errors import CommandRejected, LinkClosed, LinkError, LinkLost, NoResponse, PortError, SessionLost
-from drivers.messages import FaultCleared, FaultCode, FaultRaised, SnapshotDone, Status
+from drivers.messages import FaultCleared, FaultCode, FaultRaised, Message, SnapshotDone, Status
 from drivers.motor import MotorBoard
 from drivers.link import EventMark, LinkConfig, SessionRef
 from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchChanged, KeyAction, KeyPressed,
@@ -380,12 +380,17 @@ class TableController:
         which the events go on from where they stood."""
         while True:
             try:
-                async for event in client.events():
-                    self._handle(source, event)
-                    self._applied(source, client)
+                while True:
+                    event: Message | None = await client.next_event()
+                    while event is not None:        # a read's events in a row; waiters are told once
+                        self._handle(source, event)
+                        self._applied(source, client)
+                        event = client.received()
                     await self._notify()
-                break                               # closed
+            except LinkClosed:
+                break
             except LinkError as error:
+                await self._notify()                # what was handled before it
                 if not is_episode(error):
                     self.link_error = error
                     self.record_fault(LatchedFault(FaultCode.HOST_LOST, 0, str(error), source))
