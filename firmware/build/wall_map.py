@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 
 from drivers.messages import FaultCode
 from drivers.rfid_protocol import push_slot
@@ -37,6 +38,12 @@ def describe_zh(position: Position) -> str:
     """The same slot for the display; sides and stacks numbered as in the English."""
     pos, layer = position
     return f"边{pos.wall} 墩{pos.stack} {'上层' if layer is Layer.TOP else '下层'}"
+
+
+@cache
+def _positions(stacks: tuple[int, int, int, int]) -> tuple[Position, ...]:
+    return tuple((StackPos(side, stack), layer) for side in range(4) for stack in range(stacks[side])
+                 for layer in LAYERS)
 
 
 @dataclass(frozen=True)
@@ -79,9 +86,9 @@ class WallMap:
         fresh = [uid for uid in known if uid not in placed]     # a doubled read: the previous tile's tag too
         return fresh[0] if len(fresh) == 1 else None
 
-    def positions(self) -> list[Position]:
-        return [(StackPos(side, stack), layer) for side in range(4) for stack in range(self.stacks[side])
-                for layer in LAYERS]
+    def positions(self) -> tuple[Position, ...]:
+        """Every slot of this table's walls (the same for every check of a build: made once)."""
+        return _positions(self.stacks)
 
     def tile_at(self, pos: StackPos, layer: Layer) -> Tile | None:
         uid = self.uids.get((pos, layer))
