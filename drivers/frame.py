@@ -17,9 +17,8 @@ CRC-16 with no final XOR did not).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
-from typing import Callable
+from typing import Callable, NamedTuple
 from zlib import crc32
 
 from .cobs import cobs_decode, cobs_encode
@@ -51,8 +50,9 @@ class Kind(IntEnum):
     BOARD_BEAT = 0x31  # B  heartbeat; seq = next event seq to be sent; payload = boot, session, flags
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
+class Frame(NamedTuple):
+    """One frame off the wire (a named tuple: one is made for every frame read)."""
+
     kind: int
     seq: int
     msg: int

@@ -36,7 +36,7 @@ import os
 import struct
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterator, NamedTuple
 
 from .errors import (BoardReset, EventUndecodable, FrameError, LinkClosed, LinkError, LinkLost,
                      MessageError, NoResponse, ProtocolVersionMismatch, SessionLost, WrongBoard)
@@ -135,10 +135,10 @@ class SessionRef:
                                       # none known): on a resume, events through it are skipped
 
 
-@dataclass(frozen=True)
-class EventMark:
+class EventMark(NamedTuple):
     """Where one delivered event stands: its session and seq (`HostLink.last_mark`); what a client
-    holding acks `release`s once the event's effects are durable."""
+    holding acks `release`s once the event's effects are durable.  (A named tuple: one is made for
+    every event delivered.)"""
 
     session: int
     seq: int

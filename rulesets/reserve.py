@@ -18,6 +18,7 @@ The 留7墩 kong rule of 长春 and 立四 has three readings (RULES.md §1.4, A
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
 @dataclass(frozen=True)
@@ -109,9 +110,9 @@ class StacksPlusKongs:
 ReservePolicy = NoReserve | FixedStacks | FixedTiles | KongReserve | StacksPlusKongs
 
 
-@dataclass(frozen=True)
-class WallCount:
-    """The arithmetic of the live wall at one moment."""
+class WallCount(NamedTuple):
+    """The arithmetic of the live wall at one moment (a named tuple: one is made at every take and
+    every look at the wall)."""
 
     total: int        # tiles in the ring
     head_taken: int   # head draws so far (dealing included)
