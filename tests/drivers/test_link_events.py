@@ -10,7 +10,7 @@ from typing import AsyncIterator
 import pytest
 
 from drivers.board_link import BoardLink
-from drivers.errors import EventUndecodable
+from drivers.errors import EventUndecodable, LinkLost
 from drivers.frame import Frame, FrameDecoder, Kind, encode_frame
 from drivers.frame_v1 import decode_frame_v1, encode_frame_v1
 from drivers.messages import PROTOCOL_VERSION, BoardIdentity, BoardKind, Hello, Status
@@ -156,3 +156,37 @@ def _after(loop: asyncio.AbstractEventLoop, turns: int, callback) -> None:
         callback()
     else:
         loop.call_soon(_after, loop, turns - 1, callback)
+
+
+def test_events_already_received_are_handed_over_in_order_without_waiting_and_a_failure_stays_for_the_reader():
+    """`received()` is how the controller handles a read's events in a row: each with its own mark
+    (what the journal acknowledges), None once none is left, and the link's failure is not taken
+    from the queue: `next_event` still raises it."""
+    async def main():
+        async with motor_pair(BuildDone.ID, times=0) as (client, board, wire):
+            sent = [WallChanged(0, stack, 1) for stack in range(3)]
+            for event in sent:
+                board.emit(event)
+            first = await client.next_event(2)
+            await _until(lambda: client.statistics().events == 3)      # the other two are queued
+            got, marks = [first], [client.last_mark]
+            while (event := client.received()) is not None:
+                got.append(event)
+                marks.append(client.last_mark)
+            assert got == sent
+            assert [m.seq for m in marks] == [marks[0].seq, marks[0].seq + 1, marks[0].seq + 2]
+            assert client.received() is None
+            await wire.close()                                      # the board's end of the wire
+            await _until(lambda: client.link.failure is not None)
+            assert client.received() is None
+            with pytest.raises(LinkLost):
+                await client.next_event(1)
+    run(main())
+
+
+async def _until(condition, turns: int = 1000) -> None:
+    for _ in range(turns):
+        if condition():
+            return
+        await asyncio.sleep(0.001)
+    raise AssertionError("the condition never held")
