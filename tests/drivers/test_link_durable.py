@@ -10,7 +10,7 @@ import dataclasses
 import pytest
 
 from drivers.board_link import BoardLinkConfig
-from drivers.link import LinkConfig, SessionRef
+from drivers.link import EventMark, LinkConfig, SessionRef
 from drivers.motor import MotorBoard
 from drivers.reconnect import reconnect
 from tests.asyncio_support import run
@@ -118,7 +118,8 @@ def test_after_a_lost_link_the_board_resends_what_was_not_released_and_it_is_del
 def test_a_mark_of_another_session_releases_nothing():
     async def main():
         b, _, got = await holding_bench(2)
-        stale = dataclasses.replace(got[1][1], session=got[1][1].session ^ 0x1111)
+        mark = got[1][1]
+        stale = EventMark(mark.session ^ 0x1111, mark.seq)
         b.motor.link.release(stale)
         await frames_later(b.motor, 5)
         assert b.board.unacked_events == 2
