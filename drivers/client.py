@@ -165,14 +165,7 @@ class BoardClient:
     def pending_events(self) -> list[Message]:
         """Every event already received, without waiting."""
         out = []
-        while not self._queue.empty():
-            item = self._queue.get_nowait()
-            if isinstance(item, LinkError):
-                if item is self.link.failure:
-                    self._queue.put_nowait(item)
-                    break
-                continue
-            message, self.last_mark, self.last_heard = item
+        while (message := self.received()) is not None:
             out.append(message)
         return out
 
