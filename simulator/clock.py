@@ -55,11 +55,18 @@ class VirtualClock:
     async def sleep(self, seconds: float) -> None:
         """Wait `seconds` of virtual time."""
         if self.speed == 0:
-            self._virtual += seconds
-            self._fire_due()
+            self.advance(seconds)
             await asyncio.sleep(0)
         else:
             await asyncio.sleep(seconds / self.speed)
+
+    def advance(self, seconds: float) -> None:
+        """Speed 0 only: let `seconds` of virtual time pass without yielding (timers now due are
+        scheduled on the loop, and run at its next turn)."""
+        if self.speed != 0:
+            raise ValueError("only a clock at speed 0 advances without waiting")
+        self._virtual += seconds
+        self._fire_due()
 
     def call_later(self, seconds: float, callback: Callable[[], None]) -> VirtualTimer:
         """Call `callback` (on the loop) once `seconds` of virtual time have passed."""

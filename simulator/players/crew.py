@@ -91,6 +91,7 @@ class Crew:
         self.restart_phase: Phase | None = None     # the phase the last note came with (验牌中: a board rebooted)
         self._restart_shown = False
         self._restarts_serviced = 0
+        self._actions_shown = 0                 # table.actions at the last thought the table had a turn
         table.display.watchers.append(self._read_message)      # people see a message, however brief
 
     def identify(self, uid: bytes) -> Tile:
@@ -153,10 +154,21 @@ class Crew:
                 return screen
             await self.eyes.changed(screen.version)
 
+    async def think(self) -> None:
+        """A moment's thought.  At speed 0 the table gets a turn of the loop only if the players did
+        something its boards sense since its last turn (a take, a key): thinking alone shows it
+        nothing, and a turn at every thought was a third of the simulated table's turns."""
+        clock = self.table.clock
+        if clock.speed == 0 and self.table.actions == self._actions_shown:
+            clock.advance(self.style.think)
+            return
+        self._actions_shown = self.table.actions
+        await clock.sleep(self.style.think)
+
     async def pause(self, allowed: tuple[Phase, ...] = ()) -> Screen:
         """A moment to think before acting; waits out a fault; raises HandEnded when the hand
         is no longer running (a phase of `OVER` that is not `allowed`)."""
-        await self.table.clock.sleep(self.style.think)
+        await self.think()
         screen = self.eyes.look()
         self.service(screen)
         if screen.phase is Phase.FAULT:

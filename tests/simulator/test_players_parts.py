@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from drivers.motor_protocol import LiftPosition
+from drivers.motor_protocol import Key, LiftPosition
 from drivers.table_ui import Phase
 from rulesets.regions import get_region
 from rulesets.reserve import wall_count
@@ -92,6 +92,52 @@ def test_idle_players_wait_without_looking_again():
         assert looks == 2
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
+    run(main())
+
+
+def test_at_speed_0_a_thought_gives_the_table_a_turn_only_after_something_it_can_sense():
+    """A player's moment of thought lets the virtual clock run either way; the loop turns to the
+    table only once the players did something its boards sense (here a key), not at every thought."""
+    async def main():
+        table = SimulatedTable(seed=1, speed=0)
+        crew = SimulatedPlayers(table, get_region("dongbei").resolve(), seed=1).crew
+        turns = 0
+
+        async def count_turns():
+            nonlocal turns
+            while True:
+                await asyncio.sleep(0)
+                turns += 1
+        counter = asyncio.create_task(count_turns())
+        await asyncio.sleep(0)
+        start, before = table.clock.now(), turns
+        for _ in range(5):
+            await crew.think()
+        assert turns == before and table.clock.now() == pytest.approx(start + 5 * crew.style.think)
+        crew.press(0, Key.TING)
+        await crew.think()
+        assert turns == before + 1
+        await crew.think()
+        assert turns == before + 1
+        counter.cancel()
+        await asyncio.gather(counter, return_exceptions=True)
+    run(main())
+
+
+def test_a_virtual_clock_advanced_without_waiting_runs_its_due_timers_at_the_next_turn():
+    async def main():
+        table = SimulatedTable(seed=1, speed=0)
+        fired = []
+        table.clock.call_later(2.0, lambda: fired.append(table.clock.now()))
+        table.clock.advance(1.0)
+        await asyncio.sleep(0)
+        assert fired == []
+        table.clock.advance(1.5)
+        assert fired == []                  # due now: it runs when the loop next turns
+        await asyncio.sleep(0)
+        assert fired == [2.5]
+        with pytest.raises(ValueError, match="speed 0"):
+            SimulatedTable(seed=1, speed=1.0).clock.advance(1.0)
     run(main())
 
 
