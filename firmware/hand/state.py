@@ -175,6 +175,12 @@ class HandState:
                 for i in range(len(self.ring))]
 
     def wall_hash(self) -> str:
+        return self._wall_digest
+
+    @cached_property
+    def _wall_digest(self) -> str:
+        """Made once: the wall and the salt are fixed when the hand begins; the hash is asked for at
+        its start, its outcome and its record."""
         return wall_hash(self.salt, self.ring_strings())
 
     @cached_property
