@@ -73,7 +73,7 @@ class SimulatedTable:
                                  foreign_uids=self._foreign, version=rfid_version)
         self.display = DisplaySim(changes=self.world.changes)
         self.changes = self.world.changes     # the screen, a seat display or a lift changed
-        self.actions = 0    # what the players did that the boards sense: takes, keys, tiles laid or swept
+        self.actions = 0    # done (not tried) by the players, sensed by the boards: takes, keys, tiles laid or swept
         self._endpoints: dict[str, PtyEndpoint | SocketEndpoint] = {}
         self._wires: dict[str, FaultyWire] = {}
         self._timers: dict[tuple[str, str], VirtualTimer] = {}   # (what, device) -> timer
@@ -264,13 +264,14 @@ class SimulatedTable:
 
     def take(self, side: int, stack: int) -> bytes:
         """Take the top tile of a stack (the bottom one when it stands alone); returns its UID."""
+        uid = self.world.take(side, stack).uid
         self.actions += 1
-        return self.world.take(side, stack).uid
+        return uid
 
     def put_back(self, side: int, stack: int, uid: bytes) -> None:
         """Put a taken tile back on a stack (e.g. a 宝 looked at and covered again)."""
-        self.actions += 1
         self.world.put_back(side, stack, uid)
+        self.actions += 1
 
     def wall(self, side: int) -> tuple[int, ...]:
         """What side's wall sensors see: tiles per stack (empty while the plate is down)."""
@@ -282,22 +283,23 @@ class SimulatedTable:
 
     def press(self, panel: int | str, key: Key | str, long: bool = False) -> None:
         """Press a key: panel 0–3 (seat) or 'front'; key as Key, 'ting' or '听'."""
-        self.actions += 1
         if isinstance(panel, str):
             if panel != "front":
                 raise SimulatorError(f"no panel {panel!r}: seats 0-3 or 'front'")
             panel = Panel.FRONT
         self.world.press(panel, key if isinstance(key, Key) else Key.parse(key), long)
+        self.actions += 1
 
     def lay(self, seat: int, uids: list[bytes]) -> None:
         """Lay taken tiles in a seat's read zone (an empty list clears it)."""
-        self.actions += 1
         self.world.lay(seat, uids)
+        self.actions += 1
 
     def sweep(self) -> int:
         """Push every tile on the table top into the centre (the centre lift must be down)."""
+        moved = self.world.sweep()
         self.actions += 1
-        return self.world.sweep()
+        return moved
 
     def force_dice(self, *values: int) -> None:
         """The next roll shows these values instead of the seeded RNG's."""
