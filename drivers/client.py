@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from typing import AsyncIterator, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
-from .errors import CommandRejected, LinkClosed, LinkError
+from .errors import CommandRejected, LinkError
 from .link import EventMark, HostLink, LinkConfig, LinkStatistics, SessionRef
 from .messages import BoardIdentity, BoardKind, Catalog, ClearFaults, Message, RequestSnapshot, Status
 from .serial_transport import DEFAULT_BAUDRATE, open_serial
@@ -17,16 +17,16 @@ C = TypeVar("C", bound="BoardClient")
 class BoardClient:
     """A typed client over one board's link.
 
-    Events arrive in order in an internal queue; read them with `next_event()` or
-    `async for event in client.events()`.  When the link fails, queued events are still handed
-    out first, then the failure (LinkLost, BoardReset, EventUndecodable, …) is raised; after
-    `close()` the iteration simply ends.  An event that does not decode is never queued: the
-    link asks the board for it again (its count is `statistics().undecodable_events`).
+    Events arrive in order in an internal queue; read them with `next_event()` (it waits), and
+    those already received with `received()` (it does not).  When the link fails, queued events are
+    still handed out first, then `next_event()` raises the failure (LinkLost, BoardReset,
+    EventUndecodable, …; LinkClosed after `close()`).  An event that does not decode is never
+    queued: the link asks the board for it again (its count is `statistics().undecodable_events`).
 
     A LinkLost is an episode: `reconnect()` resumes the session (after `reopen()` if the port
     vanished), and the events continue, in order, from where they stood.
 
-    `last_mark` is where the event `next_event()` last handed out stands (its session and seq): a
+    `last_mark` is where the event last handed out stands (its session and seq): a
     client holding acks (`LinkConfig.hold_acks`) gives it back to `link.release` once the event's
     effects are durable.  `last_heard` is its place among every event this client received (0, 1,
     …): it was sent before the board got a command for which `send_heard` returned a number above it.
@@ -140,27 +140,34 @@ class BoardClient:
             else:
                 async with asyncio.timeout(timeout):  # not wait_for: on 3.11 it may swallow a cancel
                     item = await self._queue.get()
-            if isinstance(item, LinkError):
-                if item is self.link.failure:
-                    self._queue.put_nowait(item)  # stay failed for the next reader too
-                    raise item
-                continue  # a failure from before a reconnect
-            message, self.last_mark, self.last_heard = item
-            return message
+            out = self._hand_out(item)
+            if isinstance(out, LinkError):
+                raise out
+            if out is not None:
+                return out
 
     def received(self) -> Message | None:
         """The next event already received, without waiting; None if there is none (or only the
         link's failure, which `next_event` raises)."""
         while not self._queue.empty():
-            item = self._queue.get_nowait()
-            if isinstance(item, LinkError):
-                if item is self.link.failure:
-                    self._queue.put_nowait(item)
-                    return None
-                continue
-            message, self.last_mark, self.last_heard = item
-            return message
+            out = self._hand_out(self._queue.get_nowait())
+            if isinstance(out, LinkError):
+                return None
+            if out is not None:
+                return out
         return None
+
+    def _hand_out(self, item: tuple | LinkError) -> Message | LinkError | None:
+        """One item taken off the queue: its event (now `last_mark` and `last_heard`); the link's
+        failure, put back so that it stays failed for the next reader too; or None, a failure from
+        before a reconnect, dropped."""
+        if isinstance(item, LinkError):
+            if item is self.link.failure:
+                self._queue.put_nowait(item)
+                return item
+            return None
+        message, self.last_mark, self.last_heard = item
+        return message
 
     def pending_events(self) -> list[Message]:
         """Every event already received, without waiting."""
@@ -169,10 +176,3 @@ class BoardClient:
             out.append(message)
         return out
 
-    async def events(self) -> AsyncIterator[Message]:
-        """Every event until close(); a link failure is raised after the queued events."""
-        while True:
-            try:
-                yield await self.next_event()
-            except LinkClosed:
-                return
