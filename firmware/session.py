@@ -548,11 +548,11 @@ class TableSession:
         return all(tuple(sensors.get(side, ())) == (2,) * wall.stacks[side] for side in range(4) if wall.stacks[side])
 
     async def _resume_hand(self, hand: HandState) -> None:
-        changes, problem = hand.blind_changes(self.hub.wall_sensors)
+        unseen, problem = hand.blind_changes(self.hub.wall_sensors)
         if problem is not None:
             await self._void(hand, problem)
             return
-        await self._settle(self.flow.resume(hand, totals=self._state().totals, cause="restart", blind=changes))
+        await self._settle(self.flow.resume(hand, totals=self._state().totals, cause="restart", blind=unseen))
 
     # -- table hours: the intervals a fault was latched (the ledger keeps them raw) -------------
 

@@ -11,7 +11,7 @@ the session's publish step.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Mapping
 from drivers.table_ui import EARLY_KEYS, Key, Panel, Phase, RESTARTED, ROLL_DICE, TAIL_ONLY_ON_KONG_WIN, roll_prompt
 from rulesets.dice import SecondRollerPicksStart, count_seats
 from rulesets.indicators import Timing
@@ -25,8 +25,8 @@ from .phases import run_phase
 from .ports import BuiltWall, HandPorts, Press, pressed, record_dropped
 from .questions import Questions
 from .settlement import SettlementRound
-from .state import HandOutcome, HandState, Payout, Reveal
-from .tracker import Take, TrackingError
+from .state import NO_UNSEEN, HandOutcome, HandState, Payout, Reveal
+from .tracker import Take, TrackingError, UnseenTakes
 from .win_check import WinCheck
 
 BEFORE_PLAY = ("dice", "dealing", "revealing")      # the hand's phases before 请出牌 first shows
@@ -100,10 +100,10 @@ class HandFlow:
         hand = self.hand
         if hand is None:
             return None
-        changes, problem = hand.blind_changes(sensors)
+        unseen, problem = hand.blind_changes(sensors)
         if problem is not None:
             return problem
-        for pos, tiles in changes:
+        for pos, tiles in unseen.all:
             self.on_wall_change(pos, tiles)
         return None
 
@@ -164,10 +164,10 @@ class HandFlow:
         return await self._run(hand)
 
     async def resume(self, hand: HandState, *, totals: tuple[int, ...], cause: str,
-                     blind: Sequence[tuple[StackPos, int]] = ()) -> HandOutcome:
+                     blind: UnseenTakes = NO_UNSEEN) -> HandOutcome:
         """Pick up a journaled hand where it stood (after a restart, or a board that rebooted):
-        `blind` are the stacks the wall sensors now report lower — takes made while nobody watched;
-        the screens are drawn again."""
+        `blind` are the takes the wall sensors now show made while nobody watched; the screens are
+        drawn again."""
         ports = self.ports
         self.totals = tuple(totals)
         self.rolls_asked = hand.rolls_asked
@@ -189,13 +189,18 @@ class HandFlow:
         # 杠 the boards sent again (never applied: its journal write did not commit) changes the hand at
         # once, as it would have, and nobody presses it again; a key sent on later was pressed in play
         self.note = RESTARTED if cause == "restart" and hand.phase in ("dealing", "revealing", "playing") else ""
+        # the replacements owed as it stopped were taken first (the seat reads 杠/补花/亮牌补牌 and takes
+        # them at once; after the keys, a 杠 among them would claim a 过杠's replacement as its own)
+        for pos, tiles in blind.owed:
+            self.on_wall_change(pos, tiles)
         if cause == "restart":
             unanswered = [press for press in ports.keys.take_all() if not self.on_key(press)]
             record_dropped(ports.recorder, unanswered, "restart")
-        # after the keys the boards sent again: a 杠 among them was pressed before the takes the sensors
-        # now show (its replacement among them); taken first, its replacement was an unowed tail take
-        # and the kong waited for another (no 第N杠来自, and the seat that owes its answer never 确认s 荒庄)
-        for pos, tiles in blind:
+        # the other takes after the keys the boards sent again: a 杠 among them was pressed before the
+        # takes the sensors now show (its replacement among them); taken first, its replacement was an
+        # unowed tail take and the kong waited for another (no 第N杠来自, and the seat that owes its
+        # answer never 确认s 荒庄)
+        for pos, tiles in blind.rest:
             self.on_wall_change(pos, tiles)
         await ports.advance(f"resume_{hand.phase}")
         self._redraw(hand)

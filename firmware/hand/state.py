@@ -27,9 +27,10 @@ from rulesets.table_rules import hua_peng_kinds
 from rulesets.walls import Break, Layer, Ring, Slot, StackPos
 
 from .facts import HandFacts
-from .tracker import Take, WallTracker, compact_json, slot_from, slot_json, tile_from, tile_json
+from .tracker import Take, UnseenTakes, WallTracker, compact_json, slot_from, slot_json, tile_from, tile_json
 
 STATE_VERSION = 1
+NO_UNSEEN = UnseenTakes((), ())
 _WALL_HOLE, _TAKES_HOLE = "\u2063wall\u2063", "\u2063takes\u2063"    # where journal_text puts the encoded parts
 
 
@@ -420,27 +421,26 @@ class HandState:
 
     # -- after a restart or a lost link ---------------------------------------------------------
 
-    def blind_changes(self, sensors: Mapping[int, tuple[int, ...]]) -> tuple[list[tuple[StackPos, int]], str | None]:
+    def blind_changes(self, sensors: Mapping[int, tuple[int, ...]]) -> tuple[UnseenTakes, str | None]:
         """What the wall sensors say happened while the controller was not watching: the stacks
-        that hold fewer tiles now (takes, in draw order from the head), or why the walls cannot be
-        this hand's (a side without a wall, a tile that came back)."""
-        changes: list[tuple[StackPos, int]] = []
+        that hold fewer tiles now, as takes in the order they were most likely made (the replacements
+        owed first: `WallTracker.unseen_order`), or why the walls cannot be this hand's (a side
+        without a wall, a tile that came back)."""
+        lower: dict[StackPos, int] = {}
         for pos in self.ring.stacks:
             row = sensors.get(pos.wall, ())
             if pos.stack >= len(row):
-                return [], f"the sensors of side {pos.wall} see no wall where this hand's wall stood"
+                return NO_UNSEEN, f"the sensors of side {pos.wall} see no wall where this hand's wall stood"
             now, before = row[pos.stack], self.tracker.stack_tiles(pos)
             if now > before:
-                return [], f"stack {pos.stack} of side {pos.wall} holds {now} tile(s); this hand had left {before}"
+                return NO_UNSEEN, f"stack {pos.stack} of side {pos.wall} holds {now} tile(s); this hand had left {before}"
             if now < before:
-                changes.append((pos, now))
-        return sorted(changes, key=self._from_the_head), None
+                lower[pos] = now
+        return self.tracker.unseen_order(lower, self.replacements_owed()), None
 
-    def _from_the_head(self, change: tuple[StackPos, int]) -> int:
-        """Stacks in draw order from the next head stack (the tail's stacks come last)."""
-        head = self.tracker.next_head()
-        start = head.ring if head is not None else 0
-        return (self.ring.stacks.index(change[0]) - start) % len(self.ring.stacks)
+    def replacements_owed(self) -> int:
+        """Tail takes owed now: a 杠 pressed, a flower drawn, a special kong or 过杠 shown."""
+        return len(self.pending_kong) + self.tracker.flowers_owed + self.tracker.special_owed
 
     # -- as data -------------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from rulesets.reserve import ReservePolicy, WallCount, wall_count
 from rulesets.tiles import Tile
@@ -80,6 +80,18 @@ def tile_json(tile: Tile | None) -> str | None:
 
 def tile_from(text: str | None) -> Tile | None:
     return None if text is None else Tile.parse(text)
+
+
+class UnseenTakes(NamedTuple):
+    """Takes the wall sensors show made while the controller was not watching, one tile per step
+    (stack, tiles it holds after): the replacements owed when it stopped watching, then the rest."""
+
+    owed: tuple[tuple[StackPos, int], ...]
+    rest: tuple[tuple[StackPos, int], ...]
+
+    @property
+    def all(self) -> tuple[tuple[StackPos, int], ...]:
+        return self.owed + self.rest
 
 
 class WallTracker:
@@ -169,6 +181,39 @@ class WallTracker:
         if tiles > before:
             raise TrackingError(f"stack {pos.wall}/{pos.stack} went from {before} to {tiles} tiles: a tile was put back")
         return [self._take_one(pos) for _ in range(before - tiles)]
+
+    def unseen_order(self, lower: Mapping[StackPos, int], owed: int) -> "UnseenTakes":
+        """The stacks the sensors now read lower (stack → tiles left) than this tracker knows, as
+        single takes in the order a table most likely made them while nobody watched: the `owed`
+        replacements first (the seat that owed them took them at once), then the head's draws (the
+        run of gone tiles from the head on), then the rest from the tail, in the tail's draw order
+        (backwards round the ring, shown tiles passed over as a replacement does).  The sensors say
+        only how many tiles left each stack, never when."""
+        gone: set[Slot] = set()
+        for pos, tiles in lower.items():
+            index = self._ring_index[pos]
+            left = [s for s in (Slot(index, Layer.TOP), Slot(index, Layer.BOTTOM)) if s not in self.taken]
+            gone.update(left[:max(0, len(left) - tiles)])        # a stack gives its top tile first
+        heads: list[Slot] = []
+        self.next_head()
+        for slot in islice(self._head_order, self._head_from, None):
+            if slot in gone:
+                heads.append(slot)
+            elif slot not in self.taken:
+                break
+        tail_rank = {slot: i for i, slot in enumerate(self._tail_order)}
+        tails = sorted(gone.difference(heads), key=lambda slot: (self.covered(slot), tail_rank[slot]))
+        counts = {pos: self.stack_tiles(pos) for pos in lower}
+        return UnseenTakes(self._steps(tails[:owed], counts), self._steps(heads + tails[owed:], counts))
+
+    def _steps(self, slots: list[Slot], counts: dict[StackPos, int]) -> tuple[tuple[StackPos, int], ...]:
+        """One sensor change per slot taken: (stack, tiles it holds after), counting down `counts`."""
+        steps = []
+        for slot in slots:
+            pos = self.ring[slot.ring]
+            counts[pos] -= 1
+            steps.append((pos, counts[pos]))
+        return tuple(steps)
 
     def set_aside(self, slot: Slot) -> Take:
         """An indicator tile taken out of play (it will not be drawn)."""
