@@ -88,13 +88,14 @@ def test_with_nothing_owed_the_head_is_followed_before_the_tail_in_its_own_order
     second tail stack first, out of order)."""
     hand = killed_owing_a_replacement()
     take_tail_tile(hand)                                        # the 过杠's replacement, seen
+    tail = hand.tracker.next_tail()                             # the bottom tile of the tail's first stack
     sensors = played_on_blind_without_owing(hand)
     unseen, problem = hand.blind_changes(sensors)
     assert problem is None and unseen.owed == ()
     takes = [take for pos, tiles in unseen.rest for take in hand.on_wall_change(pos, tiles)]
     assert [(t.end.value, t.reason) for t in takes] == [("head", "draw")] * HEAD_DRAWS + [("tail", "kong")] * 3
     assert all(t.in_order for t in takes)
-    assert [t.slot.ring for t in takes[HEAD_DRAWS:]] == [67, 66, 66]     # the tail runs backwards
+    assert [t.slot.ring for t in takes[HEAD_DRAWS:]] == [tail.ring, tail.ring - 1, tail.ring - 1]   # backwards
 
 
 def played_on_blind_without_owing(journaled: HandState) -> dict[int, tuple[int, ...]]:
