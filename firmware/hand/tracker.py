@@ -195,7 +195,7 @@ class WallTracker:
             left = [s for s in (Slot(index, Layer.TOP), Slot(index, Layer.BOTTOM)) if s not in self.taken]
             gone.update(left[:max(0, len(left) - tiles)])        # a stack gives its top tile first
         heads: list[Slot] = []
-        self.next_head()
+        self.next_head()                        # (moves `_head_from` up to the first tile still in the wall)
         for slot in islice(self._head_order, self._head_from, None):
             if slot in gone:
                 heads.append(slot)
