@@ -210,7 +210,8 @@ def _audit_repeats(hands: list[HandLog]) -> list[Finding]:
             problems.append(Finding(hand.start.where, f"hand {hand.number}: the dealer's 连庄 count is {start['repeats']}; "
                                                       f"the hands before it make it {expected}"))
         end = hand.end.event if hand.end is not None else None
-        if end is None or "repeats" not in start:
+        counted = type(start.get("repeats")) is int           # (a tampered line may hold anything there)
+        if end is None or not counted:
             expected = None
         elif end["result"] == "void":
             expected = start["repeats"]

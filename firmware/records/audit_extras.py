@@ -68,7 +68,10 @@ def audit_extras(ruleset: Ruleset, hand: HandLog, start: dict, end: dict, winner
 def _dealt(ruleset: Ruleset, dealer: int, seat: int, end: dict) -> list[Tile]:
     """The tiles `seat` was dealt: its deal positions over the wall revealed at hand_end."""
     ring = end["ring"]
-    return sorted(Tile.parse(ring[p // 2][p % 2]) for p in ruleset.dealing.plan(dealer, ruleset.players).positions_of(seat))
+    positions = ruleset.dealing.plan(dealer, ruleset.players).positions_of(seat)
+    if any(p // 2 >= len(ring) for p in positions):          # (the audit of the hand names the wall's size)
+        raise ValueError(f"the revealed wall has {len(ring)} stacks: too few for the deal")
+    return sorted(Tile.parse(ring[p // 2][p % 2]) for p in positions)
 
 
 def _special_kongs(ruleset: Ruleset, events: list[dict], dealer: int, end: dict) -> list[str]:

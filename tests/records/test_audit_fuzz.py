@@ -95,6 +95,20 @@ def test_an_unknown_ruleset_or_option_is_one_problem_at_its_hand(field, value, s
     assert len(found) == 1 and found[0].startswith(f"o.jsonl:{events.index(start) + 1}: {says}"), report.problems
 
 
+@pytest.mark.parametrize("kind, field, value", [
+    ("hand_start", "repeats", None),       # the 连庄 count, added to once the hand's end is read
+    ("hand_end", "ring", []),              # the wall 长春's special kongs are checked against
+])
+def test_a_tampered_count_or_wall_is_a_problem_not_an_exception(kind, field, value):
+    """Found by the soak sweep (every field of every line): both stopped the audit with a TypeError and
+    an IndexError."""
+    events = play("changchun", hands=1, seed=2)
+    line = next(e for e in events if e["event"] == kind)
+    line[field] = value
+    report = audit_recorders([recorder_from_events("c.jsonl", events)])
+    assert not report.sound
+
+
 def test_a_file_with_no_event_at_all_is_bad_input_naming_its_first_line():
     with pytest.raises(BadInput, match=r"^x.jsonl:2: not JSON .*; is x.jsonl a flight recorder\?$"):
         read_recorder("x.jsonl", b"\nnot json\n[1, 2]\n")
