@@ -182,7 +182,7 @@ class WallTracker:
             raise TrackingError(f"stack {pos.wall}/{pos.stack} went from {before} to {tiles} tiles: a tile was put back")
         return [self._take_one(pos) for _ in range(before - tiles)]
 
-    def unseen_order(self, lower: Mapping[StackPos, int], owed: int) -> "UnseenTakes":
+    def unseen_order(self, lower: Mapping[StackPos, int], owed: int) -> UnseenTakes:
         """The stacks the sensors now read lower (stack → tiles left) than this tracker knows, as
         single takes in the order a table most likely made them while nobody watched: the `owed`
         replacements first (the seat that owed them took them at once), then the head's draws (the

@@ -35,13 +35,14 @@ def killed_owing_a_replacement() -> HandState:
     return hand
 
 
-def played_on_blind(journaled: HandState) -> dict[int, tuple[int, ...]]:
-    """What the wall sensors read once the players played on unseen: the replacement, the head's
-    draws, a replacement for each of the two 杠."""
+def played_on_blind(journaled: HandState, kong_seats: tuple[int, ...] = (2, 3)) -> dict[int, tuple[int, ...]]:
+    """What the wall sensors read once the players played on unseen: the replacement still owed (if
+    any), the head's draws, a tail tile for each seat's 杠."""
     table = HandState.from_json(journaled.to_json())
-    take_tail_tile(table)
+    while table.tracker.special_owed:
+        take_tail_tile(table)
     take_head(table, HEAD_DRAWS)
-    for seat in (2, 3):
+    for seat in kong_seats:
         table.pending_kong[seat] = False
         take_tail_tile(table)
     return sensors_of(table)
@@ -89,7 +90,7 @@ def test_with_nothing_owed_the_head_is_followed_before_the_tail_in_its_own_order
     hand = killed_owing_a_replacement()
     take_tail_tile(hand)                                        # the 过杠's replacement, seen
     tail = hand.tracker.next_tail()                             # the bottom tile of the tail's first stack
-    sensors = played_on_blind_without_owing(hand)
+    sensors = played_on_blind(hand, kong_seats=(2, 3, 0))
     unseen, problem = hand.blind_changes(sensors)
     assert problem is None and unseen.owed == ()
     takes = [take for pos, tiles in unseen.rest for take in hand.on_wall_change(pos, tiles)]
@@ -97,11 +98,3 @@ def test_with_nothing_owed_the_head_is_followed_before_the_tail_in_its_own_order
     assert all(t.in_order for t in takes)
     assert [t.slot.ring for t in takes[HEAD_DRAWS:]] == [tail.ring, tail.ring - 1, tail.ring - 1]   # backwards
 
-
-def played_on_blind_without_owing(journaled: HandState) -> dict[int, tuple[int, ...]]:
-    table = HandState.from_json(journaled.to_json())
-    take_head(table, HEAD_DRAWS)
-    for seat in (2, 3, 0):
-        table.pending_kong[seat] = False
-        take_tail_tile(table)
-    return sensors_of(table)
