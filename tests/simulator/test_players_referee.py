@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 import pytest
 
 from drivers.motor_protocol import Key, LiftPosition
-from drivers.table_ui import (BAO, CHANGE_BAO_HINT, ENTRY, LAY_HAND, LAY_LIANG, LAY_MELDS, LIANG, LIANG_REFUSED,
-                              LIANG_REPLACE, NOT_A_WIN, RELATIVE_SEATS, ROLL_BAO, SELF_DRAWN, WIN_DONE, WIN_FROM,
-                              WIN_TILE, Phase, choice_text, relative_name, roll_prompt, seat_status)
+from drivers.table_ui import (ADDED_KONG, BAO, CHANGE_BAO_HINT, ENTRY, LAY_HAND, LAY_LIANG, LAY_MELDS, LIANG,
+                              LIANG_REFUSED, LIANG_REPLACE, NOT_A_WIN, RELATIVE_SEATS, ROLL_BAO, SELF_DRAWN, WIN_DONE,
+                              WIN_FROM, WIN_TILE, Phase, choice_text, kong_from_question, relative_name, roll_prompt,
+                              seat_status)
 from rulesets.dice import SecondRollerPicksStart, count_seats
 from rulesets.hand import Hand, Meld, MeldKind, WinContext
 from rulesets.indicators import Effect, RevealContext, Timing
@@ -67,6 +68,7 @@ class HandRecord:
     wins: list[WinRecord] = field(default_factory=list)
     kongs: int = 0
     kong_keys: int = 0
+    kong_givers: list[tuple[int, str]] = field(default_factory=list)   # (seat, answer to 第N杠来自)
     result: str = ""
     swept: int = 0
 
@@ -88,6 +90,7 @@ class Referee(WorldObserver):
         self._public_wilds: tuple[Tile, ...] = ()
         self._queue: asyncio.Queue = asyncio.Queue()
         self._backlog: list[tuple] = []
+        self.asks: list[tuple[int, int]] = []
         self.phase: Phase | None = None
         self.hand: HandRecord | None = None
         table.world.observers.append(self)
@@ -115,9 +118,14 @@ class Referee(WorldObserver):
 
     # -- events ------------------------------------------------------------------------------------
 
-    async def next_key(self, panels: tuple[int, ...] | None = None, keys: tuple[Key, ...] | None = None) -> tuple:
+    async def next_key(self, panels: tuple[int, ...] | None = None, keys: tuple[Key, ...] | None = None,
+                       *, or_question: bool = False) -> tuple | None:
+        """The next wanted key (others wait in the backlog); with `or_question`, None as soon as a
+        question is due (as on the controller, a due question goes before any key)."""
         def wanted(ev: tuple) -> bool:
             return (panels is None or ev[1] in panels) and (keys is None or ev[2] in keys)
+        if or_question and self.asks:
+            return None
         for ev in self._backlog:
             if wanted(ev):
                 self._backlog.remove(ev)
@@ -126,6 +134,8 @@ class Referee(WorldObserver):
             ev = await self._queue.get()
             if ev[0] == "wall":
                 self._on_wall(*ev[1:])
+                if or_question and self.asks:
+                    return None
                 continue
             if self._on_key_now(ev):
                 continue
@@ -165,6 +175,7 @@ class Referee(WorldObserver):
         self.bao_roller: int | None = None
         self.pending_kong: dict[int, bool] = {}
         self.kongs_by_seat: dict[int, list[bool]] = {}
+        self.asks: list[tuple[int, int]] = []       # 第N杠来自 due: (seat, N)
         self.wins_done: list[int] = []
         self.out: set[int] = set()
         self.ring = None
@@ -313,6 +324,8 @@ class Referee(WorldObserver):
                 seat, concealed = next(iter(self.pending_kong.items()))
                 del self.pending_kong[seat]
                 self.kongs_by_seat.setdefault(seat, []).append(concealed)
+                if not concealed and self.ruleset.has_phase("kong_giver"):
+                    self.asks.append((seat, self.kongs_by_seat[seat].count(False)))
                 self.kongs += 1
                 hand.kongs += 1
                 reason = "kong"
@@ -430,7 +443,11 @@ class Referee(WorldObserver):
     async def _play(self) -> None:
         while not self._over():
             liang = (Key.RIGHT,) if self.ruleset.has_phase("liang_pai") else ()
-            _, seat, key, _ = await self.next_key(self.sides, (Key.HU, Key.CONFIRM, Key.DICE) + liang)
+            ev = await self.next_key(self.sides, (Key.HU, Key.CONFIRM, Key.DICE) + liang, or_question=True)
+            if ev is None:
+                await self._ask_kong_from(*self.asks.pop(0))
+                continue
+            _, seat, key, _ = ev
             if key == Key.RIGHT:
                 await self._liang(seat)
             elif key == Key.HU:
@@ -452,6 +469,14 @@ class Referee(WorldObserver):
                     await self._choose_bao()       # 换宝
             if not self._over() and self.count().exhausted and self.head_taken >= self.deal_size:
                 self.show(Phase.LAST_TILE)
+
+    async def _ask_kong_from(self, seat: int, nth: int) -> None:
+        """云南: who gave the seat's N-th exposed kong (its players in play order from 下家, or 补杠)."""
+        others = sorted((s for s in self.sides if s != seat), key=lambda s: (s - seat) % 4)
+        names = [relative_name(seat, s, self.sides) for s in others] + [ADDED_KONG]
+        answer = await self.choose(seat, kong_from_question(nth), names)
+        self.line(seat, 1, "")
+        self.hand.kong_givers.append((seat, names[answer]))
 
     async def _liang(self, seat: int) -> None:
         """沈阳 亮牌: the set laid on the zone; a 东南西北 过杠 waits for its tail replacement."""
@@ -571,6 +596,8 @@ class Referee(WorldObserver):
         hand.result = "win" if self.wins_done else "draw"
         if not self.wins_done and not self.count().exhausted:
             self.violations.append(f"hand {hand.number}: 荒庄 confirmed with {self.count().live} live tiles")
+        if not self.wins_done and self.asks:
+            self.violations.append(f"hand {hand.number}: 荒庄 confirmed with 第N杠来自 unanswered: {self.asks}")
         self.show(Phase.HAND_OVER, "荒庄" if not self.wins_done else "胡")
         if not self.wins_done or self.dealer not in self.wins_done:
             if self.wins_done:
@@ -655,3 +682,12 @@ def test_a_few_hands_of_dongbei_are_clean():
     assert [h.result for h in referee.hands] == players.stats.per_hand
     for hand in referee.hands:
         assert all(t.end != "out_of_order" for t in hand.takes)
+
+
+def test_yunnan_asks_who_gave_each_exposed_kong_and_a_drawn_hand_with_one_ends():
+    # seed 4: hand 15 is a 荒庄 after two exposed kongs; nobody confirms it while his kong is unanswered
+    referee, players = run(referee_hands("yunnan", seed=4, hands=15), timeout=60)
+    assert referee.violations == [] and players.errors == []
+    assert any(h.result == "draw" and h.kong_givers for h in referee.hands)
+    meant = [(a.seat, a.detail.split()[1]) for a in players.journal if a.what == "kong_from"]
+    assert meant == [given for h in referee.hands for given in h.kong_givers]
