@@ -45,6 +45,10 @@ POLL_S = 0.05                   # how often the ledger is looked at
 FIRST_HAND_GUESS_S = 0.3        # a hand's time at --speed 0 until the ledger has shown one
 RESTARTS = 3                    # a controller that exits by itself is started again this often, then it is an error
 DISRUPTIONS = ("cut_motor", "cut_rfid", "reset_motor", "reset_rfid", "kill", "kill")
+# dealt only when named in --kinds: the display's link, a port that vanishes (a USB adapter pulled
+# and put back), a controller frozen for 0.5–8 s (SIGSTOP: an SD card stalling the Pi) and a clean
+# restart (SIGTERM: the owner restarting the service)
+MORE_DISRUPTIONS = ("cut_display", "reset_display", "unplug_motor", "unplug_rfid", "freeze", "term")
 
 
 @dataclass
@@ -104,6 +108,17 @@ class Controller:
 
     def kill(self) -> None:
         self.end(signal.SIGKILL)
+
+    async def freeze(self, seconds: float) -> None:
+        """Stopped (SIGSTOP) for `seconds`, then on again: the boards see a host gone quiet."""
+        if not self.alive():
+            return
+        self.process.send_signal(signal.SIGSTOP)
+        try:
+            await asyncio.sleep(seconds)
+        finally:
+            if self.alive():
+                self.process.send_signal(signal.SIGCONT)
 
     def stop(self) -> None:
         self.end(signal.SIGTERM)
@@ -279,10 +294,19 @@ async def disrupt(what: str, rng: random.Random, sim: SimulatorProcess, controll
     figures.moments[where] = figures.moments.get(where, 0) + 1
     if what.startswith("cut_"):
         await sim.control.cut(what.removeprefix("cut_"), rng.uniform(0.2, 5.0))
+    elif what.startswith("unplug_"):
+        await sim.control.unplug(what.removeprefix("unplug_"), rng.uniform(0.2, 5.0))
     elif what.startswith("reset_"):
         await sim.control.reset(what.removeprefix("reset_"))
-    elif what == "kill":
-        controller.kill()
+    elif what == "freeze":
+        await controller.freeze(rng.uniform(0.5, 8.0))
+    elif what in ("kill", "term"):
+        if what == "term":
+            await controller.started()          # a SIGTERM before the handlers are in would be a kill
+        controller.end(signal.SIGKILL if what == "kill" else signal.SIGTERM)
+        if what == "term" and controller.exits[-1] != 0:
+            figures.controller_errors.append(f"SIGTERM mid-run ended the controller with status "
+                                             f"{controller.exits[-1]}, not 0; see controller.log")
         controller.start()
 
 
@@ -421,13 +445,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=2, help="a disruption after 1 to EVERY hands")
     parser.add_argument("--folder", default="",
                         help="where each region's ports, state and recorders go (default: a new folder in /tmp)")
+    known = ", ".join(sorted(set(DISRUPTIONS + MORE_DISRUPTIONS)))
     parser.add_argument("--kinds", default=",".join(DISRUPTIONS),
-                        help=f"the disruptions dealt, comma-separated (of {', '.join(sorted(set(DISRUPTIONS)))})")
+                        help=f"the disruptions dealt, comma-separated (of {known}; default {','.join(DISRUPTIONS)})")
     args = parser.parse_args(argv)
     kinds = tuple(args.kinds.split(","))
-    unknown = sorted(set(kinds) - set(DISRUPTIONS))
+    unknown = sorted(set(kinds) - set(DISRUPTIONS + MORE_DISRUPTIONS))
     if unknown:
-        parser.error(f"unknown disruption(s) {', '.join(unknown)}: choose from {', '.join(sorted(set(DISRUPTIONS)))}")
+        parser.error(f"unknown disruption(s) {', '.join(unknown)}: choose from {known}")
     regions = args.regions.split(",")
     if len(set(regions)) != len(regions):
         parser.error("a region is named twice in --regions: run it again with another --seed instead")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from tests.asyncio_support import run
-from tests.reliability.campaign import DISRUPTIONS, RegionFigures, campaign, report
+from tests.reliability.campaign import DISRUPTIONS, MORE_DISRUPTIONS, RegionFigures, campaign, report
 
 
 def assert_sound(results: list[RegionFigures]) -> None:
@@ -40,6 +40,16 @@ def test_a_short_campaign_loses_nothing(tmp_path):
     assert sum(r.played for r in results) >= 10            # voided hands reach the ledger too
     kinds = {kind for r in results for kind in r.disruptions}
     assert kinds == set(SHORT_KINDS), f"not every kind of disruption fell: {kinds}"
+
+
+def test_a_frozen_controller_a_display_reboot_a_pulled_port_and_clean_restarts_lose_nothing(tmp_path):
+    # four clean restarts (SIGTERM) in the deck: before the mend, draws the players made while a
+    # stopping controller wrote its journal reached its recorder and, again, the next one's
+    kinds = MORE_DISRUPTIONS + ("term",) * 3
+    results = run(campaign(["dongbei"], hands=8, seed=2, folder=tmp_path, every=1, kinds=kinds), timeout=240)
+    assert_sound(results)
+    dealt = {kind for r in results for kind in r.disruptions}
+    assert dealt == set(kinds), f"not every kind of disruption fell: {dealt}"
 
 
 @pytest.mark.soak
