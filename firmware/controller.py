@@ -143,6 +143,7 @@ class TableController:
         self._changed = asyncio.Condition()
         self.seat_lines = SeatLines(self._write_seat_line, lambda message: self.recorder.emit("warning", message=message))
         self._tasks: list[asyncio.Task] = []
+        self._pumps: list[asyncio.Task] = []
         self.worker = ProcessWorker(on_fault=self._worker_fault)     # scoring: off the loop and off its GIL
         self.loop_watch = LoopWatch()
         self._hand: HandListener | None = None
@@ -182,9 +183,9 @@ class TableController:
         self.worker.start()                          # it builds the win tables meanwhile
         gc.freeze()     # what start-up built lives as long as the table: no full collection scans it again
         await self.table.connected()
-        self._tasks = [asyncio.create_task(self._pump("motor", self.devices.motor), name="pump-motor"),
-                       asyncio.create_task(self._pump("rfid", self.devices.rfid), name="pump-rfid"),
-                       asyncio.create_task(self.seat_lines.run(), name="seat-writer")]
+        self._pumps = [asyncio.create_task(self._pump("motor", self.devices.motor), name="pump-motor"),
+                       asyncio.create_task(self._pump("rfid", self.devices.rfid), name="pump-rfid")]
+        self._tasks = [*self._pumps, asyncio.create_task(self.seat_lines.run(), name="seat-writer")]
         if self.devices.display is not None:
             watch = DisplayWatch(self.devices.display, self.presenter, on_touch=self._on_touch,
                                  on_silent=self._display_silent, on_back=self._display_back)
@@ -201,6 +202,21 @@ class TableController:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
         await self.worker.stop()
+
+    @property
+    def applies_events(self) -> bool:
+        """Board events are being applied (from `start` until `stop_events` or `stop`)."""
+        return any(not task.done() for task in self._pumps)
+
+    async def stop_events(self) -> None:
+        """Apply no more board events: a stopping session journals the hand as these left it, and
+        what the boards send after stays unacknowledged, for the next start (as after a kill).
+        Without this, the players' draws during the stop reached the recorder but not the journal,
+        and the next start recorded them again."""
+        for task in self._pumps:
+            task.cancel()
+        await asyncio.gather(*self._pumps, return_exceptions=True)
+        self._pumps = []
 
     async def self_test(self) -> None:
         """The board's constants against the ruleset; the current lifts, hatch, walls and faults."""

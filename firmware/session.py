@@ -204,6 +204,7 @@ class TableSession:
             raise
         finally:
             await self._stop_tasks()
+            await hub.stop_events()                     # the hand stands still while it is journaled
             await self._journal_hand_at_stop()
             hub.recorder.release_lines(keep_holding=False)
             if self.state is not None:
