@@ -410,10 +410,12 @@ class HostLink:
         delivered before that was sent by the board before the command reached it (a key pressed
         before a line was on a seat's display).  (Not the acknowledgement's moment: an ack lost on
         the wire comes late, after keys pressed once the line was shown.)"""
+        if self.identity is None and self._reconnectors:
+            # the old session is gone and a new one is being opened, however its last attempt ended
+            # (a HELLO unanswered is NoResponse): the link is lost for now, not gone for good
+            raise SessionLost(f"{self.device}: a new session is being opened: send the command again once it is")
         if self._failure is not None and not self._holding:
             raise self._failure
-        if self.identity is None and self._reconnectors:     # the old session is gone, a new one opening
-            raise SessionLost(f"{self.device}: a new session is being opened: send the command again once it is")
         if self.identity is None:
             raise LinkError(f"{self.device}: not connected (handshake first)")
         pending = _Pending(msg, payload, self._loop.create_future())

@@ -96,7 +96,6 @@ async def reconnect(client: BoardClient, url: str | None = None, *, session: Ses
 async def _attempts(client: BoardClient, url: str | None, session: SessionRef | None, backoff: Backoff,
                     on_attempt: AttemptHandler) -> Reconnected:
     link = client.link
-    fresh = link.identity is None
     old_boot = link.identity.boot_counter if link.identity is not None else (
         session.boot_counter if session is not None else None)
     number = 0
@@ -110,6 +109,9 @@ async def _attempts(client: BoardClient, url: str | None, session: SessionRef | 
                     raise LinkError(f"{client.device}: the port is gone and there is no URL to "
                                     "reopen it: open the board again")
                 await _reopen(client, url)
+            # no session to resume: never connected, or the board rebooted and the new session's
+            # HELLO went unanswered last time (a board still starting): open one
+            fresh = link.identity is None
             identity = await (client.connect(session) if fresh else client.reconnect())
         except RETRYABLE as error:
             unanswered = isinstance(error, NoResponse)

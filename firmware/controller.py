@@ -250,10 +250,18 @@ class TableController:
         ours = {(FaultCode.HOST_LOST, 0), (FaultCode.EMERGENCY_STOP, 0)}
         board_faults = [f for f in self.faults.latched() if f.source in ("motor", "rfid")]
         if board_faults and all((f.code, f.unit) in ours for f in board_faults):
-            for source in {f.source for f in board_faults}:
+            # a board whose link is down is cleared when it is back (its own episode ends here too):
+            # waiting for it would hold the other board's events
+            sources = sorted({f.source for f in board_faults} - self.links.down)
+            for source in sources:
                 board = self.devices.motor if source == "motor" else self.devices.rfid
-                await board.clear_faults()
-            self.recorder.emit("host_lost_cleared", boards=sorted({f.source for f in board_faults}))
+                try:
+                    await board.clear_faults()
+                except LinkError as error:      # it dropped again: its own episode clears it once back
+                    if not is_episode(error):
+                        raise
+            if sources:
+                self.recorder.emit("host_lost_cleared", boards=sources)
 
     async def advance(self, trigger: str) -> None:
         """Step the table's lifecycle machine (firmware.machines)."""
@@ -582,8 +590,8 @@ class TableController:
         """A person acknowledged: clear the boards' faults whose cause is gone, and ours."""
         self._fault_clears += 1
         self.faults.acknowledge_controller_faults()
-        await self.devices.motor.clear_faults()
-        await self.devices.rfid.clear_faults()
+        await self.send(self.devices.motor.clear_faults)        # across a link episode: once it is back
+        await self.send(self.devices.rfid.clear_faults)
         if not self.faults.active:
             self.presenter.show_page("main")
         await self._notify()

@@ -222,6 +222,36 @@ def test_a_rebooted_board_refuses_the_resumption_and_commands_in_flight_fail_wit
     run(main())
 
 
+def test_a_command_sent_while_a_rebooted_board_is_not_answering_yet_waits_as_for_any_lost_link():
+    """The board rebooted: the resumption is refused, and the new session's HELLO goes unanswered
+    for a while (the host was frozen past the handshake's time, the board still starting).  A
+    command sent between two attempts fails as a lost link does (SessionLost: send it again once the
+    link is back), not with the handshake's NoResponse, which the controller takes for a board that
+    was never there and stops the table for (the fault campaign, 河北 seed 60067).  The next attempt
+    opens the new session (it had failed with "not connected": there was no session to resume)."""
+    async def main():
+        b = bench(config=LinkConfig(hello_timeout=0.05, hello_interval=0.02))
+        await b.motor.connect()
+        await b.lose()
+        b.board.reboot(8)
+        answer_hello = b.board._on_hello
+        b.board._on_hello = lambda frame: None           # starting up: HELLO goes unanswered
+        b.wire.faults.silent = False
+        failed = asyncio.Event()
+        task = asyncio.ensure_future(reconnect(b.motor, backoff=Backoff(first=0.05, most=0.05),
+                                               on_attempt=lambda attempt: attempt.error and failed.set()))
+        await failed.wait()
+        with pytest.raises(SessionLost):
+            await b.motor.seat_text(0, 0, "between two attempts")
+        b.board._on_hello = answer_hello
+        outcome = await task
+        assert not outcome.resumed and outcome.rebooted
+        await b.motor.seat_text(0, 0, "sent again")
+        assert b.ran == ["sent again"]
+        await b.close()
+    run(main())
+
+
 def test_a_board_that_no_longer_holds_the_session_gets_a_new_one_and_says_so():
     async def main():
         b = bench()
