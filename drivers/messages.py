@@ -350,6 +350,7 @@ class FaultCode(IntEnum):
     READER = 21             # RFID: the reader chip does not answer
     DISPLAY = 22            # controller: the public display does not answer (clears when it does)
     LINK_LOST = 23          # controller: a board's link is down, reconnecting (clears when it is back)
+    STORAGE = 24            # controller: a disk write failed (card full or failing); retried, clears when one lands
 
     @property
     def label(self) -> str:

@@ -485,6 +485,15 @@ class TableController:
         if event.pressed and (event.page, event.component) == ("fault", "b_ack"):
             asyncio.get_running_loop().create_task(self.acknowledge_faults())
 
+    def storage_failed(self, error: BaseException) -> None:
+        """A disk write failed (the card full or failing): E24 shown and logged while the writes are
+        retried; the boards' events wait unacknowledged meanwhile, so play waits with them."""
+        self.latch(LatchedFault(FaultCode.STORAGE, 0, f"a disk write failed: {error}", "storage"))
+
+    def storage_back(self) -> None:
+        if self.faults.has(FaultCode.STORAGE) and self.faults.clear(FaultCode.STORAGE, 0, "storage"):
+            self.presenter.show_page("main")
+
     def _display_silent(self, why: str) -> None:
         self.latch(LatchedFault(FaultCode.DISPLAY, 0, why, "display"))
 

@@ -71,13 +71,17 @@ HINTS: dict[int, Hint] = {
                               "wait: the controller reconnects by itself and the table goes on"),
     FaultCode.DISPLAY: Hint("显示屏无响应", "display silent", "检查显示屏的线和电源",
                             "check the display's cable and power; the table goes on and repaints it when it answers"),
+    FaultCode.STORAGE: Hint("存储写入失败", "storage", "请清理存储卡空间或更换存储卡",
+                            "free space on the storage card or replace it; the table retries the write and goes on "
+                            "by itself once it lands"),
 }
 UNKNOWN_HINT = Hint("故障", "fault", "排除原因后按确认", "acknowledge when the cause is gone")
 
 # Faults that clear by themselves when their cause goes: the hatch interlock stops motion while it is
 # open (motion waits for it, never spins) and nobody has to acknowledge a hatch simply shut again; a
-# silent display is shown and logged, and clears when the display answers.
-INTERLOCKS = frozenset({FaultCode.HATCH_OPEN, FaultCode.DISPLAY, FaultCode.LINK_LOST})
+# silent display is shown and logged, and clears when the display answers; a failed disk write is
+# retried, and clears when one lands (meanwhile the boards' events wait unacknowledged: play waits).
+INTERLOCKS = frozenset({FaultCode.HATCH_OPEN, FaultCode.DISPLAY, FaultCode.LINK_LOST, FaultCode.STORAGE})
 
 
 def hint_for(code: int) -> Hint:

@@ -18,6 +18,7 @@ takes made meanwhile are read off the wall sensors) or is voided when the walls 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from concurrent.futures import Future
 from dataclasses import replace
@@ -42,7 +43,7 @@ from .hand.state import HandOutcome, HandState
 from .presenter import DisplayMirror
 from .records.chain_tail import file_chain_head
 from .records.ledger import HAND_KEY, NEXT_SET_KEY, SESSION_KEY, EncodedJson, HandRecord, Ledger
-from .records.store import Store
+from .records.store import WRITE_ERRORS, Store
 from .state import SessionState
 from .table_log import log_table
 
@@ -54,6 +55,8 @@ CHAIN_KEY = "chain"                # the flight recorder's chain head after the 
 RECORDER_KEY = "recorder"          # the file the last run's flight recorder wrote (its chain goes on)
 LINKS_KEY = "links"                # each board's link session and the last event of it applied
 REJECTED_KEY = "rejected_set"      # a set the check rejected, not yet acknowledged (RejectedSet)
+log = logging.getLogger("mahjong_table.session")
+STORAGE_RETRY_S = 2.0              # a disk write that failed (E24) is tried again after this long
 
 
 async def _through_a_stop(committed: "asyncio.Future[Any]") -> bool:
@@ -147,6 +150,7 @@ class TableSession:
         """Play `hands` hands (or until cancelled); return how many were played."""
         hub = self.hub
         hub.recorder.hold_lines()                   # a hand's lines reach the file behind its journal
+        self.store.watch(hub.storage_failed)        # a disk that refuses writes: E24 until one lands again
         saved = await self.store.run(self.ledger.journal) if self._resume else {}
         head = await self._chain_head(saved)
         if head is not None:
@@ -205,10 +209,14 @@ class TableSession:
         finally:
             await self._stop_tasks()
             await hub.stop_events()                     # the hand stands still while it is journaled
-            await self._journal_hand_at_stop()
-            hub.recorder.release_lines(keep_holding=False)
-            if self.state is not None:
-                await self.store.run(self.ledger.end_session, self.state.session_id)
+            try:
+                await self._journal_hand_at_stop()
+                hub.recorder.release_lines(keep_holding=False)
+                if self.state is not None:
+                    await self.store.run(self.ledger.end_session, self.state.session_id)
+            except WRITE_ERRORS as error:               # logged by the store; the stop goes on
+                log.error("stopping with the disk refusing writes (%s): the next start reads the boards for what "
+                          "the journal does not hold", error)
             await hub.stop()
             if self._own_store:
                 self.store.close()
@@ -271,12 +279,10 @@ class TableSession:
         self._settling = True
         self._journaled_hand = None                 # the ledger's commit drops the hand from the journal
         try:
-            recorded = self.store.queue(self.ledger.record_hand, after.session_id,
-                                        HandRecord(outcome.number, outcome.dealer, outcome.result, outcome.winners,
-                                                   outcome.payments, outcome.wall_hash, self._hand_started,
-                                                   _scored_items(self.flow.hand)), after.to_json())
-            hub.recorder.release_lines()            # the hand's last lines, behind the ledger's commit
-            stopped = await _through_a_stop(recorded)
+            record = HandRecord(outcome.number, outcome.dealer, outcome.result, outcome.winners, outcome.payments,
+                                outcome.wall_hash, self._hand_started, _scored_items(self.flow.hand))
+            stopped = await self._ledger_commit(lambda: self.store.queue(self.ledger.record_hand, after.session_id,
+                                                                         record, after.to_json()))
             self.state = after
             hub.recorder.emit("hand_end", result=outcome.result, winners=list(outcome.winners),
                               payments=list(outcome.payments), totals=list(after.totals), next_dealer=after.dealer,
@@ -300,11 +306,9 @@ class TableSession:
         self._settling = True
         self._journaled_hand = None                 # the ledger's commit drops the hand from the journal
         try:
-            recorded = self.store.queue(self.ledger.record_hand, after.session_id,
-                                        HandRecord(hand.number, hand.dealer, "void", (), (0, 0, 0, 0),
-                                                   hand.wall_hash()), after.to_json())
-            hub.recorder.release_lines()
-            stopped = await _through_a_stop(recorded)
+            record = HandRecord(hand.number, hand.dealer, "void", (), (0, 0, 0, 0), hand.wall_hash())
+            stopped = await self._ledger_commit(lambda: self.store.queue(self.ledger.record_hand, after.session_id,
+                                                                         record, after.to_json()))
             self.state = after
             hub.recorder.open_hand(hand.number)
             hub.recorder.emit("hand_void", reason=reason)
@@ -319,6 +323,22 @@ class TableSession:
         for seat in hand.ruleset.players:                  # a question it was asking is void with it
             hub.presenter.prompt(seat, "")
         hub.presenter.phase(Phase.HAND_OVER, "本局作废")       # the reason, in English, is in the log
+
+    async def _ledger_commit(self, queue_write: Callable[[], "asyncio.Future[Any]"]) -> bool:
+        """A hand's ledger row, committed through a stop (`_through_a_stop`, whose answer this is) and
+        through a disk that refuses it for a while (E24 shown meanwhile: tried again until it lands).
+        The hand's last recorder lines are queued right behind the first try."""
+        written = queue_write()
+        self.hub.recorder.release_lines()
+        while True:
+            try:
+                stopped = await _through_a_stop(written)
+            except WRITE_ERRORS:
+                await asyncio.sleep(STORAGE_RETRY_S)
+                written = queue_write()
+                continue
+            self._landed()
+            return stopped
 
     def _show_settled(self, outcome: HandOutcome, state: SessionState) -> None:
         presenter = self.hub.presenter
@@ -361,12 +381,39 @@ class TableSession:
         while True:
             await self._dirty.wait()
             self._dirty.clear()
-            await self._commit_journal()
+            await self._journal_landed()
 
     async def _journal_now(self) -> None:
         """The hand as it stands, committed now (behind whatever was queued before): a win is shown
         only once a restart would know it."""
-        await self._commit_journal()
+        await self._journal_landed()
+
+    async def _journal_landed(self) -> None:
+        """`_commit_journal`, tried again while the disk refuses it (E24 shown meanwhile, and the
+        boards' events unacknowledged: play waits)."""
+        while True:
+            try:
+                await self._commit_journal()
+            except WRITE_ERRORS:
+                await asyncio.sleep(STORAGE_RETRY_S)
+                continue
+            self._landed()
+            return
+
+    async def _written(self, write: Callable[..., Any], *args: Any) -> Any:
+        """A write the table waits for, tried again while the disk refuses it (E24 shown meanwhile)."""
+        while True:
+            try:
+                result = await self.store.run(write, *args)
+            except WRITE_ERRORS:
+                await asyncio.sleep(STORAGE_RETRY_S)
+                continue
+            self._landed()
+            return result
+
+    def _landed(self) -> None:
+        if self.store.landed():
+            self.hub.storage_back()
 
     async def _commit_journal(self) -> None:
         """The hand (if one is open and not settling) with the boards' last events applied to it, in
@@ -452,7 +499,7 @@ class TableSession:
         if self.state is not None:
             self.store.submit(self.ledger.end_session, self.state.session_id)
             self._fault_interval = None
-        session_id = await self.store.run(self.ledger.start_session, ruleset.id, dict(ruleset.options))
+        session_id = await self._written(self.ledger.start_session, ruleset.id, dict(ruleset.options))
         self.state = SessionState.new(session_id, ruleset, self.state.hand_number if self.state else 0)
         self._journal(SESSION_KEY, self.state.to_json())
         hub.recorder.emit("session_start", hand=0, ruleset=ruleset.id, options=dict(ruleset.options),
@@ -595,7 +642,7 @@ class TableSession:
         try:
             if begun is None:
                 # committed before the boards are asked anything: a restart must know of a build they may hold
-                await self.store.run(self.ledger.journal_put, BUILDING_KEY, self.builder.in_progress().to_json())
+                await self._written(self.ledger.journal_put, BUILDING_KEY, self.builder.in_progress().to_json())
                 wall = await self.builder.build()
             else:
                 wall = await self.builder.resume(begun)
@@ -660,7 +707,7 @@ class TableSession:
         naming the set below; a controller killed then took those dealt walls for a set still to rise,
         had them pushed in onto the other set in the mixer, and built both sets mixed (E07/E10, the
         players' walls empty: found by the fault campaign)."""
-        await self.store.run(self.ledger.journal_swap, {RAISED_SET_KEY: standing.to_json()}, (NEXT_SET_KEY,))
+        await self._written(self.ledger.journal_swap, {RAISED_SET_KEY: standing.to_json()}, (NEXT_SET_KEY,))
 
     def _sides(self) -> tuple[int, ...]:
         ruleset = self.hub.ruleset

@@ -98,8 +98,13 @@ class EventsFile:
             self._file.flush()
 
     def close(self) -> None:
-        if self._file is not None:
+        if self._file is None:
+            return
+        try:
             self._file.close()
+        except OSError as error:        # a full or failing card: its last lines are lost, said in one line
+            print(f"mahjong-table: the flight recorder {self.path} was not written to its end ({error.strerror}): "
+                  "free space on the card", file=sys.stderr)
 
     def _open(self) -> TextIO:
         if not self.exclusive:

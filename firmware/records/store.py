@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, TextIO, TypeVar
 
 T = TypeVar("T")
 log = logging.getLogger("mahjong_table.store")
+
+# What a disk that is full, read-only or failing raises (the ledger is SQLite, the recorder a file)
+WRITE_ERRORS = (sqlite3.Error, OSError)
+FailureWatcher = Callable[[BaseException], None]
 
 
 class Store:
@@ -25,6 +30,27 @@ class Store:
     def __init__(self, name: str = "table-store") -> None:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
         self._closed = False
+        self.failures = 0               # writes the disk refused (counted on the writer thread)
+        self._failures_seen = 0         # …as `landed` last saw them
+        self._told = False              # a failure was told, and no `landed` has said the disk is back
+        self._watch: tuple[asyncio.AbstractEventLoop, FailureWatcher] | None = None
+
+    def watch(self, on_failure: FailureWatcher) -> None:
+        """On this loop: `on_failure(error)` when the disk refuses a write, once until `landed` says
+        it is back (the hub shows E24 in between)."""
+        self._watch = (asyncio.get_running_loop(), on_failure)
+
+    def landed(self) -> bool:
+        """A write the caller waited for landed: True when the disk is back, that is when a failure
+        was told and no write failed since the last call (a journal commit lands while the flight
+        recorder's lines still fail: not back)."""
+        clean = self.failures == self._failures_seen
+        self._failures_seen = self.failures
+        if not (clean and self._told):
+            return False
+        self._told = False
+        log.info("disk writes land again")
+        return True
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run `fn(*args)` on the writer thread, after everything asked before it; await its result."""
@@ -33,13 +59,32 @@ class Store:
     def queue(self, fn: Callable[..., T], *args: Any) -> "asyncio.Future[T]":
         """Queue `fn(*args)` now, in order, and return what to await for its result (or its error):
         for a caller that must queue something else right behind it before waiting."""
-        return asyncio.wrap_future(self._executor.submit(fn, *args))
+        future = self._executor.submit(fn, *args)
+        future.add_done_callback(self._done)
+        return asyncio.wrap_future(future)
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
         """Run `fn(*args)` on the writer thread without waiting; a failure is logged, never lost."""
         future = self._executor.submit(fn, *args)
+        future.add_done_callback(self._done)
         future.add_done_callback(_log_failure)
         return future
+
+    def _done(self, future: Future) -> None:
+        """On the writer thread: a write the disk refused is counted; the first after the disk was
+        last known good is logged and told (the ones after it are not logged again)."""
+        error = None if future.cancelled() else future.exception()
+        if error is None or not isinstance(error, WRITE_ERRORS):
+            return                      # landed, or a bug (logged with its traceback: `_log_failure`)
+        self.failures += 1
+        if self._told:
+            return
+        self._told = True
+        log.error("a disk write failed: %s (the ledger and journal writes are retried; flight recorder "
+                  "lines written meanwhile may be lost)", error)
+        if self._watch is not None and not self._watch[0].is_closed():
+            loop, on_failure = self._watch
+            loop.call_soon_threadsafe(on_failure, error)
 
     def drain(self) -> None:
         """Block until everything asked so far is written (at shutdown, off the loop or at its end)."""
@@ -52,8 +97,9 @@ class Store:
 
 
 def _log_failure(future: Future) -> None:
-    error = future.exception()
-    if error is not None:
+    """A write that was not waited for failed for another reason than the disk: a bug, never lost."""
+    error = None if future.cancelled() else future.exception()
+    if error is not None and not isinstance(error, WRITE_ERRORS):
         log.error("a disk write failed: %s", error, exc_info=error)
 
 
@@ -107,4 +153,4 @@ class ThreadedSink:
             self._target.close()
 
 
-__all__ = ["Store", "ThreadedSink"]
+__all__ = ["Store", "ThreadedSink", "WRITE_ERRORS"]
