@@ -639,6 +639,9 @@ class TableSession:
     async def _build_next(self, begun: BuildInProgress | None = None) -> WallMap | None:
         """Build (or go on with) the next set; the journal knows it is begun, then that it is checked.
         None when the check rejected it (its faults are latched; `_set_aside` follows)."""
+        # both boards in a session first: one opening a new session after a reboot has no boot counter
+        # to journal yet (reading it raised "not connected" and stopped the table: campaign, 四川 70021)
+        await self.hub.until(self.hub.links_up)
         try:
             if begun is None:
                 # committed before the boards are asked anything: a restart must know of a build they may hold

@@ -389,3 +389,26 @@ def test_a_special_kong_chosen_just_before_a_motor_reboot_is_laid_when_the_table
     kongs = [e for e in log if e["event"] == "special_kong" and e["seat"] == struck[0]]
     assert kongs and kongs[-1]["accepted"]
     assert result.hands == 3 and audit_events(log) == []
+
+
+def test_a_build_begun_while_a_rebooted_rfid_board_opens_its_new_session_waits_for_it():
+    """As a hand ends, the RFID board reboots and leaves the new session's HELLO unanswered for a
+    while: the next build, which journals both boards' boot counters as it begins, waits for the
+    session (it had read the counter of a board with none, and the table stopped)."""
+    held = []
+
+    def reboot_deaf(table):
+        link = table.rfid.link
+        answer = link._on_hello
+        link._on_hello = lambda frame: held.append(frame)       # starting up: HELLO goes unanswered
+        table.reset_board("rfid")
+
+        def answer_again():
+            link._on_hello = answer
+        asyncio.get_running_loop().call_later(1.0, answer_again)
+
+    blow = once(lambda e: e["event"] == "hand_end" and e["hand"] == 1, reboot_deaf)
+    result, log = run(play_with("guangshui", 4, 2, blow), timeout=180)
+    assert held, "the rebooted board was never asked for a new session"
+    assert result.hands == 2 and audit_events(log) == []
+    assert any(e["event"] == "link_back" and e["board"] == "rfid" and e["rebooted"] for e in log)
