@@ -86,8 +86,10 @@ class Display:
 
     @classmethod
     async def open(cls, url: str, *, baudrate: int = DEFAULT_BAUDRATE, layout: DisplayLayout = LAYOUT,
-                   tries: int = 3) -> "Display":
-        """Open the port and check a display answers (`tries` pings: a noisy wire can lose one)."""
+                   tries: int = 3, must_answer: bool = True) -> "Display":
+        """Open the port and check a display answers (`tries` pings: a noisy wire can lose one).
+        With `must_answer` False, a display that does not answer is returned all the same (its
+        port is open): the caller watches it and paints it once it answers."""
         display = cls(await open_serial(url, baudrate=baudrate), layout=layout)
         try:
             for attempt in range(tries):
@@ -95,7 +97,7 @@ class Display:
                     await display.start()
                     break
                 except NoResponse:
-                    if attempt == tries - 1:
+                    if attempt == tries - 1 and must_answer:
                         raise
         except BaseException:
             await display.close()

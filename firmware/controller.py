@@ -70,7 +70,8 @@ async def open_devices(motor: str, rfid: str, display: str | None = None, baudra
     `sessions` are the link sessions a previous run journaled: a board that still holds one goes
     on with it, and hands over what it queued while no controller listened (keys pressed, tiles
     taken during a restart).  `patient`: a board that does not answer yet (a link cut; a port not
-    there yet, on a table with journaled sessions) is tried again with back-off, `say` hearing each wait.
+    there yet, on a table with journaled sessions) is tried again with back-off, `say` hearing each wait,
+    and a display that does not answer is opened all the same (E22 until it does).
     `hold_acks`: a board's event is acknowledged only once released, its journal write committed
     (TableSession): a controller killed before that gets it again when it resumes the session."""
     opened: list = []
@@ -84,7 +85,9 @@ async def open_devices(motor: str, rfid: str, display: str | None = None, baudra
             retried = _NOT_ANSWERING + ((PortError,) if sessions else ())
             opened.append(await (_open_patiently(opening, retried, say) if patient else opening()))
         if display is not None:
-            opened.append(await Display.open(display, baudrate=baudrate))
+            # patient: a display not answering yet is no reason to stop; the display watch latches
+            # E22 and paints it once it answers, as when it goes silent later
+            opened.append(await Display.open(display, baudrate=baudrate, must_answer=not patient))
         yield Devices(opened[0], opened[1], opened[2] if display is not None else None)
     finally:
         for device in opened:

@@ -59,3 +59,32 @@ def test_a_display_silent_mid_hand_is_a_fault_that_clears_and_the_hand_goes_on()
     fault = next(e for e in log if e["event"] == "fault" and e["code"] == "E22")
     assert fault["source"] == "display" and result.hands == 2
     assert audit_events(log) == []
+
+
+def test_a_display_silent_at_start_does_not_stop_a_table_run_patiently():
+    """A display not answering as the controller starts (its cable pulled, a restart under a cut):
+    `run` on a real table (`patient`) opens it all the same, for the display watch to latch E22 and
+    paint it once it answers, as when it goes silent later (the campaign, 云南 80060: status 1, "no
+    answer from the display", at a restart).  Unpatient (a test's table), it is still an error."""
+    from drivers.errors import NoResponse
+    from firmware.controller import open_devices
+
+    async def go():
+        table = SimulatedTable(seed=2, speed=0, faults=parse_faults(()))
+        endpoints = await table.start("pty")
+        table.go_silent("display")
+        try:
+            async with open_devices(endpoints.motor, endpoints.rfid, endpoints.display, patient=True) as devices:
+                assert devices.display is not None
+                table.go_silent("display", False)
+                await devices.display.ping(1.0)           # the same port: it answers once it can
+            try:
+                table.go_silent("display")
+                async with open_devices(endpoints.motor, endpoints.rfid, endpoints.display):
+                    raise AssertionError("a silent display opened on an unpatient start")
+            except NoResponse:
+                pass
+        finally:
+            await table.stop()
+
+    run(go(), timeout=60)
