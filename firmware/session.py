@@ -22,7 +22,7 @@ import logging
 import os
 from concurrent.futures import Future
 from dataclasses import replace
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, TypeVar
 
 from drivers.client import BoardClient
 from drivers.errors import CommandRejected
@@ -55,6 +55,7 @@ CHAIN_KEY = "chain"                # the flight recorder's chain head after the 
 RECORDER_KEY = "recorder"          # the file the last run's flight recorder wrote (its chain goes on)
 LINKS_KEY = "links"                # each board's link session and the last event of it applied
 REJECTED_KEY = "rejected_set"      # a set the check rejected, not yet acknowledged (RejectedSet)
+T = TypeVar("T")
 log = logging.getLogger("mahjong_table.session")
 STORAGE_RETRY_S = 2.0              # a disk write that failed (E24) is tried again after this long
 
@@ -328,17 +329,9 @@ class TableSession:
         """A hand's ledger row, committed through a stop (`_through_a_stop`, whose answer this is) and
         through a disk that refuses it for a while (E24 shown meanwhile: tried again until it lands).
         The hand's last recorder lines are queued right behind the first try."""
-        written = queue_write()
+        first = [queue_write()]                  # the first try, queued before the recorder's lines
         self.hub.recorder.release_lines()
-        while True:
-            try:
-                stopped = await _through_a_stop(written)
-            except WRITE_ERRORS:
-                await asyncio.sleep(STORAGE_RETRY_S)
-                written = queue_write()
-                continue
-            self._landed()
-            return stopped
+        return await self._until_landed(lambda: _through_a_stop(first.pop() if first else queue_write()))
 
     def _show_settled(self, outcome: HandOutcome, state: SessionState) -> None:
         presenter = self.hub.presenter
@@ -381,39 +374,30 @@ class TableSession:
         while True:
             await self._dirty.wait()
             self._dirty.clear()
-            await self._journal_landed()
+            await self._until_landed(self._commit_journal)
 
     async def _journal_now(self) -> None:
         """The hand as it stands, committed now (behind whatever was queued before): a win is shown
         only once a restart would know it."""
-        await self._journal_landed()
-
-    async def _journal_landed(self) -> None:
-        """`_commit_journal`, tried again while the disk refuses it (E24 shown meanwhile, and the
-        boards' events unacknowledged: play waits)."""
-        while True:
-            try:
-                await self._commit_journal()
-            except WRITE_ERRORS:
-                await asyncio.sleep(STORAGE_RETRY_S)
-                continue
-            self._landed()
-            return
+        await self._until_landed(self._commit_journal)
 
     async def _written(self, write: Callable[..., Any], *args: Any) -> Any:
-        """A write the table waits for, tried again while the disk refuses it (E24 shown meanwhile)."""
+        """A write the table waits for (`store.run`), through a disk that refuses it for a while."""
+        return await self._until_landed(lambda: self.store.run(write, *args))
+
+    async def _until_landed(self, attempt: Callable[[], Awaitable[T]]) -> T:
+        """`attempt()` (a write awaited), tried again every `STORAGE_RETRY_S` while the disk refuses it:
+        E24 is shown meanwhile (`Store.watch`), and the boards' events wait unacknowledged, so play
+        waits; E24 clears once the disk is back (`Store.landed`)."""
         while True:
             try:
-                result = await self.store.run(write, *args)
+                result = await attempt()
             except WRITE_ERRORS:
                 await asyncio.sleep(STORAGE_RETRY_S)
                 continue
-            self._landed()
+            if self.store.landed():
+                self.hub.storage_back()
             return result
-
-    def _landed(self) -> None:
-        if self.store.landed():
-            self.hub.storage_back()
 
     async def _commit_journal(self) -> None:
         """The hand (if one is open and not settling) with the boards' last events applied to it, in
