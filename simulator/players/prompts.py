@@ -9,7 +9,12 @@ of one discard are answered side by side.  When the table says it restarted and 
 with nothing asked of a winner still waiting, his 胡 was lost (or its check abandoned): he presses
 胡 again and answers from the start — unless his line shows the verdict of the hand he laid: a board
 rebooted while the check went on (a restarted controller clears every seat's line), and 胡 pressed
-again by a seat out of play (血战) would get no answer.
+again by a seat out of play (血战) would get no answer.  Once his hand was laid, a `胡 +N` is this
+claim's even after he pressed 胡 again: the table shows a win only once its journal holds it, and
+a 胡 from a seat that won already (no tile taken since, and none is while he waits) is told his
+`胡 +N` again — the same line as a repaint after a board's reboot, and as true.  A `诈胡` is never
+told again (胡 pressed again after it starts a new check): one shown after 胡 again, before the hand
+is laid again, is a repaint, and he waits for the check his 胡 starts.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ class _Seat:
     last: str | None = None            # the line we last answered (its effect is not shown yet)
     restarts: int = 0                  # the table restarts seen when this seat last acted
     laid: bool = False
+    laid_before: bool = False          # laid before 胡 was pressed again: a 胡 +N now is told again for it
     entered: int = 0
     steps: int = 0
     again: bool = False                # the restart note came while another seat's check ran: 胡 again at play
@@ -94,11 +100,18 @@ def _asks(line: str) -> bool:
     return line in (LAY_MELDS, LAY_HAND) or (choice is not None and choice[0] in (WIN_FROM, WIN_TILE, ENTRY))
 
 
-def _press_again(crew: Crew, claim: WinClaim) -> _Seat:
+def _press_again(crew: Crew, state: _Seat) -> _Seat:
     """The table restarted and asks nothing of this winner: 胡 again, the answers from the start."""
-    crew.press(claim.seat, Key.HU)
-    crew.log(claim.seat, "hu", "again, after a restart")
-    return _Seat(claim, restarts=crew.restarts)
+    crew.press(state.claim.seat, Key.HU)
+    crew.log(state.claim.seat, "hu", "again, after a restart")
+    return _asked_again(crew, state)
+
+
+def _asked_again(crew: Crew, state: _Seat) -> _Seat:
+    """The seat's state once 胡 is pressed again for the same claim: its answers start over, and
+    whether its hand was laid is kept — the table may have judged it and then tells that claim's
+    `胡 +N` again, which must end the wait as the first telling would have."""
+    return _Seat(state.claim, restarts=crew.restarts, laid_before=state.laid or state.laid_before)
 
 
 def _steer(crew: Crew, state: _Seat, on_target: bool) -> bool:
@@ -111,20 +124,21 @@ def _steer(crew: Crew, state: _Seat, on_target: bool) -> bool:
     return True
 
 
-def _claim_again(crew: Crew, claim: WinClaim) -> _Seat:
+def _claim_again(crew: Crew, state: _Seat) -> _Seat:
     """Our questions are gone and the table says 请出牌 again without a verdict: the controller
     restarted in the middle of the check (its screens drawn again from the journal) and forgot
     it.  As a person would, press 胡 again; the check starts over from its first question."""
-    crew.press(claim.seat, Key.HU)
-    crew.log(claim.seat, "hu", "again: the check was interrupted")
-    return _Seat(claim)
+    crew.press(state.claim.seat, Key.HU)
+    crew.log(state.claim.seat, "hu", "again: the check was interrupted")
+    return _Seat(state.claim, laid_before=state.laid or state.laid_before)
 
 
 def _verdict(state: _Seat, line: str, wins_once: bool = False) -> bool | None:
     """The check's result on the seat's line.  `wins_once` (血战: a winner leaves play): 胡 +N can
-    only be this claim's, laid or not (told again when he pressed 胡 again after a reboot note)."""
+    only be this claim's, laid or not (told again when he pressed 胡 again after a reboot note);
+    so is it once he laid this claim's hand before pressing 胡 again (`_asked_again`)."""
     won = parse_choice(line) is None and line.startswith(WIN_DONE + " ")
-    if won and wins_once:
+    if won and (wins_once or state.laid_before):
         return True
     if not state.laid:
         return None          # a result from an earlier win (血流成河), or an earlier 诈胡, is not this one's
@@ -163,7 +177,7 @@ async def answer_win(crew: Crew, claims: list[WinClaim]) -> dict[int, bool | Non
                     continue        # asked before the restart: the restarted table clears it first
                 state.restarts, state.last = crew.restarts, None      # what it asks from now on is new
                 if screen.phase in (Phase.PLAY, Phase.LAST_TILE):
-                    pending[seat] = _press_again(crew, state.claim)
+                    pending[seat] = _press_again(crew, state)
                 else:
                     state.again = True      # 验牌中 for another's 胡 pressed again: mine once play shows
                 continue
@@ -175,12 +189,12 @@ async def answer_win(crew: Crew, claims: list[WinClaim]) -> dict[int, bool | Non
                 del pending[seat]
                 continue
             if state.again and screen.phase in (Phase.PLAY, Phase.LAST_TILE) and not _asks(line):
-                pending[seat] = _press_again(crew, state.claim)
+                pending[seat] = _press_again(crew, state)
                 continue
             if _answer(crew, state, line):
                 state.last = line
             elif state.last is not None and screen.phase in (Phase.PLAY, Phase.LAST_TILE):
-                pending[seat] = _claim_again(crew, state.claim)
+                pending[seat] = _claim_again(crew, state)
         if pending and screen.phase in OVER:
             for seat in pending:
                 results[seat] = None
