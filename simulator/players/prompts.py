@@ -111,6 +111,7 @@ def _asked_again(crew: Crew, state: _Seat) -> _Seat:
     """The seat's state once 胡 is pressed again for the same claim: its answers start over, and
     whether its hand was laid is kept — the table may have judged it and then tells that claim's
     `胡 +N` again, which must end the wait as the first telling would have."""
+    # the notes seen so far are answered by this 胡: only a later one asks for it again
     return _Seat(state.claim, restarts=crew.restarts, laid_before=state.laid or state.laid_before)
 
 
@@ -130,7 +131,7 @@ def _claim_again(crew: Crew, state: _Seat) -> _Seat:
     it.  As a person would, press 胡 again; the check starts over from its first question."""
     crew.press(state.claim.seat, Key.HU)
     crew.log(state.claim.seat, "hu", "again: the check was interrupted")
-    return _Seat(state.claim, laid_before=state.laid or state.laid_before)
+    return _asked_again(crew, state)
 
 
 def _verdict(state: _Seat, line: str, wins_once: bool = False) -> bool | None:

@@ -215,3 +215,23 @@ def test_a_verdict_already_taken_and_painted_again_gets_no_key():
         assert await verdict_taken(task) == {SEAT: True, OTHER: True}
         assert stage.keys.pressed[SEAT] == [C, C, C]            # nothing for the verdict, nor for its repaint
     run(main())
+
+
+def test_hu_pressed_again_for_an_interrupted_check_is_not_pressed_once_more_for_an_old_note():
+    async def main():
+        stage = Stage()
+        stage.show(NOTE)                        # a restart earlier in the session, long answered
+        stage.show(Phase.WIN_CHECK.value)
+        task = stage.answering()
+        await stage.laid()
+        stage.line("")                          # the board reboots as the verdict goes out
+        stage.show(Phase.PLAY.value)
+        assert await stage.keys.until(SEAT, 4) == [C, C, C, HU]
+        stage.table.world.set_seat_text(OTHER, 0, "闲 +1")     # something else changes before the board's note
+        await stage.eyes.looked()
+        assert stage.keys.pressed[SEAT] == [C, C, C, HU]        # no note since his 胡: nothing more to press
+        stage.show(NOTE)
+        assert await stage.keys.until(SEAT, 5) == [C, C, C, HU, HU]
+        stage.line(WON)
+        assert await verdict_taken(task) == {SEAT: True}
+    run(main())
