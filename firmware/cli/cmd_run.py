@@ -80,24 +80,41 @@ class _StoppedEarly(BaseException):
     """SIGTERM before the loop's own stop handlers were installed (Python starting, files opening)."""
 
 
-def _stop_early(signum: int, frame: object) -> None:
-    raise _StoppedEarly(signal.Signals(signum).name)
+class _EarlyStop:
+    """SIGTERM until `until_stopped` takes over.  While files open it raises _StoppedEarly; from just
+    before asyncio.run it is only noted (raised inside asyncio.run's setup it left a coroutine never
+    awaited and an event loop open), and the loop's first step (`_stoppable`) honours it."""
+
+    def __init__(self) -> None:
+        self.noted: str | None = None
+
+    def raising(self, signum: int, frame: object) -> None:
+        raise _StoppedEarly(signal.Signals(signum).name)
+
+    def noting(self, signum: int, frame: object) -> None:
+        self.noted = signal.Signals(signum).name
+
+    def cancelling(self, task: asyncio.Task) -> None:
+        """The loop's handler, from its first step until `until_stopped` installs its own."""
+        self.noted = signal.SIGTERM.name
+        task.cancel()
 
 
 def run_table(args: argparse.Namespace) -> int:
     """The run, with its log lines where the other human lines go (stderr when the recorder has stdout).
     A SIGTERM before the table runs (until `until_stopped` takes over) ends it in order, with status 0,
     as systemd's stop expects."""
-    signal.signal(signal.SIGTERM, _stop_early)
+    early = _EarlyStop()
+    signal.signal(signal.SIGTERM, early.raising)
     with configured(args.log_level, lambda: sys.stderr if args.events == "-" else sys.stdout):
         try:
-            return _run_table(args)
+            return _run_table(args, early)
         except _StoppedEarly as stopped:
             print(f"stopped by {stopped.args[0]} while starting: nothing was running yet", flush=True)
             return 0
 
 
-def _run_table(args: argparse.Namespace) -> int:
+def _run_table(args: argparse.Namespace, early: _EarlyStop) -> int:
     if "help" in args.fault:
         print(fault_help())
         return 0
@@ -124,11 +141,11 @@ def _run_table(args: argparse.Namespace) -> int:
             say(f"{'simulating' if args.config or args.simulate else 'no configuration'}: running "
                 f"{ruleset.region.name} ({ruleset.id}) against the built-in simulator "
                 f"(seed {args.seed}, speed {args.speed:g}) with simulated players")
-            return asyncio.run(_serving(web, db_path, say, _reported(fleet, db_path, say, lambda serving: _run_simulated(
-                ruleset, args, events, events_path, str(db_path), say, serving))))
+            return _run_loop(early, lambda: _serving(web, db_path, say, _reported(fleet, db_path, say, lambda serving:
+                _run_simulated(ruleset, args, events, events_path, str(db_path), say, serving))))
         say(f"running {ruleset.region.name} ({ruleset.id}) on the boards of {config.source}")
-        return asyncio.run(_serving(web, db_path, say, _reported(fleet, db_path, say, lambda serving: _run_real(
-            ruleset, config, args, events, events_path, str(db_path), say, serving))))
+        return _run_loop(early, lambda: _serving(web, db_path, say, _reported(fleet, db_path, say, lambda serving:
+            _run_real(ruleset, config, args, events, events_path, str(db_path), say, serving))))
     except SetRejected as error:           # E14 at the start only: a set that fails its check waits for a person
         print(f"mahjong-table: this table cannot play these rules: {error}", file=sys.stderr)
         return 1
@@ -140,6 +157,26 @@ def _run_table(args: argparse.Namespace) -> int:
     finally:
         if events is not None and events is not sys.stdout:
             events.close()
+
+
+def _run_loop(early: _EarlyStop, main) -> int:
+    """asyncio.run(main()) with no SIGTERM raised into it: from here a SIGTERM is noted, and `main()`
+    is made only in the loop (a signal in asyncio.run's setup leaves nothing half made)."""
+    signal.signal(signal.SIGTERM, early.noting)      # a signal pending before this still raises, here
+    return asyncio.run(_stoppable(early, main))
+
+
+async def _stoppable(early: _EarlyStop, main):
+    """`main()`, stopped by a SIGTERM until `until_stopped` replaces this handler.  The handler is
+    installed before the note is read, so a signal that came before it is not lost."""
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, early.cancelling, asyncio.current_task())
+    if early.noted is None:
+        try:
+            return await main()
+        except asyncio.CancelledError:
+            if early.noted is None:
+                raise
+    raise _StoppedEarly(early.noted)
 
 
 def fault_help() -> str:
