@@ -157,3 +157,49 @@ def test_ctrl_c_on_a_simulated_table_stops_it_without_link_faults(tmp_path):
     assert proc.returncode == 0, out[-1500:]
     assert "stopped by SIGINT" in out
     assert "E23" not in out and "E22" not in out and "link lost" not in out, out[-1500:]
+
+
+# The child run by the next test: `run --simulate` with a SIGTERM sent to itself the first time
+# `target` (module[:Class].function) returns: a moment named by code, not by a sleep.
+_SIGTERM_AT = """
+import os, pkgutil, signal, sys
+target = sys.argv[1]
+where, name = target.rsplit(".", 1)
+owner = pkgutil.resolve_name(where)
+real, sent = getattr(owner, name), []
+
+def hooked(*args, **kwargs):
+    made = real(*args, **kwargs)
+    if not sent:                  # the thing made, the signal lands before it is used (once)
+        sent.append(target)
+        os.kill(os.getpid(), signal.SIGTERM)
+    return made
+
+setattr(owner, name, hooked)
+from firmware.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("target, http", [
+    ("asyncio.events.new_event_loop", False),                    # asyncio.run making its loop
+    ("asyncio.base_events:BaseEventLoop.create_task", False),    # the run's task made, not started
+    ("firmware.web.serving:Serving.start", True),                # in the loop, before until_stopped
+], ids=["making-the-loop", "making-the-task", "starting-the-web-view"])
+def test_a_sigterm_while_asyncio_run_sets_up_exits_0_with_one_line(tmp_path, target, http):
+    """The moments between the early handler and the loop's own: a SIGTERM there is neither lost
+    (no --hands: the run would go on until the timeout) nor a traceback or a warning."""
+    import subprocess
+    import sys
+
+    from tests.ops.support import clean_env, needs_no_default_config
+    needs_no_default_config()
+    argv = ["run", "--simulate", "--ruleset", "hainan", "--speed", "0", "--db", str(tmp_path / "table.db"),
+            *(["--http", "127.0.0.1:0"] if http else [])]
+    proc = subprocess.run([sys.executable, "-W", "default", "-c", _SIGTERM_AT, target, *argv],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=clean_env(tmp_path),
+                          cwd=tmp_path, timeout=60)
+    said = proc.stdout.splitlines()
+    assert proc.returncode == 0, proc.stdout
+    assert said[0].startswith("simulating: running") and "(hainan)" in said[0], proc.stdout
+    assert said[1:] == ["stopped by SIGTERM while starting: nothing was running yet"], proc.stdout
