@@ -163,7 +163,10 @@ def _run_loop(early: _EarlyStop, main) -> int:
     """asyncio.run(main()) with no SIGTERM raised into it: from here a SIGTERM is noted, and `main()`
     is made only in the loop (a signal in asyncio.run's setup leaves nothing half made)."""
     signal.signal(signal.SIGTERM, early.noting)      # a signal pending before this still raises, here
-    return asyncio.run(_stoppable(early, main))
+    try:
+        return asyncio.run(_stoppable(early, main))
+    finally:
+        signal.signal(signal.SIGTERM, early.noting)  # the closed loop restored the default (death) for it
 
 
 async def _stoppable(early: _EarlyStop, main):
@@ -281,12 +284,18 @@ async def _run_real(ruleset, config: TableConfig, args, events, events_path, db_
 
 async def until_stopped(work, say: _Say):
     """Run `work`; SIGTERM or SIGINT cancel it (the session stops the motors, the journal keeps the
-    hand in play) and the run ends with status 0."""
+    hand in play) and the run ends with status 0.  A signal once stopping (a second Ctrl-C, a stop
+    sent twice) cancels nothing more: cancelled again, the journal's last writes would be cut off.
+    The handlers stay until the loop closes (`_run_loop` then notes any signal), so no signal in
+    the rest of the stop (the web view, the store) kills the process with its files half closed."""
     loop = asyncio.get_running_loop()
     task = asyncio.ensure_future(work)
     stopping = []
 
     def stop(name: str) -> None:
+        if stopping or task.done():
+            say(f"{name} while stopping: the table is already stopping in order")
+            return
         stopping.append(name)
         task.cancel()
 
@@ -299,9 +308,6 @@ async def until_stopped(work, say: _Say):
             raise
         say(f"stopped by {stopping[0]}: motors stopped, the hand in play is kept for the next start")
         return None
-    finally:
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.remove_signal_handler(sig)
 
 
 # -- the web view (firmware/web): --http HOST:PORT or [web] listen ---------------------------------------

@@ -89,22 +89,29 @@ def test_a_signal_stops_the_motors_keeps_the_hand_and_the_next_start_settles_it_
 
 
 async def start_on_a_cut_link(folder: Path, stop_at: str | None):
-    """The controller started while the motor board's cable is cut for 4 s (past the 2 s handshake);
-    with `stop_at`, a SIGTERM as soon as the controller's output shows that text."""
+    """The controller started while the motor board's cable is cut, until its output says it is
+    trying again (however long a busy machine takes to start it); with `stop_at`, a SIGTERM as soon
+    as the output shows that text, else the cable mended then."""
     region = "guangshui"
     args = ("--seed", "3", "--speed", "0", "--ruleset", region, "--players-seed", "3",
             "--listen", f"pty:{folder / 'ports'}")
     log = folder / "controller.log"
+
+    def said(text: str) -> bool:
+        return log.exists() and text in log.read_text(encoding="utf-8")
+
     async with SimulatorProcess(*args) as sim:
         await enroll_from(sim, folder)
         controller = Controller(write_config(folder, sim.endpoints), region, log)
-        await sim.control.cut("motor", 4.0)
+        await sim.control.cut("motor", 600.0)            # mended below, once the controller is seen waiting
         controller.start()
         try:
             if stop_at is not None:
-                await until(lambda: log.exists() and stop_at in log.read_text(encoding="utf-8"), repr(stop_at))
+                await until(lambda: said(stop_at), repr(stop_at))
                 controller.stop()
             else:
+                await until(lambda: said("trying again"), "the controller waiting for the board")
+                await sim.control.cut("motor", 0.01)      # a new cut replaces the long one: whole again at once
                 await until(lambda: len(ledger_hands(folder / "table.db")) >= 1, "a hand settled", 180)
                 assert controller.alive()
                 controller.stop()
@@ -159,23 +166,27 @@ def test_ctrl_c_on_a_simulated_table_stops_it_without_link_faults(tmp_path):
     assert "E23" not in out and "E22" not in out and "link lost" not in out, out[-1500:]
 
 
-# The child run by the next test: `run --simulate` with a SIGTERM sent to itself the first time
-# `target` (module[:Class].function) returns: a moment named by code, not by a sleep.
+# The child run by the next tests: `run --simulate` with a SIGTERM sent to itself the first time
+# each target (module[:Class].function; several comma-separated) returns: moments named by code, not
+# by a sleep.
 _SIGTERM_AT = """
 import os, pkgutil, signal, sys
-target = sys.argv[1]
-where, name = target.rsplit(".", 1)
-owner = pkgutil.resolve_name(where)
-real, sent = getattr(owner, name), []
 
-def hooked(*args, **kwargs):
-    made = real(*args, **kwargs)
-    if not sent:                  # the thing made, the signal lands before it is used (once)
-        sent.append(target)
-        os.kill(os.getpid(), signal.SIGTERM)
-    return made
+def hook(target):
+    where, name = target.rsplit(".", 1)
+    owner = pkgutil.resolve_name(where)
+    real, sent = getattr(owner, name), []
 
-setattr(owner, name, hooked)
+    def hooked(*args, **kwargs):
+        made = real(*args, **kwargs)
+        if not sent:              # the thing made, the signal lands before it is used (once)
+            sent.append(target)
+            os.kill(os.getpid(), signal.SIGTERM)
+        return made
+    setattr(owner, name, hooked)
+
+for target in sys.argv[1].split(","):
+    hook(target)
 from firmware.cli import main
 sys.exit(main(sys.argv[2:]))
 """
@@ -203,3 +214,31 @@ def test_a_sigterm_while_asyncio_run_sets_up_exits_0_with_one_line(tmp_path, tar
     assert proc.returncode == 0, proc.stdout
     assert said[0].startswith("simulating: running") and "(hainan)" in said[0], proc.stdout
     assert said[1:] == ["stopped by SIGTERM while starting: nothing was running yet"], proc.stdout
+
+
+def test_a_sigterm_while_stopping_cancels_nothing_more_and_the_run_still_exits_0(tmp_path):
+    """A stop sent twice (a second Ctrl-C, a service manager and a person): the first stops the
+    table; one while the hand is journaled at the stop, and one as the loop shuts down, are told
+    and change nothing: the recorder still ends cleanly and the exit is 0 (before: the one at the
+    loop's shutdown killed the process, its files half closed)."""
+    import subprocess
+    import sys
+
+    from tests.ops.support import clean_env, needs_no_default_config
+    needs_no_default_config()
+    moments = ("firmware.hand.flow:HandFlow.play",                             # playing: the stop
+               "firmware.session:TableSession._journal_hand_at_stop",          # the hand journaled at the stop
+               "asyncio.base_events:BaseEventLoop.shutdown_default_executor")  # the loop closing
+    events = tmp_path / "events.jsonl"
+    argv = ["run", "--simulate", "--ruleset", "hainan", "--speed", "0", "--db", str(tmp_path / "table.db"),
+            "--events", str(events)]
+    proc = subprocess.run([sys.executable, "-W", "default", "-c", _SIGTERM_AT, ",".join(moments), *argv],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=clean_env(tmp_path),
+                          cwd=tmp_path, timeout=120)
+    said = proc.stdout.splitlines()
+    assert proc.returncode == 0, proc.stdout
+    assert said.count("SIGTERM while stopping: the table is already stopping in order") == 2, proc.stdout
+    assert said.count("stopped by SIGTERM: motors stopped, the hand in play is kept for the next start") == 1, \
+        proc.stdout
+    assert "Traceback" not in proc.stdout and "Warning" not in proc.stdout, proc.stdout
+    assert recorder_lines(events)[-1]["event"] == "recorder_end"      # the recorder closed, not cut
