@@ -59,7 +59,7 @@ class TableReport:
         self.events.append((self.seq, now, event))
         name = event["event"]
         if name in OPENINGS:
-            self._opening, self._wins = event, []
+            self._opening, self._wins = event, list(event.get("wins", ()))    # a resumed hand's wins so far
             self._started = now if name == "hand_start" else None      # a resumed hand began in an earlier run
         elif name == "win":
             self._wins.append(event)

@@ -176,7 +176,7 @@ class HandFlow:
         ports.recorder.emit("resumed", cause=cause, phase=hand.phase, **start_fields(hand),
                             taken=[[t.slot.ring, t.slot.layer.value, t.end.value, t.reason]
                                    for t in hand.tracker.taken.values()],      # what the journal knew
-                            indicators=[r.event_fields() for r in hand.reveals],   # as recorded: a private 宝 hidden
+                            indicators=[r.event_fields() for r in recorded_reveals(hand)],  # a private 宝 hidden
                             wins=[dict(w.event) for w in hand.wins if w.event is not None],    # their lines
                             **hand.declared_fields())
         if hand.phase == "win_check":                   # the win check restarts when the seat presses 胡 again
@@ -303,7 +303,7 @@ class HandFlow:
 
     async def _reveal_after_deal(self, hand: HandState) -> None:
         for index, rule in enumerate(hand.ruleset.indicators):
-            step = f"reveal:{index}"
+            step = _reveal_step(index)
             if rule.timing not in (Timing.FIXED, Timing.AFTER_DEAL) or step in hand.steps_done:
                 continue
             if rule.timing is Timing.FIXED:
@@ -424,6 +424,20 @@ def wall_end_field(take: Take) -> dict:
     """`at_wall_end` on the rare take that has it (a 云南 尾牌 taken with no face-down tile left): the
     audit checks it against the wall it replays."""
     return {"at_wall_end": True} if take.at_wall_end else {}
+
+
+def _reveal_step(index: int) -> str:
+    """The step done once the ruleset's `index`-th indicator is found or announced (`steps_done`)."""
+    return f"reveal:{index}"
+
+
+def recorded_reveals(hand: HandState) -> list[Reveal]:
+    """The indicators the recorder has told of: the fixed ones announced after the deal (杭州/广东 白板:
+    no tile, the rule's own wilds; kept as a step done, not as a reveal) and those found in the wall.
+    `resumed` names them all, so a view that starts at it shows the wilds the hand had shown."""
+    fixed = [HandState.fixed(rule) for index, rule in enumerate(hand.ruleset.indicators)
+             if rule.timing is Timing.FIXED and _reveal_step(index) in hand.steps_done]
+    return fixed + list(hand.reveals)
 
 
 def start_fields(hand: HandState) -> dict:

@@ -65,30 +65,40 @@ class HandView:
 
     def on_event(self, event: dict[str, Any]) -> None:
         name = event["event"]
-        if name == "hand_start":
+        if name in ("hand_start", "resumed"):
             self.number, self.dealer = event["hand"], event["dealer"]
             self.dice = [list(r) for r in event["dice"]]
             self.brk = (event["break"]["wall"], event["break"]["skip"])
             self.indicators, self.wins, self.over, self.result = [], [], False, None
             self.set_aside = set()
+            if name == "resumed":        # a restarted controller: what the hand had shown, as its journal kept it
+                self.indicators = [_indicator(i) for i in event.get("indicators", ())]
+                self.wins = [_win(w) for w in event.get("wins", ())]
+                self.set_aside = {(ring, layer) for ring, layer, _end, reason in event.get("taken", ())
+                                  if reason == "set_aside"}
         elif name == "take" and event.get("reason") == "set_aside" and event["hand"] == self.number:
             self.set_aside.add((event["ring"], event["layer"]))
         elif name == "indicator" and event["hand"] == self.number:
-            self.indicators.append({key: event.get(key) for key in
-                                    ("kind", "name", "public", "tile", "wilds", "ring", "layer", "dice", "seat")})
+            self.indicators.append(_indicator(event))
         elif name == "win" and event["hand"] == self.number:
-            self.wins.append({key: event.get(key) for key in
-                              ("seat", "from", "tiles", "melds", "win_tile", "items", "payments")})
+            self.wins.append(_win(event))
         elif name == "hand_end" and event["hand"] == self.number:
             self.over = True
             self.result = {key: event[key] for key in ("result", "winners", "payments", "totals", "next_dealer")}
-            self.indicators = [{key: i.get(key) for key in ("kind", "name", "public", "tile", "wilds", "ring", "layer",
-                                                             "dice", "seat")} for i in event["indicators"]]
+            self.indicators = [_indicator(i) for i in event["indicators"]]
 
     def public_indicators(self) -> list[dict[str, Any]]:
         """The indicators anyone may know now: public ones, and private ones without their tile
         until the hand is over."""
         return [i if i["public"] or self.over else {**i, "tile": None, "wilds": None} for i in self.indicators]
+
+
+def _indicator(event: dict[str, Any]) -> dict[str, Any]:
+    return {key: event.get(key) for key in ("kind", "name", "public", "tile", "wilds", "ring", "layer", "dice", "seat")}
+
+
+def _win(event: dict[str, Any]) -> dict[str, Any]:
+    return {key: event.get(key) for key in ("seat", "from", "tiles", "melds", "win_tile", "items", "payments")}
 
 
 class Client:
