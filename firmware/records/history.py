@@ -22,6 +22,8 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from .hand_lines import RecorderUnreadable, hand_lines
+
 SIDES = 4
 
 
@@ -58,7 +60,7 @@ class HandRow:
     started: float | None
     finished: float
     wall_hash: str
-    events: str | None
+    events: str | None             # the flight recorder file of the run that settled it (older ledgers: the session's)
 
 
 @dataclass(frozen=True)
@@ -192,7 +194,8 @@ class History:
         if since is not None:
             where.append("h.finished > ?")
             args.append(since)
-        sql = ("SELECT h.*, s.ruleset, s.options, s.events FROM hands h JOIN sessions s ON s.id = h.session"
+        sql = ("SELECT h.*, s.ruleset, s.options, COALESCE(h.events, s.events) AS recorder FROM hands h "
+               "JOIN sessions s ON s.id = h.session"
                + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY h.finished, h.id LIMIT ?")
         rows = self._query(sql, (*args, limit))
         payments = self._payments([row["id"] for row in rows])
@@ -201,7 +204,8 @@ class History:
                 for row in rows]
 
     def hand(self, hand_id: int) -> HandRow:
-        rows = self._query("SELECT h.*, s.ruleset, s.options, s.events FROM hands h JOIN sessions s ON s.id = h.session "
+        rows = self._query("SELECT h.*, s.ruleset, s.options, COALESCE(h.events, s.events) AS recorder FROM hands h "
+                           "JOIN sessions s ON s.id = h.session "
                            "WHERE h.id = ?", (hand_id,))
         if not rows:
             raise HistoryError(f"no hand {hand_id} in the ledger")
@@ -213,7 +217,7 @@ class History:
         return HandRow(row["id"], row["session"], row["number"], row["ruleset"], json.loads(row["options"]), row["dealer"],
                        row["result"], tuple(json.loads(row["winners"])), payments, totals,
                        tuple(json.loads(row["items"])) if row["items"] else (), row["started"], row["finished"],
-                       row["wall_hash"], row["events"])
+                       row["wall_hash"], row["recorder"])
 
     def _payments(self, hand_ids: list[int]) -> dict[int, tuple[int, ...]]:
         if not hand_ids:
@@ -293,20 +297,15 @@ class History:
 # -- a hand's flight recorder lines and its audit --------------------------------------------------
 
 def hand_events(hand: HandRow) -> list[dict[str, Any]]:
-    """The recorder lines of a finished hand, from its run's recorder file; the file must still hold
-    this very hand (its hand_start carries the ledger's wall hash)."""
+    """The recorder lines of a finished hand: from the file of the run that settled it, and, for a
+    hand a restart split, from the files of the runs before it (firmware/records/hand_lines.py)."""
     if hand.events is None:
         raise HistoryError(f"hand {hand.id}: its run wrote no flight recorder (run --events FILE or storage.events_dir)")
     try:
-        with open(hand.events, encoding="utf-8") as handle:
-            lines = [json.loads(line) for line in handle if line.strip() and f'"hand":{hand.number}' in line]
-    except OSError as error:
-        raise HistoryError(f"hand {hand.id}: cannot read its recorder {Path(hand.events).name} ({error.strerror})") from None
-    except json.JSONDecodeError:
-        raise HistoryError(f"hand {hand.id}: its recorder {Path(hand.events).name} is damaged (a line is not JSON)") from None
-    events = [e for e in lines if e.get("hand") == hand.number]
-    start = next((e for e in events if e["event"] == "hand_start"), None)
-    if start is None or start.get("wall_hash") != hand.wall_hash:
+        events = hand_lines(Path(hand.events), hand.number, hand.wall_hash)
+    except RecorderUnreadable as error:
+        raise HistoryError(f"hand {hand.id}: {error}") from None
+    if not events:
         raise HistoryError(f"hand {hand.id}: {Path(hand.events).name} no longer holds this hand (another run wrote it)")
     return events
 

@@ -74,6 +74,7 @@ ADDED_COLUMNS = (
     ("sessions", "events", "TEXT"),                # the flight recorder file of the run, if any
     ("hands", "started", "REAL"),
     ("hands", "items", "TEXT"),                    # JSON: [{seat, items: [{name, pinyin, value, unit}]}]
+    ("hands", "events", "TEXT"),                   # the flight recorder file of the run that settled it
 )
 
 
@@ -156,10 +157,10 @@ class Ledger:
         session takes it and the hand leaves the journal in the same transaction."""
         with self._db:
             cursor = self._db.execute(
-                "INSERT INTO hands (session, number, dealer, result, winners, wall_hash, finished, started, items) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO hands (session, number, dealer, result, winners, wall_hash, finished, started, items, "
+                "events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (session, hand.number, hand.dealer, hand.result, json.dumps(list(hand.winners)), hand.wall_hash,
-                 self.clock(), hand.started, json.dumps(list(hand.items), ensure_ascii=False)))
+                 self.clock(), hand.started, json.dumps(list(hand.items), ensure_ascii=False), self.events))
             self._db.executemany("INSERT INTO payments (hand, side, amount) VALUES (?, ?, ?)",
                                  [(cursor.lastrowid, side, amount) for side, amount in enumerate(hand.payments)])
             if session_state is not None:

@@ -115,6 +115,7 @@ def test_a_recorder_that_no_longer_holds_the_hand_says_so(played, tmp_path):
     import sqlite3
     with sqlite3.connect(copy_db) as con:
         con.execute("UPDATE sessions SET events = ?", (str(copy_events),))
+        con.execute("UPDATE hands SET events = ?", (str(copy_events),))      # the file of the run that settled it
     copy_events.write_text("", encoding="utf-8")                        # another run overwrote the file
 
     async def test(client):

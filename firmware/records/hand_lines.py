@@ -1,0 +1,68 @@
+"""A finished hand's flight-recorder lines, gathered from the files of the runs that played it.
+
+A run writes a file of its own, and a session outlives a restart: a hand begun in one run and
+settled in the next has its `hand_start` and its first takes in one file and its `resumed` and its
+end in the next (or in several, after several restarts).  The ledger keeps the file of the run that
+settled each hand; the lines are read from it and, while they begin at a `resumed`, from the files
+before it in the same folder (named by their start time, so their order is their names'), newest
+first.  A file's lines count only from an opener (`hand_start` or `resumed`) carrying the hand's wall
+hash: a number shared by a hand of another session, or a file another run wrote over, adds nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+OPENERS = ("hand_start", "resumed")
+EARLIER_FILES = 50          # at most this many earlier files are read for one hand (a restart each)
+
+
+class RecorderUnreadable(Exception):
+    """A recorder file could not be read, or a line of it is not JSON (the message names the file)."""
+
+
+def hand_lines(settled_in: Path, number: int, wall_hash: str) -> list[dict[str, Any]]:
+    """The hand's lines in order, from its opening (`hand_start`, or the earliest `resumed` the
+    folder still holds) to its end; empty if no file holds an opener of this very hand."""
+    lines: list[dict[str, Any]] = []
+    for path in _settled_then_earlier(settled_in):
+        found = _lines_in(path, number, wall_hash)
+        lines = found + lines
+        if lines and lines[0]["event"] == "hand_start":
+            break
+    return lines
+
+
+def _settled_then_earlier(settled_in: Path) -> Iterator[Path]:
+    yield settled_in
+    try:
+        earlier = sorted((p for p in settled_in.parent.glob("*.jsonl") if p.name < settled_in.name), reverse=True)
+    except OSError:
+        return
+    yield from earlier[:EARLIER_FILES]
+
+
+def _lines_in(path: Path, number: int, wall_hash: str) -> list[dict[str, Any]]:
+    """This hand's lines in one file: those of `number` from an opener with its wall hash on."""
+    needle = f'"hand":{number}'
+    try:
+        with open(path, encoding="utf-8") as handle:
+            events = [json.loads(line) for line in handle if needle in line and line.strip()]
+    except OSError as error:
+        raise RecorderUnreadable(f"cannot read its recorder {path.name} ({error.strerror})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise RecorderUnreadable(f"its recorder {path.name} is damaged (a line is not JSON)") from None
+    ours, out = False, []
+    for event in events:
+        if event.get("hand") != number:
+            continue
+        if event.get("event") in OPENERS:
+            ours = event.get("wall_hash") == wall_hash
+        if ours:
+            out.append(event)
+    return out
+
+
+__all__ = ["RecorderUnreadable", "hand_lines"]

@@ -1,0 +1,59 @@
+"""A hand a restart split between two recorder files is shown whole on its page: its lines from
+the first run's `hand_start` to the second run's `hand_end`, and the audit's verdict on all of them
+(before: the ledger pointed every hand of a session at the file of the run that began the session,
+so every hand settled after a restart read "no longer holds this hand")."""
+
+import asyncio
+
+from firmware.records.history import History, hand_audit, hand_events
+from firmware.simulated import run_simulated
+from rulesets.regions import get_region
+from simulator.players import SimulatedPlayers
+from simulator.table import SimulatedTable
+from tests.asyncio_support import run
+
+
+async def stopped_in_hand_2_then_resumed(folder):
+    """Hand 2 stopped at its 60th take (in play) (the controller cancelled, its file left as a kill leaves
+    it), then a new run with a file of its own resumes it and plays one more hand."""
+    ruleset = get_region("guangshui").resolve()
+    table = SimulatedTable(seed=3, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+    await table.start("pty")
+    people = asyncio.create_task(SimulatedPlayers(table, ruleset, seed=3).run())
+    db = str(folder / "table.db")
+    first, second = folder / "20261203-100000-1.jsonl", folder / "20261203-100500-2.jsonl"
+    takes = []
+    try:
+        with open(first, "w", encoding="utf-8") as events:
+            def on_event(event: dict) -> None:
+                if event["hand"] == 2 and event["event"] == "take":
+                    takes.append(event)
+                    if len(takes) == 60:
+                        controller.cancel()
+            controller = asyncio.create_task(run_simulated(
+                ruleset, hands=None, table=table, players=None, events=events, events_path=str(first),
+                ledger_path=db, resume=True, on_event=on_event))
+            await asyncio.gather(controller, return_exceptions=True)
+        with open(second, "w", encoding="utf-8") as events:
+            await run_simulated(ruleset, hands=2, table=table, players=None, events=events, events_path=str(second),
+                                ledger_path=db, resume=True)
+    finally:
+        people.cancel()
+        await asyncio.gather(people, return_exceptions=True)
+        await table.stop()
+    return db
+
+
+def test_a_hand_split_by_a_restart_is_read_from_both_files_and_audited_whole(tmp_path):
+    db = run(stopped_in_hand_2_then_resumed(tmp_path), timeout=180)
+    hands = {hand.number: hand for hand in History(db).hands()}
+    assert sorted(hands) == [1, 2, 3] and len({h.session for h in hands.values()}) == 1
+    for number, hand in hands.items():
+        events = hand_events(hand)
+        names = [e["event"] for e in events]
+        assert names[0] == "hand_start" and names[-1] == "hand_end", (number, names[:3], names[-3:])
+        assert all(e["hand"] == number for e in events)
+        assert hand_audit(hand, events) == [], number
+    split = [e["event"] for e in hand_events(hands[2])]
+    assert split.count("resumed") == 1 and split.count("hand_start") == 1       # both files, in order
+    assert split.index("hand_start") < split.index("resumed")
