@@ -75,6 +75,12 @@ class Truth:
         name = event["event"]
         if name == "hand_start":
             self.hand, self.allowed = event["hand"], set()
+        elif name == "resumed":                # a restarted controller: what the hand had made public
+            self.hand, self.allowed = event["hand"], set()
+            for indicator in event.get("indicators") or ():
+                self.on_event({**indicator, "event": "indicator"})
+            for win in event.get("wins") or ():
+                self.on_event({**win, "event": "win"})
         elif name == "indicator" and event.get("public"):
             self.allowed |= set(event.get("tile") or []) | set(event.get("wilds") or [])
         elif name in ("win", "false_win"):
