@@ -65,6 +65,7 @@ class RegionFigures:
     stall_views: list[str] = field(default_factory=list)     # what the table showed at each stall
     audit: list[str] = field(default_factory=list)        # the audit's problems (must be empty)
     ledger_differs: list[str] = field(default_factory=list)     # hands whose payments differ (must be empty)
+    pages: list[str] = field(default_factory=list)         # hands whose page (lines, audit) is wrong (must be empty)
     ledger_only: int = 0           # settled hands whose hand_end a SIGKILL kept out of the recorder
     audit_notes: int = 0
     controller_errors: list[str] = field(default_factory=list)
@@ -73,7 +74,7 @@ class RegionFigures:
     @property
     def sound(self) -> bool:
         return not (self.lost or self.settled_twice or self.stalls or self.audit or self.ledger_differs
-                    or self.controller_errors)
+                    or self.pages or self.controller_errors)
 
 
 def write_config(folder: Path, endpoints) -> Path:
@@ -385,6 +386,7 @@ def _books(folder: Path, figures: RegionFigures) -> None:
     figures.settled_twice = len(rows) - len({(s, n) for s, n, _, _ in rows}) + len(rows) - len({w for *_, w in rows})
     kept = {(s, n) for s, n, _, _ in rows}
     figures.lost = sorted(n for s, n in began if (s, n) not in kept and not _still_open(db, n))
+    figures.pages = _hand_pages(db, {(s, n) for s, n, _, _ in rows if (s, n) not in paid})
     audit = subprocess.run([sys.executable, "-m", "firmware", "audit", *map(str, files), "--ledger", str(db), "--json"],
                            capture_output=True, text=True, env=_child_env())
     try:
@@ -393,6 +395,28 @@ def _books(folder: Path, figures: RegionFigures) -> None:
         figures.audit_notes = len(report["notes"])
     except ValueError:
         figures.audit = [f"the audit did not answer: {audit.stderr.strip()[-300:]}"]
+
+
+def _hand_pages(db: Path, end_lost: set[tuple[int, int]]) -> list[str]:
+    """Every settled hand's page as the web view reads it (firmware/records/history.py): its lines
+    from the recorders of the runs that played it, to its `hand_end` (unless a SIGKILL kept that line
+    out: `end_lost`), and the audit of that hand sound."""
+    from firmware.records.history import History, HistoryError, hand_audit, hand_events
+    problems = []
+    for hand in History(str(db)).hands(limit=100_000):
+        if hand.result == "void":
+            continue
+        try:
+            events = hand_events(hand)
+        except HistoryError as error:
+            problems.append(str(error))
+            continue
+        if (hand.session, hand.number) in end_lost:
+            continue
+        if events[-1]["event"] != "hand_end":
+            problems.append(f"hand {hand.id}: its page ends at {events[-1]['event']}, not its hand_end")
+        problems += [f"hand {hand.id}: {p}" for p in hand_audit(hand, events)]
+    return problems
 
 
 def _still_open(db: Path, number: int) -> bool:
@@ -432,7 +456,8 @@ def report(results: list[RegionFigures]) -> str:
                  f"{sum(len(r.exits) for r in results)} time(s); ledger = recorders: "
                  f"{'yes' if not any(r.ledger_differs for r in results) else 'NO'} "
                  f"({sum(r.ledger_only for r in results)} settled hand(s) whose end a SIGKILL kept out of the "
-                 f"recorder); audit: {'sound' if not any(r.audit for r in results) else 'PROBLEMS'}")
+                 f"recorder); audit: {'sound' if not any(r.audit for r in results) else 'PROBLEMS'}; "
+                 f"hand pages: {'whole' if not any(r.pages for r in results) else 'PROBLEMS'}")
     lines.append("\ndisruptions: " + "; ".join(f"{k} {n}" for k, n in sorted(moments.items())))
     return "\n".join(lines)
 
@@ -464,7 +489,7 @@ def main(argv: list[str] | None = None) -> int:
     results = asyncio.run(campaign(regions, args.hands, args.seed, folder, args.every, kinds=kinds))
     print(report(results))
     for r in results:
-        for problem in (r.audit + r.ledger_differs + r.controller_errors + [f"stall: {v}" for v in r.stall_views]
+        for problem in (r.audit + r.ledger_differs + r.pages + r.controller_errors + [f"stall: {v}" for v in r.stall_views]
                         + [f"exit: {e}" for e in r.exits]):
             print(f"{r.region}: {problem}")
     return 0 if all(r.sound for r in results) else 1

@@ -1,7 +1,8 @@
 """The fault campaign of issue 10 (tests/reliability/campaign.py): a controller process against the
 simulator process, its links cut, its boards rebooted, itself killed with SIGKILL, on a wire that
 damages 1% of the bytes — and afterwards no hand lost, none settled twice, the ledger equal to the
-recorders, every recorder sound, the table never stalled.
+recorders, every recorder sound, every settled hand's page whole (its lines across the runs that
+played it, audited sound), the table never stalled.
 
 The short campaign runs by default (two regions, a disruption after every hand: each kind at least
 once, the board reboots included); the full one (≥100 hands over 8 regions, every kind many times)
@@ -25,6 +26,7 @@ def assert_sound(results: list[RegionFigures]) -> None:
         assert r.settled_twice == 0, shown
         assert r.ledger_differs == [], f"{r.region}: the ledger and the recorders differ: {r.ledger_differs}"
         assert r.audit == [], f"{r.region}: the audit found {r.audit[:5]}"
+        assert r.pages == [], f"{r.region}: hand pages not whole: {r.pages[:5]}"
 
 
 # The default suite deals every kind of disruption, as the full campaign does: link cuts, board
