@@ -48,11 +48,15 @@ def _lines_in(path: Path, number: int, wall_hash: str) -> list[dict[str, Any]]:
     """This hand's lines in one file: those of `number` from an opener with its wall hash on."""
     needle = f'"hand":{number}'
     try:
-        with open(path, encoding="utf-8") as handle:
-            events = [json.loads(line) for line in handle if needle in line and line.strip()]
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = [line for line in handle if needle in line]
     except OSError as error:
         raise RecorderUnreadable(f"cannot read its recorder {path.name} ({error.strerror})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    if lines and not lines[-1].endswith("\n"):
+        lines.pop()                         # the file's last line, cut short by a kill (the audit notes it)
+    try:
+        events = [json.loads(line) for line in lines]
+    except json.JSONDecodeError:
         raise RecorderUnreadable(f"its recorder {path.name} is damaged (a line is not JSON)") from None
     ours, out = False, []
     for event in events:

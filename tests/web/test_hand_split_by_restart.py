@@ -5,6 +5,9 @@ so every hand settled after a restart read "no longer holds this hand")."""
 
 import asyncio
 
+import pytest
+
+from firmware.records.hand_lines import RecorderUnreadable, hand_lines
 from firmware.records.history import History, hand_audit, hand_events
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
@@ -57,3 +60,13 @@ def test_a_hand_split_by_a_restart_is_read_from_both_files_and_audited_whole(tmp
     split = [e["event"] for e in hand_events(hands[2])]
     assert split.count("resumed") == 1 and split.count("hand_start") == 1       # both files, in order
     assert split.index("hand_start") < split.index("resumed")
+
+
+def test_a_last_line_a_kill_cut_short_is_left_out_and_a_damaged_line_is_named(tmp_path):
+    path = tmp_path / "20261203-100000-1.jsonl"
+    start = '{"event":"hand_start","hand":1,"wall_hash":"ab"}\n'
+    path.write_text(start + '{"event":"take","hand":1,"ring":3}\n{"event":"take","hand":1,"ri', encoding="utf-8")
+    assert [e["event"] for e in hand_lines(path, 1, "ab")] == ["hand_start", "take"]
+    path.write_text(start + '{"event":"take","hand":1,"ri\n{"event":"take","hand":1,"ring":4}\n', encoding="utf-8")
+    with pytest.raises(RecorderUnreadable, match="damaged"):
+        hand_lines(path, 1, "ab")
