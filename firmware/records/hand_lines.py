@@ -28,7 +28,9 @@ def hand_lines(settled_in: Path, number: int, wall_hash: str) -> list[dict[str, 
     folder still holds) to its end; empty if no file holds an opener of this very hand."""
     lines: list[dict[str, Any]] = []
     for path in _settled_then_earlier(settled_in):
-        found = _lines_in(path, number, wall_hash)
+        # in the settling run's file, lines before any opener are this hand's: one voided as it was
+        # resumed (its walls no longer matched) ends with no `resumed` before its `hand_void`
+        found = _lines_in(path, number, wall_hash, leading=path == settled_in)
         lines = found + lines
         if lines and lines[0]["event"] == "hand_start":
             break
@@ -44,8 +46,9 @@ def _settled_then_earlier(settled_in: Path) -> Iterator[Path]:
     yield from earlier[:EARLIER_FILES]
 
 
-def _lines_in(path: Path, number: int, wall_hash: str) -> list[dict[str, Any]]:
-    """This hand's lines in one file: those of `number` from an opener with its wall hash on."""
+def _lines_in(path: Path, number: int, wall_hash: str, leading: bool = False) -> list[dict[str, Any]]:
+    """This hand's lines in one file: those of `number` from an opener with its wall hash on (and,
+    with `leading`, those before the file's first opener of `number`)."""
     needle = f'"hand":{number}'
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
@@ -58,7 +61,7 @@ def _lines_in(path: Path, number: int, wall_hash: str) -> list[dict[str, Any]]:
         events = [json.loads(line) for line in lines]
     except json.JSONDecodeError:
         raise RecorderUnreadable(f"its recorder {path.name} is damaged (a line is not JSON)") from None
-    ours, out = False, []
+    ours, out = leading, []
     for event in events:
         if event.get("hand") != number:
             continue

@@ -404,8 +404,6 @@ def _hand_pages(db: Path, end_lost: set[tuple[int, int]]) -> list[str]:
     from firmware.records.history import History, HistoryError, hand_audit, hand_events
     problems = []
     for hand in History(str(db)).hands(limit=100_000):
-        if hand.result == "void":
-            continue
         try:
             events = hand_events(hand)
         except HistoryError as error:

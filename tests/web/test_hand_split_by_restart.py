@@ -4,6 +4,7 @@ the first run's `hand_start` to the second run's `hand_end`, and the audit's ver
 so every hand settled after a restart read "no longer holds this hand")."""
 
 import asyncio
+import json
 
 import pytest
 
@@ -11,14 +12,16 @@ from firmware.records.hand_lines import RecorderUnreadable, hand_lines
 from firmware.records.history import History, hand_audit, hand_events
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
+from rulesets.walls import Break
 from simulator.players import SimulatedPlayers
 from simulator.table import SimulatedTable
 from tests.asyncio_support import run
 
 
-async def stopped_in_hand_2_then_resumed(folder):
+async def stopped_in_hand_2_then_resumed(folder, put_back: bool = False):
     """Hand 2 stopped at its 60th take (in play) (the controller cancelled, its file left as a kill leaves
-    it), then a new run with a file of its own resumes it and plays one more hand."""
+    it), then a new run with a file of its own resumes it and plays one more hand; with `put_back`, a
+    tile is put back on the wall meanwhile, so the new run voids hand 2 as it resumes it."""
     ruleset = get_region("guangshui").resolve()
     table = SimulatedTable(seed=3, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
     await table.start("pty")
@@ -37,6 +40,8 @@ async def stopped_in_hand_2_then_resumed(folder):
                 ruleset, hands=None, table=table, players=None, events=events, events_path=str(first),
                 ledger_path=db, resume=True, on_event=on_event))
             await asyncio.gather(controller, return_exceptions=True)
+        if put_back:
+            _put_one_back(table, ruleset, first)
         with open(second, "w", encoding="utf-8") as events:
             await run_simulated(ruleset, hands=2, table=table, players=None, events=events, events_path=str(second),
                                 ledger_path=db, resume=True)
@@ -45,6 +50,22 @@ async def stopped_in_hand_2_then_resumed(folder):
         await asyncio.gather(people, return_exceptions=True)
         await table.stop()
     return db
+
+
+def _put_one_back(table, ruleset, first) -> None:
+    """On hand 2's head stack, dealt long before the stop: the journal knew it empty."""
+    start = next(e for e in map(json.loads, first.read_text(encoding="utf-8").splitlines())
+                 if e["event"] == "hand_start" and e["hand"] == 2)
+    head = ruleset.layout.ring(Break(start["break"]["wall"], start["break"]["skip"]))[0]
+    table.put_back(head.wall, head.stack, next(iter(table.world.out.values())).uid)
+
+
+def test_a_hand_voided_as_it_was_resumed_shows_its_lines_to_its_void_end(tmp_path):
+    db = run(stopped_in_hand_2_then_resumed(tmp_path, put_back=True), timeout=180)
+    hand = next(h for h in History(db).hands() if h.number == 2)
+    assert hand.result == "void"
+    names = [e["event"] for e in hand_events(hand)]
+    assert names[0] == "hand_start" and names[-2:] == ["hand_void", "hand_end"] and "resumed" not in names
 
 
 def test_a_hand_split_by_a_restart_is_read_from_both_files_and_audited_whole(tmp_path):
