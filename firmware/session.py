@@ -194,7 +194,8 @@ class TableSession:
                 state = self._state()
                 self._hand_started = self.ledger.clock()
                 await self._settle(self.flow.play(standing, number=state.hand_number + 1, dealer=state.dealer,
-                                                  totals=state.totals, repeats=state.dealer_repeats))
+                                                  totals=state.totals, repeats=state.dealer_repeats,
+                                                  started=self._hand_started))
                 standing = None
                 if self._build is not None:
                     below = await self._build
@@ -307,7 +308,7 @@ class TableSession:
         self._settling = True
         self._journaled_hand = None                 # the ledger's commit drops the hand from the journal
         try:
-            record = HandRecord(hand.number, hand.dealer, "void", (), (0, 0, 0, 0), hand.wall_hash())
+            record = HandRecord(hand.number, hand.dealer, "void", (), (0, 0, 0, 0), hand.wall_hash(), hand.started)
             stopped = await self._ledger_commit(lambda: self.store.queue(self.ledger.record_hand, after.session_id,
                                                                          record, after.to_json()))
             self.state = after
@@ -580,6 +581,7 @@ class TableSession:
         return all(tuple(sensors.get(side, ())) == (2,) * wall.stacks[side] for side in range(4) if wall.stacks[side])
 
     async def _resume_hand(self, hand: HandState) -> None:
+        self._hand_started = hand.started          # when it began, in the run before (None: journaled by an older one)
         unseen, problem = hand.blind_changes(self.hub.wall_sensors)
         if problem is not None:
             await self._void(hand, problem)

@@ -135,9 +135,10 @@ class HandFlow:
     # -- the hand ------------------------------------------------------------------------------------
 
     async def play(self, wall: BuiltWall, *, number: int, dealer: int, totals: tuple[int, ...],
-                   repeats: int = 0) -> HandOutcome:
-        """Play hand `number` on the built `wall` (`repeats`: the dealer's 连庄 count, from the session);
-        the outcome is for the session to publish."""
+                   repeats: int = 0, started: float | None = None) -> HandOutcome:
+        """Play hand `number` on the built `wall` (`repeats`: the dealer's 连庄 count, from the session;
+        `started`: the wall-clock time it began, journaled with it); the outcome is for the session to
+        publish."""
         ports = self.ports
         ruleset = ports.ruleset
         screens = ports.screens
@@ -155,7 +156,7 @@ class HandFlow:
         plan = ruleset.dealing.plan(dealer, ruleset.players)
         screens.round(f"第{number}局")
         hand = HandState(ruleset, number, dealer, rolls, result.brk, dict(wall.in_ring_order(ring)), plan.next_head,
-                         rolls_asked=self.rolls_asked)
+                         rolls_asked=self.rolls_asked, started=started)
         hand.facts.repeats = repeats
         self.hand = hand
         ports.recorder.open_hand(number)

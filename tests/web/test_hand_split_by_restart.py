@@ -63,7 +63,7 @@ def _put_one_back(table, ruleset, first) -> None:
 def test_a_hand_voided_as_it_was_resumed_shows_its_lines_to_its_void_end(tmp_path):
     db = run(stopped_in_hand_2_then_resumed(tmp_path, put_back=True), timeout=180)
     hand = next(h for h in History(db).hands() if h.number == 2)
-    assert hand.result == "void"
+    assert hand.result == "void" and hand.started is not None and hand.started <= hand.finished
     names = [e["event"] for e in hand_events(hand)]
     assert names[0] == "hand_start" and names[-2:] == ["hand_void", "hand_end"] and "resumed" not in names
 
@@ -78,6 +78,7 @@ def test_a_hand_split_by_a_restart_is_read_from_both_files_and_audited_whole(tmp
         assert names[0] == "hand_start" and names[-1] == "hand_end", (number, names[:3], names[-3:])
         assert all(e["hand"] == number for e in events)
         assert hand_audit(hand, events) == [], number
+    assert all(h.started is not None and h.started <= h.finished for h in hands.values())   # hand 2's from the journal
     split = [e["event"] for e in hand_events(hands[2])]
     assert split.count("resumed") == 1 and split.count("hand_start") == 1       # both files, in order
     assert split.index("hand_start") < split.index("resumed")
