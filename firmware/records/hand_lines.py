@@ -15,7 +15,8 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
-OPENERS = ("hand_start", "resumed")
+from .chain import HAND_OPENERS
+
 EARLIER_FILES = 50          # at most this many earlier files are read for one hand (a restart each)
 
 
@@ -65,7 +66,7 @@ def _lines_in(path: Path, number: int, wall_hash: str, leading: bool = False) ->
     for event in events:
         if event.get("hand") != number:
             continue
-        if event.get("event") in OPENERS:
+        if event.get("event") in HAND_OPENERS:
             ours = event.get("wall_hash") == wall_hash
         if ours:
             out.append(event)

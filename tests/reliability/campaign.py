@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware.build.registry import Registered, TileRegistry
+from firmware.records.history import History, HistoryError, hand_audit, hand_events
 from rulesets.tiles import Tile
 from simulator.spawn import SimulatorProcess
 
@@ -401,7 +402,6 @@ def _hand_pages(db: Path, end_lost: set[tuple[int, int]]) -> list[str]:
     """Every settled hand's page as the web view reads it (firmware/records/history.py): its lines
     from the recorders of the runs that played it, to its `hand_end` (unless a SIGKILL kept that line
     out: `end_lost`), and the audit of that hand sound."""
-    from firmware.records.history import History, HistoryError, hand_audit, hand_events
     problems = []
     for hand in History(str(db)).hands(limit=100_000):
         try:
