@@ -157,7 +157,7 @@ class TableSession:
         if head is not None:
             hub.recorder.continue_chain(head)       # this recorder goes on from the last one
         if self.ledger.events is not None:          # named before this file seals a hand
-            self.store.submit(self.ledger.journal_put, RECORDER_KEY, {"path": os.path.abspath(self.ledger.events)})
+            self.store.submit(self.ledger.journal_put, RECORDER_KEY, {"path": self._recorder_file()})
         else:                                       # no file this run (stdout): the journal's head is the one
             self.store.submit(self.ledger.journal_drop, RECORDER_KEY)
         self._applied_before = _applied_marks(saved.get(LINKS_KEY, {}))
@@ -195,7 +195,7 @@ class TableSession:
                 self._hand_started = self.ledger.clock()
                 await self._settle(self.flow.play(standing, number=state.hand_number + 1, dealer=state.dealer,
                                                   totals=state.totals, repeats=state.dealer_repeats,
-                                                  started=self._hand_started))
+                                                  started=self._hand_started, recorder=self._recorder_file()))
                 standing = None
                 if self._build is not None:
                     below = await self._build
@@ -233,6 +233,10 @@ class TableSession:
             if on_file is not None:
                 return on_file
         return head
+
+    def _recorder_file(self) -> str | None:
+        """This run's flight recorder file, as the journal names it (None: the run keeps none)."""
+        return os.path.abspath(self.ledger.events) if self.ledger.events is not None else None
 
     def _enough(self) -> bool:
         return self.hands is not None and self.played >= self.hands
@@ -282,7 +286,8 @@ class TableSession:
         self._journaled_hand = None                 # the ledger's commit drops the hand from the journal
         try:
             record = HandRecord(outcome.number, outcome.dealer, outcome.result, outcome.winners, outcome.payments,
-                                outcome.wall_hash, self._hand_started, _scored_items(self.flow.hand))
+                                outcome.wall_hash, self._hand_started, _scored_items(self.flow.hand),
+                                tuple(self.flow.hand.recorders) if self.flow.hand else ())
             stopped = await self._ledger_commit(lambda: self.store.queue(self.ledger.record_hand, after.session_id,
                                                                          record, after.to_json()))
             self.state = after
@@ -308,7 +313,8 @@ class TableSession:
         self._settling = True
         self._journaled_hand = None                 # the ledger's commit drops the hand from the journal
         try:
-            record = HandRecord(hand.number, hand.dealer, "void", (), (0, 0, 0, 0), hand.wall_hash(), hand.started)
+            record = HandRecord(hand.number, hand.dealer, "void", (), (0, 0, 0, 0), hand.wall_hash(), hand.started,
+                                recorders=tuple(hand.recorders))
             stopped = await self._ledger_commit(lambda: self.store.queue(self.ledger.record_hand, after.session_id,
                                                                          record, after.to_json()))
             self.state = after
@@ -582,6 +588,9 @@ class TableSession:
 
     async def _resume_hand(self, hand: HandState) -> None:
         self._hand_started = hand.started          # when it began, in the run before (None: journaled by an older one)
+        here = self._recorder_file()
+        if here is not None and hand.recorders[-1:] != [here]:
+            hand.recorders.append(here)            # journaled with it before this run writes a line of it
         unseen, problem = hand.blind_changes(self.hub.wall_sensors)
         if problem is not None:
             await self._void(hand, problem)

@@ -77,10 +77,14 @@ def ledger_facts(history: History | None, session: int | None, now: float) -> di
 
 class FleetPublisher:
     def __init__(self, settings: FleetSettings, outbox_path: str | Path, ledger_path: str | Path | None = None, *,
-                 clock: Callable[[], float] = time.time, version: str | None = None) -> None:
+                 clock: Callable[[], float] = time.time, version: str | None = None,
+                 ticks: Callable[[], float] = time.monotonic) -> None:
+        """`clock` stamps what is sent (wall-clock seconds); `ticks` paces the status and heartbeat:
+        never the wall clock, which a time sync can set back by hours (no status meanwhile)."""
         self.settings = settings
         self.topics = Topics(settings.table, settings.discovery_prefix)
         self.clock = clock
+        self.ticks = ticks
         self.version = version or package_version()
         self.report = TableReport(settings.table, clock, settings.event_limit)
         self.report.on_news(self._news)
@@ -276,7 +280,7 @@ class FleetPublisher:
                 pass
 
     def _status_due(self) -> float:
-        since = self.clock() - self._status_sent_at
+        since = self.ticks() - self._status_sent_at
         wait = (self.settings.status_interval if self._status_pending else self.settings.heartbeat) - since
         return max(0.0, wait)
 
@@ -290,7 +294,7 @@ class FleetPublisher:
         self._status_pending = False
         payload = self._status_now()
         await self._send(client, self.topics.status, "status", payload, retain=True)
-        self._status_sent_at = payload["updated"]
+        self._status_sent_at = self.ticks()
 
     async def _send_hands(self, client: aiomqtt.Client) -> None:
         assert self._store is not None and self._outbox is not None

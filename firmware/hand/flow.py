@@ -135,10 +135,10 @@ class HandFlow:
     # -- the hand ------------------------------------------------------------------------------------
 
     async def play(self, wall: BuiltWall, *, number: int, dealer: int, totals: tuple[int, ...],
-                   repeats: int = 0, started: float | None = None) -> HandOutcome:
+                   repeats: int = 0, started: float | None = None, recorder: str | None = None) -> HandOutcome:
         """Play hand `number` on the built `wall` (`repeats`: the dealer's 连庄 count, from the session;
-        `started`: the wall-clock time it began, journaled with it); the outcome is for the session to
-        publish."""
+        `started`: the wall-clock time it began, and `recorder`: the flight recorder file its lines go
+        to, journaled with it); the outcome is for the session to publish."""
         ports = self.ports
         ruleset = ports.ruleset
         screens = ports.screens
@@ -156,7 +156,7 @@ class HandFlow:
         plan = ruleset.dealing.plan(dealer, ruleset.players)
         screens.round(f"第{number}局")
         hand = HandState(ruleset, number, dealer, rolls, result.brk, dict(wall.in_ring_order(ring)), plan.next_head,
-                         rolls_asked=self.rolls_asked, started=started)
+                         rolls_asked=self.rolls_asked, started=started, recorders=[recorder] if recorder else [])
         hand.facts.repeats = repeats
         self.hand = hand
         ports.recorder.open_hand(number)

@@ -164,6 +164,10 @@ class HandState:
     steps_done: list[str] = field(default_factory=list)    # "reveal:<i>", "phase:<name>": not redone on resume
     facts: HandFacts = field(default_factory=HandFacts)    # what the table asked, and the payments beyond the wins
     started: float | None = None         # the wall-clock time it began (the ledger's), kept across a restart
+    # the flight recorder files that hold its lines, in the order the runs wrote them: a restart
+    # adds its own, so its page is found without trusting file names (a Pi has no clock: a power cut
+    # can set the time back, and the next run's file then sorts before the file it follows)
+    recorders: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.ring: Ring = self.ruleset.layout.ring(self.brk)
@@ -461,7 +465,7 @@ class HandState:
             "draw": self.draw.to_json() if self.draw else None,
             "last_tile_shown": self.last_tile_shown, "bao_roller": self.bao_roller, "rolls_asked": self.rolls_asked,
             "steps_done": list(self.steps_done), "tracker": self.tracker.to_json(), "facts": self.facts.to_json(),
-            "started": self.started,
+            "started": self.started, "recorders": list(self.recorders),
         }
 
     def journal_text(self) -> str:
@@ -492,7 +496,8 @@ class HandState:
             set(data["out_of_play"]), Take.from_json(data["last_take"]) if data["last_take"] else None,
             Payout.from_json(data["draw"]) if data["draw"] else None,
             data["last_tile_shown"], data["bao_roller"], data["rolls_asked"], list(data["steps_done"]),
-            HandFacts.from_json(data["facts"]) if "facts" in data else HandFacts(), data.get("started"))
+            HandFacts.from_json(data["facts"]) if "facts" in data else HandFacts(), data.get("started"),
+            [str(path) for path in data.get("recorders", ())])
         state.tracker.restore(data["tracker"])
         return state
 

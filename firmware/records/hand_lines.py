@@ -2,18 +2,21 @@
 
 A run writes a file of its own, and a session outlives a restart: a hand begun in one run and
 settled in the next has its `hand_start` and its first takes in one file and its `resumed` and its
-end in the next (or in several, after several restarts).  The ledger keeps the file of the run that
-settled each hand; the lines are read from it and, while they begin at a `resumed`, from the files
-before it in the same folder (named by their start time, so their order is their names'), newest
-first.  A file's lines count only from an opener (`hand_start` or `resumed`) carrying the hand's wall
-hash: a number shared by a hand of another session, or a file another run wrote over, adds nothing.
+end in the next (or in several, after several restarts).  The hand's journal lists the files its
+runs wrote, and the ledger keeps the list: the lines are read from those files in that order
+(`listed_hand_lines`).  A ledger older than the list keeps only the file of the run that settled
+the hand; the lines are read from it and, while they begin at a `resumed`, from the files before it
+in the same folder, newest first (`hand_lines`: by their names, the start time — which a Pi without
+a clock of its own can set back, hence the list).  A file's lines count only from an opener
+(`hand_start` or `resumed`) carrying the hand's wall hash: a number shared by a hand of another
+session, or a file another run wrote over, adds nothing.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from .chain import HAND_OPENERS
 
@@ -35,6 +38,20 @@ def hand_lines(settled_in: Path, number: int, wall_hash: str) -> list[dict[str, 
         lines = found + lines
         if lines and lines[0]["event"] == "hand_start":
             break
+    return lines
+
+
+def listed_hand_lines(files: Sequence[Path], number: int, wall_hash: str) -> list[dict[str, Any]]:
+    """The hand's lines from the files its runs wrote, oldest first (the last one settled it); a
+    file that is gone adds nothing, so the page then begins at a `resumed`."""
+    once = [path for i, path in enumerate(files) if i == 0 or path != files[i - 1]]   # `--events FILE` again
+    lines: list[dict[str, Any]] = []
+    for path in once:
+        try:
+            lines += _lines_in(path, number, wall_hash, leading=path == once[-1])
+        except RecorderUnreadable:
+            if path.exists():
+                raise
     return lines
 
 
@@ -73,4 +90,4 @@ def _lines_in(path: Path, number: int, wall_hash: str, leading: bool = False) ->
     return out
 
 
-__all__ = ["RecorderUnreadable", "hand_lines"]
+__all__ = ["RecorderUnreadable", "hand_lines", "listed_hand_lines"]

@@ -22,7 +22,7 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from .hand_lines import RecorderUnreadable, hand_lines
+from .hand_lines import RecorderUnreadable, hand_lines, listed_hand_lines
 
 SIDES = 4
 
@@ -61,6 +61,7 @@ class HandRow:
     finished: float
     wall_hash: str
     events: str | None             # the flight recorder file of the run that settled it (older ledgers: the session's)
+    recorders: tuple[str, ...] = ()  # every file holding its lines, oldest first (older ledgers: none kept)
 
 
 @dataclass(frozen=True)
@@ -181,8 +182,11 @@ class History:
     # -- hands -------------------------------------------------------------------------------------
 
     def hands(self, *, session: int | None = None, day: date | None = None, since: float | None = None,
-              limit: int = 500) -> list[HandRow]:
-        """Finished hands, oldest first: of one session, of one day, or finished after `since`."""
+              after: int | None = None, limit: int = 500) -> list[HandRow]:
+        """Finished hands, in the order they were settled: of one session, of one day, finished after
+        the time `since`, or settled after the hand with id `after`.  The order and `after` go by the
+        ledger's ids, which only grow: the table's clock can go back (a Pi keeps no time through a
+        power cut), so a hand settled after another may carry an earlier time."""
         where, args = [], []
         if session is not None:
             where.append("h.session = ?")
@@ -194,9 +198,12 @@ class History:
         if since is not None:
             where.append("h.finished > ?")
             args.append(since)
+        if after is not None:
+            where.append("h.id > ?")
+            args.append(after)
         sql = ("SELECT h.*, s.ruleset, s.options, COALESCE(h.events, s.events) AS recorder FROM hands h "
                "JOIN sessions s ON s.id = h.session"
-               + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY h.finished, h.id LIMIT ?")
+               + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY h.id LIMIT ?")
         rows = self._query(sql, (*args, limit))
         payments = self._payments([row["id"] for row in rows])
         running = self._running_totals({row["session"] for row in rows})
@@ -217,7 +224,7 @@ class History:
         return HandRow(row["id"], row["session"], row["number"], row["ruleset"], json.loads(row["options"]), row["dealer"],
                        row["result"], tuple(json.loads(row["winners"])), payments, totals,
                        tuple(json.loads(row["items"])) if row["items"] else (), row["started"], row["finished"],
-                       row["wall_hash"], row["recorder"])
+                       row["wall_hash"], row["recorder"], _recorders(row["recorders"]))
 
     def _payments(self, hand_ids: list[int]) -> dict[int, tuple[int, ...]]:
         if not hand_ids:
@@ -296,13 +303,25 @@ class History:
 
 # -- a hand's flight recorder lines and its audit --------------------------------------------------
 
+def _recorders(text: str | None) -> tuple[str, ...]:
+    try:
+        paths = json.loads(text) if text else []
+    except json.JSONDecodeError:
+        return ()                           # unreadable: the page looks for the files by name instead
+    return tuple(p for p in paths if isinstance(p, str)) if isinstance(paths, list) else ()
+
+
 def hand_events(hand: HandRow) -> list[dict[str, Any]]:
-    """The recorder lines of a finished hand: from the file of the run that settled it, and, for a
-    hand a restart split, from the files of the runs before it (firmware/records/hand_lines.py)."""
+    """The recorder lines of a finished hand: from the files its runs wrote, as the ledger lists them,
+    or (older ledgers) from the file of the run that settled it and the files named before it
+    (firmware/records/hand_lines.py)."""
     if hand.events is None:
         raise HistoryError(f"hand {hand.id}: its run wrote no flight recorder (run --events FILE or storage.events_dir)")
     try:
-        events = hand_lines(Path(hand.events), hand.number, hand.wall_hash)
+        if hand.recorders:
+            events = listed_hand_lines([Path(p) for p in hand.recorders], hand.number, hand.wall_hash)
+        else:
+            events = hand_lines(Path(hand.events), hand.number, hand.wall_hash)
     except RecorderUnreadable as error:
         raise HistoryError(f"hand {hand.id}: {error}") from None
     if not events:
@@ -366,6 +385,7 @@ def hand_json(hand: HandRow) -> dict[str, Any]:
     for key in ("winners", "payments", "totals", "items"):
         data[key] = list(data[key])
     data["events"] = Path(hand.events).name if hand.events else None
+    del data["recorders"]                   # the card's paths: the page's business, not the API's
     return data
 
 

@@ -75,6 +75,7 @@ ADDED_COLUMNS = (
     ("hands", "started", "REAL"),
     ("hands", "items", "TEXT"),                    # JSON: [{seat, items: [{name, pinyin, value, unit}]}]
     ("hands", "events", "TEXT"),                   # the flight recorder file of the run that settled it
+    ("hands", "recorders", "TEXT"),                # JSON: every file holding its lines, in the order written
 )
 
 
@@ -88,6 +89,7 @@ class HandRecord:
     wall_hash: str
     started: float | None = None                  # wall-clock time the hand began (its dice)
     items: tuple[dict[str, Any], ...] = ()         # per win: {"seat", "items": [...]}; a draw's: {"seat": None, …}
+    recorders: tuple[str, ...] = ()                # the flight recorder files holding its lines, oldest first
 
 
 @dataclass(frozen=True)
@@ -158,9 +160,10 @@ class Ledger:
         with self._db:
             cursor = self._db.execute(
                 "INSERT INTO hands (session, number, dealer, result, winners, wall_hash, finished, started, items, "
-                "events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "events, recorders) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (session, hand.number, hand.dealer, hand.result, json.dumps(list(hand.winners)), hand.wall_hash,
-                 self.clock(), hand.started, json.dumps(list(hand.items), ensure_ascii=False), self.events))
+                 self.clock(), hand.started, json.dumps(list(hand.items), ensure_ascii=False), self.events,
+                 json.dumps(list(hand.recorders)) if hand.recorders else None))
             self._db.executemany("INSERT INTO payments (hand, side, amount) VALUES (?, ?, ?)",
                                  [(cursor.lastrowid, side, amount) for side, amount in enumerate(hand.payments)])
             if session_state is not None:

@@ -97,7 +97,7 @@ async def server_info(ctx: Context, params: Mapping[str, Any]) -> dict[str, Any]
     status = ctx.live.status()
     table = status["table"]
     return {"version": ctx.version, "lifecycle": table.get("lifecycle"), "ruleset": table.get("ruleset"),
-            "faults": status["faults"]["active"], "uptime": round(time.time() - ctx.started, 1),
+            "faults": status["faults"]["active"], "uptime": round(time.monotonic() - ctx.started, 1),
             "simulator": ctx.live.sim is not None, "history": ctx.history is not None, "objects": list(objects_of(ctx)),
             "clients": len(ctx.live.clients), "clients_dropped": ctx.live.dropped, "refused": ctx.live.refused}
 
@@ -134,7 +134,7 @@ async def history_sessions(ctx: Context, params: Mapping[str, Any]) -> list[dict
 
 def _hand_filters(params: Mapping[str, Any]) -> dict[str, Any]:
     return {"session": int_arg(params, "session"), "day": day_arg(params), "since": float_arg(params, "since"),
-            "limit": int_arg(params, "limit", 500, minimum=1)}
+            "after": int_arg(params, "after", minimum=0), "limit": int_arg(params, "limit", 500, minimum=1)}
 
 
 async def history_hands(ctx: Context, params: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -89,7 +89,7 @@ def package_version() -> str:
 
 def build_app(live: LiveTable, history: History | None, settings: WebSettings = WebSettings()) -> web.Application:
     app = web.Application(middlewares=[_access])
-    app[CONTEXT] = Context(live, history, package_version(), time.time())
+    app[CONTEXT] = Context(live, history, package_version(), time.monotonic())   # uptime: not the wall clock, which can jump
     app[SOCKETS] = weakref.WeakSet()
     app[SETTINGS] = settings
     for path, (name, nav) in PAGES.items():

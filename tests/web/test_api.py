@@ -87,6 +87,8 @@ def test_history_lists_sessions_and_hands_links_the_recorder_lines_and_their_aud
         assert hands[-1]["totals"] == list(session.state.totals) and len(hands[0]["wall_hash"]) == 64
         later = await result(await client.get(f"/api/hands?since={hands[0]['finished']}"))
         assert [h["number"] for h in later] == [2]
+        after = await result(await client.get(f"/api/hands?after={hands[0]['id']}"))
+        assert [h["number"] for h in after] == [2] and "recorders" not in after[0]
         today = await result(await client.get(f"/api/hands?day={_day(hands[0]['finished'])}"))
         assert len(today) == 2
         lines = await result(await client.get(f"/api/hands/{hands[0]['id']}/events"))
@@ -108,14 +110,16 @@ def _day(t):
     return datetime.fromtimestamp(t).date().isoformat()
 
 
-def test_a_recorder_that_no_longer_holds_the_hand_says_so(played, tmp_path):
+@pytest.mark.parametrize("listed", [True, False], ids=["files-listed", "older-ledger"])
+def test_a_recorder_that_no_longer_holds_the_hand_says_so(played, tmp_path, listed):
     db, events, _ = played
     copy_db, copy_events = tmp_path / "t.db", tmp_path / "events.jsonl"
     copy_db.write_bytes(Path(db).read_bytes())
     import sqlite3
     with sqlite3.connect(copy_db) as con:
         con.execute("UPDATE sessions SET events = ?", (str(copy_events),))
-        con.execute("UPDATE hands SET events = ?", (str(copy_events),))      # the file of the run that settled it
+        con.execute("UPDATE hands SET events = ?, recorders = ?",        # the file of the run that settled it
+                    (str(copy_events), f'["{copy_events}"]' if listed else None))
     copy_events.write_text("", encoding="utf-8")                        # another run overwrote the file
 
     async def test(client):
@@ -128,6 +132,7 @@ def test_a_recorder_that_no_longer_holds_the_hand_says_so(played, tmp_path):
     ("/api/hands?day=30-11-2026", 400, "YYYY-MM-DD"),
     ("/api/hands?limit=lots", 400, "whole number"),
     ("/api/hands?since=yesterday", 400, "seconds since 1970"),
+    ("/api/hands?after=-1", 400, "whole number of at least 0"),
     ("/api/hands/999", 404, "no hand 999"),
     ("/api/hours.csv?by=week", 400, "by=day or by=session"),
     ("/api/sim/state", 404, "not the simulator"),

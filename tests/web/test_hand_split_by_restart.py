@@ -5,6 +5,7 @@ so every hand settled after a restart read "no longer holds this hand")."""
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
@@ -18,16 +19,16 @@ from simulator.table import SimulatedTable
 from tests.asyncio_support import run
 
 
-async def stopped_in_hand_2_then_resumed(folder, put_back: bool = False):
+async def stopped_in_hand_2_then_resumed(folder, put_back: bool = False, second_name: str = "20261203-100500-2.jsonl"):
     """Hand 2 stopped at its 60th take (in play) (the controller cancelled, its file left as a kill leaves
-    it), then a new run with a file of its own resumes it and plays one more hand; with `put_back`, a
-    tile is put back on the wall meanwhile, so the new run voids hand 2 as it resumes it."""
+    it), then a new run with a file of its own (`second_name`) resumes it and plays one more hand; with
+    `put_back`, a tile is put back on the wall meanwhile, so the new run voids hand 2 as it resumes it."""
     ruleset = get_region("guangshui").resolve()
     table = SimulatedTable(seed=3, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
     await table.start("pty")
     people = asyncio.create_task(SimulatedPlayers(table, ruleset, seed=3).run())
     db = str(folder / "table.db")
-    first, second = folder / "20261203-100000-1.jsonl", folder / "20261203-100500-2.jsonl"
+    first, second = folder / "20261203-100000-1.jsonl", folder / second_name
     takes = []
     try:
         with open(first, "w", encoding="utf-8") as events:
@@ -82,6 +83,21 @@ def test_a_hand_split_by_a_restart_is_read_from_both_files_and_audited_whole(tmp
     split = [e["event"] for e in hand_events(hands[2])]
     assert split.count("resumed") == 1 and split.count("hand_start") == 1       # both files, in order
     assert split.index("hand_start") < split.index("resumed")
+
+
+def test_a_power_cut_that_set_the_clock_back_still_finds_the_first_run_s_lines(tmp_path):
+    """A Pi keeps no time through a power cut: the run after it may start at a time before the run it
+    follows, and its file's name sorts first.  The hand's journal lists its files, so its page is
+    still read from `hand_start` (by the names alone the first file would never be read)."""
+    db = run(stopped_in_hand_2_then_resumed(tmp_path, second_name="20261203-095500-2.jsonl"), timeout=180)
+    hands = {hand.number: hand for hand in History(db).hands()}
+    split = hands[2]
+    assert [Path(p).name for p in split.recorders] == ["20261203-100000-1.jsonl", "20261203-095500-2.jsonl"]
+    assert hand_lines(Path(split.events), 2, split.wall_hash)[0]["event"] == "resumed"    # by the names alone
+    names = [e["event"] for e in hand_events(split)]
+    assert names[0] == "hand_start" and names.count("resumed") == 1 and names[-1] == "hand_end"
+    assert hand_audit(split, hand_events(split)) == []
+    assert hands[3].recorders == (str(tmp_path / "20261203-095500-2.jsonl"),)
 
 
 def test_a_last_line_a_kill_cut_short_is_left_out_and_a_damaged_line_is_named(tmp_path):

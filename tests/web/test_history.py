@@ -69,6 +69,25 @@ def test_sessions_and_hands_come_back_with_totals_items_and_times(ledger_at):
         history.hand(99)
 
 
+def test_a_clock_set_back_keeps_the_hands_in_the_order_they_were_settled_and_after_follows_them(ledger_at):
+    """A Pi keeps no time through a power cut: the table's clock came back an hour behind.  The hands
+    settled after it carry earlier times but stay after the hands before it, and a client following
+    the ledger with `after` (the last id it has) misses none of them, as `since` would."""
+    ledger, clock, history = ledger_at
+    s1 = ledger.start_session("changchun", {})
+    clock.t = at(21)
+    ledger.record_hand(s1, hand(1))
+    ledger.record_hand(s1, hand(2))
+    seen = history.hands()
+    clock.t = at(20.25)                         # the power cut: the clock restored from an hour-old save
+    ledger.record_hand(s1, hand(3, started=at(20.2)))
+    ledger.record_hand(s1, hand(4))
+    assert [h.number for h in history.hands()] == [1, 2, 3, 4]
+    assert [h.totals for h in history.hands()][-1] == (24, -8, -8, -8)
+    assert [h.number for h in history.hands(after=seen[-1].id)] == [3, 4]
+    assert history.hands(since=seen[-1].finished) == []                   # what `after` is for
+
+
 def test_hours_count_wall_time_minus_the_faults_and_split_at_midnight(ledger_at):
     ledger, clock, history = ledger_at
     clock.t = at(23)
