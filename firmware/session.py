@@ -22,6 +22,7 @@ import logging
 import os
 from concurrent.futures import Future
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, Awaitable, Callable, TypeVar
 
 from drivers.client import BoardClient
@@ -43,6 +44,7 @@ from .hand.state import HandOutcome, HandState
 from .presenter import DisplayMirror
 from .records.chain_tail import file_chain_head
 from .records.ledger import HAND_KEY, NEXT_SET_KEY, SESSION_KEY, EncodedJson, HandRecord, Ledger
+from .records.space import SpaceWatch
 from .records.store import WRITE_ERRORS, Store
 from .state import SessionState
 from .table_log import log_table
@@ -145,6 +147,8 @@ class TableSession:
         self._resume = resume       # False: the boards are new (a fresh simulator): the journal is not theirs
         self._hand_started: float | None = None
         self._fault_interval: Future | None = None     # the ledger's open fault interval, as the store gives it
+        self.space = SpaceWatch(self._storage_folders())   # room on the card, asked after each hand
+        self._space_task: asyncio.Task | None = None
         controller.watch(self._note_faults)
 
     async def run(self) -> int:
@@ -168,6 +172,7 @@ class TableSession:
         try:
             await hub.start()
             self._dirty.set()                       # the sessions the boards opened (or resumed)
+            self._look_at_space()
             if HAND_KEY not in saved:
                 hub.presenter.phase(Phase.IDLE)         # a hand being resumed keeps its screens
             below, standing = await self._pick_up(saved)
@@ -234,6 +239,30 @@ class TableSession:
                 return on_file
         return head
 
+    # -- room on the card -------------------------------------------------------------------------
+
+    def _storage_folders(self) -> list[Path]:
+        files = [self.ledger.path if self.ledger.path != ":memory:" else None, self.ledger.events]
+        return [Path(os.path.abspath(f)).parent for f in files if f]
+
+    def _look_at_space(self) -> None:
+        """Ask the card how much room is left (off the loop; never waited for): said once when it runs
+        low, and once when there is room again."""
+        if self._space_task is None or self._space_task.done():
+            self._space_task = asyncio.get_running_loop().create_task(self._say_space(), name="space")
+
+    async def _say_space(self) -> None:
+        space = await self.space.change()
+        if space is None:
+            return
+        if self.space.low:
+            self.hub.recorder.emit(
+                "warning", hand=0, storage="low", free_mb=space.free_mb, total_mb=space.total_mb,
+                message=f"the storage card is nearly full: {space.free_mb} MB free of {space.total_mb} MB; a full card "
+                        "stops the table (E24): copy old flight recorders off the card and delete them, or fit a larger card")
+        else:
+            self.hub.recorder.emit("storage_room", hand=0, free_mb=space.free_mb, total_mb=space.total_mb)
+
     def _recorder_file(self) -> str | None:
         """This run's flight recorder file, as the journal names it (None: the run keeps none)."""
         return os.path.abspath(self.ledger.events) if self.ledger.events is not None else None
@@ -247,11 +276,11 @@ class TableSession:
         return self.played
 
     async def _stop_tasks(self) -> None:
-        tasks = [t for t in (self._build, self._journal_task) if t is not None]
+        tasks = [t for t in (self._build, self._journal_task, self._space_task) if t is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        self._build = self._journal_task = None
+        self._build = self._journal_task = self._space_task = None
 
     def public_feed(self) -> SessionFeed:
         """The read-only public view of this table, for the web server (firmware/web)."""
@@ -303,6 +332,7 @@ class TableSession:
             raise asyncio.CancelledError()
         self.played += 1
         self._show_settled(outcome, after)
+        self._look_at_space()
         return after
 
     async def _void(self, hand: HandState, reason: str) -> None:

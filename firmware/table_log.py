@@ -199,6 +199,8 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
     "host_lost_cleared": lambda e: (logging.INFO, f"the {', '.join(e['boards'])} board(s) had stopped while this "
                                                   "controller was away: cleared"),
     "warning": lambda e: (logging.WARNING, e["message"]),
+    "storage_room": lambda e: (logging.INFO, f"the storage card has room again: {e['free_mb']} MB free of "
+                                             f"{e['total_mb']} MB"),
     "ruleset_chosen": lambda e: (logging.INFO, f"the front panel chose {e['ruleset']} "
                                                f"({' '.join(f'{k}={v}' for k, v in sorted(e['options'].items())) or 'defaults'})"
                                                "; it starts at the next hand if the tiles allow"),
