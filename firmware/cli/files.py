@@ -81,36 +81,51 @@ def _user() -> str:
 
 class EventsFile:
     """A flight recorder file opened at its first line: a run that stops before any event leaves
-    no empty file.  `exclusive` files are new (O_EXCL, owner-only); an old one is never truncated."""
+    no empty file.  `exclusive` files are new (O_EXCL, owner-only); an old one is never truncated.
+
+    Written straight to its descriptor: what the disk does not take (a full card) is kept, to the
+    byte, and written first at the next write, so a line is never lost nor half written between
+    two whole ones; the write that could not finish raises, as any refused write does."""
 
     def __init__(self, path: Path, exclusive: bool) -> None:
         self.path = path
         self.exclusive = exclusive
-        self._file: TextIO | None = None
+        self._fd: int | None = None
+        self._unwritten = bytearray()
+        self._write = os.write              # (a test's full card stands in here)
 
     def write(self, text: str) -> int:
-        if self._file is None:
-            self._file = self._open()
-        return self._file.write(text)
+        self._unwritten += text.encode("utf-8")
+        self._push()
+        return len(text)
 
     def flush(self) -> None:
-        if self._file is not None:
-            self._file.flush()
+        self._push()
+
+    def _push(self) -> None:
+        if self._fd is None and self._unwritten:
+            self._fd = self._open()
+        while self._unwritten:
+            done = self._write(self._fd, self._unwritten)     # an OSError keeps the rest for the next call
+            del self._unwritten[:done]
 
     def close(self) -> None:
-        if self._file is None:
+        if self._fd is None:
             return
         try:
-            self._file.close()
+            self._push()
         except OSError as error:        # a full or failing card: its last lines are lost, said in one line
             print(f"mahjong-table: the flight recorder {self.path} was not written to its end ({error.strerror}): "
                   "free space on the card", file=sys.stderr)
+        finally:
+            os.close(self._fd)
+            self._fd = None
 
-    def _open(self) -> TextIO:
+    def _open(self) -> int:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC
         if not self.exclusive:
-            return open(self.path, "w", encoding="utf-8")
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
-        return os.fdopen(fd, "w", encoding="utf-8")
+            return os.open(self.path, flags | os.O_TRUNC, 0o666)
+        return os.open(self.path, flags | os.O_EXCL, 0o600)
 
 
 def open_events(path: str | None, events_dir: Path | None) -> TextIO | EventsFile | None:

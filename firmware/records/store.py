@@ -22,6 +22,7 @@ log = logging.getLogger("mahjong_table.store")
 # What a disk that is full, read-only or failing raises (the ledger is SQLite, the recorder a file)
 WRITE_ERRORS = (sqlite3.Error, OSError)
 FailureWatcher = Callable[[BaseException], None]
+KEPT: Any = object()      # what a write that kept its work for later returns: it says nothing of the disk
 
 
 class Store:
@@ -33,6 +34,7 @@ class Store:
         self.failures = 0               # writes the disk refused (counted on the writer thread)
         self._failures_seen = 0         # …as `landed` last saw them
         self._told = False              # a failure was told, and no `landed` has said the disk is back
+        self.refusing = False           # the writer thread's last disk work was refused (set on that thread, in order)
         self._watch: tuple[asyncio.AbstractEventLoop, FailureWatcher] | None = None
 
     def watch(self, on_failure: FailureWatcher) -> None:
@@ -59,16 +61,28 @@ class Store:
     def queue(self, fn: Callable[..., T], *args: Any) -> "asyncio.Future[T]":
         """Queue `fn(*args)` now, in order, and return what to await for its result (or its error):
         for a caller that must queue something else right behind it before waiting."""
-        future = self._executor.submit(fn, *args)
+        future = self._executor.submit(self._tracked, fn, *args)
         future.add_done_callback(self._done)
         return asyncio.wrap_future(future)
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
         """Run `fn(*args)` on the writer thread without waiting; a failure is logged, never lost."""
-        future = self._executor.submit(fn, *args)
+        future = self._executor.submit(self._tracked, fn, *args)
         future.add_done_callback(self._done)
         future.add_done_callback(_log_failure)
         return future
+
+    def _tracked(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` on the writer thread, noting there whether the disk refused it: the work queued
+        behind it sees the answer in order (a done-callback may run later, on another thread)."""
+        try:
+            result = fn(*args)
+        except WRITE_ERRORS:
+            self.refusing = True
+            raise
+        if result is not KEPT:
+            self.refusing = False
+        return result
 
     def _done(self, future: Future) -> None:
         """On the writer thread: a write the disk refused is counted; the first after the disk was
@@ -80,8 +94,8 @@ class Store:
         if self._told:
             return
         self._told = True
-        log.error("a disk write failed: %s (the ledger and journal writes are retried; flight recorder "
-                  "lines written meanwhile may be lost)", error)
+        log.error("a disk write failed: %s (the ledger and journal writes are retried; the flight recorder's "
+                  "lines wait and are written behind them)", error)
         if self._watch is not None and not self._watch[0].is_closed():
             loop, on_failure = self._watch
             loop.call_soon_threadsafe(on_failure, error)
@@ -107,7 +121,12 @@ class ThreadedSink:
     """A text stream whose writes happen on the store's thread (the flight recorder's file).
 
     `write` only queues the line; the file sees the lines in order and is flushed after each one,
-    so a reader (or a crash) never finds half a line that was not written whole.
+    so a reader (or a crash) never finds half a line that was not written whole.  While the disk
+    refuses the work queued before them (the journal write that covers them), lines are kept here
+    and go out behind the next write that lands: a full card loses none of them, and the file never
+    holds a line whose journal write did not land.  A target that keeps what it could not write
+    (`firmware.cli.files.EventsFile`) is written again from there; a plain file loses what a failed
+    write did not take.
     """
 
     def __init__(self, target: TextIO, store: Store, close_target: bool = True) -> None:
@@ -116,6 +135,7 @@ class ThreadedSink:
         self._close_target = close_target
         self._lock = threading.Lock()
         self._held: list[str] | None = None      # lines kept back until `release` (None: not holding)
+        self._unsent: list[str] = []             # lines kept while the disk refuses (writer thread only)
 
     def write(self, text: str) -> int:
         if self._held is not None:
@@ -138,9 +158,13 @@ class ThreadedSink:
         if lines:
             self._store.submit(self._write_now, "".join(lines))
 
-    def _write_now(self, text: str) -> None:
+    def _write_now(self, text: str, gated: bool = True) -> Any:
         with self._lock:
-            self._target.write(text)
+            self._unsent.append(text)
+            if gated and self._store.refusing:
+                return KEPT                     # the E24 is told already; these go out behind the next landing
+            lines, self._unsent = "".join(self._unsent), []
+            self._target.write(lines)
             self._target.flush()
 
     def flush(self) -> None:
@@ -148,9 +172,10 @@ class ThreadedSink:
 
     def close(self) -> None:
         self.release(keep_holding=False)
+        self._store.submit(self._write_now, "", False)     # the last try for lines kept while refused
         self._store.drain()
         if self._close_target:
             self._target.close()
 
 
-__all__ = ["Store", "ThreadedSink", "WRITE_ERRORS"]
+__all__ = ["KEPT", "Store", "ThreadedSink", "WRITE_ERRORS"]

@@ -9,14 +9,18 @@ one lands E24 clears and play goes on where it stood, nothing lost or recorded t
 
 from __future__ import annotations
 
+import errno
 import io
 import json
+import os
 import sqlite3
 
 import pytest
 
+from firmware.cli.files import EventsFile
 from firmware.records.audit import audit_events
 from firmware.records.ledger import Ledger
+from firmware.records.store import Store, ThreadedSink
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
 from tests.asyncio_support import run
@@ -57,3 +61,76 @@ def test_a_card_that_refuses_writes_for_a_while_holds_the_table_until_they_land(
     finally:
         ledger.close()
     assert rows == [(1,), (2,), (3,)]
+
+
+def test_a_full_card_loses_no_recorder_line_and_writes_none_ahead_of_its_journal(tmp_path, monkeypatch):
+    """The card full under both the journal and the flight recorder: the recorder's lines wait (a
+    line the disk took only half of is finished first) and go out behind the journal write that
+    lands, so the file, once the card has room, holds every line whole and the audit finds nothing.
+    Before, the lines written while the card was full were lost: hands without their end, a chain
+    that no longer matched, pages that no longer held their hands."""
+    full = []
+    real_swap = Ledger.journal_swap
+
+    def journal_swap(ledger, *args, **kwargs):
+        if full and full[0] and refused_lines:       # the file ran out of room first, then the journal
+            raise sqlite3.OperationalError("database or disk is full")
+        return real_swap(ledger, *args, **kwargs)
+
+    monkeypatch.setattr(Ledger, "journal_swap", journal_swap)
+    refused_lines: list[int] = []
+
+    def card_write(fd, data):
+        if full and full[0]:
+            refused_lines.append(len(data))
+            if len(refused_lines) == 1:
+                return os.write(fd, bytes(data[:len(data) // 2]))     # the last bytes the card had room for
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return os.write(fd, data)
+
+    path = tmp_path / "events.jsonl"
+    events = EventsFile(path, exclusive=True)
+    events._write = card_write
+
+    def on_event(event: dict) -> None:
+        if not full and event["event"] == "take" and event["hand"] == 2 and event["reason"] == "draw":
+            full.append(True)
+        elif full and full[0] and event["event"] == "fault" and event["code"] == "E24":
+            full[0] = False
+
+    try:
+        result = run(run_simulated(get_region("dongbei").resolve(), hands=3, seed=3, events=events,
+                                   ledger_path=str(tmp_path / "table.db"), on_event=on_event), timeout=120)
+    finally:
+        events.close()
+    assert refused_lines, "the card never refused a line"
+    text = path.read_text(encoding="utf-8")
+    log = [json.loads(line) for line in text.splitlines()]        # every line whole
+    assert result.hands == 3 and [e["hand"] for e in log if e["event"] == "hand_end"] == [1, 2, 3]
+    assert audit_events(log) == []
+
+
+def test_lines_wait_while_the_work_before_them_is_refused_and_follow_the_next_landing():
+    store = Store()
+    target = io.StringIO()
+    sink = ThreadedSink(target, store, close_target=False)
+
+    def refused() -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    try:
+        store.submit(refused)
+        sink.write("a\n")
+        sink.write("b\n")
+        store.drain()
+        assert target.getvalue() == "" and store.refusing
+        store.submit(lambda: None)             # the journal's write lands
+        sink.write("c\n")
+        store.drain()
+        assert target.getvalue() == "a\nb\nc\n" and not store.refusing
+        store.submit(refused)
+        sink.write("d\n")
+        sink.close()                           # the last try, at the end of the run
+        assert target.getvalue() == "a\nb\nc\nd\n"
+    finally:
+        store.close()
