@@ -11,14 +11,14 @@ import pytest
 
 from simulator.spawn import SimulatorProcess
 from tests.asyncio_support import run
-from tests.reliability.campaign import Controller, enroll_from, recorder_lines, write_config
+from tests.reliability.campaign import Controller, card_of, enroll_from, recorder_lines, write_config
 
 EMERGENCY_STOP = 16
 
 
 def recorder_events(folder: Path) -> list[list[dict]]:
     """Each start's recorder, oldest first (a line being written is left for the next look)."""
-    files = sorted((folder / "events").glob("*.jsonl"), key=lambda p: p.stat().st_mtime_ns)
+    files = sorted((card_of(folder) / "events").glob("*.jsonl"), key=lambda p: p.stat().st_mtime_ns)
     return [recorder_lines(path) for path in files]
 
 
@@ -58,14 +58,14 @@ async def stop_mid_hand_then_start_again(folder: Path, sig: int):
             first_exit = controller.exits[-1]
             view = await sim.control.table()
             motor_faults = {code for code, _unit, _detail in view.faults["motor"]}
-            settled_before = len(ledger_hands(folder / "table.db"))     # the hand may have ended before the signal
+            settled_before = len(ledger_hands(card_of(folder) / "table.db"))     # the hand may have ended before the signal
             controller.start()
-            await until(lambda: len(ledger_hands(folder / "table.db")) > settled_before,
+            await until(lambda: len(ledger_hands(card_of(folder) / "table.db")) > settled_before,
                         "a hand settled after the restart")
             players = await sim.control.players()
         finally:
             controller.stop()
-    return first_exit, motor_faults, recorder_events(folder), ledger_hands(folder / "table.db"), players
+    return first_exit, motor_faults, recorder_events(folder), ledger_hands(card_of(folder) / "table.db"), players
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
@@ -112,7 +112,7 @@ async def start_on_a_cut_link(folder: Path, stop_at: str | None):
             else:
                 await until(lambda: said("trying again"), "the controller waiting for the board")
                 await sim.control.cut("motor", 0.01)      # a new cut replaces the long one: whole again at once
-                await until(lambda: len(ledger_hands(folder / "table.db")) >= 1, "a hand settled", 180)
+                await until(lambda: len(ledger_hands(card_of(folder) / "table.db")) >= 1, "a hand settled", 180)
                 assert controller.alive()
                 controller.stop()
         finally:

@@ -26,6 +26,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -50,6 +51,10 @@ DISRUPTIONS = ("cut_motor", "cut_rfid", "reset_motor", "reset_rfid", "kill", "ki
 # and put back), a controller frozen for 0.5–8 s (SIGSTOP: an SD card stalling the Pi) and a clean
 # restart (SIGTERM: the owner restarting the service)
 MORE_DISRUPTIONS = ("cut_display", "reset_display", "unplug_motor", "unplug_rfid", "freeze", "term")
+# dealt only when named, and only as root: the card full for 0.5–6 s (its folder a small tmpfs of its
+# own, filled to the last byte by a ballast file, then freed)
+CARD_DISRUPTIONS = ("fill",)
+CARD_BYTES = 64 << 20           # the tmpfs that stands in for the card, for the `fill` kind
 
 
 @dataclass
@@ -78,15 +83,71 @@ class RegionFigures:
                     or self.pages or self.controller_errors)
 
 
+def card_of(folder: Path) -> Path:
+    """Where a region's table keeps its state and recorders (the Pi's card): apart from its log and
+    ports, so a full card (`fill`) fills only what the card holds on a real table."""
+    return folder / "card"
+
+
 def write_config(folder: Path, endpoints) -> Path:
-    """A table's config naming the simulator process's ports, its state and recorders in `folder`."""
+    """A table's config naming the simulator process's ports, its state and recorders on its card."""
     config = folder / "config.toml"
+    card = card_of(folder)
     config.write_text(
         "[devices]\n"
         f'motor = "{endpoints.motor}"\nrfid = "{endpoints.rfid}"\ndisplay = "{endpoints.display}"\n'
         "[storage]\n"
-        f'state_dir = "{folder}"\nevents_dir = "{folder / "events"}"\n', encoding="utf-8")
+        f'state_dir = "{card}"\nevents_dir = "{card / "events"}"\n', encoding="utf-8")
     return config
+
+
+class Card:
+    """The region's card as a tmpfs of its own (`fill` only): filled to the last byte and freed."""
+
+    def __init__(self, path: Path, mounted: bool) -> None:
+        self.path = path
+        self.mounted = mounted
+
+    @classmethod
+    def make(cls, path: Path, fillable: bool) -> "Card":
+        path.mkdir(parents=True, exist_ok=True)
+        if not fillable:
+            return cls(path, False)
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={CARD_BYTES},mode=0755", "tmpfs", str(path)],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"the fill disruption needs a tmpfs for the card and could not mount one at {path} "
+                             f"({done.stderr.strip() or done.returncode}): run the campaign as root, or leave fill out")
+        return cls(path, True)
+
+    async def fill(self, seconds: float) -> None:
+        """Full for `seconds`: a ballast file takes every byte left, then goes."""
+        ballast = self.path / "ballast"
+        await asyncio.to_thread(_fill, ballast)
+        try:
+            await asyncio.sleep(seconds)
+        finally:
+            ballast.unlink(missing_ok=True)
+
+    def release(self, keep: Path) -> None:
+        """Unmount, keeping a copy of what it held in `keep` (the books are read from there)."""
+        if not self.mounted:
+            return
+        shutil.copytree(self.path, keep, ignore=shutil.ignore_patterns("ballast"))
+        subprocess.run(["umount", "--lazy", str(self.path)], check=True)   # our own reads may hold it a moment
+        self.path.rmdir()
+        keep.rename(self.path)
+        self.mounted = False
+
+
+def _fill(ballast: Path) -> None:
+    chunk = b"\0" * (1 << 20)
+    with open(ballast, "wb", buffering=0) as f:
+        while chunk:
+            try:
+                f.write(chunk)
+            except OSError:
+                chunk = chunk[:len(chunk) // 2]
 
 
 class Controller:
@@ -154,8 +215,9 @@ class Controller:
 
 
 async def enroll_from(sim: SimulatorProcess, folder: Path) -> None:
-    """Enroll the simulated table's tiles in `folder`'s registry, as `enroll --import` would."""
-    registry = TileRegistry(folder / "tiles.db")
+    """Enroll the simulated table's tiles in the registry on `folder`'s card, as `enroll --import` would."""
+    card_of(folder).mkdir(parents=True, exist_ok=True)
+    registry = TileRegistry(card_of(folder) / "tiles.db")
     registry.enroll(Registered(tag.uid, Tile.parse(tag.tile), tag.set_index, tag.copy)
                     for tag in await sim.control.registry())
     registry.close()
@@ -263,19 +325,30 @@ async def run_region(region: str, hands: int, seed: int, folder: Path, every: in
     figures = RegionFigures(region)
     schedule = Schedule(random.Random(f"{region}/{seed}/campaign"), every, kinds)
     folder.mkdir(parents=True, exist_ok=True)
+    card = Card.make(card_of(folder), "fill" in kinds)
+    try:
+        await _play_region(region, hands, seed, folder, card, schedule, figures)
+    finally:
+        card.release(folder / "card-kept")
+    _books(folder, figures)
+    return figures
+
+
+async def _play_region(region: str, hands: int, seed: int, folder: Path, card: Card, schedule: Schedule,
+                       figures: RegionFigures) -> None:
     args = ("--seed", str(seed), "--speed", "0", "--ruleset", region, "--players-seed", str(seed),
             "--listen", f"pty:{folder / 'ports'}", "--fault", "corrupt=0.01")
     async with SimulatorProcess(*args, env=_child_env()) as sim:
         await enroll_from(sim, folder)
         controller = Controller(write_config(folder, sim.endpoints), region, folder / "controller.log")
-        progress = Progress(folder / "table.db", controller, figures)
+        progress = Progress(card.path / "table.db", controller, figures)
         try:
             controller.start()
             while await progress.until(schedule.next_stop(progress.count, hands)):
                 if progress.count >= hands and schedule.first_deck_dealt():
                     break
                 await asyncio.sleep(schedule.delay(progress.hand_seconds))
-                await disrupt(schedule.next_kind(), schedule.rng, sim, controller, figures, folder)
+                await disrupt(schedule.next_kind(), schedule.rng, sim, controller, figures, card)
             if figures.stalls:
                 figures.stall_views.append(await _table_seen(sim))
         finally:
@@ -284,15 +357,13 @@ async def run_region(region: str, hands: int, seed: int, folder: Path, every: in
             if controller.exits and controller.exits[-1] != 0 and not figures.controller_errors:
                 figures.controller_errors.append(f"SIGTERM ended the controller with status {controller.exits[-1]}, "
                                                  "not 0; see controller.log")
-    _books(folder, figures)
-    return figures
 
 
 async def disrupt(what: str, rng: random.Random, sim: SimulatorProcess, controller: "Controller",
-                  figures: RegionFigures, folder: Path) -> None:
+                  figures: RegionFigures, card: Card) -> None:
     """One blow; where it fell (the recorder's last event then) is counted with it."""
     figures.disruptions[what] = figures.disruptions.get(what, 0) + 1
-    where = f"{what} {_moment(folder / 'events')}"
+    where = f"{what} {_moment(card.path / 'events')}"
     figures.moments[where] = figures.moments.get(where, 0) + 1
     if what.startswith("cut_"):
         await sim.control.cut(what.removeprefix("cut_"), rng.uniform(0.2, 5.0))
@@ -302,6 +373,8 @@ async def disrupt(what: str, rng: random.Random, sim: SimulatorProcess, controll
         await sim.control.reset(what.removeprefix("reset_"))
     elif what == "freeze":
         await controller.freeze(rng.uniform(0.5, 8.0))
+    elif what == "fill":
+        await card.fill(rng.uniform(0.5, 6.0))
     elif what in ("kill", "term"):
         if what == "term":
             await controller.started()          # a SIGTERM before the handlers are in would be a kill
@@ -355,8 +428,8 @@ def _books(folder: Path, figures: RegionFigures) -> None:
     log = folder / "controller.log"
     if log.exists() and "Traceback (most recent call last)" in log.read_text(encoding="utf-8", errors="replace"):
         figures.controller_errors.append("the controller crashed with a traceback; see controller.log")
-    db = folder / "table.db"
-    files = sorted((folder / "events").glob("*.jsonl"))
+    db = card_of(folder) / "table.db"
+    files = sorted((card_of(folder) / "events").glob("*.jsonl"))
     began: set[tuple[int, int]] = set()
     paid: dict[tuple[int, int], list[int]] = {}
     session = 0
@@ -468,12 +541,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=2, help="a disruption after 1 to EVERY hands")
     parser.add_argument("--folder", default="",
                         help="where each region's ports, state and recorders go (default: a new folder in /tmp)")
-    known = ", ".join(sorted(set(DISRUPTIONS + MORE_DISRUPTIONS)))
+    known = ", ".join(sorted(set(DISRUPTIONS + MORE_DISRUPTIONS + CARD_DISRUPTIONS)))
     parser.add_argument("--kinds", default=",".join(DISRUPTIONS),
                         help=f"the disruptions dealt, comma-separated (of {known}; default {','.join(DISRUPTIONS)})")
     args = parser.parse_args(argv)
     kinds = tuple(args.kinds.split(","))
-    unknown = sorted(set(kinds) - set(DISRUPTIONS + MORE_DISRUPTIONS))
+    unknown = sorted(set(kinds) - set(DISRUPTIONS + MORE_DISRUPTIONS + CARD_DISRUPTIONS))
     if unknown:
         parser.error(f"unknown disruption(s) {', '.join(unknown)}: choose from {known}")
     regions = args.regions.split(",")
