@@ -432,6 +432,8 @@ class TableSession:
             except WRITE_ERRORS:
                 await asyncio.sleep(STORAGE_RETRY_S)
                 continue
+            if self.store.told:
+                await self.store.caught_up()        # the lines behind it tried too: E24 goes only when they land
             if self.store.landed():
                 self.hub.storage_back()
             return result

@@ -54,6 +54,16 @@ class Store:
         log.info("disk writes land again")
         return True
 
+    @property
+    def told(self) -> bool:
+        """A refused write was told (E24 shown) and no `landed` has said the disk is back since."""
+        return self._told
+
+    async def caught_up(self) -> None:
+        """Until everything queued so far has been tried (saying nothing of the disk: the writes
+        queued behind one that landed — the recorder's lines — have had their turn)."""
+        await asyncio.wrap_future(self._executor.submit(lambda: None))
+
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run `fn(*args)` on the writer thread, after everything asked before it; await its result."""
         return await self.queue(fn, *args)
@@ -136,6 +146,7 @@ class ThreadedSink:
         self._lock = threading.Lock()
         self._held: list[str] | None = None      # lines kept back until `release` (None: not holding)
         self._unsent: list[str] = []             # lines kept while the disk refuses (writer thread only)
+        self._owed = False                       # the target's last write failed: it may still hold lines
 
     def write(self, text: str) -> int:
         if self._held is not None:
@@ -152,20 +163,26 @@ class ThreadedSink:
             self._held = []
 
     def release(self, keep_holding: bool = True) -> None:
-        """Queue every line kept back (after whatever was queued before this call)."""
+        """Queue every line kept back (after whatever was queued before this call), and another try
+        for lines a refusing disk left unsent: behind a journal write tried again, they are too."""
         lines = self._held or []
         self._held = [] if keep_holding else None
-        if lines:
+        if lines or self._unsent or self._owed:
             self._store.submit(self._write_now, "".join(lines))
 
     def _write_now(self, text: str, gated: bool = True) -> Any:
         with self._lock:
-            self._unsent.append(text)
+            if text:
+                self._unsent.append(text)
             if gated and self._store.refusing:
                 return KEPT                     # the E24 is told already; these go out behind the next landing
             lines, self._unsent = "".join(self._unsent), []
-            self._target.write(lines)
-            self._target.flush()
+            self._owed = True                   # until the target says it took everything
+            if lines:
+                self._target.write(lines)
+            self._target.flush()                # (a target that kept what a full disk refused writes it here)
+            self._owed = False
+        return None
 
     def flush(self) -> None:
         pass                    # each line is flushed on the writer thread once written
