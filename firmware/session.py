@@ -18,6 +18,7 @@ takes made meanwhile are read off the wall sensors) or is voided when the walls 
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
 from concurrent.futures import Future
@@ -454,10 +455,20 @@ class TableSession:
         self.hub.recorder.release_lines()
         try:
             await written
+            if self.store.told:
+                await self._recorder_caught_up()
         except BaseException:
             self._journaled_hand = None             # not known to be written: the next commit writes it whole
             raise
         self._release(marks)
+
+    async def _recorder_caught_up(self) -> None:
+        """While the card refuses writes: the lines queued behind the journal write are tried too, and
+        if the card still refuses them the events they record stay unacknowledged (play waits for the
+        card, as it does for the journal), so no hand is played that its flight recorder lacks."""
+        await self.store.caught_up()
+        if self.hub.recorder.lines_owed():
+            raise OSError(errno.ENOSPC, "the flight recorder's lines are not written yet")
 
     def _event_applied(self) -> None:
         self._dirty.set()

@@ -83,15 +83,17 @@ class EventsFile:
     """A flight recorder file opened at its first line: a run that stops before any event leaves
     no empty file.  `exclusive` files are new (O_EXCL, owner-only); an old one is never truncated.
 
-    Written straight to its descriptor: what the disk does not take (a full card) is kept, to the
-    byte, and written first at the next write, so a line is never lost nor half written between
-    two whole ones; the write that could not finish raises, as any refused write does."""
+    Written straight to its descriptor: what the disk does not take (a full card) is kept and
+    written first at the next write; a line the disk took only part of is cut back off the file, so
+    the file holds whole lines only, even if the controller dies before the card has room again.
+    The write that could not finish raises, as any refused write does."""
 
     def __init__(self, path: Path, exclusive: bool) -> None:
         self.path = path
         self.exclusive = exclusive
         self._fd: int | None = None
-        self._unwritten = bytearray()
+        self._unwritten = bytearray()       # whole lines not yet on the disk (their first bytes may be)
+        self._on_disk = 0                   # …this many of them: part of a line the disk took before it refused
         self._write = os.write              # (a test's full card stands in here)
 
     def write(self, text: str) -> int:
@@ -103,11 +105,23 @@ class EventsFile:
         self._push()
 
     def _push(self) -> None:
+        """Write what is unwritten; a line the disk took only part of before refusing more is taken
+        back (the file is cut to the line before it) and written whole at the next call."""
         if self._fd is None and self._unwritten:
             self._fd = self._open()
         while self._unwritten:
-            done = self._write(self._fd, self._unwritten)     # an OSError keeps the rest for the next call
-            del self._unwritten[:done]
+            try:
+                done = self._write(self._fd, self._unwritten[self._on_disk:])
+            except OSError:
+                if self._on_disk:
+                    end = os.lseek(self._fd, -self._on_disk, os.SEEK_CUR)
+                    os.ftruncate(self._fd, end)
+                    self._on_disk = 0
+                raise
+            self._on_disk += done
+            whole = self._unwritten.rfind(b"\n", 0, self._on_disk) + 1
+            del self._unwritten[:whole]
+            self._on_disk -= whole
 
     def close(self) -> None:
         if self._fd is None:

@@ -82,6 +82,11 @@ class FlightRecorder:
         if release is not None:
             release(keep_holding)
 
+    def lines_owed(self) -> bool:
+        """Lines the sink could not write yet (a full card): none for a sink that cannot tell."""
+        owed = getattr(self._sink, "owed", None)
+        return bool(owed is not None and owed())
+
     def continue_chain(self, head: str) -> None:
         """Go on from the chain of a previous run (the journal kept its head); before any event only."""
         if self.events_written:

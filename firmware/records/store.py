@@ -184,6 +184,10 @@ class ThreadedSink:
             self._owed = False
         return None
 
+    def owed(self) -> bool:
+        """Lines a refusing disk has not taken yet (as the writer thread last left them)."""
+        return bool(self._unsent) or self._owed
+
     def flush(self) -> None:
         pass                    # each line is flushed on the writer thread once written
 

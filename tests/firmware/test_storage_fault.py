@@ -134,3 +134,27 @@ def test_lines_wait_while_the_work_before_them_is_refused_and_follow_the_next_la
         assert target.getvalue() == "a\nb\nc\nd\n"
     finally:
         store.close()
+
+
+def test_a_line_the_card_took_only_part_of_is_cut_back_so_the_file_holds_whole_lines(tmp_path):
+    path = tmp_path / "events.jsonl"
+    events = EventsFile(path, exclusive=True)
+    room = [10**6]
+
+    def card_write(fd, data):
+        if room[0] <= 0:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        taken = bytes(data[:room[0]])
+        room[0] -= len(taken)
+        return os.write(fd, taken)
+
+    events._write = card_write
+    events.write('{"a":1}\n')
+    room[0] = 12                                   # the next two lines: the first whole, the second in part
+    with pytest.raises(OSError):
+        events.write('{"b":2}\n{"c":3}\n')
+    assert path.read_bytes() == b'{"a":1}\n{"b":2}\n'       # not '{"c' as well: a kill now leaves whole lines
+    room[0] = 10**6
+    events.write('{"d":4}\n')
+    events.close()
+    assert path.read_bytes() == b'{"a":1}\n{"b":2}\n{"c":3}\n{"d":4}\n'

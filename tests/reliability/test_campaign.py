@@ -11,6 +11,8 @@ under `-m soak`.
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from tests.asyncio_support import run
@@ -52,6 +54,25 @@ def test_a_frozen_controller_a_display_reboot_a_pulled_port_and_clean_restarts_l
     assert_sound(results)
     dealt = {kind for r in results for kind in r.disruptions}
     assert dealt == set(kinds), f"not every kind of disruption fell: {dealt}"
+
+
+def _can_mount_a_card(folder) -> bool:
+    """A tmpfs for the `fill` card needs root (CI runs as root; a developer's machine may not)."""
+    probe = folder / "probe"
+    probe.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(probe)], capture_output=True).returncode:
+        return False
+    subprocess.run(["umount", str(probe)], check=True)
+    return True
+
+
+def test_a_card_filled_to_the_last_byte_again_and_again_loses_nothing(tmp_path):
+    if not _can_mount_a_card(tmp_path):
+        pytest.skip("the fill disruption needs root to mount a tmpfs for the card")
+    kinds = ("fill", "fill", "fill", "kill", "fill")
+    results = run(campaign(["changchun"], hands=6, seed=5, folder=tmp_path, every=1, kinds=kinds), timeout=240)
+    assert_sound(results)
+    assert results[0].disruptions.get("fill", 0) >= 4
 
 
 @pytest.mark.soak
