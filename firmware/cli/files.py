@@ -25,6 +25,7 @@ from firmware.config import ConfigError, TableConfig, find_config, load_config
 from .errors import UserError
 
 T = TypeVar("T")
+CARD_FULL_BYTES = 1 << 20          # less room than this where a database opens: the card is full, not the file damaged
 
 
 def table_config(explicit: str | None, simulate: bool = False) -> TableConfig:
@@ -64,12 +65,27 @@ def ensure_dir(path: Path, what: str, flag: str | None = None) -> Path:
 
 
 def open_database(factory: Callable[[str], T], path: Path | str, what: str, flag: str | None = None) -> T:
-    """Open one of our SQLite files; a file that is not one (or cannot be opened) is one line."""
+    """Open one of our SQLite files; a file that is not one (or cannot be opened) is one line, and
+    the line says what to do: move a damaged file away, but free a full card (opening writes)."""
     try:
         return factory(str(path))
     except sqlite3.Error as error:
-        other = f" or choose another with {flag}" if flag else ""
-        raise UserError(f"{path}: cannot use it as the {what} ({error}); move it away{other}") from None
+        raise UserError(_database_trouble(Path(path), what, error, flag)) from None
+
+
+def _database_trouble(path: Path, what: str, error: sqlite3.Error, flag: str | None) -> str:
+    from firmware.records.space import space_left        # (an error's path: not imported at every start)
+    text = str(error)
+    if not any(words in text for words in ("not a database", "malformed", "encrypted")):
+        space = space_left([path.parent])
+        if space is not None and space.free < CARD_FULL_BYTES:
+            return (f"{path}: cannot open the {what} ({text}): the card is full ({space.free // 1024} KB free); "
+                    "free space on it (old flight recorders can be copied off and deleted), then start again")
+        if "I/O" in text or "disk is full" in text or "readonly" in text:
+            return (f"{path}: cannot open the {what} ({text}): the card refused it; check that it is not full, "
+                    "read-only or failing, then start again")
+    other = f" or choose another with {flag}" if flag else ""
+    return f"{path}: cannot use it as the {what} ({text}); move it away{other}"
 
 
 def _user() -> str:

@@ -5,6 +5,8 @@ never repeated hand after hand, and never a secret (a table-level line, in no ha
 import logging
 import os
 
+import pytest
+
 from firmware.records.space import LOW_SPACE_BYTES, Space, SpaceWatch, space_left
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
@@ -46,3 +48,31 @@ def test_a_table_on_a_nearly_full_card_warns_once_and_plays_on(tmp_path, caplog)
     assert "the storage card is nearly full" in warned[0]["message"] and "E24" in warned[0]["message"]
     assert sum("the storage card is nearly full" in r.getMessage() and r.levelno == logging.WARNING
                for r in caplog.records) == 1
+
+
+def test_a_database_that_cannot_open_on_a_full_card_says_free_the_card_not_move_it_away(tmp_path, monkeypatch):
+    """On a full card SQLite cannot even open its files (it writes as it opens): the line must send the
+    technician to free the card; "move it away" is for a damaged file."""
+    import sqlite3
+
+    import firmware.records.space as space
+    from firmware.cli.errors import UserError
+    from firmware.cli.files import open_database
+
+    def refused(path: str):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    def damaged(path: str):
+        raise sqlite3.DatabaseError("file is not a database")
+
+    monkeypatch.setattr(space, "space_left", lambda paths: Space(4096, 64 << 20))
+    with pytest.raises(UserError) as full:
+        open_database(refused, tmp_path / "tiles.db", "tile registry")
+    assert "the card is full (4 KB free); free space on it" in str(full.value) and "move it away" not in str(full.value)
+    with pytest.raises(UserError) as bad:
+        open_database(damaged, tmp_path / "tiles.db", "tile registry", "--registry")
+    assert "move it away or choose another with --registry" in str(bad.value)
+    monkeypatch.setattr(space, "space_left", lambda paths: Space(900 << 20, 64 << 30))
+    with pytest.raises(UserError) as failing:
+        open_database(refused, tmp_path / "tiles.db", "tile registry")
+    assert "the card refused it; check that it is not full, read-only or failing" in str(failing.value)
