@@ -44,7 +44,7 @@ from .hand.ports import HandVoided, record_dropped
 from .hand.state import HandOutcome, HandState
 from .presenter import DisplayMirror
 from .records.chain_tail import file_chain_head
-from .records.ledger import HAND_KEY, NEXT_SET_KEY, SESSION_KEY, EncodedJson, HandRecord, Ledger
+from .records.ledger import HAND_KEY, NEXT_SET_KEY, RECORDER_KEY, SESSION_KEY, EncodedJson, HandRecord, Ledger
 from .records.space import SpaceWatch
 from .records.store import WRITE_ERRORS, Store
 from .state import SessionState
@@ -55,7 +55,6 @@ SET_ASIDE_ZH = "牌组有误 请按故障页检查后按确认"     # after 故�
 RAISED_SET_KEY = "raised_set"      # a checked set standing on the table, no hand started on it yet
 BUILDING_KEY = "building"          # a build begun under the table (BuildInProgress)
 CHAIN_KEY = "chain"                # the flight recorder's chain head after the last hand
-RECORDER_KEY = "recorder"          # the file the last run's flight recorder wrote (its chain goes on)
 LINKS_KEY = "links"                # each board's link session and the last event of it applied
 REJECTED_KEY = "rejected_set"      # a set the check rejected, not yet acknowledged (RejectedSet)
 T = TypeVar("T")
@@ -260,7 +259,8 @@ class TableSession:
             self.hub.recorder.emit(
                 "warning", hand=0, storage="low", free_mb=space.free_mb, total_mb=space.total_mb,
                 message=f"the storage card is nearly full: {space.free_mb} MB free of {space.total_mb} MB; a full card "
-                        "stops the table (E24): copy old flight recorders off the card and delete them, or fit a larger card")
+                        "stops the table (E24): move old flight recorders off it (mahjong-table records move "
+                        "--before YYYY-MM-DD --to DIR), or fit a larger card")
         else:
             self.hub.recorder.emit("storage_room", hand=0, free_mb=space.free_mb, total_mb=space.total_mb)
 

@@ -325,6 +325,10 @@ def hand_events(hand: HandRow) -> list[dict[str, Any]]:
     except RecorderUnreadable as error:
         raise HistoryError(f"hand {hand.id}: {error}") from None
     if not events:
+        files = [Path(p) for p in hand.recorders] or [Path(hand.events)]
+        if not any(path.exists() for path in files):
+            raise HistoryError(f"hand {hand.id}: its recorder {files[-1].name} is no longer in its folder (moved off "
+                               "the card with `records move`, or deleted)")
         raise HistoryError(f"hand {hand.id}: {Path(hand.events).name} no longer holds this hand (another run wrote it)")
     return events
 

@@ -1,0 +1,134 @@
+"""`mahjong-table records [list|move]`: the flight recorders on the card, and moving old ones off it.
+
+The table never deletes a recorder; when the card runs low it says so (docs/operations.md, "Room on
+the card"), and the owner moves the old ones elsewhere with `records move --before DAY --to DIR`.
+Files the table still needs stay (firmware/records/recorder_files.py)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from datetime import datetime
+from pathlib import Path
+
+from firmware.records.history import HistoryError, day_bounds, parse_day
+from firmware.records.recorder_files import LedgerUnreadable, RecorderFile, move_off, needed_files, survey
+
+from .errors import UserError
+from .files import table_config
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "records", help="the flight recorders on the card: list them, move old ones off it",
+        description="The flight recorders in the table's events folder (storage.events_dir): what each holds and "
+                    "whether the table still needs it (`list`, the default), and moving the ones last written before "
+                    "a day to another folder — a USB stick, a share — (`move`): each is copied, read back, compared, "
+                    "and only then removed from the card.  The table never deletes a recorder itself.  On the "
+                    "table: `mahjong-table records move --before 2026-06-01 --to /media/usb/recorders`.",
+        epilog="examples:\n"
+               "  mahjong-table records --folder .\n"
+               "  mahjong-table records --folder . --json\n"
+               "  mahjong-table records move --folder . --before 2026-06-01 --to /tmp --dry-run",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("action", nargs="?", choices=("list", "move"), default="list")
+    parser.add_argument("--config", metavar="FILE", help="the table's configuration (default: as `run` finds it)")
+    parser.add_argument("--folder", metavar="DIR", help="the recorders' folder (default: the configuration's "
+                                                        "storage.events_dir)")
+    parser.add_argument("--db", metavar="FILE", help="the table's ledger, whose journal says which files it still "
+                                                     "needs (default: table.db in the configuration's state folder)")
+    parser.add_argument("--before", metavar="YYYY-MM-DD", help="move: the files last written before this day")
+    parser.add_argument("--to", metavar="DIR", help="move: the folder they go to (it must exist)")
+    parser.add_argument("--dry-run", action="store_true", help="move: say what would move, move nothing")
+    parser.add_argument("--json", action="store_true", help="list: one JSON object")
+    parser.set_defaults(handler=records)
+
+
+def records(args: argparse.Namespace) -> int:
+    folder, ledger = _places(args)
+    try:
+        files = survey(folder, needed_files(ledger))
+    except LedgerUnreadable as error:
+        raise UserError(f"{error}; name the ledger with --db, or move the files by hand") from None
+    if args.action == "move":
+        return _move(args, folder, files)
+    if args.json:
+        print(json.dumps({"folder": str(folder), "files": [_as_json(f) for f in files]}, ensure_ascii=False))
+    else:
+        _print_list(folder, files)
+    return 0
+
+
+def _places(args: argparse.Namespace) -> tuple[Path, Path]:
+    config = table_config(args.config)
+    folder = Path(args.folder).expanduser() if args.folder else config.events_dir
+    if folder is None:
+        raise UserError("no recorders' folder: the configuration names none (storage.events_dir); pass --folder DIR")
+    if not folder.is_dir():
+        raise UserError(f"{folder} is not a folder: pass the recorders' folder with --folder DIR")
+    ledger = Path(args.db).expanduser() if args.db else config.state_dir / "table.db"
+    return folder, ledger
+
+
+def _move(args: argparse.Namespace, folder: Path, files: list[RecorderFile]) -> int:
+    if not args.before or not args.to:
+        raise UserError("records move needs --before YYYY-MM-DD and --to DIR (e.g. --before 2026-06-01 "
+                        "--to /media/usb/recorders)")
+    try:
+        before, _ = day_bounds(parse_day(args.before))
+    except HistoryError as error:
+        raise UserError(f"--before: {error}") from None
+    to = Path(args.to).expanduser()
+    if not to.is_dir() or not os.access(to, os.W_OK | os.X_OK):
+        raise UserError(f"--to {to}: not a folder you can write in; create it (or mount the stick) first")
+    if to.resolve() == folder.resolve():
+        raise UserError(f"--to {to} is the recorders' folder itself: name another place")
+    chosen = [f for f in files if f.modified < before]
+    moved = failed = 0
+    for recorder in chosen:
+        if recorder.needed:
+            print(f"kept {recorder.path.name}: {recorder.needed}")
+            continue
+        if args.dry_run:
+            print(f"would move {recorder.path.name} ({_size(recorder.size)})")
+            moved += recorder.size
+            continue
+        try:
+            move_off(recorder, to)
+        except OSError as error:
+            failed += 1
+            print(f"not moved {recorder.path.name}: {error.strerror or error}; it stays on the card")
+            continue
+        moved += recorder.size
+        print(f"moved {recorder.path.name} ({_size(recorder.size)}) to {to}")
+    verb = "would free" if args.dry_run else "freed"
+    print(f"{verb} {_size(moved)} on the card; {len(files) - len(chosen)} file(s) last written on or after "
+          f"{args.before} stay" + (f"; {failed} could not be moved" if failed else ""))
+    return 1 if failed else 0
+
+
+def _print_list(folder: Path, files: list[RecorderFile]) -> None:
+    for f in files:
+        hands = f"hands {f.hands[0]}–{f.hands[1]}" if f.hands else "no hand"
+        needed = f"  (kept: {f.needed})" if f.needed else ""
+        print(f"{f.path.name}  {_size(f.size):>9}  {hands:<16} last written {_when(f.modified)}{needed}")
+    movable = sum(f.size for f in files if not f.needed)
+    print(f"{len(files)} recorder(s) in {folder}, {_size(sum(f.size for f in files))}; {_size(movable)} could be "
+          "moved off the card (records move --before YYYY-MM-DD --to DIR)")
+
+
+def _as_json(f: RecorderFile) -> dict:
+    return {"name": f.path.name, "bytes": f.size, "modified": round(f.modified, 3),
+            "hands": list(f.hands) if f.hands else None, "needed": f.needed}
+
+
+def _size(n: int) -> str:
+    return f"{n / (1 << 20):.1f} MB" if n >= 1 << 20 else f"{n / 1024:.0f} KB"
+
+
+def _when(t: float) -> str:
+    return datetime.fromtimestamp(t).strftime("%Y-%m-%d %H:%M")
+
+
+__all__ = ["register"]

@@ -1,0 +1,125 @@
+"""The flight recorder files in a table's events folder: what each holds, which the table still
+needs, and moving old ones off the card.
+
+The table never deletes a recorder (they are the audit's evidence).  When the card runs low (the
+warning of firmware/records/space.py), the owner moves old ones elsewhere — a USB stick, a server —
+with `mahjong-table records move`.  A file is moved only when the table does not need it: not the
+file its last run writes (the next start reads its chain's head from it) and not a file holding lines
+of the hand in play (its page is read from them once it is settled); the copy is read back and
+compared before the original goes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from .ledger import HAND_KEY, RECORDER_KEY
+
+CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class RecorderFile:
+    path: Path
+    size: int
+    modified: float                 # when it was last written (the table's clock)
+    hands: tuple[int, int] | None   # the first and last hand numbers it holds lines of
+    needed: str | None              # why the table still needs it (None: it may be moved)
+
+
+def needed_files(ledger: Path) -> dict[Path, str]:
+    """The files the table still needs, read from its journal: the last run's file and the files of
+    the hand in play (none without a ledger; LedgerUnreadable when it cannot be read)."""
+    if not ledger.exists():
+        return {}
+    try:
+        db = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
+        try:
+            rows = dict(db.execute("SELECT key, value FROM journal WHERE key IN (?, ?)", (RECORDER_KEY, HAND_KEY)))
+        finally:
+            db.close()
+    except sqlite3.Error as error:
+        raise LedgerUnreadable(f"{ledger}: cannot read the table's journal ({error})") from None
+    needed: dict[Path, str] = {}
+    for path in _json(rows.get(HAND_KEY)).get("recorders", ()):
+        needed[Path(path)] = "it holds lines of the hand in play"
+    last = _json(rows.get(RECORDER_KEY)).get("path")
+    if isinstance(last, str):
+        needed[Path(last)] = "the table's last run writes it"
+    return needed
+
+
+class LedgerUnreadable(Exception):
+    """The ledger (and its journal) could not be read: which files the table needs is unknown."""
+
+
+def survey(folder: Path, needed: dict[Path, str]) -> list[RecorderFile]:
+    """Every recorder in `folder`, oldest first (by when it was last written)."""
+    files = []
+    for path in folder.glob("*.jsonl"):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue                        # gone meanwhile
+        files.append(RecorderFile(path, stat.st_size, stat.st_mtime, _hand_span(path),
+                                  needed.get(path.resolve()) or needed.get(path)))
+    return sorted(files, key=lambda f: (f.modified, f.path.name))
+
+
+def move_off(recorder: RecorderFile, to: Path) -> Path:
+    """Copy the file into `to`, read the copy back and compare, then remove the original; returns the
+    copy.  A copy that differs (or cannot be made) is removed and the original kept (OSError)."""
+    target = to / recorder.path.name
+    if target.exists():
+        raise FileExistsError(f"{target} exists already: a file of that name was moved there before")
+    try:
+        shutil.copyfile(recorder.path, target)
+        os.chmod(target, 0o600)             # it holds the walls of its hands
+        if _digest(target) != _digest(recorder.path):
+            raise OSError(f"the copy at {target} does not read back the same")
+    except OSError:
+        target.unlink(missing_ok=True)
+        raise
+    recorder.path.unlink()
+    return target
+
+
+def _hand_span(path: Path) -> tuple[int, int] | None:
+    """The first and last hand numbers with a line in the file (a damaged line is passed over)."""
+    numbers = []
+    try:
+        with open(path, "rb") as handle:
+            for line in handle:
+                try:
+                    number = json.loads(line).get("hand")
+                except (ValueError, AttributeError):
+                    continue
+                if isinstance(number, int) and number > 0:
+                    numbers.append(number)
+    except OSError:
+        return None
+    return (numbers[0], numbers[-1]) if numbers else None
+
+
+def _digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _json(text: str | None) -> dict:
+    try:
+        value = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+__all__ = ["LedgerUnreadable", "RecorderFile", "move_off", "needed_files", "survey"]

@@ -1,0 +1,121 @@
+"""`mahjong-table records`: the recorders on the card, and moving old ones off it — never a file the
+table still needs (its last run's, or one holding lines of the hand in play), and never before the
+copy has been read back the same."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import stat
+from datetime import datetime
+
+import pytest
+
+from firmware.cli import main
+from firmware.records.ledger import Ledger
+
+
+def _at(day: str) -> float:
+    return datetime.fromisoformat(f"{day}T12:00:00").timestamp()
+
+
+@pytest.fixture
+def card(tmp_path):
+    """Three recorders written on three days; the journal names the newest as the last run's file and
+    the middle one as holding lines of the hand in play."""
+    events = tmp_path / "events"
+    events.mkdir()
+    files = {}
+    for name, day, hands in (("20260101-090000-11.jsonl", "2026-01-01", (1, 7)),
+                             ("20260301-090000-12.jsonl", "2026-03-01", (8, 9)),
+                             ("20260501-090000-13.jsonl", "2026-05-01", (9, 12))):
+        path = events / name
+        path.write_text("".join(json.dumps({"event": "take", "hand": n}) + "\n" for n in range(hands[0], hands[1] + 1)),
+                        encoding="utf-8")
+        os.chmod(path, 0o600)
+        os.utime(path, (_at(day), _at(day)))
+        files[day] = path
+    ledger = Ledger(tmp_path / "table.db")
+    ledger.journal_put("recorder", {"path": str(files["2026-05-01"])})
+    ledger.journal_put("hand", {"number": 9, "recorders": [str(files["2026-03-01"]), str(files["2026-05-01"])]})
+    ledger.close()
+    return tmp_path, files
+
+
+def _records(tmp_path, *args):
+    return main(["records", *args, "--folder", str(tmp_path / "events"), "--db", str(tmp_path / "table.db")])
+
+
+def test_the_list_says_what_each_file_holds_and_which_the_table_still_needs(card, capsys):
+    tmp_path, files = card
+    assert _records(tmp_path) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("20260101-090000-11.jsonl") and "hands 1–7" in out[0] and "kept" not in out[0]
+    assert "(kept: it holds lines of the hand in play)" in out[1]
+    assert "(kept: the table's last run writes it)" in out[2]
+    assert out[3].startswith("3 recorder(s) in ") and "could be moved off the card" in out[3]
+    assert _records(tmp_path, "--json") == 0
+    listed = json.loads(capsys.readouterr().out)["files"]
+    assert [(f["name"], f["hands"], f["needed"] is None) for f in listed] == [
+        ("20260101-090000-11.jsonl", [1, 7], True), ("20260301-090000-12.jsonl", [8, 9], False),
+        ("20260501-090000-13.jsonl", [9, 12], False)]
+
+
+def test_move_takes_only_old_files_the_table_no_longer_needs_and_checks_each_copy(card, tmp_path, capsys):
+    tmp_path, files = card
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    old = files["2026-01-01"].read_bytes()
+    assert _records(tmp_path, "move", "--before", "2026-06-01", "--to", str(stick), "--dry-run") == 0
+    assert "would move 20260101-090000-11.jsonl" in capsys.readouterr().out and files["2026-01-01"].exists()
+    assert _records(tmp_path, "move", "--before", "2026-06-01", "--to", str(stick)) == 0
+    out = capsys.readouterr().out
+    assert "moved 20260101-090000-11.jsonl" in out
+    assert "kept 20260301-090000-12.jsonl: it holds lines of the hand in play" in out
+    assert "kept 20260501-090000-13.jsonl: the table's last run writes it" in out
+    copy = stick / "20260101-090000-11.jsonl"
+    assert not files["2026-01-01"].exists() and copy.read_bytes() == old
+    assert stat.S_IMODE(copy.stat().st_mode) == 0o600
+    assert files["2026-03-01"].exists() and files["2026-05-01"].exists()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["move", "--to", "STICK"], "needs --before YYYY-MM-DD and --to DIR"),
+    (["move", "--before", "June", "--to", "STICK"], "--before: day 'June': give a date as YYYY-MM-DD"),
+    (["move", "--before", "2026-06-01", "--to", "NOWHERE"], "not a folder you can write in"),
+    (["move", "--before", "2026-06-01", "--to", "EVENTS"], "is the recorders' folder itself"),
+])
+def test_a_wrong_move_is_one_line_and_moves_nothing(card, capsys, args, words):
+    tmp_path, files = card
+    (tmp_path / "stick").mkdir()
+    places = {"STICK": str(tmp_path / "stick"), "NOWHERE": str(tmp_path / "nowhere"), "EVENTS": str(tmp_path / "events")}
+    assert _records(tmp_path, *[places.get(a, a) for a in args]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+    assert all(path.exists() for path in files.values())
+
+
+def test_a_ledger_that_cannot_be_read_moves_nothing(card, capsys):
+    tmp_path, files = card
+    (tmp_path / "table.db").write_bytes(b"not a database" * 100)
+    for extra in ("table.db-wal", "table.db-shm"):
+        (tmp_path / extra).unlink(missing_ok=True)
+    (tmp_path / "stick").mkdir()
+    assert _records(tmp_path, "move", "--before", "2026-06-01", "--to", str(tmp_path / "stick")) == 2
+    assert "cannot read the table's journal" in capsys.readouterr().err
+    assert all(path.exists() for path in files.values())
+
+
+def test_a_hand_whose_recorder_was_moved_off_says_so_on_its_page(tmp_path):
+    from firmware.records.history import History, HistoryError, hand_events
+    from firmware.records.ledger import HandRecord
+
+    ledger = Ledger(tmp_path / "table.db", events=str(tmp_path / "events" / "gone.jsonl"))
+    session = ledger.start_session("changchun", {})
+    ledger.record_hand(session, HandRecord(1, 0, "draw", (), (0, 0, 0, 0), "ab" * 32,
+                                           recorders=(str(tmp_path / "events" / "gone.jsonl"),)))
+    ledger.close()
+    hand = History(tmp_path / "table.db").hands()[0]
+    with pytest.raises(HistoryError, match=r"its recorder gone.jsonl is no longer in its folder \(moved off the card"):
+        hand_events(hand)
