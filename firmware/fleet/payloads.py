@@ -48,7 +48,7 @@ def status_payload(table: str, objects: Mapping[str, Mapping[str, Any]], facts: 
         "session": shown.get("session"), "session_started": facts.get("session_started"),
         "hand": shown.get("hand", 0), "hand_over": shown.get("hand_over", False),
         "dealer": shown.get("dealer"), "totals": shown.get("scores", [0, 0, 0, 0]),
-        "fault": bool(faults.get("active")),
+        "fault": bool(faults.get("active")), "storage_low": shown.get("storage_low"),
         "faults": [{key: f.get(key) for key in FAULT_FIELDS} for f in faults.get("latched", [])],
         "hands_today": facts.get("hands_today"), "hours_today": facts.get("hours_today"),
         "heartbeat_s": heartbeat, "updated": round(now, 3),

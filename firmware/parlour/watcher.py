@@ -318,7 +318,7 @@ class ParlourWatcher:
                 "name": name, "state": seen.state(now), "reason": status.get("reason"),
                 **{key: status.get(key) for key in ("phase", "message", "ruleset", "ruleset_name", "session",
                                                     "session_started", "hand", "hand_over", "dealer", "totals",
-                                                    "fault", "faults", "version")},
+                                                    "fault", "faults", "storage_low", "version")},
                 "hours_today": status.get("hours_today") if current else 0.0,
                 "hands_today": status.get("hands_today") if current else 0,
                 "hands_received_today": self._today[(today, name)],

@@ -152,6 +152,7 @@ class LiveTable:
         self._last: dict[str, dict[str, Any]] = {}
         self._events: list[dict[str, Any]] = []
         self._scheduled = False
+        self.storage_low: dict[str, Any] | None = None    # the card nearly full: its room, as last said
 
     def attach(self, feed: TableFeed) -> None:
         self.feed = feed
@@ -162,6 +163,10 @@ class LiveTable:
 
     def _on_event(self, event: dict[str, Any]) -> None:
         self.hand.on_event(event)
+        if event["event"] == "warning" and event.get("storage") == "low":
+            self.storage_low = {"free_mb": event.get("free_mb"), "total_mb": event.get("total_mb")}
+        elif event["event"] == "storage_room":
+            self.storage_low = None
         if self.clients:
             self._events.append(event)
         self._on_change()
@@ -309,6 +314,7 @@ class LiveTable:
                       for side, (line0, line1) in enumerate(mirror.seats)],
             "wins": hand.wins,
             "result": hand.result,
+            "storage_low": self.storage_low,
         }
 
     def _faults(self, feed: TableFeed) -> dict[str, Any]:

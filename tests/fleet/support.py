@@ -14,6 +14,7 @@ import aiomqtt
 
 from firmware.fleet.settings import FleetSettings
 from firmware.records.history import History
+from firmware.records.space import SpaceWatch
 from firmware.simulated import RunResult, run_simulated
 from rulesets.regions import get_region
 
@@ -80,10 +81,15 @@ def settings_for(broker: Broker, table: str, **changes: Any) -> FleetSettings:
 
 
 async def play(region: str, hands: int, seed: int, ledger: Path, *, follow: Callable[[Any], None],
-               on_event: Callable[[dict], None] | None = None) -> RunResult:
-    """Play `hands` hands of `region` at full speed; `follow(session.public_feed())` once composed."""
+               on_event: Callable[[dict], None] | None = None, card_nearly_full: bool = False) -> RunResult:
+    """Play `hands` hands of `region` at full speed; `follow(session.public_feed())` once composed
+    (`card_nearly_full`: whatever room the card has is under the table's floor)."""
+    def composed(session) -> None:
+        if card_nearly_full:
+            session.space = SpaceWatch(session.space.paths, floor=1 << 62)
+        follow(session.public_feed())
     return await run_simulated(get_region(region).resolve(), hands=hands, seed=seed, ledger_path=str(ledger),
-                               on_event=on_event, on_session=lambda session: follow(session.public_feed()))
+                               on_event=on_event, on_session=composed)
 
 
 def ledger_hands(ledger: Path) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:

@@ -24,14 +24,16 @@ from tests.processes import interrupt
 
 
 async def two_tables(broker, tmp_path, watcher):
-    """Two tables of different regions play side by side, each reporting through the broker."""
+    """Two tables of different regions play side by side, each reporting through the broker (b2's card
+    nearly full)."""
     publishers = [FleetPublisher(settings_for(broker, name), tmp_path / f"{name}.outbox.db", tmp_path / f"{name}.db")
                   for name in ("a1", "b2")]
     for publisher in publishers:
         await publisher.start()
     try:
         results = await asyncio.gather(play("hangzhou", 2, 3, tmp_path / "a1.db", follow=publishers[0].attach),
-                                       play("sichuan", 1, 4, tmp_path / "b2.db", follow=publishers[1].attach))
+                                       play("sichuan", 1, 4, tmp_path / "b2.db", follow=publishers[1].attach,
+                                            card_nearly_full=True))
         await watcher.wait_until(lambda: watcher.stats.hands == 3, 30)
     finally:
         for publisher in publishers:
@@ -71,6 +73,7 @@ def test_the_page_and_its_api_show_every_table_and_the_recent_hands(broker, tmp_
     assert [t["name"] for t in view["tables"]] == ["a1", "b2"]
     a1, b2 = view["tables"]
     assert (a1["ruleset"], b2["ruleset"]) == ("hangzhou", "sichuan")
+    assert a1["storage_low"] is None and b2["storage_low"]["total_mb"] > 0        # kept in its last status
     assert (a1["hands_received_today"], b2["hands_received_today"]) == (2, 1) and a1["hands_today"] == 2
     assert view["totals"] == {"tables": 2, "online": 0, "faults": 0, "hands_today": 3}
     assert sorted(h["table"] for h in view["recent"]) == ["a1", "a1", "b2"]
@@ -97,6 +100,8 @@ def test_the_page_in_a_browser_shows_the_tables_and_their_hands(broker, tmp_path
                 await two_tables(broker, tmp_path, watcher)
                 await page.locator(".tablecard[data-table='a1'][data-state='offline']", has_text="杭州").wait_for()
                 await page.locator(".tablecard[data-table='b2'][data-state='offline']", has_text="四川").wait_for()
+                await page.locator(".tablecard[data-table='b2'] .storage", has_text="存储卡将满").wait_for()
+                storage_notes = await page.locator(".tablecard[data-table='a1'] .storage").count()
                 await page.locator("#recent tr[data-hand]").nth(2).wait_for()
                 rows = await page.locator("#recent tr[data-hand]").count()
                 summary = await page.locator("#summary").text_content()
@@ -104,9 +109,10 @@ def test_the_page_in_a_browser_shows_the_tables_and_their_hands(broker, tmp_path
         finally:
             await server.close()
             await watcher.stop()
-        return rows, summary
+        return rows, summary, storage_notes
 
-    rows, summary = run(go(), timeout=150)
+    rows, summary, storage_notes = run(go(), timeout=150)
+    assert storage_notes == 0
     assert rows == 3 and "0/2 在线 online" in summary and "今日 3 局" in summary
 
 

@@ -143,3 +143,20 @@ def test_faults_carry_their_chinese_hint_and_the_text_is_drawn_as_gb2312_draws_i
     assert status["faults"]["active"] is True
     assert status["display"]["pages"]["main"]["t_msg"] == "请推牌 ?"
     assert [name for name, _ in status["display"]["layout"]["main"]][:2] == ["t_ruleset", "t_round"]
+
+
+def test_a_card_nearly_full_shows_on_the_table_object_and_the_fleet_status_until_there_is_room():
+    from firmware.fleet.payloads import status_payload
+
+    feed, live = FakeFeed(), LiveTable()
+    live.attach(feed)
+    assert live.status({"table"})["table"]["storage_low"] is None
+    feed.on_event({"event": "warning", "hand": 0, "storage": "low", "free_mb": 380, "total_mb": 29500,
+                   "message": "the storage card is nearly full"})
+    feed.on_event({"event": "warning", "hand": 0, "message": "an unknown key: ignored"})     # another warning
+    table = live.status({"table"})["table"]
+    assert table["storage_low"] == {"free_mb": 380, "total_mb": 29500}
+    status = status_payload("t1", live.status({"table", "faults"}), {}, now=1.0, heartbeat=60.0, version="1")
+    assert status["storage_low"] == {"free_mb": 380, "total_mb": 29500}
+    feed.on_event({"event": "storage_room", "hand": 0, "free_mb": 9000, "total_mb": 29500})
+    assert live.status({"table"})["table"]["storage_low"] is None
