@@ -89,3 +89,24 @@ def test_history_hand_and_hours_pages_show_the_ledger(tmp_path):
             assert (await text_of(page, "#days tr[data-key] td:last-child")).strip() == "2"
             assert page.errors == []
     run(go(), timeout=150)
+
+
+def test_the_table_page_shows_a_card_nearly_full_under_the_faults():
+    from firmware.web.live import LiveTable
+    from tests.web.test_live import FakeFeed
+
+    async def go():
+        feed, live = FakeFeed(), LiveTable()
+        live.attach(feed)
+        feed.on_event({"event": "warning", "hand": 0, "storage": "low", "free_mb": 380, "total_mb": 29500,
+                       "message": "the storage card is nearly full"})
+        async with serving(live, None) as base, browser_page() as page:
+            await page.goto(base + "/")
+            note = page.locator("#faults .storage", has_text="存储卡将满")
+            await note.wait_for()
+            text = await note.text_content()
+            assert page.errors == []
+        return text
+
+    text = run(go(), timeout=120)
+    assert "380 MB free of 29500 MB" in text and "records move" in text
