@@ -632,8 +632,10 @@ class TableSession:
     async def _resume_hand(self, hand: HandState) -> None:
         self._hand_started = hand.started          # when it began, in the run before (None: journaled by an older one)
         here = self._recorder_file()
-        if here is not None and hand.recorders[-1:] != [here]:
-            hand.recorders.append(here)            # journaled with it before this run writes a line of it
+        # journaled with it before this run writes a line of it; a hand whose list is empty was begun
+        # by an older controller (or with no file): its page goes on finding its files by their names
+        if here is not None and hand.recorders and hand.recorders[-1] != here:
+            hand.recorders.append(here)
         unseen, problem = hand.blind_changes(self.hub.wall_sensors)
         if problem is not None:
             await self._void(hand, problem)

@@ -19,7 +19,8 @@ from simulator.table import SimulatedTable
 from tests.asyncio_support import run
 
 
-async def stopped_in_hand_2_then_resumed(folder, put_back: bool = False, second_name: str = "20261203-100500-2.jsonl"):
+async def stopped_in_hand_2_then_resumed(folder, put_back: bool = False, second_name: str = "20261203-100500-2.jsonl",
+                                         between=None):
     """Hand 2 stopped at its 60th take (in play) (the controller cancelled, its file left as a kill leaves
     it), then a new run with a file of its own (`second_name`) resumes it and plays one more hand; with
     `put_back`, a tile is put back on the wall meanwhile, so the new run voids hand 2 as it resumes it."""
@@ -43,6 +44,8 @@ async def stopped_in_hand_2_then_resumed(folder, put_back: bool = False, second_
             await asyncio.gather(controller, return_exceptions=True)
         if put_back:
             _put_one_back(table, ruleset, first)
+        if between is not None:
+            between(db)
         with open(second, "w", encoding="utf-8") as events:
             await run_simulated(ruleset, hands=2, table=table, players=None, events=events, events_path=str(second),
                                 ledger_path=db, resume=True)
@@ -98,6 +101,24 @@ def test_a_power_cut_that_set_the_clock_back_still_finds_the_first_run_s_lines(t
     assert names[0] == "hand_start" and names.count("resumed") == 1 and names[-1] == "hand_end"
     assert hand_audit(split, hand_events(split)) == []
     assert hands[3].recorders == (str(tmp_path / "20261203-095500-2.jsonl"),)
+
+
+def _as_an_older_controller_journaled_it(db) -> None:
+    """The hand in play as a controller before the list of recorder files journaled it."""
+    import sqlite3
+    with sqlite3.connect(db) as con:
+        state = json.loads(con.execute("SELECT value FROM journal WHERE key = 'hand'").fetchone()[0])
+        del state["recorders"]
+        con.execute("UPDATE journal SET value = ? WHERE key = 'hand'", (json.dumps(state),))
+    con.close()
+
+
+def test_a_hand_an_older_controller_began_is_still_found_by_its_files_names(tmp_path):
+    db = run(stopped_in_hand_2_then_resumed(tmp_path, between=_as_an_older_controller_journaled_it), timeout=180)
+    split = next(h for h in History(db).hands() if h.number == 2)
+    assert split.recorders == ()                    # no list: the page reads the files by their names
+    names = [e["event"] for e in hand_events(split)]
+    assert names[0] == "hand_start" and names.count("resumed") == 1 and names[-1] == "hand_end"
 
 
 def test_a_last_line_a_kill_cut_short_is_left_out_and_a_damaged_line_is_named(tmp_path):
