@@ -80,7 +80,7 @@ def _database_trouble(path: Path, what: str, error: sqlite3.Error, flag: str | N
         space = space_left([path.parent])
         if space is not None and space.free < CARD_FULL_BYTES:
             return (f"{path}: cannot open the {what} ({text}): the card is full ({space.free // 1024} KB free); "
-                    "free space on it (old flight recorders can be copied off and deleted), then start again")
+                    "free space on it (`mahjong-table records move` takes old flight recorders off it), then start again")
         if "I/O" in text or "disk is full" in text or "readonly" in text:
             return (f"{path}: cannot open the {what} ({text}): the card refused it; check that it is not full, "
                     "read-only or failing, then start again")
