@@ -67,6 +67,11 @@ class ServiceNotifier:
     def status(self, text: str) -> None:
         self.notify(f"STATUS={_one_line(text)}")
 
+    def extend_start(self, seconds: float) -> None:
+        """Still starting, on purpose (waiting for a person): systemd's start timeout is pushed this far
+        ahead (systemd 236 and later; older ones ignore it and time the start out as before)."""
+        self.notify(f"EXTEND_TIMEOUT_USEC={int(seconds * 1_000_000)}")
+
     def stopping(self) -> None:
         self.notify("STOPPING=1")
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import signal
 import sqlite3
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import TextIO
 
@@ -29,7 +31,7 @@ from firmware.table_log import describe
 
 from .cmd_rules import load_ruleset
 from .errors import UserError
-from .files import ensure_dir, open_database, open_events, require_enrolled, state_dir, table_config
+from .files import CardFull, card_has_room, ensure_dir, open_database, open_events, require_enrolled, state_dir, table_config
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -76,6 +78,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run_table)
 
 
+CARD_LOOK_SECONDS = 2.0      # how often a run waiting for room on a full card looks again
+
+
 class _StoppedEarly(BaseException):
     """SIGTERM before the loop's own stop handlers were installed (Python starting, files opening)."""
 
@@ -108,10 +113,39 @@ def run_table(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, early.raising)
     with configured(args.log_level, lambda: sys.stderr if args.events == "-" else sys.stdout):
         try:
-            return _run_table(args, early)
+            return _run_when_the_card_has_room(args, early)
         except _StoppedEarly as stopped:
             print(f"stopped by {stopped.args[0]} while starting: nothing was running yet", flush=True)
             return 0
+
+
+def _run_when_the_card_has_room(args: argparse.Namespace, early: _EarlyStop) -> int:
+    """`_run_table`, started again once there is room when the card is too full to open the table's
+    files.  Freeing the card is a person's job: exiting would only have systemd start the run again
+    and again, so it says so once (the log, the unit's STATUS) and waits, keeping systemd's start
+    timeout at bay.  A SIGTERM while it waits ends it with status 0, as one at any start does."""
+    service = ServiceNotifier.from_environment()
+    told = False
+    while True:
+        try:
+            return _run_table(args, early)
+        except CardFull as full:
+            if early.noted is not None:              # a stop came while the loop ran: honour it
+                raise _StoppedEarly(early.noted) from None
+            signal.signal(signal.SIGTERM, early.raising)
+            if not told:
+                line = f"mahjong-table: {full}; waiting: the table starts by itself once the card has room"
+                print(line, file=sys.stderr, flush=True)
+                service.status(line)
+                told = True
+            _wait_for_room(full.folder, service)
+            print(f"mahjong-table: the card has room again ({full.folder}): starting", file=sys.stderr, flush=True)
+
+
+def _wait_for_room(folder: Path, service: ServiceNotifier) -> None:
+    while not card_has_room(folder):
+        service.extend_start(3 * CARD_LOOK_SECONDS)
+        time.sleep(CARD_LOOK_SECONDS)
 
 
 def _run_table(args: argparse.Namespace, early: _EarlyStop) -> int:
@@ -143,9 +177,10 @@ def _run_table(args: argparse.Namespace, early: _EarlyStop) -> int:
                 f"(seed {args.seed}, speed {args.speed:g}) with simulated players")
             return _run_loop(early, lambda: _serving(web, db_path, say, _reported(fleet, db_path, say, lambda serving:
                 _run_simulated(ruleset, args, events, events_path, str(db_path), say, serving))))
-        say(f"running {ruleset.region.name} ({ruleset.id}) on the boards of {config.source}")
-        return _run_loop(early, lambda: _serving(web, db_path, say, _reported(fleet, db_path, say, lambda serving:
-            _run_real(ruleset, config, args, events, events_path, str(db_path), say, serving))))
+        with _table_books(config, db_path, events_path) as (registry, ledger):
+            say(f"running {ruleset.region.name} ({ruleset.id}) on the boards of {config.source}")
+            return _run_loop(early, lambda: _serving(web, db_path, say, _reported(fleet, db_path, say, lambda serving:
+                _run_real(ruleset, config, args, events, registry, ledger, str(db_path), say, serving))))
     except SetRejected as error:           # E14 at the start only: a set that fails its check waits for a person
         print(f"mahjong-table: this table cannot play these rules: {error}", file=sys.stderr)
         return 1
@@ -239,18 +274,33 @@ async def _run_simulated(ruleset, args, events, events_path, db_path: str, say: 
     return 0
 
 
-async def _run_real(ruleset, config: TableConfig, args, events, events_path, db_path: str, say: _Say,
-                    serving=None) -> int:
+@contextlib.contextmanager
+def _table_books(config: TableConfig, db_path: Path, events_path: str | None):
+    """The tile registry and the ledger, opened before the loop: a damaged file is named in one line,
+    a full card waited for (`CardFull`); both closed once the run (and its store) has ended."""
     from firmware.build.registry import TileRegistry
-    from firmware.controller import TableController, monotonic_clock, open_devices
     from firmware.records.ledger import Ledger
+
+    registry = open_database(TileRegistry, config.state_dir / "tiles.db", "tile registry")
+    try:
+        ledger = open_database(lambda path: Ledger(path, events=events_path), db_path,
+                               "ledger and settings database", "--db")
+        try:
+            yield registry, ledger
+        finally:
+            ledger.close()
+    finally:
+        registry.close()
+
+
+async def _run_real(ruleset, config: TableConfig, args, events, registry, ledger, db_path: str, say: _Say,
+                    serving=None) -> int:
+    from firmware.controller import TableController, monotonic_clock, open_devices
     from firmware.records.recorder import FlightRecorder
     from firmware.records.store import Store, ThreadedSink
     from firmware.session import TableSession, journaled_links
 
     devices_cfg = config.devices
-    registry = TileRegistry(config.state_dir / "tiles.db")
-    ledger = Ledger(db_path, events=events_path)
     store = Store()
     async def table() -> None:
         # the boards are opened under the stop handlers: a SIGTERM while a board is awaited ends in order;
@@ -278,8 +328,6 @@ async def _run_real(ruleset, config: TableConfig, args, events, events_path, db_
         return 0
     finally:
         await asyncio.get_running_loop().run_in_executor(None, store.close)     # the journal and recorder land
-        ledger.close()
-        registry.close()
 
 
 async def until_stopped(work, say: _Say):

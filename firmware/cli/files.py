@@ -70,22 +70,43 @@ def open_database(factory: Callable[[str], T], path: Path | str, what: str, flag
     try:
         return factory(str(path))
     except sqlite3.Error as error:
-        raise UserError(_database_trouble(Path(path), what, error, flag)) from None
+        raise _database_trouble(Path(path), what, error, flag) from None
 
 
-def _database_trouble(path: Path, what: str, error: sqlite3.Error, flag: str | None) -> str:
+class CardFull(UserError):
+    """One of our files cannot open because its folder's card has no room: freeing it is a person's
+    job, and `run` waits for it (`folder` is where to look for room) rather than exiting."""
+
+    def __init__(self, message: str, folder: Path) -> None:
+        super().__init__(message)
+        self.folder = folder
+
+
+def card_has_room(folder: Path) -> bool:
+    """Whether the card holding `folder` has room enough to open a database again (a folder gone
+    is no reason to wait: the next try says what is wrong)."""
+    from firmware.records.space import space_left
+    space = space_left([folder])
+    return space is None or space.free >= CARD_FULL_BYTES
+
+
+def _database_trouble(path: Path, what: str, error: sqlite3.Error, flag: str | None) -> UserError:
     from firmware.records.space import space_left        # (an error's path: not imported at every start)
     text = str(error)
     if not any(words in text for words in ("not a database", "malformed", "encrypted")):
         space = space_left([path.parent])
         if space is not None and space.free < CARD_FULL_BYTES:
-            return (f"{path}: cannot open the {what} ({text}): the card is full ({space.free // 1024} KB free); "
-                    "free space on it (`mahjong-table records move` takes old flight recorders off it), then start again")
+            return CardFull(f"{path}: cannot open the {what} ({text}): the card is full ({space.free // 1024} KB "
+                            "free); free space on it (`mahjong-table records move` takes old flight recorders off it)",
+                            path.parent)
+        if "locked" in text:
+            return UserError(f"{path}: cannot open the {what} ({text}): another program holds it; is another "
+                             "controller running? (systemctl status mahjong-table) Stop it, then start again")
         if "I/O" in text or "disk is full" in text or "readonly" in text:
-            return (f"{path}: cannot open the {what} ({text}): the card refused it; check that it is not full, "
-                    "read-only or failing, then start again")
+            return UserError(f"{path}: cannot open the {what} ({text}): the card refused it; check that it is not "
+                             "full, read-only or failing, then start again")
     other = f" or choose another with {flag}" if flag else ""
-    return f"{path}: cannot use it as the {what} ({text}); move it away{other}"
+    return UserError(f"{path}: cannot use it as the {what} ({text}); move it away{other}")
 
 
 def _user() -> str:

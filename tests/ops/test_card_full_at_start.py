@@ -1,0 +1,72 @@
+"""A controller started on a card too full to open its files waits for room (freeing the card is a
+person's job) instead of exiting for systemd to start it again every few seconds: it says so once,
+a stop while it waits exits 0, and once there is room it starts by itself and plays.
+
+Needs a card of its own to fill: a tmpfs, mounted as root; elsewhere the test skips with one line."""
+
+import asyncio
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from simulator.spawn import SimulatorProcess
+from tests.asyncio_support import run
+from tests.ops.test_stop import ledger_hands, until
+from tests.reliability.campaign import Controller, _fill, card_of, enroll_from, write_config
+
+WAITING = "waiting: the table starts by itself once the card has room"
+
+
+@pytest.fixture
+def card(tmp_path):
+    path = card_of(tmp_path)
+    path.mkdir(parents=True)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m,mode=0755", "tmpfs", str(path)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"a card of its own needs a tmpfs mounted as root ({mounted.stderr.strip() or 'mount failed'})")
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", "--lazy", str(path)], check=False)
+
+
+def said(log: Path, words: str) -> int:
+    return log.read_text(encoding="utf-8", errors="replace").count(words) if log.exists() else 0
+
+
+async def start_on_a_full_card(folder: Path, card: Path):
+    region = "wuhan"
+    args = ("--seed", "4", "--speed", "0", "--ruleset", region, "--players-seed", "4",
+            "--listen", f"pty:{folder / 'ports'}")
+    async with SimulatorProcess(*args) as sim:
+        await enroll_from(sim, folder)
+        config = write_config(folder, sim.endpoints)
+        log = folder / "controller.log"
+        controller = Controller(config, region, log)
+        await asyncio.to_thread(_fill, card / "ballast")
+        try:
+            controller.start()
+            await until(lambda: said(log, WAITING) == 1, "the line saying it waits for room")
+            assert controller.alive()
+            controller.stop()                                   # a stop while it waits
+            stopped = controller.exits[-1]
+            controller.start()
+            await until(lambda: said(log, WAITING) == 2, "the second start's line")
+            assert controller.alive()
+            (card / "ballast").unlink()
+            await until(lambda: len(ledger_hands(card / "table.db")) >= 1, "a hand settled once there was room")
+        finally:
+            controller.stop()
+    return stopped, controller.exits[-1], log.read_text(encoding="utf-8", errors="replace")
+
+
+def test_a_controller_started_on_a_full_card_waits_for_room_then_plays(tmp_path, card):
+    stopped, last_exit, log = run(start_on_a_full_card(tmp_path, card), timeout=300)
+    assert stopped == 0 and "stopped by SIGTERM while starting" in log
+    assert last_exit == 0
+    assert log.count(WAITING) == 2                              # once per start, not at every look
+    assert "the card is full (0 KB free); free space on it" in log and "move it away" not in log
+    assert "the card has room again" in log and "Traceback" not in log
