@@ -177,10 +177,10 @@ def _run_table(args: argparse.Namespace, early: _EarlyStop) -> int:
                 f"(seed {args.seed}, speed {args.speed:g}) with simulated players")
             return _run_loop(early, lambda: _serving(web, db_path, say, _reported(fleet, db_path, say, lambda serving:
                 _run_simulated(ruleset, args, events, events_path, str(db_path), say, serving))))
-        with _table_books(config, db_path, events_path) as (registry, ledger):
+        with _table_books(config, db_path, events_path) as (registry, ledger, settings):
             say(f"running {ruleset.region.name} ({ruleset.id}) on the boards of {config.source}")
             return _run_loop(early, lambda: _serving(web, db_path, say, _reported(fleet, db_path, say, lambda serving:
-                _run_real(ruleset, config, args, events, registry, ledger, str(db_path), say, serving))))
+                _run_real(ruleset, config, args, events, (registry, ledger, settings), say, serving))))
     except SetRejected as error:           # E14 at the start only: a set that fails its check waits for a person
         print(f"mahjong-table: this table cannot play these rules: {error}", file=sys.stderr)
         return 1
@@ -276,30 +276,29 @@ async def _run_simulated(ruleset, args, events, events_path, db_path: str, say: 
 
 @contextlib.contextmanager
 def _table_books(config: TableConfig, db_path: Path, events_path: str | None):
-    """The tile registry and the ledger, opened before the loop: a damaged file is named in one line,
-    a full card waited for (`CardFull`); both closed once the run (and its store) has ended."""
+    """The tile registry, the ledger and the settings, opened before the loop (a damaged file is named
+    in one line, a full card waited for: `CardFull`) and closed once the run and its store have ended."""
     from firmware.build.registry import TileRegistry
     from firmware.records.ledger import Ledger
 
-    registry = open_database(TileRegistry, config.state_dir / "tiles.db", "tile registry")
-    try:
+    with contextlib.ExitStack() as books:
+        registry = open_database(TileRegistry, config.state_dir / "tiles.db", "tile registry")
+        books.callback(registry.close)
         ledger = open_database(lambda path: Ledger(path, events=events_path), db_path,
                                "ledger and settings database", "--db")
-        try:
-            yield registry, ledger
-        finally:
-            ledger.close()
-    finally:
-        registry.close()
+        books.callback(ledger.close)
+        settings = open_database(Settings, db_path, "ledger and settings database", "--db")
+        books.callback(settings.close)
+        yield registry, ledger, settings
 
 
-async def _run_real(ruleset, config: TableConfig, args, events, registry, ledger, db_path: str, say: _Say,
-                    serving=None) -> int:
+async def _run_real(ruleset, config: TableConfig, args, events, books, say: _Say, serving=None) -> int:
     from firmware.controller import TableController, monotonic_clock, open_devices
     from firmware.records.recorder import FlightRecorder
     from firmware.records.store import Store, ThreadedSink
     from firmware.session import TableSession, journaled_links
 
+    registry, ledger, settings = books
     devices_cfg = config.devices
     store = Store()
     async def table() -> None:
@@ -312,7 +311,6 @@ async def _run_real(ruleset, config: TableConfig, args, events, registry, ledger
             clock = monotonic_clock()                    # one table clock for the recorder and the controller
             recorder = FlightRecorder(ThreadedSink(events, store, close_target=False) if events else None, clock=clock)
             recorder.listen(say.hand)
-            settings = Settings(db_path)
             try:
                 controller = TableController(devices, ruleset, registry, recorder, clock=clock, settings=settings)
                 session = TableSession(controller, ledger, args.hands, store=store, resume=True)
@@ -321,7 +319,6 @@ async def _run_real(ruleset, config: TableConfig, args, events, registry, ledger
                 await session.run()
             finally:
                 recorder.close_cleanly()                 # stopped under our control: the file ends cleanly
-                settings.close()
 
     try:
         await until_stopped(table(), say)

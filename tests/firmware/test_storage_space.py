@@ -57,7 +57,7 @@ def test_a_database_that_cannot_open_on_a_full_card_says_free_the_card_not_move_
 
     import firmware.records.space as space
     from firmware.cli.errors import UserError
-    from firmware.cli.files import open_database
+    from firmware.cli.files import CardFull, open_database
 
     def refused(path: str):
         raise sqlite3.OperationalError("disk I/O error")
@@ -69,6 +69,7 @@ def test_a_database_that_cannot_open_on_a_full_card_says_free_the_card_not_move_
     with pytest.raises(UserError) as full:
         open_database(refused, tmp_path / "tiles.db", "tile registry")
     assert "the card is full (4 KB free); free space on it" in str(full.value) and "move it away" not in str(full.value)
+    assert isinstance(full.value, CardFull) and full.value.folder == tmp_path       # `run` waits there for room
     with pytest.raises(UserError) as bad:
         open_database(damaged, tmp_path / "tiles.db", "tile registry", "--registry")
     assert "move it away or choose another with --registry" in str(bad.value)
@@ -76,3 +77,11 @@ def test_a_database_that_cannot_open_on_a_full_card_says_free_the_card_not_move_
     with pytest.raises(UserError) as failing:
         open_database(refused, tmp_path / "tiles.db", "tile registry")
     assert "the card refused it; check that it is not full, read-only or failing" in str(failing.value)
+    assert not isinstance(failing.value, CardFull)
+
+    def held(path: str):
+        raise sqlite3.OperationalError("database is locked")
+
+    with pytest.raises(UserError) as locked:
+        open_database(held, tmp_path / "table.db", "ledger and settings database", "--db")
+    assert "another program holds it; is another controller running?" in str(locked.value)
