@@ -31,7 +31,7 @@ from firmware.table_log import describe
 
 from .cmd_rules import load_ruleset
 from .errors import UserError
-from .files import CardFull, card_has_room, ensure_dir, open_database, open_events, require_enrolled, state_dir, table_config
+from .files import CardFull, card_has_room, database_trouble, ensure_dir, open_database, open_events, require_enrolled, state_dir, table_config
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -231,9 +231,8 @@ def _choose_ruleset(args: argparse.Namespace, config: TableConfig, db_path: Path
         ruleset = load_ruleset(region_id, args.option, config.options if not args.ruleset else {})
         if args.ruleset or config.ruleset:
             settings.save_choice(ruleset.id, dict(ruleset.options))
-    except sqlite3.Error as error:
-        raise UserError(f"{db_path}: cannot use it as the ledger and settings database ({error}); "
-                        "move it away or choose another with --db") from None
+    except sqlite3.Error as error:                  # (a full card lets it open but not save the choice)
+        raise database_trouble(db_path, "ledger and settings database", error, "--db", "save the rules in") from None
     finally:
         settings.close()
     return ruleset

@@ -70,7 +70,7 @@ def open_database(factory: Callable[[str], T], path: Path | str, what: str, flag
     try:
         return factory(str(path))
     except sqlite3.Error as error:
-        raise _database_trouble(Path(path), what, error, flag) from None
+        raise database_trouble(Path(path), what, error, flag) from None
 
 
 class CardFull(UserError):
@@ -90,20 +90,22 @@ def card_has_room(folder: Path) -> bool:
     return space is None or space.free >= CARD_FULL_BYTES
 
 
-def _database_trouble(path: Path, what: str, error: sqlite3.Error, flag: str | None) -> UserError:
+def database_trouble(path: Path, what: str, error: sqlite3.Error, flag: str | None, doing: str = "open") -> UserError:
+    """The one-line error for an SQLite file of ours that failed as it was opened (or first written:
+    `doing`): a full card (`CardFull`), a card refusing, a file held by another program, or a damaged file."""
     from firmware.records.space import space_left        # (an error's path: not imported at every start)
     text = str(error)
     if not any(words in text for words in ("not a database", "malformed", "encrypted")):
         space = space_left([path.parent])
         if space is not None and space.free < CARD_FULL_BYTES:
-            return CardFull(f"{path}: cannot open the {what} ({text}): the card is full ({space.free // 1024} KB "
+            return CardFull(f"{path}: cannot {doing} the {what} ({text}): the card is full ({space.free // 1024} KB "
                             "free); free space on it (`mahjong-table records move` takes old flight recorders off it)",
                             path.parent)
         if "locked" in text:
-            return UserError(f"{path}: cannot open the {what} ({text}): another program holds it; is another "
+            return UserError(f"{path}: cannot {doing} the {what} ({text}): another program holds it; is another "
                              "controller running? (systemctl status mahjong-table) Stop it, then start again")
         if "I/O" in text or "disk is full" in text or "readonly" in text:
-            return UserError(f"{path}: cannot open the {what} ({text}): the card refused it; check that it is not "
+            return UserError(f"{path}: cannot {doing} the {what} ({text}): the card refused it; check that it is not "
                              "full, read-only or failing, then start again")
     other = f" or choose another with {flag}" if flag else ""
     return UserError(f"{path}: cannot use it as the {what} ({text}); move it away{other}")
