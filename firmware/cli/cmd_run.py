@@ -122,30 +122,59 @@ def run_table(args: argparse.Namespace) -> int:
 def _run_when_the_card_has_room(args: argparse.Namespace, early: _EarlyStop) -> int:
     """`_run_table`, started again once there is room when the card is too full to open the table's
     files.  Freeing the card is a person's job: exiting would only have systemd start the run again
-    and again, so it says so once (the log, the unit's STATUS) and waits, keeping systemd's start
-    timeout at bay.  A SIGTERM while it waits ends it with status 0, as one at any start does."""
+    and again, so it says so once (the log, the unit's STATUS, E24 on the table's display) and waits,
+    keeping systemd's start timeout at bay.  A SIGTERM while it waits ends it with status 0, as one
+    at any start does."""
     service = ServiceNotifier.from_environment()
     told = False
     while True:
         try:
             return _run_table(args, early)
         except CardFull as full:
-            if early.noted is not None:              # a stop came while the loop ran: honour it
-                raise _StoppedEarly(early.noted) from None
-            signal.signal(signal.SIGTERM, early.raising)
             if not told:
                 line = f"mahjong-table: {full}; waiting: the table starts by itself once the card has room"
                 print(line, file=sys.stderr, flush=True)
                 service.status(line)
                 told = True
-            _wait_for_room(full.folder, service)
+            devices = table_config(args.config, args.simulate).devices
+            if devices is not None and devices.display is not None:
+                _run_loop(early, lambda: _shown_until_room(full.folder, devices.display, devices.baudrate, service))
+            else:
+                if early.noted is not None:          # a stop noted while a loop ran: honour it now
+                    raise _StoppedEarly(early.noted) from None
+                signal.signal(signal.SIGTERM, early.raising)
+                _wait_for_room(full.folder, service)
             print(f"mahjong-table: the card has room again ({full.folder}): starting", file=sys.stderr, flush=True)
 
 
 def _wait_for_room(folder: Path, service: ServiceNotifier) -> None:
     while not card_has_room(folder):
         service.extend_start(3 * CARD_LOOK_SECONDS)
-        time.sleep(CARD_LOOK_SECONDS)
+        time.sleep(CARD_LOOK_SECONDS)              # a SIGTERM here raises _StoppedEarly: the wait ends in order
+
+
+async def _shown_until_room(folder: Path, display_port: str, baudrate: int, service: ServiceNotifier) -> None:
+    """E24 on the table's display until the card has room (painted again at each look, should the
+    display restart meanwhile); a display that cannot be opened leaves the log and STATUS to say it."""
+    from drivers.display import Display
+    from drivers.errors import DriverError
+    from firmware.faults import FaultCode, LatchedFault
+    from firmware.presenter import Presenter
+
+    try:
+        display = await Display.open(display_port, baudrate=baudrate, must_answer=False)
+    except DriverError:
+        display = None
+    try:
+        screen = Presenter(display, lambda side, line, text: None, 0)
+        screen.fault(LatchedFault(FaultCode.STORAGE, 0, f"the card is full ({folder})", "controller"))
+        while not await asyncio.to_thread(card_has_room, folder):
+            service.extend_start(3 * CARD_LOOK_SECONDS)
+            await asyncio.sleep(CARD_LOOK_SECONDS)
+            screen.repaint(("fault",))
+    finally:
+        if display is not None:
+            await display.close()
 
 
 def _run_table(args: argparse.Namespace, early: _EarlyStop) -> int:

@@ -50,6 +50,7 @@ async def start_on_a_full_card(folder: Path, card: Path):
         try:
             controller.start()
             await until(lambda: said(log, WAITING) == 1, "the line saying it waits for room")
+            shown = await e24_on_the_display(sim)
             assert controller.alive()
             controller.stop()                                   # a stop while it waits
             stopped = controller.exits[-1]
@@ -60,11 +61,23 @@ async def start_on_a_full_card(folder: Path, card: Path):
             await until(lambda: len(ledger_hands(card / "table.db")) >= 1, "a hand settled once there was room")
         finally:
             controller.stop()
-    return stopped, controller.exits[-1], log.read_text(encoding="utf-8", errors="replace")
+    return stopped, controller.exits[-1], log.read_text(encoding="utf-8", errors="replace"), shown
+
+
+async def e24_on_the_display(sim) -> dict[str, str]:
+    """The table's display once it shows the fault page (the waiting controller paints it)."""
+    for _ in range(2400):
+        view = await sim.control.table()
+        code = view.components.get("fault.t_code")
+        if view.page == "fault" and code is not None and code.text.startswith("E24"):
+            return {name: c.text for name, c in view.components.items() if name.startswith("fault.")}
+        await asyncio.sleep(0.05)
+    raise AssertionError("the display never showed E24")
 
 
 def test_a_controller_started_on_a_full_card_waits_for_room_then_plays(tmp_path, card):
-    stopped, last_exit, log = run(start_on_a_full_card(tmp_path, card), timeout=300)
+    stopped, last_exit, log, shown = run(start_on_a_full_card(tmp_path, card), timeout=300)
+    assert shown["fault.t_code"].startswith("E24") and shown["fault.t_hint"] == "请清理存储卡空间或更换存储卡"
     assert stopped == 0 and "stopped by SIGTERM while starting" in log
     assert last_exit == 0
     assert log.count(WAITING) == 2                              # once per start, not at every look
