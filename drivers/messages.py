@@ -351,6 +351,7 @@ class FaultCode(IntEnum):
     DISPLAY = 22            # controller: the public display does not answer (clears when it does)
     LINK_LOST = 23          # controller: a board's link is down, reconnecting (clears when it is back)
     STORAGE = 24            # controller: a disk write failed (card full or failing); retried, clears when one lands
+    CANNOT_START = 25       # controller: the run cannot start (a file, the enrolment); shown as it exits
 
     @property
     def label(self) -> str:

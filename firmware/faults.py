@@ -74,6 +74,8 @@ HINTS: dict[int, Hint] = {
     FaultCode.STORAGE: Hint("存储写入失败", "storage", "请清理存储卡空间或更换存储卡",
                             "free space on the storage card or replace it; the table retries the write and goes on "
                             "by itself once it lands"),
+    FaultCode.CANNOT_START: Hint("无法启动", "cannot start", "请技术人员查看运行日志",
+                                 "fix what the log's last line names; the service starts the table again by itself"),
 }
 UNKNOWN_HINT = Hint("故障", "fault", "排除原因后按确认", "acknowledge when the cause is gone")
 

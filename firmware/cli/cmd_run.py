@@ -17,7 +17,6 @@ import signal
 import sqlite3
 import sys
 import textwrap
-import time
 from pathlib import Path
 from typing import TextIO
 
@@ -31,7 +30,8 @@ from firmware.table_log import describe
 
 from .cmd_rules import load_ruleset
 from .errors import UserError
-from .files import CardFull, card_has_room, database_trouble, ensure_dir, open_database, open_events, require_enrolled, state_dir, table_config
+from .files import CardFull, database_trouble, ensure_dir, open_database, open_events, require_enrolled, state_dir, table_config
+from .starting import show_cannot_start, shown_until_room, wait_for_room
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -76,9 +76,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="this table's name on the broker, topics mahjong/NAME/… (default: [mqtt] table in the "
                              "config), e.g. t01")
     parser.set_defaults(handler=run_table)
-
-
-CARD_LOOK_SECONDS = 2.0      # how often a run waiting for room on a full card looks again
 
 
 class _StoppedEarly(BaseException):
@@ -138,43 +135,13 @@ def _run_when_the_card_has_room(args: argparse.Namespace, early: _EarlyStop) -> 
                 told = True
             devices = table_config(args.config, args.simulate).devices
             if devices is not None and devices.display is not None:
-                _run_loop(early, lambda: _shown_until_room(full.folder, devices.display, devices.baudrate, service))
+                _run_loop(early, lambda: shown_until_room(full.folder, devices, service))
             else:
                 if early.noted is not None:          # a stop noted while a loop ran: honour it now
                     raise _StoppedEarly(early.noted) from None
                 signal.signal(signal.SIGTERM, early.raising)
-                _wait_for_room(full.folder, service)
+                wait_for_room(full.folder, service)
             print(f"mahjong-table: the card has room again ({full.folder}): starting", file=sys.stderr, flush=True)
-
-
-def _wait_for_room(folder: Path, service: ServiceNotifier) -> None:
-    while not card_has_room(folder):
-        service.extend_start(3 * CARD_LOOK_SECONDS)
-        time.sleep(CARD_LOOK_SECONDS)              # a SIGTERM here raises _StoppedEarly: the wait ends in order
-
-
-async def _shown_until_room(folder: Path, display_port: str, baudrate: int, service: ServiceNotifier) -> None:
-    """E24 on the table's display until the card has room (painted again at each look, should the
-    display restart meanwhile); a display that cannot be opened leaves the log and STATUS to say it."""
-    from drivers.display import Display
-    from drivers.errors import DriverError
-    from firmware.faults import FaultCode, LatchedFault
-    from firmware.presenter import Presenter
-
-    try:
-        display = await Display.open(display_port, baudrate=baudrate, must_answer=False)
-    except DriverError:
-        display = None
-    try:
-        screen = Presenter(display, lambda side, line, text: None, 0)
-        screen.fault(LatchedFault(FaultCode.STORAGE, 0, f"the card is full ({folder})", "controller"))
-        while not await asyncio.to_thread(card_has_room, folder):
-            service.extend_start(3 * CARD_LOOK_SECONDS)
-            await asyncio.sleep(CARD_LOOK_SECONDS)
-            screen.repaint(("fault",))
-    finally:
-        if display is not None:
-            await display.close()
 
 
 def _run_table(args: argparse.Namespace, early: _EarlyStop) -> int:
@@ -186,10 +153,30 @@ def _run_table(args: argparse.Namespace, early: _EarlyStop) -> int:
     if args.speed < 0:
         raise UserError(f"--speed {args.speed}: give 0 (as fast as possible) or more")
     config = table_config(args.config, args.simulate)
+    if config.devices is not None and args.fault:
+        raise UserError(f"--fault {args.fault[0]}: faults are injected into the simulator, not real boards; "
+                        "add --simulate to try it on the simulator")
+    with _shown_if_it_cannot_start(config, early):
+        return _run_configured(args, config, early)
+
+
+@contextlib.contextmanager
+def _shown_if_it_cannot_start(config: TableConfig, early: _EarlyStop):
+    """A real table that cannot start for a reason a person must fix (the one-line error says which)
+    shows E25 on its display as the run exits: the people at the table see why it does not play.
+    A full card is waited for instead (E24, `_run_when_the_card_has_room`)."""
+    try:
+        yield
+    except CardFull:
+        raise
+    except UserError as error:
+        if config.devices is not None and config.devices.display is not None:
+            _run_loop(early, lambda: show_cannot_start(config.devices, str(error)))
+        raise
+
+
+def _run_configured(args: argparse.Namespace, config: TableConfig, early: _EarlyStop) -> int:
     if config.devices is not None:
-        if args.fault:
-            raise UserError(f"--fault {args.fault[0]}: faults are injected into the simulator, not real boards; "
-                            "add --simulate to try it on the simulator")
         require_enrolled(config)
     db_path = Path(args.db) if args.db else state_dir(config) / "table.db"
     ensure_dir(db_path.parent, "ledger", "--db")

@@ -1,0 +1,95 @@
+"""What a run that cannot start shows on the table's own display, where the people at the table and
+the technician look first (the log and the unit's STATUS say it in English):
+
+- a card too full to open the table's files: E24 until there is room (`shown_until_room`), the run
+  then starting by itself (cmd_run);
+- anything else a person must fix before the table can start (nothing enrolled, a damaged ledger,
+  another controller holding it): E25 `无法启动`, shown as the run exits (`show_cannot_start`);
+  systemd starts it again, and it shows it again, until the cause is gone.
+
+A display that cannot be opened, or does not answer, leaves the log to say it: nothing here waits
+on it for more than a moment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from pathlib import Path
+from typing import AsyncIterator
+
+from firmware.config import DeviceConfig
+from firmware.faults import FaultCode, LatchedFault
+from firmware.presenter import Presenter
+from firmware.service import ServiceNotifier
+
+from .files import card_has_room
+
+CARD_LOOK_SECONDS = 2.0      # how often a run waiting for room on a full card looks again
+ANSWER_SECONDS = 1.0         # how long a fault page shown on the way out waits for the display's answer
+
+
+def wait_for_room(folder: Path, service: ServiceNotifier) -> None:
+    """Until the card holding `folder` has room (no display to show it on); systemd's start
+    timeout is pushed ahead meanwhile.  A SIGTERM here raises in the caller's handler."""
+    while not card_has_room(folder):
+        service.extend_start(3 * CARD_LOOK_SECONDS)
+        time.sleep(CARD_LOOK_SECONDS)
+
+
+async def shown_until_room(folder: Path, devices: DeviceConfig, service: ServiceNotifier) -> None:
+    """E24 on the display until the card holding `folder` has room, painted again at each look
+    (should the display restart meanwhile)."""
+    fault = LatchedFault(FaultCode.STORAGE, 0, f"the card is full ({folder})", "controller")
+    async with _fault_shown(devices, fault) as screen:
+        while not await asyncio.to_thread(card_has_room, folder):
+            service.extend_start(3 * CARD_LOOK_SECONDS)
+            await asyncio.sleep(CARD_LOOK_SECONDS)
+            screen.repaint(("fault",))
+
+
+async def show_cannot_start(devices: DeviceConfig, why: str) -> None:
+    """E25 on the display, left there as the run exits (the display keeps its page)."""
+    async with _fault_shown(devices, LatchedFault(FaultCode.CANNOT_START, 0, why, "controller")) as screen:
+        await screen.answered(ANSWER_SECONDS)
+
+
+class _Screen:
+    """The fault page on a display that may be absent or silent."""
+
+    def __init__(self, display, presenter: Presenter) -> None:
+        self._display = display
+        self._presenter = presenter
+
+    def repaint(self, pages: tuple[str, ...]) -> None:
+        self._presenter.repaint(pages)
+
+    async def answered(self, timeout: float) -> bool:
+        """Whether the display answered a ping sent after the page (so it has the page)."""
+        from drivers.errors import DriverError
+        if self._display is None:
+            return False
+        try:
+            await self._display.ping(timeout)
+        except DriverError:
+            return False
+        return True
+
+
+@contextlib.asynccontextmanager
+async def _fault_shown(devices: DeviceConfig, fault: LatchedFault) -> AsyncIterator[_Screen]:
+    from drivers.display import Display
+    from drivers.errors import DriverError
+
+    display = None
+    if devices.display is not None:
+        with contextlib.suppress(DriverError):
+            display = await Display.open(devices.display, baudrate=devices.baudrate, must_answer=False)
+    try:
+        presenter = Presenter(display, lambda side, line, text: None, 0)
+        presenter.fault(fault)
+        yield _Screen(display, presenter)
+    finally:
+        if display is not None:
+            await display.close()

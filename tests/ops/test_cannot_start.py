@@ -1,0 +1,44 @@
+"""A real table that cannot start for a reason a person must fix says so in one line (the log, the
+exit status 2) and on its own display, E25 无法启动, so the people at the table see why it does not
+play (before, the display kept whatever it last showed)."""
+
+import subprocess
+import sys
+
+import pytest
+
+from simulator.spawn import SimulatorProcess
+from tests.asyncio_support import run
+from tests.reliability.campaign import _child_env, card_of, enroll_from, write_config
+
+
+async def start_once(folder, broken: str):
+    region = "wuhan"
+    async with SimulatorProcess("--seed", "5", "--speed", "0", "--ruleset", region,
+                                "--listen", f"pty:{folder / 'ports'}") as sim:
+        if broken == "damaged-ledger":
+            await enroll_from(sim, folder)
+            (card_of(folder) / "table.db").write_bytes(b"this is not an SQLite file, a power cut's leftovers" * 100)
+        else:
+            card_of(folder).mkdir(parents=True)
+        config = write_config(folder, sim.endpoints)
+        done = subprocess.run([sys.executable, "-m", "firmware", "run", "--config", str(config), "--ruleset", region],
+                              capture_output=True, text=True, env={**_child_env(), "MAHJONG_TABLE_CONFIG": ""},
+                              timeout=120)
+        view = await sim.control.table()
+    return done, view
+
+
+@pytest.mark.parametrize("broken, said", [
+    ("nothing-enrolled", "no tiles are enrolled"),
+    ("damaged-ledger", "cannot use it as the ledger and settings database"),
+])
+def test_a_table_that_cannot_start_shows_e25_on_its_display_and_says_why_in_one_line(tmp_path, broken, said):
+    done, view = run(start_once(tmp_path, broken), timeout=180)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and said in lines[0] and "Traceback" not in done.stderr
+    assert view.page == "fault"
+    assert view.components["fault.t_code"].text == "E25"
+    assert view.components["fault.t_text"].text == "无法启动"
+    assert view.components["fault.t_hint"].text == "请技术人员查看运行日志"
