@@ -15,6 +15,7 @@ from rulesets.tilesets import NAMED_SETS
 
 from .errors import UserError
 from .files import ensure_dir, open_database, table_config
+from .table_lock import table_held
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -54,6 +55,13 @@ def _progress(step: EnrollStep) -> None:
 
 def enroll(args: argparse.Namespace) -> int:
     config = table_config(args.config, args.simulate)
+    if config.devices is None:
+        return _enroll_with(config, args)
+    with table_held(config.state_dir, "enroll"):       # not beside a running controller (its boards, its registry)
+        return _enroll_with(config, args)
+
+
+def _enroll_with(config: TableConfig, args: argparse.Namespace) -> int:
     tile_set = NAMED_SETS[args.tiles]
     simulated = config.devices is None
     path = _registry_path(config, args)

@@ -32,6 +32,7 @@ from .cmd_rules import load_ruleset
 from .errors import UserError
 from .files import CardFull, database_trouble, ensure_dir, open_database, open_events, require_enrolled, state_dir, table_config
 from .starting import show_cannot_start, shown_until_room, wait_for_room
+from .table_lock import TableBusy, table_held
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -156,7 +157,8 @@ def _run_table(args: argparse.Namespace, early: _EarlyStop) -> int:
     if config.devices is not None and args.fault:
         raise UserError(f"--fault {args.fault[0]}: faults are injected into the simulator, not real boards; "
                         "add --simulate to try it on the simulator")
-    with _shown_if_it_cannot_start(config, early):
+    held = table_held(config.state_dir, "run") if config.devices is not None else contextlib.nullcontext()
+    with held, _shown_if_it_cannot_start(config, early):
         return _run_configured(args, config, early)
 
 
@@ -164,10 +166,11 @@ def _run_table(args: argparse.Namespace, early: _EarlyStop) -> int:
 def _shown_if_it_cannot_start(config: TableConfig, early: _EarlyStop):
     """A real table that cannot start for a reason a person must fix (the one-line error says which)
     shows E25 on its display as the run exits: the people at the table see why it does not play.
-    A full card is waited for instead (E24, `_run_when_the_card_has_room`)."""
+    A full card is waited for instead (E24, `_run_when_the_card_has_room`); a table another program
+    holds is left alone (its display is that program's)."""
     try:
         yield
-    except CardFull:
+    except (CardFull, TableBusy):
         raise
     except UserError as error:
         if config.devices is not None and config.devices.display is not None:

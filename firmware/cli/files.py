@@ -102,7 +102,8 @@ def database_trouble(path: Path, what: str, error: sqlite3.Error, flag: str | No
                             "free); free space on it (`mahjong-table records move` takes old flight recorders off it)",
                             path.parent)
         if "locked" in text:
-            return UserError(f"{path}: cannot {doing} the {what} ({text}): another program holds it; is another "
+            from .table_lock import TableBusy
+            return TableBusy(f"{path}: cannot {doing} the {what} ({text}): another program holds it; is another "
                              "controller running? (systemctl status mahjong-table) Stop it, then start again")
         if "I/O" in text or "disk is full" in text or "readonly" in text:
             return UserError(f"{path}: cannot {doing} the {what} ({text}): the card refused it; check that it is not "

@@ -1,0 +1,54 @@
+"""One program at a time drives a table: a second `run`, or an `enroll`, beside a running controller
+is refused in one line naming the holder, and the running table plays on with its display its own
+(before, the second controller opened the same boards and the two read each other's bytes).  A
+controller that was killed holds nothing: the next start runs."""
+
+import subprocess
+import sys
+
+from simulator.spawn import SimulatorProcess
+from tests.asyncio_support import run
+from tests.ops.test_stop import ledger_hands, until
+from tests.reliability.campaign import Controller, _child_env, card_of, enroll_from, write_config
+
+
+def second(config, *command: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "firmware", *command, "--config", str(config)],
+                          capture_output=True, text=True, env={**_child_env(), "MAHJONG_TABLE_CONFIG": ""}, timeout=120)
+
+
+async def beside_a_running_table(folder):
+    region = "wuhan"
+    async with SimulatorProcess("--seed", "6", "--speed", "0", "--ruleset", region, "--players-seed", "6",
+                                "--listen", f"pty:{folder / 'ports'}") as sim:
+        await enroll_from(sim, folder)
+        config = write_config(folder, sim.endpoints)
+        controller = Controller(config, region, folder / "controller.log")
+        db = card_of(folder) / "table.db"
+        try:
+            controller.start()
+            await controller.started()
+            refused_run = second(config, "run", "--ruleset", region)
+            refused_enroll = second(config, "enroll", "--import", str(folder / "no-such-export.json"))
+            settled = len(ledger_hands(db))
+            await until(lambda: len(ledger_hands(db)) > settled, "a hand settled after the refusals")
+            view = await sim.control.table()
+            controller.kill()                                   # the lock dies with its holder
+            controller.start()
+            await controller.started()
+            settled = len(ledger_hands(db))
+            await until(lambda: len(ledger_hands(db)) > settled, "a hand settled after the kill")
+        finally:
+            controller.stop()
+    return refused_run, refused_enroll, view, controller.exits
+
+
+def test_a_second_program_is_refused_and_the_running_table_plays_on(tmp_path):
+    refused_run, refused_enroll, view, exits = run(beside_a_running_table(tmp_path), timeout=300)
+    for refused, doing in ((refused_run, "run"), (refused_enroll, "enroll")):
+        lines = refused.stderr.strip().splitlines()
+        assert refused.returncode == 2 and len(lines) == 1, refused.stderr
+        assert "mahjong-table run (pid " in lines[0] and "is driving this table" in lines[0]
+        assert f"sudo systemctl stop mahjong-table, or Ctrl-C where it runs), then {doing} again" in lines[0]
+    assert view.components["fault.t_code"].text != "E25"          # the running table's display was left alone
+    assert exits[-1] == 0
