@@ -177,6 +177,7 @@ class HandFlow:
         ports.recorder.emit("resumed", cause=cause, phase=hand.phase, **start_fields(hand),
                             taken=[[t.slot.ring, t.slot.layer.value, t.end.value, t.reason]
                                    for t in hand.tracker.taken.values()],      # what the journal knew
+                            kongs_without_takes=hand.tracker.kongs_without_takes,   # a kill may cut their lines
                             indicators=[r.event_fields() for r in recorded_reveals(hand)],  # a private 宝 hidden
                             wins=[dict(w.event) for w in hand.wins if w.event is not None],    # their lines
                             **hand.declared_fields())

@@ -272,6 +272,12 @@ class WallTracker:
         if counted:
             self.kongs += kongs - replacements
 
+    @property
+    def kongs_without_takes(self) -> int:
+        """The kongs counted for the reserve that no take stands for: 长春's opening special kongs
+        beyond their replacements (every other kong is counted at its tail take)."""
+        return self.kongs - sum(1 for take in self.taken.values() if take.end is End.TAIL and take.reason == "kong")
+
     def _record(self, slot: Slot, end: End, reason: str, in_order: bool, at_wall_end: bool = False) -> Take:
         tile = self.wall_map.get(slot)
         if end is End.HEAD:

@@ -277,7 +277,7 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
         bottom is uncovered again once its shown top is taken, so this is searched afresh."""
         return next((s for s in tail_order if s not in taken and not _covered(s, shown, taken)), None)
 
-    head = tail = kongs = 0
+    head = tail = kongs = untaken = 0                       # untaken: kongs counted without a take
     dealer = hand.start.event["dealer"]                   # type: ignore[index]
     for event in hand.events:
         if event["event"] == "resumed" and "taken" in event:
@@ -285,9 +285,13 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
                 head, tail, kongs = _journaled_takes(event["taken"], taken, head, tail, kongs)
             except (TypeError, ValueError, IndexError) as error:
                 problems.append(f"resumed: its journaled takes do not read ({error})")
+            missing, problem = _journaled_untaken(event, untaken)
+            kongs, untaken = kongs + missing, untaken + missing
+            problems += problem
             continue
         if event["event"] == "special_kong" and event["accepted"]:
             kongs += event["reserve_kongs"]                  # 长春: a special kong counted without a take
+            untaken += event["reserve_kongs"]
         if event["event"] == "indicator" and event["ring"]:
             slots = _slots(event, len(ring))
             if slots is None:
@@ -357,6 +361,19 @@ def _journaled_takes(journaled: list, taken: set[Slot], head: int, tail: int, ko
         head, tail = (head + 1, tail) if end == "head" else (head, tail + 1)
         kongs += reason == "kong"
     return head, tail, kongs
+
+
+def _journaled_untaken(resumed: dict, seen: int) -> tuple[int, list[str]]:
+    """The kongs counted without a take (长春's special kongs) that the journal knew at a resume and
+    the lines before it did not show (a kill cut them), and a problem if the lines showed more than
+    the journal knew (lines never go ahead of the journal).  A `resumed` of an older controller,
+    without the count, adds none."""
+    journaled = resumed.get("kongs_without_takes")
+    if not isinstance(journaled, int):
+        return 0, []
+    if journaled < seen:
+        return 0, [f"resumed: the journal counts {journaled} kong(s) without a take, the lines before it showed {seen}"]
+    return journaled - seen, []
 
 
 def _covered(slot: Slot, shown: set[Slot], taken: set[Slot]) -> bool:

@@ -35,3 +35,31 @@ def test_a_special_kong_accepted_as_the_controller_stops_is_played_as_a_kong(tmp
     assert [e["accepted"] for e in after if e["event"] == "special_kong" and e["hand"] == resumed["hand"]] == \
         ([] if journal_kept_it else [True])
     assert result.hands == 2
+
+
+def test_a_special_kong_line_a_kill_cut_is_still_counted_in_the_audit_s_wall(tmp_path, monkeypatch):
+    """A kill between the journal's commit of an accepted special kong and its recorder line: the
+    restarted controller counts the kong in the wall (the journal holds it), and the audit, which
+    counted it only from that line, found every later take's live/reserve/kongs one kong off
+    (campaign seed 210031).  The `resumed` line now says the kongs counted without a take."""
+    from firmware.records.audit import audit_recorders
+    from firmware.records.stream import recorder_from_events
+
+    def accepted(event: dict) -> bool:
+        return (event["hand"] >= 2 and event["event"] == "special_kong" and event["accepted"]
+                and event["reserve_kongs"] > 0)
+
+    def wall_counts(first: list[dict]) -> list[str]:
+        report = audit_recorders([recorder_from_events("first", first), recorder_from_events("second", after)])
+        return [str(p) for p in report.problems if "live/reserve/kongs" in str(p) or "without a take" in str(p)]
+
+    down = threading.Event()
+    lose_writes_while(down, monkeypatch)
+    result, before, after = run(crash_and_restart("changchun", 3, str(tmp_path / "table.db"), accepted,
+                                                  **stop_options(down, killed=False)), timeout=60)
+    kong = next(e for e in before if accepted(e))
+    resumed = next(e for e in after if e["event"] == "resumed")
+    assert resumed["hand"] == kong["hand"] and resumed["kongs_without_takes"] == kong["reserve_kongs"]
+    assert any(e["event"] == "take" and e["reason"] == "kong" for e in after)       # the wall counted on
+    assert wall_counts(before) == []
+    assert wall_counts([e for e in before if e is not kong and e["event"] != "recorder_end"]) == []
