@@ -144,7 +144,12 @@ class Answers:
             return True
         if line.startswith(SPECIAL_REPLACE) or line == SPECIAL_REFUSED:
             laid = self._laid.pop(seat, None)           # judged: the table knows that kong
-            if laid is not None and line != SPECIAL_REFUSED and seat not in self._owed:
+            if line == SPECIAL_REFUSED:
+                # no replacement follows a refusal: a kong laid again that the table had accepted before
+                # a restart (it asks for any replacements still owed first) is refused as already shown
+                self._owed.pop(seat, None)
+                self._counted_owed.pop(seat, None)
+            elif laid is not None and seat not in self._owed:
                 self._owed[seat], self._counted_owed[seat] = laid.owed, laid.counted   # asked after a restart
         if line.startswith(SPECIAL_REPLACE) and seat in self._owed:
             self._replace(seat)
