@@ -142,10 +142,23 @@ def _endings(files: Sequence[RecorderFile], hands: list[HandLog]) -> list[tuple[
 def audit_one_hand(events: Sequence[dict]) -> list[str]:
     """The findings on one finished hand's own events (its hand_start … hand_end), as a hand's page
     shows them; the chain and the totals need the whole recorder and are not checked here."""
-    hands = [h for h in split_hands([recorder_from_events("hand", events)]).hands if h.end is not None]
+    runs = [recorder_from_events(f"hand-{n}", part) for n, part in enumerate(_runs(events))]
+    hands = [h for h in split_hands(runs).hands if h.end is not None]
     if not hands:
         return ["the recorder has no finished hand here"]
     return [finding.text for hand in hands for finding in _audit_finished(hand)]
+
+
+def _runs(events: Sequence[dict]) -> list[list[dict]]:
+    """A hand's lines cut where a restarted controller went on (each `resumed` begins the file of a
+    new run): read as one file, the part after a restart would be a hand of its own, audited
+    without what was paid before it (长沙's 起手小和: campaign seed 220050)."""
+    runs: list[list[dict]] = [[]]
+    for event in events:
+        if event.get("event") == "resumed" and runs[-1]:
+            runs.append([])
+        runs[-1].append(event)
+    return runs
 
 
 def _audit_finished(hand: HandLog) -> list[Finding]:
