@@ -51,6 +51,7 @@ class DisplayWatch:
             self._silent(f"the display's port is gone ({error})")
 
     async def pings(self) -> None:
+        self.presenter.repaint()        # at once: the display may hold what another run left (E24, E25)
         while True:
             await asyncio.sleep(PING_S)
             try:

@@ -59,9 +59,10 @@ async def start_on_a_full_card(folder: Path, card: Path):
             assert controller.alive()
             (card / "ballast").unlink()
             await until(lambda: len(ledger_hands(card / "table.db")) >= 1, "a hand settled once there was room")
+            after = (await sim.control.table()).page               # the table's own pages again, not E24
         finally:
             controller.stop()
-    return stopped, controller.exits[-1], log.read_text(encoding="utf-8", errors="replace"), shown
+    return stopped, controller.exits[-1], log.read_text(encoding="utf-8", errors="replace"), shown, after
 
 
 async def e24_on_the_display(sim) -> dict[str, str]:
@@ -76,9 +77,10 @@ async def e24_on_the_display(sim) -> dict[str, str]:
 
 
 def test_a_controller_started_on_a_full_card_waits_for_room_then_plays(tmp_path, card):
-    stopped, last_exit, log, shown = run(start_on_a_full_card(tmp_path, card), timeout=300)
+    stopped, last_exit, log, shown, after = run(start_on_a_full_card(tmp_path, card), timeout=300)
     assert shown["fault.t_code"].startswith("E24") and shown["fault.t_hint"] == "请清理存储卡空间或更换存储卡"
     assert stopped == 0 and "stopped by SIGTERM while starting" in log
+    assert after != "fault"
     assert last_exit == 0
     assert log.count(WAITING) == 2                              # once per start, not at every look
     assert "the card is full (0 KB free); free space on it" in log and "move it away" not in log
