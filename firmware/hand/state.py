@@ -261,6 +261,7 @@ class HandState:
                 "kongs": [[seat, list(flags)] for seat, flags in sorted(self.kongs.items())],
                 "pending_kongs": [[seat, concealed] for seat, concealed in self.pending_kong.items()],
                 "special_kongs": [[seat, kongs] for seat, _, _, kongs in self.facts.specials],
+                "special_melds": [[seat, name, list(tiles)] for seat, name, tiles, _ in self.facts.specials],
                 "kong_events": [list(event) for event in self.facts.kong_events]}
 
     # -- indicators ----------------------------------------------------------------------------

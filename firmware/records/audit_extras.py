@@ -60,7 +60,8 @@ def audit_extras(ruleset: Ruleset, hand: HandLog, start: dict, end: dict, winner
     for event in rounds[:1]:
         _round(ruleset, event, dealer, tuple(winners), end, public_wilds, found)
     found.problems += _tail_tiles(hand, ruleset.shown_tile_replaces_at_wall_end)
-    found.problems += _special_kongs(ruleset, hand.all("special_kong"), dealer, end)
+    found.problems += _special_kongs(ruleset, [e for e in hand.events if e["event"] in ("special_kong", "resumed")],
+                                     dealer, end)
     found.problems += audit_declared(ruleset, hand, dealer)
     return found
 
@@ -76,10 +77,13 @@ def _dealt(ruleset: Ruleset, dealer: int, seat: int, end: dict) -> list[Tile]:
 
 def _special_kongs(ruleset: Ruleset, events: list[dict], dealer: int, end: dict) -> list[str]:
     problems: list[str] = []
-    if events and not ruleset.has_phase("opening_kongs"):
+    if any(e["event"] == "special_kong" for e in events) and not ruleset.has_phase("opening_kongs"):
         return [f"special kongs shown at a {ruleset.id} table, which has none"]
     shown: dict[int, Counter] = {}
     for event in events:
+        if event["event"] == "resumed":
+            _journaled_specials(event, shown)
+            continue
         seat, who = event["seat"], f"seat {event['seat']}'s {event['name']}"
         kind = kind_named(event["name"], ruleset.option("win_version"))
         tiles = [Tile.parse(t) for t in event["tiles"]]
@@ -99,6 +103,22 @@ def _special_kongs(ruleset: Ruleset, events: list[dict], dealer: int, end: dict)
             problems.append(f"{who} counts kongs/replacements/reserve {event['kongs']}/{event['replacements']}/"
                             f"{event['reserve_kongs']}; the rules count {'/'.join(map(str, expected))}")
     return problems
+
+
+def _journaled_specials(resumed: dict, shown: dict[int, Counter]) -> None:
+    """The special kongs the journal knew at a restart: shown, even where a kill cut their lines (a
+    seat laying one again is then refused as shown already).  An older `resumed` names none."""
+    melds = resumed.get("special_melds")
+    if not isinstance(melds, list):
+        return
+    journaled: dict[int, Counter] = {}
+    try:
+        for seat, _name, tiles in melds:
+            journaled[int(seat)] = journaled.get(int(seat), Counter()) + Counter(Tile.parse(t) for t in tiles)
+    except (TypeError, ValueError):
+        return
+    for seat, tiles in journaled.items():
+        shown[seat] = shown.get(seat, Counter()) | tiles
 
 
 def _opening(ruleset: Ruleset, event: dict, dealer: int, end: dict, found: Extras) -> None:

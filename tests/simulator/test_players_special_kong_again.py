@@ -26,3 +26,14 @@ def test_a_special_kong_laid_again_and_refused_as_shown_leaves_the_seat_playing(
     assert again[0]["reason"].startswith("this special kong was shown already")
     assert result.hands == 2                                       # the hand was played out, and the next
     assert [e["hand"] for e in after if e["event"] == "hand_end"] == [kong["hand"], kong["hand"] + 1]
+    # the audit takes the refusal as right, from the accepted line or, where a kill cut it, from the
+    # special kongs the `resumed` line says the journal knew (campaign seed 230000)
+    assert refusals_questioned(before, after) == []
+    assert refusals_questioned([e for e in before if e is not kong and e["event"] != "recorder_end"], after) == []
+
+
+def refusals_questioned(first: list[dict], second: list[dict]) -> list[str]:
+    from firmware.records.audit import audit_recorders
+    from firmware.records.stream import recorder_from_events
+    report = audit_recorders([recorder_from_events("first", first), recorder_from_events("second", second)])
+    return [str(p) for p in report.problems if "was refused" in str(p)]
