@@ -7,21 +7,16 @@ import sys
 
 import pytest
 
-from simulator.spawn import SimulatorProcess
 from tests.asyncio_support import run
-from tests.reliability.campaign import _child_env, card_of, enroll_from, write_config
+from tests.ops.simulated_table import simulated_table
+from tests.reliability.campaign import _child_env, card_of
 
 
 async def start_once(folder, broken: str):
     region = "wuhan"
-    async with SimulatorProcess("--seed", "5", "--speed", "0", "--ruleset", region,
-                                "--listen", f"pty:{folder / 'ports'}") as sim:
+    async with simulated_table(folder, region, 5, enrolled=broken == "damaged-ledger") as (sim, config):
         if broken == "damaged-ledger":
-            await enroll_from(sim, folder)
             (card_of(folder) / "table.db").write_bytes(b"this is not an SQLite file, a power cut's leftovers" * 100)
-        else:
-            card_of(folder).mkdir(parents=True)
-        config = write_config(folder, sim.endpoints)
         done = subprocess.run([sys.executable, "-m", "firmware", "run", "--config", str(config), "--ruleset", region],
                               capture_output=True, text=True, env={**_child_env(), "MAHJONG_TABLE_CONFIG": ""},
                               timeout=120)

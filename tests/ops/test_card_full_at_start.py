@@ -5,16 +5,15 @@ a stop while it waits exits 0, and once there is room it starts by itself and pl
 Needs a card of its own to fill: a tmpfs, mounted as root; elsewhere the test skips with one line."""
 
 import asyncio
-import signal
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from simulator.spawn import SimulatorProcess
 from tests.asyncio_support import run
 from tests.ops.test_stop import ledger_hands, until
-from tests.reliability.campaign import Controller, _fill, card_of, enroll_from, write_config
+from tests.ops.simulated_table import simulated_table
+from tests.reliability.campaign import Controller, _fill, card_of
 
 WAITING = "waiting: the table starts by itself once the card has room"
 
@@ -39,11 +38,7 @@ def said(log: Path, words: str) -> int:
 
 async def start_on_a_full_card(folder: Path, card: Path):
     region = "wuhan"
-    args = ("--seed", "4", "--speed", "0", "--ruleset", region, "--players-seed", "4",
-            "--listen", f"pty:{folder / 'ports'}")
-    async with SimulatorProcess(*args) as sim:
-        await enroll_from(sim, folder)
-        config = write_config(folder, sim.endpoints)
+    async with simulated_table(folder, region, 4) as (sim, config):
         log = folder / "controller.log"
         controller = Controller(config, region, log)
         await asyncio.to_thread(_fill, card / "ballast")

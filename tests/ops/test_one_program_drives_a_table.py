@@ -6,10 +6,10 @@ controller that was killed holds nothing: the next start runs."""
 import subprocess
 import sys
 
-from simulator.spawn import SimulatorProcess
 from tests.asyncio_support import run
 from tests.ops.test_stop import ledger_hands, until
-from tests.reliability.campaign import Controller, _child_env, card_of, enroll_from, write_config
+from tests.ops.simulated_table import simulated_table
+from tests.reliability.campaign import Controller, _child_env, card_of
 
 
 def second(config, *command: str) -> subprocess.CompletedProcess:
@@ -19,10 +19,7 @@ def second(config, *command: str) -> subprocess.CompletedProcess:
 
 async def beside_a_running_table(folder):
     region = "wuhan"
-    async with SimulatorProcess("--seed", "6", "--speed", "0", "--ruleset", region, "--players-seed", "6",
-                                "--listen", f"pty:{folder / 'ports'}") as sim:
-        await enroll_from(sim, folder)
-        config = write_config(folder, sim.endpoints)
+    async with simulated_table(folder, region, 6) as (sim, config):
         controller = Controller(config, region, folder / "controller.log")
         db = card_of(folder) / "table.db"
         try:

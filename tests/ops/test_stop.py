@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from simulator.spawn import SimulatorProcess
 from tests.asyncio_support import run
-from tests.reliability.campaign import Controller, card_of, enroll_from, recorder_lines, write_config
+from tests.ops.simulated_table import simulated_table
+from tests.reliability.campaign import Controller, card_of, recorder_lines
 
 EMERGENCY_STOP = 16
 
@@ -44,11 +44,7 @@ def ledger_hands(db: Path) -> list[tuple[int, int, str]]:
 
 async def stop_mid_hand_then_start_again(folder: Path, sig: int):
     region = "guangshui"
-    args = ("--seed", "3", "--speed", "0", "--ruleset", region, "--players-seed", "3",
-            "--listen", f"pty:{folder / 'ports'}")
-    async with SimulatorProcess(*args) as sim:
-        await enroll_from(sim, folder)
-        config = write_config(folder, sim.endpoints)
+    async with simulated_table(folder, region, 3) as (sim, config):
         controller = Controller(config, region, folder / "controller.log")
         controller.start()
         try:
@@ -93,16 +89,13 @@ async def start_on_a_cut_link(folder: Path, stop_at: str | None):
     trying again (however long a busy machine takes to start it); with `stop_at`, a SIGTERM as soon
     as the output shows that text, else the cable mended then."""
     region = "guangshui"
-    args = ("--seed", "3", "--speed", "0", "--ruleset", region, "--players-seed", "3",
-            "--listen", f"pty:{folder / 'ports'}")
     log = folder / "controller.log"
 
     def said(text: str) -> bool:
         return log.exists() and text in log.read_text(encoding="utf-8")
 
-    async with SimulatorProcess(*args) as sim:
-        await enroll_from(sim, folder)
-        controller = Controller(write_config(folder, sim.endpoints), region, log)
+    async with simulated_table(folder, region, 3) as (sim, config):
+        controller = Controller(config, region, log)
         await sim.control.cut("motor", 600.0)            # mended below, once the controller is seen waiting
         controller.start()
         try:
