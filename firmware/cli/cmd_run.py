@@ -30,9 +30,9 @@ from firmware.table_log import describe
 
 from .cmd_rules import load_ruleset
 from .errors import UserError
-from .files import CardFull, database_trouble, ensure_dir, open_database, open_events, require_enrolled, state_dir, table_config
-from .starting import show_cannot_start, shown_until_room, wait_for_room
-from .table_lock import TableBusy, table_held
+from .files import CardFull, TableBusy, database_trouble, ensure_dir, open_database, open_events, require_enrolled, state_dir, table_config
+from .starting import show_cannot_start, shown_until_room
+from .table_lock import table_held
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -135,13 +135,7 @@ def _run_when_the_card_has_room(args: argparse.Namespace, early: _EarlyStop) -> 
                 service.status(line)
                 told = True
             devices = table_config(args.config, args.simulate).devices
-            if devices is not None and devices.display is not None:
-                _run_loop(early, lambda: shown_until_room(full.folder, devices, service))
-            else:
-                if early.noted is not None:          # a stop noted while a loop ran: honour it now
-                    raise _StoppedEarly(early.noted) from None
-                signal.signal(signal.SIGTERM, early.raising)
-                wait_for_room(full.folder, service)
+            _run_loop(early, lambda: shown_until_room(full.folder, devices, service))
             print(f"mahjong-table: the card has room again ({full.folder}): starting", file=sys.stderr, flush=True)
 
 

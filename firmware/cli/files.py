@@ -77,9 +77,16 @@ class CardFull(UserError):
     """One of our files cannot open because its folder's card has no room: freeing it is a person's
     job, and `run` waits for it (`folder` is where to look for room) rather than exiting."""
 
-    def __init__(self, message: str, folder: Path) -> None:
-        super().__init__(message)
+    def __init__(self, failure: str, folder: Path, free: int | None = None) -> None:
+        room = f" ({free // 1024} KB free)" if free is not None else ""
+        super().__init__(f"{failure}: the card is full{room}; free space on it "
+                         "(`mahjong-table records move` takes old flight recorders off it)")
         self.folder = folder
+
+
+class TableBusy(UserError):
+    """Another program drives this table (its lock, `table_lock.py`, or its database): said in one
+    line, and never shown on the table's display, which belongs to the program that holds the table."""
 
 
 def card_has_room(folder: Path) -> bool:
@@ -98,11 +105,8 @@ def database_trouble(path: Path, what: str, error: sqlite3.Error, flag: str | No
     if not any(words in text for words in ("not a database", "malformed", "encrypted")):
         space = space_left([path.parent])
         if space is not None and space.free < CARD_FULL_BYTES:
-            return CardFull(f"{path}: cannot {doing} the {what} ({text}): the card is full ({space.free // 1024} KB "
-                            "free); free space on it (`mahjong-table records move` takes old flight recorders off it)",
-                            path.parent)
+            return CardFull(f"{path}: cannot {doing} the {what} ({text})", path.parent, space.free)
         if "locked" in text:
-            from .table_lock import TableBusy
             return TableBusy(f"{path}: cannot {doing} the {what} ({text}): another program holds it; is another "
                              "controller running? (systemctl status mahjong-table) Stop it, then start again")
         if "I/O" in text or "disk is full" in text or "readonly" in text:

@@ -1,8 +1,8 @@
 """What a run that cannot start shows on the table's own display, where the people at the table and
 the technician look first (the log and the unit's STATUS say it in English):
 
-- a card too full to open the table's files: E24 until there is room (`shown_until_room`), the run
-  then starting by itself (cmd_run);
+- a card too full to open the table's files: E24 until there is room (`shown_until_room`, which
+  also waits so where there is no display), the run then starting by itself (cmd_run);
 - anything else a person must fix before the table can start (nothing enrolled, a damaged ledger,
   another controller holding it): E25 `无法启动`, shown as the run exits (`show_cannot_start`);
   systemd starts it again, and it shows it again, until the cause is gone.
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -30,17 +29,10 @@ CARD_LOOK_SECONDS = 2.0      # how often a run waiting for room on a full card l
 ANSWER_SECONDS = 1.0         # how long a fault page shown on the way out waits for the display's answer
 
 
-def wait_for_room(folder: Path, service: ServiceNotifier) -> None:
-    """Until the card holding `folder` has room (no display to show it on); systemd's start
-    timeout is pushed ahead meanwhile.  A SIGTERM here raises in the caller's handler."""
-    while not card_has_room(folder):
-        service.extend_start(3 * CARD_LOOK_SECONDS)
-        time.sleep(CARD_LOOK_SECONDS)
-
-
-async def shown_until_room(folder: Path, devices: DeviceConfig, service: ServiceNotifier) -> None:
-    """E24 on the display until the card holding `folder` has room, painted again at each look
-    (should the display restart meanwhile)."""
+async def shown_until_room(folder: Path, devices: DeviceConfig | None, service: ServiceNotifier) -> None:
+    """Until the card holding `folder` has room, pushing systemd's start timeout ahead meanwhile; E24
+    on the table's display (if it has one), painted again at each look should it restart.  A
+    SIGTERM ends the wait as any at start does (cmd_run's `_run_loop`)."""
     fault = LatchedFault(FaultCode.STORAGE, 0, f"the card is full ({folder})", "controller")
     async with _fault_shown(devices, fault) as screen:
         while not await asyncio.to_thread(card_has_room, folder):
@@ -78,12 +70,12 @@ class _Screen:
 
 
 @contextlib.asynccontextmanager
-async def _fault_shown(devices: DeviceConfig, fault: LatchedFault) -> AsyncIterator[_Screen]:
+async def _fault_shown(devices: DeviceConfig | None, fault: LatchedFault) -> AsyncIterator[_Screen]:
     from drivers.display import Display
     from drivers.errors import DriverError
 
     display = None
-    if devices.display is not None:
+    if devices is not None and devices.display is not None:
         with contextlib.suppress(DriverError):
             display = await Display.open(devices.display, baudrate=devices.baudrate, must_answer=False)
     try:

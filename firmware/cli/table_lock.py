@@ -20,14 +20,9 @@ from pathlib import Path
 from typing import Iterator
 
 from .errors import UserError
-from .files import CardFull, ensure_dir
+from .files import CardFull, TableBusy, ensure_dir
 
 LOCK_NAME = "controller.lock"
-
-
-class TableBusy(UserError):
-    """Another program drives this table: said in one line, and never shown on the table's display
-    (which belongs to the program that holds the table)."""
 
 
 @contextlib.contextmanager
@@ -54,9 +49,7 @@ def _open(path: Path) -> int:
         return os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
     except OSError as error:
         if error.errno == errno.ENOSPC:
-            raise CardFull(f"{path}: cannot create the table's lock ({error.strerror}): the card is full; free "
-                           "space on it (`mahjong-table records move` takes old flight recorders off it)",
-                           path.parent) from None
+            raise CardFull(f"{path}: cannot create the table's lock ({error.strerror})", path.parent) from None
         raise UserError(f"cannot create {path} ({error.strerror}): the state folder must be writable by "
                         "the table's user") from None
 

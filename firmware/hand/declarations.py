@@ -140,7 +140,7 @@ def judge_special(ports: HandPorts, hand: HandState, seat: int, kind, laid: list
         reason = f"the laid tiles are not a {kind.zh}" + (" (the dealer may add nothing on his first turn)"
                                                           if seat == hand.dealer else "")
     elif Counter(tiles) - left:
-        again = any(side == seat and sorted(shown) == [str(t) for t in tiles] for side, _, shown, _ in hand.facts.specials)
+        again = any(side == seat and Counter(shown) == Counter(map(str, tiles)) for side, _, shown, _ in hand.facts.specials)
         reason = ("this special kong was shown already (laid again after a restart: it counts once)" if again
                   else "the laid tiles are not from this seat's deal (特殊杠牌只有起手牌才算)")
     fields = {"seat": seat, "name": kind.zh, "tiles": [str(t) for t in tiles]}
