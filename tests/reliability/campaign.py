@@ -39,6 +39,7 @@ from pathlib import Path
 from firmware.build.registry import Registered, TileRegistry
 from firmware.records.history import History, HistoryError, hand_audit, hand_events
 from rulesets.tiles import Tile
+from simulator.faults import parse_faults
 from simulator.spawn import SimulatorProcess
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,6 +55,7 @@ MORE_DISRUPTIONS = ("cut_display", "reset_display", "unplug_motor", "unplug_rfid
 # dealt only when named, and only as root: the card full for 0.5–6 s (its folder a small tmpfs of its
 # own, filled to the last byte by a ballast file, then freed)
 CARD_DISRUPTIONS = ("fill",)
+WIRE_NOISE = ("corrupt=0.01",)  # the simulator's faults all through a run: a flipped bit in one frame of a hundred
 CARD_BYTES = 64 << 20           # the tmpfs that stands in for the card, for the `fill` kind
 
 
@@ -320,14 +322,14 @@ class Progress:
 
 
 async def run_region(region: str, hands: int, seed: int, folder: Path, every: int = 2,
-                     kinds: tuple[str, ...] = DISRUPTIONS) -> RegionFigures:
+                     kinds: tuple[str, ...] = DISRUPTIONS, faults: tuple[str, ...] = WIRE_NOISE) -> RegionFigures:
     """Play `hands` hands of `region` (settled or voided, in the ledger) under disruptions."""
     figures = RegionFigures(region)
     schedule = Schedule(random.Random(f"{region}/{seed}/campaign"), every, kinds)
     folder.mkdir(parents=True, exist_ok=True)
     card = Card.make(card_of(folder), "fill" in kinds)
     try:
-        await _play_region(region, hands, seed, folder, card, schedule, figures)
+        await _play_region(region, hands, seed, folder, card, schedule, figures, faults)
     finally:
         card.release(folder / "card-kept")
     _books(folder, figures)
@@ -335,9 +337,9 @@ async def run_region(region: str, hands: int, seed: int, folder: Path, every: in
 
 
 async def _play_region(region: str, hands: int, seed: int, folder: Path, card: Card, schedule: Schedule,
-                       figures: RegionFigures) -> None:
+                       figures: RegionFigures, faults: tuple[str, ...]) -> None:
     args = ("--seed", str(seed), "--speed", "0", "--ruleset", region, "--players-seed", str(seed),
-            "--listen", f"pty:{folder / 'ports'}", "--fault", "corrupt=0.01")
+            "--listen", f"pty:{folder / 'ports'}", *(item for fault in faults for item in ("--fault", fault)))
     async with SimulatorProcess(*args, env=_child_env()) as sim:
         await enroll_from(sim, folder)
         controller = Controller(write_config(folder, sim.endpoints), region, folder / "controller.log")
@@ -498,8 +500,8 @@ def _still_open(db: Path, number: int) -> bool:
 
 
 async def campaign(regions: list[str], hands: int, seed: int, folder: Path, every: int = 2,
-                   kinds: tuple[str, ...] = DISRUPTIONS) -> list[RegionFigures]:
-    return [await run_region(region, hands, seed, folder / region, every, kinds) for region in regions]
+                   kinds: tuple[str, ...] = DISRUPTIONS, faults: tuple[str, ...] = WIRE_NOISE) -> list[RegionFigures]:
+    return [await run_region(region, hands, seed, folder / region, every, kinds, faults) for region in regions]
 
 
 def report(results: list[RegionFigures]) -> str:
@@ -544,8 +546,16 @@ def main(argv: list[str] | None = None) -> int:
     known = ", ".join(sorted(set(DISRUPTIONS + MORE_DISRUPTIONS + CARD_DISRUPTIONS)))
     parser.add_argument("--kinds", default=",".join(DISRUPTIONS),
                         help=f"the disruptions dealt, comma-separated (of {known}; default {','.join(DISRUPTIONS)})")
+    parser.add_argument("--faults", default=",".join(WIRE_NOISE),
+                        help="the simulator's faults all through, comma-separated `--fault` items of `mahjong-table "
+                             f"sim` (default {','.join(WIRE_NOISE)}; e.g. add missed_read=0.02,foreign_tag=0.01)")
     args = parser.parse_args(argv)
     kinds = tuple(args.kinds.split(","))
+    faults = tuple(f for f in args.faults.split(",") if f)
+    try:
+        parse_faults(faults)
+    except ValueError as error:
+        parser.error(f"--faults: {error}")
     unknown = sorted(set(kinds) - set(DISRUPTIONS + MORE_DISRUPTIONS + CARD_DISRUPTIONS))
     if unknown:
         parser.error(f"unknown disruption(s) {', '.join(unknown)}: choose from {known}")
@@ -557,7 +567,7 @@ def main(argv: list[str] | None = None) -> int:
     if earlier:    # an earlier run's registry, ledger and recorders would be counted in this one's books
         parser.error(f"{', '.join(earlier)} holds an earlier run: pass another --folder, or remove it")
     print(f"campaign folder: {folder}", flush=True)
-    results = asyncio.run(campaign(regions, args.hands, args.seed, folder, args.every, kinds=kinds))
+    results = asyncio.run(campaign(regions, args.hands, args.seed, folder, args.every, kinds=kinds, faults=faults))
     print(report(results))
     for r in results:
         for problem in (r.audit + r.ledger_differs + r.pages + r.controller_errors + [f"stall: {v}" for v in r.stall_views]
