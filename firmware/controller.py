@@ -30,9 +30,8 @@ from drivers.reconnect import Backoff, Reconnected
 from drivers.rfid import RfidBoard
 from drivers.rfid_protocol import HeadRead, SlotRead, ZoneInventory
 from drivers.serial_transport import DEFAULT_BAUDRATE
-from drivers.table_ui import ENROLLED, RESTARTED, Key
+from drivers.table_ui import RESTARTED, Key
 from rulesets.definition import Ruleset
-from rulesets.tiles import Tile
 from rulesets.walls import StackPos
 
 from .build.enrollment import EnrollPorts
@@ -40,7 +39,8 @@ from .build.ports import BuildListener, BuildPorts
 from .build.registry import TileRegistry
 from .display_watch import DisplayWatch
 from .faults import ControllerFailure, FaultLatch, LatchedFault, SetRejected, board_fault_message
-from .hand.ports import HandListener, HandPorts, HandVoided, KeyQueue, Press, Recorder, Screens, pressed, record_dropped
+from .hand.ports import HandListener, HandPorts, KeyQueue, Press, pressed, record_dropped
+from .hub_ports import HubBuildPorts, HubEnrollPorts, HubHandPorts
 from .links import LinkKeeper, is_episode
 from .loopwatch import LoopWatch
 from .machines import build_machine
@@ -170,13 +170,13 @@ class TableController:
         self._watchers.append(watcher)
 
     def hand_ports(self) -> HandPorts:
-        return _HandPorts(self)
+        return HubHandPorts(self)
 
     def build_ports(self) -> BuildPorts:
-        return _BuildPorts(self)
+        return HubBuildPorts(self)
 
     def enroll_ports(self) -> EnrollPorts:
-        return _EnrollPorts(self)
+        return HubEnrollPorts(self)
 
     # -- running ---------------------------------------------------------------------------------
 
@@ -607,138 +607,6 @@ class TableController:
         if not self.faults.active:
             self.presenter.show_page("main")
         await self._notify()
-
-
-class _Port:
-    """A view of the hub for one part: only what its protocol names is reachable from it."""
-
-    def __init__(self, hub: TableController) -> None:
-        self._hub = hub
-
-    @property
-    def ruleset(self) -> Ruleset:
-        return self._hub.ruleset
-
-    async def until(self, predicate: Callable[[], Any], timeout: float | None = None) -> Any:
-        return await self._hub.until(predicate, timeout)
-
-
-class _HandPorts(_Port):
-    """The hub as the hand sees it (HandPorts)."""
-
-    async def until(self, predicate: Callable[[], Any], timeout: float | None = None) -> Any:
-        """As the hub's, but a hand the walls now contradict stops waiting: HandVoided."""
-        value = await self._hub.until(lambda: self._hub.hand_void or predicate(), timeout)
-        if self._hub.hand_void is not None:
-            raise HandVoided(self._hub.hand_void)
-        return value
-
-    async def shown(self, seat: int) -> int:
-        return await self._hub.seat_lines.shown(seat)
-
-    async def next_key(self, panels: Sequence[int], keys: Sequence[Key]) -> Press:
-        match = pressed(panels, keys)
-        await self.until(lambda: self._hub.keys.peek(match))
-        press = self._hub.keys.take(match)
-        assert press is not None
-        return press
-
-    @property
-    def keys(self) -> KeyQueue:
-        return self._hub.keys
-
-    @property
-    def screens(self) -> Screens:
-        return self._hub.presenter
-
-    @property
-    def recorder(self) -> Recorder:
-        return self._hub.recorder
-
-    @property
-    def table_state(self) -> str:
-        return self._hub.table.state
-
-    async def advance(self, trigger: str) -> None:
-        await self._hub.advance(trigger)
-
-    async def roll_dice(self, count: int) -> tuple[int, ...]:
-        return await self._hub.roll_dice(count)
-
-    async def compute(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await self._hub.compute(fn, *args)
-
-    async def journaled(self) -> None:
-        if self._hub.journal_now is not None:
-            await self._hub.journal_now()
-
-    async def read_zone(self, seat: int) -> tuple[bytes, ...]:
-        return await self._hub.read_zone(seat)
-
-    def lookup(self, uid: bytes) -> Tile | None:
-        entry = self._hub.registry.lookup(uid)
-        return entry.kind if entry is not None else None
-
-
-class _BuildPorts(_Port):
-    """The hub as the set builder sees it (BuildPorts)."""
-
-    @property
-    def registry(self) -> TileRegistry:
-        return self._hub.registry
-
-    @property
-    def motor(self) -> MotorBoard:
-        return self._hub.devices.motor
-
-    @property
-    def rfid(self) -> RfidBoard:
-        return self._hub.devices.rfid
-
-    @property
-    def shuffle_ms(self) -> int:
-        return self._hub.shuffle_ms
-
-    def emit(self, event: str, **fields: Any) -> dict[str, Any]:
-        return self._hub.recorder.emit(event, **fields)
-
-    async def motion(self, command: Callable[[], Awaitable[None]]) -> None:
-        await self._hub.motion(command)
-
-    async def send(self, command: Callable[[], Awaitable[None]]) -> None:
-        await self._hub.send(command)
-
-    def fault_latched(self, code: int | None = None) -> bool:
-        return self._hub.faults.has(code) if code is not None else self._hub.faults.blocking
-
-    def latch(self, fault: LatchedFault) -> None:
-        self._hub.latch(fault)
-
-
-class _EnrollPorts(_HandPorts):
-    """The hub as enrolment sees it (EnrollPorts): the hand's keys and zones, the seat's line and
-    the message line."""
-
-    async def ask(self, seat: int, text: str) -> int:
-        # The last prompt (this enrolment's, or one a stopped enrolment left) leaves the message line
-        # first.  The seat's line goes through the motor board, as the keys do: a press it sent
-        # before the line reached it (`Press.heard` below the mark) was made before the new prompt
-        # was up, while the old one might still show.  The message line follows.
-        presenter = self._hub.presenter
-        presenter.phase_text("")
-        await self._hub.display_drawn()
-        presenter.prompt(seat, text)
-        shown = await self.shown(seat)
-        presenter.phase_text(text)
-        return shown
-
-    def passed_over(self, press: Press) -> None:
-        record_dropped(self._hub.recorder, (press,), "before_prompt")
-
-    def done(self, seat: int, enrolled: bool) -> None:
-        presenter = self._hub.presenter
-        presenter.prompt(seat, "")
-        presenter.phase_text(ENROLLED if enrolled else "")
 
 
 def monotonic_clock() -> Callable[[], float]:
