@@ -18,17 +18,14 @@ takes made meanwhile are read off the wall sensors) or is voided when the walls 
 from __future__ import annotations
 
 import asyncio
-import errno
 import logging
 import os
 from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Awaitable, Callable, TypeVar
+from typing import Any, Awaitable, Callable
 
-from drivers.client import BoardClient
 from drivers.errors import CommandRejected
-from drivers.link import EventMark, SessionRef
 from drivers.messages import Status
 from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import RESTARTED, Key, Panel, Phase
@@ -42,9 +39,10 @@ from .faults import SET_CODES, LatchedFault, SetRejected
 from .hand.flow import HandFlow
 from .hand.ports import HandVoided, record_dropped
 from .hand.state import HandOutcome, HandState
+from .journal import HandJournal
 from .presenter import DisplayMirror
 from .records.chain_tail import file_chain_head
-from .records.ledger import HAND_KEY, NEXT_SET_KEY, RECORDER_KEY, SESSION_KEY, EncodedJson, HandRecord, Ledger
+from .records.ledger import HAND_KEY, NEXT_SET_KEY, RECORDER_KEY, SESSION_KEY, HandRecord, Ledger
 from .records.space import SpaceWatch
 from .records.store import WRITE_ERRORS, Store
 from .state import SessionState
@@ -55,11 +53,8 @@ SET_ASIDE_ZH = "牌组有误 请按故障页检查后按确认"     # after 故�
 RAISED_SET_KEY = "raised_set"      # a checked set standing on the table, no hand started on it yet
 BUILDING_KEY = "building"          # a build begun under the table (BuildInProgress)
 CHAIN_KEY = "chain"                # the flight recorder's chain head after the last hand
-LINKS_KEY = "links"                # each board's link session and the last event of it applied
 REJECTED_KEY = "rejected_set"      # a set the check rejected, not yet acknowledged (RejectedSet)
-T = TypeVar("T")
 log = logging.getLogger("mahjong_table.session")
-STORAGE_RETRY_S = 2.0              # a disk write that failed (E24) is tried again after this long
 
 
 async def _through_a_stop(committed: "asyncio.Future[Any]") -> bool:
@@ -131,19 +126,15 @@ class TableSession:
         self.builder = SetBuilder(controller.build_ports())
         self.flow = HandFlow(controller.hand_ports())
         controller.attach(hand=self.flow, build=self.builder)
-        controller.on_link_session = self._journal_link
-        controller.on_applied = self._event_applied
-        controller.journal_now = self._journal_now
-        self._applied_before: dict[str, EventMark] = {}    # what the last run journaled as applied
+        self.journal = HandJournal(controller, ledger, self.store, lambda: self.flow.hand, (RAISED_SET_KEY,))
+        controller.on_link_session = lambda source, session: self.journal.changed()
+        controller.on_applied = self.journal.changed
+        controller.journal_now = self.journal.now
         log_table(controller)                       # a line per phase, fault, set check, link episode, hand
-        controller.recorder.listen(self._on_event)
+        controller.recorder.listen(self.journal.on_event)
         self.state: SessionState | None = None
         self._build: asyncio.Task | None = None
         self._rejected: RejectedSet | None = None   # the set built for the next hand failed its check
-        self._journal_task: asyncio.Task | None = None
-        self._dirty = asyncio.Event()
-        self._journaled_hand: str | None = None      # the hand's state as last queued to the journal (encoded)
-        self._settling = False
         self._resume = resume       # False: the boards are new (a fresh simulator): the journal is not theirs
         self._hand_started: float | None = None
         self._fault_interval: Future | None = None     # the ledger's open fault interval, as the store gives it
@@ -164,14 +155,11 @@ class TableSession:
             self.store.submit(self.ledger.journal_put, RECORDER_KEY, {"path": self._recorder_file()})
         else:                                       # no file this run (stdout): the journal's head is the one
             self.store.submit(self.ledger.journal_drop, RECORDER_KEY)
-        self._applied_before = _applied_marks(saved.get(LINKS_KEY, {}))
-        for client in (hub.devices.motor, hub.devices.rfid):
-            client.link.hold_acks()                 # an event is acknowledged once its journal write commits
         # the journal runs before the hub: the boards' first events (the snapshot) wait for it to be acknowledged
-        self._journal_task = asyncio.create_task(self._journal_hands(), name="journal")
+        self.journal.start(saved)
         try:
             await hub.start()
-            self._dirty.set()                       # the sessions the boards opened (or resumed)
+            self.journal.changed()                  # the sessions the boards opened (or resumed)
             self._look_at_space()
             if HAND_KEY not in saved:
                 hub.presenter.phase(Phase.IDLE)         # a hand being resumed keeps its screens
@@ -217,7 +205,7 @@ class TableSession:
             await self._stop_tasks()
             await hub.stop_events()                     # the hand stands still while it is journaled
             try:
-                await self._journal_hand_at_stop()
+                await self.journal.at_stop(self.state.session_id if self.state is not None else None)
                 hub.recorder.release_lines(keep_holding=False)
                 if self.state is not None:
                     await self.store.run(self.ledger.end_session, self.state.session_id)
@@ -277,11 +265,11 @@ class TableSession:
         return self.played
 
     async def _stop_tasks(self) -> None:
-        tasks = [t for t in (self._build, self._journal_task, self._space_task) if t is not None]
+        tasks = [t for t in (self._build, self._space_task) if t is not None]
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        self._build = self._journal_task = self._space_task = None
+        await asyncio.gather(*tasks, self.journal.stop(), return_exceptions=True)
+        self._build = self._space_task = None
 
     def public_feed(self) -> SessionFeed:
         """The read-only public view of this table, for the web server (firmware/web)."""
@@ -312,9 +300,7 @@ class TableSession:
         hub = self.hub
         before = self._state()
         after = before.after(outcome, hub.ruleset)
-        self._settling = True
-        self._journaled_hand = None                 # the ledger's commit drops the hand from the journal
-        try:
+        with self.journal.settling():
             record = HandRecord(outcome.number, outcome.dealer, outcome.result, outcome.winners, outcome.payments,
                                 outcome.wall_hash, self._hand_started, _scored_items(self.flow.hand),
                                 tuple(self.flow.hand.recorders) if self.flow.hand else ())
@@ -325,10 +311,8 @@ class TableSession:
                               payments=list(outcome.payments), totals=list(after.totals), next_dealer=after.dealer,
                               loop_lag_ms=hub.loop_watch.take_worst(), **outcome.end_fields)
             hub.recorder.close_hand()
-            self._journal(CHAIN_KEY, {"head": hub.recorder.chain_head()})
+            self.journal.put(CHAIN_KEY, {"head": hub.recorder.chain_head()})
             self.flow.close()
-        finally:
-            self._settling = False
         if stopped:
             raise asyncio.CancelledError()
         self.played += 1
@@ -341,9 +325,7 @@ class TableSession:
         hub = self.hub
         before = self._state()
         after = replace(before, hand_number=max(before.hand_number, hand.number))
-        self._settling = True
-        self._journaled_hand = None                 # the ledger's commit drops the hand from the journal
-        try:
+        with self.journal.settling():
             record = HandRecord(hand.number, hand.dealer, "void", (), (0, 0, 0, 0), hand.wall_hash(), hand.started,
                                 recorders=tuple(hand.recorders))
             stopped = await self._ledger_commit(lambda: self.store.queue(self.ledger.record_hand, after.session_id,
@@ -354,9 +336,7 @@ class TableSession:
             hub.recorder.emit("hand_end", result="void", winners=[], payments=[0, 0, 0, 0], totals=list(after.totals),
                               next_dealer=after.dealer, **hand.hand_end_fields())
             hub.recorder.close_hand()
-            self._journal(CHAIN_KEY, {"head": hub.recorder.chain_head()})
-        finally:
-            self._settling = False
+            self.journal.put(CHAIN_KEY, {"head": hub.recorder.chain_head()})
         if stopped:
             raise asyncio.CancelledError()
         for seat in hand.ruleset.players:                  # a question it was asking is void with it
@@ -369,7 +349,7 @@ class TableSession:
         The hand's last recorder lines are queued right behind the first try."""
         first = [queue_write()]                  # the first try, queued before the recorder's lines
         self.hub.recorder.release_lines()
-        return await self._until_landed(lambda: _through_a_stop(first.pop() if first else queue_write()))
+        return await self.journal.until_landed(lambda: _through_a_stop(first.pop() if first else queue_write()))
 
     def _show_settled(self, outcome: HandOutcome, state: SessionState) -> None:
         presenter = self.hub.presenter
@@ -383,146 +363,6 @@ class TableSession:
             if side not in outcome.winners:
                 presenter.prompt(side, "")              # a winner keeps "胡 +N" until the next hand
 
-    # -- the journal -----------------------------------------------------------------------------
-
-    def _on_event(self, event: dict) -> None:
-        """Every recorder event of an open hand changes its state: journal it (coalesced).  Its line
-        (held by the recorder) reaches the file only behind the journal write that covers it: a
-        restarted controller never finds in the file a take it does not know of (it would record it
-        again) nor a hand it cannot resume."""
-        hand = self.flow.hand
-        recorder = self.hub.recorder
-        if event["event"] == "hand_start" and hand is not None:      # the set on the table is the hand's now
-            self._journaled_hand = hand.journal_text()
-            self.store.submit(self.ledger.journal_swap, {HAND_KEY: EncodedJson(self._journaled_hand),
-                                                         LINKS_KEY: self._links_row(dict(self.hub.applied))},
-                              (RAISED_SET_KEY,))
-            recorder.release_lines()
-        elif hand is not None and not self._settling:
-            self._dirty.set()                       # `_journal_hands` releases the line
-        else:
-            recorder.release_lines()
-
-    async def _journal_hands(self) -> None:
-        """Write the hand's latest state whenever the writer is free, with the boards' last events
-        applied to it; intermediate states are skipped, never reordered (the store writes in order).
-        Once it is committed (the store's thread says so through the loop) those events may be
-        acknowledged: a controller killed before that gets them again from the boards, and one
-        killed after skips them (`journaled_links`)."""
-        while True:
-            await self._dirty.wait()
-            self._dirty.clear()
-            await self._until_landed(self._commit_journal)
-
-    async def _journal_now(self) -> None:
-        """The hand as it stands, committed now (behind whatever was queued before): a win is shown
-        only once a restart would know it."""
-        await self._until_landed(self._commit_journal)
-
-    async def _written(self, write: Callable[..., Any], *args: Any) -> Any:
-        """A write the table waits for (`store.run`), through a disk that refuses it for a while."""
-        return await self._until_landed(lambda: self.store.run(write, *args))
-
-    async def _until_landed(self, attempt: Callable[[], Awaitable[T]]) -> T:
-        """`attempt()` (a write awaited), tried again every `STORAGE_RETRY_S` while the disk refuses it:
-        E24 is shown meanwhile (`Store.watch`), and the boards' events wait unacknowledged, so play
-        waits; E24 clears once the disk is back (`Store.landed`)."""
-        while True:
-            try:
-                result = await attempt()
-            except WRITE_ERRORS:
-                await asyncio.sleep(STORAGE_RETRY_S)
-                continue
-            if self.store.told:
-                await self.store.caught_up()        # the lines behind it tried too: E24 goes only when they land
-            if self.store.landed():
-                self.hub.storage_back()
-            return result
-
-    async def _commit_journal(self) -> None:
-        """The hand (if one is open and not settling) with the boards' last events applied to it, in
-        one transaction; the hand's lines reach the file behind it; once committed, those events may
-        be acknowledged."""
-        marks = dict(self.hub.applied)
-        put: dict[str, dict | EncodedJson] = {LINKS_KEY: self._links_row(marks)}
-        hand = self.flow.hand
-        if hand is not None and not self._settling:
-            state = hand.journal_text()
-            if state != self._journaled_hand:       # most events (the next set's build) leave the hand as it was
-                put[HAND_KEY] = EncodedJson(state)
-                self._journaled_hand = state
-        written = self.store.queue(self.ledger.journal_swap, put)
-        self.hub.recorder.release_lines()
-        try:
-            await written
-            if self.store.told:
-                await self._recorder_caught_up()
-        except BaseException:
-            self._journaled_hand = None             # not known to be written: the next commit writes it whole
-            raise
-        self._release(marks)
-
-    async def _recorder_caught_up(self) -> None:
-        """While the card refuses writes: the lines queued behind the journal write are tried too, and
-        if the card still refuses them the events they record stay unacknowledged (play waits for the
-        card, as it does for the journal), so no hand is played that its flight recorder lacks."""
-        await self.store.caught_up()
-        if self.hub.recorder.lines_owed():
-            raise OSError(errno.ENOSPC, "the flight recorder's lines are not written yet")
-
-    def _event_applied(self) -> None:
-        self._dirty.set()
-
-    def _release(self, marks: dict[str, EventMark]) -> None:
-        for source, mark in marks.items():
-            self._client(source).link.release(mark)
-
-    def _client(self, source: str) -> BoardClient:
-        return self.hub.devices.motor if source == "motor" else self.hub.devices.rfid
-
-    def _links_row(self, marks: dict[str, EventMark]) -> dict[str, list]:
-        """Each board's session and the last event of it applied (None: none known), for the next start."""
-        row: dict[str, list] = {}
-        for source in ("motor", "rfid"):
-            ref = self._client(source).link.session_ref
-            if ref is None:
-                continue
-            mark = marks.get(source)
-            if mark is None or mark.session != ref.session:
-                mark = self._applied_before.get(source)         # nothing applied yet in this run
-            applied = mark.seq if mark is not None and mark.session == ref.session else None
-            row[source] = [ref.session, ref.boot_counter, applied]
-        return row
-
-    async def _journal_hand_at_stop(self) -> None:
-        """The hand's latest state, written before the store closes: the coalescing writer may be
-        several takes (and a 杠 or 听 the sensors cannot give back) behind when it is cancelled."""
-        hand = self.flow.hand
-        links = self._links_row(dict(self.hub.applied))
-        if hand is None or self._settling or self.state is None:
-            await self.store.run(self.ledger.journal_put, LINKS_KEY, links)
-            return
-        self._journaled_hand = None                 # written whole, or not at all if the ledger holds it
-        await self.store.run(self._put_open_hand, self.state.session_id, hand.number, hand.to_json(), links)
-
-    def _put_open_hand(self, session: int, number: int, state: dict, links: dict) -> None:
-        """On the writer thread: journal a hand unless its ledger row is written (a stop that came
-        while it settled must not bring a settled hand back), and the events applied to it."""
-        if not self.ledger.has_hand(session, number):
-            self.ledger.journal_swap({HAND_KEY: state, LINKS_KEY: links})
-        else:
-            self.ledger.journal_put(LINKS_KEY, links)
-
-    def _journal_link(self, source: str, session: SessionRef) -> None:
-        """A board's session opened or resumed: journaled with the next write (`_journal_hands`)."""
-        self._dirty.set()
-
-    def _journal(self, key: str, value: dict | None) -> None:
-        if value is None:
-            self.store.submit(self.ledger.journal_drop, key)
-        else:
-            self.store.submit(self.ledger.journal_put, key, value)
-
     # -- sessions and the front panel's choice ---------------------------------------------------
 
     async def _open_session(self, ruleset: Ruleset) -> None:
@@ -533,9 +373,9 @@ class TableSession:
         if self.state is not None:
             self.store.submit(self.ledger.end_session, self.state.session_id)
             self._fault_interval = None
-        session_id = await self._written(self.ledger.start_session, ruleset.id, dict(ruleset.options))
+        session_id = await self.journal.written(self.ledger.start_session, ruleset.id, dict(ruleset.options))
         self.state = SessionState.new(session_id, ruleset, self.state.hand_number if self.state else 0)
-        self._journal(SESSION_KEY, self.state.to_json())
+        self.journal.put(SESSION_KEY, self.state.to_json())
         hub.recorder.emit("session_start", hand=0, ruleset=ruleset.id, options=dict(ruleset.options),
                           session=session_id)
         self._show_session()
@@ -622,7 +462,7 @@ class TableSession:
         return WallMap.from_json(saved[key], self.hub.registry) if key in saved else None
 
     def _drop_sets(self) -> None:
-        self._journaled_hand = None
+        self.journal.forget_hand()
         self.store.submit(self.ledger.journal_swap, {}, (NEXT_SET_KEY, RAISED_SET_KEY, BUILDING_KEY, HAND_KEY, REJECTED_KEY))
 
     def _wall_stands_whole(self, wall: WallMap) -> bool:
@@ -685,7 +525,7 @@ class TableSession:
         try:
             if begun is None:
                 # committed before the boards are asked anything: a restart must know of a build they may hold
-                await self._written(self.ledger.journal_put, BUILDING_KEY, self.builder.in_progress().to_json())
+                await self.journal.written(self.ledger.journal_put, BUILDING_KEY, self.builder.in_progress().to_json())
                 wall = await self.builder.build()
             else:
                 wall = await self.builder.resume(begun)
@@ -713,7 +553,7 @@ class TableSession:
             await self._lifts(sides, LiftPosition.UP)
             await self._centre(LiftPosition.UP)
             rejected = self._rejected = replace(rejected, raised=True)
-            self._journal(REJECTED_KEY, rejected.to_json())
+            self.journal.put(REJECTED_KEY, rejected.to_json())
         hub.presenter.phase(Phase.FAULT, SET_ASIDE_ZH)     # first: the page that follows is this moment's
         if not self._set_faults_latched():              # acknowledged before the walls were up: asked again
             for fault in rejected.faults:
@@ -721,7 +561,7 @@ class TableSession:
         hub.recorder.emit("set_aside", problems=rejected.problems)
         await hub.until(lambda: not self._set_faults_latched())
         self._rejected = None
-        self._journal(REJECTED_KEY, None)
+        self.journal.put(REJECTED_KEY, None)
         hub.recorder.emit("set_rebuild", problems=rejected.problems)
         await hub.advance("rebuild")
         hub.presenter.phase(Phase.BUILDING)
@@ -750,7 +590,7 @@ class TableSession:
         naming the set below; a controller killed then took those dealt walls for a set still to rise,
         had them pushed in onto the other set in the mixer, and built both sets mixed (E07/E10, the
         players' walls empty: found by the fault campaign)."""
-        await self._written(self.ledger.journal_swap, {RAISED_SET_KEY: standing.to_json()}, (NEXT_SET_KEY,))
+        await self.journal.written(self.ledger.journal_swap, {RAISED_SET_KEY: standing.to_json()}, (NEXT_SET_KEY,))
 
     def _sides(self) -> tuple[int, ...]:
         ruleset = self.hub.ruleset
@@ -796,18 +636,3 @@ class TableSession:
         hub = self.hub
         await hub.move(command, lambda: all(hub.lifts.get(lift) == position for lift in lifts))
 
-
-def journaled_links(ledger: Ledger) -> dict[str, SessionRef]:
-    """The link sessions the last run journaled (to resume them when the boards are opened), each
-    with the last event of it applied: the boards resend every event not acknowledged, and those
-    the journal already holds are skipped."""
-    saved = ledger.journal().get(LINKS_KEY, {})
-    return {source: SessionRef(int(ref[0]), ref[1], ref[2] if len(ref) == 3 and isinstance(ref[2], int) else None)
-            for source, ref in saved.items()
-            if isinstance(ref, list) and len(ref) in (2, 3) and isinstance(ref[0], int)}
-
-
-def _applied_marks(links: dict) -> dict[str, EventMark]:
-    """The journaled links row as marks: what a restarted controller applied before in each session."""
-    return {source: EventMark(ref[0], ref[2]) for source, ref in links.items()
-            if isinstance(ref, list) and len(ref) == 3 and isinstance(ref[0], int) and isinstance(ref[2], int)}

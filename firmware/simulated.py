@@ -23,7 +23,8 @@ from .panel import Settings
 from .records.ledger import Ledger
 from .records.recorder import FlightRecorder
 from .records.store import Store, ThreadedSink
-from .session import TableSession, journaled_links
+from .journal import journaled_links
+from .session import TableSession
 
 PlayersFactory = Callable[[SimulatedTable, Ruleset, int], Any]   # returns an object with `async run()`
 

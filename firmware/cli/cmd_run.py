@@ -134,9 +134,9 @@ def _run_when_the_card_has_room(args: argparse.Namespace, early: _EarlyStop) -> 
                 print(line, file=sys.stderr, flush=True)
                 service.status(line)
                 told = True
-            devices = table_config(args.config, args.simulate).devices
-            _run_loop(early, lambda: shown_until_room(full.folder, devices, service))
-            print(f"mahjong-table: the card has room again ({full.folder}): starting", file=sys.stderr, flush=True)
+            devices, folder = table_config(args.config, args.simulate).devices, full.folder
+            _run_loop(early, lambda: shown_until_room(folder, devices, service))
+            print(f"mahjong-table: the card has room again ({folder}): starting", file=sys.stderr, flush=True)
 
 
 def _run_table(args: argparse.Namespace, early: _EarlyStop) -> int:
@@ -168,7 +168,8 @@ def _shown_if_it_cannot_start(config: TableConfig, early: _EarlyStop):
         raise
     except UserError as error:
         if config.devices is not None and config.devices.display is not None:
-            _run_loop(early, lambda: show_cannot_start(config.devices, str(error)))
+            devices, why = config.devices, str(error)     # (a lambda must not hold the except's name)
+            _run_loop(early, lambda: show_cannot_start(devices, why))
         raise
 
 
@@ -308,7 +309,8 @@ async def _run_real(ruleset, config: TableConfig, args, events, books, say: _Say
     from firmware.controller import TableController, monotonic_clock, open_devices
     from firmware.records.recorder import FlightRecorder
     from firmware.records.store import Store, ThreadedSink
-    from firmware.session import TableSession, journaled_links
+    from firmware.journal import journaled_links
+    from firmware.session import TableSession
 
     registry, ledger, settings = books
     devices_cfg = config.devices

@@ -11,7 +11,7 @@ from ..requirements import all_three_suits, has_terminal, opened_by_pung_or_kong
 from ..scoring.shenyang import ShenyangScorer
 from ..tiles import DRAGONS, WINDS
 from ..tilesets import SET_136
-from ..winrules import Judged, Requirement, WinRules, of_hand
+from ..winrules import Requirement, WinRules, of_hand
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS, TAIL_REPLACEMENT,
                      dead_wall, four_players, phase, walls_for)
 

@@ -130,7 +130,7 @@ def test_an_event_the_journal_holds_is_not_applied_again_when_its_ack_died_with_
     pressed = kongs_pressed(monkeypatch)
 
     async def kill_once_journaled(session, stop) -> None:
-        while session._dirty.is_set() or session._journal_task is None:
+        while session.journal.pending():
             await asyncio.sleep(0)
         await session.store.run(nothing)        # the write the journal task queued is committed
         no_more_writes(session)

@@ -158,7 +158,7 @@ def test_a_stop_right_after_a_kong_is_declared_keeps_the_kong(tmp_path):
         session.store.submit(gate.wait)
 
     async def release_when_the_journal_task_is_gone(session_holder):
-        while session_holder and session_holder[0]._journal_task is not None:
+        while session_holder and session_holder[0].journal.running:
             await asyncio.sleep(0.01)
         gate.set()
 

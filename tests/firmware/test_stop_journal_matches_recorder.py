@@ -23,7 +23,7 @@ from firmware.build.registry import Registered, TileRegistry
 from firmware.controller import monotonic_clock
 from firmware.records.audit import audit_recorders
 from firmware.records.stream import recorder_from_events
-from firmware.session import TableSession
+from firmware.journal import HandJournal
 from firmware.simulated import _play
 from rulesets.regions import get_region
 from rulesets.tiles import Tile
@@ -56,23 +56,26 @@ async def stop_then_resume(db: str, stop_when) -> tuple[list[dict], list[dict]]:
 
 
 def test_a_draw_made_while_the_session_stops_is_recorded_once(tmp_path, monkeypatch):
-    journal_at_stop = TableSession._journal_hand_at_stop
+    journal_at_stop = HandJournal.at_stop
     waited = []
 
-    async def then_the_next_event(session: TableSession) -> None:
+    async def then_the_next_event(journal: HandJournal, session: int | None) -> None:
         """Once the hand is journaled, the board's next events come (while the session applies events)."""
-        await journal_at_stop(session)
-        link = session.hub.devices.motor.link
+        await journal_at_stop(journal, session)
+        hub = journal._hub
+        link = hub.devices.motor.link
         delivered = link.events_delivered
-        if not waited and session.flow.hand is not None:
-            session._release(dict(session.hub.applied))
-            while link.events_delivered == delivered and session.hub.applies_events:
+        if not waited and journal._open_hand() is not None:
+            clients = {"motor": hub.devices.motor, "rfid": hub.devices.rfid}
+            for source, mark in dict(hub.applied).items():      # what a commit of the journal releases
+                clients[source].link.release(mark)
+            while link.events_delivered == delivered and hub.applies_events:
                 await asyncio.sleep(0.001)
             waited.append(link.events_delivered - delivered)
             for _ in range(3):
                 await asyncio.sleep(0)               # a session still applying events applies them now
 
-    monkeypatch.setattr(TableSession, "_journal_hand_at_stop", then_the_next_event)
+    monkeypatch.setattr(HandJournal, "at_stop", then_the_next_event)
     before, after = run(stop_then_resume(str(tmp_path / "table.db"), nth_take_of_hand_2(60)), timeout=120)
     assert waited
     resumed = next(e for e in after if e["event"] == "resumed")

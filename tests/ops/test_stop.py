@@ -220,7 +220,7 @@ def test_a_sigterm_while_stopping_cancels_nothing_more_and_the_run_still_exits_0
     from tests.ops.support import clean_env, needs_no_default_config
     needs_no_default_config()
     moments = ("firmware.hand.flow:HandFlow.play",                             # playing: the stop
-               "firmware.session:TableSession._journal_hand_at_stop",          # the hand journaled at the stop
+               "firmware.journal:HandJournal.at_stop",                         # the hand journaled at the stop
                "asyncio.base_events:BaseEventLoop.shutdown_default_executor")  # the loop closing
     events = tmp_path / "events.jsonl"
     argv = ["run", "--simulate", "--ruleset", "hainan", "--speed", "0", "--db", str(tmp_path / "table.db"),
