@@ -23,7 +23,7 @@ from aiohttp import WSMsgType, web
 
 from ..records.history import HistoryError
 from ..web.api import ApiError, day_arg, int_arg
-from ..web.server import SETTINGS, STATIC, WebServer, WebSettings, _access, _error, _json
+from ..web.server import SETTINGS, STATIC, AppServer, WebSettings, _access, _error, _json
 from .watcher import ParlourWatcher
 
 PAGE = Path(__file__).with_name("static") / "parlour.html"
@@ -122,15 +122,11 @@ async def _close_sockets(app: web.Application) -> None:
         await ws.close(code=1001, message=b"the parlour is stopping")
 
 
-class ParlourServer(WebServer):
-    """The web view's runner (start → address, stop) serving the parlour's app instead."""
+class ParlourServer(AppServer):
+    """The parlour's page, API and WebSocket, served as the table's web view is (the same connection cap)."""
 
-    def __init__(self, settings: WebSettings, watcher: ParlourWatcher) -> None:  # noqa: super().__init__ builds the table's app
-        self.settings = settings
-        self.live = None  # type: ignore[assignment]
-        self.app = build_app(watcher, settings)
-        self._runner = None
-        self.address = None
+    def __init__(self, settings: WebSettings, watcher: ParlourWatcher) -> None:
+        super().__init__(settings, build_app(watcher, settings))
 
 
 __all__ = ["ParlourServer", "build_app"]

@@ -13,6 +13,7 @@ import asyncio
 import hmac
 import ipaddress
 import json
+import logging
 import time
 import weakref
 from dataclasses import dataclass
@@ -34,6 +35,16 @@ TOKEN_COOKIE = "mjt_token"
 CONTEXT = web.AppKey("context", Context)
 SOCKETS = web.AppKey("sockets", weakref.WeakSet)
 SETTINGS = web.AppKey("settings", object)
+
+
+# Web connections open at once.  The pages share the controller's file descriptors with the boards'
+# ports: a crowd of idle connections (tabs left open, a scanner on the parlour's network) must never
+# leave a board's port unable to reopen after its adapter is pulled, so one over the cap is refused.
+MAX_CONNECTIONS = 64
+_BUSY = "503: this table's web view has too many open connections; close some of its pages and try again\n"
+BUSY_RESPONSE = (f"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 10\r\n"
+                 f"Connection: close\r\nContent-Length: {len(_BUSY)}\r\n\r\n{_BUSY}").encode()
+log = logging.getLogger("mahjong_table.web")
 
 
 class WebError(Exception):
@@ -267,37 +278,86 @@ async def _close_sockets(app: web.Application) -> None:
 
 # -- running ---------------------------------------------------------------------------------------------
 
-class WebServer:
-    """The server in the controller's loop: `await start()` → its address; `await stop()`."""
+class AppServer:
+    """An aiohttp app served in the controller's loop (or the parlour's): `await start()` → its
+    address; `await stop()`.  At most `max_connections` connections are open at once."""
 
-    def __init__(self, settings: WebSettings, live: LiveTable, history: History | None) -> None:
+    def __init__(self, settings: WebSettings, app: web.Application, max_connections: int = MAX_CONNECTIONS) -> None:
         self.settings = settings
-        self.live = live
-        self.app = build_app(live, history, settings)
+        self.app = app
+        self.max_connections = max_connections
+        self.refused = 0                        # connections refused over the cap, in all
+        self._refusing = False                  # the cap reached: said once in the log until it is not
+        self._refused_before = 0                # `refused` when this refusing began
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.AbstractServer | None = None
         self.address: str | None = None
 
     async def start(self) -> str:
         runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
         await runner.setup()
-        site = web.TCPSite(runner, self.settings.host, self.settings.port)
         try:
-            await site.start()
+            self._listener = await asyncio.get_running_loop().create_server(
+                lambda: self._connection(runner.server), self.settings.host, self.settings.port, reuse_address=True)
         except OSError as error:
             await runner.cleanup()
             raise WebError(f"cannot listen on {self.settings.host}:{self.settings.port} ({error.strerror}); "
                            "choose another address with --http HOST:PORT") from None
         self._runner = runner
-        sockets = site._server.sockets if site._server is not None else []  # type: ignore[union-attr]
+        sockets = self._listener.sockets
         port = sockets[0].getsockname()[1] if sockets else self.settings.port
         host = f"[{self.settings.host}]" if ":" in self.settings.host else self.settings.host
         self.address = f"http://{host}:{port}/"
         return self.address
 
+    def connections(self) -> int:
+        """Web connections open now (those refused over the cap are closed as they come)."""
+        server = self._runner.server if self._runner is not None else None
+        return len(server.connections) if server is not None else 0
+
+    def _connection(self, server: web.Server | None) -> asyncio.BaseProtocol:
+        """aiohttp's handler for a new connection, or `_Refused` once `max_connections` are open."""
+        assert server is not None, "the runner is set up before the listener starts"
+        if len(server.connections) < self.max_connections:
+            if self._refusing:
+                self._refusing = False
+                log.warning("web view: connections accepted again (%d refused while %d were open)",
+                            self.refused - self._refused_before, self.max_connections)
+            return server()
+        self.refused += 1
+        if not self._refusing:
+            self._refusing, self._refused_before = True, self.refused - 1
+            log.warning("web view: %d connections open, refusing more (503) so the boards' ports keep their file "
+                        "descriptors: close some of its pages", self.max_connections)
+        return _Refused()
+
     async def stop(self) -> None:
+        if self._listener is not None:
+            self._listener.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self._listener is not None:
+            await self._listener.wait_closed()
+            self._listener = None
 
 
-__all__ = ["WebError", "WebServer", "WebSettings", "build_app", "is_loopback", "parse_listen", "rpc_reply"]
+class WebServer(AppServer):
+    """The table's web view: its pages, API and WebSocket on `live` and `history`."""
+
+    def __init__(self, settings: WebSettings, live: LiveTable, history: History | None,
+                 max_connections: int = MAX_CONNECTIONS) -> None:
+        super().__init__(settings, build_app(live, history, settings), max_connections)
+        self.live = live
+
+
+class _Refused(asyncio.Protocol):
+    """A connection over the cap: told why in one response, then closed."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.WriteTransport)
+        transport.write(BUSY_RESPONSE)
+        transport.close()
+
+
+__all__ = ["AppServer", "WebError", "WebServer", "WebSettings", "build_app", "is_loopback", "parse_listen", "rpc_reply"]

@@ -1,0 +1,71 @@
+"""The web view never starves the table: its pages share the controller's file descriptors with the
+boards' ports, so connections over `MAX_CONNECTIONS` are refused with a one-line 503 (and said once
+in the log), and the view takes connections again once some close."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+
+from firmware.web.live import LiveTable
+from firmware.web.server import WebServer, parse_listen
+from tests.asyncio_support import run
+
+CAP = 8
+
+
+async def _get(port: int, path: str = "/api/state") -> bytes:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+    answer = await reader.read()
+    writer.close()
+    return answer
+
+
+async def _until(condition, what: str) -> None:
+    async def poll() -> None:
+        while not await condition():
+            await asyncio.sleep(0.01)
+    try:
+        await asyncio.wait_for(poll(), 30)
+    except TimeoutError:
+        raise AssertionError(f"never: {what}") from None
+
+
+def test_connections_over_the_cap_are_refused_in_one_line_and_taken_again_once_some_close(caplog):
+    async def go() -> None:
+        server = WebServer(parse_listen("127.0.0.1:0"), LiveTable(), None, max_connections=CAP)
+        port = int((await server.start()).rstrip("/").rsplit(":", 1)[1])
+        idle = []
+        try:
+            for _ in range(CAP):                                    # tabs left open: connected, saying nothing
+                idle.append(await asyncio.open_connection("127.0.0.1", port))
+
+            async def all_open() -> bool:
+                return server.connections() == CAP
+            await _until(all_open, f"{CAP} idle connections open")
+            flood = [await _get(port) for _ in range(3 * CAP)]     # a crowd more
+            assert all(answer.startswith(b"HTTP/1.1 503 ") for answer in flood), flood[0]
+            assert flood[0].endswith(b"too many open connections; close some of its pages and try again\n")
+            assert server.connections() == CAP                      # none of the crowd was kept open
+            assert server.refused == 3 * CAP
+            for _, writer in idle[:2]:                              # two pages closed
+                writer.close()
+
+            async def served() -> bool:
+                return (await _get(port)).startswith(b"HTTP/1.1 200 ")
+            await _until(served, "a request served once two connections closed")
+        finally:
+            for _, writer in idle:
+                writer.close()
+            await server.stop()
+
+    with caplog.at_level(logging.WARNING, logger="mahjong_table.web"):
+        run(go(), timeout=60)
+    said = [r.getMessage() for r in caplog.records if r.name == "mahjong_table.web"]
+    assert said[0] == (f"web view: {CAP} connections open, refusing more (503) so the boards' ports keep their "
+                       "file descriptors: close some of its pages")
+    assert len(said) == 2 and re.fullmatch(rf"web view: connections accepted again \((\d+) refused while {CAP} were open\)",
+                                            said[1]), said
+    assert int(re.search(r"\((\d+) refused", said[1]).group(1)) >= 3 * CAP      # (a try while the two closed is one more)
