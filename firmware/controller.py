@@ -570,7 +570,9 @@ class TableController:
             return
         if self._hand is not None and self._hand.on_key(press):
             return
-        self.keys.put(press)
+        pushed_out = self.keys.put(press)
+        if pushed_out is not None:
+            record_dropped(self.recorder, (pushed_out,), "repeated")
 
     # -- faults ----------------------------------------------------------------------------------
 

@@ -151,7 +151,9 @@ DROPPED_WHY = {"before_play": "pressed before play began (nothing to claim yet)"
                "restart": "pressed before the restart (the restart note asks for them again)",
                "before_hand": "pressed between hands (the hand had not begun)",
                "board_restart": "not yet answered when the motor board restarted (the restart note asks for them again)",
-               "before_prompt": "pressed before the enrolment prompt was up (they answered an earlier one)"}
+               "before_prompt": "pressed before the enrolment prompt was up (they answered an earlier one)",
+               "repeated": "pressed again and again while nothing asked for them (the newest 8 are kept)",
+               "in_play": "pressed in play where they do nothing (骰子 with no 宝 that seat may change)"}
 
 
 def _keys_dropped(e: Mapping[str, Any]) -> Line:

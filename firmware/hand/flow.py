@@ -372,6 +372,8 @@ class HandFlow:
                 await self.bao.change(hand, seat)
             elif item.key == Key.RIGHT:                     # 沈阳 亮牌 (only offered where the card has it)
                 await self.liang.declare(hand, seat)
+            elif item.key == Key.DICE:                      # no 宝 this seat may change: it answers nothing
+                record_dropped(ports.recorder, (item,), "in_play")
             if hand.tracker.exhausted and not hand.over and hand.last_tile_shown:
                 ports.screens.phase(Phase.LAST_TILE)
 

@@ -55,14 +55,29 @@ def pressed(panels: Sequence[int], keys: Sequence[Key]) -> KeyMatch:
     return lambda press: press.panel in panels and press.key in keys
 
 
+SAME_KEY_LIMIT = 8      # presses of one key on one panel kept unconsumed; a ninth drops the oldest
+
+
 class KeyQueue:
-    """Presses nobody has consumed yet, oldest first.  The only place keys are consumed."""
+    """Presses nobody has consumed yet, oldest first.  The only place keys are consumed.
+
+    Bounded: a key mashed (or a switch chattering) while nothing asks for it would otherwise grow the
+    queue for the rest of the hand — or all night on an idle table — and every wait scans it.  Of one
+    key on one panel the newest `SAME_KEY_LIMIT` are kept: a prompt takes the presses made after it
+    was up, so the newest are the ones that can count."""
 
     def __init__(self) -> None:
         self._presses: list[Press] = []
 
-    def put(self, press: Press) -> None:
+    def put(self, press: Press) -> Press | None:
+        """Queue `press`; returns the press it pushed out (the oldest of that key on that panel, when
+        there were `SAME_KEY_LIMIT` already), which the caller records as dropped."""
+        same = [p for p in self._presses if p.panel == press.panel and p.key == press.key and p.long == press.long]
         self._presses.append(press)
+        if len(same) < SAME_KEY_LIMIT:
+            return None
+        self._presses.remove(same[0])
+        return same[0]
 
     def peek(self, match: KeyMatch) -> Press | None:
         """The oldest press that matches, left in the queue."""
@@ -120,7 +135,7 @@ class Recorder(Protocol):
 
 def record_dropped(recorder: Recorder, presses: Sequence[Press], why: str) -> None:
     """Keys taken out of the queue unanswered — never silently: `keys_dropped` names each (`why`:
-    before_play, restart, before_hand, board_restart, before_prompt)."""
+    before_play, restart, before_hand, board_restart, before_prompt, repeated, in_play)."""
     if presses:
         recorder.emit("keys_dropped", why=why, presses=[
             {"panel": int(p.panel), "key": p.key.name, "long": p.long} for p in presses])

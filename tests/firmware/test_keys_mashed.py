@@ -1,0 +1,74 @@
+"""A key mashed while nothing asks for it (a bored player's ◀, a chattering switch) never grows the
+controller's key queue: of one key on one panel the newest 8 wait (`SAME_KEY_LIMIT`), each older one
+is dropped and recorded (`keys_dropped`, why `repeated`), and play goes on."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from drivers.table_ui import Key
+from firmware.hand.ports import SAME_KEY_LIMIT, KeyQueue, Press
+from firmware.simulated import new_table, run_simulated
+from rulesets.regions import get_region
+from tests.asyncio_support import run
+
+MASHED = 30
+
+
+def test_of_one_key_on_one_panel_the_newest_presses_wait_and_the_others_keep_theirs():
+    keys = KeyQueue()
+    hu = Press(2, Key.HU, heard=0)
+    keys.put(hu)
+    pushed_out = [keys.put(Press(1, Key.DICE, heard=n)) for n in range(1, 21)]
+    assert [p.heard for p in pushed_out if p is not None] == list(range(1, 21 - SAME_KEY_LIMIT))     # oldest first
+    assert len(keys) == SAME_KEY_LIMIT + 1
+    assert keys.peek(lambda p: p.key == Key.HU) is hu                          # another key keeps its press
+    assert [p.heard for p in keys.peek_all(lambda p: p.key == Key.DICE)] == list(range(21 - SAME_KEY_LIMIT, 21))
+    assert keys.put(Press(3, Key.DICE)) is None                                 # another panel is another key
+
+
+def pressed_in_play(key: Key, times: int) -> list[dict]:
+    """Two hands of 海南 (no 宝); seat 1 presses `key` `times` times five draws after the first deal:
+    the recorder's events."""
+    ruleset = get_region("hainan").resolve()
+
+    async def play() -> list[dict]:
+        table = new_table(ruleset, seed=4, speed=0)
+        await table.start("pty")
+        events = io.StringIO()
+        seen: list[str] = []
+
+        def on_event(event: dict) -> None:
+            seen.append(event["event"])
+            if "dealt" in seen and seen[seen.index("dealt"):].count("take") == 5 and seen.count("pressed") == 0:
+                for _ in range(times):
+                    table.press(1, key)
+                seen.append("pressed")
+                assert event["hand"] == 1
+        try:
+            result = await run_simulated(ruleset, hands=2, seed=4, table=table, events=events, on_event=on_event)
+        finally:
+            await table.stop()
+        assert result.hands == 2 and "pressed" in seen
+        return [json.loads(line) for line in events.getvalue().splitlines()]
+
+    return run(play(), timeout=120)
+
+
+def dropped(events: list[dict], key: Key) -> list[tuple[str, int]]:
+    """Each press of `key` on seat 1 the recorder says was dropped: (why, hand)."""
+    return [(e["why"], e["hand"]) for e in events if e["event"] == "keys_dropped"
+            for p in e["presses"] if (p["panel"], p["key"]) == (1, key.name)]
+
+
+def test_a_seat_mashing_a_key_in_play_is_recorded_and_the_hands_go_on():
+    left = dropped(pressed_in_play(Key.LEFT, MASHED), Key.LEFT)
+    assert len(left) == MASHED, left                               # every press answered or recorded, none lost
+    assert left.count(("repeated", 1)) == MASHED - SAME_KEY_LIMIT, left
+
+
+def test_dice_pressed_in_play_with_no_bao_to_change_is_recorded_not_taken_silently():
+    """In 海南 there is no 宝: a 骰子 in play is taken by the play loop and answers nothing, which the
+    recorder says (before: taken without a word)."""
+    assert dropped(pressed_in_play(Key.DICE, 3), Key.DICE) == [("in_play", 1)] * 3
