@@ -151,10 +151,12 @@ class TableSession:
         head = await self._chain_head(saved)
         if head is not None:
             hub.recorder.continue_chain(head)       # this recorder goes on from the last one
-        if self.ledger.events is not None:          # named before this file seals a hand
-            self.store.submit(self.ledger.journal_put, RECORDER_KEY, {"path": self._recorder_file()})
+        # named before this file seals a hand, and waited for through a card that refuses it: a start
+        # on a full card that lost it left the next run going on from the file before (campaign 270043)
+        if self.ledger.events is not None:
+            await self.journal.written(self.ledger.journal_put, RECORDER_KEY, {"path": self._recorder_file()})
         else:                                       # no file this run (stdout): the journal's head is the one
-            self.store.submit(self.ledger.journal_drop, RECORDER_KEY)
+            await self.journal.written(self.ledger.journal_drop, RECORDER_KEY)
         # the journal runs before the hub: the boards' first events (the snapshot) wait for it to be acknowledged
         self.journal.start(saved)
         try:
@@ -375,7 +377,9 @@ class TableSession:
             self._fault_interval = None
         session_id = await self.journal.written(self.ledger.start_session, ruleset.id, dict(ruleset.options))
         self.state = SessionState.new(session_id, ruleset, self.state.hand_number if self.state else 0)
-        self.journal.put(SESSION_KEY, self.state.to_json())
+        # waited for as its ledger row is: a session the journal lacks is opened anew by a restart,
+        # and the hand begun on it would be lost
+        await self.journal.written(self.ledger.journal_put, SESSION_KEY, self.state.to_json())
         hub.recorder.emit("session_start", hand=0, ruleset=ruleset.id, options=dict(ruleset.options),
                           session=session_id)
         self._show_session()

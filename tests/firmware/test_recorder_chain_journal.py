@@ -107,3 +107,48 @@ def test_a_run_without_a_recorder_file_leaves_the_next_one_the_journals_head(tmp
     run(run_simulated(ruleset, hands=1, seed=2, events=io.StringIO(), ledger_path=db), timeout=120)
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT 1 FROM journal WHERE key = ?", (RECORDER_KEY,)).fetchone() is None
+
+
+def test_a_start_on_a_card_that_refuses_the_recorder_s_name_still_chains_the_next_run_to_its_file(tmp_path,
+                                                                                                   monkeypatch):
+    """A run that starts while the card refuses writes names its recorder file in the journal all the
+    same (the write is tried again until it lands, as a ledger row is): the run after it goes on from
+    that file's last seal.  Before, the name was written once and lost, so the next run went on from
+    the file before, and the audit refused the chain (fault campaign 270043, 钻牌, a start on a full
+    card then a kill)."""
+    import sqlite3
+
+    from firmware.session import RECORDER_KEY
+
+    real_put = Ledger.journal_put
+    refused: list[str] = []
+
+    def put(ledger, key, value):
+        if key == RECORDER_KEY and value["path"].endswith("2.jsonl") and not refused:
+            refused.append(key)
+            raise sqlite3.OperationalError("database or disk is full")
+        real_put(ledger, key, value)
+
+    monkeypatch.setattr(Ledger, "journal_put", put)
+
+    async def three_runs() -> None:
+        ruleset = get_region("changchun").resolve()
+        table = SimulatedTable(seed=4, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+        await table.start("pty")
+        people = asyncio.create_task(SimulatedPlayers(table, ruleset, seed=4).run())
+        try:
+            for name in ("1.jsonl", "2.jsonl", "3.jsonl"):
+                with open(tmp_path / name, "w") as events:
+                    await run_simulated(ruleset, hands=1, table=table, players=None, events=events,
+                                        events_path=str(tmp_path / name), ledger_path=str(tmp_path / "table.db"),
+                                        resume=True)
+        finally:
+            people.cancel()
+            await asyncio.gather(people, return_exceptions=True)
+            await table.stop()
+
+    run(three_runs(), timeout=120)
+    assert refused
+    files = [read_recorder(name, (tmp_path / name).read_bytes()) for name in ("1.jsonl", "2.jsonl", "3.jsonl")]
+    assert [sum(line.name == "hand_end" for line in f.lines) for f in files] == [1, 1, 1]
+    assert check_chain(files) == []

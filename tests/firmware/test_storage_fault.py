@@ -158,3 +158,34 @@ def test_a_line_the_card_took_only_part_of_is_cut_back_so_the_file_holds_whole_l
     events.write('{"d":4}\n')
     events.close()
     assert path.read_bytes() == b'{"a":1}\n{"b":2}\n{"c":3}\n{"d":4}\n'
+
+
+def test_a_session_opened_while_the_card_refuses_its_journal_row_is_resumed_after_a_crash(tmp_path, monkeypatch):
+    """The session's journal row is waited for through a card that refuses it (as its ledger row is):
+    a controller stopped in the session's first hand is followed by one that resumes that hand in that
+    session.  Before, the row was written once and lost: the next controller found no session,
+    opened a new one and dropped the hand in play, which no ledger row ever settled."""
+    from firmware.records.ledger import SESSION_KEY
+    from tests.firmware.test_restart import crash_and_restart
+
+    real_put = Ledger.journal_put
+    refused: list[str] = []
+
+    def put(ledger, key, value):
+        if key == SESSION_KEY and not refused:
+            refused.append(key)
+            raise sqlite3.OperationalError("database or disk is full")
+        real_put(ledger, key, value)
+
+    monkeypatch.setattr(Ledger, "journal_put", put)
+    def first_draw(event: dict) -> bool:
+        return event["event"] == "take" and event["hand"] == 1 and event["reason"] == "draw"
+
+    _, before, after = run(crash_and_restart("dongbei", 3, str(tmp_path / "table.db"), stop_when=first_draw),
+                           timeout=120)
+    assert refused
+    assert any(e["event"] == "fault" and e["code"] == "E24" for e in before)
+    assert [e["event"] for e in after if e["event"] in ("session_start", "session_resumed")] == ["session_resumed"]
+    resumed = [e["hand"] for e in after if e["event"] == "resumed"]
+    assert resumed == [1], resumed
+    assert [e["hand"] for e in after if e["event"] == "hand_end"][:1] == [1]
