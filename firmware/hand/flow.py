@@ -206,6 +206,11 @@ class HandFlow:
             self.on_wall_change(pos, tiles)
         await ports.advance(f"resume_{hand.phase}")
         self._redraw(hand)
+        # the seats' lines go through the motor board, the restart note through the display: people
+        # answer what their line shows, so every old question is gone before the note asks for keys
+        # (campaign 270050, 长沙: an old 起手小和 question answered with 胡 mid-hand stalled the table)
+        for seat in hand.ruleset.players:
+            await ports.shown(seat)
         return await self._run(hand)
 
     def _redraw(self, hand: HandState) -> None:
