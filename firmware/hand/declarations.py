@@ -34,7 +34,7 @@ from rulesets.special_kongs import kongs_of, replacements_of, special_kinds, spe
 from rulesets.tiles import Tile
 
 from .facts import Extra
-from .ports import HandPorts, pressed
+from .ports import HandPorts, pressed, stray_tags
 from .questions import choose, confirmed, drop_pressed_before
 from .state import HandState
 
@@ -73,17 +73,15 @@ async def opening_small_wins(ports: HandPorts, hand: HandState, roll) -> None:
 def judge_opening(ports: HandPorts, hand: HandState, seat: int, laid: list[Tile | None]) -> str:
     """Verify and settle one declaration; returns the seat's line."""
     dealt = dealt_tiles(hand, seat)
-    tiles = tuple(sorted(t for t in laid if t is not None))
+    tiles = tuple(sorted(t for t in laid if t is not None))     # a stray tag near the antenna is no tile
     context = WinContext(winner=seat, dealer=hand.dealer, sides=hand.ruleset.players)
     reason = None
-    if None in laid:
-        reason = "a tag in the read zone is not a registered tile"
-    elif Counter(tiles) != Counter(dealt):
+    if Counter(tiles) != Counter(dealt):
         reason = "the laid tiles are not the tiles this seat was dealt"
     settled = settle_opening(hand.ruleset, tiles, context) if reason is None else None
     if reason is None and settled is None:
         reason = "the dealt hand makes no opening small win"
-    fields = {"seat": seat, "tiles": [str(t) for t in tiles]}
+    fields = {"seat": seat, "tiles": [str(t) for t in tiles], **stray_tags(laid)}
     if settled is None:
         ports.recorder.emit("opening_win", **fields, accepted=False, reason=reason, items=[], payments=[0, 0, 0, 0])
         return OPENING_REFUSED
@@ -133,8 +131,8 @@ def judge_special(ports: HandPorts, hand: HandState, seat: int, kind, laid: list
     shown_before = [Tile.parse(t) for side, _, tiles, _ in hand.facts.specials if side == seat for t in tiles]
     left = Counter(dealt_tiles(hand, seat))
     left.subtract(shown_before)
-    tiles = tuple(sorted(t for t in laid if t is not None))
-    meld = special_meld(kind, tiles, additions_allowed=seat != hand.dealer) if None not in laid else None
+    tiles = tuple(sorted(t for t in laid if t is not None))     # a stray tag near the antenna is no tile
+    meld = special_meld(kind, tiles, additions_allowed=seat != hand.dealer)
     reason = None
     if meld is None:
         reason = f"the laid tiles are not a {kind.zh}" + (" (the dealer may add nothing on his first turn)"
@@ -143,7 +141,7 @@ def judge_special(ports: HandPorts, hand: HandState, seat: int, kind, laid: list
         again = any(side == seat and Counter(shown) == Counter(map(str, tiles)) for side, _, shown, _ in hand.facts.specials)
         reason = ("this special kong was shown already (laid again after a restart: it counts once)" if again
                   else "the laid tiles are not from this seat's deal (特殊杠牌只有起手牌才算)")
-    fields = {"seat": seat, "name": kind.zh, "tiles": [str(t) for t in tiles]}
+    fields = {"seat": seat, "name": kind.zh, "tiles": [str(t) for t in tiles], **stray_tags(laid)}
     if reason is not None or meld is None:
         ports.recorder.emit("special_kong", **fields, accepted=False, reason=reason, kongs=0, replacements=0,
                             reserve_kongs=0)

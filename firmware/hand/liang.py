@@ -28,7 +28,7 @@ from drivers.table_ui import LAY_LIANG, LIANG, LIANG_REFUSED, LIANG_REPLACE, Pha
 from rulesets.liang_pai import REPLACEMENTS, set_named
 from rulesets.tiles import Tile
 
-from .ports import HandPorts
+from .ports import HandPorts, stray_tags
 from .questions import confirmed
 from .state import HandState
 
@@ -45,9 +45,7 @@ def window_closed(hand: HandState) -> str | None:
 
 def refusal(hand: HandState, seat: int, laid: list[Tile | None]) -> tuple[str | None, str | None]:
     """(the set's name, why it is refused or None)."""
-    if None in laid:
-        return None, "a tag in the read zone is not a registered tile"
-    tiles = tuple(t for t in laid if t is not None)
+    tiles = tuple(t for t in laid if t is not None)        # a stray tag near the antenna is no tile
     name = set_named(tiles)
     if name is None:
         return None, "the laid tiles are not one each of 东南西北 nor one each of 中发白"
@@ -83,7 +81,7 @@ class LiangDesk:
         name, reason = refusal(hand, seat, laid)
         replacements = REPLACEMENTS[name] if name is not None and reason is None else 0
         ports.recorder.emit("liang_pai", seat=seat, name=name, tiles=[str(t) for t in tiles], accepted=reason is None,
-                            reason=reason, replacements=replacements)
+                            reason=reason, replacements=replacements, **stray_tags(laid))
         if reason is not None or name is None:
             ports.screens.prompt(seat, LIANG_REFUSED)
             return

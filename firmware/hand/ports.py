@@ -141,6 +141,14 @@ def record_dropped(recorder: Recorder, presses: Sequence[Press], why: str) -> No
             {"panel": int(p.panel), "key": p.key.name, "long": p.long} for p in presses])
 
 
+def stray_tags(laid: Sequence[Tile | None]) -> dict[str, int]:
+    """Tags a read zone saw that are no registered tile (a card or a phone near the antenna, a stray
+    tag): the laid tiles are judged without them, and the event counts them (`stray_tags`), as
+    `set_check` counts those beside the walls."""
+    strays = sum(tile is None for tile in laid)
+    return {"stray_tags": strays} if strays else {}
+
+
 class BuiltWall(Protocol):
     """A built set as the hand needs it: its tiles in a ring's draw order."""
 

@@ -19,7 +19,7 @@ from rulesets.tiles import Tile
 from rulesets.winrules import Verdict
 
 from .melds import kongs_from_entry, melds_from_tiles
-from .ports import HandPorts, Press
+from .ports import HandPorts, Press, stray_tags
 from .questions import ask, ask_la_zhuang, confirmed
 from .state import HandState, win_context_json
 
@@ -143,13 +143,14 @@ class WinCheck:
         shown = await self._read_zone(seat)
         await confirmed(ports, seat, LAY_HAND)
         everything = await self._read_zone(seat)
-        shown_tiles = self._tiles_of(shown)
-        all_tiles = self._tiles_of(everything)
+        (shown_tiles, _), (all_tiles, strays) = self._tiles_of(shown), self._tiles_of(everything)
+        if strays:          # a card or a phone near the antenna: no tile, left out, and said once
+            ports.recorder.emit("warning", seat=seat, stray_tags=strays,
+                                message=f"seat {seat}'s read zone saw {strays} tag(s) of no registered tile (a card "
+                                        "or a phone near the antenna?): left out of the hand")
         bonus = hand.ruleset.flowers.kinds_for(hand.wilds_for(seat))
         kongs = hand.kongs.get(seat, [])
         try:
-            if shown_tiles is None or all_tiles is None:
-                raise ValueError("a tag in the read zone is not a registered tile")
             remaining = list(all_tiles)
             for tile in shown_tiles:
                 if tile not in remaining:
@@ -176,9 +177,10 @@ class WinCheck:
         second = await self.ports.read_zone(seat)
         return tuple(dict.fromkeys(first + second))
 
-    def _tiles_of(self, uids: tuple[bytes, ...]) -> list[Tile] | None:
-        tiles = [self.ports.lookup(uid) for uid in uids]
-        return None if None in tiles else tiles  # type: ignore[return-value]
+    def _tiles_of(self, uids: tuple[bytes, ...]) -> tuple[list[Tile], int]:
+        """The registered tiles read, and how many tags were of no registered tile (left out)."""
+        laid = [self.ports.lookup(uid) for uid in uids]
+        return [t for t in laid if t is not None], stray_tags(laid).get("stray_tags", 0)
 
     async def _manual_entry(self, hand: HandState, seat: int) -> list[Tile]:
         """The read zone could not read the hand: enter it on the seat panel, tile by tile."""
