@@ -202,16 +202,16 @@ class SetBuilder:
         return max(GRACE_MIN_S, GRACE_RTTS * (srtt or 0.0) / 1000)
 
     async def _reread_missing(self, wall_map: WallMap, counts: tuple[int, ...]) -> None:
-        """Read again every built slot that has no tile yet (a missed, doubled-up or late read), and
-        every slot whose tag is placed at another slot too: a head that missed its tile but still saw
-        the previous one's tag reads like a duplicated tag, and only a tag read twice again is one (a
-        person's job) — every built slot, when the heads' own reads cannot be trusted."""
+        """Read again every built slot that has no tile yet (a missed, doubled-up or late read, or one
+        that saw only a tag of no registered tile: a missed read beside a stray tag reads like a
+        foreign tile), and every slot whose tag is placed at another slot too: a head that missed its
+        tile but still saw the previous one's tag reads like a duplicated tag.  Only what reads the
+        same again is a person's job.  Every built slot, when the heads' own reads cannot be trusted."""
         rounds = 0
         while rounds < REREAD_ROUNDS:
             twice = {uid for uid, n in Counter(u for u in wall_map.uids.values() if u is not None).items() if n > 1}
             missing = [p for p in wall_map.positions() if _built(p, counts) and (
-                not self._heads_trusted or wall_map.uids.get(p) is None and not wall_map.only_unknown(p)
-                or wall_map.uids.get(p) in twice)]
+                not self._heads_trusted or wall_map.uids.get(p) is None or wall_map.uids.get(p) in twice)]
             self._heads_trusted = True                   # from here on, the re-reads' answers are the map
             if not missing:
                 return
