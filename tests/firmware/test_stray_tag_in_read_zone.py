@@ -24,7 +24,8 @@ def played(region: str, seed: int, faults: tuple[str, ...]) -> tuple[tuple[int, 
     return result.totals, [json.loads(line) for line in events.getvalue().splitlines()]
 
 
-@pytest.mark.parametrize("region, seed, declared", [("changchun", 2, "special_kong"), ("changsha", 3, "opening_win")])
+@pytest.mark.parametrize("region, seed, declared", [("changchun", 2, "special_kong"), ("changsha", 3, "opening_win"),
+                                                   ("shenyang", 3, "liang_pai")])
 def test_a_stray_tag_beside_every_read_changes_no_judgement(region, seed, declared):
     totals, events = played(region, seed, ())
     stray_totals, stray_events = played(region, seed, ("foreign_tag=1",))     # a stray tag at every read
