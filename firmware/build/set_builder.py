@@ -179,12 +179,24 @@ class SetBuilder:
                 if done.source == "rfid":
                     continue                             # the motor board builds on meanwhile
                 await ports.until(lambda: not ports.fault_latched())
-                await ports.motion(lambda: ports.motor.build(stacks, resume=True))
+                await self._build_on(stacks)
                 continue
             if isinstance(done, BuildDone) or ports.fault_latched(FaultCode.LANE_SHORT):
                 return tuple(done.counts)                       # a starved lane: the set is short
             await ports.until(lambda: not ports.fault_latched())   # a person cleared the jam
+            await self._build_on(stacks)
+
+    async def _build_on(self, stacks: tuple[int, int, int, int]) -> None:
+        """Go on with the build.  A motor board that rebooted before a stack was built holds none to go
+        on with (NOT_READY: the tiles are all still in the mixer), so it is asked for the build anew —
+        before, the refusal stopped the table (campaign with read faults, seed 340018, 八枝)."""
+        ports = self.ports
+        try:
             await ports.motion(lambda: ports.motor.build(stacks, resume=True))
+        except CommandRejected as error:
+            if error.status != Status.NOT_READY:
+                raise
+            await ports.motion(lambda: ports.motor.build(stacks))
 
     async def _finish(self, wall_map: WallMap, counts: tuple[int, ...]) -> WallMap:
         total = sum(counts)
