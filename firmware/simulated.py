@@ -19,11 +19,11 @@ from simulator.table import Endpoints, SimulatedTable
 
 from .build.registry import Registered, TileRegistry
 from .controller import TableController, monotonic_clock, open_devices
+from .journal import journaled_links
 from .panel import Settings
 from .records.ledger import Ledger
 from .records.recorder import FlightRecorder
 from .records.store import Store, ThreadedSink
-from .journal import journaled_links
 from .session import TableSession
 
 PlayersFactory = Callable[[SimulatedTable, Ruleset, int], Any]   # returns an object with `async run()`

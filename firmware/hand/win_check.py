@@ -145,9 +145,9 @@ class WinCheck:
         everything = await self._read_zone(seat)
         (shown_tiles, _), (all_tiles, strays) = self._tiles_of(shown), self._tiles_of(everything)
         if strays:          # a card or a phone near the antenna: no tile, left out, and said once
-            ports.recorder.emit("warning", seat=seat, stray_tags=strays,
-                                message=f"seat {seat}'s read zone saw {strays} tag(s) of no registered tile (a card "
-                                        "or a phone near the antenna?): left out of the hand")
+            ports.recorder.emit("warning", seat=seat, **strays,
+                                message=f"seat {seat}'s read zone saw {strays['stray_tags']} tag(s) of no registered "
+                                        "tile (a card or a phone near the antenna?): left out of the hand")
         bonus = hand.ruleset.flowers.kinds_for(hand.wilds_for(seat))
         kongs = hand.kongs.get(seat, [])
         try:
@@ -177,10 +177,10 @@ class WinCheck:
         second = await self.ports.read_zone(seat)
         return tuple(dict.fromkeys(first + second))
 
-    def _tiles_of(self, uids: tuple[bytes, ...]) -> tuple[list[Tile], int]:
-        """The registered tiles read, and how many tags were of no registered tile (left out)."""
+    def _tiles_of(self, uids: tuple[bytes, ...]) -> tuple[list[Tile], dict[str, int]]:
+        """The registered tiles read, and the tags of no registered tile left out (`stray_tags`)."""
         laid = [self.ports.lookup(uid) for uid in uids]
-        return [t for t in laid if t is not None], stray_tags(laid).get("stray_tags", 0)
+        return [t for t in laid if t is not None], stray_tags(laid)
 
     async def _manual_entry(self, hand: HandState, seat: int) -> list[Tile]:
         """The read zone could not read the hand: enter it on the seat panel, tile by tile."""
