@@ -17,6 +17,8 @@ What a supervisor (the controller's display watch) builds on:
   out, failed or was cancelled, and one answer serves every ping waiting.
 - `failure` is the LinkLost once the port died (else None); `statistics()` counts instructions,
   bytes, returns, failures, resyncs and reboots.
+- `await reopen()` opens the port again at its URL once it died (a USB adapter pulled and put
+  back): the events, pings and drawing go on over the new port, and `failure` is None again.
 - Drawing (`set_text`, …) never raises for a dead port: the bytes are dropped, as on a cut
   cable, and the loss is reported through `next_event`, `ping` and `failure`, so a drawing
   caller is never the one to crash.
@@ -27,12 +29,12 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from .errors import LinkClosed, LinkLost, NoResponse
+from .errors import LinkClosed, LinkError, LinkLost, NoResponse, PortError
 from .display_layout import LAYOUT, DisplayLayout
 from .nextion import (DisplayReturn, NextionError, PageShown, Ready, Result, ReturnDecoder, Started,
                       Touch, encode_instruction, set_number, set_text, set_visible, show_page)
-from .serial_transport import DEFAULT_BAUDRATE, open_serial
-from .stream import ByteStream
+from .serial_transport import DEFAULT_BAUDRATE, open_serial, reopen_serial
+from .stream import ByteStream, _ignore_data, _ignore_lost
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,22 @@ class Touched:
 class Rebooted:
     """The display restarted on its own (its start-up `00 00 00 FF FF FF` or ready `88 FF FF FF`
     return): it shows page 0 with every component at its default.  Repaint everything."""
+
+
+class _NoPort:
+    """The stream of a display whose port is not there yet: writes are dropped, as on a cut cable."""
+
+    def __init__(self, url: str) -> None:
+        self.description = url
+
+    def set_receiver(self, on_data: object, on_lost: object) -> None:
+        pass
+
+    def write(self, data: bytes) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
 
 
 DisplayEvent = Touched | Rebooted | DisplayReturn
@@ -70,6 +88,8 @@ class Display:
     def __init__(self, stream: ByteStream, *, layout: DisplayLayout = LAYOUT) -> None:
         self.device = f"display at {stream.description}"
         self.layout = layout
+        self.url: str | None = None           # where reopen() finds the port again (set by open())
+        self.baudrate = DEFAULT_BAUDRATE
         self.last_failure: int | None = None
         self._stream = stream
         self._decoder = ReturnDecoder()
@@ -86,11 +106,23 @@ class Display:
 
     @classmethod
     async def open(cls, url: str, *, baudrate: int = DEFAULT_BAUDRATE, layout: DisplayLayout = LAYOUT,
-                   tries: int = 3, must_answer: bool = True) -> "Display":
+                   tries: int = 3, must_answer: bool = True, may_be_absent: bool = False) -> "Display":
         """Open the port and check a display answers (`tries` pings: a noisy wire can lose one).
-        With `must_answer` False, a display that does not answer is returned all the same (its
-        port is open): the caller watches it and paints it once it answers."""
-        display = cls(await open_serial(url, baudrate=baudrate), layout=layout)
+        With `must_answer` False, a display that does not answer (or whose port dies meanwhile) is
+        returned all the same: the caller watches it, reopens its port if it died, and paints it
+        once it answers.  With `may_be_absent`, so is a display whose port is not there at all (its
+        adapter not plugged in yet): it starts as a dead port, for the caller to reopen."""
+        try:
+            stream = await open_serial(url, baudrate=baudrate)
+        except PortError as error:
+            if not may_be_absent:
+                raise
+            display = cls(_NoPort(url), layout=layout)
+            display.url, display.baudrate = url, baudrate
+            display._gone(f"the port is not there ({error})")
+            return display
+        display = cls(stream, layout=layout)
+        display.url, display.baudrate = url, baudrate
         try:
             for attempt in range(tries):
                 try:
@@ -99,6 +131,10 @@ class Display:
                 except NoResponse:
                     if attempt == tries - 1 and must_answer:
                         raise
+                except LinkLost:
+                    if must_answer:
+                        raise
+                    break
         except BaseException:
             await display.close()
             raise
@@ -136,6 +172,38 @@ class Display:
             if waiter in self._page_waiters:
                 self._page_waiters.remove(waiter)
 
+    async def reopen(self) -> None:
+        """Open the port again at its URL (it died: an adapter pulled and put back) and go on over
+        it; PortError while it is not back.  The display's answers are then awaited as at start:
+        `ping()` says whether one is there."""
+        if self._closed:
+            raise LinkClosed(f"{self.device}: closed")
+        if self.url is None:
+            raise LinkError(f"{self.device}: opened from a stream, not a URL: cannot reopen it")
+        stream = await reopen_serial(self.url, baudrate=self.baudrate)
+        if self._closed:                      # closed while the port was opening
+            await stream.close()
+            raise LinkClosed(f"{self.device}: closed")
+        old, self._stream = self._stream, stream
+        old.set_receiver(_ignore_data, _ignore_lost)
+        self._decoder = ReturnDecoder()
+        self._starting = False
+        self._lost = None
+        self._forget_lost()
+        stream.set_receiver(self._on_bytes, self._on_lost)
+        try:
+            await old.close()
+        except OSError:
+            pass                               # the dead port's close may fail too: it is gone either way
+        self.send(STARTUP_SETTING)             # a display powered from the adapter started afresh
+
+    def _forget_lost(self) -> None:
+        """Drop the LinkLost that `next_event` kept raising; keep the events around it, in order."""
+        items = [self._queue.get_nowait() for _ in range(self._queue.qsize())]
+        for item in items:
+            if not isinstance(item, LinkLost):
+                self._queue.put_nowait(item)
+
     # -- drawing ---------------------------------------------------------------------------------
 
     def send(self, instruction: str) -> None:
@@ -170,8 +238,10 @@ class Display:
     def _on_lost(self, exc: Exception | None) -> None:
         if self._closed or self._lost is not None:
             return
-        reason = f" ({exc})" if exc else ""
-        self._lost = LinkLost(f"{self.device}: the port closed{reason}; check the cable")
+        self._gone("the port closed" + (f" ({exc})" if exc else ""))
+
+    def _gone(self, why: str) -> None:
+        self._lost = LinkLost(f"{self.device}: {why}; check the cable")
         for waiter in self._page_waiters:
             if not waiter.done():
                 waiter.set_exception(self._lost)

@@ -20,7 +20,6 @@ client, a lost port with no URL to reopen — are raised at once.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from dataclasses import dataclass
 from typing import Callable
 
@@ -28,7 +27,7 @@ from .client import BoardClient
 from .errors import DriverError, LinkError, LinkLost, NoResponse, PortError, SessionLost
 from .link import SessionRef
 from .messages import BoardIdentity
-from .serial_transport import open_serial
+from .serial_transport import reopen_serial
 
 # What a later attempt may mend: silence, a port not back yet, a board busy with another host.
 RETRYABLE = (NoResponse, LinkLost, PortError, SessionLost)
@@ -127,13 +126,5 @@ async def _attempts(client: BoardClient, url: str | None, session: SessionRef | 
 
 
 async def _reopen(client: BoardClient, url: str) -> None:
-    """Open the port again and run the client's link on it.  The open runs in a worker thread:
-    if the caller is cancelled meanwhile, the port it opened is closed once it is open."""
-    opening = asyncio.ensure_future(open_serial(url, baudrate=client.baudrate))
-    try:
-        stream = await asyncio.shield(opening)
-    except asyncio.CancelledError:
-        with contextlib.suppress(Exception):
-            await (await opening).close()
-        raise
-    await client.reattach(stream)
+    """Open the port again and run the client's link on it (cancel-safe: `reopen_serial`)."""
+    await client.reattach(await reopen_serial(url, baudrate=client.baudrate))

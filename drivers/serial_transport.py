@@ -16,6 +16,7 @@ library later touches this file only.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from urllib.parse import urlsplit
 
@@ -214,3 +215,16 @@ async def open_serial(url: str, *, baudrate: int = DEFAULT_BAUDRATE) -> SerialSt
     stream = SerialStream(url, port)
     await stream._start()
     return stream
+
+
+async def reopen_serial(url: str, *, baudrate: int = DEFAULT_BAUDRATE) -> SerialStream:
+    """`open_serial` for a port being opened again while the table runs: the open runs in a worker
+    thread, so if the caller is cancelled meanwhile, the port it opened is closed once it is open
+    (nothing is left holding the device)."""
+    opening = asyncio.ensure_future(open_serial(url, baudrate=baudrate))
+    try:
+        return await asyncio.shield(opening)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await (await opening).close()
+        raise

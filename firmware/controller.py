@@ -86,8 +86,10 @@ async def open_devices(motor: str, rfid: str, display: str | None = None, baudra
             opened.append(await (_open_patiently(opening, retried, say) if patient else opening()))
         if display is not None:
             # patient: a display not answering yet is no reason to stop; the display watch latches
-            # E22 and paints it once it answers, as when it goes silent later
-            opened.append(await Display.open(display, baudrate=baudrate, must_answer=not patient))
+            # E22 and paints it once it answers, as when it goes silent later (or opens its port once
+            # it is back, on a table that ran before: an adapter not plugged in yet, as for the boards)
+            opened.append(await Display.open(display, baudrate=baudrate, must_answer=not patient,
+                                             may_be_absent=patient and bool(sessions)))
         yield Devices(opened[0], opened[1], opened[2] if display is not None else None)
     finally:
         for device in opened:

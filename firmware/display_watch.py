@@ -4,8 +4,9 @@ The display protocol has no acknowledgement (protocol.md §7), so a lost instruc
 reported: the watch pings the display every `PING_S` (`sendme`), and after every answer it repaints
 the page showing (anti-entropy: whatever a noisy wire lost is sent again within a second).  A display
 that misses `SILENT_AFTER` pings in a row is a fault (shown, logged, recorded) that clears itself when
-it answers again; it is then repainted whole, as after its own reboot.  The watch never stops the
-table: the boards and the seat displays go on without the public display.
+it answers again; it is then repainted whole, as after its own reboot.  A port that dies (the display's
+USB adapter pulled) is the same fault, and is opened again, with back-off, until it is back.  The
+watch never stops the table: the boards and the seat displays go on without the public display.
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ import logging
 from typing import Callable
 
 from drivers.display import Display, Rebooted, Touched
-from drivers.errors import LinkClosed, LinkLost, NoResponse
+from drivers.errors import LinkClosed, LinkError, LinkLost, NoResponse, PortError
+from drivers.reconnect import Backoff
 
 from .presenter import Presenter
 
 PING_S = 1.0
 PING_TIMEOUT_S = 0.5
 SILENT_AFTER = 2
+REOPEN_BACKOFF = Backoff(first=0.5, most=5.0)   # a port gone is looked for again this often
 
 log = logging.getLogger("mahjong_table.display")
 
@@ -38,17 +41,40 @@ class DisplayWatch:
         self.repaints = 0
 
     async def events(self) -> None:
-        """Touches go to the hub; a reboot is repainted at once; a dead port is said once."""
-        try:
-            while True:
+        """Touches go to the hub; a reboot is repainted at once; a dead port is said once and opened
+        again until it is back (a USB adapter pulled and put back), then pinged and repainted."""
+        while True:
+            try:
                 event = await self.display.next_event()
-                if isinstance(event, Rebooted):
-                    log.warning("the display restarted by itself: repainting it")
-                    self._repaint()
-                elif isinstance(event, Touched):
-                    self._on_touch(event)
-        except (LinkLost, LinkClosed) as error:
-            self._silent(f"the display's port is gone ({error})")
+            except LinkLost as error:
+                self.missed = max(self.missed, SILENT_AFTER)   # the next answer clears E22 and repaints
+                self._silent(f"the display's port is gone ({error})")
+                if not await self._reopened():
+                    return
+                continue
+            except LinkClosed:
+                return
+            if isinstance(event, Rebooted):
+                log.warning("the display restarted by itself: repainting it")
+                self._repaint()
+            elif isinstance(event, Touched):
+                self._on_touch(event)
+
+    async def _reopened(self) -> bool:
+        """Open the dead port again, with back-off, until it is there; False if it never can be."""
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                await self.display.reopen()
+            except PortError:
+                await asyncio.sleep(REOPEN_BACKOFF.delay(attempt))
+                continue
+            except (LinkError, LinkClosed) as error:       # no URL to reopen (a test's stream), or closed
+                log.error("the display cannot be opened again: %s", error)
+                return False
+            log.warning("the display's port is back (attempt %d): waiting for it to answer", attempt)
+            return True
 
     async def pings(self) -> None:
         self.presenter.repaint()        # at once: the display may hold what another run left (E24, E25)
@@ -61,8 +87,11 @@ class DisplayWatch:
                 if self.missed == SILENT_AFTER:
                     self._silent(f"the display did not answer {SILENT_AFTER} pings in a row")
                 continue
-            except (LinkLost, LinkClosed):
-                return                                  # `events` says it
+            except LinkLost:
+                self.missed = max(self.missed, SILENT_AFTER)   # `events` says it and opens the port again
+                continue
+            except LinkClosed:
+                return
             if self.missed >= SILENT_AFTER:
                 log.warning("the display answers again: repainting it")
                 self._on_back()

@@ -51,7 +51,7 @@ DISRUPTIONS = ("cut_motor", "cut_rfid", "reset_motor", "reset_rfid", "kill", "ki
 # dealt only when named in --kinds: the display's link, a port that vanishes (a USB adapter pulled
 # and put back), a controller frozen for 0.5–8 s (SIGSTOP: an SD card stalling the Pi) and a clean
 # restart (SIGTERM: the owner restarting the service)
-MORE_DISRUPTIONS = ("cut_display", "reset_display", "unplug_motor", "unplug_rfid", "freeze", "term")
+MORE_DISRUPTIONS = ("cut_display", "reset_display", "unplug_motor", "unplug_rfid", "unplug_display", "freeze", "term")
 # dealt only when named, and only as root: the card full for 0.5–6 s (its folder a small tmpfs of its
 # own, filled to the last byte by a ballast file, then freed)
 CARD_DISRUPTIONS = ("fill",)

@@ -8,7 +8,7 @@ open files"), with nobody near it.
 This plays one region on the real controller process (`mahjong-table run --config`) against the
 simulator process, as the fault campaign does (tests/reliability/campaign.py), but deals only the
 episodes the controller recovers from *without* restarting: a board's link cut, its USB adapter
-unplugged, a board rebooted, the display's link cut or rebooted.  After each episode, once the next
+unplugged, a board rebooted, the display's link cut, unplugged or rebooted.  After each episode, once the next
 hand has reached the ledger, it reads the controller process's open file descriptors, threads,
 child processes and resident memory from /proc.
 
@@ -36,7 +36,7 @@ from tests.reliability.campaign import (WIRE_NOISE, Controller, Progress, Region
                                         enroll_from, write_config)
 
 EPISODES = ("cut_motor", "cut_rfid", "unplug_motor", "unplug_rfid", "reset_motor", "reset_rfid",
-            "cut_display", "reset_display")
+            "cut_display", "reset_display", "unplug_display")
 LONGEST_CUT_S = 1.5         # a cut or an unplug lasts 0.2 s to this (long enough to be lost and found again)
 
 
