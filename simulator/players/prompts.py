@@ -174,14 +174,16 @@ async def answer_win(crew: Crew, claims: list[WinClaim]) -> dict[int, bool | Non
                     # be lost with the board: a question shown again is answered again.
                     state.restarts, state.last = crew.restarts, None
                     continue
-                if _asks(line):
-                    continue        # asked before the restart: the restarted table clears it first
                 state.restarts, state.last = crew.restarts, None      # what it asks from now on is new
-                if screen.phase in (Phase.PLAY, Phase.LAST_TILE):
-                    pending[seat] = _press_again(crew, state)
-                else:
-                    state.again = True      # 验牌中 for another's 胡 pressed again: mine once play shows
-                continue
+                if not _asks(line):
+                    if screen.phase in (Phase.PLAY, Phase.LAST_TILE):
+                        pending[seat] = _press_again(crew, state)
+                    else:
+                        state.again = True  # 验牌中 for another's 胡 pressed again: mine once play shows
+                    continue
+                # A question shown with the note is the restarted table's, to answer below: it draws
+                # every seat's lines again before its note (campaign 350000: a 胡 the board kept
+                # through the controller's restart was heard after the note and asked at once).
             if line == state.last:
                 continue
             verdict = _verdict(state, line, wins_once)

@@ -235,3 +235,26 @@ def test_hu_pressed_again_for_an_interrupted_check_is_not_pressed_once_more_for_
         stage.line(WON)
         assert await verdict_taken(task) == {SEAT: True}
     run(main())
+
+
+def test_a_question_shown_with_the_restart_note_is_the_restarted_tables_and_is_answered():
+    """Campaign 350000 (长春): 胡 pressed as the controller was killed; the board kept the key and gave
+    it to the restarted controller, which draws every seat's lines again, says so, then hears the 胡
+    and asks 点炮:自摸.  The winner saw the note and the question in one look, took the question for
+    the killed controller's (to be cleared) and waited for ever: a stall at 验牌中."""
+    async def main():
+        stage = Stage()
+        stage.show(Phase.PLAY.value)
+        task = stage.answering()                # 胡 pressed; the controller dies before it hears it
+        await stage.eyes.looked()
+        stage.show(NOTE)                        # the restarted controller, its seat lines drawn again
+        stage.show(Phase.WIN_CHECK.value)       # the kept 胡 heard: its check asks at once
+        stage.line(ASKS_FROM)
+        assert await stage.keys.until(SEAT, 1) == [C]
+        stage.line(LAY_MELDS)
+        await stage.keys.until(SEAT, 2)
+        stage.line(LAY_HAND)
+        assert await stage.keys.until(SEAT, 3) == [C, C, C]
+        stage.line(WON)
+        assert await verdict_taken(task) == {SEAT: True}
+    run(main())
