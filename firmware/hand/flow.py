@@ -68,6 +68,11 @@ class HandFlow:
     # -- what the hub reports at once (HandListener) -------------------------------------------------
 
     def on_wall_change(self, pos: StackPos, tiles: int) -> None:
+        self._wall_changed(pos, tiles, seen_live=True)
+
+    def _wall_changed(self, pos: StackPos, tiles: int, *, seen_live: bool) -> None:
+        """A stack holds `tiles` now.  `seen_live`: the board reported it as it happened (not read back
+        from the sensors after a reboot: such takes were made before the note they would take down)."""
         hand = self.hand
         if hand is None:
             return
@@ -78,7 +83,7 @@ class HandFlow:
             self.ports.recorder.emit("warning", message=str(error))
             return
         screens = self.ports.screens
-        if hand.deal_complete and any(take.in_order for take in takes):
+        if seen_live and hand.deal_complete and any(take.in_order for take in takes):
             screens.drop_note()             # play went on: a note said with 请出牌 has been read
         for take in takes:
             self.ports.recorder.emit("take", end=take.end.value, ring=take.slot.ring, layer=take.slot.layer.value,
@@ -104,7 +109,9 @@ class HandFlow:
         if problem is not None:
             return problem
         for pos, tiles in unseen.all:
-            self.on_wall_change(pos, tiles)
+            # taken while the board was down: the reboot's note (keys lost, press them again) stays up
+            # (campaign 350002: taken down at once, behind a display cut, a lost 胡 never pressed again)
+            self._wall_changed(pos, tiles, seen_live=False)
         return None
 
     def on_key(self, press: Press) -> bool:

@@ -23,6 +23,7 @@ class FakeScreens:
     def __init__(self) -> None:
         self.lines: dict[int, list[str]] = defaultdict(list)      # seat → every line 1 shown, in order
         self.phases: list[str] = []
+        self.notes_dropped = 0
 
     def phase(self, phase: Phase, detail: str = "") -> None:
         self.phases.append(phase.value + (f" {detail}" if detail else ""))
@@ -36,7 +37,9 @@ class FakeScreens:
     def last(self, side: int) -> str:
         return self.lines[side][-1] if self.lines[side] else ""
 
-    def drop_note(self) -> None: ...
+    def drop_note(self) -> None:
+        self.notes_dropped += 1
+
     def round(self, text: str) -> None: ...
     def dice(self, rolls) -> None: ...
     def stacks_left(self, live_tiles: int) -> None: ...

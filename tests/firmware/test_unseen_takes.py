@@ -98,3 +98,25 @@ def test_with_nothing_owed_the_head_is_followed_before_the_tail_in_its_own_order
     assert all(t.in_order for t in takes)
     assert [t.slot.ring for t in takes[HEAD_DRAWS:]] == [tail.ring, tail.ring - 1, tail.ring - 1]   # backwards
 
+
+
+def test_takes_read_back_after_a_motor_reboot_leave_its_note_up_and_takes_seen_live_take_it_down():
+    """Campaign 350002 (东北): a 胡 lost with a rebooted motor board.  The table says 已重启 未应答的键请再按,
+    but the draws made while the board was down, read back from its sensors at once, counted as
+    "play went on" and took the note down in the same moment — behind a display cut, so nobody ever
+    saw it, the 胡 was never pressed again, and the table waited at 请出牌.  Only a take the board
+    reports as it happens says the note was read."""
+    hand = dealt_shenyang(s1="1234z123m456p78s")
+    hand.phase = "playing"
+    ports = FakePorts(hand.ruleset)
+    flow = HandFlow(ports)
+    flow.hand = hand
+    table = HandState.from_json(hand.to_json())
+    take_head(table, 3)                                        # drawn while the board was down
+    assert flow.resync(sensors_of(table)) is None
+    assert [t["reason"] for t in ports.recorder.all("take")] == ["draw"] * 3
+    assert ports.screens.notes_dropped == 0
+    slot = hand.tracker.next_head()                            # the next draw, reported as it happens
+    stack = hand.ring[slot.ring]
+    flow.on_wall_change(stack, hand.tracker.stack_tiles(stack) - 1)
+    assert ports.screens.notes_dropped == 1
