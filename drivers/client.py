@@ -91,7 +91,12 @@ class BoardClient:
         closed) and run the link on it; then reconnect().  PortError if it is not back yet."""
         if self.url is None:
             raise LinkError(f"{self.device}: opened from a stream, not a URL: cannot reopen it")
+        await self.link.release_stream()
         await self.reattach(await open_serial(self.url, baudrate=self.baudrate))
+
+    async def release_port(self) -> None:
+        """Close the port before it is opened again (`HostLink.release_stream`)."""
+        await self.link.release_stream()
 
     async def reattach(self, stream: ByteStream) -> None:
         """Run the link on a new stream (the old one is closed); then reconnect()."""

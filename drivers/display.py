@@ -180,21 +180,21 @@ class Display:
             raise LinkClosed(f"{self.device}: closed")
         if self.url is None:
             raise LinkError(f"{self.device}: opened from a stream, not a URL: cannot reopen it")
+        self._stream.set_receiver(_ignore_data, _ignore_lost)
+        try:
+            await self._stream.close()         # first: a device is opened exclusively
+        except OSError:
+            pass                               # the dead port's close may fail too: it is gone either way
         stream = await reopen_serial(self.url, baudrate=self.baudrate)
         if self._closed:                      # closed while the port was opening
             await stream.close()
             raise LinkClosed(f"{self.device}: closed")
-        old, self._stream = self._stream, stream
-        old.set_receiver(_ignore_data, _ignore_lost)
+        self._stream = stream
         self._decoder = ReturnDecoder()
         self._starting = False
         self._lost = None
         self._forget_lost()
         stream.set_receiver(self._on_bytes, self._on_lost)
-        try:
-            await old.close()
-        except OSError:
-            pass                               # the dead port's close may fail too: it is gone either way
         self.send(STARTUP_SETTING)             # a display powered from the adapter started afresh
 
     def _forget_lost(self) -> None:

@@ -57,6 +57,11 @@ class PortError(DriverError):
     """A serial port or socket URL that cannot be opened (the message says what to check)."""
 
 
+class PortBusy(PortError):
+    """A serial port another program holds open (ports are opened exclusively: two controllers on one
+    table's boards would each read half of every board's bytes)."""
+
+
 # -- sessions ----------------------------------------------------------------------------------
 
 class LinkError(DriverError):

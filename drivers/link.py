@@ -385,6 +385,14 @@ class HostLink:
         self._abandon(lost)
         return await self._opened_or_failed()
 
+    async def release_stream(self) -> None:
+        """Close the port now, before it is opened again (a device is opened exclusively: the new open
+        would find this one holding it); the link counts as having lost its stream until reattach()."""
+        self._stream.set_receiver(_ignore_bytes, _ignore_lost)
+        self.stream_lost = True
+        with contextlib.suppress(OSError):
+            await self._stream.close()
+
     async def reattach(self, stream: ByteStream) -> None:
         """Run on a new byte stream from now on (the port was reopened after it vanished); the
         old one is closed.  Then reconnect()."""

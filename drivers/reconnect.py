@@ -126,5 +126,8 @@ async def _attempts(client: BoardClient, url: str | None, session: SessionRef | 
 
 
 async def _reopen(client: BoardClient, url: str) -> None:
-    """Open the port again and run the client's link on it (cancel-safe: `reopen_serial`)."""
+    """Open the port again and run the client's link on it (cancel-safe: `reopen_serial`).  The old
+    port is closed first: a device is opened exclusively, and one whose board did not answer is
+    still open."""
+    await client.release_port()
     await client.reattach(await reopen_serial(url, baudrate=client.baudrate))

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 import serial
 import serial_asyncio
 
-from .errors import PortError
+from .errors import PortBusy, PortError
 from .stream import DataCallback, LostCallback, _ignore_data, _ignore_lost
 
 DEFAULT_BAUDRATE = 115200
@@ -201,20 +201,32 @@ async def open_serial(url: str, *, baudrate: int = DEFAULT_BAUDRATE) -> SerialSt
     check_url(url)
 
     def _open() -> serial.SerialBase:
+        # a device is opened exclusively (flock): a second controller, whatever its state folder,
+        # cannot open the same board's port (pyserial's `exclusive`; a socket has no such lock)
+        exclusive = {} if "://" in url else {"exclusive": True}
         port = serial.serial_for_url(url, baudrate=baudrate, timeout=0, write_timeout=0,
-                                     do_not_open=True)
+                                     do_not_open=True, **exclusive)
         port.open()
         return port
 
     try:
         port = await asyncio.to_thread(_open)
-    except (serial.SerialException, OSError, ValueError) as error:
-        hint = ("add the user to the dialout group" if "ermission" in str(error)
-                else "check that the device is connected and not used by another program")
-        raise PortError(f"cannot open {url}: {error}; {hint}") from None
+    except serial.SerialException as error:
+        if "exclusively lock" in str(error):
+            raise PortBusy(f"{url} is held open by another program (another mahjong-table?): stop it first "
+                           "(sudo systemctl stop mahjong-table, or Ctrl-C where it runs)") from None
+        raise _cannot_open(url, error) from None
+    except (OSError, ValueError) as error:
+        raise _cannot_open(url, error) from None
     stream = SerialStream(url, port)
     await stream._start()
     return stream
+
+
+def _cannot_open(url: str, error: Exception) -> PortError:
+    hint = ("add the user to the dialout group" if "ermission" in str(error)
+            else "check that the device is connected and not used by another program")
+    return PortError(f"cannot open {url}: {error}; {hint}")
 
 
 async def reopen_serial(url: str, *, baudrate: int = DEFAULT_BAUDRATE) -> SerialStream:

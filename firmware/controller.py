@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, TypeVar
 
 from drivers.display import Display, Touched
-from drivers.errors import CommandRejected, LinkClosed, LinkError, LinkLost, NoResponse, PortError, SessionLost
+from drivers.errors import CommandRejected, LinkClosed, LinkError, LinkLost, NoResponse, PortBusy, PortError, SessionLost
 from drivers.messages import FaultCleared, FaultCode, FaultRaised, Message, SnapshotDone, Status
 from drivers.motor import MotorBoard
 from drivers.link import EventMark, LinkConfig, SessionRef
@@ -110,6 +110,8 @@ async def _open_patiently(opening: Callable[[], Awaitable[T]], retried: tuple[ty
         attempt += 1
         try:
             return await opening()
+        except PortBusy:
+            raise                   # another controller holds the port: waiting would fight it for the board
         except retried as error:
             delay = backoff.delay(attempt)
             if say is not None:

@@ -20,7 +20,7 @@ import textwrap
 from pathlib import Path
 from typing import TextIO
 
-from drivers.errors import DriverError
+from drivers.errors import DriverError, PortBusy
 from firmware.config import TableConfig
 from firmware.faults import SetRejected
 from firmware.logs import DEFAULT_LEVEL, LEVELS, configured
@@ -198,6 +198,9 @@ def _run_configured(args: argparse.Namespace, config: TableConfig, early: _Early
     except SetRejected as error:           # E14 at the start only: a set that fails its check waits for a person
         print(f"mahjong-table: this table cannot play these rules: {error}", file=sys.stderr)
         return 1
+    except PortBusy as error:              # another controller drives these boards: it goes on undisturbed
+        print(f"mahjong-table: {error}, then run again", file=sys.stderr)
+        return 2
     except DriverError as error:
         print(f"mahjong-table: the table stopped: {error}", file=sys.stderr)
         return 1

@@ -148,3 +148,38 @@ def test_cut_and_unplug_on_the_simulator_process_control_channel(tmp_path):
                 await rfid.close()
         assert sim.returncode == 0
     run(main(), timeout=60)
+
+
+def test_a_board_port_is_held_exclusively_and_a_second_controller_is_refused_in_one_line():
+    """Two controllers on one table's boards (a second `run` under another state folder, or by hand
+    beside the service) would each read half of every board's bytes.  The table lock covers one state
+    folder only; the ports themselves are opened exclusively, so the second is refused at once."""
+    from drivers.errors import PortBusy
+
+    async def main():
+        table = SimulatedTable(seed=5, speed=0)
+        async with connected(table) as (motor, rfid):
+            with pytest.raises(PortBusy, match="held open by another program.*stop it first"):
+                await MotorBoard.open(table.endpoints.motor)
+            await motor.shuffle(100)                       # the first one goes on undisturbed
+            await collect_until(motor, ShuffleDone)
+    run(main(), timeout=60)
+
+
+def test_a_board_that_did_not_answer_is_reopened_over_its_own_exclusive_port():
+    """A reconnect whose HELLO went unanswered opens the port again (a board still starting, an
+    adapter that hung): its own port, still open, must be closed first, or the exclusive open would
+    find it holding the device for ever."""
+    from drivers.errors import PortBusy
+
+    async def main():
+        table = SimulatedTable(seed=6, speed=1)
+        async with connected(table) as (motor, rfid):
+            table.cut_link("motor", 4.0)                   # real time: silent long enough to go unanswered
+            await lost(motor)
+            attempts = []
+            outcome = await reconnect(motor, on_attempt=attempts.append)
+            assert outcome.resumed
+            reopened = [a for a in attempts if a.reopened]
+            assert reopened and not [a for a in reopened if isinstance(a.error, PortBusy)], attempts
+    run(main(), timeout=60)
