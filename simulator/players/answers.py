@@ -31,7 +31,7 @@ from drivers.motor_protocol import Key
 from drivers.table_ui import (FOLLOW_DEALER, LA_ZHUANG, LAY_LIANG, LAY_OPENING, LAY_SPECIAL, LIANG,
                               LIANG_REFUSED, LIANG_REPLACE, NO, OPENING_ASK, SHOW_HAND, SHOW_MELDS, SPECIAL_KONG,
                               SPECIAL_REFUSED, SPECIAL_REPLACE, YES, kong_from_nth, parse_choice)
-from rulesets.hand import MeldKind
+from rulesets.hand import Meld, MeldKind
 from rulesets.scoring.changsha import opening_small_wins
 from rulesets.special_kongs import SpecialKind, best_declaration, kongs_of, replacements_of
 from rulesets.liang_pai import REPLACEMENTS, SETS, set_named
@@ -67,6 +67,7 @@ class Answers:
         self._owed: dict[int, int] = {}            # seat → replacements to take once the table says so
         self._counted_owed: dict[int, bool] = {}   # seat → its owed replacements count as kongs for the reserve
         self._laid: dict[int, LaidKong] = {}       # seat → a special kong it laid that the table has not judged
+        self._fresh: dict[int, Meld] = {}          # seat → the meld its last lay made (not a lay again), until judged
         self._liang: dict[int, tuple[str, list[bytes]]] = {}   # seat → the 亮牌 it is laying (set name, tiles)
         self._liang_replaced: set[int] = set()     # seats that took their 东南西北 过杠's replacement this hand
         self._la_zhuang: dict[int, bool] = {}      # seat → its answer to the 拉庄 question standing
@@ -85,6 +86,7 @@ class Answers:
             self.kong_givers.clear()
             self._kongs_told.clear()
             self._laid.clear()
+            self._fresh.clear()
             self._liang.clear()                 # (a 亮牌 pressed outlives a restart note: judged or pressed again)
             self._liang_replaced.clear()
         self._replied.clear()
@@ -144,6 +146,9 @@ class Answers:
             return True
         if line.startswith(SPECIAL_REPLACE) or line == SPECIAL_REFUSED:
             laid = self._laid.pop(seat, None)           # judged: the table knows that kong
+            fresh = self._fresh.pop(seat, None)
+            if line == SPECIAL_REFUSED and laid is not None and fresh is not None:
+                self._take_back(seat, laid, fresh)
             if line == SPECIAL_REFUSED:
                 # no replacement follows a refusal: a kong laid again that the table had accepted before
                 # a restart (it asks for any replacements still owed first) is refused as already shown
@@ -201,6 +206,7 @@ class Answers:
             crew.table.lay(seat, laid.uids)
             crew.press(seat, Key.CONFIRM)
             self._owed[seat], self._counted_owed[seat] = laid.owed, laid.counted
+            self._fresh.pop(seat, None)             # a refusal now may be "shown already": the meld stays
             crew.log(seat, "special_kong", f"{kind.zh} again")
             return
         player = crew.players[seat]
@@ -214,9 +220,20 @@ class Answers:
         self._owed[seat] = replacements_of(meld, kind)
         self._counted_owed[seat] = self._counted()
         self._laid[seat] = LaidKong(kind, tiles, uids, self._owed[seat], self._counted_owed[seat])
+        self._fresh[seat] = meld
         if self._counted():
             crew.wall.declare_kongs(kongs_of(meld, kind) - self._owed[seat])
         crew.log(seat, "special_kong", f"{kind.zh} {' '.join(t.zh for t in tiles)}")
+
+    def _take_back(self, seat: int, laid: LaidKong, meld: Meld) -> None:
+        """The table refused the special kong just laid (its read missed a tile, say): as a person
+        would, the tiles go back into the hand, the meld goes, and so do the kongs it counted."""
+        crew = self.crew
+        crew.players[seat].take_back(meld)
+        crew.view.seats[seat].melds.remove(meld)
+        if laid.counted:
+            crew.wall.declare_kongs(laid.owed - kongs_of(meld, laid.kind))
+        crew.log(seat, "special_kong", f"{laid.kind.zh} refused: taken back")
 
     def _replace(self, seat: int) -> None:
         crew = self.crew

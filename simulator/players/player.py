@@ -87,6 +87,13 @@ class Player:
         self.melds.append(HeldMeld(meld, tuple(all_uids)))
         return meld
 
+    def take_back(self, meld: Meld) -> None:
+        """A meld the table refused goes back into my hand (the last one of its kind and tiles)."""
+        held = next(h for h in reversed(self.melds) if h.meld == meld)
+        self.melds.remove(held)
+        for uid in held.uids:
+            self.receive(uid)
+
     def add_to_pung(self, uid: bytes) -> Meld:
         """补杠: the fourth tile onto my shown pung."""
         kind = self.give(uid)
