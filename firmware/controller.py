@@ -193,12 +193,12 @@ class TableController:
         await self.table.connected()
         self._pumps = [asyncio.create_task(self._pump("motor", self.devices.motor), name="pump-motor"),
                        asyncio.create_task(self._pump("rfid", self.devices.rfid), name="pump-rfid")]
-        self._tasks = [*self._pumps, asyncio.create_task(self.seat_lines.run(), name="seat-writer")]
+        self._tasks = [*self._pumps, self.guard(asyncio.create_task(self.seat_lines.run(), name="seat-writer"))]
         if self.devices.display is not None:
             watch = DisplayWatch(self.devices.display, self.presenter, on_touch=self._on_touch,
                                  on_silent=self._display_silent, on_back=self._display_back)
-            self._tasks += [asyncio.create_task(watch.events(), name="display-events"),
-                            asyncio.create_task(watch.pings(), name="display-pings")]
+            self._tasks += [self.guard(asyncio.create_task(watch.events(), name="display-events")),
+                            self.guard(asyncio.create_task(watch.pings(), name="display-pings"))]
         await self.self_test()
         await self.table.tested()
 
@@ -439,10 +439,30 @@ class TableController:
                     break
                 await self.links.episode(source, client, error)
             except Exception as error:              # a bug: stop the table loudly, never silently
-                self.link_error = ControllerFailure(f"{source} event handling failed: {error!r}")
-                self.link_error.__cause__ = error
+                self._failed(f"{source} event handling failed: {error!r}", error)
                 break
         await self._notify()
+
+    def guard(self, task: asyncio.Task) -> asyncio.Task:
+        """A task the table cannot do without (the journal's writer, the seat lines' writer, the display's
+        watch): if it ends by an error (a bug), the table stops loudly, as for a bug in the event pump,
+        and the service starts it again (the hand resumes), instead of waiting for ever on what the
+        task would have done (a journal writer that died left every event unacknowledged: a silent stall)."""
+        task.add_done_callback(self._guarded_ended)
+        return task
+
+    def _guarded_ended(self, task: asyncio.Task) -> None:
+        if task.cancelled() or task.exception() is None:
+            return
+        error = task.exception()
+        self._failed(f"{task.get_name()} failed: {error!r}", error)
+        asyncio.get_running_loop().create_task(self._notify())
+
+    def _failed(self, why: str, error: BaseException) -> None:
+        if self.link_error is None:
+            self.link_error = ControllerFailure(why)
+            self.link_error.__cause__ = error
+            log.error("%s: the table stops", why, exc_info=error)
 
     def _applied(self, source: str, client: MotorBoard | RfidBoard) -> None:
         """The event is in the state: the session journals that, and only then is it acknowledged."""

@@ -60,7 +60,7 @@ class HandJournal:
         self._applied_before = _applied_marks(saved.get(LINKS_KEY, {}))
         for client in (self._hub.devices.motor, self._hub.devices.rfid):
             client.link.hold_acks()             # an event is acknowledged once its journal write commits
-        self._task = asyncio.create_task(self._write_changes(), name="journal")
+        self._task = self._hub.guard(asyncio.create_task(self._write_changes(), name="journal"))
 
     async def stop(self) -> None:
         if self._task is not None:
