@@ -477,6 +477,15 @@ class TableController:
         self.latch(LatchedFault(FaultCode.LINK_LOST, 0 if source == "motor" else 1, str(error), "link"))
 
     async def _link_up(self, source: str, outcome: Reconnected) -> None:
+        """A board is back (in a task of its own, beside the pump): caught up, or the table stops loudly
+        (a failure here left the walls unread and E23 up, with nothing said)."""
+        try:
+            await self._caught_up(source, outcome)
+        except Exception as error:
+            self._failed(f"{source} link back failed: {error!r}", error)
+            await self._notify()
+
+    async def _caught_up(self, source: str, outcome: Reconnected) -> None:
         if not outcome.resumed:
             await self._resync(source, outcome.rebooted)
         self.recorder.emit("link_back", board=source, resumed=outcome.resumed, rebooted=outcome.rebooted,
