@@ -41,6 +41,7 @@ from firmware.records.history import History, HistoryError, hand_audit, hand_eve
 from rulesets.tiles import Tile
 from simulator.faults import parse_faults
 from simulator.spawn import SimulatorProcess
+from tests.reliability.display_check import display_follows
 
 ROOT = Path(__file__).resolve().parents[2]
 STALL_S = 60.0                  # no hand reached the ledger for this long (real time): a stall
@@ -78,11 +79,12 @@ class RegionFigures:
     audit_notes: int = 0
     controller_errors: list[str] = field(default_factory=list)
     exits: list[str] = field(default_factory=list)     # the controller ended by itself and was started again
+    display: list[str] = field(default_factory=list)   # the display did not follow the table at the end
 
     @property
     def sound(self) -> bool:
         return not (self.lost or self.settled_twice or self.stalls or self.audit or self.ledger_differs
-                    or self.pages or self.controller_errors)
+                    or self.pages or self.controller_errors or self.display)
 
 
 def card_of(folder: Path) -> Path:
@@ -353,6 +355,8 @@ async def _play_region(region: str, hands: int, seed: int, folder: Path, card: C
                 await disrupt(schedule.next_kind(), schedule.rng, sim, controller, figures, card)
             if figures.stalls:
                 figures.stall_views.append(await _table_seen(sim))
+            elif controller.alive():
+                figures.display.extend(filter(None, [await display_follows(sim, progress.db)]))
         finally:
             await controller.started()
             controller.stop()
@@ -530,7 +534,8 @@ def report(results: list[RegionFigures]) -> str:
                  f"{'yes' if not any(r.ledger_differs for r in results) else 'NO'} "
                  f"({sum(r.ledger_only for r in results)} settled hand(s) whose end a SIGKILL kept out of the "
                  f"recorder); audit: {'sound' if not any(r.audit for r in results) else 'PROBLEMS'}; "
-                 f"hand pages: {'whole' if not any(r.pages for r in results) else 'PROBLEMS'}")
+                 f"hand pages: {'whole' if not any(r.pages for r in results) else 'PROBLEMS'}; display: "
+                 f"{'follows' if not any(r.display for r in results) else '; '.join(d for r in results for d in r.display)}")
     lines.append("\ndisruptions: " + "; ".join(f"{k} {n}" for k, n in sorted(moments.items())))
     return "\n".join(lines)
 

@@ -29,6 +29,7 @@ def assert_sound(results: list[RegionFigures]) -> None:
         assert r.ledger_differs == [], f"{r.region}: the ledger and the recorders differ: {r.ledger_differs}"
         assert r.audit == [], f"{r.region}: the audit found {r.audit[:5]}"
         assert r.pages == [], f"{r.region}: hand pages not whole: {r.pages[:5]}"
+        assert r.display == [], f"{r.region}: {r.display}"
 
 
 # The default suite deals every kind of disruption, as the full campaign does: link cuts, board
