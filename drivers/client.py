@@ -91,7 +91,7 @@ class BoardClient:
         closed) and run the link on it; then reconnect().  PortError if it is not back yet."""
         if self.url is None:
             raise LinkError(f"{self.device}: opened from a stream, not a URL: cannot reopen it")
-        await self.link.release_stream()
+        await self.release_port()
         await self.reattach(await open_serial(self.url, baudrate=self.baudrate))
 
     async def release_port(self) -> None:

@@ -481,6 +481,8 @@ class TableController:
         (a failure here left the walls unread and E23 up, with nothing said)."""
         try:
             await self._caught_up(source, outcome)
+        except LinkClosed:
+            return                                  # the table is stopping
         except Exception as error:
             self._failed(f"{source} link back failed: {error!r}", error)
             await self._notify()
