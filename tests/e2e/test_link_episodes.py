@@ -343,8 +343,6 @@ def test_replacements_owed_for_a_special_kong_are_taken_after_a_motor_reboot():
     the tail) just after the motor board rebooted.  On the restart note the player forgot everything he had
     answered — the replacements he owed too — and never took them, while the controller waited for
     them (the campaign's stall at 亮特殊杠 with reboots only, seed 3).  What he laid is still owed."""
-    from drivers.table_ui import SPECIAL_REPLACE
-
     rebooted: list[int] = []
 
     def blow(table, event):

@@ -1,7 +1,5 @@
 """长春: the worked examples of RULES.md §1.8 and the win requirements of §1.6."""
 
-import pytest
-
 from rulesets.hand import Hand, WinContext
 from rulesets.judging import evaluate_hand
 from rulesets.regions import get_region

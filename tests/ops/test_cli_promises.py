@@ -161,7 +161,7 @@ def test_enroll_says_in_one_line_how_to_create_a_folder_it_cannot(tmp_path, monk
     assert main(["enroll", "--config", str(config), "--import", str(write_tags(tmp_path / "tags.json"))]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"cannot create {state} for the tile registry (Permission denied)" in err
-    assert f"sudo install -d -o " in err and f"-m 0750 {state}" in err
+    assert "sudo install -d -o " in err and f"-m 0750 {state}" in err
 
 
 def test_a_state_folder_that_is_a_file_is_one_line(tmp_path):
