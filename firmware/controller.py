@@ -21,7 +21,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, T
 
 from drivers.display import Display, Touched
 from drivers.errors import CommandRejected, LinkClosed, LinkError, LinkLost, NoResponse, PortBusy, PortError, SessionLost
-from drivers.messages import FaultCleared, FaultCode, FaultRaised, Message, SnapshotDone, Status
+from drivers.messages import EventsDropped, FaultCleared, FaultCode, FaultRaised, Message, SnapshotDone, Status
 from drivers.motor import MotorBoard
 from drivers.link import EventMark, LinkConfig, SessionRef
 from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchChanged, KeyAction, KeyPressed,
@@ -452,8 +452,8 @@ class TableController:
         return task
 
     def _guarded_ended(self, task: asyncio.Task) -> None:
-        if task.cancelled() or task.exception() is None:
-            return
+        if task.cancelled() or task.exception() is None or isinstance(task.exception(), LinkClosed):
+            return                                  # (LinkClosed: the table is stopping)
         error = task.exception()
         self._failed(f"{task.get_name()} failed: {error!r}", error)
         asyncio.get_running_loop().create_task(self._notify())
@@ -502,7 +502,8 @@ class TableController:
             self.on_link_session(source, session)
 
     async def _resync(self, source: str, rebooted: bool) -> None:
-        """A board in a new session: read its state again and reconcile the hand and the build."""
+        """A board in a new session (or one whose events overflowed its queue): read its state again
+        and reconcile the hand."""
         await self.snapshot()
         if source == "motor":
             self.presenter.repaint_seats()          # a rebooted board's seat displays are blank
@@ -592,6 +593,24 @@ class TableController:
                 self._fault_clears += 1
                 if self.faults.clear(event.code, event.unit, source):
                     self.presenter.show_page("main")
+            case EventsDropped():
+                self._events_dropped(source, event.count)
+
+    def _events_dropped(self, source: str, count: int) -> None:
+        """The board's queue overflowed while this controller did not take its events (away a long
+        while, or holding its acknowledgements through a long E24, while people played on): `count`
+        events are gone and its state is read again (protocol.md §3.4).  The motor board's walls are
+        read back from its sensors (the takes lost are takes, as after its reboot) and the keys lost
+        are asked for again (the restart note; those still queued go, or they would count twice)."""
+        message = f"the {source} board's event queue overflowed: {count} event(s) lost; reading its state again"
+        log.warning(message)
+        self.recorder.emit("warning", message=message)
+        if source == "motor":
+            self._walls_blind = True
+            record_dropped(self.recorder, self.keys.take_all(), "events_dropped")
+            self.presenter.note(RESTARTED)
+        self.guard(asyncio.get_running_loop().create_task(self._resync(source, rebooted=False),
+                                                          name=f"{source}-read-again"))
 
     def _wall_changed(self, pos: StackPos, tiles: int) -> None:
         sensors = list(self.wall_sensors.get(pos.wall, ()))

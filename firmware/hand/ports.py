@@ -135,7 +135,7 @@ class Recorder(Protocol):
 
 def record_dropped(recorder: Recorder, presses: Sequence[Press], why: str) -> None:
     """Keys taken out of the queue unanswered — never silently: `keys_dropped` names each (`why`:
-    before_play, restart, before_hand, board_restart, before_prompt, repeated, in_play)."""
+    before_play, restart, before_hand, board_restart, before_prompt, repeated, in_play, events_dropped)."""
     if presses:
         recorder.emit("keys_dropped", why=why, presses=[
             {"panel": int(p.panel), "key": p.key.name, "long": p.long} for p in presses])
