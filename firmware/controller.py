@@ -513,6 +513,16 @@ class TableController:
                 self.hand_void = problem
         if source == "motor":
             self._walls_blind = False
+            await self._say_keys_lost()
+
+    async def _say_keys_lost(self) -> None:
+        """The restart note (keys not answered: press them again), once every seat's line is drawn
+        again: a key pressed for the note then answers the question its line shows, never one painted
+        again after it (campaign 460050, 长沙: a 确认 pressed on the note, before its 起手小和 question
+        was painted again, counted as pressed before the question — dropped, and the table waited)."""
+        for side in self.presenter.seat_sides():
+            await self.seat_lines.shown(side)
+        self.presenter.note(RESTARTED)
 
     def _link_reset(self, source: str) -> None:
         """A board in a new session lost its state: the build under way is told before its events."""
@@ -524,9 +534,9 @@ class TableController:
             # they would be counted ahead of the takes made while the board was down.
             self._walls_blind = True
             # Keys it had not reported are gone with its RAM: as after a restart, the table says so
-            # and every key not yet answered is pressed again (those queued too, or they would count twice).
+            # (`_say_keys_lost`, once the seats' lines are drawn again) and every key not yet answered
+            # is pressed again (those queued too, or they would count twice).
             record_dropped(self.recorder, self.keys.take_all(), "board_restart")
-            self.presenter.note(RESTARTED)
 
     def links_up(self) -> bool:
         return not self.links.down
@@ -608,7 +618,6 @@ class TableController:
         if source == "motor":
             self._walls_blind = True
             record_dropped(self.recorder, self.keys.take_all(), "events_dropped")
-            self.presenter.note(RESTARTED)
         self.guard(asyncio.get_running_loop().create_task(self._resync(source, rebooted=False),
                                                           name=f"{source}-read-again"))
 

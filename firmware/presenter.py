@@ -155,6 +155,10 @@ class Presenter:
         self._display.show_page(self.page)
         return sent
 
+    def seat_sides(self) -> tuple[int, ...]:
+        """The sides whose seat displays show a line."""
+        return tuple(sorted({side for side, _ in self._seats}))
+
     def repaint_seats(self) -> None:
         """Send every seat display line again (the motor board rebooted: its seat displays are blank)."""
         for (side, line), text in self._seats.items():

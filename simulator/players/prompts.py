@@ -171,19 +171,24 @@ async def answer_win(crew: Crew, claims: list[WinClaim]) -> dict[int, bool | Non
                 if state.last is not None and crew.restart_phase is Phase.WIN_CHECK:
                     # The note came at 验牌中, during my check: a board rebooted (a restarted controller
                     # says so at play, its checks forgotten) and the check goes on.  My last answer may
-                    # be lost with the board: a question shown again is answered again.
+                    # be lost with the board: a question shown again is answered again — the one
+                    # shown now at once (the table draws the seats' lines before its note: no later
+                    # change of the line would wake me for it).
                     state.restarts, state.last = crew.restarts, None
-                    continue
-                state.restarts, state.last = crew.restarts, None      # what it asks from now on is new
-                if not _asks(line):
+                    if not _asks(line):
+                        continue
+                elif not _asks(line):
+                    state.restarts, state.last = crew.restarts, None      # what it asks from now on is new
                     if screen.phase in (Phase.PLAY, Phase.LAST_TILE):
                         pending[seat] = _press_again(crew, state)
                     else:
                         state.again = True  # 验牌中 for another's 胡 pressed again: mine once play shows
                     continue
-                # A question shown with the note is the restarted table's, to answer below: it draws
-                # every seat's lines again before its note (campaign 350000: a 胡 the board kept
-                # through the controller's restart was heard after the note and asked at once).
+                else:
+                    # A question shown with the note is the restarted table's, to answer below: it draws
+                    # every seat's lines again before its note (campaign 350000: a 胡 the board kept
+                    # through the controller's restart was heard after the note and asked at once).
+                    state.restarts, state.last = crew.restarts, None
             if line == state.last:
                 continue
             verdict = _verdict(state, line, wins_once)
