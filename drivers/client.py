@@ -8,7 +8,7 @@ from typing import ClassVar, TypeVar
 from .errors import CommandRejected, LinkError
 from .link import EventMark, HostLink, LinkConfig, LinkStatistics, SessionRef
 from .messages import BoardIdentity, BoardKind, Catalog, ClearFaults, Message, RequestSnapshot, Status
-from .serial_transport import DEFAULT_BAUDRATE, open_serial
+from .serial_transport import DEFAULT_BAUDRATE, open_serial, reopen_serial
 from .stream import ByteStream
 
 C = TypeVar("C", bound="BoardClient")
@@ -86,17 +86,16 @@ class BoardClient:
         the commands awaited meanwhile, and when a new session is opened instead)."""
         return await self.link.reconnect()
 
-    async def reopen(self) -> None:
-        """Open the port again at its URL (it vanished: a USB adapter re-enumerated, a socket
-        closed) and run the link on it; then reconnect().  PortError if it is not back yet."""
-        if self.url is None:
+    async def reopen(self, url: str | None = None) -> None:
+        """Open the port again at `url` (default its own URL: it vanished, a USB adapter re-enumerated,
+        a socket closed) and run the link on it; then reconnect().  PortError if it is not back yet.
+        The old port is closed first (a device is opened exclusively, and one whose board did not
+        answer is still open); the open is cancel-safe (`reopen_serial`)."""
+        url = url if url is not None else self.url
+        if url is None:
             raise LinkError(f"{self.device}: opened from a stream, not a URL: cannot reopen it")
-        await self.release_port()
-        await self.reattach(await open_serial(self.url, baudrate=self.baudrate))
-
-    async def release_port(self) -> None:
-        """Close the port before it is opened again (`HostLink.release_stream`)."""
         await self.link.release_stream()
+        await self.reattach(await reopen_serial(url, baudrate=self.baudrate))
 
     async def reattach(self, stream: ByteStream) -> None:
         """Run the link on a new stream (the old one is closed); then reconnect()."""

@@ -27,7 +27,6 @@ from .client import BoardClient
 from .errors import DriverError, LinkError, LinkLost, NoResponse, PortError, SessionLost
 from .link import SessionRef
 from .messages import BoardIdentity
-from .serial_transport import reopen_serial
 
 # What a later attempt may mend: silence, a port not back yet, a board busy with another host.
 RETRYABLE = (NoResponse, LinkLost, PortError, SessionLost)
@@ -107,7 +106,7 @@ async def _attempts(client: BoardClient, url: str | None, session: SessionRef | 
                 if url is None:
                     raise LinkError(f"{client.device}: the port is gone and there is no URL to "
                                     "reopen it: open the board again")
-                await _reopen(client, url)
+                await client.reopen(url)
             # no session to resume: never connected, or the board rebooted and the new session's
             # HELLO went unanswered last time (a board still starting): open one
             fresh = link.identity is None
@@ -124,10 +123,3 @@ async def _attempts(client: BoardClient, url: str | None, session: SessionRef | 
         on_attempt(Attempt(client.device, number, reopened, None, None))
         return Reconnected(client.device, identity, identity.resumed, old_boot, identity.boot_counter, number)
 
-
-async def _reopen(client: BoardClient, url: str) -> None:
-    """Open the port again and run the client's link on it (cancel-safe: `reopen_serial`).  The old
-    port is closed first: a device is opened exclusively, and one whose board did not answer is
-    still open."""
-    await client.release_port()
-    await client.reattach(await reopen_serial(url, baudrate=client.baudrate))

@@ -452,9 +452,9 @@ class TableController:
         return task
 
     def _guarded_ended(self, task: asyncio.Task) -> None:
-        if task.cancelled() or task.exception() is None or isinstance(task.exception(), LinkClosed):
+        error = None if task.cancelled() else task.exception()
+        if error is None or isinstance(error, LinkClosed):
             return                                  # (LinkClosed: the table is stopping)
-        error = task.exception()
         self._failed(f"{task.get_name()} failed: {error!r}", error)
         asyncio.get_running_loop().create_task(self._notify())
 

@@ -195,7 +195,7 @@ class HandPorts(Protocol):
         """Run CPU-heavy pure work (judging and scoring a hand) where it cannot hold the loop."""
 
     async def read_zone(self, seat: int) -> tuple[bytes, ...]:
-        """The tags lying in a seat's read zone now."""
+        """The tags lying in a seat's read zone now (the hub joins two inventories: one can miss a tag)."""
 
     async def journaled(self) -> None:
         """Until the hand as it stands is in the journal, committed: what a restart must know before

@@ -140,9 +140,9 @@ class WinCheck:
         """Two reads of the seat's zone: the shown melds, then melds and hand together."""
         ports = self.ports
         await confirmed(ports, seat, LAY_MELDS)
-        shown = await self._read_zone(seat)
+        shown = await ports.read_zone(seat)
         await confirmed(ports, seat, LAY_HAND)
-        everything = await self._read_zone(seat)
+        everything = await ports.read_zone(seat)
         (shown_tiles, _), (all_tiles, strays) = self._tiles_of(shown), self._tiles_of(everything)
         if strays:          # a card or a phone near the antenna: no tile, left out, and said once
             ports.recorder.emit("warning", seat=seat, **strays,
@@ -170,12 +170,6 @@ class WinCheck:
         flowers = tuple(t for t in remaining + shown_tiles if t in bonus)
         concealed = tuple(t for t in remaining if t not in bonus)
         return melds, concealed, flowers
-
-    async def _read_zone(self, seat: int) -> tuple[bytes, ...]:
-        """Two reads of the zone, joined: a tag one read missed, the other sees (the tags are unique)."""
-        first = await self.ports.read_zone(seat)
-        second = await self.ports.read_zone(seat)
-        return tuple(dict.fromkeys(first + second))
 
     def _tiles_of(self, uids: tuple[bytes, ...]) -> tuple[list[Tile], dict[str, int]]:
         """The registered tiles read, and the tags of no registered tile left out (`stray_tags`)."""

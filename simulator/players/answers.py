@@ -24,7 +24,7 @@ Each line is answered once (a line that comes back after another is a new questi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from drivers.motor_protocol import Key
@@ -54,6 +54,8 @@ class LaidKong:
     uids: list[bytes]
     owed: int                       # its replacements
     counted: bool                   # they count as kongs for the reserve
+    meld: Meld | None = None        # the meld this lay made; None once laid again (a refusal may then be
+                                    # "shown already", and the meld stays)
 
 
 class Answers:
@@ -67,7 +69,6 @@ class Answers:
         self._owed: dict[int, int] = {}            # seat → replacements to take once the table says so
         self._counted_owed: dict[int, bool] = {}   # seat → its owed replacements count as kongs for the reserve
         self._laid: dict[int, LaidKong] = {}       # seat → a special kong it laid that the table has not judged
-        self._fresh: dict[int, Meld] = {}          # seat → the meld its last lay made (not a lay again), until judged
         self._liang: dict[int, tuple[str, list[bytes]]] = {}   # seat → the 亮牌 it is laying (set name, tiles)
         self._liang_replaced: set[int] = set()     # seats that took their 东南西北 过杠's replacement this hand
         self._la_zhuang: dict[int, bool] = {}      # seat → its answer to the 拉庄 question standing
@@ -86,7 +87,6 @@ class Answers:
             self.kong_givers.clear()
             self._kongs_told.clear()
             self._laid.clear()
-            self._fresh.clear()
             self._liang.clear()                 # (a 亮牌 pressed outlives a restart note: judged or pressed again)
             self._liang_replaced.clear()
         self._replied.clear()
@@ -146,9 +146,8 @@ class Answers:
             return True
         if line.startswith(SPECIAL_REPLACE) or line == SPECIAL_REFUSED:
             laid = self._laid.pop(seat, None)           # judged: the table knows that kong
-            fresh = self._fresh.pop(seat, None)
-            if line == SPECIAL_REFUSED and laid is not None and fresh is not None:
-                self._take_back(seat, laid, fresh)
+            if line == SPECIAL_REFUSED and laid is not None and laid.meld is not None:
+                self._take_back(seat, laid, laid.meld)
             if line == SPECIAL_REFUSED:
                 # no replacement follows a refusal: a kong laid again that the table had accepted before
                 # a restart (it asks for any replacements still owed first) is refused as already shown
@@ -206,7 +205,7 @@ class Answers:
             crew.table.lay(seat, laid.uids)
             crew.press(seat, Key.CONFIRM)
             self._owed[seat], self._counted_owed[seat] = laid.owed, laid.counted
-            self._fresh.pop(seat, None)             # a refusal now may be "shown already": the meld stays
+            self._laid[seat] = replace(laid, meld=None)     # a refusal now may be "shown already"
             crew.log(seat, "special_kong", f"{kind.zh} again")
             return
         player = crew.players[seat]
@@ -219,8 +218,7 @@ class Answers:
         crew.view.seats[seat].melds.append(meld)
         self._owed[seat] = replacements_of(meld, kind)
         self._counted_owed[seat] = self._counted()
-        self._laid[seat] = LaidKong(kind, tiles, uids, self._owed[seat], self._counted_owed[seat])
-        self._fresh[seat] = meld
+        self._laid[seat] = LaidKong(kind, tiles, uids, self._owed[seat], self._counted_owed[seat], meld)
         if self._counted():
             crew.wall.declare_kongs(kongs_of(meld, kind) - self._owed[seat])
         crew.log(seat, "special_kong", f"{kind.zh} {' '.join(t.zh for t in tiles)}")
