@@ -94,11 +94,13 @@ class KeyQueue:
             self._presses.remove(press)
         return press
 
-    def drop(self, match: KeyMatch) -> int:
-        """Take every press that matches out of the queue (answering nothing); how many."""
-        before = len(self._presses)
-        self._presses = [p for p in self._presses if not match(p)]
-        return before - len(self._presses)
+    def drop(self, match: KeyMatch) -> tuple[Press, ...]:
+        """Take every press that matches out of the queue, oldest first (answering nothing: the caller
+        says so, `record_dropped`)."""
+        dropped = tuple(p for p in self._presses if match(p))
+        if dropped:
+            self._presses = [p for p in self._presses if not match(p)]
+        return dropped
 
     def take_all(self) -> tuple[Press, ...]:
         """Every press, oldest first, taken out of the queue (answering nothing: the caller says so)."""
@@ -134,8 +136,8 @@ class Recorder(Protocol):
 
 
 def record_dropped(recorder: Recorder, presses: Sequence[Press], why: str) -> None:
-    """Keys taken out of the queue unanswered — never silently: `keys_dropped` names each (`why`:
-    before_play, restart, before_hand, board_restart, before_prompt, repeated, in_play, events_dropped)."""
+    """Keys taken out of the queue unanswered — never silently: `keys_dropped` names each, with
+    `why` (each reason is worded in firmware.table_log.DROPPED_WHY)."""
     if presses:
         recorder.emit("keys_dropped", why=why, presses=[
             {"panel": int(p.panel), "key": p.key.name, "long": p.long} for p in presses])

@@ -28,7 +28,7 @@ from rulesets.scoring.dabao import follow_dealer
 from rulesets.scoring.hand_types import payers
 
 from .facts import Extra
-from .ports import HandPorts
+from .ports import HandPorts, record_dropped
 from .state import HandState
 
 
@@ -63,7 +63,8 @@ async def confirmed(ports: HandPorts, seat: int, prompt: str) -> None:
 async def drop_pressed_before(ports: HandPorts, seat: int, keys: tuple[Key, ...]) -> None:
     """Once the seat's last line is on its display, forget the `keys` it pressed before that."""
     shown = await ports.shown(seat)
-    ports.keys.drop(lambda p: p.panel == seat and p.key in keys and p.made_before(shown))
+    stale = ports.keys.drop(lambda p: p.panel == seat and p.key in keys and p.made_before(shown))
+    record_dropped(ports.recorder, stale, "before_question")
 
 
 async def choose(ports: HandPorts, seat: int, question: str, choices: list[str]) -> int:

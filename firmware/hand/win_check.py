@@ -19,7 +19,7 @@ from rulesets.tiles import Tile
 from rulesets.winrules import Verdict
 
 from .melds import kongs_from_entry, melds_from_tiles
-from .ports import HandPorts, Press, stray_tags
+from .ports import HandPorts, Press, record_dropped, stray_tags
 from .questions import ask, ask_la_zhuang, confirmed
 from .state import HandState, win_context_json
 
@@ -63,7 +63,8 @@ class WinCheck:
         """Presses of this seat that belong to no question (pressed before it was asked: a 胡 pressed
         twice — again after a restart lost the first, the first then resent by the board); with
         `before`, only those pressed before that place among the board's events (`Press.heard`)."""
-        self.ports.keys.drop(lambda p: p.panel == seat and p.key in keys and (before is None or p.heard < before))
+        stale = self.ports.keys.drop(lambda p: p.panel == seat and p.key in keys and (before is None or p.heard < before))
+        record_dropped(self.ports.recorder, stale, "win_check")
 
     async def win(self, hand: HandState, seat: int) -> None:
         self._drop_stale(seat, (Key.HU, Key.LEFT, Key.RIGHT, Key.CONFIRM))

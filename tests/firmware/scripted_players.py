@@ -69,14 +69,18 @@ class Crew:
                 handled = ""                    # another push-in may follow (a rejected set's walls rose)
             if msg.startswith(Phase.PUSH_IN.value) and handled != "push":
                 handled = "push"
-                await self.until(lambda: self.table.world.centre == LiftPosition.DOWN)
-                self.table.sweep()
-                self.table.press(self.ruleset.players[0], Key.CONFIRM)
+                await self.push_in()
             elif msg.startswith(Phase.DEAL.value) and handled != "deal":
                 handled = "deal"
                 await self.deal()
                 await self.after_deal()
             await self.table.changed(seen)
+
+    async def push_in(self) -> None:
+        """请推牌入池后按确认: once the centre is open, every tile on the table top goes in; 确认."""
+        await self.until(lambda: self.table.world.centre == LiftPosition.DOWN)
+        self.table.sweep()
+        self.table.press(self.ruleset.players[0], Key.CONFIRM)
 
     def ring(self):
         rolls = [tuple(int(v) for v in part.split("+")) for part in self.table.display.text("main", "t_dice").split(" / ")]

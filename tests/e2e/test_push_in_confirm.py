@@ -1,0 +1,97 @@
+"""The push-in's 确认 says every tile is in the centre: only one pressed once the centre opened says so.
+
+A 确认 pressed twice at 荒庄 (or one a board sent again to a restarted controller as the player
+pressed it again) stayed queued, and the push-in took it at once: the plates went down and the next
+set rose with the last hand's tiles still lying on the table top. With no dead wall the emptied walls
+left nothing for the motor board to refuse (NOT_READY), so nothing stopped it; the set then built
+under the table found the mixer empty (E06 on every lane) and the table waited for a person for a set
+that was whole (campaign 470018, 八枝)."""
+
+import asyncio
+import io
+import json
+
+from drivers.motor_protocol import Key, LiftPosition
+from drivers.table_ui import Phase
+from firmware.simulated import run_simulated
+from rulesets.regions import get_region
+from tests.asyncio_support import run
+from tests.firmware.scripted_players import WallWalker
+
+
+class DoubleConfirm(WallWalker):
+    """Confirms the first hand's 荒庄 twice; at the push-in after it, pushes the tiles in only once
+    the table has shown what it made of that second 确认 (`dropped`: recorded as dropped), or has
+    lowered the plates without anyone's 确认 (`decided` is set either way)."""
+
+    def __init__(self, table, ruleset, dropped: asyncio.Event, decided: asyncio.Event) -> None:
+        super().__init__(table, ruleset)
+        self.dropped = dropped
+        self.decided = decided
+        self.pressed_twice = False
+        self.lowered_unconfirmed = False
+        self.pushed_in = 0
+
+    async def after_deal(self) -> None:
+        await super().after_deal()
+        if not self.pressed_twice:
+            self.table.press(self.ruleset.players[0], Key.CONFIRM)        # the double press
+            self.pressed_twice = True
+
+    async def push_in(self) -> None:
+        if not self.pressed_twice or self.decided.is_set():
+            return await super().push_in()          # the session's first push-in (before any hand), or a later one
+        await self.until(lambda: self.table.world.centre == LiftPosition.DOWN)
+        await self._wait_for_verdict()
+        self.decided.set()
+        if not self.lowered_unconfirmed:            # else the old tiles stay on the table top: the test has seen it
+            self.pushed_in = self.table.sweep()
+            self.table.press(self.ruleset.players[0], Key.CONFIRM)
+
+    async def _wait_for_verdict(self) -> None:
+        sides = self.table.world.sides
+        while not self.dropped.is_set():
+            if any(sides[s].position != LiftPosition.UP for s in self.ruleset.players):
+                self.lowered_unconfirmed = True
+                return
+            seen = self.table.changes.version
+            waits = [asyncio.ensure_future(self.table.changed(seen)), asyncio.ensure_future(self.dropped.wait())]
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            for wait in waits:
+                wait.cancel()
+            await asyncio.gather(*waits, return_exceptions=True)
+
+
+def test_a_confirm_pressed_before_the_centre_opened_does_not_confirm_the_push_in():
+    ruleset = get_region("bazhi").resolve()               # no dead wall by default: the walls end empty
+    events = io.StringIO()
+    crews: list[DoubleConfirm] = []
+
+    async def play() -> None:
+        dropped, decided = asyncio.Event(), asyncio.Event()
+
+        def players(table, ruleset, seed):
+            crews.append(DoubleConfirm(table, ruleset, dropped, decided))
+            return crews[-1]
+
+        def heard(event):
+            if event["event"] == "keys_dropped" and event["why"] == "before_push_in":
+                dropped.set()
+
+        table = asyncio.ensure_future(run_simulated(ruleset, hands=2, seed=3, events=events, players=players,
+                                                    on_event=heard))
+        verdict = asyncio.ensure_future(decided.wait())
+        await asyncio.wait([table, verdict], return_when=asyncio.FIRST_COMPLETED)
+        verdict.cancel()
+        if crews and crews[0].lowered_unconfirmed:
+            table.cancel()                                  # nobody deals the next hand: stop here
+        await asyncio.gather(table, return_exceptions=True)
+
+    run(play(), timeout=120)
+    (crew,) = crews
+    assert not crew.lowered_unconfirmed, "the plates went down on a 确认 pressed before the push-in was asked"
+    assert crew.pushed_in == 144                           # every tile of the first hand, into the centre
+    log = [json.loads(line) for line in events.getvalue().splitlines()]
+    (dropped,) = [e for e in log if e["event"] == "keys_dropped" and e["why"] == "before_push_in"][:1]
+    assert [(p["panel"], p["key"]) for p in dropped["presses"]] == [(ruleset.players[0], "CONFIRM")]
+    assert [e["event"] for e in log].count("hand_end") == 2
