@@ -617,6 +617,8 @@ class TableController:
         message = f"the {source} board's event queue overflowed: {count} event(s) lost; reading its state again"
         log.warning(message)
         self.recorder.emit("warning", message=message)
+        if self._build is not None:
+            self._build.events_lost(source)
         if source == "motor":
             self._walls_blind = True
             record_dropped(self.recorder, self.keys.take_all(), "events_dropped")

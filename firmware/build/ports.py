@@ -55,5 +55,8 @@ class BuildListener(Protocol):
     def board_restarted(self, source: str) -> None:
         """A board rebooted (its RAM is gone): a shuffle under way is done again; a build is broken."""
 
+    def events_lost(self, source: str) -> None:
+        """A board's event queue overflowed: what it reported of the set may be lost."""
+
 
 __all__ = ["BuildListener", "BuildPorts"]

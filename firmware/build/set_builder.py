@@ -76,6 +76,12 @@ class Interrupted:
     source: str
 
 
+@dataclass(frozen=True)
+class ReportLost:
+    """The motor board's event queue overflowed while the mechanism worked for this set: its
+    ShuffleDone, BuildDone or BuildStopped may be among the events lost (an event-like marker)."""
+
+
 class SetBuilder:
     def __init__(self, ports: BuildPorts) -> None:
         self.ports = ports
@@ -85,7 +91,7 @@ class SetBuilder:
         self._events: list[object] = []
         self._reread_answers = 0
         self._heads_trusted = True       # False once a board restarted mid-build: every slot is re-read
-        self._rfid_restarts = 0          # the RFID board's new sessions: re-reads asked before are lost
+        self._rereads_lost = 0           # the RFID board's new sessions and overflows: re-reads' answers lost
 
     @property
     def state(self) -> str:
@@ -104,11 +110,21 @@ class SetBuilder:
 
     def board_restarted(self, source: str) -> None:
         if source == "rfid":
-            self._rfid_restarts += 1
+            self._rereads_lost += 1
         if self.machine.state in ("shuffling", "building"):
             if self.machine.state == "building":
                 self._heads_trusted = False       # at once: the rebooted board's next reads count from 0
             self._events.append(Interrupted(source))
+
+    def events_lost(self, source: str) -> None:
+        """A board's event queue overflowed (protocol.md §3.4): what it told of this set may be lost.
+        Lost head reads leave their slots unread, and the re-reads read them; a round of re-reads
+        whose answers may be lost is asked again; a shuffle or a build is asked for again, and the
+        board answers it for one it had done (a build: `_asked_again`)."""
+        if source == "rfid":
+            self._rereads_lost += 1
+        elif self.machine.state in ("shuffling", "building"):
+            self._events.append(ReportLost())
 
     def in_progress(self) -> BuildInProgress:
         """What to journal as this build begins."""
@@ -126,9 +142,10 @@ class SetBuilder:
         stacks = ports.ruleset.stacks_per_side
         await self.machine.shuffle()
         self._events.clear()
-        while True:                                           # a reboot mid-shuffle: shuffle again
+        while True:                                 # a reboot mid-shuffle, or its end lost: shuffle again
             await ports.motion(lambda: ports.motor.shuffle(ports.shuffle_ms))
-            if isinstance(await ports.until(lambda: self._take_event(ShuffleDone, Interrupted)), ShuffleDone):
+            if isinstance(await ports.until(lambda: self._take_event(ShuffleDone, Interrupted, ReportLost)),
+                          ShuffleDone):
                 break
         self.map = WallMap(None, stacks, ports.registry)
         self._heads_trusted = True
@@ -173,7 +190,11 @@ class SetBuilder:
         """Until the build is done (or a starved lane ends it short); the pushes made per lane."""
         ports = self.ports
         while True:
-            done = await ports.until(lambda: self._take_event(BuildDone, BuildStopped, Interrupted))
+            done = await ports.until(lambda: self._take_event(BuildDone, BuildStopped, Interrupted, ReportLost))
+            if isinstance(done, ReportLost):
+                if await self._asked_again(stacks):
+                    continue
+                return tuple(2 * n for n in stacks)      # done: the set lies on the lowered plates
             if isinstance(done, Interrupted):            # a board restarted: its slots are all read again
                 self._heads_trusted = False
                 if done.source == "rfid":
@@ -185,6 +206,20 @@ class SetBuilder:
                 return tuple(done.counts)                       # a starved lane: the set is short
             await ports.until(lambda: not ports.fault_latched())   # a person cleared the jam
             await self._build_on(stacks)
+
+    async def _asked_again(self, stacks: tuple[int, int, int, int]) -> bool:
+        """Build(resume) once the build's report may be lost: a board still building is waited for
+        (BUSY), then tells BuildDone again for the stacks its channels hold, or goes on from them (True).
+        False: it holds no build and refuses (NOT_READY) — it was done, and the plates, lowered,
+        took the set from the channels."""
+        ports = self.ports
+        try:
+            await ports.motion(lambda: ports.motor.build(stacks, resume=True))
+        except CommandRejected as error:
+            if error.status != Status.NOT_READY:
+                raise
+            return False
+        return True
 
     async def _build_on(self, stacks: tuple[int, int, int, int]) -> None:
         """Go on with the build.  A motor board that rebooted before a stack was built holds none to go
@@ -228,14 +263,14 @@ class SetBuilder:
             if not missing:
                 return
             self.ports.emit("reread", slots=len(missing))
-            answered, restarts = self._reread_answers + len(missing), self._rfid_restarts
+            answered, lost = self._reread_answers + len(missing), self._rereads_lost
             for position in missing:
                 pos, layer = position
                 slot = WallSlot(pos.wall, pos.stack, layer.value)
                 await self.ports.send(lambda: self.ports.rfid.reread(slot))    # sent again across an episode
-            await self.ports.until(lambda: self._reread_answers >= answered or self._rfid_restarts > restarts)
-            if self._rfid_restarts == restarts:
-                rounds += 1                              # a round the reboot cut short is not counted
+            await self.ports.until(lambda: self._reread_answers >= answered or self._rereads_lost > lost)
+            if self._rereads_lost == lost:
+                rounds += 1                              # a round a reboot or an overflow cut short is not counted
 
     async def raised(self) -> None:
         """The checked set's walls rose onto the table."""

@@ -7,8 +7,11 @@ import io
 import json
 import re
 
+import pytest
+
 from drivers.board_link import BoardLink
-from drivers.motor_protocol import WallChanged
+from drivers.motor_protocol import BuildDone, ShuffleDone, WallChanged
+from drivers.rfid_protocol import SlotRead
 from firmware.records.audit import audit_events
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
@@ -42,4 +45,43 @@ def test_takes_lost_with_an_overflowed_queue_are_read_back_from_the_sensors(monk
     assert sum(int(re.search(r"(\d+) event\(s\) lost", m).group(1)) for m in said) == 3, said
     assert not [e for e in log if e["event"] == "take" and not e["in_order"]]
     assert not [e for e in log if e["event"] == "hand_end" and e["result"] == "void"]
+    assert result.hands == 2 and audit_events(log) == []
+
+
+def _refusing(monkeypatch, refuse) -> list:
+    """The boards' links refuse the events `refuse(message)` picks, as by a full queue (once each);
+    the board tells their count once there is room (EventsDropped)."""
+    real_emit = BoardLink.emit
+    refused: list = []
+
+    def emit(link, message):
+        if refuse(message, refused):
+            refused.append(message)
+            link._refused += 1
+            return False
+        return real_emit(link, message)
+    monkeypatch.setattr(BoardLink, "emit", emit)
+    return refused
+
+
+@pytest.mark.parametrize("lost", [BuildDone, ShuffleDone, SlotRead])
+def test_a_set_whose_report_was_lost_in_an_overflow_is_built_and_checked(monkeypatch, lost):
+    """The set under the table waited for ever for a BuildDone (or a ShuffleDone, or a re-read's
+    answer) lost with an overflowed queue: the snapshot read again says nothing of a build. Now the
+    shuffle or the build is asked for again (the board answers for one done already), and a round of
+    re-reads some answers of which were lost is read again."""
+    def refuse(message, refused):
+        if isinstance(message, SlotRead) and lost is not SlotRead:
+            return False
+        return isinstance(message, lost) and not refused
+    refused = _refusing(monkeypatch, refuse)
+    events = io.StringIO()
+    faults = ("missed_read=0.03",) if lost is SlotRead else ()     # re-reads to answer
+    result = run(run_simulated(get_region("hainan").resolve(), hands=2, seed=1, events=events, faults=faults),
+                 timeout=120)
+    log = [json.loads(line) for line in events.getvalue().splitlines()]
+    assert len(refused) == 1                                        # in the first build
+    assert any(e["event"] == "warning" and "overflowed" in e.get("message", "") for e in log)
+    first = next(e for e in log if e["event"] == "set_check")
+    assert (first["build"], first["ok"]) == (1, True)
     assert result.hands == 2 and audit_events(log) == []
