@@ -47,6 +47,9 @@ class HubHandPorts(_Port):
     async def shown(self, seat: int) -> int:
         return await self._hub.seat_lines.shown(seat)
 
+    def mark(self) -> int:
+        return self._hub.devices.motor.last_heard + 1
+
     async def next_key(self, panels: Sequence[int], keys: Sequence[Key]) -> Press:
         match = pressed(panels, keys)
         await self.until(lambda: self._hub.keys.peek(match))

@@ -155,7 +155,7 @@ DROPPED_WHY = {"before_play": "pressed before play began (nothing to claim yet)"
                "repeated": "pressed again and again while nothing asked for them (the newest 8 are kept)",
                "in_play": "pressed in play where they do nothing (骰子 with no 宝 that seat may change)",
                "events_dropped": "queued when the motor board's event queue overflowed (the restart note asks for them again)",
-               "before_question": "pressed before the question was on the seat's display (they answered an earlier one)",
+               "before_question": "pressed before the question or request they would answer was up (they answered an earlier one)",
                "win_check": "pressed before the win check that answers them was asked, or during it (one 胡, one check)",
                "before_push_in": "pressed before the push-in was asked and the centre open (nothing was pushed in yet)"}
 

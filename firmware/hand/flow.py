@@ -23,7 +23,7 @@ from .bao import BaoDesk
 from .liang import LiangDesk
 from .phases import run_phase
 from .ports import BuiltWall, HandPorts, Press, pressed, record_dropped
-from .questions import Questions
+from .questions import Questions, drop_pressed_before
 from .settlement import SettlementRound
 from .state import NO_UNSEEN, HandOutcome, HandState, Payout, Reveal
 from .tracker import Take, TrackingError, UnseenTakes
@@ -311,6 +311,8 @@ class HandFlow:
             self.hand.rolls_asked = self.rolls_asked
         screens = self.ports.screens
         screens.prompt(seat, roll_prompt(self.rolls_asked) if prompt == ROLL_DICE else prompt)
+        # a 骰子 pressed before this prompt was up (pressed twice for the roll before) rolls nothing
+        await drop_pressed_before(self.ports, seat, (Key.DICE,), (seat, Panel.FRONT))
         await self.ports.next_key((seat, Panel.FRONT), (Key.DICE,))
         screens.prompt(seat, "")
         return await self.ports.roll_dice(count)

@@ -18,6 +18,7 @@ from drivers.table_ui import RELATIVE_SEATS, ROLL_DICE, Key, Phase
 
 from .declarations import opening_kongs, opening_small_wins
 from .ports import HandPorts
+from .questions import drop_made_before
 from .state import HandState
 
 Roll = Callable[[int, int, str], Awaitable[tuple[int, ...]]]      # (seat, dice, prompt) → values
@@ -40,7 +41,10 @@ async def exchange_three(ports: HandPorts, hand: HandState, roll: Roll) -> None:
         ports.recorder.emit("exchange", direction=hand.facts.exchange)
         await ports.journaled()
     name = {"next": RELATIVE_SEATS[0], "opposite": RELATIVE_SEATS[1], "previous": RELATIVE_SEATS[2]}[hand.facts.exchange]
+    asked = ports.mark()
     ports.screens.phase(Phase.EXCHANGE, f":{name}")
+    # a 确认 that reached the table before the exchange was asked says nothing of the tiles passed
+    drop_made_before(ports, asked, (Key.CONFIRM,), tuple(hand.ruleset.players))
     await ports.next_key(tuple(hand.ruleset.players), (Key.CONFIRM,))
 
 

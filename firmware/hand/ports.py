@@ -191,6 +191,10 @@ class HandPorts(Protocol):
         """Until what the screens put on a seat's display is on it; then where its last line stands
         among the motor board's events: a press whose `heard` is below it was pressed before."""
 
+    def mark(self) -> int:
+        """Where the motor board's events stand now: a press whose `heard` is below it reached this
+        controller before now (for what the public display asks: no seat's line to wait for)."""
+
     async def roll_dice(self, count: int) -> tuple[int, ...]: ...
 
     async def compute(self, fn: Callable[..., T], *args: Any) -> T:

@@ -60,10 +60,17 @@ async def confirmed(ports: HandPorts, seat: int, prompt: str) -> None:
     await ports.next_key((seat,), (Key.CONFIRM,))
 
 
-async def drop_pressed_before(ports: HandPorts, seat: int, keys: tuple[Key, ...]) -> None:
-    """Once the seat's last line is on its display, forget the `keys` it pressed before that."""
-    shown = await ports.shown(seat)
-    stale = ports.keys.drop(lambda p: p.panel == seat and p.key in keys and p.made_before(shown))
+async def drop_pressed_before(ports: HandPorts, seat: int, keys: tuple[Key, ...],
+                              panels: tuple[int, ...] | None = None) -> None:
+    """Once the seat's last line is on its display, forget the `keys` pressed before that on its
+    panel (or on `panels`: the front panel's keys reach the same board), recorded as dropped."""
+    drop_made_before(ports, await ports.shown(seat), keys, panels if panels is not None else (seat,))
+
+
+def drop_made_before(ports: HandPorts, mark: int, keys: tuple[Key, ...], panels: tuple[int, ...]) -> None:
+    """Forget the `keys` pressed on `panels` before `mark` (a place among the motor board's events):
+    they answered something asked before, never what is asked now."""
+    stale = ports.keys.drop(lambda p: p.panel in panels and p.key in keys and p.made_before(mark))
     record_dropped(ports.recorder, stale, "before_question")
 
 

@@ -91,6 +91,9 @@ class FakePorts:
     async def shown(self, seat: int) -> int:
         return -1                           # written down at once: no key is older than a line
 
+    def mark(self) -> int:
+        return -1                           # as `shown`
+
     async def next_key(self, panels: Sequence[int], keys: Sequence[Key]) -> Press:
         press = self.keys.take(pressed(panels, keys))
         if press is None:
