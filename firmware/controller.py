@@ -16,20 +16,18 @@ import contextlib
 import gc
 import logging
 import time
-from dataclasses import dataclass
-from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Awaitable, Callable, Sequence, TypeVar
 
-from drivers.display import Display, Touched
-from drivers.errors import CommandRejected, LinkClosed, LinkError, LinkLost, NoResponse, PortBusy, PortError, SessionLost
+from drivers.display import Touched
+from drivers.errors import CommandRejected, LinkClosed, LinkError, LinkLost, NoResponse
 from drivers.messages import EventsDropped, FaultCleared, FaultCode, FaultRaised, Message, SnapshotDone, Status
 from drivers.motor import MotorBoard
-from drivers.link import EventMark, LinkConfig, SessionRef
+from drivers.link import EventMark, SessionRef
 from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchChanged, KeyAction, KeyPressed,
                                     LiftMoved, LiftPosition, SafeStop, ShuffleDone, WallChanged, WallSnapshot)
-from drivers.reconnect import Backoff, Reconnected
+from drivers.reconnect import Reconnected
 from drivers.rfid import RfidBoard
 from drivers.rfid_protocol import HeadRead, SlotRead, ZoneInventory
-from drivers.serial_transport import DEFAULT_BAUDRATE
 from drivers.table_ui import RESTARTED, Key
 from rulesets.definition import Ruleset
 from rulesets.walls import StackPos
@@ -37,6 +35,7 @@ from rulesets.walls import StackPos
 from .build.enrollment import EnrollPorts
 from .build.ports import BuildListener, BuildPorts
 from .build.registry import TileRegistry
+from .devices import Devices
 from .display_watch import DisplayWatch
 from .faults import ControllerFailure, FaultLatch, LatchedFault, SetRejected, board_fault_message
 from .hand.ports import HandListener, HandPorts, KeyQueue, Press, pressed, record_dropped
@@ -54,69 +53,6 @@ T = TypeVar("T")
 log = logging.getLogger("mahjong_table.controller")
 RESEND_AFTER_S = 1.0        # a command failed by a link episode the pump has not seen: sent again after this
 ZONE_INVENTORIES = 2        # a read zone is inventoried this often per read, the tags joined
-
-
-@dataclass(frozen=True)
-class Devices:
-    motor: MotorBoard
-    rfid: RfidBoard
-    display: Display | None = None
-
-
-@contextlib.asynccontextmanager
-async def open_devices(motor: str, rfid: str, display: str | None = None, baudrate: int = DEFAULT_BAUDRATE,
-                       sessions: Mapping[str, SessionRef] | None = None, *, patient: bool = False,
-                       say: Callable[[str], None] | None = None, hold_acks: bool = False) -> AsyncIterator[Devices]:
-    """Open and handshake the boards (and the display, if named); close every one that opened.
-    `sessions` are the link sessions a previous run journaled: a board that still holds one goes
-    on with it, and hands over what it queued while no controller listened (keys pressed, tiles
-    taken during a restart).  `patient`: a board that does not answer yet (a link cut; a port not
-    there yet, on a table with journaled sessions) is tried again with back-off, `say` hearing each wait,
-    and a display that does not answer is opened all the same (E22 until it does).
-    `hold_acks`: a board's event is acknowledged only once released, its journal write committed
-    (TableSession): a controller killed before that gets it again when it resumes the session."""
-    opened: list = []
-    sessions = sessions or {}
-    try:
-        for board, url, source in ((MotorBoard, motor, "motor"), (RfidBoard, rfid, "rfid")):
-            opening = lambda: board.open(url, baudrate=baudrate, session=sessions.get(source),  # noqa: E731
-                                         config=LinkConfig(hold_acks=hold_acks))
-            # a port missing altogether is waited for only on a table that ran before (its ports were there:
-            # a USB adapter not back yet); on a first start it is most likely a mistake in the configuration
-            retried = _NOT_ANSWERING + ((PortError,) if sessions else ())
-            opened.append(await (_open_patiently(opening, retried, say) if patient else opening()))
-        if display is not None:
-            # patient: a display not answering yet is no reason to stop; the display watch latches
-            # E22 and paints it once it answers, as when it goes silent later (or opens its port once
-            # it is back, on a table that ran before: an adapter not plugged in yet, as for the boards)
-            opened.append(await Display.open(display, baudrate=baudrate, must_answer=not patient,
-                                             may_be_absent=patient and bool(sessions)))
-        yield Devices(opened[0], opened[1], opened[2] if display is not None else None)
-    finally:
-        for device in opened:
-            with contextlib.suppress(Exception):
-                await device.close()
-
-
-_NOT_ANSWERING = (NoResponse, LinkLost, SessionLost)
-
-
-async def _open_patiently(opening: Callable[[], Awaitable[T]], retried: tuple[type[Exception], ...],
-                          say: Callable[[str], None] | None, backoff: Backoff = Backoff(first=0.5, most=5.0)) -> T:
-    """`opening()` until a board answers; any error but the `retried` ones (another board on the
-    port, a protocol this controller does not speak) is raised at once."""
-    attempt = 0
-    while True:
-        attempt += 1
-        try:
-            return await opening()
-        except PortBusy:
-            raise                   # another controller holds the port: waiting would fight it for the board
-        except retried as error:
-            delay = backoff.delay(attempt)
-            if say is not None:
-                say(f"{error}: 连接中断 重连中 — trying again in {delay:.1f} s (attempt {attempt})")
-            await asyncio.sleep(delay)
 
 
 class TableController:
@@ -695,4 +631,4 @@ def monotonic_clock() -> Callable[[], float]:
     return lambda: time.monotonic() - start
 
 
-__all__ = ["Devices", "TableController", "monotonic_clock", "open_devices"]
+__all__ = ["TableController", "monotonic_clock"]

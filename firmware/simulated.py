@@ -18,7 +18,8 @@ from simulator.spawn import SimulatorProcess
 from simulator.table import Endpoints, SimulatedTable
 
 from .build.registry import Registered, TileRegistry
-from .controller import TableController, monotonic_clock, open_devices
+from .controller import TableController, monotonic_clock
+from .devices import open_devices
 from .journal import journaled_links
 from .panel import Settings
 from .records.ledger import Ledger

@@ -126,7 +126,8 @@ def import_registry(registry: TileRegistry, source: Path, replace: bool) -> int:
 
 async def _enroll(config: TableConfig, registry: TileRegistry, tile_set, args) -> int:
     from drivers.serial_transport import DEFAULT_BAUDRATE
-    from firmware.controller import TableController, open_devices
+    from firmware.controller import TableController
+    from firmware.devices import open_devices
     from firmware.records.recorder import FlightRecorder
     from rulesets.regions import get_region
 

@@ -309,7 +309,8 @@ def _table_books(config: TableConfig, db_path: Path, events_path: str | None):
 
 
 async def _run_real(ruleset, config: TableConfig, args, events, books, say: _Say, serving=None) -> int:
-    from firmware.controller import TableController, monotonic_clock, open_devices
+    from firmware.controller import TableController, monotonic_clock
+    from firmware.devices import open_devices
     from firmware.records.recorder import FlightRecorder
     from firmware.records.store import Store, ThreadedSink
     from firmware.journal import journaled_links

@@ -69,7 +69,7 @@ def test_a_display_not_plugged_in_at_a_restart_is_opened_once_it_is_there(tmp_pa
     opened once it is there — a missing display never keeps the table from playing."""
     from drivers.errors import PortError
     from drivers.link import SessionRef
-    from firmware.controller import open_devices
+    from firmware.devices import open_devices
 
     async def go():
         table = SimulatedTable(seed=2, speed=0, faults=parse_faults(()))

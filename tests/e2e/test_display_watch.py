@@ -67,7 +67,7 @@ def test_a_display_silent_at_start_does_not_stop_a_table_run_patiently():
     paint it once it answers, as when it goes silent later (the campaign, 云南 80060: status 1, "no
     answer from the display", at a restart).  Unpatient (a test's table), it is still an error."""
     from drivers.errors import NoResponse
-    from firmware.controller import open_devices
+    from firmware.devices import open_devices
 
     async def go():
         table = SimulatedTable(seed=2, speed=0, faults=parse_faults(()))

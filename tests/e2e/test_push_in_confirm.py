@@ -12,7 +12,6 @@ import io
 import json
 
 from drivers.motor_protocol import Key, LiftPosition
-from drivers.table_ui import Phase
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
 from tests.asyncio_support import run

@@ -9,7 +9,8 @@ from drivers.serial_transport import DEFAULT_BAUDRATE
 from drivers.table_ui import Key, Panel, parse_enroll_prompt
 from firmware.build.enrollment import enroll_set
 from firmware.build.registry import TileRegistry
-from firmware.controller import TableController, open_devices
+from firmware.controller import TableController
+from firmware.devices import open_devices
 from firmware.hand.ports import Press, pressed
 from firmware.records.recorder import FlightRecorder
 from rulesets.regions import get_region

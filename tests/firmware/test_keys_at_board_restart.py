@@ -8,7 +8,8 @@ from types import SimpleNamespace
 
 from drivers.table_ui import Key
 from firmware.build.registry import TileRegistry
-from firmware.controller import Devices, TableController
+from firmware.controller import TableController
+from firmware.devices import Devices
 from firmware.hand.ports import Press
 from firmware.records.recorder import FlightRecorder
 from rulesets.regions import get_region

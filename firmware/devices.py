@@ -1,0 +1,89 @@
+"""The table's devices: the two boards and the display, opened and handshaken together.
+
+A board that does not answer at the start (a link cut), or whose port is not there yet on a table
+that ran before (a USB adapter not back yet), is tried again with back-off; the display is opened
+patiently as well, its silence a fault of its own (E22) that the display watch mends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass
+from typing import AsyncIterator, Awaitable, Callable, Mapping, TypeVar
+
+from drivers.display import Display
+from drivers.errors import LinkLost, NoResponse, PortBusy, PortError, SessionLost
+from drivers.link import LinkConfig, SessionRef
+from drivers.motor import MotorBoard
+from drivers.reconnect import Backoff
+from drivers.rfid import RfidBoard
+from drivers.serial_transport import DEFAULT_BAUDRATE
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Devices:
+    motor: MotorBoard
+    rfid: RfidBoard
+    display: Display | None = None
+
+
+@contextlib.asynccontextmanager
+async def open_devices(motor: str, rfid: str, display: str | None = None, baudrate: int = DEFAULT_BAUDRATE,
+                       sessions: Mapping[str, SessionRef] | None = None, *, patient: bool = False,
+                       say: Callable[[str], None] | None = None, hold_acks: bool = False) -> AsyncIterator[Devices]:
+    """Open and handshake the boards (and the display, if named); close every one that opened.
+    `sessions` are the link sessions a previous run journaled: a board that still holds one goes
+    on with it, and hands over what it queued while no controller listened (keys pressed, tiles
+    taken during a restart).  `patient`: a board that does not answer yet (a link cut; a port not
+    there yet, on a table with journaled sessions) is tried again with back-off, `say` hearing each wait,
+    and a display that does not answer is opened all the same (E22 until it does).
+    `hold_acks`: a board's event is acknowledged only once released, its journal write committed
+    (TableSession): a controller killed before that gets it again when it resumes the session."""
+    opened: list = []
+    sessions = sessions or {}
+    try:
+        for board, url, source in ((MotorBoard, motor, "motor"), (RfidBoard, rfid, "rfid")):
+            opening = lambda: board.open(url, baudrate=baudrate, session=sessions.get(source),  # noqa: E731
+                                         config=LinkConfig(hold_acks=hold_acks))
+            # a port missing altogether is waited for only on a table that ran before (its ports were there:
+            # a USB adapter not back yet); on a first start it is most likely a mistake in the configuration
+            retried = _NOT_ANSWERING + ((PortError,) if sessions else ())
+            opened.append(await (_open_patiently(opening, retried, say) if patient else opening()))
+        if display is not None:
+            # patient: a display not answering yet is no reason to stop; the display watch latches
+            # E22 and paints it once it answers, as when it goes silent later (or opens its port once
+            # it is back, on a table that ran before: an adapter not plugged in yet, as for the boards)
+            opened.append(await Display.open(display, baudrate=baudrate, must_answer=not patient,
+                                             may_be_absent=patient and bool(sessions)))
+        yield Devices(opened[0], opened[1], opened[2] if display is not None else None)
+    finally:
+        for device in opened:
+            with contextlib.suppress(Exception):
+                await device.close()
+
+
+_NOT_ANSWERING = (NoResponse, LinkLost, SessionLost)
+
+
+async def _open_patiently(opening: Callable[[], Awaitable[T]], retried: tuple[type[Exception], ...],
+                          say: Callable[[str], None] | None, backoff: Backoff = Backoff(first=0.5, most=5.0)) -> T:
+    """`opening()` until a board answers; any error but the `retried` ones (another board on the
+    port, a protocol this controller does not speak) is raised at once."""
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            return await opening()
+        except PortBusy:
+            raise                   # another controller holds the port: waiting would fight it for the board
+        except retried as error:
+            delay = backoff.delay(attempt)
+            if say is not None:
+                say(f"{error}: 连接中断 重连中 — trying again in {delay:.1f} s (attempt {attempt})")
+            await asyncio.sleep(delay)
+
+
+__all__ = ["Devices", "open_devices"]
