@@ -18,9 +18,10 @@ MOTOR_NAMES = ("mixer", "lane0", "lane1", "lane2", "lane3", "side_lift0", "side_
                "side_lift2", "side_lift3", "centre_lift", "dice")
 WIRE_FAULTS = ("corrupt", "drop", "duplicate", "delay")
 READ_FAULTS = ("missed_read", "doubled_read", "foreign_tag")
+PANEL_FAULTS = ("key_bounce",)
 TILE_FAULTS = {"missing_tile": "missing_tiles", "extra_tile": "extra_tiles", "duplicate_tag": "duplicate_tags"}
 FAULT_NAMES = (*WIRE_FAULTS, "silent", "reset", "jam", "hatch_open", "overcurrent", "overtemp",
-               "dice_stall", *READ_FAULTS, *TILE_FAULTS)
+               "dice_stall", *READ_FAULTS, *PANEL_FAULTS, *TILE_FAULTS)
 
 
 @dataclass
@@ -48,6 +49,7 @@ class TableFaults:
     missed_read: float = 0.0                                  # per head read / zone tag
     doubled_read: float = 0.0                                 # previous tile read again
     foreign_tag: float = 0.0                                  # a stray tag joins a read
+    key_bounce: float = 0.0                                   # a key press reported twice (a chattering switch, a double press)
     missing_tiles: int = 0                                    # tiles lost at start
     extra_tiles: int = 0                                      # stray tiles added at start
     duplicate_tags: int = 0                                   # tiles given another tile's UID
@@ -59,7 +61,8 @@ FAULT_HELP = (
     "motor, rfid or display; default motor and rfid; delay stalls the board-to-host direction "
     "40 ms), [DEVICE:]silent, [DEVICE:]reset=SECONDS (a reboot after SECONDS of table time; "
     "display too), jam=LANE[:PUSHES], hatch_open, overcurrent=MOTOR, overtemp, dice_stall, "
-    "missed_read|doubled_read|foreign_tag[=P], missing_tile|extra_tile|duplicate_tag[=N]")
+    "missed_read|doubled_read|foreign_tag[=P], key_bounce[=P] (a key press reported twice), "
+    "missing_tile|extra_tile|duplicate_tag[=N]")
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,7 @@ def read_fault(text: str, *, clearing: bool = False) -> FaultItem:
 
 
 def _value(name: str, text: str | None) -> float | int | tuple[int, int] | None:
-    if name in WIRE_FAULTS or name in READ_FAULTS:
+    if name in WIRE_FAULTS or name in READ_FAULTS or name in PANEL_FAULTS:
         return _probability("0.05" if text is None else text)
     if name == "reset":
         return _positive(text or "")
@@ -167,7 +170,7 @@ def _switch(item: FaultItem, faults: TableFaults, on: bool) -> None:
             _forget(faults.overcurrent, value)
     elif name in ("hatch_open", "overtemp", "dice_stall"):
         setattr(faults, "overheated" if name == "overtemp" else name, on)
-    elif name in READ_FAULTS:
+    elif name in READ_FAULTS or name in PANEL_FAULTS:
         setattr(faults, name, value if on else 0.0)
     elif on:
         setattr(faults, TILE_FAULTS[name], value)

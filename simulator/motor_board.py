@@ -55,7 +55,8 @@ class BuildProgress:
 
 class MotorBoardSim(WorldObserver):
     def __init__(self, world: World, clock: VirtualClock, faults: TableFaults, *,
-                 shuffle_rng: random.Random, dice_rng: random.Random, timings: Timings = Timings(),
+                 shuffle_rng: random.Random, dice_rng: random.Random, bounce_rng: random.Random | None = None,
+                 timings: Timings = Timings(),
                  boot_counter: int = 1, version: int = PROTOCOL_VERSION,
                  build: str = "mahjong-sim motor 1.0") -> None:
         self.world = world
@@ -71,6 +72,7 @@ class MotorBoardSim(WorldObserver):
         self.link: BoardLink | None = None
         self._shuffle_rng = shuffle_rng
         self._dice_rng = dice_rng
+        self._bounce_rng = bounce_rng or random.Random("bounce")
         self._jobs: dict[str, asyncio.Task[None]] = {}
         self._moving: set[int] = set()
         self._build: BuildProgress | None = None
@@ -483,7 +485,10 @@ class MotorBoardSim(WorldObserver):
         self.emit(WallChanged(side, stack, tiles))
 
     def key_pressed(self, panel: int, key: Key, long: bool) -> None:
-        self.emit(KeyPressed(panel, key, KeyAction.LONG_PRESS if long else KeyAction.PRESS))
+        press = KeyPressed(panel, key, KeyAction.LONG_PRESS if long else KeyAction.PRESS)
+        self.emit(press)
+        if self.faults.key_bounce and self._bounce_rng.random() < self.faults.key_bounce:
+            self.emit(press)            # the switch chattered, or a finger pressed twice: the same press again
         if key == Key.STOP and panel == Panel.FRONT:
             self.trip(FaultCode.EMERGENCY_STOP, 1, BuildStop.EMERGENCY_STOP)
 

@@ -26,7 +26,7 @@ from rulesets.tilesets import SET_136, TileSet
 from .clock import VirtualClock, VirtualTimer
 from .display_sim import DisplaySim
 from .endpoints import PtyEndpoint, SocketEndpoint
-from .faults import (DEVICES, READ_FAULTS, WIRE_FAULTS, FaultItem, TableFaults, WireFaults,
+from .faults import (DEVICES, PANEL_FAULTS, READ_FAULTS, WIRE_FAULTS, FaultItem, TableFaults, WireFaults,
                      apply_fault, clear_settings, read_fault)
 from .motor_board import MotorBoardSim, Timings
 from .rfid_board import RfidBoardSim
@@ -68,7 +68,8 @@ class SimulatedTable:
         self._next_serial = 0
         self.motor = MotorBoardSim(self.world, self.clock, self.faults, timings=timings,
                                    shuffle_rng=random.Random(f"{seed}/shuffle"),
-                                   dice_rng=random.Random(f"{seed}/dice"), version=motor_version)
+                                   dice_rng=random.Random(f"{seed}/dice"),
+                                   bounce_rng=random.Random(f"{seed}/bounce"), version=motor_version)
         self.rfid = RfidBoardSim(self.world, self.faults, rng=random.Random(f"{seed}/rfid"),
                                  foreign_uids=self._foreign, version=rfid_version)
         self.display = DisplaySim(changes=self.world.changes)
@@ -449,7 +450,7 @@ class SimulatedTable:
         for device in DEVICES:
             for name in (*WIRE_FAULTS, "silent", "reset"):
                 self.clear_fault(f"{device}:{name}")
-        for name in ("jam", "hatch_open", "overcurrent", "overtemp", "dice_stall", *READ_FAULTS):
+        for name in ("jam", "hatch_open", "overcurrent", "overtemp", "dice_stall", *READ_FAULTS, *PANEL_FAULTS):
             self.clear_fault(name)
 
     def clear_fault(self, text: str) -> FaultItem:

@@ -9,8 +9,8 @@ import pytest
 from drivers.errors import BoardReset, CommandRejected, ProtocolVersionMismatch
 from drivers.messages import FaultCleared, FaultCode, FaultRaised, SnapshotDone, Status
 from drivers.motor import MotorBoard
-from drivers.motor_protocol import (BuildDone, BuildStop, BuildStopped, DiceRolled, HatchChanged,
-                                    LiftPosition, Motor, SafeStop, ShuffleDone)
+from drivers.motor_protocol import (BuildDone, BuildStop, BuildStopped, DiceRolled, HatchChanged, Key, KeyAction,
+                                    KeyPressed, LiftPosition, Motor, SafeStop, ShuffleDone)
 from drivers.rfid_protocol import HeadRead
 from simulator import FAULT_HELP, SimulatedTable, TableFaults, parse_fault, parse_faults
 from simulator.faults import FAULT_NAMES
@@ -160,6 +160,20 @@ def test_dice_are_seeded_or_forced():
             await motor.roll_dice()
             rolled = (await collect_until(motor, DiceRolled))[-1].values
             assert all(1 <= v <= 6 for v in rolled)
+    run(main())
+
+
+def test_fault_key_bounce_reports_a_press_twice_until_cleared():
+    """A chattering switch (or a finger that pressed twice): the board reports the same press twice."""
+    async def main():
+        table = SimulatedTable(seed=8, speed=0, faults=parse_faults(["key_bounce=1"]))
+        async with connected(table) as (motor, rfid):
+            table.press(2, Key.CONFIRM)
+            assert await collect_count(motor, KeyPressed, 2) == [KeyPressed(2, Key.CONFIRM, KeyAction.PRESS)] * 2
+            table.clear_fault("key_bounce")
+            table.press(2, Key.HU)
+            table.press(3, Key.HU)
+            assert [(e.panel, e.key) for e in await collect_count(motor, KeyPressed, 2)] == [(2, Key.HU), (3, Key.HU)]
     run(main())
 
 
