@@ -69,7 +69,6 @@ class TableController:
         self.keys = KeyQueue()
         self.faults = FaultLatch()
         self.lifts: dict[int, int] = {}
-        self.lifts_heard: dict[int, int] = {}      # each lift's last LiftMoved: its place among the motor board's events
         self.wall_sensors: dict[int, tuple[int, ...]] = {}     # tiles per stack, as the sensors last said
         self.hatch_open = False
         self.link_error: LinkError | None = None               # a failure no reconnection mends
@@ -525,7 +524,6 @@ class TableController:
                     self._build.on_build_event(event)
             case LiftMoved():
                 self.lifts[event.lift] = event.position
-                self.lifts_heard[event.lift] = self.devices.motor.last_heard
             case HatchChanged():
                 self._interlock(bool(event.open))
             case FaultRaised():

@@ -604,15 +604,14 @@ class TableSession:
         """The centre opens; the players push every tile in and press 确认.  Then the message says the
         machine is at work, so a second push-in (after a clear-out) reads as a new request."""
         hub = self.hub
-        asked = hub.devices.motor.last_heard + 1       # the board's events heard so far came before the request
+        # a 确认 that reached the table before this request pushed nothing in: pressed twice at 荒庄, or
+        # one a board sent again — taken, it lowered the plates under the last hand's tiles (with no
+        # dead wall nothing lay on them to refuse it: campaign 470018).  Not "before the centre
+        # opened": a restarted controller that had not heard yet that the centre stood open counted
+        # the 确认 the players pressed on its note as early, and waited for ever (campaign 510013)
+        record_dropped(hub.recorder, hub.keys.drop(lambda p: p.key == Key.CONFIRM), "before_push_in")
         hub.presenter.phase(Phase.PUSH_IN, self.flow.take_note())
         await self._centre(LiftPosition.DOWN)
-        # a 确认 pressed before this request, or before the centre opened, pushed nothing in: pressed
-        # twice at 荒庄, or sent again to a restarted controller — taken, it lowered the plates under
-        # the last hand's tiles (with no dead wall nothing lay on them to refuse it: campaign 470018)
-        before = max(asked, hub.lifts_heard.get(CENTRE_LIFT, -1))
-        stale = hub.keys.drop(lambda p: p.key == Key.CONFIRM and p.made_before(before))
-        record_dropped(hub.recorder, stale, "before_push_in")
         await hub.next_key(tuple(hub.ruleset.players) + (Panel.FRONT,), (Key.CONFIRM,))
         hub.presenter.phase(Phase.BUILDING)
 

@@ -157,7 +157,7 @@ DROPPED_WHY = {"before_play": "pressed before play began (nothing to claim yet)"
                "events_dropped": "queued when the motor board's event queue overflowed (the restart note asks for them again)",
                "before_question": "pressed before the question or request they would answer was up (they answered an earlier one)",
                "win_check": "pressed before the win check that answers them was asked, or during it (one 胡, one check)",
-               "before_push_in": "pressed before the push-in was asked and the centre open (nothing was pushed in yet)"}
+               "before_push_in": "pressed before the push-in was asked (nothing was pushed in yet)"}
 
 
 def _keys_dropped(e: Mapping[str, Any]) -> Line:

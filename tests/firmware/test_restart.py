@@ -750,3 +750,43 @@ def test_a_set_below_that_the_journal_does_not_name_is_read_where_it_lies(tmp_pa
     assert warnings and "NOT_READY" in warnings[0]
     assert all(e["ok"] for e in after if e["event"] == "set_check")
     assert len([e for e in after if e["event"] == "hand_end"]) == 2 and result.hands == 2
+
+
+
+def test_a_restart_at_the_push_in_takes_the_confirm_pressed_on_its_note(tmp_path, monkeypatch):
+    """A controller stopped with the centre open for the push-in: the restarted one asks for it again
+    with the restart note, and opens the centre, which is open already. The players push (nothing left)
+    and press 确认 on the note. A restarted controller that had not heard yet where the centre stood
+    (here its board's snapshot leaves the centre out; in the campaign the card was full as it started)
+    heard that 确认 before the centre's report, counted it as pressed before the centre opened, dropped
+    it, and waited at the push-in for ever (campaign 510013, 百搭)."""
+    from drivers.motor_protocol import Lift, LiftMoved
+    from drivers.table_ui import Phase
+    from simulator.motor_board import MotorBoardSim
+
+    real_emit = MotorBoardSim.emit
+
+    def emit(board, message):
+        if isinstance(message, LiftMoved) and message.lift == Lift.CENTRE and emit.in_snapshot:
+            return                                  # the snapshot says nothing of the centre
+        real_emit(board, message)
+    emit.in_snapshot = False
+    real_snapshot = MotorBoardSim._snapshot
+
+    def snapshot(board, command):
+        emit.in_snapshot = True
+        try:
+            return real_snapshot(board, command)
+        finally:
+            emit.in_snapshot = False
+    monkeypatch.setattr(MotorBoardSim, "emit", emit)
+    monkeypatch.setattr(MotorBoardSim, "_snapshot", snapshot)
+
+    def at_the_push_in(table) -> bool:
+        return table.world.centre == LiftPosition.DOWN and \
+            table.display.text("main", "t_msg").startswith(Phase.PUSH_IN.value)
+
+    result, before, after = run(crash_and_restart("guangshui", 3, str(tmp_path / "table.db"),
+                                                  crash_when=at_the_push_in), timeout=120)
+    assert result.hands == 2
+    assert not [e for e in after if e["event"] == "keys_dropped" and e["why"] == "before_push_in"]
