@@ -138,6 +138,7 @@ class PlayersView:
     errors: tuple[str, ...]
     stats: Mapping[str, int]
     journal: tuple[str, ...] = ()     # their last actions, oldest first: "t seat what detail"
+    waiting_in: tuple[str, ...] = ()  # where their task waits: its await chain, outermost first
 
 
 # -- the client ----------------------------------------------------------------------------------
@@ -289,7 +290,7 @@ class ControlClient:
         result = await self.request("players")
         return PlayersView(result["running"], result["error"], result["hands"],
                            tuple(result["errors"]), MappingProxyType(dict(result["stats"])),
-                           tuple(result.get("journal", ())))
+                           tuple(result.get("journal", ())), tuple(result.get("waiting_in", ())))
 
     async def stop(self) -> None:
         """Stop the simulator process (it answers, then exits)."""

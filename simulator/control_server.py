@@ -24,7 +24,7 @@ from .world import SIDES, SimulatorError
 
 Operation = Callable[[dict[str, Any]], Awaitable[Any]]
 _MISSING = object()
-JOURNAL_SHOWN = 30          # the players' last actions the `players` op tells (what they are waiting on)
+JOURNAL_SHOWN = 60          # the players' last actions the `players` op tells (what they are waiting on)
 
 
 def _arg(request: dict[str, Any], name: str, kinds: tuple[type, ...], default: Any = _MISSING) -> Any:
@@ -46,6 +46,18 @@ def _seconds(request: dict[str, Any]) -> float:
 
 def _lift(position: LiftPosition) -> str:
     return position.name.lower()
+
+
+def awaiting(task: asyncio.Task) -> list[str]:
+    """Where a task waits: its coroutines' await chain, outermost first ("file:line function"); for
+    the report of a table that stalled (what were the players waiting for?)."""
+    chain: list[str] = []
+    coro: Any = task.get_coro()
+    while coro is not None and getattr(coro, "cr_frame", None) is not None and len(chain) < 40:
+        frame = coro.cr_frame
+        chain.append(f"{frame.f_code.co_filename.rsplit('/', 1)[-1]}:{frame.f_lineno} {frame.f_code.co_name}")
+        coro = coro.cr_await
+    return chain
 
 
 class TableControl:
@@ -152,7 +164,8 @@ class TableControl:
         recent = self.players.journal[-JOURNAL_SHOWN:]
         return {"running": not task.done(), "error": error, "hands": self.players.stats.hands,
                 "errors": self.players.errors, "stats": stats,
-                "journal": [f"{a.t:.2f} {a.seat} {a.what} {a.detail}".rstrip() for a in recent]}
+                "journal": [f"{a.t:.2f} {a.seat} {a.what} {a.detail}".rstrip() for a in recent],
+                "waiting_in": awaiting(task)}
 
     async def _stop(self, request: dict[str, Any]) -> Any:
         self._request_stop()

@@ -416,7 +416,7 @@ async def _table_seen(sim: SimulatorProcess) -> str:
     return (f"page {table.page} {message}, seats {[list(lines) for lines in table.seats]}, "
             f"walls {[sum(w) for w in table.walls]}, lifts {dict(table.lifts)}, faults {dict(table.faults)}; players "
             f"running {players.running}, error {players.error}, errors {list(players.errors)[-14:]}, "
-            f"their last actions {list(players.journal)}")
+            f"their last actions {list(players.journal)}, waiting in {list(players.waiting_in)}")
 
 
 def _last_words(log: Path) -> str:

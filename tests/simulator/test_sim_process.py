@@ -120,6 +120,8 @@ def test_the_players_play_in_the_simulators_own_loop():
             assert info["ruleset"] == "changchun" and info["tile_sets"] == [136, 136]
             players = await sim.control.players()
             assert players.running and players.error is None and players.hands == 0
+            # where they wait (for a table that stalls, the report says it): no controller, no screens
+            assert players.waiting_in[0].endswith(" run") and any(" _play" in f for f in players.waiting_in)
     run(main(), timeout=60)
 
 
