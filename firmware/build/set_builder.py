@@ -120,7 +120,7 @@ class SetBuilder:
         """A board's event queue overflowed (protocol.md §3.4): what it told of this set may be lost.
         Lost head reads leave their slots unread, and the re-reads read them; a round of re-reads
         whose answers may be lost is asked again; a shuffle or a build is asked for again, and the
-        board answers it for one it had done (a build: `_asked_again`)."""
+        board answers it for one it had done (a build: `_resumed`)."""
         if source == "rfid":
             self._rereads_lost += 1
         elif self.machine.state in ("shuffling", "building"):
@@ -176,11 +176,7 @@ class SetBuilder:
         self.map = WallMap(None, begun.stacks, ports.registry)
         self._events.clear()
         self._heads_trusted = ports.rfid.identity.boot_counter == begun.rfid_boot
-        try:
-            await ports.motion(lambda: ports.motor.build(begun.stacks, resume=True))
-        except CommandRejected as error:
-            if error.status != Status.NOT_READY:
-                raise
+        if not await self._resumed(begun.stacks):
             return await self.build(after_restart=True)
         await self.machine.resume_build()
         counts = await self._run_build(begun.stacks)
@@ -191,10 +187,10 @@ class SetBuilder:
         ports = self.ports
         while True:
             done = await ports.until(lambda: self._take_event(BuildDone, BuildStopped, Interrupted, ReportLost))
-            if isinstance(done, ReportLost):
-                if await self._asked_again(stacks):
+            if isinstance(done, ReportLost):             # asked again: a board that refuses was done,
+                if await self._resumed(stacks):          # and its lowered plates took the set
                     continue
-                return tuple(2 * n for n in stacks)      # done: the set lies on the lowered plates
+                return tuple(2 * n for n in stacks)
             if isinstance(done, Interrupted):            # a board restarted: its slots are all read again
                 self._heads_trusted = False
                 if done.source == "rfid":
@@ -207,11 +203,10 @@ class SetBuilder:
             await ports.until(lambda: not ports.fault_latched())   # a person cleared the jam
             await self._build_on(stacks)
 
-    async def _asked_again(self, stacks: tuple[int, int, int, int]) -> bool:
-        """Build(resume) once the build's report may be lost: a board still building is waited for
-        (BUSY), then tells BuildDone again for the stacks its channels hold, or goes on from them (True).
-        False: it holds no build and refuses (NOT_READY) — it was done, and the plates, lowered,
-        took the set from the channels."""
+    async def _resumed(self, stacks: tuple[int, int, int, int]) -> bool:
+        """Build(resume): True when the board goes on from the stacks its channels hold (a board
+        still building is waited for, BUSY; one done tells BuildDone again); False when it holds no
+        build to go on with and refuses (NOT_READY)."""
         ports = self.ports
         try:
             await ports.motion(lambda: ports.motor.build(stacks, resume=True))
@@ -225,13 +220,8 @@ class SetBuilder:
         """Go on with the build.  A motor board that rebooted before a stack was built holds none to go
         on with (NOT_READY: the tiles are all still in the mixer), so it is asked for the build anew —
         before, the refusal stopped the table (campaign with read faults, seed 340018, 八枝)."""
-        ports = self.ports
-        try:
-            await ports.motion(lambda: ports.motor.build(stacks, resume=True))
-        except CommandRejected as error:
-            if error.status != Status.NOT_READY:
-                raise
-            await ports.motion(lambda: ports.motor.build(stacks))
+        if not await self._resumed(stacks):
+            await self.ports.motion(lambda: self.ports.motor.build(stacks))
 
     async def _finish(self, wall_map: WallMap, counts: tuple[int, ...]) -> WallMap:
         total = sum(counts)
