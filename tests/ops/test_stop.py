@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from simulator.control_server import JOURNAL_SHOWN
 from tests.asyncio_support import run
 from tests.ops.simulated_table import simulated_table
 from tests.reliability.campaign import Controller, card_of, recorder_lines
@@ -80,7 +81,7 @@ def test_a_signal_stops_the_motors_keeps_the_hand_and_the_next_start_settles_it_
     numbers = [(s, n) for s, n, _ in hands]
     assert len(numbers) == len(set(numbers))               # never settled twice
     assert len({s for s, _ in numbers}) == 1               # the same session goes on
-    assert players.running and len(players.journal) == 30  # what they did last: "time seat what detail"
+    assert players.running and len(players.journal) == JOURNAL_SHOWN   # what they did last: "time seat what detail"
     assert all(float(line.split()[0]) >= 0 and int(line.split()[1]) in (-1, 0, 1, 2, 3) for line in players.journal)
 
 
