@@ -178,7 +178,8 @@ class WinCheck:
         return [t for t in laid if t is not None], stray_tags(laid)
 
     async def _manual_entry(self, hand: HandState, seat: int) -> list[Tile]:
-        """The read zone could not read the hand: enter it on the seat panel, tile by tile."""
+        """The read zone could not read the hand: enter it on the seat panel, tile by tile (◀ ▶ choose,
+        确认 adds, a long ◀ takes the last one back: a 确认 pressed twice entered a tile twice, 胡 ends)."""
         kinds = [k for k in hand.ruleset.tiles.kinds if not k.is_flower]
         entered: list[Tile] = []
         index = 0
@@ -189,6 +190,9 @@ class WinCheck:
                 return entered
             if press.key == Key.CONFIRM:
                 entered.append(kinds[index])
+            elif press.key == Key.LEFT and press.long:
+                if entered:
+                    entered.pop()
             else:
                 index = (index + (1 if press.key == Key.RIGHT else -1)) % len(kinds)
 
