@@ -97,10 +97,12 @@ class KeyQueue:
     def drop(self, match: KeyMatch) -> tuple[Press, ...]:
         """Take every press that matches out of the queue, oldest first (answering nothing: the caller
         says so, `record_dropped`)."""
-        dropped = tuple(p for p in self._presses if match(p))
-        if dropped:
-            self._presses = [p for p in self._presses if not match(p)]
-        return dropped
+        kept: list[Press] = []
+        dropped: list[Press] = []
+        for press in self._presses:
+            (dropped if match(press) else kept).append(press)
+        self._presses = kept
+        return tuple(dropped)
 
     def take_all(self) -> tuple[Press, ...]:
         """Every press, oldest first, taken out of the queue (answering nothing: the caller says so)."""
