@@ -18,39 +18,9 @@ from rulesets.regions import get_region
 from tests.asyncio_support import run
 
 
-def test_takes_lost_with_an_overflowed_queue_are_read_back_from_the_sensors(monkeypatch):
-    real_emit = BoardLink.emit
-    refused: list[WallChanged] = []
-
-    def emit(link, message):
-        # a few takes refused, as by a full queue: the board tells the count once there is room
-        if isinstance(message, WallChanged) and message.tiles < 2 and len(refused) < 3 and emit.armed:
-            refused.append(message)
-            link._refused += 1
-            return False
-        return real_emit(link, message)
-    emit.armed = False
-    monkeypatch.setattr(BoardLink, "emit", emit)
-
-    def heard(event):
-        if event["event"] == "take" and event["hand"] == 1 and event["reason"] == "draw" and event["live"] < 70:
-            emit.armed = True
-
-    events = io.StringIO()
-    result = run(run_simulated(get_region("hainan").resolve(), hands=2, seed=1, events=events, on_event=heard),
-                 timeout=120)
-    log = [json.loads(line) for line in events.getvalue().splitlines()]
-    assert len(refused) == 3
-    said = [e["message"] for e in log if e["event"] == "warning" and "overflowed" in e.get("message", "")]
-    assert sum(int(re.search(r"(\d+) event\(s\) lost", m).group(1)) for m in said) == 3, said
-    assert not [e for e in log if e["event"] == "take" and not e["in_order"]]
-    assert not [e for e in log if e["event"] == "hand_end" and e["result"] == "void"]
-    assert result.hands == 2 and audit_events(log) == []
-
-
 def _refusing(monkeypatch, refuse) -> list:
-    """The boards' links refuse the events `refuse(message)` picks, as by a full queue (once each);
-    the board tells their count once there is room (EventsDropped)."""
+    """The boards' links refuse the events `refuse(message, refused so far)` picks, as a full queue
+    would; the board tells their count once there is room (EventsDropped)."""
     real_emit = BoardLink.emit
     refused: list = []
 
@@ -62,6 +32,28 @@ def _refusing(monkeypatch, refuse) -> list:
         return real_emit(link, message)
     monkeypatch.setattr(BoardLink, "emit", emit)
     return refused
+
+
+def test_takes_lost_with_an_overflowed_queue_are_read_back_from_the_sensors(monkeypatch):
+    armed: list[bool] = []
+    # a few takes refused, as by a full queue, from the middle of hand 1 on
+    refused = _refusing(monkeypatch, lambda message, refused: bool(armed) and isinstance(message, WallChanged)
+                        and message.tiles < 2 and len(refused) < 3)
+
+    def heard(event):
+        if event["event"] == "take" and event["hand"] == 1 and event["reason"] == "draw" and event["live"] < 70:
+            armed.append(True)
+
+    events = io.StringIO()
+    result = run(run_simulated(get_region("hainan").resolve(), hands=2, seed=1, events=events, on_event=heard),
+                 timeout=120)
+    log = [json.loads(line) for line in events.getvalue().splitlines()]
+    assert len(refused) == 3
+    said = [e["message"] for e in log if e["event"] == "warning" and "overflowed" in e.get("message", "")]
+    assert sum(int(re.search(r"(\d+) event\(s\) lost", m).group(1)) for m in said) == 3, said
+    assert not [e for e in log if e["event"] == "take" and not e["in_order"]]
+    assert not [e for e in log if e["event"] == "hand_end" and e["result"] == "void"]
+    assert result.hands == 2 and audit_events(log) == []
 
 
 @pytest.mark.parametrize("lost", [BuildDone, ShuffleDone, SlotRead])
