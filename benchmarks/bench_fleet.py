@@ -30,6 +30,7 @@ import concurrent.futures
 import json
 import multiprocessing
 import os
+import shutil
 import sqlite3
 import statistics
 import sys
@@ -251,6 +252,7 @@ async def bench(args) -> None:
         await server.stop()
         await watcher.stop()
         broker.close()
+        shutil.rmtree(folder, ignore_errors=True)    # the tables' databases and the broker's files
     summary(args, rounds, page)
 
 
