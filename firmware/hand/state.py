@@ -168,6 +168,9 @@ class HandState:
     # adds its own, so its page is found without trusting file names (a Pi has no clock: a power cut
     # can set the time back, and the next run's file then sorts before the file it follows)
     recorders: list[str] = field(default_factory=list)
+    # the seat that took the last tile, where the table knows it: a kong's maker, for its replacement
+    # (None after any other take: who drew from the head depends on claims the table does not see)
+    replaced_for: int | None = None
 
     def __post_init__(self) -> None:
         self.ring: Ring = self.ruleset.layout.ring(self.brk)
@@ -207,6 +210,7 @@ class HandState:
         takes = self.tracker.on_stack_change(pos, tiles)
         for take in takes:
             self.last_take = take
+            self.replaced_for = None
             bao = self.bao
             if bao is not None and take.slot in bao.slots:      # the 宝's tile left the wall: it is dead
                 self.bao_used.add(take.slot)
@@ -216,6 +220,7 @@ class HandState:
                 if seat is not None:
                     concealed = self.pending_kong.pop(seat)
                     self.kongs.setdefault(seat, []).append(concealed)
+                    self.replaced_for = seat
                     self.facts.kong_made(self.ruleset, seat, concealed)
             if take.reason == "draw" and self.ruleset.has_phase("follow_dealer"):
                 self.facts.follow_due(take, self.draws_after_deal(), self.before(self.dealer))
@@ -462,7 +467,7 @@ class HandState:
             "pending_kong": [[seat, concealed] for seat, concealed in self.pending_kong.items()],
             "kongs": [[seat, made] for seat, made in sorted(self.kongs.items())],
             "wins": [w.to_json() for w in self.wins], "out_of_play": sorted(self.out_of_play),
-            "last_take": self.last_take.to_json() if self.last_take else None,
+            "last_take": self.last_take.to_json() if self.last_take else None, "replaced_for": self.replaced_for,
             "draw": self.draw.to_json() if self.draw else None,
             "last_tile_shown": self.last_tile_shown, "bao_roller": self.bao_roller, "rolls_asked": self.rolls_asked,
             "steps_done": list(self.steps_done), "tracker": self.tracker.to_json(), "facts": self.facts.to_json(),
@@ -498,7 +503,7 @@ class HandState:
             Payout.from_json(data["draw"]) if data["draw"] else None,
             data["last_tile_shown"], data["bao_roller"], data["rolls_asked"], list(data["steps_done"]),
             HandFacts.from_json(data["facts"]) if "facts" in data else HandFacts(), data.get("started"),
-            [str(path) for path in data.get("recorders", ())])
+            [str(path) for path in data.get("recorders", ())], data.get("replaced_for"))
         state.tracker.restore(data["tracker"])
         return state
 

@@ -127,11 +127,15 @@ class WinCheck:
         ports.screens.phase(Phase.LAST_TILE if hand.tracker.exhausted else Phase.PLAY)
 
     async def _ask_discarder(self, hand: HandState, seat: int) -> int | None:
+        """Who gave the winning tile: 自摸 or a seat.  自摸 is not offered to a seat that cannot have
+        drawn: the last tile taken was another seat's kong replacement (a ▶ pressed once too often
+        confirmed 自摸 for a win on a discard, and everyone paid for it)."""
         sides = hand.ruleset.players
         others = [s for s in sides if s != seat]
-        names = [SELF_DRAWN] + [relative_name(seat, s, sides) for s in others]
-        index = await self.choose(seat, WIN_FROM, names)
-        return None if index == 0 else others[index - 1]
+        may_self_draw = hand.replaced_for in (None, seat)
+        sources: list[int | None] = ([None] if may_self_draw else []) + others
+        names = [SELF_DRAWN if s is None else relative_name(seat, s, sides) for s in sources]
+        return sources[await self.choose(seat, WIN_FROM, names)]
 
     async def choose(self, seat: int, question: str, choices: list[str]) -> int:
         """A choice prompt on one seat: ◀ ▶ move, 确认 accepts."""

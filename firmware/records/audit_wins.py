@@ -38,7 +38,7 @@ class LogFacts:
     kongs: dict[int, list[bool]] = field(default_factory=dict)
     last_take: dict | None = None
     public_wilds: list[str] = field(default_factory=list)
-    bao: dict | None = None                  # the 宝 in force: the last on_ready indicator
+    bao: dict | None = None                  # the 宝 in force: the last on_ready indicator, until its tile is taken
     flips: list[str] | None = field(default_factory=list)   # after-win flips since the last judged win (None: hidden)
     wins: list[dict] = field(default_factory=list)
     kong_events: list[list] = field(default_factory=list)    # [seat, kind or None until its kong_from, giver]
@@ -52,6 +52,8 @@ class LogFacts:
             self.pending_kong[event["seat"]] = event["concealed"]
         elif name == "take":
             self.last_take = event
+            if self.bao is not None and (event["ring"], event["layer"]) in zip(self.bao["ring"], self.bao["layer"]):
+                self.bao = None             # its tile left the wall: dead until rolled again (HandState)
             seat = next(iter(self.pending_kong), None)
             if event["reason"] == "kong" and seat is not None:
                 concealed = self.pending_kong.pop(seat)

@@ -11,6 +11,7 @@ import pytest
 
 from firmware.hand.state import win_context_from_json, win_context_json
 from firmware.records.audit import audit_recorders
+from firmware.records.audit_wins import LogFacts
 from firmware.records.stream import recorder_from_events
 from rulesets.hand import WinContext, parse_meld
 from rulesets.tiles import Tile
@@ -107,3 +108,20 @@ def test_an_unreadable_context_is_one_problem_not_a_traceback(recorders):
     events, _ = recorders["guangshui"]
     found = problems(edit_win(events, lambda w: True, lambda win: context(win).update(kongs_by_side=[["x"]])))
     assert any("cannot be scored again: context.kongs_by_side is malformed" in p for p in found), found
+
+
+def test_the_audits_bao_dies_with_its_tile_as_the_tables_does():
+    """The 宝's tile taken from the wall (a kong's replacement from the tail) ends it until it is
+    rolled again (`HandState.on_wall_change`); the audit had kept it, and judged a later self-drawn
+    win on the 宝's kind a 宝 hit the table had rightly not paid (campaign 590001, 吉林)."""
+    bao = {"event": "indicator", "kind": "bao", "timing": "on_ready", "ring": [67], "layer": ["top"],
+           "tile": None, "wilds": None, "effect": "wild", "public": False, "seat": [0]}
+    facts = LogFacts()
+    facts.see(bao)
+    facts.see({"event": "take", "end": "tail", "ring": 67, "layer": "bottom", "reason": "kong"})
+    assert facts.bao is bao                          # the other tile of its stack
+    facts.see({"event": "take", "end": "tail", "ring": 67, "layer": "top", "reason": "kong"})
+    assert facts.bao is None
+    again = {**bao, "ring": [66]}
+    facts.see(again)                                 # rolled again
+    assert facts.bao is again

@@ -1,0 +1,55 @@
+"""Right after a kong's replacement, only the kong's maker can have drawn: another seat's 胡 is on a
+discard, and the win check does not offer him 自摸 (campaign 590001, 吉林: seat 3 made a kong, seat 0
+won on its discard, a bounced ▶ confirmed 自摸, and everyone paid a self-drawn win with 杠上开花's
+facts).  Any other take leaves every answer open: who drew from the head depends on claims (碰, 吃)
+the table does not see."""
+
+from drivers.table_ui import SELF_DRAWN, WIN_FROM, Key
+from firmware.hand.ports import Press
+from firmware.hand.state import HandState
+from firmware.hand.win_check import WinCheck
+from tests.asyncio_support import run
+from tests.firmware.fake_ports import FakePorts
+from tests.firmware.test_won_already import a_hand
+
+
+def choices_offered(hand: HandState, seat: int) -> tuple[list[str], int | None]:
+    """The first 点炮 line shown to `seat`, and his answer when he confirms it at once."""
+    ports = FakePorts(hand.ruleset)
+    ports.keys.put(Press(seat, Key.CONFIRM))
+    answer = run(WinCheck(ports)._ask_discarder(hand, seat), timeout=5)
+    return ports.screens.lines[seat][0], answer
+
+
+def after_a_kong_by(seat: int) -> HandState:
+    hand, ring = a_hand("jilin")
+    hand.on_wall_change(ring[0], 0)                 # two tiles dealt from the head
+    hand.pending_kong[seat] = False                 # 杠 pressed: the next tail take is its replacement
+    hand.on_wall_change(ring.tail, 1)
+    return hand
+
+
+def test_another_seat_is_not_offered_self_drawn_after_a_kong_replacement():
+    hand = after_a_kong_by(3)
+    assert hand.replaced_for == 3
+    line, answer = choices_offered(hand, 0)
+    assert line.startswith(f"{WIN_FROM}:") and SELF_DRAWN not in line
+    assert answer == 1                              # the first choice now: 下家
+
+
+def test_the_kong_maker_is_offered_self_drawn_first():
+    line, answer = choices_offered(after_a_kong_by(3), 3)
+    assert line == f"{WIN_FROM}:{SELF_DRAWN}" and answer is None
+
+
+def test_after_a_draw_from_the_head_every_seat_may_answer_self_drawn():
+    hand = after_a_kong_by(3)
+    hand.on_wall_change(hand.ring[1], 1)            # the next draw: whoever's turn it was
+    assert hand.replaced_for is None
+    line, answer = choices_offered(hand, 0)
+    assert line == f"{WIN_FROM}:{SELF_DRAWN}" and answer is None
+
+
+def test_the_kong_maker_is_known_across_a_restart():
+    hand = after_a_kong_by(2)
+    assert HandState.from_json(hand.to_json()).replaced_for == 2
