@@ -37,6 +37,7 @@ class LogFacts:
     pending_kong: dict[int, bool] = field(default_factory=dict)
     kongs: dict[int, list[bool]] = field(default_factory=dict)
     last_take: dict | None = None
+    replaced_for: int | None = None          # the seat whose kong replacement was the last take (HandState)
     public_wilds: list[str] = field(default_factory=list)
     bao: dict | None = None                  # the 宝 in force: the last on_ready indicator, until its tile is taken
     flips: list[str] | None = field(default_factory=list)   # after-win flips since the last judged win (None: hidden)
@@ -51,13 +52,14 @@ class LogFacts:
         elif name == "kong_declared":
             self.pending_kong[event["seat"]] = event["concealed"]
         elif name == "take":
-            self.last_take = event
+            self.last_take, self.replaced_for = event, None
             if self.bao is not None and (event["ring"], event["layer"]) in zip(self.bao["ring"], self.bao["layer"]):
                 self.bao = None             # its tile left the wall: dead until rolled again (HandState)
             seat = next(iter(self.pending_kong), None)
             if event["reason"] == "kong" and seat is not None:
                 concealed = self.pending_kong.pop(seat)
                 self.kongs.setdefault(seat, []).append(concealed)
+                self.replaced_for = seat
                 self.kong_events.append([seat, "an" if concealed else None, None])
         elif name == "special_kong" and event["accepted"]:
             self.special_kongs[event["seat"]] = self.special_kongs.get(event["seat"], 0) + event["kongs"]
@@ -163,6 +165,9 @@ def _audit_win(ruleset: Ruleset, start: dict, end: dict, win: dict, facts: LogFa
         return [f"{who} cannot be scored again: {error}"]
     problems = [f"{who} says {name} = {recorded}, the log shows {shown}"
                 for name, recorded, shown in _facts_disagree(ruleset, start, end, win, context, facts)] if complete else []
+    if complete and discarder is None and facts.replaced_for not in (None, seat):
+        problems.append(f"{who} is self-drawn right after seat {facts.replaced_for}'s kong replacement: "
+                        "only that seat had drawn")
     if not result.verdict.legal or result.settlement is None:
         problems.append(f"{who} is not a winning hand by the rules ({'; '.join(result.verdict.failures)})")
         return problems

@@ -125,3 +125,21 @@ def test_the_audits_bao_dies_with_its_tile_as_the_tables_does():
     again = {**bao, "ring": [66]}
     facts.see(again)                                 # rolled again
     assert facts.bao is again
+
+
+def test_a_self_drawn_win_right_after_another_seats_kong_replacement_is_caught(recorders):
+    """Only the kong's maker has drawn then (the win check no longer offers the others 自摸): a log
+    that says otherwise paid a win on a discard as self-drawn."""
+    events, _ = recorders["hangzhou"]
+    edited = copy.deepcopy(events)
+    at = next(i for i, e in enumerate(edited) if e["event"] == "win" and e["from"] is None)
+    winner = edited[at]["seat"]
+    take = max(i for i in range(at) if edited[i]["event"] == "take")
+    maker = next(s for s in (0, 1, 2, 3) if s != winner)
+    edited[take]["reason"] = "kong"
+    edited.insert(take, {"event": "kong_declared", "t": edited[take]["t"], "hand": edited[take]["hand"], "seat": maker,
+                         "concealed": True})
+    found = problems(reseal(edited))
+    assert any(f"seat {winner}'s win is self-drawn right after seat {maker}'s kong replacement" in p
+               for p in found), found
+    assert not any("kong replacement: only" in p for p in problems(events))
