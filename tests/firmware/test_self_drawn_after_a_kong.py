@@ -1,8 +1,10 @@
-"""Right after a kong's replacement, only the kong's maker can have drawn: another seat's 胡 is on a
+"""The 点炮 question offers only what can be true.
+
+Right after a kong's replacement only the kong's maker can have drawn: another seat's 胡 is on a
 discard, and the win check does not offer him 自摸 (campaign 590001, 吉林: seat 3 made a kong, seat 0
 won on its discard, a bounced ▶ confirmed 自摸, and everyone paid a self-drawn win with 杠上开花's
 facts).  Any other take leaves every answer open: who drew from the head depends on claims (碰, 吃)
-the table does not see."""
+the table does not see.  A seat out of play (血战) is never the discarder."""
 
 from drivers.table_ui import SELF_DRAWN, WIN_FROM, Key
 from firmware.hand.ports import Press
@@ -53,3 +55,15 @@ def test_after_a_draw_from_the_head_every_seat_may_answer_self_drawn():
 def test_the_kong_maker_is_known_across_a_restart():
     hand = after_a_kong_by(2)
     assert HandState.from_json(hand.to_json()).replaced_for == 2
+
+
+def test_a_seat_out_of_play_is_not_offered_as_the_discarder():
+    """血战: a seat that won discards no more, so no later win is on its discard."""
+    hand, _ = a_hand("sichuan")
+    hand.out_of_play.add(1)
+    ports = FakePorts(hand.ruleset)
+    ports.keys.put(Press(0, Key.RIGHT))
+    ports.keys.put(Press(0, Key.CONFIRM))
+    answer = run(WinCheck(ports)._ask_discarder(hand, 0), timeout=5)
+    assert answer == 2                              # 自摸 → ▶ → 对家: 下家 (seat 1) is not among the choices
+    assert not any("下家" in line for line in ports.screens.lines[0])
