@@ -50,9 +50,13 @@ FIRST_HAND_GUESS_S = 0.3        # a hand's time at --speed 0 until the ledger ha
 RESTARTS = 3                    # a controller that exits by itself is started again this often, then it is an error
 DISRUPTIONS = ("cut_motor", "cut_rfid", "reset_motor", "reset_rfid", "kill", "kill")
 # dealt only when named in --kinds: the display's link, a port that vanishes (a USB adapter pulled
-# and put back), a controller frozen for 0.5–8 s (SIGSTOP: an SD card stalling the Pi) and a clean
-# restart (SIGTERM: the owner restarting the service)
-MORE_DISRUPTIONS = ("cut_display", "reset_display", "unplug_motor", "unplug_rfid", "unplug_display", "freeze", "term")
+# and put back), a controller frozen for 0.5–8 s (SIGSTOP: an SD card stalling the Pi), a clean
+# restart (SIGTERM: the owner restarting the service), a brown-out (both boards and the display
+# reboot at once; the Pi rides it out on its own supply) and a power cut (all of that, and the
+# controller killed and started again: the whole table lost its power)
+MORE_DISRUPTIONS = ("cut_display", "reset_display", "unplug_motor", "unplug_rfid", "unplug_display", "freeze", "term",
+                    "brownout", "power_cut")
+DEVICES = ("motor", "rfid", "display")
 # dealt only when named, and only as root: the card full for 0.5–6 s (its folder a small tmpfs of its
 # own, filled to the last byte by a ballast file, then freed)
 CARD_DISRUPTIONS = ("fill",)
@@ -377,6 +381,12 @@ async def disrupt(what: str, rng: random.Random, sim: SimulatorProcess, controll
         await sim.control.unplug(what.removeprefix("unplug_"), rng.uniform(0.2, 5.0))
     elif what.startswith("reset_"):
         await sim.control.reset(what.removeprefix("reset_"))
+    elif what in ("brownout", "power_cut"):
+        if what == "power_cut":
+            controller.end(signal.SIGKILL)
+        await asyncio.gather(*(sim.control.reset(device) for device in DEVICES))
+        if what == "power_cut":
+            controller.start()
     elif what == "freeze":
         await controller.freeze(rng.uniform(0.5, 8.0))
     elif what == "fill":
