@@ -154,7 +154,8 @@ class TableSession:
         # named before this file seals a hand, and waited for through a card that refuses it: a start
         # on a full card that lost it left the next run going on from the file before (campaign 270043)
         if self.ledger.events is not None:
-            await self.journal.written(self.ledger.journal_put, RECORDER_KEY, {"path": self._recorder_file()})
+            await self.journal.written(self.ledger.journal_put, RECORDER_KEY, {"path": self._recorder_file(),
+                                                                               "chain": head})
         else:                                       # no file this run (stdout): the journal's head is the one
             await self.journal.written(self.ledger.journal_drop, RECORDER_KEY)
         # the journal runs before the hub: the boards' first events (the snapshot) wait for it to be acknowledged
@@ -220,13 +221,17 @@ class TableSession:
 
     async def _chain_head(self, saved: dict[str, dict]) -> str | None:
         """The head the last run's recorder file ends at (read from the file: the journal's head is
-        written after the seal, so a kill can leave it one hand behind); the journal's head when that
-        file is gone or says nothing."""
+        written after the seal, so a kill can leave it one hand behind).  A file that is there but
+        says nothing (a power cut before its first line reached the card) goes on from where that
+        run began, as its name was journaled with; the journal's head when the file is gone."""
         head = saved[CHAIN_KEY]["head"] if CHAIN_KEY in saved else None
         if RECORDER_KEY in saved:
-            on_file = await self.store.run(file_chain_head, saved[RECORDER_KEY]["path"])
+            named = saved[RECORDER_KEY]
+            on_file = await self.store.run(file_chain_head, named["path"])
             if on_file is not None:
                 return on_file
+            if named.get("chain") is not None and await self.store.run(os.path.exists, named["path"]):
+                return named["chain"]
         return head
 
     # -- room on the card -------------------------------------------------------------------------

@@ -73,11 +73,13 @@ def audit_recorders(files: Sequence[RecorderFile], ledger: LedgerView | None = N
     for recorder in files:
         problems += recorder.malformed
         empty = _emptiness(recorder)
-        if empty and len(files) > 1 and recorder.lines:
+        if empty and len(files) > 1:
             # one run among several that played no hand (started and stopped, or killed, between
-            # hands): the chain still proves it lost nothing; a cut-off end is judged with the others
+            # hands; or the power cut before its first line reached the card): the chain across it
+            # still proves it lost nothing; a cut-off end is judged with the others
             notes += [Finding(recorder.name, "no hand begins in this recorder: the controller was stopped "
-                                             "before one began")]
+                                             "before one began" if recorder.lines else
+                              "empty: the controller stopped before its first line reached the card")]
         else:
             problems += empty
         problems += _clock(recorder)

@@ -65,7 +65,8 @@ CREATE TABLE IF NOT EXISTS fault_intervals (
 SESSION_KEY = "session"      # the SessionState of the session in play
 HAND_KEY = "hand"            # the HandState of the hand in play (absent between hands)
 NEXT_SET_KEY = "next_set"    # the set checked under the table, ready to rise
-RECORDER_KEY = "recorder"    # {"path"}: the file the last run's flight recorder wrote (its chain goes on)
+RECORDER_KEY = "recorder"    # {"path", "chain"}: the file the last run's flight recorder wrote (its chain goes
+#                              on), and the head it began from (for a file a power cut left empty)
 
 
 # Columns added to the first schema: (table, column, declaration).  Added when missing, so a ledger

@@ -152,3 +152,46 @@ def test_a_start_on_a_card_that_refuses_the_recorder_s_name_still_chains_the_nex
     files = [read_recorder(name, (tmp_path / name).read_bytes()) for name in ("1.jsonl", "2.jsonl", "3.jsonl")]
     assert [sum(line.name == "hand_end" for line in f.lines) for f in files] == [1, 1, 1]
     assert check_chain(files) == []
+
+
+def test_a_recorder_file_a_power_cut_left_empty_is_passed_over_by_the_chain(tmp_path, monkeypatch):
+    """A power cut just after a start can leave that run's recorder file empty: the card never got its
+    first line.  The next run went on from the journal's head — behind the file before it when a kill
+    kept the head from the journal — and the audit refused the chain and the empty file (fault
+    campaign 620182, 贵州, a power cut).  The next run now goes on from where the empty file's run
+    began (journaled with its name), and among other files an empty one is a note."""
+    from firmware.records.audit import audit_recorders
+
+    monkeypatch.setattr(Ledger, "journal_put", _dropping(Ledger.journal_put, CHAIN_KEY))   # the head lags
+
+    async def three_runs() -> None:
+        ruleset = get_region("changchun").resolve()
+        table = SimulatedTable(seed=4, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+        await table.start("pty")
+        people = asyncio.create_task(SimulatedPlayers(table, ruleset, seed=4).run())
+        try:
+            for name, hands in (("1.jsonl", 1), ("2.jsonl", 0), ("3.jsonl", 1)):
+                with open(tmp_path / name, "w") as events:
+                    await run_simulated(ruleset, hands=hands, table=table, players=None, events=events,
+                                        events_path=str(tmp_path / name), ledger_path=str(tmp_path / "table.db"),
+                                        resume=True)
+                if name == "2.jsonl":
+                    (tmp_path / name).write_bytes(b"")          # its lines never reached the card
+        finally:
+            people.cancel()
+            await asyncio.gather(people, return_exceptions=True)
+            await table.stop()
+
+    run(three_runs(), timeout=120)
+    files = [read_recorder(name, (tmp_path / name).read_bytes()) for name in ("1.jsonl", "2.jsonl", "3.jsonl")]
+    assert check_chain(files) == []
+    report = audit_recorders(files)
+    assert report.problems == ()
+    assert [n.text for n in report.notes] == ["empty: the controller stopped before its first line reached the card"]
+
+
+def _dropping(put, dropped_key: str):
+    def journal_put(ledger, key, value):
+        if key != dropped_key:
+            put(ledger, key, value)
+    return journal_put
