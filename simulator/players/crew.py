@@ -146,11 +146,13 @@ class Crew:
         self.answers.forget()
 
     async def until(self, predicate: Callable[[Screen], bool]) -> Screen:
-        """Wait (without polling) until the screens satisfy `predicate`; roll dice meanwhile."""
+        """Wait (without polling) until the screens satisfy `predicate`; roll dice meanwhile.  A blank
+        public line (the display rebooting, not painted again yet) says nothing: it is waited out, as a
+        person waits for a screen that went dark, never read as the phase having moved on."""
         while True:
             screen = self.eyes.look()
             self.service(screen)
-            if predicate(screen):
+            if screen.msg and predicate(screen):
                 return screen
             await self.eyes.changed(screen.version)
 

@@ -95,6 +95,31 @@ def test_idle_players_wait_without_looking_again():
     run(main())
 
 
+def test_a_display_that_reboots_is_waited_out_not_read_as_the_phase_moving_on():
+    """A display rebooting shows nothing until the controller paints it again: a player waiting for
+    最后一张 to give way saw the blank line as the hand moving on and stopped playing it; the table,
+    restarted by the same power cut, asked for 确认 again and nobody pressed it (campaign 620190, 大包)."""
+    async def main():
+        table = SimulatedTable(seed=1, speed=0)
+        crew = SimulatedPlayers(table, get_region("dabao").resolve(), seed=1).crew
+        table.display.set_text("main", "t_msg", Phase.LAST_TILE.value)
+        waiting = asyncio.create_task(crew.until(lambda s: s.phase is not Phase.LAST_TILE))
+        for _ in range(20):
+            await asyncio.sleep(0)
+        table.display.reboot()
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert not waiting.done()
+        table.display.set_text("main", "t_msg", f"{Phase.LAST_TILE.value} 已重启 未应答的键请再按")
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert not waiting.done()
+        table.display.set_text("main", "t_msg", Phase.HAND_OVER.value)
+        screen = await asyncio.wait_for(waiting, 5)
+        assert screen.phase is Phase.HAND_OVER
+    run(main())
+
+
 def test_at_speed_0_a_thought_gives_the_table_a_turn_only_after_something_it_can_sense():
     """A player's moment of thought lets the virtual clock run either way; the loop turns to the
     table only once the players did something its boards sense (here a key), not at every thought."""
