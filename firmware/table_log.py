@@ -157,7 +157,9 @@ DROPPED_WHY = {"before_play": "pressed before play began (nothing to claim yet)"
                "events_dropped": "queued when the motor board's event queue overflowed (the restart note asks for them again)",
                "before_question": "pressed before the question or request they would answer was up (they answered an earlier one)",
                "win_check": "pressed before the win check that answers them was asked, or during it (one 胡, one check)",
-               "before_push_in": "pressed before the push-in was asked (nothing was pushed in yet)"}
+               "before_push_in": "pressed before the push-in was asked (nothing was pushed in yet)",
+               "nothing_to_withdraw": "a long 胡 with no 胡 of that seat to take back (only a check whose hand is "
+                                      "not laid yet can be)"}
 
 
 def _keys_dropped(e: Mapping[str, Any]) -> Line:
@@ -192,6 +194,8 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
     "keys_dropped": _keys_dropped,
     "kong_declared": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} declares a "
                                               f"{'concealed ' if e.get('concealed') else ''}kong"),
+    "win_withdrawn": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} took its 胡 back (a long 胡) before "
+                                              "laying the hand"),
     "false_win": lambda e: (logging.WARNING, f"{_hand(e)}: seat {e['seat']} called 胡 on a hand that is not a "
                                              f"win (诈胡): {'; '.join(e.get('failures', ())) or 'not a winning shape'}"),
     "zone_fallback": lambda e: (logging.WARNING, f"{_hand(e)}: seat {e['seat']}'s read zone did not serve "

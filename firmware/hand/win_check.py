@@ -8,6 +8,7 @@ hand.  If the zone cannot read the hand, the seat panel takes it tile by tile.  
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 from drivers.table_ui import (ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE, Key,
@@ -32,9 +33,23 @@ def judge_laid(ruleset, hand: Hand, context: WinContext) -> HandResult:
         return HandResult(Verdict(False, False, None, (str(error),)), None)
 
 
+WITHDRAWN = object()        # a 胡 taken back (a long 胡) before the hand was laid
+
+
 class WinCheck:
     def __init__(self, ports: HandPorts) -> None:
         self.ports = ports
+        self._withdrawals: dict[int, asyncio.Event] = {}    # seats whose check a long 胡 may still end
+
+    def withdraw(self, seat: int) -> bool:
+        """A long 胡 from `seat`: its check ends, nothing judged, if its hand is not laid yet (a 胡
+        pressed by mistake, or one a link delivered late after the seat's last check); False when no
+        check of that seat can be taken back now."""
+        event = self._withdrawals.get(seat)
+        if event is None:
+            return False
+        event.set()
+        return True
 
     def _other_hu(self, hand: HandState, *excluded: int | None):
         players = hand.ruleset.players
@@ -88,7 +103,42 @@ class WinCheck:
         if ports.table_state == "playing":
             await ports.advance("hu")
         ports.screens.phase(Phase.WIN_CHECK)
+        discarder = await self._unless_withdrawn(seat, self._before_laying(hand, seat))
+        if discarder is WITHDRAWN:
+            ports.recorder.emit("win_withdrawn", seat=seat)
+            ports.screens.prompt(seat, "")
+        else:
+            await self._judge(hand, seat, discarder)  # type: ignore[arg-type]
+            if hand.over:
+                return
+        if ports.table_state == "win_check":
+            await ports.advance("judged")
+        ports.screens.phase(Phase.LAST_TILE if hand.tracker.exhausted else Phase.PLAY)
+
+    async def _unless_withdrawn(self, seat: int, steps) -> object:
+        """`steps`' result, or WITHDRAWN if a long 胡 from the seat comes first."""
+        withdrawn = self._withdrawals[seat] = asyncio.Event()
+        asked = asyncio.ensure_future(steps)
+        waiting = asyncio.ensure_future(withdrawn.wait())
+        try:
+            await asyncio.wait({asked, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            del self._withdrawals[seat]
+            waiting.cancel()
+            if not asked.done():
+                asked.cancel()
+            await asyncio.gather(asked, waiting, return_exceptions=True)
+        return asked.result() if not asked.cancelled() else WITHDRAWN
+
+    async def _before_laying(self, hand: HandState, seat: int) -> int | None:
+        """Who gave the winning tile, and the 确认 once the shown melds lie in the zone: nothing of
+        the hand is read yet, so a long 胡 may still take the claim back."""
         discarder = await self._ask_discarder(hand, seat) if hand.ruleset.play.discard_win else None
+        await confirmed(self.ports, seat, LAY_MELDS)
+        return discarder
+
+    async def _judge(self, hand: HandState, seat: int, discarder: int | None) -> None:
+        ports = self.ports
         melds, concealed, flowers = await self._read_hand(hand, seat)
         win_tile = await self._win_tile(hand, seat, discarder, concealed)
         flipped = self._after_win_flips(hand, discarder)
@@ -120,11 +170,6 @@ class WinCheck:
                                 melds=[str(m) for m in laid.melds], failures=list(verdict.failures))
             await ports.journaled()
             ports.screens.prompt(seat, NOT_A_WIN)
-        if hand.over:
-            return
-        if ports.table_state == "win_check":
-            await ports.advance("judged")
-        ports.screens.phase(Phase.LAST_TILE if hand.tracker.exhausted else Phase.PLAY)
 
     async def _ask_discarder(self, hand: HandState, seat: int) -> int | None:
         """Who gave the winning tile: 自摸 or a seat.  Only what can be true is offered: not 自摸 to a
@@ -143,9 +188,9 @@ class WinCheck:
         return await ask(self.ports, seat, question, choices)
 
     async def _read_hand(self, hand: HandState, seat: int):
-        """Two reads of the seat's zone: the shown melds, then melds and hand together."""
+        """Two reads of the seat's zone: the shown melds (laid and confirmed before), then melds and
+        hand together."""
         ports = self.ports
-        await confirmed(ports, seat, LAY_MELDS)
         shown = await ports.read_zone(seat)
         await confirmed(ports, seat, LAY_HAND)
         everything = await ports.read_zone(seat)

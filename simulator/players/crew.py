@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from drivers.motor_protocol import Key
-from drivers.table_ui import RESTARTED, ROLL_BAO, ROLL_DICE, Phase
+from drivers.table_ui import LAY_MELDS, RESTARTED, ROLL_BAO, ROLL_DICE, WIN_FROM, Phase, parse_choice
 from rulesets.definition import Ruleset
 from rulesets.tiles import Tile
 
@@ -87,6 +87,8 @@ class Crew:
         self.view: TableView | None = None          # the hand being played (what everyone knows of it)
         self.wall: LiveWall | None = None           # …and its wall, as the players count it
         self._answered: dict[int, str] = {}
+        self.claiming: set[int] = set()     # seats whose 胡 is being answered (prompts.answer_win)
+        self._withdrawn: dict[int, str] = {}     # seat → the line a long 胡 took back
         self.restarts = 0                   # times the message line newly said the table restarted
         self.restart_phase: Phase | None = None     # the phase the last note came with (验牌中: a board rebooted)
         self._restart_shown = False
@@ -117,18 +119,32 @@ class Crew:
         if self._restarts_serviced != self.restarts:
             self._restarts_serviced = self.restarts
             self._answered.clear()
+            self._withdrawn.clear()
             self.answers.forget(keep_owed=self.restart_phase is Phase.SPECIAL_KONGS, new_hand=False)
         self.answers.respond(screen)
         if not screen.any_prompt and not self._answered:
             return                  # no prompt, none answered before: no roll asked
         for seat in self.sides:
             line = screen.prompt(seat)
+            self._withdraw_unasked(seat, line)
             if self._answered.get(seat) not in (None, line):
                 del self._answered[seat]           # the prompt went away: the next one is new
             if line.startswith(ROLL_DICE) and self._answered.get(seat) != line:
                 self._answered[seat] = line
                 self.press(seat, Key.DICE)
                 self.log(seat, "roll", "宝" if line.startswith(ROLL_BAO) else line)
+
+    def _withdraw_unasked(self, seat: int, line: str) -> None:
+        """A win check on a seat that pressed no 胡 for it (one the board delivered late, after his
+        last check): he takes it back with a long 胡, as a person who sees a question he never asked."""
+        if self._withdrawn.get(seat) not in (None, line):
+            del self._withdrawn[seat]
+        choice = parse_choice(line)
+        asks = line == LAY_MELDS or (choice is not None and choice[0] == WIN_FROM)
+        if asks and seat not in self.claiming and self._withdrawn.get(seat) != line:
+            self._withdrawn[seat] = line
+            self.press(seat, Key.HU, long=True)
+            self.log(seat, "withdraw", line)
 
     def _read_message(self, page: str, component: str, text: str) -> None:
         """The public message line changed: a restart note newly shown counts once."""

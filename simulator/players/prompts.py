@@ -151,8 +151,16 @@ def _verdict(state: _Seat, line: str, wins_once: bool = False) -> bool | None:
 async def answer_win(crew: Crew, claims: list[WinClaim]) -> dict[int, bool | None]:
     """Answer every winner's prompts until each shows 胡 +N (True) or 诈胡 (False).  When the
     hand ends first (the screens moved on before showing a result) the seat's answer is None."""
-    from .crew import OVER
     pending = {c.seat: _Seat(c, restarts=crew.restarts) for c in claims}
+    crew.claiming.update(pending)               # his own check: never taken back as one he did not ask for
+    try:
+        return await _answer_win(crew, pending)
+    finally:
+        crew.claiming.difference_update(c.seat for c in claims)
+
+
+async def _answer_win(crew: Crew, pending: dict[int, _Seat]) -> dict[int, bool | None]:
+    from .crew import OVER
     results: dict[int, bool | None] = {}
     wins_once = crew.ruleset.play.after_win == "xuezhan"
     while pending:

@@ -120,6 +120,21 @@ def test_a_display_that_reboots_is_waited_out_not_read_as_the_phase_moving_on():
     run(main())
 
 
+def test_a_win_check_nobody_at_the_seat_asked_for_is_taken_back_once():
+    """A 胡 the board delivered late began a check its seat never asked for (campaign 620183, 四川): he
+    takes it back with a long 胡, once per question shown; a seat answering its own claim does not."""
+    table = SimulatedTable(seed=1, speed=0)
+    crew = SimulatedPlayers(table, get_region("sichuan").resolve(), seed=1).crew
+    table.display.set_text("main", "t_msg", Phase.WIN_CHECK.value)
+    table.world.set_seat_text(1, 1, "点炮:自摸")
+    table.world.set_seat_text(2, 1, "点炮:自摸")
+    crew.claiming.add(2)
+    for _ in range(3):
+        crew.service(crew.eyes.look())
+    assert [(a.seat, a.what) for a in crew.journal if a.what in ("press", "withdraw")] == [(1, "press"), (1, "withdraw")]
+    assert crew.journal[0].detail == "HU long"
+
+
 def test_at_speed_0_a_thought_gives_the_table_a_turn_only_after_something_it_can_sense():
     """A player's moment of thought lets the virtual clock run either way; the loop turns to the
     table only once the players did something its boards sense (here a key), not at every thought."""
