@@ -168,6 +168,8 @@ def _audit_win(ruleset: Ruleset, start: dict, end: dict, win: dict, facts: LogFa
     if complete and discarder is None and facts.replaced_for not in (None, seat):
         problems.append(f"{who} is self-drawn right after seat {facts.replaced_for}'s kong replacement: "
                         "only that seat had drawn")
+    if ruleset.play.after_win == "xuezhan" and discarder in {w["seat"] for w in facts.wins}:
+        problems.append(f"{who} is on a discard of seat {discarder}, which had won and was out of play (血战)")
     if not result.verdict.legal or result.settlement is None:
         problems.append(f"{who} is not a winning hand by the rules ({'; '.join(result.verdict.failures)})")
         return problems

@@ -143,3 +143,15 @@ def test_a_self_drawn_win_right_after_another_seats_kong_replacement_is_caught(r
     assert any(f"seat {winner}'s win is self-drawn right after seat {maker}'s kong replacement" in p
                for p in found), found
     assert not any("kong replacement: only" in p for p in problems(events))
+
+
+def test_a_win_on_a_discard_of_a_seat_out_of_play_is_caught(recorders):
+    """血战: a seat that won discards no more (the win check no longer offers it as the discarder)."""
+    events, _ = recorders["sichuan"]
+    wins = [e for e in events if e["event"] == "win"]
+    first, later = next((a, b) for a in wins for b in wins if a["hand"] == b["hand"] and a["t"] < b["t"]
+                        and b["from"] not in (None, a["seat"]) and b["seat"] != a["seat"])
+    found = problems(edit_win(events, lambda w: w["hand"] == later["hand"] and w["t"] == later["t"],
+                              lambda w: w.update({"from": first["seat"]})))
+    assert any(f"on a discard of seat {first['seat']}, which had won and was out of play" in p for p in found), found
+    assert not any("out of play" in p for p in problems(events))
