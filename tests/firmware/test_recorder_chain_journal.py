@@ -131,23 +131,7 @@ def test_a_start_on_a_card_that_refuses_the_recorder_s_name_still_chains_the_nex
 
     monkeypatch.setattr(Ledger, "journal_put", put)
 
-    async def three_runs() -> None:
-        ruleset = get_region("changchun").resolve()
-        table = SimulatedTable(seed=4, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
-        await table.start("pty")
-        people = asyncio.create_task(SimulatedPlayers(table, ruleset, seed=4).run())
-        try:
-            for name in ("1.jsonl", "2.jsonl", "3.jsonl"):
-                with open(tmp_path / name, "w") as events:
-                    await run_simulated(ruleset, hands=1, table=table, players=None, events=events,
-                                        events_path=str(tmp_path / name), ledger_path=str(tmp_path / "table.db"),
-                                        resume=True)
-        finally:
-            people.cancel()
-            await asyncio.gather(people, return_exceptions=True)
-            await table.stop()
-
-    run(three_runs(), timeout=120)
+    run(runs_on_one_table(tmp_path, (("1.jsonl", 1), ("2.jsonl", 1), ("3.jsonl", 1))), timeout=120)
     assert refused
     files = [read_recorder(name, (tmp_path / name).read_bytes()) for name in ("1.jsonl", "2.jsonl", "3.jsonl")]
     assert [sum(line.name == "hand_end" for line in f.lines) for f in files] == [1, 1, 1]
@@ -164,30 +148,35 @@ def test_a_recorder_file_a_power_cut_left_empty_is_passed_over_by_the_chain(tmp_
 
     monkeypatch.setattr(Ledger, "journal_put", _dropping(Ledger.journal_put, CHAIN_KEY))   # the head lags
 
-    async def three_runs() -> None:
-        ruleset = get_region("changchun").resolve()
-        table = SimulatedTable(seed=4, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
-        await table.start("pty")
-        people = asyncio.create_task(SimulatedPlayers(table, ruleset, seed=4).run())
-        try:
-            for name, hands in (("1.jsonl", 1), ("2.jsonl", 0), ("3.jsonl", 1)):
-                with open(tmp_path / name, "w") as events:
-                    await run_simulated(ruleset, hands=hands, table=table, players=None, events=events,
-                                        events_path=str(tmp_path / name), ledger_path=str(tmp_path / "table.db"),
-                                        resume=True)
-                if name == "2.jsonl":
-                    (tmp_path / name).write_bytes(b"")          # its lines never reached the card
-        finally:
-            people.cancel()
-            await asyncio.gather(people, return_exceptions=True)
-            await table.stop()
+    def power_cut(name: str) -> None:
+        if name == "2.jsonl":
+            (tmp_path / name).write_bytes(b"")          # its lines never reached the card
 
-    run(three_runs(), timeout=120)
+    run(runs_on_one_table(tmp_path, (("1.jsonl", 1), ("2.jsonl", 0), ("3.jsonl", 1)), after=power_cut), timeout=120)
     files = [read_recorder(name, (tmp_path / name).read_bytes()) for name in ("1.jsonl", "2.jsonl", "3.jsonl")]
     assert check_chain(files) == []
     report = audit_recorders(files)
     assert report.problems == ()
     assert [n.text for n in report.notes] == ["empty: the controller stopped before its first line reached the card"]
+
+
+async def runs_on_one_table(folder: Path, runs, after=lambda name: None) -> None:
+    """Controllers run one after another on one simulated table, ledger and folder: (recorder file,
+    hands) each; `after(file)` once each run has stopped."""
+    ruleset = get_region("changchun").resolve()
+    table = SimulatedTable(seed=4, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+    await table.start("pty")
+    people = asyncio.create_task(SimulatedPlayers(table, ruleset, seed=4).run())
+    try:
+        for name, hands in runs:
+            with open(folder / name, "w") as events:
+                await run_simulated(ruleset, hands=hands, table=table, players=None, events=events,
+                                    events_path=str(folder / name), ledger_path=str(folder / "table.db"), resume=True)
+            after(name)
+    finally:
+        people.cancel()
+        await asyncio.gather(people, return_exceptions=True)
+        await table.stop()
 
 
 def _dropping(put, dropped_key: str):
