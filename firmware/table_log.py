@@ -194,6 +194,8 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
     "keys_dropped": _keys_dropped,
     "kong_declared": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} declares a "
                                               f"{'concealed ' if e.get('concealed') else ''}kong"),
+    "kong_lapsed": lambda e: (logging.WARNING, f"{_hand(e)}: seat {e['seat']}'s 杠 lapsed: a tile was drawn from "
+                                               "the head before its replacement (pressed by mistake?)"),
     "win_withdrawn": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} took its 胡 back (a long 胡) before "
                                               "laying the hand"),
     "false_win": lambda e: (logging.WARNING, f"{_hand(e)}: seat {e['seat']} called 胡 on a hand that is not a "

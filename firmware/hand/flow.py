@@ -70,15 +70,16 @@ class HandFlow:
     def on_wall_change(self, pos: StackPos, tiles: int) -> None:
         self._wall_changed(pos, tiles, seen_live=True)
 
-    def _wall_changed(self, pos: StackPos, tiles: int, *, seen_live: bool) -> None:
+    def _wall_changed(self, pos: StackPos, tiles: int, *, seen_live: bool, in_sequence: bool = True) -> None:
         """A stack holds `tiles` now.  `seen_live`: the board reported it as it happened (not read back
-        from the sensors after a reboot: such takes were made before the note they would take down)."""
+        from the sensors after a reboot: such takes were made before the note they would take down);
+        `in_sequence`: in its order among the keys (not one of the takes a restart reconstructs)."""
         hand = self.hand
         if hand is None:
             return
         bao = hand.bao
         try:
-            takes = hand.on_wall_change(pos, tiles)
+            takes = hand.on_wall_change(pos, tiles, in_sequence=in_sequence and seen_live)
         except TrackingError as error:
             self.ports.recorder.emit("warning", message=str(error))
             return
@@ -91,6 +92,8 @@ class HandFlow:
                                      in_order=take.in_order, **wall_end_field(take))
             if not take.in_order:
                 screens.phase(Phase.PLAY if hand.deal_complete else Phase.DEAL, "！请按顺序取牌")
+        for seat in hand.kongs_lapsed:
+            self.ports.recorder.emit("kong_lapsed", seat=seat)
         self._warn(tail_tiles.after_takes(hand, takes))
         if bao is not None and hand.bao is None:
             self.bao.died(hand)
@@ -206,7 +209,7 @@ class HandFlow:
         # the replacements owed as it stopped were taken first (the seat reads 杠/补花/亮牌补牌 and takes
         # them at once; after the keys, a 杠 among them would claim a 过杠's replacement as its own)
         for pos, tiles in blind.owed:
-            self.on_wall_change(pos, tiles)
+            self._wall_changed(pos, tiles, seen_live=True, in_sequence=False)
         if cause == "restart":
             unanswered = [press for press in ports.keys.take_all() if not self.on_key(press)]
             record_dropped(ports.recorder, unanswered, "restart")
@@ -215,7 +218,7 @@ class HandFlow:
         # unowed tail take and the kong waited for another (no 第N杠来自, and the seat that owes its
         # answer never 确认s 荒庄)
         for pos, tiles in blind.rest:
-            self.on_wall_change(pos, tiles)
+            self._wall_changed(pos, tiles, seen_live=True, in_sequence=False)
         await ports.advance(f"resume_{hand.phase}")
         self._redraw(hand)
         # the seats' lines go through the motor board, the restart note through the display: people

@@ -24,7 +24,7 @@ from rulesets.regions import get_region
 from rulesets.settlement import Item, add_payments
 from rulesets.tiles import Tile
 from rulesets.table_rules import hua_peng_kinds
-from rulesets.walls import Break, Layer, Ring, Slot, StackPos
+from rulesets.walls import Break, End, Layer, Ring, Slot, StackPos
 
 from .facts import HandFacts
 from .tracker import Take, UnseenTakes, WallTracker, compact_json, slot_from, slot_json, tile_from, tile_json
@@ -176,6 +176,7 @@ class HandState:
         self.ring: Ring = self.ruleset.layout.ring(self.brk)
         self.tracker = WallTracker(self.ring, self.ruleset.reserve, self.wall,
                                    self.ruleset.flowers.kinds, self.deal_size)
+        self.kongs_lapsed: list[int] = []    # the seats whose 杠 the last wall change left void (the flow says so)
 
     # -- the wall as built -------------------------------------------------------------------
 
@@ -205,12 +206,21 @@ class HandState:
 
     # -- takes ---------------------------------------------------------------------------------
 
-    def on_wall_change(self, pos: StackPos, tiles: int) -> list[Take]:
+    def on_wall_change(self, pos: StackPos, tiles: int, *, in_sequence: bool = True) -> list[Take]:
+        """The takes a stack's new count means.  `in_sequence`: reported as it happened, in the order of
+        the keys around it (not reconstructed from the sensors after a restart or a reboot, whose order
+        against a 杠 pressed meanwhile is not known)."""
         self.tracker.kong_pending = bool(self.pending_kong)
         takes = self.tracker.on_stack_change(pos, tiles)
+        self.kongs_lapsed = []
         for take in takes:
             self.last_take = take
             self.replaced_for = None
+            if take.end is End.HEAD and self.pending_kong and in_sequence:
+                # a kong's maker takes its replacement at once: a draw from the head first means the
+                # 杠 was pressed by mistake (else a later kong's replacement is credited to that seat)
+                self.kongs_lapsed += list(self.pending_kong)
+                self.pending_kong.clear()
             bao = self.bao
             if bao is not None and take.slot in bao.slots:      # the 宝's tile left the wall: it is dead
                 self.bao_used.add(take.slot)

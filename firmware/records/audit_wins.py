@@ -61,6 +61,8 @@ class LogFacts:
                 self.kongs.setdefault(seat, []).append(concealed)
                 self.replaced_for = seat
                 self.kong_events.append([seat, "an" if concealed else None, None])
+        elif name == "kong_lapsed":
+            self.pending_kong.pop(event["seat"], None)      # followed by a draw from the head (HandState)
         elif name == "special_kong" and event["accepted"]:
             self.special_kongs[event["seat"]] = self.special_kongs.get(event["seat"], 0) + event["kongs"]
         elif name == "kong_from":

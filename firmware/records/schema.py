@@ -80,6 +80,7 @@ EVENTS: dict[str, dict[str, Kind]] = {
     "indicator": {**INDICATOR, "dice": list_of(INT)},
     "ready": {"seat": COUNT},
     "kong_declared": {"seat": COUNT, "concealed": FLAG},
+    "kong_lapsed": {"seat": COUNT},
     "win": {"seat": COUNT, "from": maybe(COUNT), "tiles": list_of(TEXT), "melds": list_of(TEXT),
             "flowers": list_of(TEXT), "win_tile": maybe(TEXT),
             "items": list_of(shaped({"name": TEXT, "value": NUMBER, "unit": TEXT})), "payments": PAYMENTS,

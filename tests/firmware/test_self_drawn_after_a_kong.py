@@ -67,3 +67,17 @@ def test_a_seat_out_of_play_is_not_offered_as_the_discarder():
     answer = run(WinCheck(ports)._ask_discarder(hand, 0), timeout=5)
     assert answer == 2                              # 自摸 → ▶ → 对家: 下家 (seat 1) is not among the choices
     assert not any("下家" in line for line in ports.screens.lines[0])
+
+
+def test_a_kong_pressed_by_mistake_lapses_at_the_next_draw():
+    """A 杠 nobody followed with a replacement stayed pending all hand, and the next real kong's
+    replacement was credited to that seat (its kong points, and now its 自摸): a kong's maker takes
+    the replacement at once, so a draw from the head first lapses it."""
+    hand, ring = a_hand("jilin")
+    hand.on_wall_change(ring[0], 0)                 # two tiles dealt from the head
+    hand.pending_kong[1] = False                    # seat 1's 杠, pressed by mistake
+    hand.on_wall_change(ring[1], 1)                 # the next draw, from the head
+    assert hand.pending_kong == {} and hand.kongs_lapsed == [1]
+    hand.pending_kong[3] = False                    # seat 3's kong, its replacement from the tail
+    hand.on_wall_change(ring.tail, 1)
+    assert hand.kongs == {3: [False]} and hand.replaced_for == 3 and hand.kongs_lapsed == []

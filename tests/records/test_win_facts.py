@@ -136,7 +136,7 @@ def test_a_self_drawn_win_right_after_another_seats_kong_replacement_is_caught(r
     winner = edited[at]["seat"]
     take = max(i for i in range(at) if edited[i]["event"] == "take")
     maker = next(s for s in (0, 1, 2, 3) if s != winner)
-    edited[take]["reason"] = "kong"
+    edited[take].update(reason="kong", end="tail")
     edited.insert(take, {"event": "kong_declared", "t": edited[take]["t"], "hand": edited[take]["hand"], "seat": maker,
                          "concealed": True})
     found = problems(reseal(edited))
@@ -155,3 +155,14 @@ def test_a_win_on_a_discard_of_a_seat_out_of_play_is_caught(recorders):
                               lambda w: w.update({"from": first["seat"]})))
     assert any(f"on a discard of seat {first['seat']}, which had won and was out of play" in p for p in found), found
     assert not any("out of play" in p for p in problems(events))
+
+
+def test_the_audits_kongs_lapse_as_the_tables_do():
+    facts = LogFacts()
+    for event in ({"event": "kong_declared", "seat": 1, "concealed": False},
+                  {"event": "take", "end": "head", "ring": 5, "layer": "top", "reason": "draw"},
+                  {"event": "kong_lapsed", "seat": 1},
+                  {"event": "kong_declared", "seat": 3, "concealed": False},
+                  {"event": "take", "end": "tail", "ring": 67, "layer": "top", "reason": "kong"}):
+        facts.see(event)
+    assert facts.kongs == {3: [False]} and facts.replaced_for == 3
