@@ -78,8 +78,9 @@ class HandFlow:
         if hand is None:
             return
         bao = hand.bao
+        in_sequence = in_sequence and seen_live
         try:
-            takes = hand.on_wall_change(pos, tiles, in_sequence=in_sequence and seen_live)
+            takes = hand.on_wall_change(pos, tiles, in_sequence=in_sequence)
         except TrackingError as error:
             self.ports.recorder.emit("warning", message=str(error))
             return
@@ -89,7 +90,8 @@ class HandFlow:
         for take in takes:
             self.ports.recorder.emit("take", end=take.end.value, ring=take.slot.ring, layer=take.slot.layer.value,
                                      live=take.live, reserve=take.reserve, kongs=take.kongs, reason=take.reason,
-                                     in_order=take.in_order, **wall_end_field(take))
+                                     in_order=take.in_order, **wall_end_field(take),
+                                     **({} if in_sequence else {"unseen": True}))
             if not take.in_order:
                 screens.phase(Phase.PLAY if hand.deal_complete else Phase.DEAL, "！请按顺序取牌")
         for seat in hand.kongs_lapsed:

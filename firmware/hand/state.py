@@ -230,7 +230,7 @@ class HandState:
                 if seat is not None:
                     concealed = self.pending_kong.pop(seat)
                     self.kongs.setdefault(seat, []).append(concealed)
-                    self.replaced_for = seat
+                    self.replaced_for = seat if in_sequence else None   # (reconstructed: maybe not the last)
                     self.facts.kong_made(self.ruleset, seat, concealed)
             if take.reason == "draw" and self.ruleset.has_phase("follow_dealer"):
                 self.facts.follow_due(take, self.draws_after_deal(), self.before(self.dealer))

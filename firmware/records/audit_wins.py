@@ -59,7 +59,7 @@ class LogFacts:
             if event["reason"] == "kong" and seat is not None:
                 concealed = self.pending_kong.pop(seat)
                 self.kongs.setdefault(seat, []).append(concealed)
-                self.replaced_for = seat
+                self.replaced_for = None if event.get("unseen") else seat
                 self.kong_events.append([seat, "an" if concealed else None, None])
         elif name == "kong_lapsed":
             self.pending_kong.pop(event["seat"], None)      # followed by a draw from the head (HandState)

@@ -120,3 +120,12 @@ def test_takes_read_back_after_a_motor_reboot_leave_its_note_up_and_takes_seen_l
     stack = hand.ring[slot.ring]
     flow.on_wall_change(stack, hand.tracker.stack_tiles(stack) - 1)
     assert ports.screens.notes_dropped == 1
+
+
+def test_takes_read_back_from_the_sensors_say_so_and_name_nobody_as_the_last_to_draw():
+    """Their order against the 杠 sent again is a guess (campaign 650005, 河北: a kong's replacement
+    reconstructed after the head's draws made another seat's self-drawn win look impossible)."""
+    hand = killed_owing_a_replacement()
+    ports = restarted(hand, played_on_blind(hand))
+    assert all(t.get("unseen") for t in ports.recorder.all("take"))
+    assert hand.replaced_for is None

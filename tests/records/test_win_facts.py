@@ -166,3 +166,10 @@ def test_the_audits_kongs_lapse_as_the_tables_do():
                   {"event": "take", "end": "tail", "ring": 67, "layer": "top", "reason": "kong"}):
         facts.see(event)
     assert facts.kongs == {3: [False]} and facts.replaced_for == 3
+
+
+def test_a_kong_replacement_read_back_from_the_sensors_names_nobody_as_the_last_to_draw():
+    facts = LogFacts()
+    facts.see({"event": "kong_declared", "seat": 0, "concealed": False})
+    facts.see({"event": "take", "end": "tail", "ring": 67, "layer": "top", "reason": "kong", "unseen": True})
+    assert facts.kongs == {0: [False]} and facts.replaced_for is None
