@@ -138,9 +138,11 @@ class HandFlow:
             self.ports.recorder.emit("kong_declared", seat=seat, concealed=press.long)
             return True
         if press.key == Key.HU and press.long:
-            # a long 胡 takes a 胡 back (a check whose hand is not laid yet); it is never a claim
-            if not self.win_check.withdraw(seat):
-                record_dropped(self.ports.recorder, (press,), "nothing_to_withdraw")
+            # a long 胡 takes a 胡 back (a check whose hand is not laid yet, which takes it from the
+            # queue); it is never a claim
+            if self.win_check.can_withdraw(seat):
+                return False
+            record_dropped(self.ports.recorder, (press,), "nothing_to_withdraw")
             return True
         if press.key == Key.HU and hand.won_already(seat):
             # Judged as it arrives, not when the flow gets to it: tiles taken meanwhile (the flow

@@ -28,36 +28,53 @@ from rulesets.scoring.dabao import follow_dealer
 from rulesets.scoring.hand_types import payers
 
 from .facts import Extra
-from .ports import HandPorts, record_dropped
+from .ports import HandPorts, KeyMatch, Press, pressed, record_dropped
 from .state import HandState
 
 
 CHOICE_KEYS = (Key.LEFT, Key.RIGHT, Key.CONFIRM)
 
 
-async def ask(ports: HandPorts, seat: int, question: str, choices: list[str]) -> int:
+class Withdrawn(Exception):
+    """The seat took back what the question was asked for (a long 胡 during a win check's first steps)."""
+
+
+async def ask(ports: HandPorts, seat: int, question: str, choices: list[str],
+              withdraw: KeyMatch | None = None) -> int:
     """A choice prompt on one seat: ◀ ▶ move, 确认 accepts; the prompt stays (the next one replaces it).
     A key pressed before the question was on the seat's display answers nothing: one a board sent
-    again to a restarted controller would put the question a step past what the player sees."""
+    again to a restarted controller would put the question a step past what the player sees.  A
+    press `withdraw` matches ends it (`Withdrawn`)."""
     index = 0
     ports.screens.prompt(seat, choice_text(question, choices[index]))
     await drop_pressed_before(ports, seat, CHOICE_KEYS)
     while True:
-        press = await ports.next_key((seat,), CHOICE_KEYS)
+        press = await _next_key(ports, seat, CHOICE_KEYS, withdraw)
         if press.key == Key.CONFIRM:
             return index
         index = (index + (1 if press.key == Key.RIGHT else -1)) % len(choices)
         ports.screens.prompt(seat, choice_text(question, choices[index]))
 
 
-async def confirmed(ports: HandPorts, seat: int, prompt: str) -> None:
+async def confirmed(ports: HandPorts, seat: int, prompt: str, withdraw: KeyMatch | None = None) -> None:
     """Show `prompt` (lay the tiles, then 确认) on a seat and wait for its 确认.  A 确认 pressed
     before the prompt was on the seat's display confirms nothing: a double press on the step
     before, or one a board sent again after a reboot, would read the zone before the tiles lie
-    there and refuse a set the player is still laying."""
+    there and refuse a set the player is still laying.  A press `withdraw` matches ends it."""
     ports.screens.prompt(seat, prompt)
     await drop_pressed_before(ports, seat, (Key.CONFIRM,))
-    await ports.next_key((seat,), (Key.CONFIRM,))
+    await _next_key(ports, seat, (Key.CONFIRM,), withdraw)
+
+
+async def _next_key(ports: HandPorts, seat: int, keys: tuple[Key, ...], withdraw: KeyMatch | None) -> Press:
+    if withdraw is None:
+        return await ports.next_key((seat,), keys)
+    answers = pressed((seat,), keys)
+    press = await ports.until(lambda: ports.keys.peek(lambda p: withdraw(p) or answers(p)))
+    ports.keys.take(lambda p: p is press)
+    if withdraw(press):
+        raise Withdrawn()
+    return press
 
 
 async def drop_pressed_before(ports: HandPorts, seat: int, keys: tuple[Key, ...],

@@ -8,7 +8,6 @@ hand.  If the zone cannot read the hand, the seat panel takes it tile by tile.  
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 
 from drivers.table_ui import (ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE, Key,
@@ -21,7 +20,7 @@ from rulesets.winrules import Verdict
 
 from .melds import kongs_from_entry, melds_from_tiles
 from .ports import HandPorts, Press, record_dropped, stray_tags
-from .questions import ask, ask_la_zhuang, confirmed
+from .questions import Withdrawn, ask, ask_la_zhuang, confirmed
 from .state import HandState, win_context_json
 
 
@@ -33,23 +32,20 @@ def judge_laid(ruleset, hand: Hand, context: WinContext) -> HandResult:
         return HandResult(Verdict(False, False, None, (str(error),)), None)
 
 
-WITHDRAWN = object()        # a 胡 taken back (a long 胡) before the hand was laid
+def withdraw_key(seat: int):
+    """A long 胡 of `seat`: it takes the seat's 胡 back (never a claim)."""
+    return lambda p: p.panel == seat and p.key == Key.HU and p.long
 
 
 class WinCheck:
     def __init__(self, ports: HandPorts) -> None:
         self.ports = ports
-        self._withdrawals: dict[int, asyncio.Event] = {}    # seats whose check a long 胡 may still end
+        self._withdrawable: set[int] = set()     # seats whose check a long 胡 may still end
 
-    def withdraw(self, seat: int) -> bool:
-        """A long 胡 from `seat`: its check ends, nothing judged, if its hand is not laid yet (a 胡
-        pressed by mistake, or one a link delivered late after the seat's last check); False when no
-        check of that seat can be taken back now."""
-        event = self._withdrawals.get(seat)
-        if event is None:
-            return False
-        event.set()
-        return True
+    def can_withdraw(self, seat: int) -> bool:
+        """A long 胡 from `seat` now ends its check, nothing judged (its hand not laid yet: a 胡 pressed
+        by mistake, or one a link delivered late after the seat's last check)."""
+        return seat in self._withdrawable
 
     def _other_hu(self, hand: HandState, *excluded: int | None):
         players = hand.ruleset.players
@@ -103,39 +99,32 @@ class WinCheck:
         if ports.table_state == "playing":
             await ports.advance("hu")
         ports.screens.phase(Phase.WIN_CHECK)
-        discarder = await self._unless_withdrawn(seat, self._before_laying(hand, seat))
-        if discarder is WITHDRAWN:
+        try:
+            discarder = await self._before_laying(hand, seat)
+        except Withdrawn:
             ports.recorder.emit("win_withdrawn", seat=seat)
             ports.screens.prompt(seat, "")
         else:
-            await self._judge(hand, seat, discarder)  # type: ignore[arg-type]
+            await self._judge(hand, seat, discarder)
             if hand.over:
                 return
         if ports.table_state == "win_check":
             await ports.advance("judged")
         ports.screens.phase(Phase.LAST_TILE if hand.tracker.exhausted else Phase.PLAY)
 
-    async def _unless_withdrawn(self, seat: int, steps) -> object:
-        """`steps`' result, or WITHDRAWN if a long 胡 from the seat comes first."""
-        withdrawn = self._withdrawals[seat] = asyncio.Event()
-        asked = asyncio.ensure_future(steps)
-        waiting = asyncio.ensure_future(withdrawn.wait())
-        try:
-            await asyncio.wait({asked, waiting}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            del self._withdrawals[seat]
-            waiting.cancel()
-            if not asked.done():
-                asked.cancel()
-            await asyncio.gather(asked, waiting, return_exceptions=True)
-        return asked.result() if not asked.cancelled() else WITHDRAWN
-
     async def _before_laying(self, hand: HandState, seat: int) -> int | None:
         """Who gave the winning tile, and the 确认 once the shown melds lie in the zone: nothing of
-        the hand is read yet, so a long 胡 may still take the claim back."""
-        discarder = await self._ask_discarder(hand, seat) if hand.ruleset.play.discard_win else None
-        await confirmed(self.ports, seat, LAY_MELDS)
-        return discarder
+        the hand is read yet, so a long 胡 may still take the claim back (`Withdrawn`).  One that
+        comes after is left to nothing (recorded): a long 胡 is never a claim."""
+        withdraw = withdraw_key(seat)
+        self._withdrawable.add(seat)
+        try:
+            discarder = await self._ask_discarder(hand, seat, withdraw) if hand.ruleset.play.discard_win else None
+            await confirmed(self.ports, seat, LAY_MELDS, withdraw)
+            return discarder
+        finally:
+            self._withdrawable.discard(seat)
+            record_dropped(self.ports.recorder, self.ports.keys.drop(withdraw), "nothing_to_withdraw")
 
     async def _judge(self, hand: HandState, seat: int, discarder: int | None) -> None:
         ports = self.ports
@@ -171,7 +160,7 @@ class WinCheck:
             await ports.journaled()
             ports.screens.prompt(seat, NOT_A_WIN)
 
-    async def _ask_discarder(self, hand: HandState, seat: int) -> int | None:
+    async def _ask_discarder(self, hand: HandState, seat: int, withdraw=None) -> int | None:
         """Who gave the winning tile: 自摸 or a seat.  Only what can be true is offered: not 自摸 to a
         seat that cannot have drawn (the last tile taken was another seat's kong replacement: a ▶
         pressed once too often confirmed 自摸 for a win on a discard, and everyone paid for it), and
@@ -181,7 +170,7 @@ class WinCheck:
         may_self_draw = hand.replaced_for in (None, seat)
         sources: list[int | None] = ([None] if may_self_draw else []) + others
         names = [SELF_DRAWN if s is None else relative_name(seat, s, sides) for s in sources]
-        return sources[await self.choose(seat, WIN_FROM, names)]
+        return sources[await ask(self.ports, seat, WIN_FROM, names, withdraw)]
 
     async def choose(self, seat: int, question: str, choices: list[str]) -> int:
         """A choice prompt on one seat: ◀ ▶ move, 确认 accepts."""

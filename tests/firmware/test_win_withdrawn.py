@@ -19,13 +19,22 @@ from tests.firmware.test_won_already import a_hand
 class WaitingPorts(FakePorts):
     """FakePorts whose keys may come while the table waits for them (pressed by the test meanwhile)."""
 
-    async def next_key(self, panels, keys) -> Press:
+    async def until(self, predicate, timeout=None):
         for _ in range(1000):
-            press = self.keys.take(pressed(panels, keys))
-            if press is not None:
-                return press
+            value = predicate()
+            if value:
+                return value
             await asyncio.sleep(0)
-        raise TimeoutError(f"no {[k.name for k in keys]} from {list(panels)}")
+        raise TimeoutError("nobody at the table does what is waited for")
+
+    async def next_key(self, panels, keys) -> Press:
+        press = await self.until(lambda: self.keys.peek(pressed(panels, keys)))
+        self.keys.take(lambda p: p is press)
+        return press
+
+
+def long_hu(ports: FakePorts) -> None:
+    ports.keys.put(Press(0, Key.HU, long=True))
 
 
 async def until_line(ports: FakePorts, seat: int, start: str) -> None:
@@ -54,13 +63,14 @@ def test_a_long_hu_at_the_first_question_takes_the_hu_back():
     async def main():
         task = asyncio.ensure_future(check.win(hand, 0))
         await until_line(ports, 0, WIN_FROM)
-        assert check.withdraw(0)
+        assert check.can_withdraw(0)
+        long_hu(ports)
         await task
 
     run(main(), timeout=5)
     assert [e["event"] for e in ports.recorder.events] == ["win_withdrawn"]
     assert ports.screens.last(0) == "" and ports.screens.phases[-1] == Phase.PLAY.value
-    assert hand.wins == [] and not check.withdraw(0)
+    assert hand.wins == [] and not check.can_withdraw(0)
 
 
 def test_a_long_hu_while_the_shown_melds_are_laid_takes_it_back_too():
@@ -70,7 +80,7 @@ def test_a_long_hu_while_the_shown_melds_are_laid_takes_it_back_too():
         task = asyncio.ensure_future(check.win(hand, 0))
         await answer(ports, WIN_FROM)                    # 自摸
         await until_line(ports, 0, LAY_MELDS)
-        assert check.withdraw(0)
+        long_hu(ports)
         await task
 
     run(main(), timeout=5)
@@ -86,7 +96,7 @@ def test_once_the_shown_melds_are_confirmed_the_hu_stands():
         await answer(ports, WIN_FROM)
         await answer(ports, LAY_MELDS)
         await until_line(ports, 0, LAY_HAND)
-        assert not check.withdraw(0)
+        assert not check.can_withdraw(0)
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
 
@@ -104,3 +114,5 @@ def test_a_long_hu_is_never_a_claim():
     assert flow.ports.recorder.events == [{"event": "keys_dropped", "why": "nothing_to_withdraw",
                                            "presses": [{"panel": 1, "key": "HU", "long": True}]}]
     assert not flow.on_key(Press(1, Key.HU))             # a short 胡 is the claim, queued for the flow
+    flow.win_check._withdrawable.add(1)                  # (seat 1's check asks its first questions)
+    assert not flow.on_key(Press(1, Key.HU, long=True))  # queued: the check takes it as the withdrawal
