@@ -19,7 +19,7 @@ from rulesets.tiles import Tile
 from rulesets.winrules import Verdict
 
 from .melds import kongs_from_entry, melds_from_tiles
-from .ports import HandPorts, Press, record_dropped, stray_tags
+from .ports import HandPorts, KeyMatch, Press, record_dropped, stray_tags
 from .questions import Withdrawn, ask, ask_la_zhuang, confirmed
 from .state import HandState, win_context_json
 
@@ -32,7 +32,7 @@ def judge_laid(ruleset, hand: Hand, context: WinContext) -> HandResult:
         return HandResult(Verdict(False, False, None, (str(error),)), None)
 
 
-def withdraw_key(seat: int):
+def withdraw_key(seat: int) -> KeyMatch:
     """A long 胡 of `seat`: it takes the seat's 胡 back (never a claim)."""
     return lambda p: p.panel == seat and p.key == Key.HU and p.long
 
@@ -160,7 +160,7 @@ class WinCheck:
             await ports.journaled()
             ports.screens.prompt(seat, NOT_A_WIN)
 
-    async def _ask_discarder(self, hand: HandState, seat: int, withdraw=None) -> int | None:
+    async def _ask_discarder(self, hand: HandState, seat: int, withdraw: KeyMatch | None = None) -> int | None:
         """Who gave the winning tile: 自摸 or a seat.  Only what can be true is offered: not 自摸 to a
         seat that cannot have drawn (the last tile taken was another seat's kong replacement: a ▶
         pressed once too often confirmed 自摸 for a win on a discard, and everyone paid for it), and
