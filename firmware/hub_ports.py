@@ -14,7 +14,7 @@ from rulesets.tiles import Tile
 
 from .build.registry import TileRegistry
 from .faults import LatchedFault
-from .hand.ports import HandVoided, KeyQueue, Press, Recorder, Screens, pressed, record_dropped
+from .hand.ports import HandVoided, KeyQueue, Press, Recorder, Screens, next_press, pressed, record_dropped
 
 if TYPE_CHECKING:
     from .controller import TableController
@@ -51,11 +51,7 @@ class HubHandPorts(_Port):
         return self._hub.devices.motor.last_heard + 1
 
     async def next_key(self, panels: Sequence[int], keys: Sequence[Key]) -> Press:
-        match = pressed(panels, keys)
-        await self.until(lambda: self._hub.keys.peek(match))
-        press = self._hub.keys.take(match)
-        assert press is not None
-        return press
+        return await next_press(self, pressed(panels, keys))
 
     @property
     def keys(self) -> KeyQueue:

@@ -34,7 +34,7 @@ from rulesets.special_kongs import kongs_of, replacements_of, special_kinds, spe
 from rulesets.tiles import Tile
 
 from .facts import Extra
-from .ports import HandPorts, pressed, stray_tags
+from .ports import HandPorts, next_press, pressed, stray_tags
 from .questions import choose, confirmed, drop_pressed_before
 from .state import HandState
 
@@ -57,8 +57,7 @@ async def opening_small_wins(ports: HandPorts, hand: HandState, roll) -> None:
     for seat in waiting:        # a 胡 or 确认 from before the question was on the line answers nothing
         await drop_pressed_before(ports, seat, (Key.HU, Key.CONFIRM))
     while waiting:
-        press = await ports.until(lambda: ports.keys.peek(pressed(tuple(waiting), (Key.HU, Key.CONFIRM))))
-        ports.keys.take(lambda p: p == press)
+        press = await next_press(ports, pressed(tuple(waiting), (Key.HU, Key.CONFIRM)))
         seat = press.seat
         if press.key == Key.HU:
             await confirmed(ports, seat, LAY_OPENING)

@@ -137,6 +137,13 @@ class Recorder(Protocol):
     def open_hand(self, number: int) -> None: ...
 
 
+async def next_press(ports: "HandPorts", match: KeyMatch) -> Press:
+    """The oldest press `match` takes, out of the queue once there is one (waiting as the table waits)."""
+    press = await ports.until(lambda: ports.keys.peek(match))
+    ports.keys.take(lambda p: p is press)
+    return press
+
+
 def record_dropped(recorder: Recorder, presses: Sequence[Press], why: str) -> None:
     """Keys taken out of the queue unanswered — never silently: `keys_dropped` names each, with
     `why` (each reason is worded in firmware.table_log.DROPPED_WHY)."""

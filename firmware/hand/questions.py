@@ -28,7 +28,7 @@ from rulesets.scoring.dabao import follow_dealer
 from rulesets.scoring.hand_types import payers
 
 from .facts import Extra
-from .ports import HandPorts, KeyMatch, Press, pressed, record_dropped
+from .ports import HandPorts, KeyMatch, Press, next_press, pressed, record_dropped
 from .state import HandState
 
 
@@ -70,8 +70,7 @@ async def _next_key(ports: HandPorts, seat: int, keys: tuple[Key, ...], withdraw
     if withdraw is None:
         return await ports.next_key((seat,), keys)
     answers = pressed((seat,), keys)
-    press = await ports.until(lambda: ports.keys.peek(lambda p: withdraw(p) or answers(p)))
-    ports.keys.take(lambda p: p is press)
+    press = await next_press(ports, lambda p: withdraw(p) or answers(p))
     if withdraw(press):
         raise Withdrawn()
     return press
