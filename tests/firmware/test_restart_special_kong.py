@@ -10,9 +10,26 @@ import threading
 
 import pytest
 
+from drivers.table_ui import LAY_SPECIAL
+from firmware.hand import declarations
+
 from tests.asyncio_support import run
 from tests.firmware.lost_writes import lose_writes_while, stop_options
 from tests.firmware.test_restart import crash_and_restart
+
+
+def journal_caught_up_before_laying(monkeypatch) -> None:
+    """The journal commits the hand as it stands before a seat lays a special kong.  The journal's
+    writer coalesces and lags on a busy machine: killed at the acceptance, the journal could still
+    hold the hand in `dealing`, and the restart would test the deal, not the kong (it did, once,
+    under two busy loops).  The kill then loses exactly the writes from the acceptance on."""
+    laying = declarations.confirmed
+
+    async def after_the_journal(ports, seat, prompt, *args, **kwargs):
+        if prompt == LAY_SPECIAL:
+            await ports.journaled()
+        return await laying(ports, seat, prompt, *args, **kwargs)
+    monkeypatch.setattr(declarations, "confirmed", after_the_journal)
 
 
 @pytest.mark.parametrize("journal_kept_it", [False, True])
@@ -22,6 +39,7 @@ def test_a_special_kong_accepted_as_the_controller_stops_is_played_as_a_kong(tmp
     and `特殊杠补牌` never shown (the restarted controller asks for the replacements first)."""
     down = threading.Event()
     lose_writes_while(down, monkeypatch)
+    journal_caught_up_before_laying(monkeypatch)
 
     def accepted(event: dict) -> bool:
         return event["hand"] >= 2 and event["event"] == "special_kong" and event["accepted"]
