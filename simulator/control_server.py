@@ -14,6 +14,7 @@ import os
 from dataclasses import asdict
 from typing import Any, Awaitable, Callable
 
+from drivers.await_chain import awaiting
 from drivers.messages import PROTOCOL_VERSION
 from drivers.motor_protocol import Key, LiftPosition
 
@@ -46,18 +47,6 @@ def _seconds(request: dict[str, Any]) -> float:
 
 def _lift(position: LiftPosition) -> str:
     return position.name.lower()
-
-
-def awaiting(task: asyncio.Task) -> list[str]:
-    """Where a task waits: its coroutines' await chain, outermost first ("file:line function"); for
-    the report of a table that stalled (what were the players waiting for?)."""
-    chain: list[str] = []
-    coro: Any = task.get_coro()
-    while coro is not None and getattr(coro, "cr_frame", None) is not None and len(chain) < 40:
-        frame = coro.cr_frame
-        chain.append(f"{frame.f_code.co_filename.rsplit('/', 1)[-1]}:{frame.f_lineno} {frame.f_code.co_name}")
-        coro = coro.cr_await
-    return chain
 
 
 class TableControl:

@@ -20,6 +20,7 @@ import textwrap
 from pathlib import Path
 from typing import TextIO
 
+from drivers.await_chain import tasks_waiting
 from drivers.errors import DriverError, PortBusy
 from firmware.config import TableConfig
 from firmware.faults import SetRejected
@@ -267,6 +268,10 @@ class _Say:
         print(line, file=self.stream, flush=True)
         self.service.status(line)
 
+    def detail(self, line: str) -> None:
+        """A line for the log only (not systemd's STATUS)."""
+        print(line, file=self.stream, flush=True)
+
     def hand(self, event: dict) -> None:
         if event["event"] == "hand_end":
             self.service.status(describe(event)[1])          # the log prints the same line (table_log)
@@ -360,6 +365,9 @@ async def until_stopped(work, say: _Say):
             say(f"{name} while stopping: the table is already stopping in order")
             return
         stopping.append(name)
+        # where every task stood: a table stopped because it stalled tells what it waited for
+        for line in tasks_waiting(loop):
+            say.detail(f"at the stop, {line}")
         task.cancel()
 
     for sig in (signal.SIGTERM, signal.SIGINT):

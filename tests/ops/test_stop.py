@@ -126,6 +126,8 @@ def test_a_sigterm_in_the_first_moments_of_a_start_exits_0(tmp_path, stop_at):
     status, said = run(start_on_a_cut_link(tmp_path, stop_at), timeout=120)
     assert status == 0, said
     assert "stopped by SIGTERM" in said and "Traceback" not in said
+    if stop_at == "trying again":           # the log tells what the table was waiting for (a stall's story)
+        assert any(line.startswith("at the stop, ") and "open_devices" in line for line in said.splitlines()), said
 
 
 def test_ctrl_c_on_a_simulated_table_stops_it_without_link_faults(tmp_path):
