@@ -47,7 +47,7 @@ class HandJournal:
         self._open_hand = open_hand
         self._begun_replaces = begun_replaces
         self._changed = asyncio.Event()
-        self._text: str | None = None         # the hand's state as last queued to the journal (encoded)
+        self._text: str | None = None         # the hand's state as the journal is known to hold it (encoded)
         self._settling = False                # the hand's ledger row is being written: not journaled again
         self._applied_before: dict[str, EventMark] = {}    # what the last run journaled as applied
         self._task: asyncio.Task | None = None
@@ -98,15 +98,22 @@ class HandJournal:
         marks = dict(self._hub.applied)
         put: dict[str, dict | EncodedJson] = {LINKS_KEY: self._links_row(marks)}
         hand = self._open_hand()
+        state = None
         if hand is not None and not self._settling:
             state = hand.journal_text()
-            if state != self._text:             # most events (the next set's build) leave the hand as it was
+            # most events (the next set's build) leave the hand as it was.  Compared with what is known
+            # to have landed, not with what was queued: a commit that skipped a hand still in flight
+            # landed alone (a small write a full card still takes) when the hand's write was refused,
+            # let the lines and the boards' events it covers through, and a restart found takes in the
+            # file its journal never held (campaign 650071, 螺山: slots taken twice)
+            if state != self._text:
                 put[HAND_KEY] = EncodedJson(state)
-                self._text = state
         written = self._store.queue(self._ledger.journal_swap, put)
         self._hub.recorder.release_lines()
         try:
             await written
+            if HAND_KEY in put:
+                self._text = state
             if self._store.told:
                 await self._recorder_caught_up()
         except BaseException:
@@ -153,8 +160,8 @@ class HandJournal:
         hand = self._open_hand()
         recorder = self._hub.recorder
         if event["event"] == "hand_start" and hand is not None:      # the set on the table is the hand's now
-            self._text = hand.journal_text()
-            self._store.submit(self._ledger.journal_swap, {HAND_KEY: EncodedJson(self._text),
+            self._text = None                   # not waited for: the next commit writes the hand again
+            self._store.submit(self._ledger.journal_swap, {HAND_KEY: EncodedJson(hand.journal_text()),
                                                            LINKS_KEY: self._links_row(dict(self._hub.applied))},
                                self._begun_replaces)
             recorder.release_lines()
