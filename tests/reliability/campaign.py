@@ -577,7 +577,7 @@ def main(argv: list[str] | None = None) -> int:
     regions = args.regions.split(",")
     if len(set(regions)) != len(regions):
         parser.error("a region is named twice in --regions: run it again with another --seed instead")
-    folder = Path(args.folder or tempfile.mkdtemp(prefix="mahjong-campaign-"))
+    folder = Path(args.folder or tempfile.mkdtemp(prefix="mahjong-campaign-")).resolve()   # the controller runs elsewhere
     earlier = [str(folder / r) for r in regions if (folder / r).exists() and any((folder / r).iterdir())]
     if earlier:    # an earlier run's registry, ledger and recorders would be counted in this one's books
         parser.error(f"{', '.join(earlier)} holds an earlier run: pass another --folder, or remove it")
