@@ -63,6 +63,7 @@ class Answers:
         self.crew = crew
         self.kong_givers: dict[int, list[str]] = {}     # seat → who gave each exposed kong it made this hand
         self._kongs_told: dict[int, int] = {}      # seat → the highest N of 第N杠来自 it answered
+        self._kongs_asked: dict[int, int] = {}     # seat → the highest N of 第N杠来自 its line showed
         self._replied: dict[int, str] = {}
         self._steps: dict[int, int] = {}
         self._special: dict[int, tuple] = {}       # seat → (kind, tiles) it chose to show
@@ -86,6 +87,7 @@ class Answers:
         if new_hand:
             self.kong_givers.clear()
             self._kongs_told.clear()
+            self._kongs_asked.clear()
             self._laid.clear()
             self._liang.clear()                 # (a 亮牌 pressed outlives a restart note: judged or pressed again)
             self._liang_replaced.clear()
@@ -96,9 +98,20 @@ class Answers:
     def owed_replacements(self) -> bool:
         return bool(self._owed)
 
-    def owes(self, seat: int) -> bool:
-        """This seat has made an exposed kong it has not yet said the giver of."""
-        return len(self.kong_givers.get(seat, ())) > self._kongs_told.get(seat, 0)
+    def owes(self, seat: int, screen: Screen) -> bool:
+        """This seat has made an exposed kong it has not yet said the giver of.  A question its line
+        showed and no longer shows was answered, if not by him: a bounced 确认 can answer it before
+        he steers, and the table does not ask again (campaign 650029: he waited for it for ever)."""
+        told = self._kongs_told.get(seat, 0)
+        asked = self._kongs_asked.get(seat, 0)
+        if asked > told and self._kong_question(seat, screen) != asked:
+            told = asked
+        return len(self.kong_givers.get(seat, ())) > told
+
+    @staticmethod
+    def _kong_question(seat: int, screen: Screen) -> int | None:
+        choice = parse_choice(screen.prompt(seat))
+        return None if choice is None else kong_from_nth(choice[0])
 
     def expect_kong(self, seat: int, answer: str) -> None:
         """This seat made an exposed kong: it will be asked who gave the tile (第N杠来自)."""
@@ -165,6 +178,8 @@ class Answers:
             return False
         question, current = choice
         nth = kong_from_nth(question)
+        if nth is not None:
+            self._kongs_asked[seat] = max(self._kongs_asked.get(seat, 0), nth)
         if nth is not None and nth <= len(self.kong_givers.get(seat, ())):
             want = self.kong_givers[seat][nth - 1]
             return self._steer(seat, current == want, lambda: self._told_kong(seat, nth, want))

@@ -393,7 +393,7 @@ class HandPlay:
         """Nobody won on the last live tile: wait for 最后一张, then 确认 for 荒庄 — once this seat has
         answered who gave its kongs (a 确认 pressed while the question is due would answer it)."""
         answers = self.crew.answers
-        screen = await self.crew.until(lambda s: s.phase is Phase.LAST_TILE and not answers.owes(seat)
+        screen = await self.crew.until(lambda s: s.phase is Phase.LAST_TILE and not answers.owes(seat, s)
                                        or s.phase in OVER)
         if not self.won:
             self.crew.stats.draws += 1

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from drivers.motor_protocol import Key, LiftPosition
-from drivers.table_ui import Phase
+from drivers.table_ui import Phase, kong_from_question
 from rulesets.regions import get_region
 from rulesets.reserve import wall_count
 from rulesets.tiles import Tile, parse_tiles
@@ -133,6 +133,25 @@ def test_a_win_check_nobody_at_the_seat_asked_for_is_taken_back_once():
         crew.service(crew.eyes.look())
     assert [(a.seat, a.what) for a in crew.journal if a.what in ("press", "withdraw")] == [(1, "press"), (1, "withdraw")]
     assert crew.journal[0].detail == "HU long"
+
+
+def test_a_kong_giver_question_that_went_unanswered_by_the_seat_is_owed_no_longer():
+    """A bounced 确认 answered 第1杠来自 before the seat steered to the giver; the table moved on to
+    最后一张 and asked nothing again, and he waited for the question for ever (campaign 650029, 云南).
+    Owed until the question has shown; once it has gone, answered."""
+    table = SimulatedTable(seed=1, speed=0)
+    crew = SimulatedPlayers(table, get_region("yunnan").resolve(), seed=1).crew
+    crew.answers.expect_kong(2, "上家")
+    table.display.set_text("main", "t_msg", Phase.PLAY.value)
+    assert crew.answers.owes(2, crew.eyes.look())                  # due, not shown yet
+    table.world.set_seat_text(2, 1, f"{kong_from_question(1)}:下家")
+    asked = crew.eyes.look()
+    crew.service(asked)
+    assert crew.journal[-1].detail == "RIGHT"                      # steering to 上家
+    assert crew.answers.owes(2, asked)
+    table.world.set_seat_text(2, 1, "")
+    table.display.set_text("main", "t_msg", Phase.LAST_TILE.value)
+    assert not crew.answers.owes(2, crew.eyes.look())
 
 
 def test_at_speed_0_a_thought_gives_the_table_a_turn_only_after_something_it_can_sense():
