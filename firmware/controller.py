@@ -179,7 +179,11 @@ class TableController:
         of a board that rebooted before it was all told)."""
         for source, board in (("motor", self.devices.motor), ("rfid", self.devices.rfid)):
             done = self._snapshots[source]
-            await self.ask(source, board.request_snapshot, lambda: self._snapshots[source] > done)
+
+            async def request(source: str = source, board: MotorBoard | RfidBoard = board) -> None:
+                self.faults.roll_call(source)               # what it lists is what it holds
+                await board.request_snapshot()
+            await self.ask(source, request, lambda: self._snapshots[source] > done)
 
     async def halt(self) -> None:
         """Stop every motor now (a stop asked of the controller): the motor board's emergency stop.
@@ -533,6 +537,7 @@ class TableController:
                     asyncio.get_running_loop().create_task(self._clear_our_absence())
             case SnapshotDone():
                 self._snapshots[source] += 1
+                self._faults_forgotten(source, self.faults.roll_called(source))
             case SafeStop():
                 self._halts += 1
             case FaultCleared():
@@ -541,6 +546,15 @@ class TableController:
                     self.presenter.show_page("main")
             case EventsDropped():
                 self._events_dropped(source, event.count)
+
+    def _faults_forgotten(self, source: str, gone: tuple[LatchedFault, ...]) -> None:
+        """Faults the board no longer holds (its snapshot did not list them): cleared here too."""
+        if not gone:
+            return
+        self._fault_clears += 1
+        self.recorder.emit("faults_forgotten", board=source, codes=[f.label for f in gone])
+        if not self.faults.active:
+            self.presenter.show_page("main")
 
     def _events_dropped(self, source: str, count: int) -> None:
         """The board's queue overflowed while this controller did not take its events (away a long

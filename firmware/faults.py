@@ -193,11 +193,32 @@ class FaultLatch:
 
     def __init__(self) -> None:
         self._faults: dict[tuple[int, int, str], LatchedFault] = {}
+        self._roll: dict[str, set[tuple[int, int]]] = {}       # board → the faults its snapshot listed so far
         self.machine = build_machine("fault", asynchronous=False)
 
     def latch(self, fault: LatchedFault) -> None:
         self._faults[fault.key] = fault
+        if fault.source in self._roll:
+            self._roll[fault.source].add((fault.code, fault.unit))
         self.machine.latch()
+
+    def roll_call(self, source: str) -> None:
+        """The board is asked for its snapshot, which lists every fault it holds (protocol.md §4.1)."""
+        self._roll[source] = set()
+
+    def roll_called(self, source: str) -> tuple[LatchedFault, ...]:
+        """The board's snapshot ended: its faults it did not list are gone from it (a reboot forgot
+        them, or its FaultCleared was lost with its RAM) and go from here too; returned.  Kept, one
+        would wait for a FaultCleared that never comes: a person's 确认 could not clear it (campaign
+        690012: E13 stayed latched after a brown-out and the table never built again)."""
+        listed = self._roll.pop(source, None)
+        if listed is None:
+            return ()
+        gone = tuple(f for f in self._faults.values() if f.source == source and (f.code, f.unit) not in listed)
+        for fault in gone:
+            del self._faults[fault.key]
+        self._settle()
+        return gone
 
     def clear(self, code: int, unit: int, source: str) -> bool:
         """A board cleared one of its faults; True when nothing is latched any more."""

@@ -208,6 +208,8 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
     "change_bao": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} asks for 换宝"),
     "exchange": lambda e: (logging.INFO, f"{_hand(e)}: exchange three tiles ({e['direction']})"),
     "reread": lambda e: (logging.INFO, f"re-reading {e['slots']} slot(s) the stacking heads did not read"),
+    "faults_forgotten": lambda e: (logging.WARNING, f"the {e['board']} board no longer holds {', '.join(e['codes'])} "
+                                                    "(a restart or a lost event cleared it there): cleared here too"),
     "host_lost_cleared": lambda e: (logging.INFO, f"the {', '.join(e['boards'])} board(s) had stopped while this "
                                                   "controller was away: cleared"),
     "warning": lambda e: (logging.WARNING, e["message"]),
