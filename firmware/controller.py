@@ -467,6 +467,7 @@ class TableController:
     def _link_reset(self, source: str) -> None:
         """A board in a new session lost its state: the build under way is told before its events."""
         self._resets[source] += 1
+        self.faults.new_session(source)
         if self._build is not None:
             self._build.board_restarted(source)
         if source == "motor":

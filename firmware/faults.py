@@ -203,8 +203,14 @@ class FaultLatch:
         self.machine.latch()
 
     def roll_call(self, source: str) -> None:
-        """The board is asked for its snapshot, which lists every fault it holds (protocol.md §4.1)."""
-        self._roll[source] = set()
+        """The board is asked for its snapshot, which lists every fault it holds (protocol.md §4.1).
+        Asked again before the last one ended (both boards' resyncs after a brown-out ask both), the
+        roll goes on: begun anew, the first snapshot's end would drop what only its start listed."""
+        self._roll.setdefault(source, set())
+
+    def new_session(self, source: str) -> None:
+        """The board lost its RAM: what it listed before is no roll of what it holds now."""
+        self._roll.pop(source, None)
 
     def roll_called(self, source: str) -> tuple[LatchedFault, ...]:
         """The board's snapshot ended: its faults it did not list are gone from it (a reboot forgot

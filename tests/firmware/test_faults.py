@@ -21,6 +21,29 @@ def test_an_interlock_does_not_block_and_clears_itself():
     assert latch.clear(FaultCode.HATCH_OPEN, 0, "interlock") and not latch.active
 
 
+def test_a_board_s_snapshot_is_the_roll_of_its_faults():
+    """What a board's snapshot does not list it no longer holds (a reboot forgot it): it goes; a
+    roll asked again before it ended goes on, so a fault listed at its start is never dropped."""
+    latch = FaultLatch()
+    jam = LatchedFault(FaultCode.PUSH_JAM, 1, "push jam", "motor")
+    host = LatchedFault(FaultCode.HOST_LOST, 0, "host lost", "motor")
+    latch.latch(jam)
+    latch.latch(host)
+    latch.latch(LatchedFault(FaultCode.SET_MISMATCH, 0, "missing 1 × 一万", "controller"))
+    assert latch.roll_called("motor") == ()                   # no roll asked: nothing to judge by
+    latch.roll_call("motor")
+    latch.latch(jam)                                          # listed: the board still holds it
+    latch.roll_call("motor")                                  # the other board's resync asks too
+    assert latch.roll_called("motor") == (host,)
+    assert latch.has(FaultCode.PUSH_JAM) and latch.has(FaultCode.SET_MISMATCH) and not latch.has(FaultCode.HOST_LOST)
+    latch.roll_call("motor")
+    latch.latch(jam)                                          # listed by the session before a reboot …
+    latch.new_session("motor")
+    latch.roll_call("motor")                                  # … which the new session's roll does not count
+    assert latch.roll_called("motor") == (jam,)
+    assert latch.acknowledge_controller_faults() and not latch.active       # the set check's, a person's job
+
+
 def test_every_fault_code_has_a_chinese_hint_for_the_display():
     for code in FaultCode:
         hint = hint_for(code)
