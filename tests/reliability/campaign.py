@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -36,6 +37,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from drivers.messages import FaultCode
 from firmware.build.registry import Registered, TileRegistry
 from firmware.records.history import History, HistoryError, hand_audit, hand_events
 from rulesets.tiles import Tile
@@ -60,6 +62,14 @@ DEVICES = ("motor", "rfid", "display")
 # dealt only when named, and only as root: the card full for 0.5–6 s (its folder a small tmpfs of its
 # own, filled to the last byte by a ballast file, then freed)
 CARD_DISRUPTIONS = ("fill",)
+# dealt only when named: a person's job, done by a person at the table (`_person_mends`) — a stacking
+# head that jams in the next build (E01), the service hatch opened (E12, an interlock, which also
+# latches on the motor board when a motor ran), the front panel's STOP pressed (E16): the person
+# removes the cause after 0.5–5 s and presses 确认 on the front panel until the board holds none
+PERSON_DISRUPTIONS = ("jam", "hatch", "stop_key")
+KINDS = DISRUPTIONS + MORE_DISRUPTIONS + CARD_DISRUPTIONS + PERSON_DISRUPTIONS
+MEND_EVERY_S = 2.0              # a person presses 确认 again this often while the fault stays
+PERSON_CODES = (FaultCode.PUSH_JAM, FaultCode.HATCH_OPEN, FaultCode.EMERGENCY_STOP)
 WIRE_NOISE = ("corrupt=0.01",)  # the simulator's faults all through a run: a flipped bit in one frame of a hundred
 CARD_BYTES = 64 << 20           # the tmpfs that stands in for the card, for the `fill` kind
 
@@ -84,6 +94,7 @@ class RegionFigures:
     controller_errors: list[str] = field(default_factory=list)
     exits: list[str] = field(default_factory=list)     # the controller ended by itself and was started again
     display: list[str] = field(default_factory=list)   # the display did not follow the table at the end
+    people: list[asyncio.Task] = field(default_factory=list)    # persons mending what a person must
 
     @property
     def sound(self) -> bool:
@@ -357,11 +368,14 @@ async def _play_region(region: str, hands: int, seed: int, folder: Path, card: C
                     break
                 await asyncio.sleep(schedule.delay(progress.hand_seconds))
                 await disrupt(schedule.next_kind(), schedule.rng, sim, controller, figures, card)
+            await _people_done(sim, figures)
             if figures.stalls:
                 figures.stall_views.append(await _table_seen(sim))
             elif controller.alive():
                 figures.display.extend(filter(None, [await display_follows(sim, progress.db)]))
         finally:
+            for person in figures.people:
+                person.cancel()
             await controller.started()
             controller.stop()
             if controller.exits and controller.exits[-1] != 0 and not figures.controller_errors:
@@ -391,6 +405,8 @@ async def disrupt(what: str, rng: random.Random, sim: SimulatorProcess, controll
         await controller.freeze(rng.uniform(0.5, 8.0))
     elif what == "fill":
         await card.fill(rng.uniform(0.5, 6.0))
+    elif what in PERSON_DISRUPTIONS:
+        figures.people.append(asyncio.create_task(_person_mends(what, rng, sim), name=f"person-{what}"))
     elif what in ("kill", "term"):
         if what == "term":
             await controller.started()          # a SIGTERM before the handlers are in would be a kill
@@ -399,6 +415,55 @@ async def disrupt(what: str, rng: random.Random, sim: SimulatorProcess, controll
             figures.controller_errors.append(f"SIGTERM mid-run ended the controller with status "
                                              f"{controller.exits[-1]}, not 0; see controller.log")
         controller.start()
+
+
+async def _person_mends(what: str, rng: random.Random, sim: SimulatorProcess) -> None:
+    """A person's job, from the cause to the 确认 that lets the table go on: a jam armed for the next
+    build is cleared once the board holds it; the hatch is closed and the STOP key let go of after a
+    moment.  Then 确认 on the front panel while the board still holds the fault (a press the table
+    missed — its controller killed, its link cut — is pressed again, as a person would)."""
+    if what == "jam":
+        code = FaultCode.PUSH_JAM
+        await sim.control.fault(f"jam={rng.randrange(4)}:{rng.randrange(20)}")
+        while not await _board_holds(sim, code):
+            await asyncio.sleep(POLL_S * 4)
+    elif what == "hatch":
+        code = FaultCode.HATCH_OPEN
+        await sim.control.fault("hatch_open")
+    else:
+        code = FaultCode.EMERGENCY_STOP
+        await sim.control.press("front", "stop")
+    await asyncio.sleep(rng.uniform(0.5, 5.0))      # the person walks over, mends, closes the hatch
+    if what != "stop_key":
+        await sim.control.clear("jam" if what == "jam" else "hatch_open")
+    while await _board_holds(sim, code):
+        await sim.control.press("front", "confirm")
+        await asyncio.sleep(MEND_EVERY_S)
+
+
+async def _people_done(sim: SimulatorProcess, figures: RegionFigures) -> None:
+    """At a region's end: a jam still armed for a build that never came is taken away, and what the
+    persons were mending is mended, so the display check sees the table, not a fault page."""
+    for person in figures.people:
+        if not person.done():
+            person.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            error = await asyncio.gather(person, return_exceptions=True)
+            if error[0] is not None and not isinstance(error[0], asyncio.CancelledError):
+                figures.controller_errors.append(f"the campaign's person failed: {error[0]!r}")
+    if not figures.people:
+        return
+    await sim.control.clear("jam")
+    await sim.control.clear("hatch_open")
+    for _ in range(5):
+        if not any([await _board_holds(sim, code) for code in PERSON_CODES]):
+            return
+        await sim.control.press("front", "confirm")
+        await asyncio.sleep(MEND_EVERY_S)
+
+
+async def _board_holds(sim: SimulatorProcess, code: int) -> bool:
+    return any(c == code for c, _, _ in (await sim.control.table()).faults["motor"])
 
 
 def _moment(events: Path) -> str:
@@ -558,7 +623,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=2, help="a disruption after 1 to EVERY hands")
     parser.add_argument("--folder", default="",
                         help="where each region's ports, state and recorders go (default: a new folder in /tmp)")
-    known = ", ".join(sorted(set(DISRUPTIONS + MORE_DISRUPTIONS + CARD_DISRUPTIONS)))
+    known = ", ".join(sorted(set(KINDS)))
     parser.add_argument("--kinds", default=",".join(DISRUPTIONS),
                         help=f"the disruptions dealt, comma-separated (of {known}; default {','.join(DISRUPTIONS)})")
     parser.add_argument("--faults", default=",".join(WIRE_NOISE),
@@ -571,7 +636,7 @@ def main(argv: list[str] | None = None) -> int:
         parse_faults(faults)
     except ValueError as error:
         parser.error(f"--faults: {error}")
-    unknown = sorted(set(kinds) - set(DISRUPTIONS + MORE_DISRUPTIONS + CARD_DISRUPTIONS))
+    unknown = sorted(set(kinds) - set(KINDS))
     if unknown:
         parser.error(f"unknown disruption(s) {', '.join(unknown)}: choose from {known}")
     regions = args.regions.split(",")
