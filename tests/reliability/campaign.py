@@ -70,6 +70,7 @@ PERSON_DISRUPTIONS = ("jam", "hatch", "stop_key")
 KINDS = DISRUPTIONS + MORE_DISRUPTIONS + CARD_DISRUPTIONS + PERSON_DISRUPTIONS
 MEND_EVERY_S = 2.0              # a person presses 确认 again this often while the fault stays
 PERSON_CODES = (FaultCode.PUSH_JAM, FaultCode.HATCH_OPEN, FaultCode.EMERGENCY_STOP)
+PEOPLE_FINISH_S = 20.0          # at a region's end, the persons at work are given this long (a jam may never come)
 WIRE_NOISE = ("corrupt=0.01",)  # the simulator's faults all through a run: a flipped bit in one frame of a hundred
 CARD_BYTES = 64 << 20           # the tmpfs that stands in for the card, for the `fill` kind
 
@@ -95,6 +96,7 @@ class RegionFigures:
     exits: list[str] = field(default_factory=list)     # the controller ended by itself and was started again
     display: list[str] = field(default_factory=list)   # the display did not follow the table at the end
     people: list[asyncio.Task] = field(default_factory=list)    # persons mending what a person must
+    mended: dict[str, int] = field(default_factory=dict)        # a person's jobs done, by kind
 
     @property
     def sound(self) -> bool:
@@ -406,7 +408,7 @@ async def disrupt(what: str, rng: random.Random, sim: SimulatorProcess, controll
     elif what == "fill":
         await card.fill(rng.uniform(0.5, 6.0))
     elif what in PERSON_DISRUPTIONS:
-        figures.people.append(asyncio.create_task(_person_mends(what, rng, sim), name=f"person-{what}"))
+        figures.people.append(asyncio.create_task(_person_mends(what, rng, sim, figures), name=f"person-{what}"))
     elif what in ("kill", "term"):
         if what == "term":
             await controller.started()          # a SIGTERM before the handlers are in would be a kill
@@ -417,7 +419,7 @@ async def disrupt(what: str, rng: random.Random, sim: SimulatorProcess, controll
         controller.start()
 
 
-async def _person_mends(what: str, rng: random.Random, sim: SimulatorProcess) -> None:
+async def _person_mends(what: str, rng: random.Random, sim: SimulatorProcess, figures: RegionFigures) -> None:
     """A person's job, from the cause to the 确认 that lets the table go on: a jam armed for the next
     build is cleared once the board holds it; the hatch is closed and the STOP key let go of after a
     moment.  Then 确认 on the front panel while the board still holds the fault (a press the table
@@ -439,11 +441,16 @@ async def _person_mends(what: str, rng: random.Random, sim: SimulatorProcess) ->
     while await _board_holds(sim, code):
         await sim.control.press("front", "confirm")
         await asyncio.sleep(MEND_EVERY_S)
+    figures.mended[what] = figures.mended.get(what, 0) + 1
 
 
 async def _people_done(sim: SimulatorProcess, figures: RegionFigures) -> None:
-    """At a region's end: a jam still armed for a build that never came is taken away, and what the
-    persons were mending is mended, so the display check sees the table, not a fault page."""
+    """At a region's end: the persons at work finish (a jam still armed for a build that never came
+    is taken away), and what they left is mended, so the display check sees the table, not a fault
+    page."""
+    pending = [person for person in figures.people if not person.done()]
+    if pending:
+        await asyncio.wait(pending, timeout=PEOPLE_FINISH_S)
     for person in figures.people:
         if not person.done():
             person.cancel()

@@ -16,7 +16,8 @@ import subprocess
 import pytest
 
 from tests.asyncio_support import run
-from tests.reliability.campaign import DISRUPTIONS, MORE_DISRUPTIONS, RegionFigures, campaign, report
+from tests.reliability.campaign import (DISRUPTIONS, MORE_DISRUPTIONS, PERSON_DISRUPTIONS, RegionFigures, campaign,
+                                        report)
 
 
 def assert_sound(results: list[RegionFigures]) -> None:
@@ -55,6 +56,17 @@ def test_a_frozen_controller_a_display_reboot_a_pulled_port_and_clean_restarts_l
     assert_sound(results)
     dealt = {kind for r in results for kind in r.disruptions}
     assert dealt == set(kinds), f"not every kind of disruption fell: {dealt}"
+
+
+def test_a_person_s_jobs_mended_by_a_person_amid_kills_lose_nothing(tmp_path):
+    """A jam, the hatch opened and the STOP key, each waiting for a person, who mends it and presses
+    确认 (again while the table has not taken it): the table goes on, with a kill in the deck."""
+    kinds = PERSON_DISRUPTIONS + ("kill",)
+    results = run(campaign(["sichuan"], hands=6, seed=1, folder=tmp_path, every=1, kinds=kinds), timeout=240)
+    assert_sound(results)
+    dealt = {kind for r in results for kind in r.disruptions}
+    assert dealt == set(kinds), f"not every kind of disruption fell: {dealt}"
+    assert results[0].mended.get("hatch") and results[0].mended.get("stop_key"), results[0].mended
 
 
 def _can_mount_a_card(folder) -> bool:
