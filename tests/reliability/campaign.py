@@ -64,12 +64,18 @@ DEVICES = ("motor", "rfid", "display")
 CARD_DISRUPTIONS = ("fill",)
 # dealt only when named: a person's job, done by a person at the table (`_person_mends`) — a stacking
 # head that jams in the next build (E01), the service hatch opened (E12, an interlock, which also
-# latches on the motor board when a motor ran), the front panel's STOP pressed (E16): the person
-# removes the cause after 0.5–5 s and presses 确认 on the front panel until the board holds none
-PERSON_DISRUPTIONS = ("jam", "hatch", "stop_key")
+# latches on the motor board when a motor ran), the front panel's STOP pressed (E16), the mixer's
+# thermal protection (E11), the dice motor stalling at the next roll (E05): the person removes the
+# cause after 0.5–5 s and presses 确认 on the front panel until the board holds none
+# kind → the fault the board latches, and the simulator's fault that causes it ("" for the STOP key)
+PERSON_JOBS = {"jam": (FaultCode.PUSH_JAM, "jam"), "hatch": (FaultCode.HATCH_OPEN, "hatch_open"),
+               "stop_key": (FaultCode.EMERGENCY_STOP, ""), "overtemp": (FaultCode.OVER_TEMPERATURE, "overtemp"),
+               "dice_stall": (FaultCode.DICE_MOTOR, "dice_stall")}
+ARMED = ("jam", "dice_stall")   # these bite when the mechanism next runs (a build, a roll of the dice)
+PERSON_DISRUPTIONS = tuple(PERSON_JOBS)
 KINDS = DISRUPTIONS + MORE_DISRUPTIONS + CARD_DISRUPTIONS + PERSON_DISRUPTIONS
 MEND_EVERY_S = 2.0              # a person presses 确认 again this often while the fault stays
-PERSON_CODES = (FaultCode.PUSH_JAM, FaultCode.HATCH_OPEN, FaultCode.EMERGENCY_STOP)
+PERSON_CODES = tuple(code for code, _ in PERSON_JOBS.values())
 PEOPLE_FINISH_S = 20.0          # at a region's end, the persons at work are given this long (a jam may never come)
 WIRE_NOISE = ("corrupt=0.01",)  # the simulator's faults all through a run: a flipped bit in one frame of a hundred
 CARD_BYTES = 64 << 20           # the tmpfs that stands in for the card, for the `fill` kind
@@ -424,20 +430,16 @@ async def _person_mends(what: str, rng: random.Random, sim: SimulatorProcess, fi
     build is cleared once the board holds it; the hatch is closed and the STOP key let go of after a
     moment.  Then 确认 on the front panel while the board still holds the fault (a press the table
     missed — its controller killed, its link cut — is pressed again, as a person would)."""
-    if what == "jam":
-        code = FaultCode.PUSH_JAM
-        await sim.control.fault(f"jam={rng.randrange(4)}:{rng.randrange(20)}")
-        while not await _board_holds(sim, code):
-            await asyncio.sleep(POLL_S * 4)
-    elif what == "hatch":
-        code = FaultCode.HATCH_OPEN
-        await sim.control.fault("hatch_open")
-    else:
-        code = FaultCode.EMERGENCY_STOP
+    code, cause = PERSON_JOBS[what]
+    if what == "stop_key":
         await sim.control.press("front", "stop")
+    else:
+        await sim.control.fault(f"jam={rng.randrange(4)}:{rng.randrange(20)}" if what == "jam" else cause)
+    while what in ARMED and not await _board_holds(sim, code):     # it bites at the next build, or roll
+        await asyncio.sleep(POLL_S * 4)
     await asyncio.sleep(rng.uniform(0.5, 5.0))      # the person walks over, mends, closes the hatch
-    if what != "stop_key":
-        await sim.control.clear("jam" if what == "jam" else "hatch_open")
+    if cause:
+        await sim.control.clear(cause)
     while await _board_holds(sim, code):
         await sim.control.press("front", "confirm")
         await asyncio.sleep(MEND_EVERY_S)
@@ -460,8 +462,9 @@ async def _people_done(sim: SimulatorProcess, figures: RegionFigures) -> None:
                 figures.controller_errors.append(f"the campaign's person failed: {error[0]!r}")
     if not figures.people:
         return
-    await sim.control.clear("jam")
-    await sim.control.clear("hatch_open")
+    for _, cause in PERSON_JOBS.values():
+        if cause:
+            await sim.control.clear(cause)
     for _ in range(5):
         if not any([await _board_holds(sim, code) for code in PERSON_CODES]):
             return

@@ -59,8 +59,9 @@ def test_a_frozen_controller_a_display_reboot_a_pulled_port_and_clean_restarts_l
 
 
 def test_a_person_s_jobs_mended_by_a_person_amid_kills_lose_nothing(tmp_path):
-    """A jam, the hatch opened and the STOP key, each waiting for a person, who mends it and presses
-    确认 (again while the table has not taken it): the table goes on, with a kill in the deck."""
+    """A jam, the hatch opened, the STOP key, the mixer overheated and the dice motor stalled, each
+    waiting for a person, who mends it and presses 确认 (again while the table has not taken it): the
+    table goes on, with a kill in the deck."""
     kinds = PERSON_DISRUPTIONS + ("kill",)
     results = run(campaign(["sichuan"], hands=6, seed=1, folder=tmp_path, every=1, kinds=kinds), timeout=240)
     assert_sound(results)
