@@ -112,7 +112,7 @@ class HandJournal:
         self._hub.recorder.release_lines()
         try:
             await written
-            if HAND_KEY in put:
+            if HAND_KEY in put and not self._settling:      # (a settling ledger row drops it from the journal)
                 self._text = state
             if self._store.told:
                 await self._recorder_caught_up()
