@@ -432,8 +432,8 @@ class TableController:
             await self._resync(source, outcome.rebooted)
         self.recorder.emit("link_back", board=source, resumed=outcome.resumed, rebooted=outcome.rebooted,
                            attempts=outcome.attempts)
-        if self.faults.clear(FaultCode.LINK_LOST, 0 if source == "motor" else 1, "link"):
-            self.presenter.show_page("main")
+        self.faults.clear(FaultCode.LINK_LOST, 0 if source == "motor" else 1, "link")
+        self._show_faults()
         await self._clear_our_absence()
         await self._notify()
 
@@ -492,15 +492,16 @@ class TableController:
         self.latch(LatchedFault(FaultCode.STORAGE, 0, f"a disk write failed: {error}", "storage"))
 
     def storage_back(self) -> None:
-        if self.faults.has(FaultCode.STORAGE) and self.faults.clear(FaultCode.STORAGE, 0, "storage"):
-            self.presenter.show_page("main")
+        if self.faults.has(FaultCode.STORAGE):
+            self.faults.clear(FaultCode.STORAGE, 0, "storage")
+            self._show_faults()
 
     def _display_silent(self, why: str) -> None:
         self.latch(LatchedFault(FaultCode.DISPLAY, 0, why, "display"))
 
     def _display_back(self) -> None:
-        if self.faults.clear(FaultCode.DISPLAY, 0, "display"):
-            self.presenter.show_page("main")
+        self.faults.clear(FaultCode.DISPLAY, 0, "display")
+        self._show_faults()
 
     async def _write_seat_line(self, side: int, line: int, text: str) -> int:
         """One seat line, across link episodes; the events heard before it was shown."""
@@ -543,8 +544,8 @@ class TableController:
                 self._halts += 1
             case FaultCleared():
                 self._fault_clears += 1
-                if self.faults.clear(event.code, event.unit, source):
-                    self.presenter.show_page("main")
+                self.faults.clear(event.code, event.unit, source)
+                self._show_faults()
             case EventsDropped():
                 self._events_dropped(source, event.count)
 
@@ -554,8 +555,7 @@ class TableController:
             return
         self._fault_clears += 1
         self.recorder.emit("faults_forgotten", board=source, codes=[f.label for f in gone])
-        if not self.faults.active:
-            self.presenter.show_page("main")
+        self._show_faults()
 
     def _events_dropped(self, source: str, count: int) -> None:
         """The board's queue overflowed while this controller did not take its events (away a long
@@ -621,7 +621,18 @@ class TableController:
         self.hatch_open = open_
         if open_:
             self.latch(LatchedFault(FaultCode.HATCH_OPEN, 0, "the service hatch is open", "interlock"))
-        elif self.faults.clear(FaultCode.HATCH_OPEN, 0, "interlock"):
+        else:
+            self.faults.clear(FaultCode.HATCH_OPEN, 0, "interlock")
+            self._show_faults()
+
+    def _show_faults(self) -> None:
+        """After a fault cleared: the main page when none is left, else the one latched last of those
+        still latched.  The page used to stay on the fault that cleared: a jam behind a link fault
+        still read 连接中断 once the link was back, and a person's 确认 seemed to do nothing."""
+        latched = self.faults.latched()
+        if latched:
+            self.presenter.fault(latched[-1])
+        else:
             self.presenter.show_page("main")
 
     def record_fault(self, fault: LatchedFault) -> None:
@@ -633,8 +644,7 @@ class TableController:
         self.faults.acknowledge_controller_faults()
         await self.send(self.devices.motor.clear_faults)        # across a link episode: once it is back
         await self.send(self.devices.rfid.clear_faults)
-        if not self.faults.active:
-            self.presenter.show_page("main")
+        self._show_faults()
         await self._notify()
 
 

@@ -197,6 +197,7 @@ class FaultLatch:
         self.machine = build_machine("fault", asynchronous=False)
 
     def latch(self, fault: LatchedFault) -> None:
+        self._faults.pop(fault.key, None)          # latched again: the latest, shown when others clear
         self._faults[fault.key] = fault
         if fault.source in self._roll:
             self._roll[fault.source].add((fault.code, fault.unit))

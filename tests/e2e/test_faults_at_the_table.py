@@ -55,6 +55,35 @@ def test_a_jammed_lane_latches_until_acknowledged_then_the_build_resumes():
     assert audit_events(log) == [] and any(e["event"] == "hand_end" for e in log)
 
 
+def test_a_fault_that_clears_shows_the_one_still_latched():
+    """A jam (E01) waiting for a person, then the hatch opened and closed meanwhile: once the hatch's
+    E12 clears, the fault page shows the jam again (it used to stay on E12 — 关好检修盖 with the hatch
+    closed — and a person's 确认 seemed to do nothing)."""
+    seen = []
+
+    async def technician(table):
+        async def until(condition):
+            while not condition():
+                await table.changed(table.changes.version)
+
+        def shown():
+            return table.display.page, table.display.text("fault", "t_code")
+        await until(lambda: shown() == ("fault", "E01"))
+        table.inject_fault("hatch_open")                    # unlatched and opened (a person with the key)
+        await until(lambda: shown() == ("fault", "E12"))
+        table.clear_fault("hatch_open")
+        await until(lambda: shown() != ("fault", "E12"))
+        seen.append(shown())
+        table.clear_jam(1)
+        table.press("front", Key.CONFIRM)
+        await until(lambda: table.display.page == "main")
+        seen.append(shown()[0])
+
+    log = run(play("sichuan", 3, 1, ("jam=1:10",), technician), timeout=60)
+    assert seen == [("fault", "E01"), "main"]
+    assert audit_events(log) == [] and any(e["event"] == "hand_end" for e in log)
+
+
 async def break_the_zones(table):
     """Once play begins, the four read-zone antennas die: a win must be entered on the seat panel."""
     while "请出牌" not in table.display.text("main", "t_msg"):
