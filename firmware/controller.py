@@ -16,7 +16,7 @@ import contextlib
 import gc
 import logging
 import time
-from typing import Any, Awaitable, Callable, Sequence, TypeVar
+from typing import Any, Awaitable, Callable, Coroutine, Sequence, TypeVar
 
 from drivers.display import Touched
 from drivers.errors import CommandRejected, LinkClosed, LinkError, LinkLost, NoResponse
@@ -87,6 +87,7 @@ class TableController:
         self._changed = asyncio.Condition()
         self.seat_lines = SeatLines(self._write_seat_line, lambda message: self.recorder.emit("warning", message=message))
         self._tasks: list[asyncio.Task] = []
+        self._background: set[asyncio.Task] = set()            # jobs event handling started (`_in_background`)
         self._pumps: list[asyncio.Task] = []
         self.worker = ProcessWorker(on_fault=self._worker_fault)     # scoring: off the loop and off its GIL
         self.loop_watch = LoopWatch()
@@ -141,9 +142,10 @@ class TableController:
     async def stop(self) -> None:
         self.loop_watch.stop()
         await self.links.close()
-        for task in self._tasks:
+        stopping = [*self._tasks, *self._background]
+        for task in stopping:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*stopping, return_exceptions=True)
         self._tasks = []
         await self.worker.stop()
 
@@ -391,6 +393,15 @@ class TableController:
         task.add_done_callback(self._guarded_ended)
         return task
 
+    def _in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        """A job event handling starts and does not wait for (a person's 确认, a board's state read
+        again): kept until it ends, ended at the stop, guarded (an error stops the table loudly; the
+        link closed by the stop is none — it used to end such a job with "Task exception was never
+        retrieved" and a traceback in the log: campaign 750014, a SIGTERM during a 确认)."""
+        task = self.guard(asyncio.get_running_loop().create_task(work, name=name))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
     def _guarded_ended(self, task: asyncio.Task) -> None:
         error = None if task.cancelled() else task.exception()
         if error is None or isinstance(error, LinkClosed):
@@ -484,7 +495,7 @@ class TableController:
 
     def _on_touch(self, event: Touched) -> None:
         if event.pressed and (event.page, event.component) == ("fault", "b_ack"):
-            asyncio.get_running_loop().create_task(self.acknowledge_faults())
+            self._in_background(self.acknowledge_faults(), "acknowledge-faults")
 
     def storage_failed(self, error: BaseException) -> None:
         """A disk write failed (the card full or failing): E24 shown and logged while the writes are
@@ -536,7 +547,7 @@ class TableController:
                 self.latch(LatchedFault(event.code, event.unit, board_fault_message(event.code, event.unit, event.detail),
                                         source))
                 if event.code == FaultCode.HOST_LOST:           # our silence stopped it: ours to clear
-                    asyncio.get_running_loop().create_task(self._clear_our_absence())
+                    self._in_background(self._clear_our_absence(), f"{source}-host-lost-cleared")
             case SnapshotDone():
                 self._snapshots[source] += 1
                 self._faults_forgotten(source, self.faults.roll_called(source))
@@ -571,8 +582,7 @@ class TableController:
         if source == "motor":
             self._walls_blind = True
             record_dropped(self.recorder, self.keys.take_all(), "events_dropped")
-        self.guard(asyncio.get_running_loop().create_task(self._resync(source, rebooted=False),
-                                                          name=f"{source}-read-again"))
+        self._in_background(self._resync(source, rebooted=False), f"{source}-read-again")
 
     def _wall_changed(self, pos: StackPos, tiles: int) -> None:
         sensors = list(self.wall_sensors.get(pos.wall, ()))
@@ -590,7 +600,7 @@ class TableController:
             self.recorder.emit("warning", message=f"panel {event.panel} reported an unknown key {event.key}: ignored")
             return
         if press.front and press.key == Key.CONFIRM and self.faults.active:
-            asyncio.get_running_loop().create_task(self.acknowledge_faults())
+            self._in_background(self.acknowledge_faults(), "acknowledge-faults")
             return
         if press.front and self.panel.wants(press.key):
             self.panel.press(press.key, (self.ruleset.id, dict(self.ruleset.options)))
