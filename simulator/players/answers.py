@@ -64,6 +64,7 @@ class Answers:
         self.kong_givers: dict[int, list[str]] = {}     # seat → who gave each exposed kong it made this hand
         self._kongs_told: dict[int, int] = {}      # seat → the highest N of 第N杠来自 it answered
         self._kongs_asked: dict[int, int] = {}     # seat → the highest N of 第N杠来自 its line showed
+        self._kongs_made_at: dict[int, list[int]] = {}   # seat → the table's restarts seen when each was made
         self._replied: dict[int, str] = {}
         self._steps: dict[int, int] = {}
         self._special: dict[int, tuple] = {}       # seat → (kind, tiles) it chose to show
@@ -88,6 +89,7 @@ class Answers:
             self.kong_givers.clear()
             self._kongs_told.clear()
             self._kongs_asked.clear()
+            self._kongs_made_at.clear()
             self._laid.clear()
             self._liang.clear()                 # (a 亮牌 pressed outlives a restart note: judged or pressed again)
             self._liang_replaced.clear()
@@ -106,7 +108,10 @@ class Answers:
         asked = self._kongs_asked.get(seat, 0)
         if asked > told and self._kong_question(seat, screen) != asked:
             told = asked
-        return len(self.kong_givers.get(seat, ())) > told
+        # a kong made before the table last restarted may be unknown to it (its 杠 lost with a board's
+        # RAM: the question never comes; campaign 760029, 云南): only the later ones are waited for
+        made_at = self._kongs_made_at.get(seat, [])
+        return any(at == self.crew.restarts for at in made_at[told:])
 
     @staticmethod
     def _kong_question(seat: int, screen: Screen) -> int | None:
@@ -116,6 +121,7 @@ class Answers:
     def expect_kong(self, seat: int, answer: str) -> None:
         """This seat made an exposed kong: it will be asked who gave the tile (第N杠来自)."""
         self.kong_givers.setdefault(seat, []).append(answer)
+        self._kongs_made_at.setdefault(seat, []).append(self.crew.restarts)
         self._replied.pop(seat, None)
 
     def respond(self, screen: Screen) -> None:

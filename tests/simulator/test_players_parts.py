@@ -9,7 +9,7 @@ import random
 import pytest
 
 from drivers.motor_protocol import Key, LiftPosition
-from drivers.table_ui import Phase, kong_from_question
+from drivers.table_ui import RESTARTED, Phase, kong_from_question
 from rulesets.regions import get_region
 from rulesets.reserve import wall_count
 from rulesets.tiles import Tile, parse_tiles
@@ -152,6 +152,22 @@ def test_a_kong_giver_question_that_went_unanswered_by_the_seat_is_owed_no_longe
     table.world.set_seat_text(2, 1, "")
     table.display.set_text("main", "t_msg", Phase.LAST_TILE.value)
     assert not crew.answers.owes(2, crew.eyes.look())
+
+
+def test_a_kong_made_before_the_table_restarted_is_not_waited_for_at_the_last_tile():
+    """A power cut lost the 杠 with the board's RAM: the restarted table knows no such kong and never
+    asks who gave it, and the seat waited for the question at 最后一张 for ever (campaign 760029, 云南).
+    A kong made since the restart still is waited for."""
+    table = SimulatedTable(seed=1, speed=0)
+    crew = SimulatedPlayers(table, get_region("yunnan").resolve(), seed=1).crew
+    crew.answers.expect_kong(3, "上家")
+    table.display.set_text("main", "t_msg", Phase.PLAY.value)
+    assert crew.answers.owes(3, crew.eyes.look())
+    table.display.set_text("main", "t_msg", f"{Phase.LAST_TILE.value} {RESTARTED}")
+    assert crew.restarts == 1
+    assert not crew.answers.owes(3, crew.eyes.look())
+    crew.answers.expect_kong(3, "对家")
+    assert crew.answers.owes(3, crew.eyes.look())
 
 
 def test_at_speed_0_a_thought_gives_the_table_a_turn_only_after_something_it_can_sense():
