@@ -45,30 +45,32 @@ def test_a_task_the_table_needs_that_fails_stops_the_table_loudly(owner, method,
 def test_a_failure_while_a_rebooted_board_is_caught_up_stops_the_table_loudly(monkeypatch):
     """The board's state read again after its reboot runs in a task beside the pump: a failure there
     left E23 up and the walls unread, with nothing said."""
-    from simulator.table import SimulatedTable
-
     async def broken(self, source, rebooted):
         raise RuntimeError("a bug")
     monkeypatch.setattr(TableController, "_resync", broken)
     rebooted = []
 
-    async def play():
-        ruleset = get_region("guangshui").resolve()
-        table = SimulatedTable(seed=4, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
-        await table.start("pty")
-
-        def blow(event):
-            if not rebooted and event["event"] == "take" and event["hand"] == 1 and event["reason"] == "draw":
-                rebooted.append(event)
-                table.reset_board("motor")
-        try:
-            return await run_simulated(ruleset, hands=2, seed=4, table=table, on_event=blow)
-        finally:
-            await table.stop()
+    def blow(table, event):
+        if not rebooted and event["event"] == "take" and event["hand"] == 1 and event["reason"] == "draw":
+            rebooted.append(event)
+            table.reset_board("motor")
 
     with pytest.raises(ControllerFailure, match="motor link back failed: RuntimeError\\('a bug'\\)"):
-        run(play(), timeout=60)
+        run(play_on_a_table("guangshui", 4, blow), timeout=60)
     assert rebooted
+
+
+async def play_on_a_table(region: str, seed: int, on_event):
+    """Two hands on a simulated table; `on_event(table, event)` hears every recorder event."""
+    from simulator.table import SimulatedTable
+
+    ruleset = get_region(region).resolve()
+    table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+    await table.start("pty")
+    try:
+        return await run_simulated(ruleset, hands=2, seed=seed, table=table, on_event=lambda e: on_event(table, e))
+    finally:
+        await table.stop()
 
 
 @pytest.mark.parametrize("error", [LinkClosed("RFID board: link closed"), RuntimeError("a bug")], ids=["closed", "bug"])
@@ -78,7 +80,6 @@ def test_a_job_a_key_started_is_guarded(error, monkeypatch, caplog):
     a SIGTERM during a 确认); a bug in it was as silent.  Now the first is no error and the second stops
     the table loudly."""
     from drivers.motor_protocol import Key
-    from simulator.table import SimulatedTable
 
     acknowledge = TableController.acknowledge_faults
 
@@ -88,29 +89,20 @@ def test_a_job_a_key_started_is_guarded(error, monkeypatch, caplog):
     monkeypatch.setattr(TableController, "acknowledge_faults", fails)
     acknowledged = []
 
-    async def play():
-        ruleset = get_region("hainan").resolve()
-        table = SimulatedTable(seed=2, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
-        await table.start("pty")
-
-        def person(event):
-            if not acknowledged and event["event"] == "take" and event["hand"] == 1:
-                acknowledged.append(1)
-                table.inject_fault("hatch_open")             # a fault shown …
-            elif acknowledged == [1] and event["event"] == "fault" and event["code"] == "E12":
-                acknowledged.append(2)
-                table.press("front", Key.CONFIRM)           # … a person's 确认 while it is shown …
-                table.clear_fault("hatch_open")             # … and the hatch closed
-        try:
-            return await run_simulated(ruleset, hands=2, seed=2, table=table, on_event=person)
-        finally:
-            await table.stop()
+    def person(table, event):
+        if not acknowledged and event["event"] == "take" and event["hand"] == 1:
+            acknowledged.append(1)
+            table.inject_fault("hatch_open")             # a fault shown …
+        elif acknowledged == [1] and event["event"] == "fault" and event["code"] == "E12":
+            acknowledged.append(2)
+            table.press("front", Key.CONFIRM)           # … a person's 确认 while it is shown …
+            table.clear_fault("hatch_open")             # … and the hatch closed
 
     if isinstance(error, LinkClosed):
-        assert run(play(), timeout=60).hands == 2
+        assert run(play_on_a_table("hainan", 2, person), timeout=60).hands == 2
     else:
         with pytest.raises(ControllerFailure, match="acknowledge-faults failed: RuntimeError\\('a bug'\\)"):
-            run(play(), timeout=60)
+            run(play_on_a_table("hainan", 2, person), timeout=60)
     gc.collect()
     assert acknowledged == [1, 2]
     assert "never retrieved" not in caplog.text
