@@ -443,8 +443,7 @@ class TableController:
             await self._resync(source, outcome.rebooted)
         self.recorder.emit("link_back", board=source, resumed=outcome.resumed, rebooted=outcome.rebooted,
                            attempts=outcome.attempts)
-        self.faults.clear(FaultCode.LINK_LOST, 0 if source == "motor" else 1, "link")
-        self._show_faults()
+        self._clear_fault(FaultCode.LINK_LOST, 0 if source == "motor" else 1, "link")
         await self._clear_our_absence()
         await self._notify()
 
@@ -504,15 +503,13 @@ class TableController:
 
     def storage_back(self) -> None:
         if self.faults.has(FaultCode.STORAGE):
-            self.faults.clear(FaultCode.STORAGE, 0, "storage")
-            self._show_faults()
+            self._clear_fault(FaultCode.STORAGE, 0, "storage")
 
     def _display_silent(self, why: str) -> None:
         self.latch(LatchedFault(FaultCode.DISPLAY, 0, why, "display"))
 
     def _display_back(self) -> None:
-        self.faults.clear(FaultCode.DISPLAY, 0, "display")
-        self._show_faults()
+        self._clear_fault(FaultCode.DISPLAY, 0, "display")
 
     async def _write_seat_line(self, side: int, line: int, text: str) -> int:
         """One seat line, across link episodes; the events heard before it was shown."""
@@ -555,8 +552,7 @@ class TableController:
                 self._halts += 1
             case FaultCleared():
                 self._fault_clears += 1
-                self.faults.clear(event.code, event.unit, source)
-                self._show_faults()
+                self._clear_fault(event.code, event.unit, source)
             case EventsDropped():
                 self._events_dropped(source, event.count)
 
@@ -632,8 +628,11 @@ class TableController:
         if open_:
             self.latch(LatchedFault(FaultCode.HATCH_OPEN, 0, "the service hatch is open", "interlock"))
         else:
-            self.faults.clear(FaultCode.HATCH_OPEN, 0, "interlock")
-            self._show_faults()
+            self._clear_fault(FaultCode.HATCH_OPEN, 0, "interlock")
+
+    def _clear_fault(self, code: int, unit: int, source: str) -> None:
+        self.faults.clear(code, unit, source)
+        self._show_faults()
 
     def _show_faults(self) -> None:
         """After a fault cleared: the main page when none is left, else the one latched last of those

@@ -265,7 +265,7 @@ class _Say:
         self.service = service
 
     def __call__(self, line: str) -> None:
-        print(line, file=self.stream, flush=True)
+        self.detail(line)
         self.service.status(line)
 
     def detail(self, line: str) -> None:

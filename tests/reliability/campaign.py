@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import random
@@ -456,24 +455,28 @@ async def _people_done(sim: SimulatorProcess, figures: RegionFigures) -> None:
     for person in figures.people:
         if not person.done():
             person.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            error = await asyncio.gather(person, return_exceptions=True)
-            if error[0] is not None and not isinstance(error[0], asyncio.CancelledError):
-                figures.controller_errors.append(f"the campaign's person failed: {error[0]!r}")
+        (outcome,) = await asyncio.gather(person, return_exceptions=True)
+        if outcome is not None and not isinstance(outcome, asyncio.CancelledError):
+            figures.controller_errors.append(f"the campaign's person failed: {outcome!r}")
     if not figures.people:
         return
     for _, cause in PERSON_JOBS.values():
         if cause:
             await sim.control.clear(cause)
     for _ in range(5):
-        if not any([await _board_holds(sim, code) for code in PERSON_CODES]):
+        if not await _board_faults(sim) & set(PERSON_CODES):
             return
         await sim.control.press("front", "confirm")
         await asyncio.sleep(MEND_EVERY_S)
 
 
+async def _board_faults(sim: SimulatorProcess) -> set[int]:
+    """The codes the motor board holds latched now."""
+    return {code for code, _, _ in (await sim.control.table()).faults["motor"]}
+
+
 async def _board_holds(sim: SimulatorProcess, code: int) -> bool:
-    return any(c == code for c, _, _ in (await sim.control.table()).faults["motor"])
+    return code in await _board_faults(sim)
 
 
 def _moment(events: Path) -> str:
