@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from enum import Enum
 from typing import NamedTuple
 
@@ -165,12 +166,20 @@ class Ring:
     def head_slot(self, position: int) -> Slot:
         """The slot of the `position`-th head draw (0-based sequence position)."""
         self._check(position)
-        return Slot(position // 2, Layer.TOP if position % 2 == 0 else Layer.BOTTOM)
+        return self.head_order()[position]
 
     def tail_slot(self, taken: int) -> Slot:
         """The slot of the tail draw after `taken` tiles have already been drawn from the tail."""
         self._check(taken)
-        return Slot(len(self.stacks) - 1 - taken // 2, Layer.TOP if taken % 2 == 0 else Layer.BOTTOM)
+        return self.tail_order()[taken]
+
+    def head_order(self) -> tuple[Slot, ...]:
+        """Every slot in head-draw order (`head_slot` of 0, 1, …)."""
+        return _draw_orders(len(self.stacks))[0]
+
+    def tail_order(self) -> tuple[Slot, ...]:
+        """Every slot in tail-draw order (`tail_slot` of 0, 1, …)."""
+        return _draw_orders(len(self.stacks))[1]
 
     def slot_sequence(self, slot: Slot) -> int:
         """The head-draw sequence position of a slot."""
@@ -179,3 +188,13 @@ class Ring:
     def _check(self, position: int) -> None:
         if not 0 <= position < self.tile_count:
             raise WallError(f"draw {position} is outside a ring of {self.tile_count} tiles")
+
+
+@cache
+def _draw_orders(stacks: int) -> tuple[tuple[Slot, ...], tuple[Slot, ...]]:
+    """The head and tail draw orders of a ring of `stacks` stacks: they depend on its length alone,
+    and a hand's tracker asks for them at every hand (a few layouts: a few entries)."""
+    layers = (Layer.TOP, Layer.BOTTOM)
+    head = tuple(Slot(p // 2, layers[p % 2]) for p in range(2 * stacks))
+    tail = tuple(Slot(stacks - 1 - t // 2, layers[t % 2]) for t in range(2 * stacks))
+    return head, tail

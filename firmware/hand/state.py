@@ -181,8 +181,13 @@ class HandState:
     # -- the wall as built -------------------------------------------------------------------
 
     def ring_strings(self) -> list[list[str]]:
-        return [[str(self.wall[Slot(i, Layer.TOP)]), str(self.wall[Slot(i, Layer.BOTTOM)])]
-                for i in range(len(self.ring))]
+        return [list(pair) for pair in self._ring_pairs]
+
+    @cached_property
+    def _ring_pairs(self) -> tuple[tuple[str, str], ...]:
+        """Made once (the wall is fixed when the hand begins): its hash and its reveal at the end."""
+        return tuple((str(self.wall[Slot(i, Layer.TOP)]), str(self.wall[Slot(i, Layer.BOTTOM)]))
+                     for i in range(len(self.ring)))
 
     def wall_hash(self) -> str:
         return self._wall_digest

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from rulesets.reserve import ReservePolicy, WallCount, wall_count
 from rulesets.tiles import Tile
@@ -68,10 +68,14 @@ def slot_from(data: list) -> Slot:
     return Slot(int(data[0]), Layer(data[1]))
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode   # (made once: see below)
+
+
 def compact_json(value: Any) -> str:
     """JSON as the journal keeps it: compact, UTF-8 text kept (the ledger writes its values so too,
-    with records.chain.canonical; the hand imports only its ports, the rules and the table words)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    with records.chain.canonical; the hand imports only its ports, the rules and the table words).
+    One encoder for every call: json.dumps with these options would make a new one each time."""
+    return _ENCODE(value)
 
 
 def tile_json(tile: Tile | None) -> str | None:
@@ -105,8 +109,8 @@ class WallTracker:
         self.flower_kinds = frozenset(flower_kinds)
         self.deal_size = deal_size              # head draws that belong to the deal
         self._ring_index = {pos: i for i, pos in enumerate(ring.stacks)}
-        self._head_order = [ring.head_slot(p) for p in range(ring.tile_count)]
-        self._tail_order = [ring.tail_slot(t) for t in range(ring.tile_count)]
+        self._head_order = ring.head_order()
+        self._tail_order = ring.tail_order()
         self._head_from = self._tail_from = 0   # every slot before these in the orders is taken
         self.taken: dict[Slot, Take] = {}
         self._take_rows: list[dict[str, Any]] = []     # `taken` as JSON, in order: a take never changes
@@ -134,7 +138,7 @@ class WallTracker:
         return next((s for s in islice(self._tail_order, self._tail_from, None)
                      if s not in self.taken and (include_shown or not self.covered(s))), None)
 
-    def _first_untaken(self, order: list[Slot], start: int) -> int:
+    def _first_untaken(self, order: Sequence[Slot], start: int) -> int:
         """The index of the first slot of `order` from `start` on that is still in the wall.  Slots
         are never put back, so the search goes on from where the last one stopped instead of
         passing over every taken slot again at each take."""

@@ -27,12 +27,15 @@ CLEAN_END = "recorder_end"
 START = "recorder_start"
 HAND_OPENERS = ("hand_start", "resumed")
 FORMAT = 2                         # 1: the recorder before the chain (no recorder_start)
+# one encoder for every line (json.dumps with these options makes a new one per call; it holds no
+# state between calls, so the store's thread may use it too)
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def canonical(event: dict[str, Any]) -> str:
     """One event as the recorder writes it: compact JSON, keys in the order given, UTF-8 kept (the
     ledger's journal values are written so too)."""
-    return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODE(event)
 
 
 def line_hash(line: str) -> str:
