@@ -26,6 +26,28 @@ from .style import PlayStyle
 SUITS = ("m", "p", "s")
 T = TypeVar("T")
 
+
+def _neighbour_weights(kind: Tile) -> tuple[tuple[Tile, float], ...]:
+    """A suited kind's neighbours of its suit with what each held copy adds to its usefulness
+    (one rank away 2, two ranks away 1), in the order `Brain._usefulness` adds them."""
+    rank = kind.rank
+    return tuple((Tile(kind + sign * step), weight) for step, weight in ((1, 2.0), (2, 1.0)) for sign in (-1, 1)
+                 if 1 <= rank + sign * step <= 9)
+
+
+def _chow_pairs(tile: Tile) -> tuple[tuple[Tile, Tile], ...]:
+    """The pairs of the same suit that make a chow with a suited `tile`."""
+    rank, suit = tile.rank, tile.suit
+    return tuple((Tile.of(rank + a, suit), Tile.of(rank + b, suit)) for a, b in ((-2, -1), (-1, 1), (1, 2))
+                 if 1 <= rank + a <= 9 and 1 <= rank + b <= 9)
+
+
+# looked up, not worked out, at every discard weighed and every discard claimable
+_NEIGHBOURS = {kind: _neighbour_weights(kind) for kind in Tile if kind.is_suited}
+_MIDDLE = {kind: 1.0 if 3 <= kind.rank <= 7 else 0.0 for kind in Tile if kind.is_suited}
+_CHOW_PAIRS = {kind: _chow_pairs(kind) for kind in Tile if kind.is_suited}
+_SUIT_KINDS = {suit: frozenset(kind for kind in Tile if kind.suit == suit) for suit in "mpszf"}
+
 JUDGEMENTS_PER_DECISION = 8
 """Legality judgements (rulesets.judging on a whole hand, self-drawn or on a discard) one discard
 choice may make: where
@@ -140,14 +162,15 @@ class Brain:
         return best
 
     def _discard_distances(self, player: Player, kinds: list[Tile], wilds: tuple[Tile, ...],
-                           discards: Collection[Tile]) -> dict[Tile, int]:
+                           discards: Collection[Tile], needed: int | None = None) -> dict[Tile, int]:
         """`distance` of the hand less one tile of each kind in `discards`, in one pass over it."""
+        needed = self.needed(player) if needed is None else needed
         if self.hints.all_pungs_or_flush:
-            return {kind: self.distance(player, _without(kinds, kind), wilds) for kind in discards}
+            return {kind: self.distance(player, _without(kinds, kind), wilds, needed) for kind in discards}
         shanten = self.rules.tools(wilds)[1]
         dead = self._dead(player, wilds)
         live = self._live(player, kinds, dead)
-        needed, pairs_ok = self.needed(player), not player.melds
+        pairs_ok = not player.melds
         out = shanten.after_each_discard(live, needed, self._live(player, list(discards), dead), seven_pairs_ok=pairs_ok)
         if len(out) < len(discards):     # a dead or void discard leaves the live tiles as they are
             unchanged = shanten.best(live, needed, seven_pairs_ok=pairs_ok)
@@ -161,7 +184,9 @@ class Brain:
         void = player.void
         if not (dead or void):
             return kinds
-        return [k for k in kinds if k not in dead and not (void and k.suit == void)]
+        if void:
+            dead = dead | _SUIT_KINDS[void]
+        return [k for k in kinds if k not in dead]
 
     def _dead(self, player: Player, wilds: tuple[Tile, ...]) -> frozenset[Tile]:
         if not self.hints.dump:
@@ -184,9 +209,10 @@ class Brain:
 
     # -- legal waits -----------------------------------------------------------------------------
 
-    def _live_waits(self, player: Player, view: TableView, rest: list[Tile], wilds: tuple[Tile, ...]
-                    ) -> list[tuple[Tile, float]]:
-        """Each wait of `rest` (legal or not) with what it adds to the weight if legal."""
+    def _live_waits(self, player: Player, seen: Counter, rest: list[Tile], wilds: tuple[Tile, ...],
+                    held: Counter, kind: Tile) -> list[tuple[Tile, float]]:
+        """Each wait of `rest` (the hand `held` less one `kind`) with what it adds to the weight if
+        legal; `seen`: the tiles in sight (`TableView.visible`)."""
         evaluator = self.rules.tools(wilds)[0]
         try:
             waits = evaluator.waits(rest, self.needed(player), self.rules.candidates)
@@ -194,9 +220,7 @@ class Brain:
             return []
         if not waits:
             return []
-        seen = view.visible()
-        mine = Counter(rest)
-        return [(wait, max(0, 4 - seen[wait] - mine[wait]) + 0.25) for wait in waits]
+        return [(wait, max(0, 4 - seen[wait] - (held[wait] - (wait == kind))) + 0.25) for wait in waits]
 
     def _legal_weight(self, player: Player, view: TableView, rest: list[Tile], wilds: tuple[Tile, ...],
                       facts: WinFacts, waits: list[tuple[Tile, float]], first: bool = False,
@@ -298,15 +322,19 @@ class Brain:
         budget = Budget(JUDGEMENTS_PER_DECISION)
         held = Counter(kinds)
         kept = self._kept(player, kinds)
+        dead = self._dead(player, wilds)
+        seen: Counter | None = None      # the tiles in sight: counted once, for the first ready discard
+        rest_read = self.hints.eight_of_a_suit     # the penalty reads the rest of the hand
         distances = self._discard_distances(player, kinds, wilds, options)
         for kind, uid in options.items():
-            rest = list(kinds)
-            rest.remove(kind)
             d = distances[kind]
+            # the hand without this tile: only a ready discard's waits and 八枝 read it
+            rest = _without(kinds, kind) if d <= 0 or rest_read else kinds
             weight = 0.0
             waits: list[tuple[Tile, float]] = []
             if d <= 0:
-                waits = self._live_waits(player, view, rest, wilds)
+                seen = view.visible() if seen is None else seen
+                waits = self._live_waits(player, seen, rest, wilds, held, kind)
                 if not waits:
                     d = 1
             standing = uid in player.standing
@@ -317,7 +345,7 @@ class Brain:
                     d = 1
             if standing and not (d == 0 and weight > 0 and declare_possible):
                 continue          # 立四: a standing tile goes only with the 听 discard
-            penalty = self._penalty(player, kind, rest, wilds, held, kept) + self._usefulness(kind, held) * 0.1
+            penalty = self._penalty(player, kind, rest, wilds, held, kept, dead) + self._usefulness(kind, held) * 0.1
             if standing:
                 penalty -= 60     # …and 立四 needs that discard to declare
             entries.append([d, -weight, penalty + player.rng.random() * 0.05, kind, uid, rest, waits])
@@ -362,15 +390,15 @@ class Brain:
         return Counter(t.suit for t in tiles), sum(1 for t in tiles if t.is_terminal)
 
     def _penalty(self, player: Player, kind: Tile, rest: list[Tile], wilds: tuple[Tile, ...], held: Counter,
-                 kept: tuple[Counter, int]) -> float:
-        """Lower: more willing to discard this kind (`rest`: the hand without it; `held`: the hand by
-        kind; `kept`: `_kept`)."""
+                 kept: tuple[Counter, int], dead: frozenset[Tile]) -> float:
+        """Lower: more willing to discard this kind (`rest`: the hand without it, read for 八枝 only;
+        `held`: the hand by kind; `kept`: `_kept`; `dead`: `_dead`)."""
         p = 0.0
         if kind in wilds:
             return 100.0
         if player.void and kind.suit == player.void:
             p -= 50
-        if kind in self._dead(player, wilds):
+        if kind in dead:
             p -= 40
         hints = self.hints
         suits, terminals = kept
@@ -392,18 +420,17 @@ class Brain:
         too (counted once per decision, not once per discard weighed)."""
         count = held.get       # (a Counter's [] on a kind not held goes through __missing__: slow)
         value = 4.0 * (count(kind, 0) - 1)
-        if kind.is_suited:
-            rank = kind.rank
-            for step, weight in ((1, 2.0), (2, 1.0)):
-                for sign in (-1, 1):
-                    if 1 <= rank + sign * step <= 9:
-                        value += weight * count(kind + sign * step, 0)     # a neighbour of the same suit
-            value += 1.0 if 3 <= rank <= 7 else 0.0
+        neighbours = _NEIGHBOURS.get(kind)
+        if neighbours is not None:          # a suited kind
+            for other, weight in neighbours:
+                value += weight * count(other, 0)
+            value += _MIDDLE[kind]
         return value
 
     @staticmethod
     def _safety(kind: Tile, discarded: Counter, visible: Counter) -> float:
-        return 3.0 * discarded[kind] + (1.5 if kind.is_honour else 0.0) + 0.5 * visible[kind]
+        honour = 27 <= kind < 34            # (Tile.is_honour, without the property's call)
+        return 3.0 * discarded.get(kind, 0) + (1.5 if honour else 0.0) + 0.5 * visible.get(kind, 0)
 
     # -- claims ----------------------------------------------------------------------------------
 
@@ -457,23 +484,14 @@ class Brain:
         return None
 
     @staticmethod
-    def _chow_shapes(tile: Tile) -> list[tuple[Tile, Tile]]:
-        rank, suit = tile.rank, tile.suit
-        shapes = []
-        for a, b in ((-2, -1), (-1, 1), (1, 2)):
-            if 1 <= rank + a <= 9 and 1 <= rank + b <= 9:
-                shapes.append((Tile.of(rank + a, suit), Tile.of(rank + b, suit)))
-        return shapes
+    def _chow_shapes(tile: Tile) -> tuple[tuple[Tile, Tile], ...]:
+        return _CHOW_PAIRS[tile]
 
     def _best_after_claim(self, player: Player, rest: list[Tile], wilds: tuple[Tile, ...], needed: int) -> int:
-        best = FAR
-        for kind in set(rest):
-            if kind in wilds:
-                continue
-            left = list(rest)
-            left.remove(kind)
-            best = min(best, self.distance(player, left, wilds, needed))
-        return best
+        """The distance after the claim's discard: the best of `rest` less any one tile but a wild
+        (worked out in one pass, `_discard_distances`)."""
+        discards = [kind for kind in set(rest) if kind not in wilds]
+        return min([FAR, *self._discard_distances(player, rest, wilds, discards, needed).values()])
 
     def self_kong(self, player: Player, view: TableView, can_kong: bool) -> SelfKong | None:
         """A concealed kong of four in hand, or the fourth tile onto a shown pung."""
@@ -490,8 +508,7 @@ class Brain:
                 if any(u in player.standing for u in uids):
                     continue
                 if now is None:
-                    now = min((self.distance(player, _without(kinds, d), wilds, needed) for d in set(kinds)),
-                              default=FAR)
+                    now = min(self._discard_distances(player, kinds, wilds, set(kinds), needed).values(), default=FAR)
                 rest = [k for k in kinds if k != kind]
                 if self.distance(player, rest, wilds, needed - 1) <= now + 1:
                     return SelfKong(kind, True, tuple(uids))

@@ -37,6 +37,7 @@ class TableView:
     def __post_init__(self) -> None:
         for side in self.sides:
             self.seats.setdefault(side, SeatView())
+        self._ordered = tuple(sorted(self.sides))     # turn order (asked at every discard)
 
     # -- seats in play order -------------------------------------------------------------------
 
@@ -45,7 +46,7 @@ class TableView:
 
     def next_seat(self, seat: int) -> int:
         """下家 among the seats still in the hand."""
-        ordered = sorted(self.sides)
+        ordered = self._ordered
         i = ordered.index(seat)
         for step in range(1, len(ordered) + 1):
             other = ordered[(i + step) % len(ordered)]
@@ -55,14 +56,14 @@ class TableView:
 
     def after(self, seat: int) -> tuple[int, ...]:
         """The other seats in the hand, in turn order from `seat`'s 下家."""
-        ordered = sorted(self.sides)
+        ordered = self._ordered
         i = ordered.index(seat)
-        return tuple(o for o in (ordered[(i + k) % len(ordered)] for k in range(1, len(ordered)))
-                     if not self.seats[o].out)
+        seats = self.seats
+        return tuple(o for o in ordered[i + 1:] + ordered[:i] if not seats[o].out)
 
     def upper(self, seat: int) -> int:
         """上家 (over all playing sides)."""
-        ordered = sorted(self.sides)
+        ordered = self._ordered
         return ordered[(ordered.index(seat) - 1) % len(ordered)]
 
     # -- what is visible ---------------------------------------------------------------------
@@ -96,6 +97,8 @@ class TableView:
         out = []
         for side in self.sides:
             melds = self.seats[side].melds
+            if not melds:
+                continue
             exposed = sum(1 for m in melds if m.is_kong and not m.is_concealed)
             concealed = sum(1 for m in melds if m.is_concealed)
             if exposed or concealed:

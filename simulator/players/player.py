@@ -64,7 +64,7 @@ class Player:
         return Counter(self.hand.values())
 
     def count(self, kind: Tile) -> int:
-        return sum(1 for k in self.hand.values() if k == kind)
+        return list(self.hand.values()).count(kind)     # (asked of each seat at every discard)
 
     def uids_of(self, kind: Tile, n: int, prefer_free: bool = True) -> list[bytes]:
         """`n` of my tiles of `kind` (tiles not standing apart first)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import BAO, Phase, parse_choice
@@ -51,6 +51,7 @@ def parse_rolls(text: str) -> tuple[tuple[int, ...], ...]:
     return tuple(rolls)
 
 
+@lru_cache(maxsize=256)      # a few message lines come back all hand long
 def phase_of(msg: str) -> Phase | None:
     """The phase a message line begins with."""
     for phase in _PHASES:

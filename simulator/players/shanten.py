@@ -42,10 +42,28 @@ def _prune(options: Iterable[Triple]) -> tuple[Triple, ...]:
     """Keep only options no other option beats in every count."""
     items = sorted(set(options), reverse=True)
     kept: list[Triple] = []
-    for m, t, p in items:
-        if not any(km >= m and kt >= t and kp >= p for km, kt, kp in kept):
-            kept.append((m, t, p))
+    for option in items:
+        _, t, p = option
+        for _, kt, kp in kept:      # each kept one has at least as many melds (sorted)
+            if kt >= t and kp >= p:
+                break
+        else:
+            kept.append(option)
     return tuple(kept)
+
+
+def _normal(counts: Sequence[int], runs: bool) -> tuple[int, ...]:
+    """The counts a part's options depend on: a suit's without the empty ranks at either end (its
+    melds and partial melds read only ranks relative to each other), the honours' by size (they
+    make no runs).  Parts the same but for that share one entry of `Parts.options`' memo."""
+    if not runs:
+        return tuple(sorted(c for c in counts if c))
+    start, end = 0, len(counts)
+    while start < end and not counts[start]:
+        start += 1
+    while end > start and not counts[end - 1]:
+        end -= 1
+    return tuple(counts[start:end])
 
 
 class Parts:
@@ -67,7 +85,7 @@ class Parts:
         key = (counts, runs)
         found = self._parts.get(key)
         if found is None:
-            found = self._parts[key] = self.intern(self.options(counts, runs, True))
+            found = self._parts[key] = self.intern(self.options(_normal(counts, runs), runs, True))
         return found
 
     def intern(self, options: Sequence[Triple]) -> int:
@@ -98,12 +116,13 @@ class Parts:
         return found
 
     def options(self, counts: tuple[int, ...], runs: bool, may_pair: bool) -> tuple[Triple, ...]:
+        """The best (melds, partial melds, pair) readings of one part; `counts` as `_normal` gives
+        them (so its first rank is held)."""
         key = (counts, runs, may_pair)
         found = self._memo.get(key)
         if found is not None:
             return found
-        i = next((k for k, c in enumerate(counts) if c), None)
-        if i is None:
+        if not counts:
             result: tuple[Triple, ...] = ((0, 0, 0),)
         else:
             c = list(counts)
@@ -113,11 +132,12 @@ class Parts:
             def branch(take: tuple[int, ...], gain: Triple, pair_left: bool) -> None:
                 for k in take:
                     c[k] -= 1
-                for m, t, p in self.options(tuple(c), runs, pair_left):
+                for m, t, p in self.options(_normal(c, runs), runs, pair_left):
                     out.append((m + gain[0], t + gain[1], p + gain[2]))
                 for k in take:
                     c[k] += 1
 
+            i = 0                       # the lowest rank held (`_normal`)
             if c[i] >= 3:
                 branch((i, i, i), (1, 0, 0), may_pair)
             if runs and i + 2 < n and c[i + 1] and c[i + 2]:
@@ -187,16 +207,20 @@ class Shanten:
         changes one suit, so the other parts are joined once (joins give the same count in any
         order: every cap is applied to the sums)."""
         counts, wilds = self.faces(kinds)
+        memo = self.parts
         parts = self._part_ids(counts)
         without = [0] * 4          # per suit: the join of the other three parts
         for suit in range(4):
             state = 0
             for other in range(4):
                 if other != suit and parts[other]:
-                    state = self.parts.joined(state, parts[other], needed)
+                    state = memo.joined(state, parts[other], needed)
             without[suit] = state
-        whole = self.parts.joined(without[0], parts[0], needed) if parts[0] else without[0]
+        whole = memo.joined(without[0], parts[0], needed) if parts[0] else without[0]
         pairs_ok = seven_pairs_ok and self.shapes.seven_pairs and len(kinds) - 1 >= 13
+        if pairs_ok:       # the seven-pairs tally of the whole hand: a discard changes one face of it
+            pairs, held = self._seven_pairs_tally(counts)
+            pair_value = self._pair_value
         out: dict[Tile, int] = {}
         for kind in discards:
             face = self._face[kind]
@@ -204,18 +228,23 @@ class Shanten:
             if natural:                      # `counts` less this tile until its value is known
                 suit = min(face // 9, 3)
                 base = _BASES[suit]
-                counts[face] -= 1
-                part = counts[base:base + 9]
+                count = counts[face]
+                counts[face] = count - 1
+                part = tuple(counts[base:base + 9])
                 state, left = without[suit], wilds
                 if any(part):
-                    state = self.parts.joined(state, self.parts.part(tuple(part), suit < 3), needed)
+                    state = memo.joined(state, memo.part(part, suit < 3), needed)
+                counts[face] = count
             else:                            # a wild (one fewer) or a flower (nothing of the hand)
                 state, left = whole, wilds - (face is None)
-            value = max(-1, self.parts.least(state, needed) - left)
+            value = max(-1, memo.least(state, needed) - left)
             if pairs_ok:
-                value = min(value, self._seven_pairs_of(counts, left))
-            if natural:
-                counts[face] += 1
+                if natural:
+                    value = min(value, self._seven_pairs_from(
+                        pairs - pair_value(count) + pair_value(count - 1),
+                        held - (count != 0) + (count - 1 != 0), left))
+                else:
+                    value = min(value, self._seven_pairs_from(pairs, held, left))
             out[kind] = value
         return out
 
@@ -225,12 +254,23 @@ class Shanten:
         return self._seven_pairs_of(*self.faces(kinds))
 
     def _seven_pairs_of(self, counts: list[int], wilds: int) -> int:
+        return self._seven_pairs_from(*self._seven_pairs_tally(counts), wilds)
+
+    def _seven_pairs_tally(self, counts: list[int]) -> tuple[int, int]:
+        """The pairs (`_pair_value` of each face) and the faces held (read only where a four
+        counts as one pair)."""
         if self.shapes.four_as_two_pairs:
-            pairs = sum(c // 2 for c in counts)
-            short = 0
-        else:
-            pairs = sum(1 for c in counts if c >= 2)
-            short = max(0, 7 - sum(1 for c in counts if c))
+            return sum(c // 2 for c in counts), 0
+        return sum(1 for c in counts if c >= 2), sum(1 for c in counts if c)
+
+    def _pair_value(self, count: int) -> int:
+        """The pairs one face's count makes: a four makes two where it counts as two."""
+        return count // 2 if self.shapes.four_as_two_pairs else int(count >= 2)
+
+    def _seven_pairs_from(self, pairs: int, held: int, wilds: int) -> int:
+        """Seven pairs' distance from the tally (`_seven_pairs_tally`): where a four counts as one
+        pair, seven different faces are needed."""
+        short = 0 if self.shapes.four_as_two_pairs else max(0, 7 - held)
         return max(-1, 6 - pairs + short - wilds)
 
     def all_pungs(self, kinds: Sequence[Tile], needed: int) -> int:

@@ -48,6 +48,7 @@ class LiveWall:
         self._counted = (0, 0, 0)
         self._count = wall_count(ruleset.reserve, self.total, 0, 0, 0)
         self._live = self._count.live
+        self._after_kong: tuple[tuple[int, int, int], int] | None = None    # (takes, live after a kong)
 
     # -- counting ------------------------------------------------------------------------------
 
@@ -115,8 +116,11 @@ class LiveWall:
 
     def live_after_kong(self) -> int:
         """The live count once a kong's replacement has been drawn (a kong needs one left)."""
-        return wall_count(self.ruleset.reserve, self.total, self.head_taken, self.tail_taken + 1,
-                          self.kongs + 1).live
+        key = (self.head_taken, self.tail_taken, self.kongs)
+        if self._after_kong is None or self._after_kong[0] != key:    # asked after every discard
+            self._after_kong = (key, wall_count(self.ruleset.reserve, self.total, self.head_taken,
+                                                self.tail_taken + 1, self.kongs + 1).live)
+        return self._after_kong[1]
 
     # -- taking ----------------------------------------------------------------------------------
 
