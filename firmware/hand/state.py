@@ -31,7 +31,8 @@ from .tracker import Take, UnseenTakes, WallTracker, compact_json, slot_from, sl
 
 STATE_VERSION = 1
 NO_UNSEEN = UnseenTakes((), ())
-_WALL_HOLE, _TAKES_HOLE = "\u2063wall\u2063", "\u2063takes\u2063"    # where journal_text puts the encoded parts
+# where journal_text puts the parts encoded once
+_WALL_HOLE, _TAKES_HOLE, _WINS_HOLE = "\u2063wall\u2063", "\u2063takes\u2063", "\u2063wins\u2063"
 
 
 def wall_hash(salt: str, ring: list[list[str]]) -> str:
@@ -111,6 +112,12 @@ class WinRecord:
                 "concealed": [str(t) for t in self.hand.concealed], "flowers": [str(t) for t in self.hand.flowers],
                 "melds": [[m.kind.value, [str(t) for t in m.tiles]] for m in self.hand.melds],
                 "payout": self.payout.to_json(), "event": None if self.event is None else dict(self.event)}
+
+    @cached_property
+    def journal_text(self) -> str:
+        """`to_json()` as the journal writes it, encoded once: a win never changes, and the journal is
+        written at nearly every take (血战 and 血流 hands go on for many takes after their first wins)."""
+        return compact_json(self.to_json())
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> "WinRecord":
@@ -471,6 +478,10 @@ class HandState:
     # -- as data -------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
+        return self._data([w.to_json() for w in self.wins])
+
+    def _data(self, wins: Any) -> dict[str, Any]:
+        """`to_json()` with `wins` in the place of the wins (`journal_text` puts a hole there)."""
         return {
             "version": STATE_VERSION, "ruleset": self.ruleset.id, "options": dict(self.ruleset.options),
             "number": self.number, "dealer": self.dealer, "rolls": [list(r) for r in self.rolls],
@@ -481,7 +492,7 @@ class HandState:
             "bao_used": sorted(slot_json(s) for s in self.bao_used),
             "pending_kong": [[seat, concealed] for seat, concealed in self.pending_kong.items()],
             "kongs": [[seat, made] for seat, made in sorted(self.kongs.items())],
-            "wins": [w.to_json() for w in self.wins], "out_of_play": sorted(self.out_of_play),
+            "wins": wins, "out_of_play": sorted(self.out_of_play),
             "last_take": self.last_take.to_json() if self.last_take else None, "replaced_for": self.replaced_for,
             "draw": self.draw.to_json() if self.draw else None,
             "last_tile_shown": self.last_tile_shown, "bao_roller": self.bao_roller, "rolls_asked": self.rolls_asked,
@@ -491,15 +502,15 @@ class HandState:
 
     def journal_text(self) -> str:
         """`to_json()` encoded as the journal keeps it (`compact_json`), without encoding again what
-        is most of it and never changes once made: the wall, and the takes (encoded as each was made).
+        is most of it and never changes once made: the wall, the takes and the wins (each encoded once).
         The journal is written at nearly every take; encoding the whole state each time had cost more
         than anything else the controller does a hand."""
-        data = self.to_json()
+        data = self._data(_WINS_HOLE)
         data["wall"] = _WALL_HOLE
         data["tracker"]["takes"] = _TAKES_HOLE
-        text = compact_json(data)
-        return text.replace(f'"{_WALL_HOLE}"', self._wall_text, 1).replace(f'"{_TAKES_HOLE}"',
-                                                                           self.tracker.takes_text(), 1)
+        wins = f"[{','.join(w.journal_text for w in self.wins)}]"
+        return (compact_json(data).replace(f'"{_WALL_HOLE}"', self._wall_text, 1)
+                .replace(f'"{_TAKES_HOLE}"', self.tracker.takes_text(), 1).replace(f'"{_WINS_HOLE}"', wins, 1))
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> "HandState":
