@@ -26,6 +26,7 @@ from .records.ledger import Ledger
 from .records.recorder import FlightRecorder
 from .records.store import Store, ThreadedSink
 from .session import TableSession
+from .win_tables import use_kept_table
 
 PlayersFactory = Callable[[SimulatedTable, Ruleset, int], Any]   # returns an object with `async run()`
 
@@ -132,6 +133,9 @@ async def _play(endpoints: Endpoints, registry: TileRegistry, ruleset: Ruleset, 
                 if on_session is not None:
                     on_session(session)
                 if start_players is not None:
+                    # the players judge hands here, in this process: the suit table mapped from its
+                    # file (or built and kept), off the loop
+                    await asyncio.to_thread(use_kept_table)
                     player_task = asyncio.create_task(start_players(), name="simulated-players")
                 played = await _run_beside(session.run(), player_task)
                 totals = session.state.totals if session.state is not None else (0, 0, 0, 0)

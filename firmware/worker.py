@@ -5,13 +5,13 @@ a Pi Zero 2 W.  On a thread it holds the GIL in 5 ms turns, and the event loop w
 time it gives the GIL up (every read and write of a serial port); in a process it holds nothing
 of the controller's.  The price: one more Python process, ≈20–30 MB on a Pi.
 
-One `ProcessWorker` per controller (no globals).  `start` spawns `python -m firmware.worker`,
-which builds the win tables and then answers calls one at a time: each call goes down its
+One `ProcessWorker` per controller (no globals).  `start` spawns `python -m firmware.worker_side`,
+which maps or builds the win tables and then answers calls one at a time: each call goes down its
 standard input as one frame (4-byte length, then a pickle of the function, by name, and its
 plain-data arguments: frozen dataclasses, tuples, strings; a region's ruleset goes as its region
 id and house options, resolved again in the worker once), each answer comes back up its
-standard output the same way.  Nothing here starts a thread: the answers are read through the
-event loop.
+standard output the same way (firmware/worker_side.py, which never imports asyncio).  Nothing here
+starts a thread: the answers are read through the event loop.
 
 - The worker dies with the controller: its standard input is a pipe only the controller holds,
   and it stops at its end (a `kill -9` of the controller included); it is in its own session, so
@@ -24,23 +24,18 @@ event loop.
 from __future__ import annotations
 
 import asyncio
-import functools
-import io
 import os
 import pickle
 import signal
-import struct
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
-from rulesets.definition import Ruleset
-from rulesets.regions import REGION_IDS, get_region
+from .worker_side import LENGTH, dumps
 
 T = TypeVar("T")
-_LENGTH = struct.Struct(">I")
 _REAP_POLL_S = 0.01
 _ROOT = str(Path(__file__).resolve().parents[1])       # where `firmware` and `rulesets` are found
 
@@ -78,7 +73,7 @@ class ProcessWorker:
         """Spawn the worker; it builds the win tables while the controller goes on (the first call
         waits for them)."""
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [_ROOT, os.environ.get("PYTHONPATH")])))
-        self._popen = subprocess.Popen([sys.executable, "-m", "firmware.worker"], stdin=subprocess.PIPE,
+        self._popen = subprocess.Popen([sys.executable, "-m", "firmware.worker_side"], stdin=subprocess.PIPE,
                                        stdout=subprocess.PIPE, start_new_session=True, env=env)
         self._buffer = b""
         assert self._popen.stdout is not None
@@ -92,7 +87,7 @@ class ProcessWorker:
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """`fn(*args)` in the worker; its error is raised here.  Restarts a dead worker."""
-        request = _dumps((fn, args))
+        request = dumps((fn, args))
         async with self._lock:
             for attempt in range(1, self.attempts + 1):
                 if self._popen is None:
@@ -113,7 +108,7 @@ class ProcessWorker:
         assert self._popen is not None and self._popen.stdin is not None
         self._answer = asyncio.get_running_loop().create_future()
         try:
-            self._popen.stdin.write(_LENGTH.pack(len(request)) + request)
+            self._popen.stdin.write(LENGTH.pack(len(request)) + request)
             self._popen.stdin.flush()
         except (BrokenPipeError, OSError) as error:
             raise _Died(f"was gone ({error.__class__.__name__})") from error
@@ -142,11 +137,11 @@ class ProcessWorker:
         if popen is not self._popen:
             return                                  # a worker already given up: its late answer is not wanted
         self._buffer += data
-        while len(self._buffer) >= _LENGTH.size:
-            (size,) = _LENGTH.unpack_from(self._buffer)
-            if len(self._buffer) < _LENGTH.size + size:
+        while len(self._buffer) >= LENGTH.size:
+            (size,) = LENGTH.unpack_from(self._buffer)
+            if len(self._buffer) < LENGTH.size + size:
                 break
-            frame, self._buffer = self._buffer[_LENGTH.size:_LENGTH.size + size], self._buffer[_LENGTH.size + size:]
+            frame, self._buffer = self._buffer[LENGTH.size:LENGTH.size + size], self._buffer[LENGTH.size + size:]
             if self._answer is not None and not self._answer.done():
                 self._answer.set_result(pickle.loads(frame))
 
@@ -181,28 +176,6 @@ class ProcessWorker:
         return popen.returncode
 
 
-class _Pickler(pickle.Pickler):
-    """A region's ruleset travels as its name and options: it holds functions of its own (some
-    made as it is resolved) that a pickle cannot carry, and the worker has the same regions."""
-
-    def reducer_override(self, obj: Any) -> Any:
-        if isinstance(obj, Ruleset) and obj.region.id in REGION_IDS and get_region(obj.region.id) is obj.region:
-            return _ruleset, (obj.region.id, obj.options)
-        return NotImplemented
-
-
-def _dumps(value: Any) -> bytes:
-    buffer = io.BytesIO()
-    _Pickler(buffer, pickle.HIGHEST_PROTOCOL).dump(value)
-    return buffer.getvalue()
-
-
-@functools.lru_cache(maxsize=8)
-def _ruleset(region_id: str, options: tuple[tuple[str, str], ...]) -> Ruleset:
-    """In the worker: the ruleset a call names, resolved once per region and options."""
-    return get_region(region_id).resolve(dict(options))
-
-
 def _exit_text(code: int) -> str:
     if code < 0:
         try:
@@ -210,35 +183,3 @@ def _exit_text(code: int) -> str:
         except ValueError:
             return f"killed by signal {-code}"
     return f"exit status {code}"
-
-
-def serve(stdin: Any, stdout: Any) -> None:
-    """The worker's side: answer calls until the controller closes our input."""
-    from rulesets.winning import prepare
-    prepare()
-    prepare(True)
-    while True:
-        head = stdin.read(_LENGTH.size)
-        if len(head) < _LENGTH.size:
-            return                                  # the controller is gone or done with us
-        request = stdin.read(_LENGTH.unpack(head)[0])
-        try:
-            fn, args = pickle.loads(request)
-            answer = (True, fn(*args))
-        except Exception as error:                  # the caller's error, raised in the controller
-            answer = (False, error)
-        try:
-            frame = _dumps(answer)
-        except Exception as error:                  # an answer that cannot travel: say so instead
-            frame = _dumps((False, RuntimeError(f"the worker's answer could not be sent: {error}")))
-        stdout.write(_LENGTH.pack(len(frame)) + frame)
-        stdout.flush()
-
-
-if __name__ == "__main__":
-    out = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)                                   # a stray print goes to stderr, not into the frames
-    try:
-        serve(sys.stdin.buffer, out)
-    except (BrokenPipeError, KeyboardInterrupt):
-        pass

@@ -211,9 +211,37 @@ def _build_honour_table(honour_chows: bool, wilds: range = range(1)) -> memoryvi
                   (b"".join(b[2] for b in blocks), TILES_SHIFT)])
 
 
-@cache
-def suit_table() -> memoryview:
-    """The suit table (5**9 entries), built on the first call."""
+class _SuitTable:
+    """The suit table (5**9 entries), made once: built on the first call, unless one was given
+    before (`give`: a copy the caller keeps in a file, firmware/win_tables.py, so that a start does
+    not build it again).  Called like a function: `suit_table()`."""
+
+    def __init__(self) -> None:
+        self._table: memoryview | None = None
+
+    def __call__(self) -> memoryview:
+        if self._table is None:
+            self._table = _build_suit_table()
+        return self._table
+
+    @property
+    def ready(self) -> bool:
+        """Built or given already."""
+        return self._table is not None
+
+    def give(self, table: memoryview) -> None:
+        """Use `table` from now on, unless one is in use already (a table is never swapped)."""
+        if table.format != "I" or table.itemsize != 4 or len(table) != SUIT_KEYS:
+            raise ValueError(f"a suit table holds {SUIT_KEYS} 4-byte entries, not {len(table)} of {table.itemsize} bytes")
+        if self._table is None:
+            self._table = table
+
+
+suit_table = _SuitTable()
+
+
+def build_suit_table() -> memoryview:
+    """A new suit table, built now (what `suit_table()` builds on first use)."""
     return _build_suit_table()
 
 

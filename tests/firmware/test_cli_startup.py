@@ -21,7 +21,7 @@ def _modules_after(argv: list[str]) -> set[str]:
             f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
             "found = [m for m in sys.modules if m.startswith(('firmware', 'rulesets'))]\n"
             "tables = sys.modules.get('rulesets.winning.tables')\n"
-            "if tables is not None and tables.suit_table.cache_info().currsize:\n    found.append('tables built')\n"
+            "if tables is not None and tables.suit_table.ready:\n    found.append('tables built')\n"
             "print(json.dumps(found), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     return set(json.loads(done.stderr.strip().splitlines()[-1]))
