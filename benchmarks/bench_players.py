@@ -260,7 +260,9 @@ def played_by(code: str, region: str, args: argparse.Namespace) -> dict:
     cannot share one)."""
     command = [sys.executable, __file__, "--json", "--code", code, "--regions", region,
                "--hands", str(args.hands), "--seed", str(args.seed)]
-    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    # in the checkout's folder: a process it starts with `python -m` (its scoring worker) finds its
+    # own modules first, as an older checkout's worker (spawned without -P) would not from elsewhere
+    out = subprocess.run(command, capture_output=True, text=True, check=True, cwd=code).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 

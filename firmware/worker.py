@@ -13,6 +13,8 @@ id and house options, resolved again in the worker once), each answer comes back
 standard output the same way (firmware/worker_side.py, which never imports asyncio).  Nothing here
 starts a thread: the answers are read through the event loop.
 
+- The worker runs this controller's own code: `-P` keeps the folder the controller was started in
+  off its path (one holding another `firmware`, an older checkout, would be found first).
 - The worker dies with the controller: its standard input is a pipe only the controller holds,
   and it stops at its end (a `kill -9` of the controller included); it is in its own session, so
   a Ctrl-C meant for the controller does not reach it.
@@ -73,7 +75,7 @@ class ProcessWorker:
         """Spawn the worker; it builds the win tables while the controller goes on (the first call
         waits for them)."""
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [_ROOT, os.environ.get("PYTHONPATH")])))
-        self._popen = subprocess.Popen([sys.executable, "-m", "firmware.worker_side"], stdin=subprocess.PIPE,
+        self._popen = subprocess.Popen([sys.executable, "-P", "-m", "firmware.worker_side"], stdin=subprocess.PIPE,
                                        stdout=subprocess.PIPE, start_new_session=True, env=env)
         self._buffer = b""
         assert self._popen.stdout is not None

@@ -174,3 +174,23 @@ def test_a_killed_worker_is_started_again_and_the_win_still_scored():
     assert sorted(log[win]["tiles"]) == sorted(str(t) for t in parse_tiles(DealerWins.HAND))
     assert hubs[0].worker.restarts == 1 and hubs[0].worker.pid is None      # stopped with the controller
     assert _gone(killed[0]) and scorers[0] != killed[0] and _gone(scorers[0])     # no worker outlives the run
+
+
+def test_the_worker_is_this_controller_s_own_whatever_folder_the_controller_runs_in(tmp_path, monkeypatch):
+    """A folder holding another `firmware` (an older checkout, a copy being edited) is not where the
+    worker's code comes from: it would be first on `python -m`'s path."""
+    decoy = tmp_path / "firmware"
+    decoy.mkdir()
+    (decoy / "__init__.py").write_text("")
+    (decoy / "worker_side.py").write_text("raise SystemExit(3)\n")
+    monkeypatch.chdir(tmp_path)
+
+    async def scenario():
+        worker = ProcessWorker()
+        worker.start()
+        try:
+            return await worker.run(int, "7"), worker.restarts
+        finally:
+            await worker.stop()
+
+    assert run(scenario(), timeout=60) == (7, 0)
