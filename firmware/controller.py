@@ -127,7 +127,7 @@ class TableController:
         self.loop_watch.start()
         self.worker.start()                          # it builds the win tables meanwhile
         gc.freeze()     # what start-up built lives as long as the table: no full collection scans it again
-        await self.table.connected()
+        self.table.connected()
         self._pumps = [asyncio.create_task(self._pump("motor", self.devices.motor), name="pump-motor"),
                        asyncio.create_task(self._pump("rfid", self.devices.rfid), name="pump-rfid")]
         self._tasks = [*self._pumps, self.guard(asyncio.create_task(self.seat_lines.run(), name="seat-writer"))]
@@ -137,7 +137,7 @@ class TableController:
             self._tasks += [self.guard(asyncio.create_task(watch.events(), name="display-events")),
                             self.guard(asyncio.create_task(watch.pings(), name="display-pings"))]
         await self.self_test()
-        await self.table.tested()
+        self.table.tested()
 
     async def stop(self) -> None:
         self.loop_watch.stop()
@@ -215,7 +215,7 @@ class TableController:
 
     async def advance(self, trigger: str) -> None:
         """Step the table's lifecycle machine (firmware.machines)."""
-        await self.table.trigger(trigger)
+        self.table.trigger(trigger)
 
     # -- waiting ---------------------------------------------------------------------------------
 

@@ -194,7 +194,7 @@ class FaultLatch:
     def __init__(self) -> None:
         self._faults: dict[tuple[int, int, str], LatchedFault] = {}
         self._roll: dict[str, set[tuple[int, int]]] = {}       # board → the faults its snapshot listed so far
-        self.machine = build_machine("fault", asynchronous=False)
+        self.machine = build_machine("fault")
 
     def latch(self, fault: LatchedFault) -> None:
         self._faults.pop(fault.key, None)          # latched again: the latest, shown when others clear

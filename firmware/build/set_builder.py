@@ -140,7 +140,7 @@ class SetBuilder:
         plate or a channel holds an earlier build's tiles): then that set is read where it lies."""
         ports = self.ports
         stacks = ports.ruleset.stacks_per_side
-        await self.machine.shuffle()
+        self.machine.shuffle()
         self._events.clear()
         while True:                                 # a reboot mid-shuffle, or its end lost: shuffle again
             await ports.motion(lambda: ports.motor.shuffle(ports.shuffle_ms))
@@ -149,7 +149,7 @@ class SetBuilder:
                 break
         self.map = WallMap(None, stacks, ports.registry)
         self._heads_trusted = True
-        await self.machine.build()
+        self.machine.build()
         await ports.send(lambda: ports.rfid.start_build(stacks))      # held, or sent again, across an episode
         try:
             await ports.motion(lambda: ports.motor.build(stacks))
@@ -178,7 +178,7 @@ class SetBuilder:
         self._heads_trusted = ports.rfid.identity.boot_counter == begun.rfid_boot
         if not await self._resumed(begun.stacks):
             return await self.build(after_restart=True)
-        await self.machine.resume_build()
+        self.machine.resume_build()
         counts = await self._run_build(begun.stacks)
         return await self._finish(self.map, counts)
 
@@ -230,7 +230,7 @@ class SetBuilder:
         except asyncio.TimeoutError:
             pass                                                # re-read what did not come
         await self._reread_missing(wall_map, counts)
-        await self.machine.built()
+        self.machine.built()
         self.builds += 1
         return await self._check(wall_map)
 
@@ -264,12 +264,12 @@ class SetBuilder:
 
     async def raised(self) -> None:
         """The checked set's walls rose onto the table."""
-        await self.machine.raise_walls()
+        self.machine.raise_walls()
 
     async def restore(self, wall_map: WallMap) -> None:
         """A restarted controller: the journal kept this checked set, waiting under the table."""
         self.map = wall_map
-        await self.machine.restore()
+        self.machine.restore()
 
     async def _check(self, wall_map: WallMap) -> WallMap:
         ports = self.ports
@@ -279,9 +279,9 @@ class SetBuilder:
         ports.emit("set_check", build=self.builds, tile_set=expected_set, ok=not problems,
                    problems=[p.message for p in problems], stray_tags=[uid.hex() for uid in wall_map.stray_tags()])
         if not problems:
-            await self.machine.accept()
+            self.machine.accept()
             return wall_map
-        await self.machine.reject()
+        self.machine.reject()
         # The display shows the fault latched last: the first problem (the cause), with every problem
         # in one line; each is recorded with its own words.
         first = problems[0]
