@@ -599,6 +599,9 @@ class TableController:
             self._in_background(self.acknowledge_faults(), "acknowledge-faults")
             return
         if press.front and self.panel.wants(press.key):
+            if self.faults.active:      # the fault page stays up until 确认 clears it: the menu waits behind it
+                record_dropped(self.recorder, (press,), "fault_shown")
+                return
             self.panel.press(press.key, (self.ruleset.id, dict(self.ruleset.options)))
             return
         if self._hand is not None and self._hand.on_key(press):
@@ -635,14 +638,15 @@ class TableController:
         self._show_faults()
 
     def _show_faults(self) -> None:
-        """After a fault cleared: the main page when none is left, else the one latched last of those
-        still latched.  The page used to stay on the fault that cleared: a jam behind a link fault
-        still read 连接中断 once the link was back, and a person's 确认 seemed to do nothing."""
+        """After a fault cleared: the one latched last of those still latched; when none is left, the
+        front-panel menu if the owner had it open (it waited behind the fault), else the main page.
+        The page used to stay on the fault that cleared: a jam behind a link fault still read 连接中断
+        once the link was back, and a person's 确认 seemed to do nothing."""
         latched = self.faults.latched()
         if latched:
             self.presenter.fault(latched[-1])
         else:
-            self.presenter.show_page("main")
+            self.presenter.show_page("menu" if self.panel.menu_open else "main")
 
     def record_fault(self, fault: LatchedFault) -> None:
         self.recorder.emit("fault", code=fault.label, message=fault.message, latched=True, source=fault.source)

@@ -159,9 +159,13 @@ class FrontPanel:
         self._menu: Menu | None = None
         self._choice: tuple[str, dict[str, str]] | None = None
 
+    @property
+    def menu_open(self) -> bool:
+        return self._menu is not None and self._menu.open
+
     def wants(self, key: Key) -> bool:
         """菜单 opens the menu; while it is open every front-panel key is the menu's."""
-        return key == Key.MENU or (self._menu is not None and self._menu.open)
+        return key == Key.MENU or self.menu_open
 
     def press(self, key: Key, current: tuple[str, dict[str, str]]) -> None:
         """One key; `current` is the ruleset and options in play (where the menu opens)."""

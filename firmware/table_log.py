@@ -159,7 +159,9 @@ DROPPED_WHY = {"before_play": "pressed before play began (nothing to claim yet)"
                "win_check": "pressed before the win check that answers them was asked, or during it (one 胡, one check)",
                "before_push_in": "pressed before the push-in was asked (nothing was pushed in yet)",
                "nothing_to_withdraw": "a long 胡 with no 胡 of that seat to take back (only a check whose hand is "
-                                      "not laid yet can be)"}
+                                      "not laid yet can be)",
+               "fault_shown": "pressed on the front panel's menu keys while a fault was shown (确认 answers the "
+                              "fault first; the menu waits behind it)"}
 
 
 def _keys_dropped(e: Mapping[str, Any]) -> Line:

@@ -84,6 +84,42 @@ def test_a_fault_that_clears_shows_the_one_still_latched():
     assert audit_events(log) == [] and any(e["event"] == "hand_end" for e in log)
 
 
+def test_a_fault_over_the_open_menu_keeps_its_page_and_gives_the_menu_back_when_it_clears():
+    """The owner is choosing rules in the menu when the hatch is opened: the fault page shows; the
+    menu's keys pressed meanwhile do nothing (recorded as dropped); once the hatch is closed the menu
+    is back as the owner left it (it used to give way to the main page while still open, and an
+    arrow pressed on the fault page replaced the fault with the menu)."""
+    seen = []
+
+    async def owner(table):
+        async def until(condition):
+            while not condition():
+                await table.changed(table.changes.version)
+
+        await until(lambda: "请出牌" in table.display.text("main", "t_msg"))
+        table.press("front", Key.MENU)
+        await until(lambda: table.display.page == "menu")
+        opened = table.display.text("menu", "t_ruleset")
+        table.press("front", Key.RIGHT)                      # the next region's line
+        await until(lambda: table.display.text("menu", "t_ruleset") != opened)
+        chosen = table.display.text("menu", "t_ruleset")
+        table.inject_fault("hatch_open")
+        await until(lambda: table.display.page == "fault")
+        table.press("front", Key.RIGHT)                      # not the menu's while the fault is shown
+        table.press("front", Key.BACK)
+        table.clear_fault("hatch_open")                      # (reported behind the two keys, in order)
+        await until(lambda: table.display.page != "fault")
+        seen.append((table.display.page, table.display.text("menu", "t_ruleset") == chosen))
+        table.press("front", Key.BACK)
+        await until(lambda: table.display.page == "main")
+        seen.append(table.display.page)
+
+    log = run(play("sichuan", 3, 3, (), owner), timeout=120)
+    assert seen == [("menu", True), "main"]
+    dropped = [e for e in log if e["event"] == "keys_dropped" and e["why"] == "fault_shown"]
+    assert [p["key"] for e in dropped for p in e["presses"]] == ["RIGHT", "BACK"]
+    assert audit_events(log) == []
+
 async def break_the_zones(table):
     """Once play begins, the four read-zone antennas die: a win must be entered on the seat panel."""
     while "请出牌" not in table.display.text("main", "t_msg"):
