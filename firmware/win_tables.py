@@ -12,7 +12,10 @@ simulated players.  Built once, it is written to the cache folder; later starts 
 - The file ends with a trailer (magic, length, CRC-32 of the table).  A file cut short or damaged
   is not used: the table is built again and the file written anew.  A wrong win table would judge
   hands wrongly, with money on the table, so it is checked at every start (≈2 ms here).
-- Written to a temporary file, then renamed: a reader never sees half a file.
+- Written to a temporary file, then renamed: a reader never sees half a file.  What a write leaves
+  behind is removed by the next one: another version's table, or a temporary file a power cut cut
+  short, once it is an hour old (a table another version still uses is written again at its next
+  start; a write under way is younger).
 - The folder: `$CACHE_DIRECTORY` (systemd's `CacheDirectory=`, deploy/mahjong-table.service), else
   `$XDG_CACHE_HOME/mahjong-table`, else `~/.cache/mahjong-table`.  A folder that cannot be written
   costs only the build at each start (logged once per process).
@@ -26,6 +29,7 @@ import mmap
 import os
 import struct
 import sys
+import time
 import zlib
 from pathlib import Path
 
@@ -83,6 +87,7 @@ def use_kept_table(folder: Path | None = None) -> str:
     except OSError as error:
         log.info("win tables: cannot keep them in %s (%s); built at each start", path.parent, error)
         return "built"
+    _tidy(path)
     return "built and kept"
 
 
@@ -124,3 +129,18 @@ def _write(path: Path, table: memoryview) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+_STALE_S = 3600.0
+
+
+def _tidy(kept: Path) -> None:
+    """Remove what earlier writes left in the folder: other versions' tables and temporary files cut
+    short, an hour old or more (7.8 MB each, on a Pi's card)."""
+    now = time.time()
+    for other in (*kept.parent.glob("suit-table-*.bin"), *kept.parent.glob(".suit-table-*")):
+        try:
+            if other != kept and now - other.stat().st_mtime >= _STALE_S:
+                other.unlink()
+        except OSError:
+            pass                    # gone already, or not ours to remove: the next write tries again

@@ -5,8 +5,10 @@ maps the kept table.
 
 Each start is a process of its own: a process holds one suit table, given or built once."""
 
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from firmware.worker import ProcessWorker
@@ -84,3 +86,23 @@ def test_the_scoring_worker_maps_the_table_kept_in_its_cache_folder(tmp_path, mo
     kept = _kept(tmp_path)
     assert _start(tmp_path)[:2] == ("mapped", True)
     assert _kept(tmp_path) == kept
+
+
+def test_what_earlier_writes_left_is_removed_once_an_hour_old(tmp_path):
+    """Another version's table and a temporary file a power cut left: removed by the next write
+    when an hour old; younger ones (a write under way, a version in use) are left alone."""
+    old_version, cut_short, young = (tmp_path / "suit-table-0123.bin", tmp_path / ".suit-table-abc",
+                                     tmp_path / "suit-table-4567.bin")
+    for leftover in (old_version, cut_short, young):
+        leftover.write_bytes(b"x" * 100)
+    hours_ago = time.time() - 2 * 3600
+    for leftover in (old_version, cut_short):
+        os.utime(leftover, (hours_ago, hours_ago))
+    assert _start(tmp_path)[:2] == ("built and kept", True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([young.name, _kept_new(tmp_path).name])
+
+
+def _kept_new(folder: Path) -> Path:
+    """The table this code keeps (the folder may hold other versions')."""
+    from firmware.win_tables import table_key
+    return folder / f"suit-table-{table_key()}.bin"
