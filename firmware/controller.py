@@ -550,6 +550,8 @@ class TableController:
                 self._faults_forgotten(source, self.faults.roll_called(source))
             case SafeStop():
                 self._halts += 1
+                if self._build is not None:
+                    self._build.board_halted()
             case FaultCleared():
                 self._fault_clears += 1
                 self._clear_fault(event.code, event.unit, source)

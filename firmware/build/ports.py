@@ -55,6 +55,9 @@ class BuildListener(Protocol):
     def board_restarted(self, source: str) -> None:
         """A board rebooted (its RAM is gone): a shuffle under way is done again; a build is broken."""
 
+    def board_halted(self) -> None:
+        """The motor board stopped every motor by itself (SafeStop): a shuffle under way stopped."""
+
     def events_lost(self, source: str) -> None:
         """A board's event queue overflowed: what it reported of the set may be lost."""
 

@@ -77,6 +77,12 @@ class Interrupted:
 
 
 @dataclass(frozen=True)
+class Halted:
+    """The motor board stopped every motor by itself (SafeStop: a fault, or our silence) while it
+    shuffled for this set: the disc stopped without a ShuffleDone (an event-like marker)."""
+
+
+@dataclass(frozen=True)
 class ReportLost:
     """The motor board's event queue overflowed while the mechanism worked for this set: its
     ShuffleDone, BuildDone or BuildStopped may be among the events lost (an event-like marker)."""
@@ -116,6 +122,12 @@ class SetBuilder:
                 self._heads_trusted = False       # at once: the rebooted board's next reads count from 0
             self._events.append(Interrupted(source))
 
+    def board_halted(self) -> None:
+        """The motor board stopped its motors by itself: a shuffle under way is asked again once the
+        latch is clear (a build under way says so itself: BuildStopped)."""
+        if self.machine.state == "shuffling":
+            self._events.append(Halted())
+
     def events_lost(self, source: str) -> None:
         """A board's event queue overflowed (protocol.md §3.4): what it told of this set may be lost.
         Lost head reads leave their slots unread, and the re-reads read them; a round of re-reads
@@ -142,9 +154,10 @@ class SetBuilder:
         stacks = ports.ruleset.stacks_per_side
         self.machine.shuffle()
         self._events.clear()
-        while True:                                 # a reboot mid-shuffle, or its end lost: shuffle again
+        while True:         # a reboot or a safety stop mid-shuffle, or its end lost: shuffle again
+            self._drop_events(Halted)               # (a stop before this shuffle stopped none of it)
             await ports.motion(lambda: ports.motor.shuffle(ports.shuffle_ms))
-            if isinstance(await ports.until(lambda: self._take_event(ShuffleDone, Interrupted, ReportLost)),
+            if isinstance(await ports.until(lambda: self._take_event(ShuffleDone, Interrupted, ReportLost, Halted)),
                           ShuffleDone):
                 break
         self.map = WallMap(None, stacks, ports.registry)
@@ -290,6 +303,9 @@ class SetBuilder:
         for fault in faults:
             ports.latch(fault)
         raise SetRejected(f"E{first.code:02d}: {first.message}", tuple(faults))
+
+    def _drop_events(self, kind: type) -> None:
+        self._events = [event for event in self._events if not isinstance(event, kind)]
 
     def _take_event(self, *kinds: type) -> object | None:
         for event in self._events:

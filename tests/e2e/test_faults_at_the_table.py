@@ -3,7 +3,8 @@
 import asyncio
 import io
 
-from drivers.motor_protocol import Key
+from drivers.messages import FaultCode
+from drivers.motor_protocol import Key, Motor
 from firmware.records.audit import audit_events, read_events
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
@@ -83,6 +84,24 @@ def test_a_fault_that_clears_shows_the_one_still_latched():
     assert seen == [("fault", "E01"), "main"]
     assert audit_events(log) == [] and any(e["event"] == "hand_end" for e in log)
 
+
+def test_a_shuffle_the_board_stopped_by_itself_is_asked_again_once_the_fault_is_cleared():
+    """The mixer trips (over-current) as the first shuffle begins: the board stops every motor by
+    itself (SafeStop) and sends no ShuffleDone.  Once a person acknowledges the fault, the shuffle is
+    asked again and the table plays (campaign 820038, 上海: an emergency stop during the next set's
+    shuffle left the build waiting for a ShuffleDone that never came, for ever)."""
+    seen = []
+
+    async def technician(table):
+        table.trip_overcurrent(Motor.MIXER)                 # (armed before the controller's first shuffle)
+        while table.display.page != "fault":
+            await table.changed(table.changes.version)
+        seen.append(table.display.text("fault", "t_code"))
+        table.press("front", Key.CONFIRM)
+
+    log = run(play("sichuan", 3, 1, (), technician), timeout=60)
+    assert seen == [f"E{FaultCode.OVER_CURRENT:02d}"]
+    assert any(e["event"] == "hand_end" for e in log) and audit_events(log) == []
 
 def test_a_fault_over_the_open_menu_keeps_its_page_and_gives_the_menu_back_when_it_clears():
     """The owner is choosing rules in the menu when the hatch is opened: the fault page shows; the
