@@ -13,9 +13,10 @@ a hand for each checkout, and their ratio; the medians last.
 
 What it does not count: the kernel's part (the syscalls: a tenth or so of the table's CPU), the
 controller's scoring worker (a process of its own: about a millisecond of CPU a hand once started;
-its start-up, like this process's, drops out of the difference) and how fast the instructions run.  It moves too, though far less than CPU time: the links run in real
-time, so how many events share a read (and a turn of the loop, which costs) depends on the timing
-of the moment; a region's count a hand moved by up to 15% between two runs.  So the two checkouts
+its start-up, like this process's, drops out of the difference) and how fast the instructions run.
+It moves too, though far less than CPU time: the links run in real time, so how many events share
+a read (and a turn of the loop, which costs) depends on the timing of the moment; a region's count
+a hand moved by up to 15% between two runs.  So the two checkouts
 of a region run one after the other, alternating which goes first, `--rounds N` times each, and
 each checkout's median count is kept; a comparison holds only within one run of this script.
 """

@@ -125,7 +125,7 @@ class TableController:
     async def start(self) -> None:
         """Pumps and the seat-text writer; the boards are already open and handshaken."""
         self.loop_watch.start()
-        self.worker.start()                          # it builds the win tables meanwhile
+        self.worker.start()                          # it maps or builds the win tables meanwhile
         gc.freeze()     # what start-up built lives as long as the table: no full collection scans it again
         self.table.connected()
         self._pumps = [asyncio.create_task(self._pump("motor", self.devices.motor), name="pump-motor"),

@@ -72,8 +72,8 @@ class ProcessWorker:
         return self._popen.pid if self._popen is not None else None
 
     def start(self) -> None:
-        """Spawn the worker; it builds the win tables while the controller goes on (the first call
-        waits for them)."""
+        """Spawn the worker; it maps or builds the win tables while the controller goes on (the first
+        call waits for them)."""
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [_ROOT, os.environ.get("PYTHONPATH")])))
         self._popen = subprocess.Popen([sys.executable, "-P", "-m", "firmware.worker_side"], stdin=subprocess.PIPE,
                                        stdout=subprocess.PIPE, start_new_session=True, env=env)

@@ -172,7 +172,8 @@ def _common_fields(orphan_ranks: list[bool]) -> list[tuple[bytes, int]]:
     return [(pairs, ODD_SHIFT), (_map(orphans, _orphan_field), ORPHANS_SHIFT), (_tiles(kinds), TILES_SHIFT)]
 
 
-def _build_suit_table() -> memoryview:
+def build_suit_table() -> memoryview:
+    """A new suit table, built now (what `suit_table()` builds on first use)."""
     out = _tables.SUIT_258_OUTPUTS  # (a, f258) per last node
     low = _expand(_tables.SUIT_258_LEVELS, bytes(a + (f << F258_SHIFT) for a, f in zip(out[0::2], out[1::2])))
     pair = _expand(_tables.SUIT_LEVELS, bytes(_tables.SUIT_OUTPUTS[1::2]))
@@ -221,7 +222,7 @@ class _SuitTable:
 
     def __call__(self) -> memoryview:
         if self._table is None:
-            self._table = _build_suit_table()
+            self._table = build_suit_table()
         return self._table
 
     @property
@@ -238,11 +239,6 @@ class _SuitTable:
 
 
 suit_table = _SuitTable()
-
-
-def build_suit_table() -> memoryview:
-    """A new suit table, built now (what `suit_table()` builds on first use)."""
-    return _build_suit_table()
 
 
 @cache

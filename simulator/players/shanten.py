@@ -259,9 +259,8 @@ class Shanten:
     def _seven_pairs_tally(self, counts: list[int]) -> tuple[int, int]:
         """The pairs (`_pair_value` of each face) and the faces held (read only where a four
         counts as one pair)."""
-        if self.shapes.four_as_two_pairs:
-            return sum(c // 2 for c in counts), 0
-        return sum(1 for c in counts if c >= 2), sum(1 for c in counts if c)
+        held = 0 if self.shapes.four_as_two_pairs else sum(1 for c in counts if c)
+        return sum(map(self._pair_value, counts)), held
 
     def _pair_value(self, count: int) -> int:
         """The pairs one face's count makes: a four makes two where it counts as two."""
