@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import importlib
 import json
 import multiprocessing
 import os
@@ -150,9 +151,8 @@ class Page:
 
 def warm_up() -> None:
     """Start a worker and import what it plays with, before any round is timed."""
-    import firmware.fleet.publisher  # noqa: F401
-    import firmware.simulated  # noqa: F401
-    import simulator.players  # noqa: F401
+    for module in ("firmware.fleet.publisher", "firmware.simulated", "simulator.players"):
+        importlib.import_module(module)
     get_region("wuhan").resolve()
     time.sleep(0.5)                    # every worker of the pool gets one
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import os
 import shutil
 from typing import Any, AsyncIterator
@@ -35,7 +36,7 @@ def need_browser() -> None:
         missing = "no chromium on this machine (apt-get install -y chromium)"
     else:
         try:
-            import playwright.async_api  # noqa: F401
+            importlib.import_module("playwright.async_api")
         except ImportError:
             missing = "playwright is not installed (pip install '.[test]')"
     if missing is not None:
