@@ -37,6 +37,11 @@ class Phase(str, Enum):
     HAND_OVER = "本局结束"            # the result is shown
     FAULT = "故障"                    # a latched fault: see the fault page
 
+# After 本局结束 when a hand is voided: no payments, the same dealer.  A hand the table could not
+# score (a fault in the scoring, which the log names) is settled by the people at the table.
+HAND_VOID = "本局作废"
+SCORING_FAILED = "本局作废 计分故障 请人工结算"
+
 # After a phase word: the controller restarted (its last moments may be lost), so a key it did not
 # acknowledge (胡 with no check begun, 确认 with the screen unchanged) is pressed again.
 RESTARTED = "已重启 未应答的键请再按"

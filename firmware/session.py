@@ -28,7 +28,7 @@ from typing import Any, Awaitable, Callable
 from drivers.errors import CommandRejected
 from drivers.messages import Status
 from drivers.motor_protocol import LiftPosition
-from drivers.table_ui import RESTARTED, Key, Panel, Phase
+from drivers.table_ui import HAND_VOID, RESTARTED, Key, Panel, Phase
 from rulesets.definition import Ruleset
 from rulesets.regions import get_region
 
@@ -297,8 +297,11 @@ class TableSession:
             assert hand is not None
             self.hub.hand_void = None
             await self.hub.advance("void")
-            await self._void(hand, voided.reason)
+            await self._void(hand, voided.reason, voided.note)
             self.flow.close()
+            if voided.__cause__ is not None:        # (the scoring's fault: its words, now that the hand is over)
+                log.error("hand %d could not be scored: %r; it is void, to be settled by hand", hand.number,
+                          voided.__cause__)
             return
         await self.publish(outcome)
 
@@ -327,8 +330,9 @@ class TableSession:
         self._look_at_space()
         return after
 
-    async def _void(self, hand: HandState, reason: str) -> None:
-        """A hand that can no longer be trusted: no payments, the same dealer, said on the display."""
+    async def _void(self, hand: HandState, reason: str, note: str = HAND_VOID) -> None:
+        """A hand that can no longer be trusted, or scored: no payments, the same dealer, said on the
+        display (`note`)."""
         hub = self.hub
         before = self._state()
         after = replace(before, hand_number=max(before.hand_number, hand.number))
@@ -348,7 +352,7 @@ class TableSession:
             raise asyncio.CancelledError()
         for seat in hand.ruleset.players:                  # a question it was asking is void with it
             hub.presenter.prompt(seat, "")
-        hub.presenter.phase(Phase.HAND_OVER, "本局作废")       # the reason, in English, is in the log
+        hub.presenter.phase(Phase.HAND_OVER, note)          # the reason, in English, is in the log
 
     async def _ledger_commit(self, queue_write: Callable[[], "asyncio.Future[Any]"]) -> bool:
         """A hand's ledger row, committed through a stop (`_through_a_stop`, whose answer this is) and

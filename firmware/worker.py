@@ -20,7 +20,8 @@ starts a thread: the answers are read through the event loop.
   a Ctrl-C meant for the controller does not reach it.
 - A worker that dies (or stops answering for `call_timeout`) during a call is a fault shown and
   recovered from: `on_fault` hears why, a new worker is started and the call is made again
-  there; a call that kills `attempts` workers in a row raises `WorkerFailed`, never hangs.
+  there; a call that kills `attempts` workers in a row raises `WorkerFailed`, never hangs (the
+  hand it scored is then voided, to be settled by hand: `firmware.hand.ports.scored`).
 """
 
 from __future__ import annotations

@@ -65,6 +65,7 @@ def serve(stdin: Any, stdout: Any) -> None:
             fn, args = pickle.loads(request)
             answer = (True, fn(*args))
         except Exception as error:                  # the caller's error, raised in the controller
+            _say_where(error)
             answer = (False, error)
         try:
             frame = dumps(answer)
@@ -72,6 +73,15 @@ def serve(stdin: Any, stdout: Any) -> None:
             frame = dumps((False, RuntimeError(f"the worker's answer could not be sent: {error}")))
         stdout.write(LENGTH.pack(len(frame)) + frame)
         stdout.flush()
+
+
+def _say_where(error: Exception) -> None:
+    """Where a call failed, on the worker's standard error (the service's log): the error travels to
+    the controller without its traceback, which whoever mends the fault needs."""
+    import traceback                                # (only when something failed: it costs the start-up)
+    print("the scoring worker's call failed:", file=sys.stderr)
+    traceback.print_exception(error, file=sys.stderr)
+    sys.stderr.flush()
 
 
 if __name__ == "__main__":

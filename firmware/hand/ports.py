@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol, Sequence, TypeVar
 
-from drivers.table_ui import Key, Panel, Phase
+from drivers.table_ui import HAND_VOID, SCORING_FAILED, Key, Panel, Phase
 from rulesets.definition import Ruleset
 from rulesets.tiles import Tile
 from rulesets.walls import Ring, Slot, StackPos
@@ -234,13 +234,34 @@ class HandListener(Protocol):
 
 
 class HandVoided(Exception):
-    """The hand can no longer be trusted (walls that contradict it after a board restarted): the
-    flow stops and the session voids it."""
+    """The hand can no longer be trusted (walls that contradict it after a board restarted), or it
+    cannot be scored (`scored`): the flow stops and the session voids it.  `reason` goes to the
+    log and the recorder, `note` after 本局结束 on the display."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, note: str = HAND_VOID) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.note = note
+
+
+async def scored(ports: "HandPorts", fn: Callable[..., T], *args: Any) -> T:
+    """`fn(*args)` (a hand judged and scored) in the controller's worker.  An error there is a fault
+    in the scoring itself, never a hand laid wrong (`judge_laid` makes that a 诈胡), and it would
+    come again with the same tiles: were it to stop the table, the restarted table would resume
+    the hand, the seat would lay it again, and the table would stop again, for ever.  So the hand
+    is voided instead (no payments, the same dealer), the display asks for it to be settled by
+    hand, the recorder says `scoring_failed`, and the log holds the error (the session logs it
+    once the hand has ended).  A worker that died on
+    every try (`firmware.worker.WorkerFailed`) is the same case."""
+    try:
+        return await ports.compute(fn, *args)
+    except Exception as error:          # (a cancellation is no Exception: the table is stopping)
+        # the error's words are logged once the hand has ended (it is its `__cause__`), never sent:
+        # the recorder's lines are public, and a bug's message could quote anything it held
+        ports.recorder.emit("scoring_failed", step=fn.__name__, error=type(error).__name__)
+        raise HandVoided(f"scoring failed ({fn.__name__} raised {type(error).__name__}; the error is in the log): "
+                         "settle the hand by hand", SCORING_FAILED) from error
 
 
 __all__ = ["BuiltWall", "HandListener", "HandPorts", "HandVoided", "KeyMatch", "KeyQueue", "Press", "Recorder", "record_dropped",
-           "Screens", "pressed"]
+           "Screens", "pressed", "scored"]

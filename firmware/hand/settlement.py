@@ -23,7 +23,7 @@ from rulesets.tiles import Tile
 
 from .facts import Extra
 from .melds import melds_from_tiles
-from .ports import HandPorts, pressed
+from .ports import HandPorts, pressed, scored
 from .state import HandState
 
 DEFAULT_TIMEOUT = 180.0        # seconds without an answer before the seats still asked are settled as not shown
@@ -50,7 +50,7 @@ class SettlementRound:
                                 seat in late) for seat in seats)
         flipped = tuple(t for r in hand.reveals if r.rule.timing is Timing.AFTER_WIN for t in r.tiles)
         context = RoundContext(hand.dealer, tuple(hand.ruleset.players), winners, shown, flipped, hand.public_wilds())
-        result = await self.ports.compute(judge_round, hand.ruleset, context)     # every hand judged: CPU, off the loop
+        result = await scored(self.ports, judge_round, hand.ruleset, context)     # every hand judged: CPU, off the loop
         settlement = result.settlement
         if settlement.items or any(settlement.payments):
             facts.extras.append(Extra("round", None, settlement.payments, settlement.items))

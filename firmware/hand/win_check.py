@@ -19,7 +19,7 @@ from rulesets.tiles import Tile
 from rulesets.winrules import Verdict
 
 from .melds import kongs_from_entry, melds_from_tiles
-from .ports import HandPorts, KeyMatch, Press, record_dropped, stray_tags
+from .ports import HandPorts, KeyMatch, Press, record_dropped, scored, stray_tags
 from .questions import Withdrawn, ask, ask_la_zhuang, confirmed
 from .state import HandState, win_context_json
 
@@ -133,12 +133,12 @@ class WinCheck:
         flipped = self._after_win_flips(hand, discarder)
         laid, context = hand.laid_hand(seat, discarder, melds, concealed, flowers, win_tile, flipped,
                                        self.winners_on(hand, discarder, seat))
-        result = await ports.compute(judge_laid, hand.ruleset, laid, context)     # scoring can take a while
+        result = await scored(ports, judge_laid, hand.ruleset, laid, context)     # scoring can take a while
         if result.verdict.legal:
             asking = await ask_la_zhuang(ports, hand, context)      # 十六张: it changes what is paid now
             if asking is not None:
                 context = replace(context, extra=context.extra + (("la_zhuang", asking),))
-                result = await ports.compute(judge_laid, hand.ruleset, laid, context)
+                result = await scored(ports, judge_laid, hand.ruleset, laid, context)
         verdict = result.verdict
         if verdict.legal and result.settlement is not None:
             settlement = result.settlement
