@@ -165,7 +165,7 @@ async def one_region(region: str, hands: int, seed: int) -> dict:
     decisions: list[float] = []
     GC.longest = 0.0
     cpu, wall, kernel, worker = time.process_time(), time.perf_counter(), _system_time(), _children_cpu()
-    first_hand = FirstHand()
+    started, first_hand = cpu, FirstHand()
     try:
         result = await run_simulated(ruleset, hands=hands, seed=seed, speed=0.0,
                                      players=timed_players(steps, decisions), on_event=first_hand)
@@ -174,10 +174,10 @@ async def one_region(region: str, hands: int, seed: int) -> dict:
         played, outcome = max(1, hands), f"stopped: {type(error).__name__}: {error}"[:90]
     cpu, wall, kernel = time.process_time() - cpu, time.perf_counter() - wall, _system_time() - kernel
     worker = _children_cpu() - worker       # the scoring worker, reaped when the table stopped
+    # after the first hand: the table's CPU (both processes) less what it had spent when that hand ended
+    after_first = cpu - (first_hand.table - started) + worker - first_hand.worker
+    steady = after_first / (played - 1) if first_hand.ended and played > 1 else (cpu + worker) / played
     cpu += worker
-    # after the first hand: the table's CPU less what it had spent when that hand ended (both processes)
-    steady = (time.process_time() + _children_cpu() - first_hand.cpu) / (played - 1) \
-        if first_hand.cpu is not None and played > 1 else cpu / played
     worst_step = max((s[0] for s in steps), default=0.0)
     return {"region": region, "played": played, "worst": worst_step * 1e3,
             "decision": max(max(decisions, default=0.0), worst_step) * 1e3,
@@ -253,11 +253,13 @@ class FirstHand:
     handshakes, the worker's Python, rules and win tables) behind it."""
 
     def __init__(self) -> None:
-        self.cpu: float | None = None
+        self.ended = False
+        self.table = self.worker = 0.0      # this process's CPU since the run began; the worker's so far
 
     def __call__(self, event: dict) -> None:
-        if self.cpu is None and event.get("event") == "hand_end":
-            self.cpu = time.process_time() + _live_children_cpu()
+        if not self.ended and event.get("event") == "hand_end":
+            self.ended = True
+            self.table, self.worker = time.process_time(), _live_children_cpu()
 
 
 def _live_children_cpu() -> float:
