@@ -41,6 +41,7 @@ class Phase(str, Enum):
 # score (a fault in the scoring, which the log names) is settled by the people at the table.
 HAND_VOID = "本局作废"
 SCORING_FAILED = "本局作废 计分故障 请人工结算"
+CONTROLLER_FAULT_VOID = "本局作废 控制器故障"      # this hand stopped the controller at every start
 
 # After a phase word: the controller restarted (its last moments may be lost), so a key it did not
 # acknowledge (胡 with no check begun, 确认 with the screen unchanged) is pressed again.

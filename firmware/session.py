@@ -25,17 +25,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from drivers.errors import CommandRejected
+from drivers.errors import CommandRejected, LinkError
 from drivers.messages import Status
 from drivers.motor_protocol import LiftPosition
-from drivers.table_ui import HAND_VOID, RESTARTED, Key, Panel, Phase
+from drivers.table_ui import CONTROLLER_FAULT_VOID, HAND_VOID, RESTARTED, Key, Panel, Phase
 from rulesets.definition import Ruleset
 from rulesets.regions import get_region
 
 from .build.set_builder import BuildInProgress, RejectedSet, SetBuilder
 from .build.wall_map import WallMap
 from .controller import TableController
-from .faults import SET_CODES, LatchedFault, SetRejected
+from .faults import SET_CODES, ControllerFailure, LatchedFault, SetRejected
 from .hand.flow import HandFlow
 from .hand.ports import HandVoided, record_dropped
 from .hand.state import HandOutcome, HandState
@@ -54,6 +54,8 @@ RAISED_SET_KEY = "raised_set"      # a checked set standing on the table, no han
 BUILDING_KEY = "building"          # a build begun under the table (BuildInProgress)
 CHAIN_KEY = "chain"                # the flight recorder's chain head after the last hand
 REJECTED_KEY = "rejected_set"      # a set the check rejected, not yet acknowledged (RejectedSet)
+CRASHED_KEY = "crashed"            # {"session", "hand", "count"}: the controller stopped by a fault of its own in that hand
+CRASHES_BEFORE_VOID = 2            # a hand that stopped the controller this often is voided as it is resumed
 log = logging.getLogger("mahjong_table.session")
 
 
@@ -135,6 +137,7 @@ class TableSession:
         self.state: SessionState | None = None
         self._build: asyncio.Task | None = None
         self._rejected: RejectedSet | None = None   # the set built for the next hand failed its check
+        self._crashed: dict | None = None           # the journal's count of stops by a fault of its own (CRASHED_KEY)
         self._resume = resume       # False: the boards are new (a fresh simulator): the journal is not theirs
         self._hand_started: float | None = None
         self._fault_interval: Future | None = None     # the ledger's open fault interval, as the store gives it
@@ -148,6 +151,7 @@ class TableSession:
         hub.recorder.hold_lines()                   # a hand's lines reach the file behind its journal
         self.store.watch(hub.storage_failed)        # a disk that refuses writes: E24 until one lands again
         saved = await self.store.run(self.ledger.journal) if self._resume else {}
+        self._crashed = saved.get(CRASHED_KEY)
         head = await self._chain_head(saved)
         if head is not None:
             hub.recorder.continue_chain(head)       # this recorder goes on from the last one
@@ -203,6 +207,9 @@ class TableSession:
                     await self._open_session(chosen)
         except asyncio.CancelledError:
             await hub.halt()                            # asked to stop: motion first; the journal keeps the hand
+            raise
+        except Exception as error:
+            await self._count_crash(error)
             raise
         finally:
             await self._stop_tasks()
@@ -489,11 +496,43 @@ class TableSession:
         # by an older controller (or with no file): its page goes on finding its files by their names
         if here is not None and hand.recorders and hand.recorders[-1] != here:
             hand.recorders.append(here)
+        crashes = self._crashes_in(hand.number)
+        if crashes >= CRASHES_BEFORE_VOID:
+            await self._void(hand, f"the controller stopped {crashes} times in this hand by a fault of its own (the "
+                                   "log says which): it is not resumed again", CONTROLLER_FAULT_VOID)
+            return
         unseen, problem = hand.blind_changes(self.hub.wall_sensors)
         if problem is not None:
             await self._void(hand, problem)
             return
         await self._settle(self.flow.resume(hand, totals=self._state().totals, cause="restart", blind=unseen))
+
+    # -- a hand that stops the controller again and again ---------------------------------------
+
+    async def _count_crash(self, error: Exception) -> None:
+        """The controller stops by a fault of its own (a bug: `ControllerFailure`, or an error no link
+        explains) with a hand in play: counted in the journal, so that a hand that would stop it at
+        every start (the service starts it again, the hand is resumed, the fault comes back) is voided
+        at the next start but one instead of stopping the table for ever.  A kill, a power cut or a
+        stop asked for count nothing; nor does a link that cannot be mended."""
+        hand = self.flow.hand
+        if hand is None or self.state is None or (isinstance(error, LinkError) and not isinstance(error, ControllerFailure)):
+            return
+        count = self._crashes_in(hand.number) + 1
+        self._crashed = {"session": self.state.session_id, "hand": hand.number, "count": count}
+        log.error("hand %d stopped the controller (%d time(s)): %r", hand.number, count, error)
+        try:                                        # tried once: a card that refuses it must not hold the stop
+            await self.store.run(self.ledger.journal_put, CRASHED_KEY, self._crashed)
+        except WRITE_ERRORS as refused:             # (logged by the store) the stop goes on
+            log.error("the count of stops in hand %d was not written (%s)", hand.number, refused)
+
+    def _crashes_in(self, number: int) -> int:
+        """How often this session's hand `number` stopped the controller by a fault of its own."""
+        crashed = self._crashed
+        if crashed is None or self.state is None or \
+                (crashed.get("session"), crashed.get("hand")) != (self.state.session_id, number):
+            return 0
+        return int(crashed.get("count", 0))
 
     # -- table hours: the intervals a fault was latched (the ledger keeps them raw) -------------
 
