@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Collection, Generator
+from collections.abc import Callable, Collection, Generator
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -67,6 +67,15 @@ class Budget:
             return False
         self.left -= 1
         return True
+
+
+Facts = WinFacts | Callable[[], WinFacts]
+"""The table's situation for a judgement, or how to read it: a discard choice judges no wait in
+most turns, and reading it from the table top (every seat's melds) is then wasted."""
+
+
+def _known(facts: Facts) -> WinFacts:
+    return facts() if callable(facts) else facts
 
 
 Thinking = Generator[None, None, T]
@@ -154,26 +163,25 @@ class Brain:
         return found
 
     def _distance(self, player: Player, kinds: list[Tile], wilds: tuple[Tile, ...], needed: int) -> int:
-        shanten = self.rules.tools(wilds)[1]
         live = self._live(player, kinds, self._dead(player, wilds))
-        best = shanten.best(live, needed, seven_pairs_ok=not player.melds)
-        if self.hints.all_pungs_or_flush:
-            best = self._pung_or_flush(player, live, needed, wilds)
-        return best
+        if self.hints.all_pungs_or_flush:     # (the standard count alone is not asked there)
+            return self._pung_or_flush(player, live, needed, wilds)
+        return self.rules.tools(wilds)[1].best(live, needed, seven_pairs_ok=not player.melds)
 
     def _discard_distances(self, player: Player, kinds: list[Tile], wilds: tuple[Tile, ...],
                            discards: Collection[Tile], needed: int | None = None) -> dict[Tile, int]:
         """`distance` of the hand less one tile of each kind in `discards`, in one pass over it."""
         needed = self.needed(player) if needed is None else needed
-        if self.hints.all_pungs_or_flush:
-            return {kind: self.distance(player, _without(kinds, kind), wilds, needed) for kind in discards}
         shanten = self.rules.tools(wilds)[1]
         dead = self._dead(player, wilds)
         live = self._live(player, kinds, dead)
-        pairs_ok = not player.melds
-        out = shanten.after_each_discard(live, needed, self._live(player, list(discards), dead), seven_pairs_ok=pairs_ok)
+        live_discards = self._live(player, list(discards), dead)
+        if self.hints.all_pungs_or_flush:
+            out = self._pung_or_flush_after_each(player, live, needed, wilds, live_discards)
+        else:
+            out = shanten.after_each_discard(live, needed, live_discards, seven_pairs_ok=not player.melds)
         if len(out) < len(discards):     # a dead or void discard leaves the live tiles as they are
-            unchanged = shanten.best(live, needed, seven_pairs_ok=pairs_ok)
+            unchanged = self._distance(player, kinds, wilds, needed)
             for kind in discards:
                 out.setdefault(kind, unchanged)
         return out
@@ -198,14 +206,35 @@ class Brain:
 
     def _pung_or_flush(self, player: Player, kinds: list[Tile], needed: int, wilds: tuple[Tile, ...]) -> int:
         shanten = self.rules.tools(wilds)[1]
-        melds = player.meld_tuple()
         options = []
-        if all(m.is_pung_like for m in melds):
+        pungs_only, flush_suits = self._pung_or_flush_shapes(player)
+        if pungs_only:
             options.append(shanten.all_pungs(kinds, needed))
-        for suit in SUITS:
-            if all(t.suit in (suit, "z") for m in melds for t in m.tiles):
-                options.append(shanten.standard(kinds, needed, only_suit=suit) + 1)
+        for suit in flush_suits:
+            options.append(shanten.standard(kinds, needed, only_suit=suit) + 1)
         return min(options) if options else FAR
+
+    def _pung_or_flush_after_each(self, player: Player, kinds: list[Tile], needed: int, wilds: tuple[Tile, ...],
+                                  discards: list[Tile]) -> dict[Tile, int]:
+        """`_pung_or_flush` of `kinds` less one tile of each kind in `discards`, each shape's count
+        worked out in one pass (shanten's `…_after_each`)."""
+        shanten = self.rules.tools(wilds)[1]
+        options: list[dict[Tile, int]] = []
+        pungs_only, flush_suits = self._pung_or_flush_shapes(player)
+        if pungs_only:
+            options.append(shanten.all_pungs_after_each(kinds, needed, discards))
+        for suit in flush_suits:
+            options.append({kind: value + 1 for kind, value in
+                            shanten.standard_after_each(kinds, needed, discards, only_suit=suit).items()})
+        return {kind: min(option[kind] for option in options) if options else FAR for kind in discards}
+
+    @staticmethod
+    def _pung_or_flush_shapes(player: Player) -> tuple[bool, tuple[str, ...]]:
+        """Which of 碰碰胡 and the one-suit hands the shown melds still allow: all pungs, and
+        the suits all their tiles are of (honours go with any)."""
+        melds = player.meld_tuple()
+        return (all(m.is_pung_like for m in melds),
+                tuple(suit for suit in SUITS if all(t.suit in (suit, "z") for m in melds for t in m.tiles)))
 
     # -- legal waits -----------------------------------------------------------------------------
 
@@ -223,7 +252,7 @@ class Brain:
         return [(wait, max(0, 4 - seen[wait] - (held[wait] - (wait == kind))) + 0.25) for wait in waits]
 
     def _legal_weight(self, player: Player, view: TableView, rest: list[Tile], wilds: tuple[Tile, ...],
-                      facts: WinFacts, waits: list[tuple[Tile, float]], first: bool = False,
+                      facts: Facts, waits: list[tuple[Tile, float]], first: bool = False,
                       budget: Budget | None = None) -> Thinking[float]:
         """The weight of the legal waits among `waits` (with `first`, stop at the first legal one).
         With a `budget`, the waits with the most live copies are judged first and a wait left
@@ -244,7 +273,7 @@ class Brain:
         return weight
 
     def could_win(self, player: Player, view: TableView, rest: list[Tile], tile: Tile,
-                  wilds: tuple[Tile, ...], facts: WinFacts, budget: Budget | None = None) -> bool:
+                  wilds: tuple[Tile, ...], facts: Facts, budget: Budget | None = None) -> bool:
         """Whether drawing `tile` (or, where allowed, claiming it) would be a legal win (False,
         unremembered, when it is not known yet and the `budget` is spent)."""
         key = (player.seat, tuple(sorted(rest)), tile, player.meld_tuple(), wilds, player.ready)
@@ -253,6 +282,7 @@ class Brain:
             if budget is not None and not budget.take():
                 return False
             hand = rest + [tile]
+            facts = _known(facts)
             found = self.rules.legal_win(player.seat, hand, player.meld_tuple(), player.flower_tiles(), tile,
                                          None, wilds, player.ready or self.play.ready_declaration != "none",
                                          facts, bao=player.bao)
@@ -267,11 +297,11 @@ class Brain:
 
     # -- discarding ------------------------------------------------------------------------------
 
-    def choose_discard(self, player: Player, view: TableView, live: int, facts: WinFacts) -> Discard:
+    def choose_discard(self, player: Player, view: TableView, live: int, facts: Facts) -> Discard:
         """The discard, decided at once (`discard_thoughts` without its pauses)."""
         return decided(self.discard_thoughts(player, view, live, facts))
 
-    def discard_thoughts(self, player: Player, view: TableView, live: int, facts: WinFacts) -> Thinking[Discard]:
+    def discard_thoughts(self, player: Player, view: TableView, live: int, facts: Facts) -> Thinking[Discard]:
         """The discard, decided in steps: it pauses (yields) after each whole-hand judgement, so a
         caller on the event loop can let the table run between them (`think`)."""
         wilds = self.wilds(player, view)
@@ -304,7 +334,7 @@ class Brain:
         return Discard(uid, kind, declare)
 
     def _score_discards(self, player: Player, view: TableView, options: dict[Tile, bytes], kinds: list[Tile],
-                        wilds: tuple[Tile, ...], facts: WinFacts, declare_possible: bool, fold: bool
+                        wilds: tuple[Tile, ...], facts: Facts, declare_possible: bool, fold: bool
                         ) -> Thinking[list[tuple[int, float, float, Tile, bytes]]]:
         """(distance, -weight, penalty, kind, uid) of each discard a player may make.
 
@@ -500,10 +530,9 @@ class Brain:
         wilds = self.wilds(player, view)
         kinds = player.kinds()
         needed = self.needed(player)
-        counts = player.counts()
         now: int | None = None      # the distance after the best discard: counted only for a four in hand
-        for kind, have in sorted(counts.items()):
-            if have == 4 and kind not in wilds:
+        for kind in _fours(kinds):
+            if kind not in wilds:
                 uids = player.uids_of(kind, 4)
                 if any(u in player.standing for u in uids):
                     continue
@@ -513,7 +542,7 @@ class Brain:
                 if self.distance(player, rest, wilds, needed - 1) <= now + 1:
                     return SelfKong(kind, True, tuple(uids))
         for kind in sorted(player.pung_kinds()):
-            if counts.get(kind) and kind not in wilds:
+            if kind in kinds and kind not in wilds:
                 uid = player.uids_of(kind, 1)[0]
                 if uid in player.standing:
                     continue
@@ -535,6 +564,15 @@ class Brain:
         held = Counter(kinds)
         mine = sorted(((self._usefulness(k, held), u) for u, k in player.hand.items() if k.suit == suit))
         return [u for _, u in mine[:3]]
+
+
+def _fours(kinds: list[Tile]) -> list[Tile]:
+    """The kinds held four times, in order: in the sorted hand, a kind whose fourth copy is three
+    places on and no fifth (asked every turn; a count of every kind held was most of that)."""
+    ordered = sorted(kinds)
+    last = len(ordered) - 1
+    return [kind for i, kind in enumerate(ordered[:-3]) if kind == ordered[i + 3]
+            and (i == 0 or ordered[i - 1] != kind) and (i + 4 > last or ordered[i + 4] != kind)]
 
 
 def _without(kinds: list[Tile], kind: Tile) -> list[Tile]:

@@ -126,7 +126,7 @@ class HandPlay:
             kong_draw = True
             if drawn is None:
                 break
-        discard = await think(self.brain.discard_thoughts(player, self.view, self.wall.live, self.facts()))
+        discard = await think(self.brain.discard_thoughts(player, self.view, self.wall.live, self.facts))
         if discard.declare:
             await self.declare_ready(player)
         await self.crew.pause()
@@ -216,9 +216,10 @@ class HandPlay:
 
     async def after_discard(self, seat: int, discard: Discard) -> Next:
         last = self.wall.live <= 0
+        others = self.view.after(seat)      # (no seat leaves the hand unless a win here is accepted)
         winners = []
         if self.play.discard_win:
-            for other in self.view.after(seat):
+            for other in others:
                 if self.win_on(self.players[other], discard.kind, seat, last):
                     winners.append(other)
                     if not self.play.multiple_winners:
@@ -236,7 +237,7 @@ class HandPlay:
         if last:
             return Next(seat, exhausted=True)
         can_kong = self.can_kong()    # the same for every seat weighing this discard
-        claims = [c for o in self.view.after(seat)
+        claims = [c for o in others
                   if (c := self.brain.claim(self.players[o], self.view, discard.kind, seat, can_kong, self.wall.live))]
         claim = next((c for c in claims if c.what in ("kong", "pung")), None) or next(iter(claims), None)
         if claim is None:
@@ -331,9 +332,10 @@ class HandPlay:
                   kong_replacement: bool = False, last_tile: bool = False) -> bool:
         """Whether the table would accept this win; what the table knows (`facts`) is gathered only
         for a complete hand (three players ask after every discard, and few hands are complete)."""
-        melds, wilds = player.meld_tuple(), self.wilds_for(player)
-        if not self.rules.complete(concealed, melds, wilds):
+        wilds = self.wilds_for(player)
+        if not self.rules.complete_beside(concealed, len(player.melds), wilds):
             return False
+        melds = player.meld_tuple()
         return self.rules.legal_win(player.seat, concealed, melds, player.flower_tiles(), tile, discarder, wilds,
                                     player.ready, self.facts(), kong_replacement=kong_replacement,
                                     last_tile=last_tile, bao=player.bao)

@@ -97,6 +97,7 @@ class RegionPlay:
         self.needs_requirements = bool(ruleset.win.requirements)
         self._tools: dict[tuple[Tile, ...], tuple[Evaluator, Shanten]] = {}
         self._parts = Parts()      # what the distance counters learn of hand parts, for every set of wilds
+        self._flowers: dict[tuple[Tile, ...], frozenset[Tile]] = {}
         prepare(ruleset.win.shapes.honour_chows)   # the win tables, before the first decision
 
     # -- per set of wilds ------------------------------------------------------------------
@@ -115,12 +116,20 @@ class RegionPlay:
         return found
 
     def flowers(self, wilds: tuple[Tile, ...]) -> frozenset[Tile]:
-        return flower_kinds(self.ruleset, wilds)
+        """`flower_kinds` for these wilds (asked at every draw; the same few wilds all hand)."""
+        found = self._flowers.get(wilds)
+        if found is None:
+            found = self._flowers[wilds] = flower_kinds(self.ruleset, wilds)
+        return found
 
     # -- wins --------------------------------------------------------------------------------
 
     def complete(self, concealed: list[Tile], melds: tuple[Meld, ...], wilds: tuple[Tile, ...]) -> bool:
-        needed = self.melds_full - len(melds)
+        return self.complete_beside(concealed, len(melds), wilds)
+
+    def complete_beside(self, concealed: list[Tile], shown: int, wilds: tuple[Tile, ...]) -> bool:
+        """`complete` beside `shown` melds (asked of three seats at every discard: a count will do)."""
+        needed = self.melds_full - shown
         if len(concealed) != 3 * needed + 2:
             return False
         try:

@@ -18,6 +18,8 @@ Triple = tuple[int, int, int]      # (melds, partial melds, pair 0/1)
 _NOTHING: tuple[Triple, ...] = ((0, 0, 0),)     # the options of a part with no tiles
 _BASES = (0, 9, 18, 27)     # where 万, 筒, 条 and the honours begin among the 34 faces
 JOINS_KEPT = 1 << 16     # remembered joins of a partial hand and a part (ids: a few MB at most)
+# each face's part (万, 筒, 条, honours) and rank in it, looked up at every discard weighed
+_SUIT_RANK = tuple((min(face // 9, 3), face - _BASES[min(face // 9, 3)]) for face in range(34))
 
 
 def _combine(left: Iterable[Triple], right: Iterable[Triple], needed: int) -> list[Triple]:
@@ -54,16 +56,42 @@ def _prune(options: Iterable[Triple]) -> tuple[Triple, ...]:
 
 def _normal(counts: Sequence[int], runs: bool) -> tuple[int, ...]:
     """The counts a part's options depend on: a suit's without the empty ranks at either end (its
-    melds and partial melds read only ranks relative to each other), the honours' by size (they
+    melds and partial melds read only ranks relative to each other) and read from whichever end
+    gives the lesser tuple (a suit read backwards has the same melds), the honours' by size (they
     make no runs).  Parts the same but for that share one entry of `Parts.options`' memo."""
     if not runs:
         return tuple(sorted(c for c in counts if c))
+    start, end = _held_span(counts)
+    return _lesser_end(tuple(counts[start:end]))
+
+
+def _held_span(counts: Sequence[int]) -> tuple[int, int]:
+    """Where a suit's held ranks begin and end (the slice of its counts)."""
     start, end = 0, len(counts)
     while start < end and not counts[start]:
         start += 1
     while end > start and not counts[end - 1]:
         end -= 1
-    return tuple(counts[start:end])
+    return start, end
+
+
+def _lesser_end(counts: tuple[int, ...]) -> tuple[int, ...]:
+    """A suit's counts read from whichever end gives the lesser tuple."""
+    back = counts[::-1]
+    return back if back < counts else counts
+
+
+def _held(counts: Sequence[int]) -> list[tuple[int, ...]]:
+    """The counts of the 万, 筒, 条 and honour parts of a hand's 34 face counts."""
+    return [tuple(counts[base:base + 9]) for base in _BASES]
+
+
+def _gap(counts: Sequence[int]) -> int | None:
+    """Where a suit's counts first hold two empty ranks in a row (None: nowhere)."""
+    for rank in range(1, len(counts) - 2):
+        if not counts[rank] and not counts[rank + 1]:
+            return rank
+    return None
 
 
 class Parts:
@@ -74,18 +102,26 @@ class Parts:
     def __init__(self) -> None:
         self._memo: dict[tuple[tuple[int, ...], bool, bool], tuple[Triple, ...]] = {}
         self._parts: dict[tuple[tuple[int, ...], bool], int] = {}
+        self._normal_ids: dict[tuple[tuple[int, ...], bool], int] = {}
         self._sets: list[tuple[Triple, ...]] = []
         self._ids: dict[tuple[Triple, ...], int] = {}
         self.intern(_NOTHING)                        # id 0: the empty hand
         self._joins: dict[tuple[int, int, int], int] = {}
         self._leasts: dict[tuple[int, int], int] = {}
+        self._less: dict[tuple[tuple[int, ...], bool], tuple[int, ...]] = {}
+        self._less_normal: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._least_joins: dict[tuple[int, int, int], int] = {}
 
     def part(self, counts: tuple[int, ...], runs: bool) -> int:
         """The id of one suit's (or the honours') options."""
         key = (counts, runs)
         found = self._parts.get(key)
-        if found is None:
-            found = self._parts[key] = self.intern(self.options(_normal(counts, runs), runs, True))
+        if found is None:      # (many suits are one `_normal` form: its id is kept too)
+            normal = (_normal(counts, runs), runs)
+            found = self._normal_ids.get(normal)
+            if found is None:
+                found = self._normal_ids[normal] = self.intern(self.options(*normal, True))
+            self._parts[key] = found
         return found
 
     def intern(self, options: Sequence[Triple]) -> int:
@@ -107,6 +143,49 @@ class Parts:
             found = self._joins[key] = self.intern(_combine(self._sets[state], self._sets[part], needed))
         return found
 
+    def parts_less(self, counts: tuple[int, ...], runs: bool) -> tuple[int, ...]:
+        """The id of one part's options less one tile of each rank (0 for a rank not held, or
+        for nothing left): a hand's every discard is weighed, and the same parts come back."""
+        key = (counts, runs)
+        found = self._less.get(key)
+        if found is None:
+            found = self._less[key] = self._suit_less(counts) if runs else self._each_less(counts, runs)
+        return found
+
+    def _each_less(self, counts: tuple[int, ...], runs: bool) -> tuple[int, ...]:
+        """`parts_less`, rank by rank."""
+        ids = []
+        for rank, count in enumerate(counts):
+            less = counts[:rank] + (count - 1,) + counts[rank + 1:]
+            ids.append(self.part(less, runs) if count and any(less) else 0)
+        return tuple(ids)
+
+    def _suit_less(self, counts: tuple[int, ...]) -> tuple[int, ...]:
+        """`parts_less` of a suit: worked out once for its `_normal` form (many suits share one)
+        and read back in the suit's own ranks (a rank's place in that form, read backwards where
+        the form is)."""
+        start, end = _held_span(counts)
+        ahead = counts[start:end]
+        normal = _lesser_end(ahead)
+        by_place = self._less_normal.get(normal)
+        if by_place is None:
+            by_place = self._less_normal[normal] = self._each_less(normal, True)
+        backwards = normal != ahead
+        ids = [0] * len(counts)
+        for rank in range(start, end):
+            ids[rank] = by_place[end - 1 - rank] if backwards else by_place[rank - start]
+        return tuple(ids)
+
+    def least_joined(self, state: int, part: int, needed: int) -> int:
+        """`least` of `joined` (one lookup where a hand's discards are weighed)."""
+        key = (state, part, needed)
+        found = self._least_joins.get(key)
+        if found is None:
+            if len(self._least_joins) >= JOINS_KEPT:      # the oldest goes, as in `joined`
+                del self._least_joins[next(iter(self._least_joins))]
+            found = self._least_joins[key] = self.least(self.joined(state, part, needed), needed)
+        return found
+
     def least(self, state: int, needed: int) -> int:
         """Tiles from ready of a whole hand's options, before the wilds."""
         key = (state, needed)
@@ -122,8 +201,11 @@ class Parts:
         found = self._memo.get(key)
         if found is not None:
             return found
+        gap = _gap(counts) if runs else None
         if not counts:
             result: tuple[Triple, ...] = ((0, 0, 0),)
+        elif gap is not None:
+            result = self._apart(_normal(counts[:gap], runs), _normal(counts[gap + 2:], runs), may_pair)
         else:
             c = list(counts)
             n = len(c)
@@ -154,6 +236,17 @@ class Parts:
             result = _prune(out)
         self._memo[key] = result
         return result
+
+    def _apart(self, left: tuple[int, ...], right: tuple[int, ...], may_pair: bool) -> tuple[Triple, ...]:
+        """The options of a suit whose ranks fall in two groups two or more empty ranks apart: no
+        meld or partial meld spans the gap, so each group's options are read alone (far fewer
+        distinct groups than suits: the memo fills sooner) and summed, the pair in one group at most."""
+        sides = ((True, False), (False, True)) if may_pair else ((False, False),)
+        summed = [(m1 + m2, t1 + t2, p1 + p2)
+                  for left_pair, right_pair in sides
+                  for m1, t1, p1 in self.options(left, True, left_pair)
+                  for m2, t2, p2 in self.options(right, True, right_pair)]
+        return _prune(summed)
 
 
 class Shanten:
@@ -191,14 +284,16 @@ class Shanten:
                 state = self.parts.joined(state, part, needed)
         return max(-1, self.parts.least(state, needed) - wilds)
 
-    def _part_ids(self, counts: list[int], only_suit: str | None = None) -> list[int]:
+    def _part_ids(self, counts: list[int], only_suit: str | None = None,
+                  held: list[tuple[int, ...]] | None = None) -> list[int]:
         """The ids of the 万, 筒, 条 and honour parts' options; 0 (nothing) for a part with no
-        tiles or a suit `only_suit` leaves out (joining the id 0 changes nothing)."""
+        tiles or a suit `only_suit` leaves out (joining the id 0 changes nothing); `held`: the
+        parts' counts (`_held`), where already taken."""
+        part = self.parts.part
         ids = []
-        for index, base in enumerate(_BASES):
-            part = counts[base:base + 9]
+        for index, counted in enumerate(_held(counts) if held is None else held):
             left_out = only_suit is not None and index < 3 and "mps"[index] != only_suit
-            ids.append(0 if left_out or not any(part) else self.parts.part(tuple(part), index < 3))
+            ids.append(0 if left_out or not any(counted) else part(counted, index < 3))
         return ids
 
     def after_each_discard(self, kinds: Sequence[Tile], needed: int, discards: Iterable[Tile], *,
@@ -207,46 +302,76 @@ class Shanten:
         changes one suit, so the other parts are joined once (joins give the same count in any
         order: every cap is applied to the sums)."""
         counts, wilds = self.faces(kinds)
-        memo = self.parts
-        parts = self._part_ids(counts)
-        without = [0] * 4          # per suit: the join of the other three parts
-        for suit in range(4):
-            state = 0
-            for other in range(4):
-                if other != suit and parts[other]:
-                    state = memo.joined(state, parts[other], needed)
-            without[suit] = state
-        whole = memo.joined(without[0], parts[0], needed) if parts[0] else without[0]
-        pairs_ok = seven_pairs_ok and self.shapes.seven_pairs and len(kinds) - 1 >= 13
-        if pairs_ok:       # the seven-pairs tally of the whole hand: a discard changes one face of it
+        out = self._standard_after_each(counts, wilds, needed, discards)
+        if seven_pairs_ok and self.shapes.seven_pairs and len(kinds) - 1 >= 13:
+            # the seven-pairs tally of the whole hand: a discard changes one face of it
             pairs, held = self._seven_pairs_tally(counts)
-            pair_value = self._pair_value
+            pair_value, from_tally, faces = self._pair_value, self._seven_pairs_from, self._face
+            for kind, value in out.items():
+                face = faces[kind]
+                if face is not None and face >= 0:
+                    count = counts[face]
+                    pairs_left = from_tally(pairs - pair_value(count) + pair_value(count - 1),
+                                            held - (count != 0) + (count - 1 != 0), wilds)
+                else:
+                    pairs_left = from_tally(pairs, held, wilds - (face is None))
+                if pairs_left < value:
+                    out[kind] = pairs_left
+        return out
+
+    def standard_after_each(self, kinds: Sequence[Tile], needed: int, discards: Iterable[Tile],
+                            only_suit: str | None = None) -> dict[Tile, int]:
+        """`standard` of `kinds` less one tile of each kind in `discards`, in one pass."""
+        counts, wilds = self.faces(kinds)
+        return self._standard_after_each(counts, wilds, needed, discards, only_suit)
+
+    def _standard_after_each(self, counts: list[int], wilds: int, needed: int, discards: Iterable[Tile],
+                             only_suit: str | None = None) -> dict[Tile, int]:
+        """The standard count after each discard from the hand's face counts: a discard changes
+        one part, so the other three are joined once for it (from the joins of the parts before
+        it and after it), and its part less that tile is looked up (`Parts.parts_less`); a suit
+        `only_suit` leaves out counts for nothing, whatever is discarded from it."""
+        memo = self.parts
+        held = _held(counts)
+        parts = self._part_ids(counts, only_suit, held)
+        without = self._joins_without(parts, needed)
+        whole = memo.least(memo.joined(without[0], parts[0], needed) if parts[0] else without[0], needed)
+        less: list[tuple[int, ...] | None] = [None] * 4
         out: dict[Tile, int] = {}
         for kind in discards:
             face = self._face[kind]
-            natural = face is not None and face >= 0
-            if natural:                      # `counts` less this tile until its value is known
-                suit = min(face // 9, 3)
-                base = _BASES[suit]
-                count = counts[face]
-                counts[face] = count - 1
-                part = tuple(counts[base:base + 9])
-                state, left = without[suit], wilds
-                if any(part):
-                    state = memo.joined(state, memo.part(part, suit < 3), needed)
-                counts[face] = count
-            else:                            # a wild (one fewer) or a flower (nothing of the hand)
-                state, left = whole, wilds - (face is None)
-            value = max(-1, memo.least(state, needed) - left)
-            if pairs_ok:
-                if natural:
-                    value = min(value, self._seven_pairs_from(
-                        pairs - pair_value(count) + pair_value(count - 1),
-                        held - (count != 0) + (count - 1 != 0), left))
-                else:
-                    value = min(value, self._seven_pairs_from(pairs, held, left))
-            out[kind] = value
+            if face is None or face < 0:     # a wild (one fewer) or a flower (nothing of the hand)
+                out[kind] = max(-1, whole - wilds + (face is None))
+                continue
+            suit, rank = _SUIT_RANK[face]
+            if not parts[suit]:              # a suit left out: the rest as it was
+                out[kind] = max(-1, whole - wilds)
+                continue
+            ids = less[suit]
+            if ids is None:
+                ids = less[suit] = memo.parts_less(held[suit], suit < 3)
+            part = ids[rank]
+            value = memo.least_joined(without[suit], part, needed) if part else memo.least(without[suit], needed)
+            out[kind] = max(-1, value - wilds)
         return out
+
+    def _joins_without(self, parts: list[int], needed: int) -> list[int]:
+        """Per part: the join of the other three (the joins before it joined with those after it)."""
+        memo = self.parts
+        before = [0] * 4
+        state = 0
+        for index in range(3):
+            if parts[index]:
+                state = memo.joined(state, parts[index], needed)
+            before[index + 1] = state
+        without = [0] * 4
+        after = 0
+        for index in range(3, -1, -1):
+            prior = before[index]
+            without[index] = prior if not after else after if not prior else memo.joined(prior, after, needed)
+            if parts[index]:
+                after = memo.joined(after, parts[index], needed)
+        return without
 
     # -- other shapes ------------------------------------------------------------------------
 
@@ -274,8 +399,31 @@ class Shanten:
 
     def all_pungs(self, kinds: Sequence[Tile], needed: int) -> int:
         counts, wilds = self.faces(kinds)
-        melds = sum(1 for c in counts if c >= 3)
-        pairs = sum(1 for c in counts if c == 2)
+        return self._all_pungs_from(*self._pung_tally(counts), wilds, needed)
+
+    def all_pungs_after_each(self, kinds: Sequence[Tile], needed: int, discards: Iterable[Tile]) -> dict[Tile, int]:
+        """`all_pungs` of `kinds` less one tile of each kind in `discards`: a discard changes one
+        face's count, so the tally of the whole hand is corrected for it."""
+        counts, wilds = self.faces(kinds)
+        melds, pairs = self._pung_tally(counts)
+        out: dict[Tile, int] = {}
+        for kind in discards:
+            face = self._face[kind]
+            if face is None or face < 0:     # a wild (one fewer) or a flower (nothing of the hand)
+                out[kind] = self._all_pungs_from(melds, pairs, wilds - (face is None), needed)
+                continue
+            count = counts[face]
+            out[kind] = self._all_pungs_from(melds - (count == 3), pairs + (count == 3) - (count == 2), wilds, needed)
+        return out
+
+    @staticmethod
+    def _pung_tally(counts: list[int]) -> tuple[int, int]:
+        """The faces held three or more times (pungs) and twice (pairs)."""
+        return sum(1 for c in counts if c >= 3), sum(1 for c in counts if c == 2)
+
+    @staticmethod
+    def _all_pungs_from(melds: int, pairs: int, wilds: int, needed: int) -> int:
+        """All-pungs distance from the tally (`_pung_tally`)."""
         melds = min(melds, needed)
         best = 2 * needed - 2 * melds - min(pairs, needed - melds)
         if pairs:

@@ -38,7 +38,7 @@ class LiveWall:
         self.tail_taken = 0
         self.kongs = 0
         self.tail_draws = 0            # kong and flower replacements (set-asides not included)
-        self.shown: dict[Slot, Tile] = {}   # tail tiles shown face up (云南 尾牌) → their kind
+        self._shown: dict[Slot, Tile] = {}   # tail tiles shown face up (云南 尾牌) → their kind
         # …and whether one replaces a kong once no face-down tail tile is left (the rule card says)
         self.shown_replace_at_end = ruleset.shown_tile_replaces_at_wall_end
         # Where the search for the next head (tail) tile starts: slots are only ever taken, so
@@ -49,6 +49,16 @@ class LiveWall:
         self._count = wall_count(ruleset.reserve, self.total, 0, 0, 0)
         self._live = self._count.live
         self._after_kong: tuple[tuple[int, int, int], int] | None = None    # (takes, live after a kong)
+        self._replacement: tuple[tuple[int, int], Slot | None] | None = None   # (tiles taken and shown, the slot)
+
+    @property
+    def shown(self) -> dict[Slot, Tile]:
+        return self._shown
+
+    @shown.setter
+    def shown(self, shown: dict[Slot, Tile]) -> None:
+        self._shown = shown
+        self._replacement = None        # the replacement passes over other tiles now
 
     # -- counting ------------------------------------------------------------------------------
 
@@ -80,21 +90,30 @@ class LiveWall:
 
     def next_tail(self) -> Slot | None:
         """The next ordinary replacement: shown tiles and the tiles under them are passed over."""
-        for taken in range(self._tail_from, self.total):
-            slot = self.ring.tail_slot(taken)
-            if slot not in self.taken:
-                if not self.shown:
-                    self._tail_from = taken
-                    return slot
-                if not self.covered(slot):
-                    return slot
-        if not self.shown:
+        first = None
+        for position in range(self._tail_from, self.total):
+            slot = self.ring.tail_slot(position)
+            if slot in self.taken:
+                continue
+            if first is None:       # every position before the first tile still there is taken
+                first = self._tail_from = position
+            if not self._shown or not self.covered(slot):
+                return slot
+        if first is None:
             self._tail_from = self.total
         return None
 
     def replacement(self) -> Slot | None:
         """The tile an ordinary replacement takes: the last face-down tail tile; with none left and the
-        option `weipai_wall_end=drawn_last`, the last shown tile (the tail's first tile still there)."""
+        option `weipai_wall_end=drawn_last`, the last shown tile (the tail's first tile still there).
+        Asked after every discard and before every kong: found again only once a tile was taken (or
+        other tiles are shown: `shown`)."""
+        state = (len(self.taken), len(self._shown))     # (slots are only ever taken, shown tiles added)
+        if self._replacement is None or self._replacement[0] != state:
+            self._replacement = (state, self._find_replacement())
+        return self._replacement[1]
+
+    def _find_replacement(self) -> Slot | None:
         slot = self.next_tail()
         if slot is None and self.shown_replace_at_end:
             slot = next((s for s in map(self.ring.tail_slot, range(self.total)) if s not in self.taken), None)

@@ -1,6 +1,9 @@
 """The players' shortcuts count what the plain way counts: a part's options shared between parts
-that differ only by empty ranks (or, for honours, by order), seven pairs counted from one tally
-per hand, and the distance after a claim's discard worked out in one pass."""
+that differ only by empty ranks or by the end they are read from (or, for honours, by order) and
+summed over groups of ranks apart, seven pairs counted from one tally per hand, the distance after
+a claim's discard and after each discard (standard, one suit, all pungs) worked out in one pass,
+and what is remembered or read late (the tail's replacement, the flowers per set of wilds, the
+fours in hand, the table's facts for a judgement) is what the plain reading gives."""
 
 from __future__ import annotations
 
@@ -9,12 +12,12 @@ import random
 from functools import lru_cache
 
 from rulesets.regions import get_region
-from rulesets.tiles import Tile
+from rulesets.tiles import Tile, parse_tiles
 from rulesets.winning import Shapes
 from simulator.players import PlayStyle
 from simulator.players.brain import Brain
 from simulator.players.rules import RegionPlay
-from simulator.players.shanten import FAR, Parts, Shanten
+from simulator.players.shanten import FAR, Parts, Shanten, _normal
 from tests.simulator.test_players_parts import player_with
 
 
@@ -94,3 +97,199 @@ def test_the_distance_after_a_claim_is_the_best_of_each_discard():
             plain = min([FAR] + [brain.distance(player, [k for i, k in enumerate(kinds) if i != kinds.index(d)],
                                                 wilds, needed) for d in set(kinds) if d not in wilds])
             assert brain._best_after_claim(player, kinds, wilds, needed) == plain, (region, wilds)
+
+
+def _random_hand(rng: random.Random, needed: int) -> list[Tile]:
+    """A hand of 3 × `needed` + 2 tiles, often with a pung or four (the counts a discard changes)."""
+    wall = [Tile(k) for k in range(34) for _ in range(4)]
+    kinds = rng.sample(wall, 3 * needed + 2)
+    if rng.random() < 0.4:
+        kind = rng.choice(kinds)
+        copies = rng.choice((3, 4))
+        kinds = [kind] * copies + [k for k in kinds if k != kind][:3 * needed + 2 - copies]
+    return kinds
+
+
+def _counters() -> list[Shanten]:
+    """Counters without wilds, with a wild, and with a wild whose stand-in plays its face."""
+    parts = Parts()
+    return [Shanten(parts=parts), Shanten([Tile.M5], parts=parts),
+            Shanten([Tile.S2], {Tile.WHITE: Tile.S2}, parts=parts)]
+
+
+def test_the_standard_count_after_each_discard_of_one_suit_with_honours():
+    rng = random.Random(21)
+    counters = _counters()
+    for _ in range(400):
+        shanten = rng.choice(counters)
+        needed = rng.choice((1, 2, 3, 4, 4))
+        kinds = _random_hand(rng, needed)
+        only_suit = rng.choice((None, "m", "p", "s"))
+        together = shanten.standard_after_each(kinds, needed, set(kinds), only_suit=only_suit)
+        for kind in set(kinds):
+            rest = list(kinds)
+            rest.remove(kind)
+            assert together[kind] == shanten.standard(rest, needed, only_suit=only_suit), (sorted(kinds), kind)
+
+
+def test_the_all_pungs_count_after_each_discard():
+    rng = random.Random(22)
+    counters = _counters()
+    for _ in range(400):
+        shanten = rng.choice(counters)
+        needed = rng.choice((1, 2, 3, 4, 4))
+        kinds = _random_hand(rng, needed)
+        together = shanten.all_pungs_after_each(kinds, needed, set(kinds))
+        for kind in set(kinds):
+            rest = list(kinds)
+            rest.remove(kind)
+            assert together[kind] == shanten.all_pungs(rest, needed), (sorted(kinds), kind)
+
+
+def test_a_part_less_each_tile_and_the_count_of_a_join():
+    parts = Parts()
+    rng = random.Random(23)
+    for runs, size in ((True, 9), (False, 7)):
+        for _ in range(200):
+            counts = tuple(rng.choice((0, 0, 1, 1, 2, 3, 4)) for _ in range(size))
+            for rank, less in enumerate(parts.parts_less(counts, runs)):
+                left = counts[:rank] + (counts[rank] - 1,) + counts[rank + 1:]
+                plain = parts.part(left, runs) if counts[rank] and any(left) else 0
+                assert less == plain, (counts, rank)
+    state = parts.joined(0, parts.part((1, 1, 0, 2), True), 4)
+    other = parts.part((0, 3, 1, 1), True)
+    assert parts.least_joined(state, other, 4) == parts.least(parts.joined(state, other, 4), 4)
+
+
+def test_the_pung_or_flush_distance_after_each_discard_is_each_discards_distance():
+    """上海 (at least 碰碰胡 or a flush): the one-pass distances against the memoised distance of
+    each hand less one tile, with shown melds that rule out one shape or the other."""
+    from rulesets.hand import MeldKind
+    brain = Brain(RegionPlay(get_region("shanghai").resolve()), PlayStyle())
+    assert brain.hints.all_pungs_or_flush
+    rng = random.Random(24)
+    shown = ((), ((MeldKind.PUNG, "555p"),), ((MeldKind.CHOW, "345m"),), ((MeldKind.PUNG, "111z"),))
+    for _ in range(150):
+        melds = rng.choice(shown)
+        needed = 4 - len(melds)
+        kinds = _random_hand(rng, needed)
+        meld_tiles = "".join(tiles for _, tiles in melds)
+        player = player_with("".join(str(k) for k in kinds) + meld_tiles)
+        for kind, tiles in melds:
+            wanted = list(parse_tiles(tiles))
+            uids = [u for u, k in player.hand.items() if k in wanted and not wanted.remove(k)]
+            player.add_meld(kind, uids)
+        for wilds in ((), (Tile.P2,)):
+            brain.new_hand()
+            hand = player.kinds()
+            together = brain._discard_distances(player, hand, wilds, set(hand))
+            for kind in set(hand):
+                rest = list(hand)
+                rest.remove(kind)
+                assert together[kind] == brain.distance(player, rest, wilds), (sorted(hand), melds, kind)
+
+
+def test_a_suit_is_read_from_either_end_and_in_groups_apart():
+    """`_normal` reads a suit from the end giving the lesser counts and `options` sums the options of
+    groups two empty ranks apart: both against every reading of the suit as it lies."""
+    parts = Parts()
+    rng = random.Random(25)
+    for _ in range(400):
+        counts = tuple(rng.choice((0, 0, 0, 1, 1, 2, 3)) for _ in range(9))
+        if not any(counts) or sum(counts) > 14:
+            continue
+        for may_pair in (True, False):
+            found = parts.options(_normal(counts, True), True, may_pair)
+            assert tuple(sorted(found)) == _pareto(_options(counts, True, may_pair)), (counts, may_pair)
+    assert _normal((0, 3, 1, 0, 0, 1, 1, 2, 0), True) == _normal((0, 0, 2, 1, 1, 0, 0, 1, 3), True)
+
+
+def test_the_replacement_is_found_again_only_when_the_wall_changed():
+    """`LiveWall.replacement` (remembered until a tile is taken or tiles are shown) against the plain
+    search, through a 云南 wall with 尾牌 shown (they are passed over) to its end."""
+    from tests.simulator.test_players_parts import yunnan_wall_at_its_end
+    wall, play, ring = yunnan_wall_at_its_end({})
+    assert wall.replacement() == wall._find_replacement() is not None
+    wall.shown = {ring.tail_slot(1): Tile.M2}          # other tiles shown: found again
+    assert wall.replacement() == wall._find_replacement()
+    wall.shown[ring.tail_slot(3)] = Tile.M3
+    assert wall.replacement() == wall._find_replacement()
+    while wall.remaining > 0:
+        assert wall.replacement() == wall._find_replacement()
+        if wall.live > 0:
+            wall.take_head()
+        elif wall.replacement() is not None:
+            wall.take_tail(kong=False)
+        else:
+            break
+
+
+def test_the_fours_in_hand_are_the_kinds_held_four_times():
+    from collections import Counter
+    from simulator.players.brain import _fours
+    rng = random.Random(26)
+    wall = [Tile(k) for k in range(34) for _ in range(4)]
+    for _ in range(300):
+        kinds = rng.sample(wall, 14)
+        if rng.random() < 0.5:
+            kind = rng.choice(kinds)
+            kinds = [kind] * 4 + [k for k in kinds if k != kind][:10]
+        assert _fours(kinds) == sorted(k for k, have in Counter(kinds).items() if have == 4), kinds
+
+
+def test_the_facts_are_read_only_for_a_judgement_and_decide_the_same():
+    """A discard choice reads the table's facts (`HandPlay.facts`) only when it judges a wait: the
+    same discards whether they are read then or handed over read."""
+    from simulator.players.knowledge import TableView
+    from tests.simulator.test_players_parts import facts
+    view = TableView((0, 1, 2, 3), 0)
+    asked = []
+
+    def reading() -> object:
+        asked.append(1)
+        return facts(view)
+
+    for region, hands in (("wuhan", ("1123456m789p22s55z", "2345678m3456p99s1z")),
+                          ("luoshan", ("123456m789p2245s1z", "1112345678999m5p"))):
+        for hand in hands:
+            brains = [Brain(RegionPlay(get_region(region).resolve()), PlayStyle()) for _ in range(2)]
+            given = brains[0].choose_discard(player_with(hand), view, 50, facts(view))
+            asked.clear()
+            read = brains[1].choose_discard(player_with(hand), view, 50, reading)
+            assert read == given, (region, hand)
+            assert len(asked) == len(brains[1]._legal), (region, hand)   # once a judgement, none without
+
+
+def test_the_tail_search_starts_past_the_tiles_taken_with_tiles_shown():
+    """`LiveWall.next_tail` starts where every tile before is taken, 尾牌 shown or not: against a
+    search from the wall's first tail position, tile after tile to the end."""
+    from simulator.players.wall import LiveWall
+    from tests.simulator.test_players_parts import yunnan_wall_at_its_end
+    wall, play, ring = yunnan_wall_at_its_end({})
+
+    def plain() -> object:
+        fresh = LiveWall.__new__(LiveWall)
+        fresh.__dict__.update(wall.__dict__)
+        fresh._tail_from = 0
+        return LiveWall.next_tail(fresh)
+
+    wall.shown = {ring.tail_slot(0): Tile.M1, ring.tail_slot(2): Tile.M1, ring.tail_slot(5): Tile.M2}
+    while wall.remaining > 0:
+        assert wall.next_tail() == plain()
+        if wall.live > 0:
+            wall.take_head()
+        elif wall.replacement() is not None:
+            wall.take_tail(kong=False)
+        else:
+            break
+
+
+def test_the_flowers_are_remembered_per_set_of_wilds():
+    """`RegionPlay.flowers` (remembered per set of wilds) against the ruleset's own answer, where a
+    wild bonus tile changes the set (钻牌: 红中 stands in for a wild 发) and where there are none."""
+    from simulator.players.rules import flower_kinds
+    for region in ("zuanpai", "hainan", "sichuan", "yunnan"):
+        ruleset = get_region(region).resolve()
+        rules = RegionPlay(ruleset)
+        for wilds in ((), (Tile.GREEN,), (Tile.RED,), (Tile.GREEN, Tile.M5), (), (Tile.GREEN,)):
+            assert rules.flowers(wilds) == flower_kinds(ruleset, wilds), (region, wilds)
