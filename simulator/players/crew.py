@@ -161,6 +161,14 @@ class Crew:
         self._answered.clear()
         self.answers.forget()
 
+    def dice_agree(self, screen: Screen) -> bool:
+        """The last roll the display shows is the one the dice on the table show.  A display that lost
+        an instruction (a noisy wire) shows the last hand's rolls until it is painted again (within a
+        second: firmware/display_watch.py); a person reads the dice on the table and waits for the
+        display to agree before counting the break from it."""
+        rolls = screen.rolls()
+        return bool(rolls) and rolls[-1] == tuple(self.table.world.dice)
+
     async def until(self, predicate: Callable[[Screen], bool]) -> Screen:
         """Wait (without polling) until the screens satisfy `predicate`; roll dice meanwhile.  A blank
         public line (the display rebooting, not painted again yet) says nothing: it is waited out, as a

@@ -7,9 +7,12 @@ rule, and the deal takes head positions in the region's pattern.
 
 from __future__ import annotations
 
+import asyncio
+
 from drivers.motor_protocol import Key
 from drivers.table_ui import RELATIVE_SEATS, Phase, relative_name
 from rulesets.indicators import Effect, RevealContext, Timing
+from rulesets.tiles import Tile
 from rulesets.walls import Ring
 
 from .crew import OVER, Crew, HandEnded, PlayersError
@@ -18,6 +21,7 @@ from .screen import Screen
 from .wall import LiveWall
 
 STARTED = (Phase.PLAY, Phase.EXCHANGE, Phase.LAST_TILE)
+REPAINTED_WITHIN_S = 3.0     # the controller paints the page showing again every second
 
 
 def ring_from(crew: Crew, screen: Screen) -> tuple[int, Ring]:
@@ -34,8 +38,8 @@ def ring_from(crew: Crew, screen: Screen) -> tuple[int, Ring]:
 async def take_deal(crew: Crew) -> tuple[LiveWall, TableView]:
     ruleset = crew.ruleset
     needed = ruleset.dice.rolls_needed
-    screen = await crew.until(lambda s: (s.dealer(crew.sides) is not None and len(s.rolls()) >= needed)
-                              or s.phase is not Phase.DEAL)
+    screen = await crew.until(lambda s: (s.dealer(crew.sides) is not None and len(s.rolls()) >= needed
+                                         and crew.dice_agree(s)) or s.phase is not Phase.DEAL)
     if screen.phase is not Phase.DEAL:
         raise HandEnded(screen.msg)
     dealer, ring = ring_from(crew, screen)
@@ -96,7 +100,8 @@ async def set_aside_indicators(crew: Crew, wall: LiveWall, view: TableView) -> N
         roll_index += 1 if rule.position_dice else 0
         if rule.stays_in_play:
             continue
-        screen = await crew.until(lambda s: (bool(s.indicators()) and (not rule.position_dice or len(s.rolls()) > index))
+        screen = await crew.until(lambda s: (bool(s.indicators()) and (not rule.position_dice or
+                                                                        (len(s.rolls()) > index and crew.dice_agree(s))))
                                   or (s.phase in OVER and s.phase is not Phase.DEAL))
         if screen.phase in OVER and screen.phase is not Phase.DEAL:
             raise HandEnded(screen.msg)
@@ -110,7 +115,20 @@ async def set_aside_indicators(crew: Crew, wall: LiveWall, view: TableView) -> N
             view.aside.append(kind)
             crew.log(view.dealer, "set_aside", f"{rule.kind} {kind}")
             if kind not in screen.indicators():
+                screen = await shown_soon(crew, kind)
+            if kind not in screen.indicators():
                 crew.errors.append(f"the {rule.name_zh} taken out is {kind.zh}, the screen shows {screen.ind_text!r}")
+
+
+async def shown_soon(crew: Crew, kind: Tile) -> Screen:
+    """The screen once it shows `kind` among the indicators, or as it is after `REPAINTED_WITHIN_S`
+    (real time): a display that lost the instruction still shows the last hand's indicator until it
+    is painted again, within a second; a person looks again before saying the table is wrong."""
+    try:
+        async with asyncio.timeout(REPAINTED_WITHIN_S):
+            return await crew.until(lambda s: kind in s.indicators())
+    except TimeoutError:
+        return crew.eyes.look()
 
 
 def note_shown_tail(crew: Crew, wall: LiveWall, view: TableView) -> None:
