@@ -15,6 +15,7 @@ from rulesets.regions import get_region
 from simulator.players import SimulatedPlayers
 from simulator.table import SimulatedTable
 from tests.asyncio_support import run
+from tests.firmware.test_scoring_failure import spy_on_the_message_line
 
 
 def a_bug_in_hand_2_after_takes(monkeypatch, takes: int, times: int | None = None) -> list[int]:
@@ -45,23 +46,12 @@ async def started_again_until_it_plays_on(region_id: str, seed: int, db: str, ha
     people = asyncio.create_task(SimulatedPlayers(table, ruleset, seed=seed).run())
     runs: list[list[dict]] = []
     shown: list[str] = []
-
-    def spy(session) -> None:
-        presenter = session.hub.presenter
-        text = presenter._text
-
-        def spy_text(component, value, page="main", **kwargs):
-            if component == "t_msg":
-                shown.append(value)
-            text(component, value, page, **kwargs)
-        presenter._text = spy_text
-
     try:
         for _ in range(5):
             events = io.StringIO()
             try:
                 await run_simulated(ruleset, hands=hands, table=table, players=None, events=events, ledger_path=db,
-                                    resume=True, on_session=spy)
+                                    resume=True, on_session=spy_on_the_message_line(shown))
                 stopped = False
             except (ControllerFailure, KeyError):      # (in the pump, or in the resume itself)
                 stopped = True

@@ -36,14 +36,10 @@ def scoring_fails_once(monkeypatch, error: Exception, step: str = "judge_laid", 
     return calls
 
 
-async def play_watching_the_display(ruleset, hands: int, seed: int):
-    """The hands played on a simulated table: its recorder's events, and every message line the
-    controller sent its display (each one, however soon the next replaced it)."""
-    table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
-    await table.start("pty")
-    shown: list[str] = []
-
-    def spy(session) -> None:
+def spy_on_the_message_line(shown: list[str]):
+    """An on_session hook: every text the controller sends the display's message line, however soon
+    the next replaces it."""
+    def attach(session) -> None:
         presenter = session.hub.presenter
         text = presenter._text
 
@@ -52,10 +48,19 @@ async def play_watching_the_display(ruleset, hands: int, seed: int):
                 shown.append(value)
             text(component, value, page, **kwargs)
         presenter._text = spy_text
+    return attach
 
+
+async def play_watching_the_display(ruleset, hands: int, seed: int):
+    """The hands played on a simulated table: its recorder's events, and every message line the
+    controller sent its display (each one, however soon the next replaced it)."""
+    table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+    await table.start("pty")
+    shown: list[str] = []
     events = io.StringIO()
     try:
-        await run_simulated(ruleset, hands=hands, seed=seed, table=table, events=events, on_session=spy)
+        await run_simulated(ruleset, hands=hands, seed=seed, table=table, events=events,
+                            on_session=spy_on_the_message_line(shown))
     finally:
         await table.stop()
     return [json.loads(line) for line in events.getvalue().splitlines()], shown

@@ -81,9 +81,7 @@ def test_the_distance_after_each_discard_with_fours_as_two_pairs_and_few_melds_n
             kind = rng.choice(kinds[:4])
             kinds = [kind] * 4 + [k for k in kinds if k != kind][:3 * needed - 2]
         together = shanten.after_each_discard(kinds, needed, set(kinds), seven_pairs_ok=True)
-        for kind in set(kinds):
-            rest = list(kinds)
-            rest.remove(kind)
+        for kind, rest in each_discard(kinds):
             assert together[kind] == shanten.best(rest, needed, seven_pairs_ok=True), (sorted(kinds), kind)
 
 
@@ -97,6 +95,14 @@ def test_the_distance_after_a_claim_is_the_best_of_each_discard():
             plain = min([FAR] + [brain.distance(player, [k for i, k in enumerate(kinds) if i != kinds.index(d)],
                                                 wilds, needed) for d in set(kinds) if d not in wilds])
             assert brain._best_after_claim(player, kinds, wilds, needed) == plain, (region, wilds)
+
+
+def each_discard(kinds: list[Tile]):
+    """(kind, the hand less one tile of it) for each kind held."""
+    for kind in set(kinds):
+        rest = list(kinds)
+        rest.remove(kind)
+        yield kind, rest
 
 
 def _random_hand(rng: random.Random, needed: int) -> list[Tile]:
@@ -117,32 +123,28 @@ def _counters() -> list[Shanten]:
             Shanten([Tile.S2], {Tile.WHITE: Tile.S2}, parts=parts)]
 
 
-def test_the_standard_count_after_each_discard_of_one_suit_with_honours():
-    rng = random.Random(21)
+def _random_cases(seed: int, cases: int = 400):
+    """(counter, melds needed, hand, rng) for `cases` random hands, the counters sharing one memo."""
+    rng = random.Random(seed)
     counters = _counters()
-    for _ in range(400):
+    for _ in range(cases):
         shanten = rng.choice(counters)
         needed = rng.choice((1, 2, 3, 4, 4))
-        kinds = _random_hand(rng, needed)
+        yield shanten, needed, _random_hand(rng, needed), rng
+
+
+def test_the_standard_count_after_each_discard_of_one_suit_with_honours():
+    for shanten, needed, kinds, rng in _random_cases(21):
         only_suit = rng.choice((None, "m", "p", "s"))
         together = shanten.standard_after_each(kinds, needed, set(kinds), only_suit=only_suit)
-        for kind in set(kinds):
-            rest = list(kinds)
-            rest.remove(kind)
+        for kind, rest in each_discard(kinds):
             assert together[kind] == shanten.standard(rest, needed, only_suit=only_suit), (sorted(kinds), kind)
 
 
 def test_the_all_pungs_count_after_each_discard():
-    rng = random.Random(22)
-    counters = _counters()
-    for _ in range(400):
-        shanten = rng.choice(counters)
-        needed = rng.choice((1, 2, 3, 4, 4))
-        kinds = _random_hand(rng, needed)
+    for shanten, needed, kinds, _ in _random_cases(22):
         together = shanten.all_pungs_after_each(kinds, needed, set(kinds))
-        for kind in set(kinds):
-            rest = list(kinds)
-            rest.remove(kind)
+        for kind, rest in each_discard(kinds):
             assert together[kind] == shanten.all_pungs(rest, needed), (sorted(kinds), kind)
 
 
@@ -214,14 +216,8 @@ def test_the_replacement_is_found_again_only_when_the_wall_changed():
     assert wall.replacement() == wall._find_replacement()
     wall.shown[ring.tail_slot(3)] = Tile.M3
     assert wall.replacement() == wall._find_replacement()
-    while wall.remaining > 0:
+    for _ in taken_to_the_end(wall):
         assert wall.replacement() == wall._find_replacement()
-        if wall.live > 0:
-            wall.take_head()
-        elif wall.replacement() is not None:
-            wall.take_tail(kong=False)
-        else:
-            break
 
 
 def test_the_fours_in_hand_are_the_kinds_held_four_times():
@@ -274,14 +270,21 @@ def test_the_tail_search_starts_past_the_tiles_taken_with_tiles_shown():
         return LiveWall.next_tail(fresh)
 
     wall.shown = {ring.tail_slot(0): Tile.M1, ring.tail_slot(2): Tile.M1, ring.tail_slot(5): Tile.M2}
-    while wall.remaining > 0:
+    for _ in taken_to_the_end(wall):
         assert wall.next_tail() == plain()
+
+
+def taken_to_the_end(wall):
+    """The wall's tiles taken one by one, the live ones from the head, then the replacements from the
+    tail; a step is yielded before each take (and before the end)."""
+    while wall.remaining > 0:
+        yield
         if wall.live > 0:
             wall.take_head()
         elif wall.replacement() is not None:
             wall.take_tail(kong=False)
         else:
-            break
+            return
 
 
 def test_the_flowers_are_remembered_per_set_of_wilds():
