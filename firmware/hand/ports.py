@@ -251,8 +251,8 @@ async def scored(ports: "HandPorts", fn: Callable[..., T], *args: Any) -> T:
     the hand, the seat would lay it again, and the table would stop again, for ever.  So the hand
     is voided instead (no payments, the same dealer), the display asks for it to be settled by
     hand, the recorder says `scoring_failed`, and the log holds the error (the session logs it
-    once the hand has ended).  A worker that died on
-    every try (`firmware.worker.WorkerFailed`) is the same case."""
+    once the hand has ended).  A worker that died on every try (`firmware.worker.WorkerFailed`)
+    is the same case."""
     try:
         return await ports.compute(fn, *args)
     except Exception as error:          # (a cancellation is no Exception: the table is stopping)
