@@ -8,6 +8,7 @@ rule, and the deal takes head positions in the region's pattern.
 from __future__ import annotations
 
 import asyncio
+from typing import Callable
 
 from drivers.motor_protocol import Key
 from drivers.table_ui import RELATIVE_SEATS, Phase, relative_name
@@ -38,8 +39,16 @@ def ring_from(crew: Crew, screen: Screen) -> tuple[int, Ring]:
 async def take_deal(crew: Crew) -> tuple[LiveWall, TableView]:
     ruleset = crew.ruleset
     needed = ruleset.dice.rolls_needed
-    screen = await crew.until(lambda s: (s.dealer(crew.sides) is not None and len(s.rolls()) >= needed
-                                         and crew.dice_agree(s)) or s.phase is not Phase.DEAL)
+
+    def shown(s: Screen) -> bool:
+        return s.dealer(crew.sides) is not None and len(s.rolls()) >= needed
+
+    def ended(s: Screen) -> bool:
+        return s.phase is not Phase.DEAL
+
+    screen = await crew.until(lambda s: shown(s) or ended(s))
+    if not ended(screen):
+        screen = await agreeing_with_the_dice(crew, screen, shown, ended)
     if screen.phase is not Phase.DEAL:
         raise HandEnded(screen.msg)
     dealer, ring = ring_from(crew, screen)
@@ -100,10 +109,13 @@ async def set_aside_indicators(crew: Crew, wall: LiveWall, view: TableView) -> N
         roll_index += 1 if rule.position_dice else 0
         if rule.stays_in_play:
             continue
-        screen = await crew.until(lambda s: (bool(s.indicators()) and (not rule.position_dice or
-                                                                        (len(s.rolls()) > index and crew.dice_agree(s))))
-                                  or (s.phase in OVER and s.phase is not Phase.DEAL))
-        if screen.phase in OVER and screen.phase is not Phase.DEAL:
+        def shown(s: Screen, index: int = index, dice: bool = rule.position_dice) -> bool:
+            return bool(s.indicators()) and (not dice or len(s.rolls()) > index)
+
+        screen = await crew.until(lambda s: shown(s) or _over(s))
+        if rule.position_dice and not _over(screen):
+            screen = await agreeing_with_the_dice(crew, screen, shown, _over)
+        if _over(screen):
             raise HandEnded(screen.msg)
         roll = screen.rolls()[index] if rule.position_dice else ()
         context = RevealContext(wall.ring, ruleset.layout, view.dealer, wall.next_head_position(),
@@ -118,6 +130,28 @@ async def set_aside_indicators(crew: Crew, wall: LiveWall, view: TableView) -> N
                 screen = await shown_soon(crew, kind)
             if kind not in screen.indicators():
                 crew.errors.append(f"the {rule.name_zh} taken out is {kind.zh}, the screen shows {screen.ind_text!r}")
+
+
+def _over(screen: Screen) -> bool:
+    """The hand ended while its indicators were being set aside."""
+    return screen.phase in OVER and screen.phase is not Phase.DEAL
+
+
+async def agreeing_with_the_dice(crew: Crew, screen: Screen, shown: Callable[[Screen], bool],
+                                 ended: Callable[[Screen], bool]) -> Screen:
+    """`screen` (which `shown` holds for) once its last roll is the one the dice on the table show,
+    or as it is after `REPAINTED_WITHIN_S` (real time): a display that lost an instruction shows the
+    last hand's rolls until it is painted again, within a second.  After that the display is what
+    the table counts from (the dice may have been rolled again for a roll the table had already
+    taken, across its restart), as a person who looked again would follow it."""
+    if crew.dice_agree(screen):
+        return screen
+    try:
+        async with asyncio.timeout(REPAINTED_WITHIN_S):
+            return await crew.until(lambda s: (shown(s) and crew.dice_agree(s)) or ended(s))
+    except TimeoutError:
+        now = crew.eyes.look()
+        return now if shown(now) or ended(now) else screen
 
 
 async def shown_soon(crew: Crew, kind: Tile) -> Screen:

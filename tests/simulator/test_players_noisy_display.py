@@ -7,8 +7,6 @@ still showed from the hand before: they dealt from the wrong stacks (the table s
 waited for ever) or set aside the wrong tile (campaign seeds 880033 and 880011).  A person reads the
 dice on the table and waits for the display to agree; so do they now."""
 
-import asyncio
-
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
 from simulator import parse_faults
@@ -41,4 +39,21 @@ def test_the_players_count_the_break_from_the_dice_on_the_table_not_a_stale_disp
     three instructions in ten to the display lost."""
     result, crew = run(play_at_a_noisy_display("wenzhou", 2, hands=3, drop=0.3), timeout=240)
     assert result.hands == 3
+    assert crew.errors == []
+
+
+def test_dice_that_never_agree_with_the_display_are_looked_at_again_then_the_display_is_followed(monkeypatch):
+    """The dice on the table rolled again after the table had taken their roll (as across its
+    restart): the display never agrees with them.  The players look again for a few seconds, then
+    count the break from the display, which is what the table counts from."""
+    from simulator.motor_board import MotorBoardSim
+    roll = MotorBoardSim._run_dice
+
+    async def rolled_again(self, count):
+        await roll(self, count)
+        if self.world.dice:
+            self.world.dice = tuple(7 - value for value in self.world.dice)   # every face other than the one told
+    monkeypatch.setattr(MotorBoardSim, "_run_dice", rolled_again)
+    result, crew = run(play_at_a_noisy_display("hainan", 1, hands=1, drop=0.0), timeout=120)
+    assert result.hands == 1
     assert crew.errors == []
