@@ -86,6 +86,7 @@ class Crew:
         self.answers = Answers(self)
         self.view: TableView | None = None          # the hand being played (what everyone knows of it)
         self.wall: LiveWall | None = None           # …and its wall, as the players count it
+        self.indicators_at_deal = ""               # the indicator line as the deal began: the last hand's, or none
         self._answered: dict[int, str] = {}
         self.claiming: set[int] = set()     # seats whose 胡 is being answered (prompts.answer_win)
         self._withdrawn: dict[int, str] = {}     # seat → the line a long 胡 took back

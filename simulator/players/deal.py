@@ -50,9 +50,10 @@ async def take_deal(crew: Crew) -> tuple[LiveWall, TableView]:
 
     screen = await crew.until(lambda s: shown(s) or ended(s))
     if not ended(screen):
-        screen = await agreeing_with_the_dice(crew, screen, shown, ended)
+        screen = await looked_again(crew, screen, crew.dice_agree, shown, ended)
     if screen.phase is not Phase.DEAL:
         raise HandEnded(screen.msg)
+    crew.indicators_at_deal = screen.ind_text
     dealer, ring = ring_from(crew, screen)
     plan = ruleset.dealing.plan(dealer, crew.sides)
     wall = LiveWall(crew.table, ruleset, ring)
@@ -114,9 +115,13 @@ async def set_aside_indicators(crew: Crew, wall: LiveWall, view: TableView) -> N
         def shown(s: Screen, index: int = index, dice: bool = rule.position_dice) -> bool:
             return bool(s.indicators()) and (not dice or len(s.rolls()) > index)
 
+        def fresh(s: Screen, dice: bool = rule.position_dice, before: str = crew.indicators_at_deal) -> bool:
+            """This hand's: not the indicator line the deal began with, and the dice on the table."""
+            return (not before or s.ind_text != before) and (not dice or crew.dice_agree(s))
+
         screen = await crew.until(lambda s: shown(s) or _over(s))
-        if rule.position_dice and not _over(screen):
-            screen = await agreeing_with_the_dice(crew, screen, shown, _over)
+        if not _over(screen):
+            screen = await looked_again(crew, screen, fresh, shown, _over)
         if _over(screen):
             raise HandEnded(screen.msg)
         roll = screen.rolls()[index] if rule.position_dice else ()
@@ -139,18 +144,19 @@ def _over(screen: Screen) -> bool:
     return screen.phase in OVER and screen.phase is not Phase.DEAL
 
 
-async def agreeing_with_the_dice(crew: Crew, screen: Screen, shown: Callable[[Screen], bool],
-                                 ended: Callable[[Screen], bool]) -> Screen:
-    """`screen` (which `shown` holds for) once its last roll is the one the dice on the table show,
-    or as it is after `REPAINTED_WITHIN_S` (real time): a display that lost an instruction shows the
-    last hand's rolls until it is painted again, within a second.  After that the display is what
-    the table counts from (the dice may have been rolled again for a roll the table had already
-    taken, across its restart), as a person who looked again would follow it."""
-    if crew.dice_agree(screen):
+async def looked_again(crew: Crew, screen: Screen, fresh: Callable[[Screen], bool], shown: Callable[[Screen], bool],
+                       ended: Callable[[Screen], bool]) -> Screen:
+    """`screen` (which `shown` holds for) once it is `fresh` too, or as it is after `REPAINTED_WITHIN_S`
+    (real time).  A display that lost an instruction shows the last hand's rolls and indicator until
+    it is painted again, within a second: a person reads the dice on the table and waits for the
+    display to agree.  After that the display is what the table counts from (the dice may have been
+    rolled again for a roll the table had already taken, across its restart; this hand's indicator
+    may be the last one's), as a person who looked again would follow it."""
+    if fresh(screen):
         return screen
     try:
         async with asyncio.timeout(REPAINTED_WITHIN_S):
-            return await crew.until(lambda s: (shown(s) and crew.dice_agree(s)) or ended(s))
+            return await crew.until(lambda s: (shown(s) and fresh(s)) or ended(s))
     except TimeoutError:
         now = crew.eyes.look()
         return now if shown(now) or ended(now) else screen

@@ -57,3 +57,18 @@ def test_dice_that_never_agree_with_the_display_are_looked_at_again_then_the_dis
     result, crew = run(play_at_a_noisy_display("hainan", 1, hands=1, drop=0.0), timeout=120)
     assert result.hands == 1
     assert crew.errors == []
+
+
+def test_the_last_hand_s_indicator_still_shown_is_not_taken_for_this_hand_s(monkeypatch):
+    """温州: a display that never hears the indicator line cleared shows the last hand's 财神 until
+    this hand's is shown.  The dealer takes the 财神 out once this hand's is shown, not at once."""
+    from simulator.display_sim import DisplaySim
+    execute = DisplaySim._execute
+
+    def deaf_to_the_clearing(self, text):
+        if text.replace(" ", "") not in ('main.t_ind.txt=""', 't_ind.txt=""'):
+            execute(self, text)
+    monkeypatch.setattr(DisplaySim, "_execute", deaf_to_the_clearing)
+    result, crew = run(play_at_a_noisy_display("wenzhou", 3, hands=3, drop=0.0), timeout=240)
+    assert result.hands == 3
+    assert crew.errors == []
