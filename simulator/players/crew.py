@@ -172,12 +172,14 @@ class Crew:
 
     async def until(self, predicate: Callable[[Screen], bool]) -> Screen:
         """Wait (without polling) until the screens satisfy `predicate`; roll dice meanwhile.  A blank
-        public line (the display rebooting, not painted again yet) says nothing: it is waited out, as a
-        person waits for a screen that went dark, never read as the phase having moved on."""
+        public line (the display rebooting, not painted again yet), or one no phase word begins (an
+        instruction garbled on a noisy wire: 请配沛 for 请配牌, until it is painted again) says nothing: it
+        is waited out, as a person waits for a screen that went dark or reads nonsense, never read as
+        the phase having moved on."""
         while True:
             screen = self.eyes.look()
             self.service(screen)
-            if screen.msg and predicate(screen):
+            if screen.msg and screen.phase is not None and predicate(screen):
                 return screen
             await self.eyes.changed(screen.version)
 

@@ -7,6 +7,8 @@ still showed from the hand before: they dealt from the wrong stacks (the table s
 waited for ever) or set aside the wrong tile (campaign seeds 880033 and 880011).  A person reads the
 dice on the table and waits for the display to agree; so do they now."""
 
+import asyncio
+
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
 from simulator import parse_faults
@@ -72,3 +74,27 @@ def test_the_last_hand_s_indicator_still_shown_is_not_taken_for_this_hand_s(monk
     result, crew = run(play_at_a_noisy_display("wenzhou", 3, hands=3, drop=0.0), timeout=240)
     assert result.hands == 3
     assert crew.errors == []
+
+
+def test_a_garbled_message_line_is_waited_out_not_read_as_the_phase_moving_on():
+    """A bit flipped on the wire can leave text the display still shows (请配沛 for 请配牌) until the
+    page is painted again.  A player waiting for the deal to end read it as the hand over and waited
+    for the next hand instead (campaign 925019, 钻牌); it is waited out, as a blank line is."""
+    from drivers.table_ui import Phase
+    ruleset = get_region("hainan").resolve({})
+    table = SimulatedTable(seed=1, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+    crew = SimulatedPlayers(table, ruleset, seed=1).crew
+
+    async def garbled_then_painted_again() -> None:
+        display = table.display
+        display.set_text("main", "t_msg", "请配牌")
+        waiting = asyncio.create_task(crew.until(lambda s: s.phase is not Phase.DEAL))
+        display.set_text("main", "t_msg", "请配沛")
+        for _ in range(5):                          # (the waiter looks at every change in a turn or two)
+            await asyncio.sleep(0)
+        assert not waiting.done()
+        display.set_text("main", "t_msg", "请配牌")
+        display.set_text("main", "t_msg", "请出牌")
+        assert (await waiting).phase is Phase.PLAY
+
+    run(garbled_then_painted_again(), timeout=30)
