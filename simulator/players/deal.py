@@ -13,7 +13,6 @@ from typing import Callable
 from drivers.motor_protocol import Key
 from drivers.table_ui import RELATIVE_SEATS, Phase, relative_name
 from rulesets.indicators import Effect, RevealContext, Timing
-from rulesets.tiles import Tile
 from rulesets.walls import Ring
 
 from .crew import OVER, Crew, HandEnded, PlayersError
@@ -112,6 +111,7 @@ async def set_aside_indicators(crew: Crew, wall: LiveWall, view: TableView) -> N
         roll_index += 1 if rule.position_dice else 0
         if rule.stays_in_play:
             continue
+
         def shown(s: Screen, index: int = index, dice: bool = rule.position_dice) -> bool:
             return bool(s.indicators()) and (not dice or len(s.rolls()) > index)
 
@@ -133,8 +133,9 @@ async def set_aside_indicators(crew: Crew, wall: LiveWall, view: TableView) -> N
             kind = crew.identify(uid)            # the tile is face up now: anyone may look
             view.aside.append(kind)
             crew.log(view.dealer, "set_aside", f"{rule.kind} {kind}")
-            if kind not in screen.indicators():
-                screen = await shown_soon(crew, kind)
+            if kind not in screen.indicators():     # (a display that lost the line shows it once painted again)
+                screen = await looked_again(crew, screen, lambda s, kind=kind: kind in s.indicators(),
+                                            shown=_anything, ended=_nothing)
             if kind not in screen.indicators():
                 crew.errors.append(f"the {rule.name_zh} taken out is {kind.zh}, the screen shows {screen.ind_text!r}")
 
@@ -162,15 +163,12 @@ async def looked_again(crew: Crew, screen: Screen, fresh: Callable[[Screen], boo
         return now if shown(now) or ended(now) else screen
 
 
-async def shown_soon(crew: Crew, kind: Tile) -> Screen:
-    """The screen once it shows `kind` among the indicators, or as it is after `REPAINTED_WITHIN_S`
-    (real time): a display that lost the instruction still shows the last hand's indicator until it
-    is painted again, within a second; a person looks again before saying the table is wrong."""
-    try:
-        async with asyncio.timeout(REPAINTED_WITHIN_S):
-            return await crew.until(lambda s: kind in s.indicators())
-    except TimeoutError:
-        return crew.eyes.look()
+def _anything(screen: Screen) -> bool:
+    return True
+
+
+def _nothing(screen: Screen) -> bool:
+    return False
 
 
 def note_shown_tail(crew: Crew, wall: LiveWall, view: TableView) -> None:
