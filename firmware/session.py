@@ -54,7 +54,7 @@ RAISED_SET_KEY = "raised_set"      # a checked set standing on the table, no han
 BUILDING_KEY = "building"          # a build begun under the table (BuildInProgress)
 CHAIN_KEY = "chain"                # the flight recorder's chain head after the last hand
 REJECTED_KEY = "rejected_set"      # a set the check rejected, not yet acknowledged (RejectedSet)
-CRASHED_KEY = "crashed"            # {"session", "hand", "count"}: the controller stopped by a fault of its own in that hand
+CRASHED_KEY = "crashed"            # {"session", "hand", "count"}: stops by a fault of its own in that hand
 CRASHES_BEFORE_VOID = 2            # a hand that stopped the controller this often is voided as it is resumed
 log = logging.getLogger("mahjong_table.session")
 
@@ -516,7 +516,8 @@ class TableSession:
         at the next start but one instead of stopping the table for ever.  A kill, a power cut or a
         stop asked for count nothing; nor does a link that cannot be mended."""
         hand = self.flow.hand
-        if hand is None or self.state is None or (isinstance(error, LinkError) and not isinstance(error, ControllerFailure)):
+        its_own = isinstance(error, ControllerFailure) or not isinstance(error, LinkError)
+        if hand is None or self.state is None or not its_own:
             return
         count = self._crashes_in(hand.number) + 1
         self._crashed = {"session": self.state.session_id, "hand": hand.number, "count": count}
