@@ -37,6 +37,8 @@ from .build.ports import BuildListener, BuildPorts
 from .build.registry import TileRegistry
 from .devices import Devices
 from .display_watch import DisplayWatch
+from .fault_desk import FaultDesk
+from .guarded_tasks import GuardedTasks
 from .faults import ControllerFailure, FaultLatch, LatchedFault, SetRejected, board_fault_message
 from .hand.ports import HandListener, HandPorts, KeyQueue, Press, pressed, record_dropped
 from .hub_ports import HubBuildPorts, HubEnrollPorts, HubHandPorts
@@ -70,7 +72,6 @@ class TableController:
         self.faults = FaultLatch()
         self.lifts: dict[int, int] = {}
         self.wall_sensors: dict[int, tuple[int, ...]] = {}     # tiles per stack, as the sensors last said
-        self.hatch_open = False
         self.link_error: LinkError | None = None               # a failure no reconnection mends
         self.links = LinkKeeper(self._link_down, self._link_up, self._link_session, self._link_reset)
         self.on_link_session: Callable[[str, SessionRef], None] | None = None     # the session journals them
@@ -81,13 +82,12 @@ class TableController:
         self._halts = 0                                         # SafeStop events: the board stopped its motors
         self._dice: tuple[int, ...] | None = None
         self._zones: dict[int, ZoneInventory] = {}
-        self._fault_clears = 0                                  # FaultCleared and acknowledgements so far
         self._snapshots = {"motor": 0, "rfid": 0}               # SnapshotDone events per board
         self._resets = {"motor": 0, "rfid": 0}                  # new sessions per board: its queued events are gone
         self._changed = asyncio.Condition()
         self.seat_lines = SeatLines(self._write_seat_line, lambda message: self.recorder.emit("warning", message=message))
         self._tasks: list[asyncio.Task] = []
-        self._background: set[asyncio.Task] = set()            # jobs event handling started (`_in_background`)
+        self.guarded = GuardedTasks(self._task_failed)          # guarded tasks and background jobs
         self._pumps: list[asyncio.Task] = []
         self.worker = ProcessWorker(on_fault=self._worker_fault)     # scoring: off the loop and off its GIL
         self.loop_watch = LoopWatch()
@@ -97,6 +97,8 @@ class TableController:
         self._watchers: list[Callable[[], None]] = []
         self.presenter = Presenter(devices.display, self.seat_lines.put, devices.motor.seat_text_bytes)
         self.panel = FrontPanel(self.presenter.menu, recorder, settings)
+        self.desk = FaultDesk(self.faults, recorder, self.presenter, menu_open=lambda: self.panel.menu_open,
+                              on_change=self._tell_watchers)
 
     # -- composing ------------------------------------------------------------------------------
 
@@ -133,7 +135,7 @@ class TableController:
         self._tasks = [*self._pumps, self.guard(asyncio.create_task(self.seat_lines.run(), name="seat-writer"))]
         if self.devices.display is not None:
             watch = DisplayWatch(self.devices.display, self.presenter, on_touch=self._on_touch,
-                                 on_silent=self._display_silent, on_back=self._display_back)
+                                 on_silent=self.desk.display_silent, on_back=self.desk.display_back)
             self._tasks += [self.guard(asyncio.create_task(watch.events(), name="display-events")),
                             self.guard(asyncio.create_task(watch.pings(), name="display-pings"))]
         await self.self_test()
@@ -142,7 +144,7 @@ class TableController:
     async def stop(self) -> None:
         self.loop_watch.stop()
         await self.links.close()
-        stopping = [*self._tasks, *self._background]
+        stopping = [*self._tasks, *self.guarded.background()]
         for task in stopping:
             task.cancel()
         await asyncio.gather(*stopping, return_exceptions=True)
@@ -321,17 +323,17 @@ class TableController:
         """Send a motion command; while a fault or the interlock refuses it, wait (never spin) and
         send it again (across a link episode too)."""
         while True:
-            clears = self._fault_clears
+            clears = self.desk.clears
             try:
                 await self.send(command)
                 return
             except CommandRejected as error:
                 if error.status == Status.INTERLOCK:
-                    self._interlock(True)
+                    self.desk.interlock(True)
                     await self.devices.motor.request_snapshot()     # its HatchChanged says when it closed
-                    await self.until(lambda: not self.hatch_open)
+                    await self.until(lambda: not self.desk.hatch_open)
                 elif error.status == Status.FAULT_LATCHED:
-                    await self.until(lambda: self._fault_clears > clears and not self.faults.blocking)
+                    await self.until(lambda: self.desk.clears > clears and not self.faults.blocking)
                 elif error.status == Status.BUSY:
                     await asyncio.sleep(0.05)             # the mechanism finishes its move by itself
                 else:
@@ -377,7 +379,7 @@ class TableController:
                 await self._notify()                # what was handled before it
                 if not is_episode(error):
                     self.link_error = error
-                    self.record_fault(LatchedFault(FaultCode.HOST_LOST, 0, str(error), source))
+                    self.desk.record(LatchedFault(FaultCode.HOST_LOST, 0, str(error), source))
                     break
                 await self.links.episode(source, client, error)
             except Exception as error:              # a bug: stop the table loudly, never silently
@@ -386,27 +388,14 @@ class TableController:
         await self._notify()
 
     def guard(self, task: asyncio.Task) -> asyncio.Task:
-        """A task the table cannot do without (the journal's writer, the seat lines' writer, the display's
-        watch): if it ends by an error (a bug), the table stops loudly, as for a bug in the event pump,
-        and the service starts it again (the hand resumes), instead of waiting for ever on what the
-        task would have done (a journal writer that died left every event unacknowledged: a silent stall)."""
-        task.add_done_callback(self._guarded_ended)
-        return task
+        """A task the table cannot do without (firmware.guarded_tasks): its error stops the table."""
+        return self.guarded.guard(task)
 
     def _in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
-        """A job event handling starts and does not wait for (a person's 确认, a board's state read
-        again): kept until it ends, ended at the stop, guarded (an error stops the table loudly; the
-        link closed by the stop is none — it used to end such a job with "Task exception was never
-        retrieved" and a traceback in the log: campaign 750014, a SIGTERM during a 确认)."""
-        task = self.guard(asyncio.get_running_loop().create_task(work, name=name))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        self.guarded.start(work, name)
 
-    def _guarded_ended(self, task: asyncio.Task) -> None:
-        error = None if task.cancelled() else task.exception()
-        if error is None or isinstance(error, LinkClosed):
-            return                                  # (LinkClosed: the table is stopping)
-        self._failed(f"{task.get_name()} failed: {error!r}", error)
+    def _task_failed(self, why: str, error: BaseException) -> None:
+        self._failed(why, error)
         asyncio.get_running_loop().create_task(self._notify())
 
     def _failed(self, why: str, error: BaseException) -> None:
@@ -443,7 +432,7 @@ class TableController:
             await self._resync(source, outcome.rebooted)
         self.recorder.emit("link_back", board=source, resumed=outcome.resumed, rebooted=outcome.rebooted,
                            attempts=outcome.attempts)
-        self._clear_fault(FaultCode.LINK_LOST, 0 if source == "motor" else 1, "link")
+        self.desk.clear(FaultCode.LINK_LOST, 0 if source == "motor" else 1, "link")
         await self._clear_our_absence()
         await self._notify()
 
@@ -497,19 +486,10 @@ class TableController:
             self._in_background(self.acknowledge_faults(), "acknowledge-faults")
 
     def storage_failed(self, error: BaseException) -> None:
-        """A disk write failed (the card full or failing): E24 shown and logged while the writes are
-        retried; the boards' events wait unacknowledged meanwhile, so play waits with them."""
-        self.latch(LatchedFault(FaultCode.STORAGE, 0, f"a disk write failed: {error}", "storage"))
+        self.desk.storage_failed(error)
 
     def storage_back(self) -> None:
-        if self.faults.has(FaultCode.STORAGE):
-            self._clear_fault(FaultCode.STORAGE, 0, "storage")
-
-    def _display_silent(self, why: str) -> None:
-        self.latch(LatchedFault(FaultCode.DISPLAY, 0, why, "display"))
-
-    def _display_back(self) -> None:
-        self._clear_fault(FaultCode.DISPLAY, 0, "display")
+        self.desk.storage_back()
 
     async def _write_seat_line(self, side: int, line: int, text: str) -> int:
         """One seat line, across link episodes; the events heard before it was shown."""
@@ -539,7 +519,7 @@ class TableController:
             case LiftMoved():
                 self.lifts[event.lift] = event.position
             case HatchChanged():
-                self._interlock(bool(event.open))
+                self.desk.interlock(bool(event.open))
             case FaultRaised():
                 self.latch(LatchedFault(event.code, event.unit, board_fault_message(event.code, event.unit, event.detail),
                                         source))
@@ -547,24 +527,15 @@ class TableController:
                     self._in_background(self._clear_our_absence(), f"{source}-host-lost-cleared")
             case SnapshotDone():
                 self._snapshots[source] += 1
-                self._faults_forgotten(source, self.faults.roll_called(source))
+                self.desk.forgotten(source, self.faults.roll_called(source))
             case SafeStop():
                 self._halts += 1
                 if self._build is not None:
                     self._build.board_halted()
             case FaultCleared():
-                self._fault_clears += 1
-                self._clear_fault(event.code, event.unit, source)
+                self.desk.board_cleared(event.code, event.unit, source)
             case EventsDropped():
                 self._events_dropped(source, event.count)
-
-    def _faults_forgotten(self, source: str, gone: tuple[LatchedFault, ...]) -> None:
-        """Faults the board no longer holds (its snapshot did not list them): cleared here too."""
-        if not gone:
-            return
-        self._fault_clears += 1
-        self.recorder.emit("faults_forgotten", board=source, codes=[f.label for f in gone])
-        self._show_faults()
 
     def _events_dropped(self, source: str, count: int) -> None:
         """The board's queue overflowed while this controller did not take its events (away a long
@@ -612,54 +583,21 @@ class TableController:
         if pushed_out is not None:
             record_dropped(self.recorder, (pushed_out,), "repeated")
 
-    # -- faults ----------------------------------------------------------------------------------
+    # -- faults (firmware.fault_desk) --------------------------------------------------------------
 
     def latch(self, fault: LatchedFault) -> None:
-        """A fault latches: shown with its code until a person acknowledges it."""
-        self.faults.latch(fault)
-        self.record_fault(fault)
-        self.presenter.fault(fault)
-        self._tell_watchers()
+        self.desk.latch(fault)
 
     def _tell_watchers(self) -> None:
         for watcher in self._watchers:
             watcher()
 
-    def _interlock(self, open_: bool) -> None:
-        """The service hatch: shown while open; motion waits; it clears itself when closed."""
-        if open_ == self.hatch_open:
-            return
-        self.hatch_open = open_
-        if open_:
-            self.latch(LatchedFault(FaultCode.HATCH_OPEN, 0, "the service hatch is open", "interlock"))
-        else:
-            self._clear_fault(FaultCode.HATCH_OPEN, 0, "interlock")
-
-    def _clear_fault(self, code: int, unit: int, source: str) -> None:
-        self.faults.clear(code, unit, source)
-        self._show_faults()
-
-    def _show_faults(self) -> None:
-        """After a fault cleared: the one latched last of those still latched; when none is left, the
-        front-panel menu if the owner had it open (it waited behind the fault), else the main page.
-        The page used to stay on the fault that cleared: a jam behind a link fault still read 连接中断
-        once the link was back, and a person's 确认 seemed to do nothing."""
-        latched = self.faults.latched()
-        if latched:
-            self.presenter.fault(latched[-1])
-        else:
-            self.presenter.show_page("menu" if self.panel.menu_open else "main")
-
-    def record_fault(self, fault: LatchedFault) -> None:
-        self.recorder.emit("fault", code=fault.label, message=fault.message, latched=True, source=fault.source)
-
     async def acknowledge_faults(self) -> None:
         """A person acknowledged: clear the boards' faults whose cause is gone, and ours."""
-        self._fault_clears += 1
-        self.faults.acknowledge_controller_faults()
+        self.desk.acknowledged()
         await self.send(self.devices.motor.clear_faults)        # across a link episode: once it is back
         await self.send(self.devices.rfid.clear_faults)
-        self._show_faults()
+        self.desk.show()
         await self._notify()
 
 

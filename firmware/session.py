@@ -23,23 +23,23 @@ import os
 from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Callable
 
-from drivers.errors import CommandRejected, LinkError
-from drivers.messages import Status
 from drivers.motor_protocol import LiftPosition
-from drivers.table_ui import CONTROLLER_FAULT_VOID, HAND_VOID, RESTARTED, Key, Panel, Phase
+from drivers.table_ui import CONTROLLER_FAULT_VOID, HAND_VOID, RESTARTED, Phase
 from rulesets.definition import Ruleset
 from rulesets.regions import get_region
 
 from .build.set_builder import BuildInProgress, RejectedSet, SetBuilder
 from .build.wall_map import WallMap
 from .controller import TableController
-from .faults import SET_CODES, ControllerFailure, LatchedFault, SetRejected
+from .crash_count import CRASHES_BEFORE_VOID, CrashCount
+from .faults import SET_CODES, LatchedFault, SetRejected
 from .hand.flow import HandFlow
 from .hand.ports import HandVoided, record_dropped
 from .hand.state import HandOutcome, HandState
 from .journal import HandJournal
+from .plates import Plates
 from .presenter import DisplayMirror
 from .records.chain_tail import file_chain_head
 from .records.ledger import HAND_KEY, NEXT_SET_KEY, RECORDER_KEY, SESSION_KEY, HandRecord, Ledger
@@ -48,14 +48,11 @@ from .records.store import WRITE_ERRORS, Store
 from .state import SessionState
 from .table_log import log_table
 
-CENTRE_LIFT = 4
 SET_ASIDE_ZH = "牌组有误 请按故障页检查后按确认"     # after 故障: the rejected walls stand on the table
 RAISED_SET_KEY = "raised_set"      # a checked set standing on the table, no hand started on it yet
 BUILDING_KEY = "building"          # a build begun under the table (BuildInProgress)
 CHAIN_KEY = "chain"                # the flight recorder's chain head after the last hand
 REJECTED_KEY = "rejected_set"      # a set the check rejected, not yet acknowledged (RejectedSet)
-CRASHED_KEY = "crashed"            # {"session", "hand", "count"}: stops by a fault of its own in that hand
-CRASHES_BEFORE_VOID = 2            # a hand that stopped the controller this often is voided as it is resumed
 log = logging.getLogger("mahjong_table.session")
 
 
@@ -127,6 +124,7 @@ class TableSession:
         self._own_store = store is None
         self.builder = SetBuilder(controller.build_ports())
         self.flow = HandFlow(controller.hand_ports())
+        self.plates = Plates(controller, self.flow.take_note)
         controller.attach(hand=self.flow, build=self.builder)
         self.journal = HandJournal(controller, ledger, self.store, lambda: self.flow.hand, (RAISED_SET_KEY,))
         controller.on_link_session = lambda source, session: self.journal.changed()
@@ -137,7 +135,7 @@ class TableSession:
         self.state: SessionState | None = None
         self._build: asyncio.Task | None = None
         self._rejected: RejectedSet | None = None   # the set built for the next hand failed its check
-        self._crashed: dict | None = None           # the journal's count of stops by a fault of its own (CRASHED_KEY)
+        self.crashes = CrashCount(self.store, ledger)     # stops by a fault of its own, per hand (journaled)
         self._resume = resume       # False: the boards are new (a fresh simulator): the journal is not theirs
         self._hand_started: float | None = None
         self._fault_interval: Future | None = None     # the ledger's open fault interval, as the store gives it
@@ -151,7 +149,7 @@ class TableSession:
         hub.recorder.hold_lines()                   # a hand's lines reach the file behind its journal
         self.store.watch(hub.storage_failed)        # a disk that refuses writes: E24 until one lands again
         saved = await self.store.run(self.ledger.journal) if self._resume else {}
-        self._crashed = saved.get(CRASHED_KEY)
+        self.crashes.load(saved)
         head = await self._chain_head(saved)
         if head is not None:
             hub.recorder.continue_chain(head)       # this recorder goes on from the last one
@@ -209,7 +207,8 @@ class TableSession:
             await hub.halt()                            # asked to stop: motion first; the journal keeps the hand
             raise
         except Exception as error:
-            await self._count_crash(error)
+            if self.flow.hand is not None and self.state is not None:
+                await self.crashes.count(error, self.state.session_id, self.flow.hand.number)
             raise
         finally:
             await self._stop_tasks()
@@ -462,7 +461,7 @@ class TableSession:
             # sweep it into the mixer with the other set)
             standing, below = below, None
             await self._journal_raised(standing)
-            await self._centre(LiftPosition.UP)
+            await self.plates.centre(LiftPosition.UP)
         if standing is not None:
             await hub.advance("restore_walls")
         if REJECTED_KEY in saved:                       # still waiting for a person: shown again
@@ -496,7 +495,7 @@ class TableSession:
         # by an older controller (or with no file): its page goes on finding its files by their names
         if here is not None and hand.recorders and hand.recorders[-1] != here:
             hand.recorders.append(here)
-        crashes = self._crashes_in(hand.number)
+        crashes = self.crashes.in_hand(self._state().session_id, hand.number)
         if crashes >= CRASHES_BEFORE_VOID:
             await self._void(hand, f"the controller stopped {crashes} times in this hand by a fault of its own (the "
                                    "log says which): it is not resumed again", CONTROLLER_FAULT_VOID)
@@ -506,34 +505,6 @@ class TableSession:
             await self._void(hand, problem)
             return
         await self._settle(self.flow.resume(hand, totals=self._state().totals, cause="restart", blind=unseen))
-
-    # -- a hand that stops the controller again and again ---------------------------------------
-
-    async def _count_crash(self, error: Exception) -> None:
-        """The controller stops by a fault of its own (a bug: `ControllerFailure`, or an error no link
-        explains) with a hand in play: counted in the journal, so that a hand that would stop it at
-        every start (the service starts it again, the hand is resumed, the fault comes back) is voided
-        at the next start but one instead of stopping the table for ever.  A kill, a power cut or a
-        stop asked for count nothing; nor does a link that cannot be mended."""
-        hand = self.flow.hand
-        its_own = isinstance(error, ControllerFailure) or not isinstance(error, LinkError)
-        if hand is None or self.state is None or not its_own:
-            return
-        count = self._crashes_in(hand.number) + 1
-        self._crashed = {"session": self.state.session_id, "hand": hand.number, "count": count}
-        log.error("hand %d stopped the controller (%d time(s)): %r", hand.number, count, error)
-        try:                                        # tried once: a card that refuses it must not hold the stop
-            await self.store.run(self.ledger.journal_put, CRASHED_KEY, self._crashed)
-        except WRITE_ERRORS as refused:             # (logged by the store) the stop goes on
-            log.error("the count of stops in hand %d was not written (%s)", hand.number, refused)
-
-    def _crashes_in(self, number: int) -> int:
-        """How often this session's hand `number` stopped the controller by a fault of its own."""
-        crashed = self._crashed
-        if crashed is None or self.state is None or \
-                (crashed.get("session"), crashed.get("hand")) != (self.state.session_id, number):
-            return 0
-        return int(crashed.get("count", 0))
 
     # -- table hours: the intervals a fault was latched (the ledger keeps them raw) -------------
 
@@ -601,10 +572,9 @@ class TableSession:
         assert rejected is not None
         await hub.advance("set_rejected")
         if not rejected.raised:
-            sides = self._sides()
-            await self._push_in_and_lower(sides)
-            await self._lifts(sides, LiftPosition.UP)
-            await self._centre(LiftPosition.UP)
+            sides = self.plates.sides()
+            await self.plates.push_in_and_lower(sides)
+            await self.plates.raise_walls(sides)
             rejected = self._rejected = replace(rejected, raised=True)
             self.journal.put(REJECTED_KEY, rejected.to_json())
         hub.presenter.phase(Phase.FAULT, SET_ASIDE_ZH)     # first: the page that follows is this moment's
@@ -625,10 +595,9 @@ class TableSession:
     async def hand_over(self, next_set: WallMap) -> None:
         """Push the old tiles in, lower the plates onto the new walls and raise them."""
         hub = self.hub
-        sides = self._sides()
-        await self._push_in_and_lower(sides, lambda: hub.advance("pushed_in"))
-        await self._lifts(sides, LiftPosition.UP)
-        await self._centre(LiftPosition.UP)
+        sides = self.plates.sides()
+        await self.plates.push_in_and_lower(sides, lambda: hub.advance("pushed_in"))
+        await self.plates.raise_walls(sides)
         await self.builder.raised()
         await self._journal_raised(next_set)
         state = self._state()
@@ -644,54 +613,3 @@ class TableSession:
         had them pushed in onto the other set in the mixer, and built both sets mixed (E07/E10, the
         players' walls empty: found by the fault campaign)."""
         await self.journal.written(self.ledger.journal_swap, {RAISED_SET_KEY: standing.to_json()}, (NEXT_SET_KEY,))
-
-    def _sides(self) -> tuple[int, ...]:
-        ruleset = self.hub.ruleset
-        return tuple(s for s in ruleset.players if ruleset.stacks_per_side[s])
-
-    async def _push_in(self) -> None:
-        """The centre opens; the players push every tile in and press 确认.  Then the message says the
-        machine is at work, so a second push-in (after a clear-out) reads as a new request."""
-        hub = self.hub
-        # a 确认 that reached the table before this request pushed nothing in: pressed twice at 荒庄, or
-        # one a board sent again — taken, it lowered the plates under the last hand's tiles (with no
-        # dead wall nothing lay on them to refuse it: campaign 470018).  Not "before the centre
-        # opened": a restarted controller that had not heard yet that the centre stood open counted
-        # the 确认 the players pressed on its note as early, and waited for ever (campaign 510013)
-        record_dropped(hub.recorder, hub.keys.drop(lambda p: p.key == Key.CONFIRM), "before_push_in")
-        hub.presenter.phase(Phase.PUSH_IN, self.flow.take_note())
-        await self._centre(LiftPosition.DOWN)
-        await hub.next_key(tuple(hub.ruleset.players) + (Panel.FRONT,), (Key.CONFIRM,))
-        hub.presenter.phase(Phase.BUILDING)
-
-    async def _push_in_and_lower(self, sides: tuple[int, ...],
-                                 pushed_in: Callable[[], Awaitable[None]] | None = None) -> None:
-        """The push-in, then the plates down — asked again while the board refuses to lower a plate
-        that tiles still lie on (NOT_READY: 确认 pressed before everything was pushed in; or a stale
-        确认 after a restart at the push-in)."""
-        await self._push_in()
-        if pushed_in is not None:
-            await pushed_in()
-        while True:
-            try:
-                await self._lifts(sides, LiftPosition.DOWN)
-                return
-            except CommandRejected as refused:
-                if refused.status != Status.NOT_READY:
-                    raise
-                self.hub.recorder.emit("warning", message=f"{refused}: tiles still lie on a raised wall; "
-                                                          "the push-in is asked again")
-            await self._push_in()
-
-    async def _centre(self, position: LiftPosition) -> None:
-        await self._lifts_moved((CENTRE_LIFT,), lambda: self.hub.devices.motor.centre_lift(position), position)
-
-    async def _lifts(self, sides: tuple[int, ...], position: LiftPosition) -> None:
-        await self._lifts_moved(sides, lambda: self.hub.devices.motor.side_lifts(position, sides), position)
-
-    async def _lifts_moved(self, lifts: tuple[int, ...], command: Callable[[], Awaitable[None]],
-                           position: LiftPosition) -> None:
-        """`move`, not a bare command: a move the board halted or forgot in a reboot is sent again."""
-        hub = self.hub
-        await hub.move(command, lambda: all(hub.lifts.get(lift) == position for lift in lifts))
-

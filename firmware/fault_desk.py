@@ -1,0 +1,102 @@
+"""The fault desk: every latched fault shown, recorded and cleared in one place.
+
+`FaultLatch` (firmware.faults) is the pure state; the desk is its face.  A fault that latches is
+recorded and shown on its page; one that clears shows the next still latched, or the page the
+fault covered; a person's acknowledgement and a board's own clear are counted, so a motion
+refused by a latched fault knows when to try again (`clears`).  The boards' clear commands
+stay with the controller, which owns the links: the desk never sends.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from drivers.messages import FaultCode
+
+from .faults import FaultLatch, LatchedFault
+from .presenter import Presenter
+from .records.recorder import FlightRecorder
+
+
+class FaultDesk:
+    def __init__(self, latch: FaultLatch, recorder: FlightRecorder, presenter: Presenter, *,
+                 menu_open: Callable[[], bool], on_change: Callable[[], None]) -> None:
+        self._latch = latch
+        self._recorder = recorder
+        self._presenter = presenter
+        self._menu_open = menu_open          # the owner's front-panel menu waits behind a fault
+        self._on_change = on_change          # the hub's watchers (fault hours, the web view)
+        self.hatch_open = False
+        self.clears = 0                      # board clears and acknowledgements so far
+
+    def latch(self, fault: LatchedFault) -> None:
+        """A fault latches: shown with its code until a person acknowledges it."""
+        self._latch.latch(fault)
+        self.record(fault)
+        self._presenter.fault(fault)
+        self._on_change()
+
+    def record(self, fault: LatchedFault) -> None:
+        self._recorder.emit("fault", code=fault.label, message=fault.message, latched=True, source=fault.source)
+
+    def clear(self, code: int, unit: int, source: str) -> None:
+        self._latch.clear(code, unit, source)
+        self.show()
+
+    def board_cleared(self, code: int, unit: int, source: str) -> None:
+        """The board says its fault cleared (FaultCleared)."""
+        self.clears += 1
+        self.clear(code, unit, source)
+
+    def forgotten(self, source: str, gone: tuple[LatchedFault, ...]) -> None:
+        """Faults the board no longer holds (its snapshot did not list them): cleared here too."""
+        if not gone:
+            return
+        self.clears += 1
+        self._recorder.emit("faults_forgotten", board=source, codes=[f.label for f in gone])
+        self.show()
+
+    def acknowledged(self) -> None:
+        """A person pressed 确认 on the fault page: the controller's own faults clear now; the
+        boards' clear once their clear commands are heard (the controller sends them)."""
+        self.clears += 1
+        self._latch.acknowledge_controller_faults()
+
+    def interlock(self, open_: bool) -> None:
+        """The service hatch: shown while open; motion waits; it clears itself when closed."""
+        if open_ == self.hatch_open:
+            return
+        self.hatch_open = open_
+        if open_:
+            self.latch(LatchedFault(FaultCode.HATCH_OPEN, 0, "the service hatch is open", "interlock"))
+        else:
+            self.clear(FaultCode.HATCH_OPEN, 0, "interlock")
+
+    def storage_failed(self, error: BaseException) -> None:
+        """A disk write failed (the card full or failing): E24 shown and logged while the writes are
+        retried; the boards' events wait unacknowledged meanwhile, so play waits with them."""
+        self.latch(LatchedFault(FaultCode.STORAGE, 0, f"a disk write failed: {error}", "storage"))
+
+    def storage_back(self) -> None:
+        if self._latch.has(FaultCode.STORAGE):
+            self.clear(FaultCode.STORAGE, 0, "storage")
+
+    def display_silent(self, why: str) -> None:
+        self.latch(LatchedFault(FaultCode.DISPLAY, 0, why, "display"))
+
+    def display_back(self) -> None:
+        self.clear(FaultCode.DISPLAY, 0, "display")
+
+    def show(self) -> None:
+        """After a fault cleared: the one latched last of those still latched; when none is left, the
+        front-panel menu if the owner had it open (it waited behind the fault), else the main page.
+        The page used to stay on the fault that cleared: a jam behind a link fault still read 连接中断
+        once the link was back, and a person's 确认 seemed to do nothing."""
+        latched = self._latch.latched()
+        if latched:
+            self._presenter.fault(latched[-1])
+        else:
+            self._presenter.show_page("menu" if self._menu_open() else "main")
+
+
+__all__ = ["FaultDesk"]
