@@ -8,6 +8,9 @@ controller its turn and stops the hand when the screens say it is over.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+
 from dataclasses import dataclass
 
 from drivers.motor_protocol import Key
@@ -20,10 +23,12 @@ from .crew import OVER, Crew
 from .knowledge import TableView
 from .player import Player
 from .prompts import WinClaim, answer_win
+from .screen import Screen
 from .rules import WinFacts
 from .wall import LiveWall
 
 TING = "听"          # the end of a ready seat's status line ("闲 +3 听")
+QUESTION_ANSWERED_WITHIN_S = 10.0    # real seconds: a question on his line at 最后一张 is answered first
 
 
 @dataclass(frozen=True)
@@ -395,6 +400,9 @@ class HandPlay:
         """Nobody won on the last live tile: wait for 最后一张, then 确认 for 荒庄 — once this seat has
         answered who gave its kongs (a 确认 pressed while the question is due would answer it)."""
         answers = self.crew.answers
+
+        def free(s: Screen) -> bool:      # and no question on his line that a 确认 would answer
+            return s.phase is not Phase.LAST_TILE or parse_choice(s.prompt(seat)) is None
         screen = await self.crew.until(lambda s: s.phase is Phase.LAST_TILE and not answers.owes(seat, s)
                                        or s.phase in OVER)
         if not self.won:
@@ -402,6 +410,14 @@ class HandPlay:
             self.drawn = True
         while screen.phase is Phase.LAST_TILE:
             await self.crew.table.clock.sleep(self.crew.style.think)
+            # a question asked again meanwhile (a restart: a kong the table knows, made before it) is
+            # answered first: his 确认 would take its first choice, naming a wrong giver.  One nobody
+            # here answers (none is known) gets the 确认 after a while, as before
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(QUESTION_ANSWERED_WITHIN_S):
+                    screen = await self.crew.until(free)
+            if screen.phase is not Phase.LAST_TILE:
+                break
             self.crew.press(seat, Key.CONFIRM)
             self.crew.log(seat, "confirm", "荒庄")
             restarts = self.crew.restarts        # a restart may lose the 确认: then it is pressed again

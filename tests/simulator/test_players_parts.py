@@ -19,6 +19,7 @@ from simulator import SimulatedTable
 from simulator.changes import Changes
 from simulator.players import PlayStyle, SimulatedPlayers, flower_kinds
 from simulator.players.brain import JUDGEMENTS_PER_DECISION, Brain
+from simulator.players.hand_play import HandPlay
 from simulator.players.knowledge import TableView
 from simulator.players.player import Player
 from simulator.players.rules import RegionPlay, WinFacts
@@ -168,6 +169,44 @@ def test_a_kong_made_before_the_table_restarted_is_not_waited_for_at_the_last_ti
     assert not crew.answers.owes(3, crew.eyes.look())
     crew.answers.expect_kong(3, "对家")
     assert crew.answers.owes(3, crew.eyes.look())
+
+
+def test_a_kong_question_asked_again_at_the_last_tile_is_answered_before_the_confirm_for_the_draw():
+    """A kong made before the table restarted is not waited for at 最后一张 (above); when the
+    restarted table does know it and asks who gave it just then, the seat's 确认 for 荒庄 answered
+    the question with its first choice, naming a wrong giver.  He now answers the question first."""
+    async def main():
+        table = SimulatedTable(seed=1, speed=0)
+        crew = SimulatedPlayers(table, get_region("yunnan").resolve(), seed=1).crew
+        crew.answers.expect_kong(3, "上家")
+        table.display.set_text("main", "t_msg", Phase.PLAY.value)
+        crew.eyes.look()
+        table.display.set_text("main", "t_msg", f"{Phase.LAST_TILE.value} {RESTARTED}")
+        table.world.set_seat_text(3, 1, f"{kong_from_question(1)}:下家")
+        play = HandPlay(crew, None, TableView(crew.sides, 0))
+        ending = asyncio.create_task(play.exhausted(3))
+        for choice in ("对家", "上家"):               # he steers: the table shows each choice in turn
+            await crew_pressed(crew, 3, lambda a: a.what == "press")
+            table.world.set_seat_text(3, 1, f"{kong_from_question(1)}:{choice}")
+        await crew_pressed(crew, 3, lambda a: a.what == "kong_from")
+        assert not [a for a in crew.journal if a.what == "confirm"]     # the draw not confirmed yet
+        table.world.set_seat_text(3, 1, "")                              # the answer taken
+        await crew_pressed(crew, 3, lambda a: a.what == "confirm")
+        whats = [(a.what, a.detail) for a in crew.journal if a.seat == 3 and a.what in ("kong_from", "confirm")]
+        assert whats == [("kong_from", "1 上家"), ("confirm", "荒庄")]
+        table.display.set_text("main", "t_msg", Phase.HAND_OVER.value)
+        await asyncio.wait_for(ending, 5)
+    run(main())
+
+
+async def crew_pressed(crew, seat: int, what, within: float = 5.0) -> None:
+    """Until the crew's journal holds a new action of `seat` that `what` holds for."""
+    before = len(crew.journal)
+
+    async def seen() -> None:
+        while not any(a.seat == seat and what(a) for a in list(crew.journal)[before:]):
+            await asyncio.sleep(0)
+    await asyncio.wait_for(seen(), within)
 
 
 def test_at_speed_0_a_thought_gives_the_table_a_turn_only_after_something_it_can_sense():
