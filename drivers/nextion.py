@@ -212,11 +212,18 @@ class Result:
     def ok(self) -> bool:
         return self.code == Code.SUCCESS
 
+    def __str__(self) -> str:
+        return f"{_FAILURES.get(self.code, 'unknown return')} (0x{self.code:02X})"
+
 
 @dataclass(frozen=True)
 class SleepChanged:
     sleeping: bool
 
+
+_FAILURES = MappingProxyType({Code.SUCCESS: "success", Code.INVALID_INSTRUCTION: "invalid instruction",
+                              Code.INVALID_COMPONENT: "invalid component", Code.INVALID_PAGE: "invalid page",
+                              Code.INVALID_VARIABLE: "invalid variable", Code.BUFFER_OVERFLOW: "buffer overflow"})
 
 DisplayReturn = Touch | PageShown | TouchXY | StringReturned | NumberReturned | Started | Ready | Result | SleepChanged
 

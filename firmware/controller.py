@@ -135,7 +135,8 @@ class TableController:
         self._tasks = [*self._pumps, self.guard(asyncio.create_task(self.seat_lines.run(), name="seat-writer"))]
         if self.devices.display is not None:
             watch = DisplayWatch(self.devices.display, self.presenter, on_touch=self._on_touch,
-                                 on_silent=self.desk.display_silent, on_back=self.desk.display_back)
+                                 on_silent=self.desk.display_silent, on_back=self.desk.display_back,
+                                 on_warning=lambda message: self.recorder.emit("warning", message=message))
             self._tasks += [self.guard(asyncio.create_task(watch.events(), name="display-events")),
                             self.guard(asyncio.create_task(watch.pings(), name="display-pings"))]
         await self.self_test()

@@ -7,6 +7,12 @@ that misses `SILENT_AFTER` pings in a row is a fault (shown, logged, recorded) t
 it answers again; it is then repainted whole, as after its own reboot.  A port that dies (the display's
 USB adapter pulled) is the same fault, and is opened again, with back-off, until it is back.  The
 watch never stops the table: the boards and the seat displays go on without the public display.
+
+An instruction the display refuses (it reports failures: bkcmd=2) is one whose text did not land as
+sent (a byte spoiled on the wire, or a display whose program does not match this controller's
+layout): the page showing is painted again at once, at most once per `PING_S`, and the refusal is
+said in the log and the recorder (the first at once, then a count at most every `SAY_REFUSED_S`),
+so a display that refuses everything is never silent.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import logging
 from typing import Callable
 
 from drivers.display import Display, Rebooted, Touched
+from drivers.nextion import Result
 from drivers.errors import LinkClosed, LinkError, LinkLost, NoResponse, PortError
 from drivers.reconnect import Backoff
 
@@ -25,20 +32,28 @@ PING_S = 1.0
 PING_TIMEOUT_S = 0.5
 SILENT_AFTER = 2
 REOPEN_BACKOFF = Backoff(first=0.5, most=5.0)   # a port gone is looked for again this often
+SAY_REFUSED_S = 60.0        # refused instructions after the first are said as a count, this often at most
 
 log = logging.getLogger("mahjong_table.display")
 
 
 class DisplayWatch:
     def __init__(self, display: Display, presenter: Presenter, *, on_touch: Callable[[Touched], None],
-                 on_silent: Callable[[str], None], on_back: Callable[[], None]) -> None:
+                 on_silent: Callable[[str], None], on_back: Callable[[], None],
+                 on_warning: Callable[[str], None], clock: Callable[[], float] | None = None) -> None:
         self.display = display
         self.presenter = presenter
         self._on_touch = on_touch
         self._on_silent = on_silent
         self._on_back = on_back
+        self._on_warning = on_warning          # the hub: recorded, and so logged
+        self._clock = clock or (lambda: asyncio.get_running_loop().time())
         self.missed = 0
         self.repaints = 0
+        self.refused = 0
+        self._refused_unsaid = 0
+        self._refused_said_at: float | None = None
+        self._refused_repaint_at: float | None = None
 
     async def events(self) -> None:
         """Touches go to the hub; a reboot is repainted at once; a dead port is said once and opened
@@ -59,6 +74,8 @@ class DisplayWatch:
                 self._repaint()
             elif isinstance(event, Touched):
                 self._on_touch(event)
+            elif isinstance(event, Result) and not event.ok:
+                self._refused(event)
 
     async def _reopened(self) -> bool:
         """Open the dead port again, with back-off, until it is there; False if it never can be."""
@@ -99,6 +116,21 @@ class DisplayWatch:
             else:
                 self.presenter.repaint((self.presenter.page,))
             self.missed = 0
+
+    def _refused(self, result: Result) -> None:
+        """The display refused an instruction: what it shows is not what was sent."""
+        self.refused += 1
+        now = self._clock()
+        if self._refused_repaint_at is None or now - self._refused_repaint_at >= PING_S:
+            self._refused_repaint_at = now          # (a repaint refused again waits for the next ping's)
+            self.presenter.repaint((self.presenter.page,))
+        self._refused_unsaid += 1
+        if self._refused_said_at is None or now - self._refused_said_at >= SAY_REFUSED_S:
+            more = "" if self._refused_said_at is None else " more"
+            count, self._refused_unsaid, self._refused_said_at = self._refused_unsaid, 0, now
+            self._on_warning(f"the display refused {count}{more} instruction(s) (the last: {result}): its page is "
+                             "painted again; if this goes on, check its cable, and that its program matches this "
+                             "controller")
 
     def _repaint(self) -> None:
         self.repaints += 1
