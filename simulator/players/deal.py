@@ -159,7 +159,9 @@ async def looked_again(crew: Crew, screen: Screen, fresh: Callable[[Screen], boo
         async with asyncio.timeout(REPAINTED_WITHIN_S):
             return await crew.until(lambda s: (shown(s) and fresh(s)) or ended(s))
     except TimeoutError:
-        now = crew.eyes.look()
+        # a line garbled or blank just then says nothing (campaign 940012, 钻牌: 请卿牌 for 请配牌, read as
+        # the hand over): the next readable screen is looked at, as `Crew.until` always does
+        now = await crew.until(_anything)
         return now if shown(now) or ended(now) else screen
 
 

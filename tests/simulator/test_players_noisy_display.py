@@ -98,3 +98,31 @@ def test_a_garbled_message_line_is_waited_out_not_read_as_the_phase_moving_on():
         assert (await waiting).phase is Phase.PLAY
 
     run(garbled_then_painted_again(), timeout=30)
+
+
+def test_a_garbled_message_line_as_the_players_stop_looking_again_is_waited_out(monkeypatch):
+    """The dice never agreed with the display, and as the players stopped looking again (after
+    `REPAINTED_WITHIN_S`) the message line was garbled (请卿牌 for 请配牌): they read it as the hand
+    over and waited for the next hand (campaign 940012, 钻牌).  The next readable line is read."""
+    from drivers.table_ui import Phase
+    from simulator.players import deal
+    monkeypatch.setattr(deal, "REPAINTED_WITHIN_S", 0.0)        # the look again ends at once
+    ruleset = get_region("zuanpai").resolve({})
+    table = SimulatedTable(seed=1, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+    crew = SimulatedPlayers(table, ruleset, seed=1).crew
+
+    async def garbled_as_the_look_ends() -> None:
+        display = table.display
+        display.set_text("main", "t_msg", "请配牌")
+        dealing = crew.eyes.look()
+        display.set_text("main", "t_msg", "请卿牌")
+        looking = asyncio.create_task(deal.looked_again(crew, dealing, lambda s: False,
+                                                        lambda s: s.phase is Phase.DEAL,
+                                                        lambda s: s.phase is not Phase.DEAL))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert not looking.done()
+        display.set_text("main", "t_msg", "请配牌")
+        assert (await looking).phase is Phase.DEAL
+
+    run(garbled_as_the_look_ends(), timeout=30)
