@@ -36,6 +36,13 @@ async def play_at_a_noisy_display(region_id: str, seed: int, hands: int, drop: f
     return result, crews[0]
 
 
+def players_at_a_table(region_id: str):
+    """A simulated table not started (its display driven by the test) and its players' crew."""
+    ruleset = get_region(region_id).resolve({})
+    table = SimulatedTable(seed=1, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+    return table, SimulatedPlayers(table, ruleset, seed=1).crew
+
+
 def test_the_players_count_the_break_from_the_dice_on_the_table_not_a_stale_display():
     """温州: two rolls for the break, a third for the 财神, which the dealer takes out of the wall;
     three instructions in ten to the display lost."""
@@ -81,9 +88,7 @@ def test_a_garbled_message_line_is_waited_out_not_read_as_the_phase_moving_on():
     page is painted again.  A player waiting for the deal to end read it as the hand over and waited
     for the next hand instead (campaign 925019, 钻牌); it is waited out, as a blank line is."""
     from drivers.table_ui import Phase
-    ruleset = get_region("hainan").resolve({})
-    table = SimulatedTable(seed=1, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
-    crew = SimulatedPlayers(table, ruleset, seed=1).crew
+    table, crew = players_at_a_table("hainan")
 
     async def garbled_then_painted_again() -> None:
         display = table.display
@@ -107,9 +112,7 @@ def test_a_garbled_message_line_as_the_players_stop_looking_again_is_waited_out(
     from drivers.table_ui import Phase
     from simulator.players import deal
     monkeypatch.setattr(deal, "REPAINTED_WITHIN_S", 0.0)        # the look again ends at once
-    ruleset = get_region("zuanpai").resolve({})
-    table = SimulatedTable(seed=1, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
-    crew = SimulatedPlayers(table, ruleset, seed=1).crew
+    table, crew = players_at_a_table("zuanpai")
 
     async def garbled_as_the_look_ends() -> None:
         display = table.display
