@@ -38,8 +38,8 @@ from .build.registry import TileRegistry
 from .devices import Devices
 from .display_watch import DisplayWatch
 from .fault_desk import FaultDesk
-from .guarded_tasks import GuardedTasks
 from .faults import ControllerFailure, FaultLatch, LatchedFault, SetRejected, board_fault_message
+from .guarded_tasks import GuardedTasks
 from .hand.ports import HandListener, HandPorts, KeyQueue, Press, pressed, record_dropped
 from .hub_ports import HubBuildPorts, HubEnrollPorts, HubHandPorts
 from .links import LinkKeeper, is_episode
