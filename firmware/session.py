@@ -37,7 +37,8 @@ from .crash_count import CRASHES_BEFORE_VOID, CrashCount
 from .faults import SET_CODES, LatchedFault, SetRejected
 from .hand.flow import HandFlow
 from .hand.ports import HandVoided, record_dropped
-from .hand.state import HandOutcome, HandState
+from .hand.state import HandState
+from .hand.wins import HandOutcome
 from .journal import HandJournal
 from .plates import Plates
 from .presenter import DisplayMirror

@@ -14,7 +14,7 @@ from rulesets.definition import Ruleset
 from rulesets.regions import get_region
 from rulesets.rotation import HandOutcome as RotationInput
 
-from .hand.state import HandOutcome
+from .hand.wins import HandOutcome
 
 
 @dataclass(frozen=True)

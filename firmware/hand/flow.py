@@ -25,7 +25,8 @@ from .phases import run_phase
 from .ports import BuiltWall, HandPorts, Press, pressed, record_dropped
 from .questions import Questions, drop_pressed_before
 from .settlement import SettlementRound
-from .state import NO_UNSEEN, HandOutcome, HandState, Payout, Reveal
+from .state import NO_UNSEEN, HandState, Reveal
+from .wins import HandOutcome, Payout
 from .tracker import Take, TrackingError, UnseenTakes
 from .win_check import WinCheck
 

@@ -17,17 +17,18 @@ from functools import cached_property
 from typing import Any, Mapping
 
 from rulesets.definition import Ruleset
-from rulesets.hand import Hand, Meld, MeldKind, WinContext, parse_meld
+from rulesets.hand import Hand, Meld, WinContext
 from rulesets.indicators import Effect, IndicatorRule, RevealContext, Timing
 from rulesets.judging import HandResult
 from rulesets.regions import get_region
-from rulesets.settlement import Item, add_payments
+from rulesets.settlement import add_payments
 from rulesets.tiles import Tile
 from rulesets.table_rules import hua_peng_kinds
 from rulesets.walls import Break, End, Layer, Ring, Slot, StackPos
 
 from .facts import HandFacts
 from .tracker import Take, UnseenTakes, WallTracker, compact_json, slot_from, slot_json, tile_from, tile_json
+from .wins import HandOutcome, Payout, WinRecord
 
 STATE_VERSION = 1
 NO_UNSEEN = UnseenTakes((), ())
@@ -76,72 +77,6 @@ class Reveal:
         return Reveal(ruleset.indicators[data["rule"]], tuple(map(slot_from, data["slots"])),
                       tuple(map(Tile.parse, data["tiles"])), tuple(map(Tile.parse, data["special"])),
                       tuple(data["seats"]), tuple(data["roll"]))
-
-
-@dataclass(frozen=True)
-class Payout:
-    """What a win (or a draw) pays: per side, and the items it was made of."""
-
-    payments: tuple[int, int, int, int]
-    items: tuple[Item, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {"payments": list(self.payments),
-                "items": [[i.key, i.zh, i.pinyin, i.value, i.unit] for i in self.items]}
-
-    @staticmethod
-    def from_json(data: Mapping[str, Any]) -> "Payout":
-        return Payout(tuple(data["payments"]), tuple(Item(*item) for item in data["items"]))  # type: ignore[arg-type]
-
-
-@dataclass(frozen=True)
-class WinRecord:
-    """A win the table accepted."""
-
-    seat: int
-    discarder: int | None
-    hand: Hand
-    win_tile: Tile | None
-    payout: Payout
-    takes: int = -1         # tiles taken from the wall when it was accepted (-1: not known)
-    event: Mapping[str, Any] | None = None    # its `win` line's fields: `resumed` names it, should a kill cut the line
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "discarder": self.discarder, "win_tile": tile_json(self.win_tile),
-                "takes": self.takes,
-                "concealed": [str(t) for t in self.hand.concealed], "flowers": [str(t) for t in self.hand.flowers],
-                "melds": [[m.kind.value, [str(t) for t in m.tiles]] for m in self.hand.melds],
-                "payout": self.payout.to_json(), "event": None if self.event is None else dict(self.event)}
-
-    @cached_property
-    def journal_text(self) -> str:
-        """`to_json()` as the journal writes it, encoded once: a win never changes, and the journal is
-        written at nearly every take (血战 and 血流 hands go on for many takes after their first wins)."""
-        return compact_json(self.to_json())
-
-    @staticmethod
-    def from_json(data: Mapping[str, Any]) -> "WinRecord":
-        melds = tuple(Meld(MeldKind(kind), tuple(map(Tile.parse, tiles))) for kind, tiles in data["melds"])
-        hand = Hand(tuple(map(Tile.parse, data["concealed"])), melds, tuple(map(Tile.parse, data["flowers"])))
-        return WinRecord(data["seat"], data["discarder"], hand, tile_from(data["win_tile"]),
-                         Payout.from_json(data["payout"]), data.get("takes", -1), data.get("event"))
-
-
-@dataclass(frozen=True)
-class HandOutcome:
-    """What a finished hand hands to the publish step (firmware.session)."""
-
-    number: int
-    dealer: int
-    winners: tuple[int, ...]
-    discarder: int | None          # of the first win on a discard (the rotation rules ask)
-    payments: tuple[int, int, int, int]
-    wall_hash: str
-    end_fields: Mapping[str, Any]  # what hand_end reveals: the wall, the salt, every indicator
-
-    @property
-    def result(self) -> str:
-        return "win" if self.winners else "draw"
 
 
 @dataclass(eq=False)
@@ -542,80 +477,4 @@ class HandState:
                 and self.tracker == other.tracker)
 
 
-# -- the facts of a win, as the `win` event records them ----------------------------------------------
-
-_TILE_FACTS = ("wilds", "flipped")
-_BOOL_FACTS = ("ready_declared", "kong_replacement", "robbed_kong", "last_tile", "first_turn", "bao_hit")
-
-
-def win_context_json(context: WinContext, private: tuple[Tile, ...] = ()) -> dict[str, Any]:
-    """The WinContext without what the win event and hand_start already say, as plain JSON.
-
-    The win is written while the hand is still open, so the `private` wild kinds (a 宝 only the ready
-    seats saw) are left out of `wilds`: the audit finds them in hand_end.  The prevailing wind is
-    written only when it is not the default 东 (the table does not track it, so it never is: a wind
-    written at every win would read like a tile named before it was public)."""
-    wind = {} if context.prevailing_wind == Tile.EAST else {"prevailing_wind": str(context.prevailing_wind)}
-    return {
-        **{name: getattr(context, name) for name in _BOOL_FACTS}, **wind,
-        "consecutive_dealer": context.consecutive_dealer,
-        "kongs_by_side": [list(k) for k in context.kongs_by_side],
-        "wilds": [str(t) for t in context.wilds if t not in private], "flipped": [str(t) for t in context.flipped],
-        "exposed_by_side": [[side, [str(m) for m in melds]] for side, melds in context.exposed_by_side],
-        "ready_sides": list(context.ready_sides),
-        "extra": {key: _plain(value) for key, value in context.extra},
-    }
-
-
-def win_context_from_json(data: Mapping[str, Any], *, winner: int, dealer: int, discarder: int | None,
-                          win_tile: Tile | None, sides: tuple[int, ...]) -> WinContext:
-    """The WinContext a win event recorded; raises ValueError naming the first fact that is malformed."""
-    def want(name: str, ok: bool) -> None:
-        if not ok:
-            raise ValueError(f"context.{name} is malformed")
-
-    for name in _BOOL_FACTS:
-        want(name, isinstance(data.get(name), bool))
-    want("consecutive_dealer", _is_int(data.get("consecutive_dealer")))
-    want("prevailing_wind", isinstance(data.get("prevailing_wind", "1z"), str))
-    for name in _TILE_FACTS:
-        want(name, _all(data.get(name), lambda t: isinstance(t, str)))
-    want("kongs_by_side", _all(data.get("kongs_by_side"), lambda k: _all(k, _is_int) and len(k) == 3))
-    want("exposed_by_side", _all(data.get("exposed_by_side"), lambda e: isinstance(e, list) and len(e) == 2
-                                 and _is_int(e[0]) and _all(e[1], lambda m: isinstance(m, str))))
-    want("ready_sides", _all(data.get("ready_sides"), _is_int))
-    want("extra", isinstance(data.get("extra"), dict))
-    return WinContext(
-        winner=winner, dealer=dealer, discarder=discarder, win_tile=win_tile, sides=sides,
-        prevailing_wind=Tile.parse(data.get("prevailing_wind", "1z")),
-        **{name: data[name] for name in _BOOL_FACTS}, consecutive_dealer=data["consecutive_dealer"],
-        kongs_by_side=tuple(tuple(k) for k in data["kongs_by_side"]),
-        wilds=tuple(map(Tile.parse, data["wilds"])), flipped=tuple(map(Tile.parse, data["flipped"])),
-        exposed_by_side=tuple((side, tuple(parse_meld(m) for m in melds)) for side, melds in data["exposed_by_side"]),
-        ready_sides=tuple(data["ready_sides"]),
-        extra=tuple((key, _frozen(value)) for key, value in data["extra"].items()))
-
-
-def _plain(value: Any) -> Any:
-    """A region fact as JSON: numbers, text, flags and tuples of them (a Tile would not come back)."""
-    if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
-    if value is None or (isinstance(value, (bool, int, float, str)) and not isinstance(value, Tile)):
-        return value
-    raise TypeError(f"a win fact {value!r} cannot be recorded: give the scorer plain numbers, text or tuples")
-
-
-def _frozen(value: Any) -> Any:
-    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _all(value: Any, check) -> bool:
-    return isinstance(value, list) and all(check(v) for v in value)
-
-
-__all__ = ["HandOutcome", "HandState", "Payout", "Reveal", "WinRecord", "wall_hash", "win_context_from_json",
-           "win_context_json"]
+__all__ = ["HandState", "Reveal", "wall_hash"]

@@ -21,7 +21,8 @@ from rulesets.winrules import Verdict
 from .melds import kongs_from_entry, melds_from_tiles
 from .ports import HandPorts, KeyMatch, Press, record_dropped, scored, stray_tags
 from .questions import Withdrawn, ask, ask_la_zhuang, confirmed
-from .state import HandState, win_context_json
+from .state import HandState
+from .win_facts import win_context_json
 
 
 def judge_laid(ruleset, hand: Hand, context: WinContext) -> HandResult:

@@ -24,7 +24,7 @@ from rulesets.scoring import DrawContext
 from rulesets.settlement import add_payments
 from rulesets.tiles import Tile
 
-from ..hand.state import win_context_from_json
+from ..hand.win_facts import win_context_from_json
 from .audit_extras import audit_extras
 from .stream import HandLog
 

@@ -9,7 +9,7 @@ import copy
 
 import pytest
 
-from firmware.hand.state import win_context_from_json, win_context_json
+from firmware.hand.win_facts import win_context_from_json, win_context_json
 from firmware.records.audit import audit_recorders
 from firmware.records.audit_wins import LogFacts
 from firmware.records.stream import recorder_from_events
