@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 # A soak or sweep (`-m soak`) runs for minutes to hours: pyproject's 120 s is the bound of one test of
-# the default run, and cut the full campaign, the leak watch's 200 episodes and the fifty-hand
-# secrecy soaks short.  One that names its own bound keeps it.
+# the default run, and cut the leak watch's 200 episodes short (about 3 minutes here), as it would the
+# full campaign (tens of minutes).  One that names its own bound keeps it.
 SOAK_TIMEOUT_S = 4 * 3600
 
 
