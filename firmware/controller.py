@@ -85,7 +85,7 @@ class TableController:
         self._snapshots = {"motor": 0, "rfid": 0}               # SnapshotDone events per board
         self._resets = {"motor": 0, "rfid": 0}                  # new sessions per board: its queued events are gone
         self._changed = asyncio.Condition()
-        self.seat_lines = SeatLines(self._write_seat_line, lambda message: self.recorder.emit("warning", message=message))
+        self.seat_lines = SeatLines(self._write_seat_line, self._warn)
         self._tasks: list[asyncio.Task] = []
         self.guarded = GuardedTasks(self._task_failed)          # guarded tasks and background jobs
         self._pumps: list[asyncio.Task] = []
@@ -136,7 +136,7 @@ class TableController:
         if self.devices.display is not None:
             watch = DisplayWatch(self.devices.display, self.presenter, on_touch=self._on_touch,
                                  on_silent=self.desk.display_silent, on_back=self.desk.display_back,
-                                 on_warning=lambda message: self.recorder.emit("warning", message=message))
+                                 on_warning=self._warn)
             self._tasks += [self.guard(asyncio.create_task(watch.events(), name="display-events")),
                             self.guard(asyncio.create_task(watch.pings(), name="display-pings"))]
         await self.self_test()
@@ -253,6 +253,10 @@ class TableController:
         keeps pumping the boards' frames meanwhile, and no other thread holds its GIL (a 河北 hand
         with both wilds takes tens of ms here, seconds on a Pi Zero)."""
         return await self.worker.run(fn, *args)
+
+    def _warn(self, message: str) -> None:
+        """A warning in the recorder, and so in the log (firmware.table_log)."""
+        self.recorder.emit("warning", message=message)
 
     def _worker_fault(self, why: str) -> None:
         """The scoring worker died during a call: shown, and the call made again in a new one."""

@@ -22,8 +22,8 @@ import logging
 from typing import Callable
 
 from drivers.display import Display, Rebooted, Touched
-from drivers.nextion import Result
 from drivers.errors import LinkClosed, LinkError, LinkLost, NoResponse, PortError
+from drivers.nextion import Result
 from drivers.reconnect import Backoff
 
 from .presenter import Presenter
@@ -51,7 +51,7 @@ class DisplayWatch:
         self.missed = 0
         self.repaints = 0
         self.refused = 0
-        self._refused_unsaid = 0
+        self._refused_said = 0                 # of `refused`, those the warnings have counted
         self._refused_said_at: float | None = None
         self._refused_repaint_at: float | None = None
 
@@ -124,10 +124,9 @@ class DisplayWatch:
         if self._refused_repaint_at is None or now - self._refused_repaint_at >= PING_S:
             self._refused_repaint_at = now          # (a repaint refused again waits for the next ping's)
             self.presenter.repaint((self.presenter.page,))
-        self._refused_unsaid += 1
         if self._refused_said_at is None or now - self._refused_said_at >= SAY_REFUSED_S:
             more = "" if self._refused_said_at is None else " more"
-            count, self._refused_unsaid, self._refused_said_at = self._refused_unsaid, 0, now
+            count, self._refused_said, self._refused_said_at = self.refused - self._refused_said, self.refused, now
             self._on_warning(f"the display refused {count}{more} instruction(s) (the last: {result}): its page is "
                              "painted again; if this goes on, check its cable, and that its program matches this "
                              "controller")

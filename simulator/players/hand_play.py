@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-
 from dataclasses import dataclass
 
 from drivers.motor_protocol import Key
@@ -23,8 +22,8 @@ from .crew import OVER, Crew
 from .knowledge import TableView
 from .player import Player
 from .prompts import WinClaim, answer_win
-from .screen import Screen
 from .rules import WinFacts
+from .screen import Screen
 from .wall import LiveWall
 
 TING = "听"          # the end of a ready seat's status line ("闲 +3 听")
