@@ -487,8 +487,13 @@ class TableController:
         return not self.links.down
 
     def _on_touch(self, event: Touched) -> None:
-        if event.pressed and (event.page, event.component) == ("fault", "b_ack"):
+        """A button touched on the display (acted on as it is pressed, not as it is let go)."""
+        if not event.pressed:
+            return
+        if (event.page, event.component) == ("fault", "b_ack"):
             self._in_background(self.acknowledge_faults(), "acknowledge-faults")
+        elif self.panel.wants_touch(event.page, event.component):     # (a page the table shows: DisplayWatch)
+            self.panel.touch(event.page, event.component, (self.ruleset.id, dict(self.ruleset.options)))
 
     def storage_failed(self, error: BaseException) -> None:
         self.desk.storage_failed(error)

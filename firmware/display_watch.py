@@ -13,6 +13,10 @@ sent (a byte spoiled on the wire, or a display whose program does not match this
 layout): the page showing is painted again at once, at most once per `PING_S`, and the refusal is
 said in the log and the recorder (the first at once, then a count at most every `SAY_REFUSED_S`),
 so a display that refuses everything is never silent.
+
+A touch from a page the table is not showing (the instruction that left it was lost on the wire, or
+the finger crossed the page change) is not passed on: a button there is not what the table offers
+now, and the page showing is painted again at once, so the person sees where the table is.
 """
 
 from __future__ import annotations
@@ -73,9 +77,15 @@ class DisplayWatch:
                 log.warning("the display restarted by itself: repainting it")
                 self._repaint()
             elif isinstance(event, Touched):
-                self._on_touch(event)
+                self._touched(event)
             elif isinstance(event, Result) and not event.ok:
                 self._refused(event)
+
+    def _touched(self, touch: Touched) -> None:
+        if touch.page == self.presenter.page:
+            self._on_touch(touch)
+        elif touch.pressed:         # (once a touch: not again as the finger lets go)
+            self.presenter.repaint((self.presenter.page,))
 
     async def _reopened(self) -> bool:
         """Open the dead port again, with back-off, until it is there; False if it never can be."""

@@ -2,9 +2,11 @@
 
 The menu is driven by the front panel's keys: 菜单 opens it, ◀ ▶ move (on the ruleset line they
 change the ruleset, on the option lines they move the cursor), 确认 selects or cycles an option's
-value, 升降 saves, 返回 leaves.  It is pure state: it returns what the display should show, and
-the chosen settings are saved by `Settings`.  (The display's menu buttons are laid out,
-protocol.md §7.3, but touches on them are not wired to the menu yet.)
+value, 升降 saves, 返回 leaves.  The display's buttons drive it too (protocol.md §7.3): 菜单 on
+the main page opens it; on the menu page ◀ ▶ change the ruleset wherever the cursor is, an option
+line's button cycles that option (the cursor moves to it), 确定 saves as 升降 does, 返回 leaves.
+It is pure state: it returns what the display should show, and the chosen settings are saved by
+`Settings`.
 
 Everything it shows is Chinese from the rule cards (`HouseOption.label_zh`, `value_label`) and
 GB2312, the display's encoding: the cursor is "→", not "▶" (which GB2312 lacks).  The menu page has
@@ -30,6 +32,8 @@ CURSOR = "→"                   # in GB2312 (▶ is not: the display would show
 NO_CURSOR = "　"               # an ideographic space, as wide as the cursor
 OPTION_LINES = sum(1 for c in LAYOUT.page("menu").components if c.name.startswith("t_opt"))
 MENU_LINE_BYTES = 36           # an option line's room on the display (protocol.md §7.3), in GB2312 bytes
+OPTION_BUTTONS = {f"b_opt{slot}": slot for slot in range(OPTION_LINES)}     # a line's button → its slot
+BUTTON_KEYS = {"b_ok": Key.LIFT, "b_back": Key.BACK}      # 确定 saves as 升降 does; 返回 leaves
 
 
 class Settings:
@@ -118,12 +122,31 @@ class Menu:
             return "save"
         return None
 
+    def touch(self, button: str) -> str | None:
+        """Apply one touched button of the menu page (as `press`); a button it lacks, or an option
+        line left blank on this page, does nothing."""
+        if button in ("b_prev", "b_next"):
+            self.line = 0
+            return self.press(Key.LEFT if button == "b_prev" else Key.RIGHT)
+        if button in OPTION_BUTTONS:
+            index = self._page() * OPTION_LINES + OPTION_BUTTONS[button]
+            if index >= len(get_region(self.region_id).options):
+                return None
+            self.line = index + 1
+            return self.press(Key.CONFIRM)
+        key = BUTTON_KEYS.get(button)
+        return self.press(key) if key is not None else None
+
+    def _page(self) -> int:
+        """The page of option lines showing: the one the cursor is on (the first on the ruleset line)."""
+        return (self.line - 1) // OPTION_LINES if self.line else 0
+
     def view(self) -> dict[str, str]:
         """Text for every component of the display's menu page (lines past the options are blank)."""
         region = get_region(self.region_id)
         options = region.options
         pages = max(1, -(-len(options) // OPTION_LINES))
-        page = (self.line - 1) // OPTION_LINES if self.line else 0
+        page = self._page()
         position = f"{self.region_index + 1}/{len(REGION_IDS)}"
         view = {"t_title": "规则选择" if self.line == 0 else "房规" + (f" {page + 1}/{pages}" if pages > 1 else ""),
                 "t_ruleset": f"{CURSOR if self.line == 0 else NO_CURSOR}{region.name} {position}"}
@@ -167,12 +190,32 @@ class FrontPanel:
         """菜单 opens the menu; while it is open every front-panel key is the menu's."""
         return key == Key.MENU or self.menu_open
 
+    @staticmethod
+    def wants_touch(page: str, button: str) -> bool:
+        """The display's 菜单 button, and every button of the menu page, are the menu's."""
+        return (page, button) == ("main", "b_menu") or page == "menu"
+
     def press(self, key: Key, current: tuple[str, dict[str, str]]) -> None:
         """One key; `current` is the ruleset and options in play (where the menu opens)."""
         if self._menu is None:
             self._menu = Menu.starting_at(*current)
+        self._after(self._menu.press(key))
+
+    def touch(self, page: str, button: str, current: tuple[str, dict[str, str]]) -> None:
+        """One touched button (`wants_touch`); `current` as for `press`.  A touch on a menu page the
+        menu has already left (it crossed the page change on the wire, or the display kept the page
+        across a restart) changes nothing and puts the main page back."""
+        if page == "main":
+            self.press(Key.MENU, current)
+        elif self._menu is not None:
+            self._after(self._menu.touch(button))
+        else:
+            self._show({}, False)
+
+    def _after(self, outcome: str | None) -> None:
+        """Show the menu as it is now; save a confirmed choice; forget a menu that closed."""
         menu = self._menu
-        outcome = menu.press(key)
+        assert menu is not None
         self._show(menu.view(), menu.open)
         if outcome == "save":
             self._choice = (menu.region_id, dict(menu.options))

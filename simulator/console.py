@@ -40,6 +40,8 @@ HELP = """commands:
   press PANEL KEY [long]   press a key: PANEL 0-3 (a seat) or front; KEY by name or label:
                            ting 听, hu 胡, kong 杠, confirm 确认, dice 骰子, left ◀, right ▶,
                            menu 菜单, back 返回, stop 停止, lift 升降
+  touch PAGE BUTTON        touch a button on the public display, e.g. touch main b_menu (the menu),
+                           then b_prev, b_next, b_opt0-b_opt5, b_ok, b_back; touch fault b_ack
   lay SEAT TILES [set N]   lay loose tiles of these kinds in SEAT's read zone, e.g. lay 0 1111m
   clear SEAT               take everything out of SEAT's read zone
   push                     push every tile on the table top into the centre (centre lift down)
@@ -137,7 +139,7 @@ class TableConsole:
         if not words:
             return None
         verb, rest = words[0].lower(), words[1:]
-        action = {"press": self._press, "lay": self._lay, "clear": self._clear, "push": self._push,
+        action = {"press": self._press, "touch": self._touch, "lay": self._lay, "clear": self._clear, "push": self._push,
                   "take": self._take, "hatch": self._hatch, "fault": self._fault, "players": self._players_cmd,
                   "help": lambda _: HELP, "show": lambda _: None}.get(verb)
         if action is None:
@@ -157,6 +159,12 @@ class TableConsole:
             raise ConsoleError(str(error)) from None
         self.table.press(panel, key, long=len(args) == 3)
         return f"pressed {key.zh} on {'the front panel' if panel == 'front' else f'seat {panel}'}"
+
+    def _touch(self, args: list[str]) -> str:
+        if len(args) != 2:
+            raise ConsoleError("touch PAGE BUTTON, e.g. touch main b_menu or touch fault b_ack")
+        self.table.touch(args[0], args[1])
+        return f"touched {args[1]} on the display's {args[0]} page"
 
     def _lay(self, args: list[str]) -> str:
         set_index = None

@@ -258,6 +258,10 @@ class ControlClient:
         """A key on a seat panel (0–3) or the front panel ("front"): "hu", "胡", "confirm", …"""
         await self.request("press", panel=panel, key=key, long=long)
 
+    async def touch(self, page: str, button: str) -> None:
+        """Touch a button on the public display (the page must be showing)."""
+        await self.request("touch", page=page, button=button)
+
     async def take(self, side: int, stack: int) -> Taken:
         """A person takes the top tile of a stack (the bottom one if it stands alone)."""
         result = await self.request("take", side=side, stack=stack)

@@ -61,7 +61,7 @@ class TableControl:
         self._request_stop = request_stop
         self.operations: dict[str, Operation] = {
             "info": self._get_info, "fault": self._fault, "clear": self._clear, "reset": self._reset,
-            "silent": self._silent, "cut": self._cut, "unplug": self._unplug, "press": self._press, "take": self._take, "lay": self._lay,
+            "silent": self._silent, "cut": self._cut, "unplug": self._unplug, "press": self._press, "touch": self._touch, "take": self._take, "lay": self._lay,
             "sweep": self._sweep, "dice": self._dice, "table": self._table, "changed": self._changed,
             "registry": self._registry, "players": self._players, "stop": self._stop}
 
@@ -109,6 +109,9 @@ class TableControl:
         except ValueError as error:
             raise ControlError(f"press: {error}") from None
         self.table.press(panel, parsed, bool(_arg(request, "long", (bool,), False)))
+
+    async def _touch(self, request: dict[str, Any]) -> Any:
+        self.table.touch(_arg(request, "page", (str,)), _arg(request, "button", (str,)))
 
     async def _take(self, request: dict[str, Any]) -> Any:
         tile = self.table.world.take(_arg(request, "side", (int,)), _arg(request, "stack", (int,)))

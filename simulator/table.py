@@ -291,6 +291,23 @@ class SimulatedTable:
         self.world.press(panel, key if isinstance(key, Key) else Key.parse(key), long)
         self.actions += 1
 
+    def touch(self, page: str, button: str) -> None:
+        """Touch a button on the public display (pressed and let go); the page must be showing, as on
+        a real screen."""
+        try:
+            component = self.display.layout.page(page).component(button)
+        except KeyError as error:
+            raise SimulatorError(f"touch: {error.args[0]}") from None
+        if component.kind != "button":
+            buttons = [c.name for c in self.display.layout.page(page).components if c.kind == "button"]
+            raise SimulatorError(f"touch: {page} {button} is a {component.kind}, not a button; the buttons of "
+                                 f"{page}: {', '.join(buttons)}")
+        try:
+            self.display.touch(page, button)
+        except ValueError as error:
+            raise SimulatorError(f"touch: {error}") from None
+        self.actions += 1
+
     def lay(self, seat: int, uids: list[bytes]) -> None:
         """Lay taken tiles in a seat's read zone (an empty list clears it)."""
         self.world.lay(seat, uids)

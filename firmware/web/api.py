@@ -3,8 +3,8 @@
 Moonraker's convention: one method set, two transports; the HTTP path and the method name say the
 same thing (`GET /api/hands` ↔ `history.hands`).  HTTP answers `{"result": …}` or
 `{"error": {"code", "message"}}`; arguments come from the query string (or, for POST, a JSON
-body).  Every method reads; the only one that acts is `sim.key`, and it exists only while the
-table is the simulator.  Ledger reads run in a worker thread, never in the loop.
+body).  Every method reads; the only ones that act are `sim.key` and `sim.touch`, and they exist
+only while the table is the simulator.  Ledger reads run in a worker thread, never in the loop.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..records.history import (History, HistoryError, hand_audit, hand_events, h
 from ..records.recorder import SecretLeak
 from .live import OBJECTS, LiveTable
 from .public_filter import check_event
-from .sim import PressError, parse_press
+from .sim import PressError, TouchRefused, parse_press, parse_touch
 
 
 class ApiError(Exception):
@@ -181,7 +181,7 @@ async def history_hours(ctx: Context, params: Mapping[str, Any]) -> dict[str, An
 
 def _sim(ctx: Context):
     if ctx.live.sim is None:
-        raise ApiError(404, "this table is not the simulator: nothing to press (the web view is read-only)")
+        raise ApiError(404, "this table is not the simulator: nothing to press or touch (the web view is read-only)")
     return ctx.live.sim
 
 
@@ -200,6 +200,19 @@ async def sim_key(ctx: Context, params: Mapping[str, Any]) -> dict[str, Any]:
     return {"panel": panel, "key": key.name.lower(), "long": long}
 
 
+async def sim_touch(ctx: Context, params: Mapping[str, Any]) -> dict[str, Any]:
+    sim = _sim(ctx)
+    try:
+        page, button = parse_touch(params.get("page"), params.get("button"))
+    except PressError as error:
+        raise ApiError(400, str(error)) from None
+    try:
+        await sim.touch(page, button)
+    except TouchRefused as error:
+        raise ApiError(409, str(error)) from None
+    return {"page": page, "button": button}
+
+
 METHODS: dict[str, Method] = {
     "server.info": server_info,
     "table.objects.query": objects_query,
@@ -210,6 +223,7 @@ METHODS: dict[str, Method] = {
     "history.hours": history_hours,
     "sim.state": sim_state,
     "sim.key": sim_key,
+    "sim.touch": sim_touch,
 }
 
 # CSV exports (HTTP only): the same filters as the JSON methods.

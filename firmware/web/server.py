@@ -118,6 +118,7 @@ def build_app(live: LiveTable, history: History | None, settings: WebSettings = 
     app.router.add_get("/api/hours.csv", _csv(hours_export, "hours.csv"))
     app.router.add_get("/api/sim/state", _http("sim.state"))
     app.router.add_post("/api/sim/key", _http("sim.key"))
+    app.router.add_post("/api/sim/touch", _http("sim.touch"))
     app.on_shutdown.append(_close_sockets)
     return app
 

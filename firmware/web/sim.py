@@ -2,13 +2,13 @@
 
 `SimulatorPort` is all the web server needs of a simulated table: what a person standing at it
 would see (`physical_state()`: the lifts, the walls' stack heights, how many tiles lie taken on
-the table top and in each read zone, the dice, the hatch, the seat displays) and a finger on a key
-(`press()`).  Never a tile's face: the faces the page draws face up come from the public table
+the table top and in each read zone, the dice, the hatch, the seat displays), a finger on a key
+(`press()`) and on a button of the public display (`touch()`).  Never a tile's face: the faces the page draws face up come from the public table
 state (firmware/web/live.py), not from the simulator.
 
 `InProcessSimulator` implements the port over a `simulator.SimulatedTable` running in this
-process; a second implementation over the simulator's control channel needs only these two
-methods.
+process; `ControlledSimulator` over the simulator's control channel (the simulator in its own
+process).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Protocol
 
+from drivers.display_layout import LAYOUT
 from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import KEY_LABELS_ZH, Key, Panel
 
@@ -31,8 +32,17 @@ class SimulatorPort(Protocol):
         """Press `key` on panel 0–3 (a seat) or 4 (the front panel)."""
 
 
+    async def touch(self, page: str, button: str) -> None:
+        """Touch `button` of the display's `page` (`parse_touch`); TouchRefused when that page is not
+        the one showing."""
+
+
 class PressError(ValueError):
-    """A key press the panels do not have (one line, for the API's 400)."""
+    """A key press the panels do not have, or a button the display lacks (one line, for the API's 400)."""
+
+
+class TouchRefused(ValueError):
+    """A touch on a page the display is not showing (one line, for the API's 409)."""
 
 
 def panel_keys() -> dict[str, list[dict[str, str]]]:
@@ -66,6 +76,17 @@ def parse_press(panel: Any, key: Any, long: Any = False) -> tuple[int, Key, bool
     return number, parsed, long
 
 
+def parse_touch(page: Any, button: Any) -> tuple[str, str]:
+    """A touch from the API's JSON: a page of the display's layout and one of its buttons."""
+    pages = {p.name: p for p in LAYOUT.pages}
+    if page not in pages:
+        raise PressError(f"page {page!r}: give a page of the display: {', '.join(pages)}")
+    buttons = [c.name for c in pages[page].components if c.kind == "button"]
+    if button not in buttons:
+        raise PressError(f"page {page} has no button {button!r}; its buttons are {', '.join(buttons)}")
+    return page, button
+
+
 def _lift(position: LiftPosition) -> str:
     return LiftPosition(position).name.lower()
 
@@ -95,6 +116,13 @@ class InProcessSimulator:
 
     def press(self, panel: int, key: Key, long: bool = False) -> None:
         self._table.press(panel if panel != Panel.FRONT else "front", key, long)
+
+    async def touch(self, page: str, button: str) -> None:
+        from simulator.world import SimulatorError      # (here: a real table's web server never loads it)
+        try:
+            self._table.touch(page, button)
+        except SimulatorError as error:                 # that page is not showing
+            raise TouchRefused(str(error)) from None
 
 
 class ControlledSimulator:
@@ -141,5 +169,13 @@ class ControlledSimulator:
         asyncio.get_running_loop().create_task(
             self._control.press(panel if panel != Panel.FRONT else "front", key.name.lower(), long))
 
+    async def touch(self, page: str, button: str) -> None:
+        from simulator.control import ControlError      # (here: a real table's web server never loads it)
+        try:
+            await self._control.touch(page, button)
+        except ControlError as error:                   # that page is not showing, or the channel is gone
+            raise TouchRefused(str(error)) from None
 
-__all__ = ["ControlledSimulator", "FRONT_KEYS", "InProcessSimulator", "PressError", "SEAT_KEYS", "SimulatorPort", "panel_keys", "parse_press"]
+
+__all__ = ["ControlledSimulator", "FRONT_KEYS", "InProcessSimulator", "PressError", "SEAT_KEYS", "SimulatorPort",
+           "TouchRefused", "panel_keys", "parse_press", "parse_touch"]

@@ -79,3 +79,68 @@ def test_every_menu_text_of_every_ruleset_is_gb2312():
             for text in menu.view().values():
                 text.encode(ENCODING)
             menu.press(Key.CONFIRM if menu.line == 0 else Key.RIGHT)
+
+
+# -- the display's buttons (protocol.md §7.3) -------------------------------------------------------
+
+
+def test_the_screens_arrows_change_the_ruleset_wherever_the_cursor_is():
+    menu = opened()
+    menu.press(Key.CONFIRM)                                            # the cursor on 长春's first option line
+    menu.press(Key.RIGHT)
+    assert menu.line == 2
+    menu.touch("b_next")
+    assert (menu.region_id, menu.line) == (REGION_IDS[1], 0)           # 吉林, the cursor back on the ruleset line
+    assert menu.view()["t_ruleset"].startswith(CURSOR + get_region(REGION_IDS[1]).name)
+    menu.touch("b_prev")
+    menu.touch("b_prev")
+    assert menu.region_id == REGION_IDS[-1]                            # round from the first to the last
+
+
+def test_an_option_lines_button_cycles_the_option_on_that_line_of_the_page_showing():
+    """长春's 11 options on two pages: the buttons act on the lines the owner sees."""
+    menu = opened()
+    options = get_region("changchun").options
+    first, seventh = options[0], options[OPTION_LINES]
+    menu.touch("b_opt0")                                               # page 1: its first line
+    assert menu.options == {first.key: first.values[1]} and menu.line == 1
+    for _ in range(OPTION_LINES):                                      # the cursor down to page 2
+        menu.press(Key.RIGHT)
+    assert menu.view()["t_title"] == "房规 2/2"
+    menu.touch("b_opt0")                                               # page 2's first line is the seventh option
+    assert menu.options[seventh.key] == seventh.values[1] and menu.line == OPTION_LINES + 1
+    assert menu.view()["t_opt0"].startswith(CURSOR + seventh.label_zh)
+    blank = f"b_opt{len(options) - OPTION_LINES}"                      # past the last option on page 2
+    assert menu.view()[f"t_opt{len(options) - OPTION_LINES}"] == ""
+    before = dict(menu.options), menu.line
+    assert menu.touch(blank) is None and (dict(menu.options), menu.line) == before
+
+
+def test_the_screens_ok_saves_and_back_leaves():
+    menu = opened()
+    menu.touch("b_next")
+    assert menu.touch("b_ok") == "save" and not menu.open
+    menu = opened()
+    assert menu.touch("b_back") == "close" and not menu.open
+    menu = opened()
+    assert menu.touch("b_menu") is None and menu.touch("#42") is None and menu.open   # not buttons of this page
+
+
+def test_a_touch_on_a_menu_page_the_menu_has_left_shows_the_main_page_and_changes_nothing():
+    from firmware.panel import FrontPanel
+
+    shown, chosen = [], []
+
+    class Recorder:
+        def emit(self, event, **fields):
+            chosen.append((event, fields))
+
+    panel = FrontPanel(lambda view, open_: shown.append(open_), Recorder())
+    panel.touch("menu", "b_ok", ("changchun", {}))                     # no menu open: a stale page
+    assert shown == [False] and chosen == [] and panel.take_choice() is None
+    panel.touch("main", "b_menu", ("changchun", {}))
+    panel.touch("menu", "b_next", ("changchun", {}))
+    panel.touch("menu", "b_ok", ("changchun", {}))
+    assert shown == [False, True, True, False]
+    assert panel.take_choice() == (REGION_IDS[1], {})
+    assert [event for event, _ in chosen] == ["ruleset_chosen"]

@@ -214,6 +214,16 @@ def test_keys_on_any_panel_by_name_or_label():
             console.execute(wrong)
 
 
+def test_a_finger_on_the_displays_buttons():
+    table, console, _ = console_on_a_table()
+    assert console.execute("touch main b_menu") == "touched b_menu on the display's main page"
+    assert table.actions == 1
+    for wrong, words in [("touch menu b_ok", "page 'menu' is not showing"), ("touch main", "touch PAGE BUTTON"),
+                         ("touch main t_msg", "not a button; the buttons of main: b_menu")]:
+        with pytest.raises(ConsoleError, match=words):
+            console.execute(wrong)
+
+
 def test_laying_tiles_in_a_read_zone_and_clearing_it():
     table, console, _ = console_on_a_table()
     assert console.execute("lay 1 1111m") == "laid 一万 一万 一万 一万 in read zone 1"

@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-from drivers.display import Display
+from drivers.display import Display, Touched
 from drivers.errors import BoardReset
 from drivers.motor import MotorBoard
 from drivers.motor_protocol import KeyPressed, LiftMoved, LiftPosition, ShuffleDone, WallSnapshot
@@ -39,6 +39,8 @@ def test_boards_and_display_are_served_from_the_process_and_the_control_channel_
                 await collect_until(motor, ShuffleDone)
                 await sim.control.press(2, "胡")
                 assert (await collect_until(motor, KeyPressed))[-1] == KeyPressed(2, 2, 1)
+                await sim.control.touch("main", "b_menu")                # a finger on the display's 菜单
+                assert await display.next_event(5) == Touched("main", "b_menu", True)
                 await motor.seat_text(1, 0, "宝: 五万")
                 display.set_text("main", "t_msg", "请推牌入池")
                 await display.ping()
@@ -105,6 +107,10 @@ def test_control_mistakes_are_answered_with_one_line():
                 (sim.control.reset("toaster"), "cannot reset 'toaster'"),
                 (sim.control.request("dance"), "unknown operation 'dance'"),
                 (sim.control.request("lay", seat=0, uids=["zz"]), "'uids' must be hex"),
+                (sim.control.touch("menu", "b_ok"), "page 'menu' is not showing"),
+                (sim.control.touch("main", "t_msg"), "t_msg is a text, not a button; the buttons of main: b_menu"),
+                (sim.control.touch("main", "b_nope"), "page 'main' has no component 'b_nope'"),
+                (sim.control.touch("attic", "b_ok"), "the display has no page 'attic'"),
             ]:
                 with pytest.raises(ControlError) as caught:
                     await request

@@ -152,8 +152,10 @@ def test_a_real_table_is_read_only(played):
     async def test(client):
         error = await result(await client.post("/api/sim/key", json={"panel": 0, "key": "hu"}), 404)
         assert "read-only" in error["message"]
+        error = await result(await client.post("/api/sim/touch", json={"page": "main", "button": "b_menu"}), 404)
+        assert "read-only" in error["message"]
         posts = [r for r in client.server.app.router.routes() if r.method == "POST"]
-        assert [r.resource.canonical for r in posts] == ["/api/sim/key"]
+        assert [r.resource.canonical for r in posts] == ["/api/sim/key", "/api/sim/touch"]
     serve(LiveTable(), db, test)
 
 

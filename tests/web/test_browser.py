@@ -15,6 +15,19 @@ async def text_of(page, selector):
     return (await page.locator(selector).first.text_content()) or ""
 
 
+async def overlapping(page):
+    """The screen's components drawn over one another (each must have a place of its own: a page of
+    the stylesheet that names no area for a component piles it onto the others)."""
+    return await page.evaluate("""() => {
+        const boxes = [...document.querySelectorAll('#screen .c')].map((n) => [n.dataset.component, n.getBoundingClientRect()]);
+        const over = [];
+        boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+            if (r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 1 && q.top < r.bottom - 1) over.push(a + '/' + b);
+        }));
+        return over;
+    }""")
+
+
 def test_the_table_page_draws_the_screen_and_follows_a_key_press(tmp_path):
     async def go():
         async with idle_table("changchun", str(tmp_path / "t.db")) as (live, table), serving(live, None) as base, \
@@ -31,6 +44,7 @@ def test_the_table_page_draws_the_screen_and_follows_a_key_press(tmp_path):
             table.open_hatch(force=True)                               # a fault: its code and Chinese hint
             await page.locator("#faults .fault[data-code='E12']", has_text="检修盖打开").first.wait_for()
             await page.locator("#screen.fault .t_code", has_text="E12").wait_for()
+            assert await overlapping(page) == []
             table.close_hatch()
             table.press("front", "confirm")
             await page.locator("#faults", has_text="无故障").wait_for()
@@ -61,6 +75,15 @@ def test_the_simulator_page_draws_the_walls_and_its_keys_play_the_table(tmp_path
             await page.click("[data-panel='front'] button[data-key='menu']")
             await page.locator("#screen.menu").wait_for()              # the front panel's 菜单 opened the menu page
             await page.click("[data-panel='front'] button[data-key='back']")
+            await page.locator("#screen.main").wait_for()
+            assert await overlapping(page) == []
+            await page.click("#screen button.b_menu")                 # the screen's own 菜单 button
+            await page.locator("#screen.menu").wait_for()
+            assert await overlapping(page) == []
+            await page.click("#screen button.b_next")                 # ▶: the next ruleset
+            await page.locator("#screen .t_ruleset", has_text="吉林").wait_for()
+            await page.locator("#touched", has_text="b_next").wait_for()
+            await page.click("#screen button.b_back")
             await page.locator("#screen.main").wait_for()
             assert page.errors == []
     run(go(), timeout=120)

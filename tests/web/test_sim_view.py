@@ -2,7 +2,7 @@
 
 from firmware.simulated import new_table, run_simulated
 from firmware.web.live import LiveTable
-from firmware.web.sim import InProcessSimulator, PressError, parse_press
+from firmware.web.sim import InProcessSimulator, PressError, TouchRefused, parse_press, parse_touch
 from rulesets.regions import get_region
 from rulesets.walls import Break
 from tests.asyncio_support import run
@@ -49,3 +49,24 @@ def test_a_press_names_a_key_of_that_panel():
                               ("front", "ting", "has no key ting"), (1, 2, "key name")):
         with pytest.raises(PressError, match=words):
             parse_press(panel, key)
+
+
+def test_a_touch_names_a_button_of_a_page_and_is_refused_on_a_page_not_showing():
+    assert parse_touch("menu", "b_opt5") == ("menu", "b_opt5")
+    for page, button, words in (("attic", "b_ok", "give a page of the display: main, menu, fault, service"),
+                                ("main", "t_msg", "page main has no button 't_msg'; its buttons are b_menu"),
+                                ("menu", None, "has no button None")):
+        with pytest.raises(PressError, match=words):
+            parse_touch(page, button)
+
+    async def go():
+        table = new_table(get_region("changchun").resolve(), seed=1, speed=0)
+        await table.start("pty")
+        try:
+            sim = InProcessSimulator(table)
+            with pytest.raises(TouchRefused, match="page 'menu' is not showing"):
+                await sim.touch("menu", "b_ok")
+            await sim.touch("main", "b_menu")             # (no controller here: nobody acts on it)
+        finally:
+            await table.stop()
+    run(go(), timeout=60)

@@ -91,16 +91,20 @@ function setLink(up) {
 }
 
 // The Nextion screen: the page showing, its components in the layout's order (display_layout.py).
-function renderScreen(node, display) {
+// With `onTouch` (the simulator's page) its buttons can be touched: onTouch(page, button).
+const BUTTON_LABELS = { b_menu: "菜单", b_ack: "确认", b_ok: "确定", b_back: "返回", b_prev: "◀", b_next: "▶" };
+function renderScreen(node, display, onTouch) {
   if (!display || !display.layout) return;
   const page = display.page || "main";
   const values = (display.pages || {})[page] || {};
   node.className = "screen " + page;
   node.replaceChildren(
     ...display.layout[page].map(([name, kind]) => {
-      let text = values[name];
-      if (kind === "button") text = { b_menu: "菜单", b_ack: "确认", b_ok: "确定", b_back: "返回", b_prev: "◀", b_next: "▶" }[name] || name;
-      return h("div", { class: `c ${name} ${kind}`, style: `grid-area:${name}`, "data-component": name }, text ?? "");
+      const attrs = { class: `c ${name} ${kind}`, style: `grid-area:${name}`, "data-component": name };
+      if (kind !== "button") return h("div", attrs, values[name] ?? "");
+      const label = BUTTON_LABELS[name] || (name.startsWith("b_opt") ? "更改" : name);
+      if (!onTouch) return h("div", attrs, label);
+      return h("button", { ...attrs, type: "button", onclick: () => onTouch(page, name) }, label);
     }),
     h("div", { class: "pagename" }, page));
 }

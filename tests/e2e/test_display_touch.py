@@ -1,0 +1,96 @@
+"""The public display's buttons (protocol.md §7.3) do what their labels say, over the whole table.
+
+Before, only the fault page's 确认 was wired: 菜单 on the main page and every button of the menu page
+did nothing when touched, while the front panel's keys worked."""
+
+import asyncio
+import io
+
+from firmware.panel import Settings
+from firmware.records.audit import audit_events, read_events
+from firmware.simulated import run_simulated
+from rulesets.regions import get_region
+from simulator import parse_faults
+from simulator.table import SimulatedTable
+from tests.asyncio_support import run
+
+
+async def until(table, condition):
+    while not condition():
+        await table.changed(table.changes.version)
+
+
+async def play(region_id, seed, hands, person, faults=(), settings_path=None):
+    ruleset = get_region(region_id).resolve()
+    table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles), faults=parse_faults(faults))
+    await table.start("pty")
+    events = io.StringIO()
+    task = asyncio.create_task(person(table))
+    try:
+        await run_simulated(ruleset, hands=hands, seed=seed, events=events, table=table, settings_path=settings_path)
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await table.stop()
+    return read_events(events.getvalue().splitlines())
+
+
+def test_the_owner_chooses_the_next_ruleset_and_an_option_on_the_screen(tmp_path):
+    seen = []
+
+    async def owner(table):
+        await until(table, lambda: "请出牌" in table.display.text("main", "t_msg"))
+        table.touch("main", "b_menu")
+        await until(table, lambda: table.display.page == "menu")
+        table.touch("menu", "b_next")                                 # 长春 → 吉林 (the same tiles)
+        await until(table, lambda: table.display.text("menu", "t_ruleset").startswith("→吉林"))
+        # its first option (开牌), cycled round: the simulated players walk the wall by the rules they
+        # were seated with, so the hand after is played with the option's value as before
+        for value in option.values[1:] + option.values[:1]:
+            table.touch("menu", "b_opt0")
+            label = option.value_label(value)
+            await until(table, lambda: table.display.text("menu", "t_opt0").endswith("：" + label))
+            seen.append(table.display.text("menu", "t_opt0"))
+        table.touch("menu", "b_ok")                                   # saved: the next hand plays it
+        await until(table, lambda: table.display.page == "main")
+
+    option = get_region("jilin").options[0]
+    log = run(play("changchun", 2, 2, owner, settings_path=str(tmp_path / "s.db")), timeout=120)
+    assert seen == [f"→{option.label_zh}：{option.value_label(v)}" for v in option.values[1:] + option.values[:1]]
+    assert [e["ruleset"] for e in log if e["event"] == "hand_start"] == ["changchun", "jilin"]
+    chosen = [e for e in log if e["event"] == "ruleset_chosen"]
+    assert [(e["ruleset"], e["options"]) for e in chosen] == [("jilin", {option.key: option.default})]
+    assert Settings(tmp_path / "s.db").ruleset_choice() == ("jilin", {option.key: option.default})
+    assert audit_events(log) == []
+
+
+def test_the_back_button_leaves_the_menu_with_nothing_chosen():
+    async def owner(table):
+        await until(table, lambda: "请出牌" in table.display.text("main", "t_msg"))
+        table.touch("main", "b_menu")
+        await until(table, lambda: table.display.page == "menu")
+        table.touch("menu", "b_next")
+        await until(table, lambda: table.display.text("menu", "t_ruleset").startswith("→吉林"))
+        table.touch("menu", "b_back")
+        await until(table, lambda: table.display.page == "main")
+
+    log = run(play("changchun", 2, 2, owner), timeout=120)
+    assert [e["ruleset"] for e in log if e["event"] == "hand_start"] == ["changchun", "changchun"]
+    assert not any(e["event"] == "ruleset_chosen" for e in log) and audit_events(log) == []
+
+
+def test_a_fault_is_acknowledged_on_the_screen():
+    """A jam (E01) waits for a person; once it is cleared, 确认 touched on the fault page clears it."""
+    pages = []
+
+    async def technician(table):
+        await until(table, lambda: table.display.page == "fault")
+        table.clear_jam(1)
+        pages.append((table.display.page, table.display.text("fault", "t_code")))
+        table.touch("fault", "b_ack")
+        await until(table, lambda: table.display.page != "fault")
+        pages.append(table.display.page)
+
+    log = run(play("sichuan", 3, 1, technician, faults=("jam=1:10",)), timeout=120)
+    assert pages == [("fault", "E01"), "main"]
+    assert any(e["event"] == "hand_end" for e in log) and audit_events(log) == []
