@@ -1,13 +1,16 @@
 """The simulator seen from the page: walls as the sensors see them, face up only what the table made public."""
 
+import pytest
+
+from drivers.display import Display, Touched
 from firmware.simulated import new_table, run_simulated
 from firmware.web.live import LiveTable
-from firmware.web.sim import InProcessSimulator, PressError, TouchRefused, parse_press, parse_touch
+from firmware.web.sim import (ControlledSimulator, InProcessSimulator, PressError, TouchRefused, parse_press,
+                              parse_touch)
 from rulesets.regions import get_region
 from rulesets.walls import Break
+from simulator.spawn import SimulatorProcess
 from tests.asyncio_support import run
-
-import pytest
 
 
 def test_a_public_indicator_standing_in_the_wall_is_drawn_face_up_at_its_stack():
@@ -69,4 +72,21 @@ def test_a_touch_names_a_button_of_a_page_and_is_refused_on_a_page_not_showing()
             await sim.touch("main", "b_menu")             # (no controller here: nobody acts on it)
         finally:
             await table.stop()
+    run(go(), timeout=60)
+
+
+def test_a_touch_through_the_simulators_control_channel_reaches_the_display_wire():
+    """The simulator in its own process (`run` without boards): the page's touch goes through the
+    control channel; one on a page not showing is refused with the simulator's one line."""
+    async def go():
+        async with SimulatorProcess("--speed", "0") as sim:
+            display = await Display.open(sim.endpoints.display)
+            try:
+                port = ControlledSimulator(sim.control)
+                with pytest.raises(TouchRefused, match="page 'menu' is not showing"):
+                    await port.touch("menu", "b_ok")
+                await port.touch("main", "b_menu")
+                assert await display.next_event(5) == Touched("main", "b_menu", True)
+            finally:
+                await display.close()
     run(go(), timeout=60)
