@@ -78,6 +78,11 @@ HINTS: dict[int, Hint] = {
                                  "fix what the log's last line names; the service starts the table again by itself"),
 }
 UNKNOWN_HINT = Hint("故障", "fault", "排除原因后按确认", "acknowledge when the cause is gone")
+# E12 as the motor board latches it: the hatch opened while motors ran, and the board stopped them.
+# Unlike the interlock (same code, shown while the hatch is open, clearing itself once it is shut),
+# it stays until a person's 确认 (protocol.md §5): the hatch shut, the page must say to press 确认.
+HATCH_OPENED_RUNNING = Hint("运转中打开检修盖", "hatch opened while running", "关好检修盖后按确认",
+                            "close the service hatch, then acknowledge: the board stopped the motors it caught running")
 
 # Faults that clear by themselves when their cause goes: the hatch interlock stops motion while it is
 # open (motion waits for it, never spins) and nobody has to acknowledge a hatch simply shut again; a
@@ -86,7 +91,11 @@ UNKNOWN_HINT = Hint("故障", "fault", "排除原因后按确认", "acknowledge 
 INTERLOCKS = frozenset({FaultCode.HATCH_OPEN, FaultCode.DISPLAY, FaultCode.LINK_LOST, FaultCode.STORAGE})
 
 
-def hint_for(code: int) -> Hint:
+def hint_for(code: int, source: str = "") -> Hint:
+    """What a fault is and what to do, for a fault of `code` raised by `source` ("motor", "rfid",
+    "interlock", …; the hatch's two faults share a code)."""
+    if code == FaultCode.HATCH_OPEN and source in ("motor", "rfid"):      # a board's latch, not the interlock
+        return HATCH_OPENED_RUNNING
     return HINTS.get(code, UNKNOWN_HINT)
 
 
@@ -148,7 +157,7 @@ class LatchedFault:
 
     @property
     def hint(self) -> Hint:
-        return hint_for(self.code)
+        return hint_for(self.code, self.source)
 
     @property
     def interlock(self) -> bool:
@@ -161,8 +170,8 @@ class LatchedFault:
 
 
 def board_fault_message(code: int, unit: int, detail: int) -> str:
-    """The English line for a fault a board raised."""
-    return f"{hint_for(code).name_en} (unit {unit}, detail {detail})"
+    """The English line for a fault the motor or RFID board raised."""
+    return f"{hint_for(code, 'motor').name_en} (unit {unit}, detail {detail})"
 
 
 class ControllerFailure(LinkError):

@@ -57,7 +57,7 @@ Line = tuple[int, str]      # (level, text)
 def fault_line(event: Mapping[str, Any]) -> Line:
     """A fault event: the code, its Chinese name, the English particulars, what to do (both languages)."""
     code = parse_label(event["code"])
-    hint = hint_for(code if code is not None else -1)
+    hint = hint_for(code if code is not None else -1, str(event.get("source", "")))
     level = logging.WARNING if event.get("source") == "interlock" else logging.ERROR
     return level, (f"{event['code']} {hint.name_zh}: {event['message']} — {hint.todo_zh} / {hint.todo_en} "
                    f"({event.get('source', '?')})")

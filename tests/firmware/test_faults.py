@@ -51,6 +51,26 @@ def test_every_fault_code_has_a_chinese_hint_for_the_display():
         assert all(ord(c) > 0x2E7F for c in hint.name_zh if not c.isspace()), hint.name_zh
 
 
+# The codes the motor and RFID boards raise (protocol.md §5): a board holds each until ClearFaults
+BOARD_CODES = (FaultCode.PUSH_JAM, FaultCode.HOME_SENSOR, FaultCode.SIDE_LIFT_LIMIT, FaultCode.CENTRE_LIFT_LIMIT,
+               FaultCode.DICE_MOTOR, FaultCode.LANE_SHORT, FaultCode.OVER_TEMPERATURE, FaultCode.HATCH_OPEN,
+               FaultCode.HOST_LOST, FaultCode.OVER_CURRENT, FaultCode.EMERGENCY_STOP, FaultCode.COUNT_SENSOR,
+               FaultCode.ANTENNA, FaultCode.READER)
+
+
+def test_every_fault_a_board_holds_tells_the_person_to_press_confirm():
+    """A board's fault waits for 确认 even once its cause is gone: the page must say so.  The hatch's
+    E12 read 关好检修盖 on the board's fault too, so a person who had shut the hatch was still told
+    to shut it, and nothing said to press 确认."""
+    for code in BOARD_CODES:
+        for source in ("motor", "rfid"):
+            assert "按确认" in LatchedFault(code, 0, "", source).hint.todo_zh, (code, source)
+    hatch = LatchedFault(FaultCode.HATCH_OPEN, 0, "hatch opened while running (unit 0, detail 0)", "motor")
+    assert (hatch.text_zh, hatch.hint.todo_zh) == ("运转中打开检修盖", "关好检修盖后按确认")
+    interlock = LatchedFault(FaultCode.HATCH_OPEN, 0, "the service hatch is open", "interlock")
+    assert (interlock.text_zh, interlock.hint.todo_zh) == ("检修盖打开", "关好检修盖")    # clears itself when shut
+
+
 def test_a_fault_says_in_chinese_what_and_where_for_the_display():
     assert LatchedFault(FaultCode.OVER_CURRENT, 6, "over current (unit 6, detail 0)", "motor").text_zh == \
         "电机过流（边1升降台电机）"
