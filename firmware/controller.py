@@ -49,6 +49,8 @@ from .panel import FrontPanel, Settings
 from .presenter import Presenter
 from .seat_lines import NOT_HEARD, SeatLines
 from .records.recorder import FlightRecorder
+from .service_page import ServiceFacts, ServicePage
+from .version import package_version
 from .worker import ProcessWorker
 
 T = TypeVar("T")
@@ -97,8 +99,12 @@ class TableController:
         self._watchers: list[Callable[[], None]] = []
         self.presenter = Presenter(devices.display, self.seat_lines.put, devices.motor.seat_text_bytes)
         self.panel = FrontPanel(self.presenter.menu, recorder, settings)
-        self.desk = FaultDesk(self.faults, recorder, self.presenter, menu_open=lambda: self.panel.menu_open,
+        self.service = ServicePage(self._service_facts, self.presenter.service,
+                                   lambda shown: self.presenter.show_page("service" if shown else "main"))
+        self.desk = FaultDesk(self.faults, recorder, self.presenter, page_behind=self._page_behind,
                               on_change=self._tell_watchers)
+        self._started_at = time.monotonic()
+        self._version = package_version()
 
     # -- composing ------------------------------------------------------------------------------
 
@@ -132,7 +138,8 @@ class TableController:
         self.table.connected()
         self._pumps = [asyncio.create_task(self._pump("motor", self.devices.motor), name="pump-motor"),
                        asyncio.create_task(self._pump("rfid", self.devices.rfid), name="pump-rfid")]
-        self._tasks = [*self._pumps, self.guard(asyncio.create_task(self.seat_lines.run(), name="seat-writer"))]
+        self._tasks = [*self._pumps, self.guard(asyncio.create_task(self.seat_lines.run(), name="seat-writer")),
+                       self.guard(asyncio.create_task(self.service.run(), name="service-page"))]
         if self.devices.display is not None:
             watch = DisplayWatch(self.devices.display, self.presenter, on_touch=self._on_touch,
                                  on_silent=self.desk.display_silent, on_back=self.desk.display_back,
@@ -494,6 +501,19 @@ class TableController:
             self._in_background(self.acknowledge_faults(), "acknowledge-faults")
         elif self.panel.wants_touch(event.page, event.component):     # (a page the table shows: DisplayWatch)
             self.panel.touch(event.page, event.component, (self.ruleset.id, dict(self.ruleset.options)))
+        elif event.page == "service":
+            self.service.touch(event.component)
+
+    def _page_behind(self) -> str:
+        """The page a fault covers: the rules menu or the service page left open, else the main page."""
+        return "menu" if self.panel.menu_open else "service" if self.service.is_open else "main"
+
+    def _service_facts(self) -> ServiceFacts:
+        display = self.devices.display
+        return ServiceFacts(self._version, self.ruleset.id, time.monotonic() - self._started_at,
+                            {"motor": self.devices.motor.statistics(), "rfid": self.devices.rfid.statistics()},
+                            tuple(sorted(self.links.down)), display.statistics() if display is not None else None,
+                            tuple(f.label for f in self.faults.latched()))
 
     def storage_failed(self, error: BaseException) -> None:
         self.desk.storage_failed(error)
@@ -581,11 +601,13 @@ class TableController:
         if press.front and press.key == Key.CONFIRM and self.faults.active:
             self._in_background(self.acknowledge_faults(), "acknowledge-faults")
             return
-        if press.front and self.panel.wants(press.key):
-            if self.faults.active:      # the fault page stays up until 确认 clears it: the menu waits behind it
+        if press.front and (self.service.wants(press.key, press.long, self.panel.menu_open)
+                            or self.panel.wants(press.key)):
+            if self.faults.active:      # the fault page stays up until 确认 clears it: the menus wait behind it
                 record_dropped(self.recorder, (press,), "fault_shown")
-                return
-            self.panel.press(press.key, (self.ruleset.id, dict(self.ruleset.options)))
+            elif not (self.service.wants(press.key, press.long, self.panel.menu_open)
+                      and self.service.press(press.key, press.long)):
+                self.panel.press(press.key, (self.ruleset.id, dict(self.ruleset.options)))
             return
         if self._hand is not None and self._hand.on_key(press):
             return

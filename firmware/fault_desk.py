@@ -20,11 +20,11 @@ from .records.recorder import FlightRecorder
 
 class FaultDesk:
     def __init__(self, latch: FaultLatch, recorder: FlightRecorder, presenter: Presenter, *,
-                 menu_open: Callable[[], bool], on_change: Callable[[], None]) -> None:
+                 page_behind: Callable[[], str], on_change: Callable[[], None]) -> None:
         self._latch = latch
         self._recorder = recorder
         self._presenter = presenter
-        self._menu_open = menu_open          # the owner's front-panel menu waits behind a fault
+        self._page_behind = page_behind      # the page a fault covers (the owner's menu waits behind it)
         self._on_change = on_change          # the hub's watchers (fault hours, the web view)
         self.hatch_open = False
         self.clears = 0                      # board clears and acknowledgements so far
@@ -89,14 +89,14 @@ class FaultDesk:
 
     def show(self) -> None:
         """After a fault cleared: the one latched last of those still latched; when none is left, the
-        front-panel menu if the owner had it open (it waited behind the fault), else the main page.
+        page it covered (the front-panel menu the owner had open, the service page, else the main page).
         The page used to stay on the fault that cleared: a jam behind a link fault still read 连接中断
         once the link was back, and a person's 确认 seemed to do nothing."""
         latched = self._latch.latched()
         if latched:
             self._presenter.fault(latched[-1])
         else:
-            self._presenter.show_page("menu" if self._menu_open() else "main")
+            self._presenter.show_page(self._page_behind())
 
 
 __all__ = ["FaultDesk"]

@@ -250,6 +250,11 @@ class Presenter:
             self._text(component, text, "menu")
         self.show_page("menu" if open_ else "main")
 
+    def service(self, lines: list[str]) -> None:
+        """The technician's page's lines (firmware.service_page); the page is shown apart."""
+        for index, text in enumerate(lines):
+            self._text(f"t_line{index}", text, "service")
+
     def fault(self, fault: LatchedFault) -> None:
         """The fault page, in Chinese: the code, what happened (and where), what to do."""
         self._text("t_code", fault.label, "fault")

@@ -59,12 +59,8 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
-        from importlib.metadata import PackageNotFoundError, version
-        try:
-            number = version("mahjong-table")
-        except PackageNotFoundError:          # a source tree that was never installed
-            number = "(not installed)"
-        print(f"mahjong-table {number}")
+        from ..version import package_version
+        print(f"mahjong-table {package_version('(not installed)')}")
         parser.exit(0)
 
 

@@ -35,8 +35,8 @@ import aiomqtt
 
 from ..records.history import History, HistoryError
 from ..records.store import Store
+from ..version import package_version
 from ..web.public_filter import SecretLeak
-from ..web.server import package_version
 from ..web.live import TableFeed
 from .connection import Backoff, all_done, first_done, keep_connected, new_client, tls_context
 from .outbox import Outbox

@@ -17,13 +17,13 @@ import logging
 import time
 import weakref
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping
 
 from aiohttp import WSMsgType, web
 
 from ..records.history import History
+from ..version import package_version
 from .api import METHODS, ApiError, Context, hands_export, hours_export, objects_arg
 from .live import Client, LiveTable
 
@@ -87,13 +87,6 @@ def parse_listen(text: str, token: str | None = None) -> WebSettings:
         raise WebError(f"listening on {host} lets other machines in: set a token in the config ([web] token = \"…\"), "
                        "or listen on 127.0.0.1")
     return settings
-
-
-def package_version() -> str:
-    try:
-        return version("mahjong-table")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 # -- the app ------------------------------------------------------------------------------------------
