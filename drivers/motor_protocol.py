@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from types import MappingProxyType
 
 from .errors import MessageError
 from .table_ui import Key, KeyAction, Panel  # the keys are the table's UI; imported from motor_protocol too
@@ -62,6 +63,15 @@ class Led(IntEnum):
     TING = 0x04     # this seat declared 听
     READY = 0x08    # front panel: next set built and waiting (set-complete lamp)
     FAULT = 0x10    # front panel: a fault is latched
+
+
+LAMP_LABELS_ZH = MappingProxyType({Led.DEALER: "庄", Led.TURN: "轮到", Led.TING: "听", Led.READY: "备好",
+                                   Led.FAULT: "故障"})
+
+
+def lamps_lit(mask: int) -> list[str]:
+    """The lamps a SetLeds mask lights, by their Chinese labels."""
+    return [label for bit, label in LAMP_LABELS_ZH.items() if mask & bit]
 
 
 class BuildStop(IntEnum):

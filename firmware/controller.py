@@ -42,6 +42,7 @@ from .faults import ControllerFailure, FaultLatch, LatchedFault, SetRejected, bo
 from .guarded_tasks import GuardedTasks
 from .hand.ports import HandListener, HandPorts, KeyQueue, Press, pressed, record_dropped
 from .hub_ports import HubBuildPorts, HubEnrollPorts, HubHandPorts
+from .lamps import ALARM, ALARM_MS, Lamps
 from .links import LinkKeeper, is_episode
 from .loopwatch import LoopWatch
 from .machines import build_machine
@@ -97,12 +98,15 @@ class TableController:
         self._walls_blind = False               # the motor board rebooted and its walls are not read yet
         self._build: BuildListener | None = None
         self._watchers: list[Callable[[], None]] = []
-        self.presenter = Presenter(devices.display, self.seat_lines.put, devices.motor.seat_text_bytes)
+        self.lamps = Lamps(self._write_lamps, self._sound_alarm, self._warn)
+        self.presenter = Presenter(devices.display, self.seat_lines.put, devices.motor.seat_text_bytes,
+                                   seat_lamps=self.lamps.seat)
         self.panel = FrontPanel(self.presenter.menu, recorder, settings)
         self.service = ServicePage(self._service_facts, self.presenter.service,
                                    lambda shown: self.presenter.show_page("service" if shown else "main"))
         self.desk = FaultDesk(self.faults, recorder, self.presenter, page_behind=self._page_behind,
-                              on_change=self._tell_watchers)
+                              on_change=self._tell_watchers, alarm=self.lamps.alarm)
+        self.watch(lambda: self.lamps.fault(self.faults.active))
         self._started_at = time.monotonic()
         self._version = package_version()
 
@@ -139,7 +143,8 @@ class TableController:
         self._pumps = [asyncio.create_task(self._pump("motor", self.devices.motor), name="pump-motor"),
                        asyncio.create_task(self._pump("rfid", self.devices.rfid), name="pump-rfid")]
         self._tasks = [*self._pumps, self.guard(asyncio.create_task(self.seat_lines.run(), name="seat-writer")),
-                       self.guard(asyncio.create_task(self.service.run(), name="service-page"))]
+                       self.guard(asyncio.create_task(self.service.run(), name="service-page")),
+                       self.guard(asyncio.create_task(self.lamps.run(), name="lamps"))]
         if self.devices.display is not None:
             watch = DisplayWatch(self.devices.display, self.presenter, on_touch=self._on_touch,
                                  on_silent=self.desk.display_silent, on_back=self.desk.display_back,
@@ -458,6 +463,7 @@ class TableController:
         await self.snapshot()
         if source == "motor":
             self.presenter.repaint_seats()          # a rebooted board's seat displays are blank
+            self.lamps.relight()                    # and its lamps dark
         if self._hand is not None:
             problem = self._hand.resync(self.wall_sensors)
             if problem is not None:
@@ -520,6 +526,12 @@ class TableController:
 
     def storage_back(self) -> None:
         self.desk.storage_back()
+
+    async def _write_lamps(self, panel: int, mask: int) -> None:
+        await self.send(lambda: self.devices.motor.leds(panel, mask))
+
+    async def _sound_alarm(self) -> None:
+        await self.send(lambda: self.devices.motor.buzzer(ALARM, ALARM_MS))
 
     async def _write_seat_line(self, side: int, line: int, text: str) -> int:
         """One seat line, across link episodes; the events heard before it was shown."""

@@ -20,18 +20,24 @@ from .records.recorder import FlightRecorder
 
 class FaultDesk:
     def __init__(self, latch: FaultLatch, recorder: FlightRecorder, presenter: Presenter, *,
-                 page_behind: Callable[[], str], on_change: Callable[[], None]) -> None:
+                 page_behind: Callable[[], str], on_change: Callable[[], None],
+                 alarm: Callable[[], None] = lambda: None) -> None:
         self._latch = latch
         self._recorder = recorder
         self._presenter = presenter
         self._page_behind = page_behind      # the page a fault covers (the owner's menu waits behind it)
-        self._on_change = on_change          # the hub's watchers (fault hours, the web view)
+        self._on_change = on_change          # the hub's watchers (fault hours, the web view, the lamps)
+        self._alarm = alarm                  # the buzzer, for a fault that waits for a person
         self.hatch_open = False
         self.clears = 0                      # board clears and acknowledgements so far
 
     def latch(self, fault: LatchedFault) -> None:
-        """A fault latches: shown with its code until a person acknowledges it."""
+        """A fault latches: shown with its code until a person acknowledges it; one that waits for a
+        person sounds the alarm as it latches (not again when a board lists it once more)."""
+        new = all(f.key != fault.key for f in self._latch.latched())
         self._latch.latch(fault)
+        if new and fault.calls_a_person:
+            self._alarm()
         self.record(fault)
         self._presenter.fault(fault)
         self._on_change()

@@ -164,6 +164,12 @@ class LatchedFault:
         return self.code in INTERLOCKS
 
     @property
+    def calls_a_person(self) -> bool:
+        """It waits for a person (the alarm sounds): not one that clears itself, nor the stop the
+        controller asked, nor the board's note of the controller's own silence (cleared by it)."""
+        return not (self.interlock or self.stop_asked or self.code == FaultCode.HOST_LOST)
+
+    @property
     def stop_asked(self) -> bool:
         """The emergency stop the controller itself sent when asked to stop (not a fault of the table)."""
         return self.code == FaultCode.EMERGENCY_STOP and self.unit == 0 and self.source == "motor"

@@ -81,9 +81,11 @@ def fit(text: str, limit: int) -> str:
 
 
 class Presenter:
-    def __init__(self, display: DisplayLike | None, seat_writer: SeatWriter, seat_text_bytes: int) -> None:
+    def __init__(self, display: DisplayLike | None, seat_writer: SeatWriter, seat_text_bytes: int,
+                 seat_lamps: Callable[[int, bool, bool], None] | None = None) -> None:
         self._display = display
         self._seat_writer = seat_writer
+        self._seat_lamps = seat_lamps                    # (side, dealer, ready): the seat panel's lamps
         self._seat_text_bytes = seat_text_bytes
         self._shown: dict[tuple[str, str], object] = {}
         self._seats: dict[tuple[int, int], str] = {}
@@ -273,6 +275,8 @@ class Presenter:
 
     def seat_status(self, side: int, dealer: bool, score: int, ready: bool = False) -> None:
         self.seat(side, 0, seat_status(dealer, score, ready))
+        if self._seat_lamps is not None:
+            self._seat_lamps(side, dealer, ready)
 
     def prompt(self, side: int, text: str) -> None:
         was_private = side in self._private

@@ -25,7 +25,8 @@ import shlex
 from typing import TYPE_CHECKING, AsyncIterator, Callable, TextIO
 
 from drivers.messages import FaultCode
-from drivers.motor_protocol import Key, LiftPosition
+from drivers.motor_protocol import Key, LiftPosition, lamps_lit
+from drivers.table_ui import Panel
 from rulesets.tiles import Tile, TileError, parse_tiles
 
 from .faults import parse_fault
@@ -88,8 +89,15 @@ class TableConsole:
         return lines
 
     def _seat_lines(self) -> list[str]:
-        return [f"seat {seat}: {' | '.join(line or '·' for line in self.table.world.seat_displays[seat])}"
-                for seat in range(SIDES)]
+        lines = [f"seat {seat}: {' | '.join(line or '·' for line in self.table.world.seat_displays[seat])}"
+                 f"{self._lamps(seat)}" for seat in range(SIDES)]
+        front = self._lamps(Panel.FRONT)
+        return lines + ([f"front panel:{front}"] if front else [])
+
+    def _lamps(self, panel: int) -> str:
+        """The lamps lit on a panel, as a person sees them ("" when none is)."""
+        lit = lamps_lit(self.table.world.leds.get(panel, 0))
+        return f"  lamps: {' '.join(lit)}" if lit else ""
 
     def _lift_line(self) -> str:
         world = self.table.world

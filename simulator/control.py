@@ -74,7 +74,8 @@ class TableView:
     faces laid face up in a seat's read zone; `seats[seat]` the seat display's lines;
     `page` and `components` ("main.t_msg" → text, value, visibility) the public display;
     `lifts` "centre" and "side0".."side3" → "up", "down" or "between"; `faults` the latched
-    faults of "motor" and "rfid" as (code, unit, detail); `boots` each device's boot count;
+    faults of "motor" and "rfid" as (code, unit, detail); `lamps` each panel's lamp mask (seats
+    0–3, the front panel 4); `buzzer` its last sounds; `boots` each device's boot count;
     `time` the table clock; `version` the change counter `changed()` waits on."""
 
     time: float
@@ -93,6 +94,8 @@ class TableView:
     below: tuple[int, ...] = ()       # stacks built under the table, per side
     mixer: int = 0                    # tiles in the mixer
     on_table: int = 0                 # tiles taken out onto the table top
+    lamps: tuple[int, ...] = ()       # each panel's lamp mask (seats 0–3, the front panel 4)
+    buzzer: tuple[tuple[int, int], ...] = ()    # the last sounds: (pattern, ms), newest last
 
     def text(self, component: str) -> str:
         """The text of a display component, e.g. view.text("main.t_msg")."""
@@ -115,7 +118,8 @@ class TableView:
             dice=tuple(data["dice"]),
             boots=MappingProxyType(dict(data["boots"])),
             version=int(data["version"]),
-            below=tuple(data.get("below", ())), mixer=int(data.get("mixer", 0)), on_table=int(data.get("on_table", 0)))
+            below=tuple(data.get("below", ())), mixer=int(data.get("mixer", 0)), on_table=int(data.get("on_table", 0)),
+            lamps=tuple(data.get("lamps", ())), buzzer=tuple(tuple(b) for b in data.get("buzzer", ())))  # type: ignore[misc]
 
 
 @dataclass(frozen=True)

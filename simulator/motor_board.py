@@ -119,6 +119,7 @@ class MotorBoardSim(WorldObserver):
         for seat in range(SIDES):                  # the seat displays are driven from its RAM: blank
             for line in (0, 1):
                 self.world.set_seat_text(seat, line, "")
+        self.world.dark()                          # and so are the lamps
         if self.link is not None:
             self.link.reboot(self.boot_counter)
 
@@ -304,15 +305,14 @@ class MotorBoardSim(WorldObserver):
 
     def _buzzer(self, command: Message) -> int:
         assert isinstance(command, Buzzer)
-        self.world.buzzer.append((command.pattern, command.duration_ms))
-        del self.world.buzzer[:-50]
+        self.world.sound(command.pattern, command.duration_ms)
         return Status.OK
 
     def _leds(self, command: Message) -> int:
         assert isinstance(command, SetLeds)
         if command.panel not in tuple(Panel):
             return Status.BAD_ARGUMENT
-        self.world.leds[command.panel] = command.mask
+        self.world.set_leds(command.panel, command.mask)
         return Status.OK
 
     # -- mechanism jobs --------------------------------------------------------------------------

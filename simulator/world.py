@@ -80,6 +80,24 @@ class World:
             self.seat_displays[seat][line] = text
             self.changes.notify()
 
+    def set_leds(self, panel: int, mask: int) -> None:
+        """Light one panel's lamps (what the motor board does for SetLeds)."""
+        if self.leds.get(panel, 0) != mask:
+            self.leds[panel] = mask
+            self.changes.notify()
+
+    def dark(self) -> None:
+        """Every lamp out (the motor board restarted: they are driven from its RAM)."""
+        if any(self.leds.values()):
+            self.changes.notify()
+        self.leds.clear()
+
+    def sound(self, pattern: int, duration_ms: int) -> None:
+        """The buzzer sounds (the last 50 kept, newest last)."""
+        self.buzzer.append((pattern, duration_ms))
+        del self.buzzer[:-50]
+        self.changes.notify()
+
     def set_centre(self, position: LiftPosition) -> None:
         """The centre lift arrives (players see the opening: they may push tiles in)."""
         self.centre = position

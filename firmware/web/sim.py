@@ -17,7 +17,7 @@ import asyncio
 from typing import Any, Protocol
 
 from drivers.display_layout import LAYOUT
-from drivers.motor_protocol import LiftPosition
+from drivers.motor_protocol import LiftPosition, lamps_lit
 from drivers.table_ui import KEY_LABELS_ZH, Key, Panel
 
 SEAT_KEYS = (Key.TING, Key.HU, Key.KONG, Key.CONFIRM, Key.DICE, Key.LEFT, Key.RIGHT, Key.LIFT)
@@ -87,6 +87,11 @@ def parse_touch(page: Any, button: Any) -> tuple[str, str]:
     return page, button
 
 
+def lamp_names(masks: list[int]) -> dict[str, list[str]]:
+    """The lamps lit on each panel ("0"–"3", "front"), by the panels' Chinese names (protocol.md §4.2)."""
+    return {("front" if panel == Panel.FRONT else str(panel)): lamps_lit(mask) for panel, mask in zip(Panel, masks)}
+
+
 def _lift(position: LiftPosition) -> str:
     return LiftPosition(position).name.lower()
 
@@ -112,6 +117,7 @@ class InProcessSimulator:
             "zones": [len(zone) for zone in world.zones],
             "mixer": len(world.mixer),
             "seat_displays": [list(lines) for lines in world.seat_displays],
+            "lamps": lamp_names([world.leds.get(panel, 0) for panel in Panel]),
         }
 
     def press(self, panel: int, key: Key, long: bool = False) -> None:
@@ -163,6 +169,7 @@ class ControlledSimulator:
             "zones": [len(zone) for zone in view.zones],
             "mixer": view.mixer,
             "seat_displays": [list(lines) for lines in view.seats],
+            "lamps": lamp_names(list(view.lamps) or [0] * len(Panel)),
         }
 
     def press(self, panel: int, key: Key, long: bool = False) -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from drivers.motor_protocol import Key, LiftPosition
-from drivers.table_ui import parse_enroll_prompt
+from drivers.motor_protocol import Key, Led, LiftPosition
+from drivers.table_ui import Panel, parse_enroll_prompt
 from rulesets.tiles import Tile
 from simulator import SimulatedTable
 from simulator.console import ConsoleError, TableConsole
@@ -242,15 +242,19 @@ def test_the_view_shows_the_display_seats_and_latched_faults():
     table, console, out = console_on_a_table()
     table.display.set_text("main", "t_msg", "请推牌入池后按确认")
     table.world.set_seat_text(3, 1, "宝:六万 骰子=换宝")
+    table.world.set_leds(3, Led.DEALER | Led.TING)              # what the motor board lights for SetLeds
     table.kill_antenna(2)
     console.execute("lay 0 11m")
     console.show()
     view = out.getvalue()
-    assert "  t_msg      请推牌入池后按确认" in view and "seat 3: · | 宝:六万 骰子=换宝" in view
+    assert "  t_msg      请推牌入池后按确认" in view and "seat 3: · | 宝:六万 骰子=换宝  lamps: 庄 听" in view
+    assert "seat 2: · | ·\n" in view and "front panel:" not in view
     assert "latched faults: E20 antenna unit 2 detail 0 (rfid)" in view and "read zone 0: 一万 一万" in view
     length = len(view)
     console.show()
     assert len(out.getvalue()) == length                      # nothing changed: not drawn again
+    table.world.set_leds(Panel.FRONT, Led.FAULT)
+    assert "front panel:  lamps: 故障" in console.render()
 
 
 def test_wall_tiles_hatch_and_faults():

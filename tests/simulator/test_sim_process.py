@@ -42,10 +42,13 @@ def test_boards_and_display_are_served_from_the_process_and_the_control_channel_
                 await sim.control.touch("main", "b_menu")                # a finger on the display's 菜单
                 assert await display.next_event(5) == Touched("main", "b_menu", True)
                 await motor.seat_text(1, 0, "宝: 五万")
+                await motor.leds(4, 0x10)                                # the front panel's fault lamp
+                await motor.buzzer()
                 display.set_text("main", "t_msg", "请推牌入池")
                 await display.ping()
                 view = await sim.control.table()
                 assert view.seats[1] == ("宝: 五万", "") and view.text("main.t_msg") == "请推牌入池"
+                assert view.lamps == (0, 0, 0, 0, 0x10) and view.buzzer[-1] == (1, 200)
                 assert view.walls == ((), (), (), ()) and view.lifts["centre"] == "up"
                 assert not view.hatch_open and view.boots == {"motor": 1, "rfid": 1, "display": 1}
                 assert len(await sim.control.registry()) == 272

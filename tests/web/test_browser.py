@@ -61,6 +61,8 @@ def test_the_simulator_page_draws_the_walls_and_its_keys_play_the_table(tmp_path
             await push_in(table)
             await page.click("[data-panel='0'] button[data-key='confirm']")
             await page.locator("#screen .t_msg", has_text="请掷骰子").wait_for()
+            await page.locator("[data-panel='0'] .lamp", has_text="庄").wait_for()    # the dealer's lamp is lit
+            assert await page.locator("[data-panel='1'] .lamp").count() == 0
             stacks = page.locator("svg.tabletop .stack[data-count='2']")
             await stacks.nth(4 * 17 - 1).wait_for()                   # four walls of 17 full stacks, face down
             assert await stacks.count() == 4 * 17 and await page.locator(".faceup").count() == 0

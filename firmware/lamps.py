@@ -1,0 +1,91 @@
+"""The panels' lamps and the buzzer (protocol.md §4.2: SetLeds, Buzzer).
+
+What is lit: the dealer's 庄 lamp and a ready seat's 听 lamp on the seat panels (the presenter says
+so with each seat's status line), and the front panel's fault lamp while a fault is latched.  The
+buzzer sounds the alarm when a fault latches that waits for a person (a jam, a rejected set, the
+STOP key), so an owner across the room hears what the display shows; a fault that clears itself
+(the hatch interlock, a link episode, a silent display) is shown, not sounded.  The turn lamp and
+the front panel's set-ready lamp are not driven.
+
+`Lamps` keeps the mask wanted on each panel and writes a panel when its mask changed, one command
+at a time from `run()` (through the controller, across link episodes, as the seat lines), the
+latest mask only: a burst of changes is one write.  Every panel is written once at start (a
+restarted controller does not know what the board shows), and again after the motor board
+restarted (its lamps went dark with its RAM).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Awaitable, Callable
+
+from drivers.errors import CommandRejected
+from drivers.motor_protocol import Buzz, Led
+from drivers.table_ui import Panel
+
+PANELS = tuple(Panel)
+ALARM = Buzz.ALARM             # the buzzer's pattern for a fault that waits for a person …
+ALARM_MS = 1500                # … and how long it sounds
+
+
+class Lamps:
+    def __init__(self, write: Callable[[int, int], Awaitable[None]], alarm: Callable[[], Awaitable[None]],
+                 warn: Callable[[str], None]) -> None:
+        self._write = write             # one panel's mask onto the board
+        self._sound = alarm             # the buzzer's alarm
+        self._warn = warn               # a command the board refused (a warning, never a stop)
+        self._wanted = {panel: 0 for panel in PANELS}
+        self._written: dict[int, int] = {}      # what the board shows, as far as this process knows
+        self._alarms = 0
+        self._wake = asyncio.Event()
+        self._wake.set()                        # every panel once, at start
+
+    def seat(self, side: int, dealer: bool, ready: bool) -> None:
+        """A seat's status: 庄 lit on the dealer's panel, 听 on a ready seat's."""
+        self._set(side, Led.DEALER, dealer)
+        self._set(side, Led.TING, ready)
+
+    def fault(self, latched: bool) -> None:
+        self._set(Panel.FRONT, Led.FAULT, latched)
+
+    def alarm(self) -> None:
+        """Sound the alarm once (alarms asked while one is being sent sound once more, not each)."""
+        self._alarms += 1
+        self._wake.set()
+
+    def relight(self) -> None:
+        """The motor board restarted: its lamps are dark; write every panel again."""
+        self._written.clear()
+        self._wake.set()
+
+    def lit(self, panel: int) -> int:
+        """The mask wanted on `panel`."""
+        return self._wanted[panel]
+
+    def _set(self, panel: int, bit: int, on: bool) -> None:
+        mask = self._wanted[panel]
+        wanted = mask | bit if on else mask & ~bit
+        if wanted != mask:
+            self._wanted[panel] = wanted
+            self._wake.set()
+
+    async def run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            if self._alarms:
+                self._alarms = 0
+                await self._sent(self._sound())
+            for panel, mask in self._wanted.items():
+                if self._written.get(panel) != mask:
+                    await self._sent(self._write(panel, mask))
+                    self._written[panel] = mask
+
+    async def _sent(self, command: Awaitable[None]) -> None:
+        try:
+            await command
+        except CommandRejected as error:
+            self._warn(str(error))
+
+
+__all__ = ["ALARM", "ALARM_MS", "Lamps"]

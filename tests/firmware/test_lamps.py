@@ -1,0 +1,118 @@
+"""The panels' lamps and the buzzer: what is lit follows the table, the latest mask only is written,
+every panel once at start and again after the motor board restarted."""
+
+import asyncio
+
+from drivers.errors import CommandRejected
+from drivers.messages import FaultCode
+from drivers.motor_protocol import Led
+from drivers.table_ui import Panel
+from firmware.faults import LatchedFault
+from firmware.lamps import Lamps
+from tests.asyncio_support import run
+
+
+class Board:
+    """The motor board's end: the lamps as written, the alarms sounded; each write waits for `go`."""
+
+    def __init__(self) -> None:
+        self.leds: dict[int, int] = {}
+        self.writes: list[tuple[int, int]] = []
+        self.alarms = 0
+        self.go = asyncio.Event()
+        self.go.set()
+        self.refuse = False
+
+    async def write(self, panel: int, mask: int) -> None:
+        await self.go.wait()
+        if self.refuse:
+            raise CommandRejected("motor", f"SetLeds(panel={panel}, mask={mask})", 2, "BAD_ARGUMENT")
+        self.leds[panel] = mask
+        self.writes.append((panel, mask))
+
+    async def alarm(self) -> None:
+        self.alarms += 1
+
+
+async def settled(lamps: Lamps, board: Board, want: dict[int, int]) -> None:
+    while {p: board.leds.get(p) for p in want} != want:      # (None: never written)
+        await asyncio.sleep(0)
+
+
+def test_the_dealer_a_ready_seat_and_a_fault_are_lit_and_put_out():
+    async def main():
+        board, warnings = Board(), []
+        lamps = Lamps(board.write, board.alarm, warnings.append)
+        task = asyncio.create_task(lamps.run())
+        try:
+            await settled(lamps, board, {p: 0 for p in Panel})
+            assert sorted(board.writes) == [(p, 0) for p in Panel]          # every panel once, at start
+            lamps.seat(2, dealer=True, ready=False)
+            lamps.seat(1, dealer=False, ready=True)
+            lamps.fault(True)
+            await settled(lamps, board, {2: Led.DEALER, 1: Led.TING, Panel.FRONT: Led.FAULT})
+            lamps.seat(2, dealer=False, ready=False)                         # the next hand's dealer …
+            lamps.seat(3, dealer=True, ready=False)
+            lamps.fault(False)
+            await settled(lamps, board, {2: 0, 3: Led.DEALER, Panel.FRONT: 0})
+            assert warnings == []
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+    run(main())
+
+
+def test_a_burst_of_changes_is_one_write_of_the_latest_and_a_restart_writes_every_panel_again():
+    async def main():
+        board = Board()
+        lamps = Lamps(board.write, board.alarm, lambda message: None)
+        task = asyncio.create_task(lamps.run())
+        try:
+            await settled(lamps, board, {p: 0 for p in Panel})
+            board.writes.clear()
+            board.go.clear()                                  # the board is slow: changes pile up
+            lamps.seat(0, dealer=True, ready=False)
+            await asyncio.sleep(0)
+            for ready in (True, False, True):
+                lamps.seat(0, dealer=True, ready=ready)
+            board.go.set()
+            await settled(lamps, board, {0: Led.DEALER | Led.TING})
+            assert board.writes == [(0, Led.DEALER), (0, Led.DEALER | Led.TING)]
+            board.writes.clear()
+            board.leds.clear()                                # the board restarted: dark
+            lamps.relight()
+            await settled(lamps, board, {0: Led.DEALER | Led.TING})
+            assert sorted(board.writes) == [(p, lamps.lit(p)) for p in Panel]
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+    run(main())
+
+
+def test_alarms_asked_together_sound_once_and_a_refused_write_is_a_warning():
+    async def main():
+        board, warnings = Board(), []
+        lamps = Lamps(board.write, board.alarm, warnings.append)
+        board.refuse = True
+        task = asyncio.create_task(lamps.run())
+        try:
+            lamps.alarm()
+            lamps.alarm()
+            while len(warnings) < len(Panel):
+                await asyncio.sleep(0)
+            assert board.alarms == 1 and "motor refused SetLeds(panel=0, mask=0): BAD_ARGUMENT" in warnings[0]
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+    run(main())
+
+
+def test_only_a_fault_that_waits_for_a_person_calls_one():
+    jam = LatchedFault(FaultCode.PUSH_JAM, 1, "push jam (unit 1, detail 3)", "motor")
+    assert jam.calls_a_person
+    for quiet in (LatchedFault(FaultCode.HATCH_OPEN, 0, "the service hatch is open", "interlock"),
+                  LatchedFault(FaultCode.LINK_LOST, 0, "motor link down", "controller"),
+                  LatchedFault(FaultCode.HOST_LOST, 0, "host lost (unit 0, detail 0)", "motor"),
+                  LatchedFault(FaultCode.EMERGENCY_STOP, 0, "emergency stop (unit 0, detail 0)", "motor")):
+        assert not quiet.calls_a_person, quiet
+    assert LatchedFault(FaultCode.EMERGENCY_STOP, 1, "emergency stop (unit 1, detail 0)", "motor").calls_a_person
