@@ -165,9 +165,13 @@ class LatchedFault:
 
     @property
     def calls_a_person(self) -> bool:
-        """It waits for a person (the alarm sounds): not one that clears itself, nor the stop the
-        controller asked, nor the board's note of the controller's own silence (cleared by it)."""
-        return not (self.interlock or self.stop_asked or self.code == FaultCode.HOST_LOST)
+        """A person must act (the alarm sounds): not the hatch's interlock (a person opened it), a link
+        episode or the board's note of the controller's own silence (the controller mends both), nor
+        the stop the controller asked.  A silent display and a full card clear by themselves once
+        mended, but only a person mends them (and a silent display cannot say so itself)."""
+        if self.stop_asked or self.code in (FaultCode.LINK_LOST, FaultCode.HOST_LOST):
+            return False
+        return not (self.code == FaultCode.HATCH_OPEN and self.source == "interlock")
 
     @property
     def stop_asked(self) -> bool:

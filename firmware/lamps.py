@@ -2,9 +2,10 @@
 
 What is lit: the dealer's 庄 lamp and a ready seat's 听 lamp on the seat panels (the presenter says
 so with each seat's status line), and the front panel's fault lamp while a fault is latched.  The
-buzzer sounds the alarm when a fault latches that waits for a person (a jam, a rejected set, the
-STOP key), so an owner across the room hears what the display shows; a fault that clears itself
-(the hatch interlock, a link episode, a silent display) is shown, not sounded.  The turn lamp and
+buzzer sounds the alarm when a fault latches that a person must mend (a jam, a rejected set, the
+STOP key, a silent display, a full card: `LatchedFault.calls_a_person`), so an owner across the
+room hears what the display shows (or, the display silent, cannot); the hatch's interlock and a
+link episode are shown, not sounded.  The turn lamp and
 the front panel's set-ready lamp are not driven.
 
 `Lamps` keeps the mask wanted on each panel and writes a panel when its mask changed, one command

@@ -108,8 +108,12 @@ def test_alarms_asked_together_sound_once_and_a_refused_write_is_a_warning():
 
 
 def test_only_a_fault_that_waits_for_a_person_calls_one():
-    jam = LatchedFault(FaultCode.PUSH_JAM, 1, "push jam (unit 1, detail 3)", "motor")
-    assert jam.calls_a_person
+    for loud in (LatchedFault(FaultCode.PUSH_JAM, 1, "push jam (unit 1, detail 3)", "motor"),
+                 LatchedFault(FaultCode.HATCH_OPEN, 0, "hatch opened while running (unit 0, detail 0)", "motor"),
+                 LatchedFault(FaultCode.DISPLAY, 0, "the display does not answer", "display"),
+                 LatchedFault(FaultCode.STORAGE, 0, "a disk write failed: [Errno 28] No space left", "storage"),
+                 LatchedFault(FaultCode.SET_MISMATCH, 0, "missing 1 × 一万 (1m)", "controller")):
+        assert loud.calls_a_person, loud
     for quiet in (LatchedFault(FaultCode.HATCH_OPEN, 0, "the service hatch is open", "interlock"),
                   LatchedFault(FaultCode.LINK_LOST, 0, "motor link down", "controller"),
                   LatchedFault(FaultCode.HOST_LOST, 0, "host lost (unit 0, detail 0)", "motor"),
