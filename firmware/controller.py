@@ -18,7 +18,6 @@ import logging
 import time
 from typing import Any, Awaitable, Callable, Coroutine, Sequence, TypeVar
 
-from drivers.display import Touched
 from drivers.errors import CommandRejected, LinkClosed, LinkError, LinkLost, NoResponse
 from drivers.messages import EventsDropped, FaultCleared, FaultCode, FaultRaised, Message, SnapshotDone, Status
 from drivers.motor import MotorBoard
@@ -38,6 +37,7 @@ from .build.registry import TileRegistry
 from .devices import Devices
 from .display_watch import DisplayWatch
 from .fault_desk import FaultDesk
+from .front import TableFront
 from .faults import ControllerFailure, FaultLatch, LatchedFault, SetRejected, board_fault_message
 from .guarded_tasks import GuardedTasks
 from .hand.ports import HandListener, HandPorts, KeyQueue, Press, pressed, record_dropped
@@ -104,7 +104,10 @@ class TableController:
         self.panel = FrontPanel(self.presenter.menu, recorder, settings)
         self.service = ServicePage(self._service_facts, self.presenter.service,
                                    lambda shown: self.presenter.show_page("service" if shown else "main"))
-        self.desk = FaultDesk(self.faults, recorder, self.presenter, page_behind=self._page_behind,
+        self.front = TableFront(self.panel, self.service, recorder, faults_active=lambda: self.faults.active,
+                                acknowledge=lambda: self._in_background(self.acknowledge_faults(), "acknowledge-faults"),
+                                rules=lambda: (self.ruleset.id, dict(self.ruleset.options)))
+        self.desk = FaultDesk(self.faults, recorder, self.presenter, page_behind=self.front.page_behind,
                               on_change=self._tell_watchers, alarm=self.lamps.alarm)
         self.watch(lambda: self.lamps.fault(self.faults.active))
         self._started_at = time.monotonic()
@@ -146,7 +149,7 @@ class TableController:
                        self.guard(asyncio.create_task(self.service.run(), name="service-page")),
                        self.guard(asyncio.create_task(self.lamps.run(), name="lamps"))]
         if self.devices.display is not None:
-            watch = DisplayWatch(self.devices.display, self.presenter, on_touch=self._on_touch,
+            watch = DisplayWatch(self.devices.display, self.presenter, on_touch=self.front.touch,
                                  on_silent=self.desk.display_silent, on_back=self.desk.display_back,
                                  on_warning=self._warn)
             self._tasks += [self.guard(asyncio.create_task(watch.events(), name="display-events")),
@@ -499,21 +502,6 @@ class TableController:
     def links_up(self) -> bool:
         return not self.links.down
 
-    def _on_touch(self, event: Touched) -> None:
-        """A button touched on the display (acted on as it is pressed, not as it is let go)."""
-        if not event.pressed:
-            return
-        if (event.page, event.component) == ("fault", "b_ack"):
-            self._in_background(self.acknowledge_faults(), "acknowledge-faults")
-        elif self.panel.wants_touch(event.page, event.component):     # (a page the table shows: DisplayWatch)
-            self.panel.touch(event.page, event.component, (self.ruleset.id, dict(self.ruleset.options)))
-        elif event.page == "service":
-            self.service.touch(event.component)
-
-    def _page_behind(self) -> str:
-        """The page a fault covers: the rules menu or the service page left open, else the main page."""
-        return "menu" if self.panel.menu_open else "service" if self.service.is_open else "main"
-
     def _service_facts(self) -> ServiceFacts:
         display = self.devices.display
         return ServiceFacts(self._version, self.ruleset.id, time.monotonic() - self._started_at,
@@ -610,16 +598,7 @@ class TableController:
         except ValueError:
             self.recorder.emit("warning", message=f"panel {event.panel} reported an unknown key {event.key}: ignored")
             return
-        if press.front and press.key == Key.CONFIRM and self.faults.active:
-            self._in_background(self.acknowledge_faults(), "acknowledge-faults")
-            return
-        if press.front and (self.service.wants(press.key, press.long, self.panel.menu_open)
-                            or self.panel.wants(press.key)):
-            if self.faults.active:      # the fault page stays up until 确认 clears it: the menus wait behind it
-                record_dropped(self.recorder, (press,), "fault_shown")
-            elif not (self.service.wants(press.key, press.long, self.panel.menu_open)
-                      and self.service.press(press.key, press.long)):
-                self.panel.press(press.key, (self.ruleset.id, dict(self.ruleset.options)))
+        if self.front.key(press):              # 确认 on a fault, the menus (firmware/front.py)
             return
         if self._hand is not None and self._hand.on_key(press):
             return
