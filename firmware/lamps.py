@@ -1,12 +1,13 @@
 """The panels' lamps and the buzzer (protocol.md §4.2: SetLeds, Buzzer).
 
 What is lit: the dealer's 庄 lamp and a ready seat's 听 lamp on the seat panels (the presenter says
-so with each seat's status line), and the front panel's fault lamp while a fault is latched.  The
+so with each seat's status line), the front panel's fault lamp while a fault is latched, and its
+set-ready lamp while the next set waits below, built and checked (the session says so).  The
 buzzer sounds the alarm when a fault latches that a person must mend (a jam, a rejected set, the
 STOP key, a silent display, a full card: `LatchedFault.calls_a_person`), so an owner across the
 room hears what the display shows (or, the display silent, cannot); the hatch's interlock and a
-link episode are shown, not sounded.  The turn lamp and
-the front panel's set-ready lamp are not driven.
+link episode are shown, not sounded.  The turn lamp is not driven: the table does not see whose turn
+it is (it sees the wall's takes, not who took).
 
 `Lamps` keeps the mask wanted on each panel and writes a panel when its mask changed, one command
 at a time from `run()` (through the controller, across link episodes, as the seat lines), the
@@ -48,6 +49,10 @@ class Lamps:
 
     def fault(self, latched: bool) -> None:
         self._set(Panel.FRONT, Led.FAULT, latched)
+
+    def set_ready(self, waiting: bool) -> None:
+        """The front panel's set-ready lamp: the next set is built, checked and waiting below."""
+        self._set(Panel.FRONT, Led.READY, waiting)
 
     def alarm(self) -> None:
         """Sound the alarm once (alarms asked while one is being sent sound once more, not each)."""

@@ -471,6 +471,7 @@ class TableSession:
                 hub.latch(fault)
         elif below is not None:
             await self.builder.restore(below)       # the builder's machine follows the set under the table
+            hub.lamps.set_ready(True)
         elif BUILDING_KEY in saved:
             begun = BuildInProgress.from_json(saved[BUILDING_KEY])
             self._build = asyncio.create_task(self._build_next(begun), name="resume-build")
@@ -483,6 +484,7 @@ class TableSession:
 
     def _drop_sets(self) -> None:
         self.journal.forget_hand()
+        self.hub.lamps.set_ready(False)
         self.store.submit(self.ledger.journal_swap, {}, (NEXT_SET_KEY, RAISED_SET_KEY, BUILDING_KEY, HAND_KEY, REJECTED_KEY))
 
     def _wall_stands_whole(self, wall: WallMap) -> bool:
@@ -560,6 +562,7 @@ class TableSession:
             return None
         # one transaction: killed between a drop and a put, a restart would know of no set below
         self.store.submit(self.ledger.journal_swap, {NEXT_SET_KEY: wall.to_json()}, (BUILDING_KEY,))
+        self.hub.lamps.set_ready(True)
         return wall
 
     async def _set_aside(self) -> None:
@@ -599,6 +602,7 @@ class TableSession:
         sides = self.plates.sides()
         await self.plates.push_in_and_lower(sides, lambda: hub.advance("pushed_in"))
         await self.plates.raise_walls(sides)
+        hub.lamps.set_ready(False)
         await self.builder.raised()
         await self._journal_raised(next_set)
         state = self._state()

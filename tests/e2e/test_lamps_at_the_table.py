@@ -78,3 +78,25 @@ def test_the_dealers_lamp_follows_the_deal_and_comes_back_after_the_board_restar
     starts = [e for e in log if e["event"] == "hand_start"]
     assert seen == [("first hand", [starts[0]["dealer"]]), "relit"]
     assert audit_events(log) == [] and not any(e["event"] == "fault" and e["code"] == "E01" for e in log)
+
+
+def test_the_set_ready_lamp_is_lit_while_the_next_set_waits_below():
+    """Lit once the next set is built and checked, out as it rises for its hand."""
+    front = []
+
+    async def watcher(table):
+        lit = table.world.set_leds
+
+        def set_leds(panel, mask):                  # every mask the board is given, in order
+            if panel == Panel.FRONT:
+                front.append(bool(mask & Led.READY))
+            lit(panel, mask)
+        table.world.set_leds = set_leds
+        await asyncio.Event().wait()
+
+    log = run(play("sichuan", 3, 2, watcher), timeout=120)
+    changes = [on for i, on in enumerate(front) if i == 0 or front[i - 1] != on]
+    # the first set: built, then raised; the second: built during the first hand, raised for the
+    # second; the third: built during the second hand, and still waiting below at the end
+    assert changes == [False, True, False, True, False, True], front
+    assert audit_events(log) == []
