@@ -18,6 +18,9 @@ from .controller import TableController
 from .hand.ports import record_dropped
 
 CENTRE_LIFT = 4
+# the tiles are in: 确认, or 升降 — the panels' key for the next hand (protocol.md §4.2), which a
+# person at the push-in presses as readily, and which used to wait in the queue, answering nothing
+PUSHED_IN_KEYS = (Key.CONFIRM, Key.LIFT)
 
 
 class Plates:
@@ -31,18 +34,19 @@ class Plates:
         return tuple(s for s in ruleset.players if ruleset.stacks_per_side[s])
 
     async def push_in(self) -> None:
-        """The centre opens; the players push every tile in and press 确认.  Then the message says the
-        machine is at work, so a second push-in (after a clear-out) reads as a new request."""
+        """The centre opens; the players push every tile in and press 确认 (or 升降, the panels' key for
+        the next hand).  Then the message says the machine is at work, so a second push-in (after a
+        clear-out) reads as a new request."""
         hub = self._hub
         # a 确认 that reached the table before this request pushed nothing in: pressed twice at 荒庄, or
         # one a board sent again — taken, it lowered the plates under the last hand's tiles (with no
         # dead wall nothing lay on them to refuse it: campaign 470018).  Not "before the centre
         # opened": a restarted controller that had not heard yet that the centre stood open counted
         # the 确认 the players pressed on its note as early, and waited for ever (campaign 510013)
-        record_dropped(hub.recorder, hub.keys.drop(lambda p: p.key == Key.CONFIRM), "before_push_in")
+        record_dropped(hub.recorder, hub.keys.drop(lambda p: p.key in PUSHED_IN_KEYS), "before_push_in")
         hub.presenter.phase(Phase.PUSH_IN, self._take_note())
         await self.centre(LiftPosition.DOWN)
-        await hub.next_key(tuple(hub.ruleset.players) + (Panel.FRONT,), (Key.CONFIRM,))
+        await hub.next_key(tuple(hub.ruleset.players) + (Panel.FRONT,), PUSHED_IN_KEYS)
         hub.presenter.phase(Phase.BUILDING)
 
     async def push_in_and_lower(self, sides: tuple[int, ...],

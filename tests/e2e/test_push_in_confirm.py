@@ -94,3 +94,22 @@ def test_a_confirm_pressed_before_the_centre_opened_does_not_confirm_the_push_in
     (dropped,) = [e for e in log if e["event"] == "keys_dropped" and e["why"] == "before_push_in"][:1]
     assert [(p["panel"], p["key"]) for p in dropped["presses"]] == [(ruleset.players[0], "CONFIRM")]
     assert [e["event"] for e in log].count("hand_end") == 2
+
+
+class LiftKey(WallWalker):
+    """Pushes the tiles in and presses 升降 (the panels' key for the next hand), never 确认."""
+
+    async def push_in(self) -> None:
+        await self.until(lambda: self.table.world.centre == LiftPosition.DOWN)
+        self.table.sweep()
+        self.table.press(self.ruleset.players[1], Key.LIFT)
+
+
+def test_the_lift_key_answers_the_push_in_as_confirm_does():
+    """升降 at 请推牌入池后按确认 raised nothing: it waited in the queue while the table waited for a
+    确认.  Now the next hand's walls rise on either key."""
+    events = io.StringIO()
+    run(run_simulated(get_region("sichuan").resolve(), hands=2, seed=3, events=events, players=LiftKey), timeout=120)
+    log = [json.loads(line) for line in events.getvalue().splitlines()]
+    assert [e["event"] for e in log].count("hand_end") == 2
+    assert not any(e["event"] == "keys_dropped" for e in log)
