@@ -112,6 +112,7 @@ class TableController:
         self.watch(lambda: self.lamps.fault(self.faults.active))
         self._started_at = time.monotonic()
         self._version = package_version()
+        self.card_room: Callable[[], tuple[int, int] | None] = lambda: None     # the session's last look (MB)
 
     # -- composing ------------------------------------------------------------------------------
 
@@ -507,7 +508,7 @@ class TableController:
         return ServiceFacts(self._version, self.ruleset.id, time.monotonic() - self._started_at,
                             {"motor": self.devices.motor.statistics(), "rfid": self.devices.rfid.statistics()},
                             tuple(sorted(self.links.down)), display.statistics() if display is not None else None,
-                            tuple(f.label for f in self.faults.latched()))
+                            tuple(f.label for f in self.faults.latched()), self.card_room())
 
     def storage_failed(self, error: BaseException) -> None:
         self.desk.storage_failed(error)

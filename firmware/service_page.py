@@ -1,5 +1,5 @@
-"""The technician's page on the public display (protocol.md §7.3 `service`): what runs here and how
-its links are, read at the table without a laptop.
+"""The technician's page on the public display (protocol.md §7.3 `service`): what runs here, how
+its links are and the room on its card, read at the table without a laptop.
 
 A long press of 菜单 on the front panel opens it (a short press opens the rules menu, as before).
 返回, a long 菜单 again, or the page's own 返回 button leave it; a short 菜单 leaves it for the rules
@@ -35,6 +35,7 @@ class ServiceFacts:
     links_down: tuple[str, ...]           # the boards whose link is down now
     display: DisplayStatistics | None     # None: no public display configured
     faults: tuple[str, ...]               # the labels latched now (E01 …)
+    card: tuple[int, int] | None = None   # the storage card's room at the last look (free, total MB)
 
 
 def service_lines(facts: ServiceFacts) -> list[str]:
@@ -44,6 +45,7 @@ def service_lines(facts: ServiceFacts) -> list[str]:
              *(_link_line(board, stats, board in facts.links_down) for board, stats in facts.links.items()),
              _display_line(facts.display),
              f"故障 {' '.join(facts.faults) if facts.faults else '无'}",
+             f"存储卡 剩余{facts.card[0]}MB 共{facts.card[1]}MB" if facts.card else "存储卡 未查",
              "按返回或长按菜单离开"]
     lines += [""] * (LINES - len(lines))
     return [_clipped(line) for line in lines[:LINES]]

@@ -141,6 +141,7 @@ class TableSession:
         self._hand_started: float | None = None
         self._fault_interval: Future | None = None     # the ledger's open fault interval, as the store gives it
         self.space = SpaceWatch(self._storage_folders())   # room on the card, asked after each hand
+        controller.card_room = self._card_room             # (the service page shows it)
         self._space_task: asyncio.Task | None = None
         controller.watch(self._note_faults)
 
@@ -265,6 +266,10 @@ class TableSession:
                         "--before YYYY-MM-DD --to DIR), or fit a larger card")
         else:
             self.hub.recorder.emit("storage_room", hand=0, free_mb=space.free_mb, total_mb=space.total_mb)
+
+    def _card_room(self) -> tuple[int, int] | None:
+        last = self.space.last
+        return (last.free_mb, last.total_mb) if last is not None else None
 
     def _recorder_file(self) -> str | None:
         """This run's flight recorder file, as the journal names it (None: the run keeps none)."""

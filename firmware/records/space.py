@@ -54,6 +54,7 @@ class SpaceWatch:
         self.paths = tuple(paths)
         self.floor = floor
         self.low = False
+        self.last: Space | None = None      # the room found at the last ask
         self._probe = probe
 
     async def change(self) -> Space | None:
@@ -62,6 +63,7 @@ class SpaceWatch:
         if not self.paths:
             return None
         space = await asyncio.to_thread(self._probe, self.paths)
+        self.last = space if space is not None else self.last
         if space is None or (space.free < self.floor) == self.low:
             return None
         self.low = not self.low

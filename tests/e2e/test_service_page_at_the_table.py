@@ -17,14 +17,14 @@ async def until(table, condition):
         await table.changed(table.changes.version)
 
 
-async def play(region_id, seed, hands, person):
+async def play(region_id, seed, hands, person, ledger_path=":memory:"):
     ruleset = get_region(region_id).resolve()
     table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
     await table.start("pty")
     events = io.StringIO()
     task = asyncio.create_task(person(table))
     try:
-        await run_simulated(ruleset, hands=hands, seed=seed, events=events, table=table)
+        await run_simulated(ruleset, hands=hands, seed=seed, events=events, table=table, ledger_path=ledger_path)
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
@@ -32,7 +32,7 @@ async def play(region_id, seed, hands, person):
     return read_events(events.getvalue().splitlines()), task
 
 
-def test_the_service_page_shows_during_play_and_gives_way_to_a_fault_and_back():
+def test_the_service_page_shows_during_play_and_gives_way_to_a_fault_and_back(tmp_path):
     seen = []
 
     async def technician(table):
@@ -40,7 +40,7 @@ def test_the_service_page_shows_during_play_and_gives_way_to_a_fault_and_back():
         await until(table, lambda: "请出牌" in table.display.text("main", "t_msg"))
         table.press("front", Key.MENU, long=True)
         await until(table, lambda: table.display.page == "service")
-        seen.append((line(0).split("规则 ")[-1], line(2).split()[:2], line(5)))
+        seen.append((line(0).split("规则 ")[-1], line(2).split()[:2], line(5), line(6).split("剩余")[0]))
         table.inject_fault("hatch_open")                               # a fault covers it …
         await until(table, lambda: table.display.page == "fault")
         table.clear_fault("hatch_open")
@@ -63,7 +63,7 @@ def test_the_service_page_shows_during_play_and_gives_way_to_a_fault_and_back():
         await until(table, lambda: table.display.page == "main")
         seen.append("done")
 
-    log, task = run(play("sichuan", 3, 2, technician), timeout=120)
-    assert seen == [("sichuan", ["电机板", "正常"], "故障 无"), "back", "done"], task
+    log, task = run(play("sichuan", 3, 2, technician, str(tmp_path / "table.db")), timeout=120)
+    assert seen == [("sichuan", ["电机板", "正常"], "故障 无", "存储卡 "), "back", "done"], task
     assert [e["result"] for e in log if e["event"] == "hand_end"] and audit_events(log) == []
     assert not any(e["event"] == "ruleset_chosen" for e in log)

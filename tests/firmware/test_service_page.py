@@ -32,7 +32,9 @@ def test_the_lines_say_what_runs_how_the_links_are_and_what_is_latched():
     assert lines[2] == "电机板 正常 重传3 错包2 超时0 恢复1 往返2ms"
     assert lines[3].startswith("读卡板 断开 重传0") and lines[3].endswith("往返无")
     assert lines[4] == "显示屏 指令1200 拒收4 重启1" and lines[5] == "故障 E01 E12"
-    assert service_lines(facts(faults=(), display=None))[4:6] == ["显示屏 未配置", "故障 无"]
+    assert lines[6] == "存储卡 未查" and lines[7] == "按返回或长按菜单离开"
+    assert service_lines(facts(faults=(), display=None, card=(3800, 29500)))[4:7] == \
+        ["显示屏 未配置", "故障 无", "存储卡 剩余3800MB 共29500MB"]
     for line in lines:
         assert len(line.encode(ENCODING)) <= LINE_BYTES
 
