@@ -1,4 +1,4 @@
-"""The panels' lamps and the buzzer (protocol.md §4.2: SetLeds, Buzzer).
+"""The panels' lamps and the buzzer (protocol.md §4.1: SetLeds, Buzzer).
 
 What is lit: the dealer's 庄 lamp and a ready seat's 听 lamp on the seat panels (the presenter says
 so with each seat's status line), the front panel's fault lamp while a fault is latched, and its

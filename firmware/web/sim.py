@@ -88,7 +88,7 @@ def parse_touch(page: Any, button: Any) -> tuple[str, str]:
 
 
 def lamp_names(masks: list[int]) -> dict[str, list[str]]:
-    """The lamps lit on each panel ("0"–"3", "front"), by the panels' Chinese names (protocol.md §4.2)."""
+    """The lamps lit on each panel ("0"–"3", "front"), by the panels' Chinese names (protocol.md §4.1)."""
     return {("front" if panel == Panel.FRONT else str(panel)): lamps_lit(mask) for panel, mask in zip(Panel, masks)}
 
 

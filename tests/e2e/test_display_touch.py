@@ -3,36 +3,11 @@
 Before, only the fault page's 确认 was wired: 菜单 on the main page and every button of the menu page
 did nothing when touched, while the front panel's keys worked."""
 
-import asyncio
-import io
-
 from firmware.panel import Settings
-from firmware.records.audit import audit_events, read_events
-from firmware.simulated import run_simulated
+from firmware.records.audit import audit_events
 from rulesets.regions import get_region
-from simulator import parse_faults
-from simulator.table import SimulatedTable
 from tests.asyncio_support import run
-
-
-async def until(table, condition):
-    while not condition():
-        await table.changed(table.changes.version)
-
-
-async def play(region_id, seed, hands, person, faults=(), settings_path=None):
-    ruleset = get_region(region_id).resolve()
-    table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles), faults=parse_faults(faults))
-    await table.start("pty")
-    events = io.StringIO()
-    task = asyncio.create_task(person(table))
-    try:
-        await run_simulated(ruleset, hands=hands, seed=seed, events=events, table=table, settings_path=settings_path)
-    finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        await table.stop()
-    return read_events(events.getvalue().splitlines())
+from tests.e2e.at_the_table import play, until
 
 
 def test_the_owner_chooses_the_next_ruleset_and_an_option_on_the_screen(tmp_path):

@@ -1,24 +1,15 @@
 """The lamps and the buzzer over the whole table: the dealer's 庄 lamp follows the deal, a fault that
 waits for a person lights the front panel's fault lamp and sounds the alarm, and a motor board that
 restarted (its lamps dark) is lit again.  Before, the controller never lit a lamp nor sounded the
-buzzer, though both are in the board's protocol (§4.2)."""
+buzzer, though both are in the board's protocol (§4.1)."""
 
 import asyncio
-import io
 
 from drivers.motor_protocol import Buzz, Key, Led
 from drivers.table_ui import Panel
-from firmware.records.audit import audit_events, read_events
-from firmware.simulated import run_simulated
-from rulesets.regions import get_region
-from simulator import parse_faults
-from simulator.table import SimulatedTable
+from firmware.records.audit import audit_events
 from tests.asyncio_support import run
-
-
-async def until(table, condition):
-    while not condition():
-        await table.changed(table.changes.version)
+from tests.e2e.at_the_table import play, until
 
 
 def lamps(table, panel):
@@ -28,21 +19,6 @@ def lamps(table, panel):
 def dealer_lit(table):
     """The sides whose 庄 lamp is lit."""
     return [side for side in range(4) if lamps(table, side) & Led.DEALER]
-
-
-async def play(region_id, seed, hands, person, faults=()):
-    ruleset = get_region(region_id).resolve()
-    table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles), faults=parse_faults(faults))
-    await table.start("pty")
-    events = io.StringIO()
-    task = asyncio.create_task(person(table))
-    try:
-        await run_simulated(ruleset, hands=hands, seed=seed, events=events, table=table)
-    finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        await table.stop()
-    return read_events(events.getvalue().splitlines())
 
 
 def test_a_jam_lights_the_fault_lamp_and_sounds_the_alarm_until_acknowledged():

@@ -1,35 +1,10 @@
 """The technician's page over the whole table: a long 菜单 shows it during play, it follows the
 links, a fault covers it and gives it back, and 返回 or its own button leave it."""
 
-import asyncio
-import io
-
 from drivers.motor_protocol import Key
-from firmware.records.audit import audit_events, read_events
-from firmware.simulated import run_simulated
-from rulesets.regions import get_region
-from simulator.table import SimulatedTable
+from firmware.records.audit import audit_events
 from tests.asyncio_support import run
-
-
-async def until(table, condition):
-    while not condition():
-        await table.changed(table.changes.version)
-
-
-async def play(region_id, seed, hands, person, ledger_path=":memory:"):
-    ruleset = get_region(region_id).resolve()
-    table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
-    await table.start("pty")
-    events = io.StringIO()
-    task = asyncio.create_task(person(table))
-    try:
-        await run_simulated(ruleset, hands=hands, seed=seed, events=events, table=table, ledger_path=ledger_path)
-    finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        await table.stop()
-    return read_events(events.getvalue().splitlines()), task
+from tests.e2e.at_the_table import play, until
 
 
 def test_the_service_page_shows_during_play_and_gives_way_to_a_fault_and_back(tmp_path):
@@ -63,7 +38,7 @@ def test_the_service_page_shows_during_play_and_gives_way_to_a_fault_and_back(tm
         await until(table, lambda: table.display.page == "main")
         seen.append("done")
 
-    log, task = run(play("sichuan", 3, 2, technician, str(tmp_path / "table.db")), timeout=120)
-    assert seen == [("sichuan", ["电机板", "正常"], "故障 无", "存储卡 "), "back", "done"], task
+    log = run(play("sichuan", 3, 2, technician, ledger_path=str(tmp_path / "table.db")), timeout=120)
+    assert seen == [("sichuan", ["电机板", "正常"], "故障 无", "存储卡 "), "back", "done"]
     assert [e["result"] for e in log if e["event"] == "hand_end"] and audit_events(log) == []
     assert not any(e["event"] == "ruleset_chosen" for e in log)

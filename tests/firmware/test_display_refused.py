@@ -9,12 +9,11 @@ import asyncio
 
 import pytest
 
-from drivers.display import Display
 from drivers.table_ui import Phase
-from firmware.display_watch import PING_S, SAY_REFUSED_S, DisplayWatch
-from firmware.presenter import Presenter
+from firmware.display_watch import PING_S, SAY_REFUSED_S
 from simulator import SimulatedTable
 from tests.asyncio_support import run
+from tests.firmware.watched_display import watched_display
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -27,17 +26,10 @@ async def shown(table: SimulatedTable, component: str, text: str) -> None:
 
 def test_a_refused_instruction_repaints_the_page_at_once_and_is_said_once_a_while():
     async def main():
-        table = SimulatedTable(speed=0)
-        where = await table.start()
-        display = await Display.open(where.display)
         now = [100.0]
         warnings: list[str] = []
-        presenter = Presenter(display, lambda side, line, text: None, 16)
-        watch = DisplayWatch(display, presenter, on_touch=lambda touch: None, on_silent=lambda why: None,
-                             on_back=lambda: None, on_warning=warnings.append, clock=lambda: now[0])
-        events = asyncio.create_task(watch.events())      # no pings: no repaint but the refusal's
-        try:
-            presenter.phase(Phase.DEAL)
+        async with watched_display(on_warning=warnings.append, clock=lambda: now[0]) as (table, display, presenter, watch):
+            presenter.phase(Phase.DEAL)                   # (no pings: no repaint but the refusal's)
             await shown(table, "t_msg", Phase.DEAL.value)
 
             async def spoiled_then_refused() -> None:
@@ -61,9 +53,4 @@ def test_a_refused_instruction_repaints_the_page_at_once_and_is_said_once_a_whil
             await spoiled_then_refused()
             await asyncio.wait_for(shown(table, "t_msg", Phase.DEAL.value), 10)
             assert len(warnings) == 2 and "refused 3 more instruction(s)" in warnings[1]
-        finally:
-            events.cancel()
-            await asyncio.gather(events, return_exceptions=True)
-            await display.close()
-            await table.stop()
     run(main())

@@ -9,37 +9,28 @@ import asyncio
 
 import pytest
 
-from drivers.display import Display, Touched
-from firmware.display_watch import DisplayWatch
-from firmware.presenter import Presenter
-from simulator import SimulatedTable
+from drivers.display import Touched
 from tests.asyncio_support import run
+from tests.firmware.watched_display import watched_display
 
 pytestmark = pytest.mark.timeout(60)
 
 
 def test_a_touch_on_a_page_the_table_left_repaints_the_page_showing_and_is_not_passed_on():
     async def main():
-        table = SimulatedTable(speed=0)
-        where = await table.start()
-        display = await Display.open(where.display)
         touches: list[Touched] = []
         heard = asyncio.Event()
-
-        async def until_heard(count: int) -> None:
-            while len(touches) < count:
-                heard.clear()
-                await asyncio.wait_for(heard.wait(), 10)
-        presenter = Presenter(display, lambda side, line, text: None, 16)
 
         def on_touch(touch: Touched) -> None:
             touches.append(touch)
             heard.set()
 
-        watch = DisplayWatch(display, presenter, on_touch=on_touch, on_silent=lambda why: None,
-                             on_back=lambda: None, on_warning=lambda message: None, clock=lambda: 0.0)
-        events = asyncio.create_task(watch.events())      # no pings: no repaint but the touch's
-        try:
+        async def until_heard(count: int) -> None:
+            while len(touches) < count:
+                heard.clear()
+                await asyncio.wait_for(heard.wait(), 10)
+
+        async with watched_display(on_touch=on_touch) as (table, display, presenter, watch):
             presenter.menu({"t_title": "规则选择"}, True)
             while table.display.page != "menu":
                 await table.changed(table.changes.version)
@@ -48,14 +39,9 @@ def test_a_touch_on_a_page_the_table_left_repaints_the_page_showing_and_is_not_p
                 await table.changed(table.changes.version)
             table.display.page = "menu"                    # … and the display shows it still (lost on the wire)
             table.touch("menu", "b_ok")
-            while table.display.page != "main":            # painted again by the touch alone
+            while table.display.page != "main":            # painted again by the touch alone (nothing pings)
                 await table.changed(table.changes.version)
             table.touch("main", "b_menu")                  # a page the table shows: passed on, pressed and let go
             await until_heard(2)
             assert touches == [Touched("main", "b_menu", True), Touched("main", "b_menu", False)]
-        finally:
-            events.cancel()
-            await asyncio.gather(events, return_exceptions=True)
-            await display.close()
-            await table.stop()
     run(main())
