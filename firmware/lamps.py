@@ -22,6 +22,7 @@ import asyncio
 from typing import Awaitable, Callable
 
 from drivers.errors import CommandRejected
+from drivers.messages import Status
 from drivers.motor_protocol import Buzz, Led
 from drivers.table_ui import Panel
 
@@ -39,6 +40,7 @@ class Lamps:
         self._wanted = {panel: 0 for panel in PANELS}
         self._written: dict[int, int] = {}      # what the board shows, as far as this process knows
         self._alarms = 0
+        self._unknown: set[str] = set()         # "lamps", "alarm": a board whose firmware lacks the command
         self._wake = asyncio.Event()
         self._wake.set()                        # every panel once, at start
 
@@ -81,17 +83,25 @@ class Lamps:
             self._wake.clear()
             if self._alarms:
                 self._alarms = 0
-                await self._sent(self._sound())
+                await self._sent("alarm", self._sound)
             for panel, mask in self._wanted.items():
                 if self._written.get(panel) != mask:
-                    await self._sent(self._write(panel, mask))
+                    await self._sent("lamps", lambda: self._write(panel, mask))
                     self._written[panel] = mask
 
-    async def _sent(self, command: Awaitable[None]) -> None:
+    async def _sent(self, what: str, command: Callable[[], Awaitable[None]]) -> None:
+        """One command; a refusal is a warning.  A board whose firmware does not know the command
+        (an older board, or one without lamps) is told once and not asked again."""
+        if what in self._unknown:
+            return
         try:
-            await command
+            await command()
         except CommandRejected as error:
-            self._warn(str(error))
+            if error.status == Status.UNKNOWN_COMMAND:
+                self._unknown.add(what)
+                self._warn(f"{error}: the motor board's firmware has no {what}; they are left off from now on")
+            else:
+                self._warn(str(error))
 
 
 __all__ = ["ALARM", "ALARM_MS", "Lamps"]

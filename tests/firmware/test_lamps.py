@@ -120,3 +120,27 @@ def test_only_a_fault_that_waits_for_a_person_calls_one():
                   LatchedFault(FaultCode.EMERGENCY_STOP, 0, "emergency stop (unit 0, detail 0)", "motor")):
         assert not quiet.calls_a_person, quiet
     assert LatchedFault(FaultCode.EMERGENCY_STOP, 1, "emergency stop (unit 1, detail 0)", "motor").calls_a_person
+
+
+def test_a_board_that_does_not_know_the_lamps_is_told_once_and_not_asked_again():
+    async def main():
+        board, warnings = Board(), []
+
+        async def unknown(panel, mask):
+            board.writes.append((panel, mask))
+            raise CommandRejected("motor", f"SetLeds(panel={panel}, mask={mask})", 1, "UNKNOWN_COMMAND")
+        lamps = Lamps(unknown, board.alarm, warnings.append)
+        task = asyncio.create_task(lamps.run())
+        try:
+            while not warnings:
+                await asyncio.sleep(0)
+            lamps.seat(1, dealer=True, ready=True)
+            lamps.alarm()
+            while board.alarms == 0:
+                await asyncio.sleep(0)
+            assert board.writes == [(0, 0)] and len(warnings) == 1
+            assert "UNKNOWN_COMMAND" in warnings[0] and "has no lamps" in warnings[0]
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+    run(main())
