@@ -37,8 +37,8 @@ from .build.registry import TileRegistry
 from .devices import Devices
 from .display_watch import DisplayWatch
 from .fault_desk import FaultDesk
-from .front import TableFront
 from .faults import ControllerFailure, FaultLatch, LatchedFault, SetRejected, board_fault_message
+from .front import TableFront
 from .guarded_tasks import GuardedTasks
 from .hand.ports import HandListener, HandPorts, KeyQueue, Press, pressed, record_dropped
 from .hub_ports import HubBuildPorts, HubEnrollPorts, HubHandPorts
