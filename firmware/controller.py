@@ -109,7 +109,7 @@ class TableController:
                                 rules=lambda: (self.ruleset.id, dict(self.ruleset.options)))
         self.desk = FaultDesk(self.faults, recorder, self.presenter, page_behind=self.front.page_behind,
                               on_change=self._tell_watchers, alarm=self.lamps.alarm)
-        self.watch(lambda: self.lamps.fault(self.faults.active))
+        self.watch(lambda: self.lamps.fault(self.faults.active, any(f.calls_a_person for f in self.faults.latched())))
         self._started_at = time.monotonic()
         self._version = package_version()
         self.card_room: Callable[[], tuple[int, int] | None] = lambda: None     # the session's last look (MB)

@@ -4,8 +4,9 @@ What is lit: the dealer's 庄 lamp and a ready seat's 听 lamp on the seat panel
 so with each seat's status line), the front panel's fault lamp while a fault is latched, and its
 set-ready lamp while the next set waits below, built and checked (the session says so).  The
 buzzer sounds the alarm when a fault latches that a person must mend (a jam, a rejected set, the
-STOP key, a silent display, a full card: `LatchedFault.calls_a_person`), so an owner across the
-room hears what the display shows (or, the display silent, cannot); the hatch's interlock and a
+STOP key, a silent display, a full card: `LatchedFault.calls_a_person`), and again every two minutes
+until someone acknowledges it, so an owner across the room hears what the display shows (or, the
+display silent, cannot); the hatch's interlock and a
 link episode are shown, not sounded.  The turn lamp is not driven: the table does not see whose turn
 it is (it sees the wall's takes, not who took).
 
@@ -29,17 +30,21 @@ from drivers.table_ui import Panel
 PANELS = tuple(Panel)
 ALARM = Buzz.ALARM             # the buzzer's pattern for a fault that waits for a person …
 ALARM_MS = 1500                # … and how long it sounds
+REMIND_S = 120.0               # sounded again this often while such a fault still waits
 
 
 class Lamps:
     def __init__(self, write: Callable[[int, int], Awaitable[None]], alarm: Callable[[], Awaitable[None]],
-                 warn: Callable[[str], None]) -> None:
+                 warn: Callable[[str], None], remind_s: float = REMIND_S) -> None:
         self._write = write             # one panel's mask onto the board
         self._sound = alarm             # the buzzer's alarm
         self._warn = warn               # a command the board refused (a warning, never a stop)
         self._wanted = {panel: 0 for panel in PANELS}
         self._written: dict[int, int] = {}      # what the board shows, as far as this process knows
         self._alarms = 0
+        self._waiting = False                   # a fault latched that a person must mend
+        self._sounded_at = float("-inf")        # (the loop's clock)
+        self._remind_s = remind_s
         self._unknown: set[str] = set()         # "lamps", "alarm": a board whose firmware lacks the command
         self._wake = asyncio.Event()
         self._wake.set()                        # every panel once, at start
@@ -49,8 +54,13 @@ class Lamps:
         self._set(side, Led.DEALER, dealer)
         self._set(side, Led.TING, ready)
 
-    def fault(self, latched: bool) -> None:
+    def fault(self, latched: bool, waiting: bool = False) -> None:
+        """The front panel's fault lamp: any fault latched; `waiting`: one a person must mend (the
+        alarm sounds again every `remind_s` until it is acknowledged)."""
         self._set(Panel.FRONT, Led.FAULT, latched)
+        if waiting != self._waiting:
+            self._waiting = waiting
+            self._wake.set()
 
     def set_ready(self, waiting: bool) -> None:
         """The front panel's set-ready lamp: the next set is built, checked and waiting below."""
@@ -78,16 +88,25 @@ class Lamps:
             self._wake.set()
 
     async def run(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
-            await self._wake.wait()
+            try:
+                await asyncio.wait_for(self._wake.wait(), self._reminder_in(loop.time()))
+            except asyncio.TimeoutError:
+                self._alarms += 1               # nobody came yet: again
             self._wake.clear()
             if self._alarms:
                 self._alarms = 0
+                self._sounded_at = loop.time()
                 await self._sent("alarm", self._sound)
             for panel, mask in self._wanted.items():
                 if self._written.get(panel) != mask:
                     await self._sent("lamps", lambda: self._write(panel, mask))
                     self._written[panel] = mask
+
+    def _reminder_in(self, now: float) -> float | None:
+        """Seconds until the alarm sounds again, while a fault waits for a person (None: it will not)."""
+        return max(0.0, self._sounded_at + self._remind_s - now) if self._waiting else None
 
     async def _sent(self, what: str, command: Callable[[], Awaitable[None]]) -> None:
         """One command; a refusal is a warning.  A board whose firmware does not know the command
@@ -104,4 +123,4 @@ class Lamps:
                 self._warn(str(error))
 
 
-__all__ = ["ALARM", "ALARM_MS", "Lamps"]
+__all__ = ["ALARM", "ALARM_MS", "Lamps", "REMIND_S"]

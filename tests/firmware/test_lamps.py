@@ -144,3 +144,28 @@ def test_a_board_that_does_not_know_the_lamps_is_told_once_and_not_asked_again()
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
     run(main())
+
+
+def test_the_alarm_sounds_again_while_a_fault_waits_for_a_person_and_stops_once_acknowledged():
+    async def main():
+        board = Board()
+        lamps = Lamps(board.write, board.alarm, lambda message: None, remind_s=0.01)
+        task = asyncio.create_task(lamps.run())
+        try:
+            lamps.fault(True, waiting=False)                  # the hatch's interlock: shown, not sounded
+            await settled(lamps, board, {Panel.FRONT: Led.FAULT})
+            assert board.alarms == 0
+            lamps.alarm()                                     # a jam latches …
+            lamps.fault(True, waiting=True)
+            while board.alarms < 3:                           # … and nobody comes
+                await asyncio.sleep(0.005)
+            lamps.fault(False, waiting=False)                 # acknowledged
+            await settled(lamps, board, {Panel.FRONT: 0})
+            count = board.alarms
+            lamps.seat(0, dealer=True, ready=False)
+            await settled(lamps, board, {0: Led.DEALER})
+            assert board.alarms == count                      # no reminder rides on later writes
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+    run(main())
