@@ -2,6 +2,8 @@
 every panel once at start and again after the motor board restarted."""
 
 import asyncio
+import contextlib
+from typing import AsyncIterator
 
 from drivers.errors import CommandRejected
 from drivers.messages import FaultCode
@@ -34,6 +36,16 @@ class Board:
         self.alarms += 1
 
 
+@contextlib.asynccontextmanager
+async def running(lamps: Lamps) -> AsyncIterator[None]:
+    task = asyncio.create_task(lamps.run())
+    try:
+        yield
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
 async def settled(lamps: Lamps, board: Board, want: dict[int, int]) -> None:
     while {p: board.leds.get(p) for p in want} != want:      # (None: never written)
         await asyncio.sleep(0)
@@ -43,8 +55,7 @@ def test_the_dealer_a_ready_seat_and_a_fault_are_lit_and_put_out():
     async def main():
         board, warnings = Board(), []
         lamps = Lamps(board.write, board.alarm, warnings.append)
-        task = asyncio.create_task(lamps.run())
-        try:
+        async with running(lamps):
             await settled(lamps, board, {p: 0 for p in Panel})
             assert sorted(board.writes) == [(p, 0) for p in Panel]          # every panel once, at start
             lamps.seat(2, dealer=True, ready=False)
@@ -56,9 +67,6 @@ def test_the_dealer_a_ready_seat_and_a_fault_are_lit_and_put_out():
             lamps.fault(False)
             await settled(lamps, board, {2: 0, 3: Led.DEALER, Panel.FRONT: 0})
             assert warnings == []
-        finally:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
     run(main())
 
 
@@ -66,8 +74,7 @@ def test_a_burst_of_changes_is_one_write_of_the_latest_and_a_restart_writes_ever
     async def main():
         board = Board()
         lamps = Lamps(board.write, board.alarm, lambda message: None)
-        task = asyncio.create_task(lamps.run())
-        try:
+        async with running(lamps):
             await settled(lamps, board, {p: 0 for p in Panel})
             board.writes.clear()
             board.go.clear()                                  # the board is slow: changes pile up
@@ -83,9 +90,6 @@ def test_a_burst_of_changes_is_one_write_of_the_latest_and_a_restart_writes_ever
             lamps.relight()
             await settled(lamps, board, {0: Led.DEALER | Led.TING})
             assert sorted(board.writes) == [(p, lamps.lit(p)) for p in Panel]
-        finally:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
     run(main())
 
 
@@ -94,16 +98,12 @@ def test_alarms_asked_together_sound_once_and_a_refused_write_is_a_warning():
         board, warnings = Board(), []
         lamps = Lamps(board.write, board.alarm, warnings.append)
         board.refuse = True
-        task = asyncio.create_task(lamps.run())
-        try:
+        async with running(lamps):
             lamps.alarm()
             lamps.alarm()
             while len(warnings) < len(Panel):
                 await asyncio.sleep(0)
             assert board.alarms == 1 and "motor refused SetLeds(panel=0, mask=0): BAD_ARGUMENT" in warnings[0]
-        finally:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
     run(main())
 
 
@@ -130,8 +130,7 @@ def test_a_board_that_does_not_know_the_lamps_is_told_once_and_not_asked_again()
             board.writes.append((panel, mask))
             raise CommandRejected("motor", f"SetLeds(panel={panel}, mask={mask})", 1, "UNKNOWN_COMMAND")
         lamps = Lamps(unknown, board.alarm, warnings.append)
-        task = asyncio.create_task(lamps.run())
-        try:
+        async with running(lamps):
             while not warnings:
                 await asyncio.sleep(0)
             lamps.seat(1, dealer=True, ready=True)
@@ -140,9 +139,6 @@ def test_a_board_that_does_not_know_the_lamps_is_told_once_and_not_asked_again()
                 await asyncio.sleep(0)
             assert board.writes == [(0, 0)] and len(warnings) == 1
             assert "UNKNOWN_COMMAND" in warnings[0] and "has no lamps" in warnings[0]
-        finally:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
     run(main())
 
 
@@ -150,8 +146,7 @@ def test_the_alarm_sounds_again_while_a_fault_waits_for_a_person_and_stops_once_
     async def main():
         board = Board()
         lamps = Lamps(board.write, board.alarm, lambda message: None, remind_s=0.01)
-        task = asyncio.create_task(lamps.run())
-        try:
+        async with running(lamps):
             lamps.fault(True, waiting=False)                  # the hatch's interlock: shown, not sounded
             await settled(lamps, board, {Panel.FRONT: Led.FAULT})
             assert board.alarms == 0
@@ -165,7 +160,4 @@ def test_the_alarm_sounds_again_while_a_fault_waits_for_a_person_and_stops_once_
             lamps.seat(0, dealer=True, ready=False)
             await settled(lamps, board, {0: Led.DEALER})
             assert board.alarms == count                      # no reminder rides on later writes
-        finally:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
     run(main())
