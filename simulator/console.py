@@ -96,7 +96,7 @@ class TableConsole:
 
     def _lamps(self, panel: int) -> str:
         """The lamps lit on a panel, as a person sees them ("" when none is)."""
-        lit = lamps_lit(self.table.world.leds.get(panel, 0))
+        lit = lamps_lit(self.table.world.lamps()[panel])
         return f"  lamps: {' '.join(lit)}" if lit else ""
 
     def _lift_line(self) -> str:

@@ -184,7 +184,7 @@ def table_view(table: SimulatedTable) -> dict[str, Any]:
         "faults": {"motor": [[int(c), u, d] for (c, u), d in table.motor.latched.items()],
                    "rfid": [[int(c), u, d] for (c, u), d in table.rfid.latched.items()]},
         "dice": list(world.dice),
-        "lamps": [world.leds.get(panel, 0) for panel in range(SIDES + 1)],      # seats 0–3, the front panel
+        "lamps": world.lamps(),
         "buzzer": [list(sound) for sound in world.buzzer[-5:]],
         "boots": {"motor": table.motor.boot_counter, "rfid": table.rfid.boot_counter,
                   "display": table.display.boots},

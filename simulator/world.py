@@ -86,6 +86,10 @@ class World:
             self.leds[panel] = mask
             self.changes.notify()
 
+    def lamps(self) -> list[int]:
+        """Each panel's lamp mask as a person sees it: seats 0–3, then the front panel."""
+        return [self.leds.get(panel, 0) for panel in Panel]
+
     def dark(self) -> None:
         """Every lamp out (the motor board restarted: they are driven from its RAM)."""
         if any(self.leds.values()):

@@ -2,9 +2,10 @@
 
 `SimulatorPort` is all the web server needs of a simulated table: what a person standing at it
 would see (`physical_state()`: the lifts, the walls' stack heights, how many tiles lie taken on
-the table top and in each read zone, the dice, the hatch, the seat displays), a finger on a key
-(`press()`) and on a button of the public display (`touch()`).  Never a tile's face: the faces the page draws face up come from the public table
-state (firmware/web/live.py), not from the simulator.
+the table top and in each read zone, the dice, the hatch, the seat displays, the lamps), a finger
+on a key (`press()`) and on a button of the public display (`touch()`).  Never a tile's face: the
+faces the page draws face up come from the public table state (firmware/web/live.py), not from the
+simulator.
 
 `InProcessSimulator` implements the port over a `simulator.SimulatedTable` running in this
 process; `ControlledSimulator` over the simulator's control channel (the simulator in its own
@@ -30,7 +31,6 @@ class SimulatorPort(Protocol):
 
     def press(self, panel: int, key: Key, long: bool = False) -> None:
         """Press `key` on panel 0–3 (a seat) or 4 (the front panel)."""
-
 
     async def touch(self, page: str, button: str) -> None:
         """Touch `button` of the display's `page` (`parse_touch`); TouchRefused when that page is not
@@ -117,7 +117,7 @@ class InProcessSimulator:
             "zones": [len(zone) for zone in world.zones],
             "mixer": len(world.mixer),
             "seat_displays": [list(lines) for lines in world.seat_displays],
-            "lamps": lamp_names([world.leds.get(panel, 0) for panel in Panel]),
+            "lamps": lamp_names(world.lamps()),
         }
 
     def press(self, panel: int, key: Key, long: bool = False) -> None:
