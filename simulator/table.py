@@ -295,11 +295,12 @@ class SimulatedTable:
         """Touch a button on the public display (pressed and let go); the page must be showing, as on
         a real screen."""
         try:
-            component = self.display.layout.page(page).component(button)
+            shown = self.display.layout.page(page)
+            component = shown.component(button)
         except KeyError as error:
             raise SimulatorError(f"touch: {error.args[0]}") from None
         if component.kind != "button":
-            buttons = [c.name for c in self.display.layout.page(page).components if c.kind == "button"]
+            buttons = [c.name for c in shown.components if c.kind == "button"]
             raise SimulatorError(f"touch: {page} {button} is a {component.kind}, not a button; the buttons of "
                                  f"{page}: {', '.join(buttons)}")
         try:

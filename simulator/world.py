@@ -92,9 +92,10 @@ class World:
 
     def dark(self) -> None:
         """Every lamp out (the motor board restarted: they are driven from its RAM)."""
-        if any(self.leds.values()):
-            self.changes.notify()
+        lit = any(self.leds.values())
         self.leds.clear()
+        if lit:
+            self.changes.notify()
 
     def sound(self, pattern: int, duration_ms: int) -> None:
         """The buzzer sounds (the last 50 kept, newest last)."""
