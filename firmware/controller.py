@@ -109,6 +109,7 @@ class TableController:
                                 rules=lambda: (self.ruleset.id, dict(self.ruleset.options)))
         self.desk = FaultDesk(self.faults, recorder, self.presenter, page_behind=self.front.page_behind,
                               on_change=self._tell_watchers, alarm=self.lamps.alarm)
+        self.watch(self.front.faults_changed)
         self.watch(lambda: self.lamps.fault(self.faults.active, any(f.calls_a_person for f in self.faults.latched())))
         self._started_at = time.monotonic()
         self._version = package_version()
@@ -148,6 +149,7 @@ class TableController:
                        asyncio.create_task(self._pump("rfid", self.devices.rfid), name="pump-rfid")]
         self._tasks = [*self._pumps, self.guard(asyncio.create_task(self.seat_lines.run(), name="seat-writer")),
                        self.guard(asyncio.create_task(self.service.run(), name="service-page")),
+                       self.guard(asyncio.create_task(self.front.run(), name="front-idle")),
                        self.guard(asyncio.create_task(self.lamps.run(), name="lamps"))]
         if self.devices.display is not None:
             watch = DisplayWatch(self.devices.display, self.presenter, on_touch=self.front.touch,

@@ -225,6 +225,12 @@ class FrontPanel:
         if not menu.open:
             self._menu = None
 
+    def leave(self) -> None:
+        """Close an open menu as 返回 does (its unsaved changes forgotten)."""
+        if self.menu_open:
+            assert self._menu is not None
+            self._after(self._menu.press(Key.BACK))
+
     def take_choice(self) -> tuple[str, dict[str, str]] | None:
         choice, self._choice = self._choice, None
         return choice
