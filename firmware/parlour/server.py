@@ -23,7 +23,7 @@ from aiohttp import WSMsgType, web
 
 from ..records.history import HistoryError
 from ..web.api import ApiError, day_arg, int_arg
-from ..web.server import SETTINGS, STATIC, AppServer, WebSettings, _access, _error, _json
+from ..web.server import SETTINGS, STATIC, AppServer, WebSettings, _access, _error, _json, _json_errors
 from .watcher import ParlourWatcher
 
 PAGE = Path(__file__).with_name("static") / "parlour.html"
@@ -35,7 +35,7 @@ MAX_LIMIT = 500
 
 
 def build_app(watcher: ParlourWatcher, settings: WebSettings = WebSettings()) -> web.Application:
-    app = web.Application(middlewares=[_access])
+    app = web.Application(middlewares=[_json_errors, _access])
     app[SETTINGS] = settings
     app[WATCHER] = watcher
     app[SOCKETS] = weakref.WeakSet()

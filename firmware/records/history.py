@@ -83,10 +83,16 @@ class Hours:
 
 
 def parse_day(text: str) -> date:
+    """A calendar day, YYYY-MM-DD, that the clock can count from (1970 to 9998)."""
     try:
-        return date.fromisoformat(text)
+        day = date.fromisoformat(text)
     except ValueError:
         raise HistoryError(f"day {text!r}: give a date as YYYY-MM-DD, e.g. 2026-11-30") from None
+    try:
+        day_bounds(day)
+    except (OverflowError, ValueError, OSError):
+        raise HistoryError(f"day {text!r}: out of the clock's range; give a date from 1970 to 9998") from None
+    return day
 
 
 def day_bounds(day: date) -> tuple[float, float]:

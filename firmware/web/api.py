@@ -10,6 +10,7 @@ only while the table is the simulator.  Ledger reads run in a worker thread, nev
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping
@@ -45,16 +46,21 @@ Method = Callable[[Context, Mapping[str, Any]], Awaitable[Any]]
 
 # -- arguments ----------------------------------------------------------------------------------------
 
+LARGEST = 2**63 - 1         # the ledger's numbers are SQLite integers
+
+
 def int_arg(params: Mapping[str, Any], name: str, default: int | None = None, minimum: int = 0) -> int | None:
+    """A whole number, from a query's text or a JSON integer (not 1.5, not true)."""
     value = params.get(name)
     if value is None or value == "":
         return default
-    try:
-        number = int(value) if not isinstance(value, bool) else None
-    except (TypeError, ValueError):
-        number = None
-    if number is None or number < minimum:
-        raise ApiError(400, f"{name}={value!r}: give a whole number of at least {minimum}")
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        number = int(value)
+    if number is None or not minimum <= number <= LARGEST:
+        raise ApiError(400, f"{name}={value!r}: give a whole number from {minimum} to {LARGEST}")
     return number
 
 
@@ -63,9 +69,12 @@ def float_arg(params: Mapping[str, Any], name: str) -> float | None:
     if value is None or value == "":
         return None
     try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise ApiError(400, f"{name}={value!r}: give a time in seconds since 1970 (e.g. 1767225600)") from None
+        number = float(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else math.nan
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number):
+        raise ApiError(400, f"{name}={value!r}: give a time in seconds since 1970 (e.g. 1767225600)")
+    return number
 
 
 def day_arg(params: Mapping[str, Any]):
@@ -239,7 +248,8 @@ async def hours_export(ctx: Context, params: Mapping[str, Any]) -> str:
     by = params.get("by", "day")
     if by not in ("day", "session"):
         raise ApiError(400, f"by={by!r}: give by=day or by=session")
-    rows = await _read(ctx, history.day_hours, day_arg(params)) if by == "day" else await _read(ctx, history.session_hours)
+    day = day_arg(params)           # checked whichever way the hours are cut: a bad day is never ignored
+    rows = await _read(ctx, history.day_hours, day) if by == "day" else await _read(ctx, history.session_hours)
     return hours_csv(rows)
 
 

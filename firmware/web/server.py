@@ -92,7 +92,7 @@ def parse_listen(text: str, token: str | None = None) -> WebSettings:
 # -- the app ------------------------------------------------------------------------------------------
 
 def build_app(live: LiveTable, history: History | None, settings: WebSettings = WebSettings()) -> web.Application:
-    app = web.Application(middlewares=[_access])
+    app = web.Application(middlewares=[_json_errors, _access])
     app[CONTEXT] = Context(live, history, package_version(), time.monotonic())   # uptime: not the wall clock, which can jump
     app[SOCKETS] = weakref.WeakSet()
     app[SETTINGS] = settings
@@ -148,8 +148,10 @@ async def _params(request: web.Request) -> dict[str, Any]:
             raise ApiError(415, "send the arguments as a JSON body (Content-Type: application/json)")
         try:
             body = await request.json()
-        except ValueError:
-            raise ApiError(400, "the body is not JSON") from None
+        except LookupError:
+            raise ApiError(415, f"charset {request.charset!r}: send the JSON body as UTF-8") from None
+        except (ValueError, RecursionError):
+            raise ApiError(400, "the body is not JSON (or nests deeper than any argument does)") from None
         if not isinstance(body, dict):
             raise ApiError(400, "the body must be a JSON object")
         params.update(body)
@@ -174,6 +176,32 @@ def _csv(export: Callable[[Context, Mapping[str, Any]], Awaitable[str]], filenam
         return web.Response(text=text, content_type="text/csv", charset="utf-8",
                             headers={"Content-Disposition": f'attachment; filename="{filename}"'})
     return handler
+
+
+@web.middleware
+async def _json_errors(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+    """The API answers every error as `{"error": …}` in one line (an unknown path, a wrong method, a
+    body too large), and a request that fails by a bug is logged and answered 500, never a traceback."""
+    try:
+        return await handler(request)
+    except web.HTTPException as error:
+        if not request.path.startswith(("/api/", "/websocket")) or error.status < 400:
+            raise
+        if request.path.startswith("/websocket"):
+            return _error(error.status, "open /websocket as a WebSocket (docs/api.md)")
+        return _error(error.status, _HTTP_ERRORS.get(error.status, error.reason))
+    except (asyncio.CancelledError, ConnectionError):
+        raise
+    except Exception:
+        log.exception("web view: %s %s failed", request.method, request.path)
+        return _error(500, f"{request.method} {request.path} failed (logged on the table); the table plays on")
+
+
+_HTTP_ERRORS = {
+    404: "no such API path: see docs/api.md for the paths",
+    405: "this path does not take that method: see docs/api.md",
+    413: "the body is too large: the API's arguments take a few hundred bytes",
+}
 
 
 # -- access --------------------------------------------------------------------------------------------
@@ -239,8 +267,8 @@ async def rpc_reply(ctx: Context, client: Client, text: str) -> str | None:
     """One JSON-RPC request → its encoded reply (None for a notification, which has no id)."""
     try:
         request = json.loads(text)
-    except ValueError:
-        return _rpc_error(None, -32700, "parse error: the message is not JSON")
+    except (ValueError, RecursionError):
+        return _rpc_error(None, -32700, "parse error: the message is not JSON (or nests deeper than any request does)")
     if not isinstance(request, dict) or request.get("jsonrpc") != "2.0" or not isinstance(request.get("method"), str):
         return _rpc_error(request.get("id") if isinstance(request, dict) else None, -32600,
                           "invalid request: send {\"jsonrpc\": \"2.0\", \"method\": …, \"id\": …}")
@@ -256,6 +284,9 @@ async def rpc_reply(ctx: Context, client: Client, text: str) -> str | None:
             return _rpc_error(rid, -32601, f"method not found: {method}; see docs/api.md")
     except ApiError as error:
         return _rpc_error(rid, -32601 if error.status == 404 else -32602 if error.status == 400 else error.status, str(error))
+    except Exception:                   # a bug: said and logged; the socket and its subscription stay
+        log.exception("web view: %s failed", method)
+        return _rpc_error(rid, -32603, f"internal error: {method} failed (logged on the table); the table plays on")
     if rid is None:
         return None
     return json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}, ensure_ascii=False)

@@ -79,7 +79,7 @@ def parse_press(panel: Any, key: Any, long: Any = False) -> tuple[int, Key, bool
 def parse_touch(page: Any, button: Any) -> tuple[str, str]:
     """A touch from the API's JSON: a page of the display's layout and one of its buttons."""
     pages = {p.name: p for p in LAYOUT.pages}
-    if page not in pages:
+    if not isinstance(page, str) or page not in pages:
         raise PressError(f"page {page!r}: give a page of the display: {', '.join(pages)}")
     buttons = [c.name for c in pages[page].components if c.kind == "button"]
     if button not in buttons:

@@ -61,6 +61,10 @@ def test_the_page_and_its_api_show_every_table_and_the_recent_hands(broker, tmp_
                 hands = (await (await client.get(f"/api/parlour/hands?table=a1&day={today}")).json())["result"]
                 bad = await client.get("/api/parlour/hands?day=yesterday")
                 bad_body = await bad.json()
+                for path, status in (("/api/parlour/hands?day=9999-12-31", 400), ("/api/parlour/hands?limit=1e9", 400),
+                                     ("/api/parlour/nothing", 404)):
+                    wrong = await client.get(path)
+                    assert wrong.status == status and "\n" not in (await wrong.json())["error"]["message"], path
                 changes = (await (await client.get("/api/parlour/changes")).json())["result"]
                 page = await (await client.get("/")).text()
                 script = await client.get("/static/app.js")

@@ -132,7 +132,17 @@ def test_a_recorder_that_no_longer_holds_the_hand_says_so(played, tmp_path, list
     ("/api/hands?day=30-11-2026", 400, "YYYY-MM-DD"),
     ("/api/hands?limit=lots", 400, "whole number"),
     ("/api/hands?since=yesterday", 400, "seconds since 1970"),
-    ("/api/hands?after=-1", 400, "whole number of at least 0"),
+    ("/api/hands?after=-1", 400, "whole number from 0"),
+    ("/api/hands?limit=9223372036854775808", 400, "whole number from 1 to 9223372036854775807"),
+    ("/api/hands/99999999999999999999999", 400, "whole number"),
+    ("/api/hands/1.5", 400, "whole number"),
+    ("/api/hands?since=nan", 400, "seconds since 1970"),
+    ("/api/hands?day=9999-12-31", 400, "out of the clock's range"),
+    ("/api/sessions?day=0001-01-01", 400, "out of the clock's range"),
+    ("/api/hands.csv?day=9999-12-31", 400, "out of the clock's range"),
+    ("/api/hours.csv?by=session&day=bad", 400, "YYYY-MM-DD"),
+    ("/api/nothing", 404, "no such API path"),
+    ("/websocket", 400, "as a WebSocket"),
     ("/api/hands/999", 404, "no hand 999"),
     ("/api/hours.csv?by=week", 400, "by=day or by=session"),
     ("/api/sim/state", 404, "not the simulator"),
@@ -144,6 +154,30 @@ def test_a_wrong_request_gets_one_line_saying_what_to_do(played, path, status, w
         error = await result(await client.get(path), status)
         assert words in error["message"] and "\n" not in error["message"] and error["code"] == status
     serve(LiveTable(), db, test)
+
+
+def test_a_wrong_method_or_body_gets_one_line_of_json_and_a_bug_a_logged_500(played, monkeypatch, caplog):
+    db, _, _ = played
+    import firmware.web.api as api
+
+    def broken(ctx, params):
+        raise KeyError("a bug")
+    monkeypatch.setitem(api.METHODS, "server.info", broken)
+
+    async def test(client):
+        error = await result(await client.post("/api/hands", json={}), 405)
+        assert "method" in error["message"]
+        nested = "[" * 100000 + "]" * 100000
+        error = await result(await client.post("/api/sim/key", data=nested, headers={"Content-Type": "application/json"}), 400)
+        assert "not JSON" in error["message"]
+        error = await result(await client.post("/api/sim/key", data="{}",
+                                               headers={"Content-Type": "application/json; charset=bogus-xyz"}), 415)
+        assert "UTF-8" in error["message"]
+        error = await result(await client.get("/api/server/info"), 500)
+        assert "logged" in error["message"] and "\n" not in error["message"]
+        assert (await client.get("/api/hands?limit=1")).status == 200       # and the server serves on
+    serve(LiveTable(), db, test)
+    assert "KeyError: 'a bug'" in caplog.text
 
 
 def test_a_real_table_is_read_only(played):
@@ -187,6 +221,15 @@ def test_the_websocket_speaks_json_rpc(played):
         assert (await ws.receive_json())["error"]["code"] == -32700
         await ws.send_json({"jsonrpc": "2.0", "method": "sim.key", "params": {"panel": 0, "key": "hu"}, "id": 11})
         assert (await ws.receive_json())["error"]["code"] == -32601    # not the simulator: nothing to press
+        for rid, params in enumerate(({"id": 99999999999999999999999}, {"id": 1.5}, {"id": True}), 12):
+            await ws.send_json({"jsonrpc": "2.0", "method": "history.hand", "params": params, "id": rid})
+            assert (await ws.receive_json())["error"]["code"] == -32602
+        await ws.send_json({"jsonrpc": "2.0", "method": "history.sessions", "params": {"day": "9999-12-31"}, "id": 15})
+        assert (await ws.receive_json())["error"]["code"] == -32602
+        await ws.send_str('{"a":' * 5000 + "1" + "}" * 5000)
+        assert (await ws.receive_json())["error"]["code"] == -32700
+        await ws.send_json({"jsonrpc": "2.0", "method": "history.hands", "params": {"limit": 1}, "id": 16})
+        assert [h["number"] for h in (await ws.receive_json())["result"]] == [1]    # the socket stayed open
         await ws.close()
     serve(live, db, test)
 

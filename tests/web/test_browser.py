@@ -91,6 +91,12 @@ def test_the_simulator_page_draws_the_walls_and_its_keys_play_the_table(tmp_path
     run(go(), timeout=120)
 
 
+async def wider_than_the_window(page):
+    """How far the page reaches past the window's right edge (px): a line that cannot wrap (a
+    recorder line's fields) pushed columns off the screen."""
+    return await page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+
+
 def test_history_hand_and_hours_pages_show_the_ledger(tmp_path):
     db, events = tmp_path / "t.db", tmp_path / "e.jsonl"
 
@@ -109,6 +115,7 @@ def test_history_hand_and_hours_pages_show_the_ledger(tmp_path):
             await page.locator("#sound").wait_for()                     # the audit found the hand sound
             assert await page.locator("#events tr").count() > 10
             assert "第1局" in await text_of(page, "#title")
+            assert await wider_than_the_window(page) <= 0
             await page.goto(base + "/hours")
             await page.locator("#days tr[data-key]").first.wait_for()
             assert (await text_of(page, "#days tr[data-key] td:last-child")).strip() == "2"

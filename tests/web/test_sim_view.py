@@ -58,7 +58,9 @@ def test_a_touch_names_a_button_of_a_page_and_is_refused_on_a_page_not_showing()
     assert parse_touch("menu", "b_opt5") == ("menu", "b_opt5")
     for page, button, words in (("attic", "b_ok", "give a page of the display: main, menu, fault, service"),
                                 ("main", "t_msg", "page main has no button 't_msg'; its buttons are b_menu"),
-                                ("menu", None, "has no button None")):
+                                ("menu", None, "has no button None"),
+                                (["main"], "b_menu", "give a page of the display"),
+                                ({"a": 1}, "b_menu", "give a page of the display")):
         with pytest.raises(PressError, match=words):
             parse_touch(page, button)
 
