@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from firmware.records.history import HistoryError, day_bounds, parse_day
-from firmware.records.recorder_files import LedgerUnreadable, RecorderFile, move_off, needed_files, survey
+from firmware.records.recorder_files import LedgerUnreadable, RecorderFile, held_open, move_off, needed_files, survey
 
 from .errors import UserError
 from .files import table_config
@@ -47,8 +47,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def records(args: argparse.Namespace) -> int:
     folder, ledger = _places(args)
+    if args.action == "move" and not ledger.is_file():
+        unknown = (f"no ledger at {ledger}: its journal says which recorders the table still needs; name it "
+                   "with --db FILE (table.db in the table's state folder)")
+        if not args.dry_run:
+            raise UserError(f"{unknown}, or move the files by hand")
+        print(f"{unknown}: without it a move is refused")
     try:
-        files = survey(folder, needed_files(ledger))
+        files = survey(folder, {**needed_files(ledger), **held_open(folder)})
     except LedgerUnreadable as error:
         raise UserError(f"{error}; name the ledger with --db, or move the files by hand") from None
     if args.action == "move":

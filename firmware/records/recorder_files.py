@@ -54,6 +54,42 @@ def needed_files(ledger: Path) -> dict[Path, str]:
     return needed
 
 
+def held_open(folder: Path) -> dict[Path, str]:
+    """The files in `folder` a running program holds open (a table writing its recorder, whatever its
+    ledger says: a simulated run, a table started with another state folder), from /proc; the
+    programs this user may not look into are passed over."""
+    folder = folder.resolve()
+    held: dict[Path, str] = {}
+    for pid in (entry for entry in os.listdir("/proc") if entry.isdigit()) if os.path.isdir("/proc") else ():
+        for target in _open_files(pid):
+            path = Path(target)
+            if path.parent == folder and path.suffix == ".jsonl":
+                held.setdefault(path, f"a running program (pid {pid}, {_program(pid)}) has it open")
+    return held
+
+
+def _open_files(pid: str) -> list[str]:
+    """What a process holds open (nothing for one gone meanwhile, or not ours to look into)."""
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return []
+    targets = []
+    for fd in fds:
+        try:
+            targets.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
+        except OSError:
+            continue                        # closed meanwhile (the listing's own, for one)
+    return targets
+
+
+def _program(pid: str) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text(encoding="utf-8", errors="replace").strip() or "?"
+    except OSError:
+        return "?"
+
+
 class LedgerUnreadable(Exception):
     """The ledger (and its journal) could not be read: which files the table needs is unknown."""
 
@@ -122,4 +158,4 @@ def _json(text: str | None) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-__all__ = ["LedgerUnreadable", "RecorderFile", "move_off", "needed_files", "survey"]
+__all__ = ["LedgerUnreadable", "RecorderFile", "held_open", "move_off", "needed_files", "survey"]

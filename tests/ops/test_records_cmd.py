@@ -84,6 +84,8 @@ def test_move_takes_only_old_files_the_table_no_longer_needs_and_checks_each_cop
     (["move", "--before", "June", "--to", "STICK"], "--before: day 'June': give a date as YYYY-MM-DD"),
     (["move", "--before", "2026-06-01", "--to", "NOWHERE"], "not a folder you can write in"),
     (["move", "--before", "2026-06-01", "--to", "EVENTS"], "is the recorders' folder itself"),
+    (["move", "--before", "0001-01-01", "--to", "STICK"], "--before: day '0001-01-01': out of the clock's range"),
+    (["move", "--before", "9999-12-31", "--to", "STICK"], "--before: day '9999-12-31': out of the clock's range"),
 ])
 def test_a_wrong_move_is_one_line_and_moves_nothing(card, capsys, args, words):
     tmp_path, files = card
@@ -118,3 +120,32 @@ def test_a_hand_whose_recorder_was_moved_off_says_so_on_its_page(tmp_path):
     hand = History(tmp_path / "table.db").hands()[0]
     with pytest.raises(HistoryError, match=r"its recorder gone.jsonl is no longer in its folder \(moved off the card"):
         hand_events(hand)
+
+
+def test_without_its_ledger_nothing_moves(card, capsys):
+    """Which files the table still needs is in its ledger's journal: with none found, a move is refused
+    (the file a table is writing would go, and the rest of its run's evidence with it)."""
+    tmp_path, files = card
+    (tmp_path / "stick").mkdir()
+    args = ["records", "move", "--folder", str(tmp_path / "events"), "--db", str(tmp_path / "nowhere.db"),
+            "--before", "2026-06-01", "--to", str(tmp_path / "stick")]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "no ledger at" in err and "--db FILE" in err and err.count("\n") == 1
+    assert main([*args, "--dry-run"]) == 0
+    assert "without it a move is refused" in capsys.readouterr().out
+    assert all(path.exists() for path in files.values())
+
+
+def test_a_file_a_running_program_is_writing_is_kept_whatever_the_ledger_says(card, capsys):
+    """A simulated run, or a table started with another state folder, writes a recorder its ledger
+    does not name: the file held open is kept."""
+    tmp_path, files = card
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    with open(files["2026-01-01"], "a", encoding="utf-8") as writing:
+        assert _records(tmp_path, "move", "--before", "2026-06-01", "--to", str(stick)) == 0
+        out = capsys.readouterr().out
+        assert f"kept 20260101-090000-11.jsonl: a running program (pid {os.getpid()}," in out
+        writing.write("\n")
+    assert files["2026-01-01"].exists() and not (stick / "20260101-090000-11.jsonl").exists()
