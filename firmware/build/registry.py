@@ -10,7 +10,7 @@ import sqlite3
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from rulesets.tiles import Tile
 
@@ -35,6 +35,53 @@ class Registered:
 
 class RegistryError(Exception):
     """An enrollment that would make the registry inconsistent."""
+
+
+class ExportError(ValueError):
+    """A registry export that is not one: which entry, and what is wrong with it."""
+
+
+SETS = (0, 1)       # a table holds two sets (two back colours)
+
+
+def export_entries(raw: object, most: Mapping[Tile, int]) -> list[Registered]:
+    """The tags of a registry export ({uid hex: {"tile", "set", "copy"}}), each checked: a UID in
+    hex, set 0 or 1, a tile kind a table can hold, a copy that kind has (`most`: the copies of each
+    kind in the fullest set), and no tag or (set, tile, copy) twice — so that a wrong file is refused
+    before anything is saved, never taken for a foreign tile at the table."""
+    if not isinstance(raw, dict):
+        raise ExportError("it is not a JSON object of {uid: {tile, set, copy}}")
+    entries, seen = [], {}
+    for uid, entry in raw.items():
+        entries.append(_entry(uid, entry, most))
+        place = (entries[-1].tile_set, entries[-1].kind, entries[-1].copy)
+        if place in seen:
+            raise ExportError(f"tags {seen[place]} and {uid} are both set {place[0]} {place[1]} copy {place[2]}")
+        seen[place] = uid
+    return entries
+
+
+def _entry(uid: object, entry: object, most: Mapping[Tile, int]) -> Registered:
+    if not isinstance(entry, dict) or not {"tile", "set", "copy"} <= entry.keys():
+        raise ExportError(f"tag {uid}: give {{\"tile\", \"set\", \"copy\"}}")
+    try:
+        tag = bytes.fromhex(str(uid))
+    except ValueError:
+        tag = b""
+    if not tag:
+        raise ExportError(f"tag {uid!r}: a UID is written in hex, e.g. e004010a21582f87")
+    try:
+        kind = Tile.parse(entry["tile"]) if isinstance(entry["tile"], str) else None
+    except ValueError:
+        kind = None
+    if kind is None or kind not in most:
+        raise ExportError(f"tag {uid}: tile {entry['tile']!r} is no tile a table holds (e.g. \"1m\", \"7z\", \"1f\")")
+    tile_set, copy = entry["set"], entry["copy"]
+    if type(tile_set) is not int or tile_set not in SETS:
+        raise ExportError(f"tag {uid}: set {tile_set!r}: a table's sets are 0 and 1")
+    if type(copy) is not int or not 0 <= copy < most[kind]:
+        raise ExportError(f"tag {uid}: copy {copy!r} of {kind}: give 0 to {most[kind] - 1}")
+    return Registered(tag, kind, tile_set, copy)
 
 
 class TileRegistry:

@@ -34,8 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", metavar="FILE", help="the table's configuration (ports and state directory)")
     parser.add_argument("--simulate", action="store_true", help="enrol on the built-in simulator even if a configuration is found")
-    parser.add_argument("--set", type=int, default=0, choices=(0, 1), dest="set_index",
-                        help="which of the two sets (back colours): 0 or 1")
+    parser.add_argument("--set", type=int, default=None, choices=(0, 1), dest="set_index",
+                        help="which of the two sets (back colours): 0 or 1 (default 0; an --import says each tag's own)")
     parser.add_argument("--tiles", default="136", choices=sorted(NAMED_SETS), help="the tile set to enrol (default 136)")
     parser.add_argument("--seat", type=int, default=0, choices=(0, 1, 2, 3), help="the read zone to use (default 0)")
     parser.add_argument("--replace", action="store_true", help="forget this set's tags first")
@@ -64,6 +64,9 @@ def enroll(args: argparse.Namespace) -> int:
 def _enroll_with(config: TableConfig, args: argparse.Namespace) -> int:
     tile_set = NAMED_SETS[args.tiles]
     simulated = config.devices is None
+    if args.import_file and args.set_index is not None:
+        raise UserError("--set does not go with --import: the export says each tag's set; leave --set out")
+    args.set_index = 0 if args.set_index is None else args.set_index
     path = _registry_path(config, args)
     if simulated and args.set_index != 1 and not args.import_file:
         print(f"{'simulating' if args.simulate else 'no configuration'}: enrolling against the built-in simulator, "
@@ -108,15 +111,14 @@ def _registry_path(config: TableConfig, args: argparse.Namespace) -> Path | str:
 def import_registry(registry: TileRegistry, source: Path, replace: bool) -> int:
     """Pre-enrol from the simulator's JSON export: {uid hex: {"tile", "set", "copy"}}."""
     import json
-    from firmware.build.registry import Registered
-    from rulesets.tiles import Tile, TileError
+    from firmware.build.registry import export_entries
+    from rulesets.tilesets import SET_144
     try:
         raw = json.loads(source.read_text(encoding="utf-8"))
-        entries = [Registered(bytes.fromhex(uid), Tile.parse(e["tile"]), int(e["set"]), int(e["copy"]))
-                   for uid, e in raw.items()]
+        entries = export_entries(raw, {kind: SET_144.copies(kind) for kind in SET_144.kinds})
     except OSError as error:
         raise UserError(f"cannot read {source} ({error.strerror})") from None
-    except (ValueError, KeyError, TypeError, AttributeError, TileError) as error:
+    except (ValueError, RecursionError) as error:
         raise UserError(f"{source} is not a registry export ({error}); make one with `mahjong-table sim --registry FILE`") from None
     if replace:
         for tile_set in {e.tile_set for e in entries}:

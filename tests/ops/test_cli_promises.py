@@ -203,6 +203,50 @@ def test_any_byte_of_a_registry_export_is_one_line(tmp_path, data):
                    "is not a registry export")
 
 
+GOOD = {"e004010a21582f87": {"tile": "3z", "set": 0, "copy": 2}}
+
+
+@pytest.mark.parametrize("export, words", [
+    ({}, None),                                                     # nothing to import: imports nothing
+    ({"e0040a": {"tile": "1m", "set": 7, "copy": 0}}, "tag e0040a: set 7: a table's sets are 0 and 1"),
+    ({"e0040a": {"tile": "1m", "set": "0", "copy": 0}}, "tag e0040a: set '0'"),
+    ({"e0040a": {"tile": "1m", "set": 0, "copy": 9}}, "tag e0040a: copy 9 of 1m: give 0 to 3"),
+    ({"e0040a": {"tile": "1f", "set": 0, "copy": 1}}, "tag e0040a: copy 1 of 1f: give 0 to 0"),
+    ({"e0040a": {"tile": "9z", "set": 0, "copy": 0}}, "tile '9z' is no tile a table holds"),
+    ({"zz": {"tile": "1m", "set": 0, "copy": 0}}, "tag 'zz': a UID is written in hex"),
+    ({"e0040a": [1, 2]}, "tag e0040a: give {\"tile\", \"set\", \"copy\"}"),
+    ({"e0040a": {"tile": "1m", "set": 0, "copy": 0}, "e0040b": {"tile": "1m", "set": 0, "copy": 0}},
+     "tags e0040a and e0040b are both set 0 1m copy 0"),
+])
+def test_a_registry_export_is_checked_entry_by_entry_before_anything_is_saved(tmp_path, capsys, export, words):
+    from firmware.build.registry import TileRegistry
+    from firmware.cli import main
+
+    config = write_config(tmp_path, tmp_path / "state")
+    path = tmp_path / "tags.json"
+    path.write_text(json.dumps({**GOOD, **export}), encoding="utf-8")
+    status = main(["enroll", "--config", str(config), "--import", str(path)])
+    out, err = capsys.readouterr()
+    registry = TileRegistry(tmp_path / "state" / "tiles.db")
+    try:
+        enrolled = sum(registry.sets().values())
+    finally:
+        registry.close()
+    if words is None:
+        assert status == 0 and "imported 1 tags" in out and enrolled == 1
+    else:
+        assert status == 2 and words in err and "is not a registry export" in err and err.count("\n") == 1, err
+        assert enrolled == 0
+
+
+def test_an_import_says_each_tag_s_set_so_set_is_refused_beside_it(tmp_path, capsys):
+    from firmware.cli import main
+
+    config = write_config(tmp_path, tmp_path / "state")
+    assert main(["enroll", "--config", str(config), "--import", str(write_tags(tmp_path / "tags.json")), "--set", "1"]) == 2
+    assert "--set does not go with --import" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("command, flag", [(["run", "--simulate", "--hands", "1", "--speed", "0"], "--db"),
                                            (["enroll", "--simulate"], "--registry")])
 @pytest.mark.parametrize("data", [b"\x00" * 100, b"SQLite format 3\x00" + b"\xff" * 200, os.urandom(512)])
