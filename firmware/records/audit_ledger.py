@@ -26,7 +26,7 @@ class LedgerHand:
     result: str
     winners: object              # the winners as the ledger holds them (a list when well-formed)
     wall_hash: str
-    payments: tuple[int, ...]
+    payments: tuple[int | str, ...]    # the four seats', then any row no seat has ("side 9 paid 50")
 
 
 @dataclass(frozen=True)
@@ -66,11 +66,13 @@ def _sessions(db: sqlite3.Connection) -> dict[int, tuple[str, dict]]:
 
 
 def _hands(db: sqlite3.Connection) -> tuple[LedgerHand, ...]:
-    paid: dict[int, list[int]] = {}
-    for hand, side, amount in db.execute("SELECT hand, side, amount FROM payments"):
+    paid: dict[int, list[int | str]] = {}
+    for hand, side, amount in db.execute("SELECT hand, side, amount FROM payments ORDER BY side"):
         row = paid.setdefault(hand, [0, 0, 0, 0])
         if isinstance(side, int) and 0 <= side < 4:
             row[side] = amount
+        else:                           # no seat's: shown with the payments, which then differ from the recorder's
+            row.append(f"side {side!r} paid {amount!r}")
     hands = []
     for row_id, session, number, dealer, result, winners, wall in db.execute(
             "SELECT id, session, number, dealer, result, winners, wall_hash FROM hands ORDER BY id"):

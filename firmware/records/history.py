@@ -181,7 +181,7 @@ class History:
     def _totals(self) -> dict[int, tuple[int, ...]]:
         totals: dict[int, list[int]] = {}
         for row in self._query("SELECT h.session, p.side, SUM(p.amount) AS amount FROM payments p "
-                               "JOIN hands h ON p.hand = h.id GROUP BY h.session, p.side"):
+                               "JOIN hands h ON p.hand = h.id WHERE p.side BETWEEN 0 AND 3 GROUP BY h.session, p.side"):
             totals.setdefault(row["session"], [0] * SIDES)[row["side"]] = int(row["amount"])
         return {k: tuple(v) for k, v in totals.items()}
 
@@ -237,7 +237,8 @@ class History:
             return {}
         marks = ",".join("?" * len(hand_ids))
         out: dict[int, list[int]] = {}
-        for row in self._query(f"SELECT hand, side, amount FROM payments WHERE hand IN ({marks})", tuple(hand_ids)):
+        for row in self._query(f"SELECT hand, side, amount FROM payments WHERE hand IN ({marks}) AND side BETWEEN 0 AND 3",
+                               tuple(hand_ids)):
             out.setdefault(row["hand"], [0] * SIDES)[row["side"]] = row["amount"]
         return {k: tuple(v) for k, v in out.items()}
 
@@ -247,7 +248,8 @@ class History:
             return {}
         marks = ",".join("?" * len(sessions))
         rows = self._query(f"SELECT h.id, h.session, p.side, p.amount FROM hands h JOIN payments p ON p.hand = h.id "
-                           f"WHERE h.session IN ({marks}) ORDER BY h.session, h.number, p.side", tuple(sessions))
+                           f"WHERE h.session IN ({marks}) AND p.side BETWEEN 0 AND 3 ORDER BY h.session, h.number, p.side",
+                           tuple(sessions))
         running: dict[int, list[int]] = {}
         out: dict[int, list[int]] = {}
         for row in rows:

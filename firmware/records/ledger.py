@@ -180,7 +180,7 @@ class Ledger:
         if row is None:
             return None
         payments = [0, 0, 0, 0]
-        for side, amount in self._db.execute("SELECT side, amount FROM payments WHERE hand = ?", (row[0],)):
+        for side, amount in self._db.execute("SELECT side, amount FROM payments WHERE hand = ? AND side BETWEEN 0 AND 3", (row[0],)):
             payments[side] = amount
         return {"hand": row[1], "result": row[2], "winners": json.loads(row[3]), "payments": payments,
                 "wall_hash": row[4]}
@@ -224,7 +224,8 @@ class Ledger:
 
     def totals(self, session: int) -> tuple[int, int, int, int]:
         rows = self._db.execute(
-            "SELECT p.side, SUM(p.amount) FROM payments p JOIN hands h ON p.hand = h.id WHERE h.session = ? GROUP BY p.side",
+            "SELECT p.side, SUM(p.amount) FROM payments p JOIN hands h ON p.hand = h.id WHERE h.session = ? "
+            "AND p.side BETWEEN 0 AND 3 GROUP BY p.side",     # a row no seat has (written by hand) is the audit's
             (session,)).fetchall()
         totals = [0, 0, 0, 0]
         for side, amount in rows:

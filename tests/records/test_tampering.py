@@ -57,3 +57,27 @@ def test_a_resealed_deletion_of_the_last_hand_is_named_by_the_ledger(recorders):
     report = audit(reseal(TAMPERINGS["the last hand deleted"](events)), LedgerView.open(ledger))
     texts = [p.text for p in report.problems]
     assert len(texts) == 1 and "session 1 hand 4 " in texts[0] and "in the ledger but not in the recorder" in texts[0]
+
+
+def test_a_payment_row_no_seat_has_written_into_the_ledger_is_caught_and_the_history_leaves_it_out(recorders, tmp_path):
+    """Rows added to the ledger by hand for sides -1 and 9 (a transfer that sums to nothing): the audit
+    names them against the recorder; the history's totals and pages are the seats' alone."""
+    import shutil
+    import sqlite3
+
+    from firmware.records.history import History
+
+    events, ledger_path = recorders["sichuan"]
+    copy = tmp_path / "ledger.db"
+    shutil.copy(ledger_path, copy)
+    sound_totals = [h.totals for h in History(copy).hands()]
+    db = sqlite3.connect(copy)
+    with db:
+        db.execute("INSERT INTO payments (hand, side, amount) VALUES (2, -1, 50), (2, 9, -50)")
+    db.close()
+    texts = [p.text for p in audit(events, LedgerView.open(str(copy))).problems]
+    assert len(texts) == 1 and "hand 2: the ledger holds payments" in texts[0], texts
+    assert "side -1 paid 50" in texts[0] and "side 9 paid -50" in texts[0]
+    history = History(copy)
+    assert [h.totals for h in history.hands()] == sound_totals
+    assert [s.totals for s in history.sessions()] and history.hand(2).payments == History(ledger_path).hand(2).payments
