@@ -9,7 +9,10 @@ once however often it arrives), and a line in the store whenever a table comes, 
 or latches a fault.  Anything malformed from the network is counted and skipped, never fatal.
 
 A table is `online`, `offline` (its status says so: a clean stop, or the last will the broker
-sent when the table vanished), or `lost` (online, but nothing heard for three heartbeats).
+sent when the table vanished), or `lost` (online, but nothing heard for three heartbeats).  A last
+will is written to the changes only once the table has stayed away as long as silence takes to
+count as lost: a broker that restarts sends every table's will (and keeps it) though the tables play
+on and are back within a minute, and fifty false "lost" lines would bury a real one.
 """
 
 from __future__ import annotations
@@ -50,13 +53,22 @@ class TableSeen:
     missed: int = 0                   # events never received (gaps in the numbering)
     repeated: int = 0                 # events received twice (sent again after a reconnect)
     noted: str | None = None          # the state last written to the store's changes
+    will_at: float | None = None      # when its last will (offline, "lost") arrived, while it stands
 
     def state(self, now: float) -> str:
         if self.status.get("status") == "offline":
             return "offline"
+        return "lost" if now - self.last_seen > self.patience() else "online"
+
+    def patience(self) -> float:
+        """How long a table may go unheard before it counts as lost: three heartbeats."""
         heartbeat = self.status.get("heartbeat_s")
         heartbeat = heartbeat if isinstance(heartbeat, (int, float)) and heartbeat > 0 else 60.0
-        return "lost" if now - self.last_seen > LOST_AFTER * heartbeat else "online"
+        return LOST_AFTER * heartbeat
+
+    def will_standing(self, now: float) -> bool:
+        """Its last will arrived, and it has not yet been away long enough to write down."""
+        return self.will_at is not None and now - self.will_at < self.patience()
 
     def fault_codes(self) -> set[str]:
         return {str(f.get("code")) for f in self.status.get("faults") or [] if isinstance(f, dict)}
@@ -234,6 +246,10 @@ class ParlourWatcher:
         updated = data.get("updated")
         # a retained status may be old: it was last heard when the table sent it
         seen.last_seen = float(updated) if retain and isinstance(updated, (int, float)) else now
+        if data["status"] == "online" or data.get("reason") != "lost":
+            seen.will_at = None
+        elif seen.will_at is None:
+            seen.will_at = now
         seen.status = {**seen.status, **data} if data["status"] == "offline" else data
         self._dirty.add(table)
         self._check(seen, now)
@@ -276,10 +292,11 @@ class ParlourWatcher:
     def _check(self, seen: TableSeen, now: float) -> bool:
         """Write down a table that came, went or was lost; True when its state changed."""
         state = seen.state(now)
-        if state == seen.noted:
+        if state == seen.noted or (seen.will_standing(now) and seen.noted is not None):
             return False
         seen.noted = state
-        self._note(seen.name, now, state, str(seen.status.get("reason") or ""))
+        at = seen.will_at if state == "offline" and seen.will_at is not None else now     # a will: when it came
+        self._note(seen.name, at, state, str(seen.status.get("reason") or ""))
         return True
 
     def _note(self, table: str, at: float, what: str, detail: str) -> None:

@@ -182,4 +182,6 @@ def test_a_table_that_dies_is_marked_offline_by_its_last_will(broker, tmp_path):
     assert retained.retain and retained.json()["reason"] == "lost"
     (table,) = view["tables"]
     assert table["state"] == "offline" and table["reason"] == "lost" and table["ruleset"] == "changchun"
-    assert [c["what"] for c in changes if c["table"] == "t9"][:2] == ["offline", "online"]
+    # the page shows it at once; the changes write it down only once it has stayed away three
+    # heartbeats (a broker restart sends every will: test_pieces.py, the will written down)
+    assert [c["what"] for c in changes if c["table"] == "t9"] == ["online"]

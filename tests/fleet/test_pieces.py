@@ -156,6 +156,39 @@ def test_the_parlour_skips_what_is_malformed_and_keeps_a_hand_once(tmp_path):
     assert (seen.events, seen.repeated, seen.missed) == (4, 1, 2)       # 1 2 [2] 5 | a new run from 1
 
 
+def test_a_will_is_written_down_only_once_the_table_stays_away(tmp_path):
+    """A broker restart sends every table's last will though the tables play on: a table back within
+    three heartbeats leaves no line in the changes; one that stays away is written down as lost, at
+    the time its will came."""
+    now = [1000.0]
+
+    def status(table, state, **more):
+        return f"mahjong/{table}/status", json.dumps({"status": state, "table": table, "heartbeat_s": 10, **more}).encode()
+
+    async def go():
+        watcher = ParlourWatcher(BrokerSettings("127.0.0.1", 1), tmp_path / "p.db", backoff=(5.0, 5.0),
+                                 clock=lambda: now[0])
+        await watcher.start()
+        try:
+            for table in ("back", "gone"):
+                await watcher.receive(*status(table, "online"))
+                await watcher.receive(*status(table, "offline", reason="lost"))
+            now[0] += 20                                         # the broker is back; one table too
+            await watcher.receive(*status("back", "online"))
+            pages = {name: seen.state(now[0]) for name, seen in watcher.tables.items()}
+            now[0] += 15                                         # past three heartbeats: the other is gone
+            while not any(c["what"] == "offline" for c in await watcher.changes()):
+                await asyncio.sleep(0.1)
+            return pages, await watcher.changes()
+        finally:
+            await watcher.stop()
+
+    pages, changes = run(go(), timeout=30)
+    assert pages == {"back": "online", "gone": "offline"}       # the page shows the will as it stands
+    assert sorted((c["table"], c["what"], c["detail"], c["at"]) for c in changes) == [
+        ("back", "online", "", 1000.0), ("gone", "offline", "lost", 1000.0), ("gone", "online", "", 1000.0)]
+
+
 # -- the client ------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("guarded", [True, False])
