@@ -10,7 +10,7 @@ from pathlib import Path
 from drivers.errors import DriverError
 from firmware.config import TableConfig
 from firmware.build.enrollment import EnrollStep, enroll_set
-from firmware.build.registry import RegistryError, TileRegistry
+from firmware.build.registry import Registered, RegistryError, TileRegistry
 from rulesets.tilesets import NAMED_SETS
 
 from .errors import UserError
@@ -72,10 +72,11 @@ def _enroll_with(config: TableConfig, args: argparse.Namespace) -> int:
         print(f"{'simulating' if args.simulate else 'no configuration'}: enrolling against the built-in simulator, "
               "whose loose set on the table top is set 1")
         args.set_index = 1
+    exported = read_export(Path(args.import_file)) if args.import_file else None     # before the registry is made
     registry = open_database(TileRegistry, path, "tile registry", "--registry")
     try:
-        if args.import_file:
-            count = import_registry(registry, Path(args.import_file), args.replace)
+        if exported is not None:
+            count = import_registry(registry, exported, args.replace)
             print(f"imported {count} tags from {args.import_file} into {path}")
             return 0
         if args.replace:
@@ -108,18 +109,22 @@ def _registry_path(config: TableConfig, args: argparse.Namespace) -> Path | str:
     return ensure_dir(config.state_dir, "tile registry", "--registry") / "tiles.db"
 
 
-def import_registry(registry: TileRegistry, source: Path, replace: bool) -> int:
-    """Pre-enrol from the simulator's JSON export: {uid hex: {"tile", "set", "copy"}}."""
+def read_export(source: Path) -> list[Registered]:
+    """The simulator's JSON export ({uid hex: {"tile", "set", "copy"}}), every entry checked."""
     import json
     from firmware.build.registry import export_entries
     from rulesets.tilesets import SET_144
     try:
         raw = json.loads(source.read_text(encoding="utf-8"))
-        entries = export_entries(raw, {kind: SET_144.copies(kind) for kind in SET_144.kinds})
+        return export_entries(raw, {kind: SET_144.copies(kind) for kind in SET_144.kinds})
     except OSError as error:
         raise UserError(f"cannot read {source} ({error.strerror})") from None
     except (ValueError, RecursionError) as error:
         raise UserError(f"{source} is not a registry export ({error}); make one with `mahjong-table sim --registry FILE`") from None
+
+
+def import_registry(registry: TileRegistry, entries: list[Registered], replace: bool) -> int:
+    """Pre-enrol the export's tags (with `replace`, its sets' earlier tags forgotten first)."""
     if replace:
         for tile_set in {e.tile_set for e in entries}:
             registry.forget_set(tile_set)

@@ -239,6 +239,17 @@ def test_a_registry_export_is_checked_entry_by_entry_before_anything_is_saved(tm
         assert enrolled == 0
 
 
+def test_a_wrong_export_leaves_no_registry_behind(tmp_path, capsys):
+    from firmware.cli import main
+
+    config = write_config(tmp_path, tmp_path / "state")
+    (tmp_path / "deep.json").write_text("[" * 200000 + "]" * 200000, encoding="utf-8")
+    for export in ("missing.json", "deep.json"):
+        assert main(["enroll", "--config", str(config), "--import", str(tmp_path / export)]) == 2
+        assert capsys.readouterr().err.count("\n") == 1
+    assert not (tmp_path / "state" / "tiles.db").exists()
+
+
 def test_an_import_says_each_tag_s_set_so_set_is_refused_beside_it(tmp_path, capsys):
     from firmware.cli import main
 
