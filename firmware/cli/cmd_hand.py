@@ -72,13 +72,18 @@ def judge_hand(args: argparse.Namespace) -> int:
     try:
         written = parse_tiles(args.tiles)
         hand = Hand.parse(args.tiles, args.meld, honour_chows=ruleset.win.shapes.honour_chows)
-        wilds = tuple(dict.fromkeys(Tile.parse(w) for w in args.wild))
-        win_tile = Tile.parse(args.win_tile) if args.win_tile else (written[-1] if written else None)
     except TileError as error:
         raise UserError(str(error)) from None
-    for tile in hand.all_tiles() + hand.flowers + wilds:
+    wilds = tuple(dict.fromkeys(one_tile(w, "--wild") for w in args.wild))
+    win_tile = one_tile(args.win_tile, "--win-tile") if args.win_tile is not None else (written[-1] if written else None)
+    flipped = tuple(one_tile(t, "--flip") for t in args.flip)
+    for tile, option in [(t, "") for t in hand.all_tiles() + hand.flowers] + [(t, "--wild ") for t in wilds] \
+            + [(t, "--flip ") for t in flipped]:
         if tile not in ruleset.tiles.kinds:
-            raise UserError(f"{tile} ({tile.zh}) is not in the {ruleset.id} tile set ({ruleset.tiles.name})")
+            raise UserError(f"{option}{tile} ({tile.zh}) is not in the {ruleset.id} tile set ({ruleset.tiles.name})")
+    if args.win_tile is not None and win_tile not in hand.concealed:
+        raise UserError(f"--win-tile {args.win_tile}: not among the concealed tiles {args.tiles}; "
+                        "the winning tile is one of them")
     sides = ruleset.players
     winner = sides[0]
     dealer = winner if args.dealer else sides[1]
@@ -89,10 +94,6 @@ def judge_hand(args: argparse.Namespace) -> int:
         raise UserError(f"--repeats {args.repeats}: the dealer's 连庄 count is 0 or more")
     extra = (("kong_events", tuple(parse_kong(text, sides) for text in args.kong)),
              ("la_zhuang", tuple(check_side(s, sides, "--la-zhuang") for s in args.la_zhuang)))
-    try:
-        flipped = tuple(Tile.parse(t) for t in args.flip)
-    except TileError as error:
-        raise UserError(f"--flip: {error}") from None
     context = WinContext(winner=winner, dealer=dealer, discarder=discarder,
                          win_tile=win_tile if win_tile in hand.concealed else None, sides=sides,
                          ready_declared=args.ready, bao_hit=args.bao, wilds=wilds, consecutive_dealer=args.repeats,
@@ -109,6 +110,14 @@ def judge_hand(args: argparse.Namespace) -> int:
     else:
         print_result(data)
     return 0
+
+
+def one_tile(text: str, option: str) -> Tile:
+    """One tile written as a flag's value (`--wild 7z`), or one line naming the flag."""
+    try:
+        return Tile.parse(text)
+    except TileError as error:
+        raise UserError(f"{option} {text!r}: {error}; give one tile, e.g. 5m or 7z") from None
 
 
 def check_side(side: int, sides: tuple[int, ...], option: str) -> int:

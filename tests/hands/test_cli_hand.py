@@ -59,6 +59,11 @@ def test_text_output(capsys):
     (("hand", "changchun", "111m2p"), "needs 14 to win or 13 to wait"),
     (("hand", "changsha", "111z234p789s46s99p5s"), "not in the changsha tile set"),
     (("hand", "nowhere", "1m"), "unknown ruleset"),
+    (("hand", "changchun", "111m234p789s45s99p6s", "--win-tile", "1z"), "--win-tile 1z: not among the concealed tiles"),
+    (("hand", "changchun", "111m234p789s45s99p6s", "--win-tile", ""), "--win-tile '': expected one tile"),
+    (("hand", "changchun", "111m234p789s45s99p6s", "--wild", ""), "--wild '': expected one tile, got 0"),
+    (("hand", "changchun", "111m234p789s45s99p6s", "--wild", "1m2m"), "--wild '1m2m': expected one tile, got 2"),
+    (("hand", "changchun", "111m234p789s45s99p6s", "--self-drawn", "--flip", "1f"), "--flip 1f (春) is not in the changchun"),
 ])
 def test_user_mistakes_are_one_line_exit_2(capsys, argv, names):
     code, out, err = run(capsys, *argv)
