@@ -252,7 +252,9 @@ def audit_hand(ruleset: Ruleset, hand: HandLog, start: dict, end: dict) -> list[
     rolls = [tuple(r) for r in start["dice"]]
     result = ruleset.dice.break_for(start["dealer"], ruleset.players, rolls)
     if [result.brk.wall, result.brk.skip] != [start["break"]["wall"], start["break"]["skip"]]:
-        problems.append(f"the break {start['break']} is not what the dice {rolls} give ({result.brk})")
+        said = f"wall {start['break']['wall']} skip {start['break']['skip']}"
+        problems.append(f"the break ({said}) is not what the dice {' '.join('+'.join(map(str, r)) for r in rolls)} give "
+                        f"(wall {result.brk.wall} skip {result.brk.skip})")
     ring = ruleset.layout.ring(result.brk)
     if len(ring) != start["ring_stacks"]:
         problems.append("the ring has the wrong number of stacks")
@@ -292,6 +294,8 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
         bottom is uncovered again once its shown top is taken, so this is searched afresh."""
         return next((s for s in tail_order if s not in taken and not _covered(s, shown, taken)), None)
 
+    astray: list[str] = []                                 # takes out of draw order: one missing puts all after astray
+    miscounted: list[str] = []
     head = tail = kongs = untaken = 0                       # untaken: kongs counted without a take
     dealer = hand.start.event["dealer"]                   # type: ignore[index]
     for event in hand.events:
@@ -330,7 +334,8 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
             if event["end"] == "tail" and slot in shown:
                 expected = slot
             if slot != expected:
-                problems.append(f"a {event['end']} take at {slot.ring}/{slot.layer.value} is out of draw order (expected {expected})")
+                astray.append(f"a {event['end']} take at {slot.ring}/{slot.layer.value} is out of draw order "
+                              f"(expected {_slot_text(expected)})")
         problems += _wall_end_claim(event, slot, slot in shown and expected_tail is None)
         taken.add(slot)
         if event["end"] == "head":
@@ -341,8 +346,9 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
             kongs += 1
         count = wall_count(ruleset.reserve, ring.tile_count, head, tail, kongs)
         if (count.live, count.reserved_full_stacks, kongs) != (event["live"], event["reserve"], event["kongs"]):
-            problems.append(f"take {len(taken)}: live/reserve/kongs {event['live']}/{event['reserve']}/{event['kongs']} "
-                            f"should be {count.live}/{count.reserved_full_stacks}/{kongs}")
+            miscounted.append(f"take {len(taken)}: live/reserve/kongs {event['live']}/{event['reserve']}/{event['kongs']} "
+                              f"should be {count.live}/{count.reserved_full_stacks}/{kongs}")
+    problems += _first_of(astray, "takes after it out of draw order") + _first_of(miscounted, "takes miscounted after it")
     exhausted = hand.first("exhausted")
     if exhausted is not None:
         count = wall_count(ruleset.reserve, ring.tile_count, head, tail, kongs)
@@ -351,6 +357,18 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
         if exhausted["remaining"] != count.reserved and ruleset.reserve.name != "none":
             problems.append(f"荒庄 with {exhausted['remaining']} tiles left; the reserve holds {count.reserved}")
     return problems
+
+
+def _slot_text(slot: Slot | None) -> str:
+    return f"{slot.ring}/{slot.layer.value}" if slot is not None else "none: the wall was spent"
+
+
+def _first_of(problems: list[str], more: str) -> list[str]:
+    """The first of a run of problems that follow from it, and how many more there were (a take
+    deleted from the recorder puts every later take out of order: one line says so, not a hundred)."""
+    if len(problems) <= 1:
+        return problems
+    return [problems[0], f"… and {len(problems) - 1} more {more}"]
 
 
 def _wall_end_claim(event: dict, slot: Slot, shown_at_end: bool) -> list[str]:

@@ -179,8 +179,9 @@ def _audit_win(ruleset: Ruleset, start: dict, end: dict, win: dict, facts: LogFa
     if list(settlement.payments) != win["payments"]:
         problems.append(f"{who} pays {win['payments']}; the scorer gives {list(settlement.payments)}")
     items = [[i.zh, i.value, i.unit] for i in settlement.items]
-    if [[i["name"], i["value"], i["unit"]] for i in win["items"]] != items:
-        problems.append(f"{who} lists the items {win['items']}; the scorer gives {items}")
+    listed = [[i["name"], i["value"], i["unit"]] for i in win["items"]]
+    if listed != items:
+        problems.append(f"{who} lists the items {_items_text(listed)}; the scorer gives {_items_text(items)}")
     return problems
 
 
@@ -233,3 +234,8 @@ def _bao_wilds(bao: dict | None, end: dict) -> list[str]:
         return list(bao["wilds"])
     revealed = next((i for i in end["indicators"] if (i["kind"], i["ring"], i["layer"]) == (bao["kind"], bao["ring"], bao["layer"])), None)
     return list(revealed["wilds"] or ()) if revealed is not None else []
+
+
+def _items_text(items: list[list]) -> str:
+    """Scoring items as people read them: 基本胡 2 points, 门清 1 fan."""
+    return "、".join(f"{name} {value} {unit}" for name, value, unit in items) or "none"

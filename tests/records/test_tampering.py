@@ -81,3 +81,16 @@ def test_a_payment_row_no_seat_has_written_into_the_ledger_is_caught_and_the_his
     history = History(copy)
     assert [h.totals for h in history.hands()] == sound_totals
     assert [s.totals for s in history.sessions()] and history.hand(2).payments == History(ledger_path).hand(2).payments
+
+
+def test_a_deleted_take_is_one_problem_and_a_count_of_those_that_follow_from_it(recorders):
+    """A take removed (resealed) puts every later take out of order and miscounted: the audit names
+    the first of each and how many more, not a hundred lines; places are written as people read them."""
+    events, _ = recorders["sichuan"]
+    takes = [i for i, e in enumerate(events) if e["event"] == "take" and e["hand"] == 1]
+    edited = events[:takes[10]] + events[takes[10] + 1:]
+    texts = [p.text for p in audit(reseal(edited)).problems]
+    astray = [t for t in texts if "out of draw order" in t]
+    assert len(astray) == 2 and "(expected " in astray[0] and "Slot(" not in astray[0], texts
+    assert astray[1].startswith("hand 1: … and ") and astray[1].endswith("more takes after it out of draw order")
+    assert len(texts) <= 6, texts
