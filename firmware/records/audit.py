@@ -261,7 +261,8 @@ def audit_hand(ruleset: Ruleset, hand: HandLog, start: dict, end: dict) -> list[
     if len(ring_tiles) != len(ring):
         raise Unauditable(f"the revealed wall has {len(ring_tiles)} stacks, the ring {len(ring)}")
     if not hand.partial:                                  # the draws before a restart are in another file
-        problems += _audit_takes(ruleset, ring, hand, ring_tiles)
+        take_problems, live_left = _audit_takes(ruleset, ring, hand, ring_tiles)
+        problems += take_problems + _ended_too_soon(ruleset, end, live_left)
     if sum(end["payments"]) != 0 and end["result"] == "win":
         problems.append(f"payments {end['payments']} do not sum to zero")
     for take in hand.all("take"):
@@ -281,7 +282,8 @@ def _tile(text: str, where: str) -> Tile:
     return tile
 
 
-def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[str]]) -> list[str]:
+def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[str]]) -> tuple[list[str], int]:
+    """The takes against the draw order and the wall's count; and the live tiles left at the end."""
     problems: list[str] = []
     taken: set[Slot] = set()
     head_order = [ring.head_slot(p) for p in range(ring.tile_count)]
@@ -350,13 +352,27 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
                               f"should be {count.live}/{count.reserved_full_stacks}/{kongs}")
     problems += _first_of(astray, "takes after it out of draw order") + _first_of(miscounted, "takes miscounted after it")
     exhausted = hand.first("exhausted")
+    count = wall_count(ruleset.reserve, ring.tile_count, head, tail, kongs)
     if exhausted is not None:
-        count = wall_count(ruleset.reserve, ring.tile_count, head, tail, kongs)
         if count.live != 0 or exhausted["remaining"] != count.remaining:
             problems.append(f"荒庄 at the wrong tile: {count.live} live tiles were left ({count.remaining} remaining)")
         if exhausted["remaining"] != count.reserved and ruleset.reserve.name != "none":
             problems.append(f"荒庄 with {exhausted['remaining']} tiles left; the reserve holds {count.reserved}")
-    return problems
+    return problems, count.live
+
+
+def _ended_too_soon(ruleset: Ruleset, end: dict, live_left: int) -> list[str]:
+    """A region that plays on after a win ends a hand only when it must: 血战到底 when one player is
+    left (or the wall is spent: 荒庄, or its last tile won), 血流成河 when the wall is spent."""
+    mode = ruleset.play.after_win
+    if end["result"] not in ("win", "draw") or live_left <= 0:
+        return []
+    winners = len(set(end["winners"]))
+    if mode == "xuezhan" and winners < len(ruleset.players) - 1:
+        return [f"it ended with {winners} winner(s) and the wall not spent: 血战到底 plays on until one player is left"]
+    if mode == "xueliu":
+        return ["it ended before the wall was spent: 血流成河 plays on until then"]
+    return []
 
 
 def _slot_text(slot: Slot | None) -> str:

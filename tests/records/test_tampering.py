@@ -94,3 +94,20 @@ def test_a_deleted_take_is_one_problem_and_a_count_of_those_that_follow_from_it(
     assert len(astray) == 2 and "(expected " in astray[0] and "Slot(" not in astray[0], texts
     assert astray[1].startswith("hand 1: … and ") and astray[1].endswith("more takes after it out of draw order")
     assert len(texts) <= 6, texts
+
+
+def test_a_blood_battle_hand_that_ends_before_it_may_is_caught(recorders):
+    """血战到底: a resealed recorder with one of three wins taken out (payments and totals made
+    consistent) ends with two winners and the wall not spent, which the rules never allow."""
+    from tests.records.tampering import HAND_SEAL, retotal
+
+    events, _ = recorders["sichuan"]
+    number = next(e["hand"] for e in events if e["event"] == HAND_SEAL and len(e["winners"]) == 3)
+    last_win = max(i for i, e in enumerate(events) if e["event"] == "win" and e["hand"] == number)
+    win = events[last_win]
+    edited = [dict(e) for i, e in enumerate(events) if i != last_win]
+    end = next(e for e in edited if e["event"] == HAND_SEAL and e["hand"] == number)
+    end["winners"] = [s for s in end["winners"] if s != win["seat"]]
+    end["payments"] = [p - q for p, q in zip(end["payments"], win["payments"])]
+    texts = [p.text for p in audit(reseal(retotal(edited))).problems]
+    assert any("血战到底 plays on until one player is left" in t for t in texts), texts
