@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import pwd
 import sqlite3
@@ -200,11 +201,38 @@ def open_events(path: str | None, events_dir: Path | None) -> TextIO | EventsFil
             raise UserError(f"cannot write the flight recorder to {path} ({folder} is not a folder you can write in)")
         if target.exists() and not os.access(target, os.W_OK):
             raise UserError(f"cannot write the flight recorder to {path} (permission denied)")
+        _keep_what_is_there(target)
         return EventsFile(target, exclusive=False)
     if events_dir is None:
         return None
     folder = ensure_dir(events_dir, "flight recorders")
     return EventsFile(new_events_path(folder), exclusive=True)
+
+
+def _keep_what_is_there(target: Path) -> None:
+    """`--events FILE` never overwrites anything: an earlier run's flight recorder (the audit's
+    evidence) is moved aside, to a name of its own time, and said so; any other file is refused."""
+    if not target.is_file() or target.stat().st_size == 0:
+        return
+    if not _is_recorder(target):
+        raise UserError(f"--events {target} exists and is not a flight recorder (it was left as it is): "
+                        "name a new file for the recorder")
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(target.stat().st_mtime))
+    aside, n = target.with_name(f"{target.stem}.{stamp}{target.suffix}"), 1
+    while aside.exists():
+        aside, n = target.with_name(f"{target.stem}.{stamp}-{n}{target.suffix}"), n + 1
+    target.rename(aside)
+    print(f"{target} held an earlier run's flight recorder: kept as {aside}", file=sys.stderr)
+
+
+def _is_recorder(path: Path) -> bool:
+    """Its first line is a flight recorder's opening line."""
+    try:
+        with open(path, "rb") as handle:
+            first = json.loads(handle.readline(1 << 16))
+    except (OSError, ValueError):
+        return False
+    return isinstance(first, dict) and first.get("event") == "recorder_start"
 
 
 def new_events_path(folder: Path) -> Path:

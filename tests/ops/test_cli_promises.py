@@ -283,3 +283,25 @@ def test_an_empty_recorder_is_not_sound(tmp_path):
     proc = cli(["audit", str(path)], tmp_path)
     assert proc.returncode == 1 and "a recorder with no events proves nothing" in proc.stdout
     assert "sound" not in proc.stdout.split(":")[-1]
+
+
+def test_events_never_overwrites_a_file(tmp_path, capsys, monkeypatch):
+    """`--events FILE` naming the ledger, a configuration or any other file refuses and leaves it as
+    it was; an earlier run's recorder is kept beside the new one, and the run says where."""
+    from firmware.cli import main
+
+    needs_no_default_config()
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("MAHJONG_TABLE_CONFIG", raising=False)
+    other = tmp_path / "table.toml"
+    other.write_text("[devices]\n", encoding="utf-8")
+    assert main(["run", "--simulate", "--hands", "1", "--speed", "0", "--events", str(other)]) == 2
+    err = capsys.readouterr().err
+    assert "exists and is not a flight recorder" in err and err.count("\n") == 1
+    assert other.read_text(encoding="utf-8") == "[devices]\n"
+    events = tmp_path / "events.jsonl"
+    for _ in range(2):
+        assert main(["run", "--simulate", "--hands", "1", "--speed", "0", "--events", str(events)]) == 0
+    kept = [p for p in tmp_path.glob("events.*.jsonl")]
+    assert len(kept) == 1 and f"kept as {kept[0]}" in capsys.readouterr().err
+    assert main(["audit", str(kept[0])]) == 0 and main(["audit", str(events)]) == 0
