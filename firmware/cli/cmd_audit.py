@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from firmware.records.audit import Report, audit_recorders
 from firmware.records.audit_ledger import LedgerView
@@ -32,6 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def audit(args: argparse.Namespace) -> int:
+    _named_once(args.events)
     try:
         files = [_read(path) for path in args.events]
         ledger = LedgerView.open(args.ledger) if args.ledger else None
@@ -40,6 +42,16 @@ def audit(args: argparse.Namespace) -> int:
     report = audit_recorders(files, ledger)
     print(json.dumps(_as_json(report), ensure_ascii=False) if args.json else _as_text(report))
     return 0 if report.sound else 1
+
+
+def _named_once(paths: list[str]) -> None:
+    """The same recorder named twice (by two spellings, or a glob and a name) would read as a tamperer's copy."""
+    seen: dict[Path, str] = {}
+    for path in paths:
+        real = Path(path).resolve()
+        if real in seen:
+            raise UserError(f"{path} is named twice ({seen[real]}); name each recorder once")
+        seen[real] = path
 
 
 def _read(path: str) -> RecorderFile:

@@ -57,7 +57,8 @@ def test_unreadable_input_exits_2_with_one_line(recorders, tmp_path, capsys):
     not_a_ledger = tmp_path / "x.db"
     not_a_ledger.write_bytes(b"not sqlite at all, just text" * 10)
     for argv in (["audit", str(tmp_path / "missing.jsonl")], ["audit", str(not_a_recorder)],
-                 ["audit", good, "--ledger", str(tmp_path / "missing.db")], ["audit", good, "--ledger", str(not_a_ledger)]):
+                 ["audit", good, "--ledger", str(tmp_path / "missing.db")], ["audit", good, "--ledger", str(not_a_ledger)],
+                 ["audit", good, str(tmp_path / "." / "r.jsonl")]):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("mahjong-table: error: "), err
