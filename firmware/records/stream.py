@@ -82,6 +82,9 @@ def read_recorder(name: str, data: bytes) -> RecorderFile:
     if lines and all(line.event is None for line in lines):
         first = malformed[0]
         raise BadInput(f"{first}; is {name} a flight recorder?")
+    if b"\r\n" in data:                    # the chain's problems that follow would not say why
+        malformed.insert(0, Finding(name, "its lines end in CR LF (Windows line ends), the recorder writes LF "
+                                          "alone: every line's hash differs; copy recorders as binary files"))
     return RecorderFile(name, tuple(lines), tuple(malformed))
 
 

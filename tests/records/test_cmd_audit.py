@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from firmware.cli import main
 from tests.records.tampering import TAMPERINGS, as_text, restarted
@@ -62,3 +63,13 @@ def test_unreadable_input_exits_2_with_one_line(recorders, tmp_path, capsys):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("mahjong-table: error: "), err
+
+
+def test_a_recorder_copied_with_windows_line_ends_says_so_first(recorders, tmp_path, capsys):
+    events, _ = recorders["guangshui"]
+    good = Path(write(tmp_path / "r.jsonl", events))
+    crlf = tmp_path / "crlf.jsonl"
+    crlf.write_bytes(good.read_bytes().replace(b"\n", b"\r\n"))
+    assert main(["audit", str(crlf)]) == 1
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith(f"{crlf}: its lines end in CR LF") and "copy recorders as binary files" in first
