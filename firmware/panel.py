@@ -27,6 +27,8 @@ from drivers.table_ui import Key
 from rulesets.definition import OptionError
 from rulesets.regions import REGION_IDS, get_region
 
+from .records.ledger import check_ledger_file
+
 DEFAULT_RULESET = "changchun"
 CURSOR = "→"                   # in GB2312 (▶ is not: the display would show "?")
 NO_CURSOR = "　"               # an ideographic space, as wide as the cursor
@@ -40,6 +42,7 @@ class Settings:
     """The front panel's choices in SQLite, so a restart keeps the table's rules."""
 
     def __init__(self, path: str | Path = ":memory:") -> None:
+        check_ledger_file(path)             # they share the ledger's file: another program's is left as it was
         self._db = sqlite3.connect(str(path))
         self._db.execute("CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         self._db.commit()

@@ -62,9 +62,11 @@ def run_parlour(args: argparse.Namespace) -> int:
     except WebError:
         raise UserError(f"--http {args.http}: other machines could open the page; give --token-file FILE "
                         "(a token of 16 characters or more), or listen on 127.0.0.1") from None
-    from .files import ensure_dir
+    from firmware.parlour.store import check_store
+    from .files import ensure_dir, open_database
     db = Path(args.db) if args.db else default_state_dir() / "parlour.db"
     ensure_dir(db.parent, "parlour's store", "--db")
+    open_database(check_store, db, "parlour's store", "--db")     # here, not on the writer thread: one line, no log
     return asyncio.run(_watch(broker, settings, db, args.client_id))
 
 
@@ -83,11 +85,14 @@ def _token(path: str | None) -> str | None:
 async def _watch(broker, settings, db: Path, client_id: str) -> int:
     from firmware.parlour.server import ParlourServer
     from firmware.parlour.watcher import ParlourWatcher
+    from firmware.records.foreign_db import ForeignDatabase
     from firmware.web import WebError
 
     watcher = ParlourWatcher(broker, db, client_id=client_id)
     try:
         await watcher.start()
+    except ForeignDatabase as error:            # (checked at the start already: a file changed since)
+        raise UserError(f"{error}; choose another with --db") from None
     except sqlite3.Error as error:
         raise UserError(f"{db}: cannot use it as the parlour's store ({error}); move it away or choose another "
                         "with --db") from None

@@ -16,6 +16,7 @@ import json
 import os
 import pwd
 import sqlite3
+import stat
 import sys
 import time
 from pathlib import Path
@@ -67,11 +68,31 @@ def ensure_dir(path: Path, what: str, flag: str | None = None) -> Path:
 
 def open_database(factory: Callable[[str], T], path: Path | str, what: str, flag: str | None = None) -> T:
     """Open one of our SQLite files; a file that is not one (or cannot be opened) is one line, and
-    the line says what to do: move a damaged file away, but free a full card (opening writes)."""
+    the line says what to do: move a damaged file away, but free a full card (opening writes), and
+    name another file for a folder, a device or another program's database (left as it was)."""
+    from firmware.records.foreign_db import ForeignDatabase
+
+    _must_be_a_file(Path(path), what, flag)
     try:
         return factory(str(path))
+    except ForeignDatabase as error:        # someone else's file: never "move it away"
+        raise UserError(f"{error}; choose another{f' with {flag}' if flag else ''}") from None
     except sqlite3.Error as error:
         raise database_trouble(Path(path), what, error, flag) from None
+
+
+def _must_be_a_file(path: Path, what: str, flag: str | None) -> None:
+    """A folder or a device named for a database is a wrong name, not a damaged file or a card that
+    refuses (SQLite would say "unable to open" or "disk I/O error"); a path not there yet is fine."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return                              # new (SQLite creates it), or SQLite's open says what is wrong
+    do = f"name a file with {flag} FILE" if flag else f"move it away: the {what} is a file"
+    if stat.S_ISDIR(mode):
+        raise UserError(f"{path} is a folder; {do}")
+    if not stat.S_ISREG(mode):
+        raise UserError(f"{path} is not a regular file (a device, a pipe or a socket); {do}")
 
 
 class CardFull(UserError):

@@ -3,7 +3,9 @@ moments a table came, went or latched a fault.
 
 Blocking methods, run on the watcher's writer thread (firmware.records.store.Store).  A hand is
 stored once by its id (the table and the hand's recorder digest), so a hand the broker delivers
-twice — a table sends again what it was not sure the broker had — is kept once.
+twice — a table sends again what it was not sure the broker had — is kept once.  An existing file
+holding other tables (a table's ledger, another program's database) is refused before anything is
+written into it (`check_store`), and left as it was.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..records.history import day_bounds
+from ..records.foreign_db import check_ours, schema_columns
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -41,9 +44,19 @@ CREATE TABLE IF NOT EXISTS changes (
 """
 
 
+STORE_TABLES = schema_columns(SCHEMA)          # table → its columns: what an existing store must hold
+
+
+def check_store(path: str | Path) -> None:
+    """ForeignDatabase (an sqlite3.DatabaseError) unless the file at `path` is a parlour's store, an
+    empty file or no file yet; read only (the command checks before its writer thread opens it)."""
+    check_ours(path, STORE_TABLES, "a parlour store")
+
+
 class ParlourStore:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        check_store(self.path)              # before connecting: connecting writes (WAL, CREATE)
         self._db = sqlite3.connect(self.path, check_same_thread=False)     # used by the writer thread only
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
@@ -104,4 +117,4 @@ def day_of(t: float) -> date:
     return datetime.fromtimestamp(t).date()
 
 
-__all__ = ["ParlourStore", "day_of"]
+__all__ = ["ParlourStore", "check_store", "day_of"]

@@ -11,6 +11,8 @@ state.
 The ledger keeps raw times only (a session's start and end, a hand's start and finish, each
 interval a fault was latched); hours and bills are computed on read (firmware/records/history.py).
 Columns added after the first release are migrated in place on an existing database (`_migrate`).
+An existing file that is not a ledger (another program's tables, or ours with other columns) is
+refused before anything is written into it (`check_ledger_file`): it is left byte for byte as it was.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .chain import canonical
+from .foreign_db import check_ours, schema_columns
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -61,6 +64,10 @@ CREATE TABLE IF NOT EXISTS fault_intervals (
     codes TEXT NOT NULL
 );
 """
+
+# The tables other parts of this product keep in the ledger's file (table.db): the front panel's
+# choice (firmware/panel.py Settings; tests/records/test_foreign_databases.py keeps the two alike).
+SHARED_SCHEMA = "CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
 
 SESSION_KEY = "session"      # the SessionState of the session in play
 HAND_KEY = "hand"            # the HandState of the hand in play (absent between hands)
@@ -109,6 +116,7 @@ class Ledger:
         self.path = str(path)
         self.clock = clock
         self.events = events
+        check_ledger_file(self.path)        # before connecting: connecting writes (WAL, CREATE)
         self._db = sqlite3.connect(self.path, check_same_thread=False)   # used by the store's one thread
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
@@ -245,3 +253,12 @@ def _migrate(db: sqlite3.Connection) -> None:
         present = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
         if column not in present:
             db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+
+
+def check_ledger_file(path: str | Path) -> None:
+    """ForeignDatabase unless the file at `path` is a ledger (with the settings, or not), an older one
+    (its new columns and tables are added), an empty file or no file yet."""
+    check_ours(path, LEDGER_TABLES, "a score ledger")
+
+
+LEDGER_TABLES = schema_columns(SCHEMA + SHARED_SCHEMA)     # the first release's columns: those it needs

@@ -29,6 +29,7 @@ class Store:
     """A single worker thread for the table's disk writes."""
 
     def __init__(self, name: str = "table-store") -> None:
+        self.name = name                # whose writes: the log says what follows a refused one
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
         self._closed = False
         self.failures = 0               # writes the disk refused (counted on the writer thread)
@@ -104,8 +105,11 @@ class Store:
         if self._told:
             return
         self._told = True
-        log.error("a disk write failed: %s (the ledger and journal writes are retried; the flight recorder's "
-                  "lines wait and are written behind them)", error)
+        if self.name == "table-store":      # only the table's store holds a ledger, a journal and a recorder
+            log.error("a disk write failed: %s (the ledger and journal writes are retried; the flight recorder's "
+                      "lines wait and are written behind them)", error)
+        else:
+            log.error("a disk write failed in the %s: %s", self.name, error)
         if self._watch is not None and not self._watch[0].is_closed():
             loop, on_failure = self._watch
             loop.call_soon_threadsafe(on_failure, error)

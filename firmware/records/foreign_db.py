@@ -1,0 +1,91 @@
+"""Whose SQLite file is it: an existing database holding tables that are not ours (another program's,
+or ours with other columns) is refused before anything is written into it, so a file named by
+mistake is left byte for byte as it was (`--db` naming a parlour's store, the tile registry, a
+table's ledger for the parlour).  Everything here only reads."""
+
+from __future__ import annotations
+
+import sqlite3
+import stat
+from pathlib import Path
+
+
+class ForeignDatabase(sqlite3.DatabaseError):
+    """An existing SQLite file that is not ours: it holds another program's tables, or tables of our
+    names with other columns.  Raised before anything is written, so the file is left as it was."""
+
+
+def schema_columns(schema: str) -> dict[str, tuple[str, ...]]:
+    """Each table a schema creates → its columns, in order (the schema run on a database in memory)."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(schema)
+        return {name: tuple(_columns(db, name)) for name in _names(db)}
+    finally:
+        db.close()
+
+
+def check_ours(path: str | Path, ours: dict[str, tuple[str, ...]], what: str) -> None:
+    """ForeignDatabase when the database at `path` holds a table `ours` does not name, or one of ours
+    with other columns (`_check_columns`).  Read only: nothing is written, whatever it holds."""
+    db = _open_read_only(Path(path))
+    if db is None:
+        return
+    try:
+        names = _names(db)
+        foreign = sorted(set(names) - set(ours))        # (before any column is read: a view may be broken)
+        if foreign:
+            tables = f"table{'s' if len(foreign) > 1 else ''} {', '.join(foreign)}"
+            raise ForeignDatabase(f"{path} is not {what} (it holds {tables})")
+        for name in names:
+            _check_columns(path, what, name, _columns(db, name), ours[name])
+    finally:
+        db.close()
+
+
+def _check_columns(path: str | Path, what: str, table: str, found: dict[str, bool], ours: tuple[str, ...]) -> None:
+    """A table of our name is ours if it has our columns, and no other column an insert of ours cannot
+    leave out (NOT NULL without a default: a column a later release adds never is one)."""
+    stuck = any(required for column, required in found.items() if column not in ours)
+    if stuck or not set(ours) <= set(found):
+        raise ForeignDatabase(f"{path} is not {what} (its table {table} has the columns {', '.join(found)}; "
+                              f"{what}'s has {', '.join(ours)})")
+
+
+def _open_read_only(path: Path) -> sqlite3.Connection | None:
+    """A read-only connection to the database at `path`; None for no file or an empty one (and for
+    what is not a file: SQLite's own open says what is wrong with it)."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode) or info.st_size == 0:
+        return None
+    return sqlite3.connect(_read_only_uri(path), uri=True)
+
+
+def _names(db: sqlite3.Connection) -> list[str]:
+    """The tables and views (not SQLite's own), by name."""
+    return [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
+                                         "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")]
+
+
+def _columns(db: sqlite3.Connection, table: str) -> dict[str, bool]:
+    """A table's columns, in order → whether an insert must give it (NOT NULL, no default)."""
+    return {column: bool(notnull) and default is None for column, notnull, default in
+            db.execute('SELECT name, "notnull", dflt_value FROM pragma_table_info(?)', (table,))}
+
+
+def _read_only_uri(path: Path) -> str:
+    """`mode=ro`, but `immutable=1` for a WAL database with no -wal file beside it (closed cleanly):
+    a read-only open of one leaves an empty -wal and -shm beside it, and the file must stay as it was."""
+    try:
+        with path.open("rb") as file:
+            wal = file.read(20)[18:19] == b"\x02"     # the header's write version: 2 is WAL
+    except OSError:
+        wal = False                                 # (unreadable: SQLite's open says so)
+    closed = wal and not path.with_name(path.name + "-wal").exists()
+    return path.resolve().as_uri() + ("?immutable=1" if closed else "?mode=ro")
+
+
+__all__ = ["ForeignDatabase", "check_ours", "schema_columns"]
