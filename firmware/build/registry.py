@@ -14,6 +14,8 @@ from typing import Iterable, Mapping
 
 from rulesets.tiles import Tile
 
+from ..records.foreign_db import check_ours, schema_columns
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tiles (
     uid BLOB PRIMARY KEY,
@@ -23,6 +25,8 @@ CREATE TABLE IF NOT EXISTS tiles (
     UNIQUE (tile_set, kind, copy)
 );
 """
+
+REGISTRY_TABLES = schema_columns(SCHEMA)
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,7 @@ def _entry(uid: object, entry: object, most: Mapping[Tile, int]) -> Registered:
 
 class TileRegistry:
     def __init__(self, path: str | Path = ":memory:") -> None:
+        check_ours(path, REGISTRY_TABLES, "a tile registry")      # another file named by mistake stays as it was
         self._db = sqlite3.connect(str(path))
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)

@@ -229,3 +229,12 @@ def test_run_says_what_a_db_that_is_not_a_file_is(tmp_path, capsys, no_config, n
     assert one_line(capsys) == f"mahjong-table: error: {path} {said}"
     if name == "folder":
         assert list(path.iterdir()) == []
+
+
+def test_enroll_refuses_a_table_ledger_as_its_registry_and_leaves_it_as_it_was(tmp_path, capsys, no_config):
+    ledger = a_table_ledger(tmp_path / "table.db")
+    before = ledger.read_bytes()
+    assert main(["enroll", "--simulate", "--registry", str(ledger)]) == 2
+    err = capsys.readouterr().err
+    assert f"{ledger} is not a tile registry (it holds tables " in err and "--registry" in err and err.count("\n") == 1
+    assert ledger.read_bytes() == before
