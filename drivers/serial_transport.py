@@ -177,23 +177,38 @@ class SerialStream:
         await asyncio.to_thread(self._port.close)
 
 
+SCHEMES = ("socket",)        # the URLs pyserial can hand to asyncio: a port with a file descriptor
+SOCKET_FORM = "write socket URLs as socket://HOST:PORT, PORT from 1 to 65535"
+
+
 def check_url(url: str) -> None:
     """Raise PortError (one line, what to do) for a URL this adapter cannot serve."""
     if "://" in url:
-        scheme = urlsplit(url).scheme
-        if scheme == "socket":
-            parts = urlsplit(url)
-            if not parts.hostname or parts.port is None:
-                raise PortError(f"{url}: write socket URLs as socket://HOST:PORT")
-            return
-        if scheme == "loop":
-            raise PortError(f"{url}: loop:// ports have no file descriptor and cannot work with "
-                            "asyncio; use a pty path from `mahjong-table sim` or socket://HOST:PORT")
-        raise PortError(f"{url}: unsupported URL scheme {scheme!r}; use a device path "
-                        "(/dev/serial/by-id/...), a pty path or socket://HOST:PORT")
+        problem = url_problem(url)
+        if problem is not None:
+            raise PortError(f"{url}: {problem}")
+        return
     if not os.path.exists(url):
         raise PortError(f"no serial port {url}: check the cable and the path "
                         "(ls /dev/serial/by-id/), or start `mahjong-table sim` and use the path it prints")
+
+
+def url_problem(url: str) -> str | None:
+    """Why this adapter cannot serve the URL `url` (what to write instead), or None if it can.
+    Needs no port to exist, so a configuration is checked with it when it is read."""
+    scheme = url.partition("://")[0].lower()
+    if scheme == "loop":
+        return ("loop:// ports have no file descriptor and cannot work with asyncio; "
+                "use a pty path from `mahjong-table sim` or socket://HOST:PORT")
+    if scheme not in SCHEMES:
+        return (f"unsupported URL scheme {scheme!r}; use a device path "
+                "(/dev/serial/by-id/...), a pty path or socket://HOST:PORT")
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port
+    except ValueError:          # urlsplit's own: a port not a number or past 65535, an unclosed [IPv6
+        return SOCKET_FORM
+    return SOCKET_FORM if not host or not port else None     # (port 0 cannot be connected to)
 
 
 async def open_serial(url: str, *, baudrate: int = DEFAULT_BAUDRATE) -> SerialStream:

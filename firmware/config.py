@@ -13,7 +13,6 @@ the wrong type or out of range.  See deploy/config.toml for a commented example.
 from __future__ import annotations
 
 import os
-import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,8 +23,6 @@ BAUDRATE_RANGE = (1200, 4_000_000)            # what USB UARTs and our boards' M
 DEFAULT_CONFIG_PATH = Path("/etc/mahjong-table/config.toml")
 CONFIG_ENV = "MAHJONG_TABLE_CONFIG"
 SIMULATOR_SUBDIR = "simulator"                # a simulated run's state, apart from the table's
-
-_URL = re.compile(r"^[a-z][a-z0-9+.-]*://")
 
 
 class ConfigError(Exception):
@@ -121,6 +118,7 @@ def _read_text(path: Path) -> str:
         line = data.count(b"\n", 0, error.start) + 1
         raise ConfigError(f"{path}: line {line}: byte 0x{data[error.start]:02x} is not UTF-8; "
                           "save the file as UTF-8") from None
+    text = text.removeprefix("\ufeff")     # a BOM (Notepad's "UTF-8 with BOM") is not TOML, but harmless
     if not text.strip():
         raise ConfigError(f"{path}: is empty; copy deploy/config.toml there and edit the ports")
     return text
@@ -222,10 +220,20 @@ def _devices(section: dict[str, Any] | None, source: str) -> DeviceConfig:
 
 def _port(section: dict[str, Any], key: str, source: str) -> str:
     value = _string(section, key, f"devices.{key}", source)
-    if not (value.startswith("/") or _URL.match(value)):
+    if "://" in value:                      # the transport reads it as a URL, whatever comes first
+        _check_url(value, f"devices.{key}", source)
+    elif not value.startswith("/"):
         raise ConfigError(f"{source}: devices.{key} = {value!r} is not a port; give a device path such as "
                           "\"/dev/serial/by-id/…\" or a URL such as \"socket://host:port\"")
     return value
+
+
+def _check_url(value: str, name: str, source: str) -> None:
+    """A URL the transport cannot open is refused now, naming the field, not when the table starts."""
+    from drivers.serial_transport import url_problem      # only for a URL: it imports pyserial
+    problem = url_problem(value)
+    if problem is not None:
+        raise ConfigError(f"{source}: {name} = {value!r} is not a port the table can open: {problem}")
 
 
 def _baudrate(section: dict[str, Any], source: str) -> int:

@@ -18,8 +18,28 @@ from __future__ import annotations
 import asyncio
 import os
 import tty
+from urllib.parse import urlsplit
 
 from drivers.stream import DataCallback, LostCallback, _ignore_data, _ignore_lost
+
+
+MAX_PORT = 65535
+
+
+def socket_address(url: str, ports: int = 1) -> tuple[str, int]:
+    """(host, first port) of `socket://HOST:PORT` for `ports` listeners on PORT, PORT+1, …
+    (no port, or 0: any free ones); ValueError (one line saying what to give) otherwise."""
+    last = MAX_PORT - ports + 1
+    uses = f" (PORT to PORT+{ports - 1} are used)" if ports > 1 else ""
+    form = f"give socket://HOST:PORT with PORT from 1 to {last}{uses}, or 0 for any free port"
+    try:
+        parts = urlsplit(url)
+        port = parts.port or 0
+    except ValueError:          # urlsplit's own: a port not a number or past 65535, an unclosed [IPv6
+        raise ValueError(form) from None
+    if parts.scheme != "socket" or port > last:
+        raise ValueError(form)
+    return parts.hostname or "127.0.0.1", port
 
 
 class PtyEndpoint:
@@ -187,6 +207,8 @@ class SocketEndpoint:
 
     @classmethod
     async def listen(cls, host: str, port: int) -> "SocketEndpoint":
+        if not 0 <= port <= MAX_PORT:         # bind() would raise OverflowError, no OSError
+            raise ValueError(f"port {port} is not from 0 to {MAX_PORT}")
         holder: list[SocketEndpoint] = []
         loop = asyncio.get_running_loop()
         server = await loop.create_server(lambda: _Connection(holder[0]), host, port)

@@ -16,7 +16,6 @@ import dataclasses
 import os
 import random
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from drivers.messages import PROTOCOL_VERSION
 from drivers.motor_protocol import Key, Panel
@@ -25,7 +24,7 @@ from rulesets.tilesets import SET_136, TileSet
 
 from .clock import VirtualClock, VirtualTimer
 from .display_sim import DisplaySim
-from .endpoints import PtyEndpoint, SocketEndpoint
+from .endpoints import PtyEndpoint, SocketEndpoint, socket_address
 from .faults import (DEVICES, PANEL_FAULTS, READ_FAULTS, WIRE_FAULTS, FaultItem, TableFaults, WireFaults,
                      apply_fault, clear_settings, read_fault)
 from .motor_board import MotorBoardSim, Timings
@@ -33,6 +32,15 @@ from .rfid_board import RfidBoardSim
 from .tiles import PhysicalTile, TileIdentity, UidSource, make_tiles
 from .wire import FaultyWire
 from .world import SimulatorError, World
+
+
+def _socket_address(listen: str) -> tuple[str, int]:
+    """The host and first port of a socket:// listen address for the three devices; a wrong one is
+    one line (SimulatorError), never urlsplit's ValueError or bind()'s OverflowError."""
+    try:
+        return socket_address(listen, len(DEVICES))
+    except ValueError as error:
+        raise SimulatorError(f"cannot listen on {listen!r}: {error}") from None
 
 
 @dataclass(frozen=True)
@@ -207,8 +215,7 @@ class SimulatedTable:
                 os.makedirs(folder, exist_ok=True)
                 raw = [PtyEndpoint(link=os.path.join(folder, device)) for device in DEVICES]
             elif listen.startswith("socket://"):
-                parts = urlsplit(listen)
-                host, port = parts.hostname or "127.0.0.1", parts.port or 0
+                host, port = _socket_address(listen)
                 for i in range(len(DEVICES)):
                     raw.append(await SocketEndpoint.listen(host, port + i if port else 0))
             else:

@@ -45,13 +45,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_parlour(args: argparse.Namespace) -> int:
     from firmware.config import default_state_dir
-    from firmware.fleet.settings import FleetError, parse_broker_url
+    from firmware.fleet.settings import FleetError, parse_broker_url, shown_url
     from firmware.web import WebError, parse_listen
 
     try:
         broker = parse_broker_url(args.mqtt, tls=args.ca)
     except FleetError as error:
-        raise UserError(f"--mqtt {args.mqtt}: {error}") from None
+        raise UserError(f"--mqtt {shown_url(args.mqtt)}: {error}") from None     # never its password
     token = _token(args.token_file)
     try:
         parse_listen(args.http, token or "a token of 16 chars")        # the address itself

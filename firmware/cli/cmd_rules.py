@@ -84,18 +84,31 @@ def _option_flag(parser: argparse.ArgumentParser) -> None:
                         help="a house option (see `rules show ID`); repeatable")
 
 
-def load_ruleset(region_id: str, option_texts: list[str], base_options: dict[str, str] | None = None) -> Ruleset:
-    """The ruleset for an id and KEY=VALUE options (over `base_options`, e.g. a config file's);
-    every user mistake becomes a UserError."""
+def load_ruleset(region_id: str, option_texts: list[str], base_options: dict[str, str] | None = None,
+                 base_source: str = "table.options") -> Ruleset:
+    """The ruleset for an id and KEY=VALUE options (over `base_options`, e.g. a config file's, which
+    `base_source` names); every user mistake becomes a UserError naming where the option came from."""
     from rulesets.definition import OptionError
-    options = {**(base_options or {}), **parse_options(option_texts)}
     try:
         region = get_region(region_id)
-        return region.resolve(options)
     except UnknownRegion as error:
         raise UserError(error.message) from None
+    _check_options(region, base_options or {}, base_source)
+    for text in option_texts:
+        _check_options(region, parse_options([text]), f"--option {text}")
+    try:
+        return region.resolve({**(base_options or {}), **parse_options(option_texts)})
     except OptionError as error:
         raise UserError(str(error)) from None
+
+
+def _check_options(region, options: dict[str, str], source: str) -> None:
+    """The options of one source, each checked, so an error names the file or the flag it is in."""
+    from rulesets.definition import OptionError
+    try:
+        region.check_options(options)
+    except OptionError as error:
+        raise UserError(f"{source}: {error}") from None
 
 
 def parse_options(option_texts: list[str]) -> dict[str, str]:

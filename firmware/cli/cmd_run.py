@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
+import math
 import signal
 import sqlite3
 import sys
@@ -34,6 +36,8 @@ from .errors import UserError
 from .files import CardFull, TableBusy, database_trouble, ensure_dir, open_database, open_events, require_enrolled, state_dir, table_config
 from .starting import show_cannot_start, shown_until_room
 from .table_lock import table_held
+
+log = logging.getLogger(__name__)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -144,17 +148,45 @@ def _run_table(args: argparse.Namespace, early: _EarlyStop) -> int:
     if "help" in args.fault:
         print(fault_help())
         return 0
-    if args.hands is not None and args.hands < 1:
-        raise UserError(f"--hands {args.hands}: give a number of hands of at least 1")
-    if args.speed < 0:
-        raise UserError(f"--speed {args.speed}: give 0 (as fast as possible) or more")
+    _check_arguments(args)
     config = table_config(args.config, args.simulate)
     if config.devices is not None and args.fault:
         raise UserError(f"--fault {args.fault[0]}: faults are injected into the simulator, not real boards; "
                         "add --simulate to try it on the simulator")
+    _check_faults(args.fault)
     held = table_held(config.state_dir, "run") if config.devices is not None else contextlib.nullcontext()
     with held, _shown_if_it_cannot_start(config, early):
         return _run_configured(args, config, early)
+
+
+# An empty value (`--db ""`, a shell variable that was never set) would read as no flag at all.
+_NOT_EMPTY = {"config": "/etc/mahjong-table/config.toml", "ruleset": "changchun", "events": "events.jsonl",
+              "db": "demo.db", "http": "127.0.0.1:8080", "mqtt": "mqtt://127.0.0.1:1883", "table": "t01"}
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    """The values a person typed, before any file is opened."""
+    if args.hands is not None and args.hands < 1:
+        raise UserError(f"--hands {args.hands}: give a number of hands of at least 1")
+    if not math.isfinite(args.speed):
+        raise UserError(f"--speed {args.speed}: give a finite speed, e.g. 1 (real time), 10 or 0 (as fast as possible)")
+    if args.speed < 0:
+        raise UserError(f"--speed {args.speed}: give 0 (as fast as possible) or more")
+    for name, example in _NOT_EMPTY.items():
+        value = getattr(args, name)
+        if value is not None and not value.strip():
+            raise UserError(f"--{name} is empty; give a value, e.g. --{name} {example}, or leave the flag out")
+
+
+def _check_faults(faults: list[str]) -> None:
+    """The faults, checked here as `sim` checks them: the simulator's own process would refuse them
+    only once the run had started."""
+    if faults:
+        from simulator import parse_faults
+        try:
+            parse_faults(faults)
+        except ValueError as error:
+            raise UserError(f"--fault {error}") from None
 
 
 @contextlib.contextmanager
@@ -246,7 +278,8 @@ def _choose_ruleset(args: argparse.Namespace, config: TableConfig, db_path: Path
     try:
         region_id, _ = settings.ruleset_choice()
         region_id = args.ruleset or config.ruleset or region_id
-        ruleset = load_ruleset(region_id, args.option, config.options if not args.ruleset else {})
+        ruleset = load_ruleset(region_id, args.option, _config_options(config, region_id),
+                               f"{config.source}: table.options")
         if args.ruleset or config.ruleset:
             settings.save_choice(ruleset.id, dict(ruleset.options))
     except sqlite3.Error as error:                  # (a full card lets it open but not save the choice)
@@ -254,6 +287,28 @@ def _choose_ruleset(args: argparse.Namespace, config: TableConfig, db_path: Path
     finally:
         settings.close()
     return ruleset
+
+
+def _config_options(config: TableConfig, region_id: str) -> dict[str, str]:
+    """The configuration's house options for the ruleset played.  They belong to the configuration's
+    ruleset; a configuration that names none gives each to whichever ruleset has it, and the others are
+    left out with a warning: the owner may pick any ruleset on the front panel, and the table must
+    still start at the next boot."""
+    if config.ruleset is not None:
+        return dict(config.options) if region_id == config.ruleset else {}
+    if not config.options:
+        return {}
+    from rulesets.regions import UnknownRegion, get_region
+    try:
+        keys = [option.key for option in get_region(region_id).options]
+    except UnknownRegion:
+        return {}                                   # (load_ruleset names the ruleset itself)
+    lacking = [key for key in config.options if key not in keys]
+    if lacking:
+        log.warning("%s: table.options %s left out: %s has no such house option (its options: %s); name "
+                    "table.ruleset to tie the options to one ruleset", config.source, ", ".join(lacking),
+                    region_id, ", ".join(keys) or "none")
+    return {key: value for key, value in config.options.items() if key in keys}
 
 
 class _Say:
@@ -280,6 +335,7 @@ class _Say:
 async def _run_simulated(ruleset, args, events, events_path, db_path: str, say: _Say, serving=None) -> int:
     """The built-in simulator, served from its own process with its players (as real boards are)."""
     from firmware.simulated import run_in_process
+    from simulator import SimulatorError
     async with say.service.serving():
         say.service.ready()
         try:
@@ -290,6 +346,9 @@ async def _run_simulated(ruleset, args, events, events_path, db_path: str, say: 
                 on_simulator=serving.simulator_process if serving is not None else None), say)
         except ValueError as error:
             raise UserError(str(error)) from None
+        except SimulatorError as error:     # its process did not serve: its own line says why, no traceback
+            print(f"mahjong-table: the built-in simulator failed: {error}", file=sys.stderr, flush=True)
+            return 1
     if result is not None:
         say(f"{result.hands} hand(s) played; totals {' '.join(f'{t:+d}' for t in result.totals)}")
     return 0
@@ -420,17 +479,19 @@ def _fleet_settings(args: argparse.Namespace, config: TableConfig):
     url, table = args.mqtt or config.mqtt.url, args.table or config.mqtt.table
     if url is None and table is None:
         return None
+    from firmware.fleet import FleetError, FleetSettings, check_table_name, parse_broker_url
+    from firmware.fleet.settings import shown_url
+    shown = shown_url(url or "")                    # a password in the URL is never echoed
     if url is None:
         raise UserError(f"--table {table}: name the broker too, --mqtt URL (or [mqtt] url in the config), "
                         "e.g. --mqtt mqtt://127.0.0.1:1883")
     if table is None:
-        raise UserError(f"--mqtt {url}: name this table too, --table NAME (or [mqtt] table in the config), e.g. --table t01")
-    from firmware.fleet import FleetError, FleetSettings, check_table_name, parse_broker_url
+        raise UserError(f"--mqtt {shown}: name this table too, --table NAME (or [mqtt] table in the config), e.g. --table t01")
     mqtt = config.mqtt
     try:
         broker = parse_broker_url(url, user=mqtt.user, password=mqtt.password, tls=mqtt.tls)
     except FleetError as error:
-        raise UserError(f"--mqtt {url}: {error}") from None
+        raise UserError(f"--mqtt {shown}: {error}") from None
     try:
         return FleetSettings(broker, check_table_name(table))
     except FleetError as error:

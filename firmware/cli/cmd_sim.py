@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import signal
 from pathlib import Path
+from typing import Callable
 
 from firmware.cli.errors import UserError
 
@@ -39,12 +41,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="tiles per set, both sets: 136, 144, 108, 112 (灌南), 112red (108 + 4 红中) or 84 (default 136)")
     parser.add_argument("--fault", action="append", default=[], metavar="FAULT",
                         help="inject a fault (repeatable), e.g. corrupt=0.05 or jam=2:6; `--fault help` lists them")
-    parser.add_argument("--registry", type=Path, metavar="FILE",
+    parser.add_argument("--registry", metavar="FILE",
                         help="write the tag registry (UID -> tile, set, copy) as JSON, to pre-enrol "
                              "the controller")
     parser.add_argument("--json", action="store_true",
                         help="print where the devices are as one JSON line")
-    parser.add_argument("--write-config", type=Path, metavar="FILE",
+    parser.add_argument("--write-config", metavar="FILE",
                         help="write a configuration naming the served ports (and a state folder beside FILE) "
                              "for `enroll --config FILE` and `run --config FILE`")
     parser.add_argument("--console", action="store_true",
@@ -61,18 +63,35 @@ def _tile_sets(text: str):
 
 
 def _build_table(args: argparse.Namespace):
+    """The table, once every argument is checked: a mistake is one line before anything is served."""
     from simulator import SimulatedTable, parse_faults
 
+    if not math.isfinite(args.speed):
+        raise UserError(f"--speed {args.speed}: give a finite speed, e.g. 1 (real time), 10 or 0 (as fast as possible)")
     if args.speed < 0:
         raise UserError(f"--speed {args.speed}: must be >= 0 (0 = as fast as possible)")
-    if not (args.listen == "pty" or args.listen.startswith("socket://")):
-        raise UserError(f"--listen {args.listen}: use 'pty' or socket://HOST:PORT")
+    _check_listen(args.listen)
     try:
         faults = parse_faults(args.fault)
     except ValueError as error:
         raise UserError(f"--fault {error}") from None
+    _check_outputs(args.registry, args.write_config)
     return SimulatedTable(seed=args.seed, speed=args.speed, tile_sets=_tile_sets(args.sets),
                           faults=faults)
+
+
+def _check_listen(listen: str) -> None:
+    """'pty' or socket://HOST:PORT with room for PORT+2 (the table would refuse it only once serving)."""
+    from simulator.endpoints import socket_address
+
+    if listen == "pty":
+        return
+    if not listen.startswith("socket://"):
+        raise UserError(f"--listen {listen}: use 'pty' or socket://HOST:PORT")
+    try:
+        socket_address(listen, 3)                   # the motor board, the RFID board, the display
+    except ValueError as error:
+        raise UserError(f"--listen {listen}: {error}") from None
 
 
 def run_sim(args: argparse.Namespace) -> int:
@@ -85,20 +104,24 @@ def run_sim(args: argparse.Namespace) -> int:
 
 
 async def _serve(table, args: argparse.Namespace) -> int:
+    from simulator import SimulatorError
+
     try:
         where = await table.start(args.listen)
     except OSError as error:
         raise UserError(f"cannot serve on {args.listen}: {error.strerror or error}; "
                         "pick another port or use --listen pty") from None
+    except SimulatorError as error:             # (the address is checked first: this is a last resort)
+        raise UserError(str(error)) from None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     try:
         if args.registry:
-            _write_registry(table, args.registry)
+            _write_registry(table, Path(args.registry))
         if args.write_config:
-            _write_config(where, args.write_config)
+            _write_config(where, Path(args.write_config))
         if args.json:
             print(json.dumps(where.as_dict()), flush=True)
         else:
@@ -140,13 +163,62 @@ async def _console(table, stop: asyncio.Event) -> None:
 
 
 CONFIG_MARK = "# written by `mahjong-table sim --write-config`"
+OWN_EXPORT_LIMIT = 1 << 20          # a registry export is some 20 KB: anything far larger is not one
+
+
+def _check_outputs(registry: str | None, write_config: str | None) -> None:
+    """--registry and --write-config overwrite only a file `sim` wrote there before (a config, a ledger
+    or a tag list of one's own is never lost), checked before anything is served."""
+    if registry is not None:
+        _check_output("--registry", registry, _is_registry_export, "tags.json")
+    if write_config is not None:
+        _check_output("--write-config", write_config, _is_written_config, "sim.toml")
+    if registry and write_config and Path(registry).resolve() == Path(write_config).resolve():
+        raise UserError(f"--registry {registry} and --write-config {write_config} are the same file; "
+                        "name two files, e.g. --registry tags.json --write-config sim.toml")
+
+
+def _check_output(flag: str, text: str, ours: Callable[[Path], bool], example: str) -> None:
+    if not text.strip():                            # (Path("") would be the current folder)
+        raise UserError(f"{flag} is empty; name a file, e.g. {flag} {example}")
+    path = Path(text)
+    if path.is_dir():
+        raise UserError(f"{flag} {path}: is a folder; name a file, e.g. {flag} {path / example}")
+    if path.is_file() and not ours(path):           # (a device such as /dev/stdout is written as before)
+        raise UserError(f"{flag} {path}: the file exists and was not written by `sim`; name a new file")
+
+
+def _is_written_config(path: Path) -> bool:
+    try:
+        with path.open("rb") as file:
+            return file.read(len(CONFIG_MARK.encode())) == CONFIG_MARK.encode()
+    except OSError:
+        return False
+
+
+def _is_registry_export(path: Path) -> bool:
+    """Whether the file is what `_write_registry` writes: {uid hex: {"tile", "set", "copy"}}."""
+    try:
+        if path.stat().st_size > OWN_EXPORT_LIMIT:
+            return False
+        entries = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return False
+    return (isinstance(entries, dict) and bool(entries)
+            and all(_is_hex(uid) and isinstance(entry, dict) and set(entry) == {"tile", "set", "copy"}
+                    for uid, entry in entries.items()))
+
+
+def _is_hex(text: str) -> bool:
+    try:
+        return bool(bytes.fromhex(text))
+    except ValueError:
+        return False
 
 
 def _write_config(where, path: Path) -> None:
     """A configuration for this simulated table: its ports, and a state folder of its own beside
     the file (the simulated table is enrolled and played like a real one, apart from it)."""
-    if path.is_dir() or (path.exists() and not path.read_bytes().startswith(CONFIG_MARK.encode())):
-        raise UserError(f"--write-config {path}: the file exists and was not written by `sim`; name a new file")
     state = path.resolve().parent / f"{path.stem}-state"
     text = (f"{CONFIG_MARK}: the simulated table's ports change at every start.\n"
             f"[devices]\nmotor = {json.dumps(where.motor)}\nrfid = {json.dumps(where.rfid)}\n"

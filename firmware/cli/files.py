@@ -35,6 +35,9 @@ def table_config(explicit: str | None, simulate: bool = False) -> TableConfig:
 
     `--simulate` keeps the file's ruleset, options and state folder (the simulator's own part of
     it) but not its boards or events folder."""
+    if explicit is not None and not explicit.strip():       # (an unset shell variable: not "no configuration")
+        raise UserError("--config is empty; give a value, e.g. --config /etc/mahjong-table/config.toml, or leave "
+                        "the flag out")
     try:
         path = find_config(explicit)
         config = load_config(path) if path is not None else TableConfig(devices=None)

@@ -60,24 +60,25 @@ def parse_broker_url(text: str, *, user: str | None = None, password: str | None
     True (the system's CAs), a CA file's path (which implies TLS), or False/None (the scheme decides).
     """
     example = "give mqtt://HOST[:PORT] or mqtts://HOST[:PORT], e.g. mqtt://192.168.1.10:1883"
+    shown = shown_url(text)
     try:
         parts = urlsplit(text.strip())
         port = parts.port
     except ValueError as error:
-        raise FleetError(f"broker {text!r}: {error}; {example}") from None
+        raise FleetError(f"broker {shown!r}: {_unreadable(text, shown, error)}; {example}") from None
     if parts.scheme not in SCHEMES:
-        raise FleetError(f"broker {text!r}: {example}")
+        raise FleetError(f"broker {shown!r}: {example}")
     if not parts.hostname:
-        raise FleetError(f"broker {text!r}: no host; {example}")
+        raise FleetError(f"broker {shown!r}: no host; {example}")
     if parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise FleetError(f"broker {text!r}: a broker address has no path or query; {example}")
+        raise FleetError(f"broker {shown!r}: a broker address has no path or query; {example}")
     default_port, secure = SCHEMES[parts.scheme]
     if parts.username is not None and user is not None:
-        raise FleetError(f"broker {text!r}: the user is given twice (in the URL and as the user setting); keep one")
+        raise FleetError(f"broker {shown!r}: the user is given twice (in the URL and as the user setting); keep one")
     user = unquote(parts.username) if parts.username is not None else user
     password = unquote(parts.password) if parts.password is not None else password
     if password is not None and user is None:
-        raise FleetError(f"broker {text!r}: a password without a user; give the user too")
+        raise FleetError(f"broker {shown!r}: a password without a user; give the user too")
     ca_file = None
     if isinstance(tls, str):
         ca_file = check_ca_file(tls)
@@ -85,6 +86,29 @@ def parse_broker_url(text: str, *, user: str | None = None, password: str | None
     elif tls:
         secure = True
     return BrokerSettings(parts.hostname, port or default_port, user, password, secure, ca_file)
+
+
+def shown_url(text: str) -> str:
+    """`text` as an error may show it: a password in it (`user:password@`) becomes `user:***@`.  Works
+    on any text, a URL urlsplit refuses too; everything up to the last '@' after the scheme is the
+    login (a password may hold '/' or '@'), so a doubtful case hides more, never less."""
+    scheme, sep, rest = text.partition("://") if "://" in text else ("", "", text)
+    login, at, after = rest.rpartition("@")
+    if not at or ":" not in login:
+        return text
+    return f"{scheme}{sep}{login.partition(':')[0]}:***@{after}"
+
+
+def _unreadable(text: str, shown: str, error: ValueError) -> str:
+    """urlsplit's complaint, without the password: told of the shown text when the URL has one (a
+    password holding '/' ends the host early, and its first part would be named as the port)."""
+    if shown == text:
+        return str(error)
+    try:
+        urlsplit(shown.strip()).port
+    except ValueError as hidden:
+        return str(hidden)
+    return "cannot read it as a URL (write a '/' in the password as %2F)"
 
 
 def check_ca_file(path: str) -> str:
@@ -101,4 +125,5 @@ def check_table_name(name: str) -> str:
     return name
 
 
-__all__ = ["BrokerSettings", "FleetError", "FleetSettings", "check_ca_file", "check_table_name", "parse_broker_url"]
+__all__ = ["BrokerSettings", "FleetError", "FleetSettings", "check_ca_file", "check_table_name", "parse_broker_url",
+           "shown_url"]

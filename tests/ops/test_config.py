@@ -68,7 +68,7 @@ def test_every_value_is_checked_by_name(raw, words):
 
 
 def test_a_socket_url_and_home_relative_folders_are_accepted():
-    config = parse_config({"devices": {"motor": "socket://127.0.0.1:7000", "rfid": "rfc2217://host:2217"},
+    config = parse_config({"devices": {"motor": "socket://127.0.0.1:7000", "rfid": "socket://table.local:7001"},
                            "storage": {"state_dir": "~/table"}, "table": {"ruleset": "sichuan"}})
     assert config.devices.motor.startswith("socket://") and config.state_dir.is_absolute()
     assert config.simulator_state_dir == config.state_dir / "simulator" and config.ruleset == "sichuan"
