@@ -120,6 +120,18 @@ class EventUndecodable(LinkError):
             f"and host disagree on message {msg:#04x}: update one of them")
 
 
+class EventsUnrecoverable(LinkError):
+    """Events the board numbered were asked for again and again and never came: it numbers events
+    past ones it does not hold (its firmware and this controller disagree on the event numbering)."""
+
+    def __init__(self, device: str, first: int, asked: int) -> None:
+        self.first = first
+        self.asked = asked
+        super().__init__(
+            f"{device}: event {first} never came though asked for {asked} times while later events did: the "
+            "board numbers its events past ones it does not hold; update its firmware or this controller")
+
+
 class LinkClosed(LinkError):
     """The link was closed by this side."""
 

@@ -19,7 +19,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
-from .errors import EventUndecodable, MessageError
+from .errors import EventsUnrecoverable, EventUndecodable, MessageError
 from .frame import Frame, Kind, encode_frame
 from .link_session import LinkHooks
 
@@ -78,6 +78,7 @@ class EventInbox:
         self.last_mark: EventMark | None = None     # the event being (or last) delivered
         self._last_resend: tuple[int, float] = (-1, 0.0)
         self._undecodable: tuple[int, int] = (-1, 0)   # (seq, failures) of the event that failed
+        self._gap_asks = 0              # RESENDs for the next event since one was last delivered
         self._ack_timer: asyncio.TimerHandle | None = None
 
     def set_handler(self, on_event: EventHandler) -> None:
@@ -119,6 +120,7 @@ class EventInbox:
     def start_at(self, seq: int) -> None:
         """Expect event `seq` next, all before it acknowledged (a session resumed)."""
         self._ev_next = self._ev_released = self._ev_acked = seq
+        self._gap_asks = 0
 
     def fits(self, oldest_event: int) -> bool:
         """The board holds no event after the ones we have not yet received."""
@@ -128,6 +130,7 @@ class EventInbox:
         """After a RESUME: a RESEND for every event not yet delivered here."""
         self._last_resend = (self._ev_next, self._link.loop.time())
         self.resend_requests += 1
+        self._gap_asks = 0              # a new episode: its gap is asked for afresh
         self._ev_unacked = 0
         self._link.write(encode_frame(Kind.RESEND, self._telling_ack(), 0, b"\x00"))
 
@@ -142,6 +145,7 @@ class EventInbox:
         self._ev_held.clear()
         self._ev_unacked = 0
         self._undecodable = (-1, 0)
+        self._gap_asks = 0
 
     def stop(self) -> None:
         if self._ack_timer is not None:
@@ -188,6 +192,7 @@ class EventInbox:
             self._link.loop.call_exception_handler({"message": f"{self._link.device}: event handler failed",
                                                     "exception": error})
         self._undecodable = (-1, 0)
+        self._gap_asks = 0
         self._ev_next = (self._ev_next + 1) & 0xFF
         self.events += 1
         self._ev_unacked += 1
@@ -224,6 +229,10 @@ class EventInbox:
         now = self._link.loop.time()
         if seq == self._ev_next and now - when < max(self._rto(), 0.02):
             return
+        if self._gap_asks >= self._link.config.max_gap_resends:
+            self._link.fail(EventsUnrecoverable(self._link.device, self._ev_next, self._gap_asks))
+            return
+        self._gap_asks += 1
         self._last_resend = (self._ev_next, now)
         self.resend_requests += 1
         # Ask only for the hole before the first event we hold (0 = everything from ev_next).  A

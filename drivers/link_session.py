@@ -42,6 +42,8 @@ class LinkConfig:
     event_ack_every: int = 8
     event_ack_delay: float = 0.03
     max_undecodable: int = 3       # an event that fails to decode this often → EventUndecodable
+    max_gap_resends: int = 50      # a gap asked for this often (each an RTO apart) and never filled,
+                                   # later events arriving → EventsUnrecoverable, never a silent stall
     hold_for: float = 5.0          # after a LinkLost, commands wait this long for a reconnection
                                    # to begin (longer while one is under way), then fail
     hold_acks: bool = False        # acknowledge events only once released (HostLink.hold_acks)

@@ -10,7 +10,7 @@ from typing import AsyncIterator
 import pytest
 
 from drivers.board_link import BoardLink
-from drivers.errors import EventUndecodable, LinkLost
+from drivers.errors import EventsUnrecoverable, EventUndecodable, LinkLost
 from drivers.frame import Frame, FrameDecoder, Kind, encode_frame
 from drivers.frame_v1 import decode_frame_v1, encode_frame_v1
 from drivers.messages import PROTOCOL_VERSION, BoardIdentity, BoardKind, Hello, Status
@@ -190,3 +190,44 @@ async def _until(condition, turns: int = 1000) -> None:
             return
         await asyncio.sleep(0.001)
     raise AssertionError("the condition never held")
+
+
+class RenumberingWire(RewritingWire):
+    """The board's end of the wire; from its `after`-th event on, every EVENT frame's seq is moved
+    `jump` ahead (a board firmware that numbers events past ones it never sent)."""
+
+    def __init__(self, inner: ByteStream, after: int, jump: int) -> None:
+        super().__init__(inner, msg=-1, times=0)
+        self.after, self.jump, self.seen = after, jump, 0
+
+    def _maybe_spoil(self, frame: Frame, data: bytes) -> bytes:
+        if frame.kind != Kind.EVENT:
+            return data
+        self.seen += 1
+        if self.seen <= self.after:
+            return data
+        return encode_frame(frame.kind, (frame.seq + self.jump) & 0xFF, frame.msg, frame.payload)
+
+
+def test_events_numbered_past_a_gap_the_board_never_fills_fail_the_link_in_one_line_not_a_silent_wait():
+    async def main():
+        host_end, board_end = memory_pair("memory:host", "memory:board")
+        wire = RenumberingWire(board_end, after=1, jump=100)
+        board = BoardLink(wire, kind=BoardKind.MOTOR, build="test", constants={}, boot_counter=1,
+                          handler=lambda msg, payload: Status.OK)
+        board.start()
+        client = MotorBoard(host_end)
+        try:
+            await client.connect()
+            board.emit(WallChanged(0, 1, 2))
+            assert await client.next_event(2) == WallChanged(0, 1, 2)
+            board.emit(WallChanged(0, 2, 2))              # numbered 101: events 1–100 never come
+            with pytest.raises(EventsUnrecoverable) as caught:
+                await client.next_event(30)
+            message = str(caught.value)
+            assert message.startswith("motor board at memory:host: event 1 never came though asked for 50 times")
+            assert "update its firmware or this controller" in message and "\n" not in message
+        finally:
+            board.stop()
+            await client.close()
+    run(main(), timeout=40)
