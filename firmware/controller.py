@@ -42,6 +42,7 @@ from .front import TableFront
 from .guarded_tasks import GuardedTasks
 from .hand.ports import HandListener, HandPorts, KeyQueue, Press, pressed, record_dropped
 from .hub_ports import HubBuildPorts, HubEnrollPorts, HubHandPorts
+from .implausible import implausible
 from .lamps import ALARM, ALARM_MS, Lamps
 from .links import LinkKeeper, is_episode
 from .loopwatch import LoopWatch
@@ -292,10 +293,14 @@ class TableController:
             pass
 
     async def roll_dice(self, count: int) -> tuple[int, ...]:
-        self._dice = None
-        await self.move(lambda: self.devices.motor.roll_dice(count), lambda: self._dice is not None)
-        assert self._dice is not None
-        return self._dice
+        while True:
+            self._dice = None
+            await self.move(lambda: self.devices.motor.roll_dice(count), lambda: self._dice is not None)
+            assert self._dice is not None
+            if len(self._dice) == count:
+                return self._dice
+            self._warn(f"the motor board rolled {len(self._dice)} dice {list(self._dice)} when asked for {count} "
+                       "(its firmware may not match this controller): rolled again")
 
     async def read_zone(self, seat: int) -> tuple[bytes, ...]:
         """The tags lying in the seat's read zone: `ZONE_INVENTORIES` inventories joined.  An inventory
@@ -535,6 +540,11 @@ class TableController:
         return heard
 
     def _handle(self, source: str, event: Any) -> None:
+        reason = implausible(event)
+        if reason is not None:              # a board firmware's mistake: said, never applied
+            self._warn(f"the {source} board sent {type(event).__name__} with {reason} (dropped; its firmware "
+                       "may not match this controller)")
+            return
         match event:
             case WallChanged():
                 self._wall_changed(StackPos(event.side, event.stack), event.tiles)

@@ -1,0 +1,32 @@
+"""Board events whose fields no table has: a lift, a panel, a lane or a read zone that does not
+exist.  A board's firmware that sends one is wrong, not the people at the table: the event is
+dropped with a warning naming it, never applied — applied, a lift 9 or a zone 9 left the table
+waiting for ever in silence, and a lane 7 stopped it with a traceback (found by a payload fuzz, stop
+44).  (A roll of other than the dice asked for is rolled again: TableController.roll_dice.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drivers.motor_protocol import KeyPressed, Lift, LiftMoved, LiftPosition
+from drivers.rfid_protocol import HeadRead, SlotRead, ZoneInventory
+from drivers.table_ui import Panel
+
+SIDES = 4                   # lanes, read zones and seats
+
+
+def implausible(event: Any) -> str | None:
+    """Why no table could have sent `event` (None: it could)."""
+    match event:
+        case LiftMoved() if event.lift not in set(Lift) or event.position not in set(LiftPosition):
+            return f"lift {event.lift} at position {event.position}: the table has lifts 0–4, positions 0–2"
+        case KeyPressed() if event.panel not in set(Panel):
+            return f"a key on panel {event.panel}: the table has panels 0–4"
+        case HeadRead() | SlotRead() if not 0 <= event.lane < SIDES:
+            return f"a read on lane {event.lane}: the table has lanes 0–3"
+        case ZoneInventory() if not 0 <= event.seat < SIDES:
+            return f"read zone {event.seat}: the table has zones 0–3"
+    return None
+
+
+__all__ = ["implausible"]
