@@ -54,10 +54,11 @@ class RewritingWire:
 
 
 @asynccontextmanager
-async def motor_pair(msg: int, times: int) -> AsyncIterator[tuple[MotorBoard, BoardLink, RewritingWire]]:
-    """A motor board client and a board link whose events `msg` are spoiled `times` times."""
+async def motor_pair(msg: int, times: int, rewriting=None) -> AsyncIterator[tuple[MotorBoard, BoardLink, RewritingWire]]:
+    """A motor board client and a board link whose events `msg` are spoiled `times` times (or whose
+    wire is `rewriting(the board's end)`)."""
     host_end, board_end = memory_pair("memory:host", "memory:board")
-    wire = RewritingWire(board_end, msg, times)
+    wire = rewriting(board_end) if rewriting is not None else RewritingWire(board_end, msg, times)
     board = BoardLink(wire, kind=BoardKind.MOTOR, build="test", constants={}, boot_counter=1,
                       handler=lambda msg, payload: Status.OK)
     board.start()
@@ -211,14 +212,8 @@ class RenumberingWire(RewritingWire):
 
 def test_events_numbered_past_a_gap_the_board_never_fills_fail_the_link_in_one_line_not_a_silent_wait():
     async def main():
-        host_end, board_end = memory_pair("memory:host", "memory:board")
-        wire = RenumberingWire(board_end, after=1, jump=100)
-        board = BoardLink(wire, kind=BoardKind.MOTOR, build="test", constants={}, boot_counter=1,
-                          handler=lambda msg, payload: Status.OK)
-        board.start()
-        client = MotorBoard(host_end)
-        try:
-            await client.connect()
+        renumbering = lambda end: RenumberingWire(end, after=1, jump=100)      # noqa: E731
+        async with motor_pair(0, 0, renumbering) as (client, board, _):
             board.emit(WallChanged(0, 1, 2))
             assert await client.next_event(2) == WallChanged(0, 1, 2)
             board.emit(WallChanged(0, 2, 2))              # numbered 101: events 1–100 never come
@@ -227,7 +222,4 @@ def test_events_numbered_past_a_gap_the_board_never_fills_fail_the_link_in_one_l
             message = str(caught.value)
             assert message.startswith("motor board at memory:host: event 1 never came though asked for 50 times")
             assert "update its firmware or this controller" in message and "\n" not in message
-        finally:
-            board.stop()
-            await client.close()
     run(main(), timeout=40)
