@@ -95,8 +95,9 @@ class TableFront:
             self._input.clear()
             while self._page_open():
                 try:
-                    await asyncio.wait_for(self._input.wait(), self._idle_s)
-                except asyncio.TimeoutError:
+                    async with asyncio.timeout(self._idle_s):     # (not wait_for: on 3.11 it can swallow a cancel)
+                        await self._input.wait()
+                except TimeoutError:
                     if not self._faults_active():
                         self._leave_idle()
                 else:
