@@ -14,7 +14,6 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import math
 import signal
 import sqlite3
 import sys
@@ -34,6 +33,7 @@ from firmware.table_log import describe
 from .cmd_rules import load_ruleset
 from .errors import UserError
 from .files import CardFull, TableBusy, database_trouble, ensure_dir, open_database, open_events, require_enrolled, state_dir, table_config
+from .sim_args import check_speed, simulator_faults
 from .starting import show_cannot_start, shown_until_room
 from .table_lock import table_held
 
@@ -153,7 +153,7 @@ def _run_table(args: argparse.Namespace, early: _EarlyStop) -> int:
     if config.devices is not None and args.fault:
         raise UserError(f"--fault {args.fault[0]}: faults are injected into the simulator, not real boards; "
                         "add --simulate to try it on the simulator")
-    _check_faults(args.fault)
+    simulator_faults(args.fault)               # checked now: the simulator's process would refuse them only once started
     held = table_held(config.state_dir, "run") if config.devices is not None else contextlib.nullcontext()
     with held, _shown_if_it_cannot_start(config, early):
         return _run_configured(args, config, early)
@@ -168,25 +168,11 @@ def _check_arguments(args: argparse.Namespace) -> None:
     """The values a person typed, before any file is opened."""
     if args.hands is not None and args.hands < 1:
         raise UserError(f"--hands {args.hands}: give a number of hands of at least 1")
-    if not math.isfinite(args.speed):
-        raise UserError(f"--speed {args.speed}: give a finite speed, e.g. 1 (real time), 10 or 0 (as fast as possible)")
-    if args.speed < 0:
-        raise UserError(f"--speed {args.speed}: give 0 (as fast as possible) or more")
+    check_speed(args.speed)
     for name, example in _NOT_EMPTY.items():
         value = getattr(args, name)
         if value is not None and not value.strip():
             raise UserError(f"--{name} is empty; give a value, e.g. --{name} {example}, or leave the flag out")
-
-
-def _check_faults(faults: list[str]) -> None:
-    """The faults, checked here as `sim` checks them: the simulator's own process would refuse them
-    only once the run had started."""
-    if faults:
-        from simulator import parse_faults
-        try:
-            parse_faults(faults)
-        except ValueError as error:
-            raise UserError(f"--fault {error}") from None
 
 
 @contextlib.contextmanager

@@ -6,12 +6,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import math
 import signal
 from pathlib import Path
 from typing import Callable
 
 from firmware.cli.errors import UserError
+from firmware.cli.sim_args import check_speed, simulator_faults
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -64,17 +64,11 @@ def _tile_sets(text: str):
 
 def _build_table(args: argparse.Namespace):
     """The table, once every argument is checked: a mistake is one line before anything is served."""
-    from simulator import SimulatedTable, parse_faults
+    from simulator import SimulatedTable
 
-    if not math.isfinite(args.speed):
-        raise UserError(f"--speed {args.speed}: give a finite speed, e.g. 1 (real time), 10 or 0 (as fast as possible)")
-    if args.speed < 0:
-        raise UserError(f"--speed {args.speed}: must be >= 0 (0 = as fast as possible)")
+    check_speed(args.speed)
     _check_listen(args.listen)
-    try:
-        faults = parse_faults(args.fault)
-    except ValueError as error:
-        raise UserError(f"--fault {error}") from None
+    faults = simulator_faults(args.fault)
     _check_outputs(args.registry, args.write_config)
     return SimulatedTable(seed=args.seed, speed=args.speed, tile_sets=_tile_sets(args.sets),
                           faults=faults)
@@ -197,22 +191,14 @@ def _is_written_config(path: Path) -> bool:
 
 
 def _is_registry_export(path: Path) -> bool:
-    """Whether the file is what `_write_registry` writes: {uid hex: {"tile", "set", "copy"}}."""
+    """Whether the file is what `_write_registry` writes: a registry export as `enroll --import`
+    reads it (firmware.build.registry.export_entries), with at least one tag."""
+    from firmware.build.registry import export_entries
     try:
         if path.stat().st_size > OWN_EXPORT_LIMIT:
             return False
-        entries = json.loads(path.read_bytes())
+        return bool(export_entries(json.loads(path.read_bytes())))
     except (OSError, ValueError, RecursionError):
-        return False
-    return (isinstance(entries, dict) and bool(entries)
-            and all(_is_hex(uid) and isinstance(entry, dict) and set(entry) == {"tile", "set", "copy"}
-                    for uid, entry in entries.items()))
-
-
-def _is_hex(text: str) -> bool:
-    try:
-        return bool(bytes.fromhex(text))
-    except ValueError:
         return False
 
 
