@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from rulesets.tiles import Tile
+from rulesets.tilesets import SET_144
 
 from ..records.foreign_db import check_ours, schema_columns
 
@@ -48,11 +49,13 @@ class ExportError(ValueError):
 SETS = (0, 1)       # a table holds two sets (two back colours)
 
 
-def export_entries(raw: object, most: Mapping[Tile, int]) -> list[Registered]:
+def export_entries(raw: object, most: Mapping[Tile, int] | None = None) -> list[Registered]:
     """The tags of a registry export ({uid hex: {"tile", "set", "copy"}}), each checked: a UID in
     hex, set 0 or 1, a tile kind a table can hold, a copy that kind has (`most`: the copies of each
-    kind in the fullest set), and no tag or (set, tile, copy) twice — so that a wrong file is refused
-    before anything is saved, never taken for a foreign tile at the table."""
+    kind; by default those of the fullest set), and no tag or (set, tile, copy) twice — so that a
+    wrong file is refused before anything is saved, never taken for a foreign tile at the table."""
+    if most is None:
+        most = {kind: SET_144.copies(kind) for kind in SET_144.kinds}
     if not isinstance(raw, dict):
         raise ExportError("it is not a JSON object of {uid: {tile, set, copy}}")
     entries, seen = [], {}
@@ -66,7 +69,7 @@ def export_entries(raw: object, most: Mapping[Tile, int]) -> list[Registered]:
 
 
 def _entry(uid: object, entry: object, most: Mapping[Tile, int]) -> Registered:
-    if not isinstance(entry, dict) or not {"tile", "set", "copy"} <= entry.keys():
+    if not isinstance(entry, dict) or entry.keys() != {"tile", "set", "copy"}:
         raise ExportError(f"tag {uid}: give {{\"tile\", \"set\", \"copy\"}}")
     try:
         tag = bytes.fromhex(str(uid))

@@ -113,10 +113,8 @@ def read_export(source: Path) -> list[Registered]:
     """The simulator's JSON export ({uid hex: {"tile", "set", "copy"}}), every entry checked."""
     import json
     from firmware.build.registry import export_entries
-    from rulesets.tilesets import SET_144
     try:
-        raw = json.loads(source.read_text(encoding="utf-8"))
-        return export_entries(raw, {kind: SET_144.copies(kind) for kind in SET_144.kinds})
+        return export_entries(json.loads(source.read_text(encoding="utf-8")))
     except OSError as error:
         raise UserError(f"cannot read {source} ({error.strerror})") from None
     except (ValueError, RecursionError) as error:
