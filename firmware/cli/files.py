@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Callable, TextIO, TypeVar
 
 from firmware.config import ConfigError, TableConfig, find_config, load_config
+from firmware.records.chain import START
 
 from .errors import UserError
 
@@ -242,9 +243,7 @@ def _keep_what_is_there(target: Path) -> None:
         raise UserError(f"--events {target} exists and is not a flight recorder (it was left as it is): "
                         "name a new file for the recorder")
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(target.stat().st_mtime))
-    aside, n = target.with_name(f"{target.stem}.{stamp}{target.suffix}"), 1
-    while aside.exists():
-        aside, n = target.with_name(f"{target.stem}.{stamp}-{n}{target.suffix}"), n + 1
+    aside = _free_name(target.parent, f"{target.stem}.{stamp}", target.suffix)
     target.rename(aside)
     print(f"{target} held an earlier run's flight recorder: kept as {aside}", file=sys.stderr)
 
@@ -256,15 +255,19 @@ def _is_recorder(path: Path) -> bool:
             first = json.loads(handle.readline(1 << 16))
     except (OSError, ValueError):
         return False
-    return isinstance(first, dict) and first.get("event") == "recorder_start"
+    return isinstance(first, dict) and first.get("event") == START
 
 
 def new_events_path(folder: Path) -> Path:
     """A name no earlier start used: the start time and the process id (and a counter if needed)."""
-    stem = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
-    candidate, n = folder / f"{stem}.jsonl", 1
+    return _free_name(folder, f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}", ".jsonl")
+
+
+def _free_name(folder: Path, stem: str, suffix: str) -> Path:
+    """`folder/stem+suffix`, or with -1, -2 … after the stem: a name no file holds yet."""
+    candidate, n = folder / f"{stem}{suffix}", 1
     while candidate.exists():
-        candidate, n = folder / f"{stem}-{n}.jsonl", n + 1
+        candidate, n = folder / f"{stem}-{n}{suffix}", n + 1
     return candidate
 
 

@@ -60,7 +60,8 @@ def held_open(folder: Path) -> dict[Path, str]:
     programs this user may not look into are passed over."""
     folder = folder.resolve()
     held: dict[Path, str] = {}
-    for pid in (entry for entry in os.listdir("/proc") if entry.isdigit()) if os.path.isdir("/proc") else ():
+    pids = [entry for entry in os.listdir("/proc") if entry.isdigit()] if os.path.isdir("/proc") else []
+    for pid in pids:
         for target in _open_files(pid):
             path = Path(target)
             if path.parent == folder and path.suffix == ".jsonl":
