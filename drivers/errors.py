@@ -72,7 +72,18 @@ class NoResponse(LinkError):
     """The handshake got no answer."""
 
 
-class ProtocolVersionMismatch(LinkError):
+class BoardIncompatible(LinkError):
+    """The board on this port is not one this controller can work with: another kind of board, another
+    protocol version, a firmware whose events do not decode or never come.  No reconnection mends
+    it: a technician must (the table shows E26 and stops).  `device` names the port's board as the
+    link does ("motor board at /dev/ttyUSB0")."""
+
+    def __init__(self, device: str, message: str) -> None:
+        self.device = device
+        super().__init__(message)
+
+
+class ProtocolVersionMismatch(BoardIncompatible):
     """The board speaks another protocol version; the host refuses to run with it."""
 
     def __init__(self, device: str, board_version: int, host_version: int) -> None:
@@ -80,13 +91,17 @@ class ProtocolVersionMismatch(LinkError):
         self.host_version = host_version
         newer = "board" if board_version > host_version else "controller"
         super().__init__(
-            f"{device} speaks protocol version {board_version}, this controller speaks version "
+            device, f"{device} speaks protocol version {board_version}, this controller speaks version "
             f"{host_version}: update the {'controller software' if newer == 'board' else 'board firmware'} "
             f"so both speak the same version")
 
 
-class WrongBoard(LinkError):
+class WrongBoard(BoardIncompatible):
     """The port answers as another kind of board (e.g. the RFID board on the motor port)."""
+
+    def __init__(self, device: str, found: str, expected: str) -> None:
+        super().__init__(device, f"{device} answers as the {found} board, not the {expected} board: "
+                                 "check which port is which")
 
 
 class LinkLost(LinkError):
@@ -99,8 +114,10 @@ class BoardReset(LinkError):
     def __init__(self, device: str, old_boot: int, new_boot: int) -> None:
         self.old_boot = old_boot
         self.new_boot = new_boot
+        counter = (f"boot counter {old_boot} -> {new_boot}" if new_boot != old_boot else
+                   f"it said BOOT, its boot counter still {old_boot}: its firmware does not keep the counter")
         super().__init__(
-            f"{device} rebooted during the session (boot counter {old_boot} -> {new_boot}): its motors "
+            f"{device} rebooted during the session ({counter}): its motors "
             "stopped and its state was lost; reconnect, re-home and rebuild")
 
 
@@ -108,7 +125,7 @@ class SessionLost(LinkError):
     """The board no longer knows this session (it answered NO_SESSION without rebooting)."""
 
 
-class EventUndecodable(LinkError):
+class EventUndecodable(BoardIncompatible):
     """An event kept arriving intact (its CRC right) but its payload does not decode as the message
     its id names: the board's firmware and this controller disagree about that message."""
 
@@ -116,11 +133,11 @@ class EventUndecodable(LinkError):
         self.msg = msg
         self.attempts = attempts
         super().__init__(
-            f"{device}: event {msg:#04x} did not decode {attempts} times ({reason}): board firmware "
+            device, f"{device}: event {msg:#04x} did not decode {attempts} times ({reason}): board firmware "
             f"and host disagree on message {msg:#04x}: update one of them")
 
 
-class EventsUnrecoverable(LinkError):
+class EventsUnrecoverable(BoardIncompatible):
     """Events the board numbered were asked for again and again and never came: it numbers events
     past ones it does not hold (its firmware and this controller disagree on the event numbering)."""
 
@@ -128,7 +145,7 @@ class EventsUnrecoverable(LinkError):
         self.first = first
         self.asked = asked
         super().__init__(
-            f"{device}: event {first} never came though asked for {asked} times while later events did: the "
+            device, f"{device}: event {first} never came though asked for {asked} times while later events did: the "
             "board numbers its events past ones it does not hold; update its firmware or this controller")
 
 

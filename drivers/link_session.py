@@ -171,8 +171,7 @@ class Handshake:
                 found = BoardKind(identity.kind).name
             except ValueError:
                 found = f"kind {identity.kind}"
-            raise WrongBoard(f"{self._link.device} answers as the {found} board, not the "
-                             f"{expected_kind.name} board: check which port is which")
+            raise WrongBoard(self._link.device, found, expected_kind.name)
         return identity
 
     def _answers_us(self, payload: bytes) -> bool:

@@ -352,6 +352,8 @@ class FaultCode(IntEnum):
     LINK_LOST = 23          # controller: a board's link is down, reconnecting (clears when it is back)
     STORAGE = 24            # controller: a disk write failed (card full or failing); retried, clears when one lands
     CANNOT_START = 25       # controller: the run cannot start (a file, the enrolment); shown as it exits
+    BOARD_INCOMPATIBLE = 26  # controller: a board it cannot work with (another board on the port, another
+                             # protocol, events that do not decode); the table stops; unit 0 motor, 1 RFID
 
     @property
     def label(self) -> str:

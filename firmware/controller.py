@@ -18,7 +18,7 @@ import logging
 import time
 from typing import Any, Awaitable, Callable, Coroutine, Sequence, TypeVar
 
-from drivers.errors import CommandRejected, LinkClosed, LinkError, LinkLost, NoResponse
+from drivers.errors import BoardIncompatible, CommandRejected, LinkClosed, LinkError, LinkLost, NoResponse
 from drivers.messages import EventsDropped, FaultCleared, FaultCode, FaultRaised, Message, SnapshotDone, Status
 from drivers.motor import MotorBoard
 from drivers.link import EventMark, SessionRef
@@ -37,7 +37,7 @@ from .build.registry import TileRegistry
 from .devices import Devices
 from .display_watch import DisplayWatch
 from .fault_desk import FaultDesk
-from .faults import ControllerFailure, FaultLatch, LatchedFault, SetRejected, board_fault_message
+from .faults import ControllerFailure, FaultLatch, LatchedFault, SetRejected, board_fault_message, board_incompatible
 from .front import TableFront
 from .guarded_tasks import GuardedTasks
 from .hand.ports import HandListener, HandPorts, KeyQueue, Press, pressed, record_dropped
@@ -405,9 +405,10 @@ class TableController:
                 break
             except LinkError as error:
                 await self._notify()                # what was handled before it
-                if not is_episode(error):
+                if not is_episode(error):           # no reconnection mends it: shown, and the table stops
                     self.link_error = error
-                    self.desk.record(LatchedFault(FaultCode.HOST_LOST, 0, str(error), source))
+                    self.latch(board_incompatible(error) if isinstance(error, BoardIncompatible) else
+                               LatchedFault(FaultCode.BOARD_INCOMPATIBLE, board_unit(source), str(error), "controller"))
                     break
                 await self.links.episode(source, client, error)
             except Exception as error:              # a bug: stop the table loudly, never silently
@@ -442,7 +443,7 @@ class TableController:
     # -- link episodes (firmware.links) ------------------------------------------------------------
 
     def _link_down(self, source: str, error: LinkError) -> None:
-        self.latch(LatchedFault(FaultCode.LINK_LOST, 0 if source == "motor" else 1, str(error), "link"))
+        self.latch(LatchedFault(FaultCode.LINK_LOST, board_unit(source), str(error), "link"))
 
     async def _link_up(self, source: str, outcome: Reconnected) -> None:
         """A board is back (in a task of its own, beside the pump): caught up, or the table stops loudly
@@ -460,7 +461,7 @@ class TableController:
             await self._resync(source, outcome.rebooted)
         self.recorder.emit("link_back", board=source, resumed=outcome.resumed, rebooted=outcome.rebooted,
                            attempts=outcome.attempts)
-        self.desk.clear(FaultCode.LINK_LOST, 0 if source == "motor" else 1, "link")
+        self.desk.clear(FaultCode.LINK_LOST, board_unit(source), "link")
         await self._clear_our_absence()
         await self._notify()
 
@@ -635,6 +636,11 @@ class TableController:
         await self.send(self.devices.rfid.clear_faults)
         self.desk.show()
         await self._notify()
+
+
+def board_unit(source: str) -> int:
+    """The unit of a fault about a board's link (E23, E26): 0 the motor board, 1 the RFID board."""
+    return 0 if source == "motor" else 1
 
 
 def monotonic_clock() -> Callable[[], float]:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from drivers.errors import LinkError
+from drivers.errors import BoardIncompatible, LinkError
 from drivers.messages import FaultCode
+from drivers.rfid import RfidBoard
 
 from .machines import build_machine
 
@@ -76,8 +77,22 @@ HINTS: dict[int, Hint] = {
                             "by itself once it lands"),
     FaultCode.CANNOT_START: Hint("无法启动", "cannot start", "请技术人员查看运行日志",
                                  "fix what the log's last line names; the service starts the table again by itself"),
+    FaultCode.BOARD_INCOMPATIBLE: Hint("主板通信不兼容", "board incompatible", "请技术人员检查接线与主板固件",
+                                       "check which board is on which port and that its firmware matches this "
+                                       "controller (the log's last line names it); the service starts the table "
+                                       "again by itself"),
 }
 UNKNOWN_HINT = Hint("故障", "fault", "排除原因后按确认", "acknowledge when the cause is gone")
+# A code a board sent that no board raises (an unknown one, or one only the controller raises: a board
+# saying E23 "link lost, wait" would have the people wait for a mend that never comes): the board's
+# firmware is wrong.  Shown as what it is, and a person's to acknowledge, as any fault of a board.
+BOARD_CODES = frozenset({FaultCode.PUSH_JAM, FaultCode.HOME_SENSOR, FaultCode.SIDE_LIFT_LIMIT,
+                         FaultCode.CENTRE_LIFT_LIMIT, FaultCode.DICE_MOTOR, FaultCode.LANE_SHORT,
+                         FaultCode.OVER_TEMPERATURE, FaultCode.HATCH_OPEN, FaultCode.HOST_LOST,
+                         FaultCode.OVER_CURRENT, FaultCode.EMERGENCY_STOP, FaultCode.COUNT_SENSOR,
+                         FaultCode.ANTENNA, FaultCode.READER})
+NOT_A_BOARD_CODE = Hint("主板报未知故障", "unknown board fault", "请技术人员检查主板固件后按确认",
+                        "the board sent a code no board raises: check its firmware, then acknowledge")
 # E12 as the motor board latches it: the hatch opened while motors ran, and the board stopped them.
 # Unlike the interlock (same code, shown while the hatch is open, clearing itself once it is shut),
 # it stays until a person's 确认 (protocol.md §5): the hatch shut, the page must say to press 确认.
@@ -89,12 +104,15 @@ HATCH_OPENED_RUNNING = Hint("运转中打开检修盖", "hatch opened while runn
 # silent display is shown and logged, and clears when the display answers; a failed disk write is
 # retried, and clears when one lands (meanwhile the boards' events wait unacknowledged: play waits).
 INTERLOCKS = frozenset({FaultCode.HATCH_OPEN, FaultCode.DISPLAY, FaultCode.LINK_LOST, FaultCode.STORAGE})
+BOARDS = ("motor", "rfid")
 
 
 def hint_for(code: int, source: str = "") -> Hint:
     """What a fault is and what to do, for a fault of `code` raised by `source` ("motor", "rfid",
     "interlock", …; the hatch's two faults share a code)."""
-    if code == FaultCode.HATCH_OPEN and source in ("motor", "rfid"):      # a board's latch, not the interlock
+    if source in BOARDS and code not in BOARD_CODES:
+        return NOT_A_BOARD_CODE
+    if code == FaultCode.HATCH_OPEN and source in BOARDS:      # a board's latch, not the interlock
         return HATCH_OPENED_RUNNING
     return HINTS.get(code, UNKNOWN_HINT)
 
@@ -128,6 +146,8 @@ def where_zh(code: int, unit: int) -> str:
         return "停止键" if unit == 1 else "主控停机"
     if code == FaultCode.ANTENNA:
         return f"边{unit}读牌头天线" if unit < 4 else f"边{unit - 4}读牌区天线"
+    if code == FaultCode.BOARD_INCOMPATIBLE:
+        return "电机板" if unit == 0 else "读卡板"
     return ""
 
 
@@ -144,7 +164,8 @@ class LatchedFault:
         """What happened, in Chinese, for the display's fault page (the English stays in `message`)."""
         if self.zh:
             return self.zh
-        where = where_zh(self.code, self.unit) if self.source in ("motor", "rfid") else ""
+        named = self.source in BOARDS or self.code == FaultCode.BOARD_INCOMPATIBLE
+        where = where_zh(self.code, self.unit) if named else ""
         return f"{self.hint.name_zh}（{where}）" if where else self.hint.name_zh
 
     @property
@@ -161,7 +182,12 @@ class LatchedFault:
 
     @property
     def interlock(self) -> bool:
-        return self.code in INTERLOCKS
+        return self.code in INTERLOCKS and not self.not_a_board_code
+
+    @property
+    def not_a_board_code(self) -> bool:
+        """A board sent a code no board raises (its firmware is wrong): a person's, whatever the code."""
+        return self.source in BOARDS and self.code not in BOARD_CODES
 
     @property
     def calls_a_person(self) -> bool:
@@ -169,6 +195,8 @@ class LatchedFault:
         episode or the board's note of the controller's own silence (the controller mends both), nor
         the stop the controller asked.  A silent display and a full card clear by themselves once
         mended, but only a person mends them (and a silent display cannot say so itself)."""
+        if self.not_a_board_code:
+            return True
         if self.stop_asked or self.code in (FaultCode.LINK_LOST, FaultCode.HOST_LOST):
             return False
         return not (self.code == FaultCode.HATCH_OPEN and self.source == "interlock")
@@ -182,6 +210,12 @@ class LatchedFault:
 def board_fault_message(code: int, unit: int, detail: int) -> str:
     """The English line for a fault the motor or RFID board raised."""
     return f"{hint_for(code, 'motor').name_en} (unit {unit}, detail {detail})"
+
+
+def board_incompatible(error: BoardIncompatible) -> LatchedFault:
+    """E26 for a board this controller cannot work with (unit 0 the motor board, 1 the RFID board)."""
+    unit = 1 if error.device.startswith(RfidBoard.NAME) else 0
+    return LatchedFault(FaultCode.BOARD_INCOMPATIBLE, unit, str(error), "controller")
 
 
 class ControllerFailure(LinkError):
@@ -284,5 +318,5 @@ def parse_label(label: str) -> int | None:
     return int(digits) if digits.isdigit() else None
 
 
-__all__ = ["ControllerFailure", "FaultLatch", "HINTS", "Hint", "INTERLOCKS", "LatchedFault", "SET_CODES", "SetRejected",
+__all__ = ["ControllerFailure", "FaultLatch", "board_incompatible", "HINTS", "Hint", "INTERLOCKS", "LatchedFault", "SET_CODES", "SetRejected",
            "board_fault_message", "hint_for", "motor_name_zh", "parse_label", "where_zh"]

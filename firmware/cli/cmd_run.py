@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import TextIO
 
 from drivers.await_chain import tasks_waiting
-from drivers.errors import DriverError, PortBusy
+from drivers.errors import BoardIncompatible, DriverError, PortBusy
 from firmware.config import TableConfig
-from firmware.faults import SetRejected
+from firmware.faults import SetRejected, board_incompatible
 from firmware.logs import DEFAULT_LEVEL, LEVELS, configured
 from firmware.panel import Settings
 from firmware.service import ServiceNotifier
@@ -34,7 +34,7 @@ from .cmd_rules import load_ruleset
 from .errors import UserError
 from .files import CardFull, TableBusy, database_trouble, ensure_dir, open_database, open_events, require_enrolled, state_dir, table_config
 from .sim_args import check_speed, simulator_faults
-from .starting import show_cannot_start, shown_until_room
+from .starting import show_as_it_exits, show_cannot_start, shown_until_room
 from .table_lock import table_held
 
 log = logging.getLogger(__name__)
@@ -222,6 +222,9 @@ def _run_configured(args: argparse.Namespace, config: TableConfig, early: _Early
         return 2
     except DriverError as error:
         print(f"mahjong-table: the table stopped: {error}", file=sys.stderr)
+        if isinstance(error, BoardIncompatible) and config.devices is not None and config.devices.display is not None:
+            devices, fault = config.devices, board_incompatible(error)   # a lambda must not hold the except's name
+            _run_loop(early, lambda: show_as_it_exits(devices, fault))
         return 1
     except KeyboardInterrupt:
         return 130

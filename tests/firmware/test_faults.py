@@ -85,3 +85,34 @@ def test_a_fault_says_in_chinese_what_and_where_for_the_display():
 def test_a_recorded_fault_label_reads_back_as_its_code():
     assert parse_label("E07") == FaultCode.SET_MISMATCH and parse_label("E21") == FaultCode.READER
     assert parse_label("07") is None and parse_label("Exx") is None and parse_label("") is None
+
+
+def test_a_code_no_board_raises_sent_by_a_board_is_a_person_s_fault_named_as_such():
+    """A board's firmware that sends a code only the controller raises (E23 "reconnecting, wait", E24,
+    E22) or none at all (E99) is wrong: shown as an unknown board fault under the code it sent, a
+    person's to acknowledge, the alarm on.  Before, E23 from a board read "wait: the controller
+    reconnects by itself" and never cleared, and nobody was called."""
+    from firmware.faults import BOARD_CODES as FIRMWARE_BOARD_CODES
+    assert FIRMWARE_BOARD_CODES == frozenset(BOARD_CODES)
+    for code in (FaultCode.LINK_LOST, FaultCode.STORAGE, FaultCode.DISPLAY, FaultCode.SET_MISMATCH, 99):
+        fault = LatchedFault(code, 0, "", "motor")
+        assert not fault.interlock and fault.calls_a_person, code
+        assert (fault.label, fault.text_zh, fault.hint.todo_zh) == (f"E{int(code):02d}", "主板报未知故障",
+                                                                    "请技术人员检查主板固件后按确认")
+    latch = FaultLatch()
+    latch.latch(LatchedFault(FaultCode.LINK_LOST, 0, "", "rfid"))
+    assert latch.blocking
+    own = LatchedFault(FaultCode.LINK_LOST, 0, "motor board at /dev/x: nothing received", "link")
+    assert own.interlock and not own.calls_a_person and own.text_zh == "连接中断 重连中"     # the controller's own
+
+
+def test_a_board_this_controller_cannot_work_with_is_e26_naming_which_board():
+    from drivers.errors import EventUndecodable, WrongBoard
+    from firmware.faults import board_incompatible
+    wrong = board_incompatible(WrongBoard("motor board at /dev/ttyUSB0", "RFID", "MOTOR"))
+    assert (wrong.label, wrong.unit, wrong.text_zh) == ("E26", 0, "主板通信不兼容（电机板）")
+    assert wrong.message == "motor board at /dev/ttyUSB0 answers as the RFID board, not the MOTOR board: " \
+                            "check which port is which"
+    undecodable = board_incompatible(EventUndecodable("RFID board at /dev/ttyUSB1", 0x80, 3, "too short"))
+    assert (undecodable.unit, undecodable.text_zh) == (1, "主板通信不兼容（读卡板）")
+    assert undecodable.calls_a_person and not undecodable.interlock
