@@ -32,26 +32,46 @@ class SeatLines:
         self._written: dict[int, int] = {}      # per side: lines written (or refused) so far
         self._heard: dict[int, int] = {}        # per side: events heard before its last line was sent
         self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._stopped: BaseException | None = None     # why the writer ended, once it has
 
     def put(self, side: int, line: int, text: str) -> None:
         number = self._queued[side] = self._queued.get(side, 0) + 1
         self._queue.put_nowait((side, line, text, number))
 
     async def run(self) -> None:
-        while True:
-            side, line, text, number = await self._queue.get()
-            try:
-                self._heard[side] = await self._write(side, line, text)
-            except CommandRejected as error:
-                self._warn(str(error))
-            self._written[side] = number
-            self._wake(side)
+        try:
+            while True:
+                side, line, text, number = await self._queue.get()
+                try:
+                    self._heard[side] = await self._write(side, line, text)
+                except CommandRejected as error:
+                    self._warn(str(error))
+                self._written[side] = number
+                self._wake(side)
+        except BaseException as error:
+            self._give_up(error)
+            raise
+
+    def _give_up(self, error: BaseException) -> None:
+        """The writer ended (the table stops: a board it cannot work with, a bug, a stop): whoever
+        waits for a line to be shown is told, never left waiting for ever (a board whose events did
+        not decode left the hand waiting here in silence, the table never stopping)."""
+        self._stopped = error
+        for _, _, waiter in self._waiters:
+            if not waiter.done():
+                if isinstance(error, Exception):
+                    waiter.set_exception(error)
+                else:
+                    waiter.cancel()
+        self._waiters.clear()
 
     async def shown(self, side: int) -> int:
         """Until every line put on `side` so far is on its display; then the events heard before
         the last of them was sent (a key with `heard` below it was pressed before it was shown)."""
         target = self._queued.get(side, 0)
         if self._written.get(side, 0) < target:
+            if isinstance(self._stopped, Exception):
+                raise self._stopped
             waiter = asyncio.get_running_loop().create_future()
             self._waiters.append((side, target, waiter))
             await waiter
