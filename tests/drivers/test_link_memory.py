@@ -215,3 +215,13 @@ def test_commands_before_the_handshake_are_refused():
             await pair.host.command(0x10, b"")
         await pair.close()
     run(main())
+
+
+def test_a_boot_with_an_unchanged_counter_is_a_reboot_said_as_the_firmware_s_fault():
+    """A BOOT is sent at power-up only: the board rebooted whatever its counter says; one that did not
+    move says the firmware does not keep it (before: "rebooted (boot counter 1 -> 1)")."""
+    from drivers.errors import BoardReset
+    assert "boot counter 1 -> 2" in str(BoardReset("motor board at x", 1, 2))
+    same = str(BoardReset("motor board at x", 1, 1))
+    assert "1 -> 1" not in same and "it said BOOT, its boot counter still 1: its firmware does not keep the counter" \
+        in same
