@@ -11,6 +11,7 @@ from .hand import Hand, WinContext
 from .scoring.views import key_views, price_key_view, reading_view
 from .settlement import Settlement
 from .table_rules import refuse, table_failures
+from .indicators import Effect, Timing
 from .tiles import Tile
 from .winning import WinShape
 from .winning.readings import ViewClass
@@ -21,6 +22,15 @@ from .winrules import SHORT, Judged, Keep, Rank, Verdict, judge
 class HandResult:
     verdict: Verdict
     settlement: Settlement | None     # only for a legal, complete hand
+
+
+def fixed_wilds(ruleset: Any) -> tuple[Tile, ...]:
+    """The kinds wild in every hand, whatever is flipped (杭州's 白板 财神): no indicator reveals them."""
+    out: list[Tile] = []
+    for rule in ruleset.indicators:
+        if rule.timing is Timing.FIXED and rule.effect is Effect.WILD:
+            out += [t for t in rule.special_kinds(None) if t not in out]
+    return tuple(out)
 
 
 def stand_ins_for(ruleset: Any, wilds: tuple[Tile, ...]) -> dict[Tile, Tile]:

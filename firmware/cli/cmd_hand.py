@@ -13,7 +13,7 @@ import argparse
 import json
 
 from rulesets.hand import Hand, WinContext
-from rulesets.judging import evaluate_hand
+from rulesets.judging import evaluate_hand, fixed_wilds
 from rulesets.scoring.changsha import settle_opening
 from rulesets.tiles import Tile, TileError, format_tiles, parse_tiles
 
@@ -42,7 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--meld", action="append", default=[], metavar="MELD",
                         help="a declared meld: 123m, 555p, 7777z, concealed:1111s, added:5555p, special:1234z, hua:77z5m (螺山 花碰); repeatable")
     parser.add_argument("--wild", action="append", default=[], metavar="TILE",
-                        help="a wild kind, whatever the indicator (in 长春/吉林: the 宝); repeatable")
+                        help="a wild kind, whatever the indicator (in 长春/吉林: the 宝); repeatable; the kinds "
+                             "wild in every hand of the region (杭州's 白板) are wild without it")
     parser.add_argument("--win-tile", metavar="TILE", help="the winning tile (default: the last tile written)")
     parser.add_argument("--self-drawn", action="store_true", help="won by self-draw (default: on 上家's discard)")
     parser.add_argument("--dealer", action="store_true", help="the winner is the dealer (default: the winner's 下家 deals)")
@@ -74,7 +75,8 @@ def judge_hand(args: argparse.Namespace) -> int:
         hand = Hand.parse(args.tiles, args.meld, honour_chows=ruleset.win.shapes.honour_chows)
     except TileError as error:
         raise UserError(str(error)) from None
-    wilds = tuple(dict.fromkeys(one_tile(w, "--wild") for w in args.wild))
+    # the kinds wild in every hand of the region (杭州's 白板) are wild here too, as at the table
+    wilds = tuple(dict.fromkeys(fixed_wilds(ruleset) + tuple(one_tile(w, "--wild") for w in args.wild)))
     win_tile = one_tile(args.win_tile, "--win-tile") if args.win_tile is not None else (written[-1] if written else None)
     flipped = tuple(one_tile(t, "--flip") for t in args.flip)
     for tile, option in [(t, "") for t in hand.all_tiles() + hand.flowers] + [(t, "--wild ") for t in wilds] \

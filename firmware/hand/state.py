@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from rulesets.definition import Ruleset
 from rulesets.hand import Hand, Meld, WinContext
 from rulesets.indicators import Effect, IndicatorRule, RevealContext, Timing
-from rulesets.judging import HandResult
+from rulesets.judging import HandResult, fixed_wilds
 from rulesets.regions import get_region
 from rulesets.settlement import add_payments
 from rulesets.tiles import Tile
@@ -302,9 +302,7 @@ class HandState:
         for reveal in self.reveals:
             if reveal.public and reveal.rule.effect is Effect.WILD:
                 out += [t for t in reveal.special if t not in out]
-        for rule in self.ruleset.indicators:
-            if rule.timing is Timing.FIXED and rule.effect is Effect.WILD:
-                out += [t for t in rule.special_kinds(None) if t not in out]
+        out += [t for t in fixed_wilds(self.ruleset) if t not in out]
         return tuple(out)
 
     def wilds_for(self, seat: int) -> tuple[Tile, ...]:

@@ -137,3 +137,14 @@ def test_an_opening_small_win_of_a_dealt_hand(capsys):
 def test_a_wrong_fact_is_one_clear_line(capsys, argv, says):
     code, out, err = run(capsys, "hand", *argv)
     assert code != 0 and says in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_kind_wild_in_every_hand_of_the_region_is_wild_without_being_named(capsys):
+    """杭州's 白板 is 财神 in every hand (the table counts it so): `hand` judged 白板 as a plain tile
+    unless --wild 5z was given, and called this self-drawn win "not a winning shape"."""
+    code, out, _ = run(capsys, "hand", "hangzhou", "123m456p789s111s5z2s", "--self-drawn", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["wilds"] == ["5z"] and data["complete"] and data["legal"]
+    assert data["assignment"] and data["assignment"][0][0] == "5z"
+    code, out, _ = run(capsys, "hand", "hangzhou", "123m456p789s111s5z2s", "--self-drawn", "--wild", "5z", "--json")
+    assert json.loads(out)["wilds"] == ["5z"]                # named as well: once
