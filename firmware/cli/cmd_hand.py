@@ -1,7 +1,7 @@
 """`mahjong-table hand ID TILES …`: judge, read and score a hand under a region's rules.
 
 The facts the table learns by asking (issue 16) are options too, so one hand can be judged as the
-table judged it: the dealer's 连庄 count (`--repeats`), who gave each kong (`--kong`, 云南), the
+table judged it: the dealer's 连庄 count (`--repeats`), the kongs made and who gave each (`--kong`), the
 after-win flips (`--flip`: 鸡, 马, 鸟), a payer's 拉庄 (`--la-zhuang`, 十六张), and a dealt hand's
 opening small wins (`--opening`, 长沙 起手小和).  Seats are the table's sides 0–3: the winner is side 0,
 the dealer side 1 (side 0 with --dealer), the discarder side 3 (the winner's 上家).
@@ -55,8 +55,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--repeats", type=int, default=0, metavar="N",
                         help="the dealer's 连庄 count: how many hands in a row the dealer has kept the deal (default 0)")
     parser.add_argument("--kong", action="append", default=[], metavar="SIDE:KIND[:FROM]",
-                        help="a kong made this hand, for kong money (云南): KIND ming (from the discarder FROM), an or "
-                             "zhuanwan, e.g. 0:ming:2 or 1:an; repeatable")
+                        help="a kong made this hand, for kong money: KIND ming (from the discarder FROM), an or "
+                             "zhuanwan, e.g. 0:ming:2 or 1:an; repeatable; without any, the winner's kong melds are "
+                             "the hand's kongs")
     parser.add_argument("--flip", action="append", default=[], metavar="TILE",
                         help="a tile flipped after the win (鸡, 马, 鸟), e.g. 2s; repeatable")
     parser.add_argument("--la-zhuang", action="append", default=[], type=int, metavar="SIDE",
@@ -94,12 +95,13 @@ def judge_hand(args: argparse.Namespace) -> int:
         return judge_opening(ruleset, written, winner, dealer, args.json)
     if args.repeats < 0:
         raise UserError(f"--repeats {args.repeats}: the dealer's 连庄 count is 0 or more")
-    extra = (("kong_events", tuple(parse_kong(text, sides) for text in args.kong)),
+    kong_events = tuple(parse_kong(text, sides) for text in args.kong)
+    extra = (("kong_events", kong_events),
              ("la_zhuang", tuple(check_side(s, sides, "--la-zhuang") for s in args.la_zhuang)))
     context = WinContext(winner=winner, dealer=dealer, discarder=discarder,
                          win_tile=win_tile if win_tile in hand.concealed else None, sides=sides,
                          ready_declared=args.ready, bao_hit=args.bao, wilds=wilds, consecutive_dealer=args.repeats,
-                         flipped=flipped, extra=extra)
+                         kongs_by_side=kongs_made(kong_events, hand, winner), flipped=flipped, extra=extra)
     try:
         result = evaluate_hand(ruleset, hand, context)
     except TileError as error:
@@ -142,6 +144,20 @@ def parse_kong(text: str, sides: tuple[int, ...]) -> tuple[int, str, int | None]
     if giver is not None and (check_side(giver, sides, "--kong FROM") == side):
         raise UserError(f"--kong {text!r}: a 明杠 is made from another side's discard")
     return side, kind, giver
+
+
+def kongs_made(kong_events: tuple[tuple[int, str, int | None], ...], hand: Hand,
+               winner: int) -> tuple[tuple[int, int, int], ...]:
+    """(side, exposed, concealed) kongs of the hand, as the table counts them for kong money: the
+    --kong flags, or without any the winner's kong melds."""
+    made: dict[int, list[int]] = {}
+    if kong_events:
+        for side, kind, _ in kong_events:
+            made.setdefault(side, [0, 0])[1 if kind == "an" else 0] += 1
+    else:
+        for meld in hand.kongs:
+            made.setdefault(winner, [0, 0])[1 if meld.is_concealed else 0] += 1
+    return tuple((side, exposed, concealed) for side, (exposed, concealed) in sorted(made.items()))
 
 
 def judge_opening(ruleset, tiles: list[Tile], seat: int, dealer: int, as_json: bool) -> int:

@@ -148,3 +148,17 @@ def test_a_kind_wild_in_every_hand_of_the_region_is_wild_without_being_named(cap
     assert data["assignment"] and data["assignment"][0][0] == "5z"
     code, out, _ = run(capsys, "hand", "hangzhou", "123m456p789s111s5z2s", "--self-drawn", "--wild", "5z", "--json")
     assert json.loads(out)["wilds"] == ["5z"]                # named as well: once
+
+
+def test_kong_money_is_paid_as_at_the_table_from_the_winner_s_kongs_or_the_kongs_named(capsys):
+    """广水 pays 暗杠 money at the table; `hand` left it out (only 云南 read --kong), and --kong was
+    accepted for 广水 and changed nothing."""
+    code, out, _ = run(capsys, "hand", "guangshui", "111p444p777s55s", "--meld", "concealed:3333s", "--self-drawn",
+                       "--json")
+    data = json.loads(out)
+    assert code == 0 and any(i["key"].startswith("kong") or i["name"].startswith("杠") for i in data["items"])
+    alone = data["payments"]
+    code, out, _ = run(capsys, "hand", "guangshui", "111p444p777s55s", "--meld", "concealed:3333s", "--self-drawn",
+                       "--kong", "0:an", "--kong", "1:ming:2", "--json")
+    both = json.loads(out)["payments"]
+    assert both != alone and both[1] > alone[1]          # side 1's own 明杠 is paid to him
