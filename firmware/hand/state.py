@@ -324,6 +324,7 @@ class HandState:
             winner=seat, dealer=self.dealer, discarder=discarder, win_tile=win_tile,
             sides=self.ruleset.players, ready_declared=seat in self.ready,
             kong_replacement=discarder is None and kong_draw, last_tile=self.tracker.exhausted,
+            robbed_kong=self.robbing(discarder),
             bao_hit=discarder is None and bao is not None and seat in self.ready and win_tile in bao.special,
             kongs_by_side=self.kongs_by_side(), wilds=self.wilds_for(seat), flipped=flipped,
             ready_sides=tuple(self.ready), consecutive_dealer=self.facts.repeats,
@@ -331,6 +332,12 @@ class HandState:
                    ("fa_shown", len(flowers)),                        # 钻牌: the 发 (or 红中) shown
                    ("ron_winners", ron_winners))                      # 一炮多响: winners on this discard
             + self.facts.win_extra(self.ruleset, first_win=not self.wins))
+
+    def robbing(self, discarder: int | None) -> bool:
+        """抢杠: a win on the tile of a kong whose maker has not drawn its replacement yet.  Only an
+        exposed kong is robbed (its tile is shown as it is added); a 明杠 of a discard is never the
+        maker's own discard, so a win naming the maker while his kong waits is a robbed 加杠."""
+        return discarder is not None and self.pending_kong.get(discarder) is False
 
     def laid_hand(self, seat: int, discarder: int | None, melds: tuple[Meld, ...], concealed: tuple[Tile, ...],
                   flowers: tuple[Tile, ...], win_tile: Tile | None, flipped: tuple[Tile, ...],

@@ -199,6 +199,7 @@ def _facts_disagree(ruleset: Ruleset, start: dict, end: dict, win: dict, context
         ("ready_sides", list(context.ready_sides), facts.ready),
         ("kong_replacement", context.kong_replacement, self_drawn and last is not None and last["reason"] == "kong"),
         ("last_tile", context.last_tile, last is not None and last["live"] == 0),
+        ("robbed_kong", context.robbed_kong, not self_drawn and facts.pending_kong.get(win["from"]) is False),
         ("kongs_by_side", [list(k) for k in context.kongs_by_side], facts.kongs_by_side()),
         ("wilds", [str(t) for t in context.wilds], [t for t in facts.public_wilds]),
         ("bao_hit", context.bao_hit, self_drawn and facts.bao is not None and win["win_tile"] in bao_wilds),
