@@ -70,7 +70,11 @@ REGION = Region(
     win=Given(WinRules(requirements=(THRESHOLD,)), text("§31.6", "和牌条件，自摸100和及以上或放冲200和及以上")),
     scoring=Given(LuoshanScorer(), text("§31.7", "和牌和数等于基本和数加底和再乘以2的总台数次方（取整十数）")),
     options=(BREAK_START, INDICATOR_TILE),
-    notes=("First dealer: any player rolls; the sum counted 逆时针 from the roller picks the dealer (§31.2).",
+    notes=("First dealer: the text has any player roll, the sum counted 逆时针 from the roller picking the dealer "
+           "(§31.2); the table starts a session with side 0 dealing, so the players roll for it as they take "
+           "their seats.",
+           "抢杠当自摸 (§31.5, [000:237] 「和数按自摸算」): a win on the tile of a robbed 补杠 is valued as a self-draw, "
+           "the 100 threshold included.",
            "The five 和牌类型 of §31.6 are lost; any standard hand is allowed and 平和 is read as the all-chow hand.",
            "F2: 平和 (30) is not exempt from the 100/200 thresholds: it needs 2 台 to be won by self-draw, 3 on a discard.",
            "F3-F5 (the 自摸/放冲 values, the 台 list, 财神 in melds) are read as rulesets/scoring/luoshan.py says."),

@@ -45,6 +45,11 @@ def _seat_or_dragon(tile: Tile, context: WinContext) -> bool:
 
 # -- the value rules, shared by a reading's items and the 和数 worked out from its group views ------
 
+def as_self_drawn(context: WinContext) -> bool:
+    """「抢杠当自摸…和数按自摸算」 [000:237]: a robbed kong is counted as a self-draw."""
+    return context.self_drawn or context.robbed_kong
+
+
 def concealed_pung(big: bool, won_here: bool, self_drawn: bool) -> tuple[int, str]:
     """A concealed pung: 暗刻 8/4; completed by the winning tile, 自摸十/自摸六 or a 碰 4/2 (F3)."""
     if won_here and not self_drawn:
@@ -111,7 +116,7 @@ def meld_points(j: Judged) -> tuple[list[Item], int]:
     for index, group in enumerate(j.shape.groups):
         tile = group.tiles[0]
         if group.kind is GroupKind.PUNG:
-            value, name = concealed_pung(_big(tile), index == j.shape.win_group, ctx.self_drawn)
+            value, name = concealed_pung(_big(tile), index == j.shape.win_group, as_self_drawn(ctx))
             concealed.append(Item(f"ke_{tile}", f"{name}{tile.zh}", "anke", value, "hu"))
             if _seat_or_dragon(tile, ctx):
                 tai += 1
@@ -130,7 +135,7 @@ def win_tile_points(j: Judged) -> list[Item]:
     if role is None or j.shape.win_group is None:
         return []
     tile = j.shape.groups[j.shape.win_group].tiles[0]
-    value = winning_tile_value(role, _big(tile), j.context.self_drawn)
+    value = winning_tile_value(role, _big(tile), as_self_drawn(j.context))
     if role is WinRole.PAIR:
         return [Item("diaotou", "吊头", "diaotou", value, "hu")]
     if role in (WinRole.EDGE, WinRole.CLOSED):
@@ -186,7 +191,7 @@ def value_of_views(views: Iterable[tuple], hand: Hand, context: WinContext) -> i
     (views._luoshan_value: (2, suit, role) for a chow, (pung?, suit, big, 座风 or 箭, role) for a pung
     or the pair), with the hand's declared melds: what `hand_value` gives that reading, without
     building it (a settle ranks the classes of readings by it and builds the best ones only)."""
-    self_drawn = context.self_drawn
+    self_drawn = as_self_drawn(context)
     declared, tai = declared_points(hand.melds, context)
     points = sum(item.value for item in declared)
     suits: set[int] = set()                           # 0-2 万筒条, 3 honours: as `Judged.standing` has them
@@ -233,7 +238,7 @@ def meets_threshold(j: Judged) -> bool:
 
 def threshold_met(value: int, context: WinContext) -> bool:
     """The threshold from the 和数 alone (`Requirement.by_key`)."""
-    return value >= (100 if context.self_drawn else 200)
+    return value >= (100 if as_self_drawn(context) else 200)
 
 
 @dataclass(frozen=True)

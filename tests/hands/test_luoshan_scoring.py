@@ -140,3 +140,22 @@ def test_a_hua_peng_is_valued_alike_from_group_views_and_reading_by_reading():
     for shape in readings:
         judged = Judged(hand, shape, context, frozenset(context.wilds))
         assert value_of_views(key_views(shape, context), hand, context) == hand_value(judged)[0] == 280
+
+
+def test_a_robbed_kong_is_valued_as_a_self_draw():
+    """§31.5 [000:237] 「抢杠当自摸…和数按自摸算」: 170 和 on a discard misses the 200 threshold; robbing
+    a 补杠 it is a self-draw's 170, over the 100 threshold.  The scorer never read 抢杠 before."""
+    from rulesets.hand import Hand, WinContext
+    from rulesets.judging import evaluate_hand
+    from rulesets.regions import get_region
+    from rulesets.tiles import Tile
+    ruleset = get_region("luoshan").resolve()
+    hand = Hand.parse("111m999m555z123m77z", [])
+
+    def judged(robbed: bool):
+        return evaluate_hand(ruleset, hand, WinContext(winner=0, dealer=1, discarder=3, win_tile=Tile.parse("7z"),
+                                                       robbed_kong=robbed))
+    assert not judged(False).verdict.legal
+    robbed = judged(True)
+    assert robbed.verdict.legal and robbed.settlement.total == 170
+    assert robbed.settlement.payments == (510, -170, -170, -170)
