@@ -28,6 +28,7 @@ from rulesets.walls import Break, End, Layer, Ring, Slot, StackPos
 
 from .facts import HandFacts
 from .tracker import Take, UnseenTakes, WallTracker, compact_json, slot_from, slot_json, tile_from, tile_json
+from .win_facts import is_first_turn
 from .wins import HandOutcome, Payout, WinRecord
 
 STATE_VERSION = 1
@@ -219,7 +220,7 @@ class HandState:
         """The seats' declarations as the journal knows them, for the `resumed` line: the lines that
         showed them (ready, kong_declared, a kong's take, special_kong, kong_from) may be what a kill
         cut from the recorder file, and the audit scores the hand's wins from them."""
-        return {"ready": list(self.ready),
+        return {"ready": list(self.ready), "draws": self.draws_after_deal(), "kong_taken": self.tail_taken_for_kongs(),
                 "kongs": [[seat, list(flags)] for seat, flags in sorted(self.kongs.items())],
                 "pending_kongs": [[seat, concealed] for seat, concealed in self.pending_kong.items()],
                 "special_kongs": [[seat, kongs] for seat, _, _, kongs in self.facts.specials],
@@ -324,7 +325,7 @@ class HandState:
             winner=seat, dealer=self.dealer, discarder=discarder, win_tile=win_tile,
             sides=self.ruleset.players, ready_declared=seat in self.ready,
             kong_replacement=discarder is None and kong_draw, last_tile=self.tracker.exhausted,
-            robbed_kong=self.robbing(discarder),
+            robbed_kong=self.robbing(discarder), first_turn=self.first_turn(seat, discarder),
             bao_hit=discarder is None and bao is not None and seat in self.ready and win_tile in bao.special,
             kongs_by_side=self.kongs_by_side(), wilds=self.wilds_for(seat), flipped=flipped,
             ready_sides=tuple(self.ready), consecutive_dealer=self.facts.repeats,
@@ -338,6 +339,14 @@ class HandState:
         exposed kong is robbed (its tile is shown as it is added); a 明杠 of a discard is never the
         maker's own discard, so a win naming the maker while his kong waits is a robbed 加杠."""
         return discarder is not None and self.pending_kong.get(discarder) is False
+
+    def first_turn(self, seat: int, discarder: int | None) -> bool:
+        """天和, 地和, 人和 (win_facts.is_first_turn)."""
+        return is_first_turn(self.ruleset.players, self.dealer, seat, discarder, self.draws_after_deal(),
+                             len(self.wins), self.tail_taken_for_kongs())
+
+    def tail_taken_for_kongs(self) -> bool:
+        return any(take.reason in ("kong", "special") for take in self.tracker.taken.values())
 
     def laid_hand(self, seat: int, discarder: int | None, melds: tuple[Meld, ...], concealed: tuple[Tile, ...],
                   flowers: tuple[Tile, ...], win_tile: Tile | None, flipped: tuple[Tile, ...],

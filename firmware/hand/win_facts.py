@@ -82,3 +82,17 @@ def _all(value: Any, check) -> bool:
 
 
 __all__ = ["win_context_from_json", "win_context_json"]
+
+
+def is_first_turn(players: tuple[int, ...], dealer: int, seat: int, discarder: int | None, draws: int,
+                  earlier_wins: int, kong_taken: bool) -> bool:
+    """天和, 地和, 人和 (广东鸡胡 [001:43-47]): the dealer's win on his dealt tiles, another seat's
+    self-draw on its first draw, or a win on the dealer's first discard; the hand's first win, no
+    kong made.  A claim (吃, 碰) ends 地和 too, and the table does not see claims: but a claim skips a
+    seat's draw, so the `draws` since the deal number the seats from the dealer to the winner only
+    when nobody claimed before the winner drew.  (HandState and the audit both judge it here.)"""
+    if earlier_wins or kong_taken:
+        return False
+    if discarder is not None:
+        return discarder == dealer and draws == 0
+    return draws == (players.index(seat) - players.index(dealer)) % len(players)

@@ -24,7 +24,7 @@ from rulesets.scoring import DrawContext
 from rulesets.settlement import add_payments
 from rulesets.tiles import Tile
 
-from ..hand.win_facts import win_context_from_json
+from ..hand.win_facts import is_first_turn, win_context_from_json
 from .audit_extras import audit_extras
 from .stream import HandLog
 
@@ -42,6 +42,8 @@ class LogFacts:
     bao: dict | None = None                  # the 宝 in force: the last on_ready indicator, until its tile is taken
     flips: list[str] | None = field(default_factory=list)   # after-win flips since the last judged win (None: hidden)
     wins: list[dict] = field(default_factory=list)
+    draws: int = 0                           # draws since the deal (HandState.draws_after_deal)
+    kong_taken: bool = False                 # a tile taken for a kong (HandState.tail_taken_for_kongs)
     kong_events: list[list] = field(default_factory=list)    # [seat, kind or None until its kong_from, giver]
     special_kongs: dict[int, int] = field(default_factory=dict)   # 长春: 明杠 counted by opening special kongs
 
@@ -53,6 +55,8 @@ class LogFacts:
             self.pending_kong[event["seat"]] = event["concealed"]
         elif name == "take":
             self.last_take, self.replaced_for = event, None
+            self.draws += event["reason"] == "draw"
+            self.kong_taken = self.kong_taken or event["reason"] in ("kong", "special")
             if self.bao is not None and (event["ring"], event["layer"]) in zip(self.bao["ring"], self.bao["layer"]):
                 self.bao = None             # its tile left the wall: dead until rolled again (HandState)
             seat = next(iter(self.pending_kong), None)
@@ -90,8 +94,10 @@ class LogFacts:
             for seat, count in resumed["special_kongs"]:
                 special[int(seat)] = special.get(int(seat), 0) + int(count)
             events = [list(e) for e in resumed["kong_events"]]
+            draws, kong_taken = int(resumed.get("draws", self.draws)), bool(resumed.get("kong_taken", self.kong_taken))
         except (KeyError, TypeError, ValueError):
             return
+        self.draws, self.kong_taken = draws, kong_taken
         self.ready, self.kongs, self.pending_kong, self.special_kongs, self.kong_events = \
             ready, kongs, pending, special, events
 
@@ -200,6 +206,8 @@ def _facts_disagree(ruleset: Ruleset, start: dict, end: dict, win: dict, context
         ("kong_replacement", context.kong_replacement, self_drawn and last is not None and last["reason"] == "kong"),
         ("last_tile", context.last_tile, last is not None and last["live"] == 0),
         ("robbed_kong", context.robbed_kong, not self_drawn and facts.pending_kong.get(win["from"]) is False),
+        ("first_turn", context.first_turn, is_first_turn(ruleset.players, start["dealer"], seat, win["from"], facts.draws,
+                                                         len(facts.wins), facts.kong_taken)),
         ("kongs_by_side", [list(k) for k in context.kongs_by_side], facts.kongs_by_side()),
         ("wilds", [str(t) for t in context.wilds], [t for t in facts.public_wilds]),
         ("bao_hit", context.bao_hit, self_drawn and facts.bao is not None and win["win_tile"] in bao_wilds),
