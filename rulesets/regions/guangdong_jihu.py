@@ -90,8 +90,11 @@ REGION = Region(
         "with": flowers_from_tail(text("§7.3", "玩家摸到花时，到牌堆尾摸牌进行补牌")),
         "without": Given(Flowers(), text("§7.1", "没有 梅、兰、竹、菊、春、夏、秋、冬")),
     }),
-    phases=Derived(lambda o: (phase("after_win_flip", "买马: horse tiles are flipped from the tail after a win"),) if int(o["horses"]) else (),
-                   text("§7.3", "有时候有些玩家还有买马这个玩法"), ("horses",)),
+    phases=Derived(lambda o: ((phase("after_win_flip", "买马: horse tiles are flipped from the tail after a win"),)
+                              if int(o["horses"]) else ())
+                   + (phase("kong_giver", "明杠: the maker is asked who gave the tile (上家/对家/下家) or whether it was "
+                                          "a 补杠: the giver is 点杠者, who pays for all on a 杠上开花 (§7.7)"),),
+                   text("§7.3, §7.7", "有时候有些玩家还有买马这个玩法; 杠上开花包杠"), ("horses",)),
     win=Given(WinRules(Shapes(thirteen_orphans=True)), text("§7.6", "胡法分（由小到大）：鸡胡、杂色、清一色、大哥、十三幺")),
     scoring=Given(JihuScorer(), text("§7.7", "第一个数是指花多少，第二个数是共杠或者暗杠是多少，第三个数是指最小的鸡胡是多少。其他胡法就是按倍数计算")),
     options=(FLOWER_SET, HORSES, CHI, MULTI_WIN, STAKES, BAOHE, DEAD_WALL.option, YIPAO_DEALER),
@@ -103,8 +106,10 @@ REGION = Region(
         "added; 鸡胡 0); 「大哥」 is not identified and not priced; 十三幺 and 大四喜 are special hands: 13 番, above the 爆和 cap (§6), alone.",
         "A hand is 鸡胡 stake × 2^番 + 花 stake per flower from each payer; each kong is paid the 杠 stake by each other side.",
         "3番 minimums: 一炮三响 (extra ron_winners = 3), 杠上开花, 海底捞月, 抢杠; 天/人/地和 6 番 (or more if the hand has more).",
-        "包三家: 抢杠 (the konger), 杠上开花包杠 (extra kong_feeder), 十二张落地 (extra luodi_feeder: the first responsible side, "
-        "「包先不包后」), 大四喜/大三元 (extra big_hand_feeder); they apply to self-draws (抢杠 counts as one).",
+        "包三家: 抢杠 (the konger), 杠上开花包杠 (the 点杠者: the side the winner named when asked who gave his last 明杠), "
+        "十二张落地 (extra luodi_feeder: the first responsible side, 「包先不包后」), 大四喜/大三元 (extra big_hand_feeder); "
+        "they apply to self-draws (抢杠 counts as one). The table sees no claims: 十二张落地 and 大四喜/大三元包自摸 are "
+        "applied by `hand` with those facts, never at the table, which pays such a self-draw as any.",
         "买马: the horses (context.flipped) belong to the winner unless extra horse_buyers names the buyers; horses count on every win "
         "(MIL counts them on self-draws only, RESEARCH.md §3.10).",
         "Which kong may be robbed (「暗杠不可抢杠胡」, 「暗刻开明杠，不算抢杠胡」) is play, not scoring.",

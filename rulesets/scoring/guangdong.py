@@ -134,6 +134,16 @@ class GuangdongScorer:
 
 # --- file 001: 鸡胡 ------------------------------------------------------------------------
 
+def kong_feeder(ctx: WinContext) -> int | None:
+    """The 点杠者 of the kong whose replacement the winner drew: `extra["kong_feeder"]`, or at the table
+    the giver the winner named for his last kong (`extra["kong_events"]`: (side, kind, fed_by)); none
+    for a 暗杠 or a 补杠."""
+    if ctx.get("kong_feeder") is not None:
+        return ctx.get("kong_feeder")  # type: ignore[return-value]
+    own = [event for event in ctx.get("kong_events", ()) or () if event[0] == ctx.winner]
+    return own[-1][2] if own and own[-1][1] == "ming" else None
+
+
 def responsible_side(j: Judged) -> tuple[int | None, str]:
     """The side that pays all three shares (包), and the rule that makes it."""
     ctx = j.context
@@ -141,8 +151,9 @@ def responsible_side(j: Judged) -> tuple[int | None, str]:
         return ctx.discarder, "抢杠: 被抢杠者包三家"
     if not ctx.self_drawn:
         return None, ""
-    if ctx.kong_replacement and ctx.get("kong_feeder") is not None:
-        return ctx.get("kong_feeder"), "杠上开花包杠: 点杠者包三家"  # type: ignore[return-value]
+    feeder = kong_feeder(ctx)
+    if ctx.kong_replacement and feeder is not None:
+        return feeder, "杠上开花包杠: 点杠者包三家"
     if all_claimed(j) and ctx.get("luodi_feeder") is not None:
         return ctx.get("luodi_feeder"), "十二张落地包自摸"  # type: ignore[return-value]
     if (big_four_winds(j) or big_three_dragons(j)) and ctx.get("big_hand_feeder") is not None:

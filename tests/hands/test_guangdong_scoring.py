@@ -167,3 +167,23 @@ def test_honour_horses():
     plain = judge(JIHU_HAND, "5z").payments
     assert judge(JIHU_HAND, "5z", flipped=("7z",)).payments == tuple(2 * p for p in plain)   # 中 → side 1
     assert judge(JIHU_HAND, "5z", flipped=("1z",)).payments == plain                          # 东 → the dealer
+
+
+def test_gangshang_kaihua_is_paid_by_the_side_named_as_the_kong_s_giver_at_the_table():
+    """[001:27-29] 「杠上开花包杠…点杠者包三家牌」: at the table the 点杠者 is the giver the winner named
+    when asked who gave his 明杠 (kong_giver); the scorer read only a fact the table never set."""
+    from rulesets.hand import Hand, WinContext
+    from rulesets.judging import evaluate_hand
+    from rulesets.regions import get_region
+    from rulesets.tiles import Tile
+    ruleset = get_region("guangdong_jihu").resolve()
+    hand = Hand.parse("234m456p789s33p", ["5555m"])
+
+    def paid(kong_events):
+        context = WinContext(winner=0, dealer=1, discarder=None, win_tile=Tile.parse("3p"), kong_replacement=True,
+                             extra=(("kong_events", kong_events),))
+        return evaluate_hand(ruleset, hand, context).settlement.payments
+    fed = paid(((0, "ming", 2),))
+    assert fed[2] == -fed[0] and fed[1] == fed[3] == 0                # 对家 gave the tile: he pays for all
+    added = paid(((0, "zhuanwan", None),))
+    assert added[1] == added[2] == added[3] < 0                       # a 补杠 has no giver: everyone pays
