@@ -17,7 +17,6 @@ from typing import Sequence
 
 from drivers.table_ui import (FLOWER_PIG, NOT_READY, NOT_SHOWN, READY_MARK, SHOW_HAND, SHOW_MELDS, Key, Phase)
 from rulesets.hand import Hand
-from rulesets.indicators import Timing
 from rulesets.rounds import RoundContext, RoundResult, SeatShown, judge_round, round_seats
 from rulesets.tiles import Tile
 
@@ -25,6 +24,7 @@ from .facts import Extra
 from .melds import melds_from_tiles
 from .ports import HandPorts, pressed, scored
 from .state import HandState
+from .win_check import paying_flips
 
 DEFAULT_TIMEOUT = 180.0        # seconds without an answer before the seats still asked are settled as not shown
 
@@ -48,7 +48,7 @@ class SettlementRound:
         laid, late = await self._collect(seats)
         shown = tuple(SeatShown(seat, self._hand_of(hand, seat, *laid[seat]) if seat in laid else None,
                                 seat in late) for seat in seats)
-        flipped = tuple(t for r in hand.reveals if r.rule.timing is Timing.AFTER_WIN for t in r.tiles)
+        flipped = paying_flips(hand)        # the 明鸡 (打明鸡) too, then the after-win flips
         context = RoundContext(hand.dealer, tuple(hand.ruleset.players), winners, shown, flipped, hand.public_wilds())
         result = await scored(self.ports, judge_round, hand.ruleset, context)     # every hand judged: CPU, off the loop
         settlement = result.settlement

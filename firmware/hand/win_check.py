@@ -3,7 +3,9 @@
 The winner answers choice prompts on the seat panel (docs/table-flow.md §4), lays the shown melds
 and then the rest in the seat's read zone; the two inventories give the melds and the concealed
 hand.  If the zone cannot read the hand, the seat panel takes it tile by tile.  After-win flips
-(鸡, 马, 鸟) are read from the wall map.  The hand is judged and scored by the region's rules.
+(鸡, 马, 鸟) are read from the wall map.  The hand is judged and scored by the region's rules; the
+scorer's `flipped` are the paying tiles turned up after the deal (贵州 打明鸡) and then the after-win
+flips (`paying_flips`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,19 @@ def judge_laid(ruleset, hand: Hand, context: WinContext) -> HandResult:
         return evaluate_hand(ruleset, hand, context)
     except HandError as error:
         return HandResult(Verdict(False, False, None, (str(error),)), None)
+
+
+def standing_paying_flips(hand: HandState) -> tuple[Tile, ...]:
+    """The paying tiles turned up before the win (贵州 打明鸡 「起牌后三墩翻起～如翻2条，3条就是鸡。有3条就有钱」,
+    RULES.md §13.2), in the order shown: every payment that counts 鸡 counts theirs too."""
+    return tuple(t for r in hand.reveals if r.rule.timing is not Timing.AFTER_WIN and r.rule.effect is Effect.PAYING
+                 and r.public for t in r.tiles)
+
+
+def paying_flips(hand: HandState) -> tuple[Tile, ...]:
+    """Every flip the hand's 鸡 are derived from: the standing ones (明鸡), then the after-win flips."""
+    return standing_paying_flips(hand) + tuple(t for r in hand.reveals if r.rule.timing is Timing.AFTER_WIN
+                                               for t in r.tiles)
 
 
 def withdraw_key(seat: int) -> KeyMatch:
@@ -131,7 +146,7 @@ class WinCheck:
         ports = self.ports
         melds, concealed, flowers = await self._read_hand(hand, seat)
         win_tile = await self._win_tile(hand, seat, discarder, concealed)
-        flipped = self._after_win_flips(hand, discarder)
+        flipped = standing_paying_flips(hand) + self._after_win_flips(hand, discarder)
         laid, context = hand.laid_hand(seat, discarder, melds, concealed, flowers, win_tile, flipped,
                                        self.winners_on(hand, discarder, seat))
         result = await scored(ports, judge_laid, hand.ruleset, laid, context)     # scoring can take a while
@@ -255,8 +270,8 @@ class WinCheck:
             reveal = hand.reveal(rule)
             self.ports.recorder.emit("indicator", **reveal.event_fields())
             flipped += reveal.tiles
-        if flipped:
-            self.ports.screens.public_indicators([t.zh for t in flipped],
-                                                 [t.zh for r in hand.reveals if r.rule.timing is Timing.AFTER_WIN
-                                                  and r.rule.effect is Effect.PAYING for t in r.special])
+        if flipped:         # the 明鸡 stays on the line beside the flip: its 鸡 are paid too
+            paying = [r for r in hand.reveals if r.public and r.rule.effect is Effect.PAYING]
+            self.ports.screens.public_indicators([t.zh for t in standing_paying_flips(hand) + tuple(flipped)],
+                                                 [t.zh for t in sorted({t for r in paying for t in r.special})])
         return tuple(flipped)

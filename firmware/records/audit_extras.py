@@ -166,7 +166,8 @@ def _round(ruleset: Ruleset, event: dict, dealer: int, winners: tuple[int, ...],
     expected_seats = list(round_seats(ruleset, winners))
     if event["seats"] != expected_seats:
         found.problems.append(f"the settlement round asked seats {event['seats']}; the rules ask {expected_seats}")
-    flipped = [t for i in end["indicators"] if i["timing"] == "after_win" for t in i["tile"] or ()]
+    flipped = [t for i in end["indicators"] if i["timing"] != "after_win" and i["effect"] == "paying" and i["public"]
+               for t in i["tile"] or ()] + [t for i in end["indicators"] if i["timing"] == "after_win" for t in i["tile"] or ()]
     if event["flipped"] != flipped:
         found.problems.append(f"the settlement round counts the flips {event['flipped']}; the hand flipped {flipped}")
     try:

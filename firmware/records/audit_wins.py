@@ -41,6 +41,7 @@ class LogFacts:
     public_wilds: list[str] = field(default_factory=list)
     bao: dict | None = None                  # the 宝 in force: the last on_ready indicator, until its tile is taken
     flips: list[str] | None = field(default_factory=list)   # after-win flips since the last judged win (None: hidden)
+    standing: list[str] = field(default_factory=list)        # paying tiles turned up before any win (贵州 明鸡)
     wins: list[dict] = field(default_factory=list)
     draws: int = 0                           # draws since the deal (HandState.draws_after_deal)
     kong_taken: bool = False                 # a tile taken for a kong (HandState.tail_taken_for_kongs)
@@ -104,6 +105,8 @@ class LogFacts:
     def _indicator(self, event: dict) -> None:
         if event["timing"] == "after_win" and not event.get("journaled"):
             self.flips = None if self.flips is None or event["tile"] is None else self.flips + event["tile"]
+        elif event["timing"] != "after_win" and event["effect"] == "paying" and event["public"]:
+            self.standing += event["tile"] or []     # 贵州 明鸡: every win's 鸡 count it
         if event["timing"] == "on_ready":
             self.bao = event
         if event["public"] and event["effect"] == "wild":
@@ -216,7 +219,7 @@ def _facts_disagree(ruleset: Ruleset, start: dict, end: dict, win: dict, context
         ("extra.fa_shown", recorded_extra.get("fa_shown"), len(win["flowers"])),
     ]
     if facts.flips is not None:
-        shown.append(("flipped", [str(t) for t in context.flipped], facts.flips))
+        shown.append(("flipped", [str(t) for t in context.flipped], facts.standing + facts.flips))
     shown.append(("prevailing_wind", str(context.prevailing_wind), "1z"))     # the table does not track it: 东
     if "repeats" in start:
         shown.append(("consecutive_dealer", context.consecutive_dealer, start["repeats"]))

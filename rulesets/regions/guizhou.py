@@ -1,7 +1,8 @@
 """贵州麻将 (抓鸡) — RULES.md §13: 四川麻将 plus 鸡 paying tiles.
 
 After a win the next undrawn tile is flipped; the next number in its suit is the 鸡 (「下一号」);
-1条 is always a 鸡 (英雄鸡).  Play follows 四川 (§14): no 吃, several winners.
+1条 is always a 鸡 (英雄鸡).  With 打明鸡 (option ming_ji) a tile turned up after the deal makes a 鸡
+too, paid wherever 鸡 are paid.  Play follows 四川 (§14): no 吃, several winners.
 """
 
 from ..cycles import SUITS_NO_WRAP, SUITS_WRAP
@@ -31,8 +32,12 @@ JI_TRIGGER = HouseOption(
 
 MING_JI = HouseOption(
     "ming_ji", "打明鸡 (open chicken)",
-    (("off", "no 明鸡"), ("on", "after the deal the 3rd stack's top is turned up; its next number is a 鸡")),
-    "off", open_question("§13.2", "打明鸡 起牌后三墩翻起 — a variant; where the 3rd stack is counted from is not stated (from the tail here)"),
+    (("off", "no 明鸡"),
+     ("on", "after the deal the 3rd stack's top is turned up; its next number is a 鸡, paid with the win and in the "
+            "settlement round as the after-win flip's are; a kong turns up no further 明鸡 (有杠牌就要翻第四墩 not applied)")),
+    "off", open_question("§13.2", "打明鸡 起牌后三墩翻起 — a variant; where the 3rd stack is counted from and which layer "
+                                  "are not stated (from the tail, its top tile here); 有杠牌就要翻第四墩 has two readings (§13.3 a1, a2) "
+                                  "and the table turns up nothing on a kong"),
     value_labels=(("off", "不打"), ("on", "打明鸡")))
 
 JI_COLLECT = HouseOption(
@@ -64,7 +69,10 @@ def _chickens(options) -> tuple[IndicatorRule, ...]:
     if options["ming_ji"] == "on":
         rules.append(IndicatorRule(kind="ji", timing=Timing.AFTER_DEAL, position=CountFromTail(fixed=3),
                                    derivation=derivation, effect=Effect.PAYING,
-                                   notes=("有杠牌就要翻第四墩: each kong moves the 明鸡 one stack further",)))
+                                   notes=("明鸡: turned up once the deal is complete; its 鸡 are paid with the win and in the "
+                                          "settlement round, as the after-win flip's",
+                                          "有杠牌就要翻第四墩～以此类推 is not applied: a kong neither moves this 明鸡 (§13.3 a1) "
+                                          "nor turns up another (a2)")))
     return tuple(rules)
 
 
@@ -82,7 +90,8 @@ REGION = Region(
     stacks_per_side=Given((14, 13, 14, 13), research("§1.1", "for 108 it is 13.5 stacks per side: 14+13+14+13")),
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_DICE,
-    indicators=Derived(_chickens, text("§13.2", "即和牌后翻开下一张未摸得牌，如翻开的是2万，即3万是鸡牌; 英雄鸡 一条每次都是鸡"),
+    indicators=Derived(_chickens, text("§13.2", "即和牌后翻开下一张未摸得牌，如翻开的是2万，即3万是鸡牌; "
+                                                "打明鸡 起牌后三墩翻起～如翻2条，3条就是鸡; 英雄鸡 一条每次都是鸡"),
                        ("ji_wrap", "ji_trigger", "ming_ji")),
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
@@ -108,5 +117,12 @@ REGION = Region(
         "each collecting seat's 鸡 are paid once: with ji_collect=ready a seat collects when its laid hand is 有叫 "
         "(some tile would complete it legally); a hand not shown collects nothing.",
         "冲锋鸡 and 责任鸡 need the discards, which the table does not see and does not ask for: they are not paid at the table.",
+        "打明鸡 (ming_ji=on): the 明鸡 turned up after the deal makes a 鸡 as the after-win flip does (「有3条就有钱」): "
+        "counted in the win's 鸡 and in the settlement round's; a 明鸡 that makes 1条 the 鸡 is a 金鸡.",
+        "「而且有杠牌 就要翻第四墩～以此类推」 is not applied: a kong turns up no further 明鸡 and does not move it, under "
+        "either reading of §13.3 (a1: the 明鸡 moves one stack per kong; a2: each kong turns up the next stack too); "
+        "the table has no reveal on a kong, so the card offers no option for it.",
+        "A drawn hand (荒庄) pays nothing, 鸡 included: the text pays 鸡 with a win (「和牌后翻开下一张未摸得牌」), and "
+        "四川's 查叫 has no values; no seat lays its hand.",
     ),
 )

@@ -1,8 +1,10 @@
 """贵州 抓鸡 scoring (RULES.md §13): 四川's hand (「在四川麻将的基础上添加抓鸡模式」) plus 鸡 payments.
 
 鸡 kinds: 1条 always (英雄鸡 「一条每次都是鸡」) and the next number after every flipped 鸡 tile in
-`context.flipped` (the after-win flip, and the 明鸡 when that option is on), derived by the region's
-own indicator rule so the 9→? option applies.
+`context.flipped` (the after-win flip, and the 明鸡 when that option is on: 「打明鸡 起牌后三墩翻起～如翻2条，
+3条就是鸡。有3条就有钱」), derived by the region's own indicator rule so the 9→? option applies.  The
+controller gives the 明鸡 first, then the after-win flips (firmware.hand.win_check.paying_flips), to the
+win and to the settlement round alike; a 明鸡 that makes 1条 the 鸡 is a 金鸡 as an after-win flip is.
 
 The text says who may gain (「和牌的人可能赔钱，被胡的人可能赢钱」; 「有3条就有钱」) but not how much or
 from whom.  Readings (RESEARCH.md §3.9, MIL 贵州 and the open implementations):
@@ -39,6 +41,9 @@ from .sichuan import sichuan_hand
 
 CHONGFENG = 3
 ZEREN = 3
+DRAW_NOTE = ("a drawn hand (荒庄): nothing is paid — the text pays 鸡 only with a win (「和牌后翻开下一张未摸得牌」, "
+             "「和牌的人可能赔钱，被胡的人可能赢钱」), so no after-win flip is made and a 明鸡 turned up after the deal "
+             "pays nothing either; 四川's 查叫 has no values")
 
 
 def chicken_kinds(ruleset: Any, flipped: Iterable[Tile]) -> tuple[frozenset[Tile], bool]:
@@ -144,4 +149,4 @@ class GuizhouScorer:
         return Settlement(items + ji_items, value, add_payments(each_pays(context, value), ji), "points", notes)
 
     def settle_draw(self, ruleset: Any, context: DrawContext) -> Settlement:
-        return Settlement((), 0, no_payments(), "points", ("a drawn hand: no 鸡 is flipped, nothing is paid",))
+        return Settlement((), 0, no_payments(), "points", (DRAW_NOTE,))
