@@ -15,7 +15,7 @@ from ..tiles import Tile
 from ..tilesets import SET_136
 from ..winning import Shapes
 from ..winrules import WinRules
-from .common import DEFAULT_PLAYERS, DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, dead_wall
+from .common import DEFAULT_PLAYERS, DEFAULT_ROTATION, NO_FLOWERS, TAIL_REPLACEMENT, dead_wall, phase
 
 DEAD_WALL = dead_wall("not stated (§19); the flipped 财神 at the tail is never drawn (RESEARCH.md §3.3)")
 
@@ -41,7 +41,9 @@ REGION = Region(
     rotation=DEFAULT_ROTATION,
     play=Given(Play(chi=True), default("not stated; 吃, 碰 and 杠 with natural tiles (财神 may not be used to claim, RESEARCH.md §3.3)")),
     flowers=NO_FLOWERS,
-    phases=NO_PHASES,
+    phases=Given((phase("kong_giver", "明杠: the maker is asked who gave the tile (上家/对家/下家) or whether it was a "
+                                      "加杠: 点杠 1 and 加杠 0 from each other player"),),
+                 research("§3.3", "kong: 点杠 1, 暗杠 2, 加杠 0")),
     win=Given(WinRules(Shapes(eight_pairs_plus_single=True)), research("§3.3", "16-tile hands (5 melds + pair); special hand 八对+单张")),
     scoring=Given(WenzhouScorer(), research("§3.3", "软和 ×1 / 硬和 ×2 / 双番 ×4; 连庄 ×2×(repeats+1); kong: 点杠 1, 暗杠 2, 加杠 0; 财神独立结算")),
     options=(DEAD_WALL.option,),
@@ -53,5 +55,9 @@ REGION = Region(
         "Scoring is research-sourced (RESEARCH.md §3.3): 软和 ×1 / 硬和 ×2 / 双番 ×4 (双番 read as 八对+单张 or three 财神), "
         "dealer ×2×(连庄+1), kongs 点杠 1 / 暗杠 2 / 加杠 0 from each other player, 财神独立结算 (N·n − T). The base "
         "win (1) and who pays a discard win (the discarder) are not stated.",
+        "Kong money at the table: every side's kongs of the hand, 点杠 or 加杠 as the maker answered when asked who gave "
+        "the tile, a long 杠 press an 暗杠; paid with the win (a 荒庄 pays nothing).",
+        "财神独立结算 at the table counts the winner's 财神 only: the table does not see the other hands (`hand` "
+        "takes the others' counts as extra caishen_by_side).",
     ),
 )

@@ -6,8 +6,9 @@ From RESEARCH.md §3.3, as far as it is concrete:
   三财神 (three 财神 held) — the multipliers are levels, the highest applies.
 - 连庄 ×2×(repeats+1): a payment the dealer makes or receives is multiplied by 2 × (连庄 + 1).
 - Kongs 点杠 1, 暗杠 2, 加杠 0: each other player pays the maker, win or not (payer not said:
-  each other player, as every kong payment in the texts).  The winner's kongs are his melds; the
-  others' come from `context.exposed_by_side`.
+  each other player, as every kong payment in the texts).  At the table every side's kongs come
+  from what the table asked (`extra["kong_events"]`); without them the winner's kongs are his melds
+  and the others' come from `context.exposed_by_side`.
 - 财神独立结算: a side holding n of the T 财神 in play receives N·n − T (N players): each pair of
   players settles the difference of their counts.  The winner's count is read from his hand; the
   others' from `context.get("caishen_by_side")` ((side, count) pairs).
@@ -61,6 +62,15 @@ def caishen_counts(hand: Hand, context: WinContext) -> dict[int, int]:
     return counts
 
 
+def kongs_asked(context: WinContext) -> dict[int, tuple[int, int, int]]:
+    """Every side's (点杠, 加杠, 暗杠) counts from the kongs the table asked about (`extra["kong_events"]`:
+    (side, ming/zhuanwan/an, fed_by)); empty without them (then the melds count)."""
+    kongs: dict[int, list[int]] = {}
+    for side, kind, _ in context.get("kong_events", ()) or ():
+        kongs.setdefault(side, [0, 0, 0])[("ming", "zhuanwan", "an").index(kind)] += 1
+    return {side: (counts[0], counts[1], counts[2]) for side, counts in kongs.items()}
+
+
 @dataclass(frozen=True)
 class WenzhouScorer:
     name: str = "wenzhou"
@@ -76,7 +86,7 @@ class WenzhouScorer:
             return value * (dealer_factor(context) if dealer_involved(context, side) else 1)
 
         win = discarder_or_each(context, amount)
-        kongs = {side: kong_counts(melds) for side, melds in melds_by_side(context, hand).items()}
+        kongs = kongs_asked(context) or {side: kong_counts(melds) for side, melds in melds_by_side(context, hand).items()}
         kong_items, kong_pay = kong_money(kongs, context.sides, KONG_VALUES)
         counts = caishen_counts(hand, context)
         cai = caishen_payments(counts, context.sides)

@@ -80,3 +80,13 @@ def test_three_caishen_is_double():
     """三财神 (RESEARCH.md §3.3) held in a complete hand: 双番 ×4."""
     result = settle("123m456m123p456p9s9s9s11z", "1z")
     assert result.verdict.legal and "shuangfan" in keys(result)
+
+
+def test_at_the_table_every_side_s_kongs_are_the_ones_the_makers_answered_for():
+    """The table never sees the other sides' melds: it asks each exposed kong's maker who gave the tile
+    (kong_giver), and those answers price every side's kongs — before, only the winner's were paid."""
+    events = ((1, "ming", 0), (2, "an", None), (3, "zhuanwan", None))
+    result = settle("456m789m123p456p11z", "1z", ["1111m"], extra=(("kong_events", events),))
+    win = (0, 2, -2, 0)
+    kongs = (-1 - 2, 3 - 2, -1 + 6, -1 - 2)                     # the same kongs as the melds above
+    assert result.settlement.payments == tuple(w + k for w, k in zip(win, kongs))
