@@ -93,6 +93,14 @@ SPECIAL_KONGS_COUNT = HouseOption(
     "yes", open_question("§1.7", "each special kong 「可以亮出算一个明杠」; whether they count in the 留7墩 rule is not stated"),
     value_labels=(("yes", "算杠"), ("no", "不算杠")))
 
+BAO_NOTES = (
+    "摸宝: only the 宝 just drawn stands in (「听牌后若再次摸到宝牌，宝牌可代替任何牌」 §1.3); 宝 tiles held in the hand are "
+    "themselves, and 夹胡 is read at the tile the drawn 宝 stands for (the real wait), never at a held copy.",
+    "断幺九 (§1.3 「断幺九也可以听牌，但是必须胡幺九，且不能看宝」): a ready hand with no 1, 9 or honour (melds included; a "
+    "special kong counts as 19) may win, only on a 幺九 (「不能缺1，9」), and never by the 宝: the drawn 宝 stands for "
+    "nothing, and a 宝-kind tile it wins on naturally is a plain 自摸 (no 宝 ×2).",
+)
+
 SANSE = Requirement("sanse", "必须三色全", text("§1.6", "必须三色全，即手牌中必须条，饼，万三门花色都要有"), all_three_suits)
 YAOJIU = Requirement("yaojiu", "不能缺1，9", text("§1.6", "不能缺1，9，当手牌中有风、字牌和中发白的时候可免1、9; 旋风杠算杠也算手中有19"),
                      has_terminal_or_honour)
@@ -169,5 +177,5 @@ REGION = Region(
         "106 is 3 × 32 = 96); payment list 2 「具体化」 contradicts itself, and is only counted in the money table "
         "below the card (§1.8).",
         "夹胡 is read by the winning tile's place: 单吊, 边张 or 坎张 (「单张、单贴胡边张、砍张和单调都算夹胡」); a 飘胡 takes no 夹胡.",
-    ),
+    ) + BAO_NOTES,
 )

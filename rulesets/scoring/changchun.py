@@ -11,6 +11,8 @@ model) or not stacked (one ×2 a payer, as the payment lists: 「如果平家点
 Kongs (蛋) are paid by each other player to their maker, 暗杠 double, whatever the hand's result
 (「杠：又称蛋，单独算，不随庄走」; 「但有杠者可以赢得相应点数」 at 荒庄); the base value of a kong is not
 stated — house option `kong_value`, default 1.
+A 断幺九 listener 「不能看宝」 (RULES.md §1.3 [002:210]): a 宝-kind tile he draws and wins on is a plain
+自摸, without the 宝's ×2 (rulesets/bao.py).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import requirements as req
+from ..bao import duanyaojiu
 from ..hand import Hand, WinContext
 from ..settlement import Item, Settlement, add_payments, payments_from
 from ..winrules import Judged, Verdict
@@ -35,13 +38,18 @@ def multipliers(j: Judged) -> tuple[Item, ...]:
         items.append(Item("jiahu", "夹胡", "jiahu", 2, "times"))
     if j.context.self_drawn:
         items.append(Item("zimo", "自摸", "zimo", 2, "times"))
-    if j.context.bao_hit:
+    if bao_counts(j.hand, j.context):
         items.append(Item("bao", "宝", "bao", 2, "times"))
     if piao:
         items.append(Item("piaohu", "飘胡", "piaohu", 4, "times"))
     if j.context.winner_is_dealer:
         items.append(Item("zhuangjia", "庄家胡", "zhuangjia hu", 2, "times"))
     return tuple(items)
+
+
+def bao_counts(hand: Hand, context: WinContext) -> bool:
+    """A 宝 win (摸宝/对宝) — never for a 断幺九 listener, who may not look at the 宝 (「且不能看宝」)."""
+    return context.bao_hit and not duanyaojiu(hand, context.win_tile)
 
 
 def product(items: tuple[Item, ...]) -> int:
@@ -64,8 +72,10 @@ def seat_factor(context: WinContext, payer: int, stacked: bool) -> int:
     return 2 if payer in (context.dealer, context.discarder) or (dealer_wins and context.self_drawn) else 1
 
 
-def payment_notes(context: WinContext, stacked: bool, all_pay: bool) -> tuple[str, ...]:
+def payment_notes(context: WinContext, stacked: bool, all_pay: bool, hand: Hand | None = None) -> tuple[str, ...]:
     notes = () if context.winner_is_dealer else ("the dealer pays double",)
+    if hand is not None and context.bao_hit and not bao_counts(hand, context):
+        notes += ("断幺九也可以听牌，但是必须胡幺九，且不能看宝: won on the 宝 kind as a plain 自摸, no 宝 ×2",)
     if not context.self_drawn:
         alone = "" if all_pay else " and alone"
         if stacked:
@@ -106,7 +116,8 @@ class ChangchunScorer:
                  for payer in context.losers() if all_pay or payer == context.discarder}
         win = payments_from(debts, context.winner)
         kong_items, kongs = kong_payments(context.kongs_by_side, context.sides, int(ruleset.option("kong_value")))
-        return Settlement(items + kong_items, base, add_payments(win, kongs), "times", payment_notes(context, stacked, all_pay))
+        return Settlement(items + kong_items, base, add_payments(win, kongs), "times",
+                          payment_notes(context, stacked, all_pay, hand))
 
     def settle_draw(self, ruleset: Any, context: DrawContext) -> Settlement:
         items, payments = kong_payments(context.kongs_by_side, context.sides, int(ruleset.option("kong_value")))
