@@ -46,6 +46,9 @@ CONTROLLER_FAULT_VOID = "本局作废 控制器故障"      # this hand stopped 
 # After a phase word: the controller restarted (its last moments may be lost), so a key it did not
 # acknowledge (胡 with no check begun, 确认 with the screen unchanged) is pressed again.
 RESTARTED = "已重启 未应答的键请再按"
+# After 请掷骰子 when the dealer has kept the deal four more times (十七张: 「庄家连庄四把之后，四位玩家重新
+# 排定位置」): the players change seats before the dealer's seat rolls.
+RESEAT = "连庄四把 请重新排定座位"
 
 # Seat prompts (line 1 of a seat display).
 ROLL_DICE = "请掷骰子"                # press 骰子; the prompt reads "请掷骰子 第N次" (see roll_prompt)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Mapping
-from drivers.table_ui import EARLY_KEYS, Key, Panel, Phase, RESTARTED, ROLL_DICE, TAIL_ONLY_ON_KONG_WIN, roll_prompt
+from drivers.table_ui import EARLY_KEYS, RESEAT, Key, Panel, Phase, RESTARTED, ROLL_DICE, TAIL_ONLY_ON_KONG_WIN, roll_prompt
 from rulesets.dice import SecondRollerPicksStart, count_seats
 from rulesets.indicators import Timing
 from rulesets.scoring import DrawContext
@@ -170,6 +170,8 @@ class HandFlow:
             screens.prompt(side, "")
         screens.public_indicators([], [])                   # last hand's indicators are not this hand's
         screens.dice([])
+        if ruleset.has_phase("reseat_after_four") and repeats and repeats % 4 == 0 and not self.note:
+            self.note = RESEAT          # 十七张: 「庄家连庄四把之后，四位玩家重新排定位置」, before the dice
         rolls = await self._dice(dealer)
         result = ruleset.dice.break_for(dealer, ruleset.players, rolls)
         ring = ruleset.layout.ring(result.brk)

@@ -11,8 +11,8 @@ from ..provenance import Given, choice, default, open_question, text
 from ..rotation import RotationRule
 from ..scoring.seventeen_tile import SeventeenTileScorer
 from ..tilesets import SET_136
-from .common import (DEFAULT_DICE, DEFAULT_PLAY, NO_FLOWERS, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT,
-                     dead_wall, four_players)
+from .common import (DEFAULT_DICE, DEFAULT_PLAY, NO_FLOWERS, NO_INDICATORS, TAIL_REPLACEMENT, dead_wall,
+                     four_players, phase)
 
 HAND_READING = HouseOption(
     "hand_reading", "17张 读法 (reading)",
@@ -56,7 +56,9 @@ REGION = Region(
                    text("§18", "余下的按逆时针的方向来轮庄，如果庄家连庄则还是此位玩家当庄")),
     play=Given(DEFAULT_PLAY.value, text("§18", "通过吃牌、碰牌、杠牌等方式")),
     flowers=NO_FLOWERS,
-    phases=NO_PHASES,
+    phases=Given((phase("reseat_after_four", "after the dealer's 4th 连庄 (and every 4th after) the next hand opens "
+                                             "with 连庄四把 请重新排定座位 at the dice"),),
+                 text("§18", "庄家连庄四把之后，四位玩家重新排定位置")),
     scoring=Given(SeventeenTileScorer(), text("§18", "如果庄家连庄则还是此位玩家当庄，底数增加")),
     options=(HAND_READING, LIANZHUANG_RAISE, DEAD_WALL.option),
     unpriced=(
@@ -64,7 +66,9 @@ REGION = Region(
     ),
     notes=(
         "First dealer: the 东 seat (「第一盘门风东者为庄家」).",
-        "After four 连庄 the seats are drawn again (「庄家连庄四把之后，四位玩家重新排定位置」): the panel asks the players to reseat.",
+        "After four 连庄 the seats are drawn again (「庄家连庄四把之后，四位玩家重新排定位置」): the next hand's dice prompt "
+        "asks the players to reseat (连庄四把 请重新排定座位), and the dealer's side rolls once they have. How seats are "
+        "drawn, and whether the 连庄 count (and its raise) goes on after it, are not stated: the table keeps counting.",
         "连庄 raises the base (「底数增加」); the amount is not stated: house option lianzhuang_raise (+1 a 连庄 by "
         "default). A win is the base, paid by the discarder or by each other side; the dealer's repeats come from the "
         "session (连庄 counted by the table).",
