@@ -8,6 +8,12 @@ cut into them: `live = remaining − reserved ≤ 0`.
 A lone tile left at the tail by an odd number of tail draws is not a stack
 (「杠完后留的单数海底牌不算一墩」, RULES.md §1.4); policies that count stacks keep it in addition.
 
+`tail_taken` also counts an indicator set aside nearer the tail than the head (docs/table-flow.md
+§5).  Where that tile is the tail's own next tile (温州 财神, 百搭 set aside: 杠尾) it is a take from
+the tail end like a replacement, and leaves a lone tile just as one does.  河北's 混儿 lies 2–12
+stacks back from the tail: taking it draws nothing from the tail end, so `StacksPlusKongs` does not
+count it there (see that class).
+
 The 留7墩 kong rule of 长春 and 立四 has three readings (RULES.md §1.4, Ambiguity D1):
 - R-A: the reserve boundary moves one original stack towards the live wall per kong:
   2·(7 + k) − t tiles (14 + k undrawn at 荒庄 when every tail draw is a kong).
@@ -95,13 +101,28 @@ KONG_READINGS = ("R-A", "R-B", "R-C")
 
 @dataclass(frozen=True)
 class StacksPlusKongs:
-    """Keep `base` + kongs full stacks (河北 「留 6 + 杠数 墩」, RESEARCH.md §3.6), plus a lone tail tile."""
+    """Keep `base` + kongs full stacks (河北 「留 6 + 杠数 墩」, RESEARCH.md §3.6), plus a lone tail tile.
+
+    The lone tile is the one an odd number of kong replacements leaves at the tail.  河北 draws
+    nothing else from the tail (「无补花」, RULES.md §17): any take counted in `tail_taken` beyond the
+    kongs is the 混儿 set aside — the top of the 2nd–12th stack from the tail, a tile out of the
+    wall's middle, not a draw from its tail end — so it moves neither the tail nor the reserve:
+    12 + 2·kongs (+ 1 for an odd number of kongs) tiles stay at 荒庄.
+
+    A 混儿 taken from inside the reserved stacks leaves its bottom tile there as a half stack;
+    whether that is a 墩 is not stated, and the reserve still holds 12 + 2·kongs tiles (six 墩's
+    worth, the card says so).
+    """
 
     base: int = 6
     name: str = "stacks_plus_kongs"
 
+    def tail_end_taken(self, kongs: int, tail_taken: int) -> int:
+        """The tiles gone from the tail end: the kongs' replacements (the 混儿 set aside is not one)."""
+        return min(kongs, tail_taken)
+
     def reserved_tiles(self, kongs: int, tail_taken: int) -> int:
-        return 2 * (self.base + kongs) + tail_taken % 2
+        return 2 * (self.base + kongs) + self.tail_end_taken(kongs, tail_taken) % 2
 
     def describe(self) -> str:
         return f"keep {self.base} + kongs full stacks (a lone tail tile stays too)"
@@ -116,8 +137,9 @@ class WallCount(NamedTuple):
 
     total: int        # tiles in the ring
     head_taken: int   # head draws so far (dealing included)
-    tail_taken: int   # tail draws so far
+    tail_taken: int   # tail draws so far (an indicator set aside nearer the tail included)
     reserved: int     # tiles the reserve holds now
+    tail_end: int | None = None   # tiles gone from the tail end, if not all of `tail_taken` (河北 混儿)
 
     @property
     def remaining(self) -> int:
@@ -137,12 +159,16 @@ class WallCount(NamedTuple):
         """Full stacks (both tiles present) inside the reserved tiles at the tail."""
         # Tail draws take a stack's top, then its bottom: after an odd number a lone bottom
         # tile stands last; it is reserved first but is not a stack.
-        lone = self.tail_taken % 2
-        block_end = self.total - 2 * ((self.tail_taken + 1) // 2)   # one past the last full stack's tiles
+        from_end = self.tail_taken if self.tail_end is None else self.tail_end
+        lone = from_end % 2
+        block_end = self.total - 2 * ((from_end + 1) // 2)   # one past the last full stack's tiles
         in_block = max(0, min(self.reserved, self.remaining) - lone)
         start = max(block_end - in_block, self.head_taken)
         return max(0, block_end // 2 - (start + 1) // 2)
 
 
 def wall_count(policy: ReservePolicy, total: int, head_taken: int, tail_taken: int, kongs: int) -> WallCount:
+    if isinstance(policy, StacksPlusKongs):     # (河北: the 混儿 set aside is not a take from the tail end)
+        return WallCount(total, head_taken, tail_taken, policy.reserved_tiles(kongs, tail_taken),
+                         policy.tail_end_taken(kongs, tail_taken))
     return WallCount(total, head_taken, tail_taken, policy.reserved_tiles(kongs, tail_taken))

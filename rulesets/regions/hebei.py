@@ -85,6 +85,9 @@ REGION = Region(
         "Where the 混儿 indicator lies is not stated: counted by two dice in stacks from the tail, as the "
         "天津/河北 practice of RESEARCH.md §3.6 takes it from the tail by dice.",
         "「限制性听用」: the restrictions are not stated; none are applied.",
+        "留 6 + 杠数 墩 with the 混儿 set aside: the 混儿 is taken from the wall's middle, not its tail end, so 12 + 2·kongs "
+        "tiles stay at 荒庄 (+1 for an odd number of kongs); a 混儿 from inside the last six stacks leaves a half stack "
+        "there, and the table still keeps six 墩's worth of tiles (12): whether a half stack is a 墩 is not stated.",
         "番 are added (「叠加」; only 本混儿龙 is written 「×2」, and it doubles the sum); a plain win is 1; the sum is "
         "multiplied by the 基点 (house option 1/2/3). Each other player pays (self-draw only).",
         "混儿吊: the winning tile completed a pair holding a 混儿; 没混儿: no 混儿 in the hand; 捉伍儿: the winning tile is "
