@@ -7,8 +7,9 @@ seat to lay its hand on its read zone (docs/table-flow.md §6).  Which seats, an
   tile would complete legally is ready (有叫).  The draw's settlement pays by these ready sides.
 - `check_flower_pig` (宜昌 「打完查花猪（三方牌）」): at the end of the hand every seat; a hand still
   holding all three suits is a 花猪.  The text names no penalty, so a 花猪 is named and paid nothing.
-- `settle_every_seat` (贵州 「有3条就有钱」, 「被胡的人可能赢钱」): after a win every seat that did not
-  win; each collecting seat is paid for the 鸡 it holds (rulesets.scoring.guizhou.round_chickens).
+- `settle_every_seat`: after a win every seat that did not win lays its hand, and the region's scorer
+  pays what each holds (`settle_round`): 贵州 「有3条就有钱」, 「被胡的人可能赢钱」 — each collecting seat is
+  paid for the 鸡 it holds; 南昌 with every side's 精分 settled — each seat collects its 精分.
 
 A hand not shown (a seat that pressed 确认 on an empty zone, or did not answer in time) is settled
 as the worst case: not ready, a 花猪, no 鸡 — it proves nothing.  Pure rules: no I/O, no clock.
@@ -21,7 +22,6 @@ from typing import Any
 
 from .hand import Hand, WinContext
 from .judging import evaluate_hand
-from .scoring.guizhou import round_chickens
 from .settlement import Item, Settlement
 from .tiles import Tile
 from .winrules import SHORT
@@ -92,7 +92,7 @@ def judges_ready(ruleset: Any, drawn: bool) -> bool:
     phases = round_phases(ruleset)
     if "check_ready_at_draw" in phases and drawn:
         return True
-    return "settle_every_seat" in phases and not drawn and ruleset.option("ji_collect") == "ready"
+    return "settle_every_seat" in phases and not drawn and dict(ruleset.options).get("ji_collect") == "ready"
 
 
 def legal_waits(ruleset: Any, hand: Hand, side: int, dealer: int, wilds: tuple[Tile, ...] = ()) -> tuple[Tile, ...]:
@@ -145,10 +145,9 @@ def judge_round(ruleset: Any, context: RoundContext) -> RoundResult:
     payments = (0, 0, 0, 0)
     notes: list[str] = []
     if "settle_every_seat" in phases and not context.drawn:
-        collecting = [v.side for v in verdicts if v.shown and (v.ready or ruleset.option("ji_collect") == "all")]
         hands = {s.side: s.hand for s in context.shown if s.hand is not None}
-        chicken_items, payments = round_chickens(ruleset, hands, collecting, context.flipped, context.sides)
-        items += chicken_items
+        round_items, payments = ruleset.scoring.settle_round(ruleset, hands, tuple(verdicts), context)
+        items += round_items
     if pigs_judged:
         pigs = [v.side for v in verdicts if v.flower_pig]
         items += [Item(f"huazhu_{side}", f"花猪 (side {side})", "hua zhu", 0, "points") for side in pigs]

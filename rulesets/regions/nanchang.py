@@ -8,14 +8,14 @@ flip one tile: 正精 = the flipped kind, 副精 = the next (9→1, 北→东, �
 from ..cycles import SEPARATE_HONOURS
 from ..definition import HouseOption, Region
 from ..indicators import Derivation, Effect, IndicatorRule, NextHeadTile, TailTop, Timing
-from ..provenance import Given, choice, default, research, text
+from ..provenance import Derived, Given, choice, default, research, text
 from ..reserve import FixedTiles
 from ..scoring.nanchang import NanchangScorer
 from ..tilesets import SET_136
 from ..winning import Shapes
 from ..winrules import WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAY, DEFAULT_PLAYERS,
-                     DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT)
+                     DEFAULT_ROTATION, NO_FLOWERS, TAIL_REPLACEMENT, phase)
 
 
 def _jing(position) -> tuple[IndicatorRule, ...]:
@@ -58,7 +58,11 @@ REGION = Region(
     rotation=DEFAULT_ROTATION,
     play=DEFAULT_PLAY,
     flowers=NO_FLOWERS,
-    phases=NO_PHASES,
+    phases=Derived(lambda o: (phase("settle_every_seat", "after a win every other seat lays its hand and collects "
+                                                        "its 精分 (正精 2, 副精 1 a copy) from each other side"),)
+                   if o["jing_settlement"] == "all_sides" else (),
+                   research("§3.7", "SERVER-1 keeps 正精/副精 counts per player, so every player's 精 is settled [P]"),
+                   ("jing_settlement",)),
     win=Given(WinRules(Shapes(honour_chows=True, shisanlan=True)),
               text("§10", "三张不重复的同类的字牌可以组成一副顺子再加上比全不靠更容易和的“十三烂”的新牌型的引入")),
     scoring=Given(NanchangScorer(), research("§3.7", "Typical scoring is 正精 2, 副精 1 per copy [P]; the text gives no values")),

@@ -148,5 +148,12 @@ class GuizhouScorer:
         notes = ("鸡: " + " ".join(t.zh for t in sorted(kinds)),)
         return Settlement(items + ji_items, value, add_payments(each_pays(context, value), ji), "points", notes)
 
+    def settle_round(self, ruleset: Any, hands: dict[int, Hand], verdicts: tuple[Any, ...],
+                     context: Any) -> tuple[tuple[Item, ...], tuple[int, int, int, int]]:
+        """The settlement round (rulesets.rounds): the 鸡 of each collecting seat that did not win (every
+        seat that showed its hand, or with ji_collect=ready those whose hand is 有叫)."""
+        collecting = [v.side for v in verdicts if v.shown and (v.ready or ruleset.option("ji_collect") == "all")]
+        return round_chickens(ruleset, hands, collecting, context.flipped, context.sides)
+
     def settle_draw(self, ruleset: Any, context: DrawContext) -> Settlement:
         return Settlement((), 0, no_payments(), "points", (DRAW_NOTE,))

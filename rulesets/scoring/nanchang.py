@@ -3,8 +3,9 @@
 The text gives no values (「霸王精、冲关等奖励分」 are named only).  RESEARCH.md §3.7 [P] gives the one
 value known: 正精 2 and 副精 1 per copy held — research, not checked against an authoritative text.
 - 精分 of a side = 2 × its 正精 + 1 × its 副精 (every copy it holds, as a wild or as itself).  The
-  winner's count is read from the hand; the other sides' come from the table
-  (`context.get("jing_by_side")`: (side, 正精, 副精) counts).  House option `jing_settlement`:
+  winner's count is read from the hand and paid with the win; at the table the other sides' are
+  paid in the settlement round, where each lays its hand (`settle_round`); `hand` takes them as
+  `context.get("jing_by_side")`: (side, 正精, 副精) counts.  House option `jing_settlement`:
   every side collects its 精分 from each other side (default: RESEARCH.md keeps 精 counts per
   player), or only the winner collects his from each loser.
 - The win itself is worth 1 (not stated), paid by the discarder, or by everyone on a self-draw.
@@ -27,16 +28,21 @@ from .tally import ZERO, count_kinds
 ZHENG_JING, FU_JING = 2, 1     # RESEARCH.md §3.7 [P]
 
 
-def jing_kinds(context: WinContext) -> tuple[Tile | None, Tile | None]:
-    wilds = tuple(context.wilds) + (None, None)
-    return wilds[0], wilds[1]
+def jing_kinds(wilds: tuple[Tile, ...]) -> tuple[Tile | None, Tile | None]:
+    padded = tuple(wilds) + (None, None)
+    return padded[0], padded[1]
+
+
+def held_jing(hand: Hand, wilds: tuple[Tile, ...]) -> tuple[int, int]:
+    """(正精, 副精) copies in a hand."""
+    zheng, fu = jing_kinds(wilds)
+    return (count_kinds(hand, (zheng,)) if zheng is not None else 0,
+            count_kinds(hand, (fu,)) if fu is not None else 0)
 
 
 def winner_jing(hand: Hand, context: WinContext) -> tuple[int, int]:
     """(正精, 副精) copies in the winner's hand."""
-    zheng, fu = jing_kinds(context)
-    return (count_kinds(hand, (zheng,)) if zheng is not None else 0,
-            count_kinds(hand, (fu,)) if fu is not None else 0)
+    return held_jing(hand, context.wilds)
 
 
 def jing_points(zheng: int, fu: int) -> int:
@@ -81,3 +87,12 @@ class NanchangScorer:
 
     def settle_draw(self, ruleset: Any, context: DrawContext) -> Settlement:
         return Settlement((), 0, ZERO, "points", ("流局: nothing is paid",))
+
+    def settle_round(self, ruleset: Any, hands: dict[int, Hand], verdicts: tuple[Any, ...],
+                     context: Any) -> tuple[tuple[Item, ...], tuple[int, int, int, int]]:
+        """The settlement round after a win (jing_settlement=all_sides, rulesets.rounds): each seat that
+        did not win and laid its hand collects its 精分 from each other side (the winner's was paid
+        with the win)."""
+        points = {side: jing_points(*held_jing(hand, context.wilds)) for side, hand in sorted(hands.items())}
+        items = tuple(Item(f"jing_{side}", f"精分 (side {side})", "jing fen", p, "points") for side, p in points.items() if p)
+        return items, jing_payments(points, context.sides)

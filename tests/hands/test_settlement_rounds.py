@@ -17,14 +17,14 @@ def shown(side, tiles, melds=()):
 
 
 def test_who_is_asked():
-    """贵州: after a win, every seat that did not win; 云南: every seat at a draw only (查大叫);
-    宜昌: every seat at the end (查花猪); a region without such a rule: nobody."""
+    """贵州 and 南昌 (every side's 精分): after a win, every seat that did not win; 云南: every seat at a
+    draw only (查大叫); 宜昌: every seat at the end (查花猪); a region without such a rule: nobody."""
     assert round_seats(GUIZHOU, (2,)) == (0, 1, 3)
     assert round_seats(GUIZHOU, ()) == ()
     assert round_seats(YUNNAN, ()) == (0, 1, 2, 3) and round_seats(YUNNAN, (1,)) == ()
     assert round_seats(YICHANG, (0, 1)) == (0, 1, 2, 3)
     asking = {r for r in REGION_IDS if round_seats(get_region(r).resolve(), ()) or round_seats(get_region(r).resolve(), (0,))}
-    assert asking == {"guizhou", "yunnan", "yichang"}
+    assert asking == {"guizhou", "yunnan", "yichang", "nanchang"}
 
 
 def test_a_ready_hand_has_the_waits_the_rules_accept():
