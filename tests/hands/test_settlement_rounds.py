@@ -83,3 +83,16 @@ def test_yichang_a_hand_of_three_suits_is_a_flower_pig_and_pays_nothing(tiles, p
     assert result.settlement.payments == (0, 0, 0, 0)
     assert [i.zh for i in result.settlement.items] == (["花猪 (side 0)"] if pig else [])
     assert ("names no penalty" in " ".join(result.settlement.notes)) is pig
+
+
+def test_every_card_that_settles_every_seat_has_a_scorer_that_prices_the_round():
+    """The round's payments are the region scorer's (`settle_round`): a card naming the phase with a
+    scorer that lacks it would void every won hand (scoring failed)."""
+    from rulesets.regions import get_region as region
+    for rid in REGION_IDS:
+        definition = region(rid)
+        for option in definition.options:
+            for value, _ in option.choices:
+                ruleset = definition.resolve({option.key: value})
+                if any(p.name == "settle_every_seat" for p in ruleset.phases):
+                    assert callable(getattr(ruleset.scoring, "settle_round", None)), (rid, option.key, value)
