@@ -21,7 +21,9 @@ from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAY
 def _jing(position) -> tuple[IndicatorRule, ...]:
     return (IndicatorRule(kind="jing", timing=Timing.AFTER_DEAL, position=position,
                           derivation=Derivation("same_and_next", SEPARATE_HONOURS), effect=Effect.WILD,
-                          notes=("正精 = the flipped kind, 副精 = the next kind",)),)
+                          stays_in_play=False,
+                          notes=("正精 = the flipped kind, 副精 = the next kind; the flipped tile is set aside, face up: "
+                                 "its 3 other copies and the 4 副精 are the 7 精 (RESEARCH.md §3.7)",)),)
 
 
 JING_POSITION = HouseOption(

@@ -38,3 +38,15 @@ def test_the_round_pays_each_laid_hand_s_jing_from_each_other_side():
              SeatShown(3, Hand.parse("6m2p3p4p4s5s6s7s8s9s1z1z1z", [])))
     result = judge_round(ruleset, RoundContext(0, (0, 1, 2, 3), (0,), shown, (), (zheng, fu)))
     assert result.settlement.payments == (-4 - 1, -4 - 1, 3 * 4 - 1, 3 * 1 - 4)
+
+
+def test_the_flipped_jing_is_set_aside_and_nobody_draws_it():
+    """RESEARCH.md §3.7: 正精 is the flipped kind's *remaining 3 copies* (7 精 in all).  The flipped tile
+    stayed in play at the next head position, and the first seat to draw took a publicly known 精."""
+    log = played({})
+    for hand in {e["hand"] for e in log if e["event"] == "hand_start"}:
+        flipped = {(r, layer) for e in log if e["hand"] == hand and e["event"] == "indicator"
+                   for r, layer in zip(e["ring"], e["layer"])}
+        drawn = {(e["ring"], e["layer"]) for e in log if e["hand"] == hand and e["event"] == "take"
+                 and e["reason"] in ("draw", "kong")}
+        assert flipped and not flipped & drawn, hand
