@@ -85,7 +85,8 @@ class Play:
                  "一炮多响 allowed" if self.multiple_winners else "one winner per discard",
                  f"报听: {self.ready_declaration}", f"after a win: {self.after_win}"]
         if self.last_tiles_forced_win:
-            parts.append(f"within the last {self.last_tiles_forced_win} tiles a win must be taken")
+            parts.append(f"within the last {self.last_tiles_forced_win} tiles a win must be taken (the players' "
+                         "duty: the table sees no hand until it is laid, so it cannot see a win passed up)")
         return "; ".join(parts)
 
 

@@ -178,5 +178,7 @@ REGION = Region(
         "106 is 3 × 32 = 96); payment list 2 「具体化」 contradicts itself, and is only counted in the money table "
         "below the card (§1.8).",
         "夹胡 is read by the winning tile's place: 单吊, 边张 or 坎张 (「单张、单贴胡边张、砍张和单调都算夹胡」); a 飘胡 takes no 夹胡.",
+        "大蛋 (§1.7 「明大蛋2倍底注，暗大蛋4倍底注」, readings C9) is not paid apart: the table knows each side's kongs by "
+        "number and kind (明/暗) only, not by the tiles, so a 大蛋 is paid as the ordinary kong it also is.",
     ) + BAO_NOTES,
 )
