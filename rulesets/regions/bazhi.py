@@ -10,9 +10,10 @@ from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAY
 
 CLAIMS = HouseOption(
     "claims", "吃碰 (claims)",
-    (("none", "(b) no 吃 and no 碰 at the table"), ("pong", "(a) 碰 allowed; a winning hand must be concealed")),
+    (("none", "(b) no 吃 and no 碰 at the table"),
+     ("pong", "(a) 吃 and 碰 allowed at the table; a winning hand must hold no claimed meld")),
     "none", open_question("§11", "「和牌：不许吃牌，不许碰牌必须有八枝」 — punctuation lost; (b) reads three table rules"),
-    value_labels=(("none", "不吃不碰"), ("pong", "可碰")))
+    value_labels=(("none", "不吃不碰"), ("pong", "可吃碰")))
 
 BAZHI = Requirement("bazhi", "必须有八枝（一门八张以上）",
                      text("§11", "八枝：和牌时需要一门有八张以上; 和牌：不许吃牌，不许碰牌必须有八枝。"), eight_of_one_suit)
@@ -43,14 +44,14 @@ REGION = Region(
     rotation=DEFAULT_ROTATION,
     play=choice("claims", {
         "none": Given(Play(chi=False, pong=False), text("§11", "和牌：不许吃牌，不许碰牌必须有八枝")),
-        "pong": Given(Play(chi=False, pong=True), text("§11", "和牌：不许吃牌，不许碰牌 — read as a condition on the winning hand")),
+        "pong": Given(Play(chi=True, pong=True), text("§11", "和牌：不许吃牌，不许碰牌 — read as a condition on the winning hand")),
     }),
     flowers=flowers_from_tail(default("flowers exist (「各色花牌」); set aside and replaced from the tail as file 001 states (§7.4)")),
     phases=NO_PHASES,
     win=Derived(bazhi_win, text("§11", "和牌：不许吃牌，不许碰牌必须有八枝。"), ("claims",)),
     options=(CLAIMS, DEAD_WALL.option),
     notes=("八枝: eight or more tiles of one suit among the hand's tiles as they stand (a wild counts as what it stands for).",
-           "With reading (a) (碰 allowed at the table) the winning hand must hold no claimed meld; a 暗杠 is not a claim. "
+           "With reading (a) (吃 and 碰 allowed at the table) the winning hand must hold no claimed meld; a 暗杠 is not a claim. "
            "With reading (b) nothing can be claimed anyway.",
            "断幺九 is defined (no 1/9, no winds, no flowers) but given no value or role; the text gives no values: a win is "
            "1 point (FlatScorer)."),

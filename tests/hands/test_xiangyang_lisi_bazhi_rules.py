@@ -59,3 +59,12 @@ def test_bazhi_no_claims_reading_a():
     assert reading_a.verdict.complete and "menqing" in " ".join(reading_a.verdict.failures)
     kong = judge("bazhi", "123m456m789m55s", "5s", ["concealed:1111z"], options={"claims": "pong"})
     assert kong.verdict.legal                                           # a 暗杠 is not a claim
+
+
+def test_bazhi_reading_a_lets_the_table_claim_and_only_the_win_must_be_concealed():
+    """(a) 「和牌：不许吃牌，不许碰牌」 is a condition on the winning hand: 吃 and 碰 are the table's as
+    anywhere (before, (a) allowed 碰 and still banned 吃 at the table)."""
+    from rulesets.regions import get_region
+    a = get_region("bazhi").resolve({"claims": "pong"})
+    b = get_region("bazhi").resolve()
+    assert a.play.chi and a.play.pong and not b.play.chi and not b.play.pong
