@@ -120,7 +120,8 @@ def _take(e: Mapping[str, Any]) -> Line:
 
 def _indicator(e: Mapping[str, Any]) -> Line:
     if e.get("public") is True and e.get("tile") is not None:
-        wilds = f" → wilds {' '.join(e['wilds'])}" if e.get("wilds") else ""
+        made = "wilds" if e.get("effect", "wild") == "wild" else "makes"       # (贵州's 明鸡 makes 鸡, not wilds)
+        wilds = f" → {made} {' '.join(e['wilds'])}" if e.get("wilds") else ""
         return logging.INFO, f"{_hand(e)}: {e['name']} shown: {' '.join(e['tile'])}{wilds}"
     return logging.INFO, f"{_hand(e)}: {e['name']} chosen, shown only to seat(s) {_seat_list(e.get('seat'))}"
 

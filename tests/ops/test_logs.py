@@ -95,6 +95,8 @@ def test_a_private_indicator_is_logged_without_its_tile_even_if_an_event_carried
     assert describe(event) == (logging.INFO, "hand 1: 宝 chosen, shown only to seat(s) 2")
     public = {**event, "name": "财神", "public": True, "tile": ["3p"], "wilds": ["4p"], "seat": None}
     assert describe(public) == (logging.INFO, "hand 1: 财神 shown: 3p → wilds 4p")
+    chicken = {**public, "name": "鸡", "effect": "paying", "tile": ["2s"], "wilds": ["3s", "1s"]}
+    assert describe(chicken) == (logging.INFO, "hand 1: 鸡 shown: 2s → makes 3s 1s")      # 鸡, not wilds
 
 
 def test_an_event_of_another_shape_is_a_warning_not_a_crash():
