@@ -38,7 +38,7 @@ class SessionState:
     def after(self, outcome: HandOutcome, ruleset: Ruleset) -> "SessionState":
         """The session once `outcome` is settled: scores, the next dealer, the 连庄 count."""
         next_dealer = ruleset.rotation.next_dealer(outcome.dealer, ruleset.players,
-                                                   RotationInput(outcome.winners, outcome.discarder))
+                                                   RotationInput(outcome.winners, outcome.discarder, outcome.first_winners))
         totals = tuple(t + p for t, p in zip(self.totals, outcome.payments))
         repeats = self.dealer_repeats + 1 if next_dealer == outcome.dealer else 0
         return replace(self, dealer=next_dealer, dealer_repeats=repeats, totals=totals,  # type: ignore[arg-type]

@@ -21,6 +21,7 @@ from rulesets.hand import Hand, Meld, WinContext
 from rulesets.indicators import Effect, IndicatorRule, RevealContext, Timing
 from rulesets.judging import HandResult, fixed_wilds
 from rulesets.regions import get_region
+from rulesets.rotation import first_win_seats
 from rulesets.settlement import add_payments
 from rulesets.tiles import Tile
 from rulesets.table_rules import hua_peng_kinds
@@ -399,7 +400,8 @@ class HandState:
         winners = tuple(w.seat for w in self.wins)
         discarder = self.wins[0].discarder if self.wins else None
         return HandOutcome(self.number, self.dealer, winners, discarder, self.payments(), self.wall_hash(),
-                           self.hand_end_fields())
+                           self.hand_end_fields(),
+                           first_win_seats([(w.seat, w.discarder, w.takes) for w in self.wins]) or None)
 
     # -- after a restart or a lost link ---------------------------------------------------------
 

@@ -75,6 +75,7 @@ class HandOutcome:
     payments: tuple[int, int, int, int]
     wall_hash: str
     end_fields: Mapping[str, Any]  # what hand_end reveals: the wall, the salt, every indicator
+    first_winners: tuple[int, ...] | None = None   # the seats of the first win (several: 一炮多响)
 
     @property
     def result(self) -> str:

@@ -10,7 +10,7 @@ from .. import requirements as req
 from ..definition import HouseOption, Play, Region
 from ..dice import SumWallSmallerDieStart
 from ..indicators import AfterWinFlips, Derivation, Effect, IndicatorRule, Timing
-from ..provenance import Derived, Given, analyst, choice, open_question, research, text
+from ..provenance import Derived, Given, analyst, choice, default, open_question, research, text
 from ..hand import Hand, MeldKind, WinContext
 from ..rotation import RotationRule
 from ..scoring.changsha import ChangshaScorer
@@ -36,10 +36,17 @@ BIRDS = HouseOption(
 
 DEALER_AFTER = HouseOption(
     "tongpao_dealer", "通炮 庄家 (dealer)",
-    (("discarder_on_multi", "(a) after a 通炮 the discarder deals, otherwise the winner"),
-     ("winner", "the winner deals; on a 通炮 the winner nearest the discarder")),
-    "discarder_on_multi", open_question("§12.5", "「首局后，通炮者坐庄其次和家坐庄」 — reading (a)"),
-    value_labels=(("discarder_on_multi", "通炮时点炮者"), ("winner", "胡家坐庄")))
+    (("discarder_on_multi", "(a) 通炮 = one discard, several winners: after it the discarder deals; "
+                            "otherwise the winner deals (庄家 winning keeps the deal)"),
+     ("discarder", "(b) 通炮者 = whoever deals in: after any win on a discard the discarder deals, "
+                   "whoever won (the dealer too); only after a self-draw does the winner deal"),
+     ("winner", "neither reading: the winner deals, on several winners the one nearest the discarder — "
+                "「其次和家坐庄」 alone, without 「通炮者坐庄」 (kept so a table that saved it keeps its setting)")),
+    "discarder_on_multi", open_question("§12.5", "「首局后，通炮者坐庄其次和家坐庄」 reads (a) or (b); (a) by default: "
+                                                 "the same block names 「通炮」 beside 「漏和」 as a feature of its own "
+                                                 "(「扎鸟、通炮、补张、漏和、飘、相公」, §12.8: multi-ron), so 通炮 is one "
+                                                 "discard making several winners"),
+    value_labels=(("discarder_on_multi", "通炮时点炮者"), ("discarder", "点炮者坐庄"), ("winner", "胡家坐庄")))
 
 QINGYISE_JIANG = HouseOption(
     "qingyise_jiang", "清一色 将 (pair of a 清一色)",
@@ -121,8 +128,11 @@ REGION = Region(
     rotation=with_yipao_dealer(choice("tongpao_dealer", {
         "discarder_on_multi": Given(RotationRule("keep", "winner", "keep", "discarder"),
                                     text("§12.5", "首局后，通炮者坐庄其次和家坐庄")),
+        "discarder": Given(RotationRule("keep", "winner", "keep", "discarder", discarder_deals=True),
+                           text("§12.5", "首局后，通炮者坐庄其次和家坐庄")),
         "winner": Given(RotationRule("keep", "winner", "keep", "nearest_winner"),
-                        text("§12.5", "其次和家坐庄")),
+                        default("not a reading of §12.5: 「其次和家坐庄」 without 「通炮者坐庄」 — the winner deals, on "
+                                "several winners the one nearest the discarder; kept for saved settings")),
     })),
     play=Derived(lambda o: Play(chi=o["variant"] == "258", multiple_winners=True),
                  text("§12.6–12.8", "转转麻将…只能“碰”不能“吃”; 通炮 (several winners)"), ("variant",)),
@@ -141,6 +151,9 @@ REGION = Region(
         "The smaller die numbers the first stack drawn (「从第4敦开始」): 4+5 starts at the 4th stack of the own wall.",
         "Counting stacks on the wall goes from its right end, as every other text (§0.1).",
         "A 荒庄 keeps the dealer: not stated.",
+        "通炮者坐庄 (§12.5) has two readings, option tongpao_dealer: (a) the discarder deals after one discard made "
+        "several winners, the winner otherwise (default); (b) whoever deals in deals next, the winner only after a "
+        "self-draw. Value winner is neither (the winner always deals) and stays only so a saved setting is valid.",
         "Shapes: the standard hand and 七小对/豪华七对 (a four of a kind is two pairs).",
         "二五八: a 小和 needs a 2/5/8 pair; 七小对, 碰碰和, 将将和 and 全求人 take any pair; 杠上花/抢杠和/海底捞月 "
         "are a 小和 hand counted as 大和 (「含小和」) and keep the 2/5/8 pair; 清一色 per option qingyise_jiang. "

@@ -6,12 +6,13 @@ win), and within the last four tiles a possible win must be taken.
 
 from .. import requirements as req
 from ..definition import HouseOption, Play, Region
-from ..provenance import Derived, Given, analyst, open_question, research, text
+from ..provenance import Amended, Derived, Given, analyst, choice, default, open_question, research, text
+from ..rotation import RotationRule
 from ..scoring.sichuan import SichuanScorer
 from ..tilesets import SET_108
 from ..winning import Shapes
 from ..winrules import Judged, Requirement, WinRules
-from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_ROTATION, NO_FLOWERS, NO_INDICATORS,
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, NO_FLOWERS, NO_INDICATORS,
                      TAIL_REPLACEMENT, YIPAO_DEALER, dead_wall, four_players, phase, with_yipao_dealer)
 
 QUE_MEN = HouseOption(
@@ -27,6 +28,41 @@ GEN = HouseOption(
      ("four_of_a_kind", "every four of a kind in the hand adds a 番, kong or not (根, RESEARCH.md §3.12)")),
     "kongs", open_question("§14", "the text prices kongs only; 根 held without a kong (龙七对) is RESEARCH.md §3.12's 「×(1 + 根)」"),
     value_labels=(("kongs", "只算杠"), ("four_of_a_kind", "四张都算")))
+
+
+def first_win_dealer(section: str) -> HouseOption:
+    """Who deals after a 血战/血流 hand (§14, §15: not stated).  Only the hand's first win counts: the
+    wins made after it, as play goes on, do not pass or keep the deal (`rulesets.rotation`)."""
+    return HouseOption(
+        "first_win_dealer", "首胡 庄家 (next dealer)",
+        (("dealer_rule", "庄家胡连庄, 闲家胡下庄, by the hand's first win: the dealer keeps if he won first, else "
+                         "his 下家 deals; a first 一炮多响: the winner nearest the discarder decides; 荒庄 keeps"),
+         ("first_winner", "the first winner deals next (首先和牌者坐庄); a first 一炮多响: the discarder deals; "
+                          "荒庄 keeps")),
+        "first_winner",
+        open_question(section, "who deals next is not stated; the default is what 血战 players expect, 首先和牌者坐庄 "
+                               "(the common custom: outside knowledge, not in the texts or RESEARCH.md; 云南 §29.5 "
+                               "states the same 「以后每盘首先和牌的人为下一盘的庄家」); the other reading is the table's "
+                               "rule where a text is silent (庄家胡连庄, 闲家胡下庄 as 长春 §1.5 and file 001 §7.5 "
+                               "state), judged by the first win"),
+        value_labels=(("dealer_rule", "庄胡连庄"), ("first_winner", "首胡者坐庄")))
+
+
+def first_win_rotation(section: str) -> Amended:
+    """The rotation of a 血战/血流 card: option `first_win_dealer`, then the opening block's 一炮多响 rule."""
+    return with_yipao_dealer(choice("first_win_dealer", {
+        "dealer_rule": Given(RotationRule("keep", "next", "keep", "nearest_winner"), default(
+            f"not stated ({section}); 庄家胡连庄, 闲家胡下庄, 荒庄庄家不变 as 长春 (§1.5) and file 001 (§7.5) state, "
+            "decided by the hand's first win (one seat, or the seats of one discard); the later wins of the hand "
+            "that plays on do not count")),
+        "first_winner": Given(RotationRule("keep", "winner", "keep", "discarder"), default(
+            f"not stated ({section}); the common 血战 custom [outside knowledge]: the first to win deals next, "
+            "after a first 一炮多响 the discarder; 荒庄 keeps the dealer. Only 云南 states a first-winner rule "
+            "(§29.5 「以后每盘首先和牌的人为下一盘的庄家」)")),
+    }))
+
+
+FIRST_WIN_DEALER = first_win_dealer("§14")
 
 
 def misses_a_suit(j: Judged) -> bool:
@@ -65,7 +101,7 @@ REGION = Region(
     indicators=NO_INDICATORS,
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
-    rotation=with_yipao_dealer(DEFAULT_ROTATION),
+    rotation=first_win_rotation("§14"),
     play=Given(Play(chi=False, multiple_winners=True, after_win="xuezhan", last_tiles_forced_win=4),
                text("§14", "素麻将、不可以吃、必须缺门可和…、最后四张自动和、一炮多响、刮风下雨; 成都麻将又叫血战到底")),
     flowers=NO_FLOWERS,
@@ -74,13 +110,16 @@ REGION = Region(
                  text("§14", "玩法是必须缺一门一家和牌后，若桌子上还有规定数量的牌其它玩家就必须继续游戏直到结束")),
     win=Derived(sichuan_win, text("§14", "必须缺门可和（部分地区除外，如南充）"), ("que_men",)),
     scoring=Given(SichuanScorer(), text("§14", "缺门可胡；点炮时点炮的一个人负责；和牌时有杠加番一杠为一番")),
-    options=(QUE_MEN, GEN, DEAD_WALL.option, YIPAO_DEALER),
+    options=(QUE_MEN, GEN, DEAD_WALL.option, FIRST_WIN_DEALER, YIPAO_DEALER),
     unpriced=(
         '刮风下雨, 查叫 — named, without values: kongs are paid only through the 番, nothing is paid at a draw',
     ),
     notes=(
         "「规定数量的牌」 (how many tiles must remain for play to continue) is not stated: play goes on while live tiles remain.",
         "「最后四张」 counts the last four live tiles (after any reserve).",
+        "Who deals next is not stated: option first_win_dealer, by the hand's first win only (the wins made as "
+        "play goes on do not count) — the first winner deals (default; the discarder after a first 一炮多响) or "
+        "庄家胡连庄/闲家胡下庄; 一炮多响 means several winners of that first discard.",
         "Shapes: the standard hand and 七对 (RESEARCH.md §3.12 prices 七对 and 清七对); a four of a kind counts as two pairs.",
         "缺一门 is judged on the declared void suit when the controller gives it (定缺, extra void_suit), else on the tiles.",
         "Hand values are RESEARCH.md §3.12's table, read as a lookup (the largest named hand); each kong doubles "

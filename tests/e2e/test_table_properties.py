@@ -40,12 +40,27 @@ def play(region_id: str, seed: int, hands: int):
     return ruleset, read_events(events.getvalue().splitlines()), crews[0]
 
 
+def first_winners(events) -> tuple[int, ...] | None:
+    """The seats of the hand's first win: one seat, or the winners of its discard (no take between)."""
+    seats: list[int] = []
+    discarder = None
+    for event in events:
+        if seats and event["event"] == "take":
+            break
+        if event["event"] == "win":
+            if seats and (discarder is None or event["from"] != discarder):
+                break
+            seats.append(event["seat"])
+            discarder = event["from"]
+    return tuple(seats) or None
+
+
 def problems_of(ruleset, log, players) -> list[str]:
     problems = list(audit_events(log))
     for hand in split_hands([recorder_from_events("recorder", log)]).hands:
         start, end = hand.first("hand_start"), hand.first("hand_end")
         wins = hand.all("win")
-        outcome = HandOutcome(tuple(end["winners"]), wins[0]["from"] if wins else None)
+        outcome = HandOutcome(tuple(end["winners"]), wins[0]["from"] if wins else None, first_winners(hand.events))
         rule = ruleset.rotation.next_dealer(start["dealer"], ruleset.players, outcome)
         if end["next_dealer"] != rule:
             problems.append(f"hand {hand.number}: next dealer {end['next_dealer']}, the rotation rule says {rule}")
