@@ -37,7 +37,9 @@ CHI = HouseOption(
 
 MULTI_WIN = HouseOption(
     "multi_win", "一炮多响 (several winners)",
-    (("all", "一炮三响: every winner is paid, the discarder pays all"), ("biggest", "截胡: only the biggest hand wins")),
+    (("all", "一炮三响: every winner is paid, the discarder pays all"),
+     ("biggest", "截胡: one winner per discard — the table judges the first 胡 pressed; it does not compare the "
+                 "claimers' hands, so 「只有胡大牌的一家」 is the players' to settle before pressing")),
     "all", open_question("§7.6–7.7", "「只有胡大牌的一家才算胡」 vs 「一炮三响…点炮者包三家」 — the 一炮三响 rule has its payment stated"),
     value_labels=(("all", "一炮多响"), ("biggest", "截胡")))
 
@@ -111,7 +113,8 @@ REGION = Region(
         "they apply to self-draws (抢杠 counts as one). The table sees no claims: 十二张落地 and 大四喜/大三元包自摸 are "
         "applied by `hand` with those facts, never at the table, which pays such a self-draw as any.",
         "买马: the horses (context.flipped) belong to the winner unless extra horse_buyers names the buyers; horses count on every win "
-        "(MIL counts them on self-draws only, RESEARCH.md §3.10).",
+        "(MIL counts them on self-draws only, RESEARCH.md §3.10). The table does not ask who bought a horse: at the "
+        "table every horse is the winner's (`hand` takes buyers as extra horse_buyers).",
         "Which kong may be robbed (「暗杠不可抢杠胡」, 「暗刻开明杠，不算抢杠胡」) is play, not scoring.",
     ),
 )
