@@ -181,18 +181,21 @@ class UpperTilesOnWall:
     Counting 逆时针 along a wall starts at its left end (the player's left), so the v-th upper tile
     is stack S−v; a count past the wall's end continues on the next wall 逆时针.
     `wall_rule="first_untouched"` reads the parenthesis as "the first wall clockwise from the
-    break that the deal has not touched".
+    break that the deal has not touched".  `extra` is added to the roll's value (「根据所打数值（+1循环）」
+    read as counting the value + 1).
     """
 
     wall_rule: str = "upper_house"
+    extra: int = 0
     name: str = "upper_tiles_on_wall"
 
     def describe(self) -> str:
         wall = "the dealer's 上家's wall" if self.wall_rule == "upper_house" else "the first wall clockwise the deal left untouched"
-        return f"the indicator roll counted 逆时针 over upper tiles on {wall}"
+        value = "the indicator roll" if not self.extra else f"the indicator roll + {self.extra}"
+        return f"{value} counted 逆时针 over upper tiles on {wall}"
 
     def slots(self, ctx: RevealContext) -> tuple[Slot, ...]:
-        count = sum(ctx.roll)
+        count = sum(ctx.roll) + self.extra
         if count < 1:
             raise PositionError("钻牌 needs the third roll")
         wall = previous_side(ctx.dealer) if self.wall_rule == "upper_house" else _first_untouched_wall(ctx)

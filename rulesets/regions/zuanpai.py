@@ -36,6 +36,14 @@ ZUAN_DICE = HouseOption(
     "2", open_question("§26.4", "Number of dice for the third roll: not stated; the table's dice cup rolls two"),
     value_labels=(("2", "两个骰子"), ("1", "一个骰子")))
 
+ZUAN_COUNT = HouseOption(
+    "zuan_count", "钻牌 数 (+1循环)",
+    (("value", "(a) count the roll's value; 「+1循环」 is the successor rule of the 钻 (9→1)"),
+     ("value_plus_one", "(b) count the roll's value + 1")),
+    "value", open_question("§26.4", "「根据所打数值（+1循环）确定钻牌」: (a) 「+1循环」 names the indicator → 钻 successor, "
+                                    "as [000:163] describes it; (b) the count is the value + 1"),
+    value_labels=(("value", "按点数"), ("value_plus_one", "点数加一")))
+
 DA_QUE = HouseOption(
     "da_que", "打缺 (void suit)",
     (("off", "发 is shown and replaced from the tail"), ("on", "打缺: 发 need not be shown and counts as a wind")),
@@ -66,7 +74,8 @@ def zuanpai_win(options) -> WinRules:
 
 def _zuanpai(options) -> tuple[IndicatorRule, ...]:
     return (IndicatorRule(
-        kind="zuanpai", timing=Timing.AFTER_DEAL, position=UpperTilesOnWall(options["zuan_wall"]),
+        kind="zuanpai", timing=Timing.AFTER_DEAL,
+        position=UpperTilesOnWall(options["zuan_wall"], 1 if options["zuan_count"] == "value_plus_one" else 0),
         derivation=Derivation("successor", SEPARATE_HONOURS), effect=Effect.WILD, public=True,
         stays_in_play=True, stand_in=Tile.RED, position_dice=int(options["zuan_dice"]),
         notes=("a 钻 cannot be ponged (「钻不可以碰」)",
@@ -89,7 +98,7 @@ REGION = Region(
     dice=Given(SecondRollerPicksStart("second"), default(
         "「两次抓牌骰」 says two rolls without the procedure; the two-roll break the texts state is 南京's (§28)")),
     indicators=Derived(_zuanpai, text("§26.1", "由庄家再掷骰一次，根据所打数值（+1循环）确定钻牌，钻牌为庄家的上家（顺时针未动过的第一家的牌墙）逆时针数至与掷骰数值对应的那张牌翻开（只数上层牌）"),
-                       ("zuan_wall", "zuan_dice")),
+                       ("zuan_wall", "zuan_dice", "zuan_count")),
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=DEFAULT_ROTATION,
@@ -103,9 +112,10 @@ REGION = Region(
                  text("§26.2", "当发为钻时，红中充当发牌，也必须亮出了，且从牌尾补牌")),
     win=Derived(zuanpai_win, text("§26.2", "杠牌：如果不是中发白的钻牌时候，发财和白板是杠牌，只能用来杠，手上有，就不能和牌"), ("da_que",)),
     scoring=Derived(lambda o: ZuanpaiScorer(), text("§26.2", "几个发算几个翻的钱。当打缺时发可以不必亮出来，算风牌，但不算钱"), ("fa_value", "da_que")),
-    options=(ZUAN_WALL, ZUAN_DICE, DA_QUE, DEAD_WALL.option, FA_VALUE),
+    options=(ZUAN_WALL, ZUAN_DICE, ZUAN_COUNT, DA_QUE, DEAD_WALL.option, FA_VALUE),
     notes=(
-        "「根据所打数值（+1循环）」 is read as the successor rule (+1, cyclic) of §26.1, not as counting value + 1.",
+        "「根据所打数值（+1循环）」 is read by default as the successor rule (+1, cyclic) of §26.1; option zuan_count "
+        "counts the value + 1 instead.",
         "The flipped indicator stays face up in the wall and is drawn in turn: what happens to it is not stated.",
         "发 as a bonus tile (§26.2 「必须亮出了」) vs 杠牌 (§26.2 「只能用来杠」) conflict: 发 is shown and replaced; 白板 is 杠牌 (reading (a)).",
         "杠牌 block a win only while concealed: 发财 and 白板 when the 钻 is not a dragon (only 白板 with 打缺), the two other "

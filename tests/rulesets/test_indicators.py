@@ -31,6 +31,14 @@ def test_zuanpai_third_roll_counts_upper_tiles_on_shangjia_wall():
     assert RING[slot.ring] == StackPos(3, 17 - 7) and slot.layer is Layer.TOP
 
 
+def test_zuanpai_value_plus_one_reading_counts_one_upper_tile_further():
+    """§26.4 (b): 「根据所打数值（+1循环）」 as counting the value + 1 (option zuan_count)."""
+    (slot,) = UpperTilesOnWall("upper_house", 1).slots(ctx(dealer=0, roll=(3, 4)))
+    assert RING[slot.ring] == StackPos(3, 17 - 8) and slot.layer is Layer.TOP
+    rule = get_region("zuanpai").resolve({"zuan_count": "value_plus_one"}).indicators[0]
+    assert rule.position.extra == 1 and get_region("zuanpai").resolve().indicators[0].position.extra == 0
+
+
 def test_zuanpai_count_past_the_wall_end_continues_counter_clockwise():
     layout = WallLayout((14, 13, 14, 13))
     ring = layout.ring(Break(0, 3))
