@@ -1,9 +1,9 @@
 """A board firmware that sends events no table has — a lift 9, a key on panel 9, a read on lane 7, a
-read zone 9 — is named in a warning and not applied, and a roll of other than the dice asked for is
+read zone 9, a wall 7, a stack of 7 tiles — is named in a warning and not applied, and a roll of other than the dice asked for is
 rolled again; the table plays on (before, a lift or zone 9 left it waiting for ever in silence, a
 lane 7 stopped it with a traceback, a roll of one die where two were asked stopped it)."""
 
-from drivers.motor_protocol import KeyPressed, LiftMoved
+from drivers.motor_protocol import KeyPressed, LiftMoved, WallChanged
 from drivers.rfid_protocol import HeadRead, ZoneInventory
 from firmware.records.audit import audit_events
 from tests.asyncio_support import run
@@ -11,7 +11,9 @@ from tests.e2e.at_the_table import play, until
 
 WRONG = [("motor", LiftMoved(9, 1), "lift 9 at position 1"),
          ("motor", KeyPressed(9, 1), "a key on panel 9"), ("rfid", HeadRead(7, 0, ()), "a read on lane 7"),
-         ("rfid", ZoneInventory(9, ()), "read zone 9")]
+         ("rfid", ZoneInventory(9, ()), "read zone 9"),
+         ("motor", WallChanged(1, 3, 7), "wall 1 stack 3 holding 7 tiles"),       # not "a tile was put back"
+         ("motor", WallChanged(7, 3, 1), "wall 7 stack 3 holding 1 tiles")]
 
 
 def test_events_no_table_has_are_named_and_dropped_and_the_table_plays_on(tmp_path):
