@@ -20,11 +20,12 @@ import struct
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from .errors import (BoardReset, FrameError, LinkError, LinkLost, MessageError, NoResponse,
+from .errors import (BoardIncompatible, BoardReset, FrameError, LinkError, LinkLost, MessageError, NoResponse,
                      ProtocolVersionMismatch, SessionLost, WrongBoard)
 from .frame import FRAME_FORMAT, Frame, Kind, encode_frame
 from .frame_v1 import decode_frame_v1, encode_frame_v1
-from .messages import BeatInfo, BoardIdentity, BoardKind, Constant, Hello, PROTOCOL_VERSION, SessionAnswer
+from .messages import (USABLE_CONSTANTS, BeatInfo, BoardIdentity, BoardKind, Constant, Hello, PROTOCOL_VERSION,
+                       SessionAnswer)
 
 
 @dataclass(frozen=True)
@@ -172,6 +173,12 @@ class Handshake:
             except ValueError:
                 found = f"kind {identity.kind}"
             raise WrongBoard(self._link.device, found, expected_kind.name)
+        for tag, (low, high) in USABLE_CONSTANTS.items():
+            value = identity.constants.get(tag)
+            if value is not None and not low <= value <= high:
+                raise BoardIncompatible(self._link.device, f"{self._link.device} reports {Constant(tag).name} "
+                                        f"{value}, where this controller works with {low}–{high}: its firmware "
+                                        "does not match this controller")
         return identity
 
     def _answers_us(self, payload: bytes) -> bool:

@@ -122,6 +122,15 @@ class Constant(IntEnum):
     SEAT_TEXT_LINES = 12    # lines on one seat display
 
 
+# The constants this host relies on, and the values it can work with: a board reporting another
+# (a stack capacity of 0, seat lines of no bytes) has firmware that does not match this controller.
+USABLE_CONSTANTS: dict[int, tuple[int, int]] = {
+    Constant.STACK_CAPACITY: (1, 64),     # a wall of no stack cannot be built
+    Constant.SEAT_TEXT_BYTES: (12, 255),  # 4 Chinese characters at least, or every prompt is cut to nothing
+    Constant.HEARTBEAT_MS: (1, 60_000),
+}
+
+
 class BeatFlags(IntEnum):
     FAULT_LATCHED = 0x01
     SAFE_STOPPED = 0x02     # motors stopped because the host went quiet

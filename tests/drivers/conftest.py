@@ -34,7 +34,7 @@ def make_pair(host_stream: ByteStream, board_stream: ByteStream, *, faults: Wire
               kind: BoardKind = BoardKind.MOTOR, expected: BoardKind | None = BoardKind.MOTOR,
               version: int | None = None, status=lambda msg, payload: Status.OK,
               config: LinkConfig = LinkConfig(), board_config: BoardLinkConfig = BoardLinkConfig(),
-              seed: int = 1) -> Pair:
+              seed: int = 1, constants: dict[int, int] | None = None) -> Pair:
     import asyncio
 
     wire = FaultyWire(board_stream, faults or WireFaults(), random.Random(seed))
@@ -46,7 +46,7 @@ def make_pair(host_stream: ByteStream, board_stream: ByteStream, *, faults: Wire
 
     lost: list[float] = []
     extra = {} if version is None else {"version": version}
-    board = BoardLink(wire, kind=kind, build="test board 1", constants={1: 4, 2: 20, 9: 100},
+    board = BoardLink(wire, kind=kind, build="test board 1", constants=constants or {1: 4, 2: 20, 9: 100},
                       boot_counter=7, handler=handler, config=board_config,
                       on_host_lost=lambda: lost.append(asyncio.get_running_loop().time()), **extra)
     host = HostLink(host_stream, device="test board at memory", expected_kind=expected, config=config)

@@ -225,3 +225,19 @@ def test_a_boot_with_an_unchanged_counter_is_a_reboot_said_as_the_firmware_s_fau
     same = str(BoardReset("motor board at x", 1, 1))
     assert "1 -> 1" not in same and "it said BOOT, its boot counter still 1: its firmware does not keep the counter" \
         in same
+
+
+@pytest.mark.parametrize("constants, named", [({1: 4, 2: 0, 9: 100}, "STACK_CAPACITY 0, where this controller "
+                                                                    "works with 1–64"),
+                                               ({1: 4, 2: 20, 9: 100, 11: 0}, "SEAT_TEXT_BYTES 0")])
+def test_a_board_reporting_a_constant_the_host_cannot_work_with_is_refused_by_name(constants, named):
+    """A stack capacity of 0 had every build refused as "this table cannot play these rules"; seat
+    lines of 0 bytes cut every prompt to nothing, and the players saw no question."""
+    from drivers.errors import BoardIncompatible
+
+    async def main():
+        pair = memory_link(constants=constants)
+        with pytest.raises(BoardIncompatible, match=named):
+            await pair.host.connect()
+        await pair.close()
+    run(main())
