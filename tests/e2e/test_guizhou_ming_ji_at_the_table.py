@@ -15,6 +15,7 @@ from rulesets.regions import get_region
 from rulesets.scoring.guizhou import chicken_kinds, held_chickens
 from rulesets.tiles import Tile
 from tests.asyncio_support import run
+from tests.e2e.test_payments_owed import hands_of
 
 RULESET = get_region("guizhou").resolve({"ming_ji": "on"})
 
@@ -33,16 +34,6 @@ def ji_paid(items: list[dict], seat: int) -> int:
     """The 鸡 count an item names for `seat` (0 when none)."""
     name = next((i["name"] for i in items if i["pinyin"] == "ji" and i["name"].endswith(f"(side {seat})")), None)
     return 0 if name is None else int(name.split("×")[1].split()[0])
-
-
-def hands_of(log: list[dict]) -> list[list[dict]]:
-    out: list[list[dict]] = []
-    for event in log:
-        if event["event"] == "hand_start":
-            out.append([])
-        if out and event["hand"]:
-            out[-1].append(event)
-    return out
 
 
 def test_the_ming_ji_is_paid_in_the_win_and_in_the_settlement_round():

@@ -26,7 +26,7 @@ from rulesets.reserve import StacksPlusKongs, wall_count
 from rulesets.walls import Break, End, Layer, Slot
 from simulator.players.wall import LiveWall, WallMismatch
 from tests.asyncio_support import run
-from tests.simulator.test_players_referee import Referee, table_for
+from tests.simulator.test_players_parts import raised
 
 DEAL = 53               # 13 × 4 + the dealer's 跳牌: the head draws of the deal
 
@@ -121,15 +121,6 @@ def test_a_hun_inside_the_reserved_stacks_keeps_six_stacks_worth_of_tiles():
 
 
 # --- the simulated players' count --------------------------------------------------------------
-
-def raised(ruleset, seed=1):
-    table = table_for(ruleset, seed)
-    referee = Referee(table, ruleset, seed=seed)
-    table.world.mixer.extend(table.world.out.values())
-    table.world.out.clear()
-    referee._raise_walls(0)
-    return table
-
 
 @pytest.mark.parametrize("kongs", [0, 1])
 def test_simulated_players_stop_at_the_same_tile(kongs):
