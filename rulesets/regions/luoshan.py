@@ -11,7 +11,7 @@ from ..indicators import Derivation, Effect, IndicatorRule, NextHeadTile, Timing
 from ..provenance import Derived, Given, analyst, choice, open_question, text
 from ..reserve import NoReserve
 from ..rotation import RotationRule
-from ..scoring.luoshan import LuoshanScorer, meets_threshold, threshold_met
+from ..scoring.luoshan import READING_KEYS, LuoshanScorer, Readings, threshold_check, threshold_met
 from ..tilesets import SET_136
 from ..walls import End
 from ..winrules import Requirement, WinRules
@@ -38,8 +38,58 @@ def _caishen(options) -> tuple[IndicatorRule, ...]:
         notes=("财神 wins as any tile; in play one 财神 may replace one dragon or own seat wind in a 花碰 (§31.3)",)),)
 
 
-THRESHOLD = Requirement("threshold", "自摸100和 / 放冲200和", text("§31.6", "和牌条件，自摸100和及以上或放冲200和及以上"),
-                        meets_threshold, by_key=threshold_met)
+# -- the open questions of §31.8 on the 和数 (rulesets/scoring/luoshan.py `Readings`) ---------------
+
+ROUNDING = HouseOption(
+    "rounding", "取整十数 (rounding up to ten)",
+    (("after", "(a) round up the product: ceil10((基本和数 + 底和) × 2^台)"),
+     ("before", "(c) round up 基本和数 + 底和 (平和: 30) first, then × 2^台")),
+    "after", open_question("§31.8", "F1: 「基本和数加底和再乘以2的总台数次方（取整十数）」 closes the whole formula with the "
+                                    "rounding, and 「算出的和数」 is the result; neither 122 → 130 nor 240 tells (a) from (c). "
+                                    "(b) 基本和数 + 底和 × 2^台 is not offered: 「加…再乘以」 multiplies the sum, and under (b) "
+                                    "平和 30 could not make 清三台平和 240"),
+    value_labels=(("after", "乘后取整"), ("before", "先取整再乘")))
+
+PINGHU_THRESHOLD = HouseOption(
+    "pinghu_threshold", "平和 and the 100/200 threshold",
+    (("applies", "a 平和 needs 100 self-drawn, 200 on a discard, like any hand: 30 × 2^台, so only 清三台平和 (240) wins"),
+     ("exempt", "a 平和 wins whatever its 和数 (30, or 60 with 凑一台)")),
+    "applies", open_question("§31.8", "F2: 「平和…算30胡」 is below both thresholds of 「和牌条件，自摸100和及以上或放冲200和及以上」 "
+                                      "and nothing says 平和 is excepted; the 和牌条件 is read as it stands"),
+    value_labels=(("applies", "平和也要够和"), ("exempt", "平和不限和数")))
+
+ZIMO_ANKE = HouseOption(
+    "zimo_anke", "自摸六/自摸十 (which 暗刻)",
+    (("win_tile", "only the 暗刻 the self-drawn winning tile completes is 6 (2-8) / 10 (1, 9, honours), others 4/8"),
+     ("every", "on a self-drawn win every concealed pung is 6 / 10 instead of 4 / 8")),
+    "win_tile", open_question("§31.8", "F3: 「自摸和牌时的特殊算法：数字为二到八的牌，暗刻6和」 does not say which 暗刻; the rule "
+                                       "goes on with 吊头 and 边张/嵌张, which are the winning tile's, so the winning tile's 暗刻"),
+    value_labels=(("win_tile", "和牌成的暗刻"), ("every", "所有暗刻")))
+
+CHONG_KE = HouseOption(
+    "chong_ke", "放冲成刻 (a pung completed by the discard won on)",
+    (("peng", "counts as a 碰: 2 (2-8) / 4 (1, 9, honours)"),
+     ("anke", "counts as a 暗刻: 4 / 8 (「在手里的为暗刻」)")),
+    "peng", open_question("§31.8", "F3: the 放冲 rule 「吊头…；其余4和；边张、嵌张2和」 names no pung; its third tile is another "
+                                   "player's, as in a 碰, so a 碰"),
+    value_labels=(("peng", "算碰"), ("anke", "算暗刻")))
+
+DUIDUI_TAI = HouseOption(
+    "duidui_tai", "对对胡 (台)",
+    (("1", "对对胡 is 1 台 on its own (清四台 = 清三台 3 + 1)"),
+     ("0", "对对胡 earns no 台 but with 清三台, as 清四台 (4 台)")),
+    "1", open_question("§31.8", "F4: the 台 list is lost but for 「大料及座风碰、暗刻、杠各计一台」; 「清四台：同时符合上述12和14所述的」 "
+                                "is 清三台 and one more, read as 对对胡's own 台"),
+    value_labels=(("1", "对对胡一台"), ("0", "仅清四台")))
+
+
+def _win(options) -> WinRules:
+    readings = Readings.of(options)
+    exempt = readings.pinghu_threshold == "exempt"       # the 和数 alone then does not decide: by_key None
+    return WinRules(requirements=(Requirement(
+        "threshold", "自摸100和 / 放冲200和" + ("; 平和不限" if exempt else ""), text("§31.6", "和牌条件，自摸100和及以上或放冲200和及以上"),
+        threshold_check(readings), by_key=None if exempt else threshold_met),))
+
 
 REGION = Region(
     id="luoshan",
@@ -67,15 +117,31 @@ REGION = Region(
     flowers=NO_FLOWERS,
     phases=Given((phase("hua_peng", "花碰: one 财神 may stand for a dragon or one's own seat wind in a pong (§31.3)"),),
                  text("§31.3", "用一张财神替代一张大料或座风的碰称为花碰")),
-    win=Given(WinRules(requirements=(THRESHOLD,)), text("§31.6", "和牌条件，自摸100和及以上或放冲200和及以上")),
-    scoring=Given(LuoshanScorer(), text("§31.7", "和牌和数等于基本和数加底和再乘以2的总台数次方（取整十数）")),
-    options=(BREAK_START, INDICATOR_TILE),
+    win=Derived(_win, text("§31.6", "和牌条件，自摸100和及以上或放冲200和及以上"), READING_KEYS),
+    scoring=Derived(lambda options: LuoshanScorer(readings=Readings.of(options)),
+                    text("§31.7", "和牌和数等于基本和数加底和再乘以2的总台数次方（取整十数）"), READING_KEYS),
+    options=(BREAK_START, INDICATOR_TILE, ROUNDING, PINGHU_THRESHOLD, ZIMO_ANKE, CHONG_KE, DUIDUI_TAI),
     notes=("First dealer: the text has any player roll, the sum counted 逆时针 from the roller picking the dealer "
            "(§31.2); the table starts a session with side 0 dealing, so the players roll for it as they take "
            "their seats.",
            "抢杠当自摸 (§31.5, [000:237] 「和数按自摸算」): a win on the tile of a robbed 补杠 is valued as a self-draw, "
            "the 100 threshold included.",
            "The five 和牌类型 of §31.6 are lost; any standard hand is allowed and 平和 is read as the all-chow hand.",
-           "F2: 平和 (30) is not exempt from the 100/200 thresholds: it needs 2 台 to be won by self-draw, 3 on a discard.",
-           "F3-F5 (the 自摸/放冲 values, the 台 list, 财神 in melds) are read as rulesets/scoring/luoshan.py says."),
+           "F1 (rounding): after (default) rounds the product up to ten, ceil10((基本和数 + 10) × 2^台); before "
+           "rounds 基本和数 + 10 up first and doubles that, so 52 和 with 1 台 is 130 after ((52 + 10) × 2 = 124 → 130), 140 before (62 → 70, × 2). "
+           "(b) 基本和数 + 10 × 2^台 is not offered: 「加底和再乘以」 multiplies the sum, and 240 = 30 × 2^3.",
+           "F2 (pinghu_threshold): applies (default): 平和 (30 × 2^台) meets the 100/200 thresholds like any hand, so only "
+           "清三台平和 (240) can be won, on a discard or self-drawn; exempt: any 平和 wins, 30 or 60 (凑一台) included.",
+           "F3 (zimo_anke): win_tile (default): only the 暗刻 the self-drawn winning tile completes is 自摸六 6 / 自摸十 10, "
+           "the others 4 / 8; every: on a self-draw (抢杠 included) every concealed pung is 6 / 10.",
+           "F3 (chong_ke): peng (default): a pung completed by the discard won on is a 碰, 2 / 4; anke: a 暗刻, 4 / 8.",
+           "F3, not offered: 吊头 and 边张/嵌张 values add to the rest, the 对子 2 of a 大料/座风 pair included "
+           "(「以上和数相加」); 自摸六/自摸十 replace the 暗刻's 4/8 (「暗刻6和」 states the 暗刻's value); 「其余4和」 is a 吊头 "
+           "on 1, 9 or an honour (the 自摸 rule's pattern) — as \"any other winning tile\" a 两面 win would be worth 4 on a "
+           "discard and nothing self-drawn, which no other rule supports.",
+           "F4 (duidui_tai): 1 (default): 对对胡 is 1 台, so 对对胡 + 清三台 = 清四台 = 4; 0: 对对胡 earns its 台 only as "
+           "清四台's fourth. Not offered: 台 for 杠开 (§31.6 16) and 抢杠 — the text defines them but their values are lost; "
+           "any number would be invented.",
+           "F5, not offered: a meld holding a 财神 (花碰 included) is valued as the tiles it stands for, for 和数, 台, "
+           "凑一台 and 清三台 alike (「财神…在和牌时能替代任何牌」); the text says nothing else to offer."),
 )

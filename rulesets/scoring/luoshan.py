@@ -5,14 +5,25 @@
 same (「不论自摸还是放冲，也不论冲家还是非冲家，付给和家的筹码统一」).  A win needs 100 和 self-drawn or
 200 和 on a discard (「自摸100和及以上或放冲200和及以上」).
 
-Choices where the text is silent or garbled (RULES.md §31.8), each written here once:
-- F3: the 自摸/放冲 values are the winning tile's: a 暗刻 completed by a self-drawn tile is worth
-  自摸六/自摸十 instead of 4/8; 吊头 and 边张/嵌张 add their value; a pung completed by a discard
-  counts as a 碰.  「其余4和」 reads "吊头 on 1, 9 or an honour".
-- F4: only 「大料及座风碰、暗刻、杠各计一台」 survives of the 台 list; 凑一台 1, 清三台 3, and 对对胡 1
-  (so that 对对胡 + 清三台 = 清四台 = 4).
+Choices where the text is silent or garbled (RULES.md §31.8), each written here once; those
+the card offers as house options (rulesets/regions/luoshan.py) are fields of `Readings`, whose
+defaults are the readings below:
+- F1 (`rounding`): the rounding up to ten is of the product, 「（取整十数）」 closing the whole formula
+  ("after"); "before" rounds 基本和数 + 底和 (or 平和's 30) up first, then doubles.  Reading (b),
+  基本和数 + 底和 × 2^台, is not offered: 「加底和再乘以」 multiplies the sum, and 清三台平和 240 = 30 × 2^3.
+- F2 (`pinghu_threshold`): 平和 is not exempt from the 100/200 thresholds ("applies"); "exempt"
+  lets a 平和 win whatever its 和数.
+- F3 (`zimo_anke`, `chong_ke`): the 自摸 暗刻 values are the winning tile's: a 暗刻 completed by a
+  self-drawn tile is worth 自摸六/自摸十 instead of 4/8 ("win_tile"; "every": on a self-drawn
+  win every concealed pung is); a pung completed by a discard counts as a 碰 ("peng"; "anke": as
+  a 暗刻, 「在手里的为暗刻」).  Not offered: 吊头 and 边张/嵌张 add their value (to the 对子 2 of a
+  大料/座风 pair too: 「以上和数相加」); 「自摸六」 replaces the 暗刻's 4 (「暗刻6和」 restates the 暗刻's
+  value); 「其余4和」 reads "吊头 on 1, 9 or an honour", as in the 自摸 rule's 吊头 4/6.
+- F4 (`duidui_tai`): only 「大料及座风碰、暗刻、杠各计一台」 survives of the 台 list; 凑一台 1, 清三台 3,
+  and 对对胡 1 ("1": so that 对对胡 + 清三台 = 清四台 = 4; "0": 对对胡 earns a 台 only as 清四台's
+  fourth).  杠开 and 抢杠 have no 台: their values are lost.
 - F5: a meld holding a 财神 (花碰) is valued as the tiles the 财神 stands for: a 碰 of its kind, and
-  its kind, not the 财神's own suit, counts for 凑一台 and 清三台.
+  its kind, not the 财神's own suit, counts for 凑一台 and 清三台 (「在和牌时能替代任何牌」).
 """
 
 from __future__ import annotations
@@ -33,6 +44,25 @@ BASE_HU = 10          # 底和
 PINGHU = 30           # 平和
 
 
+@dataclass(frozen=True)
+class Readings:
+    """The card's house options on §31.8 (rulesets/regions/luoshan.py); the defaults are the
+    readings the module docstring states."""
+    rounding: str = "after"             # F1: "after" | "before" 2^台
+    pinghu_threshold: str = "applies"   # F2: "applies" | "exempt"
+    zimo_anke: str = "win_tile"         # F3: "win_tile" | "every"
+    chong_ke: str = "peng"              # F3: "peng" | "anke"
+    duidui_tai: str = "1"               # F4: "1" | "0"
+
+    @classmethod
+    def of(cls, options) -> "Readings":
+        return cls(**{key: options[key] for key in READING_KEYS})
+
+
+READING_KEYS = ("rounding", "pinghu_threshold", "zimo_anke", "chong_ke", "duidui_tai")
+DEFAULT = Readings()
+
+
 def _big(tile: Tile) -> bool:
     """风牌、大料及数字为一、九的牌."""
     return tile.is_terminal_or_honour
@@ -50,11 +80,13 @@ def as_self_drawn(context: WinContext) -> bool:
     return context.self_drawn or context.robbed_kong
 
 
-def concealed_pung(big: bool, won_here: bool, self_drawn: bool) -> tuple[int, str]:
-    """A concealed pung: 暗刻 8/4; completed by the winning tile, 自摸十/自摸六 or a 碰 4/2 (F3)."""
-    if won_here and not self_drawn:
+def concealed_pung(big: bool, won_here: bool, self_drawn: bool, r: Readings = DEFAULT) -> tuple[int, str]:
+    """A concealed pung: 暗刻 8/4; completed by the winning tile, 自摸十/自摸六 or a 碰 4/2 (F3:
+    `chong_ke` "anke" keeps a discard's 暗刻 8/4; `zimo_anke` "every" gives every 暗刻 of a
+    self-drawn win 自摸十/自摸六)."""
+    if won_here and not self_drawn and r.chong_ke == "peng":
         return (4 if big else 2), "碰"          # completed by a discard
-    if won_here:
+    if self_drawn and (won_here or r.zimo_anke == "every"):
         return (10 if big else 6), "自摸十" if big else "自摸六"
     return (8 if big else 4), "暗刻"
 
@@ -78,9 +110,21 @@ def suit_tai(suits: int, honours: bool) -> int:
     return 0
 
 
-def total_of(points: int, tai: int, pinghu: bool) -> int:
-    """和数 = ceil10((基本和数 + 底和) × 2^台); 平和 30 in place of 基本和数 + 底和."""
-    return round_up_ten((PINGHU if pinghu else points + BASE_HU) * 2 ** tai)
+def total_of(points: int, tai: int, pinghu: bool, r: Readings = DEFAULT) -> int:
+    """和数 = ceil10((基本和数 + 底和) × 2^台); 平和 30 in place of 基本和数 + 底和 (F1 `rounding`
+    "before": ceil10(基本和数 + 底和) × 2^台)."""
+    base = PINGHU if pinghu else points + BASE_HU
+    if r.rounding == "before":
+        return round_up_ten(base) * 2 ** tai
+    return round_up_ten(base * 2 ** tai)
+
+
+def shape_tai(suits: int, honours: bool, all_pungs: bool, r: Readings = DEFAULT) -> int:
+    """凑一台 / 清三台 and 对对胡 (F4 `duidui_tai` "0": 对对胡 counts only with 清三台, as 清四台)."""
+    tai = suit_tai(suits, honours)
+    if all_pungs and (r.duidui_tai == "1" or tai == 3):
+        tai += 1
+    return tai
 
 
 # -- a reading's items -------------------------------------------------------------------------------
@@ -108,7 +152,7 @@ def declared_value(kind: MeldKind, big: bool) -> tuple[int, str]:
     return (16 if big else 8), "明杠"
 
 
-def meld_points(j: Judged) -> tuple[list[Item], int]:
+def meld_points(j: Judged, r: Readings = DEFAULT) -> tuple[list[Item], int]:
     """基本和数 items and the 台 from melds."""
     items, tai = declared_points(j.declared, j.context)
     ctx = j.context
@@ -116,7 +160,7 @@ def meld_points(j: Judged) -> tuple[list[Item], int]:
     for index, group in enumerate(j.shape.groups):
         tile = group.tiles[0]
         if group.kind is GroupKind.PUNG:
-            value, name = concealed_pung(_big(tile), index == j.shape.win_group, as_self_drawn(ctx))
+            value, name = concealed_pung(_big(tile), index == j.shape.win_group, as_self_drawn(ctx), r)
             concealed.append(Item(f"ke_{tile}", f"{name}{tile.zh}", "anke", value, "hu"))
             if _seat_or_dragon(tile, ctx):
                 tai += 1
@@ -144,7 +188,7 @@ def win_tile_points(j: Judged) -> list[Item]:
     return []
 
 
-def tai_items(j: Judged, meld_tai: int) -> list[Item]:
+def tai_items(j: Judged, meld_tai: int, r: Readings = DEFAULT) -> list[Item]:
     items = []
     if meld_tai:
         items.append(Item("dalia_zuofeng", "大料/座风刻", "daliao zuofeng", meld_tai, "tai"))
@@ -154,8 +198,10 @@ def tai_items(j: Judged, meld_tai: int) -> list[Item]:
         items.append(Item("qingsantai", "清三台", "qing san tai", 3, "tai"))
     elif tai == 1:
         items.append(Item("couyitai", "凑一台", "cou yi tai", 1, "tai"))
-    if j.all_pungs:
+    if j.all_pungs and r.duidui_tai == "1":
         items.append(Item("duiduihu", "对对胡", "duidui hu", 1, "tai"))
+    elif j.all_pungs and tai == 3:                   # F4 "0": 对对胡's 台 only as 清四台's fourth
+        items.append(Item("qingsitai", "清四台", "qing si tai", 1, "tai"))
     return items
 
 
@@ -165,28 +211,29 @@ def is_pinghu(j: Judged) -> bool:
             and all(m.kind is MeldKind.CHOW for m in j.declared) and j.shape.win_role is WinRole.OPEN)
 
 
-def hand_value(j: Judged) -> tuple[int, tuple[Item, ...]]:
+def hand_value(j: Judged, r: Readings = DEFAULT) -> tuple[int, tuple[Item, ...]]:
     """和数 of one reading, with its items (worked out once per reading: the threshold and the
     price both ask)."""
-    found = j.memo.get(hand_value)
+    found = j.memo.get((hand_value, r))
     if found is None:
-        found = j.memo[hand_value] = _hand_value(j)
+        found = j.memo[(hand_value, r)] = _hand_value(j, r)
     return found
 
 
-def _hand_value(j: Judged) -> tuple[int, tuple[Item, ...]]:
+def _hand_value(j: Judged, r: Readings) -> tuple[int, tuple[Item, ...]]:
     if is_pinghu(j):
-        tais = tai_items(j, 0)
-        return total_of(0, sum(i.value for i in tais), True), (Item("pinghu", "平和", "pinghu", PINGHU, "hu"),) + tuple(tais)
-    melds, meld_tai = meld_points(j)
-    tais = tai_items(j, meld_tai)
-    total = total_of(sum(i.value for i in melds), sum(i.value for i in tais), False)
+        tais = tai_items(j, 0, r)
+        return (total_of(0, sum(i.value for i in tais), True, r),
+                (Item("pinghu", "平和", "pinghu", PINGHU, "hu"),) + tuple(tais))
+    melds, meld_tai = meld_points(j, r)
+    tais = tai_items(j, meld_tai, r)
+    total = total_of(sum(i.value for i in melds), sum(i.value for i in tais), False, r)
     return total, tuple(melds) + (Item("dihu", "底和", "dihu", BASE_HU, "hu"),) + tuple(tais)
 
 
 # -- the 和数 from a reading's group views ---------------------------------------------------------
 
-def value_of_views(views: Iterable[tuple], hand: Hand, context: WinContext) -> int:
+def value_of_views(views: Iterable[tuple], hand: Hand, context: WinContext, r: Readings = DEFAULT) -> int:
     """The 和数 of a standard reading known only by its concealed groups' key views
     (views._luoshan_value: (2, suit, role) for a chow, (pung?, suit, big, 座风 or 箭, role) for a pung
     or the pair), with the hand's declared melds: what `hand_value` gives that reading, without
@@ -206,7 +253,7 @@ def value_of_views(views: Iterable[tuple], hand: Hand, context: WinContext) -> i
             is_pung, _, big, seat_or_dragon, role = view
             if is_pung:
                 chows_only = False
-                points += concealed_pung(big, role is not None, self_drawn)[0]
+                points += concealed_pung(big, role is not None, self_drawn, r)[0]
                 tai += seat_or_dragon
             elif seat_or_dragon:
                 points += PAIR_OF_SEAT_OR_DRAGON
@@ -220,10 +267,10 @@ def value_of_views(views: Iterable[tuple], hand: Hand, context: WinContext) -> i
         else:
             chows_only = False
     honours = 3 in suits
-    shape_tai = suit_tai(len(suits) - honours, honours) + pungs_only
+    tai_of_shape = shape_tai(len(suits) - honours, honours, pungs_only, r)
     if chows_only and win_role is WinRole.OPEN:
-        return total_of(0, shape_tai, True)
-    return total_of(points, tai + shape_tai, False)
+        return total_of(0, tai_of_shape, True, r)
+    return total_of(points, tai + tai_of_shape, False, r)
 
 
 def round_up_ten(points: int) -> int:
@@ -231,9 +278,19 @@ def round_up_ten(points: int) -> int:
     return math.ceil(points / 10) * 10
 
 
-def meets_threshold(j: Judged) -> bool:
-    """「和牌条件，自摸100和及以上或放冲200和及以上」."""
-    return threshold_met(hand_value(j)[0], j.context)
+def meets_threshold(j: Judged, r: Readings = DEFAULT) -> bool:
+    """「和牌条件，自摸100和及以上或放冲200和及以上」 (F2 `pinghu_threshold` "exempt": a 平和 wins whatever
+    its 和数)."""
+    if r.pinghu_threshold == "exempt" and is_pinghu(j):
+        return True
+    return threshold_met(hand_value(j, r)[0], j.context)
+
+
+def threshold_check(r: Readings = DEFAULT):
+    """The threshold requirement's check under the readings `r`."""
+    if r == DEFAULT:
+        return meets_threshold
+    return lambda j: meets_threshold(j, r)
 
 
 def threshold_met(value: int, context: WinContext) -> bool:
@@ -244,20 +301,24 @@ def threshold_met(value: int, context: WinContext) -> bool:
 @dataclass(frozen=True)
 class LuoshanScorer:
     name: str = "luoshan"
+    readings: Readings = DEFAULT
 
     def describe(self) -> str:
-        return "和数 = ceil10((基本和数 + 底和 10) × 2^台); 平和 30; every loser pays the same"
+        formula = ("ceil10(基本和数 + 底和 10) × 2^台" if self.readings.rounding == "before"
+                   else "ceil10((基本和数 + 底和 10) × 2^台)")
+        return f"和数 = {formula}; 平和 30; every loser pays the same"
 
     def reading_key(self, j: Judged) -> int:
         """What `settle` maximises over the readings: the 和数 (views.SCORER_KEY_VIEWS says what it reads)."""
-        return hand_value(j)[0]
+        return hand_value(j, self.readings)[0]
 
     def key_of_views(self, views: Iterable[tuple], hand: Hand, context: WinContext) -> int:
         """The same key from a class's key views (`value_of_views`): the judge ranks by it."""
-        return value_of_views(views, hand, context)
+        return value_of_views(views, hand, context, self.readings)
 
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
-        value, items = best_reading(verdict, hand, context, hand_value, key=lambda vi: vi[0])
+        value, items = best_reading(verdict, hand, context, lambda j: hand_value(j, self.readings),
+                                    key=lambda vi: vi[0])
         payments = payments_from({side: value for side in context.losers()}, context.winner)
         return Settlement(items, value, payments, "hu", ("every loser pays the same 和数",))
 
