@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 
 from rulesets.hand import Hand, WinContext
-from rulesets.judging import evaluate_hand, fixed_wilds
+from rulesets.judging import HandResult, evaluate_hand, fixed_wilds
+from rulesets.winning import WinShape
 from rulesets.scoring.changsha import settle_opening
 from rulesets.tiles import Tile, TileError, format_tiles, parse_tiles
 
@@ -108,12 +110,25 @@ def judge_hand(args: argparse.Namespace) -> int:
         raise UserError(str(error)) from None
     scoring = bool(args.win_tile or args.self_drawn or args.dealer or args.repeats or args.kong or args.flip
                    or args.la_zhuang)
+    if scoring and result.settlement is not None:
+        result = replace(result, verdict=replace(result.verdict, shape=scored_reading(ruleset, hand, result, context)))
     data = result_json(ruleset.id, hand, wilds, context, result, scoring)
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         print_result(data)
     return 0
+
+
+def scored_reading(ruleset, hand: Hand, result: HandResult, context: WinContext) -> WinShape | None:
+    """The reading the settlement priced: a scorer pays the best of the legal readings, which need not
+    be the first one found (武汉 showed one reading and priced 硬胡 on another)."""
+    verdict = result.verdict
+    for shape in verdict.legal_readings:
+        alone = replace(verdict, shape=shape, legal_readings=(shape,))
+        if ruleset.scoring.settle(ruleset, hand, alone, context) == result.settlement:
+            return shape
+    return verdict.shape
 
 
 def one_tile(text: str, option: str) -> Tile:

@@ -162,3 +162,15 @@ def test_kong_money_is_paid_as_at_the_table_from_the_winner_s_kongs_or_the_kongs
                        "--kong", "0:an", "--kong", "1:ming:2", "--json")
     both = json.loads(out)["payments"]
     assert both != alone and both[1] > alone[1]          # side 1's own 明杠 is paid to him
+
+
+def test_the_reading_shown_is_the_one_the_settlement_priced(capsys):
+    """武汉 priced 硬胡 (no 赖子 standing in) while showing a reading where the 赖子 stood for 6p; 广东
+    showed chows and priced 碰碰胡."""
+    code, out, _ = run(capsys, "hand", "wuhan", "456m78p9p234s55s", "--meld", "123m", "--wild", "9p", "--win-tile", "5s",
+                       "--json")
+    data = json.loads(out)
+    assert "yinghu" in {i["key"] for i in data["items"]} and data["assignment"] == [["9p", "9p"]]
+    code, out, _ = run(capsys, "hand", "guangdong", "11122233344455m", "--self-drawn", "--json")
+    data = json.loads(out)
+    assert "pengpeng" in " ".join(i["key"] for i in data["items"]) and "111m" in data["reading"]
