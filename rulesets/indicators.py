@@ -59,6 +59,7 @@ class RevealContext:
     tail_taken: int = 0            # tiles drawn from the tail so far
     roll: tuple[int, ...] = ()     # the indicator's own dice, if it uses any
     taken: frozenset[Slot] = frozenset()   # slots taken out of draw order
+    kongs: int = 0                 # the kongs the indicator is turned up for (贵州 明鸡 「有杠牌就要翻第四墩」)
 
     def gone(self, slot: Slot) -> bool:
         """Whether the slot has already left the wall."""
@@ -174,6 +175,33 @@ class CountFromTail:
 
 
 @dataclass(frozen=True)
+class StackFromOriginalTail:
+    """The top of the (`stack` + kongs)-th stack counted from the ring's original tail end (贵州 打明鸡
+    「而且有杠牌 就要翻第四墩～以此类推」: the 3rd stack after the deal, the 4th after the first kong, …).
+
+    Counted over the ring as built, not over the stacks still standing: a kong's replacement takes
+    tiles from the tail, and the table's 4th stack is the one that was 4th when the wall was built
+    (counted over standing stacks, the replacements would pull the 明鸡 back towards the tail).  The
+    replacements reach the top of stack s + k only at the 2·(s + k − 1) + 1-th tail take, so after k
+    kongs it is always there; the head may have drawn it at the end of a long hand: then nothing is
+    turned up (no slot: `()`), never a tile already taken.
+    """
+
+    stack: int = 3
+    name: str = "stack_from_original_tail"
+
+    def describe(self) -> str:
+        return f"the top of stack {self.stack} + the kongs so far, counted from the wall's original tail"
+
+    def slots(self, ctx: RevealContext) -> tuple[Slot, ...]:
+        index = len(ctx.ring) - self.stack - ctx.kongs
+        if index < 0:
+            return ()
+        top = Slot(index, Layer.TOP)
+        return () if ctx.gone(top) else (top,)
+
+
+@dataclass(frozen=True)
 class UpperTilesOnWall:
     """钻牌 (§26.1): on the dealer's 上家's wall, count the third roll 逆时针 over upper tiles only.
 
@@ -238,7 +266,8 @@ class NoPosition:
         return ()
 
 
-PositionRule = NextHeadTile | TailTop | TailTops | CountFromTail | UpperTilesOnWall | AfterWinFlips | NoPosition
+PositionRule = (NextHeadTile | TailTop | TailTops | CountFromTail | StackFromOriginalTail | UpperTilesOnWall | AfterWinFlips
+                | NoPosition)
 
 
 def _tail_top(ctx: RevealContext, stacks_back: int) -> Slot:
@@ -324,6 +353,10 @@ class IndicatorRule:
     redraw_when_dead: bool = False    # 换宝: choose again when the kind is dead (长春)
     only_self_drawn: bool = False     # an after-win flip only after a self-drawn win (贵州 自抠后翻鸡)
     replaces_at_wall_end: bool = False  # a shown tile (云南 尾牌) is a kong's replacement once no face-down tail tile is left
+    # after each kong's replacement another tile is turned up at `kong_position` (贵州 明鸡 「有杠牌就要翻第四墩」):
+    # "add" — every one turned up counts (§13.3 a2); "move" — only the latest counts (a1); "" — none
+    on_kong: str = ""
+    kong_position: PositionRule | None = None
     notes: tuple[str, ...] = field(default=())
 
     @property
@@ -342,6 +375,9 @@ class IndicatorRule:
             parts.append(f"{self.stand_in.zh} plays the wild kind's natural face")
         if self.position_dice:
             parts.append(f"{self.position_dice} die/dice rolled for the position")
+        if self.on_kong and self.kong_position is not None:
+            counted = "every one counts" if self.on_kong == "add" else "only the latest counts"
+            parts.append(f"after each kong's replacement another is turned up ({self.kong_position.describe()}); {counted}")
         if self.replaces_at_wall_end:
             parts.append("once no face-down tail tile is left, a kong's replacement is a shown tile")
         return "; ".join(parts)

@@ -97,6 +97,7 @@ class HandFlow:
                 screens.phase(Phase.PLAY if hand.deal_complete else Phase.DEAL, "！请按顺序取牌")
         for seat in hand.kongs_lapsed:
             self.ports.recorder.emit("kong_lapsed", seat=seat)
+        self._reveal_on_kongs(hand)
         self._warn(tail_tiles.after_takes(hand, takes))
         if bao is not None and hand.bao is None:
             self.bao.died(hand)
@@ -276,6 +277,7 @@ class HandFlow:
             await ports.journaled()     # the players play once they read 请出牌: a restart must know it
             early = self._open_play(hand)       # no await from here to 请出牌: nothing comes in between
         if hand.phase == "playing":
+            self._reveal_on_kongs(hand)                 # (a kong journaled before its 明鸡 was: turned up now)
             await self.liang.resume(hand)               # (a 亮牌's replacement is taken before play goes on)
             detail = " ".join(text for text in (self.take_note(), early) if text)
             screens.phase(Phase.LAST_TILE if hand.last_tile_shown else Phase.PLAY, detail)
@@ -363,8 +365,24 @@ class HandFlow:
     def _record(self, reveal: Reveal) -> None:
         self.ports.recorder.emit("indicator", **reveal.event_fields())
 
+    def _reveal_on_kongs(self, hand: HandState) -> None:
+        """贵州 明鸡 「而且有杠牌 就要翻第四墩～以此类推」: once a kong's replacement is taken, the next stack's
+        top is turned up (option ming_ji_kong).  Done at once with the take, no await between: the journal
+        that holds the take holds the reveal; a hand journaled between them (or whose takes a restart
+        reconstructs) turns it up here as play goes on.  Only in play, before the hand is won."""
+        if hand.phase not in ("playing", "win_check") or hand.over:
+            return
+        shown = False
+        for index, rule, kong in hand.kong_reveals_due():
+            reveal = hand.reveal_on_kong(index, rule, kong)
+            if reveal is not None:
+                self._record(reveal)
+                shown = True
+        if shown:
+            self._show_public(hand)
+
     def _show_public(self, hand: HandState) -> None:
-        shown = [r for r in hand.reveals if r.public and r.rule.timing is not Timing.AFTER_WIN]
+        shown = hand.standing_reveals()
         self.ports.screens.public_indicators([t.zh for r in shown for t in r.tiles],
                                              [t.zh for t in hand.public_wilds()])
 

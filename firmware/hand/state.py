@@ -53,6 +53,7 @@ class Reveal:
     special: tuple[Tile, ...]
     seats: tuple[int, ...] = ()        # seats a private indicator was shown to
     roll: tuple[int, ...] = ()         # the indicator's own dice, if any
+    kong: int = 0                      # turned up for the hand's kong-th kong (贵州 明鸡 「有杠牌就要翻第四墩」); 0: not
 
     @property
     def public(self) -> bool:
@@ -67,18 +68,19 @@ class Reveal:
             "wilds": None if hidden else [str(t) for t in self.special],
             "effect": self.rule.effect.value, "public": self.public, "dice": list(self.roll),
             "seat": list(self.seats) if self.seats else None,
+            **({"kong": self.kong} if self.kong else {}),
         }
 
     def to_json(self, ruleset: Ruleset) -> dict[str, Any]:
         return {"rule": ruleset.indicators.index(self.rule), "slots": [slot_json(s) for s in self.slots],
                 "tiles": [str(t) for t in self.tiles], "special": [str(t) for t in self.special],
-                "seats": list(self.seats), "roll": list(self.roll)}
+                "seats": list(self.seats), "roll": list(self.roll), **({"kong": self.kong} if self.kong else {})}
 
     @staticmethod
     def from_json(data: Mapping[str, Any], ruleset: Ruleset) -> "Reveal":
         return Reveal(ruleset.indicators[data["rule"]], tuple(map(slot_from, data["slots"])),
                       tuple(map(Tile.parse, data["tiles"])), tuple(map(Tile.parse, data["special"])),
-                      tuple(data["seats"]), tuple(data["roll"]))
+                      tuple(data["seats"]), tuple(data["roll"]), int(data.get("kong", 0)))
 
 
 @dataclass(eq=False)
@@ -237,9 +239,44 @@ class HandState:
     def rules_at(self, timing: Timing) -> list[IndicatorRule]:
         return [r for r in self.ruleset.indicators if r.timing is timing]
 
-    def _reveal_context(self, roll: tuple[int, ...]) -> RevealContext:
+    def _reveal_context(self, roll: tuple[int, ...], kongs: int = 0) -> RevealContext:
         return RevealContext(self.ring, self.ruleset.layout, self.dealer, self.tracker.next_head_position(),
-                             self.tracker.tail_taken, roll, frozenset(self.tracker.taken))
+                             self.tracker.tail_taken, roll, frozenset(self.tracker.taken), kongs)
+
+    def kong_reveals_due(self) -> list[tuple[int, IndicatorRule, int]]:
+        """(rule index, rule, k): the kongs made so far whose indicator is not turned up yet (贵州 明鸡
+        「有杠牌就要翻第四墩～以此类推」).  Each is a step (`kong_step`) once handled, turned up or found gone,
+        so a restart between a kong's replacement and its reveal turns it up once, where it lay."""
+        due = []
+        for index, rule in enumerate(self.ruleset.indicators):
+            if not rule.on_kong or rule.kong_position is None or f"reveal:{index}" not in self.steps_done:
+                continue
+            due += [(index, rule, k) for k in range(1, self.tracker.kongs + 1) if kong_step(index, k) not in self.steps_done]
+        return due
+
+    def reveal_on_kong(self, index: int, rule: IndicatorRule, kong: int) -> Reveal | None:
+        """Turn up the indicator of the `kong`-th kong (None: its tile has left the wall); the step is done."""
+        assert rule.kong_position is not None
+        slots = rule.kong_position.slots(self._reveal_context((), kong))
+        self.steps_done.append(kong_step(index, kong))
+        if not slots:
+            return None
+        tiles = tuple(self.wall[s] for s in slots)
+        reveal = Reveal(rule, slots, tiles, rule.special_kinds(tiles[0]), kong=kong)  # type: ignore[arg-type]
+        self.reveals.append(reveal)
+        return reveal
+
+    def standing_reveals(self) -> list[Reveal]:
+        """The public indicators in force during play (not the after-win flips), in the order shown: with
+        a rule whose kongs move it (贵州 ming_ji_kong=move) only its latest reveal stands."""
+        out: list[Reveal] = []
+        for reveal in self.reveals:
+            if not reveal.public or reveal.rule.timing is Timing.AFTER_WIN:
+                continue
+            if reveal.rule.on_kong == "move":
+                out = [r for r in out if r.rule != reveal.rule]
+            out.append(reveal)
+        return out
 
     def reveal(self, rule: IndicatorRule, roll: tuple[int, ...] = ()) -> Reveal:
         """Find and record an indicator (after the deal, or after a win).  An after-win flip read
@@ -493,4 +530,10 @@ class HandState:
                 and self.tracker == other.tracker)
 
 
-__all__ = ["HandState", "Reveal", "wall_hash"]
+def kong_step(index: int, kong: int) -> str:
+    """The step done once the ruleset's `index`-th indicator was turned up (or found gone) for the
+    hand's `kong`-th kong (`steps_done`)."""
+    return f"kong:{index}:{kong}"
+
+
+__all__ = ["HandState", "Reveal", "kong_step", "wall_hash"]

@@ -37,9 +37,9 @@ def judge_laid(ruleset, hand: Hand, context: WinContext) -> HandResult:
 
 def standing_paying_flips(hand: HandState) -> tuple[Tile, ...]:
     """The paying tiles turned up before the win (贵州 打明鸡 「起牌后三墩翻起～如翻2条，3条就是鸡。有3条就有钱」,
-    RULES.md §13.2), in the order shown: every payment that counts 鸡 counts theirs too."""
-    return tuple(t for r in hand.reveals if r.rule.timing is not Timing.AFTER_WIN and r.rule.effect is Effect.PAYING
-                 and r.public for t in r.tiles)
+    RULES.md §13.2), in the order shown: every payment that counts 鸡 counts theirs too.  Those a kong turned
+    up (「而且有杠牌 就要翻第四墩～以此类推」) count as the option says: all of them (add), or only the latest (move)."""
+    return tuple(t for r in hand.standing_reveals() if r.rule.effect is Effect.PAYING for t in r.tiles)
 
 
 def paying_flips(hand: HandState) -> tuple[Tile, ...]:
@@ -271,7 +271,8 @@ class WinCheck:
             self.ports.recorder.emit("indicator", **reveal.event_fields())
             flipped += reveal.tiles
         if flipped:         # the 明鸡 stays on the line beside the flip: its 鸡 are paid too
-            paying = [r for r in hand.reveals if r.public and r.rule.effect is Effect.PAYING]
+            paying = [r for r in hand.standing_reveals() + [r for r in hand.reveals if r.rule.timing is Timing.AFTER_WIN]
+                      if r.public and r.rule.effect is Effect.PAYING]
             self.ports.screens.public_indicators([t.zh for t in standing_paying_flips(hand) + tuple(flipped)],
                                                  [t.zh for t in sorted({t for r in paying for t in r.special})])
         return tuple(flipped)

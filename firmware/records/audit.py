@@ -300,7 +300,11 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
     miscounted: list[str] = []
     head = tail = kongs = untaken = 0                       # untaken: kongs counted without a take
     dealer = hand.start.event["dealer"]                   # type: ignore[index]
+    kong_reveals: set[int] = set()                          # the kongs a 明鸡 was turned up for
+    kongs_in_play: int | None = None                        # the kongs made before the first win
     for event in hand.events:
+        if event["event"] == "win" and kongs_in_play is None:
+            kongs_in_play = kongs
         if event["event"] == "resumed" and "taken" in event:
             try:
                 head, tail, kongs = _journaled_takes(event["taken"], taken, head, tail, kongs)
@@ -318,6 +322,8 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
             if slots is None:
                 problems.append(f"indicator {event['kind']} names stacks {event['ring']}/{event['layer']} outside the ring")
                 continue
+            if event.get("kong") is not None:   # 贵州 明鸡 turned up for a kong: once each, never before it
+                problems += _kong_reveal_order(event, kongs, kong_reveals)
             if not event.get("journaled"):      # one a `resumed` names: when it was shown is not known here
                 problems += _audit_indicator(ruleset, ring, event, ring_tiles, dealer, taken, head_order, tail)
             if event.get("effect") == "shown":
@@ -351,6 +357,9 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
             miscounted.append(f"take {len(taken)}: live/reserve/kongs {event['live']}/{event['reserve']}/{event['kongs']} "
                               f"should be {count.live}/{count.reserved_full_stacks}/{kongs}")
     problems += _first_of(astray, "takes after it out of draw order") + _first_of(miscounted, "takes miscounted after it")
+    if hand.end is not None and not hand.partial:
+        problems += _kong_reveals_missing(ruleset, ring, dealer, taken, kong_reveals,
+                                          kongs if kongs_in_play is None else kongs_in_play)
     exhausted = hand.first("exhausted")
     count = wall_count(ruleset.reserve, ring.tile_count, head, tail, kongs)
     if exhausted is not None:
@@ -449,6 +458,36 @@ def _slots(event: dict, ring_size: int) -> list[Slot] | None:
     return [Slot(r, Layer(layer)) for r, layer in zip(event["ring"], event["layer"])]
 
 
+def _kong_reveal_order(event: dict, kongs: int, seen: set[int]) -> list[str]:
+    """An indicator turned up for the k-th kong (贵州 「有杠牌就要翻第四墩」): after that kong's take, once."""
+    k = event["kong"]
+    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+        return [f"indicator {event['kind']} for kong {k!r}, which is not a kong's number"]
+    problems = []
+    if k > kongs:
+        problems.append(f"indicator {event['kind']} turned up for kong {k} when {kongs} kong(s) had been made")
+    if k in seen:
+        problems.append(f"indicator {event['kind']} turned up twice for kong {k}")
+    seen.add(k)
+    return problems
+
+
+def _kong_reveals_missing(ruleset: Ruleset, ring, dealer: int, taken: set[Slot], seen: set[int], kongs: int) -> list[str]:
+    """Every kong made before the win turns up its 明鸡 (贵州 ming_ji_kong), unless its tile had left the
+    wall: one still there at the end was there when the kong was made."""
+    problems = []
+    for rule in ruleset.indicators:
+        if not rule.on_kong or rule.kong_position is None:
+            continue
+        for k in range(1, kongs + 1):
+            if k in seen:
+                continue
+            slots = rule.kong_position.slots(RevealContext(ring, ruleset.layout, dealer, 0, 0, (), frozenset(taken), k))
+            if slots:
+                problems.append(f"kong {k} turned up no {rule.name_zh}: {slots[0].ring}/{slots[0].layer.value} was still in the wall")
+    return problems
+
+
 def _audit_indicator(ruleset: Ruleset, ring, event: dict, ring_tiles, dealer: int, taken: set[Slot],
                      head_order: list[Slot], tail_taken: int) -> list[str]:
     rule = next((r for r in ruleset.indicators if r.kind == event["kind"]
@@ -464,8 +503,12 @@ def _audit_indicator(ruleset: Ruleset, ring, event: dict, ring_tiles, dealer: in
     if rule.timing is not Timing.ON_READY:
         if len(dice) != rule.position_dice or not all(1 <= d <= 6 for d in dice):
             return [f"indicator {event['kind']} with dice {list(dice)}; its rule rolls {rule.position_dice} die/dice"]
-        context = RevealContext(ring, ruleset.layout, dealer, next_head, tail_taken, dice, frozenset(taken))
-        slots = rule.position.slots(context)
+        kong = event.get("kong")
+        if kong is not None and (not rule.on_kong or rule.kong_position is None):
+            return [f"indicator {event['kind']} turned up for a kong; its rule turns up nothing on a kong"]
+        context = RevealContext(ring, ruleset.layout, dealer, next_head, tail_taken, dice, frozenset(taken),
+                                kong if isinstance(kong, int) else 0)
+        slots = (rule.kong_position if kong is not None else rule.position).slots(context)  # type: ignore[union-attr]
         expected = [[s.ring for s in slots], [s.layer.value for s in slots]]
         if [event["ring"], event["layer"]] != expected:
             problems.append(f"indicator {event['kind']} at {event['ring']}/{event['layer']}, the rules put it at {expected}")

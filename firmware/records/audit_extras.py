@@ -166,8 +166,13 @@ def _round(ruleset: Ruleset, event: dict, dealer: int, winners: tuple[int, ...],
     expected_seats = list(round_seats(ruleset, winners))
     if event["seats"] != expected_seats:
         found.problems.append(f"the settlement round asked seats {event['seats']}; the rules ask {expected_seats}")
-    flipped = [t for i in end["indicators"] if i["timing"] != "after_win" and i["effect"] == "paying" and i["public"]
-               for t in i["tile"] or ()] + [t for i in end["indicators"] if i["timing"] == "after_win" for t in i["tile"] or ()]
+    moves = any(r.on_kong == "move" for r in ruleset.indicators)
+    standing: list[str] = []
+    for i in end["indicators"]:
+        if i["timing"] != "after_win" and i["effect"] == "paying" and i["public"]:
+            # 贵州 明鸡 a kong turned up: beside the others (add), or in their place (move)
+            standing = list(i["tile"] or ()) if moves and i.get("kong") is not None else standing + list(i["tile"] or ())
+    flipped = standing + [t for i in end["indicators"] if i["timing"] == "after_win" for t in i["tile"] or ()]
     if event["flipped"] != flipped:
         found.problems.append(f"the settlement round counts the flips {event['flipped']}; the hand flipped {flipped}")
     try:

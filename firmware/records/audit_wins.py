@@ -42,6 +42,7 @@ class LogFacts:
     bao: dict | None = None                  # the 宝 in force: the last on_ready indicator, until its tile is taken
     flips: list[str] | None = field(default_factory=list)   # after-win flips since the last judged win (None: hidden)
     standing: list[str] = field(default_factory=list)        # paying tiles turned up before any win (贵州 明鸡)
+    kong_moves: bool = False                 # a 明鸡 turned up for a kong replaces those before (ming_ji_kong=move)
     wins: list[dict] = field(default_factory=list)
     draws: int = 0                           # draws since the deal (HandState.draws_after_deal)
     kong_taken: bool = False                 # a tile taken for a kong (HandState.tail_taken_for_kongs)
@@ -106,7 +107,9 @@ class LogFacts:
         if event["timing"] == "after_win" and not event.get("journaled"):
             self.flips = None if self.flips is None or event["tile"] is None else self.flips + event["tile"]
         elif event["timing"] != "after_win" and event["effect"] == "paying" and event["public"]:
-            self.standing += event["tile"] or []     # 贵州 明鸡: every win's 鸡 count it
+            # 贵州 明鸡: every win's 鸡 count it; one a kong turned up counts beside it, or (move) alone
+            moved = self.kong_moves and event.get("kong") is not None
+            self.standing = list(event["tile"] or []) if moved else self.standing + (event["tile"] or [])
         if event["timing"] == "on_ready":
             self.bao = event
         if event["public"] and event["effect"] == "wild":
@@ -116,6 +119,12 @@ class LogFacts:
         seats = sorted(set(self.kongs) | set(self.special_kongs))
         return [[seat, sum(1 for c in self.kongs.get(seat, ()) if not c) + self.special_kongs.get(seat, 0),
                  sum(1 for c in self.kongs.get(seat, ()) if c)] for seat in seats]
+
+
+def moves_on_kong(ruleset: Ruleset) -> bool:
+    """Whether a standing paying indicator turned up for a kong replaces the ones before (贵州
+    ming_ji_kong=move, §13.3 a1) rather than adding to them (add, a2)."""
+    return any(r.on_kong == "move" and r.effect.value == "paying" for r in ruleset.indicators)
 
 
 def audit_wins(ruleset: Ruleset, hand: HandLog, start: dict, end: dict) -> list[str]:
@@ -128,7 +137,7 @@ def audit_wins(ruleset: Ruleset, hand: HandLog, start: dict, end: dict) -> list[
         if not any(e["event"] == "hand_void" for e in hand.events):
             problems.append("a void hand_end without the hand_void that says why")
         return problems
-    facts = LogFacts()
+    facts = LogFacts(kong_moves=moves_on_kong(ruleset))
     for event in hand.events:
         if event["event"] == "win":         # (a win the journal kept but a kill cut from the file: the
             #                                   lines that showed its facts went with it; it is scored again)

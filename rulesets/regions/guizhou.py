@@ -7,7 +7,7 @@ too, paid wherever 鸡 are paid.  Play follows 四川 (§14): no 吃, several wi
 
 from ..cycles import SUITS_NO_WRAP, SUITS_WRAP
 from ..definition import HouseOption, Play, Region
-from ..indicators import AfterWinFlips, CountFromTail, Derivation, Effect, IndicatorRule, Timing
+from ..indicators import AfterWinFlips, CountFromTail, Derivation, Effect, IndicatorRule, StackFromOriginalTail, Timing
 from ..provenance import Derived, Given, analyst, open_question, research, text
 from ..scoring.guizhou import GuizhouScorer
 from ..tiles import Tile
@@ -34,11 +34,22 @@ MING_JI = HouseOption(
     "ming_ji", "打明鸡 (open chicken)",
     (("off", "no 明鸡"),
      ("on", "after the deal the 3rd stack's top is turned up; its next number is a 鸡, paid with the win and in the "
-            "settlement round as the after-win flip's are; a kong turns up no further 明鸡 (有杠牌就要翻第四墩 not applied)")),
+            "settlement round as the after-win flip's are; what a kong does is option ming_ji_kong")),
     "off", open_question("§13.2", "打明鸡 起牌后三墩翻起 — a variant; where the 3rd stack is counted from and which layer "
-                                  "are not stated (from the tail, its top tile here); 有杠牌就要翻第四墩 has two readings (§13.3 a1, a2) "
-                                  "and the table turns up nothing on a kong"),
+                                  "are not stated (from the tail, its top tile here)"),
     value_labels=(("off", "不打"), ("on", "打明鸡")))
+
+MING_JI_KONG = HouseOption(
+    "ming_ji_kong", "杠翻明鸡 (明鸡 on a kong)",
+    (("add", "after each kong's replacement the next stack's top is turned up too (the 4th stack from the wall's "
+             "original tail, then the 5th, …): every 明鸡 turned up counts (§13.3 a2)"),
+     ("move", "after each kong's replacement the 明鸡 moves to the next stack (the 4th from the wall's original tail, "
+              "then the 5th, …): only the latest counts (§13.3 a1)"),
+     ("none", "a kong turns up nothing (「有杠牌就要翻第四墩」 not applied)")),
+    "add", open_question("§13.3", "「而且有杠牌 就要翻第四墩～以此类推」 [000:55]: each kong moves the 明鸡 one stack further "
+                                  "(a1) or turns up the next stack too (a2); 「就要翻第四墩」 turns up a 4th and never says the "
+                                  "3rd is turned back, and 「而且」 adds to the 明鸡, so a2 by default; only with ming_ji=on"),
+    value_labels=(("add", "杠后加翻"), ("move", "杠后移鸡"), ("none", "杠不翻")))
 
 JI_COLLECT = HouseOption(
     "ji_collect", "谁收鸡 (who collects 鸡)",
@@ -67,12 +78,22 @@ def _chickens(options) -> tuple[IndicatorRule, ...]:
                            notes=(f"flipped after {'any win' if options['ji_trigger'] == 'any_win' else 'a self-drawn win'}",
                                   "英雄鸡: 1条 is always a 鸡"))]
     if options["ming_ji"] == "on":
+        on_kong = "" if options["ming_ji_kong"] == "none" else options["ming_ji_kong"]
+        kong_note = {
+            "add": "有杠牌就要翻第四墩～以此类推 (ming_ji_kong=add, §13.3 a2): after each kong's replacement the top of "
+                   "the next stack is turned up too — the (3 + kongs so far)-th stack from the wall's original tail "
+                   "end — and every 明鸡 turned up counts",
+            "move": "有杠牌就要翻第四墩～以此类推 (ming_ji_kong=move, §13.3 a1): after each kong's replacement the 明鸡 "
+                    "moves to the top of the (3 + kongs so far)-th stack from the wall's original tail end; only the "
+                    "latest counts",
+            "none": "有杠牌就要翻第四墩～以此类推 is not applied (ming_ji_kong=none): a kong turns up no further 明鸡",
+        }[options["ming_ji_kong"]]
         rules.append(IndicatorRule(kind="ji", timing=Timing.AFTER_DEAL, position=CountFromTail(fixed=3),
                                    derivation=derivation, effect=Effect.PAYING,
+                                   on_kong=on_kong, kong_position=StackFromOriginalTail(3) if on_kong else None,
                                    notes=("明鸡: turned up once the deal is complete; its 鸡 are paid with the win and in the "
                                           "settlement round, as the after-win flip's",
-                                          "有杠牌就要翻第四墩～以此类推 is not applied: a kong neither moves this 明鸡 (§13.3 a1) "
-                                          "nor turns up another (a2)")))
+                                          kong_note)))
     return tuple(rules)
 
 
@@ -92,7 +113,7 @@ REGION = Region(
     dice=DEFAULT_DICE,
     indicators=Derived(_chickens, text("§13.2", "即和牌后翻开下一张未摸得牌，如翻开的是2万，即3万是鸡牌; "
                                                 "打明鸡 起牌后三墩翻起～如翻2条，3条就是鸡; 英雄鸡 一条每次都是鸡"),
-                       ("ji_wrap", "ji_trigger", "ming_ji")),
+                       ("ji_wrap", "ji_trigger", "ming_ji", "ming_ji_kong")),
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=with_yipao_dealer(DEFAULT_ROTATION),
@@ -104,7 +125,7 @@ REGION = Region(
                  text("§13.2", "和牌后翻开下一张未摸得牌; 如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱; 有3条就有钱")),
     win=Given(WinRules(SICHUAN_SHAPES, (QUE_YI_MEN,)), text("§13.1", "贵州麻将类似于四川麻将，在四川麻将的基础上添加抓鸡模式")),
     scoring=Given(GuizhouScorer(), text("§13.2", "如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱; 有3条就有钱")),
-    options=(JI_WRAP, JI_TRIGGER, MING_JI, JI_COLLECT, JI_COUNT, DEAD_WALL.option, YIPAO_DEALER),
+    options=(JI_WRAP, JI_TRIGGER, MING_JI, MING_JI_KONG, JI_COLLECT, JI_COUNT, DEAD_WALL.option, YIPAO_DEALER),
     unpriced=(
         "鸡 — 「如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱」, 「有3条就有钱」: neither the amount nor who pays is stated: each collecting seat gets 1 a 鸡 tile from each other side (RESEARCH.md §3.9), 金鸡 ×2; the winner's with the win, every other seat's in the settlement round",
     ),
@@ -119,9 +140,15 @@ REGION = Region(
         "冲锋鸡 and 责任鸡 need the discards, which the table does not see and does not ask for: they are not paid at the table.",
         "打明鸡 (ming_ji=on): the 明鸡 turned up after the deal makes a 鸡 as the after-win flip does (「有3条就有钱」): "
         "counted in the win's 鸡 and in the settlement round's; a 明鸡 that makes 1条 the 鸡 is a 金鸡.",
-        "「而且有杠牌 就要翻第四墩～以此类推」 is not applied: a kong turns up no further 明鸡 and does not move it, under "
-        "either reading of §13.3 (a1: the 明鸡 moves one stack per kong; a2: each kong turns up the next stack too); "
-        "the table has no reveal on a kong, so the card offers no option for it.",
+        "「而且有杠牌 就要翻第四墩～以此类推」 (ming_ji=on, option ming_ji_kong): after each kong, once its replacement is "
+        "taken from the tail, the top of the next stack is turned up: the 4th stack counted from the wall's original "
+        "tail end after the first kong, the 5th after the second, … — counted over the wall as built, since the "
+        "replacements take the tail's tiles (a replacement never reaches that stack: the k-th kong's stack is 3 + k "
+        "back, the k replacements take less than k/2 + 1 stacks).  With add (§13.3 a2, the default: 「就要翻第四墩」 "
+        "never turns the 3rd back) every 明鸡 turned up counts; with move (a1) only the latest; with none a kong turns up "
+        "nothing.  A 明鸡 turned up stays in play (a later replacement, or the head at the end of the wall, may take it); "
+        "if the head has already drawn that stack's top, the kong turns up nothing and the 明鸡 before it stand (a1: the "
+        "latest stays).  A 抢杠 (its replacement never taken) turns up nothing; a 杠上开花 counts the 明鸡 its kong turned up.",
         "A drawn hand (荒庄) pays nothing, 鸡 included: the text pays 鸡 with a win (「和牌后翻开下一张未摸得牌」), and "
         "四川's 查叫 has no values; no seat lays its hand.",
     ),

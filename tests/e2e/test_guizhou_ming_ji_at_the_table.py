@@ -17,7 +17,7 @@ from rulesets.tiles import Tile
 from tests.asyncio_support import run
 from tests.e2e.test_payments_owed import hands_of
 
-RULESET = get_region("guizhou").resolve({"ming_ji": "on"})
+RULESET = get_region("guizhou").resolve({"ming_ji": "on", "ming_ji_kong": "none"})   # a kong's 明鸡: test_guizhou_kong_ji
 
 
 def laid(data: dict) -> Hand:

@@ -11,7 +11,8 @@ from rulesets.regions import get_region
 from tests.asyncio_support import run
 
 VARIANTS = [
-    ("guizhou", {"ming_ji": "on"}), ("guizhou", {"ji_trigger": "self_draw", "ji_wrap": "none"}),
+    ("guizhou", {"ming_ji": "on"}), ("guizhou", {"ming_ji": "on", "ming_ji_kong": "move"}),
+    ("guizhou", {"ji_trigger": "self_draw", "ji_wrap": "none"}),
     ("hebei", {"hun_reading": "red_and_kind"}), ("hebei", {"dead_wall": "none"}),
     ("yunnan", {"weipai_reading": "both_of_last_stack"}), ("yunnan", {"weipai_wall_end": "kept"}),
     ("zuanpai", {"zuan_wall": "upper_house", "zuan_dice": "1"}),

@@ -19,7 +19,7 @@ from tests.firmware.fake_ports import FakePorts
 from tests.firmware.test_asked_facts import built_hand
 from tests.firmware.test_liang_and_la_zhuang import take_head
 
-MING_JI = get_region("guizhou").resolve({"ming_ji": "on"})
+MING_JI = get_region("guizhou").resolve({"ming_ji": "on", "ming_ji_kong": "none"})      # no kong's 明鸡: see test_guizhou_kong_ji
 
 
 def place(hand: HandState, slot, tile: Tile, keep=()) -> None:
@@ -56,8 +56,8 @@ def win_on_a_discard(hand: HandState, seat: int, discarder: int, tiles: str) -> 
 
 
 def test_the_card_turns_up_the_ming_ji_after_the_deal_and_says_what_it_does_not_do():
-    """「起牌后三墩翻起」: the 3rd stack from the tail, its top, after the deal; 「有杠牌就要翻第四墩」 is
-    not applied, and the card says so instead of claiming it."""
+    """「起牌后三墩翻起」: the 3rd stack from the tail, its top, after the deal; with ming_ji_kong=none
+    「有杠牌就要翻第四墩」 is not applied, and the card says so."""
     standing = [r for r in MING_JI.indicators if r.timing is Timing.AFTER_DEAL]
     assert len(standing) == 1 and standing[0].position == CountFromTail(fixed=3) and standing[0].kind == "ji"
     assert not [r for r in get_region("guizhou").resolve().indicators if r.timing is Timing.AFTER_DEAL]
