@@ -51,7 +51,7 @@ ROUNDING = HouseOption(
     value_labels=(("after", "乘后取整"), ("before", "先取整再乘")))
 
 PINGHU_THRESHOLD = HouseOption(
-    "pinghu_threshold", "平和 and the 100/200 threshold",
+    "pinghu_threshold", "平和门槛 (平和 and the 100/200 threshold)",
     (("applies", "a 平和 needs 100 self-drawn, 200 on a discard, like any hand: 30 × 2^台, so only 清三台平和 (240) wins"),
      ("exempt", "a 平和 wins whatever its 和数 (30, or 60 with 凑一台)")),
     "applies", open_question("§31.8", "F2: 「平和…算30胡」 is below both thresholds of 「和牌条件，自摸100和及以上或放冲200和及以上」 "
