@@ -159,3 +159,8 @@ def parse_rolls(text: str) -> tuple[Roll, ...]:
             raise DiceError(f"a die shows 1-6, got {part!r} in {text!r}")
         rolls.append(roll)
     return tuple(rolls)
+
+
+def exchange_direction_of(dice: tuple[int, ...]) -> str:
+    """宜昌 换三张 by the dice: sum % 3 = 1 下家 ("next"), 2 上家 ("previous"), 0 对家 ("opposite")."""
+    return {1: "next", 2: "previous", 0: "opposite"}[sum(dice) % 3]

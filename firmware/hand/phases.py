@@ -16,6 +16,8 @@ from typing import Awaitable, Callable
 
 from drivers.table_ui import RELATIVE_SEATS, ROLL_DICE, Key, Phase
 
+from rulesets.dice import exchange_direction_of as direction_of
+
 from .declarations import opening_kongs, opening_small_wins
 from .ports import HandPorts
 from .questions import drop_made_before
@@ -37,8 +39,8 @@ async def exchange_three(ports: HandPorts, hand: HandState, roll: Roll) -> None:
     kept in the hand and journaled before it is shown: a controller restarted before the 确认 shows
     the same one again (the tiles may have changed hands already), never a new roll."""
     if hand.facts.exchange is None:
-        hand.facts.exchange = await exchange_direction(hand, roll)
-        ports.recorder.emit("exchange", direction=hand.facts.exchange)
+        hand.facts.exchange, dice = await exchange_direction(hand, roll)
+        ports.recorder.emit("exchange", direction=hand.facts.exchange, dice=list(dice))
         await ports.journaled()
     name = {"next": RELATIVE_SEATS[0], "opposite": RELATIVE_SEATS[1], "previous": RELATIVE_SEATS[2]}[hand.facts.exchange]
     asked = ports.mark()
@@ -48,13 +50,14 @@ async def exchange_three(ports: HandPorts, hand: HandState, roll: Roll) -> None:
     await ports.next_key(tuple(hand.ruleset.players), (Key.CONFIRM,))
 
 
-async def exchange_direction(hand: HandState, roll: Roll) -> str:
-    """The house option's direction, or the dice's: sum % 3 = 1 下家, 2 上家, 0 对家."""
+async def exchange_direction(hand: HandState, roll: Roll) -> tuple[str, tuple[int, ...]]:
+    """The house option's direction, or the dice's (and the dice, recorded for the audit)."""
     option = dict(hand.ruleset.options).get("exchange_direction", "dice")
     if option != "dice":
-        return option
+        return option, ()
     values = await roll(hand.dealer, 2, ROLL_DICE)
-    return {1: "next", 2: "previous", 0: "opposite"}[sum(values) % 3]
+    return direction_of(values), values
+
 
 
 PHASES: dict[str, Handling] = {

@@ -23,6 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from rulesets.definition import Ruleset
+from rulesets.dice import exchange_direction_of
 from rulesets.hand import Hand, WinContext, parse_meld
 from rulesets.rounds import RoundContext, SeatShown, judge_round, round_seats
 from rulesets.scoring.changsha import settle_opening
@@ -63,7 +64,25 @@ def audit_extras(ruleset: Ruleset, hand: HandLog, start: dict, end: dict, winner
     found.problems += _special_kongs(ruleset, [e for e in hand.events if e["event"] in ("special_kong", "resumed")],
                                      dealer, end)
     found.problems += audit_declared(ruleset, hand, dealer)
+    found.problems += [_exchange(ruleset, event) for event in hand.all("exchange") if _exchange(ruleset, event)]
     return found
+
+
+def _exchange(ruleset: Ruleset, event: dict) -> str:
+    """宜昌 换三张: the direction is the option's, or the recorded dice's ("" when it is)."""
+    option = dict(ruleset.options).get("exchange_direction", "dice")
+    if "dice" not in event:
+        return ""                       # a recorder from before the dice were recorded (stop 45)
+    dice = event["dice"]
+    if option != "dice":
+        expected = option
+    elif len(dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+        expected = exchange_direction_of(tuple(dice))
+    else:
+        return f"换三张 by the dice records the dice {dice}: two dice of 1–6 were rolled"
+    if event.get("direction") != expected:
+        return f"换三张 went {event.get('direction')!r}; the rules send it {expected!r}"
+    return ""
 
 
 def _dealt(ruleset: Ruleset, dealer: int, seat: int, end: dict) -> list[Tile]:
