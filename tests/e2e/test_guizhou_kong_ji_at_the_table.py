@@ -13,6 +13,7 @@ from firmware.records.audit import audit_events, read_events
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
 from tests.asyncio_support import run
+from tests.e2e.test_payments_owed import hands_of
 
 HANDS = 7
 
@@ -28,16 +29,6 @@ def played(kong: str) -> list[dict]:
 @pytest.fixture(scope="module", params=["add", "move"])
 def log(request) -> tuple[str, list[dict]]:
     return request.param, played(request.param)
-
-
-def hands_of(log: list[dict]) -> list[list[dict]]:
-    out: list[list[dict]] = []
-    for event in log:
-        if event["event"] == "hand_start":
-            out.append([])
-        if out and event["hand"]:
-            out[-1].append(event)
-    return out
 
 
 def test_each_kong_turns_up_the_next_stack_and_the_wins_count_it(log):
