@@ -53,9 +53,9 @@ class SixteenTileScorer:
 
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
         items = [Item("hu", "胡", "hu", BASE, "points")]
-        if context.consecutive_dealer:
-            items.append(Item("lianzhuang", "连庄", "lianzhuang", context.consecutive_dealer, "fan"))
         debts = {side: amount_for(side, context) for side in payers(context)}
+        if context.consecutive_dealer and (context.winner_is_dealer or context.dealer in debts):
+            items.append(Item("lianzhuang", "连庄", "lianzhuang", context.consecutive_dealer, "fan"))   # the dealer's part only
         paid, carried = la_zhuang(debts, context)
         notes = tuple(f"拉庄: side {side} carries {amount} into the next hand's stake" for side, amount in carried.items() if amount)
         if any(carried.values()):

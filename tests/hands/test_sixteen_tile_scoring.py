@@ -40,3 +40,11 @@ def test_la_zhuang_carries_a_third():
     result = settle(0, 0, streak=2, extra=(("la_zhuang", (1,)),))
     assert result.payments == (11, -3, -4, -4) and sum(result.payments) == 0
     assert any("拉庄" in note and "carries 1" in note for note in result.notes)
+
+
+def test_lianzhuang_is_listed_only_where_the_dealer_wins_or_pays():
+    """A discard win between two others pays the base: no 连庄 番 is paid, and none is listed."""
+    between_others = settle(1, 0, discarder=2, streak=2)
+    assert between_others.payments == (0, 1, -1, 0)
+    assert "lianzhuang" not in {i.key for i in between_others.items}
+    assert "lianzhuang" in {i.key for i in settle(2, 0, streak=2).items}          # the dealer pays it
