@@ -20,6 +20,7 @@ from rulesets.judging import HandResult, evaluate_hand
 from rulesets.tiles import Tile
 from rulesets.winrules import Verdict
 
+from .facts import Extra
 from .melds import kongs_from_entry, melds_from_tiles
 from .ports import HandPorts, KeyMatch, Press, record_dropped, scored, stray_tags
 from .questions import Withdrawn, ask, ask_la_zhuang, confirmed
@@ -46,6 +47,17 @@ def paying_flips(hand: HandState) -> tuple[Tile, ...]:
     """Every flip the hand's 鸡 are derived from: the standing ones (明鸡), then the after-win flips."""
     return standing_paying_flips(hand) + tuple(t for r in hand.reveals if r.rule.timing is Timing.AFTER_WIN
                                                for t in r.tiles)
+
+
+def false_win_penalty(hand: HandState, seat: int) -> tuple[int, int, int, int] | None:
+    """What a 诈胡 pays where the region's scorer prices one (大包: 「诈胡等同于输给其他三家」), kept with
+    the hand's other payments beyond its wins (journaled); None where it pays nothing."""
+    settle = getattr(hand.ruleset.scoring, "settle_false_win", None)
+    settled = settle(hand.ruleset, seat, hand.dealer, tuple(hand.ruleset.players)) if settle is not None else None
+    if settled is None:
+        return None
+    hand.facts.extras.append(Extra("false_win", seat, settled.payments, settled.items))
+    return settled.payments
 
 
 def withdraw_key(seat: int) -> KeyMatch:
@@ -171,10 +183,12 @@ class WinCheck:
             await ports.journaled()         # shown only once a restart would know it (血战: the hand goes on)
             ports.screens.prompt(seat, f"{WIN_DONE} {settlement.payments[seat]:+d}")
         else:
+            penalty = false_win_penalty(hand, seat)
             ports.recorder.emit("false_win", seat=seat, tiles=[str(t) for t in laid.concealed],
-                                melds=[str(m) for m in laid.melds], failures=list(verdict.failures))
+                                melds=[str(m) for m in laid.melds], failures=list(verdict.failures),
+                                **({"payments": list(penalty)} if penalty is not None else {}))
             await ports.journaled()
-            ports.screens.prompt(seat, NOT_A_WIN)
+            ports.screens.prompt(seat, NOT_A_WIN if penalty is None else f"{NOT_A_WIN} {penalty[seat]:+d}")
 
     async def _ask_discarder(self, hand: HandState, seat: int, withdraw: KeyMatch | None = None) -> int | None:
         """Who gave the winning tile: 自摸 or a seat.  Only what can be true is offered: not 自摸 to a

@@ -65,7 +65,21 @@ def audit_extras(ruleset: Ruleset, hand: HandLog, start: dict, end: dict, winner
                                      dealer, end)
     found.problems += audit_declared(ruleset, hand, dealer)
     found.problems += [_exchange(ruleset, event) for event in hand.all("exchange") if _exchange(ruleset, event)]
+    for event in hand.all("false_win"):
+        _false_win(ruleset, event, dealer, found)
     return found
+
+
+def _false_win(ruleset: Ruleset, event: dict, dealer: int, found: Extras) -> None:
+    """大包 诈胡: what it pays is the scorer's for that seat (an older recorder's, with no payments, paid nothing)."""
+    settle = getattr(ruleset.scoring, "settle_false_win", None)
+    settled = settle(ruleset, event["seat"], dealer, tuple(ruleset.players)) if settle is not None else None
+    expected = list(settled.payments) if settled is not None else None
+    if "payments" not in event:
+        return                  # nothing paid (a recorder from before stop 45 too): hand_end's sum says if it should
+    if event["payments"] != expected:
+        found.problems.append(f"seat {event['seat']}'s 诈胡 pays {event['payments']}; the rules give {expected}")
+    found.pay(event["payments"])
 
 
 def _exchange(ruleset: Ruleset, event: dict) -> str:

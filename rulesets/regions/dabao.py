@@ -23,6 +23,15 @@ QUE_YI_MEN = HouseOption(
     "off", open_question("§25.1", "开局前需规定是否缺一门 — the table decides before play; off is the plain game"),
     value_labels=(("off", "不须缺门"), ("on", "须缺一门")))
 
+ZHA_HU = HouseOption(
+    "zha_hu", "诈胡 (a false win)",
+    (("pays", "the false claimer pays each other side a hand's chip, the dealer's part doubled; play goes on"),
+     ("nothing", "the claim is refused and nothing is paid")),
+    "pays", open_question("§25.1", "7、诈胡等同于输给其他三家 — it pays, but no amount is stated: read as a plain hand "
+                                   "(1 chip, the unit the text counts in) lost to each of the other three, the dealer's "
+                                   "doubled as every payment; whether the hand then ends is not stated: it goes on"),
+    value_labels=(("pays", "诈胡赔三家"), ("nothing", "诈胡不赔")))
+
 TING = Requirement("ting", "和牌前必须听牌", text("§25.1", "5、和牌前必须听牌"), ready_declared)
 QUE = Requirement("que_yi_men", "至少缺一门",
                   text("§25.1", "3、开局前需规定是否缺一门，即手上不得同时握有万、条、筒三门的牌，至少缺一门。缺一门情况下不可以胡十三幺、七不挨等需要三门的牌"),
@@ -69,9 +78,9 @@ REGION = Region(
     win=Derived(dabao_win, text("§25.1", "5、和牌前必须听牌; 缺一门情况下不可以胡十三幺、七不挨等需要三门的牌"), ("que_yi_men",)),
     scoring=Given(DabaoScorer(), text("§25.1", "杠只有和牌的情况下杠才计入筹码，明杠算一筹，暗杠算两筹; 庄家的筹码翻倍计算; "
                                       "点炮需要包三家的筹码（包括自己）叫做大包。而听牌后打出令别人胡的牌则不需要")),
-    options=(QUE_YI_MEN,),
+    options=(QUE_YI_MEN, ZHA_HU),
     unpriced=(
-        '诈胡 — 「诈胡等同于输给其他三家」 names no amount: a false win is refused and pays nothing',
+        '诈胡 — 「诈胡等同于输给其他三家」 names no amount: house option zha_hu (a hand\'s chip to each other side)',
         'a hand — only the kongs and 跟庄 have values: a hand is 1 chip',
     ),
     notes=(
@@ -85,6 +94,7 @@ REGION = Region(
         "With 缺一门 on, a winning hand lacks a suit and is not one suit plus honours (「这种屁和」 read as any such hand).",
         "A hand is worth 1 chip (not stated) plus the winner's kongs (明 1, 暗 2); each loser pays it, doubled when the "
         "dealer pays or wins; a discarder not in ready_sides pays all three shares (大包). 跟庄 is settled by "
-        "rulesets.scoring.dabao.follow_dealer; 诈胡 has no amount in the text.",
+        "rulesets.scoring.dabao.follow_dealer. 诈胡 (a laid hand the rules refuse) pays each other side 1 chip, "
+        "doubled where the dealer pays or is paid (option zha_hu); play goes on.",
     ),
 )

@@ -10,7 +10,8 @@ What the text gives:
 - 「如果第一圈四个人打出的牌一样叫做跟庄，庄家需给其他人每人一个筹码」: `follow_dealer` settles it apart.
 
 Not stated: what a hand is worth besides its kongs — 1 chip (default, the unit the text counts in).
-诈胡 (「诈胡等同于输给其他三家」) has no amount and is not settled here.
+- 「诈胡等同于输给其他三家」 (house option `zha_hu`): a false claimer pays each other side a plain hand's
+  chip, doubled where the dealer pays or is paid (`settle_false_win`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..hand import Hand, MeldKind, WinContext
-from ..settlement import Item, Settlement, payments_from
+from ..settlement import Item, Settlement, add_payments, payments_from
 from .base import DrawContext
 from .tally import ZERO, dealer_involved, each_loser_pays
 
@@ -78,3 +79,14 @@ class DabaoScorer:
 
     def settle_draw(self, ruleset: Any, context: DrawContext) -> Settlement:
         return Settlement((), 0, ZERO, "chips", ("流庄: kongs count only for a winner; nothing is paid",))
+
+    def settle_false_win(self, ruleset: Any, seat: int, dealer: int, sides: tuple[int, ...]) -> Settlement | None:
+        """「诈胡等同于输给其他三家」: `seat` pays each other side a plain hand's chip, the dealer's doubled
+        (None with zha_hu=nothing)."""
+        if ruleset.option("zha_hu") != "pays":
+            return None
+        parts = [payments_from({seat: BASE_CHIPS * (2 if dealer in (seat, side) else 1)}, side)
+                 for side in sides if side != seat]
+        payments = add_payments(ZERO, *parts)
+        item = Item("zhahu", "诈胡", "zha hu", -payments[seat], "chips")
+        return Settlement((item,), BASE_CHIPS, payments, "chips", ("诈胡等同于输给其他三家",))
