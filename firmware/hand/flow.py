@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Mapping
 from drivers.table_ui import EARLY_KEYS, RESEAT, Key, Panel, Phase, RESTARTED, ROLL_DICE, TAIL_ONLY_ON_KONG_WIN, roll_prompt
 from rulesets.dice import SecondRollerPicksStart, count_seats
-from rulesets.indicators import Effect, Timing
+from rulesets.indicators import Timing
 from rulesets.scoring import DrawContext
 from rulesets.walls import StackPos
 
@@ -383,9 +383,8 @@ class HandFlow:
 
     def _show_public(self, hand: HandState) -> None:
         shown = hand.standing_reveals()
-        made = list(hand.public_wilds())        # and what a standing 明鸡 makes (贵州): players see their 鸡
-        made += [t for r in shown if r.rule.effect is Effect.PAYING for t in r.special if t not in made]
-        self.ports.screens.public_indicators([t.zh for r in shown for t in r.tiles], [t.zh for t in made])
+        self.ports.screens.public_indicators([t.zh for r in shown for t in r.tiles],
+                                             [t.zh for t in hand.public_wilds()])
 
     # -- play ----------------------------------------------------------------------------------------
 
