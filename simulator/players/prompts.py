@@ -143,7 +143,7 @@ def _verdict(state: _Seat, line: str, wins_once: bool = False) -> bool | None:
         return True
     if not state.laid:
         return None          # a result from an earlier win (血流成河), or an earlier 诈胡, is not this one's
-    if line == NOT_A_WIN:
+    if line == NOT_A_WIN or line.startswith(NOT_A_WIN + " "):     # 诈胡, or 诈胡 -4 where it pays (大包)
         return False
     return True if won else None
 

@@ -258,3 +258,18 @@ def test_a_question_shown_with_the_restart_note_is_the_restarted_tables_and_is_a
         stage.line(WON)
         assert await verdict_taken(task) == {SEAT: True}
     run(main())
+
+
+@pytest.mark.parametrize("verdict", [NOT_A_WIN, f"{NOT_A_WIN} -4"])
+def test_a_false_win_ends_the_wait_whether_or_not_it_pays(verdict):
+    """大包's 诈胡 pays (「诈胡等同于输给其他三家」): the line reads 诈胡 -4.  A player who knew only 诈胡
+    took it for an interrupted check and pressed 胡 again and again: a campaign run stalled."""
+    async def main():
+        stage = Stage()
+        stage.show(Phase.WIN_CHECK.value)
+        task = stage.answering()
+        pressed = await stage.laid()
+        stage.line(verdict)
+        assert await verdict_taken(task) == {SEAT: False}
+        assert stage.keys.pressed[SEAT] == pressed                # nothing pressed after it
+    run(main())
