@@ -26,6 +26,7 @@ from rulesets.definition import Ruleset
 from rulesets.dice import exchange_direction_of
 from rulesets.hand import Hand, WinContext, parse_meld
 from rulesets.rounds import RoundContext, SeatShown, judge_round, round_seats
+from rulesets.scoring import false_win_settlement
 from rulesets.scoring.changsha import settle_opening
 from rulesets.scoring.dabao import follow_dealer
 from rulesets.settlement import add_payments
@@ -64,16 +65,32 @@ def audit_extras(ruleset: Ruleset, hand: HandLog, start: dict, end: dict, winner
     found.problems += _special_kongs(ruleset, [e for e in hand.events if e["event"] in ("special_kong", "resumed")],
                                      dealer, end)
     found.problems += audit_declared(ruleset, hand, dealer)
-    found.problems += [_exchange(ruleset, event) for event in hand.all("exchange") if _exchange(ruleset, event)]
+    found.problems += [problem for problem in (_exchange(ruleset, e) for e in hand.all("exchange")) if problem]
     for event in hand.all("false_win"):
         _false_win(ruleset, event, dealer, found)
     return found
 
 
+def moves_on_kong(ruleset: Ruleset) -> bool:
+    """Whether a standing paying indicator turned up for a kong replaces the ones before (贵州
+    ming_ji_kong=move, §13.3 a1) rather than adding to them (add, a2)."""
+    return any(r.on_kong == "move" and r.effect.value == "paying" for r in ruleset.indicators)
+
+
+def standing_paying(indicators: list[dict], moves: bool) -> list[str]:
+    """The paying tiles in force from the indicator events so far, in order (贵州 明鸡, as HandState's
+    `standing_reveals`): one a kong turned up stands beside the others, or (`moves`) in their place."""
+    standing: list[str] = []
+    for event in indicators:
+        if event["timing"] != "after_win" and event["effect"] == "paying" and event["public"]:
+            tiles = list(event["tile"] or ())
+            standing = tiles if moves and event.get("kong") is not None else standing + tiles
+    return standing
+
+
 def _false_win(ruleset: Ruleset, event: dict, dealer: int, found: Extras) -> None:
     """大包 诈胡: what it pays is the scorer's for that seat (an older recorder's, with no payments, paid nothing)."""
-    settle = getattr(ruleset.scoring, "settle_false_win", None)
-    settled = settle(ruleset, event["seat"], dealer, tuple(ruleset.players)) if settle is not None else None
+    settled = false_win_settlement(ruleset, event["seat"], dealer)
     expected = list(settled.payments) if settled is not None else None
     if "payments" not in event:
         return                  # nothing paid (a recorder from before stop 45 too): hand_end's sum says if it should
@@ -199,12 +216,7 @@ def _round(ruleset: Ruleset, event: dict, dealer: int, winners: tuple[int, ...],
     expected_seats = list(round_seats(ruleset, winners))
     if event["seats"] != expected_seats:
         found.problems.append(f"the settlement round asked seats {event['seats']}; the rules ask {expected_seats}")
-    moves = any(r.on_kong == "move" for r in ruleset.indicators)
-    standing: list[str] = []
-    for i in end["indicators"]:
-        if i["timing"] != "after_win" and i["effect"] == "paying" and i["public"]:
-            # 贵州 明鸡 a kong turned up: beside the others (add), or in their place (move)
-            standing = list(i["tile"] or ()) if moves and i.get("kong") is not None else standing + list(i["tile"] or ())
+    standing = standing_paying(end["indicators"], moves_on_kong(ruleset))
     flipped = standing + [t for i in end["indicators"] if i["timing"] == "after_win" for t in i["tile"] or ()]
     if event["flipped"] != flipped:
         found.problems.append(f"the settlement round counts the flips {event['flipped']}; the hand flipped {flipped}")

@@ -25,7 +25,7 @@ from rulesets.settlement import add_payments
 from rulesets.tiles import Tile
 
 from ..hand.win_facts import is_first_turn, win_context_from_json
-from .audit_extras import audit_extras
+from .audit_extras import audit_extras, moves_on_kong, standing_paying
 from .stream import HandLog
 
 
@@ -41,7 +41,7 @@ class LogFacts:
     public_wilds: list[str] = field(default_factory=list)
     bao: dict | None = None                  # the 宝 in force: the last on_ready indicator, until its tile is taken
     flips: list[str] | None = field(default_factory=list)   # after-win flips since the last judged win (None: hidden)
-    standing: list[str] = field(default_factory=list)        # paying tiles turned up before any win (贵州 明鸡)
+    indicators: list[dict] = field(default_factory=list)     # the indicator events seen (贵州 明鸡: `standing`)
     kong_moves: bool = False                 # a 明鸡 turned up for a kong replaces those before (ming_ji_kong=move)
     wins: list[dict] = field(default_factory=list)
     draws: int = 0                           # draws since the deal (HandState.draws_after_deal)
@@ -106,10 +106,7 @@ class LogFacts:
     def _indicator(self, event: dict) -> None:
         if event["timing"] == "after_win" and not event.get("journaled"):
             self.flips = None if self.flips is None or event["tile"] is None else self.flips + event["tile"]
-        elif event["timing"] != "after_win" and event["effect"] == "paying" and event["public"]:
-            # 贵州 明鸡: every win's 鸡 count it; one a kong turned up counts beside it, or (move) alone
-            moved = self.kong_moves and event.get("kong") is not None
-            self.standing = list(event["tile"] or []) if moved else self.standing + (event["tile"] or [])
+        self.indicators.append(event)
         if event["timing"] == "on_ready":
             self.bao = event
         if event["public"] and event["effect"] == "wild":
@@ -119,12 +116,6 @@ class LogFacts:
         seats = sorted(set(self.kongs) | set(self.special_kongs))
         return [[seat, sum(1 for c in self.kongs.get(seat, ()) if not c) + self.special_kongs.get(seat, 0),
                  sum(1 for c in self.kongs.get(seat, ()) if c)] for seat in seats]
-
-
-def moves_on_kong(ruleset: Ruleset) -> bool:
-    """Whether a standing paying indicator turned up for a kong replaces the ones before (贵州
-    ming_ji_kong=move, §13.3 a1) rather than adding to them (add, a2)."""
-    return any(r.on_kong == "move" and r.effect.value == "paying" for r in ruleset.indicators)
 
 
 def audit_wins(ruleset: Ruleset, hand: HandLog, start: dict, end: dict) -> list[str]:
@@ -228,7 +219,8 @@ def _facts_disagree(ruleset: Ruleset, start: dict, end: dict, win: dict, context
         ("extra.fa_shown", recorded_extra.get("fa_shown"), len(win["flowers"])),
     ]
     if facts.flips is not None:
-        shown.append(("flipped", [str(t) for t in context.flipped], facts.standing + facts.flips))
+        shown.append(("flipped", [str(t) for t in context.flipped],
+                      standing_paying(facts.indicators, facts.kong_moves) + facts.flips))
     shown.append(("prevailing_wind", str(context.prevailing_wind), "1z"))     # the table does not track it: 东
     if "repeats" in start:
         shown.append(("consecutive_dealer", context.consecutive_dealer, start["repeats"]))
