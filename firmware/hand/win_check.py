@@ -17,6 +17,7 @@ from drivers.table_ui import (ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN,
 from rulesets.hand import Hand, HandError, WinContext
 from rulesets.indicators import Effect, Timing
 from rulesets.judging import HandResult, evaluate_hand
+from rulesets.scoring import false_win_settlement
 from rulesets.tiles import Tile
 from rulesets.winrules import Verdict
 
@@ -52,8 +53,7 @@ def paying_flips(hand: HandState) -> tuple[Tile, ...]:
 def false_win_penalty(hand: HandState, seat: int) -> tuple[int, int, int, int] | None:
     """What a 诈胡 pays where the region's scorer prices one (大包: 「诈胡等同于输给其他三家」), kept with
     the hand's other payments beyond its wins (journaled); None where it pays nothing."""
-    settle = getattr(hand.ruleset.scoring, "settle_false_win", None)
-    settled = settle(hand.ruleset, seat, hand.dealer, tuple(hand.ruleset.players)) if settle is not None else None
+    settled = false_win_settlement(hand.ruleset, seat, hand.dealer)
     if settled is None:
         return None
     hand.facts.extras.append(Extra("false_win", seat, settled.payments, settled.items))

@@ -5,6 +5,6 @@ A scorer is a small object with `settle(ruleset, hand, verdict, context) -> Sett
 with its provenance; regions whose text gives no values use `FlatScorer`, which is honest about it.
 """
 
-from .base import DrawContext, FlatScorer, Scorer, discard_or_all_pay
+from .base import DrawContext, FlatScorer, Scorer, discard_or_all_pay, false_win_settlement
 
-__all__ = ["DrawContext", "FlatScorer", "Scorer", "discard_or_all_pay"]
+__all__ = ["DrawContext", "FlatScorer", "Scorer", "discard_or_all_pay", "false_win_settlement"]

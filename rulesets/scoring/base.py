@@ -36,6 +36,13 @@ class Scorer(Protocol):
     def settle_draw(self, ruleset: Any, context: DrawContext) -> Settlement: ...
 
 
+def false_win_settlement(ruleset: Any, seat: int, dealer: int) -> Settlement | None:
+    """What a 诈胡 by `seat` pays, where the region's scorer prices one (`settle_false_win`: 大包
+    「诈胡等同于输给其他三家」); None where it pays nothing.  The table and the audit both ask here."""
+    settle = getattr(ruleset.scoring, "settle_false_win", None)
+    return settle(ruleset, seat, dealer, tuple(ruleset.players)) if settle is not None else None
+
+
 def readings(verdict: "Verdict") -> tuple["WinShape", ...]:
     """The readings a scorer may price: every legal one (or the one judged)."""
     return verdict.legal_readings or ((verdict.shape,) if verdict.shape else ())
