@@ -24,7 +24,7 @@ from typing import TextIO
 from drivers.await_chain import tasks_waiting
 from drivers.errors import BoardIncompatible, DriverError, PortBusy
 from firmware.config import TableConfig
-from firmware.faults import SetRejected, board_incompatible
+from firmware.faults import FaultCode, LatchedFault, SetRejected, board_incompatible
 from firmware.logs import DEFAULT_LEVEL, LEVELS, configured
 from firmware.panel import Settings
 from firmware.service import ServiceNotifier
@@ -34,7 +34,7 @@ from .cmd_rules import load_ruleset
 from .errors import UserError
 from .files import CardFull, TableBusy, database_trouble, ensure_dir, open_database, open_events, require_enrolled, state_dir, table_config
 from .sim_args import check_speed, simulator_faults
-from .starting import show_as_it_exits, show_cannot_start, shown_until_room
+from .starting import show_as_it_exits, shown_until_room
 from .table_lock import table_held
 
 log = logging.getLogger(__name__)
@@ -186,10 +186,16 @@ def _shown_if_it_cannot_start(config: TableConfig, early: _EarlyStop):
     except (CardFull, TableBusy):
         raise
     except UserError as error:
-        if config.devices is not None and config.devices.display is not None:
-            devices, why = config.devices, str(error)     # (a lambda must not hold the except's name)
-            _run_loop(early, lambda: show_cannot_start(devices, why))
+        _shown_as_it_exits(config, early, LatchedFault(FaultCode.CANNOT_START, 0, str(error), "controller"))
         raise
+
+
+def _shown_as_it_exits(config: TableConfig, early: _EarlyStop, fault: LatchedFault) -> None:
+    """`fault` on a real table's display as the run exits (E25, E26): the people at the table see why
+    it does not play.  A table with no display named is left to the log."""
+    if config.devices is not None and config.devices.display is not None:
+        devices = config.devices
+        _run_loop(early, lambda: show_as_it_exits(devices, fault))
 
 
 def _run_configured(args: argparse.Namespace, config: TableConfig, early: _EarlyStop) -> int:
@@ -222,9 +228,8 @@ def _run_configured(args: argparse.Namespace, config: TableConfig, early: _Early
         return 2
     except DriverError as error:
         print(f"mahjong-table: the table stopped: {error}", file=sys.stderr)
-        if isinstance(error, BoardIncompatible) and config.devices is not None and config.devices.display is not None:
-            devices, fault = config.devices, board_incompatible(error)   # a lambda must not hold the except's name
-            _run_loop(early, lambda: show_as_it_exits(devices, fault))
+        if isinstance(error, BoardIncompatible):
+            _shown_as_it_exits(config, early, board_incompatible(error))
         return 1
     except KeyboardInterrupt:
         return 130

@@ -4,7 +4,7 @@ the technician look first (the log and the unit's STATUS say it in English):
 - a card too full to open the table's files: E24 until there is room (`shown_until_room`, which
   also waits so where there is no display), the run then starting by itself (cmd_run);
 - anything else a person must fix before the table can start (nothing enrolled, a damaged ledger,
-  another controller holding it): E25 `无法启动`, shown as the run exits (`show_cannot_start`);
+  another controller holding it): E25 `无法启动`, shown as the run exits (`show_as_it_exits`);
   systemd starts it again, and it shows it again, until the cause is gone;
 - a board this controller cannot work with (another board on its port, another protocol version,
   events that do not decode), found at the start or during play: E26 `主板通信不兼容`, shown as the
@@ -44,14 +44,10 @@ async def shown_until_room(folder: Path, devices: DeviceConfig | None, service: 
             screen.repaint(("fault",))
 
 
-async def show_cannot_start(devices: DeviceConfig, why: str) -> None:
-    """E25 on the display, left there as the run exits (the display keeps its page)."""
-    await show_as_it_exits(devices, LatchedFault(FaultCode.CANNOT_START, 0, why, "controller"))
-
-
 async def show_as_it_exits(devices: DeviceConfig, fault: LatchedFault) -> None:
-    """`fault` on the display, left there as the run exits: E25, or E26 for a board this controller
-    cannot work with (at the start, or later: the run's own display is closed by then)."""
+    """`fault` on the display, left there as the run exits (the display keeps its page): E25, or E26
+    for a board this controller cannot work with (at the start, or later: the run's own display is
+    closed by then)."""
     async with _fault_shown(devices, fault) as screen:
         await screen.answered(ANSWER_SECONDS)
 
