@@ -37,7 +37,8 @@ from .build.registry import TileRegistry
 from .devices import Devices
 from .display_watch import DisplayWatch
 from .fault_desk import FaultDesk
-from .faults import ControllerFailure, FaultLatch, LatchedFault, SetRejected, board_fault_message, board_incompatible
+from .faults import (BOARDS, ControllerFailure, FaultLatch, LatchedFault, SetRejected, board_fault_message,
+                     board_incompatible)
 from .front import TableFront
 from .guarded_tasks import GuardedTasks
 from .hand.ports import HandListener, HandPorts, KeyQueue, Press, pressed, record_dropped
@@ -220,7 +221,7 @@ class TableController:
         the host) is cleared at once; any other latched fault still waits for a person (who clears
         these with it)."""
         ours = {(FaultCode.HOST_LOST, 0), (FaultCode.EMERGENCY_STOP, 0)}
-        board_faults = [f for f in self.faults.latched() if f.source in ("motor", "rfid")]
+        board_faults = [f for f in self.faults.latched() if f.source in BOARDS]
         if board_faults and all((f.code, f.unit) in ours for f in board_faults):
             # a board whose link is down is cleared when it is back (its own episode ends here too):
             # waiting for it would hold the other board's events
