@@ -16,14 +16,14 @@ import random
 import pytest
 
 from rulesets.hand import Hand, WinContext
-from rulesets.judging import evaluate_hand, stand_ins_for
+from rulesets.judging import evaluate_hand
 from rulesets.regions import get_region
 from rulesets.scoring.luoshan import DEFAULT, Readings, hand_value, value_of_views
 from rulesets.tiles import Tile
-from rulesets.winrules import Judged, make_evaluator, melds_needed
+from rulesets.winrules import Judged
 
 from tests.hands.test_luoshan_scoring import key_views
-from tests.rulesets.reading_cases import make_case
+from tests.rulesets.reading_cases import readings_of_cases
 from tests.rulesets.test_reading_classes import _check
 
 OPTIONS = {"rounding": "before", "pinghu_threshold": "exempt", "zimo_anke": "every", "chong_ke": "anke",
@@ -126,20 +126,13 @@ def test_value_of_views_equals_hand_value_under_the_options(options):
     """The fast path's 和数 (`value_of_views`) is every reading's `hand_value` under each option."""
     ruleset = get_region("luoshan").resolve(options)
     readings_ = ruleset.scoring.readings
-    rng = random.Random(f"luoshan-options-{sorted(options.items())}")
-    checked = values = 0
-    while checked < 60:
-        case = make_case(rng, ruleset, rng.randint(0, 4))
-        if case is None:
-            continue
-        hand, context = case.hand, case.context
-        evaluator = make_evaluator(ruleset.win, context.wilds, stand_ins_for(ruleset, context.wilds))
-        for shape in evaluator.decompositions(hand.concealed, melds_needed(ruleset.hand_size, hand), context.win_tile):
-            judged = Judged(hand, shape, context, frozenset(context.wilds))
-            assert value_of_views(key_views(shape, context), hand, context, readings_) == \
-                hand_value(judged, readings_)[0], (hand, shape, context)
-            assert ruleset.scoring.key_of_views(key_views(shape, context), hand, context) == \
-                ruleset.scoring.reading_key(judged)
-            values += 1
-        checked += 1
+    values = 0
+    for hand, shape, context in readings_of_cases(random.Random(f"luoshan-options-{sorted(options.items())}"),
+                                                  ruleset, 60):
+        judged = Judged(hand, shape, context, frozenset(context.wilds))
+        assert value_of_views(key_views(shape, context), hand, context, readings_) == \
+            hand_value(judged, readings_)[0], (hand, shape, context)
+        assert ruleset.scoring.key_of_views(key_views(shape, context), hand, context) == \
+            ruleset.scoring.reading_key(judged)
+        values += 1
     assert values > 300

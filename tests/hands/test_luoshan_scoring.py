@@ -69,27 +69,17 @@ def test_the_value_worked_out_from_group_views_equals_the_value_of_every_reading
     builds the best only: on seeded hands (0-4 财神, declared melds, self-drawn and on a discard)
     every reading's `hand_value` equals the value of its groups' views."""
     import random
-    from rulesets.judging import stand_ins_for
     from rulesets.scoring.luoshan import hand_value, value_of_views
-    from rulesets.winrules import Judged, make_evaluator, melds_needed
-    from tests.rulesets.reading_cases import make_case
-    rng = random.Random(31)
-    checked = values = 0
+    from rulesets.winrules import Judged
+    from tests.rulesets.reading_cases import readings_of_cases
+    values = 0
     seen_values = set()
-    while checked < 150:
-        case = make_case(rng, LUOSHAN, rng.randint(0, 4))
-        if case is None:
-            continue
-        hand, context = case.hand, case.context
-        evaluator = make_evaluator(LUOSHAN.win, context.wilds, stand_ins_for(LUOSHAN, context.wilds))
-        readings = evaluator.decompositions(hand.concealed, melds_needed(LUOSHAN.hand_size, hand), context.win_tile)
-        for shape in readings:
-            views = key_views(shape, context)
-            judged = Judged(hand, shape, context, frozenset(context.wilds))
-            assert value_of_views(views, hand, context) == hand_value(judged)[0], (hand, shape, context)
-            seen_values.add(hand_value(judged)[0])
-            values += 1
-        checked += 1
+    for hand, shape, context in readings_of_cases(random.Random(31), LUOSHAN, 150):
+        views = key_views(shape, context)
+        judged = Judged(hand, shape, context, frozenset(context.wilds))
+        assert value_of_views(views, hand, context) == hand_value(judged)[0], (hand, shape, context)
+        seen_values.add(hand_value(judged)[0])
+        values += 1
     assert values > 1000 and len(seen_values) > 10      # many readings, many different values
 
 

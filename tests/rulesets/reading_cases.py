@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterator
 
 from rulesets.definition import Ruleset
 from rulesets.hand import Hand, Meld, MeldKind, WinContext
 from rulesets.indicators import Effect
 from rulesets.tiles import Tile
+
+if TYPE_CHECKING:
+    from rulesets.winning import WinShape
 
 
 @dataclass(frozen=True)
@@ -114,3 +118,19 @@ def _context(rng: random.Random, ruleset: Ruleset, hand: Hand, wilds: tuple[Tile
         ready_declared=ready, kong_replacement=discarder is None and rng.random() < 0.15,
         last_tile=rng.random() < 0.1, bao_hit=discarder is None and ready and rng.random() < 0.2,
         consecutive_dealer=rng.choice((0, 0, 1, 2)), wilds=wilds, extra=extra)
+
+
+def readings_of_cases(rng: random.Random, ruleset: Ruleset, cases: int) -> Iterator[tuple[Hand, "WinShape", WinContext]]:
+    """Every reading of `cases` seeded hands with 0–4 wilds (`make_case`), hand by hand."""
+    from rulesets.judging import stand_ins_for
+    from rulesets.winrules import make_evaluator, melds_needed
+    made = 0
+    while made < cases:
+        case = make_case(rng, ruleset, rng.randint(0, 4))
+        if case is None:
+            continue
+        hand, context = case.hand, case.context
+        evaluator = make_evaluator(ruleset.win, context.wilds, stand_ins_for(ruleset, context.wilds))
+        for shape in evaluator.decompositions(hand.concealed, melds_needed(ruleset.hand_size, hand), context.win_tile):
+            yield hand, shape, context
+        made += 1
