@@ -302,6 +302,7 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
     dealer = hand.start.event["dealer"]                   # type: ignore[index]
     kong_reveals: set[int] = set()                          # the kongs a 明鸡 was turned up for
     kongs_in_play: int | None = None                        # the kongs made before the first win
+    short_by_flowers = 0    # reserved tiles gone to a flower's replacement owed as the live wall ran out
     for event in hand.events:
         if event["event"] == "win" and kongs_in_play is None:
             kongs_in_play = kongs
@@ -353,6 +354,8 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
         if event["reason"] == "kong":
             kongs += 1
         count = wall_count(ruleset.reserve, ring.tile_count, head, tail, kongs)
+        if event["reason"] == "flower":     # a flower's replacement is owed even out of the reserve
+            short_by_flowers = max(short_by_flowers, count.reserved - count.remaining)
         if (count.live, count.reserved_full_stacks, kongs) != (event["live"], event["reserve"], event["kongs"]):
             miscounted.append(f"take {len(taken)}: live/reserve/kongs {event['live']}/{event['reserve']}/{event['kongs']} "
                               f"should be {count.live}/{count.reserved_full_stacks}/{kongs}")
@@ -365,8 +368,9 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
     if exhausted is not None:
         if count.live != 0 or exhausted["remaining"] != count.remaining:
             problems.append(f"荒庄 at the wrong tile: {count.live} live tiles were left ({count.remaining} remaining)")
-        if exhausted["remaining"] != count.reserved and ruleset.reserve.name != "none":
-            problems.append(f"荒庄 with {exhausted['remaining']} tiles left; the reserve holds {count.reserved}")
+        if exhausted["remaining"] != count.reserved - short_by_flowers and ruleset.reserve.name != "none":
+            problems.append(f"荒庄 with {exhausted['remaining']} tiles left; the reserve holds {count.reserved}"
+                            + (f", less {short_by_flowers} a flower's replacement took" if short_by_flowers else ""))
     return problems, count.live
 
 
