@@ -7,6 +7,7 @@ The two parts of the file conflict on flowers, on 吃 and on several winners; ea
 from ..definition import Flowers, HouseOption, Play, Region
 from ..indicators import AfterWinFlips, Derivation, Effect, IndicatorRule, Timing
 from ..provenance import Derived, Given, choice, open_question, research, text
+from ..reserve import FixedTiles, NoReserve, ReservePolicy
 from ..rotation import RotationRule
 from ..scoring.guangdong import JihuScorer
 from ..tilesets import SET_136, SET_144
@@ -62,6 +63,13 @@ def _horses(options) -> tuple[IndicatorRule, ...]:
 
 DEAD_WALL = dead_wall("not stated (§7.4)")
 
+
+def _reserve(options) -> ReservePolicy:
+    """The house's dead wall; with none, the horse tiles stay at the tail (「买马」 draws them after the win)."""
+    chosen, _ = DEAD_WALL.choice.resolve(options)
+    horses = int(options["horses"])
+    return FixedTiles(horses) if horses and isinstance(chosen, NoReserve) else chosen
+
 REGION = Region(
     id="guangdong_jihu",
     name="广东鸡胡",
@@ -82,7 +90,10 @@ REGION = Region(
     dice=DEFAULT_DICE,
     indicators=Derived(_horses, text("§7.3", "买马是玩家买哪家赢…庄家为1，逆时针算起，马的牌数是多少，进行计算，算到哪家那哪家就是你买到的人"),
                        ("horses",)),
-    reserve=DEAD_WALL.choice,
+    reserve=Derived(_reserve, research("§3.14", "a dead wall is not stated (§7.4): none by default, 7 stacks by option; "
+                                               "广东 买马 keeps the N horse tiles at the tail, so with horses and no dead wall "
+                                               "the hand is 荒庄 when N tiles remain (seven stacks hold them already)"),
+                    ("dead_wall", "horses")),
     replacement=TAIL_REPLACEMENT,
     rotation=with_yipao_dealer(Given(RotationRule("keep", "next", "keep", "nearest_winner"),
                    text("§7.5", "如果庄家胡牌或和牌（流局）则下盘依然由该庄家做庄。2、如果非庄家胡牌则下一盘由庄家的下家玩家做庄"))),
@@ -102,7 +113,9 @@ REGION = Region(
     options=(FLOWER_SET, HORSES, CHI, MULTI_WIN, STAKES, BAOHE, DEAD_WALL.option, YIPAO_DEALER),
     notes=(
         "First dealer: 「第一盘庄家由系统随机分配风位，东风位玩家为庄家」 (§7.5).",
-        "Where the horses come from is not stated (「看你拿到的麻将」): from the tail after the win (RESEARCH.md §3.10).",
+        "Where the horses come from is not stated (「看你拿到的麻将」): from the tail after the win (RESEARCH.md §3.10). "
+        "With no dead wall the horse tiles are kept (RESEARCH.md §3.14): 荒庄 when N tiles remain; a flower drawn as the "
+        "last live tile is still replaced from the tail, out of them, and that hand buys one horse fewer.",
         "Shapes: the standard hand and 十三幺 (the ladder's top); no requirement is stated (相公 hands have the wrong count and never complete).",
         "The ladder 鸡胡、杂色、清一色、大哥、十三幺 has no numbers: Cantonese 番 by default (杂色 3, 碰碰胡 3, 清一色 7, 大三元 8, "
         "added; 鸡胡 0); 「大哥」 is not identified and not priced; 十三幺 and 大四喜 are special hands: 13 番, above the 爆和 cap (§6), alone.",
