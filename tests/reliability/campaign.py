@@ -14,8 +14,9 @@ or mid-hand, wherever it falls), or kills the controller with SIGKILL and starts
   sound (a recorder cut by SIGKILL is a note, not a problem, when the ledger confirms its hands);
 - stalls: a controller that stopped making progress for `STALL_S` (a silent hang) — must be 0.
 
-`python -m tests.reliability.campaign [--regions a,b,…] [--hands N] [--seed S]` prints the figures
-(docs/reliability.md keeps them); the tests run a short campaign by default and the full one under
+`python -m tests.reliability.campaign [--regions a,b,…] [--hands N] [--seed S] [--option KEY=VALUE …]`
+prints the figures (docs/reliability.md keeps them); `--option` sets a house option for the controller
+and the simulated players alike.  The tests run a short campaign by default and the full one under
 `-m soak`.
 """
 
@@ -179,9 +180,10 @@ def _fill(ballast: Path) -> None:
 class Controller:
     """`mahjong-table run --config` as a child process, started and killed at will."""
 
-    def __init__(self, config: Path, ruleset: str, log: Path) -> None:
+    def __init__(self, config: Path, ruleset: str, log: Path, options: tuple[str, ...] = ()) -> None:
         self.config = config
         self.ruleset = ruleset
+        self.options = options          # house options, KEY=VALUE
         self.log = log
         self.process: subprocess.Popen | None = None
         self.exits: list[int] = []
@@ -192,7 +194,8 @@ class Controller:
         env = {**_child_env(), "MAHJONG_TABLE_CONFIG": ""}
         with self.log.open("ab") as out:
             self.process = subprocess.Popen([sys.executable, "-m", "firmware", "run", "--config", str(self.config),
-                                             "--ruleset", self.ruleset], stdout=out, stderr=subprocess.STDOUT,
+                                             "--ruleset", self.ruleset, *_option_args(self.options)],
+                                            stdout=out, stderr=subprocess.STDOUT,
                                             stdin=subprocess.DEVNULL, env=env, cwd=self.config.parent)
 
     def kill(self) -> None:
@@ -346,14 +349,15 @@ class Progress:
 
 
 async def run_region(region: str, hands: int, seed: int, folder: Path, every: int = 2,
-                     kinds: tuple[str, ...] = DISRUPTIONS, faults: tuple[str, ...] = WIRE_NOISE) -> RegionFigures:
+                     kinds: tuple[str, ...] = DISRUPTIONS, faults: tuple[str, ...] = WIRE_NOISE,
+                     options: tuple[str, ...] = ()) -> RegionFigures:
     """Play `hands` hands of `region` (settled or voided, in the ledger) under disruptions."""
     figures = RegionFigures(region)
     schedule = Schedule(random.Random(f"{region}/{seed}/campaign"), every, kinds)
     folder.mkdir(parents=True, exist_ok=True)
     card = Card.make(card_of(folder), "fill" in kinds)
     try:
-        await _play_region(region, hands, seed, folder, card, schedule, figures, faults)
+        await _play_region(region, hands, seed, folder, card, schedule, figures, faults, options)
     finally:
         card.release(folder / "card-kept")
     _books(folder, figures)
@@ -361,12 +365,12 @@ async def run_region(region: str, hands: int, seed: int, folder: Path, every: in
 
 
 async def _play_region(region: str, hands: int, seed: int, folder: Path, card: Card, schedule: Schedule,
-                       figures: RegionFigures, faults: tuple[str, ...]) -> None:
-    args = ("--seed", str(seed), "--speed", "0", "--ruleset", region, "--players-seed", str(seed),
+                       figures: RegionFigures, faults: tuple[str, ...], options: tuple[str, ...] = ()) -> None:
+    args = ("--seed", str(seed), "--speed", "0", "--ruleset", region, "--players-seed", str(seed), *_option_args(options),
             "--listen", f"pty:{folder / 'ports'}", *(item for fault in faults for item in ("--fault", fault)))
     async with SimulatorProcess(*args, env=_child_env()) as sim:
         await enroll_from(sim, folder)
-        controller = Controller(write_config(folder, sim.endpoints), region, folder / "controller.log")
+        controller = Controller(write_config(folder, sim.endpoints), region, folder / "controller.log", options)
         progress = Progress(card.path / "table.db", controller, figures)
         try:
             controller.start()
@@ -592,8 +596,14 @@ def _still_open(db: Path, number: int) -> bool:
 
 
 async def campaign(regions: list[str], hands: int, seed: int, folder: Path, every: int = 2,
-                   kinds: tuple[str, ...] = DISRUPTIONS, faults: tuple[str, ...] = WIRE_NOISE) -> list[RegionFigures]:
-    return [await run_region(region, hands, seed, folder / region, every, kinds, faults) for region in regions]
+                   kinds: tuple[str, ...] = DISRUPTIONS, faults: tuple[str, ...] = WIRE_NOISE,
+                   options: tuple[str, ...] = ()) -> list[RegionFigures]:
+    return [await run_region(region, hands, seed, folder / region, every, kinds, faults, options) for region in regions]
+
+
+def _option_args(options: tuple[str, ...]) -> tuple[str, ...]:
+    """House options as the simulator's players and the controller both take them: `--option KEY=VALUE`."""
+    return tuple(item for option in options for item in ("--option", option))
 
 
 def report(results: list[RegionFigures]) -> str:
@@ -642,6 +652,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--faults", default=",".join(WIRE_NOISE),
                         help="the simulator's faults all through, comma-separated `--fault` items of `mahjong-table "
                              f"sim` (default {','.join(WIRE_NOISE)}; e.g. add missed_read=0.02,foreign_tag=0.01)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a house option for every region played (repeatable), e.g. dead_wall=7_stacks")
     args = parser.parse_args(argv)
     kinds = tuple(args.kinds.split(","))
     faults = tuple(f for f in args.faults.split(",") if f)
@@ -660,7 +672,8 @@ def main(argv: list[str] | None = None) -> int:
     if earlier:    # an earlier run's registry, ledger and recorders would be counted in this one's books
         parser.error(f"{', '.join(earlier)} holds an earlier run: pass another --folder, or remove it")
     print(f"campaign folder: {folder}", flush=True)
-    results = asyncio.run(campaign(regions, args.hands, args.seed, folder, args.every, kinds=kinds, faults=faults))
+    results = asyncio.run(campaign(regions, args.hands, args.seed, folder, args.every, kinds=kinds, faults=faults,
+                                   options=tuple(args.option)))
     print(report(results))
     for r in results:
         for problem in (r.audit + r.ledger_differs + r.pages + r.controller_errors + [f"stall: {v}" for v in r.stall_views]
