@@ -11,6 +11,7 @@ from rulesets.regions import get_region
 from simulator import parse_faults
 from simulator.table import SimulatedTable
 from tests.asyncio_support import run
+from tests.busy_machine import LINK_EPISODE_CODES
 from drivers.table_ui import ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, WIN_FROM
 from tests.firmware.scripted_players import DealerWins, WallWalker
 from rulesets.tiles import parse_tiles
@@ -50,7 +51,7 @@ def test_a_jammed_lane_latches_until_acknowledged_then_the_build_resumes():
         pages.append(("after", table.display.page, None))
 
     log = run(play("sichuan", 3, 1, ("jam=1:10",), technician), timeout=120)
-    faults = [e for e in log if e["event"] == "fault"]
+    faults = [e for e in log if e["event"] == "fault" and e["code"] not in LINK_EPISODE_CODES]
     assert pages == [("before 确认", "fault", "E01"), ("pressed", None, None), ("after", "main", None)]
     assert faults and faults[0]["code"] == "E01" and faults[0]["latched"]
     assert audit_events(log) == [] and any(e["event"] == "hand_end" for e in log)

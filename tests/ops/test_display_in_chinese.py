@@ -16,6 +16,7 @@ from rulesets.tilesets import SET_136
 from simulator import parse_faults
 from simulator.table import SimulatedTable
 from tests.asyncio_support import run
+from tests.busy_machine import LINK_EPISODE_CODES
 from tests.firmware.scripted_players import WallWalker
 from tests.firmware.test_set_check import waiting_for_a_person
 
@@ -100,7 +101,8 @@ def test_a_wrong_tile_set_is_one_fault_named_as_such_in_both_languages():
     assert page["t_text"] == "牌组有误：牌桌有136张牌，四川用108张：请取出字牌"
     check = next(e for e in events if e["event"] == "set_check")
     assert check["problems"] == ["this table holds 136 tiles; 四川 plays 108: take out the 字牌"]
-    faults = {e["message"] for e in events if e["event"] == "fault" and e["code"] != "E16"}   # E16: the stop at the end
+    faults = {e["message"] for e in events                 # E16: the stop at the end; E23/E13: a busy machine's
+              if e["event"] == "fault" and e["code"] != "E16" and e["code"] not in LINK_EPISODE_CODES}
     assert faults == {"this table holds 136 tiles; 四川 plays 108: take out the 字牌"}
     assert not any(e["event"] == "hand_start" for e in events)
 
