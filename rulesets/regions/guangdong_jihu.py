@@ -4,9 +4,11 @@
 The two parts of the file conflict on flowers, on 吃 and on several winners; each is a house option.
 """
 
+from dataclasses import replace
+
 from ..definition import Flowers, HouseOption, Play, Region
 from ..indicators import AfterWinFlips, Derivation, Effect, IndicatorRule, Timing
-from ..provenance import Derived, Given, choice, open_question, research, text
+from ..provenance import Derived, Given, choice, default, open_question, research, text
 from ..reserve import FixedTiles, NoReserve, ReservePolicy
 from ..rotation import RotationRule
 from ..scoring.guangdong import JihuScorer
@@ -62,6 +64,11 @@ def _horses(options) -> tuple[IndicatorRule, ...]:
 
 
 DEAD_WALL = dead_wall("not stated (§7.4)")
+DEAD_WALL_OPTION = replace(DEAD_WALL.option, choices=(
+    ("none", "no dead wall: drawn to the last tile, or to the horse tiles with 买马"),
+    ("7_stacks", "keep the last 7 stacks (留7墩, as 长春 §1.4 without its kong rule); the horses lie within them")),
+    source=default("a dead wall is not stated (§7.4); without one the hand is drawn to the last tile, or with 买马 "
+                   "to the horse tiles, which stay at the tail (RESEARCH.md §3.14)"))
 
 
 def _reserve(options) -> ReservePolicy:
@@ -110,7 +117,7 @@ REGION = Region(
                    text("§7.3, §7.7", "有时候有些玩家还有买马这个玩法; 杠上开花包杠"), ("horses",)),
     win=Given(WinRules(Shapes(thirteen_orphans=True)), text("§7.6", "胡法分（由小到大）：鸡胡、杂色、清一色、大哥、十三幺")),
     scoring=Given(JihuScorer(), text("§7.7", "第一个数是指花多少，第二个数是共杠或者暗杠是多少，第三个数是指最小的鸡胡是多少。其他胡法就是按倍数计算")),
-    options=(FLOWER_SET, HORSES, CHI, MULTI_WIN, STAKES, BAOHE, DEAD_WALL.option, YIPAO_DEALER),
+    options=(FLOWER_SET, HORSES, CHI, MULTI_WIN, STAKES, BAOHE, DEAD_WALL_OPTION, YIPAO_DEALER),
     notes=(
         "First dealer: 「第一盘庄家由系统随机分配风位，东风位玩家为庄家」 (§7.5).",
         "Where the horses come from is not stated (「看你拿到的麻将」): from the tail after the win (RESEARCH.md §3.10). "
