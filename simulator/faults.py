@@ -20,6 +20,7 @@ WIRE_FAULTS = ("corrupt", "drop", "duplicate", "delay")
 READ_FAULTS = ("missed_read", "doubled_read", "foreign_tag")
 PANEL_FAULTS = ("key_bounce",)
 TILE_FAULTS = {"missing_tile": "missing_tiles", "extra_tile": "extra_tiles", "duplicate_tag": "duplicate_tags"}
+DEVICE_FAULTS = (*WIRE_FAULTS, "silent", "reset")      # the only faults a DEVICE: prefix may name
 FAULT_NAMES = (*WIRE_FAULTS, "silent", "reset", "jam", "hatch_open", "overcurrent", "overtemp",
                "dice_stall", *READ_FAULTS, *PANEL_FAULTS, *TILE_FAULTS)
 
@@ -94,7 +95,8 @@ def read_fault(text: str, *, clearing: bool = False) -> FaultItem:
     """Read one item; `clearing` allows leaving out a value (clear every lane, motor, …)."""
     spec = text.strip()
     devices: tuple[str, ...] = FRAMED
-    if ":" in spec.split("=", 1)[0]:
+    prefixed = ":" in spec.split("=", 1)[0]
+    if prefixed:
         device, spec = spec.split(":", 1)
         if device not in DEVICES:
             raise ValueError(f"unknown device {device!r} in fault {text!r}; devices: {', '.join(DEVICES)}")
@@ -103,6 +105,9 @@ def read_fault(text: str, *, clearing: bool = False) -> FaultItem:
     name = name.strip().replace("-", "_")
     if name not in FAULT_NAMES:
         raise ValueError(f"unknown fault {text!r}; {FAULT_HELP}")
+    if prefixed and name not in DEVICE_FAULTS:
+        raise ValueError(f"fault {text!r}: {name} takes no DEVICE (only {', '.join(DEVICE_FAULTS)} do); "
+                         f"write it without {devices[0] + ':'!r}")
     if clearing and not has_value:
         return FaultItem(name, devices, None)
     try:
@@ -119,14 +124,11 @@ def _value(name: str, text: str | None) -> float | int | tuple[int, int] | None:
         return _positive(text or "")
     if name == "jam":
         lane, _, pushes = (text or "").partition(":")
-        return (_lane(lane), int(pushes) if pushes else 0)
+        return (_lane(lane), _count(pushes, "PUSHES") if pushes else 0)
     if name == "overcurrent":
         return _motor(text or "")
     if name in TILE_FAULTS:
-        count = 1 if text is None else int(text)
-        if count < 0:
-            raise ValueError("a count is 0 or more")
-        return count
+        return 1 if text is None else _count(text, "N")
     if text is not None:
         raise ValueError(f"{name} takes no value")
     return None
@@ -189,22 +191,36 @@ def _forget(units: dict[int, int] | set[int], unit: object) -> None:
         units.discard(unit)  # type: ignore[arg-type]
 
 
+def _count(text: str, what: str) -> int:
+    """A whole number of 0 or more (`what` names it as the vocabulary does)."""
+    if not text.strip().isdigit():
+        raise ValueError(f"{what} is a whole number of 0 or more, not {text!r}")
+    return int(text)
+
+
+def _number(text: str, what: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"{what} is a number, not {text!r}") from None
+
+
 def _probability(text: str) -> float:
-    p = float(text)
+    p = _number(text, "P")
     if not 0.0 <= p <= 1.0:
         raise ValueError("a probability is between 0 and 1")
     return p
 
 
 def _positive(text: str) -> float:
-    seconds = float(text)
+    seconds = _number(text, "SECONDS")
     if not seconds > 0:
         raise ValueError("seconds must be > 0")
     return seconds
 
 
 def _lane(text: str) -> int:
-    lane = int(text)
+    lane = _count(text, "LANE") if text.strip().isdigit() else -1
     if not 0 <= lane <= 3:
         raise ValueError("lanes are 0-3")
     return lane

@@ -248,6 +248,20 @@ def test_fault_options_parse_and_reject_with_one_line():
         assert repr(bad) in str(caught.value) and "\n" not in str(caught.value)
 
 
+@pytest.mark.parametrize("bad, said", [
+    ("display:jam=1", "jam takes no DEVICE"),             # before: taken, the prefix ignored
+    ("rfid:missed_read=0.1", "missed_read takes no DEVICE"),
+    ("jam=1:x", "PUSHES is a whole number of 0 or more, not 'x'"),   # before: Python's int() message
+    ("reset=abc", "SECONDS is a number, not 'abc'"),
+    ("corrupt=lots", "P is a number, not 'lots'"),
+    ("missing_tile=two", "N is a whole number of 0 or more, not 'two'"),
+])
+def test_a_bad_fault_item_is_named_in_the_vocabulary_s_words(bad, said):
+    with pytest.raises(ValueError) as caught:
+        parse_fault(bad, TableFaults())
+    assert repr(bad) in str(caught.value) and said in str(caught.value) and "\n" not in str(caught.value)
+
+
 def test_clearing_a_fault_that_changed_the_tiles_is_refused_with_one_line():
     table = SimulatedTable(seed=1, speed=0)
     with pytest.raises(ValueError, match="missing_tile cannot be cleared"):
