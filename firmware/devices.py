@@ -33,13 +33,15 @@ class Devices:
 @contextlib.asynccontextmanager
 async def open_devices(motor: str, rfid: str, display: str | None = None, baudrate: int = DEFAULT_BAUDRATE,
                        sessions: Mapping[str, SessionRef] | None = None, *, patient: bool = False,
-                       say: Callable[[str], None] | None = None, hold_acks: bool = False) -> AsyncIterator[Devices]:
+                       say: Callable[[str], None] | None = None, hold_acks: bool = False,
+                       patient_display: bool | None = None) -> AsyncIterator[Devices]:
     """Open and handshake the boards (and the display, if named); close every one that opened.
     `sessions` are the link sessions a previous run journaled: a board that still holds one goes
     on with it, and hands over what it queued while no controller listened (keys pressed, tiles
     taken during a restart).  `patient`: a board that does not answer yet (a link cut; a port not
     there yet, on a table with journaled sessions) is tried again with back-off, `say` hearing each wait,
-    and a display that does not answer is opened all the same (E22 until it does).
+    and a display that does not answer is opened all the same (E22 until it does); `patient_display`
+    asks that of the display alone (default: as `patient`).
     `hold_acks`: a board's event is acknowledged only once released, its journal write committed
     (TableSession): a controller killed before that gets it again when it resumes the session."""
     opened: list = []
@@ -56,7 +58,8 @@ async def open_devices(motor: str, rfid: str, display: str | None = None, baudra
             # patient: a display not answering yet is no reason to stop; the display watch latches
             # E22 and paints it once it answers, as when it goes silent later (or opens its port once
             # it is back, on a table that ran before: an adapter not plugged in yet, as for the boards)
-            opened.append(await Display.open(display, baudrate=baudrate, must_answer=not patient,
+            waits = patient if patient_display is None else patient_display
+            opened.append(await Display.open(display, baudrate=baudrate, must_answer=not waits,
                                              may_be_absent=patient and bool(sessions)))
         yield Devices(opened[0], opened[1], opened[2] if display is not None else None)
     finally:
