@@ -16,7 +16,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from drivers.motor_protocol import Key
-from drivers.table_ui import Phase
+from drivers.table_ui import Phase, parse_choice
 from rulesets.definition import Ruleset
 from rulesets.tiles import Tile
 
@@ -74,6 +74,7 @@ class SimulatedPlayers:
     async def _play(self) -> None:
         crew = self.crew
         pushed: int | None = None          # pushed in (and 确认 pressed) with this many restarts seen
+        drawn_again: int | None = None     # the restarts seen as the last hand's play ended (or 荒庄 confirmed again)
         dealt = False
         while True:
             screen = crew.eyes.look()
@@ -87,11 +88,28 @@ class SimulatedPlayers:
                 pushed = crew.restarts          # a restart since may have lost the 确认: push and press again
                 await self._push_in(screen.dealer(crew.sides))
                 continue
+            if phase is Phase.LAST_TILE and crew.restarts and drawn_again != crew.restarts:
+                drawn_again = crew.restarts
+                await self._confirm_draw_again(screen)
+                continue
             if phase is Phase.DEAL and not dealt:
                 dealt = True
                 await self._hand()
+                drawn_again = crew.restarts     # only a restart after the hand's play asks for its 确认 again
                 continue
             await crew.eyes.changed(screen.version)
+
+    async def _confirm_draw_again(self, screen) -> None:
+        """最后一张 shown again after a restart, once this hand's play was over for the players: the
+        table resumed the hand from its journal, which the 确认 for 荒庄 never reached (a kill as the
+        settlement round began: 云南 campaign seed 7154), and its note asks for the keys not answered.
+        A seat with no question on its line presses 确认 again, as a person reading the note does."""
+        crew = self.crew
+        await self.table.clock.sleep(crew.style.think)
+        seat = next((s for s in crew.sides if parse_choice(screen.prompt(s)) is None), None)
+        if seat is not None:
+            crew.press(seat, Key.CONFIRM)
+            crew.log(seat, "confirm", "荒庄 again")
 
     async def _push_in(self, dealer: int | None) -> None:
         """请推牌入池后按确认: everything on the table top goes into the centre; 确认."""
