@@ -93,9 +93,7 @@ async def run_in_process(ruleset: Ruleset, *, hands: int | None, seed: int = 0, 
                          events_path: str | None = None) -> RunResult:
     """Play on the simulator served from its own process with its players in their own loop, as
     real boards are: nothing the simulator or its players do can hold this controller's loop.  The
-    recorder's clock is the controller's own (the simulator's clock lives in the other process).
-    A display that misses its first pings (a noisy wire) is opened all the same, as `run` opens a
-    real table's: E22 until it answers, not a stopped table; a board that does not answer stops it."""
+    recorder's clock is the controller's own (the simulator's clock lives in the other process)."""
     args = ["--seed", str(seed), "--speed", repr(speed), "--ruleset", ruleset.id, "--players-seed", str(seed)]
     args += [arg for key, value in ruleset.options for arg in ("--option", f"{key}={value}")]
     args += [arg for fault in faults for arg in ("--fault", fault)]
@@ -108,15 +106,17 @@ async def run_in_process(ruleset: Ruleset, *, hands: int | None, seed: int = 0, 
         assert sim.endpoints is not None
         return await _play(sim.endpoints, registry, ruleset, hands, monotonic_clock(), None, events=events,
                            ledger_path=ledger_path, settings_path=settings_path, on_event=on_event,
-                           on_session=on_session, resume=False, events_path=events_path, patient_display=True)
+                           on_session=on_session, resume=False, events_path=events_path)
 
 
 async def _play(endpoints: Endpoints, registry: TileRegistry, ruleset: Ruleset, hands: int | None,
                 clock: Callable[[], float], start_players: Callable[[], Any] | None, *, events: TextIO | None,
                 ledger_path: str, settings_path: str | None, on_event: Callable[[dict], None] | None,
                 on_session: Callable[[TableSession], None] | None, resume: bool,
-                events_path: str | None, patient_display: bool = False) -> RunResult:
-    """Open the boards at `endpoints`, compose the table, play; every part closed in order after."""
+                events_path: str | None) -> RunResult:
+    """Open the boards at `endpoints`, compose the table, play; every part closed in order after.
+    A display that misses its first pings (a noisy wire) is opened all the same, as `run` opens a
+    real table's: E22 until it answers, not a stopped table; a board that does not answer stops it."""
     ledger = Ledger(ledger_path, events=events_path)
     settings = Settings(settings_path) if settings_path is not None else None
     store = Store()
@@ -124,7 +124,7 @@ async def _play(endpoints: Endpoints, registry: TileRegistry, ruleset: Ruleset, 
     try:
         sessions = journaled_links(ledger) if resume else None
         async with open_devices(endpoints.motor, endpoints.rfid, endpoints.display, sessions=sessions,
-                                hold_acks=True, patient_display=patient_display) as devices:
+                                hold_acks=True, patient_display=True) as devices:
             sink = ThreadedSink(events, store, close_target=False) if events is not None else None
             recorder = FlightRecorder(sink, clock=clock)
             if on_event is not None:

@@ -1,5 +1,6 @@
-"""`run --simulate` (the built-in simulator in its own process) opens the display as `run` opens a real
-table's: a display that does not answer at start is E22 until it answers, and the hand is played.
+"""`run --simulate` (the built-in simulator in its own process) and the tests' in-process table open the
+display as `run` opens a real table's: a display that does not answer at start is E22 until it
+answers, and the hand is played.
 
 Found by a sweep of wire faults (贵州 seed 925, display:corrupt=0.05 and display:drop=0.03): the
 three pings of the display's opening were all spoiled, and the demo stopped at once with "no answer
@@ -11,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 
-from firmware.simulated import run_in_process
+from firmware.simulated import run_in_process, run_simulated
 from rulesets.regions import get_region
+from simulator.table import SimulatedTable
 from tests.asyncio_support import run
 
 
@@ -43,3 +45,26 @@ def test_a_display_silent_at_the_demo_s_start_is_e22_and_the_hand_is_played_once
     result = run(go(), timeout=180)
     assert result.hands == 1
     assert [f["source"] for f in faults if f["code"] == "E22"] == ["display"]
+
+
+def test_a_display_silent_at_the_start_of_the_in_process_table_is_e22_and_the_hand_is_played():
+    ruleset = get_region("sichuan").resolve()
+    codes: list[str] = []
+
+    async def go():
+        table = SimulatedTable(seed=4, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+        await table.start("pty")
+        table.go_silent("display")
+
+        def on_event(event: dict) -> None:
+            if event["event"] == "fault":
+                codes.append(event["code"])
+                if event["code"] == "E22":
+                    table.go_silent("display", False)      # the cable plugged back once the table went on
+        try:
+            return await run_simulated(ruleset, hands=1, seed=4, table=table, on_event=on_event)
+        finally:
+            await table.stop()
+
+    assert run(go(), timeout=180).hands == 1
+    assert "E22" in codes
