@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from rulesets.hand import Hand, WinContext
 from rulesets.judging import HandResult, evaluate_hand, fixed_wilds
+from rulesets.rounds import legal_waits
 from rulesets.winning import WinShape
 from rulesets.scoring.changsha import settle_opening
 from rulesets.tiles import Tile, TileError, format_tiles, parse_tiles
@@ -113,6 +114,8 @@ def judge_hand(args: argparse.Namespace) -> int:
     if scoring and result.settlement is not None:
         result = replace(result, verdict=replace(result.verdict, shape=scored_reading(ruleset, hand, result, context)))
     data = result_json(ruleset.id, hand, wilds, context, result, scoring)
+    if "waits" in data:
+        data.update(winning_waits(ruleset, hand, context, data["waits"]))
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:
@@ -197,6 +200,20 @@ def judge_opening(ruleset, tiles: list[Tile], seat: int, dealer: int, as_json: b
     return 0
 
 
+def winning_waits(ruleset, hand: Hand, context: WinContext, waits: list[str]) -> dict:
+    """Of a short hand's waits, those that make a legal win (self-drawn, 听 declared), and when that is
+    not all of them, why the first other one does not (八枝 claims=pong: a hand holding a 碰 waits
+    on shapes it may never win with)."""
+    legal = legal_waits(ruleset, hand, context.winner, context.dealer, context.wilds)
+    data: dict = {"legal_waits": [str(t) for t in legal]}
+    other = next((Tile.parse(t) for t in waits if Tile.parse(t) not in legal), None)
+    if other is not None:
+        full = Hand(tuple(sorted(hand.concealed + (other,))), hand.melds, hand.flowers)
+        verdict = evaluate_hand(ruleset, full, replace(context, win_tile=other, discarder=None), settle=False).verdict
+        data["not_legal"] = f"{other} {other.zh}: " + ("; ".join(verdict.failures) or "not a legal win")
+    return data
+
+
 def result_json(region_id, hand, wilds, context, result, scoring: bool) -> dict:
     verdict = result.verdict
     data = {
@@ -238,6 +255,9 @@ def print_result(data: dict) -> None:
     if "waits" in data:
         waits = " ".join(f"{t} {zh}" for t, zh in zip(data["waits"], data["waits_zh"])) or "none"
         print(f"one tile short; waits: {waits}")
+        if "not_legal" in data:
+            wins = " ".join(data["legal_waits"]) or "none"
+            print(f"legal wins (self-drawn, 听 declared) on: {wins} — not on {data['not_legal']}")
         return
     print(f"complete: {'yes' if data['complete'] else 'no'}" + (f" — {data['reading']}" if data["reading"] else ""))
     print(f"legal: {'yes' if data['legal'] else 'no'}" + ("" if data["legal"] else f" — {'; '.join(data['failures'])}"))

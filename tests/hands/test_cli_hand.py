@@ -40,6 +40,25 @@ def test_waits_for_a_hand_one_short(capsys):
     assert json.loads(out)["waits"] == ["5s"]
 
 
+def test_waits_name_the_legal_wins_among_them(capsys):
+    """A hand holding a 碰 under 八枝 claims=pong waits on five shapes but may win on none: the hand
+    must hold no claimed meld.  Before, the waits were listed as if each were a win."""
+    code, out, _ = run(capsys, "hand", "bazhi", "1112223334m", "--meld", "pung:555p", "--option", "claims=pong", "--json")
+    data = json.loads(out)
+    assert data["waits"] == ["1m", "2m", "3m", "4m", "5m"] and data["legal_waits"] == []
+    assert data["not_legal"].startswith("1m 一万: ") and "碰" in data["not_legal"]
+    code, out, _ = run(capsys, "hand", "bazhi", "1112223334m", "--meld", "pung:555p", "--option", "claims=pong")
+    assert "legal wins (self-drawn, 听 declared) on: none — not on 1m 一万" in out
+
+
+def test_waits_that_all_win_say_nothing_more(capsys):
+    code, out, _ = run(capsys, "hand", "changchun", "111m234p789s46s99p", "--json")
+    data = json.loads(out)
+    assert data["legal_waits"] == data["waits"] == ["5s"] and "not_legal" not in data
+    code, out, _ = run(capsys, "hand", "changchun", "111m234p789s46s99p")
+    assert "legal wins" not in out
+
+
 def test_wild_assignment(capsys):
     code, out, _ = run(capsys, "hand", "luoshan", "123m456p789s555s7z2m", "--wild", "2m", "--json")
     data = json.loads(out)
