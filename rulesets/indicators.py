@@ -60,6 +60,7 @@ class RevealContext:
     roll: tuple[int, ...] = ()     # the indicator's own dice, if it uses any
     taken: frozenset[Slot] = frozenset()   # slots taken out of draw order
     kongs: int = 0                 # the kongs the indicator is turned up for (贵州 明鸡 「有杠牌就要翻第四墩」)
+    last_taken: Slot | None = None  # the slot taken last (长沙's bird when the wall has run out)
 
     def gone(self, slot: Slot) -> bool:
         """Whether the slot has already left the wall."""
@@ -242,15 +243,26 @@ class AfterWinFlips:
 
     count: int = 1
     end: End = End.HEAD
+    last_when_out: bool = False    # no tile left: the last tile taken is the one flip (长沙 海底鸟)
     name: str = "after_win_flips"
 
     def describe(self) -> str:
         where = "next undrawn head tile(s)" if self.end is End.HEAD else "tile(s) at the tail"
-        return f"after the win, flip {self.count} {where}"
+        out = "; with none left, the last tile taken" if self.last_when_out else ""
+        return f"after the win, flip {self.count} {where}{out}"
 
     def slots(self, ctx: RevealContext) -> tuple[Slot, ...]:
-        order = ctx.head_order(ctx.next_head) if self.end is End.HEAD else ctx.tail_order(ctx.tail_taken)
-        return tuple(islice(order, self.count))          # fewer when the wall has run out
+        flips = tuple(islice(self._standing(ctx), self.count))     # fewer when the wall has run out
+        if not flips and self.last_when_out and ctx.last_taken is not None:
+            return (ctx.last_taken,)
+        return flips
+
+    def names_a_taken_slot(self, slots: tuple[Slot, ...], ctx: RevealContext) -> bool:
+        """Whether `slots` are the last-tile flip of a wall run out: the one flip that names a slot gone."""
+        return self.last_when_out and slots == (ctx.last_taken,) and next(self._standing(ctx), None) is None
+
+    def _standing(self, ctx: RevealContext) -> Iterator[Slot]:
+        return ctx.head_order(ctx.next_head) if self.end is End.HEAD else ctx.tail_order(ctx.tail_taken)
 
 
 @dataclass(frozen=True)

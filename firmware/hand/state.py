@@ -241,7 +241,8 @@ class HandState:
 
     def _reveal_context(self, roll: tuple[int, ...], kongs: int = 0) -> RevealContext:
         return RevealContext(self.ring, self.ruleset.layout, self.dealer, self.tracker.next_head_position(),
-                             self.tracker.tail_taken, roll, frozenset(self.tracker.taken), kongs)
+                             self.tracker.tail_taken, roll, frozenset(self.tracker.taken), kongs,
+                             self.tracker.last_drawn())
 
     def kong_reveals_due(self) -> list[tuple[int, IndicatorRule, int]]:
         """(rule index, rule, k): the kongs made so far whose indicator is not turned up yet (贵州 明鸡

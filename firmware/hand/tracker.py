@@ -171,6 +171,10 @@ class WallTracker:
         """The next head draw would cut into the reserve (荒庄 if no one wins now)."""
         return self.count().exhausted
 
+    def last_drawn(self) -> Slot | None:
+        """The slot of the last tile drawn (a set-aside indicator is no draw); None before any."""
+        return next((slot for slot, take in reversed(self.taken.items()) if take.reason != "set_aside"), None)
+
     def stack_tiles(self, pos: StackPos) -> int:
         index = self._ring_index[pos]
         return sum(1 for layer in (Layer.TOP, Layer.BOTTOM) if Slot(index, layer) not in self.taken)

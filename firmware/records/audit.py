@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from rulesets.definition import Ruleset
-from rulesets.indicators import RevealContext, Timing
+from rulesets.indicators import AfterWinFlips, RevealContext, Timing
 from rulesets.regions import UnknownRegion, get_region
 from rulesets.reserve import wall_count
 from rulesets.tiles import Tile
@@ -303,12 +303,14 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
     kong_reveals: set[int] = set()                          # the kongs a 明鸡 was turned up for
     kongs_in_play: int | None = None                        # the kongs made before the first win
     short_by_flowers = 0    # reserved tiles gone to a flower's replacement owed as the live wall ran out
+    last_drawn: Slot | None = None                          # the last tile drawn (长沙's bird when none is left)
     for event in hand.events:
         if event["event"] == "win" and kongs_in_play is None:
             kongs_in_play = kongs
         if event["event"] == "resumed" and "taken" in event:
             try:
                 head, tail, kongs = _journaled_takes(event["taken"], taken, head, tail, kongs)
+                last_drawn = _last_journaled_draw(event["taken"]) or last_drawn
             except (TypeError, ValueError, IndexError) as error:
                 problems.append(f"resumed: its journaled takes do not read ({error})")
             missing, problem = _journaled_untaken(event, untaken)
@@ -326,7 +328,8 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
             if event.get("kong") is not None:   # 贵州 明鸡 turned up for a kong: once each, never before it
                 problems += _kong_reveal_order(event, kongs, kong_reveals)
             if not event.get("journaled"):      # one a `resumed` names: when it was shown is not known here
-                problems += _audit_indicator(ruleset, ring, event, ring_tiles, dealer, taken, head_order, tail)
+                problems += _audit_indicator(ruleset, ring, event, ring_tiles, dealer, taken, head_order, tail,
+                                             last_drawn)
             if event.get("effect") == "shown":
                 shown |= set(slots)
         if event["event"] != "take":
@@ -347,6 +350,8 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
                               f"(expected {_slot_text(expected)})")
         problems += _wall_end_claim(event, slot, slot in shown and expected_tail is None)
         taken.add(slot)
+        if event["reason"] != "set_aside":
+            last_drawn = slot
         if event["end"] == "head":
             head += 1
         else:
@@ -425,6 +430,12 @@ def _journaled_takes(journaled: list, taken: set[Slot], head: int, tail: int, ko
     return head, tail, kongs
 
 
+def _last_journaled_draw(journaled: list) -> Slot | None:
+    """The last tile drawn among a journal's takes (a set-aside indicator is no draw)."""
+    draws = [row for row in journaled if row[3] != "set_aside"]
+    return Slot(int(draws[-1][0]), Layer(draws[-1][1])) if draws else None
+
+
 def _journaled_untaken(resumed: dict, seen: int) -> tuple[int, list[str]]:
     """The kongs counted without a take (长春's special kongs) that the journal knew at a resume and
     the lines before it did not show (a kill cut them), and a problem if the lines showed more than
@@ -493,17 +504,20 @@ def _kong_reveals_missing(ruleset: Ruleset, ring, dealer: int, taken: set[Slot],
 
 
 def _audit_indicator(ruleset: Ruleset, ring, event: dict, ring_tiles, dealer: int, taken: set[Slot],
-                     head_order: list[Slot], tail_taken: int) -> list[str]:
+                     head_order: list[Slot], tail_taken: int, last_drawn: Slot | None = None) -> list[str]:
     rule = next((r for r in ruleset.indicators if r.kind == event["kind"]
                  and r.timing.value == event.get("timing", r.timing.value)), None)
     if rule is None:
         return [f"indicator {event['kind']} is not one of the ruleset's"]
     problems: list[str] = []
-    gone = [f"{r}/{layer}" for r, layer in zip(event["ring"], event["layer"]) if Slot(r, Layer(layer)) in taken]
-    if gone:
-        problems.append(f"indicator {event['kind']} at {', '.join(gone)}: that slot has already left the wall")
     dice = tuple(event["dice"])
     next_head = next((ring.slot_sequence(s) for s in head_order if s not in taken), ring.tile_count)
+    named = tuple(Slot(r, Layer(layer)) for r, layer in zip(event["ring"], event["layer"]))
+    last_tile = RevealContext(ring, ruleset.layout, dealer, next_head, tail_taken, dice, frozenset(taken),
+                              last_taken=last_drawn)
+    gone = [f"{s.ring}/{s.layer.value}" for s in named if s in taken]
+    if gone and not (isinstance(rule.position, AfterWinFlips) and rule.position.names_a_taken_slot(named, last_tile)):
+        problems.append(f"indicator {event['kind']} at {', '.join(gone)}: that slot has already left the wall")
     if rule.timing is not Timing.ON_READY:
         if len(dice) != rule.position_dice or not all(1 <= d <= 6 for d in dice):
             return [f"indicator {event['kind']} with dice {list(dice)}; its rule rolls {rule.position_dice} die/dice"]
@@ -511,7 +525,7 @@ def _audit_indicator(ruleset: Ruleset, ring, event: dict, ring_tiles, dealer: in
         if kong is not None and (not rule.on_kong or rule.kong_position is None):
             return [f"indicator {event['kind']} turned up for a kong; its rule turns up nothing on a kong"]
         context = RevealContext(ring, ruleset.layout, dealer, next_head, tail_taken, dice, frozenset(taken),
-                                kong if isinstance(kong, int) else 0)
+                                kong if isinstance(kong, int) else 0, last_drawn)
         slots = (rule.kong_position if kong is not None else rule.position).slots(context)  # type: ignore[union-attr]
         expected = [[s.ring for s in slots], [s.layer.value for s in slots]]
         if [event["ring"], event["layer"]] != expected:

@@ -103,9 +103,11 @@ def _birds(options) -> tuple[IndicatorRule, ...]:
     count = int(options["birds"])
     if not count:
         return ()
-    return (IndicatorRule(kind="niao", timing=Timing.AFTER_WIN, position=AfterWinFlips(count, End.HEAD),
+    return (IndicatorRule(kind="niao", timing=Timing.AFTER_WIN, position=AfterWinFlips(count, End.HEAD, last_when_out=True),
                           derivation=Derivation("none"), effect=Effect.SEAT_PICK,
-                          notes=("a bird's number counted from the winner as 1 (1/5/9 = the winner) picks a seat (RESEARCH.md §3.11)",)),)
+                          notes=("a bird's number counted from the winner as 1 (1/5/9 = the winner) picks a seat (RESEARCH.md §3.11)",
+                                 "no tile left to flip (a win on the wall's last tile): the last tile is the bird "
+                                 "(RESEARCH.md §3.11 「if 海底 is exhausted, the bird = the last tile」)")),)
 
 
 DEAD_WALL = dead_wall("not stated (§12.4)")
