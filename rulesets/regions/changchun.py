@@ -153,8 +153,9 @@ REGION = Region(
     phases=Given((
         phase("opening_kongs", "after the deal: 旋风杠 (东南西北), 喜杠 (中发白), 幺蛋 (1条1饼1万), 九蛋 (9条9饼9万) may be shown as 明杠; "
                                "additions 补杠; the dealer may not 补杠 on the first turn (§1.7)"),
-        phase("private_bao", "报听 → 看宝 at once (the text: on the next own draw; the table cannot tell whose draw a "
-                             "take is, so the 宝 is rolled or shown as 听 is pressed); 换宝 when the 宝 is dead (§1.3)"),
+        phase("private_bao", "报听 → the first ready seat is asked 请掷骰子定宝 and the 宝 is chosen when he presses 骰子 "
+                             "(the text: at his next draw, which is his to keep: the table cannot tell whose draw a take "
+                             "is); a later ready seat is shown the 宝 as he presses 听; 换宝 when the 宝 is dead (§1.3)"),
     ), text("§1.7, §1.3", "特殊杠牌只有起手牌才算; 先报听，后胡牌，报听后下一次轮到自己摸牌时可以看宝牌")),
     win=Derived(lambda o: changchun_win(o["win_version"]),
                 text("§1.6", "基本胡牌1．必须三色全…2．不能缺1，9…3．最少有一叉…胡牌组合只考虑只上几种，其他特殊组合均不考虑"),
