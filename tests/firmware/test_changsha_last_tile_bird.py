@@ -11,43 +11,21 @@ the set in order, drawn from the head.
 
 from __future__ import annotations
 
-import io
-
-from firmware.hand.flow import HandFlow, start_fields
-from firmware.hand.state import HandState
-from firmware.records.audit import audit_events, read_events
-from firmware.records.recorder import FlightRecorder
 from rulesets.indicators import Timing
 from rulesets.regions import get_region
-from rulesets.walls import Layer, Slot
-from tests.firmware.fake_ports import FakePorts
+from rulesets.walls import Slot
+from tests.firmware.hand_in_order import RecordedHand, hand_in_order
 
 
-class Table:
+class Table(RecordedHand):
     def __init__(self) -> None:
-        ruleset = get_region("changsha").resolve()
-        rolls = [(1, 2)]
-        brk = ruleset.dice.break_for(0, ruleset.players, rolls).brk
-        ring = ruleset.layout.ring(brk)
-        tiles = iter(sorted(ruleset.tiles.tiles()))
-        wall = {Slot(index, layer): next(tiles) for index in range(len(ring)) for layer in (Layer.TOP, Layer.BOTTOM)}
-        self.hand = HandState(ruleset, 1, 0, rolls, brk, wall, ruleset.dealing.plan(0, ruleset.players).next_head,
-                              salt="s")
-        self.sink = io.StringIO()
-        self.ports = FakePorts(ruleset)
-        self.ports.recorder = FlightRecorder(self.sink, clock=lambda: 0.0)
-        self.flow = HandFlow(self.ports)
-        self.flow.hand = self.hand
-        self.ports.recorder.open_hand(1)
-        self.ports.recorder.emit("hand_start", **start_fields(self.hand), tile_set=0)
-        self.bird_rule = next(r for r in ruleset.indicators if r.timing is Timing.AFTER_WIN)
+        super().__init__(hand_in_order(get_region("changsha").resolve()))
+        self.bird_rule = next(r for r in self.hand.ruleset.indicators if r.timing is Timing.AFTER_WIN)
 
-    def draw_until(self, remaining: int) -> Slot:
+    def draw_until(self, remaining: int) -> Slot | None:
         last = None
         while self.hand.tracker.count().remaining > remaining:
-            last = self.hand.tracker.next_head()
-            stack = self.hand.ring[last.ring]
-            self.flow.on_wall_change(stack, self.hand.tracker.stack_tiles(stack) - 1)
+            last = self.draw()
         return last
 
     def birds(self):
@@ -56,12 +34,8 @@ class Table:
         return reveal
 
     def audit(self, change=lambda event: event) -> list[str]:
-        recorder = self.ports.recorder
-        recorder.emit("hand_end", result="draw", winners=[], payments=[0, 0, 0, 0], totals=[0, 0, 0, 0],
-                      next_dealer=0, **self.hand.hand_end_fields())
-        recorder.close_hand()
-        recorder.close_cleanly()
-        return audit_events([change(e) for e in read_events(self.sink.getvalue().splitlines())])
+        self.end_as_a_draw()
+        return super().audit(change)
 
 
 def test_a_win_on_the_wall_s_last_tile_has_that_tile_for_its_bird():

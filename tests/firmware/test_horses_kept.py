@@ -14,18 +14,12 @@ from firmware.hand.state import HandState
 from rulesets.indicators import Timing
 from rulesets.regions import get_region
 from rulesets.reserve import FixedStacks, FixedTiles, NoReserve
-from rulesets.walls import Layer, Slot
+from tests.firmware.hand_in_order import hand_in_order
 
 
 def drawn_to_the_end(options: dict[str, str]) -> HandState:
     """A 广东鸡胡 hand whose wall is the set in order, drawn from the head until no live tile is left."""
-    ruleset = get_region("guangdong_jihu").resolve({"flowers": "without", **options})
-    rolls = [(1, 2)]
-    brk = ruleset.dice.break_for(0, ruleset.players, rolls).brk
-    ring = ruleset.layout.ring(brk)
-    tiles = iter(sorted(ruleset.tiles.tiles()))
-    wall = {Slot(index, layer): next(tiles) for index in range(len(ring)) for layer in (Layer.TOP, Layer.BOTTOM)}
-    hand = HandState(ruleset, 1, 0, rolls, brk, wall, ruleset.dealing.plan(0, ruleset.players).next_head, salt="s")
+    hand = hand_in_order(get_region("guangdong_jihu").resolve({"flowers": "without", **options}))
     while hand.tracker.live > 0:
         stack = hand.ring[hand.tracker.next_head().ring]
         hand.on_wall_change(stack, hand.tracker.stack_tiles(stack) - 1)

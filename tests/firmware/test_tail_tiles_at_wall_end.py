@@ -17,19 +17,9 @@ from firmware.hand.state import HandState
 from firmware.records.audit import audit_events, read_events
 from firmware.records.recorder import FlightRecorder
 from rulesets.regions import get_region
-from rulesets.walls import Layer, Slot
+from rulesets.walls import Slot
 from tests.firmware.fake_ports import FakePorts
-
-
-def dealt_hand(ruleset) -> HandState:
-    """A hand whose break follows its dice (the audit checks it), its wall the set in order."""
-    rolls = [(1, 2)]
-    brk = ruleset.dice.break_for(0, ruleset.players, rolls).brk
-    ring = ruleset.layout.ring(brk)
-    tiles = iter(sorted(ruleset.tiles.tiles()))
-    wall = {Slot(index, layer): next(tiles) for index in range(len(ring)) for layer in (Layer.TOP, Layer.BOTTOM)}
-    plan = ruleset.dealing.plan(0, ruleset.players)
-    return HandState(ruleset, 1, 0, rolls, brk, wall, plan.next_head, salt="s")
+from tests.firmware.hand_in_order import hand_in_order
 
 
 class Table:
@@ -37,7 +27,7 @@ class Table:
 
     def __init__(self, options: dict[str, str]) -> None:
         ruleset = get_region("yunnan").resolve(options)
-        self.hand: HandState = dealt_hand(ruleset)
+        self.hand: HandState = hand_in_order(ruleset)
         self.sink = io.StringIO()
         self.ports = FakePorts(ruleset)
         self.ports.recorder = FlightRecorder(self.sink, clock=lambda: 0.0)

@@ -14,63 +14,34 @@ reserve, not at its tail end, so the replacement is a plain tile).
 
 from __future__ import annotations
 
-import io
-
-from firmware.hand.flow import HandFlow, start_fields
 from firmware.hand.state import HandState
-from firmware.records.audit import audit_events, read_events
-from firmware.records.recorder import FlightRecorder
+from firmware.records.audit import audit_events
 from rulesets.regions import get_region
-from rulesets.walls import Layer, Slot
-from tests.firmware.fake_ports import FakePorts
+from tests.firmware.hand_in_order import RecordedHand, hand_in_order
 
 LAST_LIVE = 144 - 14 - 1          # the head's last live draw: 144 tiles, seven stacks kept
 
 
-def shanghai_hand_with_a_flower_last() -> tuple[HandState, HandFlow, io.StringIO]:
-    ruleset = get_region("shanghai").resolve({"dead_wall": "7_stacks"})
-    rolls = [(1, 2)]
-    brk = ruleset.dice.break_for(0, ruleset.players, rolls).brk
-    ring = ruleset.layout.ring(brk)
-    tiles = sorted(ruleset.tiles.tiles())
-    plain, flowers = tiles[:136], tiles[136:]
-    order = iter(plain[:LAST_LIVE] + flowers[:1] + plain[LAST_LIVE:LAST_LIVE + 1] + flowers[1:] + plain[LAST_LIVE + 1:])
-    wall = {Slot(index, layer): next(order) for index in range(len(ring)) for layer in (Layer.TOP, Layer.BOTTOM)}
-    hand = HandState(ruleset, 1, 0, rolls, brk, wall, ruleset.dealing.plan(0, ruleset.players).next_head, salt="s")
-    sink = io.StringIO()
-    ports = FakePorts(ruleset)
-    ports.recorder = FlightRecorder(sink, clock=lambda: 0.0)
-    flow = HandFlow(ports)
-    flow.hand = hand
-    ports.recorder.open_hand(1)
-    ports.recorder.emit("hand_start", **start_fields(hand), tile_set=0)
-    return hand, flow, sink
-
-
-def take(hand: HandState, flow: HandFlow, slot: Slot) -> None:
-    stack = hand.ring[slot.ring]
-    flow.on_wall_change(stack, hand.tracker.stack_tiles(stack) - 1)
-
-
 def drawn_to_the_flower_and_replaced() -> tuple[HandState, list[dict]]:
     """The wall drawn to its last live tile (the flower), the replacement taken, the hand 荒庄."""
-    hand, flow, sink = shanghai_hand_with_a_flower_last()
+    ruleset = get_region("shanghai").resolve({"dead_wall": "7_stacks"})
+    tiles = sorted(ruleset.tiles.tiles())
+    plain, flowers = tiles[:136], tiles[136:]
+    table = RecordedHand(hand_in_order(ruleset, plain[:LAST_LIVE] + flowers[:1] + plain[LAST_LIVE:LAST_LIVE + 1]
+                                       + flowers[1:] + plain[LAST_LIVE + 1:]))
+    hand = table.hand
     for _ in range(hand.deal_size):
-        take(hand, flow, hand.tracker.next_head())
+        table.draw()
     hand.phase = "playing"
     while hand.tracker.live > 0:
-        take(hand, flow, hand.tracker.next_head())
+        table.draw()
     assert hand.tracker.flowers_owed == 1
-    take(hand, flow, hand.tracker.next_tail())
+    table.take(hand.tracker.next_tail())
     count = hand.tracker.count()
-    recorder = flow.ports.recorder
-    recorder.emit("exhausted", live=count.live, reserve=count.reserved_full_stacks, kongs=0,
-                  remaining=count.remaining, reserved_tiles=count.reserved)
-    recorder.emit("hand_end", result="draw", winners=[], payments=[0, 0, 0, 0], totals=[0, 0, 0, 0],
-                  next_dealer=0, **hand.hand_end_fields())
-    recorder.close_hand()
-    recorder.close_cleanly()
-    return hand, read_events(sink.getvalue().splitlines())
+    table.ports.recorder.emit("exhausted", live=count.live, reserve=count.reserved_full_stacks, kongs=0,
+                              remaining=count.remaining, reserved_tiles=count.reserved)
+    table.end_as_a_draw()
+    return hand, table.events()
 
 
 def test_the_flower_drawn_last_is_replaced_from_the_reserve_and_the_hand_audits_sound():
