@@ -47,9 +47,10 @@ class RevealContext:
 
     A slot that has left the wall can never be flipped (it is in someone's hand: flipping it is
     impossible, and naming it shows a hidden tile), so every position rule passes over such
-    slots.  Takes follow the draw order, so `next_head` and `tail_taken` say which slots are gone;
-    `taken` adds the slots taken out of order (a tile set aside, a shown tail tile taken by
-    杠上开花) when the caller knows them.
+    slots — but one: 长沙's bird when no tile is left names the last tile taken (`last_taken`),
+    after a win that ends the hand, when nothing is hidden any more.  Takes follow the draw order,
+    so `next_head` and `tail_taken` say which slots are gone; `taken` adds the slots taken out of
+    order (a tile set aside, a shown tail tile taken by 杠上开花) when the caller knows them.
     """
 
     ring: Ring
