@@ -53,6 +53,7 @@ RESEAT = "连庄四把 请重新排定座位"
 # Seat prompts (line 1 of a seat display).
 ROLL_DICE = "请掷骰子"                # press 骰子; the prompt reads "请掷骰子 第N次" (see roll_prompt)
 ROLL_BAO = "请掷骰子定宝"             # 长春: the first ready player rolls the 宝 die
+ROLL_FIRST_DEALER = "请掷骰子定庄"     # a session's first hand, where the rules choose its dealer by dice
 LAY_MELDS = "摆副露后确认"            # lay your shown melds (and concealed kongs) in the read zone, then 确认
 LAY_HAND = "摆手牌后确认"             # lay the rest of the hand beside them, then 确认
 ENTRY = "录入"                        # manual entry: "录入:<tile>" ◀ ▶ choose, 确认 adds one, 胡 ends

@@ -29,6 +29,7 @@ from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import CONTROLLER_FAULT_VOID, HAND_VOID, RESTARTED, Phase
 from rulesets.definition import Ruleset
 from rulesets.regions import get_region
+from rulesets.regions.common import rolls_for_first_dealer
 
 from .build.set_builder import BuildInProgress, RejectedSet, SetBuilder
 from .build.wall_map import WallMap
@@ -192,10 +193,12 @@ class TableSession:
                 if below is None and self._build is None and self._rejected is None:
                     self._build = asyncio.create_task(self._build_next(), name="build-next-set")
                 state = self._state()
+                roll_for_dealer = await self._first_dealer_by_dice(state)
                 self._hand_started = self.ledger.clock()
                 await self._settle(self.flow.play(standing, number=state.hand_number + 1, dealer=state.dealer,
                                                   totals=state.totals, repeats=state.dealer_repeats,
-                                                  started=self._hand_started, recorder=self._recorder_file()))
+                                                  started=self._hand_started, recorder=self._recorder_file(),
+                                                  roll_for_dealer=roll_for_dealer))
                 standing = None
                 if self._build is not None:
                     below = await self._build
@@ -294,6 +297,14 @@ class TableSession:
         """The read-only public view of this table, for the web server (firmware/web)."""
         return SessionFeed(self)
 
+    async def _first_dealer_by_dice(self, state: SessionState) -> bool:
+        """Whether this hand begins with the roll for the first dealer: the rules choose it by dice
+        (house option first_dealer) and the session has no hand in the ledger yet (a void one counts:
+        its dealer deals again)."""
+        if not rolls_for_first_dealer(dict(self.hub.ruleset.options)):
+            return False
+        return await self.store.run(self.ledger.hands, state.session_id) == 0
+
     def _state(self) -> SessionState:
         assert self.state is not None, "a session is open before any hand"
         return self.state
@@ -347,7 +358,7 @@ class TableSession:
         display (`note`)."""
         hub = self.hub
         before = self._state()
-        after = replace(before, hand_number=max(before.hand_number, hand.number))
+        after = replace(before, dealer=hand.dealer, hand_number=max(before.hand_number, hand.number))
         with self.journal.settling():
             record = HandRecord(hand.number, hand.dealer, "void", (), (0, 0, 0, 0), hand.wall_hash(), hand.started,
                                 recorders=tuple(hand.recorders))

@@ -193,6 +193,8 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
                                             "rejected one goes into the mixer at the next hand over and is built again"),
     "fault": fault_line,
     "dealt": lambda e: (logging.INFO, f"{_hand(e)}: dealt"),
+    "first_dealer": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['roller']} rolled {'+'.join(map(str, e['dice']))} "
+                                             f"for the first dealer: seat {e['dealer']} deals"),
     "ready": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} declares ready (听)"),
     "keys_dropped": _keys_dropped,
     "kong_declared": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} declares a "

@@ -38,6 +38,12 @@ def count_seats(start: int, count: int, sides: Sequence[int]) -> int:
     return ordered[(ordered.index(start) + count - 1) % len(ordered)]
 
 
+def dealer_by_roll(roller: int, roll: Sequence[int], sides: Sequence[int]) -> int:
+    """The first dealer a roll names (螺山 「由这一家开始逆时针数掷出的骰子点数和即为庄家」): the dice's
+    sum counted 逆时针 from the roller, who counts as 1."""
+    return count_seats(roller, sum(roll), sides)
+
+
 def check_rolls(rolls: Sequence[Roll], needed: int, dice_per_roll: int) -> tuple[Roll, ...]:
     """Validate the number of rolls and dice and each die's value; raise DiceError naming the problem."""
     if len(rolls) < needed:

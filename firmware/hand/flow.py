@@ -20,6 +20,7 @@ from rulesets.walls import StackPos
 
 from . import tail_tiles
 from .bao import BaoDesk
+from .first_dealer import roll_for_first_dealer
 from .liang import LiangDesk
 from .phases import run_phase
 from .ports import BuiltWall, HandPorts, Press, pressed, record_dropped
@@ -156,7 +157,8 @@ class HandFlow:
     # -- the hand ------------------------------------------------------------------------------------
 
     async def play(self, wall: BuiltWall, *, number: int, dealer: int, totals: tuple[int, ...],
-                   repeats: int = 0, started: float | None = None, recorder: str | None = None) -> HandOutcome:
+                   repeats: int = 0, started: float | None = None, recorder: str | None = None,
+                   roll_for_dealer: bool = False) -> HandOutcome:
         """Play hand `number` on the built `wall` (`repeats`: the dealer's 连庄 count, from the session;
         `started`: the wall-clock time it began, and `recorder`: the flight recorder file its lines go
         to, journaled with it); the outcome is for the session to publish."""
@@ -173,6 +175,10 @@ class HandFlow:
         screens.dice([])
         if ruleset.has_phase("reseat_after_four") and repeats and repeats % 4 == 0 and not self.note:
             self.note = RESEAT          # 十七张: 「庄家连庄四把之后，四位玩家重新排定位置」, before the dice
+        dealer_roll: tuple[int, ...] = ()
+        if roll_for_dealer:         # the session's first dealer by dice (house option first_dealer)
+            roller = dealer
+            dealer, dealer_roll = await roll_for_first_dealer(ports, self.roll, roller, self.totals, self.take_note())
         rolls = await self._dice(dealer)
         result = ruleset.dice.break_for(dealer, ruleset.players, rolls)
         ring = ruleset.layout.ring(result.brk)
@@ -184,6 +190,8 @@ class HandFlow:
         self.hand = hand
         ports.recorder.open_hand(number)
         ports.recorder.emit("hand_start", **start_fields(hand), tile_set=wall.tile_set)
+        if dealer_roll:
+            ports.recorder.emit("first_dealer", roller=roller, dice=list(dealer_roll), dealer=dealer)
         await self._advance(hand, "dice_done")
         return await self._run(hand)
 
@@ -240,6 +248,7 @@ class HandFlow:
         """Everything the screens showed of this hand, as a restarted display must show it again."""
         screens = self.ports.screens
         screens.round(f"第{hand.number}局")
+        screens.dealer(hand.dealer, hand.facts.repeats)      # (a first dealer rolled for is not the session's yet)
         screens.dice(hand.dice_shown())
         self._show_public(hand)
         screens.stacks_left(hand.tracker.live)

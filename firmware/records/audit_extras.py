@@ -14,6 +14,8 @@ the way a win is: from the recorded facts, by the ruleset's own rules.
 - 云南 尾牌: every shown tail tile taken is followed at once by a self-drawn win, or by a warning.
 - `special_kong` (长春): the tiles laid are the special kong named, from the seat's dealt tiles, with
   no addition by the dealer; its 明杠, replacements and reserve kongs are what the rules count.
+- `first_dealer` (house option first_dealer): two dice, where the rules roll for the first dealer, and
+  the dealer they name (`rulesets.dice.dealer_by_roll`) deals the hand.
 - 沈阳 亮牌 and 十六张 拉庄: audit_declared.py.
 """
 
@@ -23,8 +25,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from rulesets.definition import Ruleset
-from rulesets.dice import exchange_direction_of
+from rulesets.dice import dealer_by_roll, exchange_direction_of
 from rulesets.hand import Hand, WinContext, parse_meld
+from rulesets.regions.common import rolls_for_first_dealer
 from rulesets.rounds import RoundContext, SeatShown, judge_round, round_seats
 from rulesets.scoring import false_win_settlement
 from rulesets.scoring.changsha import settle_opening
@@ -68,7 +71,23 @@ def audit_extras(ruleset: Ruleset, hand: HandLog, start: dict, end: dict, winner
     found.problems += [problem for problem in (_exchange(ruleset, e) for e in hand.all("exchange")) if problem]
     for event in hand.all("false_win"):
         _false_win(ruleset, event, dealer, found)
+    found.problems += [problem for problem in (_first_dealer(ruleset, e, dealer) for e in hand.all("first_dealer"))
+                       if problem]
     return found
+
+
+def _first_dealer(ruleset: Ruleset, event: dict, dealer: int) -> str:
+    """A roll for the session's first dealer: rolled where the rules say so, and obeyed."""
+    dice = event["dice"]
+    if not rolls_for_first_dealer(dict(ruleset.options)):
+        return f"a roll for the first dealer ({dice}), where {ruleset.id}'s options choose none"
+    if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+        return f"the first dealer's roll {dice} is not two dice"
+    named = dealer_by_roll(event["roller"], dice, ruleset.players)
+    if event["dealer"] != named or dealer != named:
+        return (f"the first dealer's roll {'+'.join(map(str, dice))} from seat {event['roller']} names seat {named}; "
+                f"the table said seat {event['dealer']} and seat {dealer} dealt")
+    return ""
 
 
 def moves_on_kong(ruleset: Ruleset) -> bool:

@@ -79,6 +79,7 @@ EVENTS: dict[str, dict[str, Kind]] = {
              "reason": TEXT, "in_order": FLAG},
     "indicator": {**INDICATOR, "dice": list_of(INT)},
     "ready": {"seat": COUNT},
+    "first_dealer": {"roller": COUNT, "dice": list_of(INT), "dealer": COUNT},
     "kong_declared": {"seat": COUNT, "concealed": FLAG},
     "kong_lapsed": {"seat": COUNT},
     "win": {"seat": COUNT, "from": maybe(COUNT), "tiles": list_of(TEXT), "melds": list_of(TEXT),

@@ -108,6 +108,27 @@ def with_yipao_dealer(rotation: Sourced) -> Amended:
                    lambda rule, value: replace(rule, dealer_among_winners_keeps=value == "dealer_stays"))
 
 
+# --- the first dealer of a session ------------------------------------------------------------
+
+FIRST_DEALER = "first_dealer"
+
+
+def first_dealer_option(source: Source) -> HouseOption:
+    """For a region whose text chooses the first dealer by chance or by dice: a roll at the session's
+    first hand (side 0 rolls; the sum counted 逆时针 from side 0 names the dealer), or side 0 (东)."""
+    return HouseOption(
+        FIRST_DEALER, "首局定庄 (first dealer)",
+        (("dice", "the session's first hand begins with a roll: side 0 rolls two dice, and their sum counted "
+                  "逆时针 from side 0 (as 1) names the dealer"),
+         ("east", "side 0 (东) deals the session's first hand: the players choose their seats")),
+        "dice", source, value_labels=(("dice", "掷骰定庄"), ("east", "东家先庄")))
+
+
+def rolls_for_first_dealer(options: Mapping[str, str]) -> bool:
+    """Whether a session's first hand begins with the dealer's roll (house option first_dealer)."""
+    return options.get(FIRST_DEALER) == "dice"
+
+
 # --- three-player tables ---------------------------------------------------------------------
 
 EMPTY_SIDE_OPTION = HouseOption(

@@ -17,8 +17,10 @@ from ..walls import End
 from ..winning import Shapes
 from ..winrules import WinRules
 from .guangdong import BAOHE
-from .common import (DEFAULT_DEAL, DEFAULT_DICE, TAIL_REPLACEMENT, YIPAO_DEALER, dead_wall, flowers_from_tail,
-                     four_players, phase, with_yipao_dealer)
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, TAIL_REPLACEMENT, YIPAO_DEALER, dead_wall, first_dealer_option,
+                     flowers_from_tail, four_players, phase, with_yipao_dealer)
+
+FIRST_DEALER = first_dealer_option(text("§7.5", "第一盘庄家由系统随机分配风位，东风位玩家为庄家"))
 
 FLOWER_SET = HouseOption(
     "flowers", "花牌 (flowers)",
@@ -117,9 +119,10 @@ REGION = Region(
                    text("§7.3, §7.7", "有时候有些玩家还有买马这个玩法; 杠上开花包杠"), ("horses",)),
     win=Given(WinRules(Shapes(thirteen_orphans=True)), text("§7.6", "胡法分（由小到大）：鸡胡、杂色、清一色、大哥、十三幺")),
     scoring=Given(JihuScorer(), text("§7.7", "第一个数是指花多少，第二个数是共杠或者暗杠是多少，第三个数是指最小的鸡胡是多少。其他胡法就是按倍数计算")),
-    options=(FLOWER_SET, HORSES, CHI, MULTI_WIN, STAKES, BAOHE, DEAD_WALL_OPTION, YIPAO_DEALER),
+    options=(FLOWER_SET, HORSES, CHI, MULTI_WIN, STAKES, BAOHE, DEAD_WALL_OPTION, YIPAO_DEALER, FIRST_DEALER),
     notes=(
-        "First dealer: 「第一盘庄家由系统随机分配风位，东风位玩家为庄家」 (§7.5).",
+        "First dealer: 「第一盘庄家由系统随机分配风位，东风位玩家为庄家」 (§7.5): the table rolls for it: its dice are the table's random choice, and everyone sees them; the dealer's seat is 东 "
+        "(house option first_dealer).",
         "Where the horses come from is not stated (「看你拿到的麻将」): from the tail after the win (RESEARCH.md §3.10). "
         "With no dead wall the horse tiles are kept (RESEARCH.md §3.14): 荒庄 when N tiles remain; a flower drawn as the "
         "last live tile is still replaced from the tail, out of them, and that hand buys one horse fewer.",

@@ -15,7 +15,9 @@ from ..scoring.luoshan import READING_KEYS, LuoshanScorer, Readings, threshold_c
 from ..tilesets import SET_136
 from ..walls import End
 from ..winrules import Requirement, WinRules
-from .common import DEFAULT_DEAL, NO_FLOWERS, four_players, phase
+from .common import DEFAULT_DEAL, NO_FLOWERS, first_dealer_option, four_players, phase
+
+FIRST_DEALER = first_dealer_option(text("§31.2", "第一盘由任意一家掷骰子，由这一家开始逆时针数掷出的骰子点数和即为庄家"))
 
 BREAK_START = HouseOption(
     "break_start", "开牌 (break)",
@@ -120,10 +122,9 @@ REGION = Region(
     win=Derived(_win, text("§31.6", "和牌条件，自摸100和及以上或放冲200和及以上"), READING_KEYS),
     scoring=Derived(lambda options: LuoshanScorer(readings=Readings.of(options)),
                     text("§31.7", "和牌和数等于基本和数加底和再乘以2的总台数次方（取整十数）"), READING_KEYS),
-    options=(BREAK_START, INDICATOR_TILE, ROUNDING, PINGHU_THRESHOLD, ZIMO_ANKE, CHONG_KE, DUIDUI_TAI),
-    notes=("First dealer: the text has any player roll, the sum counted 逆时针 from the roller picking the dealer "
-           "(§31.2); the table starts a session with side 0 dealing, so the players roll for it as they take "
-           "their seats.",
+    options=(BREAK_START, INDICATOR_TILE, ROUNDING, PINGHU_THRESHOLD, ZIMO_ANKE, CHONG_KE, DUIDUI_TAI, FIRST_DEALER),
+    notes=("First dealer: any player rolls, the sum counted 逆时针 from the roller picking the dealer (§31.2): the "
+           "table asks side 0 to roll at the session's first hand (house option first_dealer).",
            "抢杠当自摸 (§31.5, [000:237] 「和数按自摸算」): a win on the tile of a robbed 补杠 is valued as a self-draw, "
            "the 100 threshold included.",
            "The five 和牌类型 of §31.6 are lost; any standard hand is allowed and 平和 is read as the all-chow hand.",

@@ -16,7 +16,9 @@ from ..scoring.shanghai import ShanghaiScorer
 from ..tilesets import SET_144
 from ..winrules import Judged, Requirement, WinRules, of_hand
 from .common import (DEFAULT_DEAL, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, YIPAO_DEALER, dead_wall,
-                     flowers_from_tail, four_players, with_yipao_dealer)
+                     first_dealer_option, flowers_from_tail, four_players, with_yipao_dealer)
+
+FIRST_DEALER = first_dealer_option(text("§4.5", "第一局系统随机选择庄家"))
 
 MULTI_WIN_DEALER = HouseOption(
     "multi_win_dealer", "一炮多响 下盘庄家",
@@ -95,9 +97,10 @@ REGION = Region(
     phases=Given(NO_PHASES.value, default("flower replacement is part of every draw, not a phase")),
     win=Derived(shanghai_win, text("§4.6", "上海麻将必须至少从碰碰胡及以上的番型才允许和牌"), ("min_hand",)),
     scoring=Given(ShanghaiScorer(), text("§4.7", "点炮点炮者输分，和其他人无关; 抢杠如果抢杠，记分按自摸计，但由杠的支付，相当于杠的人付 3份")),
-    options=(MULTI_WIN_DEALER, MIN_HAND, CHENGBAO_DISCARD, DEAD_WALL.option, YIPAO_DEALER),
+    options=(MULTI_WIN_DEALER, MIN_HAND, CHENGBAO_DISCARD, DEAD_WALL.option, YIPAO_DEALER, FIRST_DEALER),
     notes=(
         "The dealer rolls the dice (「摇骰子者」 is not identified).",
+        "First dealer 「第一局系统随机选择庄家」 (§4.5): the table rolls for it: its dice are the table's random choice, and everyone sees them (house option first_dealer).",
         "「挪走7墩」 is counted in whole stacks.",
         "至少碰碰胡: by default 碰碰胡, 混一色 or 清一色 (清混碰, RESEARCH.md §3.5); option min_hand=all_pungs keeps all-pung hands only.",
         "漏胡 is judged from extra passed_tiles (the tiles the side passed since its last 动牌); a self-draw is a 动牌 and is allowed.",

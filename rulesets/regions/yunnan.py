@@ -18,8 +18,10 @@ from ..scoring.yunnan import YunnanScorer, is_pinghu
 from ..tilesets import SET_136
 from ..walls import End
 from ..winrules import Judged, Requirement, WinRules, of_hand
-from .common import (DEFAULT_DEAL, DEFAULT_DICE, NO_FLOWERS, YIPAO_DEALER, dead_wall, four_players, phase,
-                     with_yipao_dealer)
+from .common import (DEFAULT_DEAL, DEFAULT_DICE, NO_FLOWERS, YIPAO_DEALER, dead_wall, first_dealer_option, four_players,
+                     phase, with_yipao_dealer)
+
+FIRST_DEALER = first_dealer_option(text("§29.5", "除第一盘随机选定一人坐庄外"))
 
 TAIL_READING = HouseOption(
     "weipai_reading", "尾牌 (which two)",
@@ -150,7 +152,8 @@ REGION = Region(
                  text("§29.4, §29.6", "流局查大叫，杠钱不算; 明杠…打出一张牌的闲家给玩家2分")),
     win=Derived(yunnan_win, text("§29.6", "满足相关规定的牌型条件时和牌，平和必须自摸不能点炮"), ("pinghu_reading",)),
     scoring=Given(YunnanScorer(), text("§29.6–29.7", "打出一张牌的闲家给玩家2分; 点炮时点炮者只负责和牌者牌型的分; 流局查大叫，杠钱不算")),
-    options=(TAIL_READING, WALL_END, MULTI_WIN_DEALER, PINGHU_READING, ANGANG, ZHUANWAN, DEAD_WALL.option, YIPAO_DEALER),
+    options=(TAIL_READING, WALL_END, MULTI_WIN_DEALER, PINGHU_READING, ANGANG, ZHUANWAN, DEAD_WALL.option, YIPAO_DEALER,
+             FIRST_DEALER),
     unpriced=(
         "暗杠, 转弯杠 — named beside 明杠's 「给玩家2分」 without a value: house options angang (2 from each other side) and zhuanwan (1)",
         '查大叫 — 「流局查大叫」 names the check, not the amount: each seat not ready (or not shown) pays each ready seat 1',
@@ -158,6 +161,7 @@ REGION = Region(
     ),
     notes=(
         "A shown tail tile that is taken is not replaced by showing another: not stated.",
+        "First dealer 「除第一盘随机选定一人坐庄外」 (§29.5): the table rolls for it: its dice are the table's random choice, and everyone sees them (house option first_dealer).",
         "A 荒庄 keeps the dealer: not stated.",
         "The 牌型 are not listed: any standard hand wins; 平和 vs 大牌型 is house option pinghu_reading.",
         "Hand values per 牌型 are not stated: every hand is 1 分, paid by the discarder alone or by the three on a self-draw.",
