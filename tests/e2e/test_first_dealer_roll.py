@@ -65,3 +65,25 @@ def test_the_dealer_dice_and_the_count_are_the_text_s():
     assert dealer_by_roll(2, (3, 4), (0, 1, 2, 3)) == 0
     for region_id in ("shanghai", "guangdong_jihu", "yunnan", "luoshan"):
         assert dict(get_region(region_id).resolve().options)["first_dealer"] == "dice"
+
+
+def test_a_restart_as_the_first_dealer_is_rolled_deals_the_hand_by_a_roll_once(tmp_path):
+    """Stopped abruptly as the roll is recorded: the next controller either resumes the hand (its
+    journal held it, with its dealer) or rolls again (it did not): either way hand 1 is settled once,
+    dealt by the seat a recorded roll names."""
+    from firmware.records.ledger import Ledger
+    from tests.firmware.test_restart import crash_and_restart
+
+    db = str(tmp_path / "table.db")
+    _, before, after = run(crash_and_restart("luoshan", 3, db, lambda e: e["event"] == "first_dealer"), timeout=180)
+    rolled = [e for e in before + after if e["event"] == "first_dealer"]
+    resumed = any(e["event"] == "resumed" and e["hand"] == 1 for e in after)
+    assert len(rolled) == (1 if resumed else 2)
+    assert audit_events(after) == []
+    ledger = Ledger(db)
+    try:
+        rows = ledger._db.execute("SELECT number, dealer FROM hands ORDER BY number").fetchall()
+    finally:
+        ledger.close()
+    assert [number for number, _ in rows] == [1, 2]
+    assert rows[0][1] == rolled[-1]["dealer"]
