@@ -84,6 +84,9 @@ REGION = Region(
         'a hand — only the kongs and 跟庄 have values: a hand is 1 chip',
     ),
     notes=(
+        "First dealer: 「开局前需掷骰子比大小决定谁来指定庄家，随后庄家通过此人掷骰子被选出」 is the players' to do "
+        "before the session (each rolls, the highest designates the dealer by a roll): the table does not ask it, and "
+        "side 0 deals the session's first hand, so the chosen dealer sits at side 0.",
         "7.5 stacks = 15 tiles: with an even number of tail draws the head may take the top of the 8th stack from the tail, "
         "leaving its bottom — the half stack of 「7个半」.",
         "Whether 「7个半」 grows with kongs is not stated: it does not.",
