@@ -153,6 +153,8 @@ REGION = Region(
         "The smaller die numbers the first stack drawn (「从第4敦开始」): 4+5 starts at the 4th stack of the own wall.",
         "Counting stacks on the wall goes from its right end, as every other text (§0.1).",
         "A 荒庄 keeps the dealer: not stated.",
+        "First dealer 「首局时，先入座者为庄」 (§12.5): the table cannot tell who sat down first; side 0 deals the "
+        "session's first hand, so the first seated takes side 0.",
         "通炮者坐庄 (§12.5) has two readings, option tongpao_dealer: (a) the discarder deals after one discard made "
         "several winners, the winner otherwise (default); (b) whoever deals in deals next, the winner only after a "
         "self-draw. Value winner is neither (the winner always deals) and stays only so a saved setting is valid.",
