@@ -39,10 +39,12 @@ class RecordedHand:
         self.ports.recorder.open_hand(1)
         self.ports.recorder.emit("hand_start", **start_fields(hand), tile_set=0)
 
-    def take(self, slot: Slot) -> None:
-        """A person lifts the tile at `slot` off its stack."""
+    def take(self, slot: Slot) -> list[dict]:
+        """A person lifts the tile at `slot` off its stack; the take events it made."""
         stack = self.hand.ring[slot.ring]
+        before = len(self.recorded("take"))
         self.flow.on_wall_change(stack, self.hand.tracker.stack_tiles(stack) - 1)
+        return self.recorded("take")[before:]
 
     def draw(self) -> Slot:
         """The next head draw; its slot."""
@@ -53,6 +55,9 @@ class RecordedHand:
     def events(self) -> list[dict]:
         return read_events(self.sink.getvalue().splitlines())
 
+    def recorded(self, name: str) -> list[dict]:
+        return [e for e in self.events() if e["event"] == name]
+
     def end_as_a_draw(self) -> None:
         """The hand ends as 荒庄 with nobody paid; the recorder closes cleanly."""
         recorder = self.ports.recorder
@@ -62,5 +67,6 @@ class RecordedHand:
         recorder.close_cleanly()
 
     def audit(self, change: Callable[[dict], dict] = lambda event: event) -> list[str]:
-        """The audit's findings on the recorder (its events as `change` leaves them)."""
+        """The hand ends as 荒庄 with nobody paid: the audit's findings (on the events as `change` leaves them)."""
+        self.end_as_a_draw()
         return audit_events([change(e) for e in self.events()])

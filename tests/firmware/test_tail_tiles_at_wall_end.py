@@ -8,52 +8,27 @@ two shown tiles and the tiles under them are left, and a seat then presses 杠.
 
 from __future__ import annotations
 
-import io
-
 from drivers.table_ui import TAIL_ONLY_ON_KONG_WIN, Key, Phase
-from firmware.hand.flow import HandFlow, start_fields
 from firmware.hand.ports import Press
-from firmware.hand.state import HandState
-from firmware.records.audit import audit_events, read_events
-from firmware.records.recorder import FlightRecorder
 from rulesets.regions import get_region
 from rulesets.walls import Slot
-from tests.firmware.fake_ports import FakePorts
-from tests.firmware.hand_in_order import hand_in_order
+from tests.firmware.hand_in_order import RecordedHand, hand_in_order
 
 
-class Table:
+class Table(RecordedHand):
     """A 云南 hand followed by the flow, every event written by a flight recorder."""
 
     def __init__(self, options: dict[str, str]) -> None:
-        ruleset = get_region("yunnan").resolve(options)
-        self.hand: HandState = hand_in_order(ruleset)
-        self.sink = io.StringIO()
-        self.ports = FakePorts(ruleset)
-        self.ports.recorder = FlightRecorder(self.sink, clock=lambda: 0.0)
-        self.flow = HandFlow(self.ports)
-        self.flow.hand = self.hand
-        self.ports.recorder.open_hand(1)
-        self.ports.recorder.emit("hand_start", **start_fields(self.hand), tile_set=0)
-        self.draw(self.hand.deal_size)
+        super().__init__(hand_in_order(get_region("yunnan").resolve(options)))
+        for _ in range(self.hand.deal_size):
+            self.draw()
         self.hand.phase = "playing"
-        reveal = self.hand.reveal(ruleset.indicators[0])       # the two 尾牌, turned up after the deal
+        reveal = self.hand.reveal(self.hand.ruleset.indicators[0])   # the two 尾牌, turned up after the deal
         self.ports.recorder.emit("indicator", **reveal.event_fields())
 
     @property
     def tracker(self):
         return self.hand.tracker
-
-    def take(self, slot: Slot) -> list[dict]:
-        """A person lifts the tile at `slot` off its stack; the take events it made."""
-        stack = self.hand.ring[slot.ring]
-        before = len(self.recorded("take"))
-        self.flow.on_wall_change(stack, self.tracker.stack_tiles(stack) - 1)
-        return self.recorded("take")[before:]
-
-    def draw(self, count: int = 1) -> None:
-        for _ in range(count):
-            self.take(self.tracker.next_head())
 
     def draw_until(self, remaining: int) -> None:
         while self.tracker.count().remaining > remaining:
@@ -64,18 +39,6 @@ class Table:
         assert self.flow.on_key(Press(seat, Key.KONG, long=True))
         (take,) = self.take(slot)
         return take
-
-    def recorded(self, name: str) -> list[dict]:
-        return [e for e in read_events(self.sink.getvalue().splitlines()) if e["event"] == name]
-
-    def audit(self, change=lambda event: event) -> list[str]:
-        """The hand ends as 荒庄 with nobody paid: the audit's findings (on the events as `change` leaves them)."""
-        recorder = self.ports.recorder
-        recorder.emit("hand_end", result="draw", winners=[], payments=[0, 0, 0, 0], totals=[0, 0, 0, 0],
-                      next_dealer=0, **self.hand.hand_end_fields())
-        recorder.close_hand()
-        recorder.close_cleanly()
-        return audit_events([change(e) for e in read_events(self.sink.getvalue().splitlines())])
 
 
 def weipai_warnings(table: Table) -> list[dict]:
