@@ -260,7 +260,7 @@ class AfterWinFlips:
 
     def names_a_taken_slot(self, slots: tuple[Slot, ...], ctx: RevealContext) -> bool:
         """Whether `slots` are the last-tile flip of a wall run out: the one flip that names a slot gone."""
-        return self.last_when_out and slots == (ctx.last_taken,) and next(self._standing(ctx), None) is None
+        return self.last_when_out and slots == (ctx.last_taken,) == self.slots(ctx)
 
     def _standing(self, ctx: RevealContext) -> Iterator[Slot]:
         return ctx.head_order(ctx.next_head) if self.end is End.HEAD else ctx.tail_order(ctx.tail_taken)

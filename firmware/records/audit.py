@@ -511,21 +511,19 @@ def _audit_indicator(ruleset: Ruleset, ring, event: dict, ring_tiles, dealer: in
         return [f"indicator {event['kind']} is not one of the ruleset's"]
     problems: list[str] = []
     dice = tuple(event["dice"])
+    kong = event.get("kong")
     next_head = next((ring.slot_sequence(s) for s in head_order if s not in taken), ring.tile_count)
+    context = RevealContext(ring, ruleset.layout, dealer, next_head, tail_taken, dice, frozenset(taken),
+                            kong if isinstance(kong, int) else 0, last_drawn)
     named = tuple(Slot(r, Layer(layer)) for r, layer in zip(event["ring"], event["layer"]))
-    last_tile = RevealContext(ring, ruleset.layout, dealer, next_head, tail_taken, dice, frozenset(taken),
-                              last_taken=last_drawn)
     gone = [f"{s.ring}/{s.layer.value}" for s in named if s in taken]
-    if gone and not (isinstance(rule.position, AfterWinFlips) and rule.position.names_a_taken_slot(named, last_tile)):
+    if gone and not (isinstance(rule.position, AfterWinFlips) and rule.position.names_a_taken_slot(named, context)):
         problems.append(f"indicator {event['kind']} at {', '.join(gone)}: that slot has already left the wall")
     if rule.timing is not Timing.ON_READY:
         if len(dice) != rule.position_dice or not all(1 <= d <= 6 for d in dice):
             return [f"indicator {event['kind']} with dice {list(dice)}; its rule rolls {rule.position_dice} die/dice"]
-        kong = event.get("kong")
         if kong is not None and (not rule.on_kong or rule.kong_position is None):
             return [f"indicator {event['kind']} turned up for a kong; its rule turns up nothing on a kong"]
-        context = RevealContext(ring, ruleset.layout, dealer, next_head, tail_taken, dice, frozenset(taken),
-                                kong if isinstance(kong, int) else 0, last_drawn)
         slots = (rule.kong_position if kong is not None else rule.position).slots(context)  # type: ignore[union-attr]
         expected = [[s.ring for s in slots], [s.layer.value for s in slots]]
         if [event["ring"], event["layer"]] != expected:
