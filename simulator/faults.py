@@ -220,7 +220,7 @@ def _positive(text: str) -> float:
 
 
 def _lane(text: str) -> int:
-    lane = _count(text, "LANE") if text.strip().isdigit() else -1
+    lane = int(text) if text.strip().isdigit() else -1
     if not 0 <= lane <= 3:
         raise ValueError("lanes are 0-3")
     return lane
