@@ -302,7 +302,7 @@ class LiveTable:
             "session": state.session_id if state else None,
             "message": main.get("t_msg", ""), "round": main.get("t_round", ""),
             "hand": hand.number, "hand_over": hand.over,
-            "dealer": state.dealer if state else None, "dealer_repeats": state.dealer_repeats if state else 0,
+            "dealer": self._dealer_now(state), "dealer_repeats": state.dealer_repeats if state else 0,
             "hand_dealer": hand.dealer,
             "dice": hand.dice,
             "indicators": indicators,
@@ -316,6 +316,14 @@ class LiveTable:
             "result": hand.result,
             "storage_low": self.storage_low,
         }
+
+    def _dealer_now(self, state: SessionState | None) -> int | None:
+        """The dealer of the hand in play, else the session's next: they differ only in a session's
+        first hand when dice chose its dealer (house option first_dealer), which the session takes
+        on as its dealer only once that hand is settled."""
+        if self.hand.dealer is not None and not self.hand.over:
+            return self.hand.dealer
+        return state.dealer if state else None
 
     def _faults(self, feed: TableFeed) -> dict[str, Any]:
         latched = feed.faults()

@@ -87,3 +87,24 @@ def test_a_restart_as_the_first_dealer_is_rolled_deals_the_hand_by_a_roll_once(t
         ledger.close()
     assert [number for number, _ in rows] == [1, 2]
     assert rows[0][1] == rolled[-1]["dealer"]
+
+
+def test_the_web_view_and_the_parlour_show_the_rolled_dealer_while_the_first_hand_is_played():
+    """The session takes the rolled dealer on only once the first hand is settled; the web view's
+    `dealer` (and the parlour's status, which reports it) showed side 0 meanwhile, against the 庄 on
+    the screen.  Before: `dealer` 0 all through a hand side 1 dealt."""
+    from firmware.fleet.payloads import status_payload
+    from firmware.web.live import LiveTable
+    from tests.web.test_live_after_restart import Feed
+
+    log = played("luoshan", {}, hands=1, seed=6)
+    start = next(e for e in log if e["event"] == "hand_start")
+    assert start["dealer"] != 0, "this seed's roll names side 0: choose one that does not"
+    mid_hand = log[:next(i for i, e in enumerate(log) if e["event"] == "take" and e["reason"] == "draw") + 1]
+    feed, live = Feed("luoshan"), LiveTable()
+    live.attach(feed)
+    feed.tell(mid_hand)
+    table = live.status({"table", "faults"})
+    assert table["table"]["dealer"] == table["table"]["hand_dealer"] == start["dealer"]
+    status = status_payload("t1", table, {}, now=0.0, heartbeat=30.0, version="test")
+    assert status["dealer"] == start["dealer"]
