@@ -185,6 +185,8 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
     "hand_void": _hand_void,
     "hand_end": _hand_end,
     "take": _take,
+    "put_back": lambda e: (logging.INFO, f"{_hand(e)}: the tile taken at ring {e['ring']} {e['layer']} was put back: "
+                                         f"its take is undone; live {e['live']}"),
     "indicator": _indicator,
     "win": _win,
     "set_check": _set_check,

@@ -82,6 +82,9 @@ class HandFlow:
         bao = hand.bao
         in_sequence = in_sequence and seen_live
         try:
+            if seen_live and tiles > hand.tracker.stack_tiles(pos):
+                self._put_back(hand, pos, tiles)
+                return
             takes = hand.on_wall_change(pos, tiles, in_sequence=in_sequence)
         except TrackingError as error:
             self.ports.recorder.emit("warning", message=str(error))
@@ -106,6 +109,17 @@ class HandFlow:
         if hand.deal_complete and hand.tracker.exhausted and not hand.last_tile_shown and not hand.over:
             hand.last_tile_shown = True
             screens.phase(Phase.LAST_TILE)
+
+    def _put_back(self, hand: HandState, pos: StackPos, tiles: int) -> None:
+        """Tiles put back on the stack they were just taken from: those takes are undone (a person
+        who took from the wrong stack and was told 请按顺序取牌, or drew before another seat's claim),
+        so the wall's count, and the 荒庄, stay the table's."""
+        for take in hand.put_back(pos, tiles):
+            self.ports.recorder.emit("put_back", end=take.end.value, ring=take.slot.ring, layer=take.slot.layer.value,
+                                     reason=take.reason, in_order=take.in_order, live=hand.tracker.live)
+            if not take.in_order:
+                self.ports.screens.drop_note()      # 请按顺序取牌 was heeded
+        self.ports.screens.stacks_left(hand.tracker.live)
 
     def resync(self, sensors: Mapping[int, tuple[int, ...]]) -> str | None:
         """A board came back in a new session (it rebooted): the sensors' takes since are takes; a

@@ -28,7 +28,7 @@ from rulesets.table_rules import hua_peng_kinds
 from rulesets.walls import Break, End, Layer, Ring, Slot, StackPos
 
 from .facts import HandFacts
-from .tracker import Take, UnseenTakes, WallTracker, compact_json, slot_from, slot_json, tile_from, tile_json
+from .tracker import Take, TrackingError, UnseenTakes, WallTracker, compact_json, slot_from, slot_json, tile_from, tile_json
 from .win_facts import is_first_turn
 from .wins import HandOutcome, Payout, WinRecord
 
@@ -123,6 +123,7 @@ class HandState:
         self.tracker = WallTracker(self.ring, self.ruleset.reserve, self.wall,
                                    self.ruleset.flowers.kinds, self.deal_size)
         self.kongs_lapsed: list[int] = []    # the seats whose 杠 the last wall change left void (the flow says so)
+        self._before_takes: list[tuple[int, int]] = []     # (wins, reveals) before each take this run: see put_back
 
     # -- the wall as built -------------------------------------------------------------------
 
@@ -165,6 +166,7 @@ class HandState:
         takes = self.tracker.on_stack_change(pos, tiles)
         self.kongs_lapsed = []
         for take in takes:
+            self._before_takes.append((len(self.wins), len(self.reveals)))
             self.last_take = take
             self.replaced_for = None
             if take.end is End.HEAD and self.pending_kong and in_sequence:
@@ -186,6 +188,42 @@ class HandState:
             if take.reason == "draw" and self.ruleset.has_phase("follow_dealer"):
                 self.facts.follow_due(take, self.draws_after_deal(), self.before(self.dealer))
         return takes
+
+    def put_back(self, pos: StackPos, tiles: int) -> list[Take]:
+        """A stack's sensor reads more tiles than it had: the takes put back, undone as if never made
+        (last first).  Only a plain draw or deal take that is still the hand's last and changed nothing
+        beyond the wall's count can be undone: one that completed the deal, was the last live tile, was
+        the 宝's, voided a 杠, was 跟庄's fourth draw, or came before a win or an indicator shown, stands
+        (TrackingError says why; nothing is changed)."""
+        takes = self.tracker.takes_put_back(pos, tiles)
+        for take, before in zip(takes, reversed(self._before_takes)):
+            why = self._stands(take, before)
+            if why:
+                raise TrackingError(f"stack {pos.wall}/{pos.stack}: a tile was put back, but its take stands ({why})")
+        for _ in takes:
+            self.tracker.take_back()
+            self._before_takes.pop()
+        self.last_take = next(reversed(self.tracker.taken.values()), None)
+        self.replaced_for = None
+        return takes
+
+    def _stands(self, take: Take, before: tuple[int, int]) -> str:
+        """Why `take`, put back, cannot be undone ("" if it can)."""
+        if take.reason not in ("deal", "draw"):
+            return f"a {take.reason} take"
+        if take.reason == "deal" and self.tracker.head_taken == self.deal_size:
+            return "it completed the deal"
+        if take.live <= 0:
+            return "it was the last live tile"
+        if take.slot in self.bao_used:
+            return "the 宝's tile"
+        if self.kongs_lapsed:
+            return "a 杠 lapsed at it"
+        if take.reason == "draw" and self.ruleset.has_phase("follow_dealer") and self.draws_after_deal() % 4 == 0:
+            return "跟庄 was asked at it"
+        if before != (len(self.wins), len(self.reveals)):
+            return "a win or an indicator came after it"
+        return ""
 
     def draws_after_deal(self) -> int:
         return sum(1 for take in self.tracker.taken.values() if take.reason == "draw")

@@ -8,7 +8,9 @@ recorded, and counted at the nearer end).  A tail draw replaces a flower when a 
 tile (云南 尾牌) taken while a replacement is owed is that replacement, marked `at_wall_end` when no
 face-down tail tile was left (whether it then needs a 杠上开花 is the option's: tail_tiles.py).  The live
 count and the reserve follow the ruleset's reserve policy; 荒庄 is declared when the next head draw
-would cut into the reserve.
+would cut into the reserve.  A tile put back on the stack it was just taken from (a person who took
+from the wrong stack, or drew before another seat's claim) takes that take back, as if it had not
+been made; a tile put back anywhere else is no take the tracker can undo (`TrackingError`).
 
 Pure logic: no I/O, no clock.  Its changing state (`to_json` / `restore`) is part of the hand's
 state, so a restarted controller picks the wall up where it stood.
@@ -86,6 +88,18 @@ def tile_from(text: str | None) -> Tile | None:
     return None if text is None else Tile.parse(text)
 
 
+class _Before(NamedTuple):
+    """The tracker's counts before a take: what taking it back restores."""
+
+    head_taken: int
+    tail_taken: int
+    kongs: int
+    flowers_owed: int
+    special_owed: int
+    head_from: int
+    tail_from: int
+
+
 class UnseenTakes(NamedTuple):
     """Takes the wall sensors show made while the controller was not watching, one tile per step
     (stack, tiles it holds after): the replacements owed when it stopped watching, then the rest."""
@@ -124,6 +138,7 @@ class WallTracker:
         self.kong_pending = False               # a 杠 was pressed: its replacement is the next tail take
         self.special_owed = 0                   # 长春 opening special kongs: replacements still to be taken
         self.special_reason = "kong"            # …counted as kongs for the reserve ("kong") or not ("special")
+        self._before: list[_Before] = []        # per take since this tracker began or was restored: its undo
 
     # -- what is expected ---------------------------------------------------------------------
 
@@ -140,8 +155,8 @@ class WallTracker:
 
     def _first_untaken(self, order: Sequence[Slot], start: int) -> int:
         """The index of the first slot of `order` from `start` on that is still in the wall.  Slots
-        are never put back, so the search goes on from where the last one stopped instead of
-        passing over every taken slot again at each take."""
+        come back only by `take_back`, which restores where the search stood, so it goes on from where
+        the last one stopped instead of passing over every taken slot again at each take."""
         while start < len(order) and order[start] in self.taken:
             start += 1
         return start
@@ -213,6 +228,30 @@ class WallTracker:
         tails = sorted(gone.difference(heads), key=lambda slot: (self.covered(slot), tail_rank[slot]))
         counts = {pos: self.stack_tiles(pos) for pos in lower}
         return UnseenTakes(self._steps(tails[:owed], counts), self._steps(heads + tails[owed:], counts))
+
+    def takes_put_back(self, pos: StackPos, tiles: int) -> list[Take]:
+        """The sensor of `pos` reads `tiles`, more than it had: tiles were put back.  Each must be the
+        hand's last take still standing and from this stack (a person putting back what they just took):
+        those takes, last first (`take_back` undoes them).  Anything else raises TrackingError."""
+        if pos not in self._ring_index:
+            raise TrackingError(f"stack {pos.wall}/{pos.stack} is not part of this wall")
+        back = tiles - self.stack_tiles(pos)
+        lasts = list(islice(reversed(self.taken.values()), back))
+        if len(lasts) < back or len(self._before) < back or any(take.stack != pos for take in lasts):
+            raise TrackingError(f"stack {pos.wall}/{pos.stack} went from {self.stack_tiles(pos)} to {tiles} tiles: "
+                                f"a tile was put back that was not the last taken")
+        return lasts
+
+    def take_back(self) -> Take:
+        """Undo the last take (one `takes_put_back` named), as if it had not been made."""
+        before = self._before.pop()
+        slot = next(reversed(self.taken))
+        take = self.taken.pop(slot)
+        self._take_rows.pop()
+        self._take_texts.pop()
+        (self.head_taken, self.tail_taken, self.kongs, self.flowers_owed, self.special_owed,
+         self._head_from, self._tail_from) = before
+        return take
 
     def _steps(self, slots: list[Slot], counts: dict[StackPos, int]) -> tuple[tuple[StackPos, int], ...]:
         """One sensor change per slot taken: (stack, tiles it holds after), counting down `counts`."""
@@ -288,6 +327,8 @@ class WallTracker:
 
     def _record(self, slot: Slot, end: End, reason: str, in_order: bool, at_wall_end: bool = False) -> Take:
         tile = self.wall_map.get(slot)
+        self._before.append(_Before(self.head_taken, self.tail_taken, self.kongs, self.flowers_owed,
+                                    self.special_owed, self._head_from, self._tail_from))
         if end is End.HEAD:
             self.head_taken += 1
         else:
@@ -331,7 +372,7 @@ class WallTracker:
     def restore(self, data: Mapping[str, Any]) -> None:
         self.taken = {take.slot: take for take in map(Take.from_json, data["takes"])}
         self._head_from = self._tail_from = 0
-        self._take_rows, self._take_texts = [], []
+        self._take_rows, self._take_texts, self._before = [], [], []    # (a restart takes nothing back)
         for take in self.taken.values():
             self._keep_row(take.to_json())
         self.shown = {slot_from(s) for s in data["shown"]}

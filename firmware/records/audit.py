@@ -332,6 +332,8 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
                                              last_drawn)
             if event.get("effect") == "shown":
                 shown |= set(slots)
+        if event["event"] == "put_back":        # (one that undid the take before it is gone from the events)
+            problems.append(f"a tile put back at {event['ring']}/{event['layer']} undoes no take just made")
         if event["event"] != "take":
             continue
         if event["ring"] >= len(ring):

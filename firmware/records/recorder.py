@@ -28,7 +28,7 @@ class SecretLeak(Exception):
 def check_public(event: dict[str, Any]) -> None:
     """Refuse an event that carries hidden tiles in the live stream."""
     name = event["event"]
-    if name == "take" and ("tile" in event or "uid" in event):
+    if name in ("take", "put_back") and ("tile" in event or "uid" in event):
         raise SecretLeak("a take event must not name the tile taken")
     if name == "indicator" and not event.get("public", True) and (event.get("tile") is not None or event.get("wilds") is not None):
         raise SecretLeak("a private indicator's tile and wilds stay hidden until hand_end")

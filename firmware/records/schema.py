@@ -77,6 +77,8 @@ EVENTS: dict[str, dict[str, Kind]] = {
     "resumed": START,
     "take": {"end": one_of("head", "tail"), "ring": COUNT, "layer": LAYER, "live": INT, "reserve": INT, "kongs": INT,
              "reason": TEXT, "in_order": FLAG},
+    "put_back": {"end": one_of("head", "tail"), "ring": COUNT, "layer": LAYER, "reason": TEXT, "in_order": FLAG,
+                 "live": INT},
     "indicator": {**INDICATOR, "dice": list_of(INT)},
     "ready": {"seat": COUNT},
     "first_dealer": {"roller": COUNT, "dice": list_of(INT), "dealer": COUNT},

@@ -187,11 +187,15 @@ class HandLog:
     @property
     def events(self) -> list[dict]:
         """The hand's events; after a `resumed`, the indicators it names that the lines before it lack
-        (a SIGKILL cut them from the file, the journal kept them), marked `journaled`."""
+        (a SIGKILL cut them from the file, the journal kept them), marked `journaled`.  A `put_back` that
+        undoes the take just before it removes that take: what follows reads the hand as played (one that
+        does not match that take stays, for the audit to find)."""
         events: list[dict] = []
         for line in self.lines:
             event = line.event
             assert event is not None
+            if event["event"] == "put_back" and _undoes_last_take(event, events):
+                continue
             events.append(event)
             if event["event"] == "resumed":
                 events += _journaled_indicators(event, events) + _journaled_wins(event, events)
@@ -206,6 +210,20 @@ class HandLog:
     @property
     def files(self) -> set[str]:
         return {line.file for line in self.lines}
+
+
+def _undoes_last_take(put_back: dict, events: list[dict]) -> bool:
+    """Whether `put_back` names the last take of `events` (removed from them if so): the same slot,
+    end and reason, and one more live tile than that take left."""
+    at = next((i for i in range(len(events) - 1, -1, -1) if events[i]["event"] in ("take", "resumed")), None)
+    if at is None or events[at]["event"] != "take":
+        return False
+    take = events[at]
+    same = all(take.get(key) == put_back.get(key) for key in ("ring", "layer", "end", "reason"))
+    if not same or not isinstance(take.get("live"), int) or put_back.get("live") != take["live"] + 1:
+        return False
+    del events[at]
+    return True
 
 
 def _journaled_indicators(resumed: dict, before: list[dict]) -> list[dict]:

@@ -126,6 +126,7 @@ function renderFaults(node, faults) {
 function eventLine(e) {
   const bits = [`#${e.hand}`, e.event];
   if (e.event === "take") bits.push(`${e.reason} ring ${e.ring} · live ${e.live}`);
+  else if (e.event === "put_back") bits.push(`放回 ring ${e.ring} · live ${e.live}`);
   else if (e.event === "indicator") bits.push(`${e.name} ${e.tile ? e.tile.map(tileName).join(" ") : "(私密)"}`);
   else if (e.event === "win") bits.push(`${seatName(e.seat)} ${(e.items || []).map((i) => i.name).join(" ")}`);
   else if (e.event === "hand_end") bits.push(`${e.result} ${e.payments.map(signed).join(" ")}`);

@@ -1,0 +1,113 @@
+"""A tile put back on the stack it was just taken from (a person who took from the wrong stack and
+was told 请按顺序取牌, or drew before another seat's claim) undoes that take.  Before, the take stood
+with a warning: the wall's count stayed one short, so the table could call 荒庄 a tile early, and
+the put-back tile was never recorded when it was drawn again."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware.hand.tracker import TrackingError
+from rulesets.regions import get_region
+from rulesets.walls import Layer, Slot
+from tests.firmware.hand_in_order import RecordedHand, hand_in_order
+
+
+def dealt(region_id: str = "shanghai") -> RecordedHand:
+    recorded = RecordedHand(hand_in_order(get_region(region_id).resolve()))
+    while not recorded.hand.deal_complete:
+        recorded.draw()
+    return recorded
+
+
+def wrong_stack(recorded: RecordedHand, ahead: int = 5) -> Slot:
+    head = recorded.hand.tracker.next_head()
+    return Slot((head.ring + ahead) % len(recorded.hand.ring), Layer.TOP)
+
+
+def put_back(recorded: RecordedHand, slot: Slot) -> None:
+    stack = recorded.hand.ring[slot.ring]
+    recorded.flow.on_wall_change(stack, recorded.hand.tracker.stack_tiles(stack) + 1)
+
+
+def draws_to_the_wall_end(recorded: RecordedHand) -> int:
+    draws = 0
+    while not recorded.hand.tracker.exhausted:
+        recorded.draw()
+        draws += 1
+    return draws
+
+
+def test_a_tile_taken_out_of_order_and_put_back_leaves_the_wall_as_it_was():
+    recorded, untouched = dealt(), dealt()
+    live = recorded.hand.tracker.live
+    wrong = wrong_stack(recorded)
+    (take,) = recorded.take(wrong)
+    assert take["in_order"] is False and recorded.hand.tracker.live == live - 1
+    assert "请按顺序取牌" in recorded.ports.screens.phases[-1]
+    notes_dropped = recorded.ports.screens.notes_dropped
+    put_back(recorded, wrong)
+    assert recorded.hand.tracker.live == live and wrong not in recorded.hand.tracker.taken
+    assert recorded.recorded("put_back")[-1]["live"] == live and not recorded.recorded("warning")
+    assert recorded.ports.screens.notes_dropped == notes_dropped + 1   # 请按顺序取牌 heeded: the note is taken down
+    # 荒庄 comes at the same tile as in the hand where nobody made the mistake
+    assert draws_to_the_wall_end(recorded) == draws_to_the_wall_end(untouched)
+    assert recorded.audit() == []
+
+
+def test_a_draw_put_back_before_another_seat_s_claim_is_drawn_again():
+    recorded = dealt()
+    live = recorded.hand.tracker.live
+    slot = recorded.draw()
+    put_back(recorded, slot)
+    assert recorded.hand.tracker.live == live and recorded.hand.tracker.next_head() == slot
+    assert recorded.draw() == slot and recorded.hand.tracker.live == live - 1
+    assert recorded.audit() == []
+
+
+def test_a_tile_put_back_on_another_stack_than_the_last_take_s_stands_with_a_warning():
+    recorded = dealt()
+    first = recorded.draw()
+    recorded.draw()
+    live = recorded.hand.tracker.live
+    put_back(recorded, first)
+    assert recorded.hand.tracker.live == live and first in recorded.hand.tracker.taken
+    (warning,) = recorded.recorded("warning")
+    assert "not the last taken" in warning["message"] and not recorded.recorded("put_back")
+
+
+def test_the_take_that_completed_the_deal_stands():
+    recorded = RecordedHand(hand_in_order(get_region("shanghai").resolve()))
+    while not recorded.hand.deal_complete:
+        slot = recorded.draw()
+    put_back(recorded, slot)
+    assert recorded.hand.deal_complete
+    assert "completed the deal" in recorded.recorded("warning")[-1]["message"]
+
+
+def test_the_tracker_undoes_only_the_last_takes_of_the_stack_put_back():
+    tracker = dealt().hand.tracker
+    slot = tracker.next_head()
+    stack = tracker.ring[slot.ring]
+    tiles = tracker.stack_tiles(stack)
+    (take,) = tracker.on_stack_change(stack, tiles - 1)
+    before_rows = tracker.takes_text()
+    assert tracker.takes_put_back(stack, tiles) == [take]
+    assert tracker.take_back() == take
+    assert tracker.stack_tiles(stack) == tiles and tracker.takes_text() != before_rows
+    last = next(reversed(tracker.taken.values())).stack
+    elsewhere = next(s for s in tracker.ring.stacks if s != last and tracker.stack_tiles(s) < 2)
+    with pytest.raises(TrackingError, match="not the last taken"):
+        tracker.takes_put_back(elsewhere, tracker.stack_tiles(elsewhere) + 1)
+
+
+def test_a_put_back_that_names_another_slot_than_the_last_take_is_found_by_the_audit():
+    recorded = dealt()
+    slot = recorded.draw()
+    put_back(recorded, slot)
+    recorded.draw()
+
+    def elsewhere(event: dict) -> dict:
+        return dict(event, ring=(event["ring"] + 1) % 30) if event["event"] == "put_back" else event
+    problems = recorded.audit(elsewhere)
+    assert any("put back" in p and "undoes no take" in p for p in problems), problems
