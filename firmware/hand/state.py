@@ -123,7 +123,7 @@ class HandState:
         self.tracker = WallTracker(self.ring, self.ruleset.reserve, self.wall,
                                    self.ruleset.flowers.kinds, self.deal_size)
         self.kongs_lapsed: list[int] = []    # the seats whose 杠 the last wall change left void (the flow says so)
-        self._before_takes: list[tuple[int, int]] = []     # (wins, reveals) before each take this run: see put_back
+        self._before_takes: list[tuple[int, int, bool]] = []   # per take this run: see put_back
 
     # -- the wall as built -------------------------------------------------------------------
 
@@ -166,7 +166,8 @@ class HandState:
         takes = self.tracker.on_stack_change(pos, tiles)
         self.kongs_lapsed = []
         for take in takes:
-            self._before_takes.append((len(self.wins), len(self.reveals)))
+            # (wins, indicators) before it, and whether it was a kong's replacement (put_back)
+            self._before_takes.append((len(self.wins), len(self.reveals), take.reason == "kong" and bool(self.pending_kong)))
             self.last_take = take
             self.replaced_for = None
             if take.end is End.HEAD and self.pending_kong and in_sequence:
@@ -191,10 +192,11 @@ class HandState:
 
     def put_back(self, pos: StackPos, tiles: int) -> list[Take]:
         """A stack's sensor reads more tiles than it had: the takes put back, undone as if never made
-        (last first).  Only a plain draw or deal take that is still the hand's last and changed nothing
-        beyond the wall's count can be undone: one that completed the deal, was the last live tile, was
-        the 宝's, voided a 杠, was 跟庄's fourth draw, or came before a win or an indicator shown, stands
-        (TrackingError says why; nothing is changed)."""
+        (last first).  Only a take that is still the hand's last and changed nothing beyond the wall's
+        count can be undone (a tail take nobody's 杠 asked for counts a kong for the reserve: that is
+        undone too): one that replaced a 杠 or set an indicator aside, completed the deal, was the
+        last live tile, was the 宝's, voided a 杠, was 跟庄's fourth draw, or came before a win or an
+        indicator shown, stands (TrackingError says why; nothing is changed)."""
         takes = self.tracker.takes_put_back(pos, tiles)
         for take, before in zip(takes, reversed(self._before_takes)):
             why = self._stands(take, before)
@@ -207,10 +209,11 @@ class HandState:
         self.replaced_for = None
         return takes
 
-    def _stands(self, take: Take, before: tuple[int, int]) -> str:
+    def _stands(self, take: Take, before: tuple[int, int, bool]) -> str:
         """Why `take`, put back, cannot be undone ("" if it can)."""
-        if take.reason not in ("deal", "draw"):
-            return f"a {take.reason} take"
+        wins, reveals, replaced_a_kong = before
+        if take.reason in ("set_aside", "special") or replaced_a_kong:
+            return "a 杠's replacement" if replaced_a_kong else f"a {take.reason} take"
         if take.reason == "deal" and self.tracker.head_taken == self.deal_size:
             return "it completed the deal"
         if take.live <= 0:
@@ -221,7 +224,7 @@ class HandState:
             return "a 杠 lapsed at it"
         if take.reason == "draw" and self.ruleset.has_phase("follow_dealer") and self.draws_after_deal() % 4 == 0:
             return "跟庄 was asked at it"
-        if before != (len(self.wins), len(self.reveals)):
+        if (wins, reveals) != (len(self.wins), len(self.reveals)):
             return "a win or an indicator came after it"
         return ""
 

@@ -214,13 +214,12 @@ class HandLog:
 
 def _undoes_last_take(put_back: dict, events: list[dict]) -> bool:
     """Whether `put_back` names the last take of `events` (removed from them if so): the same slot,
-    end and reason, and one more live tile than that take left."""
+    end, reason and order.  (The counts after it are checked with the takes that follow.)"""
     at = next((i for i in range(len(events) - 1, -1, -1) if events[i]["event"] in ("take", "resumed")), None)
     if at is None or events[at]["event"] != "take":
         return False
     take = events[at]
-    same = all(take.get(key) == put_back.get(key) for key in ("ring", "layer", "end", "reason"))
-    if not same or not isinstance(take.get("live"), int) or put_back.get("live") != take["live"] + 1:
+    if any(take.get(key) != put_back.get(key) for key in ("ring", "layer", "end", "reason", "in_order")):
         return False
     del events[at]
     return True

@@ -30,28 +30,42 @@ def put_back(recorded: RecordedHand, slot: Slot) -> None:
     recorded.flow.on_wall_change(stack, recorded.hand.tracker.stack_tiles(stack) + 1)
 
 
-def draws_to_the_wall_end(recorded: RecordedHand) -> int:
-    draws = 0
+def draws_to_the_wall_end(recorded: RecordedHand) -> list[tuple]:
+    """The sensor changes of the draws from here to 荒庄: (stack, tiles it holds after)."""
+    steps = []
     while not recorded.hand.tracker.exhausted:
-        recorded.draw()
-        draws += 1
-    return draws
+        slot = recorded.draw()
+        stack = recorded.hand.ring[slot.ring]
+        steps.append((stack, recorded.hand.tracker.stack_tiles(stack)))
+    return steps
+
+
+def exhausted_after(recorded: RecordedHand, steps: list[tuple]) -> int:
+    """How many of these sensor changes the table saw before it called the wall spent."""
+    for done, (stack, tiles) in enumerate(steps):
+        if recorded.hand.tracker.exhausted:
+            return done
+        recorded.flow.on_wall_change(stack, tiles)
+    return len(steps)
 
 
 def test_a_tile_taken_out_of_order_and_put_back_leaves_the_wall_as_it_was():
-    recorded, untouched = dealt(), dealt()
+    """The tile taken by mistake is the wall's last live one (河北 keeps 6 stacks and the kongs' back):
+    before, 荒庄 came a draw early."""
+    recorded, untouched = dealt("hebei"), dealt("hebei")
+    steps = draws_to_the_wall_end(untouched)
     live = recorded.hand.tracker.live
-    wrong = wrong_stack(recorded)
+    wrong = untouched.hand.tracker.last_drawn()
     (take,) = recorded.take(wrong)
-    assert take["in_order"] is False and recorded.hand.tracker.live == live - 1
+    assert take["in_order"] is False and take["reason"] == "kong" and recorded.hand.tracker.live < live - 1
     assert "请按顺序取牌" in recorded.ports.screens.phases[-1]
     notes_dropped = recorded.ports.screens.notes_dropped
     put_back(recorded, wrong)
     assert recorded.hand.tracker.live == live and wrong not in recorded.hand.tracker.taken
     assert recorded.recorded("put_back")[-1]["live"] == live and not recorded.recorded("warning")
     assert recorded.ports.screens.notes_dropped == notes_dropped + 1   # 请按顺序取牌 heeded: the note is taken down
-    # 荒庄 comes at the same tile as in the hand where nobody made the mistake
-    assert draws_to_the_wall_end(recorded) == draws_to_the_wall_end(untouched)
+    # the same draws bring 荒庄 at the same tile as in the hand where nobody made the mistake
+    assert exhausted_after(recorded, steps) == len(steps)
     assert recorded.audit() == []
 
 
@@ -111,3 +125,15 @@ def test_a_put_back_that_names_another_slot_than_the_last_take_is_found_by_the_a
         return dict(event, ring=(event["ring"] + 1) % 30) if event["event"] == "put_back" else event
     problems = recorded.audit(elsewhere)
     assert any("put back" in p and "undoes no take" in p for p in problems), problems
+
+
+def test_a_kong_s_replacement_put_back_stands():
+    recorded = dealt("hebei")
+    recorded.hand.pending_kong[1] = False          # seat 1 pressed 杠
+    tail = recorded.hand.tracker.next_tail()
+    (take,) = recorded.take(tail)
+    assert take["reason"] == "kong" and take["in_order"] is True
+    live = recorded.hand.tracker.live
+    put_back(recorded, tail)
+    assert recorded.hand.tracker.live == live and tail in recorded.hand.tracker.taken
+    assert "a 杠's replacement" in recorded.recorded("warning")[-1]["message"]
