@@ -119,6 +119,9 @@ class HandFlow:
                                      reason=take.reason, in_order=take.in_order, live=hand.tracker.live)
             if not take.in_order:
                 self.ports.screens.drop_note()      # 请按顺序取牌 was heeded
+        if hand.last_tile_shown and not hand.tracker.exhausted:     # the last tile was not drawn after all
+            hand.last_tile_shown = False
+            self.ports.screens.phase(Phase.PLAY)
         self.ports.screens.stacks_left(hand.tracker.live)
 
     def resync(self, sensors: Mapping[int, tuple[int, ...]]) -> str | None:

@@ -194,9 +194,9 @@ class HandState:
         """A stack's sensor reads more tiles than it had: the takes put back, undone as if never made
         (last first).  Only a take that is still the hand's last and changed nothing beyond the wall's
         count can be undone (a tail take nobody's 杠 asked for counts a kong for the reserve: that is
-        undone too): one that replaced a 杠 or set an indicator aside, completed the deal, was the
-        last live tile, was the 宝's, voided a 杠, was 跟庄's fourth draw, or came before a win or an
-        indicator shown, stands (TrackingError says why; nothing is changed)."""
+        undone too): one that replaced a 杠 or set an indicator aside, completed the deal, was the 宝's,
+        voided a 杠, was 跟庄's fourth draw, or came before a win or an indicator shown, stands, as does
+        every take outside the deal and play (TrackingError says why; nothing is changed)."""
         takes = self.tracker.takes_put_back(pos, tiles)
         for take, before in zip(takes, reversed(self._before_takes)):
             why = self._stands(take, before)
@@ -216,8 +216,8 @@ class HandState:
             return "a 杠's replacement" if replaced_a_kong else f"a {take.reason} take"
         if take.reason == "deal" and self.tracker.head_taken == self.deal_size:
             return "it completed the deal"
-        if take.live <= 0:
-            return "it was the last live tile"
+        if self.over or self.phase not in ("dealing", "playing"):
+            return f"the hand is at {self.phase}, not in play"
         if take.slot in self.bao_used:
             return "the 宝's tile"
         if self.kongs_lapsed:

@@ -9,23 +9,24 @@ import pytest
 
 from firmware.hand.tracker import TrackingError
 from rulesets.regions import get_region
-from rulesets.walls import Layer, Slot
 from tests.firmware.hand_in_order import RecordedHand, hand_in_order
 
 
-def dealt(region_id: str = "shanghai") -> RecordedHand:
+def dealing(region_id: str = "shanghai") -> RecordedHand:
     recorded = RecordedHand(hand_in_order(get_region(region_id).resolve()))
-    while not recorded.hand.deal_complete:
-        recorded.draw()
+    recorded.hand.phase = "dealing"                 # (as the flow has it)
     return recorded
 
 
-def wrong_stack(recorded: RecordedHand, ahead: int = 5) -> Slot:
-    head = recorded.hand.tracker.next_head()
-    return Slot((head.ring + ahead) % len(recorded.hand.ring), Layer.TOP)
+def dealt(region_id: str = "shanghai") -> RecordedHand:
+    recorded = dealing(region_id)
+    while not recorded.hand.deal_complete:
+        recorded.draw()
+    recorded.hand.phase = "playing"
+    return recorded
 
 
-def put_back(recorded: RecordedHand, slot: Slot) -> None:
+def put_back(recorded: RecordedHand, slot) -> None:
     stack = recorded.hand.ring[slot.ring]
     recorded.flow.on_wall_change(stack, recorded.hand.tracker.stack_tiles(stack) + 1)
 
@@ -91,7 +92,7 @@ def test_a_tile_put_back_on_another_stack_than_the_last_take_s_stands_with_a_war
 
 
 def test_the_take_that_completed_the_deal_stands():
-    recorded = RecordedHand(hand_in_order(get_region("shanghai").resolve()))
+    recorded = dealing()
     while not recorded.hand.deal_complete:
         slot = recorded.draw()
     put_back(recorded, slot)
@@ -137,3 +138,23 @@ def test_a_kong_s_replacement_put_back_stands():
     put_back(recorded, tail)
     assert recorded.hand.tracker.live == live and tail in recorded.hand.tracker.taken
     assert "a 杠's replacement" in recorded.recorded("warning")[-1]["message"]
+
+
+def test_the_last_live_tile_put_back_is_drawn_again_and_the_screen_says_so():
+    recorded = dealt("hebei")
+    draws_to_the_wall_end(recorded)
+    last = recorded.hand.tracker.last_drawn()
+    assert recorded.hand.last_tile_shown and recorded.ports.screens.phases[-1] == "最后一张"
+    put_back(recorded, last)
+    assert not recorded.hand.tracker.exhausted and not recorded.hand.last_tile_shown
+    assert recorded.ports.screens.phases[-1] == "请出牌"
+    assert recorded.draw() == last and recorded.hand.tracker.exhausted
+
+
+def test_no_take_is_undone_while_a_win_is_checked():
+    recorded = dealt()
+    slot = recorded.draw()
+    recorded.hand.phase = "win_check"
+    put_back(recorded, slot)
+    assert slot in recorded.hand.tracker.taken
+    assert "not in play" in recorded.recorded("warning")[-1]["message"]
