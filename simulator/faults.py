@@ -19,10 +19,12 @@ MOTOR_NAMES = ("mixer", "lane0", "lane1", "lane2", "lane3", "side_lift0", "side_
 WIRE_FAULTS = ("corrupt", "drop", "duplicate", "delay")
 READ_FAULTS = ("missed_read", "doubled_read", "foreign_tag")
 PANEL_FAULTS = ("key_bounce",)
+PLAYER_FAULTS = ("wrong_stack",)        # a person's mistake: the simulated players make it (players/mistakes.py)
+CHANCE_FAULTS = (*READ_FAULTS, *PANEL_FAULTS, *PLAYER_FAULTS)     # a probability each
 TILE_FAULTS = {"missing_tile": "missing_tiles", "extra_tile": "extra_tiles", "duplicate_tag": "duplicate_tags"}
 DEVICE_FAULTS = (*WIRE_FAULTS, "silent", "reset")      # the only faults a DEVICE: prefix may name
 FAULT_NAMES = (*WIRE_FAULTS, "silent", "reset", "jam", "hatch_open", "overcurrent", "overtemp",
-               "dice_stall", *READ_FAULTS, *PANEL_FAULTS, *TILE_FAULTS)
+               "dice_stall", *CHANCE_FAULTS, *TILE_FAULTS)
 
 
 @dataclass
@@ -51,6 +53,7 @@ class TableFaults:
     doubled_read: float = 0.0                                 # previous tile read again
     foreign_tag: float = 0.0                                  # a stray tag joins a read
     key_bounce: float = 0.0                                   # a key press reported twice (a chattering switch, a double press)
+    wrong_stack: float = 0.0                                  # per draw: a tile lifted off the wrong stack first, then put back
     missing_tiles: int = 0                                    # tiles lost at start
     extra_tiles: int = 0                                      # stray tiles added at start
     duplicate_tags: int = 0                                   # tiles given another tile's UID
@@ -63,6 +66,7 @@ FAULT_HELP = (
     "40 ms), [DEVICE:]silent, [DEVICE:]reset=SECONDS (a reboot after SECONDS of table time; "
     "display too), jam=LANE[:PUSHES], hatch_open, overcurrent=MOTOR, overtemp, dice_stall, "
     "missed_read|doubled_read|foreign_tag[=P], key_bounce[=P] (a key press reported twice), "
+    "wrong_stack[=P] (a player lifts a tile off the wrong stack before a draw and puts it back), "
     "missing_tile|extra_tile|duplicate_tag[=N]")
 
 
@@ -118,7 +122,7 @@ def read_fault(text: str, *, clearing: bool = False) -> FaultItem:
 
 
 def _value(name: str, text: str | None) -> float | int | tuple[int, int] | None:
-    if name in WIRE_FAULTS or name in READ_FAULTS or name in PANEL_FAULTS:
+    if name in WIRE_FAULTS or name in CHANCE_FAULTS:
         return _probability("0.05" if text is None else text)
     if name == "reset":
         return _positive(text or "")
@@ -172,7 +176,7 @@ def _switch(item: FaultItem, faults: TableFaults, on: bool) -> None:
             _forget(faults.overcurrent, value)
     elif name in ("hatch_open", "overtemp", "dice_stall"):
         setattr(faults, "overheated" if name == "overtemp" else name, on)
-    elif name in READ_FAULTS or name in PANEL_FAULTS:
+    elif name in CHANCE_FAULTS:
         setattr(faults, name, value if on else 0.0)
     elif on:
         setattr(faults, TILE_FAULTS[name], value)

@@ -25,7 +25,7 @@ from rulesets.tilesets import SET_136, TileSet
 from .clock import VirtualClock, VirtualTimer
 from .display_sim import DisplaySim
 from .endpoints import PtyEndpoint, SocketEndpoint, socket_address
-from .faults import (DEVICES, PANEL_FAULTS, READ_FAULTS, WIRE_FAULTS, FaultItem, TableFaults, WireFaults,
+from .faults import (CHANCE_FAULTS, DEVICES, WIRE_FAULTS, FaultItem, TableFaults, WireFaults,
                      apply_fault, clear_settings, read_fault)
 from .motor_board import MotorBoardSim, Timings
 from .rfid_board import RfidBoardSim
@@ -475,7 +475,7 @@ class SimulatedTable:
         for device in DEVICES:
             for name in (*WIRE_FAULTS, "silent", "reset"):
                 self.clear_fault(f"{device}:{name}")
-        for name in ("jam", "hatch_open", "overcurrent", "overtemp", "dice_stall", *READ_FAULTS, *PANEL_FAULTS):
+        for name in ("jam", "hatch_open", "overcurrent", "overtemp", "dice_stall", *CHANCE_FAULTS):
             self.clear_fault(name)
 
     def clear_fault(self, text: str) -> FaultItem:

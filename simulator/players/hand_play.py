@@ -20,6 +20,7 @@ from rulesets.tiles import Tile
 from .brain import Claim, Discard, SelfKong, think
 from .crew import OVER, Crew
 from .knowledge import TableView
+from .mistakes import Mistakes
 from .player import Player
 from .prompts import WinClaim, answer_win
 from .rules import WinFacts
@@ -43,8 +44,9 @@ class Next:
 
 
 class HandPlay:
-    def __init__(self, crew: Crew, wall: LiveWall, view: TableView) -> None:
+    def __init__(self, crew: Crew, wall: LiveWall, view: TableView, mistakes: Mistakes) -> None:
         self.crew = crew
+        self.mistakes = mistakes
         self.wall = wall
         self.view = view
         self.players = crew.players
@@ -145,6 +147,8 @@ class HandPlay:
     async def draw(self, seat: int, *, tail: bool = False, kong: bool = False) -> bytes | None:
         """A head draw (or a tail draw for a kong); flowers are set aside and replaced."""
         player = self.players[seat]
+        if not tail:
+            await self.mistakes.before_draw(seat, self.wall)
         uid = self.wall.take_tail(kong, self.winning_shown_tile(player) if kong else None) if tail else self.wall.take_head()
         kind = player.receive(uid)
         self.crew.log(seat, "tail" if tail else "draw", "kong" if kong else "")

@@ -23,6 +23,7 @@ from rulesets.tiles import Tile
 from .crew import Action, Crew, HandEnded, PlayersError, Stats
 from .deal import after_deal, take_deal
 from .hand_play import HandPlay
+from .mistakes import Mistakes
 from .style import PlayStyle
 from .wall import WallMismatch
 from ..technician import SetMender
@@ -40,6 +41,7 @@ class SimulatedPlayers:
         self.table = table
         self.ruleset = ruleset
         self.crew = Crew(table, ruleset, seed, style)
+        self.mistakes = Mistakes(self.crew, seed)
 
     # -- what tests look at ------------------------------------------------------------------
 
@@ -129,7 +131,7 @@ class SimulatedPlayers:
         try:
             wall, view = await take_deal(crew)
             await after_deal(crew, wall, view)
-            play = HandPlay(crew, wall, view)
+            play = HandPlay(crew, wall, view, self.mistakes)
             await play.run()
         except HandEnded as ended:
             crew.log(-1, "hand_ended", str(ended))

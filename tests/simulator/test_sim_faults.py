@@ -177,6 +177,17 @@ def test_fault_key_bounce_reports_a_press_twice_until_cleared():
     run(main())
 
 
+def test_fault_wrong_stack_is_a_chance_the_console_can_switch_off():
+    faults = parse_faults(["wrong_stack"])
+    assert faults.wrong_stack == 0.05
+    assert parse_faults(["wrong_stack=0.3"]).wrong_stack == 0.3
+    table = SimulatedTable(seed=8, speed=0, faults=faults)
+    table.clear_fault("wrong_stack")
+    assert table.faults.wrong_stack == 0.0
+    with pytest.raises(ValueError, match="wrong_stack"):
+        parse_faults(["motor:wrong_stack=0.1"])
+
+
 # -- the tiles and their reads -------------------------------------------------------------------
 
 def test_fault_missing_tile_leaves_a_lane_short():
