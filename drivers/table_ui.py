@@ -83,6 +83,8 @@ READY_MARK, NOT_READY = "有叫", "无叫"   # a seat's settlement line: its han
 FLOWER_PIG = "花猪"                    # …its hand holds all three suits (查花猪)
 NOT_SHOWN = "未亮牌"                   # …nothing was shown (or no answer in time)
 TAIL_ONLY_ON_KONG_WIN = "！尾牌只可杠上开花"   # 云南: a shown tail tile was taken without a 杠上开花
+OUT_OF_ORDER = "！请按顺序取牌"          # a tile taken from a stack the draw order did not reach: put it back
+TAKE_AGAIN = "！请取回放回的牌"          # a tile put back whose take stands (a 杠's replacement, …): take it again
 EARLY_KEYS = "开局前的按键不算"          # after 请出牌 first shows: "开局前的按键不算:南 西" names the seats whose keys,
 #                                       pressed during the deal or an opening phase and answering nothing, were dropped
 SPECIAL_KONG = "特殊杠"                # 长春 choice "特殊杠:<无|旋风杠|喜杠|幺蛋|九蛋>": one to show, or 无 when done

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Mapping
-from drivers.table_ui import EARLY_KEYS, RESEAT, Key, Panel, Phase, RESTARTED, ROLL_DICE, TAIL_ONLY_ON_KONG_WIN, roll_prompt
+from drivers.table_ui import (EARLY_KEYS, OUT_OF_ORDER, RESEAT, TAKE_AGAIN, Key, Panel, Phase, RESTARTED, ROLL_DICE,
+                              TAIL_ONLY_ON_KONG_WIN, roll_prompt)
 from rulesets.dice import SecondRollerPicksStart, count_seats
 from rulesets.indicators import Timing
 from rulesets.scoring import DrawContext
@@ -66,6 +67,7 @@ class HandFlow:
         self.settlement = SettlementRound(ports)
         self.liang = LiangDesk(ports)
         self.owed_again: set[int] = set()   # seats whose 胡, pressed after their win, awaits its answer
+        self._take_again: set[StackPos] = set()     # stacks a tile was put back on whose take stands
 
     # -- what the hub reports at once (HandListener) -------------------------------------------------
 
@@ -88,7 +90,14 @@ class HandFlow:
             takes = hand.on_wall_change(pos, tiles, in_sequence=in_sequence)
         except TrackingError as error:
             self.ports.recorder.emit("warning", message=str(error))
+            if seen_live and tiles > hand.tracker.stack_tiles(pos):
+                self._take_again.add(pos)       # its take stands: the tile is to be taken again
+                self.ports.screens.phase(_play_phase(hand), TAKE_AGAIN)
             return
+        if pos in self._take_again and tiles == hand.tracker.stack_tiles(pos):
+            self._take_again.discard(pos)       # taken again: the wall is as the hand counts it
+            if not self._take_again:
+                self.ports.screens.drop_note()
         screens = self.ports.screens
         if seen_live and hand.deal_complete and any(take.in_order for take in takes):
             screens.drop_note()             # play went on: a note said with 请出牌 has been read
@@ -98,7 +107,7 @@ class HandFlow:
                                      in_order=take.in_order, **wall_end_field(take),
                                      **({} if in_sequence else {"unseen": True}))
             if not take.in_order:
-                screens.phase(Phase.PLAY if hand.deal_complete else Phase.DEAL, "！请按顺序取牌")
+                screens.phase(_play_phase(hand), OUT_OF_ORDER)
         for seat in hand.kongs_lapsed:
             self.ports.recorder.emit("kong_lapsed", seat=seat)
         self._reveal_on_kongs(hand)
@@ -186,6 +195,7 @@ class HandFlow:
         self.rolls_asked = 0
         record_dropped(ports.recorder, ports.keys.take_all(), "before_hand")   # nothing pressed before this hand counts in it
         self.owed_again.clear()
+        self._take_again.clear()
         for side in ruleset.players:
             screens.prompt(side, "")
         screens.public_indicators([], [])                   # last hand's indicators are not this hand's
@@ -221,6 +231,7 @@ class HandFlow:
         self.totals = tuple(totals)
         self.rolls_asked = hand.rolls_asked
         self.hand = hand
+        self._take_again.clear()
         ports.recorder.open_hand(hand.number)
         ports.recorder.emit("resumed", cause=cause, phase=hand.phase, **start_fields(hand),
                             taken=[[t.slot.ring, t.slot.layer.value, t.end.value, t.reason]
@@ -515,6 +526,13 @@ def recorded_reveals(hand: HandState) -> list[Reveal]:
     fixed = [HandState.fixed(rule) for index, rule in enumerate(hand.ruleset.indicators)
              if rule.timing is Timing.FIXED and _reveal_step(index) in hand.steps_done]
     return fixed + list(hand.reveals)
+
+
+def _play_phase(hand: HandState) -> Phase:
+    """The phase word of a hand being dealt or played."""
+    if not hand.deal_complete:
+        return Phase.DEAL
+    return Phase.LAST_TILE if hand.last_tile_shown else Phase.PLAY
 
 
 def start_fields(hand: HandState) -> dict:

@@ -128,16 +128,24 @@ def test_a_put_back_that_names_another_slot_than_the_last_take_is_found_by_the_a
     assert any("put back" in p and "undoes no take" in p for p in problems), problems
 
 
-def test_a_kong_s_replacement_put_back_stands():
+def test_a_kong_s_replacement_put_back_stands_and_the_screen_asks_for_it_again():
     recorded = dealt("hebei")
     recorded.hand.pending_kong[1] = False          # seat 1 pressed 杠
     tail = recorded.hand.tracker.next_tail()
     (take,) = recorded.take(tail)
     assert take["reason"] == "kong" and take["in_order"] is True
+    take_count = len(recorded.recorded("take"))
     live = recorded.hand.tracker.live
     put_back(recorded, tail)
     assert recorded.hand.tracker.live == live and tail in recorded.hand.tracker.taken
     assert "a 杠's replacement" in recorded.recorded("warning")[-1]["message"]
+    screens = recorded.ports.screens
+    assert screens.phases[-1] == "请出牌 ！请取回放回的牌"        # its take stands: take it again
+    notes_dropped = screens.notes_dropped
+    stack = recorded.hand.ring[tail.ring]
+    recorded.flow.on_wall_change(stack, recorded.hand.tracker.stack_tiles(stack))   # taken again: as the hand counts
+    assert screens.notes_dropped == notes_dropped + 1 and recorded.hand.tracker.live == live
+    assert recorded.recorded("take")[-1]["reason"] == "kong" and len(recorded.recorded("take")) == take_count
 
 
 def test_the_last_live_tile_put_back_is_drawn_again_and_the_screen_says_so():
