@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Mapping
-from drivers.table_ui import (EARLY_KEYS, OUT_OF_ORDER, RESEAT, TAKE_AGAIN, Key, Panel, Phase, RESTARTED, ROLL_DICE,
+from drivers.table_ui import (EARLY_KEYS, OUT_OF_ORDER, RESEAT, Key, Panel, Phase, RESTARTED, ROLL_DICE,
                               TAIL_ONLY_ON_KONG_WIN, roll_prompt)
 from rulesets.dice import SecondRollerPicksStart, count_seats
 from rulesets.indicators import Timing
@@ -25,6 +25,7 @@ from .first_dealer import roll_for_first_dealer
 from .liang import LiangDesk
 from .phases import run_phase
 from .ports import BuiltWall, HandPorts, Press, pressed, record_dropped
+from .put_back import PutBackDesk, play_phase
 from .questions import Questions, drop_pressed_before
 from .settlement import SettlementRound
 from .state import NO_UNSEEN, HandState, Reveal
@@ -67,7 +68,7 @@ class HandFlow:
         self.settlement = SettlementRound(ports)
         self.liang = LiangDesk(ports)
         self.owed_again: set[int] = set()   # seats whose 胡, pressed after their win, awaits its answer
-        self._take_again: set[StackPos] = set()     # stacks a tile was put back on whose take stands
+        self.put_backs = PutBackDesk(ports)
 
     # -- what the hub reports at once (HandListener) -------------------------------------------------
 
@@ -83,21 +84,16 @@ class HandFlow:
             return
         bao = hand.bao
         in_sequence = in_sequence and seen_live
+        if seen_live and hand.tracker.in_wall(pos) and tiles > hand.tracker.stack_tiles(pos):
+            self.put_backs.put_back(hand, pos, tiles)
+            return
         try:
-            if seen_live and tiles > hand.tracker.stack_tiles(pos):
-                self._put_back(hand, pos, tiles)
-                return
             takes = hand.on_wall_change(pos, tiles, in_sequence=in_sequence)
         except TrackingError as error:
             self.ports.recorder.emit("warning", message=str(error))
-            if seen_live and tiles > hand.tracker.stack_tiles(pos):
-                self._take_again.add(pos)       # its take stands: the tile is to be taken again
-                self.ports.screens.phase(_play_phase(hand), TAKE_AGAIN)
             return
-        if pos in self._take_again and tiles == hand.tracker.stack_tiles(pos):
-            self._take_again.discard(pos)       # taken again: the wall is as the hand counts it
-            if not self._take_again:
-                self.ports.screens.drop_note()
+        if not takes:
+            self.put_backs.counted(hand, pos, tiles)
         screens = self.ports.screens
         if seen_live and hand.deal_complete and any(take.in_order for take in takes):
             screens.drop_note()             # play went on: a note said with 请出牌 has been read
@@ -107,7 +103,7 @@ class HandFlow:
                                      in_order=take.in_order, **wall_end_field(take),
                                      **({} if in_sequence else {"unseen": True}))
             if not take.in_order:
-                screens.phase(_play_phase(hand), OUT_OF_ORDER)
+                screens.phase(play_phase(hand), OUT_OF_ORDER)
         for seat in hand.kongs_lapsed:
             self.ports.recorder.emit("kong_lapsed", seat=seat)
         self._reveal_on_kongs(hand)
@@ -118,20 +114,6 @@ class HandFlow:
         if hand.deal_complete and hand.tracker.exhausted and not hand.last_tile_shown and not hand.over:
             hand.last_tile_shown = True
             screens.phase(Phase.LAST_TILE)
-
-    def _put_back(self, hand: HandState, pos: StackPos, tiles: int) -> None:
-        """Tiles put back on the stack they were just taken from: those takes are undone (a person
-        who took from the wrong stack and was told 请按顺序取牌, or drew before another seat's claim),
-        so the wall's count, and the 荒庄, stay the table's."""
-        for take in hand.put_back(pos, tiles):
-            self.ports.recorder.emit("put_back", end=take.end.value, ring=take.slot.ring, layer=take.slot.layer.value,
-                                     reason=take.reason, in_order=take.in_order, live=hand.tracker.live)
-            if not take.in_order:
-                self.ports.screens.drop_note()      # 请按顺序取牌 was heeded
-        if hand.last_tile_shown and not hand.tracker.exhausted:     # the last tile was not drawn after all
-            hand.last_tile_shown = False
-            self.ports.screens.phase(Phase.PLAY)
-        self.ports.screens.stacks_left(hand.tracker.live)
 
     def resync(self, sensors: Mapping[int, tuple[int, ...]]) -> str | None:
         """A board came back in a new session (it rebooted): the sensors' takes since are takes; a
@@ -195,7 +177,7 @@ class HandFlow:
         self.rolls_asked = 0
         record_dropped(ports.recorder, ports.keys.take_all(), "before_hand")   # nothing pressed before this hand counts in it
         self.owed_again.clear()
-        self._take_again.clear()
+        self.put_backs.new_hand()
         for side in ruleset.players:
             screens.prompt(side, "")
         screens.public_indicators([], [])                   # last hand's indicators are not this hand's
@@ -231,7 +213,7 @@ class HandFlow:
         self.totals = tuple(totals)
         self.rolls_asked = hand.rolls_asked
         self.hand = hand
-        self._take_again.clear()
+        self.put_backs.new_hand()
         ports.recorder.open_hand(hand.number)
         ports.recorder.emit("resumed", cause=cause, phase=hand.phase, **start_fields(hand),
                             taken=[[t.slot.ring, t.slot.layer.value, t.end.value, t.reason]
@@ -526,13 +508,6 @@ def recorded_reveals(hand: HandState) -> list[Reveal]:
     fixed = [HandState.fixed(rule) for index, rule in enumerate(hand.ruleset.indicators)
              if rule.timing is Timing.FIXED and _reveal_step(index) in hand.steps_done]
     return fixed + list(hand.reveals)
-
-
-def _play_phase(hand: HandState) -> Phase:
-    """The phase word of a hand being dealt or played."""
-    if not hand.deal_complete:
-        return Phase.DEAL
-    return Phase.LAST_TILE if hand.last_tile_shown else Phase.PLAY
 
 
 def start_fields(hand: HandState) -> dict:

@@ -190,6 +190,9 @@ class WallTracker:
         """The slot of the last tile drawn (a set-aside indicator is no draw); None before any."""
         return next((slot for slot, take in reversed(self.taken.items()) if take.reason != "set_aside"), None)
 
+    def in_wall(self, pos: StackPos) -> bool:
+        return pos in self._ring_index
+
     def stack_tiles(self, pos: StackPos) -> int:
         index = self._ring_index[pos]
         return sum(1 for layer in (Layer.TOP, Layer.BOTTOM) if Slot(index, layer) not in self.taken)

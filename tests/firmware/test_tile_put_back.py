@@ -166,3 +166,10 @@ def test_no_take_is_undone_while_a_win_is_checked():
     put_back(recorded, slot)
     assert slot in recorded.hand.tracker.taken
     assert "not in play" in recorded.recorded("warning")[-1]["message"]
+
+
+def test_a_stack_outside_the_wall_is_warned_about_not_taken_back():
+    from rulesets.walls import StackPos
+    recorded = dealt()
+    recorded.flow.on_wall_change(StackPos(0, 99), 2)
+    assert "not part of this wall" in recorded.recorded("warning")[-1]["message"]
