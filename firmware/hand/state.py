@@ -14,7 +14,7 @@ import json
 import secrets
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from rulesets.definition import Ruleset
 from rulesets.hand import Hand, Meld, WinContext
@@ -123,7 +123,7 @@ class HandState:
         self.tracker = WallTracker(self.ring, self.ruleset.reserve, self.wall,
                                    self.ruleset.flowers.kinds, self.deal_size)
         self.kongs_lapsed: list[int] = []    # the seats whose 杠 the last wall change left void (the flow says so)
-        self._before_takes: list[tuple[int, int, bool]] = []   # per take this run: see put_back
+        self._before_takes: list[_BeforeTake] = []   # per take this run: what put_back checks and restores
 
     # -- the wall as built -------------------------------------------------------------------
 
@@ -166,8 +166,9 @@ class HandState:
         takes = self.tracker.on_stack_change(pos, tiles)
         self.kongs_lapsed = []
         for take in takes:
-            # (wins, indicators) before it, and whether it was a kong's replacement (put_back)
-            self._before_takes.append((len(self.wins), len(self.reveals), take.reason == "kong" and bool(self.pending_kong)))
+            self._before_takes.append(_BeforeTake(len(self.wins), len(self.reveals),
+                                                  take.reason == "kong" and bool(self.pending_kong),
+                                                  self.last_take, self.replaced_for))
             self.last_take = take
             self.replaced_for = None
             if take.end is End.HEAD and self.pending_kong and in_sequence:
@@ -204,16 +205,14 @@ class HandState:
                 raise TrackingError(f"stack {pos.wall}/{pos.stack}: a tile was put back, but its take stands ({why})")
         for _ in takes:
             self.tracker.take_back()
-            self._before_takes.pop()
-        self.last_take = next(reversed(self.tracker.taken.values()), None)
-        self.replaced_for = None
+            before = self._before_takes.pop()
+            self.last_take, self.replaced_for = before.last_take, before.replaced_for
         return takes
 
-    def _stands(self, take: Take, before: tuple[int, int, bool]) -> str:
+    def _stands(self, take: Take, before: _BeforeTake) -> str:
         """Why `take`, put back, cannot be undone ("" if it can)."""
-        wins, reveals, replaced_a_kong = before
-        if take.reason in ("set_aside", "special") or replaced_a_kong:
-            return "a 杠's replacement" if replaced_a_kong else f"a {take.reason} take"
+        if take.reason in ("set_aside", "special") or before.replaced_a_kong:
+            return "a 杠's replacement" if before.replaced_a_kong else f"a {take.reason} take"
         if take.reason == "deal" and self.tracker.head_taken == self.deal_size:
             return "it completed the deal"
         if self.over or self.phase not in ("dealing", "playing"):
@@ -224,7 +223,7 @@ class HandState:
             return "a 杠 lapsed at it"
         if take.reason == "draw" and self.ruleset.has_phase("follow_dealer") and self.draws_after_deal() % 4 == 0:
             return "跟庄 was asked at it"
-        if (wins, reveals) != (len(self.wins), len(self.reveals)):
+        if (before.wins, before.reveals) != (len(self.wins), len(self.reveals)):
             return "a win or an indicator came after it"
         return ""
 
@@ -570,6 +569,16 @@ class HandState:
         return ((self.ruleset.id, self.ruleset.options) == (other.ruleset.id, other.ruleset.options)
                 and all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self) if f.name != "ruleset")
                 and self.tracker == other.tracker)
+
+
+class _BeforeTake(NamedTuple):
+    """The hand as a take found it: whether putting the tile back can undo it, and what that restores."""
+
+    wins: int
+    reveals: int
+    replaced_a_kong: bool       # the replacement of a 杠 pressed (a seat was credited with the kong)
+    last_take: Take | None
+    replaced_for: int | None
 
 
 def kong_step(index: int, kong: int) -> str:

@@ -72,10 +72,11 @@ def test_a_tile_taken_out_of_order_and_put_back_leaves_the_wall_as_it_was():
 
 def test_a_draw_put_back_before_another_seat_s_claim_is_drawn_again():
     recorded = dealt()
-    live = recorded.hand.tracker.live
+    live, last_take = recorded.hand.tracker.live, recorded.hand.last_take
     slot = recorded.draw()
     put_back(recorded, slot)
     assert recorded.hand.tracker.live == live and recorded.hand.tracker.next_head() == slot
+    assert recorded.hand.last_take == last_take         # (a 杠上开花 is judged from the last take)
     assert recorded.draw() == slot and recorded.hand.tracker.live == live - 1
     assert recorded.audit() == []
 
