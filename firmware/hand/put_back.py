@@ -5,7 +5,8 @@ tiles put back are the hand's last takes and those takes changed nothing beyond 
 (`HandState.put_back` decides), they are undone and recorded (`put_back`); a 请按顺序取牌 note is then
 taken down, and 最后一张 goes back to 请出牌 if the last live tile came back.  Otherwise the take stands:
 a `warning` says why and the screen asks for the tile to be taken again (！请取回放回的牌) until the
-stack holds what the hand counts.
+stack holds what the hand counts — or until the takes after it are put back too (a block of the deal
+taken from the wrong stacks, put back stack by stack in any order): it is then undone as well.
 """
 
 from __future__ import annotations
@@ -21,37 +22,56 @@ from .tracker import TrackingError
 class PutBackDesk:
     def __init__(self, ports: HandPorts) -> None:
         self.ports = ports
-        self._take_again: set[StackPos] = set()     # stacks a tile was put back on whose take stands
+        self._standing: dict[StackPos, int] = {}    # stacks with tiles put back whose takes stand → tiles read
 
     def new_hand(self) -> None:
-        self._take_again.clear()
+        self._standing.clear()
 
     def put_back(self, hand: HandState, pos: StackPos, tiles: int) -> None:
         """`pos` holds `tiles`, more than the hand counts."""
         try:
-            undone = hand.put_back(pos, tiles)
+            self._undo(hand, pos, tiles)
         except TrackingError as error:
             self.ports.recorder.emit("warning", message=str(error))
-            self._take_again.add(pos)
+            self._standing[pos] = tiles
             self.ports.screens.phase(play_phase(hand), TAKE_AGAIN)
             return
-        screens = self.ports.screens
-        for take in undone:
-            self.ports.recorder.emit("put_back", end=take.end.value, ring=take.slot.ring, layer=take.slot.layer.value,
-                                     reason=take.reason, in_order=take.in_order, live=hand.tracker.live)
-            if not take.in_order:
-                screens.drop_note()                 # 请按顺序取牌 was heeded
+        self._standing.pop(pos, None)
+        while any(self._undone_now(hand, stack, read) for stack, read in list(self._standing.items())):
+            pass
         if hand.last_tile_shown and not hand.tracker.exhausted:     # the last tile was not drawn after all
             hand.last_tile_shown = False
-            screens.phase(Phase.PLAY)
-        screens.stacks_left(hand.tracker.live)
+            self.ports.screens.phase(Phase.PLAY)
+        self.ports.screens.stacks_left(hand.tracker.live)
+        self._all_counted()
 
     def counted(self, hand: HandState, pos: StackPos, tiles: int) -> None:
         """`pos` holds `tiles` and that made no take: a tile put back whose take stood, taken again?"""
-        if pos in self._take_again and tiles == hand.tracker.stack_tiles(pos):
-            self._take_again.discard(pos)
-            if not self._take_again:
-                self.ports.screens.drop_note()
+        if pos in self._standing:
+            self._standing[pos] = tiles
+            if tiles == hand.tracker.stack_tiles(pos):
+                del self._standing[pos]
+                self._all_counted()
+
+    def _undone_now(self, hand: HandState, pos: StackPos, tiles: int) -> bool:
+        """A stack whose put-back stood, tried again now that later takes were undone."""
+        try:
+            self._undo(hand, pos, tiles)
+        except TrackingError:
+            return False
+        del self._standing[pos]
+        return True
+
+    def _undo(self, hand: HandState, pos: StackPos, tiles: int) -> None:
+        for take in hand.put_back(pos, tiles):
+            self.ports.recorder.emit("put_back", end=take.end.value, ring=take.slot.ring, layer=take.slot.layer.value,
+                                     reason=take.reason, in_order=take.in_order, live=hand.tracker.live)
+
+    def _all_counted(self) -> None:
+        """No tile lies on the wall that the hand counts as taken: a note about it (请按顺序取牌 heeded,
+        请取回放回的牌) is taken down."""
+        if not self._standing:
+            self.ports.screens.drop_note()
 
 
 def play_phase(hand: HandState) -> Phase:

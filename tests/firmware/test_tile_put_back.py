@@ -174,3 +174,22 @@ def test_a_stack_outside_the_wall_is_warned_about_not_taken_back():
     recorded = dealt()
     recorded.flow.on_wall_change(StackPos(0, 99), 2)
     assert "not part of this wall" in recorded.recorded("warning")[-1]["message"]
+
+
+def test_two_stacks_taken_out_of_order_are_taken_back_whichever_is_put_back_first():
+    """A block of four lifted off the wrong two stacks, put back tile by tile, the first stack first:
+    its tiles are not the last taken until the second stack's are back, then both are undone."""
+    recorded = dealt()
+    live, head = recorded.hand.tracker.live, recorded.hand.tracker.next_head()
+    first, second = (recorded.hand.ring[(head.ring + ahead) % len(recorded.hand.ring)] for ahead in (4, 5))
+    for stack in (first, first, second, second):
+        recorded.flow.on_wall_change(stack, recorded.hand.tracker.stack_tiles(stack) - 1)
+    assert recorded.hand.tracker.live == live - 4
+    for stack, tiles in ((first, 1), (first, 2)):
+        recorded.flow.on_wall_change(stack, tiles)
+    assert recorded.ports.screens.phases[-1] == "请出牌 ！请取回放回的牌"
+    for stack, tiles in ((second, 1), (second, 2)):
+        recorded.flow.on_wall_change(stack, tiles)
+    assert recorded.hand.tracker.live == live and len(recorded.recorded("put_back")) == 4
+    assert recorded.hand.tracker.next_head() == head
+    assert recorded.audit() == []
