@@ -17,6 +17,7 @@ from rulesets.walls import Ring
 
 from .crew import OVER, Crew, HandEnded, PlayersError
 from .knowledge import TableView
+from .mistakes import Mistakes
 from .screen import Screen
 from .wall import LiveWall
 
@@ -37,7 +38,7 @@ def ring_from(crew: Crew, screen: Screen) -> tuple[int, Ring]:
     return dealer, ruleset.layout.ring(result.brk)
 
 
-async def take_deal(crew: Crew) -> tuple[LiveWall, TableView]:
+async def take_deal(crew: Crew, mistakes: Mistakes) -> tuple[LiveWall, TableView]:
     ruleset = crew.ruleset
     needed = ruleset.dice.rolls_needed
 
@@ -65,8 +66,9 @@ async def take_deal(crew: Crew) -> tuple[LiveWall, TableView]:
         player.new_hand(defensive=careful, keep_pairs=player.rng.random() < crew.style.keep_pairs)
     standing = ruleset.has_phase("standing_four")
     grabbed: set[int] = set()
-    for grab in plan.grabs:
+    for index, grab in enumerate(plan.grabs):
         await crew.pause(allowed=(Phase.DEAL,))
+        await mistakes.before_grab(grab.side, wall, sum(len(g.positions) for g in plan.grabs[index:]))
         player = crew.players[grab.side]
         for position in grab.positions:
             uid = wall.take_deal(position)

@@ -129,7 +129,7 @@ class SimulatedPlayers:
         crew = self.crew
         play: HandPlay | None = None
         try:
-            wall, view = await take_deal(crew)
+            wall, view = await take_deal(crew, self.mistakes)
             await after_deal(crew, wall, view)
             play = HandPlay(crew, wall, view, self.mistakes)
             await play.run()
