@@ -8,7 +8,7 @@ too, paid wherever 鸡 are paid.  Play follows 四川 (§14): no 吃, several wi
 from ..cycles import SUITS_NO_WRAP, SUITS_WRAP
 from ..definition import HouseOption, Play, Region
 from ..indicators import AfterWinFlips, CountFromTail, Derivation, Effect, IndicatorRule, StackFromOriginalTail, Timing
-from ..provenance import Derived, Given, analyst, open_question, research, text
+from ..provenance import Derived, Given, analyst, default, open_question, research, text
 from ..scoring.guizhou import GuizhouScorer
 from ..tiles import Tile
 from ..tilesets import SET_108
@@ -29,6 +29,15 @@ JI_TRIGGER = HouseOption(
     (("any_win", "after any win (「和牌后翻开下一张未摸得牌」)"), ("self_draw", "after a self-drawn win only (「自抠（自摸）后翻一张牌」)")),
     "any_win", open_question("§13.3", "和牌后 [000:51] vs 自抠（自摸）后 [000:53]"),
     value_labels=(("any_win", "胡牌后翻"), ("self_draw", "自摸后翻")))
+
+JI_WHEN_OUT = HouseOption(
+    "ji_when_out", "翻鸡 at the wall's end",
+    (("none", "a win on the wall's last tile flips nothing (「翻开下一张未摸得牌」: none is left): 1条 alone is a 鸡"),
+     ("last", "a win on the wall's last tile flips that tile (the last taken), as 长沙's bird is then the last tile")),
+    "none", default("not stated (§13.2, §13.3): with no dead wall (dead_wall=none) a win on the last tile leaves no "
+                    "「下一张未摸得牌」 to flip; the text read as it stands flips none, so only 英雄鸡 (1条) counts; 长沙 "
+                    "(RESEARCH.md §3.11) flips the last tile when the wall has run out"),
+    value_labels=(("none", "不翻"), ("last", "翻海底牌")))
 
 MING_JI = HouseOption(
     "ming_ji", "打明鸡 (open chicken)",
@@ -72,7 +81,8 @@ QUE_YI_MEN = Requirement("que_yi_men", "必须缺一门 (四川)",
 def _chickens(options) -> tuple[IndicatorRule, ...]:
     cycle = SUITS_WRAP if options["ji_wrap"] == "wrap" else SUITS_NO_WRAP
     derivation = Derivation("successor", cycle, extra=(Tile.S1,))
-    rules = [IndicatorRule(kind="ji", timing=Timing.AFTER_WIN, position=AfterWinFlips(1, End.HEAD),
+    flip = AfterWinFlips(1, End.HEAD, last_when_out=options["ji_when_out"] == "last")
+    rules = [IndicatorRule(kind="ji", timing=Timing.AFTER_WIN, position=flip,
                            derivation=derivation, effect=Effect.PAYING,
                            only_self_drawn=options["ji_trigger"] == "self_draw",
                            notes=(f"flipped after {'any win' if options['ji_trigger'] == 'any_win' else 'a self-drawn win'}",
@@ -113,7 +123,7 @@ REGION = Region(
     dice=DEFAULT_DICE,
     indicators=Derived(_chickens, text("§13.2", "即和牌后翻开下一张未摸得牌，如翻开的是2万，即3万是鸡牌; "
                                                 "打明鸡 起牌后三墩翻起～如翻2条，3条就是鸡; 英雄鸡 一条每次都是鸡"),
-                       ("ji_wrap", "ji_trigger", "ming_ji", "ming_ji_kong")),
+                       ("ji_wrap", "ji_trigger", "ji_when_out", "ming_ji", "ming_ji_kong")),
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=with_yipao_dealer(DEFAULT_ROTATION),
@@ -125,7 +135,7 @@ REGION = Region(
                  text("§13.2", "和牌后翻开下一张未摸得牌; 如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱; 有3条就有钱")),
     win=Given(WinRules(SICHUAN_SHAPES, (QUE_YI_MEN,)), text("§13.1", "贵州麻将类似于四川麻将，在四川麻将的基础上添加抓鸡模式")),
     scoring=Given(GuizhouScorer(), text("§13.2", "如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱; 有3条就有钱")),
-    options=(JI_WRAP, JI_TRIGGER, MING_JI, MING_JI_KONG, JI_COLLECT, JI_COUNT, DEAD_WALL.option, YIPAO_DEALER),
+    options=(JI_WRAP, JI_TRIGGER, JI_WHEN_OUT, MING_JI, MING_JI_KONG, JI_COLLECT, JI_COUNT, DEAD_WALL.option, YIPAO_DEALER),
     unpriced=(
         "鸡 — 「如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱」, 「有3条就有钱」: neither the amount nor who pays is stated: each collecting seat gets 1 a 鸡 tile from each other side (RESEARCH.md §3.9), 金鸡 ×2; the winner's with the win, every other seat's in the settlement round",
     ),
