@@ -124,6 +124,8 @@ class HandFlow:
         unseen, problem = hand.blind_changes(sensors)
         if problem is not None:
             return problem
+        if unseen.put_back:                             # tiles put back while the board was down
+            self.put_backs.unseen(hand, unseen.put_back)
         for pos, tiles in unseen.all:
             # taken while the board was down: the reboot's note (keys lost, press them again) stays up
             # (campaign 350002: taken down at once, behind a display cut, a lost 胡 never pressed again)
@@ -234,6 +236,8 @@ class HandFlow:
         self.note = RESTARTED if cause == "restart" and hand.phase in ("dealing", "revealing", "playing") else ""
         # the replacements owed as it stopped were taken first (the seat reads 杠/补花/亮牌补牌 and takes
         # them at once; after the keys, a 杠 among them would claim a 过杠's replacement as its own)
+        if blind.put_back:                              # tiles put back while it was stopped
+            self.put_backs.unseen(hand, blind.put_back)
         for pos, tiles in blind.owed:
             self._wall_changed(pos, tiles, seen_live=True, in_sequence=False)
         if cause == "restart":

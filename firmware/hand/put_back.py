@@ -16,7 +16,7 @@ from rulesets.walls import StackPos
 
 from .ports import HandPorts
 from .state import HandState
-from .tracker import TrackingError
+from .tracker import Take, TrackingError
 
 
 class PutBackDesk:
@@ -39,11 +39,21 @@ class PutBackDesk:
         self._standing.pop(pos, None)
         while any(self._undone_now(hand, stack, read) for stack, read in list(self._standing.items())):
             pass
+        self._after_undo(hand)
+        self._all_counted()
+
+    def _after_undo(self, hand: HandState) -> None:
         if hand.last_tile_shown and not hand.tracker.exhausted:     # the last tile was not drawn after all
             hand.last_tile_shown = False
             self.ports.screens.phase(Phase.PLAY)
         self.ports.screens.stacks_left(hand.tracker.live)
-        self._all_counted()
+
+    def unseen(self, hand: HandState, count: int) -> None:
+        """The hand's last `count` takes were put back while nobody watched (a board rebooted, the
+        controller restarted): undone, recorded as `unseen`."""
+        for take in hand.take_back(count):
+            self._record(hand, take, unseen=True)
+        self._after_undo(hand)
 
     def counted(self, hand: HandState, pos: StackPos, tiles: int) -> None:
         """`pos` holds `tiles` and that made no take: a tile put back whose take stood, taken again?"""
@@ -64,8 +74,12 @@ class PutBackDesk:
 
     def _undo(self, hand: HandState, pos: StackPos, tiles: int) -> None:
         for take in hand.put_back(pos, tiles):
-            self.ports.recorder.emit("put_back", end=take.end.value, ring=take.slot.ring, layer=take.slot.layer.value,
-                                     reason=take.reason, in_order=take.in_order, live=hand.tracker.live)
+            self._record(hand, take)
+
+    def _record(self, hand: HandState, take: Take, unseen: bool = False) -> None:
+        self.ports.recorder.emit("put_back", end=take.end.value, ring=take.slot.ring, layer=take.slot.layer.value,
+                                 reason=take.reason, in_order=take.in_order, live=hand.tracker.live,
+                                 **({"unseen": True} if unseen else {}))
 
     def _all_counted(self) -> None:
         """No tile lies on the wall that the hand counts as taken: a note about it (请按顺序取牌 heeded,

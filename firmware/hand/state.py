@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any, Mapping, NamedTuple
@@ -28,7 +29,8 @@ from rulesets.table_rules import hua_peng_kinds
 from rulesets.walls import Break, End, Layer, Ring, Slot, StackPos
 
 from .facts import HandFacts
-from .tracker import Take, TrackingError, UnseenTakes, WallTracker, compact_json, slot_from, slot_json, tile_from, tile_json
+from .tracker import (UNDO_KEPT, Take, TrackingError, UnseenTakes, WallTracker, compact_json, slot_from, slot_json,
+                      tile_from, tile_json)
 from .win_facts import is_first_turn
 from .wins import HandOutcome, Payout, WinRecord
 
@@ -123,7 +125,7 @@ class HandState:
         self.tracker = WallTracker(self.ring, self.ruleset.reserve, self.wall,
                                    self.ruleset.flowers.kinds, self.deal_size)
         self.kongs_lapsed: list[int] = []    # the seats whose 杠 the last wall change left void (the flow says so)
-        self._before_takes: list[_BeforeTake] = []   # per take this run: what put_back checks and restores
+        self._before_takes: list[_BeforeTake] = []   # the last takes': what put_back checks and restores
 
     # -- the wall as built -------------------------------------------------------------------
 
@@ -167,8 +169,8 @@ class HandState:
         self.kongs_lapsed = []
         for take in takes:
             self._before_takes.append(_BeforeTake(len(self.wins), len(self.reveals),
-                                                  take.reason == "kong" and bool(self.pending_kong),
-                                                  self.last_take, self.replaced_for))
+                                                  take.reason == "kong" and bool(self.pending_kong), self.replaced_for))
+            del self._before_takes[:-UNDO_KEPT]
             self.last_take = take
             self.replaced_for = None
             if take.end is End.HEAD and self.pending_kong and in_sequence:
@@ -199,15 +201,39 @@ class HandState:
         voided a 杠, was 跟庄's fourth draw, or came before a win or an indicator shown, stands, as does
         every take outside the deal and play (TrackingError says why; nothing is changed)."""
         takes = self.tracker.takes_put_back(pos, tiles)
+        self._check_undoable(takes, f"stack {pos.wall}/{pos.stack}: a tile was put back")
+        return self._undo(len(takes))
+
+    def unseen_put_backs(self, higher: Mapping[StackPos, int]) -> list[Take]:
+        """Stacks that hold more tiles now (`higher`: stack → tiles) than the hand counts, found after
+        nobody watched (a board's reboot, the controller's restart): the hand's last takes put back
+        meanwhile, last first, when they are exactly those tiles and can be undone; else TrackingError."""
+        extra = Counter({pos: tiles - self.tracker.stack_tiles(pos) for pos, tiles in higher.items()})
+        takes = self.tracker.last_takes(sum(extra.values()))
+        if Counter(take.stack for take in takes) != extra:
+            raise TrackingError("the tiles put back are not the hand's last takes")
+        self._check_undoable(takes, "tiles were put back")
+        return takes
+
+    def take_back(self, count: int) -> list[Take]:
+        """Undo the hand's last `count` takes (`unseen_put_backs` named them), last first."""
+        return self._undo(count)
+
+    def _check_undoable(self, takes: list[Take], what: str) -> None:
+        if len(self._before_takes) < len(takes):
+            raise TrackingError(f"{what}, but its take stands (taken before the takes this hand keeps to undo)")
         for take, before in zip(takes, reversed(self._before_takes)):
             why = self._stands(take, before)
             if why:
-                raise TrackingError(f"stack {pos.wall}/{pos.stack}: a tile was put back, but its take stands ({why})")
-        for _ in takes:
-            self.tracker.take_back()
-            before = self._before_takes.pop()
-            self.last_take, self.replaced_for = before.last_take, before.replaced_for
-        return takes
+                raise TrackingError(f"{what}, but its take stands ({why})")
+
+    def _undo(self, count: int) -> list[Take]:
+        undone = []
+        for _ in range(count):
+            undone.append(self.tracker.take_back())
+            self.replaced_for = self._before_takes.pop().replaced_for
+        self.last_take = next(reversed(self.tracker.taken.values()), None)
+        return undone
 
     def _stands(self, take: Take, before: _BeforeTake) -> str:
         """Why `take`, put back, cannot be undone ("" if it can)."""
@@ -484,21 +510,29 @@ class HandState:
     # -- after a restart or a lost link ---------------------------------------------------------
 
     def blind_changes(self, sensors: Mapping[int, tuple[int, ...]]) -> tuple[UnseenTakes, str | None]:
-        """What the wall sensors say happened while the controller was not watching: the stacks
-        that hold fewer tiles now, as takes in the order they were most likely made (the replacements
-        owed first: `WallTracker.unseen_order`), or why the walls cannot be this hand's (a side
-        without a wall, a tile that came back)."""
+        """What the wall sensors say happened while the controller was not watching: the hand's last
+        takes put back meanwhile (to undo first: `unseen_put_backs`), and the stacks that hold fewer
+        tiles now, as takes in the order they were most likely made (the replacements owed first:
+        `WallTracker.unseen_order`); or why the walls cannot be this hand's (a side without a wall, a
+        tile that came back that no take can explain)."""
         lower: dict[StackPos, int] = {}
+        higher: dict[StackPos, int] = {}
         for pos in self.ring.stacks:
             row = sensors.get(pos.wall, ())
             if pos.stack >= len(row):
                 return NO_UNSEEN, f"the sensors of side {pos.wall} see no wall where this hand's wall stood"
             now, before = row[pos.stack], self.tracker.stack_tiles(pos)
             if now > before:
-                return NO_UNSEEN, f"stack {pos.stack} of side {pos.wall} holds {now} tile(s); this hand had left {before}"
-            if now < before:
+                higher[pos] = now
+            elif now < before:
                 lower[pos] = now
-        return self.tracker.unseen_order(lower, self.replacements_owed()), None
+        try:
+            put_back = self.unseen_put_backs(higher) if higher else []
+        except TrackingError:
+            pos, now = next(iter(higher.items()))
+            return NO_UNSEEN, (f"stack {pos.stack} of side {pos.wall} holds {now} tile(s); this hand had left "
+                               f"{self.tracker.stack_tiles(pos)}")
+        return self.tracker.unseen_order(lower, self.replacements_owed(), put_back), None
 
     def replacements_owed(self) -> int:
         """Tail takes owed now: a 杠 pressed, a flower drawn, a special kong or 过杠 shown."""
@@ -527,6 +561,7 @@ class HandState:
             "last_tile_shown": self.last_tile_shown, "bao_roller": self.bao_roller, "rolls_asked": self.rolls_asked,
             "steps_done": list(self.steps_done), "tracker": self.tracker.to_json(), "facts": self.facts.to_json(),
             "started": self.started, "recorders": list(self.recorders),
+            "before_takes": [list(before) for before in self._before_takes],
         }
 
     def journal_text(self) -> str:
@@ -560,6 +595,7 @@ class HandState:
             HandFacts.from_json(data["facts"]) if "facts" in data else HandFacts(), data.get("started"),
             [str(path) for path in data.get("recorders", ())], data.get("replaced_for"))
         state.tracker.restore(data["tracker"])
+        state._before_takes = [_BeforeTake(*before) for before in data.get("before_takes", ())]
         return state
 
     def __eq__(self, other: object) -> bool:
@@ -577,7 +613,6 @@ class _BeforeTake(NamedTuple):
     wins: int
     reveals: int
     replaced_a_kong: bool       # the replacement of a 杠 pressed (a seat was credited with the kong)
-    last_take: Take | None
     replaced_for: int | None
 
 

@@ -88,6 +88,9 @@ def tile_from(text: str | None) -> Tile | None:
     return None if text is None else Tile.parse(text)
 
 
+UNDO_KEPT = 8      # the takes a tile put back can undo: the last ones (a block of the deal is four)
+
+
 class _Before(NamedTuple):
     """The tracker's counts before a take: what taking it back restores."""
 
@@ -102,10 +105,12 @@ class _Before(NamedTuple):
 
 class UnseenTakes(NamedTuple):
     """Takes the wall sensors show made while the controller was not watching, one tile per step
-    (stack, tiles it holds after): the replacements owed when it stopped watching, then the rest."""
+    (stack, tiles it holds after): the replacements owed when it stopped watching, then the rest;
+    `put_back`: how many of the hand's last takes were put back meanwhile (undone before these)."""
 
     owed: tuple[tuple[StackPos, int], ...]
     rest: tuple[tuple[StackPos, int], ...]
+    put_back: int = 0
 
     @property
     def all(self) -> tuple[tuple[StackPos, int], ...]:
@@ -138,7 +143,7 @@ class WallTracker:
         self.kong_pending = False               # a 杠 was pressed: its replacement is the next tail take
         self.special_owed = 0                   # 长春 opening special kongs: replacements still to be taken
         self.special_reason = "kong"            # …counted as kongs for the reserve ("kong") or not ("special")
-        self._before: list[_Before] = []        # per take since this tracker began or was restored: its undo
+        self._before: list[_Before] = []        # the last UNDO_KEPT takes' undo, oldest first (journaled)
 
     # -- what is expected ---------------------------------------------------------------------
 
@@ -208,13 +213,15 @@ class WallTracker:
             raise TrackingError(f"stack {pos.wall}/{pos.stack} went from {before} to {tiles} tiles: a tile was put back")
         return [self._take_one(pos) for _ in range(before - tiles)]
 
-    def unseen_order(self, lower: Mapping[StackPos, int], owed: int) -> UnseenTakes:
+    def unseen_order(self, lower: Mapping[StackPos, int], owed: int, put_back: Sequence[Take] = ()) -> UnseenTakes:
         """The stacks the sensors now read lower (stack → tiles left) than this tracker knows, as
         single takes in the order a table most likely made them while nobody watched: the `owed`
         replacements first (the seat that owed them took them at once), then the head's draws (the
         run of gone tiles from the head on), then the rest from the tail, in the tail's draw order
         (backwards round the ring, shown tiles passed over as a replacement does).  The sensors say
-        only how many tiles left each stack, never when."""
+        only how many tiles left each stack, never when.  `put_back`: the hand's last takes, put back
+        meanwhile (`takes_put_back`): ordered as if already undone (they stand in the wall again)."""
+        returned = {take.slot for take in put_back}
         gone: set[Slot] = set()
         for pos, tiles in lower.items():
             index = self._ring_index[pos]
@@ -222,15 +229,20 @@ class WallTracker:
             gone.update(left[:max(0, len(left) - tiles)])        # a stack gives its top tile first
         heads: list[Slot] = []
         self.next_head()                        # (moves `_head_from` up to the first tile still in the wall)
-        for slot in islice(self._head_order, self._head_from, None):
+        start = min([self._head_from] + [self.ring.slot_sequence(slot) for slot in returned])
+        for slot in islice(self._head_order, start, None):
             if slot in gone:
                 heads.append(slot)
-            elif slot not in self.taken:
+            elif slot not in self.taken or slot in returned:
                 break
         tail_rank = {slot: i for i, slot in enumerate(self._tail_order)}
         tails = sorted(gone.difference(heads), key=lambda slot: (self.covered(slot), tail_rank[slot]))
         counts = {pos: self.stack_tiles(pos) for pos in lower}
-        return UnseenTakes(self._steps(tails[:owed], counts), self._steps(heads + tails[owed:], counts))
+        return UnseenTakes(self._steps(tails[:owed], counts), self._steps(heads + tails[owed:], counts), len(put_back))
+
+    def last_takes(self, count: int) -> list[Take]:
+        """The hand's last `count` takes that a tile put back can undo, the last first (fewer if fewer)."""
+        return list(islice(reversed(self.taken.values()), min(count, len(self._before))))
 
     def takes_put_back(self, pos: StackPos, tiles: int) -> list[Take]:
         """The sensor of `pos` reads `tiles`, more than it had: tiles were put back.  Each must be the
@@ -239,8 +251,8 @@ class WallTracker:
         if pos not in self._ring_index:
             raise TrackingError(f"stack {pos.wall}/{pos.stack} is not part of this wall")
         back = tiles - self.stack_tiles(pos)
-        lasts = list(islice(reversed(self.taken.values()), back))
-        if len(lasts) < back or len(self._before) < back or any(take.stack != pos for take in lasts):
+        lasts = self.last_takes(back)
+        if len(lasts) < back or any(take.stack != pos for take in lasts):
             raise TrackingError(f"stack {pos.wall}/{pos.stack} went from {self.stack_tiles(pos)} to {tiles} tiles: "
                                 f"a tile was put back that was not the last taken")
         return lasts
@@ -332,6 +344,7 @@ class WallTracker:
         tile = self.wall_map.get(slot)
         self._before.append(_Before(self.head_taken, self.tail_taken, self.kongs, self.flowers_owed,
                                     self.special_owed, self._head_from, self._tail_from))
+        del self._before[:-UNDO_KEPT]
         if end is End.HEAD:
             self.head_taken += 1
         else:
@@ -370,12 +383,14 @@ class WallTracker:
                 "expected_aside": sorted(slot_json(s) for s in self.expected_aside),
                 "head_taken": self.head_taken, "tail_taken": self.tail_taken, "kongs": self.kongs,
                 "flowers_owed": self.flowers_owed, "flower_kinds": sorted(str(t) for t in self.flower_kinds),
-                "special_owed": self.special_owed, "special_reason": self.special_reason}
+                "special_owed": self.special_owed, "special_reason": self.special_reason,
+                "undo": [list(before) for before in self._before]}
 
     def restore(self, data: Mapping[str, Any]) -> None:
         self.taken = {take.slot: take for take in map(Take.from_json, data["takes"])}
         self._head_from = self._tail_from = 0
-        self._take_rows, self._take_texts, self._before = [], [], []    # (a restart takes nothing back)
+        self._take_rows, self._take_texts = [], []
+        self._before = [_Before(*before) for before in data.get("undo", ())]    # (none in an older journal)
         for take in self.taken.values():
             self._keep_row(take.to_json())
         self.shown = {slot_from(s) for s in data["shown"]}

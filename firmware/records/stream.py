@@ -214,14 +214,34 @@ class HandLog:
 
 def _undoes_last_take(put_back: dict, events: list[dict]) -> bool:
     """Whether `put_back` names the last take of `events` (removed from them if so): the same slot,
-    end, reason and order.  (The counts after it are checked with the takes that follow.)"""
+    end, reason and order.  (The counts after it are checked with the takes that follow.)  After a
+    restart the last take is the `resumed` line's last journaled one (a tile put back while the
+    controller was stopped): it leaves that list, and its own line before the restart, if any, goes."""
     at = next((i for i in range(len(events) - 1, -1, -1) if events[i]["event"] in ("take", "resumed")), None)
-    if at is None or events[at]["event"] != "take":
+    if at is None:
         return False
+    if events[at]["event"] == "resumed":
+        return _undoes_journaled_take(put_back, events, at)
     take = events[at]
     if any(take.get(key) != put_back.get(key) for key in ("ring", "layer", "end", "reason", "in_order")):
         return False
     del events[at]
+    return True
+
+
+def _undoes_journaled_take(put_back: dict, events: list[dict], at: int) -> bool:
+    resumed = events[at]
+    taken = resumed.get("taken")
+    named = [put_back.get(key) for key in ("ring", "layer", "end", "reason")]
+    if not isinstance(taken, list) or not taken or list(taken[-1]) != named:
+        return False
+    fewer = {"taken": taken[:-1]}
+    if put_back.get("reason") == "draw" and isinstance(resumed.get("draws"), int):
+        fewer["draws"] = resumed["draws"] - 1
+    events[at] = {**resumed, **fewer}
+    before = next((i for i in range(at - 1, -1, -1) if events[i]["event"] == "take"), None)
+    if before is not None and [events[before].get(key) for key in ("ring", "layer")] == named[:2]:
+        del events[before]
     return True
 
 

@@ -193,3 +193,71 @@ def test_two_stacks_taken_out_of_order_are_taken_back_whichever_is_put_back_firs
     assert recorded.hand.tracker.live == live and len(recorded.recorded("put_back")) == 4
     assert recorded.hand.tracker.next_head() == head
     assert recorded.audit() == []
+
+
+def sensors_with(recorded: RecordedHand, changes: dict) -> dict[int, tuple[int, ...]]:
+    """The wall sensors as the hand counts them, with `changes` (stack → tiles) made unseen."""
+    from tests.firmware.test_unseen_takes import sensors_of
+    sensors = {side: list(row) for side, row in sensors_of(recorded.hand).items()}
+    for stack, tiles in changes.items():
+        sensors[stack.wall][stack.stack] = tiles
+    return {side: tuple(row) for side, row in sensors.items()}
+
+
+def wrong_take_then_unseen(recorded: RecordedHand) -> dict[int, tuple[int, ...]]:
+    """A tile taken out of order; then, unseen, put back, and the right draw made."""
+    tracker = recorded.hand.tracker
+    head = tracker.next_head()
+    wrong = recorded.hand.ring[(head.ring + 5) % len(recorded.hand.ring)]
+    recorded.flow.on_wall_change(wrong, tracker.stack_tiles(wrong) - 1)
+    right = recorded.hand.ring[head.ring]
+    return sensors_with(recorded, {wrong: tracker.stack_tiles(wrong) + 1, right: tracker.stack_tiles(right) - 1})
+
+
+def test_a_tile_put_back_while_a_board_was_down_is_taken_back_too():
+    """Before, a stack holding more tiles than the hand counted after a board's reboot voided the hand."""
+    recorded = dealt()
+    live, head = recorded.hand.tracker.live, recorded.hand.tracker.next_head()
+    assert recorded.flow.resync(wrong_take_then_unseen(recorded)) is None
+    (back,) = recorded.recorded("put_back")
+    assert back["unseen"] is True and back["in_order"] is False
+    take = recorded.recorded("take")[-1]
+    assert (take["ring"], take["layer"], take["in_order"]) == (head.ring, head.layer.value, True)
+    assert recorded.hand.tracker.live == live - 1
+    assert recorded.audit() == []
+
+
+def test_a_tile_put_back_while_the_controller_was_stopped_is_taken_back_from_its_journal():
+    import json
+
+    from firmware.hand.flow import HandFlow
+    from firmware.hand.state import HandState
+    from firmware.records.audit import audit_one_hand
+    from tests.asyncio_support import run
+    from tests.firmware.test_unseen_takes import NOBODY_ACTS
+
+    recorded = dealt()
+    live, head = recorded.hand.tracker.live, recorded.hand.tracker.next_head()
+    sensors = wrong_take_then_unseen(recorded)
+    journaled = HandState.from_json(json.loads(recorded.hand.journal_text()))      # the controller killed
+    unseen, problem = journaled.blind_changes(sensors)
+    assert problem is None and unseen.put_back == 1
+    recorded.hand = journaled
+    with pytest.raises(TimeoutError, match=NOBODY_ACTS):
+        run(HandFlow(recorded.ports).resume(journaled, totals=(0, 0, 0, 0), cause="restart", blind=unseen), timeout=5)
+    assert [e["event"] for e in recorded.events() if e["event"] in ("resumed", "put_back", "take")][-3:] == \
+        ["resumed", "put_back", "take"]
+    assert journaled.tracker.live == live - 1 and head in journaled.tracker.taken
+    recorded.end_as_a_draw()
+    assert audit_one_hand(recorded.events()) == []       # (the part after the restart read as another run's)
+    moved = [dict(e, ring=e["ring"] + 1) if e["event"] == "put_back" else e for e in recorded.events()]
+    assert any("undoes no take" in p for p in audit_one_hand(moved))
+
+
+def test_a_tile_put_back_unseen_that_no_last_take_explains_still_voids_the_hand():
+    recorded = dealt()
+    first = recorded.draw()
+    recorded.draw()
+    stack = recorded.hand.ring[first.ring]
+    problem = recorded.flow.resync(sensors_with(recorded, {stack: recorded.hand.tracker.stack_tiles(stack) + 1}))
+    assert problem is not None and "this hand had left" in problem
