@@ -261,3 +261,21 @@ def test_a_tile_put_back_unseen_that_no_last_take_explains_still_voids_the_hand(
     stack = recorded.hand.ring[first.ring]
     problem = recorded.flow.resync(sensors_with(recorded, {stack: recorded.hand.tracker.stack_tiles(stack) + 1}))
     assert problem is not None and "this hand had left" in problem
+
+
+def test_a_take_journaled_before_a_restart_is_undone_when_its_tile_is_put_back_after_it():
+    """The journal keeps what undoing the last takes needs: before, a restarted controller could
+    undo none, and the take stood (the wall's count a tile short)."""
+    import json
+
+    from firmware.hand.state import HandState
+
+    recorded = dealt()
+    live, head = recorded.hand.tracker.live, recorded.hand.tracker.next_head()
+    wrong = recorded.hand.ring[(head.ring + 5) % len(recorded.hand.ring)]
+    recorded.flow.on_wall_change(wrong, recorded.hand.tracker.stack_tiles(wrong) - 1)
+    restarted = HandState.from_json(json.loads(recorded.hand.journal_text()))
+    assert restarted == recorded.hand
+    recorded.flow.hand = recorded.hand = restarted
+    recorded.flow.on_wall_change(wrong, restarted.tracker.stack_tiles(wrong) + 1)
+    assert restarted.tracker.live == live and recorded.recorded("put_back")
