@@ -47,6 +47,7 @@ HELP = """commands:
   clear SEAT               take everything out of SEAT's read zone
   push                     push every tile on the table top into the centre (centre lift down)
   take SIDE STACK          take the top tile of a wall stack (its face is shown to you)
+  put SIDE STACK           put back the tile you last took from that stack
   hatch open|close         open (forcing the latch) or close the service hatch
   fault ITEM               inject a fault now, as --fault ITEM (see `mahjong-table sim --fault help`)
   players ID [SEED]        seat simulated players who play ruleset ID from here on
@@ -67,6 +68,7 @@ class TableConsole:
         self._start_players = start_players or self._seat_players
         self._players: asyncio.Task | None = None
         self._shown = ""
+        self._taken: dict[tuple[int, int], list[bytes]] = {}    # (side, stack) → tags taken there, last last
 
     # -- what a person sees ----------------------------------------------------------------------
 
@@ -148,7 +150,7 @@ class TableConsole:
             return None
         verb, rest = words[0].lower(), words[1:]
         action = {"press": self._press, "touch": self._touch, "lay": self._lay, "clear": self._clear, "push": self._push,
-                  "take": self._take, "hatch": self._hatch, "fault": self._fault, "players": self._players_cmd,
+                  "take": self._take, "put": self._put, "hatch": self._hatch, "fault": self._fault, "players": self._players_cmd,
                   "help": lambda _: HELP, "show": lambda _: None}.get(verb)
         if action is None:
             raise ConsoleError(f"unknown command {verb!r}; type help")
@@ -223,9 +225,22 @@ class TableConsole:
             raise ConsoleError("take SIDE STACK, e.g. take 1 5")
         side, stack = _seat(args[0]), _number(args[1], "stack", range(0, 64))
         uid = self.table.take(side, stack)
+        self._taken.setdefault((side, stack), []).append(uid)
+        return f"took {self._face(uid)} from side {side} stack {stack}"
+
+    def _put(self, args: list[str]) -> str:
+        if len(args) != 2:
+            raise ConsoleError("put SIDE STACK, e.g. put 1 5 (the tile you last took there)")
+        side, stack = _seat(args[0]), _number(args[1], "stack", range(0, 64))
+        taken = self._taken.get((side, stack))
+        if not taken:
+            raise ConsoleError(f"you took no tile from side {side} stack {stack} to put back")
+        self.table.put_back(side, stack, taken[-1])
+        return f"put {self._face(taken.pop())} back on side {side} stack {stack}"
+
+    def _face(self, uid: bytes) -> str:
         ident = self.table.identify(uid)
-        face = f"{ident.kind.zh} ({ident.kind})" if ident is not None else f"a tile with tag {uid.hex()}"
-        return f"took {face} from side {side} stack {stack}"
+        return f"{ident.kind.zh} ({ident.kind})" if ident is not None else f"a tile with tag {uid.hex()}"
 
     def _hatch(self, args: list[str]) -> str:
         if args == ["open"]:

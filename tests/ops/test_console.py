@@ -266,6 +266,11 @@ def test_wall_tiles_hatch_and_faults():
     world.set_side_position(1, LiftPosition.UP)
     top = world.sides[1].plate[0][1]
     assert console.execute("take 1 0") == f"took {top.kind.zh} ({top.kind}) from side 1 stack 0"
+    assert console.execute("put 1 0") == f"put {top.kind.zh} ({top.kind}) back on side 1 stack 0"
+    assert world.sides[1].plate[0][1] is top
+    with pytest.raises(ConsoleError, match="you took no tile from side 1 stack 0"):
+        console.execute("put 1 0")
+    console.execute("take 1 0")
     assert console.execute("hatch open") == "the hatch is open" and world.hatch_open
     assert console.execute("fault jam=2:6") == "fault jam=2:6 injected" and table.faults.jams == {2: 6}
     with pytest.raises(ConsoleError, match="unknown fault"):
