@@ -237,8 +237,10 @@ class HandState:
 
     def _stands(self, take: Take, before: _BeforeTake) -> str:
         """Why `take`, put back, cannot be undone ("" if it can)."""
-        if take.reason in ("set_aside", "special") or before.replaced_a_kong:
-            return "a 杠's replacement" if before.replaced_a_kong else f"a {take.reason} take"
+        if before.replaced_a_kong:
+            return "a 杠's replacement"
+        if take.reason in ("set_aside", "special"):
+            return "an indicator set aside" if take.reason == "set_aside" else "a special kong's replacement"
         if take.reason == "deal" and self.tracker.head_taken == self.deal_size:
             return "it completed the deal"
         if self.over or self.phase not in ("dealing", "playing"):
