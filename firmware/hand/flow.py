@@ -179,7 +179,6 @@ class HandFlow:
         self.rolls_asked = 0
         record_dropped(ports.recorder, ports.keys.take_all(), "before_hand")   # nothing pressed before this hand counts in it
         self.owed_again.clear()
-        self.put_backs.new_hand()
         for side in ruleset.players:
             screens.prompt(side, "")
         screens.public_indicators([], [])                   # last hand's indicators are not this hand's
@@ -215,7 +214,6 @@ class HandFlow:
         self.totals = tuple(totals)
         self.rolls_asked = hand.rolls_asked
         self.hand = hand
-        self.put_backs.new_hand()
         ports.recorder.open_hand(hand.number)
         ports.recorder.emit("resumed", cause=cause, phase=hand.phase, **start_fields(hand),
                             taken=[[t.slot.ring, t.slot.layer.value, t.end.value, t.reason]

@@ -36,6 +36,7 @@ from .wins import HandOutcome, Payout, WinRecord
 
 STATE_VERSION = 1
 NO_UNSEEN = UnseenTakes((), ())
+PUT_BACK_EARLY = "tiles lifted after it by mistake are still out"     # (HandState.put_back: not a take that stands)
 # where journal_text puts the parts encoded once
 _WALL_HOLE, _TAKES_HOLE, _WINS_HOLE = "\u2063wall\u2063", "\u2063takes\u2063", "\u2063wins\u2063"
 
@@ -126,6 +127,7 @@ class HandState:
                                    self.ruleset.flowers.kinds, self.deal_size)
         self.kongs_lapsed: list[int] = []    # the seats whose 杠 the last wall change left void (the flow says so)
         self._before_takes: list[_BeforeTake] = []   # the last takes': what put_back checks and restores
+        self._standing: dict[StackPos, int] = {}     # stacks read holding tiles put back whose takes stand
 
     # -- the wall as built -------------------------------------------------------------------
 
@@ -193,16 +195,52 @@ class HandState:
                 self.facts.follow_due(take, self.draws_after_deal(), self.before(self.dealer))
         return takes
 
-    def put_back(self, pos: StackPos, tiles: int) -> list[Take]:
-        """A stack's sensor reads more tiles than it had: the takes put back, undone as if never made
-        (last first).  Only a take that is still the hand's last and changed nothing beyond the wall's
-        count can be undone (a tail take nobody's 杠 asked for counts a kong for the reserve: that is
-        undone too): one that replaced a 杠 or set an indicator aside, completed the deal, was the 宝's,
-        voided a 杠, was 跟庄's fourth draw, or came before a win or an indicator shown, stands, as does
-        every take outside the deal and play (TrackingError says why; nothing is changed)."""
-        takes = self.tracker.takes_put_back(pos, tiles)
-        self._check_undoable(takes, f"stack {pos.wall}/{pos.stack}: a tile was put back")
-        return self._undo(len(takes))
+    def put_back(self, pos: StackPos, tiles: int) -> tuple[list[Take], str]:
+        """`pos`'s sensor reads `tiles`, more than the hand counts: tiles were put back.  The hand's last
+        takes from the stacks holding tiles put back are undone as if never made, last first, for as
+        long as the last take is from one of them and can be undone — so stacks lifted from in turn
+        and put back in any order are all undone once all are back.  Only a take that changed nothing
+        beyond the wall's count can be undone (a tail take nobody's 杠 asked for counts a kong for the
+        reserve: that is undone too): one that replaced a 杠 or set an indicator aside, completed the
+        deal, was the 宝's, voided a 杠, was 跟庄's fourth draw, or came before a win or an indicator
+        shown, stands, as does every take outside the deal and play.  Returns the takes undone and,
+        while `pos` still holds tiles its takes do not explain, why (PUT_BACK_EARLY: tiles lifted
+        after it by mistake are still out; else its take stands)."""
+        self._standing[pos] = tiles
+        undone, why = self._unwind()
+        self._standing = {stack: read for stack, read in self._standing.items()
+                          if read > self.tracker.stack_tiles(stack)}
+        return undone, why if pos in self._standing else ""
+
+    def stack_counted(self, pos: StackPos, tiles: int) -> None:
+        """`pos` reads `tiles` and made no take: a stack holding a tile put back may be as counted again."""
+        if pos in self._standing:
+            if tiles > self.tracker.stack_tiles(pos):
+                self._standing[pos] = tiles
+            else:
+                del self._standing[pos]
+
+    @property
+    def tiles_put_back_stand(self) -> bool:
+        """Some stack holds a tile put back whose take stands (the screen asks for it again)."""
+        return bool(self._standing)
+
+    def _unwind(self) -> tuple[list[Take], str]:
+        extra = {pos: tiles - self.tracker.stack_tiles(pos) for pos, tiles in self._standing.items()}
+        undone: list[Take] = []
+        while any(count > 0 for count in extra.values()):
+            lasts = self.tracker.last_takes(1)
+            if not lasts or not self._before_takes:
+                return undone, "taken before the takes this hand keeps to undo"
+            take = lasts[0]
+            if extra.get(take.stack, 0) <= 0:
+                return undone, PUT_BACK_EARLY if not take.in_order else "not the last taken"
+            why = self._stands(take, self._before_takes[-1])
+            if why:
+                return undone, why
+            undone += self._undo(1)
+            extra[take.stack] -= 1
+        return undone, ""
 
     def unseen_put_backs(self, higher: Mapping[StackPos, int]) -> list[Take]:
         """Stacks that hold more tiles now (`higher`: stack → tiles) than the hand counts, found after
@@ -524,7 +562,7 @@ class HandState:
             if pos.stack >= len(row):
                 return NO_UNSEEN, f"the sensors of side {pos.wall} see no wall where this hand's wall stood"
             now, before = row[pos.stack], self.tracker.stack_tiles(pos)
-            if now > before:
+            if now > before and self._standing.get(pos) != now:     # (a tile put back whose take stood: known)
                 higher[pos] = now
             elif now < before:
                 lower[pos] = now
@@ -564,6 +602,7 @@ class HandState:
             "steps_done": list(self.steps_done), "tracker": self.tracker.to_json(), "facts": self.facts.to_json(),
             "started": self.started, "recorders": list(self.recorders),
             "before_takes": [list(before) for before in self._before_takes],
+            "put_back_standing": [[pos.wall, pos.stack, tiles] for pos, tiles in self._standing.items()],
         }
 
     def journal_text(self) -> str:
@@ -598,6 +637,7 @@ class HandState:
             [str(path) for path in data.get("recorders", ())], data.get("replaced_for"))
         state.tracker.restore(data["tracker"])
         state._before_takes = [_BeforeTake(*before) for before in data.get("before_takes", ())]
+        state._standing = {StackPos(wall, stack): tiles for wall, stack, tiles in data.get("put_back_standing", ())}
         return state
 
     def __eq__(self, other: object) -> bool:

@@ -220,7 +220,7 @@ class WallTracker:
         run of gone tiles from the head on), then the rest from the tail, in the tail's draw order
         (backwards round the ring, shown tiles passed over as a replacement does).  The sensors say
         only how many tiles left each stack, never when.  `put_back`: the hand's last takes, put back
-        meanwhile (`takes_put_back`): ordered as if already undone (they stand in the wall again)."""
+        meanwhile (`last_takes`): ordered as if already undone (they stand in the wall again)."""
         returned = {take.slot for take in put_back}
         gone: set[Slot] = set()
         for pos, tiles in lower.items():
@@ -244,21 +244,8 @@ class WallTracker:
         """The hand's last `count` takes that a tile put back can undo, the last first (fewer if fewer)."""
         return list(islice(reversed(self.taken.values()), min(count, len(self._before))))
 
-    def takes_put_back(self, pos: StackPos, tiles: int) -> list[Take]:
-        """The sensor of `pos` reads `tiles`, more than it had: tiles were put back.  Each must be the
-        hand's last take still standing and from this stack (a person putting back what they just took):
-        those takes, last first (`take_back` undoes them).  Anything else raises TrackingError."""
-        if pos not in self._ring_index:
-            raise TrackingError(f"stack {pos.wall}/{pos.stack} is not part of this wall")
-        back = tiles - self.stack_tiles(pos)
-        lasts = self.last_takes(back)
-        if len(lasts) < back or any(take.stack != pos for take in lasts):
-            raise TrackingError(f"stack {pos.wall}/{pos.stack} went from {self.stack_tiles(pos)} to {tiles} tiles: "
-                                f"a tile was put back that was not the last taken")
-        return lasts
-
     def take_back(self) -> Take:
-        """Undo the last take (one `takes_put_back` named), as if it had not been made."""
+        """Undo the last take (`last_takes(1)`), as if it had not been made."""
         before = self._before.pop()
         slot = next(reversed(self.taken))
         take = self.taken.pop(slot)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from firmware.hand.tracker import TrackingError
 from rulesets.regions import get_region
 from tests.firmware.hand_in_order import RecordedHand, hand_in_order
 
@@ -101,20 +100,15 @@ def test_the_take_that_completed_the_deal_stands():
     assert "completed the deal" in recorded.recorded("warning")[-1]["message"]
 
 
-def test_the_tracker_undoes_only_the_last_takes_of_the_stack_put_back():
+def test_the_tracker_undoes_its_last_take_as_if_it_had_not_been_made():
     tracker = dealt().hand.tracker
+    before = (tracker.takes_text(), tracker.live, tracker.next_head())
     slot = tracker.next_head()
     stack = tracker.ring[slot.ring]
-    tiles = tracker.stack_tiles(stack)
-    (take,) = tracker.on_stack_change(stack, tiles - 1)
-    before_rows = tracker.takes_text()
-    assert tracker.takes_put_back(stack, tiles) == [take]
+    (take,) = tracker.on_stack_change(stack, tracker.stack_tiles(stack) - 1)
+    assert tracker.last_takes(1) == [take]
     assert tracker.take_back() == take
-    assert tracker.stack_tiles(stack) == tiles and tracker.takes_text() != before_rows
-    last = next(reversed(tracker.taken.values())).stack
-    elsewhere = next(s for s in tracker.ring.stacks if s != last and tracker.stack_tiles(s) < 2)
-    with pytest.raises(TrackingError, match="not the last taken"):
-        tracker.takes_put_back(elsewhere, tracker.stack_tiles(elsewhere) + 1)
+    assert (tracker.takes_text(), tracker.live, tracker.next_head()) == before
 
 
 def test_a_put_back_that_names_another_slot_than_the_last_take_is_found_by_the_audit():
@@ -187,7 +181,8 @@ def test_two_stacks_taken_out_of_order_are_taken_back_whichever_is_put_back_firs
     assert recorded.hand.tracker.live == live - 4
     for stack, tiles in ((first, 1), (first, 2)):
         recorded.flow.on_wall_change(stack, tiles)
-    assert recorded.ports.screens.phases[-1] == "请出牌 ！请取回放回的牌"
+    assert recorded.ports.screens.phases[-1] == "请出牌 ！请按顺序取牌"        # (not 请取回放回的牌: more are out)
+    assert "undone once they are back too" in recorded.recorded("warning")[-1]["message"]
     for stack, tiles in ((second, 1), (second, 2)):
         recorded.flow.on_wall_change(stack, tiles)
     assert recorded.hand.tracker.live == live and len(recorded.recorded("put_back")) == 4
