@@ -274,3 +274,36 @@ def test_a_take_journaled_before_a_restart_is_undone_when_its_tile_is_put_back_a
     recorded.flow.hand = recorded.hand = restarted
     recorded.flow.on_wall_change(wrong, restarted.tracker.stack_tiles(wrong) + 1)
     assert restarted.tracker.live == live and recorded.recorded("put_back")
+
+
+@pytest.mark.parametrize("region_id", ["hebei", "shanghai", "wuhan", "changsha"])
+def test_tiles_lifted_anywhere_and_put_back_in_any_order_leave_the_hand_counting_the_wall_as_it_stands(region_id):
+    """Before each draw, now and then one to four tiles lifted off any stacks (the head's, the
+    tail's, the reserve's) and put back in a shuffled order: at the wall's end the hand counts every
+    stack as its sensor does, and 荒庄 came where the twin hand without mistakes has it."""
+    import random
+
+    for seed in range(8):
+        rng = random.Random(f"{region_id}/{seed}")
+        recorded, twin = dealt(region_id), dealt(region_id)
+        hand = recorded.hand
+        wall = {stack: hand.tracker.stack_tiles(stack) for stack in hand.ring.stacks}     # the sensors
+        draws = 0
+        while not hand.tracker.exhausted:
+            if rng.random() < 0.3:
+                lifted = []
+                for _ in range(rng.randint(1, 4)):
+                    stack = rng.choice([s for s in hand.ring.stacks if wall[s]])
+                    wall[stack] -= 1
+                    recorded.flow.on_wall_change(stack, wall[stack])
+                    lifted.append(stack)
+                rng.shuffle(lifted)
+                for stack in lifted:
+                    wall[stack] += 1
+                    recorded.flow.on_wall_change(stack, wall[stack])
+            stack = hand.ring[hand.tracker.next_head().ring]
+            wall[stack] -= 1
+            recorded.flow.on_wall_change(stack, wall[stack])
+            draws += 1
+        assert {s: hand.tracker.stack_tiles(s) for s in hand.ring.stacks} == wall
+        assert draws == len(draws_to_the_wall_end(twin))
