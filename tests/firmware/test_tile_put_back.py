@@ -293,7 +293,10 @@ def test_tiles_lifted_anywhere_and_put_back_in_any_order_leave_the_hand_counting
             if rng.random() < 0.3:
                 lifted = []
                 for _ in range(rng.randint(1, 4)):
-                    stack = rng.choice([s for s in hand.ring.stacks if wall[s]])
+                    standing = [s for s in hand.ring.stacks if wall[s]]
+                    if not standing:                # (the wall's last tiles all in hand)
+                        break
+                    stack = rng.choice(standing)
                     wall[stack] -= 1
                     recorded.flow.on_wall_change(stack, wall[stack])
                     lifted.append(stack)
