@@ -523,6 +523,7 @@ class TableSession:
         if problem is not None:
             await self._void(hand, problem)
             return
+        hand.recount_standing(self.hub.wall_sensors)
         await self._settle(self.flow.resume(hand, totals=self._state().totals, cause="restart", blind=unseen))
 
     # -- table hours: the intervals a fault was latched (the ledger keeps them raw) -------------

@@ -126,6 +126,7 @@ class HandFlow:
             return problem
         if unseen.put_back:                             # tiles put back while the board was down
             self.put_backs.unseen(hand, unseen.put_back)
+        hand.recount_standing(sensors)
         for pos, tiles in unseen.all:
             # taken while the board was down: the reboot's note (keys lost, press them again) stays up
             # (campaign 350002: taken down at once, behind a display cut, a lost 胡 never pressed again)

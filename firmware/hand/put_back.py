@@ -16,7 +16,8 @@ from drivers.table_ui import TAKE_AGAIN, Phase
 from rulesets.walls import StackPos
 
 from .ports import HandPorts
-from .state import PUT_BACK_EARLY, HandState
+from .state import HandState
+from .taking_back import PUT_BACK_EARLY
 from .tracker import Take
 
 

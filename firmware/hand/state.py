@@ -12,10 +12,9 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Mapping
 
 from rulesets.definition import Ruleset
 from rulesets.hand import Hand, Meld, WinContext
@@ -29,14 +28,13 @@ from rulesets.table_rules import hua_peng_kinds
 from rulesets.walls import Break, End, Layer, Ring, Slot, StackPos
 
 from .facts import HandFacts
-from .tracker import (UNDO_KEPT, Take, TrackingError, UnseenTakes, WallTracker, compact_json, slot_from, slot_json,
-                      tile_from, tile_json)
+from .taking_back import TakingBack
+from .tracker import Take, UnseenTakes, WallTracker, compact_json, slot_from, slot_json, tile_from, tile_json
 from .win_facts import is_first_turn
 from .wins import HandOutcome, Payout, WinRecord
 
 STATE_VERSION = 1
 NO_UNSEEN = UnseenTakes((), ())
-PUT_BACK_EARLY = "tiles lifted after it by mistake are still out"     # (HandState.put_back: not a take that stands)
 # where journal_text puts the parts encoded once
 _WALL_HOLE, _TAKES_HOLE, _WINS_HOLE = "\u2063wall\u2063", "\u2063takes\u2063", "\u2063wins\u2063"
 
@@ -87,7 +85,7 @@ class Reveal:
 
 
 @dataclass(eq=False)
-class HandState:
+class HandState(TakingBack):
     ruleset: Ruleset
     number: int
     dealer: int
@@ -126,8 +124,7 @@ class HandState:
         self.tracker = WallTracker(self.ring, self.ruleset.reserve, self.wall,
                                    self.ruleset.flowers.kinds, self.deal_size)
         self.kongs_lapsed: list[int] = []    # the seats whose 杠 the last wall change left void (the flow says so)
-        self._before_takes: list[_BeforeTake] = []   # the last takes': what put_back checks and restores
-        self._standing: dict[StackPos, int] = {}     # stacks read holding tiles put back whose takes stand
+        self.begin_undo()
 
     # -- the wall as built -------------------------------------------------------------------
 
@@ -170,9 +167,7 @@ class HandState:
         takes = self.tracker.on_stack_change(pos, tiles)
         self.kongs_lapsed = []
         for take in takes:
-            self._before_takes.append(_BeforeTake(len(self.wins), len(self.reveals),
-                                                  take.reason == "kong" and bool(self.pending_kong), self.replaced_for))
-            del self._before_takes[:-UNDO_KEPT]
+            self.note_take(take)
             self.last_take = take
             self.replaced_for = None
             if take.end is End.HEAD and self.pending_kong and in_sequence:
@@ -194,104 +189,6 @@ class HandState:
             if take.reason == "draw" and self.ruleset.has_phase("follow_dealer"):
                 self.facts.follow_due(take, self.draws_after_deal(), self.before(self.dealer))
         return takes
-
-    def put_back(self, pos: StackPos, tiles: int) -> tuple[list[Take], str]:
-        """`pos`'s sensor reads `tiles`, more than the hand counts: tiles were put back.  The hand's last
-        takes from the stacks holding tiles put back are undone as if never made, last first, for as
-        long as the last take is from one of them and can be undone — so stacks lifted from in turn
-        and put back in any order are all undone once all are back.  Only a take that changed nothing
-        beyond the wall's count can be undone (a tail take nobody's 杠 asked for counts a kong for the
-        reserve: that is undone too): one that replaced a 杠 or set an indicator aside, completed the
-        deal, was the 宝's, voided a 杠, was 跟庄's fourth draw, or came before a win or an indicator
-        shown, stands, as does every take outside the deal and play.  Returns the takes undone and,
-        while `pos` still holds tiles its takes do not explain, why (PUT_BACK_EARLY: tiles lifted
-        after it by mistake are still out; else its take stands)."""
-        self._standing[pos] = tiles
-        undone, why = self._unwind()
-        self._standing = {stack: read for stack, read in self._standing.items()
-                          if read > self.tracker.stack_tiles(stack)}
-        return undone, why if pos in self._standing else ""
-
-    def stack_counted(self, pos: StackPos, tiles: int) -> None:
-        """`pos` reads `tiles` and made no take: a stack holding a tile put back may be as counted again."""
-        if pos in self._standing:
-            if tiles > self.tracker.stack_tiles(pos):
-                self._standing[pos] = tiles
-            else:
-                del self._standing[pos]
-
-    @property
-    def tiles_put_back_stand(self) -> bool:
-        """Some stack holds a tile put back whose take stands (the screen asks for it again)."""
-        return bool(self._standing)
-
-    def _unwind(self) -> tuple[list[Take], str]:
-        extra = {pos: tiles - self.tracker.stack_tiles(pos) for pos, tiles in self._standing.items()}
-        undone: list[Take] = []
-        while any(count > 0 for count in extra.values()):
-            lasts = self.tracker.last_takes(1)
-            if not lasts or not self._before_takes:
-                return undone, "taken before the takes this hand keeps to undo"
-            take = lasts[0]
-            if extra.get(take.stack, 0) <= 0:
-                return undone, PUT_BACK_EARLY if not take.in_order else "not the last taken"
-            why = self._stands(take, self._before_takes[-1])
-            if why:
-                return undone, why
-            undone += self._undo(1)
-            extra[take.stack] -= 1
-        return undone, ""
-
-    def unseen_put_backs(self, higher: Mapping[StackPos, int]) -> list[Take]:
-        """Stacks that hold more tiles now (`higher`: stack → tiles) than the hand counts, found after
-        nobody watched (a board's reboot, the controller's restart): the hand's last takes put back
-        meanwhile, last first, when they are exactly those tiles and can be undone; else TrackingError."""
-        extra = Counter({pos: tiles - self.tracker.stack_tiles(pos) for pos, tiles in higher.items()})
-        takes = self.tracker.last_takes(sum(extra.values()))
-        if Counter(take.stack for take in takes) != extra:
-            raise TrackingError("the tiles put back are not the hand's last takes")
-        self._check_undoable(takes, "tiles were put back")
-        return takes
-
-    def take_back(self, count: int) -> list[Take]:
-        """Undo the hand's last `count` takes (`unseen_put_backs` named them), last first."""
-        return self._undo(count)
-
-    def _check_undoable(self, takes: list[Take], what: str) -> None:
-        if len(self._before_takes) < len(takes):
-            raise TrackingError(f"{what}, but its take stands (taken before the takes this hand keeps to undo)")
-        for take, before in zip(takes, reversed(self._before_takes)):
-            why = self._stands(take, before)
-            if why:
-                raise TrackingError(f"{what}, but its take stands ({why})")
-
-    def _undo(self, count: int) -> list[Take]:
-        undone = []
-        for _ in range(count):
-            undone.append(self.tracker.take_back())
-            self.replaced_for = self._before_takes.pop().replaced_for
-        self.last_take = next(reversed(self.tracker.taken.values()), None)
-        return undone
-
-    def _stands(self, take: Take, before: _BeforeTake) -> str:
-        """Why `take`, put back, cannot be undone ("" if it can)."""
-        if before.replaced_a_kong:
-            return "a 杠's replacement"
-        if take.reason in ("set_aside", "special"):
-            return "an indicator set aside" if take.reason == "set_aside" else "a special kong's replacement"
-        if take.reason == "deal" and self.tracker.head_taken == self.deal_size:
-            return "it completed the deal"
-        if self.over or self.phase not in ("dealing", "playing"):
-            return f"the hand is at {self.phase}, not in play"
-        if take.slot in self.bao_used:
-            return "the 宝's tile"
-        if self.kongs_lapsed:
-            return "a 杠 lapsed at it"
-        if take.reason == "draw" and self.ruleset.has_phase("follow_dealer") and self.draws_after_deal() % 4 == 0:
-            return "跟庄 was asked at it"
-        if (before.wins, before.reveals) != (len(self.wins), len(self.reveals)):
-            return "a win or an indicator came after it"
-        return ""
 
     def draws_after_deal(self) -> int:
         return sum(1 for take in self.tracker.taken.values() if take.reason == "draw")
@@ -562,16 +459,13 @@ class HandState:
             if pos.stack >= len(row):
                 return NO_UNSEEN, f"the sensors of side {pos.wall} see no wall where this hand's wall stood"
             now, before = row[pos.stack], self.tracker.stack_tiles(pos)
-            if now > before and self._standing.get(pos) != now:     # (a tile put back whose take stood: known)
+            if now > before:
                 higher[pos] = now
             elif now < before:
                 lower[pos] = now
-        try:
-            put_back = self.unseen_put_backs(higher) if higher else []
-        except TrackingError:
-            pos, now = next(iter(higher.items()))
-            return NO_UNSEEN, (f"stack {pos.stack} of side {pos.wall} holds {now} tile(s); this hand had left "
-                               f"{self.tracker.stack_tiles(pos)}")
+        put_back, problem = self.put_backs_found(higher)
+        if problem is not None:
+            return NO_UNSEEN, problem
         return self.tracker.unseen_order(lower, self.replacements_owed(), put_back), None
 
     def replacements_owed(self) -> int:
@@ -601,8 +495,7 @@ class HandState:
             "last_tile_shown": self.last_tile_shown, "bao_roller": self.bao_roller, "rolls_asked": self.rolls_asked,
             "steps_done": list(self.steps_done), "tracker": self.tracker.to_json(), "facts": self.facts.to_json(),
             "started": self.started, "recorders": list(self.recorders),
-            "before_takes": [list(before) for before in self._before_takes],
-            "put_back_standing": [[pos.wall, pos.stack, tiles] for pos, tiles in self._standing.items()],
+            **self.undo_json(),
         }
 
     def journal_text(self) -> str:
@@ -636,8 +529,7 @@ class HandState:
             HandFacts.from_json(data["facts"]) if "facts" in data else HandFacts(), data.get("started"),
             [str(path) for path in data.get("recorders", ())], data.get("replaced_for"))
         state.tracker.restore(data["tracker"])
-        state._before_takes = [_BeforeTake(*before) for before in data.get("before_takes", ())]
-        state._standing = {StackPos(wall, stack): tiles for wall, stack, tiles in data.get("put_back_standing", ())}
+        state.restore_undo(data)
         return state
 
     def __eq__(self, other: object) -> bool:
@@ -647,15 +539,6 @@ class HandState:
         return ((self.ruleset.id, self.ruleset.options) == (other.ruleset.id, other.ruleset.options)
                 and all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self) if f.name != "ruleset")
                 and self.tracker == other.tracker)
-
-
-class _BeforeTake(NamedTuple):
-    """The hand as a take found it: whether putting the tile back can undo it, and what that restores."""
-
-    wins: int
-    reveals: int
-    replaced_a_kong: bool       # the replacement of a 杠 pressed (a seat was credited with the kong)
-    replaced_for: int | None
 
 
 def kong_step(index: int, kong: int) -> str:

@@ -1,0 +1,190 @@
+"""Taking a take back: the part of the hand's state that undoes takes whose tiles were put back on
+the wall (docs/controller.md, "A tile put back"; the screens and the recorder: put_back.py).
+
+What undoing the last takes needs (the tracker keeps its own counts: `WallTracker.take_back`) and the
+stacks read holding tiles put back that no take yet explains are journaled with the hand, so a
+restart in the middle changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
+
+from rulesets.walls import StackPos
+
+from .tracker import UNDO_KEPT, Take, TrackingError
+
+if TYPE_CHECKING:
+    from rulesets.definition import Ruleset
+
+    from .tracker import WallTracker
+
+PUT_BACK_EARLY = "tiles lifted after it by mistake are still out"     # (put_back: not a take that stands)
+
+
+class _BeforeTake(NamedTuple):
+    """The hand as a take found it: whether putting the tile back can undo it, and what that restores."""
+
+    wins: int
+    reveals: int
+    replaced_a_kong: bool       # the replacement of a 杠 pressed (a seat was credited with the kong)
+    replaced_for: int | None
+
+
+class TakingBack:
+    """HandState's takes undone (a mix-in: it reads the hand's tracker, wins, indicators and phase)."""
+
+    tracker: WallTracker
+    ruleset: Ruleset
+    wins: list
+    reveals: list
+    phase: str
+    deal_size: int
+    bao_used: set
+    kongs_lapsed: list[int]
+    pending_kong: dict[int, bool]
+    last_take: Take | None
+    replaced_for: int | None
+    over: bool
+
+    def draws_after_deal(self) -> int: ...
+
+    def begin_undo(self) -> None:
+        self._before_takes: list[_BeforeTake] = []   # the last takes': what put_back checks and restores
+        self._standing: dict[StackPos, int] = {}     # stacks read holding tiles put back whose takes stand
+
+    def note_take(self, take: Take) -> None:
+        """A take is being made (before the hand reacts to it): what undoing it checks and restores."""
+        self._before_takes.append(_BeforeTake(len(self.wins), len(self.reveals),
+                                              take.reason == "kong" and bool(self.pending_kong), self.replaced_for))
+        del self._before_takes[:-UNDO_KEPT]
+
+    def undo_json(self) -> dict[str, Any]:
+        return {"before_takes": [list(before) for before in self._before_takes],
+                "put_back_standing": [[pos.wall, pos.stack, tiles] for pos, tiles in self._standing.items()]}
+
+    def restore_undo(self, data: Mapping[str, Any]) -> None:
+        """From a journal (an older one has neither: nothing to undo)."""
+        self._before_takes = [_BeforeTake(*before) for before in data.get("before_takes", ())]
+        self._standing = {StackPos(wall, stack): tiles for wall, stack, tiles in data.get("put_back_standing", ())}
+
+    def put_back(self, pos: StackPos, tiles: int) -> tuple[list[Take], str]:
+        """`pos`'s sensor reads `tiles`, more than the hand counts: tiles were put back.  The hand's last
+        takes from the stacks holding tiles put back are undone as if never made, last first, for as
+        long as the last take is from one of them and can be undone — so stacks lifted from in turn
+        and put back in any order are all undone once all are back.  Only a take that changed nothing
+        beyond the wall's count can be undone (a tail take nobody's 杠 asked for counts a kong for the
+        reserve: that is undone too): one that replaced a 杠 or set an indicator aside, completed the
+        deal, was the 宝's, voided a 杠, was 跟庄's fourth draw, or came before a win or an indicator
+        shown, stands, as does every take outside the deal and play.  Returns the takes undone and,
+        while `pos` still holds tiles its takes do not explain, why (PUT_BACK_EARLY: tiles lifted
+        after it by mistake are still out; else its take stands)."""
+        self._standing[pos] = tiles
+        undone, why = self._unwind()
+        self._standing = {stack: read for stack, read in self._standing.items()
+                          if read > self.tracker.stack_tiles(stack)}
+        return undone, why if pos in self._standing else ""
+
+    def stack_counted(self, pos: StackPos, tiles: int) -> None:
+        """`pos` reads `tiles` and made no take: a stack holding a tile put back may be as counted again."""
+        if pos in self._standing:
+            if tiles > self.tracker.stack_tiles(pos):
+                self._standing[pos] = tiles
+            else:
+                del self._standing[pos]
+
+    def recount_standing(self, sensors: Mapping[int, tuple[int, ...]]) -> None:
+        """After nobody watched: the stacks holding tiles put back whose takes stood, as the sensors
+        read them now (one taken again meanwhile is as counted)."""
+        for pos in list(self._standing):
+            row = sensors.get(pos.wall, ())
+            if pos.stack < len(row):
+                self.stack_counted(pos, row[pos.stack])
+
+    @property
+    def tiles_put_back_stand(self) -> bool:
+        """Some stack holds a tile put back whose take stands (the screen asks for it again)."""
+        return bool(self._standing)
+
+    def _unwind(self) -> tuple[list[Take], str]:
+        extra = {pos: tiles - self.tracker.stack_tiles(pos) for pos, tiles in self._standing.items()}
+        undone: list[Take] = []
+        while any(count > 0 for count in extra.values()):
+            lasts = self.tracker.last_takes(1)
+            if not lasts or not self._before_takes:
+                return undone, "taken before the takes this hand keeps to undo"
+            take = lasts[0]
+            if extra.get(take.stack, 0) <= 0:
+                return undone, PUT_BACK_EARLY if not take.in_order else "not the last taken"
+            why = self._stands(take, self._before_takes[-1])
+            if why:
+                return undone, why
+            undone += self._undo(1)
+            extra[take.stack] -= 1
+        return undone, ""
+
+    def put_backs_found(self, higher: Mapping[StackPos, int]) -> tuple[list[Take], str | None]:
+        """Stacks found holding more tiles than the hand counts (`higher`: stack → tiles) after nobody
+        watched: the hand's last takes put back meanwhile (to undo first), or why the walls cannot be
+        this hand's.  A stack read so before, its take standing, is no news."""
+        unexplained = {pos: tiles for pos, tiles in higher.items() if self._standing.get(pos) != tiles}
+        if not unexplained:
+            return [], None
+        try:
+            return self.unseen_put_backs(unexplained), None
+        except TrackingError:
+            pos, tiles = next(iter(unexplained.items()))
+            return [], f"stack {pos.stack} of side {pos.wall} holds {tiles} tile(s); this hand had left " \
+                       f"{self.tracker.stack_tiles(pos)}"
+
+    def unseen_put_backs(self, higher: Mapping[StackPos, int]) -> list[Take]:
+        """Stacks that hold more tiles now (`higher`: stack → tiles) than the hand counts, found after
+        nobody watched (a board's reboot, the controller's restart): the hand's last takes put back
+        meanwhile, last first, when they are exactly those tiles and can be undone; else TrackingError."""
+        extra = Counter({pos: tiles - self.tracker.stack_tiles(pos) for pos, tiles in higher.items()})
+        takes = self.tracker.last_takes(sum(extra.values()))
+        if Counter(take.stack for take in takes) != extra:
+            raise TrackingError("the tiles put back are not the hand's last takes")
+        self._check_undoable(takes, "tiles were put back")
+        return takes
+
+    def take_back(self, count: int) -> list[Take]:
+        """Undo the hand's last `count` takes (`unseen_put_backs` named them), last first."""
+        return self._undo(count)
+
+    def _check_undoable(self, takes: list[Take], what: str) -> None:
+        if len(self._before_takes) < len(takes):
+            raise TrackingError(f"{what}, but its take stands (taken before the takes this hand keeps to undo)")
+        for take, before in zip(takes, reversed(self._before_takes)):
+            why = self._stands(take, before)
+            if why:
+                raise TrackingError(f"{what}, but its take stands ({why})")
+
+    def _undo(self, count: int) -> list[Take]:
+        undone = []
+        for _ in range(count):
+            undone.append(self.tracker.take_back())
+            self.replaced_for = self._before_takes.pop().replaced_for
+        self.last_take = next(reversed(self.tracker.taken.values()), None)
+        return undone
+
+    def _stands(self, take: Take, before: _BeforeTake) -> str:
+        """Why `take`, put back, cannot be undone ("" if it can)."""
+        if before.replaced_a_kong:
+            return "a 杠's replacement"
+        if take.reason in ("set_aside", "special"):
+            return "an indicator set aside" if take.reason == "set_aside" else "a special kong's replacement"
+        if take.reason == "deal" and self.tracker.head_taken == self.deal_size:
+            return "it completed the deal"
+        if self.over or self.phase not in ("dealing", "playing"):
+            return f"the hand is at {self.phase}, not in play"
+        if take.slot in self.bao_used:
+            return "the 宝's tile"
+        if self.kongs_lapsed:
+            return "a 杠 lapsed at it"
+        if take.reason == "draw" and self.ruleset.has_phase("follow_dealer") and self.draws_after_deal() % 4 == 0:
+            return "跟庄 was asked at it"
+        if (before.wins, before.reveals) != (len(self.wins), len(self.reveals)):
+            return "a win or an indicator came after it"
+        return ""
