@@ -16,7 +16,7 @@ import asyncio
 import random
 from typing import TYPE_CHECKING
 
-from drivers.table_ui import Phase
+from drivers.table_ui import OUT_OF_ORDER, Phase
 from rulesets.walls import Layer, Slot
 
 from .crew import OVER
@@ -25,7 +25,6 @@ from .wall import LiveWall
 if TYPE_CHECKING:
     from .crew import Crew
 
-ORDER_NOTE = "请按顺序取牌"
 NOTE_WAIT_S = 5.0          # a person looks up at the screen this long at most before putting the tile back
 MIN_LIVE = 16              # the mistake is made only while this many live tiles are left
 AHEAD = (1, 2, 3)          # how many stacks past the head's the wrong one lies
@@ -38,7 +37,6 @@ class Mistakes:
         self.crew = crew
         self.rng = random.Random(f"{seed}/mistakes")   # its own: a table without the fault plays as before
         self.possible = crew.rules.bao_rule is None and not crew.ruleset.has_phase("follow_dealer")
-        self.made = 0
 
     async def before_draw(self, seat: int, wall: LiveWall) -> None:
         """Maybe lift a tile off the wrong stack and put it back once the screen says so.  (The
@@ -73,11 +71,10 @@ class Mistakes:
         for ring in rings:
             pos = wall.ring[ring]
             lifted.append((pos, [table.take(pos.wall, pos.stack) for _ in range(2 if len(rings) > 1 else 1)]))
-        self.made += 1
         self.crew.log(seat, "mistake", "lifted tiles off " + " ".join(f"{p.wall}/{p.stack}" for p, _ in lifted))
         try:
             async with asyncio.timeout(NOTE_WAIT_S):
-                await self.crew.until(lambda s: ORDER_NOTE in s.msg or s.phase is Phase.FAULT or s.phase in OVER)
+                await self.crew.until(lambda s: OUT_OF_ORDER in s.msg or s.phase is Phase.FAULT or s.phase in OVER)
         except TimeoutError:
             pass                    # (a display that lost the line: he puts them back anyway)
         for pos, uids in lifted:
