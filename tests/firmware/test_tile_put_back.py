@@ -1,7 +1,7 @@
 """A tile put back on the stack it was just taken from (a person who took from the wrong stack and
 was told 请按顺序取牌, or drew before another seat's claim) undoes that take.  Before, the take stood
-with a warning: the wall's count stayed one short, so the table could call 荒庄 a tile early, and
-the put-back tile was never recorded when it was drawn again."""
+with a warning: the wall's count stayed short — a tile, or a kong's reserve when the tile lay nearer
+the tail (河北's 荒庄 came four tiles early) — and the tile was never recorded when drawn again."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def exhausted_after(recorded: RecordedHand, steps: list[tuple]) -> int:
 
 def test_a_tile_taken_out_of_order_and_put_back_leaves_the_wall_as_it_was():
     """The tile taken by mistake is the wall's last live one (河北 keeps 6 stacks and the kongs' back):
-    before, 荒庄 came a draw early."""
+    nearer the tail, it counted as a kong's replacement; before, 荒庄 came four tiles early."""
     recorded, untouched = dealt("hebei"), dealt("hebei")
     steps = draws_to_the_wall_end(untouched)
     live = recorded.hand.tracker.live
