@@ -448,7 +448,7 @@ class HandState(TakingBack):
 
     def blind_changes(self, sensors: Mapping[int, tuple[int, ...]]) -> tuple[UnseenTakes, str | None]:
         """What the wall sensors say happened while the controller was not watching: the hand's last
-        takes put back meanwhile (to undo first: `unseen_put_backs`), and the stacks that hold fewer
+        takes put back meanwhile (to undo first: `put_backs_found`), and the stacks that hold fewer
         tiles now, as takes in the order they were most likely made (the replacements owed first:
         `WallTracker.unseen_order`); or why the walls cannot be this hand's (a side without a wall, a
         tile that came back that no take can explain)."""

@@ -8,12 +8,11 @@ restart in the middle changes nothing.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 
-from rulesets.walls import StackPos
+from rulesets.walls import End, StackPos
 
-from .tracker import UNDO_KEPT, Take, TrackingError
+from .tracker import UNDO_KEPT, Take
 
 if TYPE_CHECKING:
     from rulesets.definition import Ruleset
@@ -109,57 +108,49 @@ class TakingBack:
 
     def _unwind(self) -> tuple[list[Take], str]:
         extra = {pos: tiles - self.tracker.stack_tiles(pos) for pos, tiles in self._standing.items()}
-        undone: list[Take] = []
-        while any(count > 0 for count in extra.values()):
-            lasts = self.tracker.last_takes(1)
-            if not lasts or not self._before_takes:
-                return undone, "taken before the takes this hand keeps to undo"
-            take = lasts[0]
-            if extra.get(take.stack, 0) <= 0:
-                return undone, PUT_BACK_EARLY if not take.in_order else "not the last taken"
-            why = self._stands(take, self._before_takes[-1])
-            if why:
-                return undone, why
-            undone += self._undo(1)
-            extra[take.stack] -= 1
-        return undone, ""
+        takes, why = self._undoable(extra)
+        return self._undo(len(takes)), why
 
     def put_backs_found(self, higher: Mapping[StackPos, int]) -> tuple[list[Take], str | None]:
         """Stacks found holding more tiles than the hand counts (`higher`: stack → tiles) after nobody
-        watched: the hand's last takes put back meanwhile (to undo first), or why the walls cannot be
-        this hand's.  A stack read so before, its take standing, is no news."""
-        unexplained = {pos: tiles for pos, tiles in higher.items() if self._standing.get(pos) != tiles}
-        if not unexplained:
-            return [], None
-        try:
-            return self.unseen_put_backs(unexplained), None
-        except TrackingError:
-            pos, tiles = next(iter(unexplained.items()))
-            return [], f"stack {pos.stack} of side {pos.wall} holds {tiles} tile(s); this hand had left " \
-                       f"{self.tracker.stack_tiles(pos)}"
-
-    def unseen_put_backs(self, higher: Mapping[StackPos, int]) -> list[Take]:
-        """Stacks that hold more tiles now (`higher`: stack → tiles) than the hand counts, found after
-        nobody watched (a board's reboot, the controller's restart): the hand's last takes put back
-        meanwhile, last first, when they are exactly those tiles and can be undone; else TrackingError."""
-        extra = Counter({pos: tiles - self.tracker.stack_tiles(pos) for pos, tiles in higher.items()})
-        takes = self.tracker.last_takes(sum(extra.values()))
-        if Counter(take.stack for take in takes) != extra:
-            raise TrackingError("the tiles put back are not the hand's last takes")
-        self._check_undoable(takes, "tiles were put back")
-        return takes
+        watched: the hand's last takes put back meanwhile, last first (`take_back` undoes them), when
+        they are exactly those tiles and can be undone; else why the walls cannot be this hand's.  A
+        stack read so before, its take standing, is no news."""
+        extra = {pos: tiles - self.tracker.stack_tiles(pos) for pos, tiles in higher.items()
+                 if self._standing.get(pos) != tiles}
+        takes, _ = self._undoable(extra)
+        if len(takes) == sum(extra.values()):
+            return takes, None
+        pos = next(pos for pos, count in extra.items() if count > sum(1 for take in takes if take.stack == pos))
+        return [], f"stack {pos.stack} of side {pos.wall} holds {higher[pos]} tile(s); this hand had left " \
+                   f"{self.tracker.stack_tiles(pos)}"
 
     def take_back(self, count: int) -> list[Take]:
-        """Undo the hand's last `count` takes (`unseen_put_backs` named them), last first."""
+        """Undo the hand's last `count` takes (`put_backs_found` named them), last first."""
         return self._undo(count)
 
-    def _check_undoable(self, takes: list[Take], what: str) -> None:
-        if len(self._before_takes) < len(takes):
-            raise TrackingError(f"{what}, but its take stands (taken before the takes this hand keeps to undo)")
-        for take, before in zip(takes, reversed(self._before_takes)):
-            why = self._stands(take, before)
+    def _undoable(self, extra: Mapping[StackPos, int]) -> tuple[list[Take], str]:
+        """The hand's last takes, last first, that tiles put back (`extra`: stack → tiles more than
+        counted) undo: for as long as the last take is from a stack with tiles still unexplained and
+        can be undone.  And why the walk stopped short ("" once every tile is explained).  Nothing
+        is changed."""
+        left = dict(extra)
+        takes = self.tracker.last_takes(len(self._before_takes))
+        for index, take in enumerate(takes):
+            if not any(count > 0 for count in left.values()):
+                return takes[:index], ""
+            if left.get(take.stack, 0) <= 0:
+                return takes[:index], PUT_BACK_EARLY if not take.in_order else "not the last taken"
+            later = takes[:index]            # (undone before it: the counts it is judged by are without them)
+            why = self._stands(take, self._before_takes[-1 - index],
+                               self.tracker.head_taken - sum(1 for t in later if t.end is End.HEAD),
+                               self.draws_after_deal() - sum(1 for t in later if t.reason == "draw"))
             if why:
-                raise TrackingError(f"{what}, but its take stands ({why})")
+                return takes[:index], why
+            left[take.stack] -= 1
+        if any(count > 0 for count in left.values()):
+            return takes, "taken before the takes this hand keeps to undo"
+        return takes, ""
 
     def _undo(self, count: int) -> list[Take]:
         undone = []
@@ -169,13 +160,14 @@ class TakingBack:
         self.last_take = next(reversed(self.tracker.taken.values()), None)
         return undone
 
-    def _stands(self, take: Take, before: _BeforeTake) -> str:
-        """Why `take`, put back, cannot be undone ("" if it can)."""
+    def _stands(self, take: Take, before: _BeforeTake, head_taken: int, draws: int) -> str:
+        """Why `take`, put back, cannot be undone ("" if it can); `head_taken` and `draws` count the
+        head takes and draws with it, without the takes after it."""
         if before.replaced_a_kong:
             return "a 杠's replacement"
         if take.reason in ("set_aside", "special"):
             return "an indicator set aside" if take.reason == "set_aside" else "a special kong's replacement"
-        if take.reason == "deal" and self.tracker.head_taken == self.deal_size:
+        if take.reason == "deal" and head_taken == self.deal_size:
             return "it completed the deal"
         if self.over or self.phase not in ("dealing", "playing"):
             return f"the hand is at {self.phase}, not in play"
@@ -183,7 +175,7 @@ class TakingBack:
             return "the 宝's tile"
         if self.kongs_lapsed:
             return "a 杠 lapsed at it"
-        if take.reason == "draw" and self.ruleset.has_phase("follow_dealer") and self.draws_after_deal() % 4 == 0:
+        if take.reason == "draw" and self.ruleset.has_phase("follow_dealer") and draws % 4 == 0:
             return "跟庄 was asked at it"
         if (before.wins, before.reveals) != (len(self.wins), len(self.reveals)):
             return "a win or an indicator came after it"

@@ -8,9 +8,9 @@ recorded, and counted at the nearer end).  A tail draw replaces a flower when a 
 tile (云南 尾牌) taken while a replacement is owed is that replacement, marked `at_wall_end` when no
 face-down tail tile was left (whether it then needs a 杠上开花 is the option's: tail_tiles.py).  The live
 count and the reserve follow the ruleset's reserve policy; 荒庄 is declared when the next head draw
-would cut into the reserve.  A tile put back on the stack it was just taken from (a person who took
-from the wrong stack, or drew before another seat's claim) takes that take back, as if it had not
-been made; a tile put back anywhere else is no take the tracker can undo (`TrackingError`).
+would cut into the reserve.  The last takes can be undone as if never made (`take_back`: the hand
+decides which, when a person puts tiles back on the wall); a sensor reading more tiles than counted
+is no take (`TrackingError`).
 
 Pure logic: no I/O, no clock.  Its changing state (`to_json` / `restore`) is part of the hand's
 state, so a restarted controller picks the wall up where it stood.
