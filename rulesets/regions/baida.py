@@ -11,7 +11,7 @@ from ..indicators import Derivation, Effect, IndicatorRule, TailTop, Timing
 from ..provenance import Derived, Given, default, open_question, text
 from ..tiles import Tile
 from ..tilesets import SET_136
-from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAY, DEFAULT_PLAYERS,
+from .common import (DEFAULT_DEAL, DEFAULT_BREAK, DEFAULT_HAND_SIZE, DEFAULT_PLAY, DEFAULT_PLAYERS,
                      DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, dead_wall)
 
 MODE = HouseOption(
@@ -54,7 +54,7 @@ REGION = Region(
     hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((17, 17, 17, 17), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_DICE,
+    dice=DEFAULT_BREAK.choice,
     indicators=Derived(_baida, text("§27", "活动百搭：开牌时将杠尾的一张牌翻开，该牌就是百搭。其中一张白板可以用作代替该张翻开的牌。 带弟百搭：若杠尾的张牌翻开是三万，则四万是百搭…故开九万则以一万为百搭，开北则以红中为白搭"),
                        ("baida_mode", "baida_tile")),
     reserve=DEAD_WALL.choice,
@@ -63,7 +63,7 @@ REGION = Region(
     play=DEFAULT_PLAY,
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
-    options=(MODE, INDICATOR_TILE, DEAD_WALL.option),
+    options=(MODE, INDICATOR_TILE, DEAD_WALL.option, DEFAULT_BREAK.option),
     notes=(
         "「其中一张白板可以用作代替该张翻开的牌」 is read as (a): 白板 tiles play the 百搭 kind's natural face.",
         "The 白板 rule is applied to 活动百搭 only, where the text states it.",

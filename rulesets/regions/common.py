@@ -23,8 +23,35 @@ FOUR_SIDES = (0, 1, 2, 3)
 DEFAULT_DEAL = Given(DealPattern(13), default(
     "4-4-4 then 跳牌, the common Chinese deal (DESIGN.md §4); the text does not describe the deal"))
 
-DEFAULT_DICE = Given(SumPicksWallSkipSum(), default(
-    "not stated; the one-roll procedure the texts state for 上海 (RULES.md §4.2) and 螺山 (§31.2)"))
+
+
+@dataclass(frozen=True)
+class BreakStart:
+    """The break procedure and its house option for a region whose text does not say whether the
+    sum's stacks are skipped or drawing starts at the sum-th stack."""
+
+    choice: Choice
+    option: HouseOption
+
+
+def break_start(procedure: str) -> BreakStart:
+    """One roll, the sum picking the wall; `procedure` says where the roll's procedure comes from.
+    Skip the sum by default, as 上海 states; start at the sum-th stack by house option
+    `break_start` (RULES.md §35.1: the controller must offer both where the text is silent)."""
+    option = HouseOption(
+        "break_start", "开牌 (break)",
+        (("skip", "skip the sum in stacks, then draw"), ("at", "start drawing at the stack numbered by the sum")),
+        "skip", open_question("§0.1, §35.1", "「skip N」 vs 「start at N」 is not stated here; skip, as 上海 states "
+                                             "(「先挪走7墩牌后开始摸牌」 §4.2); 南京 and 长沙 start at a stack (§28, §12.2)"),
+        value_labels=(("skip", "跳过点数墩"), ("at", "从点数墩起")))
+    return BreakStart(choice("break_start", {
+        "skip": Given(SumPicksWallSkipSum(0), default(f"{procedure}; the sum's stacks are skipped")),
+        "at": Given(SumPicksWallSkipSum(-1), default(f"{procedure}; drawing starts at the sum-th stack")),
+    }), option)
+
+
+DEFAULT_BREAK = break_start("not stated; the one-roll procedure the texts state for 上海 (RULES.md §4.2) and 螺山 (§31.2)")
+THREE_SIDES_BREAK = break_start("not stated; one roll, the sum counted over the three playing sides (上海 §4.2, 螺山 §31.2)")
 
 DEFAULT_ROTATION = Given(RotationRule("keep", "next", "keep", "nearest_winner"), default(
     "not stated; 庄家胡连庄, 闲家胡下庄, 荒庄庄家不变 as 长春 (§1.5) and file 001 (§7.5) state"))

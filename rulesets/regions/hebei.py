@@ -15,7 +15,7 @@ from ..scoring.hebei import HebeiScorer
 from ..tiles import Tile
 from ..tilesets import SET_136
 from ..winrules import Requirement, WinRules
-from .common import DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, four_players, walls_for
+from .common import DEFAULT_BREAK, DEFAULT_DEAL, DEFAULT_ROTATION, NO_FLOWERS, NO_PHASES, TAIL_REPLACEMENT, four_players, walls_for
 
 HUN_READING = HouseOption(
     "hun_reading", "混儿 读法 (reading of 中下滚)",
@@ -67,7 +67,7 @@ REGION = Region(
     hand_size=Given(13, text("§17", "此规则对应的是两摞牌，十四张起胡 — 14 to win, 13 in hand")),
     stacks_per_side=walls_for(SET_136, (0, 1, 2, 3), research("§3.6", "17 叠 per side")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_DICE,
+    dice=DEFAULT_BREAK.choice,
     indicators=Derived(_hun, text("§17", "有混儿（中下滚，7张）相当于限制性听用或财神"), ("hun_reading",)),
     reserve=choice("dead_wall", {
         "6_plus_kongs": Given(StacksPlusKongs(6), research("§3.6", "留 6 + 杠数 墩")),
@@ -80,7 +80,7 @@ REGION = Region(
     phases=NO_PHASES,
     win=Given(WinRules(requirements=(ZIMO,)), text("§17", "河北麻将规则，可碰不可吃，只能自摸，有混儿")),
     scoring=Given(HebeiScorer(), text("§17", "有“混儿吊”⑵，”没混儿“⑵，“捉伍儿”⑶，“龙“⑷，”杠开“⑵，”本混儿龙\"(×2）几个番种并由这些叠加而来。")),
-    options=(HUN_READING, DEAD_WALL, BASE_POINTS, ZHUOWU),
+    options=(HUN_READING, DEAD_WALL, BASE_POINTS, ZHUOWU, DEFAULT_BREAK.option),
     notes=(
         "Where the 混儿 indicator lies is not stated: counted by two dice in stacks from the tail, as the "
         "天津/河北 practice of RESEARCH.md §3.6 takes it from the tail by dice.",

@@ -8,7 +8,7 @@ from ..provenance import Given, default, text
 from ..requirements import has_dragon_pung, has_pung_or_kong, has_terminal, opened
 from ..tilesets import SET_136
 from ..winrules import Judged, Requirement, WinRules
-from .common import (DEFAULT_DEAL, DEFAULT_DICE, DEFAULT_HAND_SIZE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_FLOWERS,
+from .common import (DEFAULT_DEAL, DEFAULT_BREAK, DEFAULT_HAND_SIZE, DEFAULT_PLAY, DEFAULT_ROTATION, NO_FLOWERS,
                      NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall, four_players, walls_for)
 
 RULE_TEXT = "内蒙麻将有136张牌其规则包括以下几点：一是必须有碰或杠才可以，也可以自己手里有暗刻；二是必须要开门，就是要吃上家的牌或者碰别人的牌；三是必须有幺九或箭刻"
@@ -36,7 +36,7 @@ REGION = Region(
     hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=walls_for(SET_136, (0, 1, 2, 3), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_DICE,
+    dice=DEFAULT_BREAK.choice,
     indicators=NO_INDICATORS,
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
@@ -45,7 +45,7 @@ REGION = Region(
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
     win=Given(WinRules(requirements=(PUNG, OPEN, YAOJIU)), text("§16", RULE_TEXT)),
-    options=(DEAD_WALL.option,),
+    options=(DEAD_WALL.option, DEFAULT_BREAK.option),
     notes=("「幺九」 is read as a suited 1 or 9 (reading it with honours would make 「或箭刻」 redundant); a dragon pung "
            "may be concealed or declared.",
            "开门 is a 吃 of 上家's discard, a 碰 or a 明杠 (a 暗杠 does not open); a 暗刻 satisfies rule one.",
