@@ -28,6 +28,15 @@ INDICATOR_TILE = HouseOption(
     value_labels=(("stays", "留在墙尾"), ("set_aside", "取出")))
 
 
+WHITE_STAND_IN = HouseOption(
+    "baida_white", "白板 (the 白板 stand-in)",
+    (("huodong", "活动百搭 only: a 白板 plays the 百搭 kind's natural face; under 带弟百搭 a 白板 is a 白板"),
+     ("both", "带弟百搭 too: a 白板 plays the 百搭 kind's natural face in either mode")),
+    "huodong", open_question("§27", "「其中一张白板可以用作代替该张翻开的牌」 stands in the 活动百搭 sentence; whether it "
+                                    "holds for 带弟百搭 is not stated: it is read where it stands"),
+    value_labels=(("huodong", "仅活动百搭"), ("both", "两种都用")))
+
+
 def _baida(options) -> tuple[IndicatorRule, ...]:
     stays = options["baida_tile"] == "stays"
     if options["baida_mode"] == "huodong":
@@ -35,9 +44,10 @@ def _baida(options) -> tuple[IndicatorRule, ...]:
                              derivation=Derivation("same"), effect=Effect.WILD, stays_in_play=stays,
                              stand_in=Tile.WHITE)
     else:
+        white = Tile.WHITE if options["baida_white"] == "both" else None
         rule = IndicatorRule(kind="baida", timing=Timing.AFTER_DEAL, position=TailTop(),
                              derivation=Derivation("successor", ONE_HONOUR_CYCLE), effect=Effect.WILD,
-                             stays_in_play=stays)
+                             stays_in_play=stays, stand_in=white)
     return (rule,)
 
 
@@ -56,16 +66,16 @@ REGION = Region(
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_BREAK.choice,
     indicators=Derived(_baida, text("§27", "活动百搭：开牌时将杠尾的一张牌翻开，该牌就是百搭。其中一张白板可以用作代替该张翻开的牌。 带弟百搭：若杠尾的张牌翻开是三万，则四万是百搭…故开九万则以一万为百搭，开北则以红中为白搭"),
-                       ("baida_mode", "baida_tile")),
+                       ("baida_mode", "baida_tile", "baida_white")),
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=DEFAULT_ROTATION,
     play=DEFAULT_PLAY,
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
-    options=(MODE, INDICATOR_TILE, DEAD_WALL.option, DEFAULT_BREAK.option),
+    options=(MODE, INDICATOR_TILE, WHITE_STAND_IN, DEAD_WALL.option, DEFAULT_BREAK.option),
     notes=(
         "「其中一张白板可以用作代替该张翻开的牌」 is read as (a): 白板 tiles play the 百搭 kind's natural face.",
-        "The 白板 rule is applied to 活动百搭 only, where the text states it.",
+        "The 白板 rule is applied to 活动百搭 only, where the text states it (house option baida_white).",
     ),
 )
