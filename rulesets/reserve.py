@@ -69,6 +69,26 @@ class FixedTiles:
 
 
 @dataclass(frozen=True)
+class TilesPlusKongs:
+    """A number of tiles stays, and one more stack (2 tiles) for each kong: 大包 「留最后7个半」 grown by
+    its kongs (house option `reserve_kongs=grows`: 15 + 2·kongs).
+
+    The tiles are counted as they stand on the table, a lone tile included (「7个半」 counts a half
+    stack), as R-B counts 留7墩's stacks; unlike R-B no kong is exempt, and unlike R-A and R-C the
+    kongs' replacement draws do not come out of the reserve: after k kongs 15 + 2k tiles stand at 荒庄.
+    """
+
+    tiles: int
+    name: str = "tiles_plus_kongs"
+
+    def reserved_tiles(self, kongs: int, tail_taken: int) -> int:
+        return self.tiles + 2 * kongs
+
+    def describe(self) -> str:
+        return f"the hand ends when {self.tiles} + 2·kongs tiles remain (one more stack for each kong)"
+
+
+@dataclass(frozen=True)
 class KongReserve:
     """留7墩 with its kong rule, in one of the readings R-A, R-B, R-C of RULES.md §1.4."""
 
@@ -128,7 +148,7 @@ class StacksPlusKongs:
         return f"keep {self.base} + kongs full stacks (a lone tail tile stays too)"
 
 
-ReservePolicy = NoReserve | FixedStacks | FixedTiles | KongReserve | StacksPlusKongs
+ReservePolicy = NoReserve | FixedStacks | FixedTiles | TilesPlusKongs | KongReserve | StacksPlusKongs
 
 
 class WallCount(NamedTuple):

@@ -6,9 +6,9 @@ is 136 and the break skips the dice sum (RULES.md §25.2, analyst).
 
 from ..definition import HouseOption, Play, Region
 from ..dice import SumPicksWallSkipSum
-from ..provenance import Derived, Given, analyst, open_question, text
+from ..provenance import Derived, Given, analyst, choice, open_question, text
 from ..requirements import lacks_a_suit, one_suit, ready_declared
-from ..reserve import FixedTiles
+from ..reserve import FixedTiles, TilesPlusKongs
 from ..rotation import RotationRule
 from ..scoring.dabao import DabaoScorer
 from ..tilesets import SET_136
@@ -31,6 +31,18 @@ ZHA_HU = HouseOption(
                                    "(1 chip, the unit the text counts in) lost to each of the other three, the dealer's "
                                    "doubled as every payment; whether the hand then ends is not stated: it goes on"),
     value_labels=(("pays", "诈胡赔三家"), ("nothing", "诈胡不赔")))
+
+RESERVE_KONGS = HouseOption(
+    "reserve_kongs", "留7个半 杠后 (the reserve after kongs)",
+    (("fixed", "the last 7个半 (15 tiles) stay, whatever the kongs: the hand ends when 15 tiles remain"),
+     ("grows", "each kong keeps one more stack: the hand ends when 15 + 2·kongs tiles remain (8个半 after one kong, "
+               "9个半 after two). Of 留7墩's kong readings (RULES.md §1.4 D1) this is R-B's: what stands on the table "
+               "is counted, a lone tile included, so the reserve stays 「…个半」; without R-B's first kong kept "
+               "free (「1杠留7墩」 is 长春's, not this text's). R-A and R-C take the replacements out of the reserve "
+               "(15 + kongs tiles stand: 8 whole stacks after one kong; R-C would leave fewer than 7个半)")),
+    "fixed", open_question("§25.1", "「2、牌桌上的牌必须留最后7个半，最后的牌不可以翻看与抓取」 — whether 7个半 grows with "
+                                    "kongs is not stated (RULES.md §25.3); fixed is the text as it stands"),
+    value_labels=(("fixed", "固定7个半"), ("grows", "每杠多留一墩")))
 
 TING = Requirement("ting", "和牌前必须听牌", text("§25.1", "5、和牌前必须听牌"), ready_declared)
 QUE = Requirement("que_yi_men", "至少缺一门",
@@ -66,7 +78,10 @@ REGION = Region(
     dealing=DEFAULT_DEAL,
     dice=Given(SumPicksWallSkipSum(0), analyst("§25.2", "取牌时…三六得九，家家都有 — skip S stacks on the broken wall; the wall by the sum as 上海 §4.2")),
     indicators=NO_INDICATORS,
-    reserve=Given(FixedTiles(15), text("§25.1", "牌桌上的牌必须留最后7个半，最后的牌不可以翻看与抓取")),
+    reserve=choice("reserve_kongs", {
+        "fixed": Given(FixedTiles(15), text("§25.1", "牌桌上的牌必须留最后7个半，最后的牌不可以翻看与抓取")),
+        "grows": Given(TilesPlusKongs(15), text("§25.1", "牌桌上的牌必须留最后7个半，最后的牌不可以翻看与抓取")),
+    }),
     replacement=Given(End.TAIL, text("§25.1", "杠之后必须从从牌墙尾部补牌")),
     rotation=Given(RotationRule("keep", "next", "keep", "nearest_winner"),
                    text("§25.1", "庄家当局非自己和牌即顺延到下家坐庄; 没人和牌意味着流庄，但庄家不变重新开局")),
@@ -78,7 +93,7 @@ REGION = Region(
     win=Derived(dabao_win, text("§25.1", "5、和牌前必须听牌; 缺一门情况下不可以胡十三幺、七不挨等需要三门的牌"), ("que_yi_men",)),
     scoring=Given(DabaoScorer(), text("§25.1", "杠只有和牌的情况下杠才计入筹码，明杠算一筹，暗杠算两筹; 庄家的筹码翻倍计算; "
                                       "点炮需要包三家的筹码（包括自己）叫做大包。而听牌后打出令别人胡的牌则不需要")),
-    options=(QUE_YI_MEN, ZHA_HU),
+    options=(QUE_YI_MEN, ZHA_HU, RESERVE_KONGS),
     unpriced=(
         '诈胡 — 「诈胡等同于输给其他三家」 names no amount: house option zha_hu (a hand\'s chip to each other side)',
         'a hand — only the kongs and 跟庄 have values: a hand is 1 chip',
@@ -89,7 +104,8 @@ REGION = Region(
         "side 0 deals the session's first hand, so the chosen dealer sits at side 0.",
         "7.5 stacks = 15 tiles: with an even number of tail draws the head may take the top of the 8th stack from the tail, "
         "leaving its bottom — the half stack of 「7个半」.",
-        "Whether 「7个半」 grows with kongs is not stated: it does not.",
+        "Whether 「7个半」 grows with kongs is not stated: house option reserve_kongs (fixed by default; grows: one "
+        "more stack for each kong).",
         "The 听 discard is laid face down (「听牌必须将牌面朝下放置」); where is the player's choice.",
         "Dealer selection (dice contest) happens once per session (§25.1 item 9).",
         "A win needs 报听 (context.ready_declared). 十三幺 is a winning shape (item 3 forbids it only under 缺一门); "

@@ -42,6 +42,18 @@ ZHUOWU = HouseOption(
     "any", open_question("§17", "「“捉伍儿”⑶」 names no suit; any suit is the literal reading"),
     value_labels=(("any", "任意五"), ("wan", "只算五万")))
 
+FAN_COMBINE = HouseOption(
+    "fan_combine", "番种叠加 (added or multiplied)",
+    (("add", "the 番 are added (没混儿 2 + 捉伍儿 3 = 5); 本混儿龙 doubles the sum (龙 4 + 杠开 2, ×2 = 12); a plain "
+             "win is 1; the hand × 基点"),
+     ("multiply", "the 番 are multiplied (没混儿 2 × 捉伍儿 3 = 6); 本混儿龙 is one more factor ×2 (龙 4 × 杠开 2 × 2 "
+                  "= 16); a plain win is 1 and a hand of one 番 is worth it, as when added; the 基点 multiplies the "
+                  "hand as when added (基点 2: 没混儿 2 × 捉伍儿 3 × 2 = 12)")),
+    "add", open_question("§17", "「有“混儿吊”⑵，”没混儿“⑵，“捉伍儿”⑶，“龙“⑷，”杠开“⑵，”本混儿龙\"(×2）几个番种并由这些"
+                                "叠加而来。」 — 叠加 (stacked) does not say added or multiplied; only 本混儿龙 is written "
+                                "「×2」, so the plain numbers are read as added"),
+    value_labels=(("add", "番相加"), ("multiply", "番相乘")))
+
 ZIMO = Requirement("zimo", "只能自摸", text("§17", "河北麻将规则，可碰不可吃，只能自摸，有混儿"), self_drawn)
 
 
@@ -79,17 +91,23 @@ REGION = Region(
     flowers=Given(NO_FLOWERS.value, text("§17", "无补花")),
     phases=NO_PHASES,
     win=Given(WinRules(requirements=(ZIMO,)), text("§17", "河北麻将规则，可碰不可吃，只能自摸，有混儿")),
-    scoring=Given(HebeiScorer(), text("§17", "有“混儿吊”⑵，”没混儿“⑵，“捉伍儿”⑶，“龙“⑷，”杠开“⑵，”本混儿龙\"(×2）几个番种并由这些叠加而来。")),
-    options=(HUN_READING, DEAD_WALL, BASE_POINTS, ZHUOWU, DEFAULT_BREAK.option),
+    scoring=Derived(lambda o: HebeiScorer(o["fan_combine"]),
+                    text("§17", "有“混儿吊”⑵，”没混儿“⑵，“捉伍儿”⑶，“龙“⑷，”杠开“⑵，”本混儿龙\"(×2）几个番种并由这些叠加而来。"),
+                    ("fan_combine",)),
+    options=(HUN_READING, DEAD_WALL, BASE_POINTS, ZHUOWU, FAN_COMBINE, DEFAULT_BREAK.option),
     notes=(
         "Where the 混儿 indicator lies is not stated: counted by two dice in stacks from the tail, as the "
         "天津/河北 practice of RESEARCH.md §3.6 takes it from the tail by dice.",
         "「限制性听用」: the restrictions are not stated; none are applied.",
+        "The note 「（注：此规则对应的是两摞牌，十四张起胡，可以碰数次的最一般玩法，无补花，基点为1、2、3）」 [000:83] follows the "
+        "河北 line and is read as 河北's (two-layer wall, 13 in hand, no flowers, 基点 1/2/3); RULES.md §17 notes it may "
+        "belong to the 17-tile block below it instead.",
         "留 6 + 杠数 墩 with the 混儿 set aside: the 混儿 is taken from the wall's middle, not its tail end, so 12 + 2·kongs "
         "tiles stay at 荒庄 (+1 for an odd number of kongs); a 混儿 from inside the last six stacks leaves a half stack "
         "there, and the table still keeps six 墩's worth of tiles (12): whether a half stack is a 墩 is not stated.",
-        "番 are added (「叠加」; only 本混儿龙 is written 「×2」, and it doubles the sum); a plain win is 1; the sum is "
-        "multiplied by the 基点 (house option 1/2/3). Each other player pays (self-draw only).",
+        "番 are added (「叠加」; only 本混儿龙 is written 「×2」, and it doubles the sum) or, with house option "
+        "fan_combine=multiply, multiplied (本混儿龙 one more ×2); a plain win is 1; the hand is multiplied by the 基点 "
+        "(house option 1/2/3). Each other player pays (self-draw only).",
         "混儿吊: the winning tile completed a pair holding a 混儿; 没混儿: no 混儿 in the hand; 捉伍儿: the winning tile is "
         "the 5 of a 4-5-6; 龙: 123 456 789 of one suit; 本混儿龙: a 龙 whose 混儿 play only their own face.",
     ),

@@ -3,9 +3,13 @@
 「有“混儿吊”⑵，”没混儿“⑵，“捉伍儿”⑶，“龙“⑷，”杠开“⑵，”本混儿龙"(×2）几个番种并由这些叠加而来」.
 
 Add or multiply: the text writes five values as plain numbers and only 本混儿龙 as 「×2」, and says
-the hand is 「叠加」 (stacked) from them, so the plain values are **added** and 本混儿龙 doubles the
-sum.  A hand with none of the items is worth 1 (the plain win).  「基点为1、2、3」 is read as the
-three stakes a table may play for (house option `base_points`): the hand's value is multiplied by it.
+the hand is 「叠加」 (stacked) from them; whether stacking adds or multiplies is not stated (house
+option `fan_combine`).  By default the plain values are **added** and 本混儿龙 doubles the sum
+(没混儿 2 + 捉伍儿 3 = 5); with `fan_combine=multiply` they are multiplied and 本混儿龙 is one more
+factor ×2 (没混儿 2 × 捉伍儿 3 = 6; 龙 4 × 杠开 2 × 本混儿龙 2 = 16).  Either way a hand with none of
+the items is worth 1 (the plain win; the empty sum is read as 1, the empty product is 1) and a hand
+with one item is worth its value.  「基点为1、2、3」 is read as the three stakes a table may play for
+(house option `base_points`): the hand's value, added or multiplied, is multiplied by it.
 
 Readings of the named items (天津/河北 usage; the text only names them):
 - 混儿吊: the winning tile completed the pair, and the pair holds a 混儿.
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
+from math import prod
 from typing import Any
 
 from ..hand import Hand, MeldKind, WinContext
@@ -108,25 +113,39 @@ def fan_items(j: Judged, wan_only: bool = False) -> tuple[Item, ...]:
     return tuple(items)
 
 
-def hand_value(items: tuple[Item, ...]) -> int:
-    """The added 番 (1 for a plain win), doubled by 本混儿龙."""
-    added = sum(i.value for i in items if i.unit == "fan") or 1
-    return added * (2 if any(i.key == "benhunlong" for i in items) else 1)
+COMBINES = ("add", "multiply")
+
+
+def hand_value(items: tuple[Item, ...], combine: str = "add") -> int:
+    """The 番 added (`combine="add"`, 1 for a plain win) or multiplied (`"multiply"`, 1 for a plain
+    win), doubled by 本混儿龙."""
+    fan = [i.value for i in items if i.unit == "fan"]
+    stacked = prod(fan) if combine == "multiply" else (sum(fan) or 1)
+    return stacked * (2 if any(i.key == "benhunlong" for i in items) else 1)
 
 
 @dataclass(frozen=True)
 class HebeiScorer:
+    combine: str = "add"         # house option fan_combine: the 番 「叠加」 added or multiplied
     name: str = "hebei"
 
+    def __post_init__(self) -> None:
+        if self.combine not in COMBINES:
+            raise ValueError(f"unknown 番 combination {self.combine!r}; choose one of {', '.join(COMBINES)}")
+
     def describe(self) -> str:
-        return "番 added (混儿吊2 没混儿2 捉伍儿3 龙4 杠开2; plain win 1), 本混儿龙 ×2, × 基点; each other player pays"
+        how = "added" if self.combine == "add" else "multiplied"
+        return (f"番 {how} (混儿吊2 没混儿2 捉伍儿3 龙4 杠开2; plain win 1), 本混儿龙 ×2, × 基点; "
+                "each other player pays")
 
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
         wan_only = ruleset.option("zhuowu") == "wan"
-        items = best_reading(verdict, hand, context, lambda j: fan_items(j, wan_only), hand_value)
+        items = best_reading(verdict, hand, context, lambda j: fan_items(j, wan_only),
+                             lambda found: hand_value(found, self.combine))
         base = int(ruleset.option("base_points"))
-        value = hand_value(items) * base
-        notes = (f"基点 {base}",) if base != 1 else ()
+        value = hand_value(items, self.combine) * base
+        notes = (("番相乘",) if self.combine == "multiply" and len(items) > 1 else ()) + \
+            ((f"基点 {base}",) if base != 1 else ())
         return Settlement(items, value, each_loser_pays(context, lambda side: value), "points", notes)
 
     def settle_draw(self, ruleset: Any, context: DrawContext) -> Settlement:
