@@ -1,7 +1,7 @@
 """螺山 “打来干、自摸干” 麻将 (浙江杭州萧山衙前镇螺山村) — RULES.md §31, the richest scoring text.
 
-财神 = the successor of the tile after the deal (all 4 copies); no dead wall (荒和 when every tile
-is drawn); the winner deals next.
+财神 = the successor of the tile after the deal (all 4 copies); no dead wall by default (荒和 when
+every tile is drawn; house option dead_wall); the winner deals next.
 """
 
 from ..cycles import SEPARATE_HONOURS
@@ -9,13 +9,12 @@ from ..definition import HouseOption, Play, Region
 from ..dice import SumPicksWallSkipSum
 from ..indicators import Derivation, Effect, IndicatorRule, NextHeadTile, Timing
 from ..provenance import Derived, Given, analyst, choice, open_question, text
-from ..reserve import NoReserve
 from ..rotation import RotationRule
 from ..scoring.luoshan import READING_KEYS, LuoshanScorer, Readings, threshold_check, threshold_met
 from ..tilesets import SET_136
 from ..walls import End
 from ..winrules import Requirement, WinRules
-from .common import DEFAULT_DEAL, NO_FLOWERS, first_dealer_option, four_players, phase
+from .common import DEFAULT_DEAL, NO_FLOWERS, dead_wall, first_dealer_option, four_players, phase
 
 FIRST_DEALER = first_dealer_option(text("§31.2", "第一盘由任意一家掷骰子，由这一家开始逆时针数掷出的骰子点数和即为庄家"))
 
@@ -30,6 +29,9 @@ INDICATOR_TILE = HouseOption(
     (("stays", "stays face up in the wall and is drawn in turn"), ("set_aside", "is set aside")),
     "stays", open_question("§31.8", "what happens to the flipped indicator tile: not stated; nothing says it leaves the wall"),
     value_labels=(("stays", "留在墙中"), ("set_aside", "取出")))
+
+
+DEAD_WALL = dead_wall("not stated (§31.4): 荒和 is 「抓完所有牌仍没有一家和牌」, no tile kept back")
 
 
 def _caishen(options) -> tuple[IndicatorRule, ...]:
@@ -85,6 +87,35 @@ DUIDUI_TAI = HouseOption(
     value_labels=(("1", "对对胡一台"), ("0", "仅清四台")))
 
 
+ZIMO_KE_VALUE = HouseOption(
+    "zimo_ke_value", "自摸六十算法 (自摸六/自摸十: in place of or added to the 暗刻)",
+    (("replace", "自摸六 6 / 自摸十 10 is the 暗刻's whole value, in place of 4 / 8"),
+     ("add", "自摸六 / 自摸十 is added to the 暗刻's 4 / 8: 4 + 6 = 10 (2-8), 8 + 10 = 18 (1, 9, honours)")),
+    "replace", open_question("§31.8", "F3: 「自摸和牌时的特殊算法：数字为二到八的牌，暗刻6和，称为“自摸六”…风牌、大料及数字为一九的牌，"
+                                      "暗刻10和，称为“自摸十”」 does not say replace or add; 「暗刻6和」 is worded as the 暗刻's "
+                                      "value, like 「暗刻4和」 of the table, so it replaces it"),
+    value_labels=(("replace", "代替暗刻和"), ("add", "加在暗刻上")))
+
+DIAOTOU_PAIR = HouseOption(
+    "diaotou_pair", "吊头与对子 (吊头 on a 大料/座风 pair)",
+    (("add", "the 吊头 value (自摸 6, 放冲 4) is added to the pair's 对子 2"),
+     ("replace", "the 吊头 value is the pair's whole value: its 对子 2 is not counted")),
+    "add", open_question("§31.8", "F3: 「大料及座风对子2和」 and 「吊头…」 are items of one list closed by 「以上和数相加即为基本和数」; "
+                                  "nothing says the 吊头 takes the 对子's place, so both are added"),
+    value_labels=(("add", "对子加吊头"), ("replace", "吊头不加对子")))
+
+CHONG_QIYU = HouseOption(
+    "chong_qiyu", "放冲其余4和 (放冲: which winning tiles are 「其余」)",
+    (("diaotou", "only a 吊头 on 1, 9 or an honour is 4; a 两面 or 双碰 winning tile adds nothing"),
+     ("any", "every winning tile that is neither a 2-8 吊头 nor 边张/嵌张 is 4: a 1/9/honour 吊头, "
+             "a 两面 wait, a tile completing a pung (双碰)")),
+    "diaotou", open_question("§31.8", "F3: 「放冲和牌时的特殊算法：吊头二到八的牌，2和；其余4和；边张、嵌张2和」: 「其余」 follows "
+                                      "「吊头二到八的牌」 as the 自摸 rule's 「风牌、大料及数字为一九的牌…吊头6和」 follows its 2-8 "
+                                      "吊头, so the rest of the 吊头; read as every other winning tile, a 两面 would be "
+                                      "4 on a discard and nothing self-drawn"),
+    value_labels=(("diaotou", "幺九字吊头4和"), ("any", "其余和牌皆4和")))
+
+
 def _win(options) -> WinRules:
     readings = Readings.of(options)
     exempt = readings.pinghu_threshold == "exempt"       # the 和数 alone then does not decide: by_key None
@@ -110,7 +141,7 @@ REGION = Region(
     }),
     indicators=Derived(_caishen, text("§31.3", "各家拿完跳牌的下一张牌为确定财神之牌，财神为所翻之牌点加一，共4张。如翻一万，则财神为二万；翻九万，则财神为一万…若翻风牌，则按“东南西北东”的顺序确定，若翻大料牌，则按“中发白中”的顺序确定"),
                        ("caishen_tile",)),
-    reserve=Given(NoReserve(), analyst("§31.4", "荒和：抓完所有牌仍没有一家和牌 — no reserve")),
+    reserve=DEAD_WALL.choice,
     replacement=Given(End.TAIL, text("§31.4", "杠牌时，从牌墙的末端依次抓牌")),
     rotation=Given(RotationRule("keep", "winner", "keep", "nearest_winner"),
                    text("§31.2", "从第二盘开始和牌者为庄家。荒和，则由前一盘庄家继续当庄家")),
@@ -122,7 +153,8 @@ REGION = Region(
     win=Derived(_win, text("§31.6", "和牌条件，自摸100和及以上或放冲200和及以上"), READING_KEYS),
     scoring=Derived(lambda options: LuoshanScorer(readings=Readings.of(options)),
                     text("§31.7", "和牌和数等于基本和数加底和再乘以2的总台数次方（取整十数）"), READING_KEYS),
-    options=(BREAK_START, INDICATOR_TILE, ROUNDING, PINGHU_THRESHOLD, ZIMO_ANKE, CHONG_KE, DUIDUI_TAI, FIRST_DEALER),
+    options=(BREAK_START, INDICATOR_TILE, DEAD_WALL.option, ROUNDING, PINGHU_THRESHOLD, ZIMO_ANKE, ZIMO_KE_VALUE, CHONG_KE,
+             CHONG_QIYU, DIAOTOU_PAIR, DUIDUI_TAI, FIRST_DEALER),
     notes=("First dealer: any player rolls, the sum counted 逆时针 from the roller picking the dealer (§31.2): the "
            "table asks side 0 to roll at the session's first hand (house option first_dealer).",
            "抢杠当自摸 (§31.5, [000:237] 「和数按自摸算」): a win on the tile of a robbed 补杠 is valued as a self-draw, "
@@ -136,10 +168,12 @@ REGION = Region(
            "F3 (zimo_anke): win_tile (default): only the 暗刻 the self-drawn winning tile completes is 自摸六 6 / 自摸十 10, "
            "the others 4 / 8; every: on a self-draw (抢杠 included) every concealed pung is 6 / 10.",
            "F3 (chong_ke): peng (default): a pung completed by the discard won on is a 碰, 2 / 4; anke: a 暗刻, 4 / 8.",
-           "F3, not offered: 吊头 and 边张/嵌张 values add to the rest, the 对子 2 of a 大料/座风 pair included "
-           "(「以上和数相加」); 自摸六/自摸十 replace the 暗刻's 4/8 (「暗刻6和」 states the 暗刻's value); 「其余4和」 is a 吊头 "
-           "on 1, 9 or an honour (the 自摸 rule's pattern) — as \"any other winning tile\" a 两面 win would be worth 4 on a "
-           "discard and nothing self-drawn, which no other rule supports.",
+           "F3 (zimo_ke_value): replace (default): 自摸六 6 / 自摸十 10 stand in place of the 暗刻's 4 / 8 (「暗刻6和」 "
+           "states the 暗刻's value); add: 4 + 6 = 10 / 8 + 10 = 18.",
+           "F3 (chong_qiyu): diaotou (default): 「其余4和」 is a 吊头 on 1, 9 or an honour (the 自摸 rule's pattern); any: "
+           "every winning tile but a 2-8 吊头 and 边张/嵌张 is 4 on a discard, 两面 and 双碰 included (平和 stays 30).",
+           "F3 (diaotou_pair): add (default): a 吊头 on a 大料/座风 pair adds its value to the 对子 2 (「以上和数相加」); "
+           "replace: the 吊头 value is the pair's whole value. 边张/嵌张 values always add to the rest.",
            "F4 (duidui_tai): 1 (default): 对对胡 is 1 台, so 对对胡 + 清三台 = 清四台 = 4; 0: 对对胡 earns its 台 only as "
            "清四台's fourth. Not offered: 台 for 杠开 (§31.6 16) and 抢杠 — the text defines them but their values are lost; "
            "any number would be invented.",

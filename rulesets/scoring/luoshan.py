@@ -16,9 +16,15 @@ defaults are the readings below:
 - F3 (`zimo_anke`, `chong_ke`): the 自摸 暗刻 values are the winning tile's: a 暗刻 completed by a
   self-drawn tile is worth 自摸六/自摸十 instead of 4/8 ("win_tile"; "every": on a self-drawn
   win every concealed pung is); a pung completed by a discard counts as a 碰 ("peng"; "anke": as
-  a 暗刻, 「在手里的为暗刻」).  Not offered: 吊头 and 边张/嵌张 add their value (to the 对子 2 of a
-  大料/座风 pair too: 「以上和数相加」); 「自摸六」 replaces the 暗刻's 4 (「暗刻6和」 restates the 暗刻's
-  value); 「其余4和」 reads "吊头 on 1, 9 or an honour", as in the 自摸 rule's 吊头 4/6.
+  a 暗刻, 「在手里的为暗刻」).
+- F3 (`zimo_ke_value`): 「自摸六」/「自摸十」 replace the 暗刻's 4/8 ("replace": 「暗刻6和」 states the
+  暗刻's value); "add": they are added to it, 4 + 6 = 10 / 8 + 10 = 18.
+- F3 (`diaotou_pair`): 吊头 adds its value to the 对子 2 of a 大料/座风 pair (「以上和数相加」, "add");
+  "replace": the 吊头 value is that pair's whole value, the 对子 2 dropped.
+- F3 (`chong_qiyu`): 「其余4和」 of the 放冲 rule is a 吊头 on 1, 9 or an honour, as in the 自摸 rule's
+  吊头 4/6 ("diaotou"); "any": every winning tile that is neither a 2-8 吊头 nor 边张/嵌张 — a 1/9/
+  honour 吊头, a 两面 wait, a tile completing a pung (双碰) — is 4 on a discard.  边张/嵌张 add
+  their value as 吊头 does.
 - F4 (`duidui_tai`): only 「大料及座风碰、暗刻、杠各计一台」 survives of the 台 list; 凑一台 1, 清三台 3,
   and 对对胡 1 ("1": so that 对对胡 + 清三台 = 清四台 = 4; "0": 对对胡 earns a 台 only as 清四台's
   fourth).  杠开 and 抢杠 have no 台: their values are lost.
@@ -53,13 +59,17 @@ class Readings:
     zimo_anke: str = "win_tile"         # F3: "win_tile" | "every"
     chong_ke: str = "peng"              # F3: "peng" | "anke"
     duidui_tai: str = "1"               # F4: "1" | "0"
+    zimo_ke_value: str = "replace"      # F3: "replace" | "add" 自摸六/自摸十 to the 暗刻's 4/8
+    diaotou_pair: str = "add"           # F3: "add" | "replace" the 大料/座风 对子 2 by the 吊头
+    chong_qiyu: str = "diaotou"         # F3: "diaotou" | "any" 放冲 「其余4和」
 
     @classmethod
     def of(cls, options) -> "Readings":
         return cls(**{key: options[key] for key in READING_KEYS})
 
 
-READING_KEYS = ("rounding", "pinghu_threshold", "zimo_anke", "chong_ke", "duidui_tai")
+READING_KEYS = ("rounding", "pinghu_threshold", "zimo_anke", "chong_ke", "duidui_tai", "zimo_ke_value",
+                "diaotou_pair", "chong_qiyu")
 DEFAULT = Readings()
 
 
@@ -83,23 +93,35 @@ def as_self_drawn(context: WinContext) -> bool:
 def concealed_pung(big: bool, won_here: bool, self_drawn: bool, r: Readings = DEFAULT) -> tuple[int, str]:
     """A concealed pung: 暗刻 8/4; completed by the winning tile, 自摸十/自摸六 or a 碰 4/2 (F3:
     `chong_ke` "anke" keeps a discard's 暗刻 8/4; `zimo_anke` "every" gives every 暗刻 of a
-    self-drawn win 自摸十/自摸六)."""
+    self-drawn win 自摸十/自摸六; `zimo_ke_value` "add" adds 自摸十/自摸六 to the 暗刻's 8/4)."""
     if won_here and not self_drawn and r.chong_ke == "peng":
         return (4 if big else 2), "碰"          # completed by a discard
     if self_drawn and (won_here or r.zimo_anke == "every"):
-        return (10 if big else 6), "自摸十" if big else "自摸六"
+        name = "自摸十" if big else "自摸六"
+        if r.zimo_ke_value == "add":
+            return (18 if big else 10), "暗刻+" + name
+        return (10 if big else 6), name
     return (8 if big else 4), "暗刻"
 
 
 PAIR_OF_SEAT_OR_DRAGON = 2      # 对子 of a dragon or the seat wind
 
 
-def winning_tile_value(role: WinRole | None, big: bool, self_drawn: bool) -> int:
-    """吊头 6/4 self-drawn, 4/2 on a discard; 边张/嵌张 4 self-drawn, 2 on a discard; else nothing."""
+def pair_counts(role: WinRole | None, r: Readings = DEFAULT) -> bool:
+    """Whether a 大料/座风 pair is worth its 对子 2 (F3 `diaotou_pair` "replace": not when the
+    winning tile is its 吊头, whose value stands for the pair's)."""
+    return not (role is WinRole.PAIR and r.diaotou_pair == "replace")
+
+
+def winning_tile_value(role: WinRole | None, big: bool, self_drawn: bool, r: Readings = DEFAULT) -> int:
+    """吊头 6/4 self-drawn, 4/2 on a discard; 边张/嵌张 4 self-drawn, 2 on a discard; else nothing
+    (F3 `chong_qiyu` "any": on a discard every other winning tile, 两面 and 双碰 too, is 4)."""
     if role is WinRole.PAIR:
         return (6 if big else 4) if self_drawn else (4 if big else 2)
     if role in (WinRole.EDGE, WinRole.CLOSED):
         return 4 if self_drawn else 2
+    if role is not None and not self_drawn and r.chong_qiyu == "any":
+        return 4                                # 「其余4和」 read as every other winning tile
     return 0
 
 
@@ -164,27 +186,30 @@ def meld_points(j: Judged, r: Readings = DEFAULT) -> tuple[list[Item], int]:
             concealed.append(Item(f"ke_{tile}", f"{name}{tile.zh}", "anke", value, "hu"))
             if _seat_or_dragon(tile, ctx):
                 tai += 1
-        elif group.kind is GroupKind.PAIR and _seat_or_dragon(tile, ctx):
+        elif (group.kind is GroupKind.PAIR and _seat_or_dragon(tile, ctx)
+              and pair_counts(j.shape.win_role if index == j.shape.win_group else None, r)):
             concealed.append(Item(f"dui_{tile}", f"对子{tile.zh}", "duizi", PAIR_OF_SEAT_OR_DRAGON, "hu"))
     # Two pungs of one tile (wilds make them) are listed the higher value first, whichever of the
     # two readings alike put the winning tile in: the same items in the same order either way.
     first = {item.key: n for n, item in reversed(list(enumerate(concealed)))}
     items += sorted(concealed, key=lambda item: (first[item.key], -item.value))
-    items += win_tile_points(j)
+    items += win_tile_points(j, r)
     return items, tai
 
 
-def win_tile_points(j: Judged) -> list[Item]:
+def win_tile_points(j: Judged, r: Readings = DEFAULT) -> list[Item]:
     role = j.shape.win_role
     if role is None or j.shape.win_group is None:
         return []
     tile = j.shape.groups[j.shape.win_group].tiles[0]
-    value = winning_tile_value(role, _big(tile), as_self_drawn(j.context))
+    value = winning_tile_value(role, _big(tile), as_self_drawn(j.context), r)
     if role is WinRole.PAIR:
         return [Item("diaotou", "吊头", "diaotou", value, "hu")]
     if role in (WinRole.EDGE, WinRole.CLOSED):
         name = "边张" if role is WinRole.EDGE else "嵌张"
         return [Item("bianqian", name, "bianzhang" if role is WinRole.EDGE else "qianzhang", value, "hu")]
+    if value:                                   # F3 `chong_qiyu` "any": 两面 / 双碰 on a discard
+        return [Item("qiyu", "其余", "qiyu", value, "hu")]
     return []
 
 
@@ -255,11 +280,11 @@ def value_of_views(views: Iterable[tuple], hand: Hand, context: WinContext, r: R
                 chows_only = False
                 points += concealed_pung(big, role is not None, self_drawn, r)[0]
                 tai += seat_or_dragon
-            elif seat_or_dragon:
+            elif seat_or_dragon and pair_counts(role, r):
                 points += PAIR_OF_SEAT_OR_DRAGON
         if role is not None:
             win_role = role
-            points += winning_tile_value(role, big, self_drawn)
+            points += winning_tile_value(role, big, self_drawn, r)
     for meld in hand.melds:
         suits.update(3 if t.is_honour else t // 9 for t in meld.standing if t.is_suited or t.is_honour)
         if meld.kind is MeldKind.CHOW:
