@@ -83,8 +83,10 @@ KONG_VALUE = HouseOption(
 
 WIN_VERSION = HouseOption(
     "win_version", "胡牌 版本 (win rules)",
-    (("A", "version A: a 叉 is excused by 中发白 or any kong"), ("B", "version B: a 刻 is excused by a kong or a dragon pair")),
-    "A", open_question("§1.9 C7", "version A [002:158] is the fuller list and lists shape (6), the dragon pair + four chows"),
+    (("A", "version A: a 叉 is excused by 中发白 or any kong; a 喜杠 takes additions of any honour (「其他的字牌」)"),
+     ("B", "version B: a 刻 is excused by a kong or a dragon pair; a 喜杠 takes additions of 中发白 only (「其他的箭牌」)")),
+    "A", open_question("§1.9 C7, C8", "version A [002:158] is the fuller list and lists shape (6), the dragon pair + four "
+                                      "chows; each version's 喜杠 additions (C8) go with it"),
     value_labels=(("A", "A版 免叉"), ("B", "B版 免刻")))
 
 SPECIAL_KONGS_COUNT = HouseOption(
@@ -169,7 +171,11 @@ REGION = Region(
     ),
     notes=(
         "C1: roll 1 picks the wall; the dealer still takes first (reading (a)); roll 1 is read as the sum of both dice.",
-        "C4: the 宝 is counted from the tail as it stands when the 宝 is chosen (the current tail).",
+        "C4: the 宝 is counted from the tail as it stands when the 宝 is chosen (the current tail). A kong's "
+        "replacement that takes the 宝's own tile (not stated) ends that 宝: the ready seats' displays clear and the "
+        "first ready seat rolls for a new one, as for 换宝, so the 宝 always lies in the wall.",
+        "Play passes 逆时针 to the 下家: 「依时针顺序由下一家取牌」 [002:78=002:108] names the 下一家 in the same breath, so its "
+        "「依时针」 is read as loose wording (RULES.md conventions).",
         "A 3-tile special kong (喜杠, 幺蛋, 九蛋) needs no replacement tile; 旋风杠 (4 tiles) and each 补杠 take one from the tail.",
         "At the table the special kongs are shown right after the deal, each seat in turn (the dealer first, without "
         "additions): chosen on the seat panel, laid on the read zone, checked against the seat's deal; each counts "

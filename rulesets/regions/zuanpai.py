@@ -117,7 +117,9 @@ REGION = Region(
         "「根据所打数值（+1循环）」 is read by default as the successor rule (+1, cyclic) of §26.1; option zuan_count "
         "counts the value + 1 instead.",
         "The flipped indicator stays face up in the wall and is drawn in turn: what happens to it is not stated.",
-        "发 as a bonus tile (§26.2 「必须亮出了」) vs 杠牌 (§26.2 「只能用来杠」) conflict: 发 is shown and replaced; 白板 is 杠牌 (reading (a)).",
+        "发 as a bonus tile (§26.2 「必须亮出了」) vs 杠牌 (§26.2 「只能用来杠」) conflict: 发 is shown and replaced; 白板 is 杠牌 "
+        "(reading (a)). Reading (b), 发 a 杠牌 as well, is not offered: the text's only value for 发, 「几个发算几个翻的钱」, "
+        "counts 发 that are shown, and under (b) none ever is; (c) (two variants merged) names no rule to play.",
         "杠牌 block a win only while concealed: 发财 and 白板 when the 钻 is not a dragon (only 白板 with 打缺), the two other "
         "dragons when it is (§26.2 [000:173]).",
         "Each shown 发 (context extra 'fa_shown') is one 翻 of money, read as a doubling (house option fa_value); with 打缺 "
