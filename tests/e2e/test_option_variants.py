@@ -24,6 +24,8 @@ VARIANTS = [
     ("seventeen_tile", {"hand_reading": "stacks17"}), ("changsha", {"variant": "zhuanzhuan", "birds": "6"}),
     ("guangdong_jihu", {"flowers": "without", "horses": "8"}), ("wuhan", {"dead_wall": "4_tiles"}),
     ("lisi", {"reserve_reading": "R-A"}), ("shanghai", {"dead_wall": "7_stacks"}), ("dabao", {"que_yi_men": "on"}),
+    ("dabao", {"reserve_kongs": "grows"}), ("hebei", {"fan_combine": "multiply"}),
+    ("hainan", {"break_start": "at"}), ("baida", {"baida_mode": "daidi", "baida_white": "both"}),
 ]
 
 
