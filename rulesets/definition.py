@@ -147,6 +147,7 @@ PHASE_NAMES = (
     "continue_after_win",   # 血战到底 / 血流成河
     "kong_giver",           # who gave an exposed kong's tile, asked where kong money depends on it (云南)
     "settle_every_seat",    # every seat lays its hand at the end; items of non-winners' tiles are paid (贵州 鸡)
+    "lay_kongs",            # each kong seat lays its kongs at the end; 大蛋 among them are paid (长春, dadan=laid)
     "reseat_after_four",    # 庄家连庄四把之后，四位玩家重新排定位置 (十七张)
 )
 

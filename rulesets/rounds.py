@@ -10,6 +10,9 @@ seat to lay its hand on its read zone (docs/table-flow.md §6).  Which seats, an
 - `settle_every_seat`: after a win every seat that did not win lays its hand, and the region's scorer
   pays what each holds (`settle_round`): 贵州 「有3条就有钱」, 「被胡的人可能赢钱」 — each collecting seat is
   paid for the 鸡 it holds; 南昌 with every side's 精分 settled — each seat collects its 精分.
+- `lay_kongs` (长春 大蛋, house option `dadan`): at the end of every hand, won or drawn, each seat that
+  made a kong lays its exposed kongs, then its concealed kongs beside them (`kongs_laid`), and the
+  scorer pays the 大蛋 among them (`settle_round`): the table knows a kong by its 杠 press, not its tiles.
 
 A hand not shown (a seat that pressed 确认 on an empty zone, or did not answer in time) is settled
 as the worst case: not ready, a 花猪, no 鸡 — it proves nothing.  Pure rules: no I/O, no clock.
@@ -18,15 +21,15 @@ as the worst case: not ready, a 花猪, no 鸡 — it proves nothing.  Pure rule
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Iterable, Sequence
 
-from .hand import Hand, WinContext
+from .hand import Hand, Meld, MeldKind, WinContext
 from .judging import evaluate_hand
 from .settlement import Item, Settlement
 from .tiles import Tile
 from .winrules import SHORT
 
-ROUND_PHASES = ("check_ready_at_draw", "check_flower_pig", "settle_every_seat")
+ROUND_PHASES = ("check_ready_at_draw", "check_flower_pig", "settle_every_seat", "lay_kongs")
 SUITS = frozenset("mps")
 
 
@@ -47,6 +50,7 @@ class RoundContext:
     shown: tuple[SeatShown, ...]    # every seat asked, in seat order
     flipped: tuple[Tile, ...] = ()  # the after-win flips of the hand (鸡 …)
     wilds: tuple[Tile, ...] = ()    # the public wilds
+    kongs: tuple[tuple[int, int, int], ...] = ()    # (side, exposed, concealed) kongs pressed (`lay_kongs`)
 
     @property
     def drawn(self) -> bool:
@@ -76,15 +80,48 @@ def round_phases(ruleset: Any) -> frozenset[str]:
     return frozenset(p.name for p in ruleset.phases if p.name in ROUND_PHASES)
 
 
-def round_seats(ruleset: Any, winners: tuple[int, ...]) -> tuple[int, ...]:
-    """The seats asked to lay their hands when the hand ends with these winners (none: no round)."""
+def round_seats(ruleset: Any, winners: tuple[int, ...], kong_sides: Iterable[int] = ()) -> tuple[int, ...]:
+    """The seats asked to lay their hands when the hand ends with these winners (none: no round);
+    `kong_sides`: the seats that pressed 杠 for a kong (asked where the round lays kongs)."""
     phases = round_phases(ruleset)
     seats: set[int] = set()
     if "check_flower_pig" in phases or ("check_ready_at_draw" in phases and not winners):
         seats.update(ruleset.players)
     if "settle_every_seat" in phases and winners:
         seats.update(s for s in ruleset.players if s not in winners)
+    if "lay_kongs" in phases:
+        seats.update(s for s in kong_sides if s in ruleset.players)
     return tuple(sorted(seats))
+
+
+def lays_kongs(ruleset: Any) -> bool:
+    """Whether the round lays each kong seat's kongs (exposed, then concealed) rather than its hand."""
+    return "lay_kongs" in round_phases(ruleset)
+
+
+def kongs_laid(exposed_tiles: Sequence[Tile], all_tiles: Sequence[Tile], exposed: int, concealed: int) -> Hand | None:
+    """The kongs a seat laid: `exposed_tiles` (the first read) must be exactly its `exposed` kongs of
+    four tiles each, and the tiles `all_tiles` (the second read) adds exactly its `concealed` ones;
+    anything else does not show the kongs pressed (None: settled as not shown)."""
+    rest = list(all_tiles)
+    for tile in exposed_tiles:
+        if tile not in rest:
+            return None
+        rest.remove(tile)
+    shown = _fours(exposed_tiles, exposed)
+    hidden = _fours(rest, concealed)
+    if shown is None or hidden is None:
+        return None
+    return Hand((), tuple(Meld(MeldKind.KONG, (t,) * 4) for t in shown)
+                + tuple(Meld(MeldKind.CONCEALED_KONG, (t,) * 4) for t in hidden))
+
+
+def _fours(tiles: Sequence[Tile], count: int) -> list[Tile] | None:
+    """The kinds of `tiles` if they are exactly `count` groups of four of a kind, else None."""
+    kinds = sorted(set(tiles))
+    if len(tiles) != 4 * count or len(kinds) != count or any(tiles.count(k) != 4 for k in kinds):
+        return None
+    return kinds
 
 
 def judges_ready(ruleset: Any, drawn: bool) -> bool:
@@ -144,7 +181,7 @@ def judge_round(ruleset: Any, context: RoundContext) -> RoundResult:
     items: list[Item] = []
     payments = (0, 0, 0, 0)
     notes: list[str] = []
-    if "settle_every_seat" in phases and not context.drawn:
+    if ("settle_every_seat" in phases and not context.drawn) or "lay_kongs" in phases:
         hands = {s.side: s.hand for s in context.shown if s.hand is not None}
         round_items, payments = ruleset.scoring.settle_round(ruleset, hands, tuple(verdicts), context)
         items += round_items
@@ -157,4 +194,4 @@ def judge_round(ruleset: Any, context: RoundContext) -> RoundResult:
 
 
 __all__ = ["ROUND_PHASES", "RoundContext", "RoundResult", "SeatShown", "SeatVerdict", "is_flower_pig", "judge_round",
-           "judges_ready", "legal_waits", "round_phases", "round_seats"]
+           "judges_ready", "kongs_laid", "lays_kongs", "legal_waits", "round_phases", "round_seats"]

@@ -77,6 +77,8 @@ PHASES: dict[str, Handling] = {
                                           "three suits is a 花猪 (hand/settlement.py)"),
     "settle_every_seat": Handling("rules", "the settlement round after a win: every other seat lays its hand and is "
                                            "paid for what it holds (hand/settlement.py)"),
+    "lay_kongs": Handling("rules", "the settlement round at the end of the hand: each seat that made a kong lays its "
+                                   "明杠, then its 暗杠; the 大蛋 among them are paid (hand/settlement.py)"),
     "kong_giver": Handling("rules", "the play loop asks the maker of an exposed kong who gave the tile "
                                     "(hand/questions.py)"),
     "follow_dealer": Handling("rules", "the play loop asks the dealer's 上家 after each first round whether the four "

@@ -9,15 +9,20 @@ each read is its own.  When no seat has answered for `timeout` seconds, the seat
 settled as hands not shown, and the recorder says so (`timed_out`).  Then every hand is judged, each seat's line is
 shown on its display (有叫/无叫, 花猪, 鸡, the amount), and the result — the hands, what was judged,
 the payments — is recorded as `settlement` before the hand's outcome goes to the ledger.
+
+长春 with house option `dadan=laid` asks, at the end of every hand, each seat that pressed 杠 for a kong:
+`亮明杠后确认` (its exposed kongs), then `亮暗杠后确认` (its concealed kongs beside them); what it laid
+must be exactly those kongs (`rulesets.rounds.kongs_laid`), and the 大蛋 among them are paid.
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
-from drivers.table_ui import (FLOWER_PIG, NOT_READY, NOT_SHOWN, READY_MARK, SHOW_HAND, SHOW_MELDS, Key, Phase)
+from drivers.table_ui import (FLOWER_PIG, LAY_CLOSED_KONGS, LAY_OPEN_KONGS, NOT_READY, NOT_SHOWN, READY_MARK,
+                              SHOW_HAND, SHOW_MELDS, Key, Phase)
 from rulesets.hand import Hand
-from rulesets.rounds import RoundContext, RoundResult, SeatShown, judge_round, round_seats
+from rulesets.rounds import RoundContext, RoundResult, SeatShown, judge_round, kongs_laid, lays_kongs, round_seats
 from rulesets.tiles import Tile
 
 from .facts import Extra
@@ -40,16 +45,20 @@ class SettlementRound:
         if facts.round_done:
             return
         winners = tuple(w.seat for w in hand.wins)
-        seats = round_seats(hand.ruleset, winners)
+        kongs = pressed_kongs(hand)
+        seats = round_seats(hand.ruleset, winners, (side for side, *_ in kongs))
         if not seats:
             facts.round_done = True
             return
         self.ports.screens.phase(Phase.SETTLE)
-        laid, late = await self._collect(seats)
-        shown = tuple(SeatShown(seat, self._hand_of(hand, seat, *laid[seat]) if seat in laid else None,
+        of_kongs = lays_kongs(hand.ruleset)
+        laid, late = await self._collect(seats, (LAY_OPEN_KONGS, LAY_CLOSED_KONGS) if of_kongs else (SHOW_MELDS, SHOW_HAND))
+        build = self._kongs_of if of_kongs else self._hand_of
+        shown = tuple(SeatShown(seat, build(hand, seat, *laid[seat]) if seat in laid else None,
                                 seat in late) for seat in seats)
         flipped = paying_flips(hand)        # the 明鸡 (打明鸡) too, then the after-win flips
-        context = RoundContext(hand.dealer, tuple(hand.ruleset.players), winners, shown, flipped, hand.public_wilds())
+        context = RoundContext(hand.dealer, tuple(hand.ruleset.players), winners, shown, flipped, hand.public_wilds(),
+                               kongs)
         result = await scored(self.ports, judge_round, hand.ruleset, context)     # every hand judged: CPU, off the loop
         settlement = result.settlement
         if settlement.items or any(settlement.payments):
@@ -60,15 +69,17 @@ class SettlementRound:
         for seat in seats:
             self.ports.screens.prompt(seat, seat_line(result, seat, settlement.payments[seat]))
 
-    async def _collect(self, seats: Sequence[int]) -> tuple[dict[int, tuple[list[Tile] | None, list[Tile] | None]], set[int]]:
-        """Prompt every seat and read its zone twice (melds, then everything); returns the reads of
-        the seats that answered, and the seats that did not answer in time."""
+    async def _collect(self, seats: Sequence[int], prompts: tuple[str, str]
+                       ) -> tuple[dict[int, tuple[list[Tile] | None, list[Tile] | None]], set[int]]:
+        """Prompt every seat and read its zone twice (melds, then everything; or 明杠, then the 暗杠
+        beside them: `prompts`); returns the reads of the seats that answered, and the seats that
+        did not answer in time."""
         ports = self.ports
         step = {seat: 0 for seat in seats}
         first: dict[int, list[Tile] | None] = {}
         laid: dict[int, tuple[list[Tile] | None, list[Tile] | None]] = {}
         for seat in seats:
-            ports.screens.prompt(seat, SHOW_MELDS)
+            ports.screens.prompt(seat, prompts[0])
         while len(laid) < len(seats):
             waiting = tuple(s for s in seats if s not in laid)
             try:
@@ -81,7 +92,7 @@ class SettlementRound:
             if step[seat] == 0:
                 first[seat] = tiles
                 step[seat] = 1
-                ports.screens.prompt(seat, SHOW_HAND)
+                ports.screens.prompt(seat, prompts[1])
             else:
                 laid[seat] = (first[seat], tiles)
         late = {s for s in seats if s not in laid}
@@ -100,6 +111,24 @@ class SettlementRound:
                                                         "registered tile: its hand counts as not shown")
             return None
         return laid_hand(hand, seat, shown, everything) if everything else None
+
+    def _kongs_of(self, hand: HandState, seat: int, shown: list[Tile] | None, everything: list[Tile] | None) -> Hand | None:
+        """The kongs a seat laid (its 明杠, then its 暗杠 beside them), or None when they are not the
+        kongs it pressed 杠 for: the recorder says so."""
+        if shown is None or everything is None:
+            return self._hand_of(hand, seat, shown, everything)
+        flags = hand.kongs.get(seat, [])
+        laid = kongs_laid(shown, everything, sum(1 for c in flags if not c), sum(1 for c in flags if c))
+        if laid is None and everything:
+            self.ports.recorder.emit("warning", message=f"seat {seat} laid {' '.join(t.zh for t in everything)}, "
+                                                        "not the kongs it pressed 杠 for: no 大蛋 is paid it")
+        return laid
+
+
+def pressed_kongs(hand: HandState) -> tuple[tuple[int, int, int], ...]:
+    """(seat, exposed, concealed) ordinary kongs each seat pressed 杠 for (the opening special kongs apart)."""
+    return tuple((seat, sum(1 for c in flags if not c), sum(1 for c in flags if c))
+                 for seat, flags in sorted(hand.kongs.items()) if flags)
 
 
 def laid_hand(hand: HandState, seat: int, shown: list[Tile], everything: list[Tile]) -> Hand:
@@ -150,4 +179,4 @@ def round_fields(context: RoundContext, result: RoundResult) -> dict:
     }
 
 
-__all__ = ["DEFAULT_TIMEOUT", "SettlementRound", "laid_hand", "round_fields", "seat_line"]
+__all__ = ["DEFAULT_TIMEOUT", "SettlementRound", "laid_hand", "pressed_kongs", "round_fields", "seat_line"]

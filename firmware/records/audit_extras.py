@@ -53,7 +53,8 @@ class Extras:
 
 
 def audit_extras(ruleset: Ruleset, hand: HandLog, start: dict, end: dict, winners: list[int],
-                 public_wilds: list[str]) -> Extras:
+                 public_wilds: list[str], kongs: tuple[tuple[int, int, int], ...] = ()) -> Extras:
+    """`kongs`: (seat, exposed, concealed) ordinary kongs the log shows pressed (the 大蛋 round's seats)."""
     found = Extras()
     dealer = start["dealer"]
     for event in hand.all("opening_win"):
@@ -63,7 +64,7 @@ def audit_extras(ruleset: Ruleset, hand: HandLog, start: dict, end: dict, winner
     if len(rounds) > 1:
         found.problems.append(f"{len(rounds)} settlement rounds in one hand")
     for event in rounds[:1]:
-        _round(ruleset, event, dealer, tuple(winners), end, public_wilds, found)
+        _round(ruleset, event, dealer, tuple(winners), end, public_wilds, kongs, found)
     found.problems += _tail_tiles(hand, ruleset.shown_tile_replaces_at_wall_end)
     found.problems += _special_kongs(ruleset, [e for e in hand.events if e["event"] in ("special_kong", "resumed")],
                                      dealer, end)
@@ -231,8 +232,8 @@ def _follow_dealer(ruleset: Ruleset, events: list[dict], dealer: int, found: Ext
 
 
 def _round(ruleset: Ruleset, event: dict, dealer: int, winners: tuple[int, ...], end: dict,
-           public_wilds: list[str], found: Extras) -> None:
-    expected_seats = list(round_seats(ruleset, winners))
+           public_wilds: list[str], kongs: tuple[tuple[int, int, int], ...], found: Extras) -> None:
+    expected_seats = list(round_seats(ruleset, winners, (side for side, *_ in kongs)))
     if event["seats"] != expected_seats:
         found.problems.append(f"the settlement round asked seats {event['seats']}; the rules ask {expected_seats}")
     standing = standing_paying(end["indicators"], moves_on_kong(ruleset))
@@ -242,7 +243,7 @@ def _round(ruleset: Ruleset, event: dict, dealer: int, winners: tuple[int, ...],
     try:
         shown = tuple(SeatShown(h["seat"], _hand(h) if h["shown"] else None, h["timed_out"]) for h in event["hands"])
         context = RoundContext(dealer, ruleset.players, winners, shown, tuple(map(Tile.parse, flipped)),
-                               tuple(map(Tile.parse, public_wilds)))
+                               tuple(map(Tile.parse, public_wilds)), kongs)
         result = judge_round(ruleset, context)
     except ValueError as error:
         found.problems.append(f"the settlement round cannot be judged again: {error}")

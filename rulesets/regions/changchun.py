@@ -8,7 +8,7 @@ The dead wall is 留7墩 with its kong rule, in three readings (R-B by default).
 from ..definition import HouseOption, Play, Region
 from ..dice import TwoRollsWallThenSkip
 from ..indicators import CountFromTail, Derivation, Effect, IndicatorRule, Timing
-from ..provenance import Derived, Given, choice, open_question, text
+from ..provenance import Derived, Given, choice, default, open_question, text
 from ..reserve import KONG_READINGS, KongReserve
 from ..rotation import RotationRule
 from ..requirements import (all_pungs, all_three_suits, dragon_pair, has_any_kong, has_pung_or_kong,
@@ -89,11 +89,28 @@ WIN_VERSION = HouseOption(
                                       "chows; each version's 喜杠 additions (C8) go with it"),
     value_labels=(("A", "A版 免叉"), ("B", "B版 免刻")))
 
+DADAN = HouseOption(
+    "dadan", "大蛋 (kongs of 幺鸡 幺饼 中 发 白)",
+    (("plain", "a 大蛋 is paid as the ordinary kong it also is: the table knows a kong by its 杠 press, not its tiles"),
+     ("laid", "at the end of each hand every seat that made a kong lays its 明杠, then its 暗杠 beside them, on its "
+              "read zone; each 大蛋 among them is paid twice its kong (「明大蛋2倍底注，暗大蛋4倍底注」)")),
+    "plain", default("「明大蛋2倍底注，暗大蛋4倍底注」 (§1.7) needs the kongs' tiles, which the table reads only when they "
+                     "are laid: a house that plays 大蛋 has its kong seats lay them at each hand's end"),
+    value_labels=(("plain", "大蛋按普通杠"), ("laid", "亮杠算大蛋")))
+
 SPECIAL_KONGS_COUNT = HouseOption(
     "special_kongs_count", "特殊杠算杠 (opening kongs count)",
     (("yes", "旋风杠/喜杠/幺蛋/九蛋 count as kongs for the 留7墩 rule"), ("no", "only ordinary kongs count")),
     "yes", open_question("§1.7", "each special kong 「可以亮出算一个明杠」; whether they count in the 留7墩 rule is not stated"),
     value_labels=(("yes", "算杠"), ("no", "不算杠")))
+
+OPENING_KONGS = phase("opening_kongs", "after the deal: 旋风杠 (东南西北), 喜杠 (中发白), 幺蛋 (1条1饼1万), 九蛋 (9条9饼9万) "
+                                       "may be shown as 明杠; additions 补杠; the dealer may not 补杠 on the first turn (§1.7)")
+PRIVATE_BAO = phase("private_bao", "报听 → the first ready seat is asked 请掷骰子定宝 and the 宝 is chosen when he presses 骰子 "
+                                   "(the text: at his next draw, which is his to keep: the table cannot tell whose draw a take "
+                                   "is); a later ready seat is shown the 宝 as he presses 听; 换宝 when the 宝 is dead (§1.3)")
+LAY_KONGS = phase("lay_kongs", "大蛋 (house option dadan=laid): at the end of the hand each seat that made a kong lays its "
+                               "明杠 (亮明杠后确认), then its 暗杠 beside them (亮暗杠后确认); each 大蛋 is paid twice its kong")
 
 BAO_NOTES = (
     "摸宝: only the 宝 just drawn stands in (「听牌后若再次摸到宝牌，宝牌可代替任何牌」 §1.3); 宝 tiles held in the hand are "
@@ -152,20 +169,16 @@ REGION = Region(
     play=Given(Play(chi=True, discard_win=True, multiple_winners=False, ready_declaration="optional"),
                text("§1.2–1.3", "吃牌：字牌、风牌不允许吃; 一盘只能有一位胡牌者; 如牌型已成听牌，玩家不选择报听也可以正常胡牌，但是无法看“宝”")),
     flowers=NO_FLOWERS,
-    phases=Given((
-        phase("opening_kongs", "after the deal: 旋风杠 (东南西北), 喜杠 (中发白), 幺蛋 (1条1饼1万), 九蛋 (9条9饼9万) may be shown as 明杠; "
-                               "additions 补杠; the dealer may not 补杠 on the first turn (§1.7)"),
-        phase("private_bao", "报听 → the first ready seat is asked 请掷骰子定宝 and the 宝 is chosen when he presses 骰子 "
-                             "(the text: at his next draw, which is his to keep: the table cannot tell whose draw a take "
-                             "is); a later ready seat is shown the 宝 as he presses 听; 换宝 when the 宝 is dead (§1.3)"),
-    ), text("§1.7, §1.3", "特殊杠牌只有起手牌才算; 先报听，后胡牌，报听后下一次轮到自己摸牌时可以看宝牌")),
+    phases=Derived(lambda o: (OPENING_KONGS, PRIVATE_BAO) + ((LAY_KONGS,) if o["dadan"] == "laid" else ()),
+                   text("§1.7, §1.3", "特殊杠牌只有起手牌才算; 先报听，后胡牌，报听后下一次轮到自己摸牌时可以看宝牌; "
+                                      "明大蛋2倍底注，暗大蛋4倍底注"), ("dadan",)),
     win=Derived(lambda o: changchun_win(o["win_version"]),
                 text("§1.6", "基本胡牌1．必须三色全…2．不能缺1，9…3．最少有一叉…胡牌组合只考虑只上几种，其他特殊组合均不考虑"),
                 ("win_version",)),
     scoring=Given(ChangchunScorer(), text("§1.8", "加番牌型：门清、夹胡、点炮…、自摸、坐庄胡，以上番型累计乘2。漂胡（碰碰胡）番型及宝（摸到宝牌胡）累计乘4; "
                                                    "如果平家点炮再翻一倍，庄家不变")),
     options=(BREAK_START, BAO_COUNT, BAO_DICE, BAO_REDRAW, BAO_LOWER, RESERVE_READING, SPECIAL_KONGS_COUNT,
-             DISCARD_PAYMENT, SEAT_DOUBLING, KONG_VALUE, WIN_VERSION),
+             DISCARD_PAYMENT, SEAT_DOUBLING, KONG_VALUE, WIN_VERSION, DADAN),
     unpriced=(
         "杠 — 「暗杠番数是普通杠的2倍」 gives the ratio, not an ordinary 杠's value: house option kong_value (1)",
     ),
@@ -185,7 +198,9 @@ REGION = Region(
         "106 is 3 × 32 = 96); payment list 2 「具体化」 contradicts itself, and is only counted in the money table "
         "below the card (§1.8).",
         "夹胡 is read by the winning tile's place: 单吊, 边张 or 坎张 (「单张、单贴胡边张、砍张和单调都算夹胡」); a 飘胡 takes no 夹胡.",
-        "大蛋 (§1.7 「明大蛋2倍底注，暗大蛋4倍底注」, readings C9) is not paid apart: the table knows each side's kongs by "
-        "number and kind (明/暗) only, not by the tiles, so a 大蛋 is paid as the ordinary kong it also is.",
+        "大蛋 (§1.7 「明大蛋2倍底注，暗大蛋4倍底注」; C9's readings agree on its kinds: 幺鸡 幺饼 红中 发财 白板): the table "
+        "knows each side's kongs by number and kind (明/暗) only, not by the tiles, so by default a 大蛋 is paid as the "
+        "ordinary kong it also is; with house option dadan=laid the kong seats lay their kongs at each hand's end and "
+        "a 大蛋 pays twice its kong (底注 = kong_value).",
     ) + BAO_NOTES,
 )

@@ -30,13 +30,13 @@ REGION = replace(
     replacement=Given(End.TAIL, text("§2", "开杠后从牌城尾部补牌")),
     reserve=replace(changchun.REGION.reserve, source=default(
         "the 吉林 block states no dead wall; it is the 长春 system (§2), so 长春's 留7墩 rule (§1.4) applies")),
-    phases=Given(tuple(p for p in changchun.REGION.phases.value if p.name == "private_bao"),
+    phases=Given((changchun.PRIVATE_BAO,),
                  text("§2", "听牌时可看宝，未听牌者不许看（参照打宝规则）")),
     win=Given(WinRules(requirements=(changchun.SANSE, changchun.YAOJIU, KE, changchun.SHOUBAYI)),
               text("§2", "(1)11、111、123、123、123(2)11、123、123、111、111(1111)(4)11、123、111、111、111(1111)(5)11、111、111、111、111(1111)")),
     scoring=replace(changchun.REGION.scoring, source=default(
         "the 吉林 block gives no values; it is the 长春 system (§2), so 长春's scoring (§1.8) applies")),
-    options=tuple(o for o in changchun.REGION.options if o.key not in ("special_kongs_count", "win_version")),
+    options=tuple(o for o in changchun.REGION.options if o.key not in ("special_kongs_count", "win_version", "dadan")),
     notes=(
         "The block refers to 「打宝规则」 given only in the 长春 text (§1.3): the 宝 procedure and its options are 长春's.",
         "The block states no dead wall: the 长春 留7墩 rule (§1.4) applies, with the same readings.",

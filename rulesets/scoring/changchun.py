@@ -10,7 +10,9 @@ model) or not stacked (one ×2 a payer, as the payment lists: 「如果平家点
 「庄平胡点炮家2，平家 1」); docs/regions.md lists every number of the texts beside what each pays.
 Kongs (蛋) are paid by each other player to their maker, 暗杠 double, whatever the hand's result
 (「杠：又称蛋，单独算，不随庄走」; 「但有杠者可以赢得相应点数」 at 荒庄); the base value of a kong is not
-stated — house option `kong_value`, default 1.
+stated — house option `kong_value`, default 1.  大蛋 (a kong of 幺鸡, 幺饼, 红中, 发财 or 白板,
+「明大蛋2倍底注，暗大蛋4倍底注」) is paid twice that, when the house lays kongs to show them (house
+option `dadan`, `dadan_payments`, paid in the settlement round); otherwise as the ordinary kong it is.
 A 断幺九 listener 「不能看宝」 (RULES.md §1.3 [002:210]): a 宝-kind tile he draws and wins on is a plain
 自摸, without the 宝's ×2 (rulesets/bao.py).
 """
@@ -22,8 +24,9 @@ from typing import Any
 
 from .. import requirements as req
 from ..bao import duanyaojiu
-from ..hand import Hand, WinContext
+from ..hand import Hand, MeldKind, WinContext
 from ..settlement import Item, Settlement, add_payments, payments_from
+from ..tiles import Tile
 from ..winrules import Judged, Verdict
 from .base import DrawContext, best_reading
 
@@ -98,6 +101,35 @@ def kong_payments(kongs_by_side: tuple[tuple[int, int, int], ...], sides: tuple[
     return tuple(items), add_payments((0, 0, 0, 0), *parts)
 
 
+DADAN_KINDS = frozenset((Tile.S1, Tile.P1, Tile.RED, Tile.GREEN, Tile.WHITE))     # 幺鸡 幺饼 红中 发财 白板
+
+
+def dadan_payments(hands: dict[int, Hand], pressed: tuple[tuple[int, int, int], ...], sides: tuple[int, ...],
+                   value: int) -> tuple[tuple[Item, ...], tuple[int, int, int, int]]:
+    """「明大蛋2倍底注，暗大蛋4倍底注」 (§1.7): a kong of 幺鸡, 幺饼, 红中, 发财 or 白板 is paid twice what
+    it pays as the ordinary kong it also is (`kong_payments`, whose 底注 is `value`): each other player
+    pays its maker `value` more for a 明大蛋, 2 × `value` more for an 暗大蛋.  Only kongs laid as the
+    seat pressed them count: `pressed` (side, exposed, concealed) must match what it laid."""
+    items: list[Item] = []
+    parts = []
+    counts = {side: (exposed, concealed) for side, exposed, concealed in pressed}
+    for side, hand in sorted(hands.items()):
+        laid = (sum(1 for m in hand.melds if m.is_kong and m.kind is not MeldKind.CONCEALED_KONG),
+                sum(1 for m in hand.melds if m.kind is MeldKind.CONCEALED_KONG))
+        if laid != counts.get(side) or len(hand.melds) != sum(laid) or hand.concealed:
+            continue
+        for meld in hand.melds:
+            if not meld.is_kong or meld.kind_tile not in DADAN_KINDS:
+                continue
+            concealed = meld.kind is MeldKind.CONCEALED_KONG
+            amount = value * (2 if concealed else 1)
+            name = f"{'暗' if concealed else '明'}大蛋{meld.kind_tile.zh} (side {side})"
+            items.append(Item(f"dadan_{side}_{meld.kind_tile}", name, "an da dan" if concealed else "ming da dan",
+                              amount, "points"))
+            parts.append(payments_from({s: amount for s in sides if s != side}, side))
+    return tuple(items), add_payments((0, 0, 0, 0), *parts)
+
+
 @dataclass(frozen=True)
 class ChangchunScorer:
     name: str = "changchun"
@@ -122,3 +154,8 @@ class ChangchunScorer:
     def settle_draw(self, ruleset: Any, context: DrawContext) -> Settlement:
         items, payments = kong_payments(context.kongs_by_side, context.sides, int(ruleset.option("kong_value")))
         return Settlement(items, 0, payments, "points", ("荒庄: only kongs are paid",))
+
+    def settle_round(self, ruleset: Any, hands: dict[int, Hand], verdicts: tuple[Any, ...],
+                     context: Any) -> tuple[tuple[Item, ...], tuple[int, int, int, int]]:
+        """The 大蛋 round (house option dadan=laid, rulesets.rounds): the 大蛋 among the kongs each seat laid."""
+        return dadan_payments(hands, context.kongs, context.sides, int(ruleset.option("kong_value")))

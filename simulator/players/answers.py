@@ -28,7 +28,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from drivers.motor_protocol import Key
-from drivers.table_ui import (FOLLOW_DEALER, LA_ZHUANG, LAY_LIANG, LAY_OPENING, LAY_SPECIAL, LIANG,
+from drivers.table_ui import (FOLLOW_DEALER, LA_ZHUANG, LAY_CLOSED_KONGS, LAY_LIANG, LAY_OPEN_KONGS, LAY_OPENING,
+                              LAY_SPECIAL, LIANG,
                               LIANG_REFUSED, LIANG_REPLACE, NO, OPENING_ASK, SHOW_HAND, SHOW_MELDS, SPECIAL_KONG,
                               SPECIAL_REFUSED, SPECIAL_REPLACE, YES, kong_from_nth, parse_choice)
 from rulesets.hand import Meld, MeldKind
@@ -149,6 +150,11 @@ class Answers:
             crew.table.lay(seat, player.all_uids())
             crew.press(seat, Key.CONFIRM)
             crew.log(seat, "show", "hand")
+            return True
+        if line in (LAY_OPEN_KONGS, LAY_CLOSED_KONGS):
+            crew.table.lay(seat, player.kong_uids(concealed_too=line == LAY_CLOSED_KONGS))
+            crew.press(seat, Key.CONFIRM)
+            crew.log(seat, "show", "kongs" if line == LAY_CLOSED_KONGS else "exposed kongs")
             return True
         if line == OPENING_ASK:
             declare = bool(opening_small_wins(player.kinds()))

@@ -122,5 +122,11 @@ class Player:
         """Melds, concealed kongs and set-aside flowers (the first lay of a win)."""
         return [u for h in self.melds for u in h.uids] + list(self.flowers)
 
+    def kong_uids(self, concealed_too: bool) -> list[bytes]:
+        """My kongs of four tiles (长春 大蛋 round): the exposed ones, and with `concealed_too` the
+        concealed ones beside them (the special kongs are not laid)."""
+        kinds = (MeldKind.KONG, MeldKind.ADDED_KONG) + ((MeldKind.CONCEALED_KONG,) if concealed_too else ())
+        return [u for h in self.melds if h.meld.kind in kinds for u in h.uids]
+
     def all_uids(self) -> list[bytes]:
         return self.shown_uids() + list(self.hand)

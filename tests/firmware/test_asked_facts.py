@@ -8,7 +8,8 @@ seat never answers.
 
 from collections import Counter
 
-from drivers.table_ui import (ADDED_KONG, FOLLOW_DEALER, LAY_OPENING, NOT_SHOWN, OPENING_ASK, OPENING_PAID,
+from drivers.table_ui import (ADDED_KONG, FOLLOW_DEALER, LAY_CLOSED_KONGS, LAY_OPEN_KONGS, LAY_OPENING, NOT_SHOWN,
+                              OPENING_ASK, OPENING_PAID,
                               OPENING_REFUSED, READY_MARK, NOT_READY, SHOW_HAND, SHOW_MELDS, Key, Phase, choice_text)
 from firmware.hand.declarations import dealt_tiles, opening_small_wins
 from firmware.hand.ports import Press
@@ -226,6 +227,29 @@ def test_yichang_names_a_flower_pig_and_pays_nothing_for_it():
     (event,) = ports.recorder.all("settlement")
     assert event["flower_pigs"] == [0] and event["payments"] == [0, 0, 0, 0]
     assert "花猪" in ports.screens.last(0)
+
+
+def test_changchun_kong_seats_lay_their_kongs_and_each_dadan_is_paid_twice():
+    """「明大蛋2倍底注，暗大蛋4倍底注」 (house option dadan=laid): after the hand, each seat that pressed 杠 lays
+    its 明杠, then its 暗杠 beside them.  Seat 1 (a 明杠 and an 暗杠) lays a 明大蛋 白板 and an 暗大蛋 红中: each
+    other side pays it 1 + 2 more than their kongs.  Seat 2 pressed one 明杠 but lays a pung: not its kong,
+    no 大蛋, and the recorder says why.  Seat 3 made no kong and is not asked."""
+    ruleset = get_region("changchun").resolve({"dadan": "laid"})
+    hand = built_hand(ruleset, {})
+    hand.kongs = {1: [False, True], 2: [False]}
+    white, red = parse_tiles("5555z"), parse_tiles("7777z")
+    ports = FakePorts(ruleset, [(1, Key.CONFIRM), (2, Key.CONFIRM), (1, Key.CONFIRM), (2, Key.CONFIRM)],
+                      zones={1: [white, white + red], 2: [parse_tiles("333p"), parse_tiles("333p")]})
+    run(SettlementRound(ports).run(hand), timeout=5)
+    assert ports.screens.lines[1][:2] == [LAY_OPEN_KONGS, LAY_CLOSED_KONGS]
+    (event,) = ports.recorder.all("settlement")
+    assert event["seats"] == [1, 2]
+    assert [(h["seat"], h["shown"], h["melds"]) for h in event["hands"]] == [
+        (1, True, ["5555z", "concealed:7777z"]), (2, False, [])]
+    assert [i["name"] for i in event["items"]] == ["明大蛋白板 (side 1)", "暗大蛋红中 (side 1)"]
+    assert event["payments"] == [-3, 9, -3, -3]
+    assert ports.screens.last(1) == "+9" and ports.screens.last(2) == f"{NOT_SHOWN} -3"
+    assert any("seat 2 laid" in e["message"] for e in ports.recorder.all("warning"))
 
 
 def test_a_region_without_a_round_asks_nobody():
