@@ -9,10 +9,10 @@ import threading
 import pytest
 
 from drivers.motor_protocol import Key, LiftPosition
-from drivers.table_ui import LAY_HAND, LAY_MELDS, WIN_FROM, WIN_TILE, parse_choice
+from drivers.table_ui import LAY_CLOSED_KONGS, LAY_HAND, LAY_MELDS, WIN_FROM, WIN_TILE, parse_choice
 from firmware.hand.state import HandState
 from firmware.records.ledger import HAND_KEY, Ledger
-from firmware.records.audit import audit_events
+from firmware.records.audit import audit_events, audit_one_hand
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
 from rulesets.walls import Break
@@ -36,12 +36,12 @@ def nth_take_of_hand_2(n: int):
 
 
 async def crash_and_restart(region_id: str, seed: int, db: str, stop_when=None, meanwhile=None, stopping=None,
-                            players_hook=None, crash_when=None, on_session=None):
+                            players_hook=None, crash_when=None, on_session=None, options=None):
     """Play until `stop_when(event)`, or `crash_when(table)` holds in hand 2 or later (or a
     `players_hook` calls its `stop`); cancel the controller there and then (`stopping(session)` runs
     first), then start a new one on the same table and database for two more hands (`on_session`
-    hears the first controller's session as it starts)."""
-    ruleset = get_region(region_id).resolve()
+    hears the first controller's session as it starts); `options`: the region's house options."""
+    ruleset = get_region(region_id).resolve(options)
     table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
     await table.start("pty")
     players = SimulatedPlayers(table, ruleset, seed=seed)       # the people at the table outlive the controller
@@ -790,3 +790,22 @@ def test_a_restart_at_the_push_in_takes_the_confirm_pressed_on_its_note(tmp_path
                                                   crash_when=at_the_push_in), timeout=120)
     assert result.hands == 2
     assert not [e for e in after if e["event"] == "keys_dropped" and e["why"] == "before_push_in"]
+
+
+def test_a_dadan_round_cut_by_a_crash_is_asked_again_and_settled_once(tmp_path):
+    """长春 with dadan=laid: the controller dies while a kong seat is laying its 暗杠 (亮暗杠后确认).  The
+    restarted one asks the kong seats again from the first read (its journal never held the round),
+    the players lay their kongs again, and the hand is settled once, its round audited sound."""
+    def laying_kongs(table) -> bool:
+        return any(line == LAY_CLOSED_KONGS for _, line in table.world.seat_displays)
+
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("changchun", 3, db, crash_when=laying_kongs,
+                                                  options={"dadan": "laid"}), timeout=180)
+    number = next(e for e in after if e["event"] == "resumed")["hand"]
+    assert not any(e["event"] in ("settlement", "hand_end") and e["hand"] == number for e in before)
+    rounds = [e for e in after if e["event"] == "settlement" and e["hand"] == number]
+    assert len(rounds) == 1 and rounds[0]["seats"]
+    assert all(h["shown"] for h in rounds[0]["hands"])       # every kong seat laid its kongs again
+    assert [e["hand"] for e in after if e["event"] == "hand_end"] == [number, number + 1] and result.hands == 2
+    assert audit_one_hand([e for e in before + after if e["hand"] == number]) == []
