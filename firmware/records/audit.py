@@ -34,6 +34,7 @@ from rulesets.tiles import Tile
 from rulesets.walls import Layer, Slot
 
 from ..hand.state import wall_hash
+from ..hand.tracker import UNDO_KEPT
 from .audit_ledger import LedgerView, cross_check
 from .audit_wins import audit_wins
 from .chain import HAND_OPENERS
@@ -286,6 +287,7 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
     """The takes against the draw order and the wall's count; and the live tiles left at the end."""
     problems: list[str] = []
     taken: set[Slot] = set()
+    recorded: dict[Slot, tuple[str, str] | None] = {}     # the takes in order, with their end and reason as recorded
     head_order = [ring.head_slot(p) for p in range(ring.tile_count)]
     tail_order = [ring.tail_slot(t) for t in range(ring.tile_count)]
     shown: set[Slot] = set()
@@ -309,7 +311,11 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
             kongs_in_play = kongs
         if event["event"] == "resumed" and "taken" in event:
             try:
+                head, tail, kongs, problem = _put_back_unrecorded(event["taken"], recorded, head, tail, kongs)
+                problems += problem
+                taken.intersection_update(recorded)
                 head, tail, kongs = _journaled_takes(event["taken"], taken, head, tail, kongs)
+                recorded.update((slot, None) for slot in taken if slot not in recorded)
                 last_drawn = _last_journaled_draw(event["taken"]) or last_drawn
             except (TypeError, ValueError, IndexError) as error:
                 problems.append(f"resumed: its journaled takes do not read ({error})")
@@ -352,6 +358,7 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
                               f"(expected {_slot_text(expected)})")
         problems += _wall_end_claim(event, slot, slot in shown and expected_tail is None)
         taken.add(slot)
+        recorded[slot] = (event["end"], event["reason"])
         if event["reason"] != "set_aside":
             last_drawn = slot
         if event["end"] == "head":
@@ -416,6 +423,25 @@ def _wall_end_claim(event: dict, slot: Slot, shown_at_end: bool) -> list[str]:
     said = "says" if claimed else "does not say"
     return [f"the take at {slot.ring}/{slot.layer.value} {said} it took a shown tail tile with no face-down one left; "
             f"the wall {'had none' if shown_at_end else 'had one or it is no shown tile'}"]
+
+
+def _put_back_unrecorded(journaled: list, recorded: dict[Slot, tuple[str, str] | None], head: int, tail: int,
+                         kongs: int) -> tuple[int, int, int, list[str]]:
+    """Takes the lines show that the journal at a restart no longer holds: tiles put back, whose
+    takes were undone and journaled, their `put_back` lines cut by the kill that followed (a line
+    reaches the file only behind the journal).  Only the last takes can be undone (`UNDO_KEPT`): they
+    leave `recorded`, and the counts go back; any other is a problem."""
+    known = {Slot(int(ring), Layer(layer)) for ring, layer, _end, _reason in journaled}
+    order = list(recorded)
+    undone = [slot for slot in order if slot not in known]
+    problems = [f"resumed: the journal lacks the take at {slot.ring}/{slot.layer.value}, and it was not one of the "
+                f"last {UNDO_KEPT} (only those are undone by a tile put back)"
+                for slot in undone if order.index(slot) < len(order) - UNDO_KEPT]
+    for slot in undone:
+        end, reason = recorded.pop(slot) or ("head", "draw")
+        head, tail = (head - 1, tail) if end == "head" else (head, tail - 1)
+        kongs -= reason == "kong"
+    return head, tail, kongs, problems
 
 
 def _journaled_takes(journaled: list, taken: set[Slot], head: int, tail: int, kongs: int) -> tuple[int, int, int]:

@@ -39,7 +39,7 @@ def opened(region_id="changchun") -> Menu:
 
 
 def test_the_menu_pages_through_every_option_of_changchun():
-    """长春 has 11 options, the page 6 lines: past line 6 the owner must still see what he changes."""
+    """长春 has 12 options, the page 6 lines: past line 6 the owner must still see what he changes."""
     menu = opened()
     options = get_region("changchun").options
     assert len(options) > OPTION_LINES
@@ -98,9 +98,10 @@ def test_the_screens_arrows_change_the_ruleset_wherever_the_cursor_is():
 
 
 def test_an_option_lines_button_cycles_the_option_on_that_line_of_the_page_showing():
-    """长春's 11 options on two pages: the buttons act on the lines the owner sees."""
-    menu = opened()
-    options = get_region("changchun").options
+    """吉林's 9 options on two pages: the buttons act on the lines the owner sees."""
+    menu = opened("jilin")
+    options = get_region("jilin").options
+    assert OPTION_LINES < len(options) < 2 * OPTION_LINES                # page 2 has a blank line
     first, seventh = options[0], options[OPTION_LINES]
     menu.touch("b_opt0")                                               # page 1: its first line
     assert menu.options == {first.key: first.values[1]} and menu.line == 1
