@@ -47,6 +47,7 @@ def indicator_json(rule: IndicatorRule) -> dict[str, Any]:
         "stays_in_play": rule.stays_in_play,
         "replaces_at_wall_end": rule.replaces_at_wall_end,
         "stand_in": str(rule.stand_in) if rule.stand_in is not None else None,
+        "stand_in_limit": rule.stand_in_limit,
         "position_dice": rule.position_dice,
         "notes": list(rule.notes),
     }

@@ -362,6 +362,7 @@ class IndicatorRule:
     public: bool = True
     stays_in_play: bool = True        # the flipped tile is later drawn like any other
     stand_in: Tile | None = None      # a kind that plays the wild kind's natural face
+    stand_in_limit: int | None = None  # 1: only one tile of it may (the others are themselves); None: every one
     position_dice: int = 0            # dice rolled to find the position (0 = none)
     redraw_when_dead: bool = False    # 换宝: choose again when the kind is dead (长春)
     only_self_drawn: bool = False     # an after-win flip only after a self-drawn win (贵州 自抠后翻鸡)
@@ -385,7 +386,9 @@ class IndicatorRule:
                  f"effect: {self.effect.value}", "public" if self.public else "private to the ready seat",
                  "the tile stays in play" if self.stays_in_play else "the tile is set aside"]
         if self.stand_in is not None:
-            parts.append(f"{self.stand_in.zh} plays the wild kind's natural face")
+            one = "one " if self.stand_in_limit == 1 else ""
+            parts.append(f"{one}{self.stand_in.zh} plays the wild kind's natural face"
+                         + (f" (any other {self.stand_in.zh} is itself)" if one else ""))
         if self.position_dice:
             parts.append(f"{self.position_dice} die/dice rolled for the position")
         if self.on_kong and self.kong_position is not None:

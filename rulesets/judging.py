@@ -12,6 +12,7 @@ from .scoring.views import key_views, price_key_view, reading_view
 from .settlement import Settlement
 from .table_rules import refuse, table_failures
 from .indicators import Effect, Timing
+from .one_stand_in import best_with_one_stand_in
 from .tiles import Tile
 from .winning import WinShape
 from .winning.readings import ViewClass
@@ -34,16 +35,29 @@ def fixed_wilds(ruleset: Any) -> tuple[Tile, ...]:
 
 
 def stand_ins_for(ruleset: Any, wilds: tuple[Tile, ...]) -> dict[Tile, Tile]:
-    """The stand-in of the region's wild indicator (白板 or 红中) plays the wild kind's natural face.
+    """The stand-in of the region's wild indicator (白板 or 红中): every tile of it plays the wild
+    kind's natural face.
 
-    Only with exactly one wild kind, and never when the stand-in is itself wild.
+    Only with exactly one wild kind, and never when the stand-in is itself wild; none where only one
+    tile of it may stand in (`one_stand_in`: those are judged both ways, rulesets/one_stand_in.py).
     """
     if len(wilds) != 1:
         return {}
     for rule in ruleset.indicators:
         if rule.stand_in is not None and rule.stand_in not in wilds:
-            return {rule.stand_in: wilds[0]}
+            return {} if rule.stand_in_limit == 1 else {rule.stand_in: wilds[0]}
     return {}
+
+
+def one_stand_in(ruleset: Any, wilds: tuple[Tile, ...]) -> tuple[Tile, Tile] | None:
+    """(stand-in, face) where one tile of the stand-in kind may play the wild's face and the others
+    are themselves (百搭 reading (b): 「其中一张白板可以用作代替该张翻开的牌」); None elsewhere."""
+    if len(wilds) != 1:
+        return None
+    for rule in ruleset.indicators:
+        if rule.stand_in is not None and rule.stand_in_limit == 1 and rule.stand_in not in wilds:
+            return rule.stand_in, wilds[0]
+    return None
 
 
 def best_key_classes(reading_key: Callable[[Judged], Any]) -> Keep:
@@ -77,13 +91,22 @@ def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: 
     Readings the region's requirements and scorer cannot tell apart are judged and priced once
     (rulesets/scoring/views.py); `exhaustive` judges every reading (the tests compare the two).
     """
+    one = one_stand_in(ruleset, context.wilds)
+    if one is not None and one[0] in hand.concealed:
+        return best_with_one_stand_in(ruleset, hand, context, one, _judged_with, exhaustive=exhaustive, settle=settle)
+    return _judged_with(ruleset, hand, context, stand_ins_for(ruleset, context.wilds), exhaustive=exhaustive,
+                        settle=settle)
+
+
+def _judged_with(ruleset: Any, hand: Hand, context: WinContext, stand_ins: dict[Tile, Tile], *,
+                 exhaustive: bool = False, settle: bool = True) -> HandResult:
+    """`evaluate_hand` with these stand-ins."""
     hand.check_counts()
     win, failures = ruleset.win, table_failures(ruleset, hand, context)
     bao = read_bao(ruleset, context, hand.concealed)      # 长春: a 宝 stands in only for 摸宝
     if bao is not None:
         context, win, failures = bao.context(context), bao.rules(win), failures + bao.failures
     candidates = tuple(k for k in ruleset.tiles.kinds if not k.is_flower)
-    stand_ins = stand_ins_for(ruleset, context.wilds)
     view = None if exhaustive else reading_view(ruleset, context, scoring=settle, win=win, hand=hand, stand_ins=stand_ins)
     coarse, keep, rank = None, None, None
     if settle and view is not None:

@@ -170,7 +170,7 @@ def show_wild(args: argparse.Namespace) -> int:
         results.append({"kind": rule.kind, "name": rule.name_zh, "indicator": str(tile),
                         "wilds": [str(w) for w in wilds], "wilds_zh": [w.zh for w in wilds],
                         "stand_in": str(rule.stand_in) if rule.stand_in is not None else None,
-                        "rule": rule.derivation.describe()})
+                        "stand_in_limit": rule.stand_in_limit, "rule": rule.derivation.describe()})
     if args.json:
         _print_json({"id": ruleset.id, "options": dict(ruleset.options), "results": results})
         return 0
@@ -178,7 +178,8 @@ def show_wild(args: argparse.Namespace) -> int:
         wilds = " ".join(f"{w} {zh}" for w, zh in zip(result["wilds"], result["wilds_zh"])) or "none"
         line = f"{ruleset.id}: {result['name']} indicator {tile} {tile.zh} → wild {wilds}"
         if result["stand_in"]:
-            line += f"; {Tile.parse(result['stand_in']).zh} plays the wild's natural face"
+            one = "one " if result["stand_in_limit"] == 1 else ""
+            line += f"; {one}{Tile.parse(result['stand_in']).zh} plays the wild's natural face"
         print(line)
     return 0
 

@@ -37,17 +37,28 @@ WHITE_STAND_IN = HouseOption(
     value_labels=(("huodong", "仅活动百搭"), ("both", "两种都用")))
 
 
+WHITE_COUNT = HouseOption(
+    "baida_white_count", "白板几张 (how many 白板 stand in)",
+    (("all", "(a) every 白板 plays the 百搭 kind's natural face"),
+     ("one", "(b) one 白板 may play it, for the flipped tile; any other 白板 is a 白板")),
+    "all", open_question("§27", "「其中一张白板可以用作代替该张翻开的牌」: (a) 白板 tiles stand in for the 百搭 kind's face, "
+                                "as 白板 does for 财神 where the texts say so (温州, RESEARCH.md §3.3); (b) exactly one 白板 "
+                                "replaces the one flipped tile (「其中一张」)"),
+    value_labels=(("all", "白板都代"), ("one", "只代一张")))
+
+
 def _baida(options) -> tuple[IndicatorRule, ...]:
     stays = options["baida_tile"] == "stays"
+    limit = 1 if options["baida_white_count"] == "one" else None
     if options["baida_mode"] == "huodong":
         rule = IndicatorRule(kind="baida", timing=Timing.AFTER_DEAL, position=TailTop(),
                              derivation=Derivation("same"), effect=Effect.WILD, stays_in_play=stays,
-                             stand_in=Tile.WHITE)
+                             stand_in=Tile.WHITE, stand_in_limit=limit)
     else:
         white = Tile.WHITE if options["baida_white"] == "both" else None
         rule = IndicatorRule(kind="baida", timing=Timing.AFTER_DEAL, position=TailTop(),
                              derivation=Derivation("successor", ONE_HONOUR_CYCLE), effect=Effect.WILD,
-                             stays_in_play=stays, stand_in=white)
+                             stays_in_play=stays, stand_in=white, stand_in_limit=limit)
     return (rule,)
 
 
@@ -66,16 +77,17 @@ REGION = Region(
     dealing=DEFAULT_DEAL,
     dice=DEFAULT_BREAK.choice,
     indicators=Derived(_baida, text("§27", "活动百搭：开牌时将杠尾的一张牌翻开，该牌就是百搭。其中一张白板可以用作代替该张翻开的牌。 带弟百搭：若杠尾的张牌翻开是三万，则四万是百搭…故开九万则以一万为百搭，开北则以红中为白搭"),
-                       ("baida_mode", "baida_tile", "baida_white")),
+                       ("baida_mode", "baida_tile", "baida_white", "baida_white_count")),
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
     rotation=DEFAULT_ROTATION,
     play=DEFAULT_PLAY,
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
-    options=(MODE, INDICATOR_TILE, WHITE_STAND_IN, DEAD_WALL.option, DEFAULT_BREAK.option),
+    options=(MODE, INDICATOR_TILE, WHITE_STAND_IN, WHITE_COUNT, DEAD_WALL.option, DEFAULT_BREAK.option),
     notes=(
-        "「其中一张白板可以用作代替该张翻开的牌」 is read as (a): 白板 tiles play the 百搭 kind's natural face.",
+        "「其中一张白板可以用作代替该张翻开的牌」 is read as (a) by default: 白板 tiles play the 百搭 kind's natural face; "
+        "house option baida_white_count=one reads (b): one 白板 may, the others are 白板.",
         "The 白板 rule is applied to 活动百搭 only, where the text states it (house option baida_white).",
     ),
 )

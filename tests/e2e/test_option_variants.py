@@ -26,6 +26,7 @@ VARIANTS = [
     ("lisi", {"reserve_reading": "R-A"}), ("shanghai", {"dead_wall": "7_stacks"}), ("dabao", {"que_yi_men": "on"}),
     ("dabao", {"reserve_kongs": "grows"}), ("hebei", {"fan_combine": "multiply"}),
     ("hainan", {"break_start": "at"}), ("baida", {"baida_mode": "daidi", "baida_white": "both"}),
+    ("baida", {"baida_white_count": "one"}),
 ]
 
 
