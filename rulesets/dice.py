@@ -50,7 +50,8 @@ def check_rolls(rolls: Sequence[Roll], needed: int, dice_per_roll: int) -> tuple
         raise DiceError(f"this break needs {needed} roll(s) of {dice_per_roll} dice, got {len(rolls)}")
     for roll in rolls[:needed]:
         if len(roll) != dice_per_roll:
-            raise DiceError(f"each roll needs {dice_per_roll} dice, got {len(roll)} in {list(roll)}")
+            raise DiceError(f"each roll needs {dice_per_roll} {'die' if dice_per_roll == 1 else 'dice'}, "
+                            f"got {len(roll)} in {list(roll)}")
         for die in roll:
             if not 1 <= die <= 6:
                 raise DiceError(f"a die shows 1-6, got {die}")
@@ -62,7 +63,8 @@ class SumPicksWallSkipSum:
     """One roll of two dice: the sum counted 逆时针 from the roller picks the wall; skip `sum + offset` stacks.
 
     上海 (RULES.md §4.2): 「一个骰子2、一个骰子5，那么总和为7，从摇骰子玩家的对家方向先挪走7墩牌后开始摸牌」;
-    螺山 (§31.2) the same count.  `offset=-1` reads "start at the sum-th stack" instead of "skip".
+    螺山 (§31.2) the same count.  `offset=-1` reads "start at the sum-th stack" instead of "skip";
+    `dice_per_roll=1` rolls one die (a region whose text does not say how many: house option `break_dice`).
     """
 
     offset: int = 0
@@ -72,10 +74,11 @@ class SumPicksWallSkipSum:
 
     def describe(self) -> str:
         start = "skip the sum in stacks" if self.offset == 0 else "start at the stack numbered by the sum"
-        return f"the dealer rolls two dice once; the sum counted 逆时针 from the dealer picks the wall; {start}"
+        dice = {1: "one die", 2: "two dice"}.get(self.dice_per_roll, f"{self.dice_per_roll} dice")
+        return f"the dealer rolls {dice} once; the sum counted 逆时针 from the dealer picks the wall; {start}"
 
     def break_for(self, dealer: int, sides: Sequence[int], rolls: Sequence[Roll]) -> BreakResult:
-        (roll,) = check_rolls(rolls, 1, 2)
+        (roll,) = check_rolls(rolls, 1, self.dice_per_roll)
         wall = count_seats(dealer, sum(roll), sides)
         return BreakResult(Break(wall, sum(roll) + self.offset), (roll,), (dealer,))
 

@@ -75,7 +75,7 @@ REGION = Region(
     hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((17, 17, 17, 17), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=Derived(_baida, text("§27", "活动百搭：开牌时将杠尾的一张牌翻开，该牌就是百搭。其中一张白板可以用作代替该张翻开的牌。 带弟百搭：若杠尾的张牌翻开是三万，则四万是百搭…故开九万则以一万为百搭，开北则以红中为白搭"),
                        ("baida_mode", "baida_tile", "baida_white", "baida_white_count")),
     reserve=DEAD_WALL.choice,
@@ -84,7 +84,7 @@ REGION = Region(
     play=DEFAULT_PLAY,
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
-    options=(MODE, INDICATOR_TILE, WHITE_STAND_IN, WHITE_COUNT, DEAD_WALL.option, DEFAULT_BREAK.option),
+    options=(MODE, INDICATOR_TILE, WHITE_STAND_IN, WHITE_COUNT, DEAD_WALL.option, *DEFAULT_BREAK.options),
     notes=(
         "「其中一张白板可以用作代替该张翻开的牌」 is read as (a) by default: 白板 tiles play the 百搭 kind's natural face; "
         "house option baida_white_count=one reads (b): one 白板 may, the others are 白板.",

@@ -37,7 +37,7 @@ REGION = Region(
     hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((18, 18, 18, 18), research("§1.1", "18 stacks a side for 144")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=NO_INDICATORS,
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
@@ -49,7 +49,7 @@ REGION = Region(
     flowers=flowers_from_tail(default("flowers exist (「各色花牌」); set aside and replaced from the tail as file 001 states (§7.4)")),
     phases=NO_PHASES,
     win=Derived(bazhi_win, text("§11", "和牌：不许吃牌，不许碰牌必须有八枝。"), ("claims",)),
-    options=(CLAIMS, DEAD_WALL.option, DEFAULT_BREAK.option),
+    options=(CLAIMS, DEAD_WALL.option, *DEFAULT_BREAK.options),
     notes=("八枝: eight or more tiles of one suit among the hand's tiles as they stand (a wild counts as what it stands for).",
            "With reading (a) (吃 and 碰 allowed at the table) the winning hand must hold no claimed meld; a 暗杠 is not a claim. "
            "With reading (b) nothing can be claimed anyway.",

@@ -27,27 +27,33 @@ DEFAULT_DEAL = Given(DealPattern(13), default(
 
 @dataclass(frozen=True)
 class BreakStart:
-    """The break procedure and its house option for a region whose text does not say whether the
-    sum's stacks are skipped or drawing starts at the sum-th stack."""
+    """The break procedure and its house options for a region whose text states neither how many
+    dice the break's roll uses nor whether the sum's stacks are skipped (RULES.md §35.1)."""
 
-    choice: Choice
-    option: HouseOption
+    procedure: Derived
+    options: tuple[HouseOption, HouseOption]
 
 
 def break_start(procedure: str) -> BreakStart:
     """One roll, the sum picking the wall; `procedure` says where the roll's procedure comes from.
-    Skip the sum by default, as 上海 states; start at the sum-th stack by house option
-    `break_start` (RULES.md §35.1: the controller must offer both where the text is silent)."""
-    option = HouseOption(
+    Two dice and the sum skipped by default, as 上海 states; one die, or drawing from the sum-th
+    stack, by house options `break_dice` and `break_start` (RULES.md §35.1: the controller must offer
+    both where the text is silent)."""
+    start = HouseOption(
         "break_start", "开牌 (break)",
         (("skip", "skip the sum in stacks, then draw"), ("at", "start drawing at the stack numbered by the sum")),
         "skip", open_question("§0.1, §35.1", "「skip N」 vs 「start at N」 is not stated here; skip, as 上海 states "
                                              "(「先挪走7墩牌后开始摸牌」 §4.2); 南京 and 长沙 start at a stack (§28, §12.2)"),
         value_labels=(("skip", "跳过点数墩"), ("at", "从点数墩起")))
-    return BreakStart(choice("break_start", {
-        "skip": Given(SumPicksWallSkipSum(0), default(f"{procedure}; the sum's stacks are skipped")),
-        "at": Given(SumPicksWallSkipSum(-1), default(f"{procedure}; drawing starts at the sum-th stack")),
-    }), option)
+    dice = HouseOption(
+        "break_dice", "开牌骰子 (dice for the break)",
+        (("2", "two dice: their sum picks the wall and counts the stacks"), ("1", "one die: its pips do")),
+        "2", open_question("§0.1, §35.1", "how many dice the break's roll uses is not stated here; two, as 上海's "
+                                          "worked roll (「一个骰子2、一个骰子5，那么总和为7」 §4.2) and the table's dice cup"),
+        value_labels=(("2", "两个骰子"), ("1", "一个骰子")))
+    return BreakStart(Derived(lambda o: SumPicksWallSkipSum(-1 if o["break_start"] == "at" else 0,
+                                                            dice_per_roll=int(o["break_dice"])),
+                              default(procedure), ("break_start", "break_dice")), (start, dice))
 
 
 DEFAULT_BREAK = break_start("not stated; the one-roll procedure the texts state for 上海 (RULES.md §4.2) and 螺山 (§31.2)")

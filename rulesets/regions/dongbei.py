@@ -23,7 +23,7 @@ REGION = Region(
     hand_size=Given(13, text("§3", "庄家从自己开始逆时针发牌，每人发13张牌")),
     stacks_per_side=walls_for(SET_136, (0, 1, 2, 3), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=NO_INDICATORS,
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
@@ -31,7 +31,7 @@ REGION = Region(
     play=DEFAULT_PLAY,
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
-    options=(DEAD_WALL.option, DEFAULT_BREAK.option),
+    options=(DEAD_WALL.option, *DEFAULT_BREAK.options),
     notes=(
         "「每位玩家依次从牌墙上摸一张牌，直到每人有14张牌」 (every player reaching 14) is impossible as written: "
         "the dealer takes 14 and the others 13, as in every other text.",

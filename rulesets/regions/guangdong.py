@@ -42,7 +42,7 @@ REGION = Region(
     hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((18, 18, 18, 18), research("§1.1", "18 stacks a side for 144")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=choice("ghost", {
         "none": Given((), research("§3.10", "无鬼")),
         "flip": Given((IndicatorRule(kind="laizi", timing=Timing.AFTER_DEAL, position=NextHeadTile(),
@@ -61,7 +61,7 @@ REGION = Region(
     win=Given(WinRules(Shapes(thirteen_orphans=True)),
               text("§6", "特殊牌除外比如十三幺，可突破爆和限制这些特殊牌型不再叠加其他番种")),
     scoring=Given(GuangdongScorer(), text("§6", "广东麻将的特色就在“番”番是2倍的意思; 广东麻将的另一特色爆和（封顶），意思即为多少番为顶不再叠加番数进行计算")),
-    options=(GHOST, BAOHE, DEAD_WALL.option, DEFAULT_BREAK.option),
+    options=(GHOST, BAOHE, DEAD_WALL.option, *DEFAULT_BREAK.options),
     notes=("A ghost is recorded with the indicator kind \"laizi\" (鬼牌 plays the same role as 赖子).",
            "Shapes: the standard hand and 十三幺 (named); no requirement is stated.",
            "The texts give no 番 per hand: Cantonese 番 by default (杂色 3, 碰碰胡 3, 清一色 7, 大三元 8, added; "

@@ -96,7 +96,7 @@ REGION = Region(
         "without": Given((17, 17, 17, 17), research("§1.1", "17 stacks a side for 136")),
     }),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=Derived(_horses, text("§7.3", "买马是玩家买哪家赢…庄家为1，逆时针算起，马的牌数是多少，进行计算，算到哪家那哪家就是你买到的人"),
                        ("horses",)),
     reserve=Derived(_reserve, research("§3.14", "a dead wall is not stated (§7.4): none by default, 7 stacks by option; "
@@ -119,7 +119,7 @@ REGION = Region(
                    text("§7.3, §7.7", "有时候有些玩家还有买马这个玩法; 杠上开花包杠"), ("horses",)),
     win=Given(WinRules(Shapes(thirteen_orphans=True)), text("§7.6", "胡法分（由小到大）：鸡胡、杂色、清一色、大哥、十三幺")),
     scoring=Given(JihuScorer(), text("§7.7", "第一个数是指花多少，第二个数是共杠或者暗杠是多少，第三个数是指最小的鸡胡是多少。其他胡法就是按倍数计算")),
-    options=(FLOWER_SET, HORSES, CHI, MULTI_WIN, STAKES, BAOHE, DEAD_WALL_OPTION, YIPAO_DEALER, FIRST_DEALER, DEFAULT_BREAK.option),
+    options=(FLOWER_SET, HORSES, CHI, MULTI_WIN, STAKES, BAOHE, DEAD_WALL_OPTION, YIPAO_DEALER, FIRST_DEALER, *DEFAULT_BREAK.options),
     notes=(
         "First dealer: 「第一盘庄家由系统随机分配风位，东风位玩家为庄家」 (§7.5): the table rolls for it: its dice are the table's random choice, and everyone sees them; the dealer's seat is 东 "
         "(house option first_dealer).",

@@ -37,7 +37,7 @@ REGION = Region(
     hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=three_player_walls(SET_84, default("84 tiles make 14 stacks on each of the three playing sides; the empty side has none")),
     dealing=DEFAULT_DEAL,
-    dice=THREE_SIDES_BREAK.choice,
+    dice=THREE_SIDES_BREAK.procedure,
     indicators=NO_INDICATORS,
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
@@ -48,7 +48,7 @@ REGION = Region(
     win=Given(WinRules(Shapes(seven_pairs=True), (PIHE,)),
               text("§21", "屁和只能自摸或者抢杠。碰碰和、七对、清一色、大小三元、卡五星等都可和牌")),
     scoring=Given(GuangshuiScorer(), text("§21", "且有相应的番数，最高16番到顶，但有杠另算")),
-    options=(EMPTY_SIDE_OPTION, REMOVED_SUIT, DEAD_WALL.option, THREE_SIDES_BREAK.option),
+    options=(EMPTY_SIDE_OPTION, REMOVED_SUIT, DEAD_WALL.option, *THREE_SIDES_BREAK.options),
     notes=("屁和 = a hand with none of the named 番 hands (碰碰和, 七对, 清一色, 大/小三元, 卡五星); it wins only by "
            "self-draw or by robbing a kong. 「等」 may hide more 番 hands; none is added.",
            "The 番 values are not stated: 碰碰和 ×2, 卡五星 ×2, 七对 ×4, 清一色 ×4, 小三元 ×4, 大三元 ×8 are our defaults "

@@ -22,7 +22,7 @@ REGION = Region(
     hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((14, 14, 14, 14), analyst("§30", "112 = 56 stacks = 14 per side if built in four equal walls")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=NO_INDICATORS,
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
@@ -33,7 +33,7 @@ REGION = Region(
     win=Given(WinRules(Shapes(seven_pairs=True)),
               text("§30", "记牌形式主要包括：七对、碰碰和（牌型为nAAA+BB其中n大于等于0小于等于4）、一条龙（由同种花色组成的1-9的和牌形式）、平牌（普通的和牌形式）")),
     scoring=Given(GuannanScorer(), text("§30", "记牌形式主要包括：七对、碰碰和（牌型为nAAA+BB其中n大于等于0小于等于4）、一条龙（由同种花色组成的1-9的和牌形式）、平牌（普通的和牌形式）")),
-    options=(DEAD_WALL.option, DEFAULT_BREAK.option),
+    options=(DEAD_WALL.option, *DEFAULT_BREAK.options),
     unpriced=(
         '七对, 碰碰和, 一条龙, 平牌 — named as the 记牌形式, no value for any: the win names its form and is 1 point',
     ),

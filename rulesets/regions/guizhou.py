@@ -120,7 +120,7 @@ REGION = Region(
     hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((14, 13, 14, 13), research("§1.1", "for 108 it is 13.5 stacks per side: 14+13+14+13")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=Derived(_chickens, text("§13.2", "即和牌后翻开下一张未摸得牌，如翻开的是2万，即3万是鸡牌; "
                                                 "打明鸡 起牌后三墩翻起～如翻2条，3条就是鸡; 英雄鸡 一条每次都是鸡"),
                        ("ji_wrap", "ji_trigger", "ji_when_out", "ming_ji", "ming_ji_kong")),
@@ -135,7 +135,7 @@ REGION = Region(
                  text("§13.2", "和牌后翻开下一张未摸得牌; 如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱; 有3条就有钱")),
     win=Given(WinRules(SICHUAN_SHAPES, (QUE_YI_MEN,)), text("§13.1", "贵州麻将类似于四川麻将，在四川麻将的基础上添加抓鸡模式")),
     scoring=Given(GuizhouScorer(), text("§13.2", "如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱; 有3条就有钱")),
-    options=(JI_WRAP, JI_TRIGGER, JI_WHEN_OUT, MING_JI, MING_JI_KONG, JI_COLLECT, JI_COUNT, DEAD_WALL.option, YIPAO_DEALER, DEFAULT_BREAK.option),
+    options=(JI_WRAP, JI_TRIGGER, JI_WHEN_OUT, MING_JI, MING_JI_KONG, JI_COLLECT, JI_COUNT, DEAD_WALL.option, YIPAO_DEALER, *DEFAULT_BREAK.options),
     unpriced=(
         "鸡 — 「如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱」, 「有3条就有钱」: neither the amount nor who pays is stated: each collecting seat gets 1 a 鸡 tile from each other side (RESEARCH.md §3.9), 金鸡 ×2; the winner's with the win, every other seat's in the settlement round",
     ),

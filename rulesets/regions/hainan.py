@@ -50,7 +50,7 @@ REGION = Region(
     hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((18, 18, 18, 18), research("§1.1", "18 stacks a side for 144")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=NO_INDICATORS,
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
@@ -61,7 +61,7 @@ REGION = Region(
     phases=NO_PHASES,
     win=Derived(hainan_win, text("§23.1", "在海南麻将中番是指和牌的前提，而不是倍数"), ("mingda",)),
     scoring=Given(HainanScorer(), text("§23.2", "2、推倒胡，放炮即1全部人1番; 4、报听明摸放炮不能和牌，必须自摸，明摸1人4番，庄上8番; 5、明打1人8番，庄上16番")),
-    options=(DEAD_WALL.option, MINGDA, TUIDAO_PAYMENT, DEFAULT_BREAK.option),
+    options=(DEAD_WALL.option, MINGDA, TUIDAO_PAYMENT, *DEFAULT_BREAK.options),
     notes=(
         "Where flower replacements come from is not stated: the tail, as file 001 states (§7.4).",
         "The prevailing wind (「令」) and how it changes are not stated.",

@@ -39,7 +39,7 @@ REGION = Region(
     hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=walls_for(SET_136, (0, 1, 2, 3), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=choice("caishen", {
         "white": Given((IndicatorRule(kind="caishen", timing=Timing.FIXED, position=NoPosition(),
                                       derivation=Derivation("fixed", fixed=Tile.WHITE), effect=Effect.WILD),),
@@ -56,7 +56,7 @@ REGION = Region(
     phases=NO_PHASES,
     win=Given(WinRules(Shapes(seven_pairs=True), (ZIMO,)), research("§3.4", "self-draw only; 七对 and 豪华七对 are hands")),
     scoring=Given(HangzhouScorer(), research("§3.4", "爆头, 财飘, 杠开, 无财神, 七对, 豪华七对; 4 番封顶; 老庄 ×2/×4/×8; 三吃承包")),
-    options=(CAISHEN, DEFAULT_BREAK.option),
+    options=(CAISHEN, *DEFAULT_BREAK.options),
     notes=("爆头, 财飘, 杠开 are named only (§9); the rules of play and the list of 番 are RESEARCH.md §3.4's.",
            "The 番 each item is worth is our default (not in RESEARCH.md): 爆头 1, each 财飘 +1 (with 爆头), 杠开 1, 无财神 1, "
            "七对 1, 豪华七对 2; each 番 doubles and 4番 is the cap (×16); 老庄 ×2/×4/×8 is applied outside the cap.",

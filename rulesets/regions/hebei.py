@@ -79,7 +79,7 @@ REGION = Region(
     hand_size=Given(13, text("§17", "此规则对应的是两摞牌，十四张起胡 — 14 to win, 13 in hand")),
     stacks_per_side=walls_for(SET_136, (0, 1, 2, 3), research("§3.6", "17 叠 per side")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=Derived(_hun, text("§17", "有混儿（中下滚，7张）相当于限制性听用或财神"), ("hun_reading",)),
     reserve=choice("dead_wall", {
         "6_plus_kongs": Given(StacksPlusKongs(6), research("§3.6", "留 6 + 杠数 墩")),
@@ -94,7 +94,7 @@ REGION = Region(
     scoring=Derived(lambda o: HebeiScorer(o["fan_combine"]),
                     text("§17", "有“混儿吊”⑵，”没混儿“⑵，“捉伍儿”⑶，“龙“⑷，”杠开“⑵，”本混儿龙\"(×2）几个番种并由这些叠加而来。"),
                     ("fan_combine",)),
-    options=(HUN_READING, DEAD_WALL, BASE_POINTS, ZHUOWU, FAN_COMBINE, DEFAULT_BREAK.option),
+    options=(HUN_READING, DEAD_WALL, BASE_POINTS, ZHUOWU, FAN_COMBINE, *DEFAULT_BREAK.options),
     notes=(
         "Where the 混儿 indicator lies is not stated: counted by two dice in stacks from the tail, as the "
         "天津/河北 practice of RESEARCH.md §3.6 takes it from the tail by dice.",

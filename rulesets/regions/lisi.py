@@ -27,7 +27,7 @@ REGION = Region(
     hand_size=Given(13, text("§24", "这四张牌中的任意3张可以和后面九张牌凑在一起 — 4 standing + 9 = 13")),
     stacks_per_side=Given((17, 17, 17, 17), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
     dealing=Given(DEFAULT_DEAL.value, text("§24", "第一手抓的四张牌放在前面立着 — the deal must be in grabs of four")),
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=NO_INDICATORS,
     reserve=Derived(lambda o: KongReserve(o["reserve_reading"]),
                     text("§24", "游戏过程中，牌桌上的牌墙需保留最后7墩，如果有人杠，1杠留7墩，2杠留8墩......依次类推，杠完后留的单数海底牌不算一墩"),
@@ -41,7 +41,7 @@ REGION = Region(
                                          "and the 听 discard must be one of them; no change and no kong after 听"),),
                  text("§24", "第一手抓的四张牌放在前面立着，这四张牌只有听牌时，才可以打出一张，而且听牌时必须打出这四张中的一张才能听")),
     win=Given(WinRules(requirements=(BAOTING,)), text("§24", "6、必须报听才可以和牌。")),
-    options=(RESERVE_READING, DEFAULT_BREAK.option),
+    options=(RESERVE_READING, *DEFAULT_BREAK.options),
     notes=("立四麻将一旦听牌后，就不允许再换牌了，也不允许再杠了 (§24).",
            "A win needs 报听 (context.ready_declared); the other rules (no 吃, the standing four, no change or kong after 听) "
            "are rules of play, not of the winning hand.",

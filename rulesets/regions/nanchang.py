@@ -50,7 +50,7 @@ REGION = Region(
     hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((17, 17, 17, 17), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=choice("jing_position", {
         "next_head": Given(_jing(NextHeadTile()), research("§3.7", "正精 = the flipped tile's kind, 副精 = the next kind")),
         "tail_top": Given(_jing(TailTop()), research("§3.7", "正精 = the flipped tile's kind, 副精 = the next kind")),
@@ -68,7 +68,7 @@ REGION = Region(
     win=Given(WinRules(Shapes(honour_chows=True, shisanlan=True)),
               text("§10", "三张不重复的同类的字牌可以组成一副顺子再加上比全不靠更容易和的“十三烂”的新牌型的引入")),
     scoring=Given(NanchangScorer(), research("§3.7", "Typical scoring is 正精 2, 副精 1 per copy [P]; the text gives no values")),
-    options=(JING_POSITION, JING_SETTLEMENT, DEFAULT_BREAK.option),
+    options=(JING_POSITION, JING_SETTLEMENT, *DEFAULT_BREAK.options),
     notes=(
         "「使用了较多的混牌――“正精”和“副精”」: the text gives no derivation; RESEARCH.md §3.7's is used.",
         "Shapes: the standard hand with honour chows (three different winds, or 中发白: 「同类」 read as winds with winds, "

@@ -36,7 +36,7 @@ REGION = Region(
     hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=walls_for(SET_136, (0, 1, 2, 3), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=NO_INDICATORS,
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
@@ -45,7 +45,7 @@ REGION = Region(
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
     win=Given(WinRules(requirements=(PUNG, OPEN, YAOJIU)), text("§16", RULE_TEXT)),
-    options=(DEAD_WALL.option, DEFAULT_BREAK.option),
+    options=(DEAD_WALL.option, *DEFAULT_BREAK.options),
     notes=("「幺九」 is read as a suited 1 or 9 (reading it with honours would make 「或箭刻」 redundant); a dragon pung "
            "may be concealed or declared.",
            "开门 is a 吃 of 上家's discard, a 碰 or a 明杠 (a 暗杠 does not open); a 暗刻 satisfies rule one.",

@@ -48,7 +48,7 @@ REGION = Region(
         "hold17": Given(DealPattern(16), default("4 rounds of 4, then the dealer's 17th tile")),
         "stacks17": Given(DealPattern(13), default("4-4-4 then 跳牌")),
     }),
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=NO_INDICATORS,
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
@@ -60,7 +60,7 @@ REGION = Region(
                                              "with 连庄四把 请重新排定座位 at the dice"),),
                  text("§18", "庄家连庄四把之后，四位玩家重新排定位置")),
     scoring=Given(SeventeenTileScorer(), text("§18", "如果庄家连庄则还是此位玩家当庄，底数增加")),
-    options=(HAND_READING, LIANZHUANG_RAISE, DEAD_WALL.option, DEFAULT_BREAK.option),
+    options=(HAND_READING, LIANZHUANG_RAISE, DEAD_WALL.option, *DEFAULT_BREAK.options),
     unpriced=(
         '连庄 — 「底数增加」 names the raise, not its amount: house option lianzhuang_raise (+1 a 连庄)',
     ),

@@ -106,7 +106,7 @@ REGION = Region(
     hand_size=Given(13, default("not stated; 13 in hand, the dealer 14, as every 136-tile text")),
     stacks_per_side=walls_for(SET_136, (0, 1, 2, 3), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=NO_INDICATORS,
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
@@ -121,7 +121,7 @@ REGION = Region(
     win=Derived(shenyang_win, text("§32.2", "在门清状态下不允许和牌，必须通过碰或杠（明杠）“开门”。; 不允许缺门，不允许缺“幺九”，可以缺字"),
                 ("shoubayi", "liang_unshown")),
     scoring=Given(ShenyangScorer(), text("§32.4", "沈阳麻将的底分为1，最终和牌的人按番数算分，有N番，分数就是2的N次方，是否设置封顶值由对局的玩家们决定。")),
-    options=(LIANG_WINDOW, READY_CHANGE, DEAD_WALL.option, CAP, PAYER, BIMENPAO, SHOUBAYI, LIANG_READING, DEFAULT_BREAK.option),
+    options=(LIANG_WINDOW, READY_CHANGE, DEAD_WALL.option, CAP, PAYER, BIMENPAO, SHOUBAYI, LIANG_READING, *DEFAULT_BREAK.options),
     unpriced=(
         '闭门炮 — 「计算“闷三家”时加算“闭门炮”」 gives no value: house option bimenpao (1番)',
     ),

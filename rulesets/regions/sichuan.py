@@ -97,7 +97,7 @@ REGION = Region(
     hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((14, 13, 14, 13), research("§1.1", "for 108 it is 13.5 stacks per side: 14+13+14+13")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=NO_INDICATORS,
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
@@ -110,7 +110,7 @@ REGION = Region(
                  text("§14", "玩法是必须缺一门一家和牌后，若桌子上还有规定数量的牌其它玩家就必须继续游戏直到结束")),
     win=Derived(sichuan_win, text("§14", "必须缺门可和（部分地区除外，如南充）"), ("que_men",)),
     scoring=Given(SichuanScorer(), text("§14", "缺门可胡；点炮时点炮的一个人负责；和牌时有杠加番一杠为一番")),
-    options=(QUE_MEN, GEN, DEAD_WALL.option, FIRST_WIN_DEALER, YIPAO_DEALER, DEFAULT_BREAK.option),
+    options=(QUE_MEN, GEN, DEAD_WALL.option, FIRST_WIN_DEALER, YIPAO_DEALER, *DEFAULT_BREAK.options),
     unpriced=(
         '刮风下雨, 查叫 — named, without values: kongs are paid only through the 番, nothing is paid at a draw',
     ),

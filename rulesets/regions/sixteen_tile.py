@@ -36,7 +36,7 @@ REGION = Region(
     hand_size=Given(16, text("§8", "十六张牌：开牌时每家取十六张牌")),
     stacks_per_side=Given((18, 18, 18, 18), research("§1.1", "18 stacks a side for 144")),
     dealing=Given(DealPattern(16), default("4 rounds of 4, then the dealer's 17th tile")),
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=NO_INDICATORS,
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
@@ -47,7 +47,7 @@ REGION = Region(
     phases=Given((phase("la_zhuang", "拉庄: each 闲家 owing the dealer's win is asked; a third of his debt stays "
                                      "as the next hand's stake"),), text("§8", LA_ZHUANG_TEXT)),
     scoring=Given(SixteenTileScorer(), text("§8", "连庄即是连续做一次庄。每连庄一次便加上一番闲家可以向庄家提出“拉庄”，即是暂不清还输给庄家的总数留三分一作下一盘的博注")),
-    options=(DEAD_WALL.option, YIPAO_DEALER, LA_ZHUANG, DEFAULT_BREAK.option),
+    options=(DEAD_WALL.option, YIPAO_DEALER, LA_ZHUANG, *DEFAULT_BREAK.options),
     unpriced=(
         'a hand — no value is stated for any hand: a win is 1 point (each 连庄 adds a 番, as stated)',
     ),

@@ -51,7 +51,7 @@ REGION = Region(
     hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((17, 17, 17, 17), research("§1.1", "17 stacks a side for 136")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=Given((IndicatorRule(
         kind="laizi", timing=Timing.AFTER_DEAL, position=NextHeadTile(),
         derivation=Derivation("successor", WUHAN_LAIZI), effect=Effect.WILD, public=True, stays_in_play=True,
@@ -70,7 +70,7 @@ REGION = Region(
     win=Given(WinRules(requirements=(KAIKOU, HONGZHONG, PIHU_LAIZI, PIHU_258)),
               text("§20", "武汉的红中赖子杠讲究开口（即碰，吃，杠），不开口不能胡，两个癞子胡屁胡不能胡，红中留在手上不能胡")),
     scoring=Given(WuhanScorer(), text("§20", "碰碰胡、将一色、清一色、风一色、全求人、杠开、海底捞、抢杠都算大胡。其他就都是屁胡")),
-    options=(DEAD_WALL, DAHU_VALUE, PAYER, DEFAULT_BREAK.option),
+    options=(DEAD_WALL, DAHU_VALUE, PAYER, *DEFAULT_BREAK.options),
     notes=(
         "The text does not say how the 赖子 is found (§20): the 赖子皮 is the tile after the deal, shown face up, and stays in the wall (RESEARCH.md §3.8).",
         "A 皮 of 白板 makes 东风 the 赖子 (the wind cycle continues through 白): not stated anywhere.",

@@ -22,7 +22,7 @@ REGION = Region(
     hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=three_player_walls(SET_84, default("84 tiles make 14 stacks on each of the three playing sides; the empty side has none")),
     dealing=DEFAULT_DEAL,
-    dice=THREE_SIDES_BREAK.choice,
+    dice=THREE_SIDES_BREAK.procedure,
     indicators=NO_INDICATORS,
     reserve=DEAD_WALL.choice,
     replacement=TAIL_REPLACEMENT,
@@ -33,7 +33,7 @@ REGION = Region(
     win=Given(WinRules(Shapes(seven_pairs=True)), default(
         "the text states no requirement; 卡五星 is the 湖北 three-player game whose neighbour text 广水 §21 names 七对 "
         "among its hands, so seven pairs wins as well as the standard hand")),
-    options=(EMPTY_SIDE_OPTION, DEAD_WALL.option, THREE_SIDES_BREAK.option),
+    options=(EMPTY_SIDE_OPTION, DEAD_WALL.option, *THREE_SIDES_BREAK.options),
     notes=("No values in the text: a win is 1 point (FlatScorer). No win requirement is stated; seven pairs is allowed "
            "as in 广水 (§21).",
            "卡五星 (winning on a closed 5 between 4 and 6) is named only; 亮倒, 买马 and 数坎 (RESEARCH.md §3.13) have no "

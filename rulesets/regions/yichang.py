@@ -36,7 +36,7 @@ REGION = Region(
     hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((14, 13, 14, 13), research("§1.1", "for 108 it is 13.5 stacks per side: 14+13+14+13")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=NO_INDICATORS,
     reserve=Given(NoReserve(), text("§15", "一直打到桌面无牌（即和完不结束，一直继续摸牌继续和牌知道最后一张牌…）")),
     replacement=TAIL_REPLACEMENT,
@@ -52,7 +52,7 @@ REGION = Region(
     win=Given(WinRules(SICHUAN_SHAPES, (QUE_MEN,)),
               text("§15", "采用四川地区流行的麻将血战到底的打法; 必须缺门可和")),
     scoring=Given(FlatScorer(), default("the text gives no values (RULES.md §35: none): a win is 1 point, every win of the 血流成河 is paid")),
-    options=(EXCHANGE, FIRST_WIN_DEALER, YIPAO_DEALER, DEFAULT_BREAK.option),
+    options=(EXCHANGE, FIRST_WIN_DEALER, YIPAO_DEALER, *DEFAULT_BREAK.options),
     unpriced=(
         '查花猪 — 「打完查花猪（三方牌）」 names the check, not the penalty: a 花猪 is named on its seat display and in the recorder, and pays nothing',
     ),

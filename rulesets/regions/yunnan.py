@@ -127,7 +127,7 @@ REGION = Region(
     hand_size=Given(13, text("§29.1", "每人手里抓13张牌")),
     stacks_per_side=Given((17, 17, 17, 17), default("136 tiles make 17 stacks a side (RESEARCH.md §1.1)")),
     dealing=DEFAULT_DEAL,
-    dice=DEFAULT_BREAK.choice,
+    dice=DEFAULT_BREAK.procedure,
     indicators=Derived(_tail_tiles, text("§29.3", "游戏开始前预先把尾牌上面两张翻开…必须杠上开花才可以拿翻开的尾牌，不能杠上开花的从最后面未翻开的取牌"),
                        ("weipai_reading", "weipai_wall_end")),
     reserve=Derived(_reserve, open_question("§29.3–29.4", "a dead wall is not stated (§29.4): none by default, "
@@ -153,7 +153,7 @@ REGION = Region(
     win=Derived(yunnan_win, text("§29.6", "满足相关规定的牌型条件时和牌，平和必须自摸不能点炮"), ("pinghu_reading",)),
     scoring=Given(YunnanScorer(), text("§29.6–29.7", "打出一张牌的闲家给玩家2分; 点炮时点炮者只负责和牌者牌型的分; 流局查大叫，杠钱不算")),
     options=(TAIL_READING, WALL_END, MULTI_WIN_DEALER, PINGHU_READING, ANGANG, ZHUANWAN, DEAD_WALL.option, YIPAO_DEALER,
-             FIRST_DEALER, DEFAULT_BREAK.option),
+             FIRST_DEALER, *DEFAULT_BREAK.options),
     unpriced=(
         "暗杠, 转弯杠 — named beside 明杠's 「给玩家2分」 without a value: house options angang (2 from each other side) and zhuanwan (1)",
         '查大叫 — 「流局查大叫」 names the check, not the amount: each seat not ready (or not shown) pays each ready seat 1',

@@ -25,7 +25,7 @@ VARIANTS = [
     ("guangdong_jihu", {"flowers": "without", "horses": "8"}), ("wuhan", {"dead_wall": "4_tiles"}),
     ("lisi", {"reserve_reading": "R-A"}), ("shanghai", {"dead_wall": "7_stacks"}), ("dabao", {"que_yi_men": "on"}),
     ("dabao", {"reserve_kongs": "grows"}), ("hebei", {"fan_combine": "multiply"}),
-    ("hainan", {"break_start": "at"}), ("baida", {"baida_mode": "daidi", "baida_white": "both"}),
+    ("hainan", {"break_start": "at"}), ("sichuan", {"break_dice": "1"}), ("baida", {"baida_mode": "daidi", "baida_white": "both"}),
     ("baida", {"baida_white_count": "one"}),
 ]
 

@@ -1,5 +1,6 @@
 """RULES.md §35.1: where a text does not say whether the dice's sum is skipped or names the stack drawing
-starts at, the controller offers both (house option `break_start`, skip by default, as 上海 states)."""
+starts at, or how many dice the break's roll uses, the controller offers both (house options
+`break_start`, skip by default, and `break_dice`, two by default, as 上海 states)."""
 
 import pytest
 
@@ -27,3 +28,14 @@ def test_start_at_the_sum_breaks_one_stack_before_skipping_it(region_id):
     skipped, started = skip.dice.break_for(0, skip.players, rolls).brk, at.dice.break_for(0, skip.players, rolls).brk
     assert started == Break(skipped.wall, skipped.skip - 1)
     assert region.resolve().dice == skip.dice           # skip is the default
+
+
+@pytest.mark.parametrize("region_id", [r for r in SILENT if r not in ("changchun", "jilin", "luoshan")])
+def test_one_die_breaks_where_its_pips_say(region_id):
+    """One die showing 5: counted 逆时针 from the dealer (5 → the dealer's own wall, 4 seats on); skip 5 stacks."""
+    ruleset = get_region(region_id).resolve({"break_dice": "1"})
+    assert ruleset.dice.dice_per_roll == 1
+    result = ruleset.dice.break_for(0, ruleset.players, [(5,)])
+    assert result.brk.skip == 5 and result.brk.wall == sorted(ruleset.players)[(5 - 1) % len(ruleset.players)]
+    with pytest.raises(ValueError, match="each roll needs 1 die, got 2"):
+        ruleset.dice.break_for(0, ruleset.players, [(2, 5)])
