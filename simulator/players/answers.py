@@ -166,6 +166,11 @@ class Answers:
             crew.table.lay(seat, list(player.hand))
             crew.press(seat, Key.CONFIRM)
             return True
+        if line == LAY_SPECIAL and seat not in self._special and seat in self._laid:
+            # laid and confirmed, and asked again before it was judged: the 确认 was lost (a board
+            # rebooted as it was pressed; 已重启 says so): the same kong is confirmed again
+            laid = self._laid[seat]
+            self._special[seat] = (laid.kind, laid.tiles)
         if line == LAY_SPECIAL and seat in self._special:
             self._show_special(seat)
             return True

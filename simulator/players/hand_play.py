@@ -13,7 +13,7 @@ import contextlib
 from dataclasses import dataclass
 
 from drivers.motor_protocol import Key
-from drivers.table_ui import ADDED_KONG, Phase, parse_choice, relative_name
+from drivers.table_ui import ADDED_KONG, Phase, relative_name
 from rulesets.hand import MeldKind
 from rulesets.tiles import Tile
 
@@ -405,7 +405,7 @@ class HandPlay:
         answers = self.crew.answers
 
         def free(s: Screen) -> bool:      # and no question on his line that a 确认 would answer
-            return s.phase is not Phase.LAST_TILE or parse_choice(s.prompt(seat)) is None
+            return s.phase is not Phase.LAST_TILE or s.question(seat) is None
         screen = await self.crew.until(lambda s: s.phase is Phase.LAST_TILE and not answers.owes(seat, s)
                                        or s.phase in OVER)
         if not self.won:
@@ -425,7 +425,7 @@ class HandPlay:
             self.crew.log(seat, "confirm", "荒庄")
             restarts = self.crew.restarts        # a restart may lose the 确认: then it is pressed again
             screen = await self.crew.until(lambda s: s.phase is not Phase.LAST_TILE or self.crew.restarts > restarts
-                                           or parse_choice(s.prompt(seat)) is not None)
+                                           or s.question(seat) is not None)
             # a question on his line (asked again after a restart: its answer was lost) took that 确认:
             # once it is answered (`answers`) and 最后一张 still shows, he presses 确认 again
-            screen = await self.crew.until(lambda s: s.phase is not Phase.LAST_TILE or parse_choice(s.prompt(seat)) is None)
+            screen = await self.crew.until(lambda s: s.phase is not Phase.LAST_TILE or s.question(seat) is None)

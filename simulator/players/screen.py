@@ -106,6 +106,12 @@ class Screen:
     def wilds(self) -> tuple[Tile, ...]:
         return tiles_in(self.wild_text)
 
+    def question(self, seat: int) -> tuple[str, str] | None:
+        """The question on this seat's line 1 that awaits its answer ("第1杠来自:下家"), or None: the
+        private 宝 ("宝:五万 骰子=换宝") looks like one and is none."""
+        choice = parse_choice(self.prompt(seat))
+        return None if choice is None or choice[0] == BAO else choice
+
     def bao(self, seat: int) -> Tile | None:
         """The private 宝 on this seat's line 1 ("宝:五万 骰子=换宝"), if shown."""
         choice = parse_choice(self.prompt(seat))

@@ -16,7 +16,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from drivers.motor_protocol import Key
-from drivers.table_ui import Phase, parse_choice
+from drivers.table_ui import Phase
 from rulesets.definition import Ruleset
 from rulesets.tiles import Tile
 
@@ -108,7 +108,7 @@ class SimulatedPlayers:
         A seat with no question on its line presses 确认 again, as a person reading the note does."""
         crew = self.crew
         await self.table.clock.sleep(crew.style.think)
-        seat = next((s for s in crew.sides if parse_choice(screen.prompt(s)) is None), None)
+        seat = next((s for s in crew.sides if screen.question(s) is None), None)
         if seat is not None:
             crew.press(seat, Key.CONFIRM)
             crew.log(seat, "confirm", "荒庄 again")

@@ -410,3 +410,28 @@ def test_a_build_begun_while_a_rebooted_rfid_board_opens_its_new_session_waits_f
     assert held, "the rebooted board was never asked for a new session"
     assert result.hands == 2 and audit_events(log) == []
     assert any(e["event"] == "link_back" and e["board"] == "rfid" and e["rebooted"] for e in log)
+
+
+
+def test_a_special_kong_confirmed_as_the_motor_board_rebooted_is_confirmed_again(monkeypatch):
+    """长春 亮特殊杠: a seat lays its special kong and presses 确认, and the motor board reboots before
+    reporting it.  The controller still waits for that 确认 (摆特殊杠后确认 on his line again, 已重启 on the
+    public one); the player had let go of the kong he chose once he laid it, and waited: a stall
+    (campaign 48537, 长春 with dadan=laid).  He confirms the kong lying in his zone again."""
+    from drivers.table_ui import LAY_SPECIAL, Key
+
+    lost: list[int] = []
+    real_press = SimulatedTable.press
+
+    def press(table, panel, key, long=False):
+        if key == Key.CONFIRM and not lost and table.world.seat_displays[panel][1] == LAY_SPECIAL:
+            lost.append(panel)
+            table.reset_board("motor")                  # the press never leaves the board
+            return
+        real_press(table, panel, key, long)
+
+    monkeypatch.setattr(SimulatedTable, "press", press)
+    result, log = run(play_with("changchun", 1, 2, lambda table, event: None), timeout=180)
+    assert lost and any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
+    assert any(e["event"] == "special_kong" and e["seat"] == lost[0] and e["accepted"] for e in log)
+    assert result.hands == 2 and audit_events(log) == []

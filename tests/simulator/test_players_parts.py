@@ -553,3 +553,14 @@ def test_players_take_a_bao_win_only_as_the_texts_allow():
     assert not legal(None, False)                       # no 听, no 宝
     held = list(parse_tiles("111m13m456p789s4z99s"))    # the 宝 held, 9s drawn
     assert not legal(None, True, held)
+
+
+def test_the_private_bao_on_a_seats_line_is_no_question():
+    """「宝:七万 骰子=换宝」 has a question's shape (`question:current`); a player who took it for one waited
+    for it to go at 最后一张 after his 确认 was lost with a board's reboot (option campaign 48480, 吉林)."""
+    from simulator.players.screen import Screen
+    lines = (("闲 +0 听", "宝:七万 骰子=换宝"), ("闲 +0", "第1杠来自:下家"), ("庄 +0", ""), ("闲 +0", "亮手牌后确认"))
+    screen = Screen(0, "最后一张", "", "", "", lines, False)
+    assert screen.question(0) is None and screen.bao(0) is not None
+    assert screen.question(1) == ("第1杠来自", "下家")
+    assert screen.question(2) is None and screen.question(3) is None
