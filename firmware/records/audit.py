@@ -287,7 +287,7 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
     """The takes against the draw order and the wall's count; and the live tiles left at the end."""
     problems: list[str] = []
     taken: set[Slot] = set()
-    recorded: dict[Slot, tuple[str, str] | None] = {}     # the takes in order, with their end and reason as recorded
+    recorded: dict[Slot, tuple[str, str]] = {}     # the takes in order, with their end and reason as recorded
     head_order = [ring.head_slot(p) for p in range(ring.tile_count)]
     tail_order = [ring.tail_slot(t) for t in range(ring.tile_count)]
     shown: set[Slot] = set()
@@ -315,7 +315,8 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
                 problems += problem
                 taken.intersection_update(recorded)
                 head, tail, kongs = _journaled_takes(event["taken"], taken, head, tail, kongs)
-                recorded.update((slot, None) for slot in taken if slot not in recorded)
+                recorded.update((Slot(int(ring), Layer(layer)), (end, reason)) for ring, layer, end, reason in event["taken"]
+                                if Slot(int(ring), Layer(layer)) not in recorded)
                 last_drawn = _last_journaled_draw(event["taken"]) or last_drawn
             except (TypeError, ValueError, IndexError) as error:
                 problems.append(f"resumed: its journaled takes do not read ({error})")
@@ -425,7 +426,7 @@ def _wall_end_claim(event: dict, slot: Slot, shown_at_end: bool) -> list[str]:
             f"the wall {'had none' if shown_at_end else 'had one or it is no shown tile'}"]
 
 
-def _put_back_unrecorded(journaled: list, recorded: dict[Slot, tuple[str, str] | None], head: int, tail: int,
+def _put_back_unrecorded(journaled: list, recorded: dict[Slot, tuple[str, str]], head: int, tail: int,
                          kongs: int) -> tuple[int, int, int, list[str]]:
     """Takes the lines show that the journal at a restart no longer holds: tiles put back, whose
     takes were undone and journaled, their `put_back` lines cut by the kill that followed (a line
@@ -438,7 +439,7 @@ def _put_back_unrecorded(journaled: list, recorded: dict[Slot, tuple[str, str] |
                 f"last {UNDO_KEPT} (only those are undone by a tile put back)"
                 for slot in undone if order.index(slot) < len(order) - UNDO_KEPT]
     for slot in undone:
-        end, reason = recorded.pop(slot) or ("head", "draw")
+        end, reason = recorded.pop(slot)
         head, tail = (head - 1, tail) if end == "head" else (head, tail - 1)
         kongs -= reason == "kong"
     return head, tail, kongs, problems
