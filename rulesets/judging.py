@@ -41,23 +41,23 @@ def stand_ins_for(ruleset: Any, wilds: tuple[Tile, ...]) -> dict[Tile, Tile]:
     Only with exactly one wild kind, and never when the stand-in is itself wild; none where only one
     tile of it may stand in (`one_stand_in`: those are judged both ways, rulesets/one_stand_in.py).
     """
-    if len(wilds) != 1:
-        return {}
-    for rule in ruleset.indicators:
-        if rule.stand_in is not None and rule.stand_in not in wilds:
-            return {} if rule.stand_in_limit == 1 else {rule.stand_in: wilds[0]}
-    return {}
+    rule = _stand_in_rule(ruleset, wilds)
+    return {} if rule is None or rule.stand_in_limit == 1 else {rule.stand_in: wilds[0]}
 
 
 def one_stand_in(ruleset: Any, wilds: tuple[Tile, ...]) -> tuple[Tile, Tile] | None:
     """(stand-in, face) where one tile of the stand-in kind may play the wild's face and the others
     are themselves (百搭 reading (b): 「其中一张白板可以用作代替该张翻开的牌」); None elsewhere."""
+    rule = _stand_in_rule(ruleset, wilds)
+    return (rule.stand_in, wilds[0]) if rule is not None and rule.stand_in_limit == 1 else None
+
+
+def _stand_in_rule(ruleset: Any, wilds: tuple[Tile, ...]) -> Any:
+    """The wild indicator whose stand-in plays the one wild kind's face (None: no such, or the
+    stand-in is itself wild)."""
     if len(wilds) != 1:
         return None
-    for rule in ruleset.indicators:
-        if rule.stand_in is not None and rule.stand_in_limit == 1 and rule.stand_in not in wilds:
-            return rule.stand_in, wilds[0]
-    return None
+    return next((rule for rule in ruleset.indicators if rule.stand_in is not None and rule.stand_in not in wilds), None)
 
 
 def best_key_classes(reading_key: Callable[[Judged], Any]) -> Keep:
