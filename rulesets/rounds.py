@@ -21,7 +21,7 @@ as the worst case: not ready, a 花猪, no 鸡 — it proves nothing.  Pure rule
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from .hand import Hand, Meld, MeldKind, WinContext
 from .judging import evaluate_hand
@@ -92,6 +92,18 @@ def round_seats(ruleset: Any, winners: tuple[int, ...], kong_sides: Iterable[int
     if "lay_kongs" in phases:
         seats.update(s for s in kong_sides if s in ruleset.players)
     return tuple(sorted(seats))
+
+
+def kong_counts(flags: Sequence[bool]) -> tuple[int, int]:
+    """(exposed, concealed) of one seat's kongs, given as each kong's concealed flag."""
+    concealed = sum(1 for c in flags if c)
+    return len(flags) - concealed, concealed
+
+
+def pressed_kongs(kongs: Mapping[int, Sequence[bool]]) -> tuple[tuple[int, int, int], ...]:
+    """(seat, exposed, concealed) of the seats that made kongs, from each seat's concealed flags
+    (the hand's and the audit's ordinary kongs: `RoundContext.kongs`)."""
+    return tuple((seat, *kong_counts(flags)) for seat, flags in sorted(kongs.items()) if flags)
 
 
 def lays_kongs(ruleset: Any) -> bool:
@@ -194,4 +206,5 @@ def judge_round(ruleset: Any, context: RoundContext) -> RoundResult:
 
 
 __all__ = ["ROUND_PHASES", "RoundContext", "RoundResult", "SeatShown", "SeatVerdict", "is_flower_pig", "judge_round",
-           "judges_ready", "kongs_laid", "lays_kongs", "legal_waits", "round_phases", "round_seats"]
+           "judges_ready", "kong_counts", "kongs_laid", "lays_kongs", "legal_waits", "pressed_kongs", "round_phases",
+           "round_seats"]

@@ -22,7 +22,8 @@ from typing import Sequence
 from drivers.table_ui import (FLOWER_PIG, LAY_CLOSED_KONGS, LAY_OPEN_KONGS, NOT_READY, NOT_SHOWN, READY_MARK,
                               SHOW_HAND, SHOW_MELDS, Key, Phase)
 from rulesets.hand import Hand
-from rulesets.rounds import RoundContext, RoundResult, SeatShown, judge_round, kongs_laid, lays_kongs, round_seats
+from rulesets.rounds import (RoundContext, RoundResult, SeatShown, judge_round, kong_counts, kongs_laid, lays_kongs,
+                             pressed_kongs, round_seats)
 from rulesets.tiles import Tile
 
 from .facts import Extra
@@ -45,7 +46,7 @@ class SettlementRound:
         if facts.round_done:
             return
         winners = tuple(w.seat for w in hand.wins)
-        kongs = pressed_kongs(hand)
+        kongs = pressed_kongs(hand.kongs)
         seats = round_seats(hand.ruleset, winners, (side for side, *_ in kongs))
         if not seats:
             facts.round_done = True
@@ -117,18 +118,11 @@ class SettlementRound:
         kongs it pressed 杠 for: the recorder says so."""
         if shown is None or everything is None:
             return self._hand_of(hand, seat, shown, everything)
-        flags = hand.kongs.get(seat, [])
-        laid = kongs_laid(shown, everything, sum(1 for c in flags if not c), sum(1 for c in flags if c))
+        laid = kongs_laid(shown, everything, *kong_counts(hand.kongs.get(seat, [])))
         if laid is None and everything:
             self.ports.recorder.emit("warning", message=f"seat {seat} laid {' '.join(t.zh for t in everything)}, "
                                                         "not the kongs it pressed 杠 for: no 大蛋 is paid it")
         return laid
-
-
-def pressed_kongs(hand: HandState) -> tuple[tuple[int, int, int], ...]:
-    """(seat, exposed, concealed) ordinary kongs each seat pressed 杠 for (the opening special kongs apart)."""
-    return tuple((seat, sum(1 for c in flags if not c), sum(1 for c in flags if c))
-                 for seat, flags in sorted(hand.kongs.items()) if flags)
 
 
 def laid_hand(hand: HandState, seat: int, shown: list[Tile], everything: list[Tile]) -> Hand:
@@ -179,4 +173,4 @@ def round_fields(context: RoundContext, result: RoundResult) -> dict:
     }
 
 
-__all__ = ["DEFAULT_TIMEOUT", "SettlementRound", "laid_hand", "pressed_kongs", "round_fields", "seat_line"]
+__all__ = ["DEFAULT_TIMEOUT", "SettlementRound", "laid_hand", "round_fields", "seat_line"]

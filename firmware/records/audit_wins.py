@@ -20,6 +20,7 @@ from typing import Any
 from rulesets.definition import Ruleset
 from rulesets.hand import Hand, WinContext, parse_meld
 from rulesets.judging import evaluate_hand
+from rulesets.rounds import pressed_kongs
 from rulesets.scoring import DrawContext
 from rulesets.settlement import add_payments
 from rulesets.tiles import Tile
@@ -112,12 +113,6 @@ class LogFacts:
         if event["public"] and event["effect"] == "wild":
             self.public_wilds += [t for t in event["wilds"] or () if t not in self.public_wilds]
 
-    def pressed_kongs(self) -> tuple[tuple[int, int, int], ...]:
-        """(seat, exposed, concealed) ordinary kongs (the opening special kongs apart: HandState's
-        `pressed_kongs`)."""
-        return tuple((seat, sum(1 for c in flags if not c), sum(1 for c in flags if c))
-                     for seat, flags in sorted(self.kongs.items()) if flags)
-
     def kongs_by_side(self) -> list[list[int]]:
         seats = sorted(set(self.kongs) | set(self.special_kongs))
         return [[seat, sum(1 for c in self.kongs.get(seat, ()) if not c) + self.special_kongs.get(seat, 0),
@@ -142,7 +137,7 @@ def audit_wins(ruleset: Ruleset, hand: HandLog, start: dict, end: dict) -> list[
                                    complete=not hand.partial and not event.get("journaled"))
         facts.see(event)
     winners = [w["seat"] for w in facts.wins]
-    extras = audit_extras(ruleset, hand, start, end, winners, facts.public_wilds, facts.pressed_kongs())
+    extras = audit_extras(ruleset, hand, start, end, winners, facts.public_wilds, pressed_kongs(facts.kongs))
     problems += extras.problems
     if end["winners"] != winners:
         problems.append(f"hand_end names the winners {end['winners']}; the wins were by {winners}")
