@@ -31,6 +31,24 @@ async def play_with(region_id: str, seed: int, hands: int, blow):
     return result, events_of(buffer)
 
 
+def lose_a_press_with_a_motor_reboot(monkeypatch, lost_when, on_lost=lambda table: None) -> list[int]:
+    """The first press for which `lost_when(table, panel, key)` holds never leaves the motor board: the
+    board reboots instead (`on_lost(table)` first); its panel is added to the list returned."""
+    lost: list[int] = []
+    real_press = SimulatedTable.press
+
+    def press(table, panel, key, long=False):
+        if not lost and lost_when(table, panel, key):
+            lost.append(panel)
+            on_lost(table)
+            table.reset_board("motor")                  # the press never leaves the board
+            return
+        real_press(table, panel, key, long)
+
+    monkeypatch.setattr(SimulatedTable, "press", press)
+    return lost
+
+
 def once(condition, action):
     done = []
 
@@ -219,19 +237,10 @@ def test_a_key_lost_with_a_rebooted_motor_board_is_pressed_again_when_the_table_
     the players waited for an answer that would never come)."""
     from drivers.table_ui import RESTARTED, Key
 
-    lost: list[int] = []
     notes: list[str] = []
-    real_press = SimulatedTable.press
-
-    def press(table, panel, key, long=False):
-        if key == Key.HU and not lost:
-            lost.append(panel)
-            table.display.watchers.append(lambda page, component, text: notes.append(text))
-            table.reset_board("motor")                  # the press never leaves the board
-            return
-        real_press(table, panel, key, long)
-
-    monkeypatch.setattr(SimulatedTable, "press", press)
+    lost = lose_a_press_with_a_motor_reboot(
+        monkeypatch, lambda table, panel, key: key == Key.HU,
+        on_lost=lambda table: table.display.watchers.append(lambda page, component, text: notes.append(text)))
     result, log = run(play_with("guangshui", 4, 2, lambda table, event: None), timeout=180)
     assert lost and any(RESTARTED in text for text in notes)
     assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
@@ -260,18 +269,9 @@ def test_an_answer_lost_with_a_rebooted_motor_board_is_given_again_when_the_ques
     the campaign.)"""
     from drivers.table_ui import LAY_MELDS, Key
 
-    lost: list[int] = []
-    real_press = SimulatedTable.press
-
-    def press(table, panel, key, long=False):
-        if key == Key.CONFIRM and not lost and isinstance(panel, int) \
-                and table.world.seat_displays[panel][1] == LAY_MELDS:
-            lost.append(panel)
-            table.reset_board("motor")                  # the press never leaves the board
-            return
-        real_press(table, panel, key, long)
-
-    monkeypatch.setattr(SimulatedTable, "press", press)
+    lost = lose_a_press_with_a_motor_reboot(
+        monkeypatch, lambda table, panel, key: key == Key.CONFIRM and isinstance(panel, int)
+        and table.world.seat_displays[panel][1] == LAY_MELDS)
     result, log = run(play_with("guangshui", 4, 2, lambda table, event: None), timeout=90)
     assert lost
     assert any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
@@ -420,17 +420,8 @@ def test_a_special_kong_confirmed_as_the_motor_board_rebooted_is_confirmed_again
     (campaign 48537, 长春 with dadan=laid).  He confirms the kong lying in his zone again."""
     from drivers.table_ui import LAY_SPECIAL, Key
 
-    lost: list[int] = []
-    real_press = SimulatedTable.press
-
-    def press(table, panel, key, long=False):
-        if key == Key.CONFIRM and not lost and table.world.seat_displays[panel][1] == LAY_SPECIAL:
-            lost.append(panel)
-            table.reset_board("motor")                  # the press never leaves the board
-            return
-        real_press(table, panel, key, long)
-
-    monkeypatch.setattr(SimulatedTable, "press", press)
+    lost = lose_a_press_with_a_motor_reboot(
+        monkeypatch, lambda table, panel, key: key == Key.CONFIRM and table.world.seat_displays[panel][1] == LAY_SPECIAL)
     result, log = run(play_with("changchun", 1, 2, lambda table, event: None), timeout=180)
     assert lost and any(e["event"] == "link_back" and e["board"] == "motor" and e["rebooted"] for e in log)
     assert any(e["event"] == "special_kong" and e["seat"] == lost[0] and e["accepted"] for e in log)
