@@ -106,6 +106,18 @@ def pressed_kongs(kongs: Mapping[int, Sequence[bool]]) -> tuple[tuple[int, int, 
     return tuple((seat, *kong_counts(flags)) for seat, flags in sorted(kongs.items()) if flags)
 
 
+def kongs_by_side(kongs: Mapping[int, Sequence[bool]],
+                  special: Mapping[int, int]) -> tuple[tuple[int, int, int], ...]:
+    """(seat, exposed, concealed) of every seat with kongs pressed (`kongs`: each kong's concealed flag)
+    or opening special kongs (`special`: how many 明杠 they count, 长春's 「算一个明杠」), for kong
+    money: the hand's and the audit's count."""
+    rows = []
+    for seat in sorted(set(kongs) | set(special)):
+        exposed, concealed = kong_counts(kongs.get(seat, ()))
+        rows.append((seat, exposed + special.get(seat, 0), concealed))
+    return tuple(rows)
+
+
 def lays_kongs(ruleset: Any) -> bool:
     """Whether the round lays each kong seat's kongs (exposed, then concealed) rather than its hand."""
     return "lay_kongs" in round_phases(ruleset)

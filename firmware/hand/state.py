@@ -22,6 +22,7 @@ from rulesets.indicators import Effect, IndicatorRule, RevealContext, Timing
 from rulesets.judging import HandResult, fixed_wilds
 from rulesets.regions import get_region
 from rulesets.rotation import first_win_seats
+from rulesets.rounds import kongs_by_side
 from rulesets.settlement import add_payments
 from rulesets.tiles import Tile
 from rulesets.table_rules import hua_peng_kinds
@@ -213,9 +214,7 @@ class HandState(TakingBack):
 
     def kongs_by_side(self) -> tuple[tuple[int, int, int], ...]:
         """(seat, exposed, concealed) kongs; 长春's opening special kongs count as exposed (明杠)."""
-        seats = sorted(set(self.kongs) | {s for s, *_ in self.facts.specials})
-        return tuple((seat, sum(1 for c in self.kongs.get(seat, ()) if not c) + self.facts.special_kongs(seat),
-                      sum(1 for c in self.kongs.get(seat, ()) if c)) for seat in seats)
+        return kongs_by_side(self.kongs, {seat: self.facts.special_kongs(seat) for seat, *_ in self.facts.specials})
 
     def dice_shown(self) -> list[tuple[int, ...]]:
         """Every roll the dice display shows for this hand: the hand's own, then each after-deal

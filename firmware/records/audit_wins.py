@@ -20,7 +20,7 @@ from typing import Any
 from rulesets.definition import Ruleset
 from rulesets.hand import Hand, WinContext, parse_meld
 from rulesets.judging import evaluate_hand
-from rulesets.rounds import pressed_kongs
+from rulesets.rounds import kongs_by_side, pressed_kongs
 from rulesets.scoring import DrawContext
 from rulesets.settlement import add_payments
 from rulesets.tiles import Tile
@@ -114,9 +114,7 @@ class LogFacts:
             self.public_wilds += [t for t in event["wilds"] or () if t not in self.public_wilds]
 
     def kongs_by_side(self) -> list[list[int]]:
-        seats = sorted(set(self.kongs) | set(self.special_kongs))
-        return [[seat, sum(1 for c in self.kongs.get(seat, ()) if not c) + self.special_kongs.get(seat, 0),
-                 sum(1 for c in self.kongs.get(seat, ()) if c)] for seat in seats]
+        return [list(row) for row in kongs_by_side(self.kongs, self.special_kongs)]
 
 
 def audit_wins(ruleset: Ruleset, hand: HandLog, start: dict, end: dict) -> list[str]:
