@@ -13,8 +13,8 @@ from ..indicators import AfterWinFlips, Derivation, Effect, IndicatorRule, Timin
 from ..provenance import Derived, Given, analyst, choice, default, open_question, research, text
 from ..hand import Hand, MeldKind, WinContext
 from ..rotation import RotationRule
-from ..scoring.changsha import ChangshaScorer
-from ..scoring.hand_types import all_claimed, full_flush, is_seven_pairs
+from ..scoring.changsha import ChangshaScorer, is_quanqiuren
+from ..scoring.hand_types import full_flush, is_seven_pairs
 from ..tilesets import SET_108
 from ..walls import End
 from ..winning import Shapes
@@ -63,15 +63,26 @@ BIRD_MODE = HouseOption(
     value_labels=(("add", "加分"), ("double", "翻倍")))
 
 
-def jiang_258(qingyise: str) -> Callable[[Judged], bool]:
-    """「二五八做掌门」: the pair is a 2, 5 or 8 — for a 小和.  七小对, 碰碰和, 将将和 and 全求人 are 大和 and
-    take any pair; a 清一色 per house option; 杠上花, 抢杠和 and 海底捞月 are a 小和 hand 「计大和」 and keep it."""
+QUANQIUREN = HouseOption(
+    "quanqiuren", "全求人",
+    (("any", "four melds claimed and the single tile's pair, however the last tile came: the text pairs 全求人 "
+             "with 杠上花 and 海底捞月, which are self-drawn (「杠上花+…全求人」, 「全求人+…海底捞月或杠上花」)"),
+     ("discard", "the same, won on a discard only (the last tile from another player, as the name says): a "
+                 "self-drawn hand of four claimed melds is a plain 小和 and needs its 2/5/8 pair")),
+    "any", open_question("§12.6", "the text names 全求人 without saying how it is won; its 超大和 and 最大和 lists pair it "
+                                  "with 杠上花 and 海底捞月, both self-drawn, which a discard-only 全求人 could never make"),
+    value_labels=(("any", "自摸也算"), ("discard", "只算点炮")))
+
+def jiang_258(qingyise: str, quanqiuren: str) -> Callable[[Judged], bool]:
+    """「二五八做掌门」: the pair is a 2, 5 or 8 — for a 小和.  七小对, 碰碰和, 将将和 and 全求人 (as house option
+    quanqiuren counts it) take any pair; a 清一色 per house option; 杠上花, 抢杠和 and 海底捞月 are a 小和 hand
+    「计大和」 and keep it."""
     def check(j: Judged) -> bool:
         if is_seven_pairs(j):
             return True
         if full_flush(j):
             return qingyise == "any" or req.pair_is_258(j)
-        return req.pair_is_258(j) or req.all_pungs(j) or all_claimed(j)
+        return req.pair_is_258(j) or req.all_pungs(j) or is_quanqiuren(j, quanqiuren)
     return check
 
 
@@ -90,7 +101,7 @@ def changsha_win(options) -> WinRules:
     shapes = Shapes(seven_pairs=True)
     if options["variant"] == "258":
         return WinRules(shapes, (Requirement("jiang_258", "二五八做掌门", text("§12.6", "二五八做掌门; 小胡：各花色的二五八作将然后收集完三张相连的牌，或三张相同的牌即可胡牌"),
-                                             jiang_258(options["qingyise_jiang"])),))
+                                             jiang_258(options["qingyise_jiang"], options["quanqiuren"])),))
     requirements = [Requirement("no_chi", "只能碰不能吃", text("§12.6", "小胡：所有的对牌都可作将但只能“碰”不能“吃”，三张相连的牌要摸（但除胡牌）"),
                                 no_chow_claimed)]
     if options["qingyise_jiang"] == "258":
@@ -142,9 +153,9 @@ REGION = Region(
     phases=Derived(lambda o: (phase("opening_small_wins", "right after the deal: 四喜, 无将和, 缺一色, 六顺 may be declared (§12.6)"),)
                    + ((phase("after_win_flip", "扎鸟: bird tiles are flipped from the front after a win"),) if int(o["birds"]) else ()),
                    text("§12.6", "小和：四喜（开局摸到四张一样的牌型）、无将和（开局没有摸到2.5.8这三种牌型）、缺一色…、六顺…"), ("birds",)),
-    win=Derived(changsha_win, text("§12.6", "二五八做掌门; 大胡：七巧对：收集完七张对牌即可胡牌"), ("variant", "qingyise_jiang")),
+    win=Derived(changsha_win, text("§12.6", "二五八做掌门; 大胡：七巧对：收集完七张对牌即可胡牌"), ("variant", "qingyise_jiang", "quanqiuren")),
     scoring=Given(ChangshaScorer(), text("§12.6", "大和（“含小和”－表示牌型可以为小和牌型，但计大和）")),
-    options=(VARIANT, QINGYISE_JIANG, BIRDS, BIRD_MODE, DEALER_AFTER, DEAD_WALL.option, YIPAO_DEALER),
+    options=(VARIANT, QINGYISE_JIANG, QUANQIUREN, BIRDS, BIRD_MODE, DEALER_AFTER, DEAD_WALL.option, YIPAO_DEALER),
     unpriced=(
         '小和, 大和, 超大和, 最大和 (and 起手小和, a 小和) — the classes are ranked, not valued: 1, 2, 4, 8 分',
         '扎鸟 — named, without a count or a value: house options birds (2) and bird_mode (a hit adds 1)',
@@ -159,7 +170,8 @@ REGION = Region(
         "several winners, the winner otherwise (default); (b) whoever deals in deals next, the winner only after a "
         "self-draw. Value winner is neither (the winner always deals) and stays only so a saved setting is valid.",
         "Shapes: the standard hand and 七小对/豪华七对 (a four of a kind is two pairs).",
-        "二五八: a 小和 needs a 2/5/8 pair; 七小对, 碰碰和, 将将和 and 全求人 take any pair; 杠上花/抢杠和/海底捞月 "
+        "二五八: a 小和 needs a 2/5/8 pair; 七小对, 碰碰和, 将将和 and 全求人 (as option quanqiuren counts it: by default "
+        "self-drawn too, so that 全求人+杠上花 and 全求人+海底捞月, which the text lists, can be made) take any pair; 杠上花/抢杠和/海底捞月 "
         "are a 小和 hand counted as 大和 (「含小和」) and keep the 2/5/8 pair; 清一色 per option qingyise_jiang. "
         "转转: any pair, no 吃, and 清一色 with a 2/5/8 pair as block A says (literal, though stricter than its 小胡).",
         "Classes have no values in the text or RESEARCH.md: 小和 1, 大和 2, 超大和 4, 最大和 8 分 (each twice the one below), "

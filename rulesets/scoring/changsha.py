@@ -7,8 +7,8 @@ default each class is worth twice the one below: 小和 1, 大和 2, 超大和 4
 The discarder pays, or each other side on a self-draw.
 
 Definitions where the text only names a hand: 杠上花 = a self-drawn win on a kong's replacement tile;
-海底捞月 = a self-drawn win on the last tile; 全求人 = four melds claimed and won on a discard with the
-single tile left; 将将和 = every tile a 2, 5 or 8; 豪华七对 = seven pairs with four of a kind.
+海底捞月 = a self-drawn win on the last tile; 全求人 = four melds claimed and won on the single tile's
+pair (house option quanqiuren: however the last tile came, by default, or on a discard only); 将将和 = every tile a 2, 5 or 8; 豪华七对 = seven pairs with four of a kind.
 
 扎鸟 (RESEARCH.md §3.11): the bird tiles are `context.flipped`; a bird's number counted from the winner
 as 1 (from the discarder when several won on one discard, `extra["ron_winners"]` > 1) picks a side, so
@@ -40,8 +40,14 @@ BIG_HANDS = {
 }
 
 
-def big_hands(j: Judged) -> frozenset[str]:
-    """The named hands of 大和/超大和/最大和 this reading makes."""
+def is_quanqiuren(j: Judged, counted: str) -> bool:
+    """全求人: four melds claimed, won on the single tile's pair; `counted` (house option quanqiuren) "any" counts a
+    self-drawn one too, "discard" only one won on a discard."""
+    return all_claimed(j) and (counted == "any" or not j.context.self_drawn)
+
+
+def big_hands(j: Judged, quanqiuren: str = "any") -> frozenset[str]:
+    """The named hands of 大和/超大和/最大和 this reading makes (`quanqiuren`: the house option)."""
     ctx = j.context
     found = {
         "qixiaodui": is_seven_pairs(j),
@@ -52,7 +58,7 @@ def big_hands(j: Judged) -> frozenset[str]:
         "gangshanghua": ctx.kong_replacement and ctx.self_drawn,
         "qiangganghu": ctx.robbed_kong,
         "haidi": ctx.last_tile and ctx.self_drawn,
-        "quanqiuren": all_claimed(j) and not ctx.self_drawn,
+        "quanqiuren": is_quanqiuren(j, quanqiuren),
     }
     return frozenset(name for name, on in found.items() if on)
 
@@ -77,9 +83,9 @@ def hand_class(hands: frozenset[str]) -> int:
     return 0
 
 
-def class_items(j: Judged) -> tuple[Item, ...]:
+def class_items(j: Judged, quanqiuren: str = "any") -> tuple[Item, ...]:
     """The class with its value, named after the hands that made it, e.g. 超大和（碰碰和+清一色）."""
-    hands = big_hands(j)
+    hands = big_hands(j, quanqiuren)
     key, zh, pinyin, value = CLASSES[hand_class(hands)]
     if hands:
         zh += "（" + "+".join(BIG_HANDS[h] for h in BIG_HANDS if h in hands) + "）"
@@ -126,7 +132,8 @@ class ChangshaScorer:
                 "the discarder pays, or each other side on a self-draw; 扎鸟: a bird hitting the winner or a payer adds 1 (or doubles)")
 
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
-        items = best_reading(verdict, hand, context, class_items, key=lambda its: its[0].value)
+        counted = ruleset.option("quanqiuren")
+        items = best_reading(verdict, hand, context, lambda j: class_items(j, counted), key=lambda its: its[0].value)
         return settle_with_birds(items[0].value, items, payers(context), context, ruleset.option("bird_mode"))
 
     def settle_draw(self, ruleset: Any, context: DrawContext) -> Settlement:

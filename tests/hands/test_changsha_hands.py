@@ -50,6 +50,29 @@ def test_situational_big_hands_keep_the_258_pair():
     assert legal("123m456p789s234m55p", "5p", kong_replacement=True)
 
 
+
+def test_quanqiuren_self_drawn_counts_as_the_text_pairs_it_with_gangshanghua():
+    """「杠上花+碰碰和或将将和或清一色或全求人」, 「碰碰和+将将和+全求人+海底捞月或杠上花」: 全求人 beside self-drawn
+    hands, so by default it is counted however the last tile came (house option quanqiuren); before, a self-drawn one
+    took any pair as a 全求人 and was paid as a plain 小和, and 全求人+杠上花 could never be made."""
+    claimed = ["123m", "456p", "789s", "234s"]
+    drawn = judge("11m", "1m", melds=claimed)
+    assert drawn.verdict.legal and drawn.settlement.items[0].zh == "小和（全求人）"
+    kong_flower = judge("55m", "5m", melds=["123m", "456p", "789s", "2222s"], kong_replacement=True)
+    assert kong_flower.settlement.items[0].zh == "超大和（杠上花+全求人）"
+    biggest = judge("55m", "5m", melds=["222m", "888p", "555s", "2222s"], kong_replacement=True)
+    assert biggest.settlement.items[0].key == "zuidahe"                      # 碰碰和+将将和+全求人+杠上花
+
+
+def test_quanqiuren_on_a_discard_only_leaves_a_self_drawn_hand_its_258_pair():
+    """quanqiuren=discard: a self-drawn hand of four claimed melds is no 全求人, so a 小和 with its 2/5/8 pair."""
+    discard_only = get_region("changsha").resolve({"quanqiuren": "discard"})
+    claimed = ["123m", "456p", "789s", "234s"]
+    assert not legal("11m", "1m", melds=claimed, ruleset=discard_only)
+    assert legal("11m", "1m", melds=claimed, discarder=2, ruleset=discard_only)
+    kong_flower = judge("55m", "5m", melds=["123m", "456p", "789s", "2222s"], kong_replacement=True, ruleset=discard_only)
+    assert kong_flower.settlement.items[0].zh == "大和（杠上花）"
+
 def test_zhuanzhuan_any_pair_but_no_chow_claimed():
     """转转: 「所有的对牌都可作将但只能“碰”不能“吃”，三张相连的牌要摸（但除胡牌）」."""
     assert legal("123m456p789s234m66p", "6p", discarder=2, ruleset=ZHUANZHUAN)
