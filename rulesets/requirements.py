@@ -9,8 +9,8 @@ without reading it.
 from __future__ import annotations
 
 from .hand import Hand, MeldKind, WinContext
-from .tiles import Tile
-from .winning import GroupKind, WinRole
+from .tiles import HONOURS, SUITED, Tile
+from .winning import GroupKind, Shapes, WinRole, waits
 from .winrules import Judged, of_hand
 
 SUITS = ("m", "p", "s")
@@ -149,5 +149,19 @@ def win_on_terminal_or_honour(j: Judged) -> bool:
 
 
 def closed_wait(j: Judged) -> bool:
-    """夹胡 / 独听: the winning tile was a single wait (pair, edge or middle)."""
+    """The winning tile sits in a single-wait place of this reading: the pair (单吊), an edge (边张) or
+    the middle (坎张).  Whether the hand waited on that tile alone is `only_wait`."""
     return j.shape.win_role in (WinRole.PAIR, WinRole.EDGE, WinRole.CLOSED)
+
+
+@of_hand
+def only_wait(hand: Hand, context: WinContext) -> bool:
+    """独听: without its winning tile the hand waited on one kind only (as a standard hand; a kind it
+    holds all four of cannot come).  A 单吊 that another tile would complete as well is none: 1234s
+    waits on 1s and on 4s.  A drawn 宝 (摸宝) is taken out like any winning tile: the hand it leaves
+    is the one that waited."""
+    concealed = list(hand.concealed)
+    if context.win_tile is None or context.win_tile not in concealed:
+        return False
+    concealed.remove(context.win_tile)
+    return len(waits(concealed, (), (len(concealed) - 1) // 3, Shapes(), SUITED + HONOURS)) == 1

@@ -197,7 +197,8 @@ REGION = Region(
         "Scoring follows the model that reproduces the worked examples ×16/×32/×64 and payment list 1 (its total "
         "106 is 3 × 32 = 96); payment list 2 「具体化」 contradicts itself, and is only counted in the money table "
         "below the card (§1.8).",
-        "夹胡 is read by the winning tile's place: 单吊, 边张 or 坎张 (「单张、单贴胡边张、砍张和单调都算夹胡」); a 飘胡 takes no 夹胡.",
+        "夹胡 is read by the winning tile's place, 单吊, 边张 or 坎张, and the hand must have waited on that one kind "
+        "(「单张、单贴胡边张、砍张和单调都算夹胡，同独听」: 1234s waits on 1s and 4s, so its 单吊 is no 夹胡); a 飘胡 takes no 夹胡.",
         "大蛋 (§1.7 「明大蛋2倍底注，暗大蛋4倍底注」; C9's readings agree on its kinds: 幺鸡 幺饼 红中 发财 白板): the table "
         "knows each side's kongs by number and kind (明/暗) only, not by the tiles, so by default a 大蛋 is paid as the "
         "ordinary kong it also is; with house option dadan=laid the kong seats lay their kongs at each hand's end and "

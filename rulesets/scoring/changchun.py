@@ -37,7 +37,7 @@ def multipliers(j: Judged) -> tuple[Item, ...]:
     if req.concealed_hand(j):
         items.append(Item("menqing", "门清", "menqing", 2, "times"))
     piao = req.all_pungs(j)
-    if req.closed_wait(j) and not piao:
+    if req.closed_wait(j) and not piao and req.only_wait(j):     # 「单张、单贴胡边张、砍张和单调都算夹胡，同独听」
         items.append(Item("jiahu", "夹胡", "jiahu", 2, "times"))
     if j.context.self_drawn:
         items.append(Item("zimo", "自摸", "zimo", 2, "times"))

@@ -105,3 +105,26 @@ def test_no_shoubayi_except_piaohu():
 def test_seven_pairs_is_not_a_win():
     """「2、无其它胡牌方式。例如：七对子、清一色、海底捞月等等」"""
     assert not settle("1199m1199p1199s1z", "1z").verdict.complete
+
+
+def test_jiahu_is_a_wait_on_one_tile_only():
+    """「夹胡：单张、单贴胡边张、砍张和单调都算夹胡，同独听」: a 单吊 or 坎张 the hand alone waited on is 夹胡; a 单吊
+    that another tile completes too (1234s waits on 1s and on 4s) or a 双碰 is no 独听 (before: ×2 all the same)."""
+    def items(tiles, win):
+        return {i.key for i in settle(tiles, win, ready_declared=True).settlement.items}
+    assert "jiahu" in items("111m456p789s68m99s7m", "7m")                 # 坎张, waits on 7m only
+    assert "jiahu" in items("111m456p789s1299s3s", "3s")                  # 边张
+    assert "jiahu" in items("111m456p789s123s5p5p", "5p")                 # 单吊
+    assert "jiahu" not in items("111m456p789s1234s4s", "4s")              # 单吊 of 1234s: 1s would do too
+    assert "jiahu" not in items("111m456p789s1234s1s", "1s")
+    assert "jiahu" not in items("111m456p789s1199s1s", "1s")              # 双碰: 9s too
+
+
+def test_jiahu_on_a_drawn_bao_reads_the_hand_it_left():
+    """摸宝: the drawn 宝 stands for the tile waited for; the hand without it waited on one tile (夹胡) or on two."""
+    def items(tiles, win):
+        result = settle(tiles, win, bao_hit=True, ready_declared=True, wilds=(Tile.parse(win),))
+        assert result.verdict.legal, result.verdict
+        return {i.key for i in result.settlement.items}
+    assert "jiahu" in items("111m456p789s68m99s3z", "3z")                 # 68m: the 宝 is the 7m
+    assert "jiahu" not in items("111m456p789s1234s3z", "3z")              # 1234s: 1s or 4s
