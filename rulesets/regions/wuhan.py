@@ -7,7 +7,7 @@ may not stay in a winning hand; a winner must have opened (开口).
 from ..cycles import WUHAN_LAIZI
 from ..definition import HouseOption, Play, Region
 from ..indicators import Derivation, Effect, IndicatorRule, NextHeadTile, Timing
-from ..provenance import Given, choice, open_question, research, text
+from ..provenance import Derived, Given, choice, open_question, research, text
 from ..requirements import no_red_dragon, opened
 from ..reserve import FixedStacks, FixedTiles
 from ..scoring.wuhan import WuhanScorer, pihu_258_ok, pihu_laizi_ok
@@ -36,7 +36,22 @@ PAYER = HouseOption(
 
 KAIKOU = Requirement("kaikou", "不开口不能胡", text("§20", "武汉的红中赖子杠讲究开口（即碰，吃，杠），不开口不能胡"), opened)
 HONGZHONG = Requirement("no_hongzhong", "红中留在手上不能胡", text("§20", "红中留在手上不能胡"), no_red_dragon)
-PIHU_LAIZI = Requirement("pihu_one_laizi", "两个癞子胡屁胡不能胡", text("§20", "两个癞子胡屁胡不能胡"), pihu_laizi_ok)
+PIHU_LAIZI = HouseOption(
+    "pihu_laizi", "屁胡 赖子 (两个癞子胡屁胡不能胡)",
+    (("held", "a 屁胡 may not be won holding two 赖子, whatever they stand for"),
+     ("as_wild", "a 屁胡 may not use two 赖子 as wilds; a 赖子 playing its own face is not counted")),
+    "held", open_question("§20", "「两个癞子胡屁胡不能胡」 counts the 赖子 held or those standing for another tile; "
+                                 "RESEARCH.md §3.8: 「屁胡 … may hold at most 1 赖子」"),
+    value_labels=(("held", "手持两赖不能屁胡"), ("as_wild", "两赖作百搭不能屁胡")))
+
+
+def pihu_laizi(counted: str) -> Requirement:
+    return Requirement("pihu_one_laizi", "两个癞子胡屁胡不能胡", text("§20", "两个癞子胡屁胡不能胡"), pihu_laizi_ok(counted))
+
+
+def wuhan_win(options) -> WinRules:
+    return WinRules(requirements=(KAIKOU, HONGZHONG, pihu_laizi(options["pihu_laizi"]), PIHU_258))
+
 PIHU_258 = Requirement("pihu_258", "屁胡二五八将",
                        research("§3.8", "屁胡 needs 2/5/8 将 and may hold at most 1 赖子 (大胡 may hold any number)"), pihu_258_ok)
 
@@ -67,16 +82,17 @@ REGION = Region(
     play=Given(Play(chi=True), text("§20", "武汉的红中赖子杠讲究开口（即碰，吃，杠），不开口不能胡")),
     flowers=NO_FLOWERS,
     phases=NO_PHASES,
-    win=Given(WinRules(requirements=(KAIKOU, HONGZHONG, PIHU_LAIZI, PIHU_258)),
-              text("§20", "武汉的红中赖子杠讲究开口（即碰，吃，杠），不开口不能胡，两个癞子胡屁胡不能胡，红中留在手上不能胡")),
+    win=Derived(wuhan_win, text("§20", "武汉的红中赖子杠讲究开口（即碰，吃，杠），不开口不能胡，两个癞子胡屁胡不能胡，红中留在手上不能胡"),
+                ("pihu_laizi",)),
     scoring=Given(WuhanScorer(), text("§20", "碰碰胡、将一色、清一色、风一色、全求人、杠开、海底捞、抢杠都算大胡。其他就都是屁胡")),
-    options=(DEAD_WALL, DAHU_VALUE, PAYER, *DEFAULT_BREAK.options),
+    options=(DEAD_WALL, DAHU_VALUE, PAYER, PIHU_LAIZI, *DEFAULT_BREAK.options),
     notes=(
         "The text does not say how the 赖子 is found (§20): the 赖子皮 is the tile after the deal, shown face up, and stays in the wall (RESEARCH.md §3.8).",
         "A 皮 of 白板 makes 东风 the 赖子 (the wind cycle continues through 白): not stated anywhere.",
         "开口 is a 吃, 碰 or 明杠/补杠 (RESEARCH.md §3.8: 「chow/pong/exposed kong」); a 暗杠 does not open.",
-        "「两个癞子胡屁胡不能胡」 is read as: a 屁胡 may use at most one 赖子 standing for another tile (a 赖子 playing its "
-        "own face is not counted); a 屁胡 also needs a 2/5/8 pair (RESEARCH.md §3.8). 大胡 are free of both.",
+        "「两个癞子胡屁胡不能胡」: a 屁胡 may hold at most one 赖子 (RESEARCH.md §3.8 「may hold at most 1 赖子」; house "
+        "option pihu_laizi=as_wild counts only those standing for another tile); a 屁胡 also needs a 2/5/8 pair "
+        "(RESEARCH.md §3.8). 大胡 are free of both.",
         "将一色 and 风一色 are judged on standard hands; the 乱将/乱风 forms (any 2/5/8 or honour tiles, no melds) would need a new shape.",
         "Values: 屁胡 1, 大胡 the house value (default 10, several 大胡 add up), 硬胡 ×2 (RESEARCH.md §3.8); each loser pays × "
         "2^(winner's 番 + own 番) from 赖子杠 2 / 皮 1 (research) and 红中杠 1 / 明杠 1 / 暗杠 2 (defaults); caps "

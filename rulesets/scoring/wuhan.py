@@ -21,7 +21,7 @@ without melds would need a shape the evaluator does not have).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from .. import requirements as req
 from ..hand import Hand, MeldKind, WinContext
@@ -67,9 +67,16 @@ def is_dahu(j: Judged) -> bool:
     return any(check(j) for *_, check in DAHU)
 
 
-def pihu_laizi_ok(j: Judged) -> bool:
-    """「两个癞子胡屁胡不能胡」: a 屁胡 uses at most one 赖子 as a wild."""
-    return is_dahu(j) or req.wilds_as_wild_at_most(j, 1)
+def pihu_laizi_ok(counted: str) -> Callable[[Judged], bool]:
+    """「两个癞子胡屁胡不能胡」: a 屁胡 holds at most one 赖子 (`counted` "held", RESEARCH.md §3.8 「may hold at most
+    1 赖子」), or uses at most one as a wild ("as_wild": a 赖子 playing its own face is not counted)."""
+    def check(j: Judged) -> bool:
+        if is_dahu(j):
+            return True
+        if counted == "as_wild":
+            return req.wilds_as_wild_at_most(j, 1)
+        return sum(1 for tile in j.hand.concealed if tile in j.wild_kinds) <= 1
+    return check
 
 
 def pihu_258_ok(j: Judged) -> bool:

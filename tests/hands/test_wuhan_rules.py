@@ -50,6 +50,17 @@ def test_pihu_with_two_laizi_cannot_win():
     assert two.verdict.complete and "(pihu_one_laizi)" in failed(two)
 
 
+
+
+def test_pihu_holding_two_laizi_cannot_win_however_they_play():
+    """RESEARCH.md §3.8 「屁胡 … may hold at most 1 赖子」 (house option pihu_laizi=held, the default): 西风 held three
+    times as its own pung is a 屁胡 held with three 赖子, none standing for another tile (before: won, as
+    pihu_laizi=as_wild still does — it counts only the 赖子 standing for another tile)."""
+    own_pung = ("456m789p333z55s", "5s", ["123m"])
+    assert "(pihu_one_laizi)" in failed(judge(*own_pung))
+    assert judge(*own_pung, options={"pihu_laizi": "as_wild"}).verdict.legal
+    assert judge("456m789p46p3z55s", "5s", ["123m"]).verdict.legal       # one held, standing for 5p
+
 def test_a_dahu_may_use_two_laizi():
     """The rule is about 屁胡: a 碰碰胡 (大胡) with two 赖子 wins."""
     result = judge("444m7p3z3z222s55s", "5s", ["111m"])
