@@ -17,7 +17,7 @@ from ..scoring.changchun import ChangchunScorer
 from ..tilesets import SET_136
 from ..winrules import Requirement, WinRules
 from ..walls import End
-from .common import DEFAULT_DEAL, NO_FLOWERS, four_players, phase
+from .common import DEFAULT_DEAL, NO_FLOWERS, first_dealer_option, four_players, phase
 
 BREAK_START = HouseOption(
     "break_start", "开牌 (break)",
@@ -106,6 +106,7 @@ SPECIAL_KONGS_COUNT = HouseOption(
 
 OPENING_KONGS = phase("opening_kongs", "after the deal: 旋风杠 (东南西北), 喜杠 (中发白), 幺蛋 (1条1饼1万), 九蛋 (9条9饼9万) "
                                        "may be shown as 明杠; additions 补杠; the dealer may not 补杠 on the first turn (§1.7)")
+FIRST_DEALER = first_dealer_option(text("§1.5", "第一把系统随机选一个人做庄"))
 PRIVATE_BAO = phase("private_bao", "报听 → the first ready seat is asked 请掷骰子定宝 and the 宝 is chosen when he presses 骰子 "
                                    "(the text: at his next draw, which is his to keep: the table cannot tell whose draw a take "
                                    "is); a later ready seat is shown the 宝 as he presses 听; 换宝 when the 宝 is dead (§1.3)")
@@ -178,12 +179,14 @@ REGION = Region(
     scoring=Given(ChangchunScorer(), text("§1.8", "加番牌型：门清、夹胡、点炮…、自摸、坐庄胡，以上番型累计乘2。漂胡（碰碰胡）番型及宝（摸到宝牌胡）累计乘4; "
                                                    "如果平家点炮再翻一倍，庄家不变")),
     options=(BREAK_START, BAO_COUNT, BAO_DICE, BAO_REDRAW, BAO_LOWER, RESERVE_READING, SPECIAL_KONGS_COUNT,
-             DISCARD_PAYMENT, SEAT_DOUBLING, KONG_VALUE, WIN_VERSION, DADAN),
+             DISCARD_PAYMENT, SEAT_DOUBLING, KONG_VALUE, WIN_VERSION, DADAN, FIRST_DEALER),
     unpriced=(
         "杠 — 「暗杠番数是普通杠的2倍」 gives the ratio, not an ordinary 杠's value: house option kong_value (1)",
     ),
     notes=(
         "C1: roll 1 picks the wall; the dealer still takes first (reading (a)); roll 1 is read as the sum of both dice.",
+        "First dealer 「第一把系统随机选一个人做庄」 (§1.5): the table rolls for it, its dice the table's random choice in "
+        "everyone's sight (house option first_dealer; east: side 0 deals first).",
         "C4: the 宝 is counted from the tail as it stands when the 宝 is chosen (the current tail). A kong's "
         "replacement that takes the 宝's own tile (not stated) ends that 宝: the ready seats' displays clear and the "
         "first ready seat rolls for a new one, as for 换宝, so the 宝 always lies in the wall.",

@@ -42,5 +42,5 @@ REGION = replace(
         "The block states no dead wall: the 长春 留7墩 rule (§1.4) applies, with the same readings.",
         "The block names no opening special kongs (旋风杠 etc.); they are not part of this ruleset.",
         "Hand shapes lack 长春's (3) and (6) (§2) — used by the hands issue.",
-    ) + changchun.REGION.notes[:3] + changchun.BAO_NOTES,
+    ) + changchun.REGION.notes[:4] + changchun.BAO_NOTES,
 )

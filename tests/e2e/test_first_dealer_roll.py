@@ -1,6 +1,6 @@
 """The session's first dealer chosen by a roll where the text says so (house option first_dealer):
-螺山 「第一盘由任意一家掷骰子，由这一家开始逆时针数掷出的骰子点数和即为庄家」, and 上海, 广东鸡胡, 云南,
-whose first dealer is chosen at random.  Before, side 0 always dealt first, whatever the text said.
+螺山 「第一盘由任意一家掷骰子，由这一家开始逆时针数掷出的骰子点数和即为庄家」, and 上海, 广东鸡胡, 云南, 长春
+and 吉林 (「第一把系统随机选一个人做庄」), whose first dealer is chosen at random.  Before, side 0 always dealt first, whatever the text said.
 
 Side 0 is asked 请掷骰子定庄 before the hand's own dice; the sum counted 逆时针 from side 0 names the
 dealer, who deals the hand (hand_start) and is recorded with the roll (`first_dealer`); only the
@@ -28,7 +28,7 @@ def played(region_id: str, options: dict[str, str], hands: int = 2, seed: int = 
     return read_events(events.getvalue().splitlines())
 
 
-@pytest.mark.parametrize("region_id", ["luoshan", "yunnan"])
+@pytest.mark.parametrize("region_id", ["luoshan", "yunnan", "changchun"])
 def test_the_session_s_first_hand_is_dealt_by_the_seat_its_roll_names(region_id):
     log = played(region_id, {})
     (roll,) = [e for e in log if e["event"] == "first_dealer"]
@@ -45,7 +45,7 @@ def test_with_first_dealer_east_side_0_deals_without_a_roll():
 
 
 def test_a_region_whose_text_names_no_roll_has_none():
-    log = played("changchun", {}, hands=1)
+    log = played("sichuan", {}, hands=1)
     assert not any(e["event"] == "first_dealer" for e in log)
 
 
