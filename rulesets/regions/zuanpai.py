@@ -13,7 +13,7 @@ from ..dice import SecondRollerPicksStart
 from ..indicators import Derivation, Effect, IndicatorRule, Timing, UpperTilesOnWall
 from ..provenance import Derived, Given, analyst, choice, default, open_question, text
 from ..requirements import lacks_a_suit
-from ..scoring.zuanpai import ZuanpaiScorer, no_gang_tiles
+from ..scoring.zuanpai import ZuanpaiScorer, melds_allowed, no_gang_tiles
 from ..tiles import Tile
 from ..tilesets import SET_136
 from ..walls import End
@@ -62,14 +62,20 @@ GANG_PAI = Requirement("no_gang_pai", "杠牌手上有就不能和牌",
 GANG_PAI_DA_QUE = Requirement("no_gang_pai", "杠牌手上有就不能和牌（打缺：发算风牌）",
                               text("§26.2", "手上有，就不能和牌; 当打缺时发可以不必亮出来，算风牌"),
                               lambda j: no_gang_tiles(j, da_que=True))
+NO_SUCH_MELD = Requirement("gang_pai_melds", "杠牌只能用来杠，钻不可以碰，发必须亮出",
+                           text("§26", "钻不可以碰（因为没人打它）; 发财和白板是杠牌，只能用来杠; 发：必须亮出了，且从牌尾补牌"),
+                           melds_allowed)
+NO_SUCH_MELD_DA_QUE = Requirement("gang_pai_melds", "杠牌只能用来杠，钻不可以碰",
+                                  text("§26", "钻不可以碰（因为没人打它）; 发财和白板是杠牌，只能用来杠"),
+                                  lambda j: melds_allowed(j, da_que=True))
 DA_QUE_VOID = Requirement("da_que", "打缺 (缺一门)", analyst("§26", "「打缺」 is playing with a void suit: a winning hand lacks one suit"),
                           lacks_a_suit)
 
 
 def zuanpai_win(options) -> WinRules:
     if options["da_que"] == "on":
-        return WinRules(requirements=(GANG_PAI_DA_QUE, DA_QUE_VOID))
-    return WinRules(requirements=(GANG_PAI,))
+        return WinRules(requirements=(GANG_PAI_DA_QUE, NO_SUCH_MELD_DA_QUE, DA_QUE_VOID))
+    return WinRules(requirements=(GANG_PAI, NO_SUCH_MELD))
 
 
 def _zuanpai(options) -> tuple[IndicatorRule, ...]:
@@ -120,8 +126,9 @@ REGION = Region(
         "发 as a bonus tile (§26.2 「必须亮出了」) vs 杠牌 (§26.2 「只能用来杠」) conflict: 发 is shown and replaced; 白板 is 杠牌 "
         "(reading (a)). Reading (b), 发 a 杠牌 as well, is not offered: the text's only value for 发, 「几个发算几个翻的钱」, "
         "counts 发 that are shown, and under (b) none ever is; (c) (two variants merged) names no rule to play.",
-        "杠牌 block a win only while concealed: 发财 and 白板 when the 钻 is not a dragon (only 白板 with 打缺), the two other "
-        "dragons when it is (§26.2 [000:173]).",
+        "杠牌 block a win while concealed: 发财 and 白板 when the 钻 is not a dragon (only 白板 with 打缺), the two other "
+        "dragons when it is (§26.2 [000:173]); declared, a 杠牌 is a kong, never a 碰 (「只能用来杠」), the 钻 is never "
+        "ponged (「钻不可以碰」), and the shown 发 is in no meld.",
         "Each shown 发 (context extra 'fa_shown') is one 翻 of money, read as a doubling (house option fa_value); with 打缺 "
         "发 「不算钱」. The base win is 1; who pays is not stated: the discarder, or everyone on a self-draw.",
         "With 打缺 a winning hand must lack a suit (打缺 read as playing void in one suit).",

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..hand import Hand, WinContext
+from ..hand import Hand, MeldKind, WinContext
 from ..requirements import no_kinds_in_hand
 from ..settlement import Item, Settlement
 from ..tiles import DRAGONS, Tile
@@ -37,6 +37,18 @@ def gang_kinds(wilds: tuple[Tile, ...] | frozenset[Tile], da_que: bool = False) 
 def no_gang_tiles(j: Judged, da_que: bool = False) -> bool:
     """「手上有，就不能和牌」: no 杠牌 among the concealed tiles."""
     return no_kinds_in_hand(j, gang_kinds(j.wild_kinds, da_que))
+
+
+def melds_allowed(j: Judged, da_que: bool = False) -> bool:
+    """No declared meld the text rules out: a 碰 of a 杠牌 (「只能用来杠」) or of the 钻 (「钻不可以碰」), and no meld
+    of the 发 shown as a bonus tile (红中 when 发 is the 钻; none with 打缺, where 发 is a wind-like tile)."""
+    gang = gang_kinds(j.wild_kinds, da_que)
+    bonus = () if da_que else (Tile.RED if Tile.GREEN in j.wild_kinds else Tile.GREEN,)
+    for meld in j.hand.melds:
+        kind = meld.tiles[0]
+        if kind in bonus or (meld.kind is MeldKind.PUNG and (kind in gang or kind in j.wild_kinds)):
+            return False
+    return True
 
 
 def fa_value(shown: int, rule: str) -> int:

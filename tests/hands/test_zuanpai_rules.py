@@ -32,6 +32,20 @@ def test_a_declared_kong_of_a_gang_tile_is_fine():
     assert judge("123m456p789s55s", "5s", ["5555z"]).verdict.legal
 
 
+
+def test_no_pung_of_a_gang_tile_or_of_the_zuan_and_no_meld_of_the_shown_green():
+    """「发财和白板是杠牌，只能用来杠」: a 碰 of 白板 is no use the text allows; 「钻不可以碰」; 「发：必须亮出了」: a shown 发
+    stands in no meld (before: all three were judged wins)."""
+    def refused(melds, wilds=ZUAN, options=None):
+        result = judge("123p456p789s55s", "5s", melds, wilds=wilds, options=options)
+        return result.verdict.complete and "gang_pai_melds" in " ".join(result.verdict.failures)
+    assert refused(["555z"])                                    # 碰 of 白板
+    assert refused(["555m"])                                    # 碰 of the 钻 (5m)
+    assert refused(["666z"]) and refused(["6666z"])             # the shown 发
+    assert refused(["777z"], wilds=(Tile.GREEN,))               # 发 is the 钻: 红中 is a 杠牌 (and the shown one)
+    assert not refused(["5555z"]) and not refused(["111z"])     # a kong of 白板; a 碰 of 东
+    assert not refused(["666z"], options={"da_que": "on"})      # 打缺: 发 is a wind-like tile
+
 def test_red_dragon_plays_the_zuan_face():
     """「红中：可以代替钻牌本身的那张牌」; 「比如7万为钻牌，红中在这一盘就可以当7万用」."""
     result = judge("123m456p789s55s777z", "7z")
