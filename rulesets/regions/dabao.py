@@ -1,11 +1,12 @@
 """大包 block — RULES.md §25 [unnamed; 000 only]: 留最后7个半, face-down 听, 大包, 跟庄.
 
 The dealing rhymes (三六得九，家家都有 …) only work with 17 stacks a side and "skip S stacks", so the set
-is 136 and the break skips the dice sum (RULES.md §25.2, analyst).
+is 136 (RULES.md §25.2, analyst); their sums (6 + 7 = 13 … 7 + 9 = 16) add two rolls, so by default the
+break skips the sum of two rolls (house option break_rolls).
 """
 
 from ..definition import HouseOption, Play, Region
-from ..dice import SumPicksWallSkipSum
+from ..dice import SecondRollerPicksStart, SumPicksWallSkipSum
 from ..provenance import Derived, Given, analyst, choice, open_question, text
 from ..requirements import lacks_a_suit, one_suit, ready_declared
 from ..reserve import FixedTiles, TilesPlusKongs
@@ -22,6 +23,16 @@ QUE_YI_MEN = HouseOption(
     (("off", "no void suit required"), ("on", "a hand may not hold all three suits; no 十三幺/七不挨")),
     "off", open_question("§25.1", "开局前需规定是否缺一门 — the table decides before play; off is the plain game"),
     value_labels=(("off", "不须缺门"), ("on", "须缺一门")))
+
+BREAK_ROLLS = HouseOption(
+    "break_rolls", "开牌 骰子 (the break's rolls)",
+    (("two", "two rolls: the dealer's, counted 逆时针 from him, names who rolls second; on that player's wall skip the "
+             "sum of both rolls (the rhymes' 六七十三, 六八十四, 七八十五, 七九十六 add two rolls)"),
+     ("one", "one roll of two dice: its sum counted 逆时针 from the dealer picks the wall and the stacks skipped "
+             "(上海's break); the rhymes past 12 never come")),
+    "two", analyst("§25.2", "取牌时朗朗上口的口号：三六得九，家家都有；六七十三两把抓光；六八十四，抓把剩一；七八十五头上吃苦；"
+                            "七九十六，两头各凑 — skip S stacks; S up to 16, more than one roll of two dice makes"),
+    value_labels=(("two", "两次掷骰相加"), ("one", "一次掷骰")))
 
 ZHA_HU = HouseOption(
     "zha_hu", "诈胡 (a false win)",
@@ -76,7 +87,12 @@ REGION = Region(
     hand_size=DEFAULT_HAND_SIZE,
     stacks_per_side=Given((17, 17, 17, 17), analyst("§25.2", "Assume 17 stacks per side (136 tiles)")),
     dealing=DEFAULT_DEAL,
-    dice=Given(SumPicksWallSkipSum(0), analyst("§25.2", "取牌时…三六得九，家家都有 — skip S stacks on the broken wall; the wall by the sum as 上海 §4.2")),
+    dice=choice("break_rolls", {
+        "two": Given(SecondRollerPicksStart("both"), analyst(
+            "§25.2", "六七十三两把抓光；六八十四，抓把剩一；七八十五头上吃苦；七九十六，两头各凑 — the skips add two rolls")),
+        "one": Given(SumPicksWallSkipSum(0), analyst(
+            "§25.2", "取牌时…三六得九，家家都有 — skip S stacks on the broken wall; the wall by the sum as 上海 §4.2")),
+    }),
     indicators=NO_INDICATORS,
     reserve=choice("reserve_kongs", {
         "fixed": Given(FixedTiles(15), text("§25.1", "牌桌上的牌必须留最后7个半，最后的牌不可以翻看与抓取")),
@@ -93,7 +109,7 @@ REGION = Region(
     win=Derived(dabao_win, text("§25.1", "5、和牌前必须听牌; 缺一门情况下不可以胡十三幺、七不挨等需要三门的牌"), ("que_yi_men",)),
     scoring=Given(DabaoScorer(), text("§25.1", "杠只有和牌的情况下杠才计入筹码，明杠算一筹，暗杠算两筹; 庄家的筹码翻倍计算; "
                                       "点炮需要包三家的筹码（包括自己）叫做大包。而听牌后打出令别人胡的牌则不需要")),
-    options=(QUE_YI_MEN, ZHA_HU, RESERVE_KONGS),
+    options=(QUE_YI_MEN, ZHA_HU, RESERVE_KONGS, BREAK_ROLLS),
     unpriced=(
         '诈胡 — 「诈胡等同于输给其他三家」 names no amount: house option zha_hu (a hand\'s chip to each other side)',
         'a hand — only the kongs and 跟庄 have values: a hand is 1 chip',
@@ -108,6 +124,10 @@ REGION = Region(
         "more stack for each kong).",
         "The 听 discard is laid face down (「听牌必须将牌面朝下放置」); where is the player's choice.",
         "Dealer selection (dice contest) happens once per session (§25.1 item 9).",
+        "The break: the rhymes name skips of 9, 13, 14, 15 and 16 stacks, sums of two numbers of which most are over "
+        "six: two rolls added (house option break_rolls, default two: the dealer's roll names who rolls second, as "
+        "温州's two-roll break, and the skip on that player's wall is both rolls' sum; a skip past the wall's 17 "
+        "stacks goes on along the next wall). One roll of two dice (the old reading) can skip 12 at most.",
         "A win needs 报听 (context.ready_declared). 十三幺 is a winning shape (item 3 forbids it only under 缺一门); "
         "七不挨 is not defined by the text and is not modelled.",
         "With 缺一门 on, a winning hand lacks a suit and is not one suit plus honours (「这种屁和」 read as any such hand).",

@@ -87,3 +87,19 @@ def test_follow_the_dealer():
     """「11、如果第一圈四个人打出的牌一样叫做跟庄，庄家需给其他人每人一个筹码，第二圈一样继续每人给一个」"""
     assert follow_dealer(0).payments == (-3, 1, 1, 1)
     assert follow_dealer(2, rounds=2).payments == (2, 2, -6, 2)
+
+
+def test_the_break_adds_two_rolls_as_the_rhymes_do():
+    """「六七十三两把抓光；六八十四，抓把剩一；七八十五头上吃苦；七九十六，两头各凑」: skips of 13 to 16 stacks, more
+    than one roll of two dice makes (before, the only break, which could skip 12 at most).  The dealer's roll
+    names who rolls second (counted 逆时针 from him), and the skip on that player's wall is both rolls' sum."""
+    from rulesets.regions import get_region
+    from rulesets.walls import Break
+    region = get_region("dabao")
+    two = region.resolve()
+    for first, second, skip in (((1, 2), (3, 3), 9), ((3, 3), (3, 4), 13), ((3, 3), (4, 4), 14),
+                                ((3, 4), (4, 4), 15), ((3, 4), (4, 5), 16)):
+        result = two.dice.break_for(0, two.players, [first, second])
+        assert result.brk == Break((sum(first) - 1) % 4, skip) and result.rollers[1] == (sum(first) - 1) % 4
+    one = region.resolve({"break_rolls": "one"})
+    assert one.dice.rolls_needed == 1 and one.dice.break_for(0, one.players, [(6, 6)]).brk == Break(3, 12)
