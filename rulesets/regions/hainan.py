@@ -26,15 +26,26 @@ TUIDAO_PAYMENT = HouseOption(
     "discarder", open_question("§23.2", "「推倒胡，放炮即1全部人1番」 lost its punctuation; (a) keeps 放炮 a one-payer event, as 明打 is"),
     value_labels=(("discarder", "点炮者付"), ("everyone", "各家都付")))
 
-FAN = Requirement("fan", "番是和牌的前提（无番靠自摸）",
-                  text("§23.1", "在海南麻将中番是指和牌的前提，而不是倍数; 10：最伤人的就是自摸了，所谓“无番靠自摸”"),
-                  has_fan_or_self_drawn)
+PUNG_FAN = HouseOption(
+    "pung_fan", "碰杠 番 (which pungs give 番)",
+    (("any", "items 2 and 4 count every pung or kong, a concealed one too (item 6 calls any three alike 「碰的牌」)"),
+     ("declared", "items 2 and 4 count a claimed 碰 or a kong only, 明杠 or 暗杠 (「碰或杠（包括明杠暗杠）」)")),
+    "any", open_question("§23.1", "「2：碰或杠（包括明杠暗杠）中发白」 names 碰 and 杠; 「6：碰碰和，即四组碰的牌或杠的牌（即三张一样的或四张一样的牌）」 "
+                                  "calls any three alike 碰的牌"),
+    value_labels=(("any", "暗刻也算"), ("declared", "只算碰杠")))
+
+
+def fan_requirement(pung_fan: str) -> Requirement:
+    return Requirement("fan", "番是和牌的前提（无番靠自摸）",
+                       text("§23.1", "在海南麻将中番是指和牌的前提，而不是倍数; 10：最伤人的就是自摸了，所谓“无番靠自摸”"),
+                       has_fan_or_self_drawn(pung_fan))
 BAOTING_ZIMO = Requirement("baoting_zimo", "报听必须自摸", text("§23.2", "4、报听明摸放炮不能和牌，必须自摸"),
                            ready_wins_by_self_draw)
 
 
 def hainan_win(options) -> WinRules:
-    return WinRules(requirements=(FAN,) + ((BAOTING_ZIMO,) if options["mingda"] == "forbidden" else ()))
+    return WinRules(requirements=(fan_requirement(options["pung_fan"]),)
+                    + ((BAOTING_ZIMO,) if options["mingda"] == "forbidden" else ()))
 
 
 DEAD_WALL = dead_wall("not stated (§23)")
@@ -59,9 +70,9 @@ REGION = Region(
                text("§23.1–23.2", "门前清，即没有任何碰，吃或杠; 报听明摸放炮不能和牌，必须自摸")),
     flowers=flowers_from_tail(text("§23.2", "花子只算加番，不能替牌，补来的牌和牌算花砸但不算番")),
     phases=NO_PHASES,
-    win=Derived(hainan_win, text("§23.1", "在海南麻将中番是指和牌的前提，而不是倍数"), ("mingda",)),
+    win=Derived(hainan_win, text("§23.1", "在海南麻将中番是指和牌的前提，而不是倍数"), ("mingda", "pung_fan")),
     scoring=Given(HainanScorer(), text("§23.2", "2、推倒胡，放炮即1全部人1番; 4、报听明摸放炮不能和牌，必须自摸，明摸1人4番，庄上8番; 5、明打1人8番，庄上16番")),
-    options=(DEAD_WALL.option, MINGDA, TUIDAO_PAYMENT, *DEFAULT_BREAK.options),
+    options=(DEAD_WALL.option, MINGDA, TUIDAO_PAYMENT, PUNG_FAN, *DEFAULT_BREAK.options),
     notes=(
         "Where flower replacements come from is not stated: the tail, as file 001 states (§7.4).",
         "The prevailing wind (「令」) and how it changes are not stated.",

@@ -4,7 +4,9 @@
 self-drawn (「无番靠自摸」).  The 番 conditions that survive (items 7-9 are lost) are each worth one:
 1 a 2/5/8 pair; 2 each pung or kong of 中发白; 3 each seat flower (dealer 春/梅, 下家 夏/兰, 对家 秋/菊,
 上家 冬/竹); 4 each pung or kong of the prevailing wind (令) or of one's own seat wind; 5 门前清 (no
-碰, 吃 or 杠 at all, a 暗杠 included: 「没有任何碰，吃或杠」); 6 碰碰和.  A pung may be concealed.
+碰, 吃 or 杠 at all, a 暗杠 included: 「没有任何碰，吃或杠」); 6 碰碰和.  A pung may be concealed by default
+(item 6 calls any three alike 「碰的牌」: 「即三张一样的或四张一样的牌」); house option `pung_fan=declared`
+counts for items 2 and 4 only a 碰 claimed or a kong (「碰或杠（包括明杠暗杠）」).
 
 Payments (the fragment [000:121-127], attribution uncertain — RULES.md §23.2):
 - 推倒胡 (a win without 报听): 「放炮即1全部人1番」 — reading (a), the default: on a discard the discarder
@@ -19,7 +21,7 @@ Winning on a flower replacement is 花砸 and gives no 番 (「补来的牌和�
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from .. import requirements as req
 from ..hand import Hand, MeldKind, WinContext
@@ -37,18 +39,19 @@ SEAT_FLOWERS = {  # seat wind → its flowers (「庄家摸春或梅，庄家下
 }
 
 
-def pung_kinds(j: Judged) -> list[Tile]:
-    """The kind of every pung or kong, concealed or declared."""
-    kinds = [g.tiles[0] for g in j.shape.groups if g.kind is GroupKind.PUNG]
+def pung_kinds(j: Judged, counted: str = "any") -> list[Tile]:
+    """The kind of every pung or kong, concealed or declared (`counted` "declared": the declared ones only)."""
+    kinds = [g.tiles[0] for g in j.shape.groups if g.kind is GroupKind.PUNG] if counted == "any" else []
     return kinds + [m.kind_tile for m in j.declared if m.is_pung_like]
 
 
-def fan_items(j: Judged) -> tuple[Item, ...]:
+def fan_items(j: Judged, pung_fan: str = "any") -> tuple[Item, ...]:
+    """Each 番 of this reading (`pung_fan`: house option, which pungs items 2 and 4 count)."""
     ctx = j.context
     items = []
     if req.pair_is_258(j):
         items.append(Item("yan258", "2、5、8做眼", "er wu ba zuo yan", 1))
-    kinds = pung_kinds(j)
+    kinds = pung_kinds(j, pung_fan)
     items += [Item(f"jian_{t}", f"碰杠{t.zh}", "peng gang zhong fa bai", 1) for t in kinds if t.is_dragon]
     seat = ctx.seat_wind()
     items += [Item(f"hua_{f}", f"本家花{f.zh}", "ben jia hua", 1) for f in j.hand.flowers if f in SEAT_FLOWERS[seat]]
@@ -64,13 +67,9 @@ def fan_items(j: Judged) -> tuple[Item, ...]:
     return tuple(items)
 
 
-def fan_count(j: Judged) -> int:
-    return sum(i.value for i in fan_items(j))
-
-
-def has_fan_or_self_drawn(j: Judged) -> bool:
+def has_fan_or_self_drawn(pung_fan: str) -> Callable[[Judged], bool]:
     """「番是指和牌的前提」, 「无番靠自摸」: one 番 at least, or a self-draw."""
-    return j.context.self_drawn or fan_count(j) > 0
+    return lambda j: j.context.self_drawn or sum(i.value for i in fan_items(j, pung_fan)) > 0
 
 
 @of_hand
@@ -96,7 +95,8 @@ class HainanScorer:
         return "番 only admit a win (无番靠自摸); 推倒胡 1, 明摸 4 each (庄 8), 明打 8 (庄 16)"
 
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
-        fan = best_reading(verdict, hand, context, fan_items, lambda items: len(items))
+        pung_fan = ruleset.option("pung_fan")
+        fan = best_reading(verdict, hand, context, lambda j: fan_items(j, pung_fan), lambda items: len(items))
         kind = win_kind(context)
         doubles = kind.key != "tuidaohu"
 

@@ -44,6 +44,16 @@ def test_fan_dragon_pung_or_kong():
     assert fan_keys(judge("789s234s11p", "4s", ["123m", "777z"])) == ["jian_7z"]
 
 
+
+def test_pung_fan_declared_counts_only_a_claimed_pung_or_a_kong():
+    """House option pung_fan=declared: 「碰或杠（包括明杠暗杠）」 read as a 碰 claimed or a kong; a concealed 中 triplet
+    then gives no 番, and the hand must be self-drawn (the default counts it, as item 6 calls any three alike 碰的牌)."""
+    declared = {"pung_fan": "declared"}
+    concealed = judge("456p789s555z11p", "1p", ["123m"], options=declared)
+    assert concealed.verdict.complete and "(fan)" in " ".join(concealed.verdict.failures)
+    assert fan_keys(judge("789s234s11p", "4s", ["123m", "777z"], options=declared)) == ["jian_7z"]
+    assert fan_keys(judge("789s234s11p", "4s", ["123m", "concealed:6666z"], options=declared)) == ["jian_6z"]
+
 def test_fan_seat_flowers():
     """「3：…庄家摸春或梅，庄家下家摸夏或兰，庄家对家摸秋或菊，庄家上家摸冬或竹」: 对家's are 秋 and 菊."""
     own = judge("456p789s234s11p3f8f", "4s", ["123m"], winner=2, discarder=1)
