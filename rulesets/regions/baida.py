@@ -88,6 +88,9 @@ REGION = Region(
     notes=(
         "「其中一张白板可以用作代替该张翻开的牌」 is read as (a) by default: 白板 tiles play the 百搭 kind's natural face; "
         "house option baida_white_count=one reads (b): one 白板 may, the others are 白板.",
-        "The 白板 rule is applied to 活动百搭 only, where the text states it (house option baida_white).",
+        "The 白板 rule is applied to 活动百搭 only, where the text states it (house option baida_white). With "
+        "baida_white=both a 白板 under 带弟百搭 plays the 百搭 kind's face, not the flipped tile's that 「代替该张翻开的牌」 "
+        "names (the kind before the 百搭): a stand-in plays a wild kind's face only, so that no face ever counts more "
+        "than four tiles (docs/winning.md); a 白板 playing a natural kind could be a fifth.",
     ),
 )
