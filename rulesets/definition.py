@@ -222,7 +222,7 @@ RULE_FIELDS = ("tiles", "players", "hand_size", "stacks_per_side", "dealing", "d
                "reserve", "replacement", "rotation", "play", "flowers", "phases", "win", "scoring")
 
 FALLBACKS = {
-    "win": Given(WinRules(), default("the text states no win requirement: any standard hand (4 melds + a pair) wins")),
+    "win": Given(WinRules(), default("the text states no win requirement: any standard hand (its melds and a pair) wins")),
     "scoring": Given(FlatScorer(), default("the text gives no values: a win is 1 point (FlatScorer)")),
 }
 

@@ -43,7 +43,8 @@ def judged_rules(ruleset: Any) -> tuple[tuple[str, Source], ...]:
     if not ruleset.play.pong:
         out.append(("no 碰 and no claimed kong", ruleset.source("play")))
     if not any(ruleset.has_phase(p) for p in SPECIAL_PHASES):
-        out.append(("no opening special kong (旋风杠 …)", ruleset.source("phases")))
+        out.append(("no opening special kong (旋风杠 …)",
+                    default("the text names none: only 长春's special kongs (RULES.md §1.7) and 沈阳's 亮牌 (§32) are shown so")))
     if ruleset.has_phase(HUA_PENG):
         out.append(("a 财神 stands in a 碰 only for a dragon or the seat's own wind (花碰)", ruleset.source("phases")))
     elif any(rule.effect is Effect.WILD for rule in ruleset.indicators):

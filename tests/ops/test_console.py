@@ -111,8 +111,7 @@ def start_console(folder: Path) -> Terminal:
 # What a person waits to see before typing each line of the README's console block.
 WALK = [("push", ("请推牌入池后按确认", "centre down")),
         ("press front 确认", ("loose on the table top: 0",)),
-        ("press 0 骰子", ("请掷骰子 第1次",)),
-        ("press 0 骰子", ("请掷骰子 第2次",)),
+        ("press 0 骰子", ("请掷骰子定庄",)),
         ("players changchun", ())]
 
 
