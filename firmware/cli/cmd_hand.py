@@ -60,7 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--kong", action="append", default=[], metavar="SIDE:KIND[:FROM]",
                         help="a kong made this hand, for kong money: KIND ming (from the discarder FROM), an or "
                              "zhuanwan, e.g. 0:ming:2 or 1:an; repeatable; without any, the winner's kong melds are "
-                             "the hand's kongs")
+                             "the hand's kongs where kongs are counted by side (云南, which pays a 明杠 by who fed it, "
+                             "counts only the --kong flags)")
     parser.add_argument("--flip", action="append", default=[], metavar="TILE",
                         help="a tile flipped after the win (鸡, 马, 鸟), e.g. 2s; repeatable")
     parser.add_argument("--la-zhuang", action="append", default=[], type=int, metavar="SIDE",

@@ -112,7 +112,7 @@ REGION = Region(
     scoring=Given(SichuanScorer(), text("§14", "缺门可胡；点炮时点炮的一个人负责；和牌时有杠加番一杠为一番")),
     options=(QUE_MEN, GEN, DEAD_WALL.option, FIRST_WIN_DEALER, YIPAO_DEALER, *DEFAULT_BREAK.options),
     unpriced=(
-        '刮风下雨, 查叫 — named, without values: kongs are paid only through the 番, nothing is paid at a draw',
+        '刮风下雨 — named, without values: kongs are paid only through the 番; 查叫 (RESEARCH.md §3.12, not in the text) is not paid: nothing is paid at a draw',
     ),
     notes=(
         "「规定数量的牌」 (how many tiles must remain for play to continue) is not stated: play goes on while live tiles remain.",
@@ -124,6 +124,7 @@ REGION = Region(
         "缺一门 is judged on the declared void suit when the controller gives it (定缺, extra void_suit), else on the tiles.",
         "Hand values are RESEARCH.md §3.12's table, read as a lookup (the largest named hand); each kong doubles "
         "(番 = ×2); the discarder alone pays; on a self-draw the sides still in the hand pay (extra finished = sides out).",
-        "刮风下雨 and 查叫 have no values in the text: kong money is not paid apart from the 番, nothing is paid at a draw.",
+        "刮风下雨 has no values in the text: kong money is not paid apart from the 番. 查叫 (players without 听 pay at a "
+        "draw) is named by RESEARCH.md §3.12, not the text, and without values: nothing is paid at a draw.",
     ),
 )
