@@ -40,6 +40,14 @@ CHI = HouseOption(
     "yes", open_question("§7.6", "「其他家只能“碰”或者“杠”」 vs 「庄家的下家…有权力吃或碰那张牌」 — conflict; 吃 by 下家 is the common rule"),
     value_labels=(("yes", "可吃"), ("no", "不可吃")))
 
+FIRST_TURN_FAN = HouseOption(
+    "first_turn_fan", "天和/人和/地和 番",
+    (("at_least", "天和, 人和 and 地和 count 6 番, or the hand's own 番 where it has more"),
+     ("flat", "天和, 人和 and 地和 count 6 番, whatever the hand (「按6番计算」 as written)")),
+    "at_least", open_question("§7.6", "「按6番计算」 says 6 番; for the 3番 minimums the same file adds 「大于3番的牌型，按照实际牌型计算」, "
+                                      "for 天/人/地和 it says nothing more: a bigger hand is not paid less by default"),
+    value_labels=(("at_least", "至少6番"), ("flat", "一律6番")))
+
 MULTI_WIN = HouseOption(
     "multi_win", "一炮多响 (several winners)",
     (("all", "一炮三响: every winner is paid, the discarder pays all"),
@@ -119,7 +127,8 @@ REGION = Region(
                    text("§7.3, §7.7", "有时候有些玩家还有买马这个玩法; 杠上开花包杠"), ("horses",)),
     win=Given(WinRules(Shapes(thirteen_orphans=True)), text("§7.6", "胡法分（由小到大）：鸡胡、杂色、清一色、大哥、十三幺")),
     scoring=Given(JihuScorer(), text("§7.7", "第一个数是指花多少，第二个数是共杠或者暗杠是多少，第三个数是指最小的鸡胡是多少。其他胡法就是按倍数计算")),
-    options=(FLOWER_SET, HORSES, CHI, MULTI_WIN, STAKES, BAOHE, DEAD_WALL_OPTION, YIPAO_DEALER, FIRST_DEALER, *DEFAULT_BREAK.options),
+    options=(FLOWER_SET, HORSES, CHI, MULTI_WIN, STAKES, BAOHE, DEAD_WALL_OPTION, YIPAO_DEALER, FIRST_DEALER, FIRST_TURN_FAN,
+             *DEFAULT_BREAK.options),
     notes=(
         "First dealer: 「第一盘庄家由系统随机分配风位，东风位玩家为庄家」 (§7.5): the table rolls for it: its dice are the table's random choice, and everyone sees them; the dealer's seat is 东 "
         "(house option first_dealer).",
@@ -130,7 +139,7 @@ REGION = Region(
         "The ladder 鸡胡、杂色、清一色、大哥、十三幺 has no numbers: Cantonese 番 by default (杂色 3, 碰碰胡 3, 清一色 7, 大三元 8, "
         "added; 鸡胡 0); 「大哥」 is not identified and not priced; 十三幺 and 大四喜 are special hands: 13 番, above the 爆和 cap (§6), alone.",
         "A hand is 鸡胡 stake × 2^番 + 花 stake per flower from each payer; each kong is paid the 杠 stake by each other side.",
-        "3番 minimums: 一炮三响 (extra ron_winners = 3), 杠上开花, 海底捞月, 抢杠; 天/人/地和 6 番 (or more if the hand has more).",
+        "3番 minimums: 一炮三响 (extra ron_winners = 3), 杠上开花, 海底捞月, 抢杠; 天/人/地和 6 番 (or more if the hand has more; house option first_turn_fan=flat: 6 番 whatever the hand).",
         "包三家: 抢杠 (the konger), 杠上开花包杠 (the 点杠者: the side the winner named when asked who gave his last 明杠), "
         "十二张落地 (extra luodi_feeder: the first responsible side, 「包先不包后」), 大四喜/大三元 (extra big_hand_feeder); "
         "they apply to self-draws (抢杠 counts as one). The table sees no claims: 十二张落地 and 大四喜/大三元包自摸 are "

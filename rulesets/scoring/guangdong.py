@@ -87,15 +87,18 @@ def minimum_reasons(context: WinContext) -> tuple[str, ...]:
     return tuple(reasons)
 
 
-def capped_fan(j: Judged, cap: int | None, jihu_rules: bool) -> tuple[int, tuple[Item, ...]]:
-    """The 番 one reading counts, with its items."""
+def capped_fan(j: Judged, cap: int | None, jihu_rules: bool, first_turn: str = "at_least") -> tuple[int, tuple[Item, ...]]:
+    """The 番 one reading counts, with its items (`first_turn`: house option first_turn_fan — 天/人/地和 count at
+    least 6 番, or 6 番 whatever the hand)."""
     items, special = pattern_items(j)
     fan = sum(i.value for i in items)
     if special:
         return fan, items
     if jihu_rules:
         name = first_turn_name(j.context)
-        if name and fan < FIRST_TURN_FAN:
+        if name and first_turn == "flat":
+            items, fan = (Item("tianhe", name, "tian/di/ren he", FIRST_TURN_FAN, "fan"),), FIRST_TURN_FAN
+        elif name and fan < FIRST_TURN_FAN:
             items += (Item("tianhe", name, "tian/di/ren he", FIRST_TURN_FAN - fan, "fan"),)
             fan = FIRST_TURN_FAN
         reasons = minimum_reasons(j.context)
@@ -210,9 +213,10 @@ class JihuScorer:
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
         flower, kong, jihu = STAKES[ruleset.option("stakes")]
         cap = cap_of(ruleset)
+        first_turn = ruleset.option("first_turn_fan")
 
         def price(j: Judged) -> tuple[int, tuple[Item, ...], int | None, str]:
-            fan, items = capped_fan(j, cap, True)
+            fan, items = capped_fan(j, cap, True, first_turn)
             return (jihu * 2 ** fan, items) + responsible_side(j)
 
         value, items, responsible, why = best_reading(verdict, hand, context, price, key=lambda p: p[0])

@@ -110,6 +110,16 @@ def test_tian_ren_di_he_six_fan(winner, discarder, name):
     assert any(i.zh == name for i in settlement.items)
 
 
+
+def test_a_bigger_first_turn_hand_keeps_its_fan_unless_the_house_says_flat():
+    """「按6番计算」: a 天和 清一色 counts its own 7 番 by default (first_turn_fan=at_least); flat: 6 番 whatever the hand."""
+    flush = "123m456m789m234m55m"
+    assert judge(flush, "5m", winner=0, first_turn=True).total == 3 * 2 ** 7
+    flat = get_region("guangdong_jihu").resolve({"first_turn_fan": "flat"})
+    settlement = judge(flush, "5m", winner=0, first_turn=True, ruleset=flat)
+    assert settlement.total == 3 * 2 ** 6 and [i.zh for i in settlement.items if i.unit == "fan"] == ["天和"]
+    assert judge(JIHU_HAND, "5z", winner=0, first_turn=True, ruleset=flat).total == 3 * 2 ** 6
+
 # --- §7: 包 -----------------------------------------------------------------------------------
 
 def test_qianggang_the_robbed_konger_pays_for_all_three():
