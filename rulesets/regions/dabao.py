@@ -55,6 +55,14 @@ RESERVE_KONGS = HouseOption(
                                     "kongs is not stated (RULES.md §25.3); fixed is the text as it stands"),
     value_labels=(("fixed", "固定7个半"), ("grows", "每杠多留一墩")))
 
+HUN_PIHE = HouseOption(
+    "hun_pihe", "单一门加字 屁和 (one suit and honours)",
+    (("with_que", "refused only when the table plays 缺一门 (the sentence closes the 缺一门 item)"),
+     ("always", "refused in every game: 「另外」 adds it to the rules whatever 缺一门 is")),
+    "with_que", open_question("§25.1", "「3、…缺一门情况下不可以胡十三幺、七不挨等需要三门的牌。另外也不可以胡单一门牌加风牌或箭牌这种屁和」: "
+                                       "「另外」 follows the 缺一门 sentence, in the 缺一门 item"),
+    value_labels=(("with_que", "缺一门时不许"), ("always", "一律不许")))
+
 TING = Requirement("ting", "和牌前必须听牌", text("§25.1", "5、和牌前必须听牌"), ready_declared)
 QUE = Requirement("que_yi_men", "至少缺一门",
                   text("§25.1", "3、开局前需规定是否缺一门，即手上不得同时握有万、条、筒三门的牌，至少缺一门。缺一门情况下不可以胡十三幺、七不挨等需要三门的牌"),
@@ -72,7 +80,7 @@ NO_HUN_PIHE = Requirement("no_one_suit_honours", "不可以胡单一门牌加风
 
 
 def dabao_win(options) -> WinRules:
-    extra = (QUE, NO_HUN_PIHE) if options["que_yi_men"] == "on" else ()
+    extra = (QUE, NO_HUN_PIHE) if options["que_yi_men"] == "on" else (NO_HUN_PIHE,) if options["hun_pihe"] == "always" else ()
     return WinRules(Shapes(thirteen_orphans=True), (TING,) + extra)
 
 
@@ -106,10 +114,10 @@ REGION = Region(
     flowers=NO_FLOWERS,
     phases=Given((phase("follow_dealer", "跟庄: if all four discard the same tile in the first round, the dealer pays each one chip (§25.1)"),),
                  text("§25.1", "如果第一圈四个人打出的牌一样叫做跟庄，庄家需给其他人每人一个筹码")),
-    win=Derived(dabao_win, text("§25.1", "5、和牌前必须听牌; 缺一门情况下不可以胡十三幺、七不挨等需要三门的牌"), ("que_yi_men",)),
+    win=Derived(dabao_win, text("§25.1", "5、和牌前必须听牌; 缺一门情况下不可以胡十三幺、七不挨等需要三门的牌"), ("que_yi_men", "hun_pihe")),
     scoring=Given(DabaoScorer(), text("§25.1", "杠只有和牌的情况下杠才计入筹码，明杠算一筹，暗杠算两筹; 庄家的筹码翻倍计算; "
                                       "点炮需要包三家的筹码（包括自己）叫做大包。而听牌后打出令别人胡的牌则不需要")),
-    options=(QUE_YI_MEN, ZHA_HU, RESERVE_KONGS, BREAK_ROLLS),
+    options=(QUE_YI_MEN, HUN_PIHE, ZHA_HU, RESERVE_KONGS, BREAK_ROLLS),
     unpriced=(
         '诈胡 — 「诈胡等同于输给其他三家」 names no amount: house option zha_hu (a hand\'s chip to each other side)',
         'a hand — only the kongs and 跟庄 have values: a hand is 1 chip',
@@ -130,7 +138,8 @@ REGION = Region(
         "stacks goes on along the next wall). One roll of two dice (the old reading) can skip 12 at most.",
         "A win needs 报听 (context.ready_declared). 十三幺 is a winning shape (item 3 forbids it only under 缺一门); "
         "七不挨 is not defined by the text and is not modelled.",
-        "With 缺一门 on, a winning hand lacks a suit and is not one suit plus honours (「这种屁和」 read as any such hand).",
+        "With 缺一门 on, a winning hand lacks a suit and is not one suit plus honours (「这种屁和」 read as any such hand); "
+        "house option hun_pihe=always refuses one suit plus honours without 缺一门 too.",
         "A hand is worth 1 chip (not stated) plus the winner's kongs (明 1, 暗 2); each loser pays it, doubled when the "
         "dealer pays or wins; a discarder not in ready_sides pays all three shares (大包). 跟庄 is settled by "
         "rulesets.scoring.dabao.follow_dealer. 诈胡 (a laid hand the rules refuse) pays each other side 1 chip, "

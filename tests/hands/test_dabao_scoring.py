@@ -45,6 +45,15 @@ def test_que_yi_men_no_one_suit_with_honours():
     assert judge("123m456m789m55m111m", "1m", options=QUE).verdict.legal
 
 
+
+def test_one_suit_with_honours_without_que_yi_men_per_house_option():
+    """「另外也不可以胡单一门牌加风牌或箭牌这种屁和」 closes the 缺一门 item: refused with 缺一门 only by default;
+    hun_pihe=always refuses it in every game."""
+    assert judge("123m456m789m55m111z", "1z").verdict.legal
+    always = judge("123m456m789m55m111z", "1z", options={"hun_pihe": "always"})
+    assert always.verdict.complete and "(no_one_suit_honours)" in failed(always)
+    assert judge(*HAND, options={"hun_pihe": "always"}).verdict.legal         # three suits and honours: no 屁和 of one suit
+
 def test_thirteen_orphans_only_without_que_yi_men():
     """「缺一门情况下不可以胡十三幺、七不挨等需要三门的牌」"""
     orphans = ("19m19p19s1234567z1m", "1m")
