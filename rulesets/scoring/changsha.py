@@ -8,7 +8,8 @@ The discarder pays, or each other side on a self-draw.
 
 Definitions where the text only names a hand: 杠上花 = a self-drawn win on a kong's replacement tile;
 海底捞月 = a self-drawn win on the last tile; 全求人 = four melds claimed and won on the single tile's
-pair (house option quanqiuren: however the last tile came, by default, or on a discard only); 将将和 = every tile a 2, 5 or 8; 豪华七对 = seven pairs with four of a kind.
+pair (house option quanqiuren: however the last tile came, by default, or on a discard only); 将将和 =
+every tile a 2, 5 or 8; 豪华七对 = seven pairs with four of a kind.
 
 扎鸟 (RESEARCH.md §3.11): the bird tiles are `context.flipped`; a bird's number counted from the winner
 as 1 (from the discarder when several won on one discard, `extra["ron_winners"]` > 1) picks a side, so
