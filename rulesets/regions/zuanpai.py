@@ -62,20 +62,24 @@ GANG_PAI = Requirement("no_gang_pai", "杠牌手上有就不能和牌",
 GANG_PAI_DA_QUE = Requirement("no_gang_pai", "杠牌手上有就不能和牌（打缺：发算风牌）",
                               text("§26.2", "手上有，就不能和牌; 当打缺时发可以不必亮出来，算风牌"),
                               lambda j: no_gang_tiles(j, da_que=True))
-NO_SUCH_MELD = Requirement("gang_pai_melds", "杠牌只能用来杠，钻不可以碰，发必须亮出",
-                           text("§26", "钻不可以碰（因为没人打它）; 发财和白板是杠牌，只能用来杠; 发：必须亮出了，且从牌尾补牌"),
-                           melds_allowed)
-NO_SUCH_MELD_DA_QUE = Requirement("gang_pai_melds", "杠牌只能用来杠，钻不可以碰",
-                                  text("§26", "钻不可以碰（因为没人打它）; 发财和白板是杠牌，只能用来杠"),
-                                  lambda j: melds_allowed(j, da_que=True))
+
+
+def no_such_meld(da_que: bool) -> Requirement:
+    """No 碰 of a 杠牌 or of the 钻, and (without 打缺) no meld of the shown 发."""
+    shown = "" if da_que else "; 发：必须亮出了，且从牌尾补牌"
+    return Requirement("gang_pai_melds", "杠牌只能用来杠，钻不可以碰" + ("" if da_que else "，发必须亮出"),
+                       text("§26", "钻不可以碰（因为没人打它）; 发财和白板是杠牌，只能用来杠" + shown),
+                       lambda j: melds_allowed(j, da_que))
+
+
 DA_QUE_VOID = Requirement("da_que", "打缺 (缺一门)", analyst("§26", "「打缺」 is playing with a void suit: a winning hand lacks one suit"),
                           lacks_a_suit)
 
 
 def zuanpai_win(options) -> WinRules:
     if options["da_que"] == "on":
-        return WinRules(requirements=(GANG_PAI_DA_QUE, NO_SUCH_MELD_DA_QUE, DA_QUE_VOID))
-    return WinRules(requirements=(GANG_PAI, NO_SUCH_MELD))
+        return WinRules(requirements=(GANG_PAI_DA_QUE, no_such_meld(True), DA_QUE_VOID))
+    return WinRules(requirements=(GANG_PAI, no_such_meld(False)))
 
 
 def _zuanpai(options) -> tuple[IndicatorRule, ...]:
