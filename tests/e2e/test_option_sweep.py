@@ -2,7 +2,7 @@
 hands on the in-process table with the read faults on, and its recorder passes the audit.
 
 The default suite plays a chosen few variants (test_option_variants.py); this sweep plays them all
-(219 values, ≈4 minutes here).  Its first run found two faults the curated list never met: a flower
+(227 values, ≈4 minutes here).  Its first run found two faults the curated list never met: a flower
 drawn as the last live tile, replaced out of the reserve, was called unsound by the audit (钻牌 and
 十六张 with `dead_wall=7_stacks`: tests/records/test_flower_at_wall_end.py), and 广东鸡胡's horses ran
 short at the end of the wall (tests/firmware/test_horses_kept.py).
