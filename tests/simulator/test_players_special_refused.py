@@ -35,7 +35,7 @@ def test_a_refused_special_kong_is_taken_back_and_laid_again(monkeypatch):
         return made
 
     events = io.StringIO()
-    result = run(run_simulated(get_region("changchun").resolve(), hands=2, seed=2, events=events,
+    result = run(run_simulated(get_region("changchun").resolve({"first_dealer": "east"}), hands=2, seed=2, events=events,
                                players=players, on_event=heard), timeout=120)
     log = [json.loads(line) for line in events.getvalue().splitlines()]
     judged = [(e["hand"], e["seat"], e["accepted"]) for e in log if e["event"] == "special_kong"]

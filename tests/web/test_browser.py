@@ -54,7 +54,7 @@ def test_the_table_page_draws_the_screen_and_follows_a_key_press(tmp_path):
 
 def test_the_simulator_page_draws_the_walls_and_its_keys_play_the_table(tmp_path):
     async def go():
-        async with idle_table("changchun", str(tmp_path / "t.db")) as (live, table), serving(live, None) as base, \
+        async with idle_table("changchun", str(tmp_path / "t.db"), options={"first_dealer": "east"}) as (live, table), serving(live, None) as base, \
                 browser_page() as page:
             await page.goto(base + "/sim")
             await page.locator("#screen .t_msg", has_text="请推牌入池后按确认").wait_for()

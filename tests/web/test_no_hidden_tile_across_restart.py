@@ -22,11 +22,12 @@ from tests.web.watch import Seen, StreamContext, Truth, WatchResult, _read, leak
 OBJECTS = {"table": None, "display": None, "faults": None, "sim": None}
 
 
-async def watched_across_a_restart(region_id: str, seed: int, db: str, kind: str, takes_after: int) -> WatchResult:
+async def watched_across_a_restart(region_id: str, seed: int, db: str, kind: str, takes_after: int,
+                                   options: dict[str, str] | None = None) -> WatchResult:
     """The controller stopped `takes_after` takes after the first indicator of `kind` in a hand from
     the second on, then a new one resumes that hand and plays one more; a WebSocket client follows
-    it all and /api/state is read every 5 takes and at every indicator."""
-    ruleset = get_region(region_id).resolve()
+    it all and /api/state is read every 5 takes and at every indicator (`options`: the region's)."""
+    ruleset = get_region(region_id).resolve(options)
     table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
     live, truth, seen = LiveTable(InProcessSimulator(table)), Truth(), []
     requests: set[asyncio.Task] = set()
@@ -84,7 +85,9 @@ async def watched_across_a_restart(region_id: str, seed: int, db: str, kind: str
 def test_a_restart_mid_hand_with_a_private_bao_leaks_nothing(tmp_path):
     """长春: the controller stopped three takes after a 宝 was chosen for a ready seat; the hand resumed
     (its 宝 journaled, still private) and settled."""
-    result = run(watched_across_a_restart("changchun", 1, str(tmp_path / "table.db"), "bao", 3), timeout=240)
+    # side 0 deals first (no dealer roll): the seed's hands are the ones this scan was built on
+    result = run(watched_across_a_restart("changchun", 1, str(tmp_path / "table.db"), "bao", 3,
+                                          {"first_dealer": "east"}), timeout=240)
     assert result.refused == 0, "the public filter had to stop a message"
     assert leaks(result) == []
     resumed = next(s for s in result.seen if s.kind == "ws" and '"event": "resumed"' in s.text.replace('":"', '": "'))
