@@ -205,6 +205,8 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
                                                "the head before its replacement (pressed by mistake?)"),
     "win_withdrawn": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} took its 胡 back (a long 胡) before "
                                               "laying the hand"),
+    "win_cut_off": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']}'s 胡 on seat {e['discarder']}'s discard gives "
+                                            f"way to seat {e['by']}'s, nearer the discarder (截胡)"),
     "false_win": lambda e: (logging.WARNING, f"{_hand(e)}: seat {e['seat']} called 胡 on a hand that is not a "
                                              f"win (诈胡): {'; '.join(e.get('failures', ())) or 'not a winning shape'}"),
     "zone_fallback": lambda e: (logging.WARNING, f"{_hand(e)}: seat {e['seat']}'s read zone did not serve "

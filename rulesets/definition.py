@@ -75,6 +75,9 @@ class Play:
     pong: bool = True                   # pong (碰) and exposed kong of a discard
     discard_win: bool = True            # win on another's discard (False: self-draw only)
     multiple_winners: bool = False      # 一炮多响
+    # with one winner a discard, who wins when several claim it: "nearest" the discarder in play order
+    # (截胡, the texts that say), or the first 胡 "pressed" (a rule the table cannot judge before the hands)
+    claim_order: str = "nearest"
     ready_declaration: str = "none"     # "none", "optional" (报听 gives rights, e.g. 看宝), "required"
     after_win: str = "end"              # "end", "xuezhan" (until one player is left), "xueliu" (until the wall is empty)
     last_tiles_forced_win: int = 0      # 最后四张: within the last N live tiles a possible win must be taken
@@ -82,7 +85,9 @@ class Play:
     def describe(self) -> str:
         parts = ["吃 allowed" if self.chi else "no 吃", "碰 allowed" if self.pong else "no 碰",
                  "wins on a discard" if self.discard_win else "self-draw wins only",
-                 "一炮多响 allowed" if self.multiple_winners else "one winner per discard",
+                 "一炮多响 allowed" if self.multiple_winners else
+                 "one winner per discard, the claimant nearest the discarder (截胡)" if self.claim_order == "nearest" else
+                 "one winner per discard, the first 胡 pressed",
                  f"报听: {self.ready_declaration}", f"after a win: {self.after_win}"]
         if self.last_tiles_forced_win:
             parts.append(f"within the last {self.last_tiles_forced_win} tiles a win must be taken (the players' "

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from drivers.table_ui import (ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE, Key,
-                              Phase, relative_name)
+from drivers.table_ui import (CUT_OFF, ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE,
+                              Key, Phase, relative_name)
 from rulesets.hand import Hand, HandError, WinContext
 from rulesets.indicators import Effect, Timing
 from rulesets.judging import HandResult, evaluate_hand
@@ -58,6 +58,14 @@ def false_win_penalty(hand: HandState, seat: int) -> tuple[int, int, int, int] |
         return None
     hand.facts.extras.append(Extra("false_win", seat, settled.payments, settled.items))
     return settled.payments
+
+
+class CutOff(Exception):
+    """截胡: a seat nearer the discarder claimed the same discard; this claim gives way to it."""
+
+    def __init__(self, nearer: int, discarder: int) -> None:
+        super().__init__(nearer, discarder)
+        self.nearer, self.discarder = nearer, discarder
 
 
 def withdraw_key(seat: int) -> KeyMatch:
@@ -132,6 +140,9 @@ class WinCheck:
         except Withdrawn:
             ports.recorder.emit("win_withdrawn", seat=seat)
             ports.screens.prompt(seat, "")
+        except CutOff as cut:
+            ports.recorder.emit("win_cut_off", seat=seat, by=cut.nearer, discarder=cut.discarder)
+            ports.screens.prompt(seat, f"{CUT_OFF} {relative_name(seat, cut.nearer, hand.ruleset.players)}")
         else:
             await self._judge(hand, seat, discarder)
             if hand.over:
@@ -148,11 +159,31 @@ class WinCheck:
         self._withdrawable.add(seat)
         try:
             discarder = await self._ask_discarder(hand, seat, withdraw) if hand.ruleset.play.discard_win else None
+            nearer = self._nearer_claimant(hand, seat, discarder)
+            if nearer is not None:
+                raise CutOff(nearer, discarder)
             await confirmed(self.ports, seat, LAY_MELDS, withdraw)
             return discarder
         finally:
             self._withdrawable.discard(seat)
             record_dropped(self.ports.recorder, self.ports.keys.drop(withdraw), "nothing_to_withdraw")
+
+    def _nearer_claimant(self, hand: HandState, seat: int, discarder: int | None) -> int | None:
+        """截胡, where one discard makes one winner: a seat nearer the discarder in play order whose 胡
+        waits (pressed since this check began, or just before) is judged instead of this one
+        (「从点炮者按逆时针方向，顺序在前者胡牌」); None when this seat is the nearest claimant."""
+        play = hand.ruleset.play
+        if discarder is None or play.multiple_winners or play.claim_order != "nearest":
+            return None
+        waiting = {p.panel for p in self.ports.keys.peek_all(self._other_hu(hand, seat, discarder)) if not p.long}
+        order = sorted(hand.ruleset.players)
+        start = order.index(discarder)
+        for side in order[start + 1:] + order[:start]:
+            if side == seat:
+                return None
+            if side in waiting and side not in hand.out_of_play:
+                return side
+        return None
 
     async def _judge(self, hand: HandState, seat: int, discarder: int | None) -> None:
         ports = self.ports

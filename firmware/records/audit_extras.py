@@ -283,7 +283,7 @@ def _tail_tiles(hand: HandLog, replaces_at_wall_end: bool = False) -> list[str]:
             shown |= set(zip(event["ring"], event["layer"]))
         elif name == "warning" and event.get("rule") == "weipai":
             warned += 1
-        elif pending and name in ("take", "false_win", "win_withdrawn", "exhausted") or (pending and name == "win" and event["from"] is not None):
+        elif pending and name in ("take", "false_win", "win_withdrawn", "win_cut_off", "exhausted") or (pending and name == "win" and event["from"] is not None):
             unresolved += 1
             pending = False
         elif pending and name == "win":

@@ -90,6 +90,7 @@ EVENTS: dict[str, dict[str, Kind]] = {
             "context": OBJECT},
     "false_win": {"seat": COUNT},
     "win_withdrawn": {"seat": COUNT},
+    "win_cut_off": {"seat": COUNT, "by": COUNT, "discarder": COUNT},
     "exhausted": {"remaining": INT, "live": INT, "reserve": INT, "kongs": INT},
     "kong_from": {"seat": COUNT, "kind": one_of("ming", "zhuanwan"), "from": maybe(COUNT)},
     "special_kong": {"seat": COUNT, "name": TEXT, "tiles": list_of(TEXT), "accepted": FLAG, "kongs": COUNT,

@@ -114,7 +114,7 @@ REGION = Region(
     replacement=TAIL_REPLACEMENT,
     rotation=with_yipao_dealer(Given(RotationRule("keep", "next", "keep", "nearest_winner"),
                    text("§7.5", "如果庄家胡牌或和牌（流局）则下盘依然由该庄家做庄。2、如果非庄家胡牌则下一盘由庄家的下家玩家做庄"))),
-    play=Derived(lambda o: Play(chi=o["chi"] == "yes", multiple_winners=o["multi_win"] == "all"),
+    play=Derived(lambda o: Play(chi=o["chi"] == "yes", multiple_winners=o["multi_win"] == "all", claim_order="pressed"),
                  text("§7.6", "庄家的下家…有权力吃或碰那张牌; 一炮三响 ： 同一张牌点三个炮，点炮者包三家"), ("chi", "multi_win")),
     flowers=choice("flowers", {
         "with": flowers_from_tail(text("§7.3", "玩家摸到花时，到牌堆尾摸牌进行补牌")),

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drivers.motor_protocol import Key
-from drivers.table_ui import (ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE,
+from drivers.table_ui import (CUT_OFF, ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE,
                               Phase, parse_choice, relative_name)
 from rulesets.tiles import Tile
 
@@ -54,6 +54,7 @@ class _Seat:
     entered: int = 0
     steps: int = 0
     again: bool = False                # the restart note came while another seat's check ran: 胡 again at play
+    cut_off: bool = False              # 截胡: a nearer seat's 胡 on the same discard is judged instead
 
 
 def _answer(crew: Crew, state: _Seat, line: str) -> bool:
@@ -199,6 +200,8 @@ async def _answer_win(crew: Crew, pending: dict[int, _Seat]) -> dict[int, bool |
                     state.restarts, state.last = crew.restarts, None
             if line == state.last:
                 continue
+            if state.last is not None and line.startswith(CUT_OFF + " "):
+                state.cut_off = True        # wait: if the nearer claim is no win, play shows again and we claim again
             verdict = _verdict(state, line, wins_once)
             if verdict is not None:
                 results[seat] = verdict
@@ -212,8 +215,8 @@ async def _answer_win(crew: Crew, pending: dict[int, _Seat]) -> dict[int, bool |
             elif state.last is not None and screen.phase in (Phase.PLAY, Phase.LAST_TILE):
                 pending[seat] = _claim_again(crew, state)
         if pending and screen.phase in OVER:
-            for seat in pending:
-                results[seat] = None
+            for seat, state in pending.items():
+                results[seat] = False if state.cut_off else None     # a nearer seat won the discard
             break
         if pending:
             await crew.eyes.changed(screen.version)
