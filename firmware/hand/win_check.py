@@ -17,6 +17,7 @@ from drivers.table_ui import (CUT_OFF, ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SE
 from rulesets.hand import Hand, HandError, WinContext
 from rulesets.indicators import Effect, Timing
 from rulesets.judging import HandResult, evaluate_hand
+from rulesets.rotation import nearest_winner
 from rulesets.scoring import false_win_settlement
 from rulesets.tiles import Tile
 from rulesets.winrules import Verdict
@@ -175,15 +176,10 @@ class WinCheck:
         play = hand.ruleset.play
         if discarder is None or play.multiple_winners or play.claim_order != "nearest":
             return None
-        waiting = {p.panel for p in self.ports.keys.peek_all(self._other_hu(hand, seat, discarder)) if not p.long}
-        order = sorted(hand.ruleset.players)
-        start = order.index(discarder)
-        for side in order[start + 1:] + order[:start]:
-            if side == seat:
-                return None
-            if side in waiting and side not in hand.out_of_play:
-                return side
-        return None
+        claimants = {p.panel for p in self.ports.keys.peek_all(self._other_hu(hand, seat, discarder))
+                     if not p.long and p.panel not in hand.out_of_play} | {seat}
+        nearest = nearest_winner(discarder, tuple(claimants), hand.ruleset.players)
+        return None if nearest == seat else nearest
 
     async def _judge(self, hand: HandState, seat: int, discarder: int | None) -> None:
         ports = self.ports
