@@ -17,10 +17,7 @@ from tests.firmware.test_won_already import a_hand
 def claimed(region_id: str, seat: int, steps: int, *others: int, options=None):
     """`seat` claims and names its discarder `steps` ▶ along the 点炮 choices (自摸 first); `others`
     pressed 胡 meanwhile.  The recorder's events, the seat's line, whether it came to laying its melds."""
-    hand, _ = a_hand(region_id)
-    if options:
-        from rulesets.regions import get_region
-        hand.ruleset = get_region(region_id).resolve(options)
+    hand, _ = a_hand(region_id, options)
     ports = WaitingPorts(hand.ruleset)
     check = WinCheck(ports)
     laying = []

@@ -10,8 +10,8 @@ from rulesets.tiles import Tile
 from rulesets.walls import Break, Layer, Slot
 
 
-def a_hand(region_id: str) -> tuple[HandState, list]:
-    ruleset = get_region(region_id).resolve()
+def a_hand(region_id: str, options: dict[str, str] | None = None) -> tuple[HandState, list]:
+    ruleset = get_region(region_id).resolve(options)
     ring = ruleset.layout.ring(Break(0, 3))
     wall = {Slot(i, layer): Tile.M1 for i in range(len(ring)) for layer in (Layer.TOP, Layer.BOTTOM)}
     return HandState(ruleset, 1, 0, [(1, 2)], Break(0, 3), wall, 53, salt="s"), ring
