@@ -314,9 +314,7 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
                 head, tail, kongs, problem = _put_back_unrecorded(event["taken"], recorded, head, tail, kongs)
                 problems += problem
                 taken.intersection_update(recorded)
-                head, tail, kongs = _journaled_takes(event["taken"], taken, head, tail, kongs)
-                recorded.update((Slot(int(ring), Layer(layer)), (end, reason)) for ring, layer, end, reason in event["taken"]
-                                if Slot(int(ring), Layer(layer)) not in recorded)
+                head, tail, kongs = _journaled_takes(event["taken"], taken, recorded, head, tail, kongs)
                 last_drawn = _last_journaled_draw(event["taken"]) or last_drawn
             except (TypeError, ValueError, IndexError) as error:
                 problems.append(f"resumed: its journaled takes do not read ({error})")
@@ -445,12 +443,15 @@ def _put_back_unrecorded(journaled: list, recorded: dict[Slot, tuple[str, str]],
     return head, tail, kongs, problems
 
 
-def _journaled_takes(journaled: list, taken: set[Slot], head: int, tail: int, kongs: int) -> tuple[int, int, int]:
+def _journaled_takes(journaled: list, taken: set[Slot], recorded: dict[Slot, tuple[str, str]], head: int, tail: int,
+                     kongs: int) -> tuple[int, int, int]:
     """A restarted controller goes on from its journal, which a SIGKILL may leave a few takes ahead
     of the recorder it cut (the journal is written first): the takes it names that the recorder
-    does not hold are takes all the same.  Returns the head, tail and kong counts with them."""
+    does not hold are takes all the same (added to `taken`, and with their end and reason to
+    `recorded`).  Returns the head, tail and kong counts with them."""
     for ring, layer, end, reason in journaled:
         slot = Slot(int(ring), Layer(layer))
+        recorded.setdefault(slot, (end, reason))
         if slot in taken:
             continue
         taken.add(slot)
