@@ -352,7 +352,7 @@ class TableController:
         """Send a motion command; while a fault or the interlock refuses it, wait (never spin) and
         send it again (across a link episode too)."""
         while True:
-            clears = self.desk.clears
+            clears, resets = self.desk.clears, self._resets["motor"]
             try:
                 await self.send(command)
                 return
@@ -362,7 +362,11 @@ class TableController:
                     await self.devices.motor.request_snapshot()     # its HatchChanged says when it closed
                     await self.until(lambda: not self.desk.hatch_open)
                 elif error.status == Status.FAULT_LATCHED:
-                    await self.until(lambda: self.desk.clears > clears and not self.faults.blocking)
+                    # cleared, or forgotten by a reboot: the refusal may name a fault whose report the
+                    # reboot lost, which this side never latched and so never sees cleared (campaign
+                    # 51001, 螺山: the push-in waited for ever)
+                    await self.until(lambda: (self.desk.clears > clears or self._resets["motor"] > resets)
+                                     and not self.faults.blocking)
                 elif error.status == Status.BUSY:
                     await asyncio.sleep(0.05)             # the mechanism finishes its move by itself
                 else:
