@@ -23,7 +23,7 @@ from drivers.messages import EventsDropped, FaultCleared, FaultCode, FaultRaised
 from drivers.motor import MotorBoard
 from drivers.link import EventMark, SessionRef
 from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchChanged, KeyAction, KeyPressed,
-                                    LiftMoved, LiftPosition, SafeStop, ShuffleDone, WallChanged, WallSnapshot)
+                                    LiftMoved, SafeStop, ShuffleDone, WallChanged, WallSnapshot)
 from drivers.reconnect import Reconnected
 from drivers.rfid import RfidBoard
 from drivers.rfid_protocol import HeadRead, SlotRead, ZoneInventory
@@ -371,9 +371,6 @@ class TableController:
                     await asyncio.sleep(0.05)             # the mechanism finishes its move by itself
                 else:
                     raise
-
-    async def lifts_at(self, lifts: tuple[int, ...], position: LiftPosition) -> None:
-        await self.until(lambda: all(self.lifts.get(lift) == position for lift in lifts))
 
     async def move(self, command: Callable[[], Awaitable[None]], arrived: Callable[[], bool]) -> None:
         """A mechanism's move until it `arrived()`: a move the board halted (a fault, or our silence:
