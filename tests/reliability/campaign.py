@@ -55,9 +55,12 @@ DISRUPTIONS = ("cut_motor", "cut_rfid", "reset_motor", "reset_rfid", "kill", "ki
 # and put back), a controller frozen for 0.5–8 s (SIGSTOP: an SD card stalling the Pi), a clean
 # restart (SIGTERM: the owner restarting the service), a brown-out (both boards and the display
 # reboot at once; the Pi rides it out on its own supply) and a power cut (all of that, and the
-# controller killed and started again: the whole table lost its power)
+# controller killed and started again: the whole table lost its power), and a freeze with a
+# brown-out 0–0.3 s after it ends (the boards latched E13 and queued its report while the controller
+# was away; the reboot loses what the link had not delivered yet while the controller catches up:
+# campaign 51001, a move refused for a fault the controller never heard of)
 MORE_DISRUPTIONS = ("cut_display", "reset_display", "unplug_motor", "unplug_rfid", "unplug_display", "freeze", "term",
-                    "brownout", "power_cut")
+                    "brownout", "power_cut", "freeze_brownout")
 DEVICES = ("motor", "rfid", "display")
 # dealt only when named, and only as root: the card full for 0.5–6 s (its folder a small tmpfs of its
 # own, filled to the last byte by a ballast file, then freed)
@@ -409,11 +412,15 @@ async def disrupt(what: str, rng: random.Random, sim: SimulatorProcess, controll
     elif what in ("brownout", "power_cut"):
         if what == "power_cut":
             controller.end(signal.SIGKILL)
-        await asyncio.gather(*(sim.control.reset(device) for device in DEVICES))
+        await _brownout(sim)
         if what == "power_cut":
             controller.start()
     elif what == "freeze":
         await controller.freeze(rng.uniform(0.5, 8.0))
+    elif what == "freeze_brownout":
+        await controller.freeze(rng.uniform(0.5, 8.0))
+        await asyncio.sleep(rng.uniform(0.0, 0.3))
+        await _brownout(sim)
     elif what == "fill":
         await card.fill(rng.uniform(0.5, 6.0))
     elif what in PERSON_DISRUPTIONS:
@@ -426,6 +433,11 @@ async def disrupt(what: str, rng: random.Random, sim: SimulatorProcess, controll
             figures.controller_errors.append(f"SIGTERM mid-run ended the controller with status "
                                              f"{controller.exits[-1]}, not 0; see controller.log")
         controller.start()
+
+
+async def _brownout(sim: SimulatorProcess) -> None:
+    """Both boards and the display reboot at once."""
+    await asyncio.gather(*(sim.control.reset(device) for device in DEVICES))
 
 
 async def _person_mends(what: str, rng: random.Random, sim: SimulatorProcess, figures: RegionFigures) -> None:
