@@ -13,6 +13,7 @@ the wrong type or out of range.  See deploy/config.toml for a commented example.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,9 @@ BAUDRATE_RANGE = (1200, 4_000_000)            # what USB UARTs and our boards' M
 DEFAULT_CONFIG_PATH = Path("/etc/mahjong-table/config.toml")
 CONFIG_ENV = "MAHJONG_TABLE_CONFIG"
 SIMULATOR_SUBDIR = "simulator"                # a simulated run's state, apart from the table's
+# the kernel numbers USB serial adapters in the order they appear: after a reboot or a replug two
+# boards can swap these names, and a port opened again (a display put back) may be another board's
+KERNEL_NUMBERED_PORT = re.compile(r"/dev/tty(USB|ACM)[0-9]+")
 
 
 class ConfigError(Exception):
@@ -216,6 +220,16 @@ def _devices(section: dict[str, Any] | None, source: str) -> DeviceConfig:
                               "each board has its own port")
         seen[port] = name
     return DeviceConfig(ports["motor"], ports["rfid"], ports.get("display"), _baudrate(section, source))
+
+
+def unstable_port_names(devices: DeviceConfig) -> tuple[str, ...]:
+    """A line for each board named by the kernel's order of the adapters, not by the adapter: a
+    table that works today, with the names swapped after a reboot, would drive the wrong board."""
+    named = (("motor", devices.motor), ("rfid", devices.rfid), ("display", devices.display))
+    return tuple(f"devices.{name} = {port!r} is numbered by the kernel in the order the adapters appear, and "
+                 "two boards can swap such names after a reboot or a replug; name it by /dev/serial/by-id/… or "
+                 "the udev names of deploy/99-mahjong-table.rules"
+                 for name, port in named if port is not None and KERNEL_NUMBERED_PORT.fullmatch(port))
 
 
 def _port(section: dict[str, Any], key: str, source: str) -> str:

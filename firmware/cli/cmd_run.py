@@ -23,7 +23,7 @@ from typing import TextIO
 
 from drivers.await_chain import tasks_waiting
 from drivers.errors import BoardIncompatible, DriverError, PortBusy
-from firmware.config import TableConfig
+from firmware.config import TableConfig, unstable_port_names
 from firmware.faults import FaultCode, LatchedFault, SetRejected, board_incompatible
 from firmware.logs import DEFAULT_LEVEL, LEVELS, configured
 from firmware.panel import Settings
@@ -218,6 +218,8 @@ def _run_configured(args: argparse.Namespace, config: TableConfig, early: _Early
                 _run_simulated(ruleset, args, events, events_path, str(db_path), say, serving))))
         with _table_books(config, db_path, events_path) as (registry, ledger, settings):
             say(f"running {ruleset.region.name} ({ruleset.id}) on the boards of {config.source}")
+            for warning in unstable_port_names(config.devices):
+                say(f"warning: {warning}")
             return _run_loop(early, lambda: _serving(web, db_path, say, _reported(fleet, db_path, say, lambda serving:
                 _run_real(ruleset, config, args, events, (registry, ledger, settings), say, serving))))
     except SetRejected as error:           # E14 at the start only: a set that fails its check waits for a person

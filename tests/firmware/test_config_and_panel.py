@@ -3,7 +3,7 @@
 import pytest
 
 from drivers.motor_protocol import Key
-from firmware.config import ConfigError, load_config, parse_config
+from firmware.config import ConfigError, load_config, parse_config, unstable_port_names
 from firmware.panel import Menu, Settings
 from rulesets.regions import REGION_IDS
 
@@ -56,3 +56,13 @@ def test_a_saved_choice_that_became_invalid_falls_back(tmp_path):
     settings = Settings(tmp_path / "s.db")
     settings.put("ruleset", "atlantis")
     assert settings.ruleset_choice() == ("changchun", {})
+
+
+def test_a_port_numbered_by_the_kernel_is_warned_of_and_a_stable_name_is_not():
+    config = parse_config({"devices": {"motor": "/dev/ttyUSB0", "rfid": "/dev/serial/by-id/usb-FTDI_rfid-if00",
+                                       "display": "/dev/ttyACM1"}}, "table.toml")
+    warnings = unstable_port_names(config.devices)
+    assert len(warnings) == 2
+    assert warnings[0].startswith("devices.motor = '/dev/ttyUSB0' is numbered by the kernel")
+    assert warnings[1].startswith("devices.display = '/dev/ttyACM1'") and "/dev/serial/by-id/" in warnings[1]
+    assert unstable_port_names(load_config("deploy/config.toml").devices) == ()
