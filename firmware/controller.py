@@ -57,7 +57,7 @@ from .version import package_version
 from .worker import ProcessWorker
 
 T = TypeVar("T")
-log = logging.getLogger("mahjong_table.controller")
+log = logging.getLogger("firmware.controller")
 RESEND_AFTER_S = 1.0        # a command failed by a link episode the pump has not seen: sent again after this
 ZONE_INVENTORIES = 2        # a read zone is inventoried this often per read, the tags joined
 

@@ -19,7 +19,7 @@ from .records.store import WRITE_ERRORS, Store
 
 CRASHED_KEY = "crashed"            # {"session", "hand", "count"}: stops by a fault of its own in that hand
 CRASHES_BEFORE_VOID = 2            # a hand that stopped the controller this often is voided as it is resumed
-log = logging.getLogger("mahjong_table.session")
+log = logging.getLogger("firmware.session")
 
 
 def its_own(error: BaseException) -> bool:

@@ -38,7 +38,7 @@ SILENT_AFTER = 2
 REOPEN_BACKOFF = Backoff(first=0.5, most=5.0)   # a port gone is looked for again this often
 SAY_REFUSED_S = 60.0        # refused instructions after the first are said as a count, this often at most
 
-log = logging.getLogger("mahjong_table.display")
+log = logging.getLogger("firmware.display")
 
 
 class DisplayWatch:

@@ -12,7 +12,7 @@ import asyncio
 import logging
 from typing import Callable
 
-log = logging.getLogger("mahjong_table.loop")
+log = logging.getLogger("firmware.loop")
 
 
 class LoopWatch:

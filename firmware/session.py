@@ -55,7 +55,7 @@ RAISED_SET_KEY = "raised_set"      # a checked set standing on the table, no han
 BUILDING_KEY = "building"          # a build begun under the table (BuildInProgress)
 CHAIN_KEY = "chain"                # the flight recorder's chain head after the last hand
 REJECTED_KEY = "rejected_set"      # a set the check rejected, not yet acknowledged (RejectedSet)
-log = logging.getLogger("mahjong_table.session")
+log = logging.getLogger("firmware.session")
 
 
 async def _through_a_stop(committed: "asyncio.Future[Any]") -> bool:

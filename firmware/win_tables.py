@@ -35,7 +35,7 @@ from pathlib import Path
 
 from rulesets.winning import tables
 
-log = logging.getLogger("mahjong.win_tables")
+log = logging.getLogger("firmware.win_tables")
 
 _MAGIC = b"MJWT"
 _TRAILER = struct.Struct("<4sII")              # magic, table bytes, CRC-32 of them

@@ -34,7 +34,7 @@ from ..fleet.topics import PARLOUR_SUBSCRIPTIONS, split_topic
 from ..records.store import Store
 from .store import ParlourStore, day_of
 
-log = logging.getLogger("mahjong_table.parlour")
+log = logging.getLogger("firmware.parlour")
 
 LOST_AFTER = 3               # heartbeats without a word before a table counts as lost
 RECENT = 30                  # hands shown on the page

@@ -17,7 +17,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, TextIO, TypeVar
 
 T = TypeVar("T")
-log = logging.getLogger("mahjong_table.store")
+log = logging.getLogger("firmware.store")
 
 # What a disk that is full, read-only or failing raises (the ledger is SQLite, the recorder a file)
 WRITE_ERRORS = (sqlite3.Error, OSError)

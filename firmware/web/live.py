@@ -32,7 +32,7 @@ from ..state import SessionState
 from .public_filter import SecretLeak, check_event, check_status
 from .sim import SimulatorPort, panel_keys
 
-log = logging.getLogger("mahjong_table.web")
+log = logging.getLogger("firmware.web")
 
 QUEUE_LIMIT = 256          # messages a client may have waiting before it is dropped
 OBJECTS = ("table", "display", "faults", "sim")

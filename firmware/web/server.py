@@ -44,7 +44,7 @@ MAX_CONNECTIONS = 64
 _BUSY = "503: this table's web view has too many open connections; close some of its pages and try again\n"
 BUSY_RESPONSE = (f"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 10\r\n"
                  f"Connection: close\r\nContent-Length: {len(_BUSY)}\r\n\r\n{_BUSY}").encode()
-log = logging.getLogger("mahjong_table.web")
+log = logging.getLogger("firmware.web")
 
 
 class WebError(Exception):

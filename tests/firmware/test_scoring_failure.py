@@ -72,7 +72,7 @@ async def play_watching_the_display(ruleset, hands: int, seed: int):
 def test_a_hand_the_table_cannot_score_is_voided_said_and_recorded_and_play_goes_on(monkeypatch, caplog, error):
     calls = scoring_fails_once(monkeypatch, error)
     ruleset = get_region("hainan").resolve({})
-    with caplog.at_level(logging.ERROR, logger="mahjong_table.session"):
+    with caplog.at_level(logging.ERROR, logger="firmware.session"):
         events, shown = run(play_watching_the_display(ruleset, hands=2, seed=1), timeout=240)
     assert calls[:1] == ["judge_laid"]
     said = [e for e in events if e["event"] == "scoring_failed"]

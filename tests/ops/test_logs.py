@@ -4,9 +4,11 @@ hand, at its level; plain lines with a priority for the journal under systemd; n
 import io
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -211,3 +213,20 @@ def test_with_the_recorder_on_stdout_the_log_goes_to_stderr(tmp_path, debug):
     assert all(line.startswith("{") for line in proc.stdout.splitlines())
     assert "hand 1 · 请配牌 (dealing)" in proc.stderr
     assert ("take (deal) from the head" in proc.stderr) is debug
+
+
+def test_every_logger_of_the_controller_is_configured_so_its_errors_reach_the_journal_with_a_priority():
+    """A logger outside the configured namespaces fell through to Python's last resort: its errors
+    (a hand that could not be scored, a web request's failure) went to stderr bare, without the
+    journal's priority, whatever --log-level said."""
+    root = Path(__file__).resolve().parents[2]
+    named = re.compile(r"""getLogger\((?:__name__|["']([^"']+)["'])\)""")
+    names = {found.group(1) or ".".join(path.relative_to(root).with_suffix("").parts)
+             for package in ("firmware", "drivers") for path in (root / package).rglob("*.py")
+             for found in named.finditer(path.read_text(encoding="utf-8"))}
+    assert len(names) > 10
+    stream = io.StringIO()
+    with configured("warning", lambda: stream, environ={}):
+        for name in sorted(names):
+            logging.getLogger(name).error("said by %s", name)
+    assert [name for name in sorted(names) if f"error: said by {name}" not in stream.getvalue()] == []

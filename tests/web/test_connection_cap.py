@@ -61,9 +61,9 @@ def test_connections_over_the_cap_are_refused_in_one_line_and_taken_again_once_s
                 writer.close()
             await server.stop()
 
-    with caplog.at_level(logging.WARNING, logger="mahjong_table.web"):
+    with caplog.at_level(logging.WARNING, logger="firmware.web"):
         run(go(), timeout=60)
-    said = [r.getMessage() for r in caplog.records if r.name == "mahjong_table.web"]
+    said = [r.getMessage() for r in caplog.records if r.name == "firmware.web"]
     assert said[0] == (f"web view: {CAP} connections open, refusing more (503) so the boards' ports keep their "
                        "file descriptors: close some of its pages")
     assert len(said) == 2 and re.fullmatch(rf"web view: connections accepted again \((\d+) refused while {CAP} were open\)",
