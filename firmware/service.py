@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import os
 import socket
 import sys
 from typing import AsyncIterator, Callable, Mapping
 
+NETWORK_CLOSED = ("no internet socket may be opened here (the systemd unit closes the network): install "
+                  "deploy/network.conf as its drop-in and restart it (docs/operations.md)")
 NOTIFY_ENV = "NOTIFY_SOCKET"
 WATCHDOG_ENV = "WATCHDOG_USEC"
 WATCHDOG_PID_ENV = "WATCHDOG_PID"
@@ -110,3 +113,17 @@ def _watchdog_usec(env: Mapping[str, str]) -> int | None:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def network_closed(error: BaseException) -> bool:
+    """Whether `error`, or an error that caused it, is a socket refused its address family: under the
+    shipped unit (RestrictAddressFamilies=AF_UNIX) every internet socket is, so the web view cannot
+    listen and the broker cannot be reached until the network drop-in is installed."""
+    seen: BaseException | None = error
+    for _ in range(8):                       # a cause's cause: a library wraps the socket's error
+        if seen is None:
+            return False
+        if isinstance(seen, OSError) and seen.errno == errno.EAFNOSUPPORT:
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False

@@ -17,6 +17,7 @@ from typing import Any, Awaitable, Callable, Sequence
 
 import aiomqtt
 
+from ..service import NETWORK_CLOSED, network_closed
 from .settings import BrokerSettings
 
 log = logging.getLogger("firmware.fleet")
@@ -96,7 +97,8 @@ async def keep_connected(connect: Callable[[], aiomqtt.Client], serve: Callable[
                 return
         except aiomqtt.MqttError as error:
             wait = backoff.next()
-            log.warning("%s: the broker is unreachable or went away (%s); trying again in %.1f s", name, error, wait)
+            log.warning("%s: the broker is unreachable or went away (%s); trying again in %.1f s%s", name, error, wait,
+                        f"; {NETWORK_CLOSED}" if network_closed(error) else "")
         except Exception:                       # a bug must not end the reporting: say it, and go on
             wait = backoff.next()
             log.exception("%s: unexpected failure; trying again in %.1f s", name, wait)

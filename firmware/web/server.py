@@ -23,6 +23,7 @@ from typing import Any, Awaitable, Callable, Mapping
 from aiohttp import WSMsgType, web
 
 from ..records.history import History
+from ..service import NETWORK_CLOSED, network_closed
 from ..version import package_version
 from .api import METHODS, ApiError, Context, hands_export, hours_export, objects_arg
 from .live import Client, LiveTable
@@ -327,10 +328,16 @@ class AppServer:
         except OSError as error:
             await runner.cleanup()
             raise WebError(f"cannot listen on {self.settings.host}:{self.settings.port} ({error.strerror}); "
-                           "choose another address with --http HOST:PORT") from None
-        self._runner = runner
+                           + (NETWORK_CLOSED if network_closed(error) else "choose another address with --http HOST:PORT")
+                           ) from None
         sockets = self._listener.sockets
-        port = sockets[0].getsockname()[1] if sockets else self.settings.port
+        if not sockets:         # asyncio skips a family whose socket is refused: every one was (the unit's)
+            self._listener.close()
+            await runner.cleanup()
+            raise WebError(f"cannot listen on {self.settings.host}:{self.settings.port} (no socket of its address "
+                           f"family may be opened); {NETWORK_CLOSED}")
+        self._runner = runner
+        port = sockets[0].getsockname()[1]
         host = f"[{self.settings.host}]" if ":" in self.settings.host else self.settings.host
         self.address = f"http://{host}:{port}/"
         return self.address

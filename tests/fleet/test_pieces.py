@@ -216,3 +216,39 @@ def test_a_write_interest_for_a_socket_closed_before_the_loop_got_to_it_is_dropp
     else:                                       # what the guard is for: the stock client's error
         with pytest.raises(LeakError, match="Bad file descriptor"):
             run(closed_before_registered())
+
+
+def test_a_broker_that_cannot_be_reached_because_the_network_is_closed_says_which_drop_in_opens_it(
+        monkeypatch, caplog):
+    """Under the shipped systemd unit (RestrictAddressFamilies=AF_UNIX) the connection is refused its
+    address family: the warning names the drop-in, not only "unreachable"."""
+    import errno
+    import logging
+    import socket
+
+    from firmware.fleet.connection import keep_connected, new_client
+
+    class UnixOnly(socket.socket):
+        def __init__(self, family=socket.AF_INET, *args, **kwargs):
+            if family in (socket.AF_INET, socket.AF_INET6):
+                raise OSError(errno.EAFNOSUPPORT, "Address family not supported by protocol")
+            super().__init__(family, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "socket", UnixOnly)
+    broker = BrokerSettings("127.0.0.1", 1883, None, None, False)
+
+    async def one_attempt() -> None:
+        stopping = asyncio.Event()
+
+        def connect():
+            stopping.set()                        # this attempt is the last
+            return new_client(broker, "t1", tls=None, timeout=2.0, keepalive=10)
+
+        async def serve(client) -> None:
+            raise AssertionError("connected through a closed network")
+        await keep_connected(connect, serve, stopping, Backoff(0.01, 0.01), name="table t1")
+
+    with caplog.at_level(logging.WARNING, logger="firmware.fleet"):
+        run(one_attempt(), timeout=30)
+    said = [r.getMessage() for r in caplog.records if "unreachable" in r.getMessage()]
+    assert said and "deploy/network.conf" in said[0], said

@@ -70,3 +70,36 @@ def test_systemd_reads_the_unit_without_a_complaint(tmp_path):
                     encoding="utf-8")
     proc = subprocess.run([tool, "verify", "--man=no", str(unit)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stderr.strip() == "", proc.stderr
+
+
+DROP_IN = ROOT / "deploy" / "network.conf"
+
+
+def test_the_network_drop_in_opens_internet_sockets_to_the_private_ranges_only():
+    """The web view, a broker and boards on the network need internet sockets, which the unit refuses;
+    the shipped drop-in opens them, and IPAddressDeny=any of the unit still holds past its allowed ranges."""
+    service_lines = read_unit(DROP_IN)["Service"]
+    assert service_lines["PrivateNetwork"] == ["no"]
+    assert service_lines["RestrictAddressFamilies"] == ["AF_UNIX AF_INET AF_INET6"]
+    assert "IPAddressDeny" not in service_lines and service("IPAddressDeny") == "any"
+    allowed = service_lines["IPAddressAllow"][0].split()
+    assert "localhost" in allowed and "any" not in allowed and "0.0.0.0/0" not in allowed
+
+
+def test_systemd_reads_the_unit_with_its_network_drop_in_and_rates_it_at_most_3(tmp_path):
+    tool = shutil.which("systemd-analyze")
+    if tool is None:
+        pytest.skip("systemd-analyze is not installed: the unit with its drop-in is not verified here")
+    program = tmp_path / "mahjong-table"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    unit = tmp_path / "mahjong-table.service"           # a drop-in's [Service] lines come after the unit's
+    drop_in = DROP_IN.read_text(encoding="utf-8")
+    unit.write_text(UNIT.read_text(encoding="utf-8").replace("/opt/mahjong-table/bin/mahjong-table", str(program))
+                    + drop_in[drop_in.index("[Service]"):], encoding="utf-8")
+    proc = subprocess.run([tool, "verify", "--man=no", str(unit)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stderr.strip() == "", proc.stderr
+    proc = subprocess.run([tool, "security", "--offline=yes", f"--threshold={int(EXPOSURE_LIMIT * 10)}", str(unit)],
+                          capture_output=True, text=True, timeout=60)
+    exposure = float(proc.stdout.rsplit("Overall exposure level for mahjong-table.service:", 1)[1].split()[0])
+    assert exposure <= EXPOSURE_LIMIT and proc.returncode == 0, proc.stdout[-3000:]
