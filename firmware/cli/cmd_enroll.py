@@ -14,7 +14,7 @@ from firmware.build.registry import Registered, RegistryError, TileRegistry
 from rulesets.tilesets import NAMED_SETS
 
 from .errors import UserError
-from .files import ensure_dir, open_database, table_config
+from .files import ensure_dir, open_database, refuse_empty, table_config
 from .table_lock import table_held
 
 
@@ -54,6 +54,8 @@ def _progress(step: EnrollStep) -> None:
 
 
 def enroll(args: argparse.Namespace) -> int:
+    refuse_empty(args, {"config": "/etc/mahjong-table/config.toml", "registry": "tiles.db", "import_file": "tiles.json"},
+                 flags={"import_file": "--import"})
     config = table_config(args.config, args.simulate)
     if config.devices is None:
         return _enroll_with(config, args)

@@ -47,7 +47,10 @@ def run_parlour(args: argparse.Namespace) -> int:
     from firmware.config import default_state_dir
     from firmware.fleet.settings import FleetError, parse_broker_url, shown_url
     from firmware.web import WebError, parse_listen
+    from .files import refuse_empty
 
+    refuse_empty(args, {"mqtt": "mqtt://parlour:PASSWORD@127.0.0.1:1883", "http": "127.0.0.1:8088",
+                        "db": "parlour.db", "client_id": "mjt-parlour", "ca": "ca.pem", "token_file": "parlour.token"})
     try:
         broker = parse_broker_url(args.mqtt, tls=args.ca)
     except FleetError as error:

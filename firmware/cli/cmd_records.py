@@ -16,7 +16,7 @@ from firmware.records.history import HistoryError, day_bounds, parse_day
 from firmware.records.recorder_files import LedgerUnreadable, RecorderFile, held_open, move_off, needed_files, survey
 
 from .errors import UserError
-from .files import table_config
+from .files import refuse_empty, table_config
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,6 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def records(args: argparse.Namespace) -> int:
+    refuse_empty(args, {"config": "/etc/mahjong-table/config.toml", "folder": "/var/lib/mahjong-table/events",
+                        "db": "/var/lib/mahjong-table/table.db", "before": "2026-06-01", "to": "/media/usb/recorders"})
     folder, ledger = _places(args)
     if args.action == "move" and not ledger.is_file():
         unknown = (f"no ledger at {ledger}: its journal says which recorders the table still needs; name it "

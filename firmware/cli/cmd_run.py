@@ -32,7 +32,7 @@ from firmware.table_log import describe
 
 from .cmd_rules import load_ruleset
 from .errors import UserError
-from .files import CardFull, TableBusy, database_trouble, ensure_dir, open_database, open_events, require_enrolled, state_dir, table_config
+from .files import CardFull, TableBusy, database_trouble, ensure_dir, open_database, open_events, refuse_empty, require_enrolled, state_dir, table_config
 from .sim_args import check_speed, simulator_faults
 from .starting import show_as_it_exits, shown_until_room
 from .table_lock import table_held
@@ -169,10 +169,7 @@ def _check_arguments(args: argparse.Namespace) -> None:
     if args.hands is not None and args.hands < 1:
         raise UserError(f"--hands {args.hands}: give a number of hands of at least 1")
     check_speed(args.speed)
-    for name, example in _NOT_EMPTY.items():
-        value = getattr(args, name)
-        if value is not None and not value.strip():
-            raise UserError(f"--{name} is empty; give a value, e.g. --{name} {example}, or leave the flag out")
+    refuse_empty(args, _NOT_EMPTY)
 
 
 @contextlib.contextmanager

@@ -20,7 +20,7 @@ import stat
 import sys
 import time
 from pathlib import Path
-from typing import Callable, TextIO, TypeVar
+from typing import Any, Callable, Mapping, TextIO, TypeVar
 
 from firmware.config import ConfigError, TableConfig, find_config, load_config
 from firmware.records.chain import START
@@ -29,6 +29,17 @@ from .errors import UserError
 
 T = TypeVar("T")
 CARD_FULL_BYTES = 1 << 20          # less room than this where a database opens: the card is full, not the file damaged
+
+
+def refuse_empty(args: Any, examples: Mapping[str, str], flags: Mapping[str, str] | None = None) -> None:
+    """An empty value (`--db ""`, a shell variable that was never set) would read as no flag at all,
+    and the command would quietly use its default: each flag of `examples` (by its argument's name;
+    `flags` names a flag whose name is not that) given empty is refused, with an example of a value."""
+    for name, example in examples.items():
+        value = getattr(args, name, None)
+        flag = (flags or {}).get(name) or "--" + name.replace("_", "-")
+        if value is not None and not value.strip():
+            raise UserError(f"{flag} is empty; give a value, e.g. {flag} {example}, or leave the flag out")
 
 
 def table_config(explicit: str | None, simulate: bool = False) -> TableConfig:

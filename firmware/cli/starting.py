@@ -1,10 +1,12 @@
 """What a run that cannot start shows on the table's own display, where the people at the table and
-the technician look first (the log and the unit's STATUS say it in English):
+the technician look first (the log says it in English; the unit's STATUS too while a full card is
+waited for):
 
 - a card too full to open the table's files: E24 until there is room (`shown_until_room`, which
   also waits so where there is no display), the run then starting by itself (cmd_run);
-- anything else a person must fix before the table can start (nothing enrolled, a damaged ledger,
-  another controller holding it): E25 `无法启动`, shown as the run exits (`show_as_it_exits`);
+- anything else a person must fix before the table can start (nothing enrolled, a damaged ledger):
+  E25 `无法启动`, shown as the run exits (`show_as_it_exits`) — not another controller holding the
+  table, whose display is that controller's;
   systemd starts it again, and it shows it again, until the cause is gone;
 - a board this controller cannot work with (another board on its port, another protocol version,
   events that do not decode), found at the start or during play: E26 `主板通信不兼容`, shown as the

@@ -267,6 +267,22 @@ def test_run_refuses_an_empty_value(tmp_path, capsys, flag):
     assert not (tmp_path / "xdg").exists()                      # nothing was opened, nothing played
 
 
+@pytest.mark.parametrize("command", [
+    ["parlour", "--mqtt", "mqtt://127.0.0.1:1883", "--db", ""],
+    ["parlour", "--mqtt", "mqtt://127.0.0.1:1883", "--token-file", ""],
+    ["records", "--db", ""], ["records", "--folder", " "], ["records", "move", "--to", ""],
+    ["enroll", "--registry", ""], ["enroll", "--simulate", "--import", ""],
+])
+def test_the_other_commands_refuse_an_empty_value_too(tmp_path, capsys, monkeypatch, command):
+    """Before, `parlour --db ""` opened the default store, `records --db ""` the default ledger and
+    `enroll --import ""` began an enrolment by hand: the flag was read as given not at all."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    flag = command[-2]
+    assert main(command) == 2
+    refused(capsys, f"{flag} is empty; give a value, e.g. {flag} ")
+    assert not (tmp_path / "xdg").exists()                      # nothing was opened
+
+
 @pytest.mark.parametrize("flag", ["--registry", "--write-config"])
 def test_sim_refuses_an_empty_file_name(capsys, flag):
     assert main(["sim", flag, ""]) == 2
