@@ -178,14 +178,19 @@ async def history_hand_events(ctx: Context, params: Mapping[str, Any]) -> dict[s
 
 
 async def history_hours(ctx: Context, params: Mapping[str, Any]) -> dict[str, Any]:
+    sessions, days = await _hours(ctx, day_arg(params))
+    return {"sessions": [s.to_json() for s in sessions], "days": [d.to_json() for d in days]}
+
+
+async def _hours(ctx: Context, day: Any) -> tuple[list, list]:
+    """The hours by session and by day; with a day, that day's and the sessions that played in it."""
     history = _history(ctx)
-    day = day_arg(params)
     sessions = await _read(ctx, history.session_hours)
     days = await _read(ctx, history.day_hours, day)
     if day is not None:
         wanted = {s for d in days for s in d.sessions}
         sessions = [s for s in sessions if int(s.key) in wanted]
-    return {"sessions": [s.to_json() for s in sessions], "days": [d.to_json() for d in days]}
+    return sessions, days
 
 
 def _sim(ctx: Context):
@@ -244,13 +249,12 @@ async def hands_export(ctx: Context, params: Mapping[str, Any]) -> str:
 
 
 async def hours_export(ctx: Context, params: Mapping[str, Any]) -> str:
-    history = _history(ctx)
+    """/api/hours's rows as CSV, by day or by session, of one day as it filters them."""
     by = params.get("by", "day")
     if by not in ("day", "session"):
         raise ApiError(400, f"by={by!r}: give by=day or by=session")
-    day = day_arg(params)           # checked whichever way the hours are cut: a bad day is never ignored
-    rows = await _read(ctx, history.day_hours, day) if by == "day" else await _read(ctx, history.session_hours)
-    return hours_csv(rows)
+    sessions, days = await _hours(ctx, day_arg(params))
+    return hours_csv(days if by == "day" else sessions)
 
 
 __all__ = ["ApiError", "Context", "METHODS", "hands_export", "hours_export"]

@@ -102,6 +102,10 @@ def test_history_lists_sessions_and_hands_links_the_recorder_lines_and_their_aud
         hours = await result(await client.get("/api/hours"))
         assert hours["sessions"][0]["hands"] == 2 and hours["days"][0]["hands"] == 2
         assert hours["days"][0]["played_s"] == pytest.approx(hours["days"][0]["wall_s"])
+        for day, rows in ((_day(hands[0]["finished"]), 2), ("2000-01-01", 1)):     # a day's sessions only
+            by_session = await client.get(f"/api/hours.csv?by=session&day={day}")
+            assert len(list(csv.reader(io.StringIO(await by_session.text())))) == rows, day
+            assert len((await result(await client.get(f"/api/hours?day={day}")))["sessions"]) == rows - 1
     serve(LiveTable(), db, test)
 
 
