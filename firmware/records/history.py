@@ -52,7 +52,7 @@ class HandRow:
     ruleset: str
     options: dict[str, str]
     dealer: int
-    result: str                    # "win" or "draw"
+    result: str                    # "win", "draw" or "void" (paid nothing)
     winners: tuple[int, ...]
     payments: tuple[int, ...]
     totals: tuple[int, ...]        # the session's totals after this hand
