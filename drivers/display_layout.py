@@ -72,9 +72,9 @@ LAYOUT = DisplayLayout((
     # The public score page: what everyone at the table sees during play.
     _page("main", 0,
           ("t_ruleset", "text"),     # ruleset name, e.g. 长春麻将
-          ("t_round", "text"),       # prevailing wind and hand, e.g. 东风 第3局
+          ("t_round", "text"),       # the hand, e.g. 第3局
           ("t_dealer", "text"),      # dealer seat / 连庄 count
-          ("t_dice", "text"),        # dice values, e.g. 3 + 5
+          ("t_dice", "text"),        # the dice, e.g. 3+5 (rolls joined by " / ")
           ("n_left", "number"),      # stacks left in the live wall
           ("t_ind", "text"),         # public indicator tiles (财神 / 混 / 精 / 赖子皮 …)
           ("t_wild", "text"),        # the wild kinds they make

@@ -154,7 +154,7 @@ class LinkClosed(LinkError):
 
 
 class CommandRejected(DriverError):
-    """The board received a command and refused it; `status` says why (see protocol.md §3.4)."""
+    """The board received a command and refused it; `status` says why (see protocol.md §3.3)."""
 
     def __init__(self, device: str, command: object, status: int, status_name: str) -> None:
         self.command = command

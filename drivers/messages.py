@@ -74,7 +74,7 @@ class Catalog:
 # -- values shared by both boards --------------------------------------------------------------
 
 class Status(IntEnum):
-    """A board's answer to a command, carried in its ACK (protocol.md §3.4)."""
+    """A board's answer to a command, carried in its ACK (protocol.md §3.3)."""
 
     OK = 0
     UNKNOWN_COMMAND = 1
