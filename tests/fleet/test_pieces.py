@@ -219,22 +219,13 @@ def test_a_write_interest_for_a_socket_closed_before_the_loop_got_to_it_is_dropp
 
 
 def test_a_broker_that_cannot_be_reached_because_the_network_is_closed_says_which_drop_in_opens_it(
-        monkeypatch, caplog):
+        network_closed, caplog):
     """Under the shipped systemd unit (RestrictAddressFamilies=AF_UNIX) the connection is refused its
     address family: the warning names the drop-in, not only "unreachable"."""
-    import errno
     import logging
-    import socket
 
     from firmware.fleet.connection import keep_connected, new_client
 
-    class UnixOnly(socket.socket):
-        def __init__(self, family=socket.AF_INET, *args, **kwargs):
-            if family in (socket.AF_INET, socket.AF_INET6):
-                raise OSError(errno.EAFNOSUPPORT, "Address family not supported by protocol")
-            super().__init__(family, *args, **kwargs)
-
-    monkeypatch.setattr(socket, "socket", UnixOnly)
     broker = BrokerSettings("127.0.0.1", 1883, None, None, False)
 
     async def one_attempt() -> None:
