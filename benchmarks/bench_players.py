@@ -5,7 +5,8 @@ Run on demand (not a test):
     python benchmarks/bench_players.py [--hands N] [--seed S] [--regions a,b] [--code DIR]
 
 Each region plays N hands on the built-in simulated table (`firmware.simulated.run_simulated`,
-speed 0, as `mahjong-table run --speed 0` does), in this process.  The players' task is
+speed 0), like `mahjong-table run --speed 0` but with the simulator and its players in this process
+(`run` serves them from a process of their own).  The players' task is
 wrapped so that every step it runs between two awaits is timed: that is how long the players
 hold the event loop; a discard decision made in several steps is also timed whole.  Columns:
 

@@ -10,8 +10,9 @@ win context) with 0–4 wild tiles of one kind — the most a region's hand can 
 up to 8 wilds where the region's indicators make two (南昌, 河北's 混儿 reading (a)) — plus the
 families that split the most ways (one suit, many pairs, four wilds).  Each hand is timed with
 `evaluate_hand` (the controller's call: the verdict and, when legal, the settlement), CPU time
-of this process, min of three runs; the table shows the worst legal hand per region, collapsed and exhaustive
-(`exhaustive=True`, every reading: the old way), and the hand.  `--stress` adds hands with
+of this process, once; the 8 slowest legal hands are timed again, min of three, and the table
+shows the worst of them per region (collapsed), the most any of those 8 took exhaustively
+(`exhaustive=True`, every reading: the old way, once each; not always the same hand), and the hand.  `--stress` adds hands with
 5–8 wilds of two kinds in every region, which no region's rules make but the goal names.
 `--code DIR` judges with another checkout's rulesets (e.g. the commit before these changes,
 unpacked with `git archive`; it has no collapsed readings, so both columns are its one way).

@@ -1,6 +1,6 @@
 """Win check and waits: rulesets.winning against `xiangting` (Rust) and `mahjong` (pure Python).
 
-Run on demand (not a test):  python benchmarks/bench_winning.py [--hands N] [--rounds R] [--markdown]
+Run on demand (not a test):  python benchmarks/bench_winning.py [--hands N] [--rounds R] [--seed S] [--markdown]
 (needs the `bench` extra: pip install '.[bench]').
 
 How it is measured, so that no engine is flattered:

@@ -2,6 +2,7 @@
 
 Run on demand (not a test):
     python benchmarks/looplag_anatomy.py [--hands 100] [--seed S] [--regions a,b] [--over 10]
+        [--simulator-nice N] [--controller-nice N] [--gc-freeze]
 
 It plays as `bench_looplag.py` does (the simulator and its players in their own process) and
 probes every tick of the controller's loop watch (firmware/loopwatch.py, every 20 ms).  For each
@@ -11,9 +12,10 @@ tick that came more than `--over` ms late it splits the window since the tick be
   (a collection holds the GIL wherever it runs);
 - own CPU: CPU the loop thread itself used in the window (callbacks, and a collection it ran);
 - run queue: time the loop thread was runnable but waited for a core (the OS: other processes,
-  /proc/thread-self/schedstat);
-- others: CPU the controller's other threads used in the window (the scoring worker, the store's
-  writer): time they may have held the GIL while the loop waited for it.
+  /proc/self/task/<tid>/schedstat);
+- others: CPU the controller's other threads used in the window (the store's writer, the executor's
+  threads): time they may have held the GIL while the loop waited for it (the scoring worker is a
+  process of its own: not counted).
 
 The cause named per lag is the largest of these; a region's verdict is the cause of most of its
 lag milliseconds.  The figures depend on the machine and its load: the load average is printed.
