@@ -23,6 +23,8 @@ from rulesets.tiles import Tile, TileError, format_tiles, parse_tiles
 from .cmd_rules import load_ruleset
 from .errors import UserError
 
+MAX_REPEATS = 99                    # far past any table's run of one dealer
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -97,9 +99,14 @@ def judge_hand(args: argparse.Namespace) -> int:
     discarder = None if args.self_drawn else sides[-1]          # the winner's 上家
     if args.opening:
         return judge_opening(ruleset, written, winner, dealer, args.json)
-    if args.repeats < 0:
-        raise UserError(f"--repeats {args.repeats}: the dealer's 连庄 count is 0 or more")
+    if not 0 <= args.repeats <= MAX_REPEATS:      # a region that doubles per 连庄 makes a number past any screen
+        raise UserError(f"--repeats {args.repeats}: give the dealer's 连庄 count, from 0 to {MAX_REPEATS}")
     kong_events = tuple(parse_kong(text, sides) for text in args.kong)
+    melds = (ruleset.hand_size - 1) // 3                  # a hand's melds beside its pair: a side's most kongs
+    crowded = [side for side in sides if sum(1 for k in kong_events if k[0] == side) > melds]
+    if crowded:
+        raise UserError(f"--kong: side {crowded[0]} made {sum(1 for k in kong_events if k[0] == crowded[0])} kongs; "
+                        f"a hand of {ruleset.hand_size} holds {melds} melds, so a side makes at most {melds} kongs")
     extra = (("kong_events", kong_events),
              ("la_zhuang", tuple(check_side(s, sides, "--la-zhuang") for s in args.la_zhuang)))
     context = WinContext(winner=winner, dealer=dealer, discarder=discarder,

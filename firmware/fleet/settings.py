@@ -8,6 +8,7 @@ configuration stays cheap.
 from __future__ import annotations
 
 import re
+import ssl
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -112,9 +113,19 @@ def _unreadable(text: str, shown: str, error: ValueError) -> str:
 
 
 def check_ca_file(path: str) -> str:
+    """The CA file, read now as the TLS context will read it: a folder, a missing file or one that holds
+    no PEM certificate is one line here, not a failure of the reporting once the table runs."""
     candidate = Path(path).expanduser()
+    if candidate.is_dir():
+        raise FleetError(f"TLS CA file {path!r} is a folder; give the broker's CA certificate file (PEM) or tls = true")
     if not candidate.is_file():
         raise FleetError(f"TLS CA file {path!r}: no such file; give the broker's CA certificate (PEM) or tls = true")
+    try:
+        ssl.create_default_context(cafile=str(candidate))
+    except (ssl.SSLError, OSError, ValueError) as error:
+        why = " ".join(str(getattr(error, "reason", None) or error).split())[:120]
+        raise FleetError(f"TLS CA file {path!r} holds no certificate the TLS library can read ({why}); give the "
+                         "broker's CA certificate in PEM (-----BEGIN CERTIFICATE-----)") from None
     return str(candidate)
 
 

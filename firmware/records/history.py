@@ -87,12 +87,20 @@ def parse_day(text: str) -> date:
     try:
         day = date.fromisoformat(text)
     except ValueError:
-        raise HistoryError(f"day {text!r}: give a date as YYYY-MM-DD, e.g. 2026-11-30") from None
+        raise HistoryError(f"day {quoted(text)}: give a date as YYYY-MM-DD, e.g. 2026-11-30") from None
     try:
+        if not 1970 <= day.year <= 9998:
+            raise ValueError(day)
         day_bounds(day)
     except (OverflowError, ValueError, OSError):
-        raise HistoryError(f"day {text!r}: out of the clock's range; give a date from 1970 to 9998") from None
+        raise HistoryError(f"day {quoted(text)}: out of the clock's range; give a date from 1970 to 9998") from None
     return day
+
+
+def quoted(value: object, most: int = 40) -> str:
+    """`value` as repr() shows it in an error, cut short past `most` characters (never a page echoed back)."""
+    text = repr(value)
+    return text if len(text) <= most else f"{text[:most]}… ({len(text)} characters)"
 
 
 def day_bounds(day: date) -> tuple[float, float]:
@@ -402,4 +410,4 @@ def hand_json(hand: HandRow) -> dict[str, Any]:
 
 
 __all__ = ["HandRow", "History", "HistoryError", "Hours", "SessionRow", "hand_audit", "hand_events", "hand_json", "hands_csv", "hours_csv",
-           "parse_day", "session_json"]
+           "parse_day", "quoted", "session_json"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping
 
 from ..records.history import (History, HistoryError, hand_audit, hand_events, hand_json, hands_csv, hours_csv,
-                               parse_day, session_json)
+                               parse_day, quoted, session_json)
 from ..records.recorder import SecretLeak
 from .live import OBJECTS, LiveTable
 from .public_filter import check_event
@@ -60,7 +60,7 @@ def int_arg(params: Mapping[str, Any], name: str, default: int | None = None, mi
     elif isinstance(value, str) and value.strip().lstrip("+-").isdigit():
         number = int(value)
     if number is None or not minimum <= number <= LARGEST:
-        raise ApiError(400, f"{name}={value!r}: give a whole number from {minimum} to {LARGEST}")
+        raise ApiError(400, f"{name}={quoted(value)}: give a whole number from {minimum} to {LARGEST}")
     return number
 
 
@@ -73,7 +73,7 @@ def float_arg(params: Mapping[str, Any], name: str) -> float | None:
     except ValueError:
         number = math.nan
     if not math.isfinite(number):
-        raise ApiError(400, f"{name}={value!r}: give a time in seconds since 1970 (e.g. 1767225600)")
+        raise ApiError(400, f"{name}={quoted(value)}: give a time in seconds since 1970 (e.g. 1767225600)")
     return number
 
 

@@ -90,6 +90,19 @@ def parse_listen(text: str, token: str | None = None) -> WebSettings:
     return settings
 
 
+class _RefusedRequests(logging.LoggerAdapter):
+    """aiohttp's own log of a request it could not read (a client's malformed bytes: a request line too
+    long, no HTTP at all): one warning line, not a traceback in the table's journal for each."""
+
+    def process(self, msg: Any, kwargs: Any) -> tuple[Any, Any]:
+        error = kwargs.pop("exc_info", None)            # its traceback is aiohttp's parser, not ours
+        why = " ".join(str(error).split())[:160] if isinstance(error, BaseException) else ""
+        return (f"web view: {msg} refused ({why})" if why else f"web view: {msg} refused"), kwargs
+
+    def exception(self, msg: object, *args: object, exc_info: Any = True, **kwargs: Any) -> None:
+        self.warning(msg, *args, exc_info=exc_info, **kwargs)
+
+
 # -- the app ------------------------------------------------------------------------------------------
 
 def build_app(live: LiveTable, history: History | None, settings: WebSettings = WebSettings()) -> web.Application:
@@ -186,7 +199,7 @@ async def _json_errors(request: web.Request, handler: Callable[[web.Request], Aw
     try:
         return await handler(request)
     except web.HTTPException as error:
-        if not request.path.startswith(("/api/", "/websocket")) or error.status < 400:
+        if not (request.path == "/api" or request.path.startswith(("/api/", "/websocket"))) or error.status < 400:
             raise
         if request.path.startswith("/websocket"):
             return _error(error.status, "open /websocket as a WebSocket (docs/api.md)")
@@ -320,7 +333,7 @@ class AppServer:
         self.address: str | None = None
 
     async def start(self) -> str:
-        runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        runner = web.AppRunner(self.app, access_log=None, handle_signals=False, logger=_RefusedRequests(log, {}))
         await runner.setup()
         try:
             self._listener = await asyncio.get_running_loop().create_server(

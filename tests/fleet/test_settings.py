@@ -1,6 +1,9 @@
 """Where a table reports: the broker URL, the table's name, [mqtt] in the configuration and the
 command line — every mistake one line naming what to do, before the table starts."""
 
+import ssl
+from pathlib import Path
+
 import pytest
 
 from firmware.cli import main
@@ -48,10 +51,20 @@ def test_a_user_given_twice_or_a_password_alone_is_refused():
         parse_broker_url("mqtt://h", password="pw")
 
 
+def a_ca_bundle() -> Path:
+    """The system's CA bundle: certificates that the TLS library reads (a file of our own would need a
+    certificate made for the test)."""
+    found = [Path(p) for p in (ssl.get_default_verify_paths().cafile, ssl.get_default_verify_paths().openssl_cafile)
+             if p and Path(p).is_file()]
+    if not found:
+        pytest.skip("no CA bundle on this machine (Debian's ca-certificates): a readable CA file is not tried")
+    return found[0]
+
+
 def test_tls_is_the_scheme_a_flag_or_a_ca_file(tmp_path):
     assert parse_broker_url("mqtt://h", tls=True).tls
     ca = tmp_path / "ca.pem"
-    ca.write_text("-----BEGIN CERTIFICATE-----\n")
+    ca.write_bytes(a_ca_bundle().read_bytes())
     broker = parse_broker_url("mqtt://h", tls=str(ca))
     assert broker.tls and broker.ca_file == str(ca) and broker.port == 1883
     with pytest.raises(FleetError, match="no such file"):
@@ -121,3 +134,15 @@ def test_parlour_refuses_a_store_that_is_not_one(tmp_path, capsys):
     assert main(["parlour", "--mqtt", "mqtt://127.0.0.1:1", "--http", "127.0.0.1:0", "--db", str(store)]) == 2
     err = capsys.readouterr().err.strip()
     assert "cannot use it as the parlour's store" in err and "--db" in err and "\n" not in err
+
+
+def test_a_ca_file_that_is_no_certificate_or_a_folder_is_one_line_before_the_table_starts(tmp_path):
+    """A text file given as the broker's CA certificate was read only once the reporting began: a
+    40-line traceback, said as "a disk write failed"."""
+    text = tmp_path / "ca.txt"
+    text.write_text("not a certificate\n", encoding="utf-8")
+    for path, words in ((text, "holds no certificate the TLS library can read"), (tmp_path, "is a folder"),
+                        (tmp_path / "none.pem", "no such file")):
+        with pytest.raises(FleetError) as caught:
+            parse_broker_url("mqtts://broker:8883", tls=str(path))
+        assert words in str(caught.value) and "\n" not in str(caught.value), caught.value

@@ -149,7 +149,11 @@ def test_an_opening_small_win_of_a_dealt_hand(capsys):
 @pytest.mark.parametrize("argv, says", [
     (("yunnan", "345m456p789s55s", "--kong", "0:ming"), "KIND is ming (with FROM"),
     (("yunnan", "345m456p789s55s", "--kong", "9:an"), "not a playing side"),
-    (("sixteen_tile", "111m234m567m789p234s55s", "--repeats", "-1"), "0 or more"),
+    (("sixteen_tile", "111m234m567m789p234s55s", "--repeats", "-1"), "from 0 to 99"),
+    # a count that doubles a payment a million times ended in a traceback, a larger one never ended
+    (("sixteen_tile", "111m234m567m789p234s55s", "--self-drawn", "--dealer", "--repeats", "1000000"), "from 0 to 99"),
+    (("yunnan", "345m456p789s55s", "--meld", "2222m", "--self-drawn", *("--kong", "0:an") * 5),
+     "a hand of 13 holds 4 melds, so a side makes at most 4 kongs"),
     (("changchun", "5555m123p456p789s", "--opening"), "no opening small wins"),
     (("changsha", "5555m123p", "--opening"), "a dealt hand holds 13 tiles"),
 ])

@@ -145,6 +145,9 @@ def test_a_recorder_that_no_longer_holds_the_hand_says_so(played, tmp_path, list
     ("/api/sessions?day=0001-01-01", 400, "out of the clock's range"),
     ("/api/hands.csv?day=9999-12-31", 400, "out of the clock's range"),
     ("/api/hours.csv?by=session&day=bad", 400, "YYYY-MM-DD"),
+    ("/api/hands?day=1969-12-31", 400, "from 1970 to 9998"),          # the day before the clock's first
+    ("/api/hands?day=" + "x" * 7000, 400, "(7002 characters)"),        # named, not echoed back whole
+    ("/api", 404, "no such API path"),
     ("/api/nothing", 404, "no such API path"),
     ("/websocket", 400, "as a WebSocket"),
     ("/api/hands/999", 404, "no hand 999"),

@@ -69,3 +69,35 @@ def test_connections_over_the_cap_are_refused_in_one_line_and_taken_again_once_s
     assert len(said) == 2 and re.fullmatch(rf"web view: connections accepted again \((\d+) refused while {CAP} were open\)",
                                             said[1]), said
     assert int(re.search(r"\((\d+) refused", said[1]).group(1)) >= 3 * CAP      # (a try while the two closed is one more)
+
+
+async def _send(port: int, raw: bytes) -> bytes:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(raw)
+    answer = await reader.read()
+    writer.close()
+    return answer
+
+
+def test_a_request_the_server_cannot_read_is_refused_with_one_log_line_not_a_traceback(caplog):
+    """A client's malformed bytes (a request line past 8 KB, a header without a value's digits, no HTTP
+    at all) were logged by aiohttp with a traceback each: any local program could fill the journal."""
+    requests = (b"GET /api/state?objects=" + b"a" * 10000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+                b"POST /api/sim/key HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
+                b"GET /api/state HTTP/1.1\r\nHost: x\r\n\r\nGARBAGE\r\n\r\n")
+
+    async def go() -> list[bytes]:
+        server = WebServer(parse_listen("127.0.0.1:0"), LiveTable(), None)
+        port = int((await server.start()).rstrip("/").rsplit(":", 1)[1])
+        try:
+            return [await _send(port, raw) for raw in requests]
+        finally:
+            await server.stop()
+
+    with caplog.at_level(logging.DEBUG):
+        answers = run(go(), timeout=60)
+    assert all(b" 400 Bad Request\r\n" in answer for answer in answers), answers
+    refused = [r for r in caplog.records if "Error handling request" in r.getMessage()]
+    assert len(refused) >= 2 and all(r.name == "firmware.web" and r.exc_info is None for r in refused), \
+        [(r.name, r.getMessage(), r.exc_info) for r in refused]
+    assert all("\n" not in r.getMessage() for r in refused)
