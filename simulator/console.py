@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import fcntl
 import os
+import select
 import shlex
 from typing import TYPE_CHECKING, AsyncIterator, Callable, TextIO
 
@@ -321,8 +322,10 @@ async def stdin_lines(stream: TextIO) -> AsyncIterator[AsyncIterator[str]]:
     flags = fcntl.fcntl(fd, fcntl.F_GETFL)
     reader = asyncio.StreamReader()
     try:
+        if not _pollable(fd):
+            raise ValueError(fd)
         transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stream)
-    except ValueError:            # a regular file: it can be read at once, it never blocks
+    except ValueError:            # a regular file or /dev/null: it can be read at once, it never blocks
         text = os.read(fd, 1 << 20).decode("utf-8", "replace")
         yield _from_list(text.splitlines())
         return
@@ -332,6 +335,17 @@ async def stdin_lines(stream: TextIO) -> AsyncIterator[AsyncIterator[str]]:
         transport.close()
         with contextlib.suppress(OSError):
             fcntl.fcntl(fd, fcntl.F_SETFL, flags)
+
+
+def _pollable(fd: int) -> bool:
+    """Whether the loop can wait on `fd`: /dev/null, like a regular file, cannot be polled (the loop's
+    reader was never called, and `sim --console < /dev/null` never saw its end of input)."""
+    with select.epoll() as probe:
+        try:
+            probe.register(fd, select.EPOLLIN)
+        except PermissionError:
+            return False
+    return True
 
 
 async def _from_reader(reader: asyncio.StreamReader) -> AsyncIterator[str]:

@@ -12,6 +12,7 @@ from firmware.records.audit_ledger import LedgerView
 from firmware.records.stream import BadInput, RecorderFile, read_recorder
 
 from .errors import UserError
+from .files import refuse_empty
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,6 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def audit(args: argparse.Namespace) -> int:
+    refuse_empty(args, {"ledger": "/var/lib/mahjong-table/table.db"})
     _named_once(args.events)
     try:
         files = [_read(path) for path in args.events]

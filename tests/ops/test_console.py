@@ -292,3 +292,12 @@ def test_players_are_seated_once_and_an_unknown_ruleset_is_refused():
             yield "quit"
         await console.run(typed())                 # quitting takes the players away
     run(go(), timeout=30)
+
+
+def test_the_console_ends_at_the_end_of_an_input_the_loop_cannot_wait_on(tmp_path):
+    """`sim --console < /dev/null` never ended: /dev/null, like a file, cannot be polled, and the
+    loop's reader of it was never called."""
+    from tests.ops.support import cli
+    with open("/dev/null", "rb") as nothing:
+        proc = cli(["sim", "--speed", "0", "--console"], tmp_path, stdin=nothing, timeout=60)
+    assert proc.returncode == 0, proc.stderr[-2000:]

@@ -272,10 +272,12 @@ def test_run_refuses_an_empty_value(tmp_path, capsys, flag):
     ["parlour", "--mqtt", "mqtt://127.0.0.1:1883", "--token-file", ""],
     ["records", "--db", ""], ["records", "--folder", " "], ["records", "move", "--to", ""],
     ["enroll", "--registry", ""], ["enroll", "--simulate", "--import", ""],
+    ["audit", "events.jsonl", "--ledger", ""],
 ])
 def test_the_other_commands_refuse_an_empty_value_too(tmp_path, capsys, monkeypatch, command):
-    """Before, `parlour --db ""` opened the default store, `records --db ""` the default ledger and
-    `enroll --import ""` began an enrolment by hand: the flag was read as given not at all."""
+    """Before, `parlour --db ""` opened the default store, `records --db ""` the default ledger,
+    `enroll --import ""` began an enrolment by hand and `audit --ledger ""` said "sound" without the
+    ledger: the flag was read as given not at all."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
     flag = command[-2]
     assert main(command) == 2
