@@ -229,6 +229,11 @@ def open_events(path: str | None, events_dir: Path | None) -> TextIO | EventsFil
     if path == "-":
         return sys.stdout
     if path is not None:
+        try:
+            path.encode("utf-8")        # the ledger and the recorder's own lines name the file
+        except UnicodeEncodeError:
+            raise UserError(f"--events {ascii(path)}: the name is not UTF-8 text; give the recorder a name in "
+                            "UTF-8, e.g. --events events.jsonl") from None
         target = Path(path)
         if target.is_dir():
             raise UserError(f"--events {path} is a folder; name a file, e.g. {target / 'events.jsonl'}")

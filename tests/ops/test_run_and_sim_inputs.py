@@ -6,6 +6,7 @@ an empty value."""
 
 import asyncio
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -265,6 +266,14 @@ def test_run_refuses_an_empty_value(tmp_path, capsys, flag):
     assert main(["run", "--hands", "1", "--speed", "0", f"--{flag}", ""]) == 2
     refused(capsys, f"--{flag} is empty; give a value, e.g. --{flag} ")
     assert not (tmp_path / "xdg").exists()                      # nothing was opened, nothing played
+
+
+def test_a_recorder_name_that_is_not_utf8_is_refused_before_any_file_is_made(tmp_path, capsys):
+    """It failed deep in the run with the codec's words, not naming --events, and left an empty recorder."""
+    name = os.fsdecode(bytes(tmp_path) + b"/\xff.jsonl")
+    assert main(["run", "--hands", "1", "--speed", "0", "--db", str(tmp_path / "t.db"), "--events", name]) == 2
+    refused(capsys, "--events", "the name is not UTF-8 text")
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("command", [
