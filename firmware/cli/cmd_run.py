@@ -32,7 +32,7 @@ from firmware.table_log import describe
 
 from .cmd_rules import load_ruleset
 from .errors import UserError
-from .files import CardFull, TableBusy, database_trouble, ensure_dir, open_database, open_events, refuse_empty, require_enrolled, state_dir, table_config
+from .files import CardFull, TableBusy, check_recorder_name, database_trouble, ensure_dir, open_database, open_events, refuse_empty, require_enrolled, state_dir, table_config
 from .sim_args import check_speed, simulator_faults
 from .starting import show_as_it_exits, shown_until_room
 from .table_lock import table_held
@@ -170,6 +170,8 @@ def _check_arguments(args: argparse.Namespace) -> None:
         raise UserError(f"--hands {args.hands}: give a number of hands of at least 1")
     check_speed(args.speed)
     refuse_empty(args, _NOT_EMPTY)
+    if args.events is not None:
+        check_recorder_name(args.events)
 
 
 @contextlib.contextmanager

@@ -223,17 +223,23 @@ class EventsFile:
         return os.open(self.path, flags | os.O_EXCL, 0o600)
 
 
+def check_recorder_name(path: str) -> None:
+    """The ledger and the recorder's own lines name the file: a name that is not UTF-8 text (bytes a
+    shell passed through) is refused before anything is opened."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UserError(f"--events {ascii(path)}: the name is not UTF-8 text; give the recorder a name in "
+                        "UTF-8, e.g. --events events.jsonl") from None
+
+
 def open_events(path: str | None, events_dir: Path | None) -> TextIO | EventsFile | None:
     """Where the flight recorder goes: `--events FILE`, `-` (stdout), else a new file in the
     configured events folder, else nowhere.  Unwritable places are refused before the run starts."""
     if path == "-":
         return sys.stdout
     if path is not None:
-        try:
-            path.encode("utf-8")        # the ledger and the recorder's own lines name the file
-        except UnicodeEncodeError:
-            raise UserError(f"--events {ascii(path)}: the name is not UTF-8 text; give the recorder a name in "
-                            "UTF-8, e.g. --events events.jsonl") from None
+        check_recorder_name(path)
         target = Path(path)
         if target.is_dir():
             raise UserError(f"--events {path} is a folder; name a file, e.g. {target / 'events.jsonl'}")
