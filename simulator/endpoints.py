@@ -37,8 +37,8 @@ def socket_address(url: str, ports: int = 1) -> tuple[str, int]:
         port = parts.port or 0
     except ValueError:          # urlsplit's own: a port not a number or past 65535, an unclosed [IPv6
         raise ValueError(form) from None
-    if parts.scheme != "socket" or port > last:
-        raise ValueError(form)
+    if parts.scheme != "socket" or port > last or parts.path or parts.query or parts.fragment or "@" in parts.netloc:
+        raise ValueError(form)          # (a path or a user would be left out without a word)
     return parts.hostname or "127.0.0.1", port
 
 

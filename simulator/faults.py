@@ -9,6 +9,8 @@ to one table: two tables in one process never share them.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -218,8 +220,8 @@ def _probability(text: str) -> float:
 
 def _positive(text: str) -> float:
     seconds = _number(text, "SECONDS")
-    if not seconds > 0:
-        raise ValueError("seconds must be > 0")
+    if not 0 < seconds < math.inf:          # (a reboot after for ever is none: said, not ignored)
+        raise ValueError("seconds must be more than 0 and finite")
     return seconds
 
 

@@ -102,7 +102,8 @@ def test_the_transport_names_a_malformed_socket_url_in_one_line(url):
 
 
 @pytest.mark.parametrize("listen", ["socket://127.0.0.1:notaport", "socket://127.0.0.1:99999", "socket://[::1:5",
-                                    "socket://127.0.0.1:65535", "socket://127.0.0.1:65534"])
+                                    "socket://127.0.0.1:65535", "socket://127.0.0.1:65534",
+                                    "socket://127.0.0.1:0/extra", "socket://user@127.0.0.1:0"])
 def test_sim_refuses_a_listen_address_it_cannot_serve(capsys, listen):
     assert main(["sim", "--listen", listen]) == 2
     refused(capsys, f"--listen {listen}: ", "PORT from 1 to 65533", "or 0 for any free port")

@@ -252,7 +252,7 @@ def test_fault_options_parse_and_reject_with_one_line():
     assert faults.wire["motor"].corrupt == 0.05 and faults.wire["rfid"].corrupt == 0.05
     assert faults.wire["motor"].drop == 0.2 and faults.wire["rfid"].drop == 0.0
     assert faults.wire["display"].silent and faults.jams == {1: 0} and faults.overcurrent == {10}
-    for bad in ("gremlins", "drop=7", "jam=9", "printer:drop", "overcurrent=toaster", "reset=0",
+    for bad in ("gremlins", "drop=7", "jam=9", "printer:drop", "overcurrent=toaster", "reset=0", "reset=inf", "reset=1e309",
                 "hatch_open=1", "missing_tile=-1"):
         with pytest.raises(ValueError) as caught:
             parse_fault(bad, TableFaults())
