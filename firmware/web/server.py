@@ -252,9 +252,13 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
     writer = asyncio.create_task(_write(ws, client), name="web-socket-writer")
     try:
         async for message in ws:
-            if message.type != WSMsgType.TEXT:
+            if message.type == WSMsgType.BINARY:     # a request in a binary frame: said, not ignored
+                reply: str | None = _rpc_error(None, -32700, "a binary frame is not read: send each request as a "
+                                                             "text frame of JSON")
+            elif message.type == WSMsgType.TEXT:
+                reply = await rpc_reply(ctx, client, message.data)
+            else:
                 continue
-            reply = await rpc_reply(ctx, client, message.data)
             if reply is not None and not client.offer(reply):
                 ctx.live.drop(client)
                 break
@@ -287,6 +291,8 @@ async def rpc_reply(ctx: Context, client: Client, text: str) -> str | None:
         return _rpc_error(request.get("id") if isinstance(request, dict) else None, -32600,
                           "invalid request: send {\"jsonrpc\": \"2.0\", \"method\": …, \"id\": …}")
     rid, method, params = request.get("id"), request["method"], request.get("params", {})
+    if rid is not None and (isinstance(rid, bool) or not isinstance(rid, (str, int, float))):
+        return _rpc_error(None, -32600, "invalid request: the id is a string or a number")
     if not isinstance(params, dict):
         return _rpc_error(rid, -32602, "invalid params: give them as an object")
     try:
@@ -301,7 +307,7 @@ async def rpc_reply(ctx: Context, client: Client, text: str) -> str | None:
     except Exception:                   # a bug: said and logged; the socket and its subscription stay
         log.exception("web view: %s failed", method)
         return _rpc_error(rid, -32603, f"internal error: {method} failed (logged on the table); the table plays on")
-    if rid is None:
+    if "id" not in request:             # a notification: no answer (an id of null is answered)
         return None
     return json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}, ensure_ascii=False)
 

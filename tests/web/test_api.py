@@ -235,6 +235,13 @@ def test_the_websocket_speaks_json_rpc(played):
         assert (await ws.receive_json())["error"]["code"] == -32602
         await ws.send_str('{"a":' * 5000 + "1" + "}" * 5000)
         assert (await ws.receive_json())["error"]["code"] == -32700
+        await ws.send_bytes(b'{"jsonrpc": "2.0", "method": "server.info", "id": 17}')     # said, not ignored
+        assert (await ws.receive_json())["error"]["code"] == -32700
+        for rid in ({"a": 1}, [1], True):                              # JSON-RPC 2.0: a string, a number or null
+            await ws.send_json({"jsonrpc": "2.0", "method": "server.info", "id": rid})
+            assert (await ws.receive_json())["error"]["code"] == -32600
+        await ws.send_json({"jsonrpc": "2.0", "method": "server.info", "id": None})  # answered: only no id is a notification
+        assert (await ws.receive_json())["id"] is None
         await ws.send_json({"jsonrpc": "2.0", "method": "history.hands", "params": {"limit": 1}, "id": 16})
         assert [h["number"] for h in (await ws.receive_json())["result"]] == [1]    # the socket stayed open
         await ws.close()
