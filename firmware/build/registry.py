@@ -58,13 +58,17 @@ def export_entries(raw: object, most: Mapping[Tile, int] | None = None) -> list[
         most = {kind: SET_144.copies(kind) for kind in SET_144.kinds}
     if not isinstance(raw, dict):
         raise ExportError("it is not a JSON object of {uid: {tile, set, copy}}")
-    entries, seen = [], {}
+    if not raw:
+        raise ExportError("it holds no tags")
+    entries, seen, tags = [], {}, {}
     for uid, entry in raw.items():
         entries.append(_entry(uid, entry, most))
         place = (entries[-1].tile_set, entries[-1].kind, entries[-1].copy)
         if place in seen:
             raise ExportError(f"tags {seen[place]} and {uid} are both set {place[0]} {place[1]} copy {place[2]}")
-        seen[place] = uid
+        if entries[-1].uid in tags:         # hex is read in either case: one tag written twice
+            raise ExportError(f"tags {tags[entries[-1].uid]} and {uid} are the same tag")
+        seen[place], tags[entries[-1].uid] = uid, uid
     return entries
 
 

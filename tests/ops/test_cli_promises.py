@@ -217,6 +217,9 @@ GOOD = {"e004010a21582f87": {"tile": "3z", "set": 0, "copy": 2}}
     ({"e0040a": [1, 2]}, "tag e0040a: give {\"tile\", \"set\", \"copy\"}"),
     ({"e0040a": {"tile": "1m", "set": 0, "copy": 0}, "e0040b": {"tile": "1m", "set": 0, "copy": 0}},
      "tags e0040a and e0040b are both set 0 1m copy 0"),
+    # one tag written in both cases: it was refused by SQLite's own words, advising --replace
+    ({"e0040a": {"tile": "1m", "set": 0, "copy": 1}, "E0040A": {"tile": "1m", "set": 0, "copy": 2}},
+     "tags e0040a and E0040A are the same tag"),
 ])
 def test_a_registry_export_is_checked_entry_by_entry_before_anything_is_saved(tmp_path, capsys, export, words):
     from firmware.build.registry import TileRegistry
@@ -305,3 +308,16 @@ def test_events_never_overwrites_a_file(tmp_path, capsys, monkeypatch):
     kept = [p for p in tmp_path.glob("events.*.jsonl")]
     assert len(kept) == 1 and f"kept as {kept[0]}" in capsys.readouterr().err
     assert main(["audit", str(kept[0])]) == 0 and main(["audit", str(events)]) == 0
+
+
+def test_an_empty_registry_export_is_refused_and_makes_no_registry(tmp_path, capsys):
+    """`{}` said "imported 0 tags" and made an empty registry, which a table then could not play on."""
+    from firmware.cli import main
+
+    config = write_config(tmp_path, tmp_path / "state")
+    path = tmp_path / "tags.json"
+    path.write_text("{}", encoding="utf-8")
+    assert main(["enroll", "--config", str(config), "--import", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "it holds no tags" in err and err.count("\n") == 1, err
+    assert not (tmp_path / "state" / "tiles.db").exists()
