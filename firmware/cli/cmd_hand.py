@@ -93,6 +93,7 @@ def judge_hand(args: argparse.Namespace) -> int:
     if args.win_tile is not None and win_tile not in hand.concealed:
         raise UserError(f"--win-tile {args.win_tile}: not among the concealed tiles {args.tiles}; "
                         "the winning tile is one of them")
+    refuse_foreign_facts(ruleset, args)
     sides = ruleset.players
     winner = sides[0]
     dealer = winner if args.dealer else sides[1]
@@ -154,6 +155,18 @@ def check_side(side: int, sides: tuple[int, ...], option: str) -> int:
     if side not in sides:
         raise UserError(f"{option} {side}: not a playing side of this table ({', '.join(map(str, sides))})")
     return side
+
+
+def refuse_foreign_facts(ruleset, args: argparse.Namespace) -> None:
+    """A fact the region's table never asks for (a flip where none is turned up, 拉庄 outside 十六张, a
+    宝 where there is none) is refused, as --opening is: taken, it would change nothing without a word."""
+    facts = (("--flip", bool(args.flip), ruleset.has_phase("after_win_flip"), "鸡, 马 or 鸟 flipped after a win",
+              "guizhou, guangdong_jihu or changsha"),
+             ("--la-zhuang", bool(args.la_zhuang), ruleset.has_phase("la_zhuang"), "拉庄", "sixteen_tile"),
+             ("--bao", args.bao, any(rule.kind == "bao" for rule in ruleset.indicators), "宝", "changchun or jilin"))
+    for flag, given, asked, what, where in facts:
+        if given and not asked:
+            raise UserError(f"{flag}: {ruleset.id} has no {what}; try {where}")
 
 
 def parse_kong(text: str, sides: tuple[int, ...]) -> tuple[int, str, int | None]:

@@ -154,6 +154,10 @@ def test_an_opening_small_win_of_a_dealt_hand(capsys):
     (("sixteen_tile", "111m234m567m789p234s55s", "--self-drawn", "--dealer", "--repeats", "1000000"), "from 0 to 99"),
     (("yunnan", "345m456p789s55s", "--meld", "2222m", "--self-drawn", *("--kong", "0:an") * 5),
      "a hand of 13 holds 4 melds, so a side makes at most 4 kongs"),
+    # facts the region's table never asks for were taken and changed nothing
+    (("changchun", "111m234p789s45s99p6s", "--flip", "2s"), "changchun has no 鸡, 马 or 鸟 flipped after a win"),
+    (("changchun", "111m234p789s45s99p6s", "--la-zhuang", "1"), "changchun has no 拉庄; try sixteen_tile"),
+    (("guangdong", "234p789s45s99p6s", "--meld", "111m", "--bao"), "guangdong has no 宝; try changchun or jilin"),
     (("changchun", "5555m123p456p789s", "--opening"), "no opening small wins"),
     (("changsha", "5555m123p", "--opening"), "a dealt hand holds 13 tiles"),
 ])
