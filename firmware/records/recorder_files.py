@@ -17,6 +17,7 @@ import shutil
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+from stat import S_ISREG
 
 from .ledger import HAND_KEY, RECORDER_KEY
 
@@ -103,6 +104,8 @@ def survey(folder: Path, needed: dict[Path, str]) -> list[RecorderFile]:
             stat = path.stat()
         except OSError:
             continue                        # gone meanwhile
+        if not S_ISREG(stat.st_mode):
+            continue                        # a folder named *.jsonl is no recorder (and not moved as one)
         files.append(RecorderFile(path, stat.st_size, stat.st_mtime, _hand_span(path),
                                   needed.get(path.resolve()) or needed.get(path)))
     return sorted(files, key=lambda f: (f.modified, f.path.name))

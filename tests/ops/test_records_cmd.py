@@ -149,3 +149,11 @@ def test_a_file_a_running_program_is_writing_is_kept_whatever_the_ledger_says(ca
         assert f"kept 20260101-090000-11.jsonl: a running program (pid {os.getpid()}," in out
         writing.write("\n")
     assert files["2026-01-01"].exists() and not (stick / "20260101-090000-11.jsonl").exists()
+
+
+def test_a_folder_named_like_a_recorder_is_neither_listed_nor_moved(card, capsys):
+    """A folder `old.jsonl` was listed as a recorder of 4 KB holding no hand, and counted as movable."""
+    tmp_path, _ = card
+    (tmp_path / "events" / "old.jsonl").mkdir()
+    assert _records(tmp_path, "--json") == 0
+    assert "old.jsonl" not in [f["name"] for f in json.loads(capsys.readouterr().out)["files"]]
