@@ -97,7 +97,7 @@ class _RefusedRequests(logging.LoggerAdapter):
     def process(self, msg: Any, kwargs: Any) -> tuple[Any, Any]:
         error = kwargs.pop("exc_info", None)            # its traceback is aiohttp's parser, not ours
         why = " ".join(str(error).split())[:160] if isinstance(error, BaseException) else ""
-        return (f"web view: {msg} refused ({why})" if why else f"web view: {msg} refused"), kwargs
+        return (f"web view: {msg} refused ({why})" if why else f"web view: {msg}"), kwargs
 
     def exception(self, msg: object, *args: object, exc_info: Any = True, **kwargs: Any) -> None:
         self.warning(msg, *args, exc_info=exc_info, **kwargs)
