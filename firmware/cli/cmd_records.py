@@ -61,10 +61,12 @@ def records(args: argparse.Namespace) -> int:
         raise UserError(f"{error}; name the ledger with --db, or move the files by hand") from None
     if args.action == "move":
         return _move(args, folder, files)
+    known = ledger.is_file()            # without the ledger, which files the table needs is not known
     if args.json:
-        print(json.dumps({"folder": str(folder), "files": [_as_json(f) for f in files]}, ensure_ascii=False))
+        print(json.dumps({"folder": str(folder), "ledger": str(ledger) if known else None,
+                          "files": [_as_json(f) for f in files]}, ensure_ascii=False))
     else:
-        _print_list(folder, files)
+        _print_list(folder, files, None if known else ledger)
     return 0
 
 
@@ -116,14 +118,18 @@ def _move(args: argparse.Namespace, folder: Path, files: list[RecorderFile]) -> 
     return 1 if failed else 0
 
 
-def _print_list(folder: Path, files: list[RecorderFile]) -> None:
+def _print_list(folder: Path, files: list[RecorderFile], missing_ledger: Path | None) -> None:
     for f in files:
         hands = f"hands {f.hands[0]}–{f.hands[1]}" if f.hands else "no hand"
         needed = f"  (kept: {f.needed})" if f.needed else ""
         print(f"{f.path.name}  {_size(f.size):>9}  {hands:<16} last written {_when(f.modified)}{needed}")
+    total = f"{len(files)} recorder(s) in {folder}, {_size(sum(f.size for f in files))}"
+    if missing_ledger is not None:
+        print(f"{total}; no ledger at {missing_ledger}, so which of them the table still needs is not known "
+              "(name it with --db FILE): none can be moved")
+        return
     movable = sum(f.size for f in files if not f.needed)
-    print(f"{len(files)} recorder(s) in {folder}, {_size(sum(f.size for f in files))}; {_size(movable)} could be "
-          "moved off the card (records move --before YYYY-MM-DD --to DIR)")
+    print(f"{total}; {_size(movable)} could be moved off the card (records move --before YYYY-MM-DD --to DIR)")
 
 
 def _as_json(f: RecorderFile) -> dict:

@@ -157,3 +157,16 @@ def test_a_folder_named_like_a_recorder_is_neither_listed_nor_moved(card, capsys
     (tmp_path / "events" / "old.jsonl").mkdir()
     assert _records(tmp_path, "--json") == 0
     assert "old.jsonl" not in [f["name"] for f in json.loads(capsys.readouterr().out)["files"]]
+
+
+def test_a_list_without_its_ledger_says_which_files_are_needed_is_not_known(card, capsys):
+    """Without the ledger the list said "… could be moved off the card", and its JSON `needed: null` for
+    every file, as if none were needed; a move is refused then."""
+    tmp_path, _ = card
+    assert main(["records", "--folder", str(tmp_path / "events"), "--db", str(tmp_path / "none.db")]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert "which of them the table still needs is not known" in last and "none can be moved" in last
+    assert main(["records", "--folder", str(tmp_path / "events"), "--db", str(tmp_path / "none.db"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ledger"] is None
+    assert main(["records", "--folder", str(tmp_path / "events"), "--db", str(tmp_path / "table.db"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ledger"] == str(tmp_path / "table.db")
