@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import signal
 from pathlib import Path
 from typing import Callable
@@ -180,6 +181,9 @@ def _check_output(flag: str, text: str, ours: Callable[[Path], bool], example: s
         raise UserError(f"{flag} {path}: is a folder; name a file, e.g. {flag} {path / example}")
     if path.is_file() and not ours(path):           # (a device such as /dev/stdout is written as before)
         raise UserError(f"{flag} {path}: the file exists and was not written by `sim`; name a new file")
+    folder = path.parent                            # checked before either file is written
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise UserError(f"{flag} {path}: {folder} is not a folder you can write in; name a file in one")
 
 
 def _is_written_config(path: Path) -> bool:

@@ -254,6 +254,13 @@ def test_sim_names_a_folder_as_a_folder(tmp_path, capsys, flag, example):
     refused(capsys, f"{flag} {tmp_path}: is a folder; name a file, e.g. {flag} {tmp_path / example}")
 
 
+def test_sim_refuses_an_export_to_a_folder_that_is_not_there_before_it_writes_either(tmp_path, capsys):
+    """The registry was written, then the configuration failed: half of what was asked, and status 2."""
+    assert main(["sim", "--registry", str(tmp_path / "tags.json"), "--write-config", str(tmp_path / "no" / "sim.toml")]) == 2
+    refused(capsys, f"--write-config {tmp_path / 'no' / 'sim.toml'}: {tmp_path / 'no'} is not a folder you can write in")
+    assert not (tmp_path / "tags.json").exists()
+
+
 def test_sim_refuses_one_file_for_both_exports(tmp_path, capsys):
     assert main(["sim", "--registry", "x.json", "--write-config", str(tmp_path / "x.json")]) == 2
     refused(capsys, "are the same file; name two files")
