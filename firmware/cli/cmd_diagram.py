@@ -15,6 +15,7 @@ from pathlib import Path
 from firmware.machines import dot_text
 
 from .errors import UserError
+from .files import refuse_empty
 
 TEXT_SUFFIXES = (".dot", ".gv")
 RENDERED_SUFFIXES = (".svg", ".png")
@@ -35,6 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def render(args: argparse.Namespace) -> int:
+    refuse_empty(args, {"out": "machines.svg"})
     dot = dot_text()
     if args.out is None:
         sys.stdout.write(dot)

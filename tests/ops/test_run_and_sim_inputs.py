@@ -289,7 +289,7 @@ def test_a_recorder_name_that_is_not_utf8_is_refused_before_any_file_is_made(tmp
     ["parlour", "--mqtt", "mqtt://127.0.0.1:1883", "--token-file", ""],
     ["records", "--db", ""], ["records", "--folder", " "], ["records", "move", "--to", ""],
     ["enroll", "--registry", ""], ["enroll", "--simulate", "--import", ""],
-    ["audit", "events.jsonl", "--ledger", ""],
+    ["audit", "events.jsonl", "--ledger", ""], ["diagram", "--out", ""],
 ])
 def test_the_other_commands_refuse_an_empty_value_too(tmp_path, capsys, monkeypatch, command):
     """Before, `parlour --db ""` opened the default store, `records --db ""` the default ledger,
