@@ -48,6 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def records(args: argparse.Namespace) -> int:
     refuse_empty(args, {"config": "/etc/mahjong-table/config.toml", "folder": "/var/lib/mahjong-table/events",
                         "db": "/var/lib/mahjong-table/table.db", "before": "2026-06-01", "to": "/media/usb/recorders"})
+    _check_flags_of(args)
     folder, ledger = _places(args)
     if args.action == "move" and not ledger.is_file():
         unknown = (f"no ledger at {ledger}: its journal says which recorders the table still needs; name it "
@@ -68,6 +69,16 @@ def records(args: argparse.Namespace) -> int:
     else:
         _print_list(folder, files, None if known else ledger)
     return 0
+
+
+def _check_flags_of(args: argparse.Namespace) -> None:
+    """A flag of the other action would be left out without a word: refused."""
+    if args.action == "move" and args.json:
+        raise UserError("--json is for records list; records move says a line per file")
+    stray = [flag for flag, given in (("--before", args.before), ("--to", args.to), ("--dry-run", args.dry_run))
+             if given is not None and given is not False]
+    if args.action != "move" and stray:
+        raise UserError(f"{stray[0]} is for records move (records move --before YYYY-MM-DD --to DIR [--dry-run])")
 
 
 def _places(args: argparse.Namespace) -> tuple[Path, Path]:

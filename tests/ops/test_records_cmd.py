@@ -159,6 +159,18 @@ def test_a_folder_named_like_a_recorder_is_neither_listed_nor_moved(card, capsys
     assert "old.jsonl" not in [f["name"] for f in json.loads(capsys.readouterr().out)["files"]]
 
 
+@pytest.mark.parametrize("args, words", [
+    (("--before", "2020-01-01"), "--before is for records move"),
+    (("--dry-run",), "--dry-run is for records move"),
+    (("move", "--before", "2020-01-01", "--to", "x", "--json"), "--json is for records list"),
+])
+def test_a_flag_of_the_other_action_is_refused_not_left_out(card, capsys, args, words):
+    tmp_path, _ = card
+    assert _records(tmp_path, *args) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1, err
+
+
 def test_a_list_without_its_ledger_says_which_files_are_needed_is_not_known(card, capsys):
     """Without the ledger the list said "… could be moved off the card", and its JSON `needed: null` for
     every file, as if none were needed; a move is refused then."""
