@@ -169,7 +169,8 @@ def _keys_dropped(e: Mapping[str, Any]) -> Line:
     """Keys that answered nothing: each as its panel and its label (胡, 确认 …)."""
     keys = ", ".join(f"{'front panel' if p['panel'] == Panel.FRONT else 'seat ' + str(p['panel'])} "
                      f"{Key[p['key']].zh}" for p in e["presses"])
-    return logging.INFO, f"{_hand(e)}: keys {DROPPED_WHY.get(e['why'], e['why'])} do not count: {keys}"
+    when = _hand(e) if e.get("hand") else "between hands"     # (the recorder's hand 0: none open)
+    return logging.INFO, f"{when}: keys {DROPPED_WHY.get(e['why'], e['why'])} do not count: {keys}"
 
 
 def _set_aside(e: Mapping[str, Any]) -> Line:

@@ -230,3 +230,11 @@ def test_every_logger_of_the_controller_is_configured_so_its_errors_reach_the_jo
         for name in sorted(names):
             logging.getLogger(name).error("said by %s", name)
     assert [name for name in sorted(names) if f"error: said by {name}" not in stream.getvalue()] == []
+
+
+def test_keys_dropped_between_hands_say_so_not_hand_0():
+    presses = [{"panel": 0, "key": "KONG", "long": False}]
+    _, between = describe({"event": "keys_dropped", "hand": 0, "why": "before_hand", "presses": presses})
+    _, during = describe({"event": "keys_dropped", "hand": 3, "why": "in_play", "presses": presses})
+    assert between.startswith("between hands: keys pressed between hands") and "seat 0 杠" in between
+    assert during.startswith("hand 3: keys pressed in play")
