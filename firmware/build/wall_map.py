@@ -110,6 +110,11 @@ class WallMap:
                   and not self.only_unknown(p)]
         foreign = [p for p in self.positions() if p in self.reads and self.only_unknown(p)]
         unfilled = [p for p in self.positions() if p not in self.reads]
+        if not self.reads:                            # not one tile built: every kind "missing" would hide why
+            return [SetProblem(FaultCode.SET_MISMATCH,
+                               "no tile was built: the mixer held none (are the tiles still on the table top? "
+                               "push them into the centre), then press 确认",
+                               "一张牌也没有建成：桌面上的牌推入中间后按确认")]
         wrong_set = None if expected_set is None else \
             wrong_tile_set(self.registry.counts(expected_set), expected, rules)
         if wrong_set is not None:                     # the cause: the missing and extra tiles follow from it

@@ -121,3 +121,12 @@ def test_groups_of_tiles_are_named_by_their_names():
     assert name_tiles(set(HONOURS)) == "字牌"
     assert name_tiles(set(WINDS) | {Tile.RED}) == "风牌、红中"
     assert name_tiles(set(FLOWERS) | {Tile.M1}) == "花牌、一万"
+
+
+def test_a_build_of_no_tile_is_one_problem_saying_why_not_every_kind_missing():
+    """A 确认 at the push-in before the tiles were pushed in built from an empty mixer: the fault page
+    listed all 34 kinds as missing (缺 4 张 一万；…) instead of where the tiles were."""
+    registry = TileRegistry()
+    problems = WallMap(0, (17, 17, 17, 17), registry).check(SET_136, 0)
+    assert len(problems) == 1 and "no tile was built" in problems[0].message
+    assert problems[0].text_zh.startswith("一张牌也没有建成")
