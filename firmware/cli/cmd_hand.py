@@ -58,7 +58,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="长春/吉林: claim a 宝 win (摸宝/对宝): needs --ready and --self-drawn, won on the 宝 "
                              "(the --wild kind, or the winning tile); the 宝 stands in only for the tile drawn")
     parser.add_argument("--repeats", type=int, default=0, metavar="N",
-                        help="the dealer's 连庄 count: how many hands in a row the dealer has kept the deal (default 0)")
+                        help="the dealer's 连庄 count: how many hands in a row the dealer has kept the deal, 0 to 99 "
+                             "(default 0)")
     parser.add_argument("--kong", action="append", default=[], metavar="SIDE:KIND[:FROM]",
                         help="a kong made this hand, for kong money: KIND ming (from the discarder FROM), an or "
                              "zhuanwan, e.g. 0:ming:2 or 1:an; repeatable; without any, the winner's kong melds are "
