@@ -169,13 +169,15 @@ def _parse_chinese(compact: str, original: str) -> list[Tile]:
 
 
 def _bad_tile_text(whole: str, part: str) -> str:
-    return (f"not a tile: {_quoted(part)} in {_quoted(whole)}; write tiles as 1m-9m, 1p-9p, 1s-9s, "
+    return (f"not a tile: {quoted(part, 60)} in {quoted(whole, 60)}; write tiles as 1m-9m, 1p-9p, 1s-9s, "
             "1z-7z (东南西北白发中), 1f-8f, e.g. 123m456p11z")
 
 
-def _quoted(text: str, most: int = 60) -> str:
-    """`text` as repr() quotes it, cut short past `most` characters (a pasted page is named, not echoed)."""
-    return repr(text) if len(text) <= most else f"{text[:most]!r}… ({len(text)} characters)"
+def quoted(value: object, most: int = 40) -> str:
+    """`value` as repr() shows it in an error, cut short past `most` characters (a pasted page is named,
+    never echoed back whole).  Here, in the lowest room, so that every room's errors can use it."""
+    text = repr(value)
+    return text if len(text) <= most else f"{text[:most]}… ({len(text)} characters)"
 
 
 def format_tiles(tiles: list[Tile] | tuple[Tile, ...]) -> str:

@@ -22,6 +22,8 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from rulesets.tiles import quoted
+
 from .hand_lines import RecorderUnreadable, hand_lines, listed_hand_lines
 
 SIDES = 4
@@ -95,12 +97,6 @@ def parse_day(text: str) -> date:
     except (OverflowError, ValueError, OSError):
         raise HistoryError(f"day {quoted(text)}: out of the clock's range; give a date from 1970 to 9998") from None
     return day
-
-
-def quoted(value: object, most: int = 40) -> str:
-    """`value` as repr() shows it in an error, cut short past `most` characters (never a page echoed back)."""
-    text = repr(value)
-    return text if len(text) <= most else f"{text[:most]}… ({len(text)} characters)"
 
 
 def day_bounds(day: date) -> tuple[float, float]:
@@ -410,4 +406,4 @@ def hand_json(hand: HandRow) -> dict[str, Any]:
 
 
 __all__ = ["HandRow", "History", "HistoryError", "Hours", "SessionRow", "hand_audit", "hand_events", "hand_json", "hands_csv", "hours_csv",
-           "parse_day", "quoted", "session_json"]
+           "parse_day", "session_json"]

@@ -15,8 +15,10 @@ import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping
 
+from rulesets.tiles import quoted
+
 from ..records.history import (History, HistoryError, hand_audit, hand_events, hand_json, hands_csv, hours_csv,
-                               parse_day, quoted, session_json)
+                               parse_day, session_json)
 from ..records.recorder import SecretLeak
 from .live import OBJECTS, LiveTable
 from .public_filter import check_event
