@@ -36,10 +36,12 @@ def refuse_empty(args: Any, examples: Mapping[str, str], flags: Mapping[str, str
     and the command would quietly use its default: each flag of `examples` (by its argument's name;
     `flags` names a flag whose name is not that) given empty is refused, with an example of a value."""
     for name, example in examples.items():
-        value = getattr(args, name, None)
-        flag = (flags or {}).get(name) or "--" + name.replace("_", "-")
-        if value is not None and not value.strip():
-            raise UserError(f"{flag} is empty; give a value, e.g. {flag} {example}, or leave the flag out")
+        refuse_empty_value((flags or {}).get(name) or "--" + name.replace("_", "-"), getattr(args, name, None), example)
+
+
+def refuse_empty_value(flag: str, value: str | None, example: str) -> None:
+    if value is not None and not value.strip():
+        raise UserError(f"{flag} is empty; give a value, e.g. {flag} {example}, or leave the flag out")
 
 
 def table_config(explicit: str | None, simulate: bool = False) -> TableConfig:
@@ -47,9 +49,8 @@ def table_config(explicit: str | None, simulate: bool = False) -> TableConfig:
 
     `--simulate` keeps the file's ruleset, options and state folder (the simulator's own part of
     it) but not its boards or events folder."""
-    if explicit is not None and not explicit.strip():       # (an unset shell variable: not "no configuration")
-        raise UserError("--config is empty; give a value, e.g. --config /etc/mahjong-table/config.toml, or leave "
-                        "the flag out")
+    # (an unset shell variable: not "no configuration")
+    refuse_empty_value("--config", explicit, "/etc/mahjong-table/config.toml")
     try:
         path = find_config(explicit)
         config = load_config(path) if path is not None else TableConfig(devices=None)
@@ -235,11 +236,11 @@ def check_recorder_name(path: str) -> None:
 
 def open_events(path: str | None, events_dir: Path | None) -> TextIO | EventsFile | None:
     """Where the flight recorder goes: `--events FILE`, `-` (stdout), else a new file in the
-    configured events folder, else nowhere.  Unwritable places are refused before the run starts."""
+    configured events folder, else nowhere.  Unwritable places are refused before the run starts (a name
+    that is not UTF-8 was refused with the arguments: `check_recorder_name`)."""
     if path == "-":
         return sys.stdout
     if path is not None:
-        check_recorder_name(path)
         target = Path(path)
         if target.is_dir():
             raise UserError(f"--events {path} is a folder; name a file, e.g. {target / 'events.jsonl'}")
