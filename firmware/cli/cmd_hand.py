@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 from dataclasses import replace
 
 from rulesets.hand import Hand, WinContext
@@ -105,9 +106,10 @@ def judge_hand(args: argparse.Namespace) -> int:
         raise UserError(f"--repeats {args.repeats}: give the dealer's 连庄 count, from 0 to {MAX_REPEATS}")
     kong_events = tuple(parse_kong(text, sides) for text in args.kong)
     melds = (ruleset.hand_size - 1) // 3                  # a hand's melds beside its pair: a side's most kongs
-    crowded = [side for side in sides if sum(1 for k in kong_events if k[0] == side) > melds]
-    if crowded:
-        raise UserError(f"--kong: side {crowded[0]} made {sum(1 for k in kong_events if k[0] == crowded[0])} kongs; "
+    made = Counter(side for side, _, _ in kong_events)
+    crowded = next((side for side in sides if made[side] > melds), None)
+    if crowded is not None:
+        raise UserError(f"--kong: side {crowded} made {made[crowded]} kongs; "
                         f"a hand of {ruleset.hand_size} holds {melds} melds, so a side makes at most {melds} kongs")
     extra = (("kong_events", kong_events),
              ("la_zhuang", tuple(check_side(s, sides, "--la-zhuang") for s in args.la_zhuang)))
