@@ -321,14 +321,11 @@ async def stdin_lines(stream: TextIO) -> AsyncIterator[AsyncIterator[str]]:
     fd = stream.fileno()
     flags = fcntl.fcntl(fd, fcntl.F_GETFL)
     reader = asyncio.StreamReader()
-    try:
-        if not _pollable(fd):
-            raise ValueError(fd)
-        transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stream)
-    except ValueError:            # a regular file or /dev/null: it can be read at once, it never blocks
+    if not _pollable(fd):         # a regular file or /dev/null: it can be read at once, it never blocks
         text = os.read(fd, 1 << 20).decode("utf-8", "replace")
         yield _from_list(text.splitlines())
         return
+    transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stream)
     try:
         yield _from_reader(reader)
     finally:
@@ -338,8 +335,9 @@ async def stdin_lines(stream: TextIO) -> AsyncIterator[AsyncIterator[str]]:
 
 
 def _pollable(fd: int) -> bool:
-    """Whether the loop can wait on `fd`: /dev/null, like a regular file, cannot be polled (the loop's
-    reader was never called, and `sim --console < /dev/null` never saw its end of input)."""
+    """Whether the loop can wait on `fd` (a terminal, a pipe): a regular file cannot be polled, nor can
+    /dev/null (the loop's reader was never called, and `sim --console < /dev/null` never saw its end of
+    input)."""
     with select.epoll() as probe:
         try:
             probe.register(fd, select.EPOLLIN)

@@ -10,7 +10,6 @@ to one table: two tables in one process never share them.
 from __future__ import annotations
 
 import math
-
 from dataclasses import dataclass, field
 from typing import Iterable
 
