@@ -204,6 +204,8 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
                                               f"{'concealed ' if e.get('concealed') else ''}kong"),
     "kong_lapsed": lambda e: (logging.WARNING, f"{_hand(e)}: seat {e['seat']}'s 杠 lapsed: a tile was drawn from "
                                                "the head before its replacement (pressed by mistake?)"),
+    "kong_credited": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']}'s 杠 has its replacement: the tail tile "
+                                              f"at {e['ring']}/{e['layer']}, taken before the 杠, put back and taken again"),
     "win_withdrawn": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} took its 胡 back (a long 胡) before "
                                               "laying the hand"),
     "win_cut_off": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']}'s 胡 on seat {e['discarder']}'s discard gives "

@@ -7,7 +7,8 @@ journal), they are undone and recorded (`put_back`); the note (请按顺序取�
 such stack is left, and 最后一张 goes back to 请出牌 if the last live tile came back.  A stack put back
 before the tiles lifted after it by mistake is undone once they are back too.  Otherwise its take
 stands: a `warning` says why and the screen asks for the tile to be taken again (！请取回放回的牌)
-until the stack holds what the hand counts.
+until the stack holds what the hand counts.  A tail tile taken with no 杠 pressed and put back too late
+to be undone, taken again once its taker pressed 杠, is that seat's kong (`kong_credited`).
 """
 
 from __future__ import annotations
@@ -53,8 +54,18 @@ class PutBackDesk:
     def counted(self, hand: HandState, pos: StackPos, tiles: int) -> None:
         """`pos` holds `tiles` and that made no take: a tile put back whose take stood, taken again?"""
         if hand.tiles_put_back_stand:
-            hand.stack_counted(pos, tiles)
+            if hand.stack_counted(pos, tiles):
+                self._credit_retaken(hand, pos)
             self._all_counted(hand)
+
+    def _credit_retaken(self, hand: HandState, pos: StackPos) -> None:
+        """A tail tile taken with no 杠 pressed, put back after later draws (its take stood), taken
+        again with a 杠 pending: the kong is that seat's (`kong_credited`)."""
+        credited = hand.credit_retaken(pos)
+        if credited is not None:
+            seat, concealed, slot = credited
+            self.ports.recorder.emit("kong_credited", seat=seat, concealed=concealed, ring=slot.ring,
+                                     layer=slot.layer.value)
 
     def _after_undo(self, hand: HandState) -> None:
         if hand.last_tile_shown and not hand.tracker.exhausted:     # the last tile was not drawn after all

@@ -165,7 +165,7 @@ class HandState(TakingBack):
         the keys around it (not reconstructed from the sensors after a restart or a reboot, whose order
         against a 杠 pressed meanwhile is not known)."""
         self.tracker.kong_pending = bool(self.pending_kong)
-        takes = self.tracker.on_stack_change(pos, tiles)
+        takes = self.tracker.on_stack_change(pos, tiles, seen=in_sequence)
         self.kongs_lapsed = []
         for take in takes:
             self.note_take(take)
@@ -182,14 +182,33 @@ class HandState(TakingBack):
                 self.bao_index = None
             if take.reason == "kong":
                 seat = next(iter(self.pending_kong), None)
-                if seat is not None:
-                    concealed = self.pending_kong.pop(seat)
-                    self.kongs.setdefault(seat, []).append(concealed)
-                    self.replaced_for = seat if in_sequence else None   # (reconstructed: maybe not the last)
-                    self.facts.kong_made(self.ruleset, seat, concealed)
+                if seat is None:
+                    self.kong_unclaimed(take)
+                else:
+                    self._credit_kong(seat, in_sequence)   # (reconstructed: maybe not the last take)
             if take.reason == "draw" and self.ruleset.has_phase("follow_dealer"):
                 self.facts.follow_due(take, self.draws_after_deal(), self.before(self.dealer))
         return takes
+
+    def _credit_kong(self, seat: int, last: bool) -> bool:
+        """The pending 杠 of `seat` has its replacement: the kong is the seat's.  `last`: that
+        replacement is the last tile taken (a 杠上开花 is the seat's).  Returns whether it was concealed."""
+        concealed = self.pending_kong.pop(seat)
+        self.kongs.setdefault(seat, []).append(concealed)
+        self.replaced_for = seat if last else None
+        self.facts.kong_made(self.ruleset, seat, concealed)
+        return concealed
+
+    def credit_retaken(self, pos: StackPos) -> tuple[int, bool, Slot] | None:
+        """`pos`, which held a tile put back whose take stood, is as counted again: the tile was taken
+        again.  A 杠 pending and that take the replacement no 杠 claimed (a tail tile taken with no 杠
+        pressed, put back after later draws): the kong is the seat's, as if the tile had been taken
+        for it now.  Returns (seat, concealed, the tile's slot) if so."""
+        seat = next(iter(self.pending_kong), None)
+        slot = None if seat is None else self.claim_retaken(pos)
+        if seat is None or slot is None:
+            return None
+        return seat, self._credit_kong(seat, True), slot
 
     def draws_after_deal(self) -> int:
         return sum(1 for take in self.tracker.taken.values() if take.reason == "draw")

@@ -1,18 +1,19 @@
 """Taking a take back: the part of the hand's state that undoes takes whose tiles were put back on
 the wall (docs/controller.md, "A tile put back"; the screens and the recorder: put_back.py).
 
-What undoing the last takes needs (the tracker keeps its own counts: `WallTracker.take_back`) and the
-stacks read holding tiles put back that no take yet explains are journaled with the hand, so a
-restart in the middle changes nothing.
+What undoing the last takes needs (the tracker keeps its own counts: `WallTracker.take_back`), the
+stacks read holding tiles put back that no take yet explains, and the tail takes counted as kongs
+that no 杠 claimed (one put back and taken again with a 杠 pending is that kong's) are journaled with
+the hand, so a restart in the middle changes nothing.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 
-from rulesets.walls import End, StackPos
+from rulesets.walls import End, Slot, StackPos
 
-from .tracker import UNDO_KEPT, Take
+from .tracker import UNDO_KEPT, Take, slot_from, slot_json
 
 if TYPE_CHECKING:
     from rulesets.definition import Ruleset
@@ -52,6 +53,7 @@ class TakingBack:
     def begin_undo(self) -> None:
         self._before_takes: list[_BeforeTake] = []   # the last takes': what put_back checks and restores
         self._standing: dict[StackPos, int] = {}     # stacks read holding tiles put back whose takes stand
+        self._unclaimed: set[Slot] = set()           # tail takes counted as kongs that no 杠 pressed claimed
 
     def note_take(self, take: Take) -> None:
         """A take is being made (before the hand reacts to it): what undoing it checks and restores."""
@@ -61,12 +63,14 @@ class TakingBack:
 
     def undo_json(self) -> dict[str, Any]:
         return {"before_takes": [list(before) for before in self._before_takes],
-                "put_back_standing": [[pos.wall, pos.stack, tiles] for pos, tiles in self._standing.items()]}
+                "put_back_standing": [[pos.wall, pos.stack, tiles] for pos, tiles in self._standing.items()],
+                "unclaimed_kongs": sorted(slot_json(slot) for slot in self._unclaimed)}
 
     def restore_undo(self, data: Mapping[str, Any]) -> None:
         """From a journal (an older one has neither: nothing to undo)."""
         self._before_takes = [_BeforeTake(*before) for before in data.get("before_takes", ())]
         self._standing = {StackPos(wall, stack): tiles for wall, stack, tiles in data.get("put_back_standing", ())}
+        self._unclaimed = {slot_from(slot) for slot in data.get("unclaimed_kongs", ())}
 
     def put_back(self, pos: StackPos, tiles: int) -> tuple[list[Take], str]:
         """`pos`'s sensor reads `tiles`, more than the hand counts: tiles were put back.  The hand's last
@@ -85,13 +89,27 @@ class TakingBack:
                           if read > self.tracker.stack_tiles(stack)}
         return undone, why if pos in self._standing else ""
 
-    def stack_counted(self, pos: StackPos, tiles: int) -> None:
-        """`pos` reads `tiles` and made no take: a stack holding a tile put back may be as counted again."""
-        if pos in self._standing:
-            if tiles > self.tracker.stack_tiles(pos):
-                self._standing[pos] = tiles
-            else:
-                del self._standing[pos]
+    def stack_counted(self, pos: StackPos, tiles: int) -> bool:
+        """`pos` reads `tiles` and made no take: a stack holding a tile put back may be as counted
+        again (returns whether it now is: the tile was taken again)."""
+        if pos not in self._standing:
+            return False
+        if tiles > self.tracker.stack_tiles(pos):
+            self._standing[pos] = tiles
+            return False
+        del self._standing[pos]
+        return True
+
+    def kong_unclaimed(self, take: Take) -> None:
+        """A tail take counted as a kong that no 杠 pressed claimed (`claim_retaken` may, later)."""
+        self._unclaimed.add(take.slot)
+
+    def claim_retaken(self, pos: StackPos) -> Slot | None:
+        """`pos`'s tile put back was taken again: the slot of its take if that was a kong no 杠
+        claimed (now claimed), else None."""
+        slot = next((slot for slot in self._unclaimed if self.tracker.ring[slot.ring] == pos), None)
+        self._unclaimed.discard(slot)
+        return slot
 
     def recount_standing(self, sensors: Mapping[int, tuple[int, ...]]) -> None:
         """After nobody watched: the stacks holding tiles put back whose takes stood, as the sensors
@@ -156,6 +174,7 @@ class TakingBack:
         undone = []
         for _ in range(count):
             undone.append(self.tracker.take_back())
+            self._unclaimed.discard(undone[-1].slot)
             self.replaced_for = self._before_takes.pop().replaced_for
         self.last_take = next(reversed(self.tracker.taken.values()), None)
         return undone

@@ -4,9 +4,10 @@ The wall sensors say only "stack (side, k) now holds n tiles".  The tracker know
 what it expects next at each end; a tile leaving the expected head stack is a head draw, one
 leaving the expected tail stack a tail draw, anything else is out of order (warned about,
 recorded, and counted at the nearer end).  A tail draw replaces a flower when a flower is owed
-(known from the drawn tiles' identities in the wall map), otherwise it counts as a kong.  A shown
-tile (云南 尾牌) taken while a replacement is owed is that replacement, marked `at_wall_end` when no
-face-down tail tile was left (whether it then needs a 杠上开花 is the option's: tail_tiles.py).  The live
+(known from the drawn tiles' identities in the wall map), otherwise it counts as a kong (out of
+order when nothing was owed: no 杠 was pressed).  A shown tile (云南 尾牌) taken while a replacement
+is owed is that replacement, marked `at_wall_end` when no face-down tail tile was left (whether it
+then needs a 杠上开花 is the option's: tail_tiles.py).  The live
 count and the reserve follow the ruleset's reserve policy; 荒庄 is declared when the next head draw
 would cut into the reserve.  The last takes can be undone as if never made (`take_back`: the hand
 decides which, when a person puts tiles back on the wall); a sensor reading more tiles than counted
@@ -204,14 +205,15 @@ class WallTracker:
 
     # -- sensor changes -----------------------------------------------------------------------
 
-    def on_stack_change(self, pos: StackPos, tiles: int) -> list[Take]:
-        """The wall sensor of `pos` now reads `tiles`; return the takes this means (in order)."""
+    def on_stack_change(self, pos: StackPos, tiles: int, seen: bool = True) -> list[Take]:
+        """The wall sensor of `pos` now reads `tiles`; return the takes this means (in order).
+        `seen`: reported as it happened (not read back from the sensors after nobody watched)."""
         if pos not in self._ring_index:
             raise TrackingError(f"stack {pos.wall}/{pos.stack} is not part of this wall")
         before = self.stack_tiles(pos)
         if tiles > before:
             raise TrackingError(f"stack {pos.wall}/{pos.stack} went from {before} to {tiles} tiles: a tile was put back")
-        return [self._take_one(pos) for _ in range(before - tiles)]
+        return [self._take_one(pos, seen) for _ in range(before - tiles)]
 
     def unseen_order(self, lower: Mapping[StackPos, int], owed: int, put_back: Sequence[Take] = ()) -> UnseenTakes:
         """The stacks the sensors now read lower (stack → tiles left) than this tracker knows, as
@@ -283,7 +285,7 @@ class WallTracker:
         """A tile turned face up in place; ordinary tail draws pass over it."""
         self.shown.add(slot)
 
-    def _take_one(self, pos: StackPos) -> Take:
+    def _take_one(self, pos: StackPos, seen: bool) -> Take:
         index = self._ring_index[pos]
         aside = next((s for s in self.expected_aside if s.ring == index), None)
         if aside is not None:
@@ -298,7 +300,10 @@ class WallTracker:
         if head is not None and head.ring == index and not replacing:   # (at the end both may be the last stack)
             return self._record(head, End.HEAD, self._head_reason(), True)
         if tail is not None and tail.ring == index:
-            return self._record(tail, End.TAIL, self._tail_reason(tail), True)
+            # With nothing owed (no 杠 pressed, no flower drawn) the table expected a head draw: out of
+            # order, said at once, so the tile is put back while it can still be undone.  Read back
+            # after nobody watched it may be the replacement of a 杠 whose key comes after it.
+            return self._record(tail, End.TAIL, self._tail_reason(tail), bool(owed) or not seen)
         if slot in self.shown:              # a shown tile taken (杠上开花): the flow checks a win follows
             return self._record(slot, End.TAIL, self._tail_reason(slot), True, at_wall_end=tail is None)
         end = End.TAIL if self._is_tail_side(slot) else End.HEAD

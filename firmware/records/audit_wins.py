@@ -2,7 +2,8 @@
 
 A `win` event records the winner's hand (tiles, melds, flowers, the winning tile, who discarded)
 and, as `context`, every other fact the scorer was given (firmware.hand.state.win_context_json).
-Where the log shows a fact itself — 听 (`ready`), the kongs (`kong_declared` then a kong take), the
+Where the log shows a fact itself — 听 (`ready`), the kongs (`kong_declared` then a kong take, or a
+`kong_credited`: its replacement put back and taken again), the
 last take (a kong replacement? the last live tile?), the wilds shown (`indicator`, the 宝 revealed
 at `hand_end`), the after-win flips — the recorded fact must be what the log shows.  Then the hand
 is judged and scored again (`rulesets.judging.evaluate_hand`) and must pay what the win says;
@@ -64,10 +65,9 @@ class LogFacts:
                 self.bao = None             # its tile left the wall: dead until rolled again (HandState)
             seat = next(iter(self.pending_kong), None)
             if event["reason"] == "kong" and seat is not None:
-                concealed = self.pending_kong.pop(seat)
-                self.kongs.setdefault(seat, []).append(concealed)
-                self.replaced_for = None if event.get("unseen") else seat
-                self.kong_events.append([seat, "an" if concealed else None, None])
+                self._credit(seat, last=not event.get("unseen"))
+        elif name == "kong_credited" and event["seat"] in self.pending_kong:
+            self._credit(event["seat"], last=True)      # its replacement put back and taken again (HandState)
         elif name == "kong_lapsed":
             self.pending_kong.pop(event["seat"], None)      # followed by a draw from the head (HandState)
         elif name == "special_kong" and event["accepted"]:
@@ -84,6 +84,13 @@ class LogFacts:
                 self.wins.append(event)
             elif name == "resumed" and "ready" in event:
                 self._declared(event)
+
+    def _credit(self, seat: int, last: bool) -> None:
+        """The seat's pending 杠 has its replacement (HandState._credit_kong)."""
+        concealed = self.pending_kong.pop(seat)
+        self.kongs.setdefault(seat, []).append(concealed)
+        self.replaced_for = seat if last else None
+        self.kong_events.append([seat, "an" if concealed else None, None])
 
     def _declared(self, resumed: dict) -> None:
         """The declarations the journal knew at a resume: the lines that showed them may be what a

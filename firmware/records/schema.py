@@ -84,6 +84,7 @@ EVENTS: dict[str, dict[str, Kind]] = {
     "first_dealer": {"roller": COUNT, "dice": list_of(INT), "dealer": COUNT},
     "kong_declared": {"seat": COUNT, "concealed": FLAG},
     "kong_lapsed": {"seat": COUNT},
+    "kong_credited": {"seat": COUNT, "concealed": FLAG, "ring": COUNT, "layer": LAYER},
     "win": {"seat": COUNT, "from": maybe(COUNT), "tiles": list_of(TEXT), "melds": list_of(TEXT),
             "flowers": list_of(TEXT), "win_tile": maybe(TEXT),
             "items": list_of(shaped({"name": TEXT, "value": NUMBER, "unit": TEXT})), "payments": PAYMENTS,

@@ -93,7 +93,7 @@ def test_with_nothing_owed_the_head_is_followed_before_the_tail_in_its_own_order
     sensors = played_on_blind(hand, kong_seats=(2, 3, 0))
     unseen, problem = hand.blind_changes(sensors)
     assert problem is None and unseen.owed == ()
-    takes = [take for pos, tiles in unseen.rest for take in hand.on_wall_change(pos, tiles)]
+    takes = [take for pos, tiles in unseen.rest for take in hand.on_wall_change(pos, tiles, in_sequence=False)]
     assert [(t.end.value, t.reason) for t in takes] == [("head", "draw")] * HEAD_DRAWS + [("tail", "kong")] * 3
     assert all(t.in_order for t in takes)
     assert [t.slot.ring for t in takes[HEAD_DRAWS:]] == [tail.ring, tail.ring - 1, tail.ring - 1]   # backwards

@@ -1,0 +1,123 @@
+"""A tail tile taken with no 杠 pressed (a person who took the replacement first, or took from the
+wrong end).  Before, the take was "in order": no note, a kong counted for the reserve and credited to
+nobody.  Put back after other draws, its take stood (！请取回放回的牌); a seat that then pressed 杠 and
+took that very tile again was read as taking the put-back tile again: no take, the 杠 lapsed at the
+next head draw, and the kong was never paid.  Now the take is out of order at once (请按顺序取牌,
+while putting it back can still undo it), and the tile taken again with a 杠 pending is that kong's
+replacement (`kong_credited`), in the hand, its journal and the audit alike."""
+
+from __future__ import annotations
+
+import json
+
+from drivers.table_ui import Key
+from firmware.hand.ports import Press
+from firmware.hand.state import HandState
+from firmware.records.audit_wins import LogFacts
+from tests.firmware.test_tile_put_back import dealt, put_back, sensors_with
+
+SEAT = 1
+
+
+def take_tail_unasked(recorded):
+    """A tail tile taken while nothing is owed; its slot and the take's event."""
+    tail = recorded.hand.tracker.next_tail()
+    (take,) = recorded.take(tail)
+    return tail, take
+
+
+def press_kong(recorded, seat: int = SEAT) -> None:
+    assert recorded.flow.on_key(Press(seat, Key.KONG))
+
+
+def take_again(recorded, slot) -> None:
+    """The tile put back on `slot`'s stack lifted off again: the stack reads as the hand counts it."""
+    stack = recorded.hand.ring[slot.ring]
+    recorded.flow.on_wall_change(stack, recorded.hand.tracker.stack_tiles(stack))
+
+
+def kongs_the_log_shows(recorded) -> dict[int, list[bool]]:
+    facts = LogFacts()
+    for event in recorded.events():
+        facts.see(event)
+    return facts.kongs
+
+
+def test_a_tail_tile_taken_with_no_kong_pressed_is_out_of_order_at_once():
+    recorded = dealt("hebei")
+    live = recorded.hand.tracker.live
+    tail, take = take_tail_unasked(recorded)
+    assert take["end"] == "tail" and take["in_order"] is False
+    assert recorded.ports.screens.phases[-1] == "请出牌 ！请按顺序取牌"
+    put_back(recorded, tail)                        # heeded at once: undone, as if never taken
+    assert recorded.hand.tracker.live == live and tail not in recorded.hand.tracker.taken
+    press_kong(recorded)
+    (again,) = recorded.take(tail)                  # now the 杠's replacement, in order
+    assert again["in_order"] is True and recorded.hand.kongs == {SEAT: [False]}
+    assert recorded.audit() == []
+
+
+def test_the_tile_put_back_too_late_and_taken_again_after_a_kong_press_is_that_kong_s_replacement():
+    recorded = dealt("hebei")
+    tail, _ = take_tail_unasked(recorded)
+    recorded.draw(), recorded.draw()                # play went on: the take can no longer be undone
+    put_back(recorded, tail)
+    assert "its take stands" in recorded.recorded("warning")[-1]["message"]
+    assert recorded.ports.screens.phases[-1] == "请出牌 ！请取回放回的牌"
+    press_kong(recorded)
+    take_again(recorded, tail)
+    (credited,) = recorded.recorded("kong_credited")
+    assert (credited["seat"], credited["concealed"], credited["ring"], credited["layer"]) == \
+        (SEAT, False, tail.ring, tail.layer.value)
+    assert recorded.hand.kongs == {SEAT: [False]} and not recorded.hand.pending_kong
+    assert recorded.hand.replaced_for == SEAT       # nobody else may win self-drawn on it
+    recorded.draw()                                 # the next seat draws: nothing lapses
+    assert not recorded.recorded("kong_lapsed") and recorded.hand.kongs == {SEAT: [False]}
+    assert kongs_the_log_shows(recorded) == recorded.hand.kongs
+    assert recorded.audit() == []
+
+
+def test_a_kong_credited_once_whatever_the_tile_does_after():
+    recorded = dealt("hebei")
+    tail, _ = take_tail_unasked(recorded)
+    recorded.draw(), recorded.draw()
+    put_back(recorded, tail)
+    press_kong(recorded)
+    take_again(recorded, tail)
+    put_back(recorded, tail)                        # put back and taken again once more, a 杠 pending again
+    press_kong(recorded, 2)
+    take_again(recorded, tail)
+    assert len(recorded.recorded("kong_credited")) == 1 and recorded.hand.kongs == {SEAT: [False]}
+    assert recorded.hand.pending_kong == {2: False}     # its own replacement is still to come from the tail
+
+
+def test_without_a_kong_press_the_tile_taken_again_credits_nobody():
+    recorded = dealt("hebei")
+    tail, _ = take_tail_unasked(recorded)
+    recorded.draw(), recorded.draw()
+    put_back(recorded, tail)
+    take_again(recorded, tail)
+    assert not recorded.recorded("kong_credited") and recorded.hand.kongs == {}
+    assert recorded.ports.screens.notes_dropped     # the note asking for it again is taken down
+
+
+def test_a_restart_between_the_put_back_and_the_kong_keeps_the_take_unclaimed():
+    recorded = dealt("hebei")
+    tail, _ = take_tail_unasked(recorded)
+    recorded.draw(), recorded.draw()
+    put_back(recorded, tail)
+    restarted = HandState.from_json(json.loads(recorded.hand.journal_text()))     # the controller killed
+    assert json.loads(restarted.journal_text())["unclaimed_kongs"] == [[tail.ring, tail.layer.value]]
+    recorded.flow.hand = recorded.hand = restarted
+    press_kong(recorded)
+    take_again(recorded, tail)
+    assert recorded.hand.kongs == {SEAT: [False]} and recorded.recorded("kong_credited")
+
+
+def test_a_tail_take_read_back_after_nobody_watched_stays_in_order():
+    """Its 杠 may have been pressed blind, its key sent after it (docs/controller.md): not a mistake."""
+    recorded = dealt("hebei")
+    stack = recorded.hand.ring[recorded.hand.tracker.next_tail().ring]
+    assert recorded.flow.resync(sensors_with(recorded, {stack: recorded.hand.tracker.stack_tiles(stack) - 1})) is None
+    take = recorded.recorded("take")[-1]
+    assert take["end"] == "tail" and take["in_order"] is True and take["unseen"] is True
