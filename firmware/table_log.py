@@ -155,6 +155,8 @@ DROPPED_WHY = {"before_play": "pressed before play began (nothing to claim yet)"
                "before_prompt": "pressed before the enrolment prompt was up (they answered an earlier one)",
                "repeated": "pressed again and again while nothing asked for them (the newest 8 are kept)",
                "in_play": "pressed in play where they do nothing (骰子 with no 宝 that seat may change)",
+               "before_last_tile": "pressed in play before 最后一张 showed (确认 ends the hand only after the last "
+                                   "live tile is drawn)",
                "events_dropped": "queued when the motor board's event queue overflowed (the restart note asks for them again)",
                "before_question": "pressed before the question or request they would answer was up (they answered an earlier one)",
                "win_check": "pressed before the win check that answers them was asked, or during it (one 胡, one check)",

@@ -68,6 +68,7 @@ class HandFlow:
         self.settlement = SettlementRound(ports)
         self.liang = LiangDesk(ports)
         self.owed_again: set[int] = set()   # seats whose 胡, pressed after their win, awaits its answer
+        self.last_tile_mark = 0     # where the motor board's events stood as 最后一张 showed (0: not known)
         self.put_backs = PutBackDesk(ports)
 
     # -- what the hub reports at once (HandListener) -------------------------------------------------
@@ -113,6 +114,7 @@ class HandFlow:
         screens.stacks_left(hand.tracker.live)
         if hand.deal_complete and hand.tracker.exhausted and not hand.last_tile_shown and not hand.over:
             hand.last_tile_shown = True
+            self.last_tile_mark = self.ports.mark()     # a 确认 pressed before this ends no hand
             screens.phase(Phase.LAST_TILE)
 
     def resync(self, sensors: Mapping[int, tuple[int, ...]]) -> str | None:
@@ -455,10 +457,22 @@ class HandFlow:
         keys = self.ports.keys
         if hand.bao_roller is not None and hand.bao is None and keys.peek(pressed((hand.bao_roller,), (Key.DICE,))):
             return BaoRoll(hand.bao_roller)
+        if hand.tracker.exhausted:
+            self._drop_confirms_before_last_tile(seats)
         playing = (Key.HU, Key.DICE, Key.CONFIRM) if hand.tracker.exhausted else (Key.HU, Key.DICE)
         if hand.ruleset.has_phase("liang_pai"):
             playing += (Key.RIGHT,)
         return keys.peek(pressed(seats, playing))
+
+    def _drop_confirms_before_last_tile(self, seats: tuple[int, ...]) -> None:
+        """A seat's 确认 pressed in play before 最后一张 showed (a question answered twice, a fault page,
+        a slip) answers nothing and ends no hand: left queued, it ended the hand as 荒庄 the moment the
+        last live tile was drawn, before its drawer could press 胡.  (Here, where the play loop waits:
+        no question of the loop is open to take it.)"""
+        mark = self.last_tile_mark
+        confirm = pressed(seats, (Key.CONFIRM,))
+        stale = self.ports.keys.drop(lambda p: confirm(p) and p.made_before(mark))
+        record_dropped(self.ports.recorder, stale, "before_last_tile")
 
     # -- the end of the hand -------------------------------------------------------------------------
 

@@ -56,22 +56,22 @@ class PressesAtTheFifthDraw(WorldObserver):
             self.pressed = True
 
 
-def pressed_in_play(key: Key, times: int) -> list[dict]:
-    """Two hands of 海南 (no 宝); seat 1 presses `key` `times` times at the fifth draw of the first
+def pressed_in_play(key: Key, times: int, seed: int = 4, hands: int = 2) -> list[dict]:
+    """`hands` hands of 海南 (no 宝); seat 1 presses `key` `times` times at the fifth draw of the first
     hand's play: the recorder's events."""
     ruleset = get_region("hainan").resolve()
 
     async def play() -> list[dict]:
-        table = new_table(ruleset, seed=4, speed=0)
+        table = new_table(ruleset, seed=seed, speed=0)
         presses = PressesAtTheFifthDraw(table, key, times)
         table.world.observers.append(presses)
         await table.start("pty")
         events = io.StringIO()
         try:
-            result = await run_simulated(ruleset, hands=2, seed=4, table=table, events=events)
+            result = await run_simulated(ruleset, hands=hands, seed=seed, table=table, events=events)
         finally:
             await table.stop()
-        assert result.hands == 2 and presses.pressed
+        assert result.hands == hands and presses.pressed
         return [json.loads(line) for line in events.getvalue().splitlines()]
 
     return run(play(), timeout=120)
@@ -93,3 +93,14 @@ def test_dice_pressed_in_play_with_no_bao_to_change_is_recorded_not_taken_silent
     """In 海南 there is no 宝: a 骰子 in play is taken by the play loop and answers nothing, which the
     recorder says (before: taken without a word)."""
     assert dropped(pressed_in_play(Key.DICE, 3), Key.DICE) == [("in_play", 1)] * 3
+
+
+def test_a_confirm_pressed_in_play_does_not_end_the_hand_when_the_last_tile_is_drawn():
+    """A probe at the table: a seat's stray 确认 in play (a question answered twice, say) waited in
+    the queue, and the moment the last live tile was drawn it ended the hand as 荒庄, before the
+    drawer could press 胡.  Now it is dropped as 最后一张 shows, and the hand waits for a 确认 pressed
+    after it.  (海南 seed 9: the first hand goes to the wall's end.)"""
+    events = pressed_in_play(Key.CONFIRM, 1, seed=9, hands=1)
+    assert dropped(events, Key.CONFIRM) == [("before_last_tile", 1)]
+    names = [e["event"] for e in events]
+    assert names.index("keys_dropped") < names.index("exhausted") < names.index("hand_end")
