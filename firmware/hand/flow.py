@@ -150,7 +150,8 @@ class HandFlow:
             self.bao.on_ready(hand, seat)
             return True
         if press.key == Key.KONG:
-            hand.pending_kong[seat] = press.long
+            for other in hand.declare_kong(seat, press.long):
+                self.ports.recorder.emit("kong_lapsed", seat=other, by=seat)
             self.ports.recorder.emit("kong_declared", seat=seat, concealed=press.long)
             return True
         if press.key == Key.HU and press.long:

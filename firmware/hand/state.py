@@ -190,6 +190,17 @@ class HandState(TakingBack):
                 self.facts.follow_due(take, self.draws_after_deal(), self.before(self.dealer))
         return takes
 
+    def declare_kong(self, seat: int, concealed: bool) -> list[int]:
+        """`seat` pressed 杠: its replacement is the next tail take.  One replacement is taken at a
+        time, so another seat's 杠 still pending was pressed by mistake (its maker would have taken its
+        replacement at once): it lapses, and the seats whose 杠 lapsed are returned.  Before, the first
+        press took the replacement and the kong of the seat that took it lapsed."""
+        lapsed = [other for other in self.pending_kong if other != seat]
+        for other in lapsed:
+            del self.pending_kong[other]
+        self.pending_kong[seat] = concealed
+        return lapsed
+
     def _credit_kong(self, seat: int, last: bool) -> bool:
         """The pending 杠 of `seat` has its replacement: the kong is the seat's.  `last`: that
         replacement is the last tile taken (a 杠上开花 is the seat's).  Returns whether it was concealed."""

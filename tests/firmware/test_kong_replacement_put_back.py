@@ -121,3 +121,26 @@ def test_a_tail_take_read_back_after_nobody_watched_stays_in_order():
     assert recorded.flow.resync(sensors_with(recorded, {stack: recorded.hand.tracker.stack_tiles(stack) - 1})) is None
     take = recorded.recorded("take")[-1]
     assert take["end"] == "tail" and take["in_order"] is True and take["unseen"] is True
+
+
+def test_of_two_seats_pressing_kong_the_later_takes_the_replacement_and_the_earlier_lapses_at_once():
+    """A probe at the table (长春): seat 1 pressed 杠 by mistake, seat 2 pressed 杠 and took its
+    replacement; the kong went to seat 1 and was paid to it at 荒庄, seat 2's lapsed, nothing said.
+    One replacement is taken at a time, so a 杠 still pending when another seat presses is the
+    mistake: it lapses then, said (`kong_lapsed` with `by`), and the kong is the later seat's."""
+    recorded = dealt("hebei")
+    press_kong(recorded, 1)
+    press_kong(recorded, 2)
+    (lapsed,) = recorded.recorded("kong_lapsed")
+    assert (lapsed["seat"], lapsed["by"]) == (1, 2)
+    (take,) = recorded.take(recorded.hand.tracker.next_tail())
+    assert take["in_order"] is True and recorded.hand.kongs == {2: [False]}
+    assert kongs_the_log_shows(recorded) == recorded.hand.kongs
+    assert recorded.audit() == []
+
+
+def test_a_seat_pressing_kong_twice_keeps_one_pending_kong():
+    recorded = dealt("hebei")
+    press_kong(recorded, 1)
+    press_kong(recorded, 1)
+    assert not recorded.recorded("kong_lapsed") and recorded.hand.pending_kong == {1: False}
