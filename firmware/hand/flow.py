@@ -135,8 +135,10 @@ class HandFlow:
             self._wall_changed(pos, tiles, seen_live=False)
         return None
 
-    def on_key(self, press: Press) -> bool:
-        """听 and 杠 change the hand's state at once; other keys wait in the queue for the flow."""
+    def on_key(self, press: Press, *, live: bool = True) -> bool:
+        """听 and 杠 change the hand's state at once; other keys wait in the queue for the flow.
+        `live`: pressed as the board reports it (not one of the keys a restart applies again, whose
+        takes came while nobody watched: several seats' 杠 may then wait for their replacements)."""
         hand = self.hand
         if hand is None or press.front or press.seat not in hand.ruleset.players:
             return False
@@ -150,7 +152,7 @@ class HandFlow:
             self.bao.on_ready(hand, seat)
             return True
         if press.key == Key.KONG:
-            for other in hand.declare_kong(seat, press.long):
+            for other in hand.declare_kong(seat, press.long, one_at_a_time=live):
                 self.ports.recorder.emit("kong_lapsed", seat=other, by=seat)
             self.ports.recorder.emit("kong_declared", seat=seat, concealed=press.long)
             return True
@@ -243,7 +245,7 @@ class HandFlow:
         for pos, tiles in blind.owed:
             self._wall_changed(pos, tiles, seen_live=True, in_sequence=False)
         if cause == "restart":
-            unanswered = [press for press in ports.keys.take_all() if not self.on_key(press)]
+            unanswered = [press for press in ports.keys.take_all() if not self.on_key(press, live=False)]
             record_dropped(ports.recorder, unanswered, "restart")
         # the other takes after the keys the boards sent again: a 杠 among them was pressed before the
         # takes the sensors now show (its replacement among them); taken first, its replacement was an

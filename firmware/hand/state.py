@@ -31,7 +31,7 @@ from rulesets.walls import Break, End, Layer, Ring, Slot, StackPos
 from .facts import HandFacts
 from .taking_back import TakingBack
 from .tracker import Take, UnseenTakes, WallTracker, compact_json, slot_from, slot_json, tile_from, tile_json
-from .win_facts import is_first_turn
+from .win_facts import drawn_past_the_live_wall, is_first_turn
 from .wins import HandOutcome, Payout, WinRecord
 
 STATE_VERSION = 1
@@ -190,12 +190,14 @@ class HandState(TakingBack):
                 self.facts.follow_due(take, self.draws_after_deal(), self.before(self.dealer))
         return takes
 
-    def declare_kong(self, seat: int, concealed: bool) -> list[int]:
+    def declare_kong(self, seat: int, concealed: bool, one_at_a_time: bool = True) -> list[int]:
         """`seat` pressed 杠: its replacement is the next tail take.  One replacement is taken at a
         time, so another seat's 杠 still pending was pressed by mistake (its maker would have taken its
         replacement at once): it lapses, and the seats whose 杠 lapsed are returned.  Before, the first
-        press took the replacement and the kong of the seat that took it lapsed."""
-        lapsed = [other for other in self.pending_kong if other != seat]
+        press took the replacement and the kong of the seat that took it lapsed.  Not for the keys a
+        restart applies again (`one_at_a_time` False): their replacements, taken while nobody watched,
+        come after them, the first pressed first."""
+        lapsed = [other for other in self.pending_kong if other != seat] if one_at_a_time else []
         for other in lapsed:
             del self.pending_kong[other]
         self.pending_kong[seat] = concealed
@@ -386,6 +388,13 @@ class HandState(TakingBack):
         return wilds
 
     # -- wins ----------------------------------------------------------------------------------
+
+    @property
+    def drawn_past_the_live_wall(self) -> bool:
+        """The last take is a head take out of order that left no live tile: drawn into the reserve
+        once the live wall was spent, or off another stack for the last live tile.  Nobody wins
+        self-drawn on it (the audit: `audit_wins`)."""
+        return self.last_take is not None and drawn_past_the_live_wall(self.last_take.to_json())
 
     def win_context(self, seat: int, discarder: int | None, win_tile: Tile | None, flowers: tuple[Tile, ...],
                     flipped: tuple[Tile, ...], ron_winners: int = 1) -> WinContext:

@@ -298,7 +298,7 @@ class WallTracker:
         # (杠上开花; at the wall end the head may stand at a shown tile's stack too).
         replacing = owed and (slot in self.shown or (tail is not None and tail.ring == index))
         if head is not None and head.ring == index and not replacing:   # (at the end both may be the last stack)
-            return self._record(head, End.HEAD, self._head_reason(), True)
+            return self._record(head, End.HEAD, self._head_reason(), self._head_in_order(seen))
         if tail is not None and tail.ring == index:
             # With nothing owed (no 杠 pressed, no flower drawn) the table expected a head draw: out of
             # order, said at once, so the tile is put back while it can still be undone.  Read back
@@ -310,12 +310,21 @@ class WallTracker:
         reason = self._tail_reason(slot) if end is End.TAIL else self._head_reason()
         return self._record(slot, end, reason, False)
 
+    def _head_in_order(self, seen: bool) -> bool:
+        """A head take the draw order expects: every one of the deal; after it, none while a flower's
+        replacement is owed (the tail first: a flower drawn and not replaced would take the next 杠's
+        replacement), nor once the live wall is spent (the reserve is no one's to draw).  Read back
+        after nobody watched, the order of the takes is this tracker's own guess: in order."""
+        if not seen or self.head_taken < self.deal_size:
+            return True
+        return not self.flowers_owed and not self.exhausted
+
     def _head_reason(self) -> str:
         return "deal" if self.head_taken < self.deal_size else "draw"
 
     def _tail_reason(self, slot: Slot) -> str:
-        if self.flowers_owed:
-            return "flower"
+        if self.flowers_owed and not self.kong_pending:     # a 杠 pressed is owed first: a flower drawn
+            return "flower"                                 # earlier and not replaced would swallow it
         return self.special_reason if self.special_owed else "kong"
 
     def owe_special(self, replacements: int, kongs: int, counted: bool) -> None:

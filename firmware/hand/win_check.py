@@ -220,11 +220,12 @@ class WinCheck:
     async def _ask_discarder(self, hand: HandState, seat: int, withdraw: KeyMatch | None = None) -> int | None:
         """Who gave the winning tile: 自摸 or a seat.  Only what can be true is offered: not 自摸 to a
         seat that cannot have drawn (the last tile taken was another seat's kong replacement: a ▶
-        pressed once too often confirmed 自摸 for a win on a discard, and everyone paid for it), and
+        pressed once too often confirmed 自摸 for a win on a discard, and everyone paid for it; or it
+        was drawn past the live wall, into the reserve), and
         not a seat out of play (血战: a winner discards no more)."""
         sides = hand.ruleset.players
         others = [s for s in sides if s != seat and s not in hand.out_of_play]
-        may_self_draw = hand.replaced_for in (None, seat)
+        may_self_draw = hand.replaced_for in (None, seat) and not hand.drawn_past_the_live_wall
         sources: list[int | None] = ([None] if may_self_draw else []) + others
         names = [SELF_DRAWN if s is None else relative_name(seat, s, sides) for s in sources]
         return sources[await ask(self.ports, seat, WIN_FROM, names, withdraw)]

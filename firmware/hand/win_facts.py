@@ -96,3 +96,10 @@ def is_first_turn(players: tuple[int, ...], dealer: int, seat: int, discarder: i
     if discarder is not None:
         return discarder == dealer and draws == 0
     return draws == (players.index(seat) - players.index(dealer)) % len(players)
+
+
+def drawn_past_the_live_wall(take: Mapping[str, Any] | None) -> bool:
+    """A take (as its `take` event or journal row has it) drawn at the head out of order that left no
+    live tile: into the reserve once the live wall was spent, or off another stack for the last live
+    tile.  Nobody wins self-drawn on it (the win check offers no 自摸; the audit finds one)."""
+    return take is not None and take.get("end") == "head" and take.get("in_order") is False and take.get("live") == 0

@@ -144,3 +144,21 @@ def test_a_seat_pressing_kong_twice_keeps_one_pending_kong():
     press_kong(recorded, 1)
     press_kong(recorded, 1)
     assert not recorded.recorded("kong_lapsed") and recorded.hand.pending_kong == {1: False}
+
+
+def test_a_draw_into_the_reserve_is_out_of_order_and_no_one_wins_self_drawn_on_it():
+    """A probe at the table (长春): a tile drawn at the head after 最后一张 was recorded in order, the
+    screen still said 最后一张, and 胡 offered 自摸 on a tile of the dead wall.  Now it is out of order
+    (请按顺序取牌): put back, the wall is as it was; kept, no 自摸 is offered on it."""
+    from tests.firmware.test_tile_put_back import draws_to_the_wall_end
+    recorded = dealt("hebei")
+    draws_to_the_wall_end(recorded)
+    assert not recorded.hand.drawn_past_the_live_wall
+    slot = recorded.draw()
+    take = recorded.recorded("take")[-1]
+    assert take["in_order"] is False and take["live"] == 0
+    assert recorded.ports.screens.phases[-1] == "最后一张 ！请按顺序取牌"
+    assert recorded.hand.drawn_past_the_live_wall
+    put_back(recorded, slot)
+    assert slot not in recorded.hand.tracker.taken and not recorded.hand.drawn_past_the_live_wall
+    assert recorded.audit() == []

@@ -81,3 +81,15 @@ def test_a_kong_pressed_by_mistake_lapses_at_the_next_draw():
     hand.pending_kong[3] = False                    # seat 3's kong, its replacement from the tail
     hand.on_wall_change(ring.tail, 1)
     assert hand.kongs == {3: [False]} and hand.replaced_for == 3 and hand.kongs_lapsed == []
+
+
+def test_no_seat_is_offered_self_drawn_on_a_tile_drawn_into_the_reserve():
+    """A probe at the table (长春): 胡 after a draw past 最后一张 offered 自摸 on a tile of the dead wall."""
+    from tests.firmware.test_tile_put_back import dealt, draws_to_the_wall_end
+    recorded = dealt("hebei")
+    draws_to_the_wall_end(recorded)
+    line, _ = choices_offered(recorded.hand, 2)
+    assert line == f"{WIN_FROM}:{SELF_DRAWN}"       # the last live tile: its drawer may win on it
+    recorded.draw()                                 # one more, from the reserve
+    line, _ = choices_offered(recorded.hand, 2)
+    assert line.startswith(f"{WIN_FROM}:") and SELF_DRAWN not in line

@@ -148,3 +148,38 @@ def test_a_kong_replacement_from_the_last_stack_standing_counts_as_a_kong():
     assert (take.end, take.reason, t.kongs) == (End.TAIL, "kong", 1)
     t.kong_pending = False
     assert take_head(t).reason == "draw"
+
+
+def _flower() -> Tile:
+    return sorted(get_region("shanghai").resolve().flowers.kinds_for(()))[0]
+
+
+def test_a_kong_pressed_takes_the_tail_before_a_flower_left_unreplaced():
+    """A probe at the table (上海): a flower drawn and never replaced took the next 杠's replacement
+    as its own, and that kong lapsed.  The 杠 pressed is owed first; the flower still after it."""
+    flower = _flower()
+    t = tracker(wall_map={Slot(27, Layer.TOP): flower}, flowers=(flower,))
+    takes = [take_head(t) for _ in range(55)]
+    assert takes[-1].tile == flower and t.flowers_owed == 1
+    t.kong_pending = True
+    assert (take_tail(t).reason, t.kongs, t.flowers_owed) == ("kong", 1, 1)
+    t.kong_pending = False
+    assert (take_tail(t).reason, t.flowers_owed) == ("flower", 0)
+
+
+def test_a_head_draw_while_a_flower_is_owed_is_out_of_order_and_the_deal_s_are_not():
+    flower = _flower()
+    t = tracker(wall_map={Slot(3, Layer.TOP): flower, Slot(27, Layer.TOP): flower}, flowers=(flower,))
+    deal = [take_head(t) for _ in range(53)]
+    assert all(k.in_order for k in deal) and t.flowers_owed == 1      # (dealt: replaced once play opens)
+    take_tail(t)
+    assert [take_head(t).in_order for _ in range(2)] == [True, True]      # 55th: the flower
+    assert t.flowers_owed == 1 and take_head(t).in_order is False          # the next draw: replace it first
+
+
+def test_a_head_draw_into_the_reserve_is_out_of_order():
+    t = tracker()
+    while not t.exhausted:
+        assert take_head(t).in_order
+    into_reserve = take_head(t)
+    assert into_reserve.in_order is False and into_reserve.live == 0

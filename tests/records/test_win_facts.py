@@ -145,6 +145,19 @@ def test_a_self_drawn_win_right_after_another_seats_kong_replacement_is_caught(r
     assert not any("kong replacement: only" in p for p in problems(events))
 
 
+def test_a_self_drawn_win_on_a_tile_drawn_past_the_live_wall_is_caught(recorders):
+    """The win check offers no 自摸 on a head draw out of order that left no live tile (a draw into
+    the reserve): a log that shows one paid a win nobody could make."""
+    events, _ = recorders["hangzhou"]
+    edited = copy.deepcopy(events)
+    at = next(i for i, e in enumerate(edited) if e["event"] == "win" and e["from"] is None)
+    take = max(i for i in range(at) if edited[i]["event"] == "take")
+    edited[take].update(end="head", in_order=False, live=0)
+    found = problems(reseal(edited))
+    assert any("self-drawn on a tile drawn past the live wall" in p for p in found), found
+    assert not any("past the live wall" in p for p in problems(events))
+
+
 def test_a_win_on_a_discard_of_a_seat_out_of_play_is_caught(recorders):
     """血战: a seat that won discards no more (the win check no longer offers it as the discarder)."""
     events, _ = recorders["sichuan"]
