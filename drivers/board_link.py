@@ -36,6 +36,7 @@ from .frame import FRAME_FORMAT, Frame, FrameDecoder, Kind, decode_frame, encode
 from .frame_v1 import MAX_ENCODED as MAX_ENCODED_V1, decode_frame_v1, encode_frame_v1
 from .messages import (CMD_WINDOW, EVENT_WINDOW, BeatInfo, BoardIdentity, EventsDropped, Hello,
                        Message, NakReason, PROTOCOL_VERSION, SessionAnswer, SessionState, Status)
+from .link_session import loop_was_held
 from .stream import ByteStream
 
 CommandHandler = Callable[[int, bytes], int]
@@ -110,6 +111,7 @@ class BoardLink:
             self._encode = encode_frame
             self._decoder = FrameDecoder(decode_frame)
         self._beat_handle: asyncio.TimerHandle | None = None
+        self._beat_due = 0.0         # when the next beat was due (a late one: `loop_was_held`)
         self._started = False
         self._reset()
         stream.set_receiver(self._on_bytes, self._on_stream_lost)
@@ -320,6 +322,7 @@ class BoardLink:
     # -- heartbeat -------------------------------------------------------------------------------
 
     def _schedule_beat(self) -> None:
+        self._beat_due = self._loop.time() + self.config.heartbeat
         self._beat_handle = self._loop.call_later(self.config.heartbeat, self._beat)
 
     def _beat(self) -> None:
@@ -327,7 +330,8 @@ class BoardLink:
         if not self._started:
             return
         now = self._loop.time()
-        if self.session and not self.host_lost and now - self._last_rx > self.config.link_timeout:
+        if self.session and not self.host_lost and now - self._last_rx > self.config.link_timeout \
+                and not loop_was_held(self._beat_due, now, self.config.link_timeout):
             self.host_lost = True
             self.counters.host_lost += 1
             self._on_host_lost()
