@@ -22,7 +22,7 @@ from typing import Any, Awaitable, Callable
 from aiohttp import WSMsgType, web
 
 from ..records.history import HistoryError
-from ..web.api import ApiError, day_arg, int_arg
+from ..web.api import ApiError, check_arguments, day_arg, int_arg
 from ..web.server import SETTINGS, STATIC, AppServer, WebSettings, _access, _error, _json, _json_errors
 from .watcher import ParlourWatcher
 
@@ -42,9 +42,9 @@ def build_app(watcher: ParlourWatcher, settings: WebSettings = WebSettings()) ->
     html = PAGE.read_text(encoding="utf-8")
     app.router.add_get("/", _page(html))
     app.router.add_static("/static/", STATIC)
-    app.router.add_get("/api/parlour", _api(_view))
-    app.router.add_get("/api/parlour/hands", _api(_hands))
-    app.router.add_get("/api/parlour/changes", _api(_changes))
+    app.router.add_get("/api/parlour", _api("/api/parlour", (), _view))
+    app.router.add_get("/api/parlour/hands", _api("/api/parlour/hands", ("table", "day", "limit"), _hands))
+    app.router.add_get("/api/parlour/changes", _api("/api/parlour/changes", ("limit",), _changes))
     app.router.add_get("/websocket", _websocket)
     app.on_shutdown.append(_close_sockets)
     return app
@@ -56,10 +56,12 @@ def _page(html: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     return handler
 
 
-def _api(method: Callable[[ParlourWatcher, dict[str, Any]], Awaitable[Any]]):
+def _api(path: str, arguments: tuple[str, ...], method: Callable[[ParlourWatcher, dict[str, Any]], Awaitable[Any]]):
     async def handler(request: web.Request) -> web.Response:
         try:
-            return _json(await method(request.app[WATCHER], dict(request.query)))
+            params = dict(request.query)
+            check_arguments(path, arguments, params)        # a misspelt filter is said, not ignored
+            return _json(await method(request.app[WATCHER], params))
         except ApiError as error:
             return _error(error.status, str(error))
     return handler

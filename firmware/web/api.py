@@ -229,29 +229,51 @@ async def sim_touch(ctx: Context, params: Mapping[str, Any]) -> dict[str, Any]:
     return {"page": page, "button": button}
 
 
+HAND_FILTERS = ("session", "day", "since", "after", "limit")      # (`_hand_filters`)
+ANYWHERE = ("token",)       # the API token may come in any request's query string (server.py)
+
+
+def takes(name: str, arguments: tuple[str, ...], method: Method) -> Method:
+    """`method`, refusing an argument it does not take: a filter misspelt (?dya=…) was ignored, and
+    the answer looked filtered when it was not."""
+    async def checked(ctx: Context, params: Mapping[str, Any]) -> Any:
+        check_arguments(name, arguments, params)
+        return await method(ctx, params)
+    return checked
+
+
+def check_arguments(name: str, arguments: tuple[str, ...], params: Mapping[str, Any]) -> None:
+    unknown = sorted(str(key) for key in params if key not in arguments and key not in ANYWHERE)
+    if unknown:
+        known = ", ".join(arguments) if arguments else "none"
+        raise ApiError(400, f"{name} takes no argument {quoted(unknown[0])} (its arguments: {known})")
+
+
 METHODS: dict[str, Method] = {
-    "server.info": server_info,
-    "table.objects.query": objects_query,
-    "history.sessions": history_sessions,
-    "history.hands": history_hands,
-    "history.hand": history_hand,
-    "history.hand_events": history_hand_events,
-    "history.hours": history_hours,
-    "sim.state": sim_state,
-    "sim.key": sim_key,
-    "sim.touch": sim_touch,
+    "server.info": takes("server.info", (), server_info),
+    "table.objects.query": takes("table.objects.query", ("objects",), objects_query),
+    "history.sessions": takes("history.sessions", ("day",), history_sessions),
+    "history.hands": takes("history.hands", HAND_FILTERS, history_hands),
+    "history.hand": takes("history.hand", ("id",), history_hand),
+    "history.hand_events": takes("history.hand_events", ("id",), history_hand_events),
+    "history.hours": takes("history.hours", ("day",), history_hours),
+    "sim.state": takes("sim.state", (), sim_state),
+    "sim.key": takes("sim.key", ("panel", "key", "long"), sim_key),
+    "sim.touch": takes("sim.touch", ("page", "button"), sim_touch),
 }
 
 # CSV exports (HTTP only): the same filters as the JSON methods.
 
 
 async def hands_export(ctx: Context, params: Mapping[str, Any]) -> str:
+    check_arguments("/api/hands.csv", HAND_FILTERS, params)
     hands = await _read(ctx, _history(ctx).hands, **_hand_filters(params))
     return hands_csv(hands)
 
 
 async def hours_export(ctx: Context, params: Mapping[str, Any]) -> str:
     """/api/hours's rows as CSV, by day or by session, of one day as it filters them."""
+    check_arguments("/api/hours.csv", ("day", "by"), params)
     by = params.get("by", "day")
     if by not in ("day", "session"):
         raise ApiError(400, f"by={by!r}: give by=day or by=session")
@@ -259,4 +281,4 @@ async def hours_export(ctx: Context, params: Mapping[str, Any]) -> str:
     return hours_csv(days if by == "day" else sessions)
 
 
-__all__ = ["ApiError", "Context", "METHODS", "hands_export", "hours_export"]
+__all__ = ["ApiError", "Context", "METHODS", "check_arguments", "hands_export", "hours_export"]

@@ -25,7 +25,7 @@ from aiohttp import WSMsgType, web
 from ..records.history import History
 from ..service import NETWORK_CLOSED, network_closed
 from ..version import package_version
-from .api import METHODS, ApiError, Context, hands_export, hours_export, objects_arg
+from .api import METHODS, ApiError, Context, check_arguments, hands_export, hours_export, objects_arg
 from .live import Client, LiveTable
 
 STATIC = Path(__file__).with_name("static")
@@ -297,6 +297,7 @@ async def rpc_reply(ctx: Context, client: Client, text: str) -> str | None:
         return _rpc_error(rid, -32602, "invalid params: give them as an object")
     try:
         if method == "table.objects.subscribe":
+            check_arguments(method, ("objects",), params)
             result: Any = ctx.live.subscribe(client, objects_arg(params))
         elif method in METHODS:
             result = await METHODS[method](ctx, params)

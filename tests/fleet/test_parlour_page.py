@@ -62,7 +62,7 @@ def test_the_page_and_its_api_show_every_table_and_the_recent_hands(broker, tmp_
                 bad = await client.get("/api/parlour/hands?day=yesterday")
                 bad_body = await bad.json()
                 for path, status in (("/api/parlour/hands?day=9999-12-31", 400), ("/api/parlour/hands?limit=1e9", 400),
-                                     ("/api/parlour/nothing", 404)):
+                                     ("/api/parlour/hands?tabel=a1", 400), ("/api/parlour/nothing", 404)):
                     wrong = await client.get(path)
                     assert wrong.status == status and "\n" not in (await wrong.json())["error"]["message"], path
                 changes = (await (await client.get("/api/parlour/changes")).json())["result"]
