@@ -26,10 +26,38 @@ _ADD_PARSER = re.compile(r'subparsers\.add_parser\(\s*"([\w-]+)"\s*,\s*help="([^
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line naming the problem (exit 2)."""
+    """argparse, but a usage error is one line naming the problem (exit 2), and an option that takes
+    one value is refused when given twice."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        self._refuse_repeated(sys.argv[1:] if args is None else list(args))
+        return super().parse_known_args(args, namespace)
+
+    def _refuse_repeated(self, args: list[str]) -> None:
+        """`--hands 2 … --hands 3`: argparse keeps the last without a word; which one was meant is the
+        person's to say.  Options that repeat by design (`--option`, `--fault`) and flags are not
+        counted; a subcommand's own options are counted by its own parser."""
+        seen: dict[argparse.Action, str] = {}
+        for token in args:
+            if token == "--":
+                break
+            name = token.split("=", 1)[0]
+            action = self._long_option(name) if token.startswith("--") else None
+            if action is None or action.nargs == 0 or isinstance(action, argparse._AppendAction):
+                continue
+            if action in seen:
+                self.error(f"{seen[action]} given twice: give it once")
+            seen[action] = name
+
+    def _long_option(self, name: str) -> argparse.Action | None:
+        """The action of a long option as written, or as argparse takes an abbreviation of it."""
+        if name in self._option_string_actions:
+            return self._option_string_actions[name]
+        actions = {action for option, action in self._option_string_actions.items() if option.startswith(name)}
+        return actions.pop() if self.allow_abbrev and len(actions) == 1 else None
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:

@@ -201,3 +201,21 @@ def test_the_reading_shown_is_the_one_the_settlement_priced(capsys):
     code, out, _ = run(capsys, "hand", "guangdong", "11122233344455m", "--self-drawn", "--json")
     data = json.loads(out)
     assert "pengpeng" in " ".join(i["key"] for i in data["items"]) and "111m" in data["reading"]
+
+
+@pytest.mark.parametrize("argv, named", [
+    (("hand", "changchun", "111m234p789s46s99p5s", "--win-tile", "5s", "--win-tile", "9p"), "--win-tile"),
+    (("hand", "changchun", "111m234p789s46s99p5s", "--repeats=1", "--rep", "2"), "--repeats"),
+    (("rules", "show", "changchun", "--json"), None),                               # (a flag: not counted)
+])
+def test_an_option_that_takes_one_value_given_twice_is_refused_in_one_line(capsys, argv, named):
+    """argparse kept the last without a word (a probe of every command): which was meant is the user's
+    to say.  Repeatable options (`--option`, `--meld`, `--fault`) and flags are not refused."""
+    try:
+        code, _, err = run(capsys, *argv)
+    except SystemExit as stop:
+        code, err = stop.code, capsys.readouterr().err
+    if named is None:
+        assert code == 0
+        return
+    assert code == 2 and f"{named} given twice: give it once" in err and len(err.strip().splitlines()) == 1
