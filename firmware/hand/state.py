@@ -175,6 +175,7 @@ class HandState(TakingBack):
                 # a kong's maker takes its replacement at once: a draw from the head first means the
                 # 杠 was pressed by mistake (else a later kong's replacement is credited to that seat)
                 self.kongs_lapsed += list(self.pending_kong)
+                self.note_lapsed(self.pending_kong)
                 self.pending_kong.clear()
             bao = self.bao
             if bao is not None and take.slot in bao.slots:      # the 宝's tile left the wall: it is dead

@@ -30,6 +30,7 @@ class _BeforeTake(NamedTuple):
     reveals: int
     replaced_a_kong: bool       # the replacement of a 杠 pressed (a seat was credited with the kong)
     replaced_for: int | None
+    lapsed: tuple = ()          # the 杠 pending it lapsed, (seat, concealed) each: undone, they stand again
 
 
 class TakingBack:
@@ -42,7 +43,6 @@ class TakingBack:
     phase: str
     deal_size: int
     bao_used: set
-    kongs_lapsed: list[int]
     pending_kong: dict[int, bool]
     last_take: Take | None
     replaced_for: int | None
@@ -61,14 +61,20 @@ class TakingBack:
                                               take.reason == "kong" and bool(self.pending_kong), self.replaced_for))
         del self._before_takes[:-UNDO_KEPT]
 
+    def note_lapsed(self, lapsed: Mapping[int, bool]) -> None:
+        """The take just noted lapsed these pending 杠 (seat → concealed): undoing it restores them
+        (the kong's maker drew from the head by mistake and put it straight back)."""
+        self._before_takes[-1] = self._before_takes[-1]._replace(lapsed=tuple(lapsed.items()))
+
     def undo_json(self) -> dict[str, Any]:
-        return {"before_takes": [list(before) for before in self._before_takes],
+        return {"before_takes": [[*before[:4], [list(kong) for kong in before.lapsed]] for before in self._before_takes],
                 "put_back_standing": [[pos.wall, pos.stack, tiles] for pos, tiles in self._standing.items()],
                 "unclaimed_kongs": sorted(slot_json(slot) for slot in self._unclaimed)}
 
     def restore_undo(self, data: Mapping[str, Any]) -> None:
         """From a journal (an older one has neither: nothing to undo)."""
-        self._before_takes = [_BeforeTake(*before) for before in data.get("before_takes", ())]
+        self._before_takes = [_BeforeTake(*before[:4], tuple(map(tuple, before[4] if len(before) > 4 else ())))
+                              for before in data.get("before_takes", ())]
         self._standing = {StackPos(wall, stack): tiles for wall, stack, tiles in data.get("put_back_standing", ())}
         self._unclaimed = {slot_from(slot) for slot in data.get("unclaimed_kongs", ())}
 
@@ -78,9 +84,10 @@ class TakingBack:
         long as the last take is from one of them and can be undone — so stacks lifted from in turn
         and put back in any order are all undone once all are back.  Only a take that changed nothing
         beyond the wall's count can be undone (a tail take nobody's 杠 asked for counts a kong for the
-        reserve: that is undone too): one that replaced a 杠 or set an indicator aside, completed the
-        deal, was the 宝's, voided a 杠, was 跟庄's fourth draw, or came before a win or an indicator
-        shown, stands, as does every take outside the deal and play.  Returns the takes undone and,
+        reserve: that is undone too; a head draw that lapsed a 杠 pending: undone, the 杠 stands
+        again): one that replaced a 杠 or set an indicator aside, completed the deal, was the 宝's, was
+        跟庄's fourth draw, or came before a win or an indicator shown, stands, as does every take
+        outside the deal and play.  Returns the takes undone and,
         while `pos` still holds tiles its takes do not explain, why (PUT_BACK_EARLY: tiles lifted
         after it by mistake are still out; else its take stands)."""
         self._standing[pos] = tiles
@@ -175,7 +182,9 @@ class TakingBack:
         for _ in range(count):
             undone.append(self.tracker.take_back())
             self._unclaimed.discard(undone[-1].slot)
-            self.replaced_for = self._before_takes.pop().replaced_for
+            before = self._before_takes.pop()
+            self.replaced_for = before.replaced_for
+            self.pending_kong.update(before.lapsed)
         self.last_take = next(reversed(self.tracker.taken.values()), None)
         return undone
 
@@ -192,8 +201,6 @@ class TakingBack:
             return f"the hand is at {self.phase}, not in play"
         if take.slot in self.bao_used:
             return "the 宝's tile"
-        if self.kongs_lapsed:
-            return "a 杠 lapsed at it"
         if take.reason == "draw" and self.ruleset.has_phase("follow_dealer") and draws % 4 == 0:
             return "跟庄 was asked at it"
         if (before.wins, before.reveals) != (len(self.wins), len(self.reveals)):

@@ -216,7 +216,8 @@ def _undoes_last_take(put_back: dict, events: list[dict]) -> bool:
     """Whether `put_back` names the last take of `events` (removed from them if so): the same slot,
     end, reason and order.  (The counts after it are checked with the takes that follow.)  After a
     restart the last take is the `resumed` line's last journaled one (a tile put back while the
-    controller was stopped): it leaves that list, and its own line before the restart, if any, goes."""
+    controller was stopped): it leaves that list, and its own line before the restart, if any, goes.
+    A `kong_lapsed` the take caused goes with it."""
     at = next((i for i in range(len(events) - 1, -1, -1) if events[i]["event"] in ("take", "resumed")), None)
     if at is None:
         return False
@@ -225,7 +226,8 @@ def _undoes_last_take(put_back: dict, events: list[dict]) -> bool:
     take = events[at]
     if any(take.get(key) != put_back.get(key) for key in ("ring", "layer", "end", "reason", "in_order")):
         return False
-    del events[at]
+    # the 杠 a head draw lapsed stand again when it is undone (HandState): its kong_lapsed goes with it
+    events[at:] = [e for e in events[at + 1:] if e["event"] != "kong_lapsed" or e.get("by") is not None]
     return True
 
 

@@ -162,3 +162,43 @@ def test_a_draw_into_the_reserve_is_out_of_order_and_no_one_wins_self_drawn_on_i
     put_back(recorded, slot)
     assert slot not in recorded.hand.tracker.taken and not recorded.hand.drawn_past_the_live_wall
     assert recorded.audit() == []
+
+
+def kongs_the_audit_reads(recorded) -> dict[int, list[bool]]:
+    """The kongs the audit's reading of the hand shows (takes put back at once, gone with what they did)."""
+    from firmware.records.stream import recorder_from_events, split_hands
+    (hand,) = split_hands([recorder_from_events("events.jsonl", recorded.events())]).hands
+    facts = LogFacts()
+    for event in hand.events:
+        facts.see(event)
+    return facts.kongs
+
+
+def test_a_head_draw_made_by_the_kong_s_maker_and_put_straight_back_leaves_the_kong_standing():
+    """A probe at the table (长春): 杠 pressed, the head tile taken by mistake and put straight back:
+    the take stood ("a 杠 lapsed at it", 请取回放回的牌 asking for the wrong tile again), the tail tile
+    then credited nobody and the kong was never paid.  The draw is undone and the 杠 stands again."""
+    recorded = dealt("hebei")
+    press_kong(recorded, 2)
+    slot = recorded.draw()
+    assert recorded.recorded("kong_lapsed")[-1]["seat"] == 2 and not recorded.hand.pending_kong
+    put_back(recorded, slot)
+    assert recorded.recorded("put_back") and not recorded.recorded("warning")
+    assert recorded.hand.pending_kong == {2: False} and slot not in recorded.hand.tracker.taken
+    (take,) = recorded.take(recorded.hand.tracker.next_tail())
+    assert take["in_order"] is True and recorded.hand.kongs == {2: [False]}
+    assert not recorded.recorded("kong_credited")
+    assert kongs_the_audit_reads(recorded) == recorded.hand.kongs
+    restarted = HandState.from_json(json.loads(recorded.hand.journal_text()))
+    assert restarted == recorded.hand
+    assert recorded.audit() == []
+
+
+def test_the_lapsed_kong_comes_back_with_its_put_back_across_a_restart():
+    recorded = dealt("hebei")
+    press_kong(recorded, 2)
+    slot = recorded.draw()
+    restarted = HandState.from_json(json.loads(recorded.hand.journal_text()))     # killed after the draw
+    recorded.flow.hand = recorded.hand = restarted
+    put_back(recorded, slot)
+    assert restarted.pending_kong == {2: False} and slot not in restarted.tracker.taken
