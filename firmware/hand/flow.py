@@ -28,12 +28,11 @@ from .ports import BuiltWall, HandPorts, Press, pressed, record_dropped
 from .put_back import PutBackDesk, play_phase
 from .questions import Questions, drop_pressed_before
 from .settlement import SettlementRound
-from .state import NO_UNSEEN, HandState, Reveal
+from .state import BEFORE_PLAY, NO_UNSEEN, HandState, Reveal
 from .wins import HandOutcome, Payout
 from .tracker import Take, TrackingError, UnseenTakes
 from .win_check import WinCheck
 
-BEFORE_PLAY = ("dice", "dealing", "revealing")      # the hand's phases before 请出牌 first shows
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from drivers.table_ui import TAKE_AGAIN, Phase
 from rulesets.walls import StackPos
 
 from .ports import HandPorts
-from .state import HandState
+from .state import BEFORE_PLAY, HandState
 from .taking_back import PUT_BACK_EARLY
 from .tracker import Take
 
@@ -86,7 +86,7 @@ class PutBackDesk:
 
 
 def play_phase(hand: HandState) -> Phase:
-    """The phase word of a hand being dealt or played."""
-    if not hand.deal_complete:
+    """The phase word of a hand being dealt or played (请配牌 until 请出牌 first shows)."""
+    if not hand.deal_complete or hand.phase in BEFORE_PLAY:
         return Phase.DEAL
     return Phase.LAST_TILE if hand.last_tile_shown else Phase.PLAY

@@ -34,6 +34,7 @@ from .tracker import Take, UnseenTakes, WallTracker, compact_json, slot_from, sl
 from .win_facts import drawn_past_the_live_wall, is_first_turn
 from .wins import HandOutcome, Payout, WinRecord
 
+BEFORE_PLAY = ("dice", "dealing", "revealing")      # the hand's phases before 请出牌 first shows
 STATE_VERSION = 1
 NO_UNSEEN = UnseenTakes((), ())
 # where journal_text puts the parts encoded once
@@ -165,6 +166,7 @@ class HandState(TakingBack):
         the keys around it (not reconstructed from the sensors after a restart or a reboot, whose order
         against a 杠 pressed meanwhile is not known)."""
         self.tracker.kong_pending = bool(self.pending_kong)
+        self.tracker.play_open = self.phase not in BEFORE_PLAY
         takes = self.tracker.on_stack_change(pos, tiles, seen=in_sequence)
         self.kongs_lapsed = []
         for take in takes:
@@ -586,4 +588,4 @@ def kong_step(index: int, kong: int) -> str:
     return f"kong:{index}:{kong}"
 
 
-__all__ = ["HandState", "Reveal", "kong_step", "wall_hash"]
+__all__ = ["BEFORE_PLAY", "HandState", "Reveal", "kong_step", "wall_hash"]

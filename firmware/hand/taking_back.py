@@ -87,7 +87,7 @@ class TakingBack:
         reserve: that is undone too; a head draw that lapsed a 杠 pending: undone, the 杠 stands
         again): one that replaced a 杠 or set an indicator aside, completed the deal, was the 宝's, was
         跟庄's fourth draw, or came before a win or an indicator shown, stands, as does every take
-        outside the deal and play.  Returns the takes undone and,
+        outside the deal, the reveals after it and play.  Returns the takes undone and,
         while `pos` still holds tiles its takes do not explain, why (PUT_BACK_EARLY: tiles lifted
         after it by mistake are still out; else its take stands)."""
         self._standing[pos] = tiles
@@ -197,7 +197,7 @@ class TakingBack:
             return "an indicator set aside" if take.reason == "set_aside" else "a special kong's replacement"
         if take.reason == "deal" and head_taken == self.deal_size:
             return "it completed the deal"
-        if self.over or self.phase not in ("dealing", "playing"):
+        if self.over or self.phase not in ("dealing", "revealing", "playing"):
             return f"the hand is at {self.phase}, not in play"
         if take.slot in self.bao_used:
             return "the 宝's tile"

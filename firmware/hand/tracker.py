@@ -142,6 +142,7 @@ class WallTracker:
         self.kongs = 0
         self.flowers_owed = 0
         self.kong_pending = False               # a 杠 was pressed: its replacement is the next tail take
+        self.play_open = True                   # 请出牌 has shown: draws after the deal may be made
         self.special_owed = 0                   # 长春 opening special kongs: replacements still to be taken
         self.special_reason = "kong"            # …counted as kongs for the reserve ("kong") or not ("special")
         self._before: list[_Before] = []        # the last UNDO_KEPT takes' undo, oldest first (journaled)
@@ -311,13 +312,14 @@ class WallTracker:
         return self._record(slot, end, reason, False)
 
     def _head_in_order(self, seen: bool) -> bool:
-        """A head take the draw order expects: every one of the deal; after it, none while a flower's
+        """A head take the draw order expects: every one of the deal; after it, none before play opens
+        (an indicator still to be rolled, a special kong to be shown), none while a flower's
         replacement is owed (the tail first: a flower drawn and not replaced would take the next 杠's
         replacement), nor once the live wall is spent (the reserve is no one's to draw).  Read back
         after nobody watched, the order of the takes is this tracker's own guess: in order."""
         if not seen or self.head_taken < self.deal_size:
             return True
-        return not self.flowers_owed and not self.exhausted
+        return self.play_open and not self.flowers_owed and not self.exhausted
 
     def _head_reason(self) -> str:
         return "deal" if self.head_taken < self.deal_size else "draw"

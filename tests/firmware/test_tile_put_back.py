@@ -310,3 +310,21 @@ def test_tiles_lifted_anywhere_and_put_back_in_any_order_leave_the_hand_counting
             draws += 1
         assert {s: hand.tracker.stack_tiles(s) for s in hand.ring.stacks} == wall
         assert draws == len(draws_to_the_wall_end(twin))
+
+
+def test_a_draw_before_play_opens_is_out_of_order_and_undone_when_put_back():
+    """A probe at the table (河北): head tiles drawn after the deal while the 混儿 was still to be
+    rolled counted as draws, without a word.  Nothing is drawn before 请出牌: the line says so, the
+    phase word stays the deal's, and the tile put back is undone."""
+    recorded = dealing("hebei")
+    while not recorded.hand.deal_complete:
+        recorded.draw()
+    recorded.hand.phase = "revealing"               # (as the flow has it while the 混儿 is rolled)
+    live = recorded.hand.tracker.live
+    slot = recorded.draw()
+    assert recorded.recorded("take")[-1]["in_order"] is False
+    assert recorded.ports.screens.phases[-1] == "请配牌 ！请按顺序取牌"
+    put_back(recorded, slot)
+    assert recorded.hand.tracker.live == live and slot not in recorded.hand.tracker.taken
+    recorded.hand.phase = "playing"
+    assert recorded.draw() == slot and recorded.recorded("take")[-1]["in_order"] is True
