@@ -479,7 +479,6 @@ class HandFlow:
     # -- the end of the hand -------------------------------------------------------------------------
 
     async def _finish(self, hand: HandState) -> HandOutcome:
-        ruleset = hand.ruleset
         if hand.phase != "settling":
             await self._advance(hand, "hand_over")
         self._warn(tail_tiles.at_end(hand))
@@ -489,12 +488,9 @@ class HandFlow:
                 self.ports.recorder.emit("exhausted", live=count.live, reserve=count.reserved_full_stacks,
                                          kongs=hand.tracker.kongs, remaining=count.remaining,
                                          reserved_tiles=count.reserved)
-            await self.settlement.run(hand)
-            ready = hand.facts.round_ready if hand.facts.round_ready is not None else hand.ready
-            settled = ruleset.scoring.settle_draw(
-                ruleset, DrawContext(hand.dealer, ruleset.players, tuple(ready), hand.kongs_by_side()))
-            if settled is not None:
-                hand.draw = Payout(settled.payments, settled.items)
+            await self.settlement.run(hand, settle_draw=draw_payout)
+            if hand.draw is None:       # no round was asked (or it was done before a restart): settled as it stands
+                hand.draw = draw_payout(hand)
         else:
             await self.settlement.run(hand)
         return hand.outcome()
@@ -536,3 +532,13 @@ def start_fields(hand: HandState) -> dict:
             "sides": list(ruleset.players), "stacks_per_side": list(ruleset.stacks_per_side),
             "dice": [list(r) for r in hand.rolls], "break": {"wall": hand.brk.wall, "skip": hand.brk.skip},
             "ring_stacks": len(hand.ring), "wall_hash": hand.wall_hash(), "repeats": hand.facts.repeats}
+
+
+def draw_payout(hand: HandState) -> Payout | None:
+    """What a drawn hand pays by its rules (云南 查大叫: the ready hands the settlement round found, or
+    the seats that declared 听), or None."""
+    ruleset = hand.ruleset
+    ready = hand.facts.round_ready if hand.facts.round_ready is not None else hand.ready
+    settled = ruleset.scoring.settle_draw(
+        ruleset, DrawContext(hand.dealer, ruleset.players, tuple(ready), hand.kongs_by_side()))
+    return None if settled is None else Payout(settled.payments, settled.items)

@@ -17,11 +17,12 @@ must be exactly those kongs (`rulesets.rounds.kongs_laid`), and the 大蛋 among
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from drivers.table_ui import (FLOWER_PIG, LAY_CLOSED_KONGS, LAY_OPEN_KONGS, NOT_READY, NOT_SHOWN, READY_MARK,
                               SHOW_HAND, SHOW_MELDS, Key, Phase)
 from rulesets.hand import Hand
+from rulesets.settlement import add_payments
 from rulesets.rounds import (RoundContext, RoundResult, SeatShown, judge_round, kong_counts, kongs_laid, lays_kongs,
                              pressed_kongs, round_seats)
 from rulesets.tiles import Tile
@@ -31,6 +32,7 @@ from .melds import melds_from_tiles
 from .ports import HandPorts, pressed, scored
 from .state import HandState
 from .win_check import paying_flips
+from .wins import Payout
 
 DEFAULT_TIMEOUT = 180.0        # seconds without an answer before the seats still asked are settled as not shown
 
@@ -40,8 +42,10 @@ class SettlementRound:
         self.ports = ports
         self.timeout = timeout
 
-    async def run(self, hand: HandState) -> None:
-        """The round, once per hand (a resumed hand does not run it again)."""
+    async def run(self, hand: HandState, settle_draw: Callable[[HandState], Payout | None] | None = None) -> None:
+        """The round, once per hand (a resumed hand does not run it again).  `settle_draw`: a drawn
+        hand's settlement once the round has found the ready hands (云南 查大叫): kept as the hand's
+        draw, and in each seat's line with what the round itself pays."""
         facts = hand.facts
         if facts.round_done:
             return
@@ -67,8 +71,12 @@ class SettlementRound:
         facts.round_ready = None if result.ready is None else list(result.ready)
         facts.round_done = True
         self.ports.recorder.emit("settlement", **round_fields(context, result))
+        paid = settlement.payments
+        if settle_draw is not None:
+            hand.draw = settle_draw(hand)
+            paid = add_payments(paid, hand.draw.payments) if hand.draw is not None else paid
         for seat in seats:
-            self.ports.screens.prompt(seat, seat_line(result, seat, settlement.payments[seat]))
+            self.ports.screens.prompt(seat, seat_line(result, seat, paid[seat]))
 
     async def _collect(self, seats: Sequence[int], prompts: tuple[str, str]
                        ) -> tuple[dict[int, tuple[list[Tile] | None, list[Tile] | None]], set[int]]:

@@ -2,7 +2,8 @@
 
 「必须杠上开花才可以拿翻开的尾牌，不能杠上开花的从最后面未翻开的取牌」.  The tracker counts an ordinary
 replacement from the last tile neither shown nor lying under a shown tile, and accepts the take of a
-shown tile as a replacement (it is in order); whether a 杠上开花 follows is known only after: the
+shown tile as a replacement (in order when a 杠 was pressed; with nothing owed it is out of order, and
+put back it is undone, owing nothing); whether a 杠上开花 follows is known only after: the
 next key the table sees from the taker is 胡 and the win is good.  Anything else — another take
 first, a 诈胡, the end of the hand — is a warning on the display and in the recorder.
 

@@ -18,6 +18,8 @@ from .tracker import UNDO_KEPT, Take, slot_from, slot_json
 if TYPE_CHECKING:
     from rulesets.definition import Ruleset
 
+    from .facts import HandFacts
+
     from .tracker import WallTracker
 
 PUT_BACK_EARLY = "tiles lifted after it by mistake are still out"     # (put_back: not a take that stands)
@@ -44,6 +46,7 @@ class TakingBack:
     deal_size: int
     bao_used: set
     pending_kong: dict[int, bool]
+    facts: HandFacts
     last_take: Take | None
     replaced_for: int | None
     over: bool
@@ -182,6 +185,8 @@ class TakingBack:
         for _ in range(count):
             undone.append(self.tracker.take_back())
             self._unclaimed.discard(undone[-1].slot)
+            if self.facts.shown_take == undone[-1].slot:    # 云南 尾牌 put back: no 杠上开花 is owed for it
+                self.facts.shown_take = None
             before = self._before_takes.pop()
             self.replaced_for = before.replaced_for
             self.pending_kong.update(before.lapsed)

@@ -306,7 +306,8 @@ class WallTracker:
             # after nobody watched it may be the replacement of a 杠 whose key comes after it.
             return self._record(tail, End.TAIL, self._tail_reason(tail), bool(owed) or not seen)
         if slot in self.shown:              # a shown tile taken (杠上开花): the flow checks a win follows
-            return self._record(slot, End.TAIL, self._tail_reason(slot), True, at_wall_end=tail is None)
+            return self._record(slot, End.TAIL, self._tail_reason(slot), bool(owed) or not seen,
+                                at_wall_end=tail is None)
         end = End.TAIL if self._is_tail_side(slot) else End.HEAD
         reason = self._tail_reason(slot) if end is End.TAIL else self._head_reason()
         return self._record(slot, end, reason, False)

@@ -215,6 +215,22 @@ def test_yunnan_cha_da_jiao_pays_the_hands_the_round_finds_ready():
     assert settled.payments == (2, -2, -2, 2)
 
 
+def test_yunnan_cha_da_jiao_shows_each_seat_what_the_draw_pays_it():
+    """A probe at the table: the seat lines read 有叫 +0 and 无叫 +0 — the round's own payments, which
+    查大叫 leaves to the draw's settlement — while the ledger paid +3 -1 -1 -1.  Each line now says what
+    the seat gets or pays, and the hand keeps that settlement as its draw."""
+    from firmware.hand.flow import draw_payout
+    ruleset = get_region("yunnan").resolve()
+    hand = built_hand(ruleset, {})
+    ready = parse_tiles("123m456m789m123p5p")
+    not_ready = parse_tiles("1m4m7m1p4p7p1s4s7s1z2z3z4z")
+    presses = [(s, Key.CONFIRM) for s in (0, 1, 2, 3) for _ in range(2)]
+    ports = FakePorts(ruleset, presses, zones={0: [[], ready], 1: [[], not_ready], 2: [[], not_ready], 3: [[], ready]})
+    run(SettlementRound(ports).run(hand, settle_draw=draw_payout), timeout=5)
+    assert hand.draw.payments == (2, -2, -2, 2) and hand.payments() == (2, -2, -2, 2)
+    assert [ports.screens.last(seat) for seat in (0, 1, 3)] == [f"{READY_MARK} +2", f"{NOT_READY} -2", f"{READY_MARK} +2"]
+
+
 def test_yichang_names_a_flower_pig_and_pays_nothing_for_it():
     """「打完查花猪（三方牌）」: a hand still holding three suits is a 花猪; the text names no penalty."""
     ruleset = get_region("yichang").resolve()

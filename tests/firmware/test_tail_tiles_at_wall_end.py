@@ -116,3 +116,21 @@ def test_the_audit_finds_a_wall_end_take_the_wall_does_not_bear_out():
         return dict(event, at_wall_end=True) if event["event"] == "take" and event["end"] == "tail" else event
     problems = table.audit(forged)
     assert any("says it took a shown tail tile with no face-down one left" in p for p in problems), problems
+
+
+def test_a_shown_tile_taken_with_no_kong_is_out_of_order_and_put_back_owes_nothing():
+    """A probe at the table: a shown 尾牌 taken with no 杠 pressed counted as an in-order kong, said
+    nothing until the next take, and — put back — still set off the 尾牌 warning at the next draw, so
+    the audit failed a hand played right ("0 taken …, 1 warned about").  It is out of order at once;
+    put back, it is undone and owes no 杠上开花."""
+    table = Table({})
+    shown = table.tracker.next_tail(include_shown=True)
+    (take,) = table.take(shown)
+    assert (take["end"], take["in_order"]) == ("tail", False)
+    assert table.ports.screens.phases[-1] == "请出牌 ！请按顺序取牌"
+    stack = table.hand.ring[shown.ring]
+    table.flow.on_wall_change(stack, table.tracker.stack_tiles(stack) + 1)      # put back where it lay
+    assert shown not in table.tracker.taken and table.hand.facts.shown_take is None
+    table.draw()
+    assert not weipai_warnings(table)
+    assert table.audit() == []
