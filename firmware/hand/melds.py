@@ -92,11 +92,15 @@ def _stand_in_pungs(tiles: list[Tile], first: Tile,
 
 def kongs_from_entry(tiles: list[Tile], declared: list[bool], winning_count: int) -> tuple[tuple[Meld, ...], list[Tile]]:
     """A hand entered on the seat panel lists each kong's four tiles, one more than a winning hand
-    holds per kong: take those kongs out.  Only when it is unambiguous (as many kinds held four times
-    as tiles too many); else the hand is judged as entered.  A kong is concealed only if every kong
-    the seat declared was (the entry does not say which was which)."""
+    holds per kong: take those kongs out.  Only when it is unambiguous: as many kinds held four times
+    as tiles too many, or else as many kinds entered four in a row (the melds are entered first: a
+    kind held four times across a chow and a pung is not entered so); otherwise the hand is judged as
+    entered.  A kong is concealed only if every kong the seat declared was (the entry does not say
+    which was which)."""
     extra = len(tiles) - winning_count
     fours = sorted(kind for kind in set(tiles) if tiles.count(kind) >= 4)
+    if extra > 0 and len(fours) > extra:
+        fours = [kind for kind in fours if _entered_in_a_row(tiles, kind)]
     if extra <= 0 or len(fours) != extra:
         return (), list(tiles)
     kind_of_kong = MeldKind.CONCEALED_KONG if declared and all(declared) else MeldKind.KONG
@@ -105,3 +109,7 @@ def kongs_from_entry(tiles: list[Tile], declared: list[bool], winning_count: int
         for _ in range(4):
             rest.remove(kind)
     return tuple(Meld(kind_of_kong, (kind,) * 4) for kind in fours), rest
+
+
+def _entered_in_a_row(tiles: list[Tile], kind: Tile) -> bool:
+    return any(tiles[i:i + 4] == [kind] * 4 for i in range(len(tiles) - 3))

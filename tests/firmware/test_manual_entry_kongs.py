@@ -24,3 +24,13 @@ def test_an_ambiguous_entry_is_judged_as_entered():
     assert kongs_from_entry(tiles, [False], 14) == ((), tiles)
     normal = parse_tiles("888s555p678m11z666s")                 # a winning count: nothing to take out
     assert kongs_from_entry(normal, [], 14) == ((), normal)
+
+
+def test_a_kind_held_four_times_across_a_chow_and_a_pung_is_not_taken_for_the_kong():
+    """A probe at the table (云南 杠上开花 entered on the panel, melds first): 3万 ×4 for the kong, then
+    123条 44筒 222条 222字 — 2条 is held four times too, so the entry was called ambiguous and judged as
+    15 concealed tiles: 诈胡.  Only 3万 was entered four in a row: it is the kong."""
+    tiles = parse_tiles("3333m123s44p222s222z")
+    melds, rest = kongs_from_entry(tiles, [True], 14)
+    assert [str(m.tiles[0]) for m in melds] == ["3m"] and melds[0].kind is MeldKind.CONCEALED_KONG
+    assert rest == parse_tiles("123s44p222s222z")
