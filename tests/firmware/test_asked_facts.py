@@ -200,14 +200,20 @@ def test_guizhou_every_seat_lays_its_hand_and_a_ready_seat_holding_ji_is_paid():
     assert hand.facts.round_done
 
 
-def test_yunnan_cha_da_jiao_pays_the_hands_the_round_finds_ready():
-    """「流局查大叫，杠钱不算」: at a draw every seat lays its hand; the ready ones are paid by the others."""
+def yunnan_drawn_with_seats_0_and_3_ready():
+    """A 云南 hand at a draw whose seats will lay: 0 and 3 ready hands, 1 and 2 not."""
     ruleset = get_region("yunnan").resolve()
     hand = built_hand(ruleset, {})
     ready = parse_tiles("123m456m789m123p5p")
     not_ready = parse_tiles("1m4m7m1p4p7p1s4s7s1z2z3z4z")
     presses = [(s, Key.CONFIRM) for s in (0, 1, 2, 3) for _ in range(2)]
     ports = FakePorts(ruleset, presses, zones={0: [[], ready], 1: [[], not_ready], 2: [[], not_ready], 3: [[], ready]})
+    return ruleset, hand, ports
+
+
+def test_yunnan_cha_da_jiao_pays_the_hands_the_round_finds_ready():
+    """「流局查大叫，杠钱不算」: at a draw every seat lays its hand; the ready ones are paid by the others."""
+    ruleset, hand, ports = yunnan_drawn_with_seats_0_and_3_ready()
     run(SettlementRound(ports).run(hand), timeout=5)
     assert hand.facts.round_ready == [0, 3]
     assert ports.computed == ["judge_round"]          # every hand's waits judged off the loop (75 ms here once)
@@ -220,12 +226,7 @@ def test_yunnan_cha_da_jiao_shows_each_seat_what_the_draw_pays_it():
     查大叫 leaves to the draw's settlement — while the ledger paid +3 -1 -1 -1.  Each line now says what
     the seat gets or pays, and the hand keeps that settlement as its draw."""
     from firmware.hand.flow import draw_payout
-    ruleset = get_region("yunnan").resolve()
-    hand = built_hand(ruleset, {})
-    ready = parse_tiles("123m456m789m123p5p")
-    not_ready = parse_tiles("1m4m7m1p4p7p1s4s7s1z2z3z4z")
-    presses = [(s, Key.CONFIRM) for s in (0, 1, 2, 3) for _ in range(2)]
-    ports = FakePorts(ruleset, presses, zones={0: [[], ready], 1: [[], not_ready], 2: [[], not_ready], 3: [[], ready]})
+    _, hand, ports = yunnan_drawn_with_seats_0_and_3_ready()
     run(SettlementRound(ports).run(hand, settle_draw=draw_payout), timeout=5)
     assert hand.draw.payments == (2, -2, -2, 2) and hand.payments() == (2, -2, -2, 2)
     assert [ports.screens.last(seat) for seat in (0, 1, 3)] == [f"{READY_MARK} +2", f"{NOT_READY} -2", f"{READY_MARK} +2"]
