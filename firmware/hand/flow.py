@@ -34,7 +34,6 @@ from .tracker import Take, TrackingError, UnseenTakes
 from .win_check import WinCheck
 
 
-
 @dataclass(frozen=True)
 class BaoRoll:
     """The first ready seat pressed 骰子 to choose the 宝 (a seat number alone could be 0, falsy)."""
