@@ -73,6 +73,7 @@ def audit_recorders(files: Sequence[RecorderFile], ledger: LedgerView | None = N
     notes: list[Finding] = []
     for recorder in files:
         problems += recorder.malformed
+        notes += recorder.cut_short
         empty = _emptiness(recorder)
         if empty and len(files) > 1:
             # one run among several that played no hand (started and stopped, or killed, between

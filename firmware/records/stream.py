@@ -52,6 +52,7 @@ class RecorderFile:
     name: str
     lines: tuple[Line, ...]
     malformed: tuple[Finding, ...]
+    cut_short: tuple[Finding, ...] = ()     # an unterminated last line, left out (notes, not problems)
 
     def events(self) -> list[Line]:
         return [line for line in self.lines if line.event is not None]
@@ -66,7 +67,9 @@ def read_recorder(name: str, data: bytes) -> RecorderFile:
     BadInput when not a single line is an event (the file is not a flight recorder)."""
     lines: list[Line] = []
     malformed: list[Finding] = []
-    for number, raw in enumerate(data.split(b"\n"), start=1):
+    raws = data.split(b"\n")
+    cut_short = _cut_short(name, len(raws), raws.pop())     # after the last newline: empty, or cut short
+    for number, raw in enumerate(raws, start=1):
         if not raw.strip():
             continue
         try:
@@ -85,7 +88,17 @@ def read_recorder(name: str, data: bytes) -> RecorderFile:
     if b"\r\n" in data:                    # the chain's problems that follow would not say why
         malformed.insert(0, Finding(name, "its lines end in CR LF (Windows line ends), the recorder writes LF "
                                           "alone: every line's hash differs; copy recorders as binary files"))
-    return RecorderFile(name, tuple(lines), tuple(malformed))
+    return RecorderFile(name, tuple(lines), tuple(malformed), cut_short)
+
+
+def _cut_short(name: str, number: int, tail: bytes) -> tuple[Finding, ...]:
+    """What follows a file's last newline: nothing, or a line a kill or a power cut stopped while it
+    was written (the kernel writes a page at a time).  Not a line: the chain that follows leaves it
+    out too (`chain_tail.file_chain_head`), as it leaves out the lines a kill kept from the file."""
+    if not tail.strip():
+        return ()
+    return (Finding(f"{name}:{number}", f"its last line ({len(tail)} bytes) has no end: a write cut short by a "
+                                        "kill or a power cut, left out"),)
 
 
 def recorder_from_events(name: str, events: Iterable[dict]) -> RecorderFile:

@@ -134,3 +134,20 @@ def test_every_line_of_a_four_hand_recorder_deleted_duplicated_truncated(recorde
     events, _ = recorders[region]
     lines = [canonical(e) for e in events]
     assert sweep(lines, [], []) == 3 * len(lines)
+
+
+def test_a_last_line_a_kill_cut_short_is_a_note_not_a_problem():
+    """Campaign 55570 (南京, a power cut): the kernel writes a page at a time, and a SIGKILL between two
+    pages left the recorder's last line half written (the file 102,400 bytes long).  The chain that
+    follows leaves such a line out (`chain_tail`); the audit called it a malformed line, and the run
+    unsound.  It is a note now; the same file without the torn tail has the same problems."""
+    lines = [canonical(e) for e in play("guangshui", hands=1, seed=2)]
+    whole = "".join(line + "\n" for line in lines[:-3]).encode()
+    torn = whole + lines[-3].encode()[:40]
+    cut = audit_recorders([read_recorder("k.jsonl", torn)])
+    clean = audit_recorders([read_recorder("k.jsonl", whole)])
+    assert [str(p) for p in cut.problems] == [str(p) for p in clean.problems]
+    assert [str(n) for n in cut.notes] == [f"k.jsonl:{len(lines) - 2}: its last line (40 bytes) has no end: a write "
+                                           "cut short by a kill or a power cut, left out"]
+    middle = whole.replace(b"\n", b"", 1)            # a line without its end inside the file stays a problem
+    assert any("not JSON" in str(p) for p in audit_recorders([read_recorder("k.jsonl", middle)]).problems)
