@@ -229,7 +229,7 @@ async def sim_touch(ctx: Context, params: Mapping[str, Any]) -> dict[str, Any]:
     return {"page": page, "button": button}
 
 
-HAND_FILTERS = ("session", "day", "since", "after", "limit")      # (`_hand_filters`)
+HAND_FILTERS = tuple(_hand_filters({}))     # the arguments `_hand_filters` reads: named once, there
 ANYWHERE = ("token",)       # the API token may come in any request's query string (server.py)
 
 
