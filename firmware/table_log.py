@@ -189,7 +189,8 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
     "hand_end": _hand_end,
     "take": _take,
     "put_back": lambda e: (logging.INFO, f"{_hand(e)}: the tile taken at ring {e['ring']} {e['layer']} was put back: "
-                                         f"its take is undone; live {e['live']}"),
+                                         f"its take is undone; live {e['live']}" + "".join(
+                                             f"; seat {seat}'s 杠 stands again" for seat, _ in e.get("kongs_restored", ()))),
     "indicator": _indicator,
     "win": _win,
     "set_check": _set_check,

@@ -18,8 +18,7 @@ from rulesets.walls import StackPos
 
 from .ports import HandPorts
 from .state import BEFORE_PLAY, HandState
-from .taking_back import PUT_BACK_EARLY
-from .tracker import Take
+from .taking_back import PUT_BACK_EARLY, Undone
 
 
 class PutBackDesk:
@@ -30,8 +29,8 @@ class PutBackDesk:
         """`pos` holds `tiles`, more than the hand counts."""
         before = hand.tracker.stack_tiles(pos)
         undone, why = hand.put_back(pos, tiles)
-        for take in undone:
-            self._record(hand, take)
+        for each in undone:
+            self._record(hand, each)
         if undone:
             self._after_undo(hand)
         said = f"stack {pos.wall}/{pos.stack} went from {before} to {tiles} tiles: a tile was put back"
@@ -47,8 +46,8 @@ class PutBackDesk:
     def unseen(self, hand: HandState, count: int) -> None:
         """The hand's last `count` takes were put back while nobody watched (a board rebooted, the
         controller restarted): undone, recorded as `unseen`."""
-        for take in hand.take_back(count):
-            self._record(hand, take, unseen=True)
+        for each in hand.take_back(count):
+            self._record(hand, each, unseen=True)
         self._after_undo(hand)
 
     def counted(self, hand: HandState, pos: StackPos, tiles: int) -> None:
@@ -73,10 +72,15 @@ class PutBackDesk:
             self.ports.screens.phase(Phase.PLAY)
         self.ports.screens.stacks_left(hand.tracker.live)
 
-    def _record(self, hand: HandState, take: Take, unseen: bool = False) -> None:
+    def _record(self, hand: HandState, undone: Undone, unseen: bool = False) -> None:
+        """`put_back`; with the 杠 that stand again (`kongs_restored`): the audit reads them from here
+        when the take's own lines came before a restart."""
+        take = undone.take
         self.ports.recorder.emit("put_back", end=take.end.value, ring=take.slot.ring, layer=take.slot.layer.value,
                                  reason=take.reason, in_order=take.in_order, live=hand.tracker.live,
-                                 **({"unseen": True} if unseen else {}))
+                                 **({"unseen": True} if unseen else {}),
+                                 **({"kongs_restored": [[seat, concealed] for seat, concealed in undone.restored]}
+                                    if undone.restored else {}))
 
     def _all_counted(self, hand: HandState) -> None:
         """No tile lies on the wall that the hand counts as taken: a note about it (请按顺序取牌 heeded,

@@ -35,6 +35,13 @@ class _BeforeTake(NamedTuple):
     lapsed: tuple = ()          # the 杠 pending it lapsed, (seat, concealed) each: undone, they stand again
 
 
+class Undone(NamedTuple):
+    """A take undone, and the 杠 pending it had lapsed that stand again: (seat, concealed) each."""
+
+    take: Take
+    restored: tuple = ()
+
+
 class TakingBack:
     """HandState's takes undone (a mix-in: it reads the hand's tracker, wins, indicators and phase)."""
 
@@ -81,7 +88,7 @@ class TakingBack:
         self._standing = {StackPos(wall, stack): tiles for wall, stack, tiles in data.get("put_back_standing", ())}
         self._unclaimed = {slot_from(slot) for slot in data.get("unclaimed_kongs", ())}
 
-    def put_back(self, pos: StackPos, tiles: int) -> tuple[list[Take], str]:
+    def put_back(self, pos: StackPos, tiles: int) -> tuple[list[Undone], str]:
         """`pos`'s sensor reads `tiles`, more than the hand counts: tiles were put back.  The hand's last
         takes from the stacks holding tiles put back are undone as if never made, last first, for as
         long as the last take is from one of them and can be undone — so stacks lifted from in turn
@@ -134,7 +141,7 @@ class TakingBack:
         """Some stack holds a tile put back whose take stands (the screen asks for it again)."""
         return bool(self._standing)
 
-    def _unwind(self) -> tuple[list[Take], str]:
+    def _unwind(self) -> tuple[list[Undone], str]:
         extra = {pos: tiles - self.tracker.stack_tiles(pos) for pos, tiles in self._standing.items()}
         takes, why = self._undoable(extra)
         return self._undo(len(takes)), why
@@ -153,7 +160,7 @@ class TakingBack:
         return [], f"stack {pos.stack} of side {pos.wall} holds {higher[pos]} tile(s); this hand had left " \
                    f"{self.tracker.stack_tiles(pos)}"
 
-    def take_back(self, count: int) -> list[Take]:
+    def take_back(self, count: int) -> list[Undone]:
         """Undo the hand's last `count` takes (`put_backs_found` named them), last first."""
         return self._undo(count)
 
@@ -180,16 +187,17 @@ class TakingBack:
             return takes, "taken before the takes this hand keeps to undo"
         return takes, ""
 
-    def _undo(self, count: int) -> list[Take]:
+    def _undo(self, count: int) -> list[Undone]:
         undone = []
         for _ in range(count):
-            undone.append(self.tracker.take_back())
-            self._unclaimed.discard(undone[-1].slot)
-            if self.facts.shown_take == undone[-1].slot:    # 云南 尾牌 put back: no 杠上开花 is owed for it
+            take = self.tracker.take_back()
+            self._unclaimed.discard(take.slot)
+            if self.facts.shown_take == take.slot:          # 云南 尾牌 put back: no 杠上开花 is owed for it
                 self.facts.shown_take = None
             before = self._before_takes.pop()
             self.replaced_for = before.replaced_for
             self.pending_kong.update(before.lapsed)
+            undone.append(Undone(take, before.lapsed))
         self.last_take = next(reversed(self.tracker.taken.values()), None)
         return undone
 

@@ -253,11 +253,25 @@ def _undoes_journaled_take(put_back: dict, events: list[dict], at: int) -> bool:
     fewer = {"taken": taken[:-1]}
     if put_back.get("reason") == "draw" and isinstance(resumed.get("draws"), int):
         fewer["draws"] = resumed["draws"] - 1
+    restored = _kongs_restored(put_back)
+    if restored and isinstance(resumed.get("pending_kongs"), list):     # the 杠 its draw lapsed stand again
+        fewer["pending_kongs"] = resumed["pending_kongs"] + [kong for kong in restored
+                                                             if kong not in resumed["pending_kongs"]]
     events[at] = {**resumed, **fewer}
     before = next((i for i in range(at - 1, -1, -1) if events[i]["event"] == "take"), None)
     if before is not None and [events[before].get(key) for key in ("ring", "layer")] == named[:2]:
         del events[before]
     return True
+
+
+def _kongs_restored(put_back: dict) -> list[list]:
+    """The 杠 a put-back's undone take had lapsed, standing again ([seat, concealed] each); none if
+    the field is absent (older files) or not of that shape."""
+    restored = put_back.get("kongs_restored")
+    if not isinstance(restored, list):
+        return []
+    return [[kong[0], kong[1]] for kong in restored if isinstance(kong, list) and len(kong) == 2
+            and isinstance(kong[0], int) and not isinstance(kong[0], bool) and isinstance(kong[1], bool)]
 
 
 def _journaled_indicators(resumed: dict, before: list[dict]) -> list[dict]:
