@@ -163,6 +163,9 @@ DROPPED_WHY = {"before_play": "pressed before play began (nothing to claim yet)"
                "before_push_in": "pressed before the push-in was asked (nothing was pushed in yet)",
                "nothing_to_withdraw": "a long 胡 with no 胡 of that seat to take back (only a check whose hand is "
                                       "not laid yet can be)",
+               "kong_pending": "pressed again while that seat's 杠 waited for its replacement (one 杠, one replacement)",
+               "no_kong_at_wall_end": "杠 pressed when no live tile would remain after its replacement (no kong is "
+                                      "made then: the screen said ！余牌不足不能杠)",
                "fault_shown": "pressed on the front panel's menu keys while a fault was shown (确认 answers the "
                               "fault first; the menu waits behind it)"}
 

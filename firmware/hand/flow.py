@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Mapping
-from drivers.table_ui import (EARLY_KEYS, OUT_OF_ORDER, RESEAT, Key, Panel, Phase, RESTARTED, ROLL_DICE,
+from drivers.table_ui import (EARLY_KEYS, NO_KONG, OUT_OF_ORDER, RESEAT, Key, Panel, Phase, RESTARTED, ROLL_DICE,
                               TAIL_ONLY_ON_KONG_WIN, roll_prompt)
 from rulesets.dice import SecondRollerPicksStart, count_seats
 from rulesets.indicators import Timing
@@ -113,7 +113,8 @@ class HandFlow:
         if hand.deal_complete and hand.tracker.exhausted and not hand.last_tile_shown and not hand.over:
             hand.last_tile_shown = True
             self.last_tile_mark = self.ports.mark()     # a 确认 pressed before this ends no hand
-            screens.phase(Phase.LAST_TILE)
+            # (a take out of order that spent the wall is still to be put back: its note stays up)
+            screens.phase(Phase.LAST_TILE, OUT_OF_ORDER if any(not take.in_order for take in takes) else "")
 
     def resync(self, sensors: Mapping[int, tuple[int, ...]]) -> str | None:
         """A board came back in a new session (it rebooted): the sensors' takes since are takes; a
@@ -150,9 +151,17 @@ class HandFlow:
             self.bao.on_ready(hand, seat)
             return True
         if press.key == Key.KONG:
+            if live and not self._kong_heard(hand, press):
+                return True
             for other in hand.declare_kong(seat, press.long, one_at_a_time=live):
                 self.ports.recorder.emit("kong_lapsed", seat=other, by=seat)
             self.ports.recorder.emit("kong_declared", seat=seat, concealed=press.long)
+            credited = hand.credit_taken_before(seat) if live else None
+            if credited is not None:
+                concealed, slot = credited
+                self.ports.recorder.emit("kong_credited", seat=seat, concealed=concealed, ring=slot.ring,
+                                         layer=slot.layer.value)
+                self.ports.screens.drop_note()      # 请按顺序取牌 was about this tile: it is the replacement
             return True
         if press.key == Key.HU and press.long:
             # a long 胡 takes a 胡 back (a check whose hand is not laid yet, which takes it from the
@@ -167,6 +176,20 @@ class HandFlow:
             self.owed_again.add(seat)
             return True
         return False
+
+    def _kong_heard(self, hand: HandState, press: Press) -> bool:
+        """Whether a 杠 pressed now declares a kong.  Not when no live tile would remain after its
+        replacement (a probe: the replacement came out of the reserve or the 马, and the kong was
+        paid): refused, said on the display, recorded.  Nor a second press of the same 杠 still
+        waiting for its replacement (recorded, not declared twice)."""
+        if press.seat in hand.pending_kong and hand.pending_kong[press.seat] == press.long:
+            record_dropped(self.ports.recorder, (press,), "kong_pending")
+            return False
+        if not hand.kong_allowed:
+            record_dropped(self.ports.recorder, (press,), "no_kong_at_wall_end")
+            self.ports.screens.phase(play_phase(hand), NO_KONG)
+            return False
+        return True
 
     # -- the hand ------------------------------------------------------------------------------------
 

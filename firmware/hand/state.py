@@ -193,6 +193,23 @@ class HandState(TakingBack):
                 self.facts.follow_due(take, self.draws_after_deal(), self.before(self.dealer))
         return takes
 
+    @property
+    def kong_allowed(self) -> bool:
+        """Whether a 杠 pressed now may be made: a live tile must remain after its replacement (no
+        kong eats into the reserve or the 马, and none is made on the last tile).  A replacement taken
+        just before the press is counted already."""
+        if self.last_take_unclaimed:
+            return self.tracker.live >= 1
+        return self.tracker.live_after_kong() >= 1
+
+    def credit_taken_before(self, seat: int) -> tuple[bool, Slot] | None:
+        """`seat` just pressed 杠 right after a tail tile was taken with nothing owed (the replacement
+        taken before the press, as people often do): that take, still the hand's last, is the kong's
+        replacement.  Returns (concealed, its slot) if so.  Before, the take stayed out of order and
+        the 杠 lapsed at the next head draw, unpaid and unsaid."""
+        slot = self.claim_last_take() if seat in self.pending_kong else None
+        return None if slot is None else (self._credit_kong(seat, True), slot)
+
     def declare_kong(self, seat: int, concealed: bool, one_at_a_time: bool = True) -> list[int]:
         """`seat` pressed 杠: its replacement is the next tail take.  One replacement is taken at a
         time, so another seat's 杠 still pending was pressed by mistake (its maker would have taken its

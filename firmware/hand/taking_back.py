@@ -121,6 +121,23 @@ class TakingBack:
         """A tail take counted as a kong that no 杠 pressed claimed (`claim_retaken` may, later)."""
         self._unclaimed.add(take.slot)
 
+    @property
+    def last_take_unclaimed(self) -> bool:
+        """The hand's last take is a tail tile counted as a kong that no 杠 claimed."""
+        last = self.tracker.last_takes(1)
+        return bool(last) and last[0].slot in self._unclaimed
+
+    def claim_last_take(self) -> Slot | None:
+        """The hand's last take, a tail tile no 杠 claimed, claimed now by the 杠 pressed after it (the
+        replacement taken before the press): its slot, or None if the last take is no such tile.  Put
+        back after this, it stands, as a 杠's replacement does."""
+        if not self.last_take_unclaimed or not self._before_takes:
+            return None
+        slot = self.tracker.last_takes(1)[0].slot
+        self._unclaimed.discard(slot)
+        self._before_takes[-1] = self._before_takes[-1]._replace(replaced_a_kong=True)
+        return slot
+
     def claim_retaken(self, pos: StackPos) -> Slot | None:
         """`pos`'s tile put back was taken again: the slot of its take if that was a kong no 杠
         claimed (now claimed), else None."""

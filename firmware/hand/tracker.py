@@ -188,6 +188,12 @@ class WallTracker:
     def live(self) -> int:
         return self.count().live
 
+    def live_after_kong(self) -> int:
+        """The live count once one more kong's replacement is taken from the tail (a kong is made only
+        while one would remain: docs/table-flow.md §5)."""
+        return wall_count(self.reserve, self.ring.tile_count, len(self.taken) - self.tail_taken,
+                          self.tail_taken + 1, self.kongs + 1).live
+
     @property
     def exhausted(self) -> bool:
         """The next head draw would cut into the reserve (荒庄 if no one wins now)."""

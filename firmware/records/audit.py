@@ -368,6 +368,9 @@ def _audit_takes(ruleset: Ruleset, ring, hand: HandLog, ring_tiles: list[list[st
         if event["reason"] == "kong":
             kongs += 1
         count = wall_count(ruleset.reserve, ring.tile_count, head, tail, kongs)
+        if event["reason"] == "kong" and event["in_order"] and count.live < 1:
+            problems.append(f"a kong's replacement at {slot.ring}/{slot.layer.value} left no live tile: no kong is "
+                            "made unless a live tile remains after its replacement")
         if event["reason"] == "flower":     # a flower's replacement is owed even out of the reserve
             short_by_flowers = max(short_by_flowers, count.reserved - count.remaining)
         if (count.live, count.reserved_full_stacks, kongs) != (event["live"], event["reserve"], event["kongs"]):

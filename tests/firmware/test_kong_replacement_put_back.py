@@ -202,3 +202,40 @@ def test_the_lapsed_kong_comes_back_with_its_put_back_across_a_restart():
     recorded.flow.hand = recorded.hand = restarted
     put_back(recorded, slot)
     assert restarted.pending_kong == {2: False} and slot not in restarted.tracker.taken
+
+
+def test_a_kong_pressed_just_after_its_replacement_was_taken_is_credited_at_once():
+    """A probe at the table (武汉): the replacement taken first and 杠 pressed while holding it, a very
+    common order at a real table.  The take stayed out of order, the 杠 lapsed at the next head draw
+    without a word, and the kong was never paid.  Pressed right after it, the tail take is the kong's
+    replacement: credited (`kong_credited`), the note taken down, and a put-back then stands."""
+    recorded = dealt("hebei")
+    tail, take = take_tail_unasked(recorded)
+    assert take["in_order"] is False
+    press_kong(recorded, 2)
+    (credited,) = recorded.recorded("kong_credited")
+    assert (credited["seat"], credited["ring"], credited["layer"]) == (2, tail.ring, tail.layer.value)
+    assert recorded.hand.kongs == {2: [False]} and not recorded.hand.pending_kong
+    assert recorded.hand.replaced_for == 2          # a 杠上开花 on it is the seat's
+    assert recorded.ports.screens.notes_dropped
+    recorded.draw()                                 # the next seat draws: nothing lapses
+    assert not recorded.recorded("kong_lapsed") and recorded.hand.kongs == {2: [False]}
+    assert kongs_the_log_shows(recorded) == recorded.hand.kongs
+    assert recorded.audit() == []
+
+
+def test_a_credited_replacement_put_back_stands_as_any_replacement_does():
+    recorded = dealt("hebei")
+    tail, _ = take_tail_unasked(recorded)
+    press_kong(recorded, 2)
+    put_back(recorded, tail)
+    assert "its take stands" in recorded.recorded("warning")[-1]["message"]
+    assert tail in recorded.hand.tracker.taken and recorded.hand.kongs == {2: [False]}
+
+
+def test_a_kong_pressed_after_a_head_draw_claims_no_earlier_tail_take():
+    recorded = dealt("hebei")
+    take_tail_unasked(recorded)
+    recorded.draw()                                 # not the last take any more: nothing to claim
+    press_kong(recorded, 2)
+    assert not recorded.recorded("kong_credited") and recorded.hand.pending_kong == {2: False}
