@@ -53,18 +53,30 @@ class PutBackDesk:
     def counted(self, hand: HandState, pos: StackPos, tiles: int) -> None:
         """`pos` holds `tiles` and that made no take: a tile put back whose take stood, taken again?"""
         if hand.tiles_put_back_stand:
-            if hand.stack_counted(pos, tiles):
-                self._credit_retaken(hand, pos)
+            if hand.stack_counted(pos, tiles) and not self._credit_retaken(hand, pos):
+                self._astray_stands(hand, pos)
             self._all_counted(hand)
 
-    def _credit_retaken(self, hand: HandState, pos: StackPos) -> None:
+    def _credit_retaken(self, hand: HandState, pos: StackPos) -> bool:
         """A tail tile taken with no 杠 pressed, put back after later draws (its take stood), taken
-        again with a 杠 pending: the kong is that seat's (`kong_credited`)."""
+        again with a 杠 pending: the kong is that seat's (`kong_credited`).  Returns whether it was."""
         credited = hand.credit_retaken(pos)
         if credited is not None:
             seat, concealed, slot = credited
             self.ports.recorder.emit("kong_credited", seat=seat, concealed=concealed, ring=slot.ring,
                                      layer=slot.layer.value)
+        return credited is not None
+
+    def _astray_stands(self, hand: HandState, pos: StackPos) -> None:
+        """A tile taken out of order and put down on another stack (it waited there to be undone) was
+        lifted off that stack again: the take out of order stands now, and the recorder says so (a
+        probe: the note went down and nothing was said)."""
+        last = hand.last_take
+        if last is not None and not last.in_order and last.stack != pos:
+            self.ports.recorder.emit("warning", message=f"the tile put down on stack {pos.wall}/{pos.stack} was "
+                                                        f"lifted off it again: the take out of order at ring "
+                                                        f"{last.slot.ring} {last.slot.layer.value} stands (its tile "
+                                                        "was not put back where it was taken from)")
 
     def _after_undo(self, hand: HandState) -> None:
         if hand.last_tile_shown and not hand.tracker.exhausted:     # the last tile was not drawn after all

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from rulesets.regions import get_region
+from rulesets.walls import Layer, Slot
 from tests.firmware.hand_in_order import RecordedHand, hand_in_order
 
 
@@ -328,3 +329,20 @@ def test_a_draw_before_play_opens_is_out_of_order_and_undone_when_put_back():
     assert recorded.hand.tracker.live == live and slot not in recorded.hand.tracker.taken
     recorded.hand.phase = "playing"
     assert recorded.draw() == slot and recorded.recorded("take")[-1]["in_order"] is True
+
+
+def test_a_tile_taken_astray_put_down_on_another_stack_and_lifted_off_it_again_is_said():
+    """A probe at the table (武汉): a tile taken three stacks ahead (请按顺序取牌) was put down on the
+    head stack, and the next drawer lifted it off from there.  The note went down and nothing was
+    recorded: the take out of order stood unsaid.  The recorder now says it stands."""
+    recorded = dealt("wuhan")
+    head = recorded.hand.tracker.next_head()
+    (take,) = recorded.take(Slot((head.ring + 3) % len(recorded.hand.ring), Layer.TOP))
+    assert take["in_order"] is False
+    stack = recorded.hand.ring[head.ring]
+    counted = recorded.hand.tracker.stack_tiles(stack)
+    recorded.flow.on_wall_change(stack, counted + 1)        # put down on the head stack
+    assert recorded.hand.tiles_put_back_stand
+    recorded.flow.on_wall_change(stack, counted)            # lifted off it again
+    assert "stands" in recorded.recorded("warning")[-1]["message"]
+    assert not recorded.hand.tiles_put_back_stand and recorded.hand.tracker.live == take["live"]
