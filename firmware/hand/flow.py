@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Mapping
-from drivers.table_ui import (EARLY_KEYS, NO_KONG, OUT_OF_ORDER, RESEAT, Key, Panel, Phase, RESTARTED, ROLL_DICE,
+from drivers.table_ui import (EARLY_KEYS, NO_KONG, OUT_OF_ORDER, SET_ASIDE, RESEAT, Key, Panel, Phase, RESTARTED, ROLL_DICE,
                               TAIL_ONLY_ON_KONG_WIN, roll_prompt)
 from rulesets.dice import SecondRollerPicksStart, count_seats
 from rulesets.indicators import Timing
@@ -406,9 +406,20 @@ class HandFlow:
             # takes it for a kong's replacement and rolls for another (a stall: the fault campaign, 河北)
             await self.ports.journaled()
             self._show_public(hand)
-            await self.ports.until(lambda: not hand.tracker.expected_aside)
-        await self.ports.until(lambda: not hand.tracker.expected_aside)     # one journaled before a restart
+            await self._set_aside_by_dealer(hand)
+        await self._set_aside_by_dealer(hand)           # one journaled before a restart
         self._show_public(hand)
+
+    async def _set_aside_by_dealer(self, hand: HandState) -> None:
+        """Wait for the dealer to take the indicator shown out of the wall; his line says so (a probe:
+        nothing told him, and a hand was drawn on, every draw out of order, until a head draw reached
+        the indicator's slot)."""
+        if not hand.tracker.expected_aside:
+            return
+        name = next((r.rule.name_zh for r in reversed(hand.reveals) if not r.rule.stays_in_play), "")
+        self.ports.screens.prompt(hand.dealer, f"{SET_ASIDE}{name}")
+        await self.ports.until(lambda: not hand.tracker.expected_aside)
+        self.ports.screens.prompt(hand.dealer, "")
 
     def _record(self, reveal: Reveal) -> None:
         self.ports.recorder.emit("indicator", **reveal.event_fields())
