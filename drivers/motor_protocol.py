@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 from .errors import MessageError
 from .table_ui import Key, KeyAction, Panel  # the keys are the table's UI; imported from motor_protocol too
-from .messages import (Catalog, ClearFaults, EventsDropped, FaultCleared, FaultRaised, Message,
+from .messages import (Catalog, ClearFaults, EventsDropped, FaultCleared, FaultCode, FaultRaised, Message,
                        RequestSnapshot, SnapshotDone)
 
 SIDES = 4
@@ -46,6 +46,20 @@ class Motor(IntEnum):
     SIDE_LIFT3 = 8
     CENTRE_LIFT = 9
     DICE = 10
+
+
+# Faults that stop every motor: while one is latched the board refuses every motion command.
+STOPS_EVERY_MOTOR = frozenset({FaultCode.HATCH_OPEN, FaultCode.HOST_LOST, FaultCode.EMERGENCY_STOP})
+
+
+def stops_the_dice(code: int, unit: int) -> bool:
+    """Whether a latched fault makes the board refuse RollDice (protocol.md §4.1): one of the dice
+    motor (E05; E11 or E15 of motor 10) or one that stops every motor.  A fault elsewhere (a lane
+    jammed in the next set's build) does not: the hand on the raised walls rolls its dice and plays
+    on while the jam waits for a person."""
+    if code in STOPS_EVERY_MOTOR or code == FaultCode.DICE_MOTOR:
+        return True
+    return code in (FaultCode.OVER_TEMPERATURE, FaultCode.OVER_CURRENT) and unit == Motor.DICE
 
 
 class Buzz(IntEnum):

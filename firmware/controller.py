@@ -296,7 +296,10 @@ class TableController:
     async def roll_dice(self, count: int) -> tuple[int, ...]:
         while True:
             self._dice = None
-            await self.move(lambda: self.devices.motor.roll_dice(count), lambda: self._dice is not None)
+            # a fault elsewhere (a lane jammed in the next set's build) does not stop the dice: the hand
+            # on the raised walls plays on (a probe: its 宝 waited for the jam to be cleared)
+            await self.move(lambda: self.devices.motor.roll_dice(count), lambda: self._dice is not None,
+                            blocked=lambda: self.faults.stops_the_dice)
             assert self._dice is not None
             if len(self._dice) == count:
                 return self._dice
@@ -348,9 +351,11 @@ class TableController:
             except asyncio.TimeoutError:
                 pass
 
-    async def motion(self, command: Callable[[], Awaitable[None]]) -> None:
+    async def motion(self, command: Callable[[], Awaitable[None]], blocked: Callable[[], bool] | None = None) -> None:
         """Send a motion command; while a fault or the interlock refuses it, wait (never spin) and
-        send it again (across a link episode too)."""
+        send it again (across a link episode too).  `blocked`: whether a fault latched here refuses
+        it (default: any fault that needs a person)."""
+        blocked = blocked or (lambda: self.faults.blocking)
         while True:
             clears, resets = self.desk.clears, self._resets["motor"]
             try:
@@ -366,23 +371,25 @@ class TableController:
                     # reboot lost, which this side never latched and so never sees cleared (campaign
                     # 51001, 螺山: the push-in waited for ever)
                     await self.until(lambda: (self.desk.clears > clears or self._resets["motor"] > resets)
-                                     and not self.faults.blocking)
+                                     and not blocked())
                 elif error.status == Status.BUSY:
                     await asyncio.sleep(0.05)             # the mechanism finishes its move by itself
                 else:
                     raise
 
-    async def move(self, command: Callable[[], Awaitable[None]], arrived: Callable[[], bool]) -> None:
+    async def move(self, command: Callable[[], Awaitable[None]], arrived: Callable[[], bool],
+                   blocked: Callable[[], bool] | None = None) -> None:
         """A mechanism's move until it `arrived()`: a move the board halted (a fault, or our silence:
         SafeStop) or forgot (it rebooted: the move and its SafeStop are lost with its RAM) is sent
-        again once the latch is clear and the link back."""
+        again once the latch is clear (`blocked`, as `motion` has it) and the link back."""
+        blocked = blocked or (lambda: self.faults.blocking)
         while True:
             halts, resets = self._halts, self._resets["motor"]
-            await self.motion(command)
+            await self.motion(command, blocked)
             await self.until(lambda: arrived() or self._halts > halts or self._resets["motor"] > resets)
             if arrived():
                 return
-            await self.until(lambda: not self.faults.blocking and self.links_up())
+            await self.until(lambda: not blocked() and self.links_up())
 
     # -- events ----------------------------------------------------------------------------------
 

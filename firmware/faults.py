@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from drivers.errors import BoardIncompatible, LinkError
 from drivers.messages import FaultCode
+from drivers.motor_protocol import stops_the_dice
 from drivers.rfid import RfidBoard
 
 from .machines import build_machine
@@ -304,6 +305,12 @@ class FaultLatch:
     def blocking(self) -> bool:
         """A fault that needs a person (an interlock clears when it is closed)."""
         return any(not f.interlock for f in self._faults.values())
+
+    @property
+    def stops_the_dice(self) -> bool:
+        """A board fault latched that the motor board refuses RollDice for (protocol.md §4.1)."""
+        return any(stops_the_dice(f.code, f.unit) for f in self._faults.values()
+                   if not f.interlock and f.source == "motor")
 
     def has(self, code: int) -> bool:
         return any(f.code == code for f in self._faults.values())

@@ -21,7 +21,7 @@ from drivers.motor_protocol import (MOTOR_COMMANDS, Build, BuildDone, BuildStop,
                                     Buzzer, DiceRolled, EmergencyStop, HatchChanged, Key,
                                     KeyAction, KeyPressed, Lift, LiftMoved, LiftPosition, Motor,
                                     MoveCentreLift, MoveSideLifts, Panel, PushCounted, RollDice,
-                                    SafeStop, SeatText, SetHatchLock, SetLeds, Shuffle,
+                                    SafeStop, SeatText, SetHatchLock, SetLeds, Shuffle, stops_the_dice,
                                     ShuffleDone, WallChanged, WallSnapshot)
 from drivers.stream import ByteStream
 
@@ -153,8 +153,10 @@ class MotorBoardSim(WorldObserver):
             return Status.UNKNOWN_COMMAND
         return self._handlers[type(command)](command)
 
-    def _motion_refused(self) -> int | None:
-        if self.latched:
+    def _motion_refused(self, dice: bool = False) -> int | None:
+        """FAULT_LATCHED while a fault is latched — for RollDice (`dice`), only one that stops the
+        dice (protocol.md §4.1) — and INTERLOCK while the hatch is open."""
+        if any(stops_the_dice(code, unit) for code, unit in self.latched) if dice else self.latched:
             return Status.FAULT_LATCHED
         if self.world.hatch_open:
             return Status.INTERLOCK
@@ -287,7 +289,7 @@ class MotorBoardSim(WorldObserver):
         assert isinstance(command, RollDice)
         if not 1 <= command.count <= 4:
             return Status.BAD_ARGUMENT
-        refused = self._motion_refused()
+        refused = self._motion_refused(dice=True)
         if refused is not None:
             return refused
         if "dice" in self._jobs:

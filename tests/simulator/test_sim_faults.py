@@ -71,6 +71,27 @@ def test_fault_jam_latches_then_clears_and_the_build_resumes():
     run(main(), timeout=30)
 
 
+def test_the_dice_roll_through_a_lane_s_jam_but_not_through_a_fault_of_their_own():
+    """A jam in the next set's build stops that build, not the hand being played on the raised
+    walls: RollDice is refused only for a fault of the dice motor or one that stops every motor
+    (a probe: a 宝 roll waited for the jam to be cleared, and the hand with it)."""
+    async def main():
+        table = SimulatedTable(seed=4, speed=0, faults=parse_faults(["jam=2:6", "dice_stall"]))
+        async with connected(table) as (motor, rfid):
+            await build(motor, rfid, last=BuildStopped)
+            assert (FaultCode.PUSH_JAM, 2) in table.motor.latched
+            await motor.roll_dice()                 # the jam latched: the dice roll, and stall (E05)
+            await collect_until(motor, SafeStop)
+            with pytest.raises(CommandRejected, match="FAULT_LATCHED"):
+                await motor.roll_dice()             # their own fault latched: refused
+            table.clear_fault("dice_stall")
+            await motor.clear_faults()
+            assert (FaultCode.PUSH_JAM, 2) in table.motor.latched
+            await motor.roll_dice()
+            assert (await collect_until(motor, DiceRolled))[-1]
+    run(main(), timeout=30)
+
+
 def test_fault_hatch_open_refuses_motion_until_the_hatch_is_closed():
     async def main():
         table = SimulatedTable(seed=5, speed=0, faults=parse_faults(["hatch_open"]))
