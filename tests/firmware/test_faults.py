@@ -116,3 +116,37 @@ def test_a_board_this_controller_cannot_work_with_is_e26_naming_which_board():
     undecodable = board_incompatible(EventUndecodable("RFID board at /dev/ttyUSB1", 0x80, 3, "too short"))
     assert (undecodable.unit, undecodable.text_zh) == (1, "主板通信不兼容（读卡板）")
     assert undecodable.calls_a_person and not undecodable.interlock
+
+
+def test_a_confirm_on_a_board_s_fault_page_leaves_the_rejected_set_latched():
+    """A probe at the table: the rejected set's walls were up waiting to be mended, STOP was pressed,
+    and the one 确认 that answered E16 also acknowledged the set (set_rebuild; rejected again, a
+    cycle lost).  A 确认 answers the page it was pressed on."""
+    import io
+
+    from drivers.messages import FaultCode
+    from firmware.fault_desk import FaultDesk
+    from firmware.faults import FaultLatch, LatchedFault
+    from firmware.records.recorder import FlightRecorder
+
+    class Pages:
+        def __init__(self) -> None:
+            self.shown: list[str] = []
+
+        def fault(self, fault: LatchedFault) -> None:
+            self.shown.append(fault.label)
+
+        def show_page(self, page: str) -> None:
+            self.shown.append(page)
+
+    latch, pages = FaultLatch(), Pages()
+    desk = FaultDesk(latch, FlightRecorder(io.StringIO(), clock=lambda: 0.0), pages,  # type: ignore[arg-type]
+                     page_behind=lambda: "main", on_change=lambda: None)
+    desk.latch(LatchedFault(FaultCode.SET_MISMATCH, 0, "missing 1 × 1p", "controller"))
+    desk.latch(LatchedFault(FaultCode.EMERGENCY_STOP, 1, "STOP", "motor"))
+    desk.acknowledged()                                 # on E16's page
+    desk.board_cleared(FaultCode.EMERGENCY_STOP, 1, "motor")
+    assert [f.label for f in latch.latched()] == ["E07"] and pages.shown[-1] == "E07"
+    desk.acknowledged()                                 # on E07's page: the set is acknowledged
+    desk.show()
+    assert not latch.latched() and pages.shown[-1] == "main"
