@@ -27,8 +27,8 @@ from typing import Any, Callable
 
 from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import CONTROLLER_FAULT_VOID, HAND_VOID, RESTARTED, Phase
-from rulesets.definition import Ruleset
-from rulesets.regions import get_region
+from rulesets.definition import OptionError, Ruleset
+from rulesets.regions import UnknownRegion, get_region
 from rulesets.regions.common import rolls_for_first_dealer
 
 from .build.set_builder import BuildInProgress, RejectedSet, SetBuilder
@@ -115,6 +115,11 @@ class SessionFeed:
         hub.watch(on_change)
 
 
+def same_tiles(one: Ruleset, other: Ruleset) -> bool:
+    """Whether a hand of `one` can be played with the tiles and walls `other` built."""
+    return one.tiles.counts == other.tiles.counts and one.stacks_per_side == other.stacks_per_side
+
+
 class TableSession:
     def __init__(self, controller: TableController, ledger: Ledger, hands: int | None = None, *,
                  store: Store | None = None, resume: bool = True) -> None:
@@ -137,6 +142,7 @@ class TableSession:
         self.state: SessionState | None = None
         self._build: asyncio.Task | None = None
         self._rejected: RejectedSet | None = None   # the set built for the next hand failed its check
+        self._deferred: Ruleset | None = None       # this run's rules, waiting for the resumed hand to end
         self.crashes = CrashCount(self.store, ledger)     # stops by a fault of its own, per hand (journaled)
         self._resume = resume       # False: the boards are new (a fresh simulator): the journal is not theirs
         self._hand_started: float | None = None
@@ -174,6 +180,9 @@ class TableSession:
             below, standing = await self._pick_up(saved)
             if self._enough():
                 return await self._finish()
+            chosen = self._chosen_ruleset()             # (rules deferred while a resumed hand was finished)
+            if chosen is not None:
+                await self._open_session(chosen)
             if below is None and standing is None and self._rejected is None:
                 if hub.table.state == "settling":       # a resumed hand was played: its next set is under way
                     below = await (self._build or self._build_next())
@@ -429,14 +438,20 @@ class TableSession:
             presenter.seat_status(side, side == state.dealer, state.totals[side])
 
     def _chosen_ruleset(self) -> Ruleset | None:
-        """The ruleset chosen on the panel, if it can be played with the tiles on the table now."""
+        """The ruleset chosen on the panel (or this run's, deferred while a hand of the rules before it
+        was finished), if it can be played with the tiles on the table now and is not the one in play
+        (a menu saved unchanged starts no new session: a probe saw the scores go to zero and the first
+        dealer rolled again)."""
         choice = self.hub.panel.take_choice()
-        if choice is None:
+        deferred, self._deferred = self._deferred, None
+        if choice is None and deferred is None:
             return None
-        region_id, options = choice
-        chosen = get_region(region_id).resolve(options)
+        chosen = get_region(choice[0]).resolve(choice[1]) if choice is not None else deferred
+        assert chosen is not None
         current = self.hub.ruleset
-        if chosen.tiles.counts != current.tiles.counts or chosen.stacks_per_side != current.stacks_per_side:
+        if (chosen.id, dict(chosen.options)) == (current.id, dict(current.options)):
+            return None
+        if not same_tiles(chosen, current):
             self.hub.presenter.phase_text(f"{chosen.region.name}: 请更换牌具后重启")
             self.hub.recorder.emit("warning", hand=0, message=f"{chosen.id} needs another tile set ({chosen.tiles.name}): "
                                                               "change the tiles and restart the table")
@@ -452,6 +467,8 @@ class TableSession:
         session = SessionState.from_json(saved[SESSION_KEY]) if SESSION_KEY in saved else None
         same_rules = session is not None and (session.ruleset_id, dict(session.options)) == \
             (hub.ruleset.id, dict(hub.ruleset.options))
+        if not same_rules and session is not None and HAND_KEY in saved:
+            same_rules = self._defer_rules(session)
         if not same_rules:
             if session is not None and HAND_KEY in saved:
                 self.state = session
@@ -494,6 +511,24 @@ class TableSession:
         if HAND_KEY in saved:
             await self._resume_hand(HandState.from_json(saved[HAND_KEY]))
         return below, standing
+
+    def _defer_rules(self, session: SessionState) -> bool:
+        """A hand of other rules is journaled (rules chosen on the panel while it was played, then a
+        restart, which starts with the choice): it is finished under its own rules, and this run's
+        apply from the next hand, as the choice would have without the restart.  Returns whether so;
+        not when the tiles differ (the hand cannot go on with these), where it is void as before."""
+        try:
+            journaled = get_region(session.ruleset_id).resolve(dict(session.options))
+        except (UnknownRegion, OptionError):            # (rules this version no longer has)
+            return False
+        if not same_tiles(journaled, self.hub.ruleset):
+            return False
+        self._deferred, self.hub.ruleset = self.hub.ruleset, journaled
+        self.hub.recorder.emit("warning", hand=0, message=f"the hand in play was begun under {journaled.id} "
+                                                          f"{dict(journaled.options)}: it is finished under them, and "
+                                                          f"{self._deferred.id} {dict(self._deferred.options)} starts "
+                                                          "at the next hand")
+        return True
 
     def _saved_set(self, saved: dict[str, dict], key: str) -> WallMap | None:
         return WallMap.from_json(saved[key], self.hub.registry) if key in saved else None

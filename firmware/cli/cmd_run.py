@@ -268,13 +268,18 @@ def fault_help() -> str:
 
 
 def _choose_ruleset(args: argparse.Namespace, config: TableConfig, db_path: Path):
-    """--ruleset, else the configuration's, else the front panel's saved choice; a chosen one is saved."""
+    """--ruleset, else the configuration's, else the front panel's saved choice with its saved house
+    options (over the configuration's: the panel's is the owner's latest word; before, they were
+    dropped at every start, and a restart voided the hand the panel's options were played in); a
+    chosen one is saved."""
     settings = open_database(Settings, db_path, "ledger and settings database", "--db")
     try:
-        region_id, _ = settings.ruleset_choice()
-        region_id = args.ruleset or config.ruleset or region_id
-        ruleset = load_ruleset(region_id, args.option, _config_options(config, region_id),
-                               f"{config.source}: table.options")
+        saved_id, saved_options = settings.ruleset_choice()
+        region_id = args.ruleset or config.ruleset or saved_id
+        options = _config_options(config, region_id)
+        if not (args.ruleset or config.ruleset):
+            options.update(saved_options)
+        ruleset = load_ruleset(region_id, args.option, options, f"{config.source}: table.options")
         if args.ruleset or config.ruleset:
             settings.save_choice(ruleset.id, dict(ruleset.options))
     except sqlite3.Error as error:                  # (a full card lets it open but not save the choice)

@@ -226,6 +226,36 @@ def test_the_front_panel_chooses_the_next_ruleset_and_remembers_it(tmp_path):
     assert audit_events(log) == []
 
 
+def test_the_menu_saved_unchanged_starts_no_new_session(tmp_path):
+    """A probe at the table: 菜单 then 升降 (the panels' key for the next hand, an easy slip) saved the
+    rules in play, and the next hand opened a new session: the scores back to zero, the first dealer
+    rolled again."""
+    async def owner(table):
+        while "请出牌" not in table.display.text("main", "t_msg"):
+            await table.changed(table.changes.version)
+        for key in (Key.MENU, Key.LIFT):
+            table.press("front", key)
+
+    async def go():
+        ruleset = get_region("changchun").resolve()
+        table = SimulatedTable(seed=2, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+        await table.start("pty")
+        events = io.StringIO()
+        task = asyncio.create_task(owner(table))
+        try:
+            await run_simulated(ruleset, hands=2, seed=2, events=events, table=table, settings_path=str(tmp_path / "s.db"))
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            await table.stop()
+        return read_events(events.getvalue().splitlines())
+
+    log = run(go(), timeout=120)
+    assert any(e["event"] == "ruleset_chosen" for e in log)
+    assert sum(e["event"] == "session_start" for e in log) == 1
+    assert [e["hand"] for e in log if e["event"] == "hand_end"] == [1, 2]
+
+
 def test_an_open_hatch_is_shown_and_waited_for_without_spinning():
     """Issue 9: with the hatch open the table showed nothing and refused 23,415 Shuffles in 3 s."""
     seen = {}

@@ -66,3 +66,27 @@ def test_a_port_numbered_by_the_kernel_is_warned_of_and_a_stable_name_is_not():
     assert warnings[0].startswith("devices.motor = '/dev/ttyUSB0' is numbered by the kernel")
     assert warnings[1].startswith("devices.display = '/dev/ttyACM1'") and "/dev/serial/by-id/" in warnings[1]
     assert unstable_port_names(load_config("deploy/config.toml").devices) == ()
+
+
+def test_the_panel_s_saved_house_options_are_the_rules_a_start_plays(tmp_path):
+    """A probe at the table: options chosen on the front panel were dropped at every start (the saved
+    ruleset kept, its options not), so a restart found the journaled hand under other rules and
+    voided it.  With no ruleset named on the command line or in the configuration, a start plays the
+    panel's choice as saved, options and all; the configuration's options give way to the panel's."""
+    import argparse
+
+    from firmware.cli.cmd_run import _choose_ruleset
+    from firmware.config import TableConfig
+    from firmware.panel import Settings
+
+    db = tmp_path / "table.db"
+    settings = Settings(db)
+    settings.save_choice("changchun", {"break_start": "at", "kong_value": "2"})
+    settings.close()
+    config = TableConfig(devices=None, options={"kong_value": "5", "bao_dice": "2"})
+    ruleset = _choose_ruleset(argparse.Namespace(ruleset=None, option=[]), config, db)
+    options = dict(ruleset.options)
+    assert ruleset.id == "changchun"
+    assert (options["break_start"], options["kong_value"], options["bao_dice"]) == ("at", "2", "2")
+    pinned = _choose_ruleset(argparse.Namespace(ruleset="changchun", option=[]), config, db)
+    assert dict(pinned.options)["break_start"] == "skip"       # named on the command line: its own options

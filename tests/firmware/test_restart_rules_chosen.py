@@ -1,0 +1,24 @@
+"""Rules chosen on the front panel while a hand is played, then a restart (a probe at the table:
+the restarted controller started with the choice, found the journaled hand under other rules and
+voided it — the money of a hand in play gone — and once stopped the table on a reread).  The hand is
+finished under the rules it began with; the choice starts at the next hand, as it would have
+without the restart."""
+
+from tests.asyncio_support import run
+from tests.firmware.test_restart import crash_and_restart
+
+
+def test_a_hand_in_play_when_the_restart_brings_other_rules_is_finished_under_its_own(tmp_path):
+    def in_play(event: dict) -> bool:
+        return event["hand"] >= 2 and event["event"] == "take" and event["reason"] == "draw"
+
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("changchun", 2, db, in_play, restart_options={"kong_value": "2"}),
+                                timeout=90)
+    resumed = next(e for e in after if e["event"] == "resumed")
+    assert not any(e["event"] == "hand_void" for e in after)
+    ends = [e for e in after if e["event"] == "hand_end"]
+    assert ends[0]["hand"] == resumed["hand"]                   # finished, and paid
+    started = [e for e in after if e["event"] == "session_start"]
+    assert [s["options"].get("kong_value") for s in started] == ["2"]
+    assert started[0]["t"] >= ends[0]["t"] and result.hands == 2
