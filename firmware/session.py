@@ -329,6 +329,7 @@ class TableSession:
             assert hand is not None
             self.hub.hand_void = None
             await self.hub.advance("void")
+            self._drop_unanswered()
             await self._void(hand, voided.reason, voided.note)
             self.flow.close()
             if voided.__cause__ is not None:        # (the scoring's fault: its words, now that the hand is over)
@@ -349,6 +350,7 @@ class TableSession:
             stopped = await self._ledger_commit(lambda: self.store.queue(self.ledger.record_hand, after.session_id,
                                                                          record, after.to_json()))
             self.state = after
+            self._drop_unanswered()
             hub.recorder.emit("hand_end", result=outcome.result, winners=list(outcome.winners),
                               payments=list(outcome.payments), totals=list(after.totals), next_dealer=after.dealer,
                               loop_lag_ms=hub.loop_watch.take_worst(), **outcome.end_fields)
@@ -361,6 +363,12 @@ class TableSession:
         self._show_settled(outcome, after)
         self._look_at_space()
         return after
+
+    def _drop_unanswered(self) -> None:
+        """Keys pressed in the hand that answered nothing (the front panel's 确认, 升降, ◀ ▶ in play …)
+        are recorded with the hand as it ends.  Before, they waited in the queue: a one-hand run never
+        recorded them, and a longer one only at the next hand over, as pressed between hands."""
+        record_dropped(self.hub.recorder, self.hub.keys.take_all(), "in_play")
 
     async def _void(self, hand: HandState, reason: str, note: str = HAND_VOID) -> None:
         """A hand that can no longer be trusted, or scored: no payments, the same dealer, said on the

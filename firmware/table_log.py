@@ -154,7 +154,8 @@ DROPPED_WHY = {"before_play": "pressed before play began (nothing to claim yet)"
                "board_restart": "not yet answered when the motor board restarted (the restart note asks for them again)",
                "before_prompt": "pressed before the enrolment prompt was up (they answered an earlier one)",
                "repeated": "pressed again and again while nothing asked for them (the newest 8 are kept)",
-               "in_play": "pressed in play where they do nothing (骰子 with no 宝 that seat may change)",
+               "in_play": "pressed in play where they do nothing (骰子 with no 宝 that seat may change; the front "
+                          "panel's 确认, 升降 or ◀ ▶ outside a menu or a fault)",
                "before_last_tile": "pressed in play before 最后一张 showed (确认 ends the hand only after the last "
                                    "live tile is drawn)",
                "events_dropped": "queued when the motor board's event queue overflowed (the restart note asks for them again)",

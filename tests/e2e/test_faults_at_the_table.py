@@ -256,6 +256,24 @@ def test_the_menu_saved_unchanged_starts_no_new_session(tmp_path):
     assert [e["hand"] for e in log if e["event"] == "hand_end"] == [1, 2]
 
 
+def test_keys_that_answer_nothing_in_play_are_recorded_with_the_hand():
+    """A probe at the table: the front panel's 确认 and ◀, a seat's 升降, pressed in play, answered
+    nothing and were never recorded in a one-hand run (in a longer one, only at the next hand over,
+    as pressed between hands).  They are recorded with the hand, as it ends."""
+    async def players_slip(table):
+        while "请出牌" not in table.display.text("main", "t_msg"):
+            await table.changed(table.changes.version)
+        table.press("front", Key.CONFIRM)
+        table.press("front", Key.LEFT)
+        table.press(1, Key.LIFT)
+
+    log = run(play("sichuan", 3, 1, helper=players_slip), timeout=60)
+    dropped = [(p["panel"], p["key"]) for e in log if e["event"] == "keys_dropped" and e["why"] == "in_play"
+               and e["hand"] == 1 for p in e["presses"]]
+    assert {(4, "CONFIRM"), (4, "LEFT"), (1, "LIFT")} <= set(dropped)
+    assert audit_events(log) == []
+
+
 def test_an_open_hatch_is_shown_and_waited_for_without_spinning():
     """Issue 9: with the hatch open the table showed nothing and refused 23,415 Shuffles in 3 s."""
     seen = {}
