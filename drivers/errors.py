@@ -117,8 +117,8 @@ class BoardReset(LinkError):
         counter = (f"boot counter {old_boot} -> {new_boot}" if new_boot != old_boot else
                    f"it said BOOT, its boot counter still {old_boot}: its firmware does not keep the counter")
         super().__init__(
-            f"{device} rebooted during the session ({counter}): its motors "
-            "stopped and its state was lost; reconnect, re-home and rebuild")
+            f"{device} rebooted during the session ({counter}): its state was lost (a motor board's "
+            "motors stop with it); reconnect and read its state again")
 
 
 class SessionLost(LinkError):

@@ -621,6 +621,8 @@ class TableController:
         except ValueError:
             self.recorder.emit("warning", message=f"panel {event.panel} reported an unknown key {event.key}: ignored")
             return
+        if press.front and press.key == Key.STOP:
+            return      # the board stopped its motors itself and latched E16, which says so: nothing to answer
         if self.front.key(press):              # 确认 on a fault, the menus (firmware/front.py)
             return
         if self._hand is not None and self._hand.on_key(press):
