@@ -55,8 +55,9 @@ HINTS: dict[int, Hint] = {
                                      "let the motor cool down, then acknowledge"),
     FaultCode.HATCH_OPEN: Hint("检修盖打开", "hatch open", "关好检修盖",
                                "close the service hatch; the table goes on by itself"),
-    FaultCode.HOST_LOST: Hint("主控连接中断", "host lost", "按确认继续",
-                              "the controller lost the board for a moment; acknowledge to go on"),
+    FaultCode.HOST_LOST: Hint("主控连接中断", "host lost", "通常自动清除，否则按确认",
+                              "the board stopped its motors when it stopped hearing the controller; the controller "
+                              "clears it once it hears the board again (with another fault latched, at that one's 确认)"),
     FaultCode.CONFIG_MISMATCH: Hint("规则与牌桌不符", "config mismatch", "请选择其他规则",
                                     "this ruleset needs more stacks than the table builds: choose another"),
     FaultCode.OVER_CURRENT: Hint("电机过流", "over current", "排除卡住的电机后按确认",
