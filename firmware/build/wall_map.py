@@ -128,13 +128,13 @@ class WallMap:
         placed = [u for u in (self.uids.get(p) for p in self.positions()) if u is not None]
         for uid, n in Counter(placed).items():
             if n > 1:
-                problems.append(SetProblem(FaultCode.DUPLICATE_UID, f"tag {uid.hex()} read at {n} slots: a duplicated tag",
-                                           f"标签{uid.hex()}出现在{n}个位置"))
+                problems.append(self._duplicated(uid, n))
         for position in foreign:
             uid = self.reads[position][0]
+            # (the page names the slot, where a person finds the tile; a tag's number is for the log)
             problems.append(SetProblem(FaultCode.UNKNOWN_TAG,
                                        f"unknown tag {uid.hex()} at {describe(position)}: take the foreign tile out or enrol it",
-                                       f"{describe_zh(position)}有未登记的牌（标签{uid.hex()}）"))
+                                       f"{describe_zh(position)}有未登记的牌"))
         found = [self.registry.lookup(u) for u in dict.fromkeys(placed)]
         if expected_set is not None:
             for entry in found:
@@ -145,12 +145,24 @@ class WallMap:
         if wrong_set is not None:
             return problems
         kinds = Counter(e.kind for e in found if e and (expected_set is None or e.tile_set == expected_set))
-        problems += _multiset_problems(kinds, Counter(dict(expected.counts)), bool(unread or foreign))
+        # a foreign tile does not hide what is missing (a probe: the page named only the foreign tile, the
+        # person took it out, and the next build came up short); a slot not read does: it may be that tile
+        problems += _multiset_problems(kinds, Counter(dict(expected.counts)), bool(unread), bool(foreign))
         if unfilled:                                  # after the named tiles: they say what to do
             problems.append(SetProblem(FaultCode.SET_MISMATCH,
                                        f"the build stopped with {len(unfilled)} empty slot(s): the set is short",
                                        f"有{len(unfilled)}个空位：牌不够"))
         return problems
+
+    def _duplicated(self, uid: bytes, n: int) -> SetProblem:
+        """One tag read at `n` slots: the tile it is enrolled as and where, so a person finds both."""
+        at = [p for p in self.positions() if self.uids.get(p) == uid]
+        entry = self.registry.lookup(uid)
+        kind, kind_zh = (f" ({entry.kind.zh}, {entry.kind})", entry.kind.zh) if entry else ("", "")
+        return SetProblem(FaultCode.DUPLICATE_UID,
+                          f"tag {uid.hex()}{kind} read at {n} slots ({', '.join(describe(p) for p in at)}): a "
+                          "duplicated tag; take out the tile whose tag is a copy",
+                          f"{kind_zh}标签重复：{'、'.join(describe_zh(p) for p in at)}")
 
     def only_unknown(self, position: Position) -> bool:
         """The slot's read held tags, none of them registered: a foreign tile lies there."""
@@ -180,13 +192,15 @@ class WallMap:
         return list(dict.fromkeys(self.stray))
 
 
-def _multiset_problems(found: Counter, expected: Counter, unread: bool) -> list[SetProblem]:
+def _multiset_problems(found: Counter, expected: Counter, unread: bool, foreign: bool = False) -> list[SetProblem]:
     problems = []
+    or_retagged = " (or it is the tile with an unknown tag, re-tagged: enrol its tag)" if foreign else ""
     for kind in sorted(set(found) | set(expected)):
         have, want = found.get(kind, 0), expected.get(kind, 0)
         if have < want and not unread:
             problems.append(SetProblem(FaultCode.SET_MISMATCH,
-                                       f"missing {want - have} × {kind.zh} ({kind}): find it and put it in the table",
+                                       f"missing {want - have} × {kind.zh} ({kind}): find it and put it in the "
+                                       f"table{or_retagged}",
                                        f"缺 {want - have} 张 {kind.zh}"))
         elif have > want and want == 0:
             problems.append(SetProblem(FaultCode.SET_MISMATCH,

@@ -130,3 +130,23 @@ def test_a_build_of_no_tile_is_one_problem_saying_why_not_every_kind_missing():
     problems = WallMap(0, (17, 17, 17, 17), registry).check(SET_136, 0)
     assert len(problems) == 1 and "no tile was built" in problems[0].message
     assert problems[0].text_zh.startswith("一张牌也没有建成")
+
+
+def test_a_foreign_tile_does_not_hide_the_tile_missing():
+    """A probe at the table: a foreign tile in the build left the missing tile unnamed; the person took
+    the foreign tile out, as the page said, and the next build came up short."""
+    registry, wall = setup([Tile.M1, Tile.M2])
+    wall.on_head_read(0, 0, (uid(1),))
+    wall.on_head_read(0, 1, (uid(77),))                # a foreign tile where the 二万 should be
+    texts = [p.text_zh for p in wall.check(EXPECTED, 0)]
+    assert texts == ["边0 墩0 下层有未登记的牌", "缺 1 张 二万"]
+
+
+def test_a_duplicated_tag_names_the_tile_and_both_slots():
+    """The page said only a tag's number read at 2 slots: a person cannot find the tiles by that."""
+    registry, wall = setup([Tile.M1, Tile.M2])
+    wall.on_head_read(0, 0, (uid(1),))
+    wall.on_head_read(0, 1, (uid(1),))
+    wall.on_head_read(0, 1, (uid(1),))                 # read again: still the same tag
+    duplicated = [p for p in wall.check(EXPECTED, 0) if "重复" in p.text_zh]
+    assert [p.text_zh for p in duplicated] == ["一万标签重复：边0 墩0 上层、边0 墩0 下层"]
