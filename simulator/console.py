@@ -30,7 +30,6 @@ from drivers.motor_protocol import Key, LiftPosition, lamps_lit
 from drivers.table_ui import Panel
 from rulesets.tiles import Tile, TileError, parse_tiles
 
-from .faults import parse_fault
 from .world import SIDES, SimulatorError
 
 if TYPE_CHECKING:
@@ -51,6 +50,8 @@ HELP = """commands:
   put SIDE STACK           put back the tile you last took from that stack
   hatch open|close         open (forcing the latch) or close the service hatch
   fault ITEM               inject a fault now, as --fault ITEM (see `mahjong-table sim --fault help`)
+  mend ITEM                take a fault's cause away (mend jam=2, mend overtemp, mend dice_stall …);
+                           the board's latch stays until 确认
   players ID [SEED]        seat simulated players who play ruleset ID from here on
   show                     draw the table now
   help                     this list
@@ -151,7 +152,7 @@ class TableConsole:
             return None
         verb, rest = words[0].lower(), words[1:]
         action = {"press": self._press, "touch": self._touch, "lay": self._lay, "clear": self._clear, "push": self._push,
-                  "take": self._take, "put": self._put, "hatch": self._hatch, "fault": self._fault, "players": self._players_cmd,
+                  "take": self._take, "put": self._put, "hatch": self._hatch, "fault": self._fault, "mend": self._mend, "players": self._players_cmd,
                   "help": lambda _: HELP, "show": lambda _: None}.get(verb)
         if action is None:
             raise ConsoleError(f"unknown command {verb!r}; type help")
@@ -253,13 +254,26 @@ class TableConsole:
         return f"the hatch is {args[0]}"
 
     def _fault(self, args: list[str]) -> str:
+        """Inject a fault now, as the control channel does (the hatch forced open, a motor overheated,
+        tiles lost from the mixer …); before, only the setting changed, and most faults did nothing."""
         if len(args) != 1:
             raise ConsoleError("fault ITEM, e.g. fault jam=2:6")
         try:
-            parse_fault(args[0], self.table.faults)
+            self.table.inject_fault(args[0])
         except ValueError as error:
             raise ConsoleError(str(error)) from None
         return f"fault {args[0]} injected"
+
+    def _mend(self, args: list[str]) -> str:
+        """A fault's cause taken away (the jam cleared, the motor cooled, the dice freed …): the board's
+        latch stays until 确认, as on a real table."""
+        if len(args) != 1:
+            raise ConsoleError("mend ITEM, e.g. mend jam=2 (or mend jam: every lane)")
+        try:
+            self.table.clear_fault(args[0])
+        except ValueError as error:
+            raise ConsoleError(str(error)) from None
+        return f"{args[0]} mended: press 确认 for the latch"
 
     def _players_cmd(self, args: list[str]) -> str:
         if len(args) not in (1, 2):

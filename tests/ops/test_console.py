@@ -274,6 +274,15 @@ def test_wall_tiles_hatch_and_faults():
     assert console.execute("fault jam=2:6") == "fault jam=2:6 injected" and table.faults.jams == {2: 6}
     with pytest.raises(ConsoleError, match="unknown fault"):
         console.execute("fault bogus")
+    assert console.execute("mend jam=2") == "jam=2 mended: press 确认 for the latch" and table.faults.jams == {}
+    console.execute("hatch close")
+    console.execute("fault hatch_open")             # injected as the control channel does: forced open
+    assert world.hatch_open                         # (before: only the setting changed, nothing opened)
+    console.execute("mend hatch_open")
+    assert not world.hatch_open
+    mixer = len(world.mixer)
+    console.execute("fault missing_tile=1")
+    assert len(world.mixer) == mixer - 1
     with pytest.raises(ConsoleError, match="unknown command 'dance'"):
         console.execute("dance")
 
