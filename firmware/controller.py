@@ -429,6 +429,14 @@ class TableController:
         """A task the table cannot do without (firmware.guarded_tasks): its error stops the table."""
         return self.guarded.guard(task)
 
+    async def _lock_hatch(self) -> None:
+        """The service hatch latched again once it is closed (a probe: forced open once, it stayed
+        unlocked for the rest of the run).  A board that refuses says so in the log; play goes on."""
+        try:
+            await self.send(lambda: self.devices.motor.hatch_lock(True))
+        except CommandRejected as error:
+            self._warn(f"the motor board would not lock the service hatch again ({error}): it stays unlocked")
+
     def _in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
         self.guarded.start(work, name)
 
@@ -573,6 +581,8 @@ class TableController:
                 self.lifts[event.lift] = event.position
             case HatchChanged():
                 self.desk.interlock(bool(event.open))
+                if not event.open and not event.locked:     # closed again after it was forced or unlocked
+                    self._in_background(self._lock_hatch(), "hatch-lock")
             case FaultRaised():
                 self.latch(LatchedFault(event.code, event.unit, board_fault_message(event.code, event.unit, event.detail),
                                         source))

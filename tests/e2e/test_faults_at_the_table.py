@@ -274,6 +274,25 @@ def test_keys_that_answer_nothing_in_play_are_recorded_with_the_hand():
     assert audit_events(log) == []
 
 
+def test_the_hatch_is_latched_again_once_it_is_closed():
+    """A probe at the table: forced open once, the service hatch stayed unlatched for the rest of the
+    run (nothing sent SetHatchLock)."""
+    latched_again = []
+
+    async def technician(table):
+        while "请出牌" not in table.display.text("main", "t_msg"):
+            await table.changed(table.changes.version)
+        table.inject_fault("hatch_open")                    # unlatched and opened (a person with the key)
+        assert not table.world.hatch_locked
+        table.clear_fault("hatch_open")                     # and closed
+        while not table.world.hatch_locked:
+            await table.changed(table.changes.version)
+        latched_again.append(True)
+
+    log = run(play("sichuan", 3, 1, helper=technician), timeout=60)
+    assert latched_again and audit_events(log) == []
+
+
 def test_an_open_hatch_is_shown_and_waited_for_without_spinning():
     """Issue 9: with the hatch open the table showed nothing and refused 23,415 Shuffles in 3 s."""
     seen = {}
