@@ -147,6 +147,7 @@ class TableSession:
         self._resume = resume       # False: the boards are new (a fresh simulator): the journal is not theirs
         self._hand_started: float | None = None
         self._fault_interval: Future | None = None     # the ledger's open fault interval, as the store gives it
+        self._fault_codes: set[str] = set()             # every fault latched in it so far
         self.space = SpaceWatch(self._storage_folders())   # room on the card, asked after each hand
         controller.card_room = self._card_room             # (the service page shows it)
         self._space_task: asyncio.Task | None = None
@@ -575,9 +576,15 @@ class TableSession:
         """Called after every change at the hub: open or close the ledger's fault interval (written
         by the store's thread, in order: the interval's id is known there when it is closed)."""
         latched = [f for f in self.hub.faults.latched() if not f.stop_asked]
+        codes = {f.label for f in latched}
         if latched and self._fault_interval is None and self.state is not None:
-            self._fault_interval = self.store.submit(self.ledger.fault_started, self.state.session_id,
-                                                     sorted({f.label for f in latched}))
+            self._fault_codes = codes
+            self._fault_interval = self.store.submit(self.ledger.fault_started, self.state.session_id, sorted(codes))
+        elif latched and self._fault_interval is not None and not codes <= self._fault_codes:
+            # a fault latched while others were: the interval names it too (it kept only the first ones)
+            self._fault_codes = every = self._fault_codes | codes
+            opened = self._fault_interval
+            self.store.submit(lambda: self.ledger.fault_codes(opened.result(), sorted(every)))
         elif not latched and self._fault_interval is not None:
             opened, self._fault_interval = self._fault_interval, None
             self.store.submit(lambda: self.ledger.fault_ended(opened.result()))

@@ -160,6 +160,11 @@ class Ledger:
                                       (session, self.clock(), json.dumps(codes)))
         return int(cursor.lastrowid)
 
+    def fault_codes(self, interval: int, codes: list[str]) -> None:
+        """Faults latched during an open interval: its codes are every one latched in it."""
+        with self._db:
+            self._db.execute("UPDATE fault_intervals SET codes = ? WHERE id = ?", (json.dumps(codes), interval))
+
     def fault_ended(self, interval: int) -> None:
         with self._db:
             self._db.execute("UPDATE fault_intervals SET ended = ? WHERE id = ? AND ended IS NULL", (self.clock(), interval))
