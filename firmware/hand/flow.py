@@ -258,7 +258,8 @@ class HandFlow:
         # dropped) — but in a hand journaled in play (请出牌 shows only once the journal holds it) a 听 or
         # 杠 the boards sent again (never applied: its journal write did not commit) changes the hand at
         # once, as it would have, and nobody presses it again; a key sent on later was pressed in play
-        self.note = RESTARTED if cause == "restart" and hand.phase in ("dealing", "revealing", "playing") else ""
+        self.note = RESTARTED if cause == "restart" and hand.phase in ("dealing", "revealing", "playing",
+                                                                      "settling") else ""
         # the replacements owed as it stopped were taken first (the seat reads 杠/补花/亮牌补牌 and takes
         # them at once; after the keys, a 杠 among them would claim a 过杠's replacement as its own)
         if blind.put_back:                              # tiles put back while it was stopped
@@ -521,11 +522,11 @@ class HandFlow:
                 self.ports.recorder.emit("exhausted", live=count.live, reserve=count.reserved_full_stacks,
                                          kongs=hand.tracker.kongs, remaining=count.remaining,
                                          reserved_tiles=count.reserved)
-            await self.settlement.run(hand, settle_draw=draw_payout)
+            await self.settlement.run(hand, settle_draw=draw_payout, note=self.take_note())
             if hand.draw is None:       # no round was asked (or it was done before a restart): settled as it stands
                 hand.draw = draw_payout(hand)
         else:
-            await self.settlement.run(hand)
+            await self.settlement.run(hand, note=self.take_note())
         return hand.outcome()
 
     def _warn(self, warnings: list[str]) -> None:

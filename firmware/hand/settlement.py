@@ -42,10 +42,12 @@ class SettlementRound:
         self.ports = ports
         self.timeout = timeout
 
-    async def run(self, hand: HandState, settle_draw: Callable[[HandState], Payout | None] | None = None) -> None:
+    async def run(self, hand: HandState, settle_draw: Callable[[HandState], Payout | None] | None = None,
+                  note: str = "") -> None:
         """The round, once per hand (a resumed hand does not run it again).  `settle_draw`: a drawn
         hand's settlement once the round has found the ready hands (云南 查大叫): kept as the hand's
-        draw, and in each seat's line with what the round itself pays."""
+        draw, and in each seat's line with what the round itself pays.  `note`: said with its phase
+        (the restart's: a 确认 pressed as the controller stopped is pressed again)."""
         facts = hand.facts
         if facts.round_done:
             return
@@ -55,7 +57,7 @@ class SettlementRound:
         if not seats:
             facts.round_done = True
             return
-        self.ports.screens.phase(Phase.SETTLE)
+        self.ports.screens.phase(Phase.SETTLE, note)
         of_kongs = lays_kongs(hand.ruleset)
         laid, late = await self._collect(seats, (LAY_OPEN_KONGS, LAY_CLOSED_KONGS) if of_kongs else (SHOW_MELDS, SHOW_HAND))
         build = self._kongs_of if of_kongs else self._hand_of

@@ -403,3 +403,14 @@ def test_the_dealer_may_not_add_on_his_first_turn_and_a_set_not_dealt_is_refused
     assert [(e["accepted"], e["tiles"]) for e in ports.recorder.all("special_kong")] == \
         [(False, ["1z", "5z", "6z", "7z"]), (True, ["5z", "6z", "7z"])]
     assert hand.kongs_by_side() == ((0, 1, 0),) and hand.tracker.special_owed == 0
+
+
+def test_a_round_taken_up_after_a_restart_says_so():
+    """A probe at the table (云南, killed at 请亮牌结算): the 确认 the seats had pressed were dropped as
+    pressed before the restart, but the round's line never said 已重启 未应答的键请再按."""
+    from drivers.table_ui import RESTARTED, Phase
+    from firmware.hand.flow import HandFlow
+    _, hand, ports = yunnan_drawn_with_seats_0_and_3_ready()
+    hand.phase = "settling"
+    run(HandFlow(ports).resume(hand, totals=(0, 0, 0, 0), cause="restart"), timeout=5)
+    assert f"{Phase.SETTLE.value} {RESTARTED}" in ports.screens.phases
