@@ -178,12 +178,15 @@ class FrontPanel:
     A saved choice waits in `take_choice()` until the session can apply it (between hands).
     """
 
-    def __init__(self, show: MenuShower, recorder: Emitter, settings: Settings | None = None) -> None:
+    def __init__(self, show: MenuShower, recorder: Emitter, settings: Settings | None = None,
+                 on_changed: Callable[[], None] = lambda: None) -> None:
         self._show = show
         self._recorder = recorder
         self._settings = settings
+        self._on_changed = on_changed      # rules other than those in play saved: the person is told when they start
         self._menu: Menu | None = None
         self._choice: tuple[str, dict[str, str]] | None = None
+        self._current: tuple[str, dict[str, str]] | None = None     # the rules in play as the menu last heard
 
     @property
     def menu_open(self) -> bool:
@@ -202,6 +205,7 @@ class FrontPanel:
         """One key; `current` is the ruleset and options in play (where the menu opens)."""
         if self._menu is None:
             self._menu = Menu.starting_at(*current)
+        self._current = current
         self._after(self._menu.press(key))
 
     def touch(self, page: str, button: str, current: tuple[str, dict[str, str]]) -> None:
@@ -211,6 +215,7 @@ class FrontPanel:
         if page == "main":
             self.press(Key.MENU, current)
         elif self._menu is not None:
+            self._current = current
             self._after(self._menu.touch(button))
         else:
             self._show({}, False)
@@ -227,6 +232,8 @@ class FrontPanel:
             self._recorder.emit("ruleset_chosen", hand=0, ruleset=menu.region_id, options=dict(menu.options))
         if not menu.open:
             self._menu = None
+        if outcome == "save" and self._choice != self._current:
+            self._on_changed()
 
     def leave(self) -> None:
         """Close an open menu as 返回 does (its unsaved changes forgotten)."""

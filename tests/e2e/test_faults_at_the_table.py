@@ -12,7 +12,7 @@ from simulator import parse_faults
 from simulator.table import SimulatedTable
 from tests.asyncio_support import run
 from tests.busy_machine import LINK_EPISODE_CODES
-from drivers.table_ui import ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, WIN_FROM
+from drivers.table_ui import ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, RULES_NEXT_HAND, WIN_FROM
 from tests.firmware.scripted_players import DealerWins, WallWalker
 from rulesets.tiles import parse_tiles
 
@@ -197,10 +197,12 @@ def test_a_hand_entered_with_a_tile_too_many_is_not_a_win_and_the_table_goes_on(
 
 def test_the_front_panel_chooses_the_next_ruleset_and_remembers_it(tmp_path):
     from firmware.panel import Settings
+    said: list[str] = []
 
     async def owner(table):
         while "请出牌" not in table.display.text("main", "t_msg"):
             await table.changed(table.changes.version)
+        table.display.watchers.append(lambda page, component, text: component == "t_msg" and said.append(text))
         for key in (Key.MENU, Key.RIGHT, Key.LIFT):          # 长春 → 吉林 (same tiles), save
             table.press("front", key)
 
@@ -221,6 +223,7 @@ def test_the_front_panel_chooses_the_next_ruleset_and_remembers_it(tmp_path):
     log = run(go(), timeout=120)
     starts = [e["ruleset"] for e in log if e["event"] == "hand_start"]
     assert starts == ["changchun", "jilin"]
+    assert any(RULES_NEXT_HAND in text for text in said)      # the owner is told it waits for the next hand
     assert any(e["event"] == "ruleset_chosen" and e["ruleset"] == "jilin" for e in log)
     assert Settings(tmp_path / "s.db").ruleset_choice()[0] == "jilin"
     assert audit_events(log) == []
