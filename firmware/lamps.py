@@ -5,7 +5,7 @@ so with each seat's status line), the front panel's fault lamp while a fault is 
 set-ready lamp while the next set waits below, built and checked (the session says so).  The
 buzzer sounds the alarm when a fault latches that a person must mend (a jam, a rejected set, the
 STOP key, a silent display, a full card: `LatchedFault.calls_a_person`), and again every two minutes
-until someone acknowledges it, so an owner across the room hears what the display shows (or, the
+while it is latched (a 确认 before its cause is mended leaves it latched), so an owner across the room hears what the display shows (or, the
 display silent, cannot); the hatch's interlock and a
 link episode are shown, not sounded.  The turn lamp is not driven: the table does not see whose turn
 it is (it sees the wall's takes, not who took).
