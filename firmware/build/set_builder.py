@@ -258,22 +258,41 @@ class SetBuilder:
         tile but still saw the previous one's tag reads like a duplicated tag.  Only what reads the
         same again is a person's job.  Every built slot, when the heads' own reads cannot be trusted."""
         rounds = 0
+        refused: set[Position] = set()                   # slots the board cannot read again (see _reread)
         while rounds < REREAD_ROUNDS:
             twice = {uid for uid, n in Counter(u for u in wall_map.uids.values() if u is not None).items() if n > 1}
-            missing = [p for p in wall_map.positions() if _built(p, counts) and (
+            missing = [p for p in wall_map.positions() if _built(p, counts) and p not in refused and (
                 not self._heads_trusted or wall_map.uids.get(p) is None or wall_map.uids.get(p) in twice)]
             self._heads_trusted = True                   # from here on, the re-reads' answers are the map
             if not missing:
-                return
+                break
             self.ports.emit("reread", slots=len(missing))
             answered, lost = self._reread_answers + len(missing), self._rereads_lost
             for position in missing:
-                pos, layer = position
-                slot = WallSlot(pos.wall, pos.stack, layer.value)
-                await self.ports.send(lambda: self.ports.rfid.reread(slot))    # sent again across an episode
+                if not await self._reread(position):
+                    refused.add(position)
+                    answered -= 1                        # (no answer comes for it)
             await self.ports.until(lambda: self._reread_answers >= answered or self._rereads_lost > lost)
             if self._rereads_lost == lost:
                 rounds += 1                              # a round a reboot or an overflow cut short is not counted
+        if refused:
+            self.ports.emit("warning", message=f"the RFID board could not read {len(refused)} slot(s) again (it no "
+                                               "longer knew their pushes): the set is checked with what was read")
+
+    async def _reread(self, position: Position) -> bool:
+        """Ask for one slot again (sent again across an episode); False when the board refuses it
+        (BAD_ARGUMENT: no push of its build since its last StartBuild filled it — a set found lying
+        below after a restart, whose StartBuild the refused Build followed).  Before, the refusal
+        stopped the table (a probe: rules changed across a restart, the set below dropped)."""
+        pos, layer = position
+        slot = WallSlot(pos.wall, pos.stack, layer.value)
+        try:
+            await self.ports.send(lambda: self.ports.rfid.reread(slot))
+        except CommandRejected as error:
+            if error.status != Status.BAD_ARGUMENT:
+                raise
+            return False
+        return True
 
     async def raised(self) -> None:
         """The checked set's walls rose onto the table."""

@@ -81,3 +81,23 @@ def test_a_missed_read_beside_a_stray_tag_is_read_again_not_taken_for_a_foreign_
     assert check["ok"], check["problems"]
     assert check.get("stray_tags"), check                      # the stray is noted, not a fault
     assert any(e["event"] == "reread" for e in events)
+
+
+def test_a_slot_the_board_can_no_longer_read_again_leaves_the_set_rejected_not_the_table_stopped(monkeypatch):
+    """The RFID board refuses to read a slot again when no push since its last StartBuild filled it
+    (a set found lying below after a restart: the StartBuild went out before the refused Build).  A
+    probe at the table: the refusal stopped the controller (status 1) until systemd started it again.
+    The slot stays unread: the set check says so, and the set goes to a person as any set not read."""
+    from drivers.messages import Status
+    from drivers.rfid_protocol import RereadSlot
+    handle = RfidBoardSim._handle
+
+    def forgetful(self, msg: int, payload: bytes) -> int:
+        if msg == RereadSlot.ID:
+            return Status.BAD_ARGUMENT
+        return handle(self, msg, payload)
+
+    monkeypatch.setattr(RfidBoardSim, "_handle", forgetful)
+    events, check, heard = first_check_with_one_bad_read(monkeypatch, lambda previous: ())
+    assert not check["ok"] and any("was not read" in problem for problem in check["problems"])
+    assert any(e["event"] == "warning" and "could not read 1 slot(s) again" in e["message"] for e in events)
