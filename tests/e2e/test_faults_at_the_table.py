@@ -195,32 +195,35 @@ def test_a_hand_entered_with_a_tile_too_many_is_not_a_win_and_the_table_goes_on(
     assert audit_events(log) == []
 
 
-def test_the_front_panel_chooses_the_next_ruleset_and_remembers_it(tmp_path):
-    from firmware.panel import Settings
-    said: list[str] = []
-
+async def owner_at_the_menu(settings: str, keys: tuple[Key, ...], said: list[str]) -> list[dict]:
+    """Two 长春 hands; at the first 请出牌 the owner presses `keys` on the front panel.  `said`: every
+    text the public line shows from then on.  The recorder's events."""
     async def owner(table):
         while "请出牌" not in table.display.text("main", "t_msg"):
             await table.changed(table.changes.version)
         table.display.watchers.append(lambda page, component, text: component == "t_msg" and said.append(text))
-        for key in (Key.MENU, Key.RIGHT, Key.LIFT):          # 长春 → 吉林 (same tiles), save
+        for key in keys:
             table.press("front", key)
 
-    async def go():
-        ruleset = get_region("changchun").resolve()
-        table = SimulatedTable(seed=2, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
-        await table.start("pty")
-        events = io.StringIO()
-        task = asyncio.create_task(owner(table))
-        try:
-            await run_simulated(ruleset, hands=2, seed=2, events=events, table=table, settings_path=str(tmp_path / "s.db"))
-        finally:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
-            await table.stop()
-        return read_events(events.getvalue().splitlines())
+    ruleset = get_region("changchun").resolve()
+    table = SimulatedTable(seed=2, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
+    await table.start("pty")
+    events = io.StringIO()
+    task = asyncio.create_task(owner(table))
+    try:
+        await run_simulated(ruleset, hands=2, seed=2, events=events, table=table, settings_path=settings)
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await table.stop()
+    return read_events(events.getvalue().splitlines())
 
-    log = run(go(), timeout=120)
+
+def test_the_front_panel_chooses_the_next_ruleset_and_remembers_it(tmp_path):
+    from firmware.panel import Settings
+    said: list[str] = []
+    # 长春 → 吉林 (same tiles), saved
+    log = run(owner_at_the_menu(str(tmp_path / "s.db"), (Key.MENU, Key.RIGHT, Key.LIFT), said), timeout=120)
     starts = [e["ruleset"] for e in log if e["event"] == "hand_start"]
     assert starts == ["changchun", "jilin"]
     assert any(RULES_NEXT_HAND in text for text in said)      # the owner is told it waits for the next hand
@@ -233,30 +236,12 @@ def test_the_menu_saved_unchanged_starts_no_new_session(tmp_path):
     """A probe at the table: 菜单 then 升降 (the panels' key for the next hand, an easy slip) saved the
     rules in play, and the next hand opened a new session: the scores back to zero, the first dealer
     rolled again."""
-    async def owner(table):
-        while "请出牌" not in table.display.text("main", "t_msg"):
-            await table.changed(table.changes.version)
-        for key in (Key.MENU, Key.LIFT):
-            table.press("front", key)
-
-    async def go():
-        ruleset = get_region("changchun").resolve()
-        table = SimulatedTable(seed=2, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
-        await table.start("pty")
-        events = io.StringIO()
-        task = asyncio.create_task(owner(table))
-        try:
-            await run_simulated(ruleset, hands=2, seed=2, events=events, table=table, settings_path=str(tmp_path / "s.db"))
-        finally:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
-            await table.stop()
-        return read_events(events.getvalue().splitlines())
-
-    log = run(go(), timeout=120)
+    said: list[str] = []
+    log = run(owner_at_the_menu(str(tmp_path / "s.db"), (Key.MENU, Key.LIFT), said), timeout=120)
     assert any(e["event"] == "ruleset_chosen" for e in log)
     assert sum(e["event"] == "session_start" for e in log) == 1
     assert [e["hand"] for e in log if e["event"] == "hand_end"] == [1, 2]
+    assert not any(RULES_NEXT_HAND in text for text in said)
 
 
 def test_keys_that_answer_nothing_in_play_are_recorded_with_the_hand():

@@ -6,29 +6,16 @@ the roller waited for the prompt: a stall at 请出牌)."""
 import threading
 
 from drivers.messages import Status
-from drivers.motor_protocol import SeatText
 from drivers.table_ui import ROLL_BAO
-from simulator.table import SimulatedTable
 from tests.asyncio_support import run
+from tests.firmware.seat_text_hook import hook_seat_text
 from tests.firmware.test_restart import crash_and_restart
 
 
 def test_the_bao_roller_is_asked_again_after_a_stop_before_his_prompt_reached_him(tmp_path, monkeypatch):
     down = threading.Event()            # from the 听 on, the first controller's seat lines are lost
-    start = SimulatedTable.start
-
-    async def start_losing_lines(table, *args, **kwargs):
-        endpoints = await start(table, *args, **kwargs)
-        handlers = table.motor._handlers
-        show = handlers[SeatText]
-
-        def seat_text(command):
-            lost = down.is_set() and command.text.startswith(ROLL_BAO)
-            return Status.OK if lost else show(command)
-        handlers[SeatText] = seat_text
-        return endpoints
-
-    monkeypatch.setattr(SimulatedTable, "start", start_losing_lines)
+    hook_seat_text(monkeypatch, lambda command: Status.OK if down.is_set() and command.text.startswith(ROLL_BAO)
+                   else None)
 
     def stop_at_ready(event: dict) -> bool:
         if event["event"] == "ready":

@@ -5,35 +5,23 @@ reached the 混儿's slot.  Now the dealer's line reads 请取出混儿 until th
 
 import pytest
 
-from drivers.messages import Status
-from drivers.motor_protocol import SeatText
 from drivers.table_ui import SET_ASIDE
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
-from simulator.table import SimulatedTable
 from tests.asyncio_support import run
+from tests.firmware.seat_text_hook import hook_seat_text
 
 
 @pytest.mark.parametrize("region_id, name", [("hebei", "混儿"), ("wenzhou", "财神")])
 def test_the_dealer_s_line_asks_for_the_indicator_until_it_is_set_aside(monkeypatch, region_id, name):
     shown: list[tuple[int, str]] = []           # (seat, line 1) as the seat displays got them, in order
     events: list[tuple[int, str]] = []          # the same list, with the set-aside takes and hand starts
-    start = SimulatedTable.start
 
-    async def start_watching_lines(table, *args, **kwargs):
-        endpoints = await start(table, *args, **kwargs)
-        handlers = table.motor._handlers
-        show = handlers[SeatText]
-
-        def seat_text(command):
-            if command.line == 1:
-                shown.append((command.seat, command.text))
-                events.append((command.seat, command.text))
-            return show(command)
-        handlers[SeatText] = seat_text
-        return endpoints
-
-    monkeypatch.setattr(SimulatedTable, "start", start_watching_lines)
+    def seat_text(command) -> None:
+        if command.line == 1:
+            shown.append((command.seat, command.text))
+            events.append((command.seat, command.text))
+    hook_seat_text(monkeypatch, seat_text)
     dealers: list[int] = []
 
     def on_event(event: dict) -> None:
