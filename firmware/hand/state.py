@@ -334,21 +334,31 @@ class HandState(TakingBack):
         return out
 
     def reveal(self, rule: IndicatorRule, roll: tuple[int, ...] = ()) -> Reveal:
-        """Find and record an indicator (after the deal, or after a win).  An after-win flip read
-        again where the wall has not changed (a win check begun again after a restart, or another
-        claim on the same discard) is the same flip, recorded once."""
+        """Find and record an indicator (after the deal, or after a win)."""
+        reveal = self.find_reveal(rule, roll)
+        self.record_reveal(reveal)
+        return reveal
+
+    def find_reveal(self, rule: IndicatorRule, roll: tuple[int, ...] = ()) -> Reveal:
+        """An indicator as the wall holds it, not yet recorded (an after-win flip is shown only once
+        the win is judged a win).  An after-win flip read again where the wall has not changed (a win
+        check begun again after a restart, or another claim on the same discard) is the same flip."""
         slots = rule.position.slots(self._reveal_context(roll))
         if rule.timing is Timing.AFTER_WIN:
             same = next((r for r in self.reveals if r.rule is rule and r.slots == slots and r.roll == roll), None)
             if same is not None:
                 return same
         tiles = tuple(self.wall[s] for s in slots)
-        reveal = Reveal(rule, slots, tiles, rule.special_kinds(tiles[0] if tiles else None), roll=roll)  # type: ignore[arg-type]
+        return Reveal(rule, slots, tiles, rule.special_kinds(tiles[0] if tiles else None), roll=roll)  # type: ignore[arg-type]
+
+    def record_reveal(self, reveal: Reveal) -> None:
+        """The indicator is the hand's (once)."""
+        if any(r is reveal for r in self.reveals):
+            return
         self.reveals.append(reveal)
-        if rule.effect is Effect.SHOWN:
-            for slot in slots:
+        if reveal.rule.effect is Effect.SHOWN:
+            for slot in reveal.slots:
                 self.tracker.show(slot)
-        return reveal
 
     @staticmethod
     def fixed(rule: IndicatorRule) -> Reveal:

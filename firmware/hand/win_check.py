@@ -26,7 +26,7 @@ from .facts import Extra
 from .melds import kongs_from_entry, melds_from_tiles
 from .ports import HandPorts, KeyMatch, Press, record_dropped, scored, stray_tags
 from .questions import Withdrawn, ask, ask_la_zhuang, confirmed
-from .state import HandState
+from .state import HandState, Reveal
 from .win_facts import win_context_json
 
 
@@ -185,7 +185,8 @@ class WinCheck:
         ports = self.ports
         melds, concealed, flowers = await self._read_hand(hand, seat)
         win_tile = await self._win_tile(hand, seat, discarder, concealed)
-        flipped = standing_paying_flips(hand) + self._after_win_flips(hand, discarder)
+        flips = self._after_win_flips(hand, discarder)     # read from the wall map, shown only for a win
+        flipped = standing_paying_flips(hand) + tuple(tile for flip in flips for tile in flip.tiles)
         laid, context = hand.laid_hand(seat, discarder, melds, concealed, flowers, win_tile, flipped,
                                        self.winners_on(hand, discarder, seat))
         result = await scored(ports, judge_laid, hand.ruleset, laid, context)     # scoring can take a while
@@ -205,6 +206,7 @@ class WinCheck:
                               for i in settlement.items],
                     "payments": list(settlement.payments),
                     "context": win_context_json(context, private=hand.bao.special if hand.bao is not None else ())}
+            self._show_flips(hand, flips)
             hand.record_win(seat, discarder, laid, win_tile, result, line)
             ports.recorder.emit("win", **line)
             await ports.journaled()         # shown only once a restart would know it (血战: the hand goes on)
@@ -303,13 +305,18 @@ class WinCheck:
             return None
         return kinds[await self.choose(seat, WIN_TILE, [t.zh for t in kinds])]
 
-    def _after_win_flips(self, hand: HandState, discarder: int | None) -> tuple[Tile, ...]:
-        """鸡 / 马 / 鸟: read from the wall map and shown — nobody touches the wall."""
+    @staticmethod
+    def _after_win_flips(hand: HandState, discarder: int | None) -> list[Reveal]:
+        """鸡 / 马 / 鸟 as the wall map holds them — nobody touches the wall — not yet shown: a 诈胡
+        shows none (a probe: the 马 of a false win were on the public display, and play went on)."""
+        return [hand.find_reveal(rule) for rule in hand.rules_at(Timing.AFTER_WIN)
+                if not (rule.only_self_drawn and discarder is not None)]
+
+    def _show_flips(self, hand: HandState, flips: list[Reveal]) -> None:
+        """The win's flips recorded and shown."""
         flipped: list[Tile] = []
-        for rule in hand.rules_at(Timing.AFTER_WIN):
-            if rule.only_self_drawn and discarder is not None:
-                continue
-            reveal = hand.reveal(rule)
+        for reveal in flips:
+            hand.record_reveal(reveal)
             self.ports.recorder.emit("indicator", **reveal.event_fields())
             flipped += reveal.tiles
         if flipped:         # the 明鸡 stays on the line beside the flip: its 鸡 are paid too
@@ -317,4 +324,3 @@ class WinCheck:
                       if r.public and r.rule.effect is Effect.PAYING]
             self.ports.screens.public_indicators([t.zh for t in standing_paying_flips(hand) + tuple(flipped)],
                                                  [t.zh for t in sorted({t for r in paying for t in r.special})])
-        return tuple(flipped)

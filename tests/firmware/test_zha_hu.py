@@ -51,3 +51,16 @@ def test_the_audit_checks_what_a_false_win_paid():
     tampered = {**event, "payments": [0, -1, 1, 0]}
     log = SimpleNamespace(all=lambda name: [tampered] if name == "false_win" else [], events=[tampered])
     assert any("诈胡 pays" in p for p in audit_extras(ruleset, log, start, end, [], []).problems)
+
+
+def test_a_false_win_shows_no_horse_and_a_win_does():
+    """A probe at the table (广东鸡胡, 长沙, 贵州): a 诈胡 turned up the wall's 马 (鸟, 鸡) on the public
+    display and recorded them, and play went on with those tiles known to everyone, one of them later
+    drawn as a replacement.  They are read for the judgement and shown only for a win."""
+    ruleset = get_region("guangdong_jihu").resolve()
+    hand = built_hand(ruleset, {})
+    take_head(hand, hand.deal_size)
+    ports = FakePorts(ruleset, [(2, Key.CONFIRM)] * 4, zones={2: [[], list(parse_tiles("123m456m789m1p4p7p2s5s"))]})
+    run(WinCheck(ports)._judge(hand, 2, None), timeout=5)
+    assert ports.recorder.all("false_win") and not ports.recorder.all("indicator")
+    assert not ports.screens.indicators and not [r for r in hand.reveals if r.rule.timing.name == "AFTER_WIN"]
