@@ -31,7 +31,7 @@ from rulesets.walls import Break, End, Layer, Ring, Slot, StackPos
 from .facts import HandFacts
 from .taking_back import TakingBack
 from .tracker import Take, UnseenTakes, WallTracker, compact_json, slot_from, slot_json, tile_from, tile_json
-from .win_facts import drawn_past_the_live_wall, is_first_turn
+from .win_facts import is_first_turn, taken_astray
 from .wins import HandOutcome, Payout, WinRecord
 
 BEFORE_PLAY = ("dice", "dealing", "revealing")      # the hand's phases before 请出牌 first shows
@@ -420,11 +420,11 @@ class HandState(TakingBack):
     # -- wins ----------------------------------------------------------------------------------
 
     @property
-    def drawn_past_the_live_wall(self) -> bool:
-        """The last take is a head take out of order that left no live tile: drawn into the reserve
-        once the live wall was spent, or off another stack for the last live tile.  Nobody wins
-        self-drawn on it (the audit: `audit_wins`)."""
-        return self.last_take is not None and drawn_past_the_live_wall(self.last_take.to_json())
+    def last_take_astray(self) -> bool:
+        """The last take is out of draw order (into the reserve, off another stack, a tail tile nobody's
+        杠 asked for).  Nobody wins self-drawn on it but the seat credited with it as its kong's
+        replacement (the audit: `audit_wins`)."""
+        return self.last_take is not None and taken_astray(self.last_take.to_json())
 
     def win_context(self, seat: int, discarder: int | None, win_tile: Tile | None, flowers: tuple[Tile, ...],
                     flipped: tuple[Tile, ...], ron_winners: int = 1) -> WinContext:

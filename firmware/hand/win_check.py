@@ -227,7 +227,7 @@ class WinCheck:
         not a seat out of play (血战: a winner discards no more)."""
         sides = hand.ruleset.players
         others = [s for s in sides if s != seat and s not in hand.out_of_play]
-        may_self_draw = hand.replaced_for in (None, seat) and not hand.drawn_past_the_live_wall
+        may_self_draw = hand.replaced_for == seat or (hand.replaced_for is None and not hand.last_take_astray)
         sources: list[int | None] = ([None] if may_self_draw else []) + others
         names = [SELF_DRAWN if s is None else relative_name(seat, s, sides) for s in sources]
         return sources[await ask(self.ports, seat, WIN_FROM, names, withdraw)]

@@ -98,8 +98,9 @@ def is_first_turn(players: tuple[int, ...], dealer: int, seat: int, discarder: i
     return draws == (players.index(seat) - players.index(dealer)) % len(players)
 
 
-def drawn_past_the_live_wall(take: Mapping[str, Any] | None) -> bool:
-    """A take (as its `take` event or journal row has it) drawn at the head out of order that left no
-    live tile: into the reserve once the live wall was spent, or off another stack for the last live
-    tile.  Nobody wins self-drawn on it (the win check offers no 自摸; the audit finds one)."""
-    return take is not None and take.get("end") == "head" and take.get("in_order") is False and take.get("live") == 0
+def taken_astray(take: Mapping[str, Any] | None) -> bool:
+    """A take (as its `take` event or journal row has it) out of draw order: into the reserve once the
+    live wall was spent, off another stack, a tail tile nobody's 杠 asked for.  Nobody wins self-drawn
+    on it (the win check offers no 自摸; the audit finds one) unless it was then credited as the
+    seat's own kong replacement (杠 pressed after it was taken: a 杠上开花 is the seat's)."""
+    return take is not None and take.get("in_order") is False

@@ -26,7 +26,7 @@ from rulesets.scoring import DrawContext
 from rulesets.settlement import add_payments
 from rulesets.tiles import Tile
 
-from ..hand.win_facts import drawn_past_the_live_wall, is_first_turn, win_context_from_json
+from ..hand.win_facts import is_first_turn, taken_astray, win_context_from_json
 from .audit_extras import audit_extras, moves_on_kong, standing_paying
 from .stream import HandLog
 
@@ -185,8 +185,9 @@ def _audit_win(ruleset: Ruleset, start: dict, end: dict, win: dict, facts: LogFa
     if complete and discarder is None and facts.replaced_for not in (None, seat):
         problems.append(f"{who} is self-drawn right after seat {facts.replaced_for}'s kong replacement: "
                         "only that seat had drawn")
-    if complete and discarder is None and drawn_past_the_live_wall(facts.last_take):
-        problems.append(f"{who} is self-drawn on a tile drawn past the live wall (out of order, no live tile left)")
+    if complete and discarder is None and taken_astray(facts.last_take) and facts.replaced_for != seat:
+        problems.append(f"{who} is self-drawn on a tile taken out of draw order (into the reserve, off another "
+                        "stack, or a tail tile no 杠 asked for)")
     if ruleset.play.after_win == "xuezhan" and discarder in {w["seat"] for w in facts.wins}:
         problems.append(f"{who} is on a discard of seat {discarder}, which had won and was out of play (血战)")
     if not result.verdict.legal or result.settlement is None:

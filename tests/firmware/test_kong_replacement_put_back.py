@@ -153,14 +153,14 @@ def test_a_draw_into_the_reserve_is_out_of_order_and_no_one_wins_self_drawn_on_i
     from tests.firmware.test_tile_put_back import draws_to_the_wall_end
     recorded = dealt("hebei")
     draws_to_the_wall_end(recorded)
-    assert not recorded.hand.drawn_past_the_live_wall
+    assert not recorded.hand.last_take_astray
     slot = recorded.draw()
     take = recorded.recorded("take")[-1]
     assert take["in_order"] is False and take["live"] == 0
     assert recorded.ports.screens.phases[-1] == "最后一张 ！请按顺序取牌"
-    assert recorded.hand.drawn_past_the_live_wall
+    assert recorded.hand.last_take_astray
     put_back(recorded, slot)
-    assert slot not in recorded.hand.tracker.taken and not recorded.hand.drawn_past_the_live_wall
+    assert slot not in recorded.hand.tracker.taken and not recorded.hand.last_take_astray
     assert recorded.audit() == []
 
 
@@ -239,3 +239,22 @@ def test_a_kong_pressed_after_a_head_draw_claims_no_earlier_tail_take():
     recorded.draw()                                 # not the last take any more: nothing to claim
     press_kong(recorded, 2)
     assert not recorded.recorded("kong_credited") and recorded.hand.pending_kong == {2: False}
+
+
+def test_no_self_drawn_win_is_offered_on_a_tile_taken_out_of_order_but_on_a_credited_replacement():
+    """A probe at the table (云南, 广东鸡胡, 长沙): a tile lifted from the wrong place, then 胡 — the check
+    offered 自摸 on it.  Not on a take out of order; yes on one a 杠 pressed after it claimed."""
+    from firmware.hand.win_check import WinCheck
+    from tests.asyncio_support import run
+    from tests.firmware.fake_ports import FakePorts
+
+    def first_offered(recorded, seat: int):
+        ports = FakePorts(recorded.hand.ruleset, [(seat, Key.CONFIRM)])
+        return run(WinCheck(ports)._ask_discarder(recorded.hand, seat), timeout=5)
+
+    recorded = dealt("hebei")
+    take_tail_unasked(recorded)
+    assert recorded.hand.last_take_astray and first_offered(recorded, 2) is not None     # 自摸 not offered
+    press_kong(recorded, 2)                         # the replacement taken first, 杠 pressed after it
+    assert first_offered(recorded, 2) is None       # 杠上开花 is the seat's
+    assert first_offered(recorded, 3) is not None

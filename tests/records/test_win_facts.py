@@ -154,8 +154,8 @@ def test_a_self_drawn_win_on_a_tile_drawn_past_the_live_wall_is_caught(recorders
     take = max(i for i in range(at) if edited[i]["event"] == "take")
     edited[take].update(end="head", in_order=False, live=0)
     found = problems(reseal(edited))
-    assert any("self-drawn on a tile drawn past the live wall" in p for p in found), found
-    assert not any("past the live wall" in p for p in problems(events))
+    assert any("self-drawn on a tile taken out of draw order" in p for p in found), found
+    assert not any("out of draw order" in p for p in problems(events))
 
 
 def test_a_win_on_a_discard_of_a_seat_out_of_play_is_caught(recorders):
