@@ -111,6 +111,9 @@ async def opening_kongs(ports: HandPorts, hand: HandState, roll) -> None:
             replacements = judge_special(ports, hand, seat, kinds[answer - 1], laid)
             if replacements is None:
                 ports.screens.prompt(seat, SPECIAL_REFUSED)
+                # said on the public line too: the seat's own line asks the choice again at once (a
+                # probe: 特殊杠不成立 was never seen, and a second 确认 answered 无)
+                ports.screens.phase(Phase.SPECIAL_KONGS, f"{hand.wind_name(seat)}{SPECIAL_REFUSED}")
                 continue
             await _replacements(ports, hand, seat)
         hand.facts.special_done.append(seat)

@@ -400,6 +400,8 @@ def test_the_dealer_may_not_add_on_his_first_turn_and_a_set_not_dealt_is_refused
     ports = FakePorts(ruleset, presses, zones={0: [parse_tiles("1567z"), parse_tiles("567z")]})
     run(opening_kongs(ports, hand, None), timeout=5)
     assert SPECIAL_REFUSED in ports.screens.lines[0]
+    # the seat's line asks the choice again at once: the public line says the refusal (a probe never saw it)
+    assert f"{Phase.SPECIAL_KONGS.value} 东{SPECIAL_REFUSED}" in ports.screens.phases
     assert [(e["accepted"], e["tiles"]) for e in ports.recorder.all("special_kong")] == \
         [(False, ["1z", "5z", "6z", "7z"]), (True, ["5z", "6z", "7z"])]
     assert hand.kongs_by_side() == ((0, 1, 0),) and hand.tracker.special_owed == 0
