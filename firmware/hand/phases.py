@@ -47,7 +47,9 @@ async def exchange_three(ports: HandPorts, hand: HandState, roll: Roll) -> None:
     ports.screens.phase(Phase.EXCHANGE, f":{name}")
     # a 确认 that reached the table before the exchange was asked says nothing of the tiles passed
     drop_made_before(ports, asked, (Key.CONFIRM,), tuple(hand.ruleset.players))
-    await ports.next_key(tuple(hand.ruleset.players), (Key.CONFIRM,))
+    # the dealer's, once every seat has passed (docs/table-flow.md §3): another seat's 确认 ended the
+    # exchange before everyone had passed (a probe); it waits, dropped as play opens (`before_play`)
+    await ports.next_key((hand.dealer,), (Key.CONFIRM,))
 
 
 async def exchange_direction(hand: HandState, roll: Roll) -> tuple[str, tuple[int, ...]]:

@@ -57,5 +57,18 @@ def test_a_confirm_pressed_before_the_exchange_was_asked_confirms_nothing():
     with pytest.raises(TimeoutError):
         run(exchange_three(ports, hand, rolling(rolls=[])), timeout=5)
     assert dropped(ports) == [("before_question", 2, "CONFIRM")]
-    ports.keys.put(Press(2, Key.CONFIRM, heard=SHOWN_AT))
+    ports.keys.put(Press(0, Key.CONFIRM, heard=SHOWN_AT))          # the dealer's, once every seat has passed
     run(exchange_three(ports, hand, rolling(rolls=[])), timeout=5)
+
+
+def test_only_the_dealer_s_confirm_ends_the_exchange():
+    """「庄家按确认」 (docs/table-flow.md §3): a probe at the table saw another seat's 确认 end the
+    exchange before everyone had passed."""
+    hand = built_hand(get_region("yichang").resolve({"exchange_direction": "next"}), {})
+    ports = MarkedPorts(hand.ruleset)
+    ports.keys.put(Press(2, Key.CONFIRM, heard=SHOWN_AT))
+    with pytest.raises(TimeoutError):
+        run(exchange_three(ports, hand, rolling(rolls=[])), timeout=5)
+    ports.keys.put(Press(0, Key.CONFIRM, heard=SHOWN_AT + 1))
+    run(exchange_three(ports, hand, rolling(rolls=[])), timeout=5)
+    assert ports.keys.peek(lambda p: p.seat == 2) is not None        # left for play to drop (before_play)
