@@ -93,6 +93,7 @@ class Presenter:
         self._listeners: list[Callable[[], None]] = []
         self._phase_listeners: list[PhaseListener] = []
         self._phase: Phase | None = None
+        self._carried = ""                               # said with the next phase shown (`carry`)
         self._sides: tuple[int, ...] = tuple(range(SEATS))
         self._dealer = 0
         self.page = "main"
@@ -174,11 +175,18 @@ class Presenter:
             self._changed()
 
     def phase(self, phase: Phase, detail: str = "") -> None:
+        carried, self._carried = self._carried, ""
+        detail = " ".join(part for part in (detail, carried) if part)
         self._message(phase, detail)
         if phase != self._phase:
             self._phase = phase
             for listener in self._phase_listeners:
                 listener(phase, detail)
+
+    def carry(self, detail: str) -> None:
+        """Say `detail` with the next phase shown too, whatever shows it (a restart's note: a resumed
+        opening phase, 换三张 or 起手小和, wrote its own line over the one that said it)."""
+        self._carried = detail
 
     def note(self, detail: str) -> None:
         """Say `detail` after the phase shown now (a board that rebooted: keys it lost are pressed again)."""

@@ -316,7 +316,8 @@ class HandFlow:
             await self._advance(hand, "dealt")
         if hand.phase == "revealing":
             if self.note:       # resumed here: keys pressed as it stopped (a special kong laid, 确认) are pressed again
-                screens.phase(Phase.DEAL, self.take_note())
+                screens.phase(Phase.DEAL, self.note)
+                screens.carry(self.take_note())     # and the opening phase's own line says it again (or 请出牌)
             await self._reveal_after_deal(hand)
             for phase in ruleset.phases:
                 if f"phase:{phase.name}" not in hand.steps_done:

@@ -24,10 +24,16 @@ class FakeScreens:
         self.lines: dict[int, list[str]] = defaultdict(list)      # seat → every line 1 shown, in order
         self.phases: list[str] = []
         self.notes_dropped = 0
+        self.carried = ""
         self.indicators: list[list[str]] = []        # every public indicator line shown, in order
 
     def phase(self, phase: Phase, detail: str = "") -> None:
+        carried, self.carried = self.carried, ""
+        detail = " ".join(part for part in (detail, carried) if part)
         self.phases.append(phase.value + (f" {detail}" if detail else ""))
+
+    def carry(self, detail: str) -> None:
+        self.carried = detail
 
     def prompt(self, side: int, text: str) -> None:
         self.lines[side].append(text)

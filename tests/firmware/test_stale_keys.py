@@ -72,3 +72,15 @@ def test_only_the_dealer_s_confirm_ends_the_exchange():
     ports.keys.put(Press(0, Key.CONFIRM, heard=SHOWN_AT + 1))
     run(exchange_three(ports, hand, rolling(rolls=[])), timeout=5)
     assert ports.keys.peek(lambda p: p.seat == 2) is not None        # left for play to drop (before_play)
+
+
+def test_an_exchange_taken_up_after_a_restart_says_so_on_its_own_line():
+    """A probe at the table (宜昌, killed at 换三张): the restart note was shown with 请配牌 and written
+    over at once by the exchange's own line, so nobody read that a 确认 is to be pressed again."""
+    from drivers.table_ui import RESTARTED, Phase
+    hand = built_hand(get_region("yichang").resolve({"exchange_direction": "next"}), {})
+    hand.phase = "revealing"
+    ports = MarkedPorts(hand.ruleset)
+    with pytest.raises(TimeoutError):               # (the dealer's 确认 never comes here)
+        run(HandFlow(ports).resume(hand, totals=(0, 0, 0, 0), cause="restart"), timeout=5)
+    assert f"{Phase.EXCHANGE.value} :下家 {RESTARTED}" in ports.screens.phases
