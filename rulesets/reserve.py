@@ -192,3 +192,9 @@ def wall_count(policy: ReservePolicy, total: int, head_taken: int, tail_taken: i
         return WallCount(total, head_taken, tail_taken, policy.reserved_tiles(kongs, tail_taken),
                          policy.tail_end_taken(kongs, tail_taken))
     return WallCount(total, head_taken, tail_taken, policy.reserved_tiles(kongs, tail_taken))
+
+
+def live_after_a_kong(policy: ReservePolicy, total: int, head_taken: int, tail_taken: int, kongs: int) -> int:
+    """The live count once one more kong's replacement is taken from the tail: a kong is made only
+    while one would remain (docs/table-flow.md §5) — the players' rule and the controller's."""
+    return wall_count(policy, total, head_taken, tail_taken + 1, kongs + 1).live

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Mapping, NamedTuple, Sequence
 
-from rulesets.reserve import ReservePolicy, WallCount, wall_count
+from rulesets.reserve import ReservePolicy, WallCount, live_after_a_kong, wall_count
 from rulesets.tiles import Tile
 from rulesets.walls import End, Layer, Ring, Slot, StackPos
 
@@ -191,8 +191,8 @@ class WallTracker:
     def live_after_kong(self) -> int:
         """The live count once one more kong's replacement is taken from the tail (a kong is made only
         while one would remain: docs/table-flow.md §5)."""
-        return wall_count(self.reserve, self.ring.tile_count, len(self.taken) - self.tail_taken,
-                          self.tail_taken + 1, self.kongs + 1).live
+        return live_after_a_kong(self.reserve, self.ring.tile_count, len(self.taken) - self.tail_taken,
+                                 self.tail_taken, self.kongs)
 
     @property
     def exhausted(self) -> bool:

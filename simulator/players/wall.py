@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulesets.definition import Ruleset
-from rulesets.reserve import WallCount, wall_count
+from rulesets.reserve import WallCount, live_after_a_kong, wall_count
 from rulesets.tiles import Tile
 from rulesets.walls import Layer, Ring, Slot
 
@@ -137,8 +137,8 @@ class LiveWall:
         """The live count once a kong's replacement has been drawn (a kong needs one left)."""
         key = (self.head_taken, self.tail_taken, self.kongs)
         if self._after_kong is None or self._after_kong[0] != key:    # asked after every discard
-            self._after_kong = (key, wall_count(self.ruleset.reserve, self.total, self.head_taken,
-                                                self.tail_taken + 1, self.kongs + 1).live)
+            self._after_kong = (key, live_after_a_kong(self.ruleset.reserve, self.total, self.head_taken,
+                                                       self.tail_taken, self.kongs))
         return self._after_kong[1]
 
     # -- taking ----------------------------------------------------------------------------------
