@@ -30,7 +30,6 @@ class FaultDesk:
         self._alarm = alarm                  # the buzzer, for a fault that waits for a person
         self.hatch_open = False
         self.clears = 0                      # board clears and acknowledgements so far
-        self._shown: LatchedFault | None = None     # the fault whose page shows (a 确认 answers it)
 
     def latch(self, fault: LatchedFault) -> None:
         """A fault latches: shown with its code until a person acknowledges it; one that waits for a
@@ -40,7 +39,7 @@ class FaultDesk:
         if new and fault.calls_a_person:
             self._alarm()
         self.record(fault)
-        self._show(fault)
+        self._presenter.fault(fault)
         self._on_change()
 
     def record(self, fault: LatchedFault) -> None:
@@ -69,7 +68,8 @@ class FaultDesk:
         showed one of them.  A 确认 on a board's page (an emergency stop over a rejected set) no longer
         acknowledges a set nobody mended: the set's page shows next and asks for its own."""
         self.clears += 1
-        if self._shown is None or self._shown.source == "controller":
+        shown = self._latch.latched()       # the page shows the fault latched last (`latch`, `show`)
+        if not shown or shown[-1].source == "controller":
             self._latch.acknowledge_controller_faults()
 
     def interlock(self, open_: bool) -> None:
@@ -104,14 +104,9 @@ class FaultDesk:
         once the link was back, and a person's 确认 seemed to do nothing."""
         latched = self._latch.latched()
         if latched:
-            self._show(latched[-1])
+            self._presenter.fault(latched[-1])
         else:
-            self._shown = None
             self._presenter.show_page(self._page_behind())
-
-    def _show(self, fault: LatchedFault) -> None:
-        self._shown = fault
-        self._presenter.fault(fault)
 
 
 __all__ = ["FaultDesk"]
