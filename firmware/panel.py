@@ -186,7 +186,6 @@ class FrontPanel:
         self._on_changed = on_changed      # rules other than those in play saved: the person is told when they start
         self._menu: Menu | None = None
         self._choice: tuple[str, dict[str, str]] | None = None
-        self._current: tuple[str, dict[str, str]] | None = None     # the rules in play as the menu last heard
 
     @property
     def menu_open(self) -> bool:
@@ -205,8 +204,7 @@ class FrontPanel:
         """One key; `current` is the ruleset and options in play (where the menu opens)."""
         if self._menu is None:
             self._menu = Menu.starting_at(*current)
-        self._current = current
-        self._after(self._menu.press(key))
+        self._after(self._menu.press(key), current)
 
     def touch(self, page: str, button: str, current: tuple[str, dict[str, str]]) -> None:
         """One touched button (`wants_touch`); `current` as for `press`.  A touch on a menu page the
@@ -215,13 +213,13 @@ class FrontPanel:
         if page == "main":
             self.press(Key.MENU, current)
         elif self._menu is not None:
-            self._current = current
-            self._after(self._menu.touch(button))
+            self._after(self._menu.touch(button), current)
         else:
             self._show({}, False)
 
-    def _after(self, outcome: str | None) -> None:
-        """Show the menu as it is now; save a confirmed choice; forget a menu that closed."""
+    def _after(self, outcome: str | None, current: tuple[str, dict[str, str]] | None = None) -> None:
+        """Show the menu as it is now; save a confirmed choice (other rules than `current`, those in
+        play, are said to start at the next hand); forget a menu that closed."""
         menu = self._menu
         assert menu is not None
         self._show(menu.view(), menu.open)
@@ -232,7 +230,7 @@ class FrontPanel:
             self._recorder.emit("ruleset_chosen", hand=0, ruleset=menu.region_id, options=dict(menu.options))
         if not menu.open:
             self._menu = None
-        if outcome == "save" and self._choice != self._current:
+        if outcome == "save" and self._choice != current:
             self._on_changed()
 
     def leave(self) -> None:
