@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from .chain import CLEAN_END, GENESIS, HAND_OPENERS, HAND_SEAL, START, ChainState, canonical
-from .schema import shape_problem
+from .schema import COUNT, FLAG, shape_problem
 
 
 class BadInput(Exception):
@@ -271,7 +271,7 @@ def _kongs_restored(put_back: dict) -> list[list]:
     if not isinstance(restored, list):
         return []
     return [[kong[0], kong[1]] for kong in restored if isinstance(kong, list) and len(kong) == 2
-            and isinstance(kong[0], int) and not isinstance(kong[0], bool) and isinstance(kong[1], bool)]
+            and COUNT.check(kong[0]) and FLAG.check(kong[1])]
 
 
 def _journaled_indicators(resumed: dict, before: list[dict]) -> list[dict]:
