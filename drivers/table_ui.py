@@ -91,6 +91,7 @@ TAKE_AGAIN = "！请取回放回的牌"          # a tile put back whose take st
 RULES_NEXT_HAND = "新规则下局生效"       # rules saved on the front panel during a hand: they start at the next hand
 SET_ASIDE = "请取出"                    # the dealer's line: "请取出混儿" — take the indicator shown out of the wall
 NO_KONG = "！余牌不足不能杠"            # a 杠 pressed when no live tile would remain after its replacement: refused
+NO_TING = "！本规则不报听"              # a 听 pressed in a region whose rules have no 报听: nothing is declared
 EARLY_KEYS = "开局前的按键不算"          # after 请出牌 first shows: "开局前的按键不算:南 西" names the seats whose keys,
 #                                       pressed during the deal or an opening phase and answering nothing, were dropped
 SPECIAL_KONG = "特殊杠"                # 长春 choice "特殊杠:<无|旋风杠|喜杠|幺蛋|九蛋>": one to show, or 无 when done

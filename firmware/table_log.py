@@ -167,6 +167,8 @@ DROPPED_WHY = {"before_play": "pressed before play began (nothing to claim yet)"
                "kong_pending": "pressed again while that seat's 杠 waited for its replacement (one 杠, one replacement)",
                "no_kong_at_wall_end": "杠 pressed when no live tile would remain after its replacement (no kong is "
                                       "made then: the screen said ！余牌不足不能杠)",
+               "no_ready_declaration": "听 pressed where the rules have no 报听 (nothing is declared: the screen "
+                                       "said ！本规则不报听)",
                "fault_shown": "pressed on the front panel's menu keys while a fault was shown (确认 answers the "
                               "fault first; the menu waits behind it)"}
 

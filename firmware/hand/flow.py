@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Mapping
-from drivers.table_ui import (EARLY_KEYS, NO_KONG, OUT_OF_ORDER, SET_ASIDE, RESEAT, Key, Panel, Phase, RESTARTED, ROLL_DICE,
+from drivers.table_ui import (EARLY_KEYS, NO_KONG, NO_TING, OUT_OF_ORDER, SET_ASIDE, RESEAT, Key, Panel, Phase, RESTARTED, ROLL_DICE,
                               TAIL_ONLY_ON_KONG_WIN, roll_prompt)
 from rulesets.dice import SecondRollerPicksStart, count_seats
 from rulesets.indicators import Timing
@@ -144,6 +144,12 @@ class HandFlow:
         if hand.phase in BEFORE_PLAY:   # nobody is ready or makes a kong on a hand still being dealt: it
             return False                # waits in the queue, dropped (and said) as play opens (`_open_play`)
         seat = press.seat
+        if press.key == Key.TING and hand.ruleset.play.ready_declaration == "none":
+            # no 报听 in these rules (a probe: 四川 lit the seat's 听 lamp and line for it, telling the
+            # others a hand was ready when the rules have no such thing): refused, said, recorded
+            record_dropped(self.ports.recorder, (press,), "no_ready_declaration")
+            self.ports.screens.phase(play_phase(hand), NO_TING)
+            return True
         if press.key == Key.TING and seat not in hand.ready:
             hand.ready.append(seat)
             self.ports.recorder.emit("ready", seat=seat)
