@@ -81,7 +81,8 @@ LAYOUT = DisplayLayout((
           *_texts("t_score", 4),     # the four scores, seat 0–3
           *_texts("t_name", 4),      # seat labels (东 南 西 北 / player names)
           ("t_msg", "text"),         # the message line
-          ("b_menu", "button")),
+          ("b_menu", "button"),
+          ("t_fault", "text")),      # a fault under the table while a hand goes on (its page waits for the hand's end)
     # Front-panel menu: ruleset and house options.
     _page("menu", 1,
           ("t_title", "text"),

@@ -37,6 +37,10 @@ class Phase(str, Enum):
     HAND_OVER = "本局结束"            # the result is shown
     FAULT = "故障"                    # a latched fault: see the fault page
 
+# After a fault's code and words on the main page's fault line (a fault of the next set's build while
+# a hand is played on the raised walls): the hand goes on; the fault's page comes at the hand's end.
+FAULT_WAITS = "本局照常 局后处理"
+
 # After 本局结束 when a hand is voided: no payments, the same dealer.  A hand the table could not
 # score (a fault in the scoring, which the log names) is settled by the people at the table.
 HAND_VOID = "本局作废"

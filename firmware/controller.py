@@ -112,6 +112,7 @@ class TableController:
                                 rules=lambda: (self.ruleset.id, dict(self.ruleset.options)))
         self.desk = FaultDesk(self.faults, recorder, self.presenter, page_behind=self.front.page_behind,
                               on_change=self._tell_watchers, alarm=self.lamps.alarm)
+        self.presenter.on_phase(lambda phase, detail: self.desk.phase(phase))
         self.watch(self.front.faults_changed)
         self.watch(lambda: self.lamps.fault(self.faults.active, any(f.calls_a_person for f in self.faults.latched())))
         self._started_at = time.monotonic()

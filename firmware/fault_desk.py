@@ -12,10 +12,17 @@ from __future__ import annotations
 from typing import Callable
 
 from drivers.messages import FaultCode
+from drivers.table_ui import Phase
 
 from .faults import FaultLatch, LatchedFault
 from .presenter import Presenter
 from .records.recorder import FlightRecorder
+
+
+# The phases of a hand played on the raised walls: a fault under the table (the next set's build)
+# waits on the main page's fault line meanwhile, and its page comes when the hand is over.
+HAND_PHASES = frozenset({Phase.DICE, Phase.DEAL, Phase.EXCHANGE, Phase.OPENING, Phase.SPECIAL_KONGS, Phase.PLAY,
+                         Phase.LAST_TILE, Phase.WIN_CHECK, Phase.SETTLE})
 
 
 class FaultDesk:
@@ -30,6 +37,7 @@ class FaultDesk:
         self._alarm = alarm                  # the buzzer, for a fault that waits for a person
         self.hatch_open = False
         self.clears = 0                      # board clears and acknowledgements so far
+        self._in_hand = False                # a hand is played on the raised walls (`phase`)
 
     def latch(self, fault: LatchedFault) -> None:
         """A fault latches: shown with its code until a person acknowledges it; one that waits for a
@@ -39,8 +47,17 @@ class FaultDesk:
         if new and fault.calls_a_person:
             self._alarm()
         self.record(fault)
-        self._presenter.fault(fault)
+        self.show()
         self._on_change()
+
+    def phase(self, phase: Phase) -> None:
+        """The message line moved to `phase`: a hand's end shows the page of a fault under the table
+        that waited on the fault line (a probe: the page covered the scores, the wall's count and the
+        indicators for the rest of the hand, the jam waiting for its end anyway)."""
+        in_hand = phase in HAND_PHASES
+        if in_hand != self._in_hand:
+            self._in_hand = in_hand
+            self.show()
 
     def record(self, fault: LatchedFault) -> None:
         self._recorder.emit("fault", code=fault.label, message=fault.message, latched=True, source=fault.source)
@@ -98,14 +115,19 @@ class FaultDesk:
         self.clear(FaultCode.DISPLAY, 0, "display")
 
     def show(self) -> None:
-        """After a fault cleared: the one latched last of those still latched; when none is left, the
-        page it covered (the front-panel menu the owner had open, the service page, else the main page).
+        """After a fault latched or cleared: the one latched last of those still latched; when none is
+        left, the page it covered (the front-panel menu the owner had open, the service page, else the
+        main page).  While a hand is played and every fault latched is under the table, the main
+        page's fault line shows the latest instead, and the page stays.
         The page used to stay on the fault that cleared: a jam behind a link fault still read 连接中断
         once the link was back, and a person's 确认 seemed to do nothing."""
         latched = self._latch.latched()
-        if latched:
+        waiting = (bool(latched) and self._in_hand and all(f.under_the_table for f in latched)
+                   and self._page_behind() == "main")       # (a menu left open: its keys wait for 确认)
+        self._presenter.fault_line(latched[-1] if waiting else None)
+        if latched and not waiting:
             self._presenter.fault(latched[-1])
-        else:
+        elif self._presenter.page == "fault":
             self._presenter.show_page(self._page_behind())
 
 

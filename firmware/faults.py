@@ -107,6 +107,14 @@ HATCH_OPENED_RUNNING = Hint("运转中打开检修盖", "hatch opened while runn
 # retried, and clears when one lands (meanwhile the boards' events wait unacknowledged: play waits).
 INTERLOCKS = frozenset({FaultCode.HATCH_OPEN, FaultCode.DISPLAY, FaultCode.LINK_LOST, FaultCode.STORAGE})
 BOARDS = ("motor", "rfid")
+# Faults of the next set's build under the table (its lanes, the mixer, the stacking heads and their
+# antennas, the set's check): the hand played on the raised walls goes on meanwhile, and its page
+# waits for the hand's end (docs/controller.md).  Motor units 0–4 are the mixer and the lanes.
+BUILD_CODES = frozenset({FaultCode.PUSH_JAM, FaultCode.HOME_SENSOR, FaultCode.LANE_SHORT, FaultCode.COUNT_SENSOR,
+                         FaultCode.SET_MISMATCH, FaultCode.DUPLICATE_UID, FaultCode.UNKNOWN_TAG,
+                         FaultCode.WRONG_SET, FaultCode.CONFIG_MISMATCH})
+BUILD_MOTORS = range(0, 5)
+HEAD_ANTENNAS = range(0, 4)
 
 
 def hint_for(code: int, source: str = "") -> Hint:
@@ -202,6 +210,17 @@ class LatchedFault:
         if self.stop_asked or self.code in (FaultCode.LINK_LOST, FaultCode.HOST_LOST):
             return False
         return not (self.code == FaultCode.HATCH_OPEN and self.source == "interlock")
+
+    @property
+    def under_the_table(self) -> bool:
+        """A fault of the next set's build only: the hand on the raised walls goes on without it."""
+        if self.not_a_board_code or self.source == "interlock":
+            return False
+        if self.code in BUILD_CODES:
+            return True
+        if self.code in MOTOR_CODES:
+            return self.unit in BUILD_MOTORS
+        return self.code == FaultCode.ANTENNA and self.unit in HEAD_ANTENNAS
 
     @property
     def stop_asked(self) -> bool:

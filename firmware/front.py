@@ -70,6 +70,8 @@ class TableFront:
         self._input.set()
         if (event.page, event.component) == ("fault", "b_ack"):
             self._acknowledge()
+        elif self._faults_active():
+            return      # a fault on the main page's line (the hand goes on): 确认 answers it first, as the keys
         elif self.panel.wants_touch(event.page, event.component):
             self.panel.touch(event.page, event.component, self._rules())
         elif event.page == "service":

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
 from drivers.nextion import ENCODING
-from drivers.table_ui import RESTARTED, Phase, seat_status
+from drivers.table_ui import FAULT_WAITS, RESTARTED, Phase, seat_status
 
 from .faults import LatchedFault
 
@@ -271,6 +271,11 @@ class Presenter:
         self._text("t_text", fault.text_zh, "fault")
         self._text("t_hint", fault.hint.todo_zh, "fault")
         self.show_page("fault")
+
+    def fault_line(self, fault: LatchedFault | None) -> None:
+        """The main page's fault line: a fault under the table while a hand goes on (its page
+        waits for the hand's end), blank when there is none."""
+        self._text("t_fault", f"{fault.label} {fault.text_zh} {FAULT_WAITS}" if fault is not None else "")
 
     # -- seat displays -------------------------------------------------------------------------
 

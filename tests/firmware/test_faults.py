@@ -132,12 +132,18 @@ def test_a_confirm_on_a_board_s_fault_page_leaves_the_rejected_set_latched():
     class Pages:
         def __init__(self) -> None:
             self.shown: list[str] = []
+            self.page = "main"
 
         def fault(self, fault: LatchedFault) -> None:
             self.shown.append(fault.label)
+            self.page = "fault"
+
+        def fault_line(self, fault: LatchedFault | None) -> None:
+            pass
 
         def show_page(self, page: str) -> None:
             self.shown.append(page)
+            self.page = page
 
     latch, pages = FaultLatch(), Pages()
     desk = FaultDesk(latch, FlightRecorder(io.StringIO(), clock=lambda: 0.0), pages,  # type: ignore[arg-type]
