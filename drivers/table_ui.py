@@ -41,6 +41,10 @@ class Phase(str, Enum):
 # a hand is played on the raised walls): the hand goes on; the fault's page comes at the hand's end.
 FAULT_WAITS = "本局照常 局后处理"
 
+# After 洗牌中 when the walls that rose were not the set built for them (lost from under the table while
+# the controller was stopped): the tiles are pushed in and a set is built anew.
+WALLS_MISSING = "牌墙不全 重新洗牌"
+
 # After 本局结束 when a hand is voided: no payments, the same dealer.  A hand the table could not
 # score (a fault in the scoring, which the log names) is settled by the people at the table.
 HAND_VOID = "本局作废"

@@ -47,6 +47,9 @@ TABLE_TRANSITIONS = (
     # walls for a person to mend, wait for 确认, then build again (firmware.session `_set_aside`)
     ("set_rejected", ["first_build", "settling", "idle"], "setting_aside"),
     ("rebuild", "setting_aside", "first_build"),
+    # the walls that rose are not the checked set built for them (it was lost from under the table while
+    # no controller watched: tiles taken out through the hatch, a mechanism reset): built anew
+    ("walls_missing", "raising", "first_build"),
     # a board restarted and the walls now contradict the hand: it is voided where it stood (in the
     # settlement round too, before anything is committed)
     ("void", ["dice", "dealing", "revealing", "playing", "win_check", "settling"], "settling"),

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from drivers.motor_protocol import LiftPosition
-from drivers.table_ui import CONTROLLER_FAULT_VOID, HAND_VOID, RESTARTED, Phase
+from drivers.table_ui import CONTROLLER_FAULT_VOID, HAND_VOID, RESTARTED, WALLS_MISSING, Phase
 from rulesets.definition import OptionError, Ruleset
 from rulesets.regions import UnknownRegion, get_region
 from rulesets.regions.common import rolls_for_first_dealer
@@ -198,7 +198,9 @@ class TableSession:
                 elif hub.table.state == "idle":
                     await hub.advance("restore_set")
                 if standing is None:
-                    await self.hand_over(below)
+                    if not await self.hand_over(below):
+                        below = None                    # not there when it rose: built anew
+                        continue
                     standing, below = below, None
                 if below is None and self._build is None and self._rejected is None:
                     self._build = asyncio.create_task(self._build_next(), name="build-next-set")
@@ -663,20 +665,40 @@ class TableSession:
     def _set_faults_latched(self) -> bool:
         return any(f.source == "controller" and f.code in SET_CODES for f in self.hub.faults.latched())
 
-    async def hand_over(self, next_set: WallMap) -> None:
-        """Push the old tiles in, lower the plates onto the new walls and raise them."""
+    async def hand_over(self, next_set: WallMap) -> bool:
+        """Push the old tiles in, lower the plates onto the new walls and raise them.  False when the
+        walls that rose are not that set (`_walls_missing`): no hand is begun on them."""
         hub = self.hub
         sides = self.plates.sides()
         await self.plates.push_in_and_lower(sides, lambda: hub.advance("pushed_in"))
         await self.plates.raise_walls(sides)
         hub.lamps.set_ready(False)
         await self.builder.raised()
+        if not self._wall_stands_whole(next_set):
+            await self._walls_missing(next_set)
+            return False
         await self._journal_raised(next_set)
         state = self._state()
         for side in hub.ruleset.players:
             hub.presenter.seat_status(side, side == state.dealer, state.totals[side])
         hub.presenter.dealer(state.dealer, state.dealer_repeats)
         await hub.advance("walls_up")
+        return True
+
+    async def _walls_missing(self, expected: WallMap) -> None:
+        """The plates rose without the checked set the journal named below (a probe: the mechanism
+        reset, or tiles taken out, while the controller was stopped).  A hand was begun on empty
+        plates and the table waited at 请配牌 without a word.  Said, recorded and built anew."""
+        hub = self.hub
+        sensors = {side: sum(hub.wall_sensors.get(side, ())) for side in range(4) if expected.stacks[side]}
+        message = (f"the walls that rose are not the set built for them (tiles per side {sensors}, "
+                   f"{2 * sum(expected.stacks)} expected): it was lost from under the table; the tiles are "
+                   "pushed in and a set is built anew")
+        log.warning(message)
+        hub.recorder.emit("warning", message=message)
+        await self.journal.written(self.ledger.journal_swap, {}, (NEXT_SET_KEY,))
+        await hub.advance("walls_missing")
+        hub.presenter.carry(WALLS_MISSING)
 
     async def _journal_raised(self, standing: WallMap) -> None:
         """The set is the one standing on the table now, not the one below: committed before the dice
