@@ -441,7 +441,8 @@ class HandState(TakingBack):
             ready_sides=tuple(self.ready), consecutive_dealer=self.facts.repeats,
             extra=(("finished", tuple(sorted(self.out_of_play))),     # 血战 winners, who pay no more
                    ("fa_shown", len(flowers)),                        # 钻牌: the 发 (or 红中) shown
-                   ("ron_winners", ron_winners))                      # 一炮多响: winners on this discard
+                   ("ron_winners", ron_winners),                      # 一炮多响: winners on this discard
+                   ("first_win", not self.wins))                      # the hand's kongs are paid with it only
             + self.facts.win_extra(self.ruleset, first_win=not self.wins))
 
     def robbing(self, discarder: int | None) -> bool:

@@ -92,7 +92,9 @@ class WinCheck:
         """How many win on this discard: those already judged, this seat, and those who pressed 胡 too."""
         if discarder is None:
             return 1
-        judged = sum(1 for w in hand.wins if w.discarder == discarder)
+        # on this discard: no tile taken since (a 血战 seat that won on an earlier discard of the same
+        # discarder counted too, and the win line said two winners where there was one)
+        judged = sum(1 for w in hand.wins if w.discarder == discarder and w.takes == len(hand.tracker.taken))
         pressing = {p.seat for p in self.ports.keys.peek_all(self._other_hu(hand, seat, discarder))}
         return judged + 1 + len(pressing)
 

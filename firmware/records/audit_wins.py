@@ -46,6 +46,7 @@ class LogFacts:
     indicators: list[dict] = field(default_factory=list)     # the indicator events seen (贵州 明鸡: `standing`)
     kong_moves: bool = False                 # a 明鸡 turned up for a kong replaces those before (ming_ji_kong=move)
     wins: list[dict] = field(default_factory=list)
+    wins_since_take: list[dict] = field(default_factory=list)   # the wins on the discard now (一炮多响)
     draws: int = 0                           # draws since the deal (HandState.draws_after_deal)
     kong_taken: bool = False                 # a tile taken for a kong (HandState.tail_taken_for_kongs)
     kong_events: list[list] = field(default_factory=list)    # [seat, kind or None until its kong_from, giver]
@@ -59,6 +60,7 @@ class LogFacts:
             self.pending_kong[event["seat"]] = event["concealed"]
         elif name == "take":
             self.last_take, self.replaced_for = event, None
+            self.wins_since_take = []
             self.draws += event["reason"] == "draw"
             self.kong_taken = self.kong_taken or event["reason"] in ("kong", "special")
             if self.bao is not None and (event["ring"], event["layer"]) in zip(self.bao["ring"], self.bao["layer"]):
@@ -82,6 +84,7 @@ class LogFacts:
             self.flips = []                 # (a check cut by a restart is begun again: it flips again)
             if name == "win":
                 self.wins.append(event)
+                self.wins_since_take.append(event)
             elif name == "resumed" and "ready" in event:
                 self._declared(event)
 
@@ -210,7 +213,7 @@ def _facts_disagree(ruleset: Ruleset, start: dict, end: dict, win: dict, context
     bao_wilds = _bao_wilds(facts.bao, end) if seat in facts.ready else []
     last = facts.last_take
     earlier = [w["seat"] for w in facts.wins]
-    same_discard = sum(1 for w in facts.wins if w["from"] == win["from"]) if not self_drawn else 0
+    same_discard = sum(1 for w in facts.wins_since_take if w["from"] == win["from"]) if not self_drawn else 0
     recorded_extra = dict(context.extra)
     shown: list[tuple[str, Any, Any]] = [
         ("ready_declared", context.ready_declared, seat in facts.ready),
@@ -236,6 +239,8 @@ def _facts_disagree(ruleset: Ruleset, start: dict, end: dict, win: dict, context
     if ruleset.has_phase("kong_giver"):
         answered = [list(e) for e in facts.kong_events if e[1] is not None] if not facts.wins else []
         shown.append(("extra.kong_events", [list(e) for e in recorded_extra.get("kong_events", ())], answered))
+    if "first_win" in recorded_extra:          # (recorders before it said nothing: their kongs were paid with every win)
+        shown.append(("extra.first_win", recorded_extra["first_win"], not facts.wins))
     ron = recorded_extra.get("ron_winners")
     if not isinstance(ron, int) or (ron != 1 if self_drawn else ron < same_discard + 1):
         shown.append(("extra.ron_winners", ron, 1 if self_drawn else f"at least {same_discard + 1}"))

@@ -14,8 +14,8 @@ Readings where the texts are silent (each a stated default):
 - 天/人/地和 count 6 番 or the hand's own 番 if more; 一炮三响 is three winners on one discard
   (`context.extra["ron_winners"]` = 3).
 - 鸡胡 rules: a hand is worth 鸡胡 stake × 2^番 + 花 stake per flower, from each payer; every kong is paid
-  the 杠 stake by each other side (`context.kongs_by_side`; with several winners the controller gives the
-  kongs with one of them).  A discard is paid by the discarder alone, a self-draw by the three.
+  the 杠 stake by each other side (`context.kongs_by_side`), with the hand's first win only
+  (`extra["first_win"]`: another winner of the same discard never pays them again).  A discard is paid by the discarder alone, a self-draw by the three.
 - 包: the responsible side pays the three shares of a self-draw alone: the robbed konger on 抢杠
   (「抢杠胡等同杠开，当自摸」); the side that fed the kong (`extra["kong_feeder"]`) on 杠上开花; on a self-draw
   with twelve tiles shown, the side whose discard made the twelve (`extra["luodi_feeder"]`); on a
@@ -190,8 +190,12 @@ def horse_payments(context: WinContext, debts: dict[int, int]) -> tuple[tuple[It
 
 
 def kong_money(context: WinContext, stake: int) -> tuple[tuple[Item, ...], tuple[int, int, int, int]]:
+    """Every kong of the hand earns its maker the 杠 stake from each other side, once: with the hand's
+    first win (a probe: 一炮三响 paid one kong three times, once in each winner's settlement)."""
     items: list[Item] = []
     parts = [(0, 0, 0, 0)]
+    if not context.get("first_win", True):
+        return (), (0, 0, 0, 0)
     for side, exposed, concealed in context.kongs_by_side:
         count = exposed + concealed
         if count:
