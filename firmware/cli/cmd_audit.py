@@ -18,7 +18,8 @@ from .files import refuse_empty
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "audit", help="check flight recorders: hash chain, wall hashes, draw order, reserve, indicators, payments",
-        description="Check every hand of one or more flight recorders (JSON Lines, in the order they were written: "
+        description="Check every hand of one or more flight recorders (JSON Lines, in any order: they are read in the "
+                    "order their hash chain links them, the order they were written: "
                     "a restarted controller starts a new file) against their rulesets and their hash chain; with "
                     "--ledger, against the score ledger too.  One line per problem, then a summary.  Exit status: "
                     "0 sound, 1 problems found, 2 a file that cannot be read.",

@@ -38,6 +38,7 @@ from ..hand.tracker import UNDO_KEPT
 from .audit_ledger import LedgerView, cross_check
 from .audit_wins import audit_wins
 from .chain import HAND_OPENERS
+from .chain_order import chain_order
 from .stream import Finding, HandLog, RecorderFile, check_chain, recorder_from_events, split_hands
 
 
@@ -68,9 +69,16 @@ def audit_events(events: list[dict]) -> list[str]:
 
 
 def audit_recorders(files: Sequence[RecorderFile], ledger: LedgerView | None = None) -> Report:
-    """Audit recorder files written one after another (a restarted controller starts a new file)."""
+    """Audit recorder files written one after another (a restarted controller starts a new file),
+    taken in the order their chain links them, whatever order they were named in."""
     problems: list[Finding] = []
     notes: list[Finding] = []
+    ordered = chain_order(files)
+    if [f.name for f in ordered] != [f.name for f in files]:
+        notes.append(Finding(ordered[0].name, "the files were named out of the order they were written (a file's "
+                                              "name holds the clock's time, which a restart can set back): audited "
+                                              "as their chain links them: " + ", ".join(f.name for f in ordered)))
+    files = ordered
     for recorder in files:
         problems += recorder.malformed
         notes += recorder.cut_short

@@ -67,11 +67,26 @@ def test_a_resumed_hand_without_its_first_file_is_noted_and_its_rest_audited(rec
     assert any("hand 2 began in a recorder that was not given" in n.text for n in report.notes)
 
 
-def test_files_given_out_of_order_break_the_chain(recorders):
-    events, _ = recorders["guangshui"]
+def test_files_given_out_of_order_are_audited_as_their_chain_links_them(recorders):
+    """A restart that came up with the clock set back (no clock battery, NTP not yet heard) names its
+    file with an earlier time, so a shell's `*.jsonl` gives it first (a probe): the audit said a
+    recorder was missing or its hands changed.  The chain says which file goes on from which."""
+    events, ledger = recorders["guangshui"]
     first, second = restarted(events, cut_inside_hand(events, 2))
-    report = audit_recorders(files(second, first))
-    assert any("the chain does not go on from run1.jsonl" in p.text for p in report.problems)
+    report = audit_recorders(files(second, first), LedgerView.open(ledger))
+    assert report.sound and report.hands == 4, report.problems
+    assert any("named out of the order they were written" in n.text and "run2.jsonl, run1.jsonl" in n.text
+               for n in report.notes)
+    in_order = audit_recorders(files(first, second), LedgerView.open(ledger))
+    assert not any("out of the order" in n.text for n in in_order.notes)
+
+
+def test_a_file_missing_between_two_still_breaks_the_chain(recorders):
+    events, _ = recorders["guangshui"]
+    first, second = restarted(events, cut_inside_hand(events, 2), clean=True)
+    _, third = restarted(second, cut_inside_hand(second, 4), clean=True)
+    report = audit_recorders(files(third, first))
+    assert any("the chain does not go on from" in p.text for p in report.problems)
 
 
 def test_a_second_run_that_does_not_continue_the_chain_is_caught(recorders):

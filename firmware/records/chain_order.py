@@ -1,0 +1,61 @@
+"""The order of recorder files named to the audit, read from their hash chain.
+
+Each run's file begins by naming the chain head it goes on from (`recorder_start.chain`), and ends
+where its last hand's seal leaves the head.  The audit used to take the files in the order it was
+given, and a shell sorts them by name: their time.  On a Pi with no clock battery a restart can
+come up with the clock hours behind (a probe: NTP not yet heard), and its file sorts first; the
+audit then said a recorder was missing or its hands changed.  Here the files are put in the order
+their links say, when the links give one; otherwise they stay as given, and the chain check says
+where the chain breaks.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .chain import START, ChainState
+from .stream import RecorderFile
+
+
+def chain_order(files: Sequence[RecorderFile]) -> list[RecorderFile]:
+    """`files` in the order their chain links them (the given order among files that link the same
+    way, and the given order itself when the links give none)."""
+    links = [_links(recorder) for recorder in files]
+    if any(link is None for link in links):
+        return list(files)
+    remaining = list(range(len(files)))
+    ordered: list[int] = []
+    head: str | None = None
+    while remaining:
+        index = _next(remaining, links, head)       # type: ignore[arg-type]
+        if index is None:
+            return list(files)
+        ordered.append(index)
+        remaining.remove(index)
+        head = links[index][1]                      # type: ignore[index]
+    return [files[index] for index in ordered]
+
+
+def _links(recorder: RecorderFile) -> tuple[str, str] | None:
+    """The head a file goes on from and the head it leaves (None: no recorder_start to read)."""
+    if not recorder.lines or recorder.lines[0].name != START:
+        return None
+    start = recorder.lines[0].event["chain"]       # type: ignore[index]
+    state = ChainState(start)
+    for line in recorder.lines:
+        state.add(line.text, line.name)
+    return start, state.head
+
+
+def _next(remaining: list[int], links: list[tuple[str, str]], head: str | None) -> int | None:
+    """The file that goes on from `head` (the first: the one no other remaining file leads to); a file
+    with no hand (it leaves the head where it found it) before one that moves it on."""
+    if head is None:
+        leads_to = {links[i][1] for i in remaining if links[i][0] != links[i][1]}
+        candidates = [i for i in remaining if links[i][0] not in leads_to]
+    else:
+        candidates = [i for i in remaining if links[i][0] == head]
+    if not candidates:
+        return None
+    still = [i for i in candidates if links[i][0] == links[i][1]]
+    return (still or candidates)[0]
