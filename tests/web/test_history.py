@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta
 import pytest
 
 from firmware.records.history import History, HistoryError, clipped, hands_csv, hours_csv, parse_day
-from firmware.records.ledger import HandRecord, Ledger
+from firmware.records.ledger import RECORDER_KEY, SESSION_KEY, HandRecord, Ledger
 
 DAY = date(2026, 11, 30)
 
@@ -130,6 +130,37 @@ def test_a_session_a_power_cut_left_open_ends_at_its_last_record(ledger_at):
     hours = {h.key: h for h in history.session_hours()}
     assert hours[str(s1)].wall_s == pytest.approx(1800)       # to its last hand, not to now
     assert hours[str(s1 + 1)].wall_s == pytest.approx(3600)   # the open one runs to now
+
+
+def test_the_time_a_killed_table_was_off_is_not_counted_as_played(tmp_path):
+    """kill -9 (or a power cut) mid-session: no end is written.  The next run writes the journal (its
+    recorder file) before it resumes the session; the half hour the table was off still counts as
+    off, from the dead run's last journal write to the new start, and is not billed."""
+    path = tmp_path / "t.db"
+    clock = Clock(at(20))
+    first = Ledger(path, clock=clock)
+    s1 = first.start_session("changchun", {})
+    first.journal_put(SESSION_KEY, {"session_id": s1})
+    clock.t = at(20.5)
+    first.record_hand(s1, hand(1), {"session_id": s1})        # its last journal write: then it dies
+    first.close()                                              # no end_session: killed
+    clock.t = at(21)                                           # off for half an hour
+    second = Ledger(path, clock=clock)
+    second.journal_put(RECORDER_KEY, {"path": "/nowhere/run2.jsonl", "chain": None})   # as TableSession.run does
+    clock.t = at(21) + 0.002
+    second.resume_session(s1)
+    clock.t = at(21.5)
+    second.record_hand(s1, hand(2), {"session_id": s1})
+    second.end_session(s1)
+    second.close()
+
+    history = History(path, clock=clock)
+    (session,) = history.session_hours()
+    assert session.wall_s == pytest.approx(1.5 * 3600)
+    assert session.fault_s == pytest.approx(0.5 * 3600, abs=0.01)      # the time off
+    assert session.played_s == pytest.approx(3600, abs=0.01) and session.hands == 2
+    (day,) = history.day_hours()
+    assert day.played_s == pytest.approx(3600, abs=0.01)
 
 
 def test_an_older_ledger_gains_the_new_columns_and_keeps_its_rows(tmp_path):
