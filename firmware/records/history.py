@@ -8,6 +8,12 @@ Hours: a session's wall time runs from its start to its end (to now while it is 
 session; to its last recorded moment when a power cut left it open).  Time lost to faults is the
 union of its fault intervals; hours played = wall time - fault time.  Per day, every interval is
 clipped to the local calendar day, so a session over midnight counts in both days.
+
+The wall clock can go back (a Pi keeps no time through a power cut; a time server corrects it), so
+a session's time is read from its times in the order they were written (its start, each hand's start
+and finish, its end) and split into stretches where one is earlier than the one before: each stretch
+counts on the days its own times fall on, and the step back counts nothing (its real length is not
+known).  A hand counts on the day it finished, as `hands(day=…)` lists it.
 """
 
 from __future__ import annotations
@@ -105,6 +111,60 @@ def day_bounds(day: date) -> tuple[float, float]:
     return start.timestamp(), (start + timedelta(days=1)).timestamp()
 
 
+@dataclass(frozen=True)
+class Stretch:
+    """A part of a session over which the clock only went forward, and the faults begun in it."""
+
+    start: float
+    end: float
+    faults: tuple[tuple[float, float], ...] = ()
+
+    def wall(self, lo: float, hi: float) -> float:
+        return clipped([(self.start, self.end)], lo, hi)
+
+    def lost(self, lo: float, hi: float) -> float:
+        return clipped([(max(a, self.start), min(b, self.end)) for a, b in self.faults], lo, hi)
+
+
+@dataclass(frozen=True)
+class SessionSpan:
+    session: SessionRow
+    stretches: tuple[Stretch, ...]
+    finishes: tuple[float, ...]              # its hands' finish times
+
+    def days(self) -> list[date]:
+        """Every day it has time or a hand on (a hand can finish in a step back of the clock)."""
+        found = {d for part in self.stretches for d in days_between(part.start, part.end)}
+        found.update(datetime.fromtimestamp(t).date() for t in self.finishes)
+        return sorted(found)
+
+
+def stretches(times: list[float]) -> list[tuple[float, float]]:
+    """The times a session wrote, in the order written, cut where the clock went back: each piece
+    runs forward, and a step back starts the next one (the step counts nothing)."""
+    pieces, first, last = [], times[0], times[0]
+    for t in times[1:]:
+        if t < last:
+            pieces.append((first, last))
+            first = t
+        last = t
+    pieces.append((first, last))
+    return pieces
+
+
+def with_faults(pieces: list[tuple[float, float]], faults: list[tuple[float, float]]) -> tuple[Stretch, ...]:
+    """Each fault interval (in the order written) goes to the piece it began in, counted once: where
+    the clock went back over its start, the first such piece not before the previous fault's."""
+    held: list[list[tuple[float, float]]] = [[] for _ in pieces]
+    at = 0
+    for a, b in faults:
+        found = next((i for i in range(at, len(pieces)) if pieces[i][0] <= a <= pieces[i][1]), None)
+        if found is not None:
+            at = found
+            held[found].append((a, b))
+    return tuple(Stretch(lo, hi, tuple(f)) for (lo, hi), f in zip(pieces, held))
+
+
 def days_between(start: float, end: float) -> list[date]:
     first, last = datetime.fromtimestamp(start).date(), datetime.fromtimestamp(max(start, end)).date()
     return [first + timedelta(days=n) for n in range((last - first).days + 1)]
@@ -146,22 +206,16 @@ class History:
     # -- sessions ----------------------------------------------------------------------------------
 
     def sessions(self, day: date | None = None) -> list[SessionRow]:
-        """Every session (newest first), or those that were open on `day`."""
-        rows = self._query("SELECT s.*, (SELECT COUNT(*) FROM hands h WHERE h.session = s.id) AS hand_count, "
-                           "(SELECT MAX(finished) FROM hands h WHERE h.session = s.id) AS last_hand, "
-                           "(SELECT MAX(COALESCE(ended, started)) FROM fault_intervals f WHERE f.session = s.id) AS last_fault "
+        """Every session (newest first), or those that were open on `day` (or finished a hand on it,
+        the clock having gone back: as `day_hours` counts them)."""
+        rows = self._query("SELECT s.*, (SELECT COUNT(*) FROM hands h WHERE h.session = s.id) AS hand_count "
                            "FROM sessions s ORDER BY s.id DESC")
         totals = self._totals()
         newest = rows[0]["id"] if rows else None
-        out = []
-        for row in rows:
-            session = self._session(row, newest, totals.get(row["id"], (0,) * SIDES))
-            if day is not None:
-                lo, hi = day_bounds(day)
-                if not (session.started < hi and self._end(session, row) >= lo):
-                    continue
-            out.append(session)
-        return out
+        out = [self._session(row, newest, totals.get(row["id"], (0,) * SIDES)) for row in rows]
+        if day is None:
+            return out
+        return [span.session for span in self._session_spans(out) if day in span.days()]
 
     def session(self, session_id: int) -> SessionRow:
         for session in self.sessions():
@@ -265,50 +319,54 @@ class History:
 
     # -- hours -------------------------------------------------------------------------------------
 
-    def _session_spans(self) -> list[tuple[SessionRow, float, float, list[tuple[float, float]], list[float]]]:
-        """(session, start, end, fault intervals, hands' finish times) of every session."""
+    def _session_spans(self, sessions: list[SessionRow] | None = None) -> list[SessionSpan]:
+        """Every session's time in stretches, with its faults and its hands' finish times."""
+        sessions = self.sessions() if sessions is None else sessions    # before the rows: none is missing there
         rows = {row["id"]: row for row in self._query(
             "SELECT s.id, (SELECT MAX(finished) FROM hands h WHERE h.session = s.id) AS last_hand, "
             "(SELECT MAX(COALESCE(ended, started)) FROM fault_intervals f WHERE f.session = s.id) AS last_fault "
             "FROM sessions s")}
         faults: dict[int, list[tuple[float, float | None]]] = {}
-        for row in self._query("SELECT session, started, ended FROM fault_intervals"):
+        for row in self._query("SELECT session, started, ended FROM fault_intervals ORDER BY id"):
             faults.setdefault(row["session"], []).append((row["started"], row["ended"]))
+        times: dict[int, list[float]] = {}          # in the order written: the ids, not the clock
         finishes: dict[int, list[float]] = {}
-        for row in self._query("SELECT session, finished FROM hands"):
+        for row in self._query("SELECT session, started, finished FROM hands ORDER BY id"):
+            times.setdefault(row["session"], []).extend(t for t in (row["started"], row["finished"]) if t is not None)
             finishes.setdefault(row["session"], []).append(row["finished"])
         spans = []
-        for session in self.sessions():
+        for session in sessions:
             end = self._end(session, rows[session.id])
             intervals = [(a, b if b is not None else end) for a, b in faults.get(session.id, [])]
-            spans.append((session, session.started, end, intervals, finishes.get(session.id, [])))
+            pieces = stretches([session.started, *times.get(session.id, []), end])
+            spans.append(SessionSpan(session, with_faults(pieces, intervals), tuple(finishes.get(session.id, []))))
         return spans
 
     def session_hours(self) -> list[Hours]:
         """Hours of every session, newest first."""
         out = []
-        for session, start, end, faults, finishes in self._session_spans():
-            wall = max(0.0, end - start)
-            lost = clipped(faults, start, end)
-            out.append(Hours(str(session.id), wall, lost, wall - lost, len(finishes), (session.id,)))
+        for span in self._session_spans():
+            wall = sum(part.end - part.start for part in span.stretches)
+            lost = sum(part.lost(part.start, part.end) for part in span.stretches)
+            out.append(Hours(str(span.session.id), wall, lost, wall - lost, len(span.finishes), (span.session.id,)))
         return out
 
     def day_hours(self, day: date | None = None) -> list[Hours]:
         """Hours per local calendar day (newest first), or of one day."""
         per_day: dict[date, list[Any]] = {}
-        for session, start, end, faults, finishes in self._session_spans():
-            for d in days_between(start, end):
+        for span in self._session_spans():
+            for d in span.days():
                 if day is not None and d != day:
                     continue
                 lo, hi = day_bounds(d)
-                wall = clipped([(start, end)], lo, hi)
-                lost = clipped([(max(a, start), min(b, end)) for a, b in faults], lo, hi)
-                hands = sum(1 for t in finishes if lo <= t < hi)
+                wall = sum(part.wall(lo, hi) for part in span.stretches)
+                lost = sum(part.lost(lo, hi) for part in span.stretches)
+                hands = sum(1 for t in span.finishes if lo <= t < hi)
                 entry = per_day.setdefault(d, [0.0, 0.0, 0, []])
                 entry[0] += wall
                 entry[1] += lost
                 entry[2] += hands
-                entry[3].append(session.id)
+                entry[3].append(span.session.id)
         return [Hours(d.isoformat(), wall, lost, wall - lost, hands, tuple(sorted(ids)))
                 for d, (wall, lost, hands, ids) in sorted(per_day.items(), reverse=True)]
 

@@ -124,6 +124,8 @@ class Ledger:
         self._db.executescript(SCHEMA)
         _migrate(self._db)
         self._db.commit()
+        # read before this run writes anything: a run killed without its end left this as its last moment
+        self._last_run_wrote = self._last_journal_write()
 
     def start_session(self, ruleset: str, options: dict[str, str]) -> int:
         with self._db:
@@ -142,12 +144,13 @@ class Ledger:
     def resume_session(self, session: int) -> None:
         """A restarted controller goes on with the session: it is open again, and the time the table
         was off (from its end, or from the last journal write when it died) is kept as an interval
-        that is not played (code "OFF")."""
+        that is not played (code "OFF").  The last write is the one found when this ledger was opened:
+        this run writes the journal (its recorder, the links) before it resumes, so the newest write
+        now is its own."""
         now = self.clock()
         with self._db:
             ended = self._db.execute("SELECT ended FROM sessions WHERE id = ?", (session,)).fetchone()
-            last = self._db.execute("SELECT MAX(updated) FROM journal").fetchone()[0]
-            off = ended[0] if ended and ended[0] is not None else last
+            off = ended[0] if ended and ended[0] is not None else self._last_run_wrote
             if off is not None and off < now:
                 self._db.execute("INSERT INTO fault_intervals (session, started, ended, codes) VALUES (?, ?, ?, ?)",
                                  (session, off, now, json.dumps(["OFF"])))
@@ -233,7 +236,10 @@ class Ledger:
     def _put(self, key: str, value: dict | EncodedJson) -> None:
         text = value.text if isinstance(value, EncodedJson) else canonical(value)
         self._db.execute("INSERT INTO journal (key, value, updated) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE "
-                         "SET value = excluded.value, updated = excluded.updated", (key, text, time.time()))
+                         "SET value = excluded.value, updated = excluded.updated", (key, text, self.clock()))
+
+    def _last_journal_write(self) -> float | None:
+        return self._db.execute("SELECT MAX(updated) FROM journal").fetchone()[0]
 
     def totals(self, session: int) -> tuple[int, int, int, int]:
         rows = self._db.execute(

@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta
 import pytest
 
 from firmware.records.history import History, HistoryError, clipped, hands_csv, hours_csv, parse_day
-from firmware.records.ledger import HandRecord, Ledger
+from firmware.records.ledger import RECORDER_KEY, SESSION_KEY, HandRecord, Ledger
 
 DAY = date(2026, 11, 30)
 
@@ -130,6 +130,94 @@ def test_a_session_a_power_cut_left_open_ends_at_its_last_record(ledger_at):
     hours = {h.key: h for h in history.session_hours()}
     assert hours[str(s1)].wall_s == pytest.approx(1800)       # to its last hand, not to now
     assert hours[str(s1 + 1)].wall_s == pytest.approx(3600)   # the open one runs to now
+
+
+def test_the_time_a_killed_table_was_off_is_not_counted_as_played(tmp_path):
+    """kill -9 (or a power cut) mid-session: no end is written.  The next run writes the journal (its
+    recorder file) before it resumes the session; the half hour the table was off still counts as
+    off, from the dead run's last journal write to the new start, and is not billed."""
+    path = tmp_path / "t.db"
+    clock = Clock(at(20))
+    first = Ledger(path, clock=clock)
+    s1 = first.start_session("changchun", {})
+    first.journal_put(SESSION_KEY, {"session_id": s1})
+    clock.t = at(20.5)
+    first.record_hand(s1, hand(1), {"session_id": s1})        # its last journal write: then it dies
+    first.close()                                              # no end_session: killed
+    clock.t = at(21)                                           # off for half an hour
+    second = Ledger(path, clock=clock)
+    second.journal_put(RECORDER_KEY, {"path": "/nowhere/run2.jsonl", "chain": None})   # as TableSession.run does
+    clock.t = at(21) + 0.002
+    second.resume_session(s1)
+    clock.t = at(21.5)
+    second.record_hand(s1, hand(2), {"session_id": s1})
+    second.end_session(s1)
+    second.close()
+
+    history = History(path, clock=clock)
+    (session,) = history.session_hours()
+    assert session.wall_s == pytest.approx(1.5 * 3600)
+    assert session.fault_s == pytest.approx(0.5 * 3600, abs=0.01)      # the time off
+    assert session.played_s == pytest.approx(3600, abs=0.01) and session.hands == 2
+    (day,) = history.day_hours()
+    assert day.played_s == pytest.approx(3600, abs=0.01)
+
+
+def test_hands_finished_while_the_clock_was_behind_count_on_their_day_with_their_time(ledger_at):
+    """The session began at 00:06 by a clock an evening ahead; a time server set it back, and 40 hands
+    were played from 20:00 to 23:00 the day before.  That day's hours hold them and their three hours
+    (less a three-minute fault in hand 20), as the day's hands list them; the step back counts nothing."""
+    ledger, clock, history = ledger_at
+    before, after = DAY, DAY + timedelta(days=1)
+    clock.t = at(0.1, after)
+    s1 = ledger.start_session("changchun", {})
+    for number in range(1, 41):
+        if number == 20:                            # played from 21:25:30 to 21:30
+            clock.t = at(21.43, before)
+            fault = ledger.fault_started(s1, ["E01"])
+            clock.t = at(21.48, before)
+            ledger.fault_ended(fault)
+        clock.t = at(20 + 3 * number / 40, before)
+        ledger.record_hand(s1, hand(number, started=at(20 + 3 * (number - 1) / 40, before)))
+    ledger.end_session(s1)
+
+    assert len(history.hands(day=before)) == 40
+    (day,) = history.day_hours(before)
+    assert day.hands == 40 and day.sessions == (s1,)
+    assert day.wall_s == pytest.approx(3 * 3600) and day.fault_s == pytest.approx(180)
+    assert day.played_s == pytest.approx(3 * 3600 - 180)
+    (session,) = history.session_hours()
+    assert (session.played_s, session.hands) == (pytest.approx(3 * 3600 - 180), 40)
+    assert sum(d.played_s for d in history.day_hours()) == pytest.approx(session.played_s)
+    assert [s.id for s in history.sessions(day=before)] == [s1]
+    rows = {row[0]: row for row in csv.reader(io.StringIO(hours_csv(history.day_hours())))}
+    assert rows[before.isoformat()][5] == "40" and rows[before.isoformat()][3] == str(3 * 3600 - 180)
+
+
+def test_a_restart_that_set_the_clock_back_loses_no_played_time(tmp_path):
+    """Played 20:00-22:00, a power cut, and the Pi came back with the clock at 21:05 (an old save);
+    played on to 22:30.  Both stretches are played time: 3 h 25, not the 2 h 30 from start to end."""
+    path = tmp_path / "t.db"
+    clock = Clock(at(20))
+    first = Ledger(path, clock=clock)
+    s1 = first.start_session("changchun", {})
+    for number in (1, 2):
+        clock.t = at(20 + number)
+        first.record_hand(s1, hand(number, started=at(19 + number)), {"session_id": s1})
+    first.close()                                      # the power cut: no end
+    clock.t = at(21 + 5 / 60)
+    second = Ledger(path, clock=clock)
+    second.resume_session(s1)                          # off "until" before it went off: no OFF kept
+    clock.t = at(22.5)
+    second.record_hand(s1, hand(3, started=at(21 + 5 / 60)), {"session_id": s1})
+    second.end_session(s1)
+    second.close()
+
+    history = History(path, clock=clock)
+    (session,) = history.session_hours()
+    assert session.played_s == pytest.approx(2 * 3600 + 85 * 60) and session.fault_s == 0
+    (day,) = history.day_hours()
+    assert day.played_s == pytest.approx(session.played_s) and day.hands == 3
 
 
 def test_an_older_ledger_gains_the_new_columns_and_keeps_its_rows(tmp_path):
