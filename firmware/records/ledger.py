@@ -151,6 +151,10 @@ class Ledger:
         with self._db:
             ended = self._db.execute("SELECT ended FROM sessions WHERE id = ?", (session,)).fetchone()
             off = ended[0] if ended and ended[0] is not None else self._last_run_wrote
+            # a fault latched when the table died ends there: left open, every hour after the restart
+            # counted as fault time (a probe); one still latched opens an interval of its own
+            self._db.execute("UPDATE fault_intervals SET ended = MAX(started, ?) WHERE session = ? AND ended IS NULL",
+                             (off if off is not None else now, session))
             if off is not None and off < now:
                 self._db.execute("INSERT INTO fault_intervals (session, started, ended, codes) VALUES (?, ?, ?, ?)",
                                  (session, off, now, json.dumps(["OFF"])))

@@ -163,6 +163,32 @@ def test_the_time_a_killed_table_was_off_is_not_counted_as_played(tmp_path):
     assert day.played_s == pytest.approx(3600, abs=0.01)
 
 
+def test_a_fault_latched_when_the_table_was_killed_ends_with_it(tmp_path):
+    """kill -9 with a jam latched: its interval was left open, and the restarted table's every hour
+    counted as fault time.  It ends where the dead run's last write was; the time off is off."""
+    path = tmp_path / "t.db"
+    clock = Clock(at(20))
+    first = Ledger(path, clock=clock)
+    s1 = first.start_session("changchun", {})
+    first.journal_put(SESSION_KEY, {"session_id": s1})
+    clock.t = at(20.25)
+    first.fault_started(s1, ["E01"])                            # a jam, latched as it dies
+    clock.t = at(20.5)
+    first.journal_put(SESSION_KEY, {"session_id": s1})          # its last write
+    first.close()
+    clock.t = at(21)
+    second = Ledger(path, clock=clock)
+    second.resume_session(s1)
+    clock.t = at(22)
+    second.record_hand(s1, hand(1), {"session_id": s1})
+    second.end_session(s1)
+    second.close()
+
+    (session,) = History(path, clock=clock).session_hours()
+    assert session.fault_s == pytest.approx(0.25 * 3600 + 0.5 * 3600, abs=0.01)   # the jam, then the time off
+    assert session.played_s == pytest.approx(1.25 * 3600, abs=0.01)
+
+
 def test_hands_finished_while_the_clock_was_behind_count_on_their_day_with_their_time(ledger_at):
     """The session began at 00:06 by a clock an evening ahead; a time server set it back, and 40 hands
     were played from 20:00 to 23:00 the day before.  That day's hours hold them and their three hours
