@@ -8,6 +8,7 @@ into the controller's tile registry.
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass
 from typing import Any, Callable, TextIO
 
@@ -22,7 +23,7 @@ from .controller import TableController, monotonic_clock
 from .devices import open_devices
 from .journal import journaled_links
 from .panel import Settings
-from .records.ledger import Ledger
+from .records.ledger import HAND_KEY, SESSION_KEY, Ledger
 from .records.recorder import FlightRecorder
 from .records.store import Store, ThreadedSink
 from .session import TableSession
@@ -53,6 +54,8 @@ def default_players(table: SimulatedTable, ruleset: Ruleset, seed: int) -> Any:
     from simulator.players import SimulatedPlayers
     return SimulatedPlayers(table, ruleset, seed=seed)
 
+
+log = logging.getLogger("firmware.simulated")
 
 async def run_simulated(ruleset: Ruleset, *, hands: int | None, seed: int = 0, speed: float = 0.0,
                         events: TextIO | None = None, ledger_path: str = ":memory:",
@@ -122,6 +125,8 @@ async def _play(endpoints: Endpoints, registry: TileRegistry, ruleset: Ruleset, 
     store = Store()
     player_task: asyncio.Task | None = None
     try:
+        if not resume:
+            _say_a_new_table(await store.run(ledger.journal))
         sessions = journaled_links(ledger) if resume else None
         async with open_devices(endpoints.motor, endpoints.rfid, endpoints.display, sessions=sessions,
                                 hold_acks=True, patient_display=True) as devices:
@@ -177,3 +182,14 @@ async def _run_beside(main: Any, helper: asyncio.Task | None) -> Any:
 def _table_clock(table: SimulatedTable) -> Callable[[], float]:
     """The table clock: the simulator's virtual clock (seconds since it started)."""
     return table.clock.now
+
+
+def _say_a_new_table(journal: dict[str, dict]) -> None:
+    """A run on the built-in simulator is a new table (its tiles made anew), so a hand the run before
+    left in play is not resumed, as a real table's is: said, so nobody takes it for a lost hand."""
+    hand, session = journal.get(HAND_KEY), journal.get(SESSION_KEY)
+    if hand is None or session is None:
+        return
+    log.warning("the built-in simulator is a new table each run: hand %s, left in play when the run before "
+                "stopped, is not resumed (session %s stays in the ledger as interrupted; a table on real "
+                "boards resumes its hand)", hand.get("number", "?"), session.get("session", "?"))
