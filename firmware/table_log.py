@@ -328,6 +328,7 @@ class TableLog:
         self._faults = faults
         self._links = links
         self._latched: tuple[str, ...] = ()
+        self._set_problems: frozenset[str] = frozenset()   # the last rejected set's, named by its check's line
 
     def on_event(self, event: Mapping[str, Any]) -> None:
         if event["event"] == "recorder_end":
@@ -335,8 +336,12 @@ class TableLog:
         if event["event"] == "take" and event.get("in_order", True) and not log.isEnabledFor(logging.DEBUG):
             return                                  # the commonest event, a debug line: not even formatted
         level, text = describe(event)
+        if event["event"] == "set_check":
+            self._set_problems = frozenset() if event["ok"] else frozenset(event["problems"])
         if event["event"] == "fault" and any(f.stop_asked and f.label == event["code"] for f in self._faults()):
             level, text = logging.INFO, f"the motors were stopped, as asked ({event['code']} from the controller)"
+        elif event["event"] == "fault" and event.get("source") == "controller" and event["message"] in self._set_problems:
+            level = logging.DEBUG       # one per problem, named by the check's line (a mixed set logged a hundred)
         if log.isEnabledFor(level):
             log.log(level, "%s", text)
 
