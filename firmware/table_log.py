@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol
 
 from drivers.link import LinkStatistics
+from drivers.messages import FaultCode
 from drivers.table_ui import Key, Panel, Phase
 
 from .faults import FaultLatch, LatchedFault, hint_for, parse_label
@@ -58,7 +59,10 @@ def fault_line(event: Mapping[str, Any]) -> Line:
     """A fault event: the code, its Chinese name, the English particulars, what to do (both languages)."""
     code = parse_label(event["code"])
     hint = hint_for(code if code is not None else -1, str(event.get("source", "")))
-    level = logging.WARNING if event.get("source") == "interlock" else logging.ERROR
+    # the hatch's interlock, and the boards' note that the controller was away (E13, every restart: the
+    # controller clears it at once) or a link down (E23: it reconnects), mend themselves: warnings
+    mends_itself = event.get("source") == "interlock" or code in (FaultCode.HOST_LOST, FaultCode.LINK_LOST)
+    level = logging.WARNING if mends_itself else logging.ERROR
     return level, (f"{event['code']} {hint.name_zh}: {event['message']} — {hint.todo_zh} / {hint.todo_en} "
                    f"({event.get('source', '?')})")
 
