@@ -41,6 +41,10 @@ class Phase(str, Enum):
 # a hand is played on the raised walls): the hand goes on; the fault's page comes at the hand's end.
 FAULT_WAITS = "本局照常 局后处理"
 
+# After the push-in request: the hand just settled, "上局胡 东家" or "上局荒庄" (本局结束 showed it only
+# for a moment before the push-in was asked)
+LAST_HAND = "上局"
+
 # After 洗牌中 when the walls that rose were not the set built for them (lost from under the table while
 # the controller was stopped): the tiles are pushed in and a set is built anew.
 WALLS_MISSING = "牌墙不全 重新洗牌"

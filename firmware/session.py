@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from drivers.motor_protocol import LiftPosition
-from drivers.table_ui import CONTROLLER_FAULT_VOID, HAND_VOID, RESTARTED, WALLS_MISSING, Phase
+from drivers.table_ui import CONTROLLER_FAULT_VOID, HAND_VOID, LAST_HAND, RESTARTED, WALLS_MISSING, Phase
 from rulesets.definition import OptionError, Ruleset
 from rulesets.regions import UnknownRegion, get_region
 from rulesets.regions.common import rolls_for_first_dealer
@@ -412,6 +412,7 @@ class TableSession:
         result = "荒庄" if not outcome.winners else "胡 " + " ".join(presenter.seat_name(w, outcome.dealer)
                                                                    for w in outcome.winners)
         presenter.phase(Phase.HAND_OVER, result)
+        presenter.carry(LAST_HAND + result)             # …and with the push-in asked next, which replaces it at once
         for side in self.hub.ruleset.players:
             presenter.seat_status(side, side == state.dealer, state.totals[side])
             if side not in outcome.winners:
