@@ -695,8 +695,7 @@ class TableSession:
         message = (f"the walls that rose are not the set built for them (tiles per side {sensors}, "
                    f"{2 * sum(expected.stacks)} expected): it was lost from under the table; the tiles are "
                    "pushed in and a set is built anew")
-        log.warning(message)
-        hub.recorder.emit("warning", message=message)
+        hub.recorder.emit("warning", message=message)          # (the table's log says it: firmware.table_log)
         await self.journal.written(self.ledger.journal_swap, {}, (NEXT_SET_KEY,))
         await hub.advance("walls_missing")
         hub.presenter.carry(WALLS_MISSING)
