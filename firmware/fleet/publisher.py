@@ -49,6 +49,7 @@ log = logging.getLogger("firmware.fleet")
 
 WINDOW = 20                  # QoS 1 messages in flight at once (paho's own default)
 FACTS_EVERY = 300.0          # the ledger's hours of today are read again at least this often (s)
+FACTS_NEWS = ("session_start", "session_resumed")   # events after which the ledger's facts are read
 
 
 @dataclass
@@ -171,7 +172,7 @@ class FleetPublisher:
             if name == "hand_end":
                 self._settled.set()
                 self._facts_due.set()
-            elif name == "session_start":
+            elif name in FACTS_NEWS:        # a session begun or picked up: its day's figures at once
                 self._facts_due.set()
         if not self._status_pending:            # one wake per status, however often the table changes
             self._status_pending = True

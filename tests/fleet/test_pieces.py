@@ -70,6 +70,13 @@ def test_the_status_is_made_of_the_web_views_objects_and_the_ledgers_figures():
     assert (status["hands_today"], status["hours_today"], status["updated"]) == (9, 2.5, 99.0)
 
 
+def test_a_starting_table_publishes_no_placeholder_hand_or_scores():
+    """Before its session is known the parlour's card must not read hand 0 and scores 0 0 0 0 as real."""
+    status = status_payload("t1", {"table": {"lifecycle": "starting"}, "faults": {"active": False, "latched": []}},
+                            {}, now=99.0, heartbeat=60.0, version="1.0")
+    assert (status["phase"], status["hand"], status["totals"], status["ruleset"]) == ("starting", None, None, None)
+
+
 def test_home_assistant_sees_one_device_with_its_status_sensors():
     config = discovery_config(Topics("t03"), "1.2")
     assert Topics("t03").discovery == "homeassistant/device/mjt_t03/config"
