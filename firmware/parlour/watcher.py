@@ -54,6 +54,7 @@ class TableSeen:
     repeated: int = 0                 # events received twice (sent again after a reconnect)
     noted: str | None = None          # the state last written to the store's changes
     will_at: float | None = None      # when its last will (offline, "lost") arrived, while it stands
+    heard_unknown: bool = False       # found gone as the parlour started: when it was last heard is unknown
 
     def state(self, now: float) -> str:
         if self.status.get("status") == "offline":
@@ -138,16 +139,25 @@ class ParlourWatcher:
     def _load(self) -> None:
         assert self._db is not None
         today = day_of(self.clock())
-        now = self.clock()
+        written = self._db.last_states()
         for name, status, seen in self._db.tables():
             if self._readable(f"the stored status of {name}", lambda: checked_status(status) and is_time(seen)):
-                table = self.tables[name] = TableSeen(name, status, seen)
-                table.noted = table.state(now)
+                self.tables[name] = self._reloaded(name, status, seen, written.get(name))
         for hand in reversed(self._db.hands(limit=RECENT)):
             if self._readable(f"a stored hand of {hand.get('table')}", lambda: checked_hand(hand, str(hand.get("table")))):
                 self.recent.appendleft(hand)
         for name, count in self._db.hands_per_table(today).items():
             self._today[(today, name)] = count
+
+    @staticmethod
+    def _reloaded(name: str, status: dict[str, Any], seen: float, written: str | None) -> TableSeen:
+        """A table as the last run left it: its changes say what was already written down (not its state
+        now: a table lost while the parlour was away was then never written), and a last will not yet
+        written stands from when it came (its last_seen), to be written once it has stood long enough."""
+        table = TableSeen(name, status, seen, noted=written)
+        if status.get("status") == "offline" and status.get("reason") == "lost" and written != "offline":
+            table.will_at = seen
+        return table
 
     def _readable(self, what: str, check: Callable[[], Any]) -> bool:
         """A row of a store written before the checks: one that fails them is counted and left out
@@ -255,13 +265,11 @@ class ParlourWatcher:
         checked_status(data)
         seen = self._seen(table)
         faults_before = seen.fault_codes()
-        updated = data.get("updated")
-        # a retained status may be old: it was last heard when the table sent it
-        seen.last_seen = float(updated) if retain and is_time(updated) else now
+        seen.last_seen = self._heard(seen, data, retain, now)
         if data["status"] == "online" or data.get("reason") != "lost":
             seen.will_at = None
         elif seen.will_at is None:
-            seen.will_at = now
+            seen.will_at = seen.last_seen         # a will kept by the broker: it stands from when the table was last heard
         seen.status = {**seen.status, **data} if data["status"] == "offline" else data
         self._dirty.add(table)
         self._check(seen, now)
@@ -270,6 +278,22 @@ class ParlourWatcher:
             self._note(table, now, "fault", " ".join(sorted(faults_after - faults_before)))
         if faults_before - faults_after:
             self._note(table, now, "clear", " ".join(sorted(faults_before - faults_after)))
+
+    @staticmethod
+    def _heard(seen: TableSeen, data: dict[str, Any], retain: bool, now: float) -> float:
+        """When the table was last heard, by this status.  A retained one may be old: an online
+        status says when it was sent; a last will says nothing, so the time known before stays (a
+        parlour restarted around a loss shows when the table went, not its own restart), and only
+        a table the parlour never heard of is taken as heard now (`heard_unknown`)."""
+        seen.heard_unknown = False
+        if not retain:
+            return now
+        if is_time(data.get("updated")):
+            return float(data["updated"])
+        if seen.last_seen > 0:
+            return seen.last_seen
+        seen.heard_unknown = True
+        return now
 
     def _on_event(self, table: str, data: dict[str, Any], now: float) -> None:
         run, seq = checked_event(data)["run"], data["seq"]
@@ -304,7 +328,10 @@ class ParlourWatcher:
             return False
         seen.noted = state
         at = seen.will_at if state == "offline" and seen.will_at is not None else now     # a will: when it came
-        self._note(seen.name, at, state, str(seen.status.get("reason") or ""))
+        reason = str(seen.status.get("reason") or "")
+        if state == "offline" and seen.heard_unknown:
+            reason += " (gone before the parlour started; when it was last heard is unknown)"
+        self._note(seen.name, at, state, reason)
         return True
 
     def _note(self, table: str, at: float, what: str, detail: str) -> None:
