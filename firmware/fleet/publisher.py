@@ -42,7 +42,7 @@ from .connection import Backoff, all_done, first_done, keep_connected, new_clien
 from .outbox import Outbox
 from .payloads import discovery_config, encode, event_envelope, offline_payload, status_payload
 from .report import TableReport
-from .settings import FleetSettings
+from .settings import FleetSettings, table_client_id
 from .topics import Topics
 
 log = logging.getLogger("firmware.fleet")
@@ -231,7 +231,7 @@ class FleetPublisher:
     def _client(self) -> aiomqtt.Client:
         will = aiomqtt.Will(self.topics.status, encode("status", offline_payload(self.settings.table, "lost")),
                             qos=1, retain=True)
-        return new_client(self.settings.broker, f"mjt-{self.settings.table}", tls=self._tls,
+        return new_client(self.settings.broker, table_client_id(self.settings.table), tls=self._tls,
                           timeout=self.settings.ack_timeout, keepalive=self.settings.keepalive, will=will,
                           in_flight=WINDOW)
 

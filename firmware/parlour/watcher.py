@@ -28,7 +28,7 @@ from typing import Any, Callable
 import aiomqtt
 
 from ..fleet.connection import Backoff, keep_connected, new_client, tls_context
-from ..fleet.settings import BrokerSettings
+from ..fleet.settings import PARLOUR_CLIENT_ID, BrokerSettings
 from ..fleet.topics import PARLOUR_SUBSCRIPTIONS, split_topic
 from ..records.store import Store
 from .checks import checked_event, checked_hand, checked_status, is_time, loads
@@ -84,7 +84,7 @@ class WatcherStats:
 
 
 class ParlourWatcher:
-    def __init__(self, broker: BrokerSettings, store_path: str | Path, *, client_id: str = "mjt-parlour",
+    def __init__(self, broker: BrokerSettings, store_path: str | Path, *, client_id: str = PARLOUR_CLIENT_ID,
                  clock: Callable[[], float] = time.time, ack_timeout: float = 10.0, keepalive: int = 30,
                  backoff: tuple[float, float] = (1.0, 30.0)) -> None:
         self.broker = broker
