@@ -11,6 +11,8 @@ import sqlite3
 from pathlib import Path
 from typing import Iterator
 
+from firmware.fleet.settings import PARLOUR_CLIENT_ID
+
 from .errors import UserError
 
 DEFAULT_HTTP = "127.0.0.1:8088"
@@ -34,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"where the page listens (default {DEFAULT_HTTP}); any address but this machine's "
                              "needs --token-file")
     parser.add_argument("--db", metavar="FILE", help="the parlour's store (default: parlour.db in the state directory)")
-    parser.add_argument("--client-id", default="mjt-parlour", metavar="ID",
+    parser.add_argument("--client-id", default=PARLOUR_CLIENT_ID, metavar="ID",
                         help="the MQTT client id; the broker keeps this id's session, so hands sent while the "
                              "parlour is away wait for it (default mjt-parlour; one id per parlour)")
     parser.add_argument("--ca", metavar="FILE", help="the broker's CA certificate (PEM), for a broker with its own")

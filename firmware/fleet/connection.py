@@ -82,23 +82,70 @@ def new_client(broker: BrokerSettings, identifier: str, *, tls: ssl.SSLContext |
     return client
 
 
+SHORT_LIVED = 5.0            # a connection the broker ends sooner than this (s) counts towards a clash
+CLASH_AFTER = 3              # short-lived connections in a row before the likely cause is named
+
+
+class LinkTrouble:
+    """What the log says about a connection's failures: each failure once, the likely cause of a
+    connection the broker keeps dropping as soon as it accepts it (another client with the same id:
+    MQTT 3.1.1 lets one connection hold an id, and the broker closes the older without a word), once,
+    and a return after failures once; never a line every second while two clients knock each other
+    off."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.failures = 0              # failed attempts since the last connection
+        self.dropped_soon = 0          # connections in a row the broker ended within SHORT_LIVED
+        self.clash_said = False
+
+    def connected(self) -> None:
+        if self.failures and not self.clash_said:
+            log.info("%s: connected to the broker again after %d failed attempt(s)", self.name, self.failures)
+        self.failures = 0
+
+    def failed(self, error: BaseException, wait: float, lasted: float | None, identifier: str) -> None:
+        """`lasted`: how long the connection held (None: it never got connected)."""
+        self.failures += 1
+        if lasted is not None and lasted < SHORT_LIVED:
+            self.dropped_soon += 1
+        elif lasted is not None:
+            self.dropped_soon, self.clash_said = 0, False
+        if self.dropped_soon >= CLASH_AFTER and not self.clash_said:
+            self.clash_said = True
+            log.warning("%s: the broker ended the connection right after accepting it %d times in a row: most likely "
+                        "another client uses the same client id %r (two tables with one --table name, or a parlour's "
+                        "--client-id mjt-<table>), and each connection knocks the other off; give each its own",
+                        self.name, self.dropped_soon, identifier)
+            return
+        if self.clash_said:             # said once: not a line a second while it goes on
+            log.debug("%s: dropped again (%s); trying again in %.1f s", self.name, error, wait)
+            return
+        log.warning("%s: the broker is unreachable or went away (%s); trying again in %.1f s%s", self.name, error, wait,
+                    f"; {NETWORK_CLOSED}" if network_closed(error) else "")
+
+
 async def keep_connected(connect: Callable[[], aiomqtt.Client], serve: Callable[[aiomqtt.Client], Awaitable[None]],
                          stopping: asyncio.Event, backoff: Backoff, *, name: str,
                          on_link: Callable[[bool], None] = lambda up: None) -> None:
     """Connect, serve, and after any failure wait and connect again, until `stopping` is set and
     `serve` has returned."""
+    trouble = LinkTrouble(name)
+    loop = asyncio.get_running_loop()
     while not stopping.is_set():
         client = connect()
+        since: float | None = None
         try:
             async with client:
+                since = loop.time()
                 on_link(True)
+                trouble.connected()
                 backoff.reset()
                 await serve(client)
                 return
         except aiomqtt.MqttError as error:
             wait = backoff.next()
-            log.warning("%s: the broker is unreachable or went away (%s); trying again in %.1f s%s", name, error, wait,
-                        f"; {NETWORK_CLOSED}" if network_closed(error) else "")
+            trouble.failed(error, wait, None if since is None else loop.time() - since, client.identifier)
         except Exception:                       # a bug must not end the reporting: say it, and go on
             wait = backoff.next()
             log.exception("%s: unexpected failure; trying again in %.1f s", name, wait)
@@ -152,4 +199,4 @@ def _raise_first(tasks: list[asyncio.Future]) -> None:
             raise task.exception()  # type: ignore[misc]
 
 
-__all__ = ["Backoff", "all_done", "first_done", "keep_connected", "new_client", "tls_context"]
+__all__ = ["Backoff", "LinkTrouble", "all_done", "first_done", "keep_connected", "new_client", "tls_context"]

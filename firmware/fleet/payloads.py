@@ -46,13 +46,19 @@ def status_payload(table: str, objects: Mapping[str, Mapping[str, Any]], facts: 
         "ruleset": shown.get("ruleset"), "ruleset_name": shown.get("ruleset_name"),
         "options": shown.get("options", {}),
         "session": shown.get("session"), "session_started": facts.get("session_started"),
-        "hand": shown.get("hand", 0), "hand_over": shown.get("hand_over", False),
-        "dealer": shown.get("dealer"), "totals": shown.get("scores", [0, 0, 0, 0]),
+        "hand": known(shown, "hand"), "hand_over": shown.get("hand_over", False),
+        "dealer": shown.get("dealer"), "totals": known(shown, "scores"),
         "fault": bool(faults.get("active")), "storage_low": shown.get("storage_low"),
         "faults": [{key: f.get(key) for key in FAULT_FIELDS} for f in faults.get("latched", [])],
         "hands_today": facts.get("hands_today"), "hours_today": facts.get("hours_today"),
         "heartbeat_s": heartbeat, "updated": round(now, 3),
     }
+
+
+def known(shown: Mapping[str, Any], key: str) -> Any:
+    """The table's figure once its session is known, else null: while it starts, the web view's
+    placeholders (hand 0, scores 0 0 0 0) would read as a session's real ones on the parlour's card."""
+    return shown.get(key) if shown.get("session") is not None else None
 
 
 def offline_payload(table: str, reason: str, last: Mapping[str, Any] | None = None,

@@ -42,13 +42,14 @@ from .connection import Backoff, all_done, first_done, keep_connected, new_clien
 from .outbox import Outbox
 from .payloads import discovery_config, encode, event_envelope, offline_payload, status_payload
 from .report import TableReport
-from .settings import FleetSettings
+from .settings import FleetSettings, table_client_id
 from .topics import Topics
 
 log = logging.getLogger("firmware.fleet")
 
 WINDOW = 20                  # QoS 1 messages in flight at once (paho's own default)
 FACTS_EVERY = 300.0          # the ledger's hours of today are read again at least this often (s)
+FACTS_NEWS = ("session_start", "session_resumed")   # events after which the ledger's facts are read
 
 
 @dataclass
@@ -171,7 +172,7 @@ class FleetPublisher:
             if name == "hand_end":
                 self._settled.set()
                 self._facts_due.set()
-            elif name == "session_start":
+            elif name in FACTS_NEWS:        # a session begun or picked up: its day's figures at once
                 self._facts_due.set()
         if not self._status_pending:            # one wake per status, however often the table changes
             self._status_pending = True
@@ -230,7 +231,7 @@ class FleetPublisher:
     def _client(self) -> aiomqtt.Client:
         will = aiomqtt.Will(self.topics.status, encode("status", offline_payload(self.settings.table, "lost")),
                             qos=1, retain=True)
-        return new_client(self.settings.broker, f"mjt-{self.settings.table}", tls=self._tls,
+        return new_client(self.settings.broker, table_client_id(self.settings.table), tls=self._tls,
                           timeout=self.settings.ack_timeout, keepalive=self.settings.keepalive, will=will,
                           in_flight=WINDOW)
 

@@ -94,12 +94,24 @@ class TableReport:
         self.events.extendleft(reversed(keep))
 
     def objects(self) -> dict[str, dict[str, Any]]:
-        """The web view's `table` and `faults` objects, now."""
-        return self.live.status({"table", "faults"})
+        """The web view's `table` and `faults` objects, now, without the stop the controller asked
+        for: a clean stop's E16 is the controller stopping the motors, not a fault of the table, and
+        published it turned every stopped table red on the parlour's page (docs/controller.md)."""
+        objects = self.live.status({"table", "faults"})
+        asked = {(f.label, f.unit, f.source) for f in self.feed.faults() if f.stop_asked} if self.feed is not None else set()
+        if asked and "faults" in objects:
+            objects["faults"] = without_asked_stops(objects["faults"], asked)
+        return objects
 
     def session_id(self) -> int | None:
         state = self.feed.session_state() if self.feed is not None else None
         return state.session_id if state is not None else None
 
 
-__all__ = ["Envelope", "TableReport"]
+def without_asked_stops(faults: dict[str, Any], asked: set[tuple[str, int, str]]) -> dict[str, Any]:
+    """The web view's `faults` object less the latched faults named (label, unit, source) in `asked`."""
+    latched = [f for f in faults.get("latched", []) if (f.get("code"), f.get("unit"), f.get("source")) not in asked]
+    return {**faults, "active": bool(latched), "latched": latched}
+
+
+__all__ = ["Envelope", "TableReport", "without_asked_stops"]

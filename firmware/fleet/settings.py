@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 SCHEMES = {"mqtt": (1883, False), "mqtts": (8883, True)}
+PARLOUR_CLIENT_ID = "mjt-parlour"   # the parlour's default client id (cmd_parlour's --client-id)
 TABLE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")     # safe in a topic and in a Home Assistant id
 
 
@@ -74,6 +75,8 @@ def parse_broker_url(text: str, *, user: str | None = None, password: str | None
     if parts.path not in ("", "/") or parts.query or parts.fragment:
         raise FleetError(f"broker {shown!r}: a broker address has no path or query; {example}")
     default_port, secure = SCHEMES[parts.scheme]
+    if port is not None and not 1 <= port <= 65535:      # port 0 was taken silently as the default
+        raise FleetError(f"broker {shown!r}: port {port} is out of range; give a port from 1 to 65535 (1883 when omitted)")
     if parts.username is not None and user is not None:
         raise FleetError(f"broker {shown!r}: the user is given twice (in the URL and as the user setting); keep one")
     user = unquote(parts.username) if parts.username is not None else user
@@ -86,7 +89,7 @@ def parse_broker_url(text: str, *, user: str | None = None, password: str | None
         secure = True
     elif tls:
         secure = True
-    return BrokerSettings(parts.hostname, port or default_port, user, password, secure, ca_file)
+    return BrokerSettings(parts.hostname, default_port if port is None else port, user, password, secure, ca_file)
 
 
 def shown_url(text: str) -> str:
@@ -133,8 +136,16 @@ def check_table_name(name: str) -> str:
     if not TABLE_NAME.match(name or ""):
         raise FleetError(f"table name {name!r}: use 1 to 32 letters, digits, '-' or '_' (it becomes the topic "
                          "mahjong/<name>/…), e.g. t03")
+    if table_client_id(name) == PARLOUR_CLIENT_ID:
+        raise FleetError(f"table name {name!r}: its broker client id {PARLOUR_CLIENT_ID} is the parlour's, and two "
+                         "clients with one id knock each other off the broker; choose another name, e.g. t03")
     return name
 
 
-__all__ = ["BrokerSettings", "FleetError", "FleetSettings", "check_ca_file", "check_table_name", "parse_broker_url",
-           "shown_url"]
+def table_client_id(name: str) -> str:
+    """The client id a table connects with (the broker allows one connection per id)."""
+    return f"mjt-{name}"
+
+
+__all__ = ["PARLOUR_CLIENT_ID", "BrokerSettings", "FleetError", "FleetSettings", "check_ca_file", "check_table_name",
+           "parse_broker_url", "shown_url", "table_client_id"]

@@ -23,7 +23,7 @@ from aiohttp import WSMsgType, web
 
 from ..records.history import HistoryError
 from ..web.api import ApiError, check_arguments, day_arg, int_arg
-from ..web.server import SETTINGS, STATIC, AppServer, WebSettings, _access, _error, _json, _json_errors
+from ..web.server import SETTINGS, STATIC, AppServer, Host, WebSettings, _access, _error, _json, json_errors
 from .watcher import ParlourWatcher
 
 PAGE = Path(__file__).with_name("static") / "parlour.html"
@@ -32,10 +32,11 @@ SOCKETS = web.AppKey("parlour_sockets", weakref.WeakSet)
 PUSH_EVERY = 0.5
 REFRESH = 5.0
 MAX_LIMIT = 500
+PARLOUR_HOST = Host("parlour page", "logged by the parlour", "the parlour watches on")
 
 
 def build_app(watcher: ParlourWatcher, settings: WebSettings = WebSettings()) -> web.Application:
-    app = web.Application(middlewares=[_json_errors, _access])
+    app = web.Application(middlewares=[json_errors(PARLOUR_HOST), _access])
     app[SETTINGS] = settings
     app[WATCHER] = watcher
     app[SOCKETS] = weakref.WeakSet()

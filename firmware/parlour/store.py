@@ -109,6 +109,13 @@ class ParlourStore:
         return [{"table": row[0], "at": row[1], "what": row[2], "detail": row[3]} for row in self._db.execute(
             "SELECT tbl, at, what, detail FROM changes ORDER BY id DESC LIMIT ?", (limit,))]
 
+    def last_states(self) -> dict[str, str]:
+        """Each table's state last written to the changes (online, offline or lost): what a parlour
+        started again has already said, so it neither says it twice nor leaves a loss unsaid."""
+        return {row[0]: row[1] for row in self._db.execute(
+            "SELECT tbl, what FROM changes WHERE id IN (SELECT MAX(id) FROM changes "
+            "WHERE what IN ('online', 'offline', 'lost') GROUP BY tbl)")}
+
     def close(self) -> None:
         self._db.close()
 

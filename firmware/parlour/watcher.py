@@ -18,7 +18,6 @@ on and are back within a minute, and fifty false "lost" lines would bury a real 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections import Counter, deque
@@ -29,9 +28,10 @@ from typing import Any, Callable
 import aiomqtt
 
 from ..fleet.connection import Backoff, keep_connected, new_client, tls_context
-from ..fleet.settings import BrokerSettings
+from ..fleet.settings import PARLOUR_CLIENT_ID, BrokerSettings
 from ..fleet.topics import PARLOUR_SUBSCRIPTIONS, split_topic
 from ..records.store import Store
+from .checks import checked_event, checked_hand, checked_status, is_time, loads
 from .store import ParlourStore, day_of
 
 log = logging.getLogger("firmware.parlour")
@@ -54,6 +54,7 @@ class TableSeen:
     repeated: int = 0                 # events received twice (sent again after a reconnect)
     noted: str | None = None          # the state last written to the store's changes
     will_at: float | None = None      # when its last will (offline, "lost") arrived, while it stands
+    heard_unknown: bool = False       # found gone as the parlour started: when it was last heard is unknown
 
     def state(self, now: float) -> str:
         if self.status.get("status") == "offline":
@@ -83,7 +84,7 @@ class WatcherStats:
 
 
 class ParlourWatcher:
-    def __init__(self, broker: BrokerSettings, store_path: str | Path, *, client_id: str = "mjt-parlour",
+    def __init__(self, broker: BrokerSettings, store_path: str | Path, *, client_id: str = PARLOUR_CLIENT_ID,
                  clock: Callable[[], float] = time.time, ack_timeout: float = 10.0, keepalive: int = 30,
                  backoff: tuple[float, float] = (1.0, 30.0)) -> None:
         self.broker = broker
@@ -138,14 +139,38 @@ class ParlourWatcher:
     def _load(self) -> None:
         assert self._db is not None
         today = day_of(self.clock())
-        now = self.clock()
+        written = self._db.last_states()
         for name, status, seen in self._db.tables():
-            table = self.tables[name] = TableSeen(name, status, seen)
-            table.noted = table.state(now)
+            if self._readable(f"the stored status of {name}", lambda: checked_status(status) and is_time(seen)):
+                self.tables[name] = self._reloaded(name, status, seen, written.get(name))
         for hand in reversed(self._db.hands(limit=RECENT)):
-            self.recent.appendleft(hand)
+            if self._readable(f"a stored hand of {hand.get('table')}", lambda: checked_hand(hand, str(hand.get("table")))):
+                self.recent.appendleft(hand)
         for name, count in self._db.hands_per_table(today).items():
             self._today[(today, name)] = count
+
+    @staticmethod
+    def _reloaded(name: str, status: dict[str, Any], seen: float, written: str | None) -> TableSeen:
+        """A table as the last run left it: its changes say what was already written down (not its state
+        now: a table lost while the parlour was away was then never written), and a last will not yet
+        written stands from when it came (its last_seen), to be written once it has stood long enough."""
+        table = TableSeen(name, status, seen, noted=written)
+        if status.get("status") == "offline" and status.get("reason") == "lost" and written != "offline":
+            table.will_at = seen
+        return table
+
+    def _readable(self, what: str, check: Callable[[], Any]) -> bool:
+        """A row of a store written before the checks: one that fails them is counted and left out
+        (a table comes back with its next status), so the page still opens."""
+        try:
+            if check():
+                return True
+            error: Exception = ValueError("its time is not seconds since 1970")
+        except (ValueError, KeyError, TypeError) as failed:
+            error = failed
+        self.stats.malformed += 1
+        log.warning("parlour: left out %s, which is malformed: %s", what, error)
+        return False
 
     # -- who wants to know -------------------------------------------------------------------------
 
@@ -216,9 +241,7 @@ class ParlourWatcher:
         now = self.clock()
         self.stats.messages += 1
         try:
-            data = json.loads(payload.decode("utf-8"))
-            if not isinstance(data, dict):
-                raise ValueError("not a JSON object")
+            data = loads(payload)
             if kind == "status":
                 self._on_status(table, data, retain, now)
             elif kind == "events":
@@ -239,17 +262,14 @@ class ParlourWatcher:
         return self.tables[table]
 
     def _on_status(self, table: str, data: dict[str, Any], retain: bool, now: float) -> None:
-        if data.get("status") not in ("online", "offline"):
-            raise ValueError("a status is online or offline")
+        checked_status(data)
         seen = self._seen(table)
         faults_before = seen.fault_codes()
-        updated = data.get("updated")
-        # a retained status may be old: it was last heard when the table sent it
-        seen.last_seen = float(updated) if retain and isinstance(updated, (int, float)) else now
+        seen.last_seen = self._heard(seen, data, retain, now)
         if data["status"] == "online" or data.get("reason") != "lost":
             seen.will_at = None
         elif seen.will_at is None:
-            seen.will_at = now
+            seen.will_at = seen.last_seen         # a will kept by the broker: it stands from when the table was last heard
         seen.status = {**seen.status, **data} if data["status"] == "offline" else data
         self._dirty.add(table)
         self._check(seen, now)
@@ -259,10 +279,24 @@ class ParlourWatcher:
         if faults_before - faults_after:
             self._note(table, now, "clear", " ".join(sorted(faults_before - faults_after)))
 
+    @staticmethod
+    def _heard(seen: TableSeen, data: dict[str, Any], retain: bool, now: float) -> float:
+        """When the table was last heard, by this status.  A retained one may be old: an online
+        status says when it was sent; a last will says nothing, so the time known before stays (a
+        parlour restarted around a loss shows when the table went, not its own restart), and only
+        a table the parlour never heard of is taken as heard now (`heard_unknown`)."""
+        seen.heard_unknown = False
+        if not retain:
+            return now
+        if is_time(data.get("updated")):
+            return float(data["updated"])
+        if seen.last_seen > 0:
+            return seen.last_seen
+        seen.heard_unknown = True
+        return now
+
     def _on_event(self, table: str, data: dict[str, Any], now: float) -> None:
-        run, seq = data["run"], data["seq"]
-        if not isinstance(seq, int) or not isinstance(run, (int, float)) or not isinstance(data.get("event"), dict):
-            raise ValueError("an event carries run, seq and the event")
+        run, seq = checked_event(data)["run"], data["seq"]
         seen = self._seen(table)
         if run != seen.run:
             seen.run, seen.last_seq = run, 0
@@ -278,9 +312,7 @@ class ParlourWatcher:
             listener(table, data, now)
 
     async def _on_hand(self, table: str, data: dict[str, Any], now: float) -> None:
-        if not isinstance(data.get("id"), str) or data.get("table") != table \
-                or not isinstance(data.get("finished"), (int, float)):
-            raise ValueError("a hand carries its id, its table and when it finished")
+        checked_hand(data, table)
         assert self._store is not None and self._db is not None
         if await self._store.run(self._db.add_hand, data, now):
             self.stats.hands += 1
@@ -296,7 +328,10 @@ class ParlourWatcher:
             return False
         seen.noted = state
         at = seen.will_at if state == "offline" and seen.will_at is not None else now     # a will: when it came
-        self._note(seen.name, at, state, str(seen.status.get("reason") or ""))
+        reason = str(seen.status.get("reason") or "")
+        if state == "offline" and seen.heard_unknown:
+            reason += " (gone before the parlour started; when it was last heard is unknown)"
+        self._note(seen.name, at, state, reason)
         return True
 
     def _note(self, table: str, at: float, what: str, detail: str) -> None:

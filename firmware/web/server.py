@@ -106,7 +106,7 @@ class _RefusedRequests(logging.LoggerAdapter):
 # -- the app ------------------------------------------------------------------------------------------
 
 def build_app(live: LiveTable, history: History | None, settings: WebSettings = WebSettings()) -> web.Application:
-    app = web.Application(middlewares=[_json_errors, _access])
+    app = web.Application(middlewares=[json_errors(TABLE_HOST), _access])
     app[CONTEXT] = Context(live, history, package_version(), time.monotonic())   # uptime: not the wall clock, which can jump
     app[SOCKETS] = weakref.WeakSet()
     app[SETTINGS] = settings
@@ -192,8 +192,29 @@ def _csv(export: Callable[[Context, Mapping[str, Any]], Awaitable[str]], filenam
     return handler
 
 
-@web.middleware
-async def _json_errors(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+@dataclass(frozen=True)
+class Host:
+    """Who serves the app, as a request that failed by a bug is told: the table's web view and the
+    parlour's page share the middleware, and a parlour's 500 must not speak of a table."""
+    name: str          # in the log line
+    logged: str        # where the traceback went
+    goes_on: str       # what the failure did not stop
+
+
+TABLE_HOST = Host("web view", "logged on the table", "the table plays on")
+
+
+def json_errors(host: Host) -> Callable[..., Awaitable[web.StreamResponse]]:
+    """The middleware answering errors as `{"error": …}`, a bug's 500 naming `host`."""
+    @web.middleware
+    async def middleware(request: web.Request,
+                         handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        return await _json_errors(request, handler, host)
+    return middleware
+
+
+async def _json_errors(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+                       host: Host) -> web.StreamResponse:
     """The API answers every error as `{"error": …}` in one line (an unknown path, a wrong method, a
     body too large), and a request that fails by a bug is logged and answered 500, never a traceback."""
     try:
@@ -207,8 +228,8 @@ async def _json_errors(request: web.Request, handler: Callable[[web.Request], Aw
     except (asyncio.CancelledError, ConnectionError):
         raise
     except Exception:
-        log.exception("web view: %s %s failed", request.method, request.path)
-        return _error(500, f"{request.method} {request.path} failed (logged on the table); the table plays on")
+        log.exception("%s: %s %s failed", host.name, request.method, request.path)
+        return _error(500, f"{request.method} {request.path} failed ({host.logged}); {host.goes_on}")
 
 
 _HTTP_ERRORS = {
@@ -412,4 +433,4 @@ class _Refused(asyncio.Protocol):
         transport.close()
 
 
-__all__ = ["AppServer", "WebError", "WebServer", "WebSettings", "build_app", "is_loopback", "parse_listen", "rpc_reply"]
+__all__ = ["AppServer", "Host", "TABLE_HOST", "WebError", "WebServer", "WebSettings", "build_app", "json_errors", "is_loopback", "parse_listen", "rpc_reply"]

@@ -9,6 +9,7 @@ loop was never held up.
 """
 
 import asyncio
+import signal
 import subprocess
 import sys
 import threading
@@ -185,3 +186,36 @@ def test_a_table_that_dies_is_marked_offline_by_its_last_will(broker, tmp_path):
     # the page shows it at once; the changes write it down only once it has stayed away three
     # heartbeats (a broker restart sends every will: test_pieces.py, the will written down)
     assert [c["what"] for c in changes if c["table"] == "t9"] == ["online"]
+
+
+def test_a_table_stopped_cleanly_is_not_shown_as_a_fault(broker, tmp_path):
+    """SIGTERM stops a table in order: the controller's own emergency stop (E16) latches as it does,
+    and the retained offline status said fault, so the parlour turned the card red and wrote
+    `fault E16`.  A stop the controller asked for is no fault."""
+    topics = Topics("t8")
+    proc = subprocess.Popen([sys.executable, "-m", "firmware", "run", "--speed", "1", "--hands", "50",
+                             "--mqtt", broker.url, "--table", "t8", "--db", str(tmp_path / "t8.db")],
+                            cwd=ROOT, env=clean_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    async def go():
+        watcher = parlour(broker, tmp_path)
+        await watcher.start()
+        try:
+            async with Subscriber(broker, topics.status) as sub:
+                await sub.wait_for(lambda: any(m.json().get("phase") == "playing" for m in sub.on(topics.status)), 60)
+                proc.send_signal(signal.SIGTERM)
+                await sub.wait_for(lambda: sub.on(topics.status)[-1].json()["status"] == "offline", 30)
+            await watcher.wait_until(lambda: watcher.tables["t8"].status.get("status") == "offline", 20)
+            return sub.on(topics.status)[-1].json(), watcher.snapshot(), await watcher.changes()
+        finally:
+            await watcher.stop()
+
+    try:
+        last, view, changes = run(go(), timeout=120)
+        assert proc.wait(30) == 0
+    finally:
+        interrupt(proc)
+    assert last["reason"] == "stopped" and last["fault"] is False and last["faults"] == []
+    (table,) = view["tables"]
+    assert table["state"] == "offline" and not table["fault"]
+    assert [c["what"] for c in changes if c["table"] == "t8"] == ["offline", "online"]     # newest first: no fault line

@@ -70,6 +70,13 @@ def test_the_status_is_made_of_the_web_views_objects_and_the_ledgers_figures():
     assert (status["hands_today"], status["hours_today"], status["updated"]) == (9, 2.5, 99.0)
 
 
+def test_a_starting_table_publishes_no_placeholder_hand_or_scores():
+    """Before its session is known the parlour's card must not read hand 0 and scores 0 0 0 0 as real."""
+    status = status_payload("t1", {"table": {"lifecycle": "starting"}, "faults": {"active": False, "latched": []}},
+                            {}, now=99.0, heartbeat=60.0, version="1.0")
+    assert (status["phase"], status["hand"], status["totals"], status["ruleset"]) == ("starting", None, None, None)
+
+
 def test_home_assistant_sees_one_device_with_its_status_sensors():
     config = discovery_config(Topics("t03"), "1.2")
     assert Topics("t03").discovery == "homeassistant/device/mjt_t03/config"
@@ -187,6 +194,58 @@ def test_a_will_is_written_down_only_once_the_table_stays_away(tmp_path):
     assert pages == {"back": "online", "gone": "offline"}       # the page shows the will as it stands
     assert sorted((c["table"], c["what"], c["detail"], c["at"]) for c in changes) == [
         ("back", "online", "", 1000.0), ("gone", "offline", "lost", 1000.0), ("gone", "online", "", 1000.0)]
+
+
+def test_a_table_lost_around_a_parlour_restart_is_written_down_when_it_went(tmp_path):
+    """kill -9 a table, restart the parlour 20 s later: once the will has stood three heartbeats the
+    changes say the table was lost, at the time it went, and the page says it was last heard then (the
+    restarted parlour took its own start for both, and never wrote the loss).  A table gone before a
+    parlour that never heard of it starts is written down at once, saying its last word is unknown."""
+    now = [1000.0]
+
+    def status(table, state, **more):
+        return f"mahjong/{table}/status", json.dumps({"status": state, "table": table, "heartbeat_s": 10, **more}).encode()
+
+    def parlour(path):
+        return ParlourWatcher(BrokerSettings("127.0.0.1", 1), path, backoff=(5.0, 5.0), clock=lambda: now[0])
+
+    async def wait_for_line(watcher, table):
+        while not any(c["table"] == table and c["what"] == "offline" for c in await watcher.changes()):
+            await asyncio.sleep(0.1)
+
+    async def go():
+        first = parlour(tmp_path / "p.db")
+        await first.start()
+        try:
+            await first.receive(*status("t6", "online", updated=now[0]), retain=False)
+            now[0] += 10
+            await first.receive(*status("t6", "offline", reason="lost"))           # killed: the broker's will
+            now[0] += 20
+        finally:
+            await first.stop()
+        again = parlour(tmp_path / "p.db")
+        await again.start()
+        try:
+            await again.receive(*status("t6", "offline", reason="lost"), retain=True)   # the retained will
+            now[0] += 60                                                        # past three heartbeats
+            await wait_for_line(again, "t6")
+            changes, view = await again.changes(), again.snapshot()
+        finally:
+            await again.stop()
+        fresh = parlour(tmp_path / "fresh.db")
+        await fresh.start()
+        try:
+            await fresh.receive(*status("t7", "offline", reason="lost"), retain=True)
+            await wait_for_line(fresh, "t7")
+            return changes, view, await fresh.changes()
+        finally:
+            await fresh.stop()
+
+    changes, view, fresh = run(go(), timeout=30)
+    assert [(c["what"], c["detail"], c["at"]) for c in changes] == [("offline", "lost", 1010.0), ("online", "", 1000.0)]
+    assert view["tables"][0]["last_seen"] == 1010.0
+    ((what, detail, at),) = [(c["what"], c["detail"], c["at"]) for c in fresh]
+    assert what == "offline" and "last heard is unknown" in detail and at == now[0]
 
 
 # -- the client ------------------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ def test_credentials_come_from_the_url_or_the_settings_and_are_never_shown():
     ("http://h:1883", "give mqtt://HOST[:PORT]"),
     ("mqtt://", "no host"),
     ("mqtt://h:99999", "out of range"),
+    ("mqtt://127.0.0.1:0", "port 0 is out of range; give a port from 1 to 65535"),
     ("mqtt://h:1883/topic", "no path or query"),
     ("192.168.1.10:1883", "give mqtt://HOST[:PORT]"),
 ])
@@ -109,6 +110,8 @@ def test_a_wrong_mqtt_section_is_one_line(section, words):
     (["--table", "t1"], "--table t1: name the broker too, --mqtt URL"),
     (["--mqtt", "tcp://h", "--table", "t1"], "--mqtt tcp://h: broker 'tcp://h'"),
     (["--mqtt", "mqtt://h", "--table", "t/1"], "--table t/1: table name 't/1'"),
+    (["--mqtt", "mqtt://h:0", "--table", "t1"], "port 0 is out of range"),
+    (["--mqtt", "mqtt://h", "--table", "parlour"], "its broker client id mjt-parlour is the parlour's"),
 ])
 def test_run_refuses_a_half_or_wrong_mqtt_in_one_line(tmp_path, capsys, args, words):
     assert main(["run", "--hands", "1", "--db", str(tmp_path / "t.db"), *args]) == 2
