@@ -123,10 +123,12 @@ def _take(e: Mapping[str, Any]) -> Line:
 
 
 def _indicator(e: Mapping[str, Any]) -> Line:
-    if e.get("public") is True and e.get("tile") is not None:
+    if e.get("public") is True and e.get("tile"):
         made = "wilds" if e.get("effect", "wild") == "wild" else "makes"       # (贵州's 明鸡 makes 鸡, not wilds)
         wilds = f" → {made} {' '.join(e['wilds'])}" if e.get("wilds") else ""
         return logging.INFO, f"{_hand(e)}: {e['name']} shown: {' '.join(e['tile'])}{wilds}"
+    if e.get("public") is True and e.get("wilds"):      # a fixed wild, no tile turned up (杭州's 白板 财神)
+        return logging.INFO, f"{_hand(e)}: {e['name']}: wilds {' '.join(e['wilds'])}"
     return logging.INFO, f"{_hand(e)}: {e['name']} chosen, shown only to seat(s) {_seat_list(e.get('seat'))}"
 
 
@@ -142,6 +144,21 @@ def _win(e: Mapping[str, Any]) -> Line:
     how = "by self-draw" if e.get("from") is None else f"on seat {e['from']}'s discard"
     items = ", ".join(_item(i) for i in e.get("items", ())) or "no items"
     return logging.INFO, f"{_hand(e)}: seat {e['seat']} wins {how} ({items}); pays {_signed(e['payments'])}"
+
+
+def _opening_win(e: Mapping[str, Any]) -> Line:
+    """长沙's 起手小和: what it pays is in the hand's payments, and was said nowhere (a probe)."""
+    if not e["accepted"]:
+        return logging.INFO, f"{_hand(e)}: seat {e['seat']}'s opening small win (起手小和) is refused: {e.get('reason')}"
+    items = ", ".join(_item(i) for i in e.get("items", ())) or "no items"
+    return logging.INFO, f"{_hand(e)}: seat {e['seat']}'s opening small win (起手小和: {items}); pays {_signed(e['payments'])}"
+
+
+def _settlement(e: Mapping[str, Any]) -> Line:
+    """The settlement round after the hand (贵州's 鸡, 南昌's 精, 查叫): paid beside the wins, said here."""
+    items = ", ".join(_item(i) for i in e.get("items", ())) or "no items"
+    level = logging.INFO if any(e["payments"]) else logging.DEBUG
+    return level, f"{_hand(e)}: the settlement round ({items}); pays {_signed(e['payments'])}"
 
 
 def _set_check(e: Mapping[str, Any]) -> Line:
@@ -203,6 +220,11 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
                                              f"; seat {seat}'s 杠 stands again" for seat, _ in e.get("kongs_restored", ()))),
     "indicator": _indicator,
     "win": _win,
+    "opening_win": _opening_win,
+    "settlement": _settlement,
+    "follow_dealer": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} " + (
+        f"followed the dealer (跟庄, round {e['round']}); pays {_signed(e['payments'])}" if e["followed"]
+        else f"did not follow the dealer (round {e['round']})")),
     "set_check": _set_check,
     "set_aside": _set_aside,
     "set_rebuild": lambda e: (logging.INFO, "the rejected set was acknowledged: building the other set now; the "
