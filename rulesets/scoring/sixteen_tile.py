@@ -49,7 +49,8 @@ class SixteenTileScorer:
     name: str = "sixteen_tile"
 
     def describe(self) -> str:
-        return "a win is 1 point; each 连庄 adds a 番 (×2) where the dealer wins or pays; 拉庄 carries a third to the next hand"
+        return ("a win is 1 point; each 连庄 adds a 番 (×2) where the dealer wins or pays; 拉庄 holds back a third of a "
+                "debt to the dealer for the next hand's stake (the table does not pay it later: noted only)")
 
     def settle(self, ruleset: Any, hand: Hand, verdict: Verdict, context: WinContext) -> Settlement:
         items = [Item("hu", "胡", "hu", BASE, "points")]
@@ -59,7 +60,8 @@ class SixteenTileScorer:
         paid, carried = la_zhuang(debts, context)
         notes = tuple(f"拉庄: side {side} carries {amount} into the next hand's stake" for side, amount in carried.items() if amount)
         if any(carried.values()):
-            items.append(Item("lazhuang", "拉庄", "lazhuang", sum(carried.values()), "points"))
+            # held back, not a bonus (a probe read "拉庄 5 points" as one): the table never pays it later
+            items.append(Item("lazhuang", "拉庄留下局(未付)", "lazhuang held back", sum(carried.values()), "points"))
         return Settlement(tuple(items), BASE, payments_from(paid, context.winner), "points", notes)
 
     def settle_draw(self, ruleset: Any, context: DrawContext) -> Settlement:
