@@ -20,6 +20,7 @@ import re
 import sys
 from pathlib import Path
 
+from ..logs import journal_stderr
 from .errors import UserError
 
 _ADD_PARSER = re.compile(r'subparsers\.add_parser\(\s*"([\w-]+)"\s*,\s*help="([^"\\]*)"', re.S)
@@ -114,6 +115,11 @@ def _summary(module_name: str) -> tuple[str, str] | None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    with journal_stderr():          # under systemd, every line on stderr carries its priority
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:

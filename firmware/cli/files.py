@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
 import pwd
 import sqlite3
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, TextIO, TypeVar
 
 from firmware.config import ConfigError, TableConfig, find_config, load_config
+from firmware.logs import at_level
 from firmware.records.chain import START
 
 from .errors import UserError
@@ -268,7 +270,7 @@ def _keep_what_is_there(target: Path) -> None:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(target.stat().st_mtime))
     aside = _free_name(target.parent, f"{target.stem}.{stamp}", target.suffix)
     target.rename(aside)
-    print(f"{target} held an earlier run's flight recorder: kept as {aside}", file=sys.stderr)
+    print(f"{target} held an earlier run's flight recorder: kept as {aside}", file=at_level(sys.stderr, logging.INFO))
 
 
 def _is_recorder(path: Path) -> bool:
