@@ -57,10 +57,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--self-drawn", action="store_true", help="won by self-draw (default: on 上家's discard)")
     parser.add_argument("--dealer", action="store_true", help="the winner is the dealer (default: the winner's 下家 deals)")
     parser.add_argument("--ready", action="store_true",
-                        help="the winner had declared 听 (报听); in 长春/吉林 only a ready seat may use the 宝")
+                        help="the winner had declared 听 (报听); in 长春/吉林 only a ready seat may use the 宝; "
+                             "refused where the rules have no 报听 (四川)")
     parser.add_argument("--bao", action="store_true",
-                        help="长春/吉林: claim a 宝 win (摸宝/对宝): needs --ready and --self-drawn, won on the 宝 "
-                             "(the --wild kind, or the winning tile); the 宝 stands in only for the tile drawn")
+                        help="长春/吉林: claim a 宝 win (摸宝/对宝), won on the 宝 (the --wild kind, or the winning "
+                             "tile); the 宝 stands in only for the tile drawn.  A legal 宝 win needs --ready and "
+                             "--self-drawn: without them the answer is legal: no and the rule it breaks, as the table "
+                             "judges a seat that claims the 宝 without 报听 or on a discard")
     parser.add_argument("--repeats", type=int, default=0, metavar="N",
                         help="the dealer's 连庄 count: how many hands in a row the dealer has kept the deal, 0 to 99 "
                              "(default 0)")
@@ -210,6 +213,15 @@ def refuse_foreign_facts(ruleset, args: argparse.Namespace) -> None:
     for flag, given, asked, what, where in facts:
         if given and not asked:
             raise UserError(f"{flag}: {ruleset.id} has no {what}; try {where}")
+    if args.ready and ruleset.play.ready_declaration == "none":
+        raise UserError(f"--ready: {ruleset.id} has no 报听 (no seat declares 听 there); leave out --ready, "
+                        f"or try one that has: {', '.join(regions_with_ready())}")
+
+
+def regions_with_ready() -> list[str]:
+    """The rulesets whose seats may declare 听 (报听), as their cards say."""
+    from rulesets.regions import all_regions
+    return [region.id for region in all_regions() if region.resolve().play.ready_declaration != "none"]
 
 
 def parse_kong(text: str, sides: tuple[int, ...]) -> tuple[int, str, int | None]:

@@ -243,3 +243,13 @@ def test_more_wild_kinds_than_the_region_s_rule_gives_and_a_repeated_one_are_ref
     assert code == 2 and "hangzhou's only wild is 5z" in err
     code, out, _ = run(capsys, "hand", "nanchang", "123m456p789s555s7z2m", "--wild", "1m", "--wild", "2m", "--json")
     assert code == 0 and json.loads(out)["wilds"] == ["1m", "2m"]           # 正精 and 副精: one flip makes both
+
+
+def test_ready_where_the_rules_have_no_bao_ting_is_refused(capsys):
+    """四川 has no 报听: `hand sichuan … --ready` was taken without a word, as if 听 could be declared."""
+    code, out, err = run(capsys, "hand", "sichuan", "111m234p789p45p99p5m", "--ready", "--self-drawn")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("mahjong-table: error: --ready: sichuan has no 报听") and "changchun" in err
+    code, out, _ = run(capsys, "hand", "changchun", "111m234p789s46s99p5s", "--ready", "--self-drawn", "--json")
+    assert code == 0 and json.loads(out)["legal"]
+
