@@ -156,7 +156,8 @@ def _run_table(args: argparse.Namespace, early: _EarlyStop) -> int:
                         "add --simulate to try it on the simulator")
     simulator_faults(args.fault)               # checked now: the simulator's process would refuse them only once started
     held = table_held(config.state_dir, "run") if config.devices is not None else contextlib.nullcontext()
-    with held, _shown_if_it_cannot_start(config, early):
+    # the lock is taken inside: a state folder it cannot be made in shows E25 too (another holder does not)
+    with _shown_if_it_cannot_start(config, early), held:
         return _run_configured(args, config, early)
 
 
