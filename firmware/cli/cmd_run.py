@@ -326,6 +326,10 @@ class _Say:
         self.detail(line)
         self.service.status(line)
 
+    def played(self, hands: int, totals: tuple[int, ...]) -> None:
+        """The run's last line once its hands are played (`--hands N`): a real table's and the simulator's alike."""
+        self(f"{hands} hand(s) played; totals {' '.join(f'{t:+d}' for t in totals)}")
+
     def warning(self, line: str) -> None:
         """A line a technician must see: the log's, at warning (`journalctl -p warning` shows it)."""
         log.warning("%s", line)
@@ -358,7 +362,7 @@ async def _run_simulated(ruleset, args, events, events_path, db_path: str, say: 
             print(f"mahjong-table: the built-in simulator failed: {error}", file=sys.stderr, flush=True)
             return 1
     if result is not None:
-        say(f"{result.hands} hand(s) played; totals {' '.join(f'{t:+d}' for t in result.totals)}")
+        say.played(result.hands, result.totals)
     return 0
 
 
@@ -406,7 +410,9 @@ async def _run_real(ruleset, config: TableConfig, args, events, books, say: _Say
                 session = TableSession(controller, ledger, args.hands, store=store, resume=True)
                 if serving is not None:
                     serving.attach(session)
-                await session.run()
+                played = await session.run()
+                # the run's last line, as on the simulator; said before STOPPING=1, systemd's last word
+                say.played(played, session.state.totals if session.state is not None else (0, 0, 0, 0))
             finally:
                 recorder.close_cleanly()                 # stopped under our control: the file ends cleanly
 
