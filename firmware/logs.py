@@ -10,6 +10,9 @@ the table (firmware/table_log.py) and from wherever a module logs.  Two shapes:
 - **In a terminal**: one short line per phase, with the time: `12:03:04 hand 3 · 配牌 dealing`;
   warnings and errors say so first (`12:03:09 error: E01 …`).
 
+Lines a command prints on stderr under systemd get a priority too (`journal_stderr`, set up for
+every command by firmware/cli): error, unless they carry one.
+
 Lines are written to the stream the command's other human lines go to (stdout, or stderr when the
 recorder writes JSON Lines to stdout), looked up at each line so a replaced stream is followed.
 Only the loggers under `firmware` and `drivers` are configured, and only while the command runs:
@@ -21,7 +24,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import sys
+import threading
 from typing import Callable, Iterator, Mapping, TextIO
 
 LEVELS: dict[str, int] = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
@@ -62,6 +67,61 @@ class JournalFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         prefix = f"<{priority(record.levelno)}>"
         return "\n".join(prefix + line for line in super().format(record).splitlines() or [""])
+
+
+_PRIORITISED = re.compile(r"<[0-7]>")
+_LINES = re.compile(r"[^\n]*\n|[^\n]+")
+
+
+class PrioritisedStream:
+    """A stream to the journal whose every line starts with a syslog priority: a line that has none
+    (a `print` of an error, a traceback) gets `default`'s.  journald would file it at info, and
+    `journalctl -p warning` would hide why the table stopped.  Anything else is the stream's."""
+
+    def __init__(self, stream: TextIO, default: int) -> None:
+        self._stream = stream
+        self._default = default
+        self._at_line_start = True
+        self._lock = threading.Lock()         # the recorder's thread and the loop may both write
+
+    def write(self, text: str) -> int:
+        with self._lock:
+            self._stream.write("".join(self._prioritised(piece) for piece in _LINES.findall(text)))
+        return len(text)
+
+    def _prioritised(self, piece: str) -> str:
+        marked = piece if not self._at_line_start or _PRIORITISED.match(piece) else f"<{self._default}>{piece}"
+        self._at_line_start = piece.endswith("\n")
+        return marked
+
+    def at(self, levelno: int) -> "PrioritisedStream":
+        """The same stream, its unmarked lines at `levelno`'s priority (`run`'s banner on stderr is info)."""
+        return PrioritisedStream(self._stream, priority(levelno))
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def at_level(stream: TextIO, levelno: int) -> TextIO:
+    """`stream` writing its unmarked lines at `levelno` under the journal; itself in a terminal."""
+    return stream.at(levelno) if isinstance(stream, PrioritisedStream) else stream
+
+
+@contextlib.contextmanager
+def journal_stderr(environ: Mapping[str, str] | None = None) -> Iterator[None]:
+    """Under systemd, sys.stderr gives each line it carries a priority: error unless the line says
+    otherwise (a log line's own, or `at_level`'s).  The one place a command's stderr is marked, so
+    no `print` of an error can reach the journal at info.  Undone afterwards."""
+    env = os.environ if environ is None else environ
+    original = sys.stderr
+    if original is None or isinstance(original, PrioritisedStream) or not under_journal(env, original):
+        yield
+        return
+    sys.stderr = PrioritisedStream(original, priority(logging.ERROR))  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stderr = original
 
 
 class TerminalFormatter(logging.Formatter):
@@ -120,5 +180,5 @@ def configured(level: str = DEFAULT_LEVEL, stream: Callable[[], TextIO] = lambda
             logger.propagate = old_propagate
 
 
-__all__ = ["DEFAULT_LEVEL", "JournalFormatter", "LEVELS", "TerminalFormatter", "configured", "parse_level",
-           "priority", "under_journal"]
+__all__ = ["DEFAULT_LEVEL", "JournalFormatter", "LEVELS", "PrioritisedStream", "TerminalFormatter", "at_level",
+           "configured", "journal_stderr", "parse_level", "priority", "under_journal"]

@@ -34,6 +34,18 @@ def fixed_wilds(ruleset: Any) -> tuple[Tile, ...]:
     return tuple(out)
 
 
+def wild_sets(ruleset: Any) -> frozenset[frozenset[Tile]]:
+    """Every set of wild kinds the region's indicators can make in one hand: one flipped tile per wild
+    indicator, each making its derivation's kinds (南昌's 精: the flipped kind and the next), with the
+    fixed kinds in each.  A region without wilds can make only the empty set."""
+    sets = {frozenset(fixed_wilds(ruleset))}
+    for rule in ruleset.indicators:
+        if rule.effect is Effect.WILD and rule.timing is not Timing.FIXED:
+            made = {frozenset(rule.special_kinds(tile)) for tile in ruleset.tiles.kinds}
+            sets = {before | kinds for before in sets for kinds in made}
+    return frozenset(sets)
+
+
 def stand_ins_for(ruleset: Any, wilds: tuple[Tile, ...]) -> dict[Tile, Tile]:
     """The stand-in of the region's wild indicator (白板 or 红中): every tile of it plays the wild
     kind's natural face.

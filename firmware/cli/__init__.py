@@ -20,7 +20,9 @@ import re
 import sys
 from pathlib import Path
 
+from ..logs import journal_stderr
 from .errors import UserError
+from .streams import quiet_when_closed
 
 _ADD_PARSER = re.compile(r'subparsers\.add_parser\(\s*"([\w-]+)"\s*,\s*help="([^"\\]*)"', re.S)
 
@@ -114,6 +116,12 @@ def _summary(module_name: str) -> tuple[str, str] | None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    # under systemd every line on stderr carries its priority; a closed pipe silences, never stops, a run
+    with quiet_when_closed(), journal_stderr():
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:

@@ -15,7 +15,8 @@ from collections import Counter
 from dataclasses import replace
 
 from rulesets.hand import Hand, WinContext
-from rulesets.judging import HandResult, evaluate_hand, fixed_wilds
+from rulesets.indicators import Effect
+from rulesets.judging import HandResult, evaluate_hand, fixed_wilds, wild_sets
 from rulesets.rounds import legal_waits
 from rulesets.winning import WinShape
 from rulesets.scoring.changsha import settle_opening
@@ -48,16 +49,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--meld", action="append", default=[], metavar="MELD",
                         help="a declared meld: 123m, 555p, 7777z, concealed:1111s, added:5555p, special:1234z, hua:77z5m (螺山 花碰); repeatable")
     parser.add_argument("--wild", action="append", default=[], metavar="TILE",
-                        help="a wild kind, whatever the indicator (in 长春/吉林: the 宝); repeatable; the kinds "
-                             "wild in every hand of the region (杭州's 白板) are wild without it")
+                        help="a wild kind, whatever the indicator (in 长春/吉林: the 宝); repeatable, as many kinds "
+                             "as the region's indicator makes (南昌's 正精 and 副精), each once; refused where the "
+                             "region has no wilds; the kinds wild in every hand of the region (杭州's 白板) are wild "
+                             "without it")
     parser.add_argument("--win-tile", metavar="TILE", help="the winning tile (default: the last tile written)")
     parser.add_argument("--self-drawn", action="store_true", help="won by self-draw (default: on 上家's discard)")
     parser.add_argument("--dealer", action="store_true", help="the winner is the dealer (default: the winner's 下家 deals)")
     parser.add_argument("--ready", action="store_true",
-                        help="the winner had declared 听 (报听); in 长春/吉林 only a ready seat may use the 宝")
+                        help="the winner had declared 听 (报听); in 长春/吉林 only a ready seat may use the 宝; "
+                             "refused where the rules have no 报听 (四川)")
     parser.add_argument("--bao", action="store_true",
-                        help="长春/吉林: claim a 宝 win (摸宝/对宝): needs --ready and --self-drawn, won on the 宝 "
-                             "(the --wild kind, or the winning tile); the 宝 stands in only for the tile drawn")
+                        help="长春/吉林: claim a 宝 win (摸宝/对宝), won on the 宝 (the --wild kind, or the winning "
+                             "tile); the 宝 stands in only for the tile drawn.  A legal 宝 win needs --ready and "
+                             "--self-drawn: without them the answer is legal: no and the rule it breaks, as the table "
+                             "judges a seat that claims the 宝 without 报听 or on a discard")
     parser.add_argument("--repeats", type=int, default=0, metavar="N",
                         help="the dealer's 连庄 count: how many hands in a row the dealer has kept the deal, 0 to 99 "
                              "(default 0)")
@@ -84,14 +90,16 @@ def judge_hand(args: argparse.Namespace) -> int:
         hand = Hand.parse(args.tiles, args.meld, honour_chows=ruleset.win.shapes.honour_chows)
     except TileError as error:
         raise UserError(str(error)) from None
+    named = tuple(one_tile(w, "--wild") for w in args.wild)
     # the kinds wild in every hand of the region (杭州's 白板) are wild here too, as at the table
-    wilds = tuple(dict.fromkeys(fixed_wilds(ruleset) + tuple(one_tile(w, "--wild") for w in args.wild)))
+    wilds = tuple(dict.fromkeys(fixed_wilds(ruleset) + named))
     win_tile = one_tile(args.win_tile, "--win-tile") if args.win_tile is not None else (written[-1] if written else None)
     flipped = tuple(one_tile(t, "--flip") for t in args.flip)
     for tile, option in [(t, "") for t in hand.all_tiles() + hand.flowers] + [(t, "--wild ") for t in wilds] \
             + [(t, "--flip ") for t in flipped]:
         if tile not in ruleset.tiles.kinds:
             raise UserError(f"{option}{tile} ({tile.zh}) is not in the {ruleset.id} tile set ({ruleset.tiles.name})")
+    check_wilds(ruleset, named)
     if args.win_tile is not None and win_tile not in hand.concealed:
         raise UserError(f"--win-tile {args.win_tile}: not among the concealed tiles {args.tiles}; "
                         "the winning tile is one of them")
@@ -154,6 +162,41 @@ def one_tile(text: str, option: str) -> Tile:
         raise UserError(f"{option} {text!r}: {error}; give one tile, e.g. 5m or 7z") from None
 
 
+def check_wilds(ruleset, named: tuple[Tile, ...]) -> None:
+    """The --wild kinds must be ones the region's indicators can make wild together in one hand: a
+    wild where the region has none (四川), a second kind where its rule makes one (螺山's 财神), or
+    a kind named twice would be judged and paid as no table of the region ever plays it."""
+    repeated = next((tile for tile, count in Counter(named).items() if count > 1), None)
+    if repeated is not None:
+        raise UserError(f"--wild {repeated} given {Counter(named)[repeated]} times: give each wild kind once")
+    possible = wild_sets(ruleset)
+    wanted = frozenset(fixed_wilds(ruleset)) | frozenset(named)
+    if not named or any(wanted <= kinds for kinds in possible):
+        return
+    flags = " ".join(f"--wild {tile}" for tile in named)
+    most = max(len(kinds) for kinds in possible)
+    fixed = fixed_wilds(ruleset)
+    if most == 0:
+        raise UserError(f"{flags}: {ruleset.id} has no wilds ({wild_rule_text(ruleset)}); leave out --wild")
+    if most == len(fixed):
+        raise UserError(f"{flags}: {ruleset.id}'s only wild is {format_tiles(fixed)} ({wild_rule_text(ruleset)}), "
+                        "wild in every hand without --wild; leave out --wild")
+    if len(wanted) > most:
+        raise UserError(f"{flags}: {ruleset.id} has {most} wild kind(s) in a hand ({wild_rule_text(ruleset)}); "
+                        f"give at most {most - len(fixed)} --wild")
+    raise UserError(f"{flags}: no hand of {ruleset.id} has these wild(s) ({wild_rule_text(ruleset)}); "
+                    "give the kinds its indicator makes (see `mahjong-table rules wild`)")
+
+
+def wild_rule_text(ruleset) -> str:
+    """The region's wild rule in words: each wild indicator and what it makes, or its other indicators."""
+    rules = [rule for rule in ruleset.indicators if rule.effect is Effect.WILD]
+    if rules:
+        return "; ".join(f"{rule.name_zh} ({rule.kind}): {rule.derivation.describe()}" for rule in rules)
+    others = ", ".join(f"{rule.name_zh} ({rule.kind}, {rule.effect.value})" for rule in ruleset.indicators)
+    return f"its indicators: {others}" if others else "no indicator"
+
+
 def check_side(side: int, sides: tuple[int, ...], option: str) -> int:
     if side not in sides:
         raise UserError(f"{option} {side}: not a playing side of this table ({', '.join(map(str, sides))})")
@@ -170,6 +213,15 @@ def refuse_foreign_facts(ruleset, args: argparse.Namespace) -> None:
     for flag, given, asked, what, where in facts:
         if given and not asked:
             raise UserError(f"{flag}: {ruleset.id} has no {what}; try {where}")
+    if args.ready and ruleset.play.ready_declaration == "none":
+        raise UserError(f"--ready: {ruleset.id} has no 报听 (no seat declares 听 there); leave out --ready, "
+                        f"or try one that has: {', '.join(regions_with_ready())}")
+
+
+def regions_with_ready() -> list[str]:
+    """The rulesets whose seats may declare 听 (报听), as their cards say."""
+    from rulesets.regions import all_regions
+    return [region.id for region in all_regions() if region.resolve().play.ready_declaration != "none"]
 
 
 def parse_kong(text: str, sides: tuple[int, ...]) -> tuple[int, str, int | None]:

@@ -25,7 +25,7 @@ from drivers.await_chain import tasks_waiting
 from drivers.errors import BoardIncompatible, DriverError, PortBusy
 from firmware.config import TableConfig, unstable_port_names
 from firmware.faults import FaultCode, LatchedFault, SetRejected, board_incompatible
-from firmware.logs import DEFAULT_LEVEL, LEVELS, configured
+from firmware.logs import DEFAULT_LEVEL, LEVELS, at_level, configured
 from firmware.panel import Settings
 from firmware.service import ServiceNotifier
 from firmware.table_log import describe
@@ -141,7 +141,8 @@ def _run_when_the_card_has_room(args: argparse.Namespace, early: _EarlyStop) -> 
                 told = True
             devices, folder = table_config(args.config, args.simulate).devices, full.folder
             _run_loop(early, lambda: shown_until_room(folder, devices, service))
-            print(f"mahjong-table: the card has room again ({folder}): starting", file=sys.stderr, flush=True)
+            print(f"mahjong-table: the card has room again ({folder}): starting", file=at_level(sys.stderr, logging.INFO),
+                  flush=True)
 
 
 def _run_table(args: argparse.Namespace, early: _EarlyStop) -> int:
@@ -155,7 +156,8 @@ def _run_table(args: argparse.Namespace, early: _EarlyStop) -> int:
                         "add --simulate to try it on the simulator")
     simulator_faults(args.fault)               # checked now: the simulator's process would refuse them only once started
     held = table_held(config.state_dir, "run") if config.devices is not None else contextlib.nullcontext()
-    with held, _shown_if_it_cannot_start(config, early):
+    # the lock is taken inside: a state folder it cannot be made in shows E25 too (another holder does not)
+    with _shown_if_it_cannot_start(config, early), held:
         return _run_configured(args, config, early)
 
 
@@ -207,7 +209,8 @@ def _run_configured(args: argparse.Namespace, config: TableConfig, early: _Early
     fleet = _fleet_settings(args, config)
     events = open_events(args.events, config.events_dir)
     events_path = str(events.path) if events is not None and events is not sys.stdout else None
-    say = _Say(sys.stderr if events is sys.stdout else sys.stdout, ServiceNotifier.from_environment())
+    say = _Say(at_level(sys.stderr, logging.INFO) if events is sys.stdout else sys.stdout,
+               ServiceNotifier.from_environment())
     try:
         if config.devices is None:
             say(f"{'simulating' if args.config or args.simulate else 'no configuration'}: running "
@@ -218,7 +221,7 @@ def _run_configured(args: argparse.Namespace, config: TableConfig, early: _Early
         with _table_books(config, db_path, events_path) as (registry, ledger, settings):
             say(f"running {ruleset.region.name} ({ruleset.id}) on the boards of {config.source}")
             for warning in unstable_port_names(config.devices):
-                say(f"warning: {warning}")
+                say.warning(warning)
             return _run_loop(early, lambda: _serving(web, db_path, say, _reported(fleet, db_path, say, lambda serving:
                 _run_real(ruleset, config, args, events, (registry, ledger, settings), say, serving))))
     except SetRejected as error:           # E14 at the start only: a set that fails its check waits for a person
@@ -323,6 +326,15 @@ class _Say:
         self.detail(line)
         self.service.status(line)
 
+    def played(self, hands: int, totals: tuple[int, ...]) -> None:
+        """The run's last line once its hands are played (`--hands N`): a real table's and the simulator's alike."""
+        self(f"{hands} hand(s) played; totals {' '.join(f'{t:+d}' for t in totals)}")
+
+    def warning(self, line: str) -> None:
+        """A line a technician must see: the log's, at warning (`journalctl -p warning` shows it)."""
+        log.warning("%s", line)
+        self.service.status(line)
+
     def detail(self, line: str) -> None:
         """A line for the log only (not systemd's STATUS)."""
         print(line, file=self.stream, flush=True)
@@ -350,7 +362,7 @@ async def _run_simulated(ruleset, args, events, events_path, db_path: str, say: 
             print(f"mahjong-table: the built-in simulator failed: {error}", file=sys.stderr, flush=True)
             return 1
     if result is not None:
-        say(f"{result.hands} hand(s) played; totals {' '.join(f'{t:+d}' for t in result.totals)}")
+        say.played(result.hands, result.totals)
     return 0
 
 
@@ -388,7 +400,7 @@ async def _run_real(ruleset, config: TableConfig, args, events, books, say: _Say
         # a board not answering yet (a link cut at start) is waited for with back-off, as a lost link is
         async with say.service.serving(), open_devices(devices_cfg.motor, devices_cfg.rfid, devices_cfg.display,
                                                        devices_cfg.baudrate, journaled_links(ledger),
-                                                       patient=True, say=say, hold_acks=True) as devices:
+                                                       patient=True, say=say.warning, hold_acks=True) as devices:
             say.service.ready(f"running {ruleset.region.name} on the boards")
             clock = monotonic_clock()                    # one table clock for the recorder and the controller
             recorder = FlightRecorder(ThreadedSink(events, store, close_target=False) if events else None, clock=clock)
@@ -398,7 +410,9 @@ async def _run_real(ruleset, config: TableConfig, args, events, books, say: _Say
                 session = TableSession(controller, ledger, args.hands, store=store, resume=True)
                 if serving is not None:
                     serving.attach(session)
-                await session.run()
+                played = await session.run()
+                # the run's last line, as on the simulator; said before STOPPING=1, systemd's last word
+                say.played(played, session.state.totals if session.state is not None else (0, 0, 0, 0))
             finally:
                 recorder.close_cleanly()                 # stopped under our control: the file ends cleanly
 

@@ -12,7 +12,9 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
+import logging
 import os
 import pwd
 import sqlite3
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, TextIO, TypeVar
 
 from firmware.config import ConfigError, TableConfig, find_config, load_config
+from firmware.logs import at_level
 from firmware.records.chain import START
 
 from .errors import UserError
@@ -74,12 +77,42 @@ def ensure_dir(path: Path, what: str, flag: str | None = None) -> Path:
         raise UserError(f"{path} is a file, not a folder, so the {what} cannot go there") from None
     except OSError as error:
         other = f", or choose another with {flag}" if flag else ""
+        if error.errno == errno.EROFS:
+            raise UserError(f"cannot create {path} for the {what} (read-only file system): {READ_ONLY}{other}") from None
         raise UserError(f"cannot create {path} for the {what} ({error.strerror}); create it once as root: "
                         f"sudo install -d -o {_user()} -m 0750 {path}{other}") from None
     if not os.access(path, os.W_OK | os.X_OK):
-        raise UserError(f"cannot write in {path} for the {what} (permission denied); run as its owner "
-                        f"or give it to {_user()}: sudo chown {_user()} {path}")
+        raise _cannot_write(path, what, flag)
     return path
+
+
+# Why a folder that is there cannot be written although permissions allow it: no chown mends these.
+READ_ONLY = ("the card or the folder is read-only: a failing SD card turns itself read-only (`dmesg` says so; copy the "
+             "state off and replace the card), and the systemd unit lets the table write only under its "
+             "ReadWritePaths (/var/lib/mahjong-table): keep storage.state_dir and storage.events_dir there, "
+             "or add the folder to ReadWritePaths in a drop-in")
+
+
+def _cannot_write(path: Path, what: str, flag: str | None) -> UserError:
+    """The one line for a folder we may not write in, naming the real cause: a read-only file system
+    (EROFS), or the folder's permissions (EACCES: another owner, or the owner's own mode)."""
+    other = f", or choose another with {flag}" if flag else ""
+    if _read_only(path):
+        return UserError(f"cannot write in {path} for the {what} (read-only file system): {READ_ONLY}{other}")
+    if path.stat().st_uid == os.geteuid():
+        return UserError(f"cannot write in {path} for the {what} (permission denied: its mode does not let its "
+                         f"owner write); give the owner write access: chmod u+rwx {path}{other}")
+    return UserError(f"cannot write in {path} for the {what} (permission denied); run as its owner "
+                     f"or give it to {_user()}: sudo chown {_user()} {path}{other}")
+
+
+def _read_only(path: Path) -> bool:
+    """Whether `path` lies on a file system mounted read-only (for this process: a unit's
+    ProtectSystem=strict shows the folders outside ReadWritePaths so)."""
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 def open_database(factory: Callable[[str], T], path: Path | str, what: str, flag: str | None = None) -> T:
@@ -268,7 +301,7 @@ def _keep_what_is_there(target: Path) -> None:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(target.stat().st_mtime))
     aside = _free_name(target.parent, f"{target.stem}.{stamp}", target.suffix)
     target.rename(aside)
-    print(f"{target} held an earlier run's flight recorder: kept as {aside}", file=sys.stderr)
+    print(f"{target} held an earlier run's flight recorder: kept as {aside}", file=at_level(sys.stderr, logging.INFO))
 
 
 def _is_recorder(path: Path) -> bool:

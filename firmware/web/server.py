@@ -75,8 +75,11 @@ def is_loopback(host: str | None) -> bool:
 def parse_listen(text: str, token: str | None = None) -> WebSettings:
     """"127.0.0.1:8080", "[::1]:8080", "0.0.0.0:8080" (needs a token) → WebSettings."""
     host, sep, port_text = text.rpartition(":")
-    if not sep or not host or not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+    if not sep or not host or not port_text.isdigit():
         raise WebError(f"listen address {text!r}: give HOST:PORT, e.g. 127.0.0.1:8080")
+    if int(port_text) > 65535:            # the shape is right: name the number, not the shape
+        raise WebError(f"listen address {text!r}: port {int(port_text)} is out of range; give a port from 1 to 65535, "
+                       "e.g. 127.0.0.1:8080")
     host = host.strip("[]")
     if host != "localhost":
         try:

@@ -219,3 +219,37 @@ def test_an_option_that_takes_one_value_given_twice_is_refused_in_one_line(capsy
         assert code == 0
         return
     assert code == 2 and f"{named} given twice: give it once" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("region, rule", [("sichuan", "no indicator"), ("yichang", "no indicator"),
+                                          ("changsha", "its indicators: 鸟 (niao, seat_pick)")])
+def test_a_wild_where_the_region_has_none_is_refused_naming_its_rule(capsys, region, rule):
+    """四川, 宜昌 and 长沙 have no wilds: `hand … --wild 5m --self-drawn` read 5m as a wild and paid the hand."""
+    code, out, err = run(capsys, "hand", region, "111m234p789p45p99p5m", "--wild", "5m", "--self-drawn")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"mahjong-table: error: --wild 5m: {region} has no wilds ({rule})")
+
+
+def test_more_wild_kinds_than_the_region_s_rule_gives_and_a_repeated_one_are_refused(capsys):
+    """螺山's 财神 is one kind, 南昌's 精 the flipped kind and the next: two kinds, or a pair no flip makes,
+    were judged as given; a repeated --wild passed without a word."""
+    code, _, err = run(capsys, "hand", "luoshan", "123m456p789s555s7z2m", "--wild", "2m", "--wild", "3m")
+    assert code == 2 and "--wild 2m --wild 3m: luoshan has 1 wild kind(s) in a hand (财神 (caishen)" in err
+    code, _, err = run(capsys, "hand", "luoshan", "123m456p789s555s7z2m", "--wild", "2m", "--wild", "2m")
+    assert code == 2 and err == "mahjong-table: error: --wild 2m given 2 times: give each wild kind once\n"
+    code, _, err = run(capsys, "hand", "nanchang", "123m456p789s555s7z2m", "--wild", "1m", "--wild", "9p")
+    assert code == 2 and "no hand of nanchang has these wild(s) (精 (jing): the flipped kind and the next" in err
+    code, _, err = run(capsys, "hand", "hangzhou", "123m456p789s111s5z2s", "--wild", "1m")
+    assert code == 2 and "hangzhou's only wild is 5z" in err
+    code, out, _ = run(capsys, "hand", "nanchang", "123m456p789s555s7z2m", "--wild", "1m", "--wild", "2m", "--json")
+    assert code == 0 and json.loads(out)["wilds"] == ["1m", "2m"]           # 正精 and 副精: one flip makes both
+
+
+def test_ready_where_the_rules_have_no_bao_ting_is_refused(capsys):
+    """四川 has no 报听: `hand sichuan … --ready` was taken without a word, as if 听 could be declared."""
+    code, out, err = run(capsys, "hand", "sichuan", "111m234p789p45p99p5m", "--ready", "--self-drawn")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("mahjong-table: error: --ready: sichuan has no 报听") and "changchun" in err
+    code, out, _ = run(capsys, "hand", "changchun", "111m234p789s46s99p5s", "--ready", "--self-drawn", "--json")
+    assert code == 0 and json.loads(out)["legal"]
+

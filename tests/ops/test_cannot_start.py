@@ -17,6 +17,10 @@ async def start_once(folder, broken: str):
     async with simulated_table(folder, region, 5, enrolled=broken == "damaged-ledger") as (sim, config):
         if broken == "damaged-ledger":
             (card_of(folder) / "table.db").write_bytes(b"this is not an SQLite file, a power cut's leftovers" * 100)
+        if broken == "state-folder-under-a-file":       # the lock's folder cannot be made: E25 before the lock
+            (folder / "a-file").write_text("not a folder", encoding="utf-8")
+            config.write_text(config.read_text(encoding="utf-8").replace(str(card_of(folder)), str(folder / "a-file")),
+                              encoding="utf-8")
         done = subprocess.run([sys.executable, "-m", "firmware", "run", "--config", str(config), "--ruleset", region],
                               capture_output=True, text=True, env={**_child_env(), "MAHJONG_TABLE_CONFIG": ""},
                               timeout=120)
@@ -27,6 +31,7 @@ async def start_once(folder, broken: str):
 @pytest.mark.parametrize("broken, said", [
     ("nothing-enrolled", "no tiles are enrolled"),
     ("damaged-ledger", "cannot use it as the ledger and settings database"),
+    ("state-folder-under-a-file", "a-file is a file, not a folder, so the tile registry cannot go there"),
 ])
 def test_a_table_that_cannot_start_shows_e25_on_its_display_and_says_why_in_one_line(tmp_path, broken, said):
     done, view = run(start_once(tmp_path, broken), timeout=180)

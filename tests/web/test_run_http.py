@@ -39,6 +39,7 @@ def test_the_config_names_where_the_web_view_listens(tmp_path):
     ("0.0.0.0:8080", "set a token in the config"),
     ("8080", "give HOST:PORT"),
     ("table.local:8080", "must be an IP address"),
+    ("127.0.0.1:80000", "port 80000 is out of range; give a port from 1 to 65535"),   # was "give HOST:PORT"
 ])
 def test_a_wrong_address_is_one_line_and_status_2(tmp_path, capsys, address, words):
     assert main(["run", "--hands", "1", "--db", str(tmp_path / "t.db"), "--http", address]) == 2
