@@ -354,7 +354,7 @@ class TableLog:
         self._faults = faults
         self._links = links
         self._latched: tuple[str, ...] = ()
-        self._set_problems: frozenset[str] = frozenset()   # the last rejected set's, named by its check's line
+        self._set_problems: tuple[str, ...] = ()            # the last rejected set's, named by its check's line
 
     def on_event(self, event: Mapping[str, Any]) -> None:
         if event["event"] == "recorder_end":
@@ -363,11 +363,14 @@ class TableLog:
             return                                  # the commonest event, a debug line: not even formatted
         level, text = describe(event)
         if event["event"] == "set_check":
-            self._set_problems = frozenset() if event["ok"] else frozenset(event["problems"])
+            self._set_problems = () if event["ok"] else tuple(event["problems"])
         if event["event"] == "fault" and any(f.stop_asked and f.label == event["code"] for f in self._faults()):
             level, text = logging.INFO, f"the motors were stopped, as asked ({event['code']} from the controller)"
         elif event["event"] == "fault" and event.get("source") == "controller" and event["message"] in self._set_problems:
-            level = logging.DEBUG       # one per problem, named by the check's line (a mixed set logged a hundred)
+            # the cause's line says what to do, as its page does; the check's line names every problem
+            # (a mixed set logged a hundred error lines, one per tile)
+            if event["message"] != self._set_problems[0]:
+                level = logging.DEBUG
         if log.isEnabledFor(level):
             log.log(level, "%s", text)
 

@@ -1,6 +1,7 @@
 """A set of the wrong tiles (the other set's, mixed in) logged one error line per problem on top of the
 check's line that names them all: about a hundred lines for the technician to read (a probe).  The
-check's line is the one said; each problem's fault is a debug line; a fault of another cause is not."""
+check's line names every problem, the cause's fault line (the first problem, the one its page shows)
+says what to do, the rest are debug lines; a fault of another cause is said as ever."""
 
 from __future__ import annotations
 
@@ -27,12 +28,15 @@ def test_a_rejected_set_is_one_error_line_naming_every_problem(caplog):
     log = table_log()
     with caplog.at_level(logging.INFO, logger="firmware.table"):
         log.on_event({"event": "set_check", "t": 1.0, "hand": 0, "build": 1, "tile_set": 1, "ok": False,
-                      "problems": PROBLEMS, "stray_tags": []})
-        for problem in PROBLEMS:
+                      "problems": PROBLEMS + ["missing 1 × 红中 (7z): find it and put it in the table"],
+                      "stray_tags": []})
+        log.on_event(fault("missing 1 × 红中 (7z): find it and put it in the table", "E07"))
+        for problem in reversed(PROBLEMS):          # latched last to first: the cause last, its page shown
             log.on_event(fault(problem))
         log.on_event(fault("push jam (unit 1, detail 0)", "E01", "motor"))
     said = errors(caplog)
-    assert len(said) == 2 and all(p in said[0] for p in PROBLEMS) and said[1].startswith("E01")
+    assert all(p in said[0] for p in PROBLEMS)
+    assert len(said) == 3 and said[1].startswith(f"E10 混入另一副牌: {PROBLEMS[0]}") and said[2].startswith("E01")
 
 
 def test_a_set_fault_latched_again_after_a_restart_with_no_check_line_is_said(caplog):
