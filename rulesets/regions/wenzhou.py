@@ -6,10 +6,10 @@ natural face, and a two-roll break.
 """
 
 from ..dealing import DealPattern
-from ..definition import Play, Region
+from ..definition import HouseOption, Play, Region
 from ..dice import SecondRollerPicksStart
 from ..indicators import Derivation, Effect, IndicatorRule, TailTop, Timing
-from ..provenance import Given, default, research, text
+from ..provenance import Derived, Given, default, research, text
 from ..scoring.wenzhou import WenzhouScorer
 from ..tiles import Tile
 from ..tilesets import SET_136
@@ -18,6 +18,16 @@ from ..winrules import WinRules
 from .common import DEFAULT_PLAYERS, DEFAULT_ROTATION, NO_FLOWERS, TAIL_REPLACEMENT, dead_wall, phase
 
 DEAD_WALL = dead_wall("not stated (§19); the flipped 财神 at the tail is never drawn (RESEARCH.md §3.3)")
+CAISHEN_RULE = research("§3.3", "财神独立结算: each player's 财神 count n pays out as 4n − total")
+CAISHEN_SETTLEMENT = HouseOption(
+    "caishen_settlement", "财神结算 (whose 财神 are settled)",
+    (("all_sides", "after a win every other seat lays its hand, and every side's 财神 are settled (N·n − T)"),
+     ("winner_only", "only the winner's 财神 are counted (the other hands are not laid: they count none)")),
+    "all_sides", CAISHEN_RULE, value_labels=(("all_sides", "各家都算"), ("winner_only", "只算胡家")))
+KONG_GIVER = phase("kong_giver", "明杠: the maker is asked who gave the tile (上家/对家/下家) or whether it was a "
+                                 "加杠: 点杠 1 and 加杠 0 from each other player")
+SETTLE_EVERY_SEAT = phase("settle_every_seat", "after a win every other seat lays its hand: the 财神 it holds are "
+                                               "settled with every other side's (财神独立结算)")
 
 REGION = Region(
     id="wenzhou",
@@ -41,12 +51,12 @@ REGION = Region(
     rotation=DEFAULT_ROTATION,
     play=Given(Play(chi=True), default("not stated; 吃, 碰 and 杠 with natural tiles (财神 may not be used to claim, RESEARCH.md §3.3)")),
     flowers=NO_FLOWERS,
-    phases=Given((phase("kong_giver", "明杠: the maker is asked who gave the tile (上家/对家/下家) or whether it was a "
-                                      "加杠: 点杠 1 and 加杠 0 from each other player"),),
-                 research("§3.3", "kong: 点杠 1, 暗杠 2, 加杠 0")),
+    phases=Derived(lambda o: (KONG_GIVER,) + ((SETTLE_EVERY_SEAT,) if o["caishen_settlement"] == "all_sides" else ()),
+                   research("§3.3", "kong: 点杠 1, 暗杠 2, 加杠 0; 财神独立结算: each player's 财神 count n pays out as 4n − total"),
+                   ("caishen_settlement",)),
     win=Given(WinRules(Shapes(eight_pairs_plus_single=True)), research("§3.3", "16-tile hands (5 melds + pair); special hand 八对+单张")),
     scoring=Given(WenzhouScorer(), research("§3.3", "软和 ×1 / 硬和 ×2 / 双番 ×4; 连庄 ×2×(repeats+1); kong: 点杠 1, 暗杠 2, 加杠 0; 财神独立结算")),
-    options=(DEAD_WALL.option,),
+    options=(DEAD_WALL.option, CAISHEN_SETTLEMENT),
     notes=(
         "How the 财神 is found is not stated in the text: flipped at the tail and left there (RESEARCH.md §3.3), "
         "the flipped kind is 财神 and 白板 plays its natural face (白板 = 财神本牌).",
@@ -57,7 +67,9 @@ REGION = Region(
         "win (1) and who pays a discard win (the discarder) are not stated.",
         "Kong money at the table: every side's kongs of the hand, 点杠 or 加杠 as the maker answered when asked who gave "
         "the tile, a long 杠 press an 暗杠; paid with the win (a 荒庄 pays nothing).",
-        "财神独立结算 at the table counts the winner's 财神 only: the table does not see the other hands (`hand` "
-        "takes the others' counts as extra caishen_by_side).",
+        "财神独立结算 at the table (house option caishen_settlement=all_sides, the default): the win pays the "
+        "winner's 财神; then every other seat lays its hand (请亮牌结算) and the round settles the 财神 each holds, "
+        "so the two together pay N·n − T to every side. A seat that lays nothing counts none. With winner_only "
+        "the other hands are not laid and count none.",
     ),
 )

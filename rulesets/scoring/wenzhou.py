@@ -99,3 +99,14 @@ class WenzhouScorer:
 
     def settle_draw(self, ruleset: Any, context: DrawContext) -> Settlement:
         return Settlement((), 0, ZERO, "points", ("荒庄: nothing is paid",))
+
+    def settle_round(self, ruleset: Any, hands: dict[int, Hand], verdicts: tuple[Any, ...],
+                     context: Any) -> tuple[tuple[Item, ...], tuple[int, int, int, int]]:
+        """财神独立结算 of the other hands (caishen_settlement=all_sides, rulesets.rounds): the win paid the
+        winner's 财神 as if the others held none; N·n − T is linear in the counts, so what is left is
+        the same settlement of the others' counts with the winner's at none."""
+        counts = {side: count_kinds(hand, context.wilds) for side, hand in sorted(hands.items())
+                  if side not in context.winners}
+        items = tuple(Item(f"caishen_{side}", f"财神 (side {side})", "cai shen", n, "points")
+                      for side, n in counts.items() if n)
+        return items, caishen_payments(counts, context.sides)
