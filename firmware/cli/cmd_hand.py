@@ -14,7 +14,7 @@ import json
 from collections import Counter
 from dataclasses import replace
 
-from rulesets.hand import Hand, WinContext
+from rulesets.hand import Hand, MeldKind, WinContext
 from rulesets.indicators import Effect
 from rulesets.judging import HandResult, evaluate_hand, fixed_wilds, wild_sets
 from rulesets.rounds import legal_waits
@@ -26,6 +26,7 @@ from .cmd_rules import load_ruleset
 from .errors import UserError
 
 MAX_REPEATS = 99                    # far past any table's run of one dealer
+KONGS = frozenset({MeldKind.KONG, MeldKind.ADDED_KONG, MeldKind.CONCEALED_KONG})
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -42,7 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                "  mahjong-table hand sixteen_tile 111m234m567m789p234s55s --self-drawn --dealer --repeats 2\n"
                "  mahjong-table hand yunnan 345m456p789s55s --meld 2222m --self-drawn --kong 0:ming:2 --kong 1:an\n"
                "  mahjong-table hand guizhou 123s345m678m999m11s --self-drawn --flip 2s\n"
-               "  mahjong-table hand changsha 5555m123p456p789s --opening",
+               "  mahjong-table hand changsha 5555m123p456p789s --opening\n"
+               "  mahjong-table hand wuhan 234p789s45s99p6s --meld 1111m --self-drawn --kong-draw",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("ruleset", metavar="ID", help="a ruleset id (see `rules list`)")
     parser.add_argument("tiles", metavar="TILES", help="the concealed tiles, e.g. 111m234p789s45s99p6s")
@@ -72,6 +74,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "zhuanwan, e.g. 0:ming:2 or 1:an; repeatable; without any, the winner's kong melds are "
                              "the hand's kongs where kongs are counted by side (云南, which pays a 明杠 by who fed it, "
                              "counts only the --kong flags)")
+    parser.add_argument("--kong-draw", action="store_true",
+                        help="self-drawn on a kong's replacement (杠上开花, 杠开); needs --self-drawn and a kong of the "
+                             "winner's (a kong --meld, or --kong 0:…)")
+    parser.add_argument("--last-tile", action="store_true",
+                        help="won on the live wall's last tile (海底捞月 self-drawn; on its discard, 海底炮)")
+    parser.add_argument("--robbed-kong", action="store_true",
+                        help="won on the tile another side added to its pung (抢杠); not with --self-drawn: the side "
+                             "robbed is the discarder")
     parser.add_argument("--flip", action="append", default=[], metavar="TILE",
                         help="a tile flipped after the win (鸡, 马, 鸟), e.g. 2s; repeatable")
     parser.add_argument("--la-zhuang", action="append", default=[], type=int, metavar="SIDE",
@@ -119,18 +129,20 @@ def judge_hand(args: argparse.Namespace) -> int:
     if crowded is not None:
         raise UserError(f"--kong: side {crowded} made {made[crowded]} kongs; "
                         f"a hand of {ruleset.hand_size} holds {melds} melds, so a side makes at most {melds} kongs")
+    check_moment(args, hand, kong_events, winner)
     extra = (("kong_events", kong_events),
              ("la_zhuang", tuple(check_side(s, sides, "--la-zhuang") for s in args.la_zhuang)))
     context = WinContext(winner=winner, dealer=dealer, discarder=discarder,
                          win_tile=win_tile if win_tile in hand.concealed else None, sides=sides,
                          ready_declared=args.ready, bao_hit=args.bao, wilds=wilds, consecutive_dealer=args.repeats,
+                         kong_replacement=args.kong_draw, last_tile=args.last_tile, robbed_kong=args.robbed_kong,
                          kongs_by_side=kongs_made(kong_events, hand, winner), flipped=flipped, extra=extra)
     try:
         result = evaluate_hand(ruleset, hand, context)
     except TileError as error:
         raise UserError(str(error)) from None
     scoring = bool(args.win_tile or args.self_drawn or args.dealer or args.repeats or args.kong or args.flip
-                   or args.la_zhuang)
+                   or args.la_zhuang or args.kong_draw or args.last_tile or args.robbed_kong)
     if scoring and result.settlement is not None:
         result = replace(result, verdict=replace(result.verdict, shape=scored_reading(ruleset, hand, result, context)))
     data = result_json(ruleset.id, hand, wilds, context, result, scoring)
@@ -252,6 +264,19 @@ def kongs_made(kong_events: tuple[tuple[int, str, int | None], ...], hand: Hand,
         for meld in hand.kongs:
             made.setdefault(winner, [0, 0])[1 if meld.is_concealed else 0] += 1
     return tuple((side, exposed, concealed) for side, (exposed, concealed) in sorted(made.items()))
+
+
+def check_moment(args: argparse.Namespace, hand: Hand, kong_events: tuple, winner: int) -> None:
+    """The moment of the win (杠上开花, 抢杠) must be one the hand and the other flags allow."""
+    if args.kong_draw and not args.self_drawn:
+        raise UserError("--kong-draw: a kong's replacement is self-drawn; add --self-drawn")
+    made_kong = any(m.kind in KONGS for m in hand.melds) or any(side == winner for side, _, _ in kong_events)
+    if args.kong_draw and not made_kong:
+        raise UserError("--kong-draw: the winner made no kong; give it as --meld 1111m (or concealed:1111m) or --kong 0:an")
+    if args.robbed_kong and args.self_drawn:
+        raise UserError("--robbed-kong: a robbed kong's tile is another side's (the discarder's); drop --self-drawn")
+    if args.robbed_kong and args.kong_draw:
+        raise UserError("--robbed-kong and --kong-draw name two moments of a win; give one")
 
 
 def judge_opening(ruleset, tiles: list[Tile], seat: int, dealer: int, as_json: bool) -> int:

@@ -253,3 +253,31 @@ def test_ready_where_the_rules_have_no_bao_ting_is_refused(capsys):
     code, out, _ = run(capsys, "hand", "changchun", "111m234p789s46s99p5s", "--ready", "--self-drawn", "--json")
     assert code == 0 and json.loads(out)["legal"]
 
+
+
+@pytest.mark.parametrize("argv, item", [
+    (("guangdong_jihu", "234p789s45s99p6s", "--meld", "1111m", "--self-drawn", "--kong-draw"), "3番满（杠上开花）"),
+    (("wuhan", "234p789s45s99p6s", "--meld", "1111m", "--self-drawn", "--kong-draw"), "杠开"),
+    (("hebei", "234p789s456s99p", "--meld", "1111m", "--self-drawn", "--kong-draw"), "杠开"),
+    (("changsha", "234p789s456s55p", "--meld", "1111m", "--self-drawn", "--kong-draw"), "大和（杠上花）"),
+    (("changsha", "234p789s456s55p", "--meld", "111m", "--self-drawn", "--last-tile"), "大和（海底捞月）"),
+    (("changsha", "234p789s456s55p", "--meld", "111m", "--robbed-kong"), "大和（抢杠和）"),
+])
+def test_the_moment_of_a_win_the_texts_price_can_be_given(capsys, argv, item):
+    """杠上开花, 海底捞月 and 抢杠 could not be said to `hand` (a probe): such hands were scored as ordinary
+    ones, though the texts price them higher (广东鸡胡 §7.7, 长沙 §12.6, 武汉 §20, 河北 §17)."""
+    code, out, _ = run(capsys, "hand", *argv)
+    assert code == 0 and item in out
+    code, plain, _ = run(capsys, "hand", *[a for a in argv if a not in ("--kong-draw", "--last-tile", "--robbed-kong")]
+                         + (["--self-drawn"] if "--robbed-kong" in argv else []))
+    assert item not in plain
+
+
+@pytest.mark.parametrize("argv, names", [
+    (("wuhan", "234p789s45s99p6s", "--meld", "1111m", "--kong-draw"), "add --self-drawn"),
+    (("wuhan", "234p789s45s99p6s", "--meld", "111m", "--self-drawn", "--kong-draw"), "the winner made no kong"),
+    (("wuhan", "234p789s45s99p6s", "--meld", "111m", "--self-drawn", "--robbed-kong"), "drop --self-drawn"),
+])
+def test_a_moment_the_hand_cannot_have_is_one_line(capsys, argv, names):
+    code, out, err = run(capsys, "hand", *argv)
+    assert code == 2 and names in err and len(err.strip().splitlines()) == 1
