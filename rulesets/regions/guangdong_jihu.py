@@ -143,10 +143,11 @@ REGION = Region(
         "包三家: 抢杠 (the konger), 杠上开花包杠 (the 点杠者: the side the winner named when asked who gave his last 明杠), "
         "十二张落地 (extra luodi_feeder: the first responsible side, 「包先不包后」), 大四喜/大三元 (extra big_hand_feeder); "
         "they apply to self-draws (抢杠 counts as one). The table sees no claims: 十二张落地 and 大四喜/大三元包自摸 are "
-        "applied by `hand` with those facts, never at the table, which pays such a self-draw as any.",
+        "applied only by a scorer given those facts (neither the table nor the `hand` command has them), so such a "
+        "self-draw is paid as any.",
         "买马: the horses (context.flipped) belong to the winner unless extra horse_buyers names the buyers; horses count on every win "
         "(MIL counts them on self-draws only, RESEARCH.md §3.10). The table does not ask who bought a horse: at the "
-        "table every horse is the winner's (`hand` takes buyers as extra horse_buyers).",
+        "table every horse is the winner's, and the `hand` command has no buyers either.",
         "Which kong may be robbed (「暗杠不可抢杠胡」, 「暗刻开明杠，不算抢杠胡」) is play, not scoring.",
     ),
 )

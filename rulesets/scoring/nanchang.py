@@ -4,8 +4,8 @@ The text gives no values (「霸王精、冲关等奖励分」 are named only). 
 value known: 正精 2 and 副精 1 per copy held — research, not checked against an authoritative text.
 - 精分 of a side = 2 × its 正精 + 1 × its 副精 (every copy it holds, as a wild or as itself).  The
   winner's count is read from the hand and paid with the win; at the table the other sides' are
-  paid in the settlement round, where each lays its hand (`settle_round`); `hand` takes them as
-  `context.get("jing_by_side")`: (side, 正精, 副精) counts.  House option `jing_settlement`:
+  paid in the settlement round, where each lays its hand (`settle_round`); a scorer given them
+  reads `context.get("jing_by_side")`: (side, 正精, 副精) counts (the `hand` command has no flag for them).  House option `jing_settlement`:
   every side collects its 精分 from each other side (default: RESEARCH.md keeps 精 counts per
   player), or only the winner collects his from each loser.
 - The win itself is worth 1 (not stated), paid by the discarder, or by everyone on a self-draw.
