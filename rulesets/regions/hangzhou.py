@@ -61,5 +61,7 @@ REGION = Region(
            "The 番 each item is worth is our default (not in RESEARCH.md): 爆头 1, each 财飘 +1 (with 爆头), 杠开 1, 无财神 1, "
            "七对 1, 豪华七对 2; each 番 doubles and 4番 is the cap (×16); 老庄 ×2/×4/×8 is applied outside the cap.",
            "爆头 = the winning tile completes a pair holding a 财神. 十风 and 反承包 are not scored; 三吃承包 via the "
-           "context extra 'chengbao'."),
+           "context extra 'chengbao'.",
+           "At the table 财飘 and 三吃承包 are not paid: the table sees no discards and no claims (extra cai_piao and "
+           "chengbao are never filled there), so a 财飘 win is paid as 爆头 alone; a scorer given the facts applies them."),
 )

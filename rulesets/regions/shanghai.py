@@ -107,5 +107,8 @@ REGION = Region(
         "花分 and the 勒子 cap have no values in the text (§4.7): a share is 1 + the winner's flowers (RESEARCH.md §3.5), no cap.",
         "承包 (extra claims: claimer, from_side, count; 3 or more either way): the 承包者 pays 3 shares on a self-draw, "
         "one share on a discard (instead of the discarder by default), 3 more on a 抢杠. 抢杠 only on a 蓄杠 is play, not scoring.",
+        "At the table neither 承包 nor 漏胡 is paid: the table sees no claims and no discards (extra claims and "
+        "passed_tiles are never filled there), so a hand under 承包 is paid as any other; a scorer given the facts "
+        "applies them.",
     ),
 )
