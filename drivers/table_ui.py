@@ -115,6 +115,8 @@ LAY_LIANG = "摆亮牌后确认"             # lay the set (东南西北 or 中�
 LIANG_REPLACE = "亮牌补牌"             # "亮牌补牌 1": the 东南西北 过杠 is shown; take its replacement from the tail
 LIANG_REFUSED = "亮牌不成立"           # the laid tiles are not a set this seat may show now
 LA_ZHUANG = "拉庄"                    # 十六张 choice "拉庄:<无|有>", to each payer of a dealer's win
+CAI_PIAO = "财飘"                     # 杭州 choice "财飘:<无|一飘|二飘|三飘>", to the winner of a 爆头
+PIAO_COUNTS = ("无", "一飘", "二飘", "三飘")  # …how many 财神 he discarded waiting on 爆头 (the 4番 cap ends the ladder)
 
 
 def roll_prompt(count: int) -> str:

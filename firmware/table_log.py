@@ -221,6 +221,7 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
     "indicator": _indicator,
     "win": _win,
     "opening_win": _opening_win,
+    "cai_piao": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} says it made {e['count']} 财飘"),
     "settlement": _settlement,
     "follow_dealer": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} " + (
         f"followed the dealer (跟庄, round {e['round']}); pays {_signed(e['payments'])}" if e["followed"]

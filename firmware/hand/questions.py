@@ -14,6 +14,10 @@
   self-draw) is asked `拉庄:<无|有>` on its own panel, in play order from the dealer; the answers go to
   the public line (`拉庄:南 西`), to the recorder (`la_zhuang`) and to the scorer
   (`context.extra["la_zhuang"]`), which carries a third of each asking side's debt.
+- **财飘** (`cai_piao`, 杭州: RULES.md §9 names 「爆头、财飘、杠开」; RESEARCH.md §3.4): once a 爆头 win is
+  judged legal, the winner is asked `财飘:<无|一飘|二飘|三飘>` — how many 财神 he discarded while waiting
+  on 爆头, which the table cannot see; the answer goes to the public line, to the recorder
+  (`cai_piao`) and to the scorer (`context.extra["cai_piao"]`, +1番 each).
 
 Questions become due as the wall is taken (`HandFacts.asks`); the play loop asks them, one at a time,
 before it handles any other key, so a 胡 on the kong's replacement waits for the answer.
@@ -21,8 +25,8 @@ before it handles any other key, so a 胡 on the kong's replacement waits for th
 
 from __future__ import annotations
 
-from drivers.table_ui import (ADDED_KONG, FOLLOW_DEALER, LA_ZHUANG, NO, YES, Key, Phase, choice_text,
-                              kong_from_question, relative_name)
+from drivers.table_ui import (ADDED_KONG, CAI_PIAO, FOLLOW_DEALER, LA_ZHUANG, NO, PIAO_COUNTS, YES, Key, Phase,
+                              choice_text, kong_from_question, relative_name)
 from rulesets.hand import WinContext
 from rulesets.scoring.dabao import follow_dealer
 from rulesets.scoring.hand_types import payers
@@ -123,6 +127,21 @@ async def ask_la_zhuang(ports: HandPorts, hand: HandState, context: WinContext) 
     return asking
 
 
+def cai_piao_due(hand: HandState, items: tuple) -> bool:
+    """杭州: a legal win scored 爆头 asks its winner how many 财飘 (the scorer pays them only with 爆头)."""
+    return hand.ruleset.has_phase("cai_piao") and any(item.key == "baotou" for item in items)
+
+
+async def ask_cai_piao(ports: HandPorts, hand: HandState, context: WinContext, items: tuple) -> int | None:
+    """Ask the winner of a 爆头 how many 财飘 he made; None: not asked."""
+    if not cai_piao_due(hand, items):
+        return None
+    count = await choose(ports, context.winner, CAI_PIAO, list(PIAO_COUNTS))
+    ports.screens.phase(Phase.WIN_CHECK, f"{CAI_PIAO}:{PIAO_COUNTS[count]}")
+    ports.recorder.emit("cai_piao", seat=context.winner, count=count)
+    return count
+
+
 class Questions:
     def __init__(self, ports: HandPorts) -> None:
         self.ports = ports
@@ -166,4 +185,5 @@ class Questions:
                                  payments=list(payments))
 
 
-__all__ = ["Questions", "ask", "ask_la_zhuang", "choose", "follow_question", "la_zhuang_due"]
+__all__ = ["Questions", "ask", "ask_cai_piao", "ask_la_zhuang", "cai_piao_due", "choose", "follow_question",
+           "la_zhuang_due"]

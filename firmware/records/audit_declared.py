@@ -1,4 +1,4 @@
-"""What seats declared during play, checked from the log (issue 16): 沈阳 亮牌 and 十六张 拉庄.
+"""What seats declared during play, checked from the log (issue 16): 沈阳 亮牌, 十六张 拉庄 and 杭州 财飘.
 
 - `liang_pai`: an accepted 亮牌 is one each of 东南西北 or of 中发白 (`rulesets.liang_pai`), named so,
   each set once per seat, none where the house option `liang_window` is off; a 东南西北 过杠 says one
@@ -7,6 +7,8 @@
 - `la_zhuang`: asked only at a dealer's win, of exactly the sides that owe it (the discarder, or every
   other side still in the hand on a self-draw) in play order from the dealer; the win that follows
   gives its scorer exactly the sides that asked; a dealer's win where the table offers 拉庄 is asked.
+- `cai_piao`: asked only where the rules have it, of the winner of a 爆头, right before his win, whose
+  scorer is given exactly the answer; a 爆头 win there is asked.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from .stream import HandLog
 
 
 def audit_declared(ruleset: Ruleset, hand: HandLog, dealer: int) -> list[str]:
-    return _liang(ruleset, hand.events) + _la_zhuang(ruleset, hand.events, dealer)
+    return _liang(ruleset, hand.events) + _la_zhuang(ruleset, hand.events, dealer) + _cai_piao(ruleset, hand.events)
 
 
 def _liang(ruleset: Ruleset, events: list[dict]) -> list[str]:
@@ -96,6 +98,30 @@ def _la_zhuang(ruleset: Ruleset, events: list[dict], dealer: int) -> list[str]:
                     problems.append(f"the win's scorer was given 拉庄 {recorded}, the answers were {asked['asking']}")
         elif recorded:
             problems.append(f"a win of seat {event['seat']} (not the dealer's) carries 拉庄 {recorded}")
+        asked = None
+    return problems
+
+
+def _cai_piao(ruleset: Ruleset, events: list[dict]) -> list[str]:
+    problems: list[str] = []
+    offered = ruleset.has_phase("cai_piao")
+    asked: dict | None = None
+    for event in events:
+        if event["event"] == "cai_piao":
+            asked = event
+            if not offered:
+                problems.append("财飘 asked at a table that does not have it")
+            continue
+        if event["event"] != "win":
+            continue
+        recorded = _extra(event).get("cai_piao", 0)
+        bao_tou = any(isinstance(i, dict) and i.get("pinyin") == "bao tou" for i in event.get("items", ()))
+        if offered and bao_tou and (asked is None or asked["seat"] != event["seat"]):
+            problems.append(f"seat {event['seat']}'s 爆头 win was not preceded by the 财飘 question")
+        elif asked is not None and recorded != asked["count"] and not (recorded == 0 and asked["count"] == 0):
+            problems.append(f"the win's scorer was given 财飘 {recorded}, the answer was {asked['count']}")
+        elif asked is None and recorded:
+            problems.append(f"a win of seat {event['seat']} carries 财飘 {recorded} nobody was asked for")
         asked = None
     return problems
 

@@ -99,6 +99,7 @@ EVENTS: dict[str, dict[str, Kind]] = {
     "follow_dealer": {"seat": COUNT, "round": COUNT, "followed": FLAG, "payments": PAYMENTS},
     "liang_pai": {"seat": COUNT, "name": maybe(TEXT), "tiles": list_of(TEXT), "accepted": FLAG, "replacements": COUNT},
     "la_zhuang": {"winner": COUNT, "asked": list_of(COUNT), "asking": list_of(COUNT)},
+    "cai_piao": {"seat": COUNT, "count": COUNT},
     "opening_win": {"seat": COUNT, "tiles": list_of(TEXT), "accepted": FLAG, "items": list_of(OBJECT),
                     "payments": PAYMENTS},
     "settlement": {"seats": list_of(COUNT), "ready": maybe(list_of(COUNT)), "flipped": list_of(TEXT),

@@ -17,7 +17,7 @@ from ..tilesets import SET_136
 from ..winning import Shapes
 from ..winrules import Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_BREAK, DEFAULT_HAND_SIZE, DEFAULT_PLAYERS, DEFAULT_ROTATION, NO_FLOWERS,
-                     NO_PHASES, TAIL_REPLACEMENT, walls_for)
+                     TAIL_REPLACEMENT, phase, walls_for)
 
 CAISHEN = HouseOption(
     "caishen", "财神 (wild)",
@@ -53,7 +53,9 @@ REGION = Region(
     rotation=DEFAULT_ROTATION,
     play=Given(Play(chi=True, discard_win=False), research("§3.4", "Self-draw only; 三吃承包 (so 吃 is allowed)")),
     flowers=NO_FLOWERS,
-    phases=NO_PHASES,
+    phases=Given((phase("cai_piao", "a 爆头 win asks its winner how many 财飘 he made (财神 discarded waiting on "
+                                    "爆头): the table sees no discards"),),
+                 research("§3.4", "爆头, 财飘 … (财飘: a 财神 discarded while waiting on 爆头)")),
     win=Given(WinRules(Shapes(seven_pairs=True), (ZIMO,)), research("§3.4", "self-draw only; 七对 and 豪华七对 are hands")),
     scoring=Given(HangzhouScorer(), research("§3.4", "爆头, 财飘, 杠开, 无财神, 七对, 豪华七对; 4 番封顶; 老庄 ×2/×4/×8; 三吃承包")),
     options=(CAISHEN, *DEFAULT_BREAK.options),
@@ -62,6 +64,7 @@ REGION = Region(
            "七对 1, 豪华七对 2; each 番 doubles and 4番 is the cap (×16); 老庄 ×2/×4/×8 is applied outside the cap.",
            "爆头 = the winning tile completes a pair holding a 财神. 十风 and 反承包 are not scored; 三吃承包 via the "
            "context extra 'chengbao'.",
-           "At the table 财飘 and 三吃承包 are not paid: the table sees no discards and no claims (extra cai_piao and "
-           "chengbao are never filled there), so a 财飘 win is paid as 爆头 alone; a scorer given the facts applies them."),
+           "At the table the winner of a 爆头 is asked how many 财飘 he made (财飘:<无|一飘|二飘|三飘>): the table sees "
+           "no discards, so it takes his word, as it does for who gave a kong. 三吃承包 is not paid at the table: it "
+           "sees no claims (extra chengbao is never filled there); a scorer given the fact applies it."),
 )
