@@ -117,6 +117,7 @@ LIANG_REFUSED = "亮牌不成立"           # the laid tiles are not a set this 
 LA_ZHUANG = "拉庄"                    # 十六张 choice "拉庄:<无|有>", to each payer of a dealer's win
 CAI_PIAO = "财飘"                     # 杭州 choice "财飘:<无|一飘|二飘|三飘>", to the winner of a 爆头
 PIAO_COUNTS = ("无", "一飘", "二飘", "三飘")  # …how many 财神 he discarded waiting on 爆头 (the 4番 cap ends the ladder)
+CHENGBAO = "承包"                     # 上海 choice "承包:<无|下家|对家|上家>", to a winner: the side 3+ claims were between
 
 
 def roll_prompt(count: int) -> str:

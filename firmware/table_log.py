@@ -221,6 +221,8 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
     "indicator": _indicator,
     "win": _win,
     "opening_win": _opening_win,
+    "chengbao": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} says " + (
+        f"seat {e['side']} 承包s its win (3 claims or more between them)" if e["side"] is not None else "no side 承包s its win")),
     "cai_piao": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} says it made {e['count']} 财飘"),
     "settlement": _settlement,
     "follow_dealer": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} " + (

@@ -140,6 +140,7 @@ PHASE_NAMES = (
     "liang_pai",            # 亮牌 (沈阳)
     "la_zhuang",            # 拉庄 asked of those owing a dealer's win (十六张)
     "cai_piao",             # 财飘 asked of the winner of a 爆头 (杭州): the 财神 he discarded waiting on it
+    "chengbao",             # 承包 asked of a winner (上海): the side he claimed from, or that claimed from him, 3+ times
     "standing_four",        # 立四's standing tiles
     "opening_small_wins",   # 长沙 起手小和
     "choose_void_suit",     # 定缺 (四川)

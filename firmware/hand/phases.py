@@ -91,6 +91,8 @@ PHASES: dict[str, Handling] = {
                                       "zone verifies them against the deal; replacements from the tail", opening_kongs),
     "la_zhuang": Handling("rules", "the win check asks each side owing a dealer's win 拉庄:<无|有> before it is "
                                    "scored (hand/questions.py)"),
+    "chengbao": Handling("rules", "the win check asks the winner 承包:<无|下家|对家|上家> before it is paid "
+                                  "(hand/questions.py)"),
     "cai_piao": Handling("rules", "the win check asks the winner of a 爆头 财飘:<无|一飘|二飘|三飘> before it is paid "
                                   "(hand/questions.py)"),
     "reseat_after_four": Handling("rules", "the flow: a hand after the dealer's 4th, 8th … 连庄 opens with 请掷骰子 "

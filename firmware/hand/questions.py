@@ -18,6 +18,10 @@
   judged legal, the winner is asked `财飘:<无|一飘|二飘|三飘>` — how many 财神 he discarded while waiting
   on 爆头, which the table cannot see; the answer goes to the public line, to the recorder
   (`cai_piao`) and to the scorer (`context.extra["cai_piao"]`, +1番 each).
+- **承包** (`chengbao`, 上海: 「如果吃碰杠一家或被一家吃碰杠超过3次（包括3次），则承包（包含反承包在内）」): once a
+  win is judged legal, the winner is asked `承包:<无|下家|对家|上家>` — the side he claimed from, or that
+  claimed from him, three times or more, which the table cannot see; the answer goes to the public
+  line, to the recorder (`chengbao`) and to the scorer (`context.extra["claims"]`), whose 承包者 pays.
 
 Questions become due as the wall is taken (`HandFacts.asks`); the play loop asks them, one at a time,
 before it handles any other key, so a 胡 on the kong's replacement waits for the answer.
@@ -25,8 +29,8 @@ before it handles any other key, so a 胡 on the kong's replacement waits for th
 
 from __future__ import annotations
 
-from drivers.table_ui import (ADDED_KONG, CAI_PIAO, FOLLOW_DEALER, LA_ZHUANG, NO, PIAO_COUNTS, YES, Key, Phase,
-                              choice_text, kong_from_question, relative_name)
+from drivers.table_ui import (ADDED_KONG, CAI_PIAO, CHENGBAO, FOLLOW_DEALER, LA_ZHUANG, NO, PIAO_COUNTS, YES, Key,
+                              Phase, choice_text, kong_from_question, relative_name)
 from rulesets.hand import WinContext
 from rulesets.scoring.dabao import follow_dealer
 from rulesets.scoring.hand_types import payers
@@ -142,6 +146,20 @@ async def ask_cai_piao(ports: HandPorts, hand: HandState, context: WinContext, i
     return count
 
 
+async def ask_chengbao(ports: HandPorts, hand: HandState, context: WinContext) -> int | None:
+    """Ask the winner which side, if any, 承包s his win (3 or more claims between them, either way); the
+    side (None: not asked, or 无)."""
+    if not hand.ruleset.has_phase("chengbao"):
+        return None
+    winner, sides = context.winner, tuple(hand.ruleset.players)
+    others = sorted((s for s in sides if s != winner), key=lambda s: (s - winner) % 4)   # 下家 first
+    answer = await choose(ports, winner, CHENGBAO, [NO] + [relative_name(winner, s, sides) for s in others])
+    side = others[answer - 1] if answer else None
+    ports.screens.phase(Phase.WIN_CHECK, f"{CHENGBAO}:{relative_name(winner, side, sides) if side is not None else NO}")
+    ports.recorder.emit("chengbao", seat=winner, side=side)
+    return side
+
+
 class Questions:
     def __init__(self, ports: HandPorts) -> None:
         self.ports = ports
@@ -185,5 +203,5 @@ class Questions:
                                  payments=list(payments))
 
 
-__all__ = ["Questions", "ask", "ask_cai_piao", "ask_la_zhuang", "cai_piao_due", "choose", "follow_question",
+__all__ = ["Questions", "ask", "ask_cai_piao", "ask_chengbao", "ask_la_zhuang", "cai_piao_due", "choose", "follow_question",
            "la_zhuang_due"]

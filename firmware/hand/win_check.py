@@ -25,7 +25,7 @@ from rulesets.winrules import Verdict
 from .facts import Extra
 from .melds import kongs_from_entry, melds_from_tiles
 from .ports import HandPorts, KeyMatch, Press, record_dropped, scored, stray_tags
-from .questions import Withdrawn, ask, ask_cai_piao, ask_la_zhuang, confirmed
+from .questions import Withdrawn, ask, ask_cai_piao, ask_chengbao, ask_la_zhuang, confirmed
 from .state import HandState, Reveal
 from .win_facts import win_context_json
 
@@ -201,6 +201,10 @@ class WinCheck:
             piao = await ask_cai_piao(ports, hand, context, items)     # 杭州: the table sees no discards
             if piao:
                 context = replace(context, extra=context.extra + (("cai_piao", piao),))
+                result = await scored(ports, judge_laid, hand.ruleset, laid, context)
+            chengbao = await ask_chengbao(ports, hand, context)       # 上海: the table sees no claims
+            if chengbao is not None:
+                context = replace(context, extra=context.extra + (("claims", ((seat, chengbao, 3),)),))
                 result = await scored(ports, judge_laid, hand.ruleset, laid, context)
         verdict = result.verdict
         if verdict.legal and result.settlement is not None:

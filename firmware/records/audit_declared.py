@@ -1,4 +1,4 @@
-"""What seats declared during play, checked from the log (issue 16): 沈阳 亮牌, 十六张 拉庄 and 杭州 财飘.
+"""What seats declared during play, checked from the log (issue 16): 沈阳 亮牌, 十六张 拉庄, 杭州 财飘, 上海 承包.
 
 - `liang_pai`: an accepted 亮牌 is one each of 东南西北 or of 中发白 (`rulesets.liang_pai`), named so,
   each set once per seat, none where the house option `liang_window` is off; a 东南西北 过杠 says one
@@ -9,6 +9,8 @@
   gives its scorer exactly the sides that asked; a dealer's win where the table offers 拉庄 is asked.
 - `cai_piao`: asked only where the rules have it, of the winner of a 爆头, right before his win, whose
   scorer is given exactly the answer; a 爆头 win there is asked.
+- `chengbao`: asked only where the rules have it, of each winner right before his win, whose scorer
+  is given exactly the side answered (as `claims`), or none.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from .stream import HandLog
 
 
 def audit_declared(ruleset: Ruleset, hand: HandLog, dealer: int) -> list[str]:
-    return _liang(ruleset, hand.events) + _la_zhuang(ruleset, hand.events, dealer) + _cai_piao(ruleset, hand.events)
+    return (_liang(ruleset, hand.events) + _la_zhuang(ruleset, hand.events, dealer) + _cai_piao(ruleset, hand.events)
+            + _chengbao(ruleset, hand.events))
 
 
 def _liang(ruleset: Ruleset, events: list[dict]) -> list[str]:
@@ -122,6 +125,31 @@ def _cai_piao(ruleset: Ruleset, events: list[dict]) -> list[str]:
             problems.append(f"the win's scorer was given 财飘 {recorded}, the answer was {asked['count']}")
         elif asked is None and recorded:
             problems.append(f"a win of seat {event['seat']} carries 财飘 {recorded} nobody was asked for")
+        asked = None
+    return problems
+
+
+def _chengbao(ruleset: Ruleset, events: list[dict]) -> list[str]:
+    problems: list[str] = []
+    offered = ruleset.has_phase("chengbao")
+    asked: dict | None = None
+    for event in events:
+        if event["event"] == "chengbao":
+            asked = event
+            if not offered:
+                problems.append("承包 asked at a table that does not have it")
+            continue
+        if event["event"] != "win":
+            continue
+        recorded = _extra(event).get("claims") or []
+        if offered and (asked is None or asked["seat"] != event["seat"]):
+            problems.append(f"seat {event['seat']}'s win was not preceded by the 承包 question")
+        elif asked is not None:
+            answered = [[event["seat"], asked["side"], 3]] if asked["side"] is not None else []
+            if [list(c) for c in recorded] != answered:
+                problems.append(f"the win's scorer was given claims {recorded}, the answer was {asked['side']}")
+        elif recorded:
+            problems.append(f"a win of seat {event['seat']} carries claims {recorded} nobody was asked for")
         asked = None
     return problems
 

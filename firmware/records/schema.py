@@ -100,6 +100,7 @@ EVENTS: dict[str, dict[str, Kind]] = {
     "liang_pai": {"seat": COUNT, "name": maybe(TEXT), "tiles": list_of(TEXT), "accepted": FLAG, "replacements": COUNT},
     "la_zhuang": {"winner": COUNT, "asked": list_of(COUNT), "asking": list_of(COUNT)},
     "cai_piao": {"seat": COUNT, "count": COUNT},
+    "chengbao": {"seat": COUNT, "side": maybe(COUNT)},
     "opening_win": {"seat": COUNT, "tiles": list_of(TEXT), "accepted": FLAG, "items": list_of(OBJECT),
                     "payments": PAYMENTS},
     "settlement": {"seats": list_of(COUNT), "ready": maybe(list_of(COUNT)), "flipped": list_of(TEXT),

@@ -15,7 +15,7 @@ from ..scoring.hand_types import full_flush, half_flush
 from ..scoring.shanghai import ShanghaiScorer
 from ..tilesets import SET_144
 from ..winrules import Judged, Requirement, WinRules, of_hand
-from .common import (DEFAULT_DEAL, NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, YIPAO_DEALER, dead_wall,
+from .common import (DEFAULT_DEAL, NO_INDICATORS, TAIL_REPLACEMENT, YIPAO_DEALER, dead_wall, phase,
                      first_dealer_option, flowers_from_tail, four_players, with_yipao_dealer)
 
 FIRST_DEALER = first_dealer_option(text("§4.5", "第一局系统随机选择庄家"))
@@ -94,7 +94,9 @@ REGION = Region(
     play=Given(Play(chi=True, multiple_winners=True),
                text("§4.5–4.6", "庄家的下家…有权力吃或碰那张牌; 允许一炮多响")),
     flowers=flowers_from_tail(default("flower handling is not stated (§4.3); flowers are set aside and replaced from the tail as file 001 states (§7.4)")),
-    phases=Given(NO_PHASES.value, default("flower replacement is part of every draw, not a phase")),
+    phases=Given((phase("chengbao", "a win asks its winner which side 承包s it (3 claims or more between them, either "
+                                    "way): the table sees no claims"),),
+                 text("§4.7", "如果吃碰杠一家或被一家吃碰杠超过3次（包括3次），则承包（包含反承包在内）")),
     win=Derived(shanghai_win, text("§4.6", "上海麻将必须至少从碰碰胡及以上的番型才允许和牌"), ("min_hand",)),
     scoring=Given(ShanghaiScorer(), text("§4.7", "点炮点炮者输分，和其他人无关; 抢杠如果抢杠，记分按自摸计，但由杠的支付，相当于杠的人付 3份")),
     options=(MULTI_WIN_DEALER, MIN_HAND, CHENGBAO_DISCARD, DEAD_WALL.option, YIPAO_DEALER, FIRST_DEALER),
@@ -107,8 +109,8 @@ REGION = Region(
         "花分 and the 勒子 cap have no values in the text (§4.7): a share is 1 + the winner's flowers (RESEARCH.md §3.5), no cap.",
         "承包 (extra claims: claimer, from_side, count; 3 or more either way): the 承包者 pays 3 shares on a self-draw, "
         "one share on a discard (instead of the discarder by default), 3 more on a 抢杠. 抢杠 only on a 蓄杠 is play, not scoring.",
-        "At the table neither 承包 nor 漏胡 is paid: the table sees no claims and no discards (extra claims and "
-        "passed_tiles are never filled there), so a hand under 承包 is paid as any other; a scorer given the facts "
-        "applies them.",
+        "At the table a winner is asked which side 承包s his win (承包:<无|下家|对家|上家>): the table sees no claims, so "
+        "it takes his word, as it does for who gave a kong. 漏胡 is not judged at the table: it sees no discards "
+        "(extra passed_tiles is never filled there); a scorer given the fact applies it.",
     ),
 )

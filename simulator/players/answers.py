@@ -21,6 +21,7 @@ Every person at the table answers his own seat display as soon as it asks:
 - `拉庄:<无|有>` (十六张, to each payer of a dealer's win): the style's `la_zhuang` chance of 有.
 - `财飘:<无|一飘|二飘|三飘>` (杭州, to the winner of a 爆头): 无 — these players never discard a 财神 (the
   brain keeps its wilds), so they made no 飘.
+- `承包:<无|下家|对家|上家>` (上海, to a winner): 无 — these players do not count their claims by side.
 Each line is answered once (a line that comes back after another is a new question).
 """
 
@@ -30,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from drivers.motor_protocol import Key
-from drivers.table_ui import (CAI_PIAO, FOLLOW_DEALER, LA_ZHUANG, LAY_CLOSED_KONGS, LAY_LIANG, LAY_OPEN_KONGS,
+from drivers.table_ui import (CAI_PIAO, CHENGBAO, FOLLOW_DEALER, LA_ZHUANG, LAY_CLOSED_KONGS, LAY_LIANG, LAY_OPEN_KONGS,
                               LAY_OPENING, LAY_SPECIAL, LIANG,
                               LIANG_REFUSED, LIANG_REPLACE, NO, OPENING_ASK, SHOW_HAND, SHOW_MELDS, SPECIAL_KONG,
                               SPECIAL_REFUSED, SPECIAL_REPLACE, YES, kong_from_nth, parse_choice)
@@ -209,8 +210,8 @@ class Answers:
         if question == LA_ZHUANG:
             want = YES if self._la_zhuang.setdefault(seat, crew.rng.random() < crew.style.la_zhuang) else NO
             return self._steer(seat, current == want, lambda: crew.log(seat, "la_zhuang", want))
-        if question == CAI_PIAO:
-            return self._steer(seat, current == NO, lambda: crew.log(seat, "cai_piao", NO))
+        if question in (CAI_PIAO, CHENGBAO):
+            return self._steer(seat, current == NO, lambda: crew.log(seat, question, NO))
         if question.startswith(FOLLOW_DEALER) and crew.view is not None:
             round_number = int("".join(c for c in question if c.isdigit()) or 0)
             want = YES if crew.view.followed(round_number) else NO

@@ -1,0 +1,55 @@
+"""上海 承包 was never paid at the table (a probe): 「如果吃碰杠一家或被一家吃碰杠超过3次（包括3次），则承包…若自摸
+记分时承包者付3份点数」 (RULES.md §4.7), but the table sees no claims.  The winner is asked
+`承包:<无|下家|对家|上家>` now, as the maker of a kong is asked who gave it; the answer is recorded, given
+to the scorer (`claims`) and checked by the audit."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from drivers.table_ui import CHENGBAO, Key, Phase, choice_text
+from firmware.hand.questions import ask_chengbao
+from firmware.hand.win_check import judge_laid
+from firmware.records.audit_declared import _chengbao
+from rulesets.regions import get_region
+from rulesets.tiles import Tile, parse_tiles
+from tests.asyncio_support import run
+from tests.firmware.fake_ports import FakePorts
+from tests.firmware.test_asked_facts import built_hand
+
+PUNGS = "111m222p333s444m55z"        # 碰碰胡 (上海 asks at least that), self-drawn by side 0
+
+
+def test_a_winner_names_the_side_that_chengbaos_and_it_pays_the_three_shares():
+    hand = built_hand(get_region("shanghai").resolve(), {})
+    laid, context = hand.laid_hand(0, None, (), tuple(parse_tiles(PUNGS)), (), Tile.parse("5z"), ())
+    plain = judge_laid(hand.ruleset, laid, context)
+    assert plain.verdict.legal, plain.verdict.failures
+    ports = FakePorts(hand.ruleset, [(0, Key.RIGHT), (0, Key.RIGHT), (0, Key.CONFIRM)])      # 无 → 下家 → 对家
+    side = run(ask_chengbao(ports, hand, context), timeout=5)
+    assert side == 2
+    assert ports.screens.lines[0][0] == choice_text(CHENGBAO, "无")
+    assert ports.screens.phases[-1] == f"{Phase.WIN_CHECK.value} {CHENGBAO}:对家"
+    (event,) = ports.recorder.all("chengbao")
+    assert (event["seat"], event["side"]) == (0, 2)
+    under = judge_laid(hand.ruleset, laid, replace(context, extra=context.extra + (("claims", ((0, 2, 3),)),)))
+    share = plain.settlement.payments[0] // 3
+    assert under.settlement.payments == (3 * share, 0, -3 * share, 0)       # 「自摸…承包者付3份」
+    assert plain.settlement.payments == (3 * share, -share, -share, -share)
+
+
+def test_a_table_whose_rules_have_no_chengbao_asks_nothing():
+    hand = built_hand(get_region("sichuan").resolve(), {})
+    ports = FakePorts(hand.ruleset, [])
+    assert run(ask_chengbao(ports, hand, hand.win_context(0, None, None, (), ())), timeout=5) is None
+
+
+def test_the_audit_finds_chengbao_unasked_or_not_given_as_answered():
+    ruleset = get_region("shanghai").resolve()
+    win = {"event": "win", "seat": 0, "from": None, "items": [], "context": {"extra": {"claims": [[0, 2, 3]]}}}
+    asked = {"event": "chengbao", "seat": 0, "side": 2}
+    assert _chengbao(ruleset, [asked, win]) == []
+    assert "not preceded" in _chengbao(ruleset, [win])[0]
+    assert "the answer was 1" in _chengbao(ruleset, [{**asked, "side": 1}, win])[0]
+    assert _chengbao(ruleset, [{**asked, "side": None}, {**win, "context": {"extra": {}}}]) == []
+    assert "does not have it" in _chengbao(get_region("sichuan").resolve(), [asked, win])[0]
