@@ -19,12 +19,14 @@ from rulesets.definition import Ruleset
 from rulesets.liang_pai import REPLACEMENTS, set_named
 from rulesets.tiles import Tile
 
+from .chain import ASKED_AT_WIN
 from .stream import HandLog
 
 
 def audit_declared(ruleset: Ruleset, hand: HandLog, dealer: int) -> list[str]:
-    return (_liang(ruleset, hand.events) + _la_zhuang(ruleset, hand.events, dealer) + _cai_piao(ruleset, hand.events)
-            + _chengbao(ruleset, hand.events))
+    asks = hand.format >= ASKED_AT_WIN      # an older controller's recorder holds no 财飘 or 承包 question
+    return (_liang(ruleset, hand.events) + _la_zhuang(ruleset, hand.events, dealer)
+            + _cai_piao(ruleset, hand.events, asks) + _chengbao(ruleset, hand.events, asks))
 
 
 def _liang(ruleset: Ruleset, events: list[dict]) -> list[str]:
@@ -105,9 +107,9 @@ def _la_zhuang(ruleset: Ruleset, events: list[dict], dealer: int) -> list[str]:
     return problems
 
 
-def _cai_piao(ruleset: Ruleset, events: list[dict]) -> list[str]:
+def _cai_piao(ruleset: Ruleset, events: list[dict], asks: bool = True) -> list[str]:
     problems: list[str] = []
-    offered = ruleset.has_phase("cai_piao")
+    offered = ruleset.has_phase("cai_piao") and asks
     asked: dict | None = None
     for event in events:
         if event["event"] == "cai_piao":
@@ -129,9 +131,9 @@ def _cai_piao(ruleset: Ruleset, events: list[dict]) -> list[str]:
     return problems
 
 
-def _chengbao(ruleset: Ruleset, events: list[dict]) -> list[str]:
+def _chengbao(ruleset: Ruleset, events: list[dict], asks: bool = True) -> list[str]:
     problems: list[str] = []
-    offered = ruleset.has_phase("chengbao")
+    offered = ruleset.has_phase("chengbao") and asks
     asked: dict | None = None
     for event in events:
         if event["event"] == "chengbao":

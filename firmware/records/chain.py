@@ -26,7 +26,8 @@ HAND_SEAL = "hand_end"
 CLEAN_END = "recorder_end"
 START = "recorder_start"
 HAND_OPENERS = ("hand_start", "resumed")
-FORMAT = 2                         # 1: the recorder before the chain (no recorder_start)
+FORMAT = 3                         # 1: the recorder before the chain (no recorder_start); 2: the chain;
+ASKED_AT_WIN = 3                   # 3: a win is preceded by the questions its rules ask then (财飘, 承包)
 # one encoder for every line (json.dumps with these options makes a new one per call; it holds no
 # state between calls, so the store's thread may use it too)
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode

@@ -196,6 +196,7 @@ class HandLog:
     session: dict | None = None            # the session_start in force when it began
     new_session: bool = False              # the first hand after a session_start: totals start from zero
     ledger_end: dict | None = None         # its hand_end cut off: what the next session_resumed says was kept
+    format: int = 0                        # the oldest `recorder_start.format` of the files it lies in (0: none)
 
     @property
     def events(self) -> list[dict]:
@@ -338,11 +339,14 @@ class _HandWalk:
         self.session: dict | None = None
         self.new_session = False
         self.last_number: int | None = None          # the last hand begun in this file
+        self.format = 0                               # this file's recorder_start.format (what its lines hold)
 
     def line(self, line: Line) -> None:
         event = line.event
         assert event is not None
         name, number = event["event"], event["hand"]
+        if name == START:
+            self.format = event["format"]
         if name == CLEAN_END and event["open_hand"] != (self.open.number if self.open else 0):
             self.problems.append(Finding(line.where, f"recorder_end says hand {event['open_hand']} was open; "
                                                      f"the recorder shows {self.open.number if self.open else 'none'}"))
@@ -390,6 +394,7 @@ class _HandWalk:
         if (name == "resumed" and self.open is not None and self.open.number == number
                 and self.open.lines[-1].file != line.file):
             self.open.lines.append(line)              # picked up after a restart: one hand across two files
+            self.open.format = min(self.open.format, self.format)
             self.last_number = number
             return
         if self.last_number is not None and number != self.last_number + 1:
@@ -399,6 +404,7 @@ class _HandWalk:
         if partial:
             self.notes.append(Finding(line.where, f"hand {number} began in a recorder that was not given: what "
                                                   "happened before the restart is not checked"))
-        hand = HandLog(number, line, [line], partial=partial, session=self.session, new_session=self.new_session)
+        hand = HandLog(number, line, [line], partial=partial, session=self.session, new_session=self.new_session,
+                       format=self.format)
         self.hands.append(hand)
         self.open, self.new_session, self.last_number = hand, False, number

@@ -53,3 +53,16 @@ def test_the_audit_finds_chengbao_unasked_or_not_given_as_answered():
     assert "the answer was 1" in _chengbao(ruleset, [{**asked, "side": 1}, win])[0]
     assert _chengbao(ruleset, [{**asked, "side": None}, {**win, "context": {"extra": {}}}]) == []
     assert "does not have it" in _chengbao(get_region("sichuan").resolve(), [asked, win])[0]
+
+
+def test_a_recorder_written_before_the_questions_is_not_asked_for_them():
+    """A recorder of format 2 (an older controller, which asked neither 财飘 nor 承包) audited today."""
+    from firmware.records.audit_declared import _cai_piao
+    from firmware.records.stream import recorder_from_events, split_hands
+    win = {"event": "win", "seat": 0, "from": None, "items": [{"pinyin": "bao tou"}], "context": {"extra": {}}}
+    assert _chengbao(get_region("shanghai").resolve(), [win], asks=False) == []
+    assert _cai_piao(get_region("hangzhou").resolve(), [win], asks=False) == []
+    lines = [{"event": "recorder_start", "t": 0, "hand": 0, "chain": "0" * 64, "format": 2},
+             {"event": "hand_start", "t": 1, "hand": 1, "prev": "0" * 64}]
+    (hand,) = split_hands([recorder_from_events("old.jsonl", lines)]).hands
+    assert hand.format == 2

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from firmware.records.chain import GENESIS, canonical, line_hash
+from firmware.records.chain import FORMAT, GENESIS, canonical, line_hash
 from firmware.records.recorder import FlightRecorder, SecretLeak
 
 
@@ -30,7 +30,7 @@ def test_each_hand_start_carries_the_hash_of_the_hand_end_before_it():
     one_hand(recorder, 2)
     lines = sink.getvalue().splitlines()
     events = [json.loads(line) for line in lines]
-    assert events[0] == {"event": "recorder_start", "t": 1.0, "hand": 0, "chain": GENESIS, "format": 2}
+    assert events[0] == {"event": "recorder_start", "t": 1.0, "hand": 0, "chain": GENESIS, "format": FORMAT}
     starts = [e for e in events if e["event"] == "hand_start"]
     ends = [i for i, e in enumerate(events) if e["event"] == "hand_end"]
     assert starts[0]["prev"] == GENESIS
