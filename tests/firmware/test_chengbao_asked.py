@@ -62,7 +62,16 @@ def test_a_recorder_written_before_the_questions_is_not_asked_for_them():
     win = {"event": "win", "seat": 0, "from": None, "items": [{"pinyin": "bao tou"}], "context": {"extra": {}}}
     assert _chengbao(get_region("shanghai").resolve(), [win], asks=False) == []
     assert _cai_piao(get_region("hangzhou").resolve(), [win], asks=False) == []
-    lines = [{"event": "recorder_start", "t": 0, "hand": 0, "chain": "0" * 64, "format": 2},
-             {"event": "hand_start", "t": 1, "hand": 1, "prev": "0" * 64}]
+    import io
+    import json
+
+    from firmware.simulated import run_simulated
+    events = io.StringIO()
+    run(run_simulated(get_region("shanghai").resolve(), hands=1, seed=3, speed=0.0, events=events), timeout=60)
+    lines = [json.loads(line) for line in events.getvalue().splitlines()]
+    assert lines[0]["format"] == 3
+    (hand,) = split_hands([recorder_from_events("new.jsonl", lines)]).hands
+    assert hand.format == 3
+    lines[0] = {**lines[0], "format": 2}
     (hand,) = split_hands([recorder_from_events("old.jsonl", lines)]).hands
     assert hand.format == 2
