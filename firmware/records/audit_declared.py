@@ -15,6 +15,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, Callable
+
 from rulesets.definition import Ruleset
 from rulesets.liang_pai import REPLACEMENTS, set_named
 from rulesets.tiles import Tile
@@ -26,7 +29,7 @@ from .stream import HandLog
 def audit_declared(ruleset: Ruleset, hand: HandLog, dealer: int) -> list[str]:
     asks = hand.format >= ASKED_AT_WIN      # an older controller's recorder holds no 财飘 or 承包 question
     return (_liang(ruleset, hand.events) + _la_zhuang(ruleset, hand.events, dealer)
-            + _cai_piao(ruleset, hand.events, asks) + _chengbao(ruleset, hand.events, asks))
+            + _asked_at_win(ruleset, hand.events, CAI_PIAO, asks) + _asked_at_win(ruleset, hand.events, CHENGBAO, asks))
 
 
 def _liang(ruleset: Ruleset, events: list[dict]) -> list[str]:
@@ -107,51 +110,46 @@ def _la_zhuang(ruleset: Ruleset, events: list[dict], dealer: int) -> list[str]:
     return problems
 
 
-def _cai_piao(ruleset: Ruleset, events: list[dict], asks: bool = True) -> list[str]:
+@dataclass(frozen=True)
+class WinQuestion:
+    """A question the win check asks the winner before his win is paid, and the fact it becomes."""
+
+    event: str                                          # its recorder event, and its phase on the card
+    zh: str
+    extra: str                                          # the scorer's fact (`context.extra`)
+    due: Callable[[dict], bool]                         # a win that must be preceded by it
+    given: Callable[[dict, dict | None], Any]           # the fact due for a win and its answer (None: none)
+
+
+CAI_PIAO = WinQuestion("cai_piao", "财飘", "cai_piao",
+                       lambda win: any(isinstance(i, dict) and i.get("pinyin") == "bao tou" for i in win.get("items", ())),
+                       lambda win, asked: asked["count"] if asked is not None and asked["count"] else None)
+CHENGBAO = WinQuestion("chengbao", "承包", "claims", lambda win: True,
+                       lambda win, asked: [[win["seat"], asked["side"], 3]]
+                       if asked is not None and asked["side"] is not None else None)
+
+
+def _asked_at_win(ruleset: Ruleset, events: list[dict], question: WinQuestion, asks: bool = True) -> list[str]:
+    """Asked only where the rules have it (`asks`: the recorder's controller asked it), right before each
+    win it is due for; the win's scorer given exactly what the answer says."""
     problems: list[str] = []
-    offered = ruleset.has_phase("cai_piao") and asks
+    has = ruleset.has_phase(question.event)
     asked: dict | None = None
     for event in events:
-        if event["event"] == "cai_piao":
+        if event["event"] == question.event:
             asked = event
-            if not offered:
-                problems.append("财飘 asked at a table that does not have it")
+            if not has:
+                problems.append(f"{question.zh} asked at a table that does not have it")
             continue
         if event["event"] != "win":
             continue
-        recorded = _extra(event).get("cai_piao", 0)
-        bao_tou = any(isinstance(i, dict) and i.get("pinyin") == "bao tou" for i in event.get("items", ()))
-        if offered and bao_tou and (asked is None or asked["seat"] != event["seat"]):
-            problems.append(f"seat {event['seat']}'s 爆头 win was not preceded by the 财飘 question")
-        elif asked is not None and recorded != asked["count"] and not (recorded == 0 and asked["count"] == 0):
-            problems.append(f"the win's scorer was given 财飘 {recorded}, the answer was {asked['count']}")
-        elif asked is None and recorded:
-            problems.append(f"a win of seat {event['seat']} carries 财飘 {recorded} nobody was asked for")
-        asked = None
-    return problems
-
-
-def _chengbao(ruleset: Ruleset, events: list[dict], asks: bool = True) -> list[str]:
-    problems: list[str] = []
-    offered = ruleset.has_phase("chengbao") and asks
-    asked: dict | None = None
-    for event in events:
-        if event["event"] == "chengbao":
-            asked = event
-            if not offered:
-                problems.append("承包 asked at a table that does not have it")
-            continue
-        if event["event"] != "win":
-            continue
-        recorded = _extra(event).get("claims") or []
-        if offered and (asked is None or asked["seat"] != event["seat"]):
-            problems.append(f"seat {event['seat']}'s win was not preceded by the 承包 question")
-        elif asked is not None:
-            answered = [[event["seat"], asked["side"], 3]] if asked["side"] is not None else []
-            if [list(c) for c in recorded] != answered:
-                problems.append(f"the win's scorer was given claims {recorded}, the answer was {asked['side']}")
-        elif recorded:
-            problems.append(f"a win of seat {event['seat']} carries claims {recorded} nobody was asked for")
+        if has and asks and question.due(event) and (asked is None or asked["seat"] != event["seat"]):
+            problems.append(f"seat {event['seat']}'s win was not preceded by the {question.zh} question")
+        else:
+            recorded, due = _extra(event).get(question.extra), question.given(event, asked)
+            if recorded != due:
+                problems.append(f"seat {event['seat']}'s win: its scorer was given {question.zh} {recorded}, "
+                                f"the answers give {due}")
         asked = None
     return problems
 

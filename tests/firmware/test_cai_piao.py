@@ -10,7 +10,7 @@ from dataclasses import replace
 from drivers.table_ui import CAI_PIAO, Key, Phase, choice_text
 from firmware.hand.questions import ask_cai_piao, cai_piao_due
 from firmware.hand.win_check import judge_laid
-from firmware.records.audit_declared import _cai_piao
+from firmware.records.audit_declared import CAI_PIAO as QUESTION, _asked_at_win
 from rulesets.regions import get_region
 from rulesets.settlement import Item
 from rulesets.tiles import Tile, parse_tiles
@@ -56,7 +56,7 @@ def test_the_audit_finds_cai_piao_unasked_or_not_given_as_answered():
     win = {"event": "win", "seat": 0, "from": None, "items": [{"name": "爆头", "pinyin": "bao tou", "value": 1}],
            "context": {"extra": {"finished": [], "cai_piao": 2}}}
     asked = {"event": "cai_piao", "seat": 0, "count": 2}
-    assert _cai_piao(ruleset, [asked, win]) == []
-    assert "not preceded" in _cai_piao(ruleset, [win])[0]
-    assert "the answer was 1" in _cai_piao(ruleset, [{**asked, "count": 1}, win])[0]
-    assert "does not have it" in _cai_piao(get_region("wenzhou").resolve(), [asked, win])[0]
+    assert _asked_at_win(ruleset, [asked, win], QUESTION) == []
+    assert "not preceded" in _asked_at_win(ruleset, [win], QUESTION)[0]
+    assert "the answers give 1" in _asked_at_win(ruleset, [{**asked, "count": 1}, win], QUESTION)[0]
+    assert "does not have it" in _asked_at_win(get_region("wenzhou").resolve(), [asked, win], QUESTION)[0]

@@ -10,7 +10,7 @@ from dataclasses import replace
 from drivers.table_ui import CHENGBAO, Key, Phase, choice_text
 from firmware.hand.questions import ask_chengbao
 from firmware.hand.win_check import judge_laid
-from firmware.records.audit_declared import _chengbao
+from firmware.records.audit_declared import CAI_PIAO, CHENGBAO as ASKED, _asked_at_win
 from rulesets.regions import get_region
 from rulesets.tiles import Tile, parse_tiles
 from tests.asyncio_support import run
@@ -48,20 +48,19 @@ def test_the_audit_finds_chengbao_unasked_or_not_given_as_answered():
     ruleset = get_region("shanghai").resolve()
     win = {"event": "win", "seat": 0, "from": None, "items": [], "context": {"extra": {"claims": [[0, 2, 3]]}}}
     asked = {"event": "chengbao", "seat": 0, "side": 2}
-    assert _chengbao(ruleset, [asked, win]) == []
-    assert "not preceded" in _chengbao(ruleset, [win])[0]
-    assert "the answer was 1" in _chengbao(ruleset, [{**asked, "side": 1}, win])[0]
-    assert _chengbao(ruleset, [{**asked, "side": None}, {**win, "context": {"extra": {}}}]) == []
-    assert "does not have it" in _chengbao(get_region("sichuan").resolve(), [asked, win])[0]
+    assert _asked_at_win(ruleset, [asked, win], ASKED) == []
+    assert "not preceded" in _asked_at_win(ruleset, [win], ASKED)[0]
+    assert "the answers give [[0, 1, 3]]" in _asked_at_win(ruleset, [{**asked, "side": 1}, win], ASKED)[0]
+    assert _asked_at_win(ruleset, [{**asked, "side": None}, {**win, "context": {"extra": {}}}], ASKED) == []
+    assert "does not have it" in _asked_at_win(get_region("sichuan").resolve(), [asked, win], ASKED)[0]
 
 
 def test_a_recorder_written_before_the_questions_is_not_asked_for_them():
     """A recorder of format 2 (an older controller, which asked neither 财飘 nor 承包) audited today."""
-    from firmware.records.audit_declared import _cai_piao
     from firmware.records.stream import recorder_from_events, split_hands
     win = {"event": "win", "seat": 0, "from": None, "items": [{"pinyin": "bao tou"}], "context": {"extra": {}}}
-    assert _chengbao(get_region("shanghai").resolve(), [win], asks=False) == []
-    assert _cai_piao(get_region("hangzhou").resolve(), [win], asks=False) == []
+    assert _asked_at_win(get_region("shanghai").resolve(), [win], ASKED, asks=False) == []
+    assert _asked_at_win(get_region("hangzhou").resolve(), [win], CAI_PIAO, asks=False) == []
     import io
     import json
 
