@@ -45,11 +45,11 @@ def test_the_audit_checks_what_a_false_win_paid():
     ruleset = get_region("dabao").resolve()
     hand, ports = false_win({}, 2)
     (event,) = ports.recorder.all("false_win")
-    log = SimpleNamespace(all=lambda name: [event] if name == "false_win" else [], events=[event])
+    log = SimpleNamespace(all=lambda name: [event] if name == "false_win" else [], events=[event], format=3)
     start, end = {"dealer": 0}, {"ring": [], "indicators": []}
     assert audit_extras(ruleset, log, start, end, [], []).payments == (2, 1, -4, 1)
     tampered = {**event, "payments": [0, -1, 1, 0]}
-    log = SimpleNamespace(all=lambda name: [tampered] if name == "false_win" else [], events=[tampered])
+    log = SimpleNamespace(all=lambda name: [tampered] if name == "false_win" else [], events=[tampered], format=3)
     assert any("诈胡 pays" in p for p in audit_extras(ruleset, log, start, end, [], []).problems)
 
 
