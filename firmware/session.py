@@ -396,6 +396,7 @@ class TableSession:
         for seat in hand.ruleset.players:                  # a question it was asking is void with it
             hub.presenter.prompt(seat, "")
         hub.presenter.phase(Phase.HAND_OVER, note)          # the reason, in English, is in the log
+        hub.presenter.carry(note.replace("本局", LAST_HAND, 1))  # …and with the push-in next: 上局作废 …
 
     async def _ledger_commit(self, queue_write: Callable[[], "asyncio.Future[Any]"]) -> bool:
         """A hand's ledger row, committed through a stop (`_through_a_stop`, whose answer this is) and
@@ -409,8 +410,9 @@ class TableSession:
         presenter = self.hub.presenter
         presenter.scores(state.totals)
         presenter.dealer(state.dealer, state.dealer_repeats)
-        result = "荒庄" if not outcome.winners else "胡 " + " ".join(presenter.seat_name(w, outcome.dealer)
-                                                                   for w in outcome.winners)
+        # the winners by the winds the page shows now (the deal may have passed: named by the hand's
+        # own dealer, the line sent players to the wrong seat)
+        result = "荒庄" if not outcome.winners else "胡 " + " ".join(presenter.seat_name(w) for w in outcome.winners)
         presenter.phase(Phase.HAND_OVER, result)
         presenter.carry(LAST_HAND + result)             # …and with the push-in asked next, which replaces it at once
         for side in self.hub.ruleset.players:

@@ -358,6 +358,7 @@ class TableLog:
         self._links = links
         self._latched: tuple[str, ...] = ()
         self._set_problems: tuple[str, ...] = ()            # the last rejected set's, named by its check's line
+        self._cause_said = False                              # …and its cause's fault line said once
 
     def on_event(self, event: Mapping[str, Any]) -> None:
         if event["event"] == "recorder_end":
@@ -367,13 +368,15 @@ class TableLog:
         level, text = describe(event)
         if event["event"] == "set_check":
             self._set_problems = () if event["ok"] else tuple(event["problems"])
+            self._cause_said = False
         if event["event"] == "fault" and any(f.stop_asked and f.label == event["code"] for f in self._faults()):
             level, text = logging.INFO, f"the motors were stopped, as asked ({event['code']} from the controller)"
         elif event["event"] == "fault" and event.get("source") == "controller" and event["message"] in self._set_problems:
             # the cause's line says what to do, as its page does; the check's line names every problem
             # (a mixed set logged a hundred error lines, one per tile)
-            if event["message"] != self._set_problems[0]:
-                level = logging.DEBUG
+            if event["message"] != self._set_problems[0] or self._cause_said:
+                level = logging.DEBUG                       # (the cause once: one message per copy of a tile)
+            self._cause_said = self._cause_said or event["message"] == self._set_problems[0]
         if log.isEnabledFor(level):
             log.log(level, "%s", text)
 

@@ -13,19 +13,20 @@ from simulator.table import SimulatedTable
 from tests.asyncio_support import run
 
 
-async def push_in_lines(region_id: str, seed: int) -> tuple[list[str], list[dict]]:
+async def push_in_lines(region_id: str, seed: int) -> tuple[list[tuple[str, list[str]]], list[dict]]:
     ruleset = get_region(region_id).resolve()
     table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
     await table.start("pty")
-    seen: list[str] = []
+    seen: list[tuple[str, list[str]]] = []
     ends: list[dict] = []
 
     async def onlooker() -> None:
+        """Each push-in line, with the seat labels the main page showed beside it."""
         while True:
             version = table.changes.version
             message = table.display.text("main", "t_msg")
-            if message.startswith(Phase.PUSH_IN.value) and message not in seen:
-                seen.append(message)
+            if message.startswith(Phase.PUSH_IN.value) and message not in [m for m, _ in seen]:
+                seen.append((message, [table.display.text("main", f"t_name{side}") for side in range(4)]))
             await table.changed(version)
 
     watcher = asyncio.create_task(onlooker())
@@ -40,9 +41,49 @@ async def push_in_lines(region_id: str, seed: int) -> tuple[list[str], list[dict
 
 
 def test_the_push_in_request_says_how_the_hand_just_played_ended():
-    seen, ends = run(push_in_lines("shanghai", 5), timeout=60)
-    after_hand = [m for m in seen if LAST_HAND in m]
+    """…naming the winners by the seat labels the main page shows beside it: named by the finished hand's
+    dealer while the labels had moved on with the deal, it sent players to the wrong seat (a probe)."""
+    seen, ends = run(push_in_lines("shanghai", 1), timeout=60)
+    after_hand = [(m, names) for m, names in seen if LAST_HAND in m]
     assert after_hand, seen
-    first = ends[0]
-    expected = "荒庄" if not first["winners"] else "胡"
-    assert after_hand[0].startswith(f"{Phase.PUSH_IN.value} {LAST_HAND}{expected}"), (after_hand, first["winners"])
+    message, names = after_hand[0]
+    winners = ends[0]["winners"]
+    expected = "荒庄" if not winners else "胡 " + " ".join(f"{names[w]}家" for w in winners)
+    assert message == f"{Phase.PUSH_IN.value} {LAST_HAND}{expected}", (message, names, winners)
+
+
+def test_the_push_in_after_a_void_hand_says_it_was_void(tmp_path):
+    """A hand voided at a restart (a tile put back on the wall while no controller watched): 本局作废
+    showed only for a moment before the push-in (a probe never saw it); the push-in says 上局作废."""
+    from rulesets.walls import Break
+    from tests.firmware.test_restart import crash_and_restart, nth_take_of_hand_2
+
+    seen: list[str] = []
+    watchers: list[asyncio.Task] = []      # (run by the second controller's loop: cancelled before it ends)
+
+    def put_one_back_and_watch(table, ruleset, events):
+        start = next(e for e in events if e["event"] == "hand_start" and e["hand"] == 2)
+        head = ruleset.layout.ring(Break(start["break"]["wall"], start["break"]["skip"]))[0]
+        table.put_back(head.wall, head.stack, next(iter(table.world.out.values())).uid)
+
+        async def onlooker() -> None:
+            while True:
+                version = table.changes.version
+                message = table.display.text("main", "t_msg")
+                if message.startswith(Phase.PUSH_IN.value) and message not in seen:
+                    seen.append(message)
+                await table.changed(version)
+        watchers.append(asyncio.get_running_loop().create_task(onlooker()))
+
+    async def scenario():
+        try:
+            return await crash_and_restart("guangshui", 3, str(tmp_path / "t.db"), nth_take_of_hand_2(70),
+                                           meanwhile=put_one_back_and_watch)
+        finally:
+            for task in watchers:
+                task.cancel()
+            await asyncio.gather(*watchers, return_exceptions=True)
+
+    _, _, after = run(scenario(), timeout=180)
+    assert any(e["event"] == "hand_void" for e in after)
+    assert any(f" {LAST_HAND}作废" in m for m in seen), seen         # (after the restart note)

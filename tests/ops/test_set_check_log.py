@@ -44,3 +44,13 @@ def test_a_set_fault_latched_again_after_a_restart_with_no_check_line_is_said(ca
     with caplog.at_level(logging.INFO, logger="firmware.table"):
         log.on_event(fault(PROBLEMS[0]))
     assert len(errors(caplog)) == 1
+
+
+def test_the_cause_is_said_once_though_each_copy_of_its_tile_latched_a_fault(caplog):
+    log = table_log()
+    with caplog.at_level(logging.INFO, logger="firmware.table"):
+        log.on_event({"event": "set_check", "t": 1.0, "hand": 0, "build": 1, "tile_set": 1, "ok": False,
+                      "problems": [PROBLEMS[0]] * 3, "stray_tags": []})
+        for _ in range(3):
+            log.on_event(fault(PROBLEMS[0]))
+    assert len(errors(caplog)) == 2          # the check's line and the cause's, once
