@@ -77,7 +77,8 @@ def audit_recorders(files: Sequence[RecorderFile], ledger: LedgerView | None = N
     if [f.name for f in ordered] != [f.name for f in files]:
         notes.append(Finding(ordered[0].name, "the files were named out of the order they were written (a file's "
                                               "name holds the clock's time, which a restart can set back): audited "
-                                              "as their chain links them: " + ", ".join(f.name for f in ordered)))
+                                              "in the order their chain (where it breaks, their hands) gives: "
+                                              + ", ".join(f.name for f in ordered)))
     files = ordered
     for recorder in files:
         problems += recorder.malformed

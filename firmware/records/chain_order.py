@@ -5,15 +5,17 @@ where its last hand's seal leaves the head.  The audit used to take the files in
 given, and a shell sorts them by name: their time.  On a Pi with no clock battery a restart can
 come up with the clock hours behind (a probe: NTP not yet heard), and its file sorts first; the
 audit then said a recorder was missing or its hands changed.  Here the files are put in the order
-their links say, when the links give one; otherwise they stay as given, and the chain check says
-where the chain breaks.
+their links say, when the links give one.  When they do not (a file missing between two, a stray
+file of another table), the files are put in the order of the hands they hold (hand numbers go on
+from run to run), so the chain check names the one break and the rest reads true (a probe: in the
+order given, a missing file made the hands after it read as settled but not recorded).
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
-from .chain import START, ChainState
+from .chain import HAND_OPENERS, START, ChainState
 from .stream import RecorderFile
 
 
@@ -21,19 +23,33 @@ def chain_order(files: Sequence[RecorderFile]) -> list[RecorderFile]:
     """`files` in the order their chain links them (the given order among files that link the same
     way, and the given order itself when the links give none)."""
     links = [_links(recorder) for recorder in files]
-    if any(link is None for link in links):
-        return list(files)
-    remaining = list(range(len(files)))
+    ordered = None if any(link is None for link in links) else _linked(links)      # type: ignore[arg-type]
+    if ordered is None:
+        return sorted(files, key=_first_hand)       # (stable: files with the same first hand keep their order)
+    return [files[index] for index in ordered]
+
+
+def _linked(links: list[tuple[str, str]]) -> list[int] | None:
+    """The files' indexes in the order their links give, or None when they give none."""
+    remaining = list(range(len(links)))
     ordered: list[int] = []
     head: str | None = None
     while remaining:
-        index = _next(remaining, links, head)       # type: ignore[arg-type]
+        index = _next(remaining, links, head)
         if index is None:
-            return list(files)
+            return None
         ordered.append(index)
         remaining.remove(index)
-        head = links[index][1]                      # type: ignore[index]
-    return [files[index] for index in ordered]
+        head = links[index][1]
+    return ordered
+
+
+def _first_hand(recorder: RecorderFile) -> float:
+    """The number of the first hand a file begins or resumes (a file with none: after those with one)."""
+    for line in recorder.lines:
+        if line.name in HAND_OPENERS and line.event is not None:
+            return float(line.event["hand"])
+    return float("inf")
 
 
 def _links(recorder: RecorderFile) -> tuple[str, str] | None:

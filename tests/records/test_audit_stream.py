@@ -85,8 +85,13 @@ def test_a_file_missing_between_two_still_breaks_the_chain(recorders):
     events, _ = recorders["guangshui"]
     first, second = restarted(events, cut_inside_hand(events, 2), clean=True)
     _, third = restarted(second, cut_inside_hand(second, 4), clean=True)
-    report = audit_recorders(files(third, first))
-    assert any("the chain does not go on from" in p.text for p in report.problems)
+    a, c = recorder_from_events("a.jsonl", first), recorder_from_events("c.jsonl", third)
+    report = audit_recorders([c, a])
+    assert any("the chain does not go on from a.jsonl" in p.text for p in report.problems)
+    # …and the rest reads as in the order written (given backwards, the hands after the missing file
+    # read as out of order and their totals as wrong: a probe)
+    written = audit_recorders([a, c])
+    assert [(p.where, p.text) for p in report.problems] == [(p.where, p.text) for p in written.problems]
 
 
 def test_a_second_run_that_does_not_continue_the_chain_is_caught(recorders):
