@@ -23,10 +23,21 @@ def chain_order(files: Sequence[RecorderFile]) -> list[RecorderFile]:
     """`files` in the order their chain links them (the given order among files that link the same
     way, and the given order itself when the links give none)."""
     links = [_links(recorder) for recorder in files]
-    ordered = None if any(link is None for link in links) else _linked(links)      # type: ignore[arg-type]
+    if any(link is None for link in links):
+        return list(files)          # a file without its recorder_start (empty, cut): as given, the chain check says it
+    ordered = _linked(links)        # type: ignore[arg-type]
     if ordered is None:
-        return sorted(files, key=_first_hand)       # (stable: files with the same first hand keep their order)
+        return _by_hands(files)
     return [files[index] for index in ordered]
+
+
+def _by_hands(files: Sequence[RecorderFile]) -> list[RecorderFile]:
+    """The files in the order of the first hand each begins or resumes; a file with no hand stays right
+    after the file given before it (the sort is stable)."""
+    keys: list[float] = []
+    for recorder in files:
+        keys.append(_first_hand(recorder, keys[-1] if keys else float("-inf")))
+    return [recorder for _, recorder in sorted(zip(keys, files), key=lambda pair: pair[0])]
 
 
 def _linked(links: list[tuple[str, str]]) -> list[int] | None:
@@ -44,12 +55,12 @@ def _linked(links: list[tuple[str, str]]) -> list[int] | None:
     return ordered
 
 
-def _first_hand(recorder: RecorderFile) -> float:
-    """The number of the first hand a file begins or resumes (a file with none: after those with one)."""
+def _first_hand(recorder: RecorderFile, otherwise: float) -> float:
+    """The number of the first hand a file begins or resumes (`otherwise` for a file with none)."""
     for line in recorder.lines:
         if line.name in HAND_OPENERS and line.event is not None:
             return float(line.event["hand"])
-    return float("inf")
+    return otherwise
 
 
 def _links(recorder: RecorderFile) -> tuple[str, str] | None:
