@@ -152,11 +152,16 @@ def test_a_table_stopped_while_the_broker_is_away_sends_its_hands_at_the_next_st
     check.close()
 
 
+def table_process(broker, tmp_path, name: str) -> subprocess.Popen:
+    """A simulated table reporting to the broker as `name`, in a process of its own."""
+    return subprocess.Popen([sys.executable, "-m", "firmware", "run", "--speed", "1", "--hands", "50",
+                             "--mqtt", broker.url, "--table", name, "--db", str(tmp_path / f"{name}.db")],
+                            cwd=ROOT, env=clean_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
 def test_a_table_that_dies_is_marked_offline_by_its_last_will(broker, tmp_path):
     topics = Topics("t9")
-    proc = subprocess.Popen([sys.executable, "-m", "firmware", "run", "--speed", "1", "--hands", "50",
-                             "--mqtt", broker.url, "--table", "t9", "--db", str(tmp_path / "t9.db")],
-                            cwd=ROOT, env=clean_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = table_process(broker, tmp_path, "t9")
 
     async def go():
         watcher = parlour(broker, tmp_path)
@@ -193,9 +198,7 @@ def test_a_table_stopped_cleanly_is_not_shown_as_a_fault(broker, tmp_path):
     and the retained offline status said fault, so the parlour turned the card red and wrote
     `fault E16`.  A stop the controller asked for is no fault."""
     topics = Topics("t8")
-    proc = subprocess.Popen([sys.executable, "-m", "firmware", "run", "--speed", "1", "--hands", "50",
-                             "--mqtt", broker.url, "--table", "t8", "--db", str(tmp_path / "t8.db")],
-                            cwd=ROOT, env=clean_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = table_process(broker, tmp_path, "t8")
 
     async def go():
         watcher = parlour(broker, tmp_path)
