@@ -273,7 +273,13 @@ def test_the_hatch_is_latched_again_once_it_is_closed():
         table.inject_fault("hatch_open")                    # unlatched and opened (a person with the key)
         assert not table.world.hatch_locked
         table.clear_fault("hatch_open")                     # and closed
+        pressed = False
         while not table.world.hatch_locked:
+            # opened while the next set was being built under the table (a busy machine's race), the
+            # board latched it and the page asks for 确认 once the hatch is closed: pressed, as asked
+            if not pressed and table.display.page == "fault" and ACKNOWLEDGE in table.display.text("fault", "t_hint"):
+                table.press("front", Key.CONFIRM)
+                pressed = True
             await table.changed(table.changes.version)
         latched_again.append(True)
 
