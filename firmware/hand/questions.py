@@ -160,6 +160,24 @@ async def ask_chengbao(ports: HandPorts, hand: HandState, context: WinContext) -
     return side
 
 
+async def asked_at_win(ports: HandPorts, hand: HandState, context: WinContext,
+                       items: tuple) -> tuple[tuple[str, object], ...]:
+    """The questions a legal win asks before it is paid, in turn (拉庄 of those owing a dealer's win,
+    财飘 of the winner of a 爆头, 承包 of the winner), as the scorer's facts their answers make (none
+    when none was asked, or all answered none)."""
+    answers: list[tuple[str, object]] = []
+    asking = await ask_la_zhuang(ports, hand, context)
+    if asking is not None:
+        answers.append(("la_zhuang", asking))
+    piao = await ask_cai_piao(ports, hand, context, items)
+    if piao:
+        answers.append(("cai_piao", piao))
+    side = await ask_chengbao(ports, hand, context)
+    if side is not None:
+        answers.append(("claims", ((context.winner, side, 3),)))
+    return tuple(answers)
+
+
 class Questions:
     def __init__(self, ports: HandPorts) -> None:
         self.ports = ports
@@ -203,5 +221,5 @@ class Questions:
                                  payments=list(payments))
 
 
-__all__ = ["Questions", "ask", "ask_cai_piao", "ask_chengbao", "ask_la_zhuang", "cai_piao_due", "choose", "follow_question",
+__all__ = ["Questions", "ask", "ask_cai_piao", "ask_chengbao", "ask_la_zhuang", "asked_at_win", "cai_piao_due", "choose", "follow_question",
            "la_zhuang_due"]

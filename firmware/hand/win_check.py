@@ -25,7 +25,7 @@ from rulesets.winrules import Verdict
 from .facts import Extra
 from .melds import kongs_from_entry, melds_from_tiles
 from .ports import HandPorts, KeyMatch, Press, record_dropped, scored, stray_tags
-from .questions import Withdrawn, ask, ask_cai_piao, ask_chengbao, ask_la_zhuang, confirmed
+from .questions import Withdrawn, ask, asked_at_win, confirmed
 from .state import HandState, Reveal
 from .win_facts import win_context_json
 
@@ -193,18 +193,11 @@ class WinCheck:
                                        self.winners_on(hand, discarder, seat))
         result = await scored(ports, judge_laid, hand.ruleset, laid, context)     # scoring can take a while
         if result.verdict.legal:
-            asking = await ask_la_zhuang(ports, hand, context)      # 十六张: it changes what is paid now
-            if asking is not None:
-                context = replace(context, extra=context.extra + (("la_zhuang", asking),))
-                result = await scored(ports, judge_laid, hand.ruleset, laid, context)
-            items = result.settlement.items if result.settlement is not None else ()
-            piao = await ask_cai_piao(ports, hand, context, items)     # 杭州: the table sees no discards
-            if piao:
-                context = replace(context, extra=context.extra + (("cai_piao", piao),))
-                result = await scored(ports, judge_laid, hand.ruleset, laid, context)
-            chengbao = await ask_chengbao(ports, hand, context)       # 上海: the table sees no claims
-            if chengbao is not None:
-                context = replace(context, extra=context.extra + (("claims", ((seat, chengbao, 3),)),))
+            # what the table cannot see, asked of the seats (拉庄, 财飘, 承包): it changes what is paid
+            # now, so the win is scored again, once, with every answer
+            answers = await asked_at_win(ports, hand, context, result.settlement.items if result.settlement else ())
+            if answers:
+                context = replace(context, extra=context.extra + answers)
                 result = await scored(ports, judge_laid, hand.ruleset, laid, context)
         verdict = result.verdict
         if verdict.legal and result.settlement is not None:
