@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol
 
 from drivers.link import LinkStatistics
-from drivers.messages import FaultCode
 from drivers.table_ui import Key, Panel, Phase
 
 from .faults import FaultLatch, LatchedFault, hint_for, parse_label
@@ -58,11 +57,13 @@ Line = tuple[int, str]      # (level, text)
 def fault_line(event: Mapping[str, Any]) -> Line:
     """A fault event: the code, its Chinese name, the English particulars, what to do (both languages)."""
     code = parse_label(event["code"])
-    hint = hint_for(code if code is not None else -1, str(event.get("source", "")))
-    # the hatch's interlock, and the boards' note that the controller was away (E13, every restart: the
-    # controller clears it at once) or a link down (E23: it reconnects), mend themselves: warnings
-    mends_itself = event.get("source") == "interlock" or code in (FaultCode.HOST_LOST, FaultCode.LINK_LOST)
-    level = logging.WARNING if mends_itself else logging.ERROR
+    source = str(event.get("source", ""))
+    hint = hint_for(code if code is not None else -1, source)
+    # an error when a person must act (the fault's own judgement, which sounds the alarm); a warning
+    # when it mends itself: the hatch's interlock, the boards' note that the controller was away (E13,
+    # every restart) or a link down (E23).  (The event names no unit: -1 is no stop the controller asked.)
+    person = LatchedFault(code if code is not None else -1, -1, "", source).calls_a_person
+    level = logging.ERROR if person else logging.WARNING
     return level, (f"{event['code']} {hint.name_zh}: {event['message']} — {hint.todo_zh} / {hint.todo_en} "
                    f"({event.get('source', '?')})")
 

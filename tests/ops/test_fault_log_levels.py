@@ -20,3 +20,5 @@ def test_faults_that_mend_themselves_are_warnings_and_a_person_s_are_errors():
     assert level("E01", "motor") == logging.ERROR
     assert level("E16", "motor") == logging.ERROR
     assert level("E07", "controller") == logging.ERROR
+    assert level("E22", "display") == level("E24", "storage") == logging.ERROR     # a person mends them
+    assert level("E12", "motor") == logging.ERROR           # the board's: opened while running, 确认 asked
