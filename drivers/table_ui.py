@@ -75,6 +75,7 @@ BAO = "宝"                            # "宝:<tile>" — private to this seat
 CHANGE_BAO_HINT = "骰子=换宝"          # shown with the 宝: 骰子 asks for 换宝
 NOT_A_WIN = "诈胡"                    # the laid hand is not a win
 WIN_DONE = "胡"                       # "胡 +32"
+ROUND_PAID = "结算"                   # a winner's line after the settlement round: "胡 +7 结算 -1"
 CUT_OFF = "截胡"                      # "截胡 下家": a nearer seat claimed the same discard; it is judged instead
 
 SELF_DRAWN = "自摸"

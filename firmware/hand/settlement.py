@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from drivers.table_ui import (FLOWER_PIG, LAY_CLOSED_KONGS, LAY_OPEN_KONGS, NOT_READY, NOT_SHOWN, READY_MARK,
-                              SHOW_HAND, SHOW_MELDS, Key, Phase)
+from drivers.table_ui import (FLOWER_PIG, LAY_CLOSED_KONGS, LAY_OPEN_KONGS, NOT_READY, NOT_SHOWN, READY_MARK, ROUND_PAID,
+                              SHOW_HAND, SHOW_MELDS, WIN_DONE, Key, Phase)
 from rulesets.hand import Hand
 from rulesets.settlement import add_payments
 from rulesets.rounds import (RoundContext, RoundResult, SeatShown, judge_round, kong_counts, kongs_laid, lays_kongs,
@@ -78,7 +78,11 @@ class SettlementRound:
             hand.draw = settle_draw(hand)
             paid = add_payments(paid, hand.draw.payments) if hand.draw is not None else paid
         for seat in seats:
-            self.ports.screens.prompt(seat, seat_line(result, seat, paid[seat]))
+            if seat not in winners:
+                self.ports.screens.prompt(seat, seat_line(result, seat, paid[seat]))
+        for seat in dict.fromkeys(winners):       # his line said the win's money alone (胡 +N): the round's beside it
+            if seat in seats or paid[seat]:
+                self.ports.screens.prompt(seat, winner_line(hand, seat, paid[seat]))
 
     async def _collect(self, seats: Sequence[int], prompts: tuple[str, str]
                        ) -> tuple[dict[int, tuple[list[Tile] | None, list[Tile] | None]], set[int]]:
@@ -166,6 +170,12 @@ def seat_line(result: RoundResult, seat: int, payment: int) -> str:
     return " ".join(parts + [f"{payment:+d}"])
 
 
+def winner_line(hand: HandState, seat: int, payment: int) -> str:
+    """A winner's line after the round: his (last) win's money as the win showed it, and the round's."""
+    won = [w.payout.payments[seat] for w in hand.wins if w.seat == seat]
+    return f"{WIN_DONE} {won[-1]:+d} {ROUND_PAID} {payment:+d}" if won else f"{ROUND_PAID} {payment:+d}"
+
+
 def round_fields(context: RoundContext, result: RoundResult) -> dict:
     """The `settlement` event: every hand laid (or not), what was judged, what the round pays."""
     settlement = result.settlement
@@ -183,4 +193,4 @@ def round_fields(context: RoundContext, result: RoundResult) -> dict:
     }
 
 
-__all__ = ["DEFAULT_TIMEOUT", "SettlementRound", "laid_hand", "round_fields", "seat_line"]
+__all__ = ["DEFAULT_TIMEOUT", "SettlementRound", "laid_hand", "round_fields", "seat_line", "winner_line"]

@@ -190,3 +190,22 @@ def test_the_win_and_the_settlement_round_count_the_kongs_ming_ji():
     run(SettlementRound(rnd).run(hand), timeout=5)
     (event,) = rnd.recorder.all("settlement")
     assert event["flipped"][:2] == ["2s", "5m"] and "鸡 ×4 (side 0)" in [i["name"] for i in event["items"]]
+
+
+def test_after_the_round_the_winners_line_says_the_rounds_money_beside_the_wins():
+    """The winner's line said the win's money (胡 +N) and kept it after the round, which paid him too:
+    the line now says both, so a player reads what the hand paid him."""
+    hand, flow, ports = playing(tiles={4: "5m"})
+    kong_take(hand, seat=2, flow=flow)
+    judge = FakePorts(hand.ruleset, [(3, Key.CONFIRM), (3, Key.CONFIRM)],
+                      zones={3: [[], list(parse_tiles("666m456m789m234p55p"))]})
+    run(WinCheck(judge)._judge(hand, 3, 1), timeout=5)
+    won = judge.recorder.all("win")[0]["payments"][3]
+    assert judge.screens.last(3) == f"胡 {won:+d}"
+    rnd = FakePorts(hand.ruleset, [(s, Key.CONFIRM) for s in (0, 1, 2) for _ in range(2)],
+                    zones={0: [[], parse_tiles("666m456m789m12p55p")], 1: [[], []], 2: [[], []]})
+    run(SettlementRound(rnd).run(hand), timeout=5)
+    paid = rnd.recorder.all("settlement")[0]["payments"]
+    assert paid[3] != 0                           # seat 0's 鸡, paid by every seat, the winner too
+    assert rnd.screens.last(3) == f"胡 {won:+d} 结算 {paid[3]:+d}"
+    assert rnd.screens.last(0).endswith(f"{paid[0]:+d}") and "胡" not in rnd.screens.last(0)
