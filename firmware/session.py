@@ -23,7 +23,7 @@ import os
 from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import CONTROLLER_FAULT_VOID, HAND_VOID, LAST_HAND, RESTARTED, WALLS_MISSING, Phase
@@ -410,15 +410,21 @@ class TableSession:
         presenter = self.hub.presenter
         presenter.scores(state.totals)
         presenter.dealer(state.dealer, state.dealer_repeats)
-        # the winners by the winds the page shows now (the deal may have passed: named by the hand's
-        # own dealer, the line sent players to the wrong seat)
-        result = "荒庄" if not outcome.winners else "胡 " + " ".join(presenter.seat_name(w) for w in outcome.winners)
+        result = self._result_words(outcome.result, outcome.winners)
         presenter.phase(Phase.HAND_OVER, result)
         presenter.carry(LAST_HAND + result)             # …and with the push-in asked next, which replaces it at once
         for side in self.hub.ruleset.players:
             presenter.seat_status(side, side == state.dealer, state.totals[side])
             if side not in outcome.winners:
                 presenter.prompt(side, "")              # a winner keeps "胡 +N" until the next hand
+
+    def _result_words(self, result: str, winners: Sequence[int]) -> str:
+        """A hand's result as the public line says it: 胡 and the winners by the winds the page shows
+        now (the deal may have passed: named by the hand's own dealer, the line sent players to the
+        wrong seat), 荒庄, or 作废."""
+        if result == "void":
+            return "作废"
+        return "荒庄" if not winners else "胡 " + " ".join(self.hub.presenter.seat_name(w) for w in winners)
 
     # -- sessions and the front panel's choice ---------------------------------------------------
 
@@ -500,6 +506,8 @@ class TableSession:
                           options=dict(session.options), totals=list(session.totals), dealer=session.dealer,
                           **({"last_hand": last} if last is not None else {}))
         self._show_session()
+        if last is not None and HAND_KEY not in saved:      # between hands: the push-in says it, as it did
+            self.hub.presenter.carry(LAST_HAND + self._result_words(last["result"], last["winners"]))
         below = self._saved_set(saved, NEXT_SET_KEY)
         standing = self._saved_set(saved, RAISED_SET_KEY)
         if standing is not None and (HAND_KEY in saved or not self._wall_stands_whole(standing)):

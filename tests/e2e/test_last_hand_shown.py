@@ -87,3 +87,44 @@ def test_the_push_in_after_a_void_hand_says_it_was_void(tmp_path):
     _, _, after = run(scenario(), timeout=180)
     assert any(e["event"] == "hand_void" for e in after)
     assert any(f" {LAST_HAND}作废" in m for m in seen), seen         # (after the restart note)
+
+
+def test_a_restart_at_the_push_in_still_says_how_the_last_hand_ended(tmp_path):
+    """A controller stopped at the push-in: the restarted one asked for it again with its restart note
+    alone, and players who looked up then never saw who had won (a probe).  It says both."""
+    from drivers.motor_protocol import LiftPosition
+    from drivers.table_ui import RESTARTED
+    from tests.firmware.test_restart import crash_and_restart
+
+    seen: list[tuple[str, list[str]]] = []
+    watchers: list[asyncio.Task] = []
+
+    def at_the_push_in(table) -> bool:
+        return table.world.centre == LiftPosition.DOWN and \
+            table.display.text("main", "t_msg").startswith(Phase.PUSH_IN.value)
+
+    def watch(table, ruleset, events):
+        async def onlooker() -> None:
+            while True:
+                version = table.changes.version
+                message = table.display.text("main", "t_msg")
+                if message.startswith(Phase.PUSH_IN.value) and RESTARTED in message and message not in [m for m, _ in seen]:
+                    seen.append((message, [table.display.text("main", f"t_name{side}") for side in range(4)]))
+                await table.changed(version)
+        watchers.append(asyncio.get_running_loop().create_task(onlooker()))
+
+    async def scenario():
+        try:
+            return await crash_and_restart("guangshui", 3, str(tmp_path / "t.db"), crash_when=at_the_push_in,
+                                           meanwhile=watch)
+        finally:
+            for task in watchers:
+                task.cancel()
+            await asyncio.gather(*watchers, return_exceptions=True)
+
+    _, before, _ = run(scenario(), timeout=180)
+    last = [e for e in before if e["event"] == "hand_end"][-1]
+    assert seen, "no push-in was asked after the restart"
+    message, names = seen[0]
+    expected = "荒庄" if not last["winners"] else "胡 " + " ".join(f"{names[w]}家" for w in last["winners"])
+    assert message.endswith(f" {LAST_HAND}{expected}"), (message, last["winners"])
