@@ -97,3 +97,36 @@ def test_a_parlour_request_failing_by_a_bug_speaks_of_the_parlour(tmp_path):
 
     status, body = run(go(), timeout=20)
     assert status == 500 and "parlour" in body["error"]["message"] and "table" not in body["error"]["message"]
+
+
+def test_a_table_without_totals_yet_shows_dashes_not_a_score_of_zero(tmp_path):
+    """A table that has not opened its session publishes `totals: null`: the page drew +0 for every
+    seat, as if four players had played even (a probe). It draws a dash."""
+    from tests.web.browser import browser_page, need_browser
+    need_browser()
+
+    async def go():
+        watcher = watcher_at(tmp_path)
+        await watcher.start()
+        server = TestServer(build_app(watcher))
+        await server.start_server()
+        try:
+            for name, totals in (("z1", None), ("z2", [3, -3, 0, 0])):
+                status = {**GOOD, "table": name, "totals": totals, "updated": time.time()}
+                await watcher.receive(f"mahjong/{name}/status", json.dumps(status).encode(), retain=True)
+            async with browser_page() as page:
+                await page.goto(str(server.make_url("/")))
+                cells = {}
+                for name in ("z1", "z2"):
+                    row = page.locator(f".tablecard[data-table='{name}'] .totals")
+                    await row.wait_for()
+                    cells[name] = await row.locator(":scope > div > div:nth-child(2)").all_text_contents()
+                assert page.errors == []
+                return cells
+        finally:
+            await server.close()
+            await watcher.stop()
+
+    cells = run(go(), timeout=60)
+    assert cells["z1"] == ["—"] * 4
+    assert cells["z2"][:2] == ["+3", "-3"] and cells["z2"][2] != "—"

@@ -32,7 +32,7 @@ function h(tag, attrs = {}, ...children) {
 
 function tileSpan(code) { return h("span", { class: "tile", title: code }, tileName(code)); }
 function signed(n) { return (n > 0 ? "+" : "") + n; }
-function scoreCell(n) { return h("td", { class: "num " + (n > 0 ? "pos" : n < 0 ? "neg" : "") }, signed(n)); }
+function scoreCell(n) { return h("td", { class: "num " + (n > 0 ? "pos" : n < 0 ? "neg" : "") }, n == null ? "—" : signed(n)); }   // none yet: a dash
 function when(t) { return t ? new Date(t * 1000).toLocaleString("zh-CN", { hour12: false }) : "—"; }
 function duration(s) {
   s = Math.round(s || 0);
