@@ -271,6 +271,7 @@ def audit_hand(ruleset: Ruleset, hand: HandLog, start: dict, end: dict) -> list[
         problems.append("the ring has the wrong number of stacks")
     if len(ring_tiles) != len(ring):
         raise Unauditable(f"the revealed wall has {len(ring_tiles)} stacks, the ring {len(ring)}")
+    problems += _revealed_indicators(ruleset, end, ring_tiles)
     if not hand.partial:                                  # the draws before a restart are in another file
         take_problems, live_left = _audit_takes(ruleset, ring, hand, ring_tiles)
         problems += take_problems + _ended_too_soon(ruleset, end, live_left)
@@ -574,12 +575,35 @@ def _audit_indicator(ruleset: Ruleset, ring, event: dict, ring_tiles, dealer: in
         if [event["ring"], event["layer"]] != expected:
             problems.append(f"indicator {event['kind']} at {event['ring']}/{event['layer']}, the rules put it at {expected}")
     if event["tile"] is not None:
-        tiles = [ring_tiles[r][0 if layer == "top" else 1] for r, layer in zip(event["ring"], event["layer"])]
-        if event["tile"] != tiles:
-            problems.append(f"indicator {event['kind']} shows {event['tile']} but the wall holds {tiles} there")
-        wilds = [str(t) for t in rule.special_kinds(Tile.parse(tiles[0]) if tiles else None)]
-        if event["wilds"] != wilds:
-            problems.append(f"indicator {event['kind']} makes {event['wilds']}, the rules say {wilds}")
+        problems += _shows_the_wall(rule, event, ring_tiles)
     elif event["public"]:
         problems.append(f"a public indicator {event['kind']} without its tile")
+    return problems
+
+
+def _shows_the_wall(rule, event: dict, ring_tiles, when: str = "") -> list[str]:
+    """An indicator's tiles are the wall's at its slots, and its wilds the rule's for them."""
+    problems = []
+    tiles = [ring_tiles[r][0 if layer == "top" else 1] for r, layer in zip(event["ring"], event["layer"])]
+    if event["tile"] != tiles:
+        problems.append(f"indicator {event['kind']}{when} shows {event['tile']} but the wall holds {tiles} there")
+    wilds = [str(t) for t in rule.special_kinds(Tile.parse(tiles[0]) if tiles else None)]
+    if event["wilds"] != wilds:
+        problems.append(f"indicator {event['kind']}{when} makes {event['wilds']}, the rules say {wilds}")
+    return problems
+
+
+def _revealed_indicators(ruleset: Ruleset, end: dict, ring_tiles) -> list[str]:
+    """The indicators hand_end reveals (a private 宝 is shown nowhere before) against the wall revealed
+    with them: a win scored with a 宝 the wall did not hold was called sound (a probe)."""
+    problems = []
+    for event in end["indicators"]:
+        rule = next((r for r in ruleset.indicators if r.kind == event["kind"] and r.timing.value == event["timing"]), None)
+        if rule is None:
+            problems.append(f"hand_end reveals an indicator {event['kind']} that is not one of the ruleset's")
+        elif _slots(event, len(ring_tiles)) is None:
+            problems.append(f"hand_end reveals indicator {event['kind']} at stacks {event['ring']}/{event['layer']} "
+                            "outside the ring")
+        elif event["tile"] is not None:
+            problems += _shows_the_wall(rule, event, ring_tiles, " (revealed at hand_end)")
     return problems

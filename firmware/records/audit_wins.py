@@ -191,6 +191,8 @@ def _audit_win(ruleset: Ruleset, start: dict, end: dict, win: dict, facts: LogFa
     if complete and discarder is None and taken_astray(facts.last_take) and facts.replaced_for != seat:
         problems.append(f"{who} is self-drawn on a tile taken out of draw order (into the reserve, off another "
                         "stack, or a tail tile no 杠 asked for)")
+    if complete and discarder is None:
+        problems += _self_drawn_tile(who, win, end, facts.last_take)
     if ruleset.play.after_win == "xuezhan" and discarder in {w["seat"] for w in facts.wins}:
         problems.append(f"{who} is on a discard of seat {discarder}, which had won and was out of play (血战)")
     if not result.verdict.legal or result.settlement is None:
@@ -204,6 +206,20 @@ def _audit_win(ruleset: Ruleset, start: dict, end: dict, win: dict, facts: LogFa
     if listed != items:
         problems.append(f"{who} lists the items {_items_text(listed)}; the scorer gives {_items_text(items)}")
     return problems
+
+
+def _self_drawn_tile(who: str, win: dict, end: dict, last: dict | None) -> list[str]:
+    """A self-drawn win's tile is the one the wall held at the last take, when the laid hand holds it
+    (the controller's own reading: `WinCheck._win_tile`); a win tile the wall never gave was sound."""
+    try:
+        held = end["ring"][last["ring"]][0 if last["layer"] == "top" else 1] if last is not None else None
+    except (IndexError, KeyError, TypeError):
+        return []                   # a take outside the ring: the takes' audit says so
+    expected = held if held in win["tiles"] else None
+    if win["win_tile"] == expected:
+        return []
+    where = f"{last['ring']}/{last['layer']}" if last is not None else "none"
+    return [f"{who} is self-drawn on {win['win_tile']}; the last take ({where}) was {held}"]
 
 
 def _facts_disagree(ruleset: Ruleset, start: dict, end: dict, win: dict, context: WinContext,

@@ -111,3 +111,48 @@ def test_a_blood_battle_hand_that_ends_before_it_may_is_caught(recorders):
     end["payments"] = [p - q for p, q in zip(end["payments"], win["payments"])]
     texts = [p.text for p in audit(reseal(retotal(edited))).problems]
     assert any("血战到底 plays on until one player is left" in t for t in texts), texts
+
+
+def _swap_in_wall(events, number: int, ring: int, layer: str, differs=lambda tile: True):
+    """The wall of hand `number` with the tile at (ring, layer) swapped with one never taken (and
+    `differs`), its hash written again: a wall the controller could have recorded."""
+    import copy
+
+    from firmware.hand.state import wall_hash
+
+    edited = copy.deepcopy(events)
+    start = next(e for e in edited if e["hand"] == number and e["event"] == "hand_start")
+    end = next(e for e in edited if e["hand"] == number and e["event"] == "hand_end")
+    taken = {(e["ring"], e["layer"]) for e in edited if e["hand"] == number and e["event"] == "take"}
+    here = 0 if layer == "top" else 1
+    held = end["ring"][ring][here]
+    other, there = next((k, j) for k, pair in enumerate(end["ring"]) for j, tile in enumerate(pair)
+                        if (k, ("top", "bottom")[j]) not in taken and (k, j) != (ring, here) and tile != held
+                        and differs(tile))
+    end["ring"][ring][here], end["ring"][other][there] = end["ring"][other][there], held
+    start["wall_hash"] = wall_hash(end["salt"], end["ring"])
+    return edited
+
+
+def test_a_private_bao_the_wall_did_not_hold_is_caught(recorders):
+    """The 宝 a ready seat saw privately is revealed only at hand_end: the audit scored the win with
+    whatever hand_end said and never looked at the wall there (a probe: a 摸宝 win paid +32 on a 宝
+    the wall did not hold was sound)."""
+    events, _ = recorders["changchun"]
+    end = next(e for e in events if e["event"] == "hand_end" and any(i["kind"] == "bao" for i in e["indicators"]))
+    bao = next(i for i in end["indicators"] if i["kind"] == "bao")
+    edited = reseal(_swap_in_wall(events, end["hand"], bao["ring"][0], bao["layer"][0]))
+    texts = [p.text for p in audit(edited).problems]
+    assert any("indicator bao (revealed at hand_end) shows" in t and "but the wall holds" in t for t in texts), texts
+
+
+@pytest.mark.parametrize("region", [r for r in REGIONS if r != "guizhou"])     # (guizhou's four hands: none)
+def test_a_self_drawn_win_on_a_tile_the_last_take_did_not_give_is_caught(recorders, region):
+    """A self-drawn win's tile was never compared with the tile its last take gave (a probe)."""
+    events, _ = recorders[region]
+    win = next(e for e in events if e["event"] == "win" and e["from"] is None and e["win_tile"])
+    last = [e for e in events[:events.index(win)] if e["event"] == "take" and e["hand"] == win["hand"]][-1]
+    edited = reseal(_swap_in_wall(events, win["hand"], last["ring"], last["layer"],
+                                  differs=lambda tile: tile not in win["tiles"]))
+    texts = [p.text for p in audit(edited).problems]
+    assert any(f"is self-drawn on {win['win_tile']}; the last take" in t for t in texts), texts
