@@ -137,7 +137,7 @@ def _hand_span(path: Path) -> tuple[int, int] | None:
             for line in handle:
                 try:
                     number = json.loads(line).get("hand")
-                except (ValueError, AttributeError):
+                except (ValueError, AttributeError, RecursionError):     # (nested too deep: damaged too)
                     continue
                 if isinstance(number, int) and number > 0:
                     numbers.append(number)

@@ -40,6 +40,8 @@ def space_left(paths: Iterable[Path]) -> Space | None:
             stat = os.statvfs(path)
         except OSError:
             continue
+        if not stat.f_blocks:
+            continue            # no card: a file system of no size (/proc, /sys) has no room to run out of
         space = Space(stat.f_bavail * stat.f_frsize, stat.f_blocks * stat.f_frsize)
         if least is None or space.free < least.free:
             least = space

@@ -85,3 +85,14 @@ def test_a_database_that_cannot_open_on_a_full_card_says_free_the_card_not_move_
     with pytest.raises(UserError) as locked:
         open_database(held, tmp_path / "table.db", "ledger and settings database", "--db")
     assert "another program holds it; is another controller running?" in str(locked.value)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="no /proc on this machine")
+def test_a_file_system_of_no_size_is_no_full_card():
+    """`--db /proc/version`: /proc has no blocks at all, which read as a full card (0 KB free), and the
+    table waited for ever for room (a probe). Such a file system is not asked: the file's own error is said."""
+    from pathlib import Path
+
+    from firmware.cli import main
+    assert space_left([Path("/proc")]) is None
+    assert main(["run", "--db", "/proc/version", "--hands", "1", "--speed", "0"]) == 2

@@ -182,3 +182,14 @@ def test_a_list_without_its_ledger_says_which_files_are_needed_is_not_known(card
     assert json.loads(capsys.readouterr().out)["ledger"] is None
     assert main(["records", "--folder", str(tmp_path / "events"), "--db", str(tmp_path / "table.db"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["ledger"] == str(tmp_path / "table.db")
+
+
+def test_a_file_nested_too_deep_is_listed_without_a_traceback(card, capsys):
+    """A damaged recorder line of 100,000 nested brackets stopped `records` with a RecursionError and
+    twenty lines of traceback (a probe); the audit already said it in one line. It is a damaged line."""
+    tmp_path, _ = card
+    deep = tmp_path / "events" / "20260601-090000-14.jsonl"
+    deep.write_text("[" * 100_000 + "]" * 100_000 + "\n" + json.dumps({"event": "take", "hand": 13}) + "\n")
+    assert _records(tmp_path) == 0
+    line = next(row for row in capsys.readouterr().out.splitlines() if row.startswith(deep.name))
+    assert "hands 13" in line
