@@ -60,6 +60,7 @@ class HandFlow:
         self.totals: tuple[int, ...] = (0, 0, 0, 0)     # the session's scores, for the seat displays
         self.rolls_asked = 0
         self.note = ""          # said with the next phase the flow shows (RESTARTED after a restart)
+        self._opening = False   # the hand is in play but 请出牌 not shown yet (its journal write awaited)
         self.bao = BaoDesk(ports)
         self.win_check = WinCheck(ports)
         self.questions = Questions(ports)
@@ -141,8 +142,8 @@ class HandFlow:
         hand = self.hand
         if hand is None or press.front or press.seat not in hand.ruleset.players:
             return False
-        if hand.phase in BEFORE_PLAY:   # nobody is ready or makes a kong on a hand still being dealt: it
-            return False                # waits in the queue, dropped (and said) as play opens (`_open_play`)
+        if hand.phase in BEFORE_PLAY or self._opening:   # nobody is ready or makes a kong on a hand still
+            return False        # being dealt: it waits in the queue, dropped (and said) as play opens (`_open_play`)
         seat = press.seat
         if press.key == Key.TING and hand.ruleset.play.ready_declaration == "none":
             # no 报听 in these rules (a probe: 四川 lit the seat's 听 lamp and line for it, telling the
@@ -329,6 +330,9 @@ class HandFlow:
                 if f"phase:{phase.name}" not in hand.steps_done:
                     await run_phase(phase.name, ports, hand, self.roll)
                     hand.steps_done.append(f"phase:{phase.name}")
+            # a 听 or 杠 pressed while the deal's line is still up, until 请出牌, is no 听 or kong (a probe:
+            # one pressed during the journal write below counted, and 长春 asked that seat for the 宝)
+            self._opening = True
             await self._advance(hand, "revealed")
             await ports.journaled()     # the players play once they read 请出牌: a restart must know it
             early = self._open_play(hand)       # no await from here to 请出牌: nothing comes in between
@@ -350,6 +354,7 @@ class HandFlow:
         seat never meant (and never answers), a 确认 would end the hand at 最后一张, a 骰子 roll a 宝.
         Each is dropped and recorded; the public line's word naming the seats (a 胡 meant now is
         pressed again once 请出牌 shows: the dealer's win on his first turn too)."""
+        self._opening = False
         presses = self.ports.keys.take_all()
         record_dropped(self.ports.recorder, presses, "before_play")
         seats = sorted({p.seat for p in presses if not p.front and p.seat in hand.ruleset.players})
