@@ -4,8 +4,9 @@ The wall sensors say only "stack (side, k) now holds n tiles".  The tracker know
 what it expects next at each end; a tile leaving the expected head stack is a head draw, one
 leaving the expected tail stack a tail draw, anything else is out of order (warned about,
 recorded, and counted at the nearer end).  A tail draw replaces a flower when a flower is owed
-(known from the drawn tiles' identities in the wall map), otherwise it counts as a kong (out of
-order when nothing was owed: no 杠 was pressed).  A shown tile (云南 尾牌) taken while a replacement
+(known from the drawn tiles' identities in the wall map; a 杠 pressed meanwhile takes the tail after
+it, and before a flower left unreplaced), otherwise it counts as a kong (out of order when nothing
+was owed: no 杠 was pressed).  A shown tile (云南 尾牌) taken while a replacement
 is owed is that replacement, marked `at_wall_end` when no face-down tail tile was left (whether it
 then needs a 杠上开花 is the option's: tail_tiles.py).  The live
 count and the reserve follow the ruleset's reserve policy; 荒庄 is declared when the next head draw
@@ -102,6 +103,7 @@ class _Before(NamedTuple):
     special_owed: int
     head_from: int
     tail_from: int
+    flowers_left: int = 0       # (an older journal's rows have no such field)
 
 
 class UnseenTakes(NamedTuple):
@@ -141,6 +143,7 @@ class WallTracker:
         self.tail_taken = 0
         self.kongs = 0
         self.flowers_owed = 0
+        self.flowers_left = 0                   # of those, owed since a head draw passed them (left unreplaced)
         self.kong_pending = False               # a 杠 was pressed: its replacement is the next tail take
         self.play_open = True                   # 请出牌 has shown: draws after the deal may be made
         self.special_owed = 0                   # 长春 opening special kongs: replacements still to be taken
@@ -261,7 +264,7 @@ class WallTracker:
         self._take_rows.pop()
         self._take_texts.pop()
         (self.head_taken, self.tail_taken, self.kongs, self.flowers_owed, self.special_owed,
-         self._head_from, self._tail_from) = before
+         self._head_from, self._tail_from, self.flowers_left) = before
         return take
 
     def _steps(self, slots: list[Slot], counts: dict[StackPos, int]) -> tuple[tuple[StackPos, int], ...]:
@@ -283,6 +286,7 @@ class WallTracker:
         drawn = sum(1 for take in self.taken.values() if take.tile in self.flower_kinds and take.reason != "set_aside")
         replaced = sum(1 for take in self.taken.values() if take.reason == "flower")
         self.flowers_owed = max(0, drawn - replaced)
+        self.flowers_left = min(self.flowers_left, self.flowers_owed)
 
     def expect_set_aside(self, slot: Slot) -> None:
         """An indicator tile is about to be taken out of play: the next take at its stack is it."""
@@ -332,8 +336,13 @@ class WallTracker:
         return "deal" if self.head_taken < self.deal_size else "draw"
 
     def _tail_reason(self, slot: Slot) -> str:
-        if self.flowers_owed and not self.kong_pending:     # a 杠 pressed is owed first: a flower drawn
-            return "flower"                                 # earlier and not replaced would swallow it
+        """A flower just drawn is replaced before a 杠 pressed meanwhile: people press the kong key to
+        补花, and its one tail take is then the flower's (the 杠 lapses at the next head draw,
+        HandState; before, the 杠 took it and the flower stayed owed for the rest of the hand); a
+        genuine kong made meanwhile takes a second tail tile, the kong's.  A flower left unreplaced
+        (a head draw went past it) would swallow a later kong's one replacement: the 杠 comes first."""
+        if self.flowers_owed > (self.flowers_left if self.kong_pending else 0):
+            return "flower"
         return self.special_reason if self.special_owed else "kong"
 
     def owe_special(self, replacements: int, kongs: int, counted: bool) -> None:
@@ -353,7 +362,7 @@ class WallTracker:
     def _record(self, slot: Slot, end: End, reason: str, in_order: bool, at_wall_end: bool = False) -> Take:
         tile = self.wall_map.get(slot)
         self._before.append(_Before(self.head_taken, self.tail_taken, self.kongs, self.flowers_owed,
-                                    self.special_owed, self._head_from, self._tail_from))
+                                    self.special_owed, self._head_from, self._tail_from, self.flowers_left))
         del self._before[:-UNDO_KEPT]
         if end is End.HEAD:
             self.head_taken += 1
@@ -361,11 +370,14 @@ class WallTracker:
             self.tail_taken += 1
             if reason == "flower":
                 self.flowers_owed -= 1
+                self.flowers_left = min(self.flowers_left, self.flowers_owed)
             elif self.special_owed:
                 self.special_owed -= 1
                 self.kongs += reason == "kong"
             elif reason == "kong":
                 self.kongs += 1
+        if end is End.HEAD and reason == "draw" and not in_order and self.play_open:
+            self.flowers_left = self.flowers_owed   # play went on past them (a draw with none owed is in order)
         if tile is not None and tile in self.flower_kinds and reason != "set_aside":
             self.flowers_owed += 1
         count = wall_count(self.reserve, self.ring.tile_count, len(self.taken) + 1 - self.tail_taken,
@@ -392,9 +404,14 @@ class WallTracker:
                 "shown": sorted(slot_json(s) for s in self.shown),
                 "expected_aside": sorted(slot_json(s) for s in self.expected_aside),
                 "head_taken": self.head_taken, "tail_taken": self.tail_taken, "kongs": self.kongs,
-                "flowers_owed": self.flowers_owed, "flower_kinds": sorted(str(t) for t in self.flower_kinds),
+                "flowers_owed": self.flowers_owed, **self._flowers_left_json(),
+                "flower_kinds": sorted(str(t) for t in self.flower_kinds),
                 "special_owed": self.special_owed, "special_reason": self.special_reason,
-                "undo": [list(before) for before in self._before]}
+                "undo": [list(before if before.flowers_left else before[:-1]) for before in self._before]}
+
+    def _flowers_left_json(self) -> dict[str, int]:
+        """Rare: the journal stays as it was without it."""
+        return {"flowers_left": self.flowers_left} if self.flowers_left else {}
 
     def restore(self, data: Mapping[str, Any]) -> None:
         self.taken = {take.slot: take for take in map(Take.from_json, data["takes"])}
@@ -407,6 +424,7 @@ class WallTracker:
         self.expected_aside = {slot_from(s) for s in data["expected_aside"]}
         self.head_taken, self.tail_taken = data["head_taken"], data["tail_taken"]
         self.kongs, self.flowers_owed = data["kongs"], data["flowers_owed"]
+        self.flowers_left = data.get("flowers_left", 0)
         self.flower_kinds = frozenset(Tile.parse(t) for t in data["flower_kinds"])
         self.special_owed, self.special_reason = data.get("special_owed", 0), data.get("special_reason", "kong")
 

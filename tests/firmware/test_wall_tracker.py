@@ -161,10 +161,41 @@ def test_a_kong_pressed_takes_the_tail_before_a_flower_left_unreplaced():
     t = tracker(wall_map={Slot(27, Layer.TOP): flower}, flowers=(flower,))
     takes = [take_head(t) for _ in range(55)]
     assert takes[-1].tile == flower and t.flowers_owed == 1
+    assert take_head(t).in_order is False       # play went on past it: the flower is left unreplaced
     t.kong_pending = True
     assert (take_tail(t).reason, t.kongs, t.flowers_owed) == ("kong", 1, 1)
     t.kong_pending = False
     assert (take_tail(t).reason, t.flowers_owed) == ("flower", 0)
+
+
+def test_a_kong_pressed_on_a_flower_just_drawn_takes_the_tail_after_it():
+    """A probe at the table (上海): the seat that drew a flower pressed 杠 to 补花 (people do) and took
+    one tail tile; it counted as the kong's, the flower stayed owed, and every later head draw of
+    the hand was out of order.  The flower just drawn is replaced first; a second tail take, if one
+    comes, is the kong's."""
+    flower = _flower()
+    t = tracker(wall_map={Slot(27, Layer.TOP): flower}, flowers=(flower,))
+    takes = [take_head(t) for _ in range(55)]
+    assert takes[-1].tile == flower and t.flowers_owed == 1
+    t.kong_pending = True
+    assert (take_tail(t).reason, t.kongs, t.flowers_owed) == ("flower", 0, 0)
+    assert take_tail(t).reason == "kong" and t.kongs == 1       # a genuine kong takes one more
+    t.kong_pending = False
+    assert take_head(t).in_order
+
+
+def test_a_flower_left_unreplaced_is_remembered_across_a_restart_and_an_undo():
+    flower = _flower()
+    t = tracker(wall_map={Slot(27, Layer.TOP): flower}, flowers=(flower,))
+    for _ in range(56):
+        take_head(t)
+    assert t.flowers_left == 1
+    restored = tracker(wall_map={Slot(27, Layer.TOP): flower}, flowers=(flower,))
+    restored.restore(t.to_json())
+    assert restored == t and restored.flowers_left == 1
+    restored.take_back()                        # the draw past it put back: the flower was just drawn
+    restored.kong_pending = True
+    assert restored.flowers_left == 0 and take_tail(restored).reason == "flower"
 
 
 def test_a_head_draw_while_a_flower_is_owed_is_out_of_order_and_the_deal_s_are_not():
