@@ -244,7 +244,7 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
     "kong_lapsed": lambda e: (logging.WARNING, f"{_hand(e)}: seat {e['seat']}'s 杠 lapsed: " + (
         f"seat {e['by']} pressed 杠 before its replacement was taken (one replacement at a time: the later press "
         "counts)" if e.get("by") is not None else "a tile was drawn from the head before its replacement "
-                                                  "(pressed by mistake?)")),
+                                                  "(pressed by mistake, or to 补花?)")),
     "kong_credited": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']}'s 杠 has its replacement: the tail tile "
                                               f"at {e['ring']}/{e['layer']}, taken before the 杠, put back and taken again"),
     "win_withdrawn": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} took its 胡 back (a long 胡) before "
