@@ -10,6 +10,7 @@ flips (`paying_flips`).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 from drivers.table_ui import (CUT_OFF, ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, SELF_DRAWN, WIN_DONE, WIN_FROM, WIN_TILE,
@@ -72,6 +73,16 @@ class CutOff(Exception):
 def withdraw_key(seat: int) -> KeyMatch:
     """A long 胡 of `seat`: it takes the seat's 胡 back (never a claim)."""
     return lambda p: p.panel == seat and p.key == Key.HU and p.long
+
+
+def flowers_seen(bonus: frozenset[Tile], *reads: list[Tile]) -> tuple[Tile, ...]:
+    """The bonus tiles a zone's reads saw, of each kind the most any one read saw: a hand entered on
+    the panel (which enters no bonus tile) keeps the flowers laid in the zone, and their money (a
+    probe: 上海, 花 4 points lost), even when one read missed one."""
+    most: Counter[Tile] = Counter()
+    for read in reads:
+        most |= Counter(t for t in read if t in bonus)
+    return tuple(most.elements())
 
 
 class WinCheck:
@@ -270,7 +281,7 @@ class WinCheck:
             ports.recorder.emit("zone_fallback", seat=seat, reason=str(error))
             entered = await self._manual_entry(hand, seat)
             melds, held = kongs_from_entry(entered, kongs, hand.ruleset.hand_size + 1)
-            return melds, tuple(held), ()
+            return melds, tuple(held), flowers_seen(bonus, shown_tiles, all_tiles)
         flowers = tuple(t for t in remaining + shown_tiles if t in bonus)
         concealed = tuple(t for t in remaining if t not in bonus)
         return melds, concealed, flowers
