@@ -7,8 +7,11 @@ kong takes a second tail tile and stays the seat's."""
 
 from __future__ import annotations
 
+import json
+
 from drivers.table_ui import Key, OUT_OF_ORDER
 from firmware.hand.ports import Press
+from firmware.hand.state import HandState
 from rulesets.regions import get_region
 from rulesets.walls import Layer, Slot
 from tests.firmware.hand_in_order import RecordedHand, hand_in_order
@@ -87,6 +90,9 @@ def test_a_kong_made_past_a_flower_left_unreplaced_takes_the_tail_first():
     recorded = flower_drawn()
     recorded.draw()                             # the next seat draws anyway: out of order
     assert recorded.recorded("take")[-1]["in_order"] is False
+    journaled = HandState.from_json(json.loads(recorded.hand.journal_text()))
+    assert journaled.tracker.flowers_left == 1     # a restart now knows it too
+    recorded.hand = recorded.flow.hand = journaled
     press_kong(recorded, 2)
     (replacement,) = recorded.take(recorded.hand.tracker.next_tail())
     assert replacement["reason"] == "kong" and recorded.hand.kongs == {2: [False]}
