@@ -31,7 +31,8 @@ def flower_drawn() -> RecordedHand:
     middle = head[far:far + len(flowers) - 1]
     placed = {head[plain.deal_size]: flowers[0], **dict(zip(middle, flowers[1:]))}
     rest = iter(others)
-    tiles = [placed.get(Slot(i, layer)) or next(rest) for i in range(len(plain.ring)) for layer in (Layer.TOP, Layer.BOTTOM)]
+    tiles = [placed.get(Slot(i, layer)) or next(rest)
+             for i in range(len(plain.ring)) for layer in (Layer.TOP, Layer.BOTTOM)]
     recorded = RecordedHand(hand_in_order(ruleset, tiles))
     recorded.hand.phase = "dealing"
     while not recorded.hand.deal_complete:

@@ -13,7 +13,7 @@ from tests.firmware.test_asked_facts import built_hand
 from tests.firmware.test_liang_and_la_zhuang import take_head
 
 SEAT, DISCARDER = 2, 1
-HELD = list(parse_tiles("111m444m222p333s55s"))          # 碰碰胡 (上海 asks at least that)         # the winning tile (5s) among them
+HELD = list(parse_tiles("111m444m222p333s55s"))     # 碰碰胡 (上海 asks at least that); it wins on 5s
 
 
 def entry_presses(ruleset, tiles: list[Tile]) -> list[Press]:
