@@ -158,7 +158,9 @@ class TableSession:
         hub = self.hub
         hub.recorder.hold_lines()                   # a hand's lines reach the file behind its journal
         self.store.watch(hub.storage_failed)        # a disk that refuses writes: E24 until one lands again
-        saved = await self.store.run(self.ledger.journal) if self._resume else {}
+        saved = await self.store.run(self.ledger.journal)
+        if not self._resume:            # new boards: only the ledger's own (its session, the hand, the chain)
+            saved = {key: saved[key] for key in (SESSION_KEY, HAND_KEY, CHAIN_KEY, RECORDER_KEY) if key in saved}
         self.crashes.load(saved)
         head = await self._chain_head(saved)
         if head is not None:
@@ -480,11 +482,27 @@ class TableSession:
 
     # -- after a restart ---------------------------------------------------------------------------
 
+    async def _new_table(self, session: SessionState | None, saved: dict[str, dict]) -> None:
+        """New boards on this ledger (the built-in simulator is a new table each run): a hand the run
+        before left in play is voided — its tiles went with that table — as a restart voids a hand
+        whose walls no longer match; a new session opens, its hands numbered on and its recorder
+        going on from the last.  (A new chain, and the old hand left open, read as a recorder missing
+        and a session begun inside a hand to `audit` of the ledger's files: a probe.)"""
+        if session is not None:
+            self.state = session
+            if HAND_KEY in saved:
+                await self._void(HandState.from_json(saved[HAND_KEY]), "a new table: the run before left it in play")
+        self._drop_sets()
+        await self._open_session(self.hub.ruleset)
+
     async def _pick_up(self, saved: dict[str, dict]) -> tuple[WallMap | None, WallMap | None]:
         """Go on from the journal: the session, the hand in play, the sets.  Returns the checked set
         waiting below and the checked set standing on the table (each None when there is none)."""
         hub = self.hub
         session = SessionState.from_json(saved[SESSION_KEY]) if SESSION_KEY in saved else None
+        if not self._resume:
+            await self._new_table(session, saved)
+            return None, None
         same_rules = session is not None and (session.ruleset_id, dict(session.options)) == \
             (hub.ruleset.id, dict(hub.ruleset.options))
         if not same_rules and session is not None and HAND_KEY in saved:

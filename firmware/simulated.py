@@ -190,6 +190,6 @@ def _say_a_new_table(journal: dict[str, dict]) -> None:
     hand, session = journal.get(HAND_KEY), journal.get(SESSION_KEY)
     if hand is None or session is None:
         return
-    log.warning("the built-in simulator is a new table each run: hand %s, left in play when the run before "
-                "stopped, is not resumed (session %s stays in the ledger as interrupted; a table on real "
-                "boards resumes its hand)", hand.get("number", "?"), session.get("session", "?"))
+    log.warning("the built-in simulator is a new table each run: hand %s of session %s, left in play when the "
+                "run before stopped, is not resumed but voided, paying nothing (a table on real boards resumes "
+                "its hand)", hand.get("number", "?"), session.get("session", "?"))
