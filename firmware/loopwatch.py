@@ -3,7 +3,9 @@
 A timer asks to be woken every `interval`; how much later than asked it wakes is the loop's lag at
 that moment — whatever held the loop (a long computation, a disk write, a garbage collection) shows
 up here.  The worst lag of each hand goes into its `hand_end` (`loop_lag_ms`); a lag over `warn_ms`
-is logged as a warning at once.  One timer callback, no task: nothing is left running after `stop`.
+is logged as a warning at once, and then at most once every `quiet_s`, with how many more there were
+and the worst of them: a Pi that is slow all the time warned five times a second, and the other
+warnings drowned (a probe).  One timer callback, no task: nothing is left running after `stop`.
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ log = logging.getLogger("firmware.loop")
 
 
 class LoopWatch:
-    def __init__(self, interval: float = 0.02, warn_ms: float = 100.0) -> None:
+    def __init__(self, interval: float = 0.02, warn_ms: float = 100.0, quiet_s: float = 60.0) -> None:
         self.interval = interval
         self.warn_ms = warn_ms
+        self.quiet_s = quiet_s
+        self._warned_at: float | None = None     # (loop time) the last warning logged
+        self._unsaid: list[float] = []           # the lags over warn_ms since, not logged yet
         self.worst_ms = 0.0              # since the last `take_worst`
         self.worst_ever_ms = 0.0
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -51,8 +56,18 @@ class LoopWatch:
         self.worst_ms = max(self.worst_ms, lag_ms)
         self.worst_ever_ms = max(self.worst_ever_ms, lag_ms)
         if lag_ms > self.warn_ms:
-            log.warning("the event loop was held for %.0f ms (over %.0f ms): the boards wait meanwhile",
-                        lag_ms, self.warn_ms)
+            self._warn(lag_ms)
         if self.on_tick is not None:
             self.on_tick(lag_ms)
         self._arm()
+
+    def _warn(self, lag_ms: float) -> None:
+        now = self._loop.time()           # type: ignore[union-attr]
+        if self._warned_at is not None and now - self._warned_at < self.quiet_s:
+            self._unsaid.append(lag_ms)
+            return
+        more = (f"; {len(self._unsaid)} more since the last such warning, the worst {max(self._unsaid):.0f} ms"
+                if self._unsaid else "")
+        log.warning("the event loop was held for %.0f ms (over %.0f ms): the boards wait meanwhile%s",
+                    lag_ms, self.warn_ms, more)
+        self._warned_at, self._unsaid = now, []
