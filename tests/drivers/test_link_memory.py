@@ -241,3 +241,25 @@ def test_a_board_reporting_a_constant_the_host_cannot_work_with_is_refused_by_na
             await pair.host.connect()
         await pair.close()
     run(main())
+
+
+def test_a_loop_held_by_the_host_counts_no_missed_heartbeat():
+    """The controller's own stall (a slow Pi, a long step) made the board's beats late to read: each
+    counted as a missed heartbeat, logged as link trouble that sent the technician to the cable (a
+    probe). A beat tick that ran late judges nothing: the next one does."""
+    async def main():
+        import time
+        pair = memory_link()
+        await pair.host.connect()
+        stats = pair.host.statistics
+        start = stats().frames_received
+        while stats().frames_received < start + 3:           # the board's beats heard, as usual
+            await asyncio.sleep(0.01)
+        before = stats().heartbeat_misses
+        sent, received = stats().frames_sent, stats().frames_received
+        time.sleep(0.35)                                     # the host's loop held (under the link timeout)
+        while stats().frames_sent < sent + 3 or stats().frames_received < received + 3:
+            await asyncio.sleep(0.01)
+        assert stats().heartbeat_misses == before and pair.failures == []
+        await pair.close()
+    run(main())
