@@ -166,6 +166,9 @@ class Display:
             async with asyncio.timeout(timeout):     # not wait_for: on 3.11 it swallows a cancel
                 return await waiter                 # that lands as the answer arrives (the watch never stops)
         except TimeoutError:
+            if waiter.done() and not waiter.cancelled():
+                return waiter.result()      # answered in time, read in the same turn as the timeout: a loop
+                #                             held past it (a slow Pi) made a good display miss (a probe)
             raise NoResponse(f"no answer from the {self.device} within {timeout:.1f} s: check its "
                              "cable, power and baud rate") from None
         finally:

@@ -126,3 +126,51 @@ class _Deaf:
 
     async def close(self) -> None:
         pass
+
+
+def test_a_ping_answered_in_time_is_answered_though_the_loop_was_held_past_its_timeout():
+    """The display answered `sendme` at once, but the host's loop was held past the ping's timeout (a
+    slow Pi): the answer and the timeout were read in the same turn and the ping counted as missed —
+    two in a row latch E22 and sound the buzzer for a display that is fine (a probe)."""
+    import socket
+    import threading
+    import time
+
+    from drivers.display import Display
+
+    armed, asked, held, answered = threading.Event(), threading.Event(), threading.Event(), threading.Event()
+
+    def display_answering_at_once(server: socket.socket) -> None:
+        conn, _ = server.accept()
+        buffer = b""
+        while data := conn.recv(4096):
+            buffer += data
+            while b"\xff\xff\xff" in buffer:
+                instruction, buffer = buffer.split(b"\xff\xff\xff", 1)
+                if instruction == b"sendme" and armed.is_set():
+                    asked.set()
+                    held.wait(5)                    # (answers once the host's loop is held)
+                if instruction == b"sendme":
+                    conn.sendall(b"\x66\x00\xff\xff\xff")
+                    answered.set()
+
+    async def main() -> int:
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        threading.Thread(target=display_answering_at_once, args=(server,), daemon=True).start()
+        display = await Display.open(f"socket://127.0.0.1:{server.getsockname()[1]}", must_answer=False)
+        try:
+            armed.set()
+            ping = asyncio.ensure_future(display.ping(0.2))
+            while not asked.is_set():
+                await asyncio.sleep(0.001)
+            held.set()                                  # the loop is held from here
+            assert answered.wait(5)                     # answered: the bytes wait in the socket…
+            time.sleep(0.3)                             # …while the loop is held past the timeout
+            return await ping
+        finally:
+            await display.close()
+            server.close()
+
+    assert run(main(), timeout=20) == 0
