@@ -13,6 +13,7 @@ import asyncio
 import logging
 import sqlite3
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, TextIO, TypeVar
 
@@ -23,6 +24,8 @@ log = logging.getLogger("firmware.store")
 WRITE_ERRORS = (sqlite3.Error, OSError)
 FailureWatcher = Callable[[BaseException], None]
 KEPT: Any = object()      # what a write that kept its work for later returns: it says nothing of the disk
+SLOW_WRITE_S = 2.0        # a write this slow holds play (the boards' events wait for the journal): said
+SLOW_QUIET_S = 60.0       # …at most once this often, with how many more and the slowest
 
 
 class Store:
@@ -37,6 +40,7 @@ class Store:
         self._told = False              # a failure was told, and no `landed` has said the disk is back
         self.refusing = False           # the writer thread's last disk work was refused (set on that thread, in order)
         self._watch: tuple[asyncio.AbstractEventLoop, FailureWatcher] | None = None
+        self._slow = SlowWrites(name)   # (on the writer thread)
 
     def watch(self, on_failure: FailureWatcher) -> None:
         """On this loop: `on_failure(error)` when the disk refuses a write, once until `landed` says
@@ -86,11 +90,14 @@ class Store:
     def _tracked(self, fn: Callable[..., T], *args: Any) -> T:
         """`fn(*args)` on the writer thread, noting there whether the disk refused it: the work queued
         behind it sees the answer in order (a done-callback may run later, on another thread)."""
+        started = time.monotonic()
         try:
             result = fn(*args)
         except WRITE_ERRORS:
             self.refusing = True
             raise
+        finally:
+            self._slow.took(time.monotonic() - started)
         if result is not KEPT:
             self.refusing = False
         return result
@@ -203,4 +210,28 @@ class ThreadedSink:
             self._target.close()
 
 
-__all__ = ["KEPT", "Store", "ThreadedSink", "WRITE_ERRORS"]
+class SlowWrites:
+    """Writes that took long enough to hold play, said in the log: a card that only slows (worn, or
+    failing) refuses nothing, so E24 never shows, and play stopped for half a minute without a word
+    (a probe: three seconds an fsync).  Said at once, then at most once every SLOW_QUIET_S."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._said_at: float | None = None
+        self._unsaid: list[float] = []
+
+    def took(self, seconds: float, now: float | None = None) -> None:
+        if seconds < SLOW_WRITE_S:
+            return
+        now = time.monotonic() if now is None else now
+        if self._said_at is not None and now - self._said_at < SLOW_QUIET_S:
+            self._unsaid.append(seconds)
+            return
+        more = (f"; {len(self._unsaid)} more since the last such warning, the slowest {max(self._unsaid):.1f} s"
+                if self._unsaid else "")
+        log.warning("%s: a disk write took %.1f s; the table waits for its writes, so play paused meanwhile: "
+                    "a slow, worn or failing storage card? replace it%s", self._name, seconds, more)
+        self._said_at, self._unsaid = now, []
+
+
+__all__ = ["KEPT", "SlowWrites", "Store", "ThreadedSink", "WRITE_ERRORS"]
