@@ -130,8 +130,7 @@ def judge_hand(args: argparse.Namespace) -> int:
         raise UserError(f"--kong: side {crowded} made {made[crowded]} kongs; "
                         f"a hand of {ruleset.hand_size} holds {melds} melds, so a side makes at most {melds} kongs")
     check_moment(args, hand, kong_events, winner)
-    extra = (("kong_events", kong_events),
-             ("la_zhuang", tuple(check_side(s, sides, "--la-zhuang") for s in args.la_zhuang)))
+    extra = (("kong_events", kong_events), ("la_zhuang", la_zhuang_sides(args.la_zhuang, sides, winner)))
     context = WinContext(winner=winner, dealer=dealer, discarder=discarder,
                          win_tile=win_tile if win_tile in hand.concealed else None, sides=sides,
                          ready_declared=args.ready, bao_hit=args.bao, wilds=wilds, consecutive_dealer=args.repeats,
@@ -264,6 +263,17 @@ def kongs_made(kong_events: tuple[tuple[int, str, int | None], ...], hand: Hand,
         for meld in hand.kongs:
             made.setdefault(winner, [0, 0])[1 if meld.is_concealed else 0] += 1
     return tuple((side, exposed, concealed) for side, (exposed, concealed) in sorted(made.items()))
+
+
+def la_zhuang_sides(given: list[int], sides: tuple[int, ...], winner: int) -> tuple[int, ...]:
+    """The payers who asked for 拉庄: seats of the table, each once, never the winner (who pays nothing)."""
+    chosen = tuple(check_side(side, sides, "--la-zhuang") for side in given)
+    if winner in chosen:
+        raise UserError(f"--la-zhuang: side {winner} is the winner; only a payer asks for 拉庄")
+    twice = next((side for side in chosen if chosen.count(side) > 1), None)
+    if twice is not None:
+        raise UserError(f"--la-zhuang: side {twice} is given twice; name each payer once")
+    return chosen
 
 
 def check_moment(args: argparse.Namespace, hand: Hand, kong_events: tuple, winner: int) -> None:

@@ -157,6 +157,11 @@ def test_an_opening_small_win_of_a_dealt_hand(capsys):
     # facts the region's table never asks for were taken and changed nothing
     (("changchun", "111m234p789s45s99p6s", "--flip", "2s"), "changchun has no 鸡, 马 or 鸟 flipped after a win"),
     (("changchun", "111m234p789s45s99p6s", "--la-zhuang", "1"), "changchun has no 拉庄; try sixteen_tile"),
+    # 拉庄 is a payer's, asked once (a probe: the winner's own side, given twice, was taken without a word)
+    (("sixteen_tile", "111m234m567m789p234s55s", "--self-drawn", "--la-zhuang", "0"),
+     "--la-zhuang: side 0 is the winner; only a payer asks for 拉庄"),
+    (("sixteen_tile", "111m234m567m789p234s55s", "--self-drawn", "--la-zhuang", "1", "--la-zhuang", "1"),
+     "--la-zhuang: side 1 is given twice"),
     (("guangdong", "234p789s45s99p6s", "--meld", "111m", "--bao"), "guangdong has no 宝; try changchun or jilin"),
     (("changchun", "5555m123p456p789s", "--opening"), "no opening small wins"),
     (("changsha", "5555m123p", "--opening"), "a dealt hand holds 13 tiles"),
