@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping
@@ -49,6 +50,8 @@ Method = Callable[[Context, Mapping[str, Any]], Awaitable[Any]]
 # -- arguments ----------------------------------------------------------------------------------------
 
 LARGEST = 2**63 - 1         # the ledger's numbers are SQLite integers
+WHOLE_NUMBER = re.compile(r"\s*[+-]?[0-9]{1,20}\s*")   # ASCII digits only: str.isdigit() took ² and ٣, int() then
+#                                                     refused ² (a 500) and read ٣ as 3; a sign twice, too (a probe)
 
 
 def int_arg(params: Mapping[str, Any], name: str, default: int | None = None, minimum: int = 0) -> int | None:
@@ -59,7 +62,7 @@ def int_arg(params: Mapping[str, Any], name: str, default: int | None = None, mi
     number: int | None = None
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+    elif isinstance(value, str) and WHOLE_NUMBER.fullmatch(value):
         number = int(value)
     if number is None or not minimum <= number <= LARGEST:
         raise ApiError(400, f"{name}={quoted(value)}: give a whole number from {minimum} to {LARGEST}")
@@ -72,7 +75,7 @@ def float_arg(params: Mapping[str, Any], name: str) -> float | None:
         return None
     try:
         number = float(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else math.nan
-    except ValueError:
+    except (ValueError, OverflowError):     # (a JSON integer of 400 digits is no float)
         number = math.nan
     if not math.isfinite(number):
         raise ApiError(400, f"{name}={quoted(value)}: give a time in seconds since 1970 (e.g. 1767225600)")

@@ -140,6 +140,15 @@ def test_a_recorder_that_no_longer_holds_the_hand_says_so(played, tmp_path, list
     ("/api/hands?limit=9223372036854775808", 400, "whole number from 1 to 9223372036854775807"),
     ("/api/hands/99999999999999999999999", 400, "whole number"),
     ("/api/hands/1.5", 400, "whole number"),
+    # a sign twice and digits that are not ASCII were taken for numbers, then refused by int() (a 500 and
+    # a traceback) or read as another number (٣ as 3): a probe
+    ("/api/hands?limit=--1", 400, "whole number"),
+    ("/api/hands?limit=%C2%B2", 400, "whole number"),
+    ("/api/hands/--1", 400, "whole number"),
+    ("/api/hands/%C2%B2", 400, "whole number"),
+    ("/api/hands/%D9%A3", 400, "whole number"),
+    ("/api/hands.csv?limit=--1", 400, "whole number"),
+    ("/api/hands?limit=" + "9" * 5000, 400, "whole number"),
     ("/api/hands?since=nan", 400, "seconds since 1970"),
     ("/api/hands?day=9999-12-31", 400, "out of the clock's range"),
     ("/api/sessions?day=0001-01-01", 400, "out of the clock's range"),
@@ -319,3 +328,12 @@ def test_every_page_and_asset_is_served_from_the_package(played):
             assert response.status == 200, path
             assert not OUTSIDE.search(text), f"{path} fetches something from outside"
     serve(LiveTable(), db, test)
+
+
+def test_a_time_of_four_hundred_digits_is_a_wrong_argument_not_a_bug():
+    """`since` as a JSON integer of 400 digits over the WebSocket: float() raised OverflowError, which
+    was answered as an internal error with a traceback in the table's log (a probe)."""
+    from firmware.web.api import ApiError, float_arg
+    with pytest.raises(ApiError) as refused:
+        float_arg({"since": 10 ** 400}, "since")
+    assert refused.value.status == 400 and "seconds since 1970" in str(refused.value)
