@@ -42,6 +42,7 @@ SETTINGS = web.AppKey("settings", object)
 # ports: a crowd of idle connections (tabs left open, a scanner on the parlour's network) must never
 # leave a board's port unable to reopen after its adapter is pulled, so one over the cap is refused.
 MAX_CONNECTIONS = 64
+FIRST_REQUEST_S = 10.0         # a new connection brings its first whole request within this, or is closed
 _BUSY = "503: this table's web view has too many open connections; close some of its pages and try again\n"
 BUSY_RESPONSE = (f"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 10\r\n"
                  f"Connection: close\r\nContent-Length: {len(_BUSY)}\r\n\r\n{_BUSY}").encode()
@@ -286,6 +287,9 @@ async def _websocket(request: web.Request) -> web.WebSocketResponse:
             if reply is not None and not client.offer(reply):
                 ctx.live.drop(client)
                 break
+            # one request a turn: a socket's buffered burst, answered in one go, held the loop (fifty
+            # clients of 250 requests: 1.9 s, and the motor board stopped its motors: a probe)
+            await asyncio.sleep(0)
     finally:
         ctx.live.unsubscribe(client)
         if not client.dropped:
@@ -362,6 +366,10 @@ class AppServer:
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.AbstractServer | None = None
         self.address: str | None = None
+        self.first_request_s = FIRST_REQUEST_S
+        self.silent_closed = 0                  # connections closed for sending no request in time
+        self._silent: dict[Any, asyncio.TimerHandle] = {}     # connections no request came on yet: their timers
+        app.middlewares.insert(0, self._heard)
 
     async def start(self) -> str:
         runner = web.AppRunner(self.app, access_log=None, handle_signals=False, logger=_RefusedRequests(log, {}))
@@ -399,7 +407,10 @@ class AppServer:
                 self._refusing = False
                 log.warning("web view: connections accepted again (%d refused while %d were open)",
                             self.refused - self._refused_before, self.max_connections)
-            return server()
+            handler = server()
+            self._silent[handler] = asyncio.get_running_loop().call_later(self.first_request_s,
+                                                                          self._close_if_silent, handler)
+            return handler
         self.refused += 1
         if not self._refusing:
             self._refusing, self._refused_before = True, self.refused - 1
@@ -407,7 +418,27 @@ class AppServer:
                         "descriptors: close some of its pages", self.max_connections)
         return _Refused()
 
+    @web.middleware
+    async def _heard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        timer = self._silent.pop(request.protocol, None)
+        if timer is not None:
+            timer.cancel()
+        return await handler(request)
+
+    def _close_if_silent(self, handler: Any) -> None:
+        """A connection that brought no whole request in `first_request_s` is closed: sixty-four that
+        sent nothing filled the cap and kept everyone out of the web view for good (a probe; aiohttp
+        times out a connection only after its first request)."""
+        if self._silent.pop(handler, None) is None:
+            return
+        if handler.transport is not None and not handler.transport.is_closing():
+            self.silent_closed += 1
+            handler.force_close()               # (closes its transport)
+
     async def stop(self) -> None:
+        for timer in self._silent.values():
+            timer.cancel()
+        self._silent.clear()
         if self._listener is not None:
             self._listener.close()
         if self._runner is not None:

@@ -5,6 +5,8 @@ import io
 import re
 from pathlib import Path
 
+import asyncio
+
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
@@ -337,3 +339,34 @@ def test_a_time_of_four_hundred_digits_is_a_wrong_argument_not_a_bug():
     with pytest.raises(ApiError) as refused:
         float_arg({"since": 10 ** 400}, "since")
     assert refused.value.status == 400 and "seconds since 1970" in str(refused.value)
+
+
+def test_a_burst_of_websocket_requests_lets_the_table_run_between_them(played, monkeypatch):
+    """Fifty clients each sent 250 requests at once: the server answered every buffered request of a
+    socket without giving the loop a turn, held it 1.9 s, and the motor board stopped its motors for a
+    host lost (E13, a probe). One request is answered a turn: what the table has to do runs between."""
+    import firmware.web.server as server_module
+
+    db, _, session = played
+    live = LiveTable()
+    live.attach(session.public_feed())
+    answered: list[int] = []
+    table_ran_after: list[int] = []
+    real_reply = server_module.rpc_reply
+
+    async def rpc_reply(ctx, client, text):
+        if not answered:            # the table's next step, asked for as the burst begins
+            asyncio.get_running_loop().call_soon(lambda: table_ran_after.append(len(answered)))
+        answered.append(1)
+        return await real_reply(ctx, client, text)
+    monkeypatch.setattr(server_module, "rpc_reply", rpc_reply)
+
+    async def test(client):
+        ws = await client.ws_connect("/websocket")
+        for rid in range(200):                      # all in the socket before the server reads any
+            await ws.send_json({"jsonrpc": "2.0", "method": "server.info", "id": rid})
+        for _ in range(200):
+            assert "result" in await ws.receive_json()
+        await ws.close()
+    serve(live, db, test)
+    assert len(answered) == 200 and table_ran_after[0] <= 2, table_ran_after

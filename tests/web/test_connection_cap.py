@@ -23,6 +23,16 @@ async def _get(port: int, path: str = "/api/state") -> bytes:
     return answer
 
 
+async def _ask_on(connection) -> bytes:
+    """One request on a connection kept alive: the answer's head (its body read too)."""
+    reader, writer = connection
+    writer.write(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    head = await reader.readuntil(b"\r\n\r\n")
+    length = int(re.search(rb"Content-Length: (\d+)", head).group(1))
+    await reader.readexactly(length)
+    return head
+
+
 async def _until(condition, what: str) -> None:
     async def poll() -> None:
         while not await condition():
@@ -101,3 +111,32 @@ def test_a_request_the_server_cannot_read_is_refused_with_one_log_line_not_a_tra
     assert len(refused) >= 2 and all(r.name == "firmware.web" and r.exc_info is None for r in refused), \
         [(r.name, r.getMessage(), r.exc_info) for r in refused]
     assert all("\n" not in r.getMessage() for r in refused)
+
+
+def test_connections_that_send_no_request_are_closed_and_cannot_lock_the_owner_out():
+    """Sixty-four connections that never sent a request filled the cap for good: every page the owner
+    opened got the 503 for minutes (a probe). A connection brings its first request in time, or is
+    closed; one that did (a page's keep-alive, a WebSocket) is aiohttp's to time out."""
+    async def go() -> None:
+        server = WebServer(parse_listen("127.0.0.1:0"), LiveTable(), None, max_connections=CAP)
+        server.first_request_s = 0.3
+        port = int((await server.start()).rstrip("/").rsplit(":", 1)[1])
+        idle, talking = [], None
+        try:
+            talking = await asyncio.open_connection("127.0.0.1", port)        # a page, kept alive
+            assert (await _ask_on(talking)).startswith(b"HTTP/1.1 200 ")
+            for _ in range(CAP - 1):                                          # silent ones fill the cap
+                idle.append(await asyncio.open_connection("127.0.0.1", port))
+            for reader, _ in idle:                                            # …and are closed
+                assert await reader.read() == b""
+
+            async def served() -> bool:
+                return (await _get(port)).startswith(b"HTTP/1.1 200 ")
+            await _until(served, "the owner's page served once the silent connections were closed")
+            assert server.silent_closed == CAP - 1
+            assert (await _ask_on(talking)).startswith(b"HTTP/1.1 200 ")       # still open
+        finally:
+            for _, writer in idle + ([talking] if talking else []):
+                writer.close()
+            await server.stop()
+    run(go(), timeout=60)
