@@ -104,6 +104,9 @@ class _RefusedRequests(logging.LoggerAdapter):
         return (f"web view: {msg} refused ({why})" if why else f"web view: {msg}"), kwargs
 
     def exception(self, msg: object, *args: object, exc_info: Any = True, **kwargs: Any) -> None:
+        if isinstance(exc_info, ConnectionError):      # a client that went as it was answered: nothing wrong
+            self.debug(msg, *args, exc_info=exc_info, **kwargs)   # here (a line each, at warning, was noise)
+            return
         self.warning(msg, *args, exc_info=exc_info, **kwargs)
 
 

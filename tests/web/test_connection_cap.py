@@ -140,3 +140,17 @@ def test_connections_that_send_no_request_are_closed_and_cannot_lock_the_owner_o
                 writer.close()
             await server.stop()
     run(go(), timeout=60)
+
+
+def test_a_client_gone_as_it_was_answered_is_no_warning(caplog):
+    """aiohttp logs a client that vanished mid-answer (`Cannot write to closing transport`): one warning
+    line per such client filled the table's log (a probe). Nothing is wrong at the table: debug."""
+    from firmware.web.server import _RefusedRequests
+
+    adapter = _RefusedRequests(logging.getLogger("firmware.web"), {})
+    with caplog.at_level(logging.DEBUG, logger="firmware.web"):
+        adapter.exception("Error handling request from 192.0.2.7", exc_info=ConnectionResetError("Cannot write to closing transport"))
+        adapter.exception("Error handling request from 192.0.2.7", exc_info=ValueError("Invalid method"))
+    assert [(r.levelno, r.getMessage()) for r in caplog.records] == [
+        (logging.DEBUG, "web view: Error handling request from 192.0.2.7 refused (Cannot write to closing transport)"),
+        (logging.WARNING, "web view: Error handling request from 192.0.2.7 refused (Invalid method)")]
