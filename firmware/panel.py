@@ -17,6 +17,7 @@ the cursor, and the title says which page ("房规 2/2").
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,10 +25,11 @@ from typing import Any, Callable, Protocol
 
 from drivers.display_layout import LAYOUT
 from drivers.table_ui import Key
-from rulesets.definition import OptionError
 from rulesets.regions import REGION_IDS, get_region
 
 from .records.ledger import check_ledger_file
+
+log = logging.getLogger("firmware.panel")
 
 DEFAULT_RULESET = "changchun"
 CURSOR = "→"                   # in GB2312 (▶ is not: the display would show "?")
@@ -62,11 +64,16 @@ class Settings:
         if region_id not in REGION_IDS:
             return DEFAULT_RULESET, {}
         options = json.loads(self.get(f"options:{region_id}", "{}") or "{}")
-        try:
-            get_region(region_id).check_options(options)
-        except OptionError:
-            options = {}
-        return region_id, options
+        if not isinstance(options, dict):
+            return region_id, {}
+        # saved by another version of the rules (an option added since, or taken out): the options this
+        # one knows are kept, the rest named; one unknown key dropped them all (a probe: a downgrade
+        # lost every house option the owner had chosen, without a word)
+        known, unknown = get_region(region_id).known_options(options)
+        if unknown:
+            log.warning("the saved choice of %s holds options this version does not know (%s): played without "
+                        "them", region_id, ", ".join(f"{k}={v}" for k, v in sorted(unknown.items())))
+        return region_id, known
 
     def save_choice(self, region_id: str, options: dict[str, str]) -> None:
         get_region(region_id).check_options(options)

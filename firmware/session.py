@@ -120,6 +120,10 @@ def same_tiles(one: Ruleset, other: Ruleset) -> bool:
     return one.tiles.counts == other.tiles.counts and one.stacks_per_side == other.stacks_per_side
 
 
+class JournalUnreadable(Exception):
+    """The journal holds a hand this version of the controller cannot read: a person chooses the version."""
+
+
 class TableSession:
     def __init__(self, controller: TableController, ledger: Ledger, hands: int | None = None, *,
                  store: Store | None = None, resume: bool = True) -> None:
@@ -491,7 +495,7 @@ class TableSession:
         if session is not None:
             self.state = session
             if HAND_KEY in saved:
-                await self._void(HandState.from_json(saved[HAND_KEY]), "a new table: the run before left it in play")
+                await self._void(self._journaled_hand(saved), "a new table: the run before left it in play")
         self._drop_sets()
         await self._open_session(self.hub.ruleset)
 
@@ -503,18 +507,20 @@ class TableSession:
         if not self._resume:
             await self._new_table(session, saved)
             return None, None
-        same_rules = session is not None and (session.ruleset_id, dict(session.options)) == \
-            (hub.ruleset.id, dict(hub.ruleset.options))
+        # the same rules read with this version's defaults: an upgrade that added a house option (its
+        # default the rules played before) opened a new session, the scores back to zero (a probe)
+        same_rules = session is not None and session.ruleset_id == hub.ruleset.id and \
+            hub.ruleset.region.same_options(dict(session.options), dict(hub.ruleset.options))
         if not same_rules and session is not None and HAND_KEY in saved:
             same_rules = self._defer_rules(session)
         if not same_rules:
             if session is not None and HAND_KEY in saved:
                 self.state = session
-                await self._void(HandState.from_json(saved[HAND_KEY]), "the rules were changed")
+                await self._void(self._journaled_hand(saved), "the rules were changed")
             self._drop_sets()
             await self._open_session(hub.ruleset)
             return None, None
-        self.state = session
+        self.state = self._read_by_this_version(session)
         self.flow.note = RESTARTED          # the next phase shown says so: a key pressed as it stopped is pressed again
         if HAND_KEY not in saved:           # … so one from before does not count (a resumed hand sorts its own)
             record_dropped(hub.recorder, hub.keys.take_all(), "restart")
@@ -549,8 +555,39 @@ class TableSession:
             begun = BuildInProgress.from_json(saved[BUILDING_KEY])
             self._build = asyncio.create_task(self._build_next(begun), name="resume-build")
         if HAND_KEY in saved:
-            await self._resume_hand(HandState.from_json(saved[HAND_KEY]))
+            await self._resume_hand(self._journaled_hand(saved))
         return below, standing
+
+    def _journaled_hand(self, saved: dict[str, dict]) -> HandState:
+        """The hand in play, as the journal holds it.  Options written by another version and unknown to
+        this one are said (it is finished without them); a hand this version cannot read at all (a newer
+        one's state) stops the start with one line saying what to do, not a traceback at every start (a
+        probe: a downgrade in mid-hand left a table that could never start)."""
+        data = saved[HAND_KEY]
+        try:
+            region = get_region(data["ruleset"])
+            unknown = region.known_options(dict(data["options"]))[1]
+            hand = HandState.from_json(data)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:     # (UnknownRegion is a KeyError)
+            number = data.get("number", "?") if isinstance(data, dict) else "?"
+            raise JournalUnreadable(f"the hand in play (hand {number}) was journaled by another version of the "
+                                    f"controller and this one cannot read it ({error}): start the version that "
+                                    "wrote it to finish the hand, then change versions between hands") from None
+        if unknown:
+            self.hub.recorder.emit("warning", hand=0, message=f"hand {hand.number} was begun with options this version "
+                                   f"does not know ({', '.join(f'{k}={v}' for k, v in sorted(unknown.items()))}): it is "
+                                   "finished without them")
+        return hand
+
+    def _read_by_this_version(self, session: SessionState) -> SessionState:
+        """The session's rules as this version writes them (its defaults filled in); options it does not
+        know (written by another version: a downgrade) are said, and played without."""
+        _, unknown = self.hub.ruleset.region.known_options(dict(session.options))
+        if unknown:
+            self.hub.recorder.emit("warning", hand=0, message=f"session {session.session_id} was opened with options "
+                                   f"this version does not know ({', '.join(f'{k}={v}' for k, v in sorted(unknown.items()))}): "
+                                   "it goes on without them")
+        return replace(session, options=tuple(self.hub.ruleset.options))
 
     def _defer_rules(self, session: SessionState) -> bool:
         """A hand of other rules is journaled (rules chosen on the panel while it was played, then a

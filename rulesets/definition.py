@@ -206,6 +206,21 @@ class Region:
             resolved[key] = value
         return resolved
 
+    def known_options(self, chosen: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+        """`chosen` split into the options this card knows with a value it allows, and the rest (saved
+        or journaled by another version of the rules: an option added since, or taken out)."""
+        known: dict[str, str] = {}
+        unknown: dict[str, str] = {}
+        for key, value in chosen.items():
+            opt = next((o for o in self.options if o.key == key), None)
+            (known if opt is not None and value in opt.values else unknown)[key] = value
+        return known, unknown
+
+    def same_options(self, one: Mapping[str, str], other: Mapping[str, str]) -> bool:
+        """Whether two choices play the same rules on this card: each read with its defaults filled in
+        (a version that adds an option with its default plays what the one before played)."""
+        return self.check_options(self.known_options(one)[0]) == self.check_options(self.known_options(other)[0])
+
     def resolve(self, chosen: Mapping[str, str] | None = None) -> "Ruleset":
         options = self.check_options(chosen)
         values: dict[str, Any] = {}

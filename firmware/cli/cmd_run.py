@@ -390,7 +390,7 @@ async def _run_real(ruleset, config: TableConfig, args, events, books, say: _Say
     from firmware.records.recorder import FlightRecorder
     from firmware.records.store import Store, ThreadedSink
     from firmware.journal import journaled_links
-    from firmware.session import TableSession
+    from firmware.session import JournalUnreadable, TableSession
 
     registry, ledger, settings = books
     devices_cfg = config.devices
@@ -410,7 +410,10 @@ async def _run_real(ruleset, config: TableConfig, args, events, books, say: _Say
                 session = TableSession(controller, ledger, args.hands, store=store, resume=True)
                 if serving is not None:
                     serving.attach(session)
-                played = await session.run()
+                try:
+                    played = await session.run()
+                except JournalUnreadable as error:      # a person chooses the version: one line, E25 shown
+                    raise UserError(str(error)) from None
                 # the run's last line, as on the simulator; said before STOPPING=1, systemd's last word
                 say.played(played, session.state.totals if session.state is not None else (0, 0, 0, 0))
             finally:

@@ -583,7 +583,8 @@ class HandState(TakingBack):
     def from_json(data: Mapping[str, Any]) -> "HandState":
         if data.get("version") != STATE_VERSION:
             raise ValueError(f"hand state version {data.get('version')!r}, this controller reads {STATE_VERSION}")
-        ruleset = get_region(data["ruleset"]).resolve(data["options"])
+        region = get_region(data["ruleset"])      # (options another version wrote and this one lacks: left out)
+        ruleset = region.resolve(region.known_options(data["options"])[0])
         wall = {Slot(i, layer): tile_from(pair[j])
                 for i, pair in enumerate(data["wall"]) for j, layer in enumerate((Layer.TOP, Layer.BOTTOM))}
         state = HandState(

@@ -189,7 +189,10 @@ def _audit_finished(hand: HandLog) -> list[Finding]:
         return found([str(error)])
     problems: list[str] = []
     session = hand.session
-    if session is not None and (session["ruleset"], session["options"]) != (start["ruleset"], start["options"]):
+    # (the same rules read with this version's defaults: a session opened by a version before an option
+    # was added, its hands played by one after, is one session's rules: a probe called such files unsound)
+    if session is not None and (session["ruleset"] != start["ruleset"]
+                                or not ruleset.region.same_options(session["options"], start["options"])):
         problems.append(f"plays {start['ruleset']} {start['options']}, but its session is {session['ruleset']} "
                         f"{session['options']}")
     for check in (audit_hand, audit_wins):
