@@ -353,10 +353,12 @@ class TableController:
             except asyncio.TimeoutError:
                 pass
 
-    async def motion(self, command: Callable[[], Awaitable[None]], blocked: Callable[[], bool] | None = None) -> None:
+    async def motion(self, command: Callable[[], Awaitable[None]], blocked: Callable[[], bool] | None = None, *,
+                     busy_is_under_way: bool = False) -> None:
         """Send a motion command; while a fault or the interlock refuses it, wait (never spin) and
         send it again (across a link episode too).  `blocked`: whether a fault latched here refuses
-        it (default: any fault that needs a person)."""
+        it (default: any fault that needs a person).  `busy_is_under_way`: a BUSY answer means this
+        very move is being made (`move` sending it again): it returns, sending nothing more."""
         blocked = blocked or (lambda: self.faults.blocking)
         while True:
             clears, resets = self.desk.clears, self._resets["motor"]
@@ -375,6 +377,8 @@ class TableController:
                     await self.until(lambda: (self.desk.clears > clears or self._resets["motor"] > resets)
                                      and not blocked())
                 elif error.status == Status.BUSY:
+                    if busy_is_under_way:
+                        return
                     await asyncio.sleep(0.05)             # the mechanism finishes its move by itself
                 else:
                     raise
@@ -383,15 +387,30 @@ class TableController:
                    blocked: Callable[[], bool] | None = None) -> None:
         """A mechanism's move until it `arrived()`: a move the board halted (a fault, or our silence:
         SafeStop) or forgot (it rebooted: the move and its SafeStop are lost with its RAM) is sent
-        again once the latch is clear (`blocked`, as `motion` has it) and the link back."""
+        again once the latch is clear (`blocked`, as `motion` has it) and the link back.
+
+        A halt or a reboot counts only once the attempt the board took was sent: one while the move
+        was refused (BUSY behind the last move, FAULT_LATCHED for that very stop) stopped something
+        else.  Counted, it had a raise the board took after the stop sent twice more, and the walls
+        left the table top as they were looked at (a probe: a controller paused at the hand over).
+        A move sent again and answered BUSY is that move under way (a halt stops every motor, and
+        nothing moves again until it is sent a move): waited for, never sent once more."""
         blocked = blocked or (lambda: self.faults.blocking)
+        sent_after: list[tuple[int, int]] = []       # the halts and reboots known as each attempt went
+
+        async def attempt() -> None:
+            sent_after.append((self._halts, self._resets["motor"]))
+            await command()
+
+        again = False
         while True:
-            halts, resets = self._halts, self._resets["motor"]
-            await self.motion(command, blocked)
+            await self.motion(attempt, blocked, busy_is_under_way=again)
+            halts, resets = sent_after[-1]
             await self.until(lambda: arrived() or self._halts > halts or self._resets["motor"] > resets)
             if arrived():
                 return
             await self.until(lambda: not blocked() and self.links_up())
+            again = True
 
     # -- events ----------------------------------------------------------------------------------
 
