@@ -672,6 +672,9 @@ class TableSession:
                 below, self._build = await self._build, None
             else:
                 below = await self._build_next()
+        elif self._build is not None:           # the build rejected was a restart's resumed one: let go of
+            await self._build                   # (kept, no next set was built beside the next hand, and its
+            self._build = None                  # stale answer sent the table to a first build from settling)
         while below is None:                    # rejected: never dealt; a person, then a new build
             await self._set_aside()
             below = await self._build_next()

@@ -81,8 +81,17 @@ class Store:
         return asyncio.wrap_future(future)
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
-        """Run `fn(*args)` on the writer thread without waiting; a failure is logged, never lost."""
-        future = self._executor.submit(self._tracked, fn, *args)
+        """Run `fn(*args)` on the writer thread without waiting; a failure is logged, never lost.  Asked
+        once the store has closed (a fault latched as the table stops: its port closing), it is said
+        in the log and left: there is no disk to write to any more (it was a traceback)."""
+        try:
+            future = self._executor.submit(self._tracked, fn, *args)
+        except RuntimeError:                # (the executor shut down: "cannot schedule new futures")
+            log.warning("a disk write asked after the table's files were closed was not made: %s",
+                        getattr(fn, "__qualname__", fn))
+            future = Future()
+            future.cancel()
+            return future
         future.add_done_callback(self._done)
         future.add_done_callback(_log_failure)
         return future

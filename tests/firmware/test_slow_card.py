@@ -40,3 +40,14 @@ def test_slow_writes_are_said_once_a_period_with_how_many_more(caplog):
     assert len(said) == 2
     assert "more since" not in said[0]
     assert f"; 2 more since the last such warning, the slowest {SLOW_WRITE_S + 3:.1f} s" in said[1]
+
+
+def test_a_write_asked_after_the_store_closed_is_said_not_a_traceback(caplog):
+    """A fault latched as the table stopped (its display's port closing) asked the closed store for a
+    write: RuntimeError "cannot schedule new futures after shutdown" and a traceback (a campaign)."""
+    store = Store()
+    store.close()
+    with caplog.at_level(logging.WARNING, logger="firmware.store"):
+        future = store.submit(lambda: None)
+    assert future.cancelled()
+    assert any("after the table's files were closed" in r.getMessage() for r in caplog.records)
