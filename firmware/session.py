@@ -495,7 +495,10 @@ class TableSession:
         if session is not None:
             self.state = session
             if HAND_KEY in saved:
-                await self._void(self._journaled_hand(saved), "a new table: the run before left it in play")
+                try:
+                    await self._void(self._journaled_hand(saved), "a new table: the run before left it in play")
+                except JournalUnreadable as error:      # another version's: the new table goes on without it
+                    self.hub.recorder.emit("warning", hand=0, message=f"{error}; not voided: this is a new table")
         self._drop_sets()
         await self._open_session(self.hub.ruleset)
 
