@@ -148,6 +148,29 @@ class _FollowingHandler(logging.StreamHandler):
         super().emit(record)
 
 
+class Repeats:
+    """A warning about a condition that lasts (a loop held again and again, a card that keeps slowing):
+    said at once, then at most once every `quiet_s`, with how many more came meanwhile and the worst
+    of them — a slow Pi warned five times a second, and the other warnings drowned (a probe)."""
+
+    def __init__(self, quiet_s: float, worst: Callable[[float], str]) -> None:
+        self.quiet_s = quiet_s
+        self._worst = worst                   # the worst held back, as the warning words it
+        self._said_at: float | None = None
+        self._unsaid: list[float] = []
+
+    def say(self, value: float, now: float) -> str | None:
+        """None while quiet (`value` counted); else what the warning adds: nothing the first time, how
+        many more since the last one and the worst of them after."""
+        if self._said_at is not None and now - self._said_at < self.quiet_s:
+            self._unsaid.append(value)
+            return None
+        more = (f"; {len(self._unsaid)} more since the last such warning, {self._worst(max(self._unsaid))}"
+                if self._unsaid else "")
+        self._said_at, self._unsaid = now, []
+        return more
+
+
 def parse_level(name: str) -> int:
     """A level from its name ('debug', 'info', 'warning', 'error'); ValueError naming the choices."""
     try:

@@ -14,6 +14,8 @@ import asyncio
 import logging
 from typing import Callable
 
+from .logs import Repeats
+
 log = logging.getLogger("firmware.loop")
 
 
@@ -21,9 +23,7 @@ class LoopWatch:
     def __init__(self, interval: float = 0.02, warn_ms: float = 100.0, quiet_s: float = 60.0) -> None:
         self.interval = interval
         self.warn_ms = warn_ms
-        self.quiet_s = quiet_s
-        self._warned_at: float | None = None     # (loop time) the last warning logged
-        self._unsaid: list[float] = []           # the lags over warn_ms since, not logged yet
+        self.warnings = Repeats(quiet_s, lambda worst: f"the worst {worst:.0f} ms")   # (in loop time)
         self.worst_ms = 0.0              # since the last `take_worst`
         self.worst_ever_ms = 0.0
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -55,19 +55,9 @@ class LoopWatch:
         lag_ms = max(0.0, (self._loop.time() - self._due) * 1000)
         self.worst_ms = max(self.worst_ms, lag_ms)
         self.worst_ever_ms = max(self.worst_ever_ms, lag_ms)
-        if lag_ms > self.warn_ms:
-            self._warn(lag_ms)
+        if lag_ms > self.warn_ms and (more := self.warnings.say(lag_ms, self._loop.time())) is not None:
+            log.warning("the event loop was held for %.0f ms (over %.0f ms): the boards wait meanwhile%s",
+                        lag_ms, self.warn_ms, more)
         if self.on_tick is not None:
             self.on_tick(lag_ms)
         self._arm()
-
-    def _warn(self, lag_ms: float) -> None:
-        now = self._loop.time()           # type: ignore[union-attr]
-        if self._warned_at is not None and now - self._warned_at < self.quiet_s:
-            self._unsaid.append(lag_ms)
-            return
-        more = (f"; {len(self._unsaid)} more since the last such warning, the worst {max(self._unsaid):.0f} ms"
-                if self._unsaid else "")
-        log.warning("the event loop was held for %.0f ms (over %.0f ms): the boards wait meanwhile%s",
-                    lag_ms, self.warn_ms, more)
-        self._warned_at, self._unsaid = now, []

@@ -17,6 +17,8 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, TextIO, TypeVar
 
+from ..logs import Repeats
+
 T = TypeVar("T")
 log = logging.getLogger("firmware.store")
 
@@ -226,21 +228,15 @@ class SlowWrites:
 
     def __init__(self, name: str) -> None:
         self._name = name
-        self._said_at: float | None = None
-        self._unsaid: list[float] = []
+        self._said = Repeats(SLOW_QUIET_S, lambda slowest: f"the slowest {slowest:.1f} s")
 
     def took(self, seconds: float, now: float | None = None) -> None:
         if seconds < SLOW_WRITE_S:
             return
-        now = time.monotonic() if now is None else now
-        if self._said_at is not None and now - self._said_at < SLOW_QUIET_S:
-            self._unsaid.append(seconds)
-            return
-        more = (f"; {len(self._unsaid)} more since the last such warning, the slowest {max(self._unsaid):.1f} s"
-                if self._unsaid else "")
-        log.warning("%s: a disk write took %.1f s; the table waits for its writes, so play paused meanwhile: "
-                    "a slow, worn or failing storage card? replace it%s", self._name, seconds, more)
-        self._said_at, self._unsaid = now, []
+        more = self._said.say(seconds, time.monotonic() if now is None else now)
+        if more is not None:
+            log.warning("%s: a disk write took %.1f s; the table waits for its writes, so play paused meanwhile: "
+                        "a slow, worn or failing storage card? replace it%s", self._name, seconds, more)
 
 
 __all__ = ["KEPT", "SlowWrites", "Store", "ThreadedSink", "WRITE_ERRORS"]

@@ -21,7 +21,7 @@ def test_a_loop_held_again_and_again_is_warned_of_once_a_period_with_a_count(cap
         while sum(lag > 5.0 for lag in lags) < 5:       # five ticks late by over 5 ms
             time.sleep(0.01)                            # (holds the loop: the point of the test)
             await asyncio.sleep(0)
-        watch.quiet_s = 0.0                             # the quiet period is over: the next one is said
+        watch.warnings.quiet_s = 0.0                    # the quiet period is over: the next one is said
         while sum(lag > 5.0 for lag in lags) < 6:
             time.sleep(0.01)
             await asyncio.sleep(0)
