@@ -554,8 +554,7 @@ def _kong_reveals_missing(ruleset: Ruleset, ring, dealer: int, taken: set[Slot],
 
 def _audit_indicator(ruleset: Ruleset, ring, event: dict, ring_tiles, dealer: int, taken: set[Slot],
                      head_order: list[Slot], tail_taken: int, last_drawn: Slot | None = None) -> list[str]:
-    rule = next((r for r in ruleset.indicators if r.kind == event["kind"]
-                 and r.timing.value == event.get("timing", r.timing.value)), None)
+    rule = _indicator_rule(ruleset, event)
     if rule is None:
         return [f"indicator {event['kind']} is not one of the ruleset's"]
     problems: list[str] = []
@@ -584,6 +583,12 @@ def _audit_indicator(ruleset: Ruleset, ring, event: dict, ring_tiles, dealer: in
     return problems
 
 
+def _indicator_rule(ruleset: Ruleset, event: dict):
+    """The ruleset's indicator rule an indicator event (or hand_end's reveal) names, or None."""
+    return next((r for r in ruleset.indicators if r.kind == event["kind"]
+                 and r.timing.value == event.get("timing", r.timing.value)), None)
+
+
 def _shows_the_wall(rule, event: dict, ring_tiles, when: str = "") -> list[str]:
     """An indicator's tiles are the wall's at its slots, and its wilds the rule's for them."""
     problems = []
@@ -601,7 +606,7 @@ def _revealed_indicators(ruleset: Ruleset, end: dict, ring_tiles) -> list[str]:
     with them: a win scored with a 宝 the wall did not hold was called sound (a probe)."""
     problems = []
     for event in end["indicators"]:
-        rule = next((r for r in ruleset.indicators if r.kind == event["kind"] and r.timing.value == event["timing"]), None)
+        rule = _indicator_rule(ruleset, event)
         if rule is None:
             problems.append(f"hand_end reveals an indicator {event['kind']} that is not one of the ruleset's")
         elif _slots(event, len(ring_tiles)) is None:
