@@ -25,6 +25,7 @@ from typing import Any, Callable, Protocol
 
 from drivers.display_layout import LAYOUT
 from drivers.table_ui import Key
+from rulesets.definition import options_text
 from rulesets.regions import REGION_IDS, get_region
 
 from .records.ledger import check_ledger_file
@@ -72,7 +73,7 @@ class Settings:
         known, unknown = get_region(region_id).known_options(options)
         if unknown:
             log.warning("the saved choice of %s holds options this version does not know (%s): played without "
-                        "them", region_id, ", ".join(f"{k}={v}" for k, v in sorted(unknown.items())))
+                        "them", region_id, options_text(unknown, ", "))
         return region_id, known
 
     def save_choice(self, region_id: str, options: dict[str, str]) -> None:

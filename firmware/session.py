@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 
 from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import CONTROLLER_FAULT_VOID, HAND_VOID, LAST_HAND, RESTARTED, WALLS_MISSING, Phase
-from rulesets.definition import OptionError, Ruleset
+from rulesets.definition import OptionError, Ruleset, options_text
 from rulesets.regions import UnknownRegion, get_region
 from rulesets.regions.common import rolls_for_first_dealer
 
@@ -578,7 +578,7 @@ class TableSession:
                                     "wrote it to finish the hand, then change versions between hands") from None
         if unknown:
             self.hub.recorder.emit("warning", hand=0, message=f"hand {hand.number} was begun with options this version "
-                                   f"does not know ({', '.join(f'{k}={v}' for k, v in sorted(unknown.items()))}): it is "
+                                   f"does not know ({options_text(unknown, ', ')}): it is "
                                    "finished without them")
         return hand
 
@@ -588,7 +588,7 @@ class TableSession:
         _, unknown = self.hub.ruleset.region.known_options(dict(session.options))
         if unknown:
             self.hub.recorder.emit("warning", hand=0, message=f"session {session.session_id} was opened with options "
-                                   f"this version does not know ({', '.join(f'{k}={v}' for k, v in sorted(unknown.items()))}): "
+                                   f"this version does not know ({options_text(unknown, ', ')}): "
                                    "it goes on without them")
         return replace(session, options=tuple(self.hub.ruleset.options))
 

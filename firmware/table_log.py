@@ -28,6 +28,7 @@ from typing import Any, Callable, Mapping, Protocol
 
 from drivers.link import LinkStatistics
 from drivers.table_ui import Key, Panel, Phase
+from rulesets.definition import options_text
 
 from .faults import FaultLatch, LatchedFault, hint_for, parse_label
 from .presenter import Presenter
@@ -81,7 +82,7 @@ def _hand(event: Mapping[str, Any]) -> str:
 
 
 def _session_start(e: Mapping[str, Any]) -> Line:
-    options = " ".join(f"{k}={v}" for k, v in sorted(e["options"].items())) or "defaults"
+    options = options_text(e["options"]) or "defaults"
     return logging.INFO, f"session {e['session']}: {e['ruleset']} ({options})"
 
 
@@ -269,7 +270,7 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
     "storage_room": lambda e: (logging.INFO, f"the storage card has room again: {e['free_mb']} MB free of "
                                              f"{e['total_mb']} MB"),
     "ruleset_chosen": lambda e: (logging.INFO, f"the front panel chose {e['ruleset']} "
-                                               f"({' '.join(f'{k}={v}' for k, v in sorted(e['options'].items())) or 'defaults'})"
+                                               f"({options_text(e['options']) or 'defaults'})"
                                                "; it starts at the next hand if the tiles allow"),
 }
 

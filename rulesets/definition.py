@@ -27,6 +27,11 @@ from .walls import End, WallLayout
 _GLOSS = re.compile(r"\s*\([^()]*\)$")      # a label's trailing English gloss
 
 
+def options_text(options: Mapping[str, str], separator: str = " ") -> str:
+    """House options as people read them in a line: `bao_count=stacks dadan=plain`, sorted by key."""
+    return separator.join(f"{key}={value}" for key, value in sorted(options.items()))
+
+
 class OptionError(ValueError):
     """An unknown house option or a value it does not allow."""
 
