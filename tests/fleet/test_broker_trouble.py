@@ -159,26 +159,38 @@ def table_process(broker, tmp_path, name: str) -> subprocess.Popen:
                             cwd=ROOT, env=clean_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+async def stopped_as_watched(broker, tmp_path, proc, name: str, ready, stop,
+                             offline_within: float) -> tuple[list, dict, list]:
+    """The table `name` (in `proc`) watched by a parlour and a subscriber to its status: once `ready`
+    holds of the statuses so far and the parlour shows it online, `stop(proc)`, until both see it
+    offline.  Returns the statuses the subscriber got, the parlour's view and its changes."""
+    topics = Topics(name)
+    watcher = parlour(broker, tmp_path)
+    await watcher.start()
+    try:
+        async with Subscriber(broker, topics.status) as sub:
+            await sub.wait_for(lambda: ready(sub.on(topics.status)), 60)
+            await watcher.wait_until(lambda: name in watcher.tables and
+                                     watcher.tables[name].state(watcher.clock()) == "online", 20)
+            stop(proc)
+            await sub.wait_for(lambda: sub.on(topics.status)[-1].json()["status"] == "offline", offline_within)
+        await watcher.wait_until(lambda: watcher.tables[name].status.get("status") == "offline", 20)
+        return sub.on(topics.status), watcher.snapshot(), await watcher.changes()
+    finally:
+        await watcher.stop()
+
+
 def test_a_table_that_dies_is_marked_offline_by_its_last_will(broker, tmp_path):
     topics = Topics("t9")
     proc = table_process(broker, tmp_path, "t9")
 
     async def go():
-        watcher = parlour(broker, tmp_path)
-        await watcher.start()
-        try:
-            async with Subscriber(broker, topics.status) as sub:
-                await sub.wait_for(lambda: any(m.json().get("ruleset") == "changchun" for m in sub.on(topics.status)), 60)
-                await watcher.wait_until(lambda: "t9" in watcher.tables and
-                                         watcher.tables["t9"].state(watcher.clock()) == "online", 20)
-                proc.kill()                                   # no clean stop: only the broker can tell
-                await sub.wait_for(lambda: sub.on(topics.status)[-1].json()["status"] == "offline", 20)
-            await watcher.wait_until(lambda: watcher.tables["t9"].status.get("status") == "offline", 20)
-            async with Subscriber(broker, topics.status) as late:            # retained for whoever comes later
-                retained = await late.wait_for(lambda: late.on(topics.status), 20)
-            return sub.on(topics.status)[-1].json(), retained[0], watcher.snapshot(), await watcher.changes()
-        finally:
-            await watcher.stop()
+        statuses, view, changes = await stopped_as_watched(
+            broker, tmp_path, proc, "t9", lambda seen: any(m.json().get("ruleset") == "changchun" for m in seen),
+            lambda proc: proc.kill(), offline_within=20)          # no clean stop: only the broker can tell
+        async with Subscriber(broker, topics.status) as late:                # retained for whoever comes later
+            retained = await late.wait_for(lambda: late.on(topics.status), 20)
+        return statuses[-1].json(), retained[0], view, changes
 
     try:
         last, retained, view, changes = run(go(), timeout=120)
@@ -197,21 +209,13 @@ def test_a_table_stopped_cleanly_is_not_shown_as_a_fault(broker, tmp_path):
     """SIGTERM stops a table in order: the controller's own emergency stop (E16) latches as it does,
     and the retained offline status said fault, so the parlour turned the card red and wrote
     `fault E16`.  A stop the controller asked for is no fault."""
-    topics = Topics("t8")
     proc = table_process(broker, tmp_path, "t8")
 
     async def go():
-        watcher = parlour(broker, tmp_path)
-        await watcher.start()
-        try:
-            async with Subscriber(broker, topics.status) as sub:
-                await sub.wait_for(lambda: any(m.json().get("phase") == "playing" for m in sub.on(topics.status)), 60)
-                proc.send_signal(signal.SIGTERM)
-                await sub.wait_for(lambda: sub.on(topics.status)[-1].json()["status"] == "offline", 30)
-            await watcher.wait_until(lambda: watcher.tables["t8"].status.get("status") == "offline", 20)
-            return sub.on(topics.status)[-1].json(), watcher.snapshot(), await watcher.changes()
-        finally:
-            await watcher.stop()
+        statuses, view, changes = await stopped_as_watched(
+            broker, tmp_path, proc, "t8", lambda seen: any(m.json().get("phase") == "playing" for m in seen),
+            lambda proc: proc.send_signal(signal.SIGTERM), offline_within=30)
+        return statuses[-1].json(), view, changes
 
     try:
         last, view, changes = run(go(), timeout=120)
