@@ -15,7 +15,7 @@ from typing import Iterable, Mapping
 from rulesets.tiles import Tile
 from rulesets.tilesets import SET_144
 
-from ..records.foreign_db import check_ours, schema_columns
+from ..records.foreign_db import check_ours, create_schema, schema_columns
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tiles (
@@ -100,8 +100,7 @@ class TileRegistry:
         check_ours(path, REGISTRY_TABLES, "a tile registry")      # another file named by mistake stays as it was
         self._db = sqlite3.connect(str(path))
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.executescript(SCHEMA)
-        self._db.commit()
+        create_schema(self._db, SCHEMA)
         self._cache: dict[bytes, Registered] | None = None
 
     def enroll(self, entries: Iterable[Registered]) -> int:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .chain import canonical
-from .foreign_db import check_ours, schema_columns
+from .foreign_db import check_ours, create_schema, schema_columns
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -121,7 +121,7 @@ class Ledger:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        create_schema(self._db, SCHEMA + SHARED_SCHEMA)     # the panel's table too: one commit for both
         _migrate(self._db)
         self._db.commit()
         # read before this run writes anything: a run killed without its end left this as its last moment
@@ -263,11 +263,15 @@ class Ledger:
 
 
 def _migrate(db: sqlite3.Connection) -> None:
-    """Add the columns a ledger written before them lacks (ALTER TABLE … ADD COLUMN keeps the rows)."""
+    """Add the columns a ledger written before them lacks (ALTER TABLE … ADD COLUMN keeps the rows), in
+    one transaction (a new ledger gets them all)."""
+    missing = []
     for table, column, declaration in ADDED_COLUMNS:
         present = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
         if column not in present:
-            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+            missing.append(f"ALTER TABLE {table} ADD COLUMN {column} {declaration};")
+    if missing:
+        create_schema(db, "\n".join(missing))
 
 
 def check_ledger_file(path: str | Path) -> None:
