@@ -279,7 +279,7 @@ class WinCheck:
                 raise ValueError(f"the read zone saw {len(held)} concealed tile(s), a winning hand holds {expected}")
         except ValueError as error:
             ports.recorder.emit("zone_fallback", seat=seat, reason=str(error))
-            entered = await self._manual_entry(hand, seat)
+            entered = await self._manual_entry(hand, seat, bonus)
             melds, held = kongs_from_entry(entered, kongs, hand.ruleset.hand_size + 1)
             return melds, tuple(held), flowers_seen(bonus, shown_tiles, all_tiles)
         flowers = tuple(t for t in remaining + shown_tiles if t in bonus)
@@ -291,10 +291,12 @@ class WinCheck:
         laid = [self.ports.lookup(uid) for uid in uids]
         return [t for t in laid if t is not None], stray_tags(laid)
 
-    async def _manual_entry(self, hand: HandState, seat: int) -> list[Tile]:
+    async def _manual_entry(self, hand: HandState, seat: int, bonus: frozenset[Tile]) -> list[Tile]:
         """The read zone could not read the hand: enter it on the seat panel, tile by tile (◀ ▶ choose,
-        确认 adds, a long ◀ takes the last one back: a 确认 pressed twice entered a tile twice, 胡 ends)."""
-        kinds = [k for k in hand.ruleset.tiles.kinds if not k.is_flower]
+        确认 adds, a long ◀ takes the last one back: a 确认 pressed twice entered a tile twice, 胡 ends).
+        No kind set aside as a bonus tile (`bonus`, the zone's reads keep those) is offered: 钻牌's
+        shown 发 entered as held was a 杠牌 in the hand, and its win a 诈胡; a wild flower is offered."""
+        kinds = [k for k in hand.ruleset.tiles.kinds if k not in bonus]
         entered: list[Tile] = []
         index = 0
         while True:
