@@ -112,8 +112,16 @@ def _hand_end(e: Mapping[str, Any]) -> Line:
         result = "荒庄 (draw)"
     else:
         result = f"胡 by seat {', '.join(map(str, e['winners']))}"
+    withheld = "".join(f"; seat {f['seat']}'s 诈胡: {'; '.join(f['failures']) or 'not a winning shape'}"
+                       for f in e.get("false_wins", ()))
     return logging.INFO, (f"{_hand(e)}: {result}; payments {_signed(e['payments'])}; totals {_signed(e['totals'])}; "
-                          f"next dealer seat {e['next_dealer']}")
+                          f"next dealer seat {e['next_dealer']}{withheld}")
+
+
+def _false_win_reasons(e: Mapping[str, Any]) -> str:
+    if e.get("withheld"):
+        return "its reasons would tell the private 宝: they are said at the hand's end"
+    return '; '.join(e.get('failures', ())) or 'not a winning shape'
 
 
 def _take(e: Mapping[str, Any]) -> Line:
@@ -253,7 +261,7 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
     "win_cut_off": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']}'s 胡 on seat {e['discarder']}'s discard gives "
                                             f"way to seat {e['by']}'s, nearer the discarder (截胡)"),
     "false_win": lambda e: (logging.WARNING, f"{_hand(e)}: seat {e['seat']} called 胡 on a hand that is not a "
-                                             f"win (诈胡): {'; '.join(e.get('failures', ())) or 'not a winning shape'}"),
+                                             f"win (诈胡): {_false_win_reasons(e)}"),
     "zone_fallback": lambda e: (logging.WARNING, f"{_hand(e)}: seat {e['seat']}'s read zone did not serve "
                                                  f"({e['reason']}); the hand is entered on the seat panel"),
     "exhausted": lambda e: (logging.INFO, f"{_hand(e)}: the live wall is exhausted (荒庄), "

@@ -120,6 +120,10 @@ class HandState(TakingBack):
     # the seat that took the last tile, where the table knows it: a kong's maker, for its replacement
     # (None after any other take: who drew from the head depends on claims the table does not see)
     replaced_for: int | None = None
+    # a 诈胡's reasons while a private 宝 is in force (seat, reasons): they would tell who is not ready
+    # which kinds the 宝 is or is not (a probe: `宝 tiles held in the hand are themselves`), so they
+    # are told with the wall at hand_end
+    withheld_reasons: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.ring: Ring = self.ruleset.layout.ring(self.brk)
@@ -502,9 +506,16 @@ class HandState(TakingBack):
         return False
 
     def hand_end_fields(self) -> dict:
-        """What hand_end reveals: the whole wall, the salt, every indicator."""
+        """What hand_end reveals: the whole wall, the salt, every indicator, and the reasons of a
+        诈胡 withheld while they would have told the private 宝."""
+        withheld = [{"seat": seat, "failures": list(reasons)} for seat, reasons in self.withheld_reasons]
         return {"ring": self.ring_strings(), "salt": self.salt,
-                "indicators": [r.event_fields(reveal_private=True) for r in self.reveals]}
+                "indicators": [r.event_fields(reveal_private=True) for r in self.reveals],
+                **({"false_wins": withheld} if withheld else {})}
+
+    def private_bao_in_force(self) -> bool:
+        """A 宝 chosen and shown to the ready seats only is in force: what depends on it stays hidden."""
+        return self.bao is not None and not self.bao.public
 
     def outcome(self) -> HandOutcome:
         winners = tuple(w.seat for w in self.wins)
@@ -564,6 +575,8 @@ class HandState(TakingBack):
             "last_tile_shown": self.last_tile_shown, "bao_roller": self.bao_roller, "rolls_asked": self.rolls_asked,
             "steps_done": list(self.steps_done), "tracker": self.tracker.to_json(), "facts": self.facts.to_json(),
             "started": self.started, "recorders": list(self.recorders),
+            **({"withheld_reasons": [[seat, list(reasons)] for seat, reasons in self.withheld_reasons]}
+               if self.withheld_reasons else {}),
             **self.undo_json(),
         }
 
@@ -598,6 +611,8 @@ class HandState(TakingBack):
             data["last_tile_shown"], data["bao_roller"], data["rolls_asked"], list(data["steps_done"]),
             HandFacts.from_json(data["facts"]) if "facts" in data else HandFacts(), data.get("started"),
             [str(path) for path in data.get("recorders", ())], data.get("replaced_for"))
+        state.withheld_reasons = [(int(seat), tuple(map(str, reasons)))
+                                  for seat, reasons in data.get("withheld_reasons", ())]
         state.tracker.restore(data["tracker"])
         state.restore_undo(data)
         return state

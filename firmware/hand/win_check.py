@@ -228,8 +228,13 @@ class WinCheck:
             ports.screens.prompt(seat, f"{WIN_DONE} {settlement.payments[seat]:+d}")
         else:
             penalty = false_win_penalty(hand, seat)
+            if hand.private_bao_in_force():     # judged with it: any reason may tell the 宝 (told at hand_end)
+                hand.withheld_reasons.append((seat, tuple(verdict.failures)))
+                reasons: dict = {"withheld": True}
+            else:
+                reasons = {"failures": list(verdict.failures)}
             ports.recorder.emit("false_win", seat=seat, tiles=[str(t) for t in laid.concealed],
-                                melds=[str(m) for m in laid.melds], failures=list(verdict.failures),
+                                melds=[str(m) for m in laid.melds], **reasons,
                                 **({"payments": list(penalty)} if penalty is not None else {}))
             await ports.journaled()
             ports.screens.prompt(seat, NOT_A_WIN if penalty is None else f"{NOT_A_WIN} {penalty[seat]:+d}")
