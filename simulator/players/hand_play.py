@@ -216,7 +216,8 @@ class HandPlay:
             index = next(i for i, m in enumerate(melds) if m.kind is MeldKind.PUNG and m.kind_tile == kong.kind)
             melds[index] = meld
         self.crew.stats.kongs += 1
-        self.crew.log(player.seat, "kong", f"{'concealed' if kong.concealed else 'added'} {kong.kind}")
+        # (a concealed kong's kind is face down: the journal the control channel serves does not name it)
+        self.crew.log(player.seat, "kong", "concealed" if kong.concealed else f"added {kong.kind}")
         await self.crew.pause()
         return await self.draw(player.seat, tail=True, kong=True)
 
@@ -324,7 +325,7 @@ class HandPlay:
             if seen >= 3:
                 self._bao_asked.add(bao)
                 self.crew.press(seat, Key.DICE)
-                self.crew.log(seat, "change_bao", str(bao))
+                self.crew.log(seat, "change_bao")        # (not which: the 宝 is the ready seats' secret)
             return
 
     # -- wins -----------------------------------------------------------------------------------

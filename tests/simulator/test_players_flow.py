@@ -133,6 +133,10 @@ def test_kongs_take_their_replacement_from_the_tail_after_the_key():
         concealed = [a for a in players.journal if a.what == "kong" and a.detail.startswith("concealed")]
         long_presses = [a for a in players.journal if a.what == "press" and a.detail == "KONG long"]
         assert len(concealed) == len(long_presses)
+        # the journal the control channel serves names no face-down tile (protocol.md §10): a concealed
+        # kong's kind and a 宝 asked to be changed were named (a probe of the table's secrets)
+        assert all(a.detail == "concealed" for a in concealed)
+        assert all(a.detail == "" for a in players.journal if a.what == "change_bao")
         total += kongs
     assert total >= 4
 
