@@ -451,17 +451,19 @@ class TableSession:
                           session=session_id)
         self._show_session()
 
-    def _show_session(self) -> None:
+    def _show_session(self, dealer: int | None = None) -> None:
         """The session on the screens, the seats' own displays too: a restarted controller has
         written none of their lines yet, and a motor board that rebooted while it was down shows
-        them blank (the players find the dealer there: 庄)."""
+        them blank (the players find the dealer there: 庄).  `dealer`: the hand in play's, if not
+        the session's."""
         state = self._state()
+        dealer = state.dealer if dealer is None else dealer
         presenter = self.hub.presenter
         presenter.ruleset(self.hub.ruleset.region.name, self.hub.ruleset.players)
         presenter.scores(state.totals)
-        presenter.dealer(state.dealer, state.dealer_repeats)
+        presenter.dealer(dealer, state.dealer_repeats)
         for side in self.hub.ruleset.players:
-            presenter.seat_status(side, side == state.dealer, state.totals[side])
+            presenter.seat_status(side, side == dealer, state.totals[side])
 
     def _chosen_ruleset(self) -> Ruleset | None:
         """The ruleset chosen on the panel (or this run's, deferred while a hand of the rules before it
@@ -524,15 +526,19 @@ class TableSession:
             await self._open_session(hub.ruleset)
             return None, None
         self.state = self._read_by_this_version(session)
+        in_play = self._journaled_hand(saved) if HAND_KEY in saved else None
+        # its dealer is the one at the table: the session's is not yet, in a first hand whose dealer
+        # the dice chose (a probe: 庄 on seat 0's line and in the log while seat 1 dealt)
+        dealer = in_play.dealer if in_play is not None else session.dealer
         self.flow.note = RESTARTED          # the next phase shown says so: a key pressed as it stopped is pressed again
         if HAND_KEY not in saved:           # … so one from before does not count (a resumed hand sorts its own)
             record_dropped(hub.recorder, hub.keys.take_all(), "restart")
         self.store.submit(self.ledger.resume_session, session.session_id)
         last = await self.store.run(self.ledger.last_hand, session.session_id)     # its hand_end may be cut off
         hub.recorder.emit("session_resumed", hand=0, session=session.session_id, ruleset=session.ruleset_id,
-                          options=dict(session.options), totals=list(session.totals), dealer=session.dealer,
+                          options=dict(session.options), totals=list(session.totals), dealer=dealer,
                           **({"last_hand": last} if last is not None else {}))
-        self._show_session()
+        self._show_session(dealer)
         if last is not None and HAND_KEY not in saved:      # between hands: the push-in says it, as it did
             self.hub.presenter.carry(LAST_HAND + self._result_words(last["result"], last["winners"]))
         below = self._saved_set(saved, NEXT_SET_KEY)
@@ -557,8 +563,8 @@ class TableSession:
         elif BUILDING_KEY in saved:
             begun = BuildInProgress.from_json(saved[BUILDING_KEY])
             self._build = asyncio.create_task(self._build_next(begun), name="resume-build")
-        if HAND_KEY in saved:
-            await self._resume_hand(self._journaled_hand(saved))
+        if in_play is not None:
+            await self._resume_hand(in_play)
         return below, standing
 
     def _journaled_hand(self, saved: dict[str, dict]) -> HandState:

@@ -108,3 +108,19 @@ def test_the_web_view_and_the_parlour_show_the_rolled_dealer_while_the_first_han
     assert table["table"]["dealer"] == table["table"]["hand_dealer"] == start["dealer"]
     status = status_payload("t1", table, {}, now=0.0, heartbeat=30.0, version="test")
     assert status["dealer"] == start["dealer"]
+
+
+def test_a_restart_in_the_first_hand_says_and_shows_the_rolled_dealer(tmp_path):
+    """The session takes the rolled dealer on only once the first hand is settled: a restart in that
+    hand said `session 1 resumed: … dealer seat 0` and put 庄 on side 0's line while another side
+    dealt (a probe: two seats at 庄 until the hand's repaint).  The resumed session says the hand's."""
+    from tests.firmware.test_restart import crash_and_restart
+
+    db = str(tmp_path / "table.db")
+    _, before, after = run(crash_and_restart("luoshan", 6, db, lambda e: e["event"] == "take" and e["reason"] == "draw"),
+                           timeout=180)
+    start = next(e for e in before if e["event"] == "hand_start")
+    assert start["dealer"] != 0, "this seed's roll names side 0: choose one that does not"
+    resumed = next(e for e in after if e["event"] == "session_resumed")
+    assert any(e["event"] == "resumed" and e["hand"] == 1 for e in after)
+    assert resumed["dealer"] == start["dealer"]
