@@ -188,6 +188,10 @@ class Presenter:
         opening phase, 换三张 or 起手小和, wrote its own line over the one that said it)."""
         self._carried = detail
 
+    def carry_also(self, detail: str) -> None:
+        """`carry`, after what is carried already (the last hand's result, said with the push-in)."""
+        self._carried = " ".join(part for part in (self._carried, detail) if part)
+
     def note(self, detail: str) -> None:
         """Say `detail` after the phase shown now (a board that rebooted: keys it lost are pressed again)."""
         if self._phase is not None:

@@ -210,6 +210,11 @@ class TableSession:
                     standing, below = below, None
                 if below is None and self._build is None and self._rejected is None:
                     self._build = asyncio.create_task(self._build_next(), name="build-next-set")
+                # rules saved at the push-in or while the walls rose are this hand's: 新规则下局生效 said so,
+                # and the hand after played them (a probe: hand 5 paid 杠 at the old value)
+                chosen = self._chosen_ruleset()
+                if chosen is not None:
+                    await self._open_session(chosen)
                 state = self._state()
                 roll_for_dealer = await self._first_dealer_by_dice(state)
                 self._hand_started = self.ledger.clock()
@@ -479,8 +484,8 @@ class TableSession:
         current = self.hub.ruleset
         if (chosen.id, dict(chosen.options)) == (current.id, dict(current.options)):
             return None
-        if not same_tiles(chosen, current):
-            self.hub.presenter.phase_text(f"{chosen.region.name}: 请更换牌具后重启")
+        if not same_tiles(chosen, current):     # said with the next phase: the push-in's wrote over it at once
+            self.hub.presenter.carry_also(f"{chosen.region.name}: 请更换牌具后重启")
             self.hub.recorder.emit("warning", hand=0, message=f"{chosen.id} needs another tile set ({chosen.tiles.name}): "
                                                               "change the tiles and restart the table")
             return None
@@ -519,8 +524,8 @@ class TableSession:
         if not same_rules and session is not None and HAND_KEY in saved:
             same_rules = self._defer_rules(session)
         if not same_rules:
+            self.state = session            # (its hand numbers go on in the new session: not 1 again)
             if session is not None and HAND_KEY in saved:
-                self.state = session
                 await self._void(self._journaled_hand(saved), "the rules were changed")
             self._drop_sets()
             await self._open_session(hub.ruleset)

@@ -7,12 +7,12 @@ from drivers.messages import FaultCode
 from drivers.motor_protocol import Key, Motor
 from firmware.records.audit import audit_events, read_events
 from firmware.simulated import run_simulated
-from rulesets.regions import get_region
+from rulesets.regions import REGION_IDS, get_region
 from simulator import parse_faults
 from simulator.table import SimulatedTable
 from tests.asyncio_support import run
 from tests.busy_machine import LINK_EPISODE_CODES
-from drivers.table_ui import ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, RULES_NEXT_HAND, WIN_FROM
+from drivers.table_ui import ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, RULES_NEXT_HAND, WIN_FROM, Phase
 from tests.firmware.scripted_players import DealerWins, WallWalker
 from rulesets.tiles import parse_tiles
 
@@ -195,11 +195,11 @@ def test_a_hand_entered_with_a_tile_too_many_is_not_a_win_and_the_table_goes_on(
     assert audit_events(log) == []
 
 
-async def owner_at_the_menu(settings: str, keys: tuple[Key, ...], said: list[str]) -> list[dict]:
-    """Two 长春 hands; at the first 请出牌 the owner presses `keys` on the front panel.  `said`: every
-    text the public line shows from then on.  The recorder's events."""
+async def owner_at_the_menu(settings: str, keys: tuple[Key, ...], said: list[str], when: str = "请出牌") -> list[dict]:
+    """Two 长春 hands; when the public line first shows `when` (the first 请出牌) the owner presses `keys`
+    on the front panel.  `said`: every text the public line shows from then on.  The recorder's events."""
     async def owner(table):
-        while "请出牌" not in table.display.text("main", "t_msg"):
+        while when not in table.display.text("main", "t_msg"):
             await table.changed(table.changes.version)
         table.display.watchers.append(lambda page, component, text: component == "t_msg" and said.append(text))
         for key in keys:
@@ -230,6 +230,31 @@ def test_the_front_panel_chooses_the_next_ruleset_and_remembers_it(tmp_path):
     assert any(e["event"] == "ruleset_chosen" and e["ruleset"] == "jilin" for e in log)
     assert Settings(tmp_path / "s.db").ruleset_choice()[0] == "jilin"
     assert audit_events(log) == []
+
+
+def test_rules_saved_before_the_walls_rise_are_the_next_hand_s(tmp_path):
+    """Saved while the first set was being built (the push-in and the rise still to come), 吉林 was
+    played only from the hand after: `新规则下局生效`, and hand 1 paid by 长春's rules; then a new
+    session put the scores back to zero behind it (a probe, at every push-in)."""
+    said: list[str] = []
+    log = run(owner_at_the_menu(str(tmp_path / "s.db"), (Key.MENU, Key.RIGHT, Key.LIFT), said, when="洗牌中"),
+              timeout=120)
+    assert [e["ruleset"] for e in log if e["event"] == "hand_start"] == ["jilin", "jilin"]
+    assert [e["ruleset"] for e in log if e["event"] == "session_start"] == ["changchun", "jilin"]
+    assert [e["hand"] for e in log if e["event"] == "hand_end"] == [1, 2]
+    assert audit_events(log) == []
+
+
+def test_rules_that_need_other_tiles_are_said_with_the_push_in(tmp_path):
+    """四川 (108 tiles) chosen on a 长春 table (136): `请更换牌具后重启` was written and the push-in's line
+    wrote over it at once (a probe polling every 50 ms never saw it).  Said with the push-in now; the
+    table plays on with the rules it has."""
+    said: list[str] = []
+    left = (len(REGION_IDS) - REGION_IDS.index("sichuan")) % len(REGION_IDS)
+    log = run(owner_at_the_menu(str(tmp_path / "s.db"), (Key.MENU, *[Key.LEFT] * left, Key.LIFT), said), timeout=120)
+    assert any(text.startswith(Phase.PUSH_IN.value) and "上局" in text and "四川麻将: 请更换牌具后重启" in text
+               for text in said), said
+    assert [e["ruleset"] for e in log if e["event"] == "hand_start"] == ["changchun", "changchun"]
 
 
 def test_the_menu_saved_unchanged_starts_no_new_session(tmp_path):

@@ -22,3 +22,18 @@ def test_a_hand_in_play_when_the_restart_brings_other_rules_is_finished_under_it
     started = [e for e in after if e["event"] == "session_start"]
     assert [s["options"].get("kong_value") for s in started] == ["2"]
     assert started[0]["t"] >= ends[0]["t"] and result.hands == 2
+
+
+def test_a_restart_between_hands_with_other_rules_numbers_the_hands_on(tmp_path):
+    """Stopped between hands, started with other rules (the panel's choice, or `--ruleset`): a new
+    session, whose hands were numbered from 1 again (the display's 第1局, and the ledger held hand 1
+    twice: a probe); a session's hand numbers go on, as a choice made without a restart has them."""
+    def settled(event: dict) -> bool:
+        return event["event"] == "hand_end" and event["hand"] == 2
+
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("changchun", 2, db, settled, restart_options={"kong_value": "2"}),
+                                timeout=90)
+    assert [e["hand"] for e in before if e["event"] == "hand_end"] == [1, 2]
+    assert [e["options"].get("kong_value") for e in after if e["event"] == "session_start"] == ["2"]
+    assert [e["hand"] for e in after if e["event"] == "hand_start"] == [3, 4] and result.hands == 2
