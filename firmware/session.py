@@ -606,13 +606,13 @@ class TableSession:
     def _defer_rules(self, session: SessionState) -> bool:
         """A hand of other rules is journaled (rules chosen on the panel while it was played, then a
         restart, which starts with the choice): it is finished under its own rules, and this run's
-        apply from the next hand, as the choice would have without the restart.  Returns whether so;
-        not when the tiles differ (the hand cannot go on with these), where it is void as before."""
+        apply from the next hand, as the choice would have without the restart.  Returns whether so.
+        Rules needing other tiles too: the hand's tiles are on the table, and it was voided, its money
+        gone, by a choice nobody can play before the tiles are changed (a probe: 四川 chosen on a 长春
+        table, then a power cut); after it, they are asked for (`_chosen_ruleset`)."""
         try:
             journaled = get_region(session.ruleset_id).resolve(dict(session.options))
         except (UnknownRegion, OptionError):            # (rules this version no longer has)
-            return False
-        if not same_tiles(journaled, self.hub.ruleset):
             return False
         self._deferred, self.hub.ruleset = self.hub.ruleset, journaled
         self.hub.recorder.emit("warning", hand=0, message=f"the hand in play was begun under {journaled.id} "

@@ -37,12 +37,12 @@ def nth_take_of_hand_2(n: int):
 
 async def crash_and_restart(region_id: str, seed: int, db: str, stop_when=None, meanwhile=None, stopping=None,
                             players_hook=None, crash_when=None, on_session=None, options=None,
-                            restart_options=None):
+                            restart_options=None, restart_region=None):
     """Play until `stop_when(event)`, or `crash_when(table)` holds in hand 2 or later (or a
     `players_hook` calls its `stop`); cancel the controller there and then (`stopping(session)` runs
     first), then start a new one on the same table and database for two more hands (`on_session`
     hears the first controller's session as it starts); `options`: the region's house options
-    (`restart_options`: the second controller's, if others: chosen on the panel meanwhile)."""
+    (`restart_options`, `restart_region`: the second controller's, if others: chosen on the panel meanwhile)."""
     ruleset = get_region(region_id).resolve(options)
     table = SimulatedTable(seed=seed, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
     await table.start("pty")
@@ -85,7 +85,8 @@ async def crash_and_restart(region_id: str, seed: int, db: str, stop_when=None, 
         await asyncio.gather(controller, return_exceptions=True)
         if meanwhile is not None:
             meanwhile(table, ruleset, events_of(first))
-        again = ruleset if restart_options is None else get_region(region_id).resolve(restart_options)
+        again = ruleset if restart_options is None and restart_region is None else \
+            get_region(restart_region or region_id).resolve(restart_options)
         result = await run_simulated(again, hands=2, table=table, players=None, events=second, ledger_path=db,
                                      resume=True)
     finally:

@@ -37,3 +37,19 @@ def test_a_restart_between_hands_with_other_rules_numbers_the_hands_on(tmp_path)
     assert [e["hand"] for e in before if e["event"] == "hand_end"] == [1, 2]
     assert [e["options"].get("kong_value") for e in after if e["event"] == "session_start"] == ["2"]
     assert [e["hand"] for e in after if e["event"] == "hand_start"] == [3, 4] and result.hands == 2
+
+
+def test_a_hand_in_play_is_finished_when_the_restart_brings_rules_needing_other_tiles(tmp_path):
+    """四川 (108 tiles) chosen on a 长春 table, then a restart mid-hand: the hand was voided, its money
+    gone, for rules nobody could play before the tiles were changed (a probe).  It is finished under
+    its own rules; the table then says the tiles are to be changed and plays on with those it has."""
+    def in_play(event: dict) -> bool:
+        return event["hand"] >= 2 and event["event"] == "take" and event["reason"] == "draw"
+
+    db = str(tmp_path / "table.db")
+    result, before, after = run(crash_and_restart("changchun", 2, db, in_play, restart_region="sichuan"), timeout=90)
+    resumed = next(e for e in after if e["event"] == "resumed")
+    assert not any(e["event"] == "hand_void" for e in after)
+    assert [e["hand"] for e in after if e["event"] == "hand_end"][0] == resumed["hand"]      # finished, and paid
+    assert {e["ruleset"] for e in after if e["event"] == "hand_start"} <= {"changchun"}
+    assert any(e["event"] == "warning" and "needs another tile set" in e["message"] for e in after)
