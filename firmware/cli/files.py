@@ -219,6 +219,11 @@ class EventsFile:
     def flush(self) -> None:
         self._push()
 
+    def sync(self) -> None:
+        """What was written, onto the card (fsync): the recorder asks at each hand's end."""
+        if self._fd is not None:
+            os.fsync(self._fd)
+
     def _push(self) -> None:
         """Write what is unwritten; a line the disk took only part of before refusing more is taken
         back (the file is cut to the line before it) and written whole at the next call."""

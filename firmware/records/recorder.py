@@ -82,6 +82,14 @@ class FlightRecorder:
         if release is not None:
             release(keep_holding)
 
+    def _sync(self) -> None:
+        """A hand's end (or the file's) on the card itself, not only in the kernel's cache: a power
+        cut or an ext4 error kept the ledger's hand and lost every line of it (a probe: the file
+        0 bytes, and the audit of what was left called it sound).  One sync a hand, off the loop."""
+        sync = getattr(self._sink, "sync", None)
+        if sync is not None:
+            sync()
+
     def lines_owed(self) -> bool:
         """Lines the sink could not write yet (a full card): none for a sink that cannot tell."""
         owed = getattr(self._sink, "owed", None)
@@ -118,6 +126,8 @@ class FlightRecorder:
         if self._sink is not None:
             self._sink.write(line + "\n")
             self._sink.flush()
+        if event in (HAND_SEAL, CLEAN_END):
+            self._sync()
         self._chain.add(line, event)
         self.events_written += 1
         self.hands_ended += int(event == HAND_SEAL)

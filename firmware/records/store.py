@@ -169,6 +169,7 @@ class ThreadedSink:
         self._held: list[str] | None = None      # lines kept back until `release` (None: not holding)
         self._unsent: list[str] = []             # lines kept while the disk refuses (writer thread only)
         self._owed = False                       # the target's last write failed: it may still hold lines
+        self._sync_held = False                  # a sync asked while lines were held: it follows their release
 
     def write(self, text: str) -> int:
         if self._held is not None:
@@ -191,6 +192,23 @@ class ThreadedSink:
         self._held = [] if keep_holding else None
         if lines or self._unsent or self._owed:
             self._store.submit(self._write_now, "".join(lines))
+        if self._sync_held:
+            self._sync_held = False
+            self._store.submit(self._sync_now)
+
+    def sync(self) -> None:
+        """The lines written so far onto the card itself (the target's `sync`, an fsync), on the
+        store's thread behind them; lines held back are synced once released."""
+        if self._held is not None:
+            self._sync_held = True
+        else:
+            self._store.submit(self._sync_now)
+
+    def _sync_now(self) -> None:
+        sync = getattr(self._target, "sync", None)
+        with self._lock:
+            if sync is not None and not (self._unsent or self._owed):     # (lines a full card kept: at their write)
+                sync()
 
     def _write_now(self, text: str, gated: bool = True) -> Any:
         with self._lock:
