@@ -5,7 +5,8 @@ change the ruleset, on the option lines they move the cursor), 确认 selects or
 value, 升降 saves, 返回 leaves.  The display's buttons drive it too (protocol.md §7.3): 菜单 on
 the main page opens it; on the menu page ◀ ▶ change the ruleset wherever the cursor is, an option
 line's button cycles that option (the cursor moves to it), 确定 saves as 升降 does, 返回 leaves.
-It is pure state: it returns what the display should show, and the chosen settings are saved by
+Browsing the rulesets forgets no choice: one shown again shows the options edited for it since the
+menu opened (the one in play, the options in play; another, its defaults).  It is pure state: it returns what the display should show, and the chosen settings are saved by
 `Settings`.
 
 Everything it shows is Chinese from the rule cards (`HouseOption.label_zh`, `value_label`) and
@@ -93,6 +94,9 @@ class Menu:
     line: int = 0                      # 0 = the ruleset line, 1.. = option lines
     options: dict[str, str] = field(default_factory=dict)
     open: bool = False
+    # the options edited for each ruleset browsed past, found again when it is shown again (◀ ▶ wiped
+    # them: back at the rules in play, 升降 saved their defaults over the house options in play)
+    kept: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @classmethod
     def starting_at(cls, region_id: str, options: dict[str, str]) -> "Menu":
@@ -112,9 +116,7 @@ class Menu:
             self.open = False
             return "close"
         elif key in (Key.LEFT, Key.RIGHT) and self.line == 0:
-            step = 1 if key == Key.RIGHT else -1
-            self.region_index = (self.region_index + step) % len(REGION_IDS)
-            self.options = {}
+            self._turn_region(1 if key == Key.RIGHT else -1)
         elif key in (Key.LEFT, Key.RIGHT):
             self.line = (self.line + (1 if key == Key.RIGHT else -1)) % lines
         elif key == Key.CONFIRM and self.line == 0:
@@ -132,6 +134,13 @@ class Menu:
             self.open = False
             return "save"
         return None
+
+    def _turn_region(self, step: int) -> None:
+        """Show the ruleset `step` away, with the options edited for it before in this menu (its
+        defaults if none); this one's edits are kept for when it is shown again."""
+        self.kept[self.region_id] = self.options
+        self.region_index = (self.region_index + step) % len(REGION_IDS)
+        self.options = self.kept.pop(self.region_id, {})
 
     def touch(self, button: str) -> str | None:
         """Apply one touched button of the menu page (as `press`); a button it lacks, or an option

@@ -146,3 +146,28 @@ def test_a_touch_on_a_menu_page_the_menu_has_left_shows_the_main_page_and_change
     assert shown == [False, True, True, False]
     assert panel.take_choice() == (REGION_IDS[1], {})
     assert [event for event, _ in chosen] == ["ruleset_chosen"]
+
+
+def shown_value(menu: Menu, slot: int) -> str:
+    return menu.view()[f"t_opt{slot}"].split("：")[1]
+
+
+def test_browsing_the_rulesets_keeps_the_options_chosen_for_each():
+    """A probe: ◀ ▶ on the ruleset line (and the screen's arrows) wiped the options being edited, so
+    ▶ ◀ back to the rules in play showed their defaults, and 升降 saved those over the house options
+    in play."""
+    here, there = get_region("changchun").options[0], get_region("jilin").options[0]
+    in_play = {here.key: here.values[1]}
+    menu = Menu.starting_at("changchun", in_play)
+    menu.press(Key.MENU)
+    menu.press(Key.RIGHT)                                              # 长春 → 吉林: its defaults
+    assert shown_value(menu, 0) == there.value_label(there.default)
+    menu.touch("b_opt0")                                               # 吉林's first option changed
+    menu.press(Key.LEFT)                                               # the cursor back to the ruleset line
+    menu.press(Key.LEFT)                                               # 吉林 → 长春: the options in play
+    assert menu.region_id == "changchun" and shown_value(menu, 0) == here.value_label(here.values[1])
+    menu.touch("b_next")                                               # → 吉林 again: as the owner left it
+    assert shown_value(menu, 0) == there.value_label(there.values[1])
+    menu.touch("b_prev")
+    assert menu.press(Key.LIFT) == "save"
+    assert (menu.region_id, menu.options[here.key]) == ("changchun", here.values[1])
