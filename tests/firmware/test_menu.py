@@ -5,6 +5,7 @@ import pytest
 
 from drivers.motor_protocol import Key
 from drivers.nextion import ENCODING
+from drivers.table_ui import RULES_NEXT_HAND
 from firmware.panel import CURSOR, MENU_LINE_BYTES, OPTION_LINES, Menu
 from rulesets.regions import REGION_IDS, get_region
 
@@ -171,3 +172,35 @@ def test_browsing_the_rulesets_keeps_the_options_chosen_for_each():
     menu.touch("b_prev")
     assert menu.press(Key.LIFT) == "save"
     assert (menu.region_id, menu.options[here.key]) == ("changchun", here.values[1])
+
+
+def in_play(region_id: str, options: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """The rules in play as the controller hands them to the front panel (every option written out)."""
+    ruleset = get_region(region_id).resolve(options)
+    return ruleset.id, dict(ruleset.options)
+
+
+@pytest.mark.parametrize("keys, touches, told", [
+    ((Key.RIGHT, Key.LEFT, Key.LIFT), (), False),                      # browsed away and back: the rules in play
+    ((), ("b_next", "b_prev", "b_ok"), False),
+    ((Key.RIGHT, Key.LIFT), (), True),                                 # 吉林: new rules, from the next hand
+])
+def test_the_rules_in_play_saved_again_after_browsing_are_not_new_rules(keys, touches, told):
+    """A probe: 菜单 ▶ ◀ 升降 said 新规则下局生效 (and saved the defaults) with nothing changed."""
+    from firmware.panel import FrontPanel
+
+    class Recorder:
+        def emit(self, event, **fields):
+            return {}
+
+    notes = []
+    first = get_region("changchun").options[0]
+    current = in_play("changchun", {first.key: first.values[1]})     # a house option in play
+    panel = FrontPanel(lambda view, open_: None, Recorder(), on_changed=lambda: notes.append(RULES_NEXT_HAND))
+    panel.press(Key.MENU, current)
+    for key in keys:
+        panel.press(key, current)
+    for button in touches:
+        panel.touch("menu", button, current)
+    assert notes == ([RULES_NEXT_HAND] if told else [])
+    assert (panel.take_choice() == current) is not told
