@@ -204,3 +204,32 @@ def test_the_rules_in_play_saved_again_after_browsing_are_not_new_rules(keys, to
         panel.touch("menu", button, current)
     assert notes == ([RULES_NEXT_HAND] if told else [])
     assert (panel.take_choice() == current) is not told
+
+
+MANY_OPTIONS = [r for r in REGION_IDS if len(get_region(r).options) > OPTION_LINES]
+
+
+@pytest.mark.parametrize("region_id", MANY_OPTIONS)
+def test_by_touch_alone_every_option_is_reached_and_changed(region_id):
+    """A probe: on the screen the option lines' buttons act on the page showing, and ◀ ▶ change the
+    ruleset, so 长春's options past the sixth (杠 底注, 大蛋, 首局定庄 …) could not be reached.
+    翻页 turns the pages, the title counting them, round from the last to the first."""
+    options = get_region(region_id).options
+    pages = -(-len(options) // OPTION_LINES)
+    menu = opened(region_id)
+    for page in range(pages):
+        for slot in range(OPTION_LINES):
+            if menu.view()[f"t_opt{slot}"] == "":
+                break
+            menu.touch(f"b_opt{slot}")
+        assert menu.view()["t_title"] == f"房规 {page + 1}/{pages}"
+        menu.touch("b_page")
+    assert menu.view()["t_title"] == f"房规 1/{pages}"
+    assert menu.view()["t_opt0"].startswith(CURSOR + options[0].label_zh)
+    assert menu.touch("b_ok") == "save"
+    assert menu.options == {option.key: after_default(option) for option in options}     # every one changed
+
+
+def after_default(option) -> str:
+    return option.values[(option.values.index(option.default) + 1) % len(option.values)]
+
