@@ -92,7 +92,8 @@ LAYOUT = DisplayLayout((
           *_texts("t_opt", 6),
           *[(f"b_opt{i}", "button") for i in range(6)],
           ("b_ok", "button"),
-          ("b_back", "button")),
+          ("b_back", "button"),
+          ("b_page", "button")),     # 翻页: the next page of options (added last: the ids before it stay)
     # A latched fault waiting for a person.
     _page("fault", 2,
           ("t_code", "text"),        # E01 …

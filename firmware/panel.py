@@ -4,14 +4,16 @@ The menu is driven by the front panel's keys: 菜单 opens it, ◀ ▶ move (on 
 change the ruleset, on the option lines they move the cursor), 确认 selects or cycles an option's
 value, 升降 saves, 返回 leaves.  The display's buttons drive it too (protocol.md §7.3): 菜单 on
 the main page opens it; on the menu page ◀ ▶ change the ruleset wherever the cursor is, an option
-line's button cycles that option (the cursor moves to it), 确定 saves as 升降 does, 返回 leaves.
-It is pure state: it returns what the display should show, and the chosen settings are saved by
-`Settings`.
+line's button cycles that option (the cursor moves to it), 翻页 turns to the next page of options
+(the cursor to its first line), 确定 saves as 升降 does, 返回 leaves.  Browsing the rulesets
+forgets no choice: one shown again shows the options edited for it since the menu opened (the one in
+play, the options in play; another, its defaults).  It is pure state: it returns what the display
+should show, and the chosen settings are saved by `Settings`.
 
 Everything it shows is Chinese from the rule cards (`HouseOption.label_zh`, `value_label`) and
 GB2312, the display's encoding: the cursor is "→", not "▶" (which GB2312 lacks).  The menu page has
-six option lines; a ruleset with more (长春 has 11) is shown a page at a time, the page following
-the cursor, and the title says which page ("房规 2/2").
+six option lines; a ruleset with more (长春 has 13) is shown a page at a time, the page following
+the cursor, and the title says which page of how many ("房规 2/3").
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ OPTION_LINES = sum(1 for c in LAYOUT.page("menu").components if c.name.startswit
 MENU_LINE_BYTES = 36           # an option line's room on the display (protocol.md §7.3), in GB2312 bytes
 OPTION_BUTTONS = {f"b_opt{slot}": slot for slot in range(OPTION_LINES)}     # a line's button → its slot
 BUTTON_KEYS = {"b_ok": Key.LIFT, "b_back": Key.BACK}      # 确定 saves as 升降 does; 返回 leaves
+PAGE_BUTTON = "b_page"         # 翻页: the screen's only way to options past the first page (its ◀ ▶ change the ruleset)
 
 
 class Settings:
@@ -93,6 +96,9 @@ class Menu:
     line: int = 0                      # 0 = the ruleset line, 1.. = option lines
     options: dict[str, str] = field(default_factory=dict)
     open: bool = False
+    # the options edited for each ruleset browsed past, found again when it is shown again (◀ ▶ wiped
+    # them: back at the rules in play, 升降 saved their defaults over the house options in play)
+    kept: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @classmethod
     def starting_at(cls, region_id: str, options: dict[str, str]) -> "Menu":
@@ -112,9 +118,7 @@ class Menu:
             self.open = False
             return "close"
         elif key in (Key.LEFT, Key.RIGHT) and self.line == 0:
-            step = 1 if key == Key.RIGHT else -1
-            self.region_index = (self.region_index + step) % len(REGION_IDS)
-            self.options = {}
+            self._turn_region(1 if key == Key.RIGHT else -1)
         elif key in (Key.LEFT, Key.RIGHT):
             self.line = (self.line + (1 if key == Key.RIGHT else -1)) % lines
         elif key == Key.CONFIRM and self.line == 0:
@@ -133,12 +137,22 @@ class Menu:
             return "save"
         return None
 
+    def _turn_region(self, step: int) -> None:
+        """Show the ruleset `step` away, with the options edited for it before in this menu (its
+        defaults if none); this one's edits are kept for when it is shown again."""
+        self.kept[self.region_id] = self.options
+        self.region_index = (self.region_index + step) % len(REGION_IDS)
+        self.options = self.kept.pop(self.region_id, {})
+
     def touch(self, button: str) -> str | None:
         """Apply one touched button of the menu page (as `press`); a button it lacks, or an option
         line left blank on this page, does nothing."""
         if button in ("b_prev", "b_next"):
             self.line = 0
             return self.press(Key.LEFT if button == "b_prev" else Key.RIGHT)
+        if button == PAGE_BUTTON:
+            self._turn_page()
+            return None
         if button in OPTION_BUTTONS:
             index = self._page() * OPTION_LINES + OPTION_BUTTONS[button]
             if index >= len(get_region(self.region_id).options):
@@ -148,15 +162,26 @@ class Menu:
         key = BUTTON_KEYS.get(button)
         return self.press(key) if key is not None else None
 
+    def _turn_page(self) -> None:
+        """翻页: the cursor to the first line of the next page of options, round from the last to the
+        first (a probe: by touch alone 长春's options past the sixth could not be reached).  Options
+        that fit one page have none to turn to."""
+        pages = self._pages()
+        if pages > 1:
+            self.line = (self._page() + 1) % pages * OPTION_LINES + 1
+
     def _page(self) -> int:
         """The page of option lines showing: the one the cursor is on (the first on the ruleset line)."""
         return (self.line - 1) // OPTION_LINES if self.line else 0
+
+    def _pages(self) -> int:
+        return max(1, -(-len(get_region(self.region_id).options) // OPTION_LINES))
 
     def view(self) -> dict[str, str]:
         """Text for every component of the display's menu page (lines past the options are blank)."""
         region = get_region(self.region_id)
         options = region.options
-        pages = max(1, -(-len(options) // OPTION_LINES))
+        pages = self._pages()
         page = self._page()
         position = f"{self.region_index + 1}/{len(REGION_IDS)}"
         view = {"t_title": "规则选择" if self.line == 0 else "房规" + (f" {page + 1}/{pages}" if pages > 1 else ""),

@@ -42,7 +42,7 @@ HELP = """commands:
                            ting 听, hu 胡, kong 杠, confirm 确认, dice 骰子, left ◀, right ▶,
                            menu 菜单, back 返回, stop 停止, lift 升降
   touch PAGE BUTTON        touch a button on the public display, e.g. touch main b_menu (the menu),
-                           then b_prev, b_next, b_opt0-b_opt5, b_ok, b_back; touch fault b_ack
+                           then b_prev, b_next, b_opt0-b_opt5, b_page, b_ok, b_back; touch fault b_ack
   lay SEAT TILES [set N]   lay loose tiles of these kinds in SEAT's read zone, e.g. lay 0 1111m
   clear SEAT               take everything out of SEAT's read zone
   push                     push every tile on the table top into the centre (centre lift down)

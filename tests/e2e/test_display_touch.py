@@ -10,7 +10,7 @@ from tests.asyncio_support import run
 from tests.e2e.at_the_table import play, until
 
 
-def test_the_owner_chooses_the_next_ruleset_and_an_option_on_the_screen(tmp_path):
+def test_the_owner_chooses_the_next_ruleset_and_options_of_both_pages_on_the_screen(tmp_path):
     seen = []
 
     async def owner(table):
@@ -26,16 +26,25 @@ def test_the_owner_chooses_the_next_ruleset_and_an_option_on_the_screen(tmp_path
             label = option.value_label(value)
             await until(table, lambda: table.display.text("menu", "t_opt0").endswith("：" + label))
             seen.append(table.display.text("menu", "t_opt0"))
+        # 翻页 to its second page: 杠 底注 (its ninth option) cycled round on that page's third line
+        table.touch("menu", "b_page")
+        await until(table, lambda: table.display.text("menu", "t_title") == "房规 2/2")
+        for value in kong.values[1:] + kong.values[:1]:
+            table.touch("menu", "b_opt2")
+            label = kong.value_label(value)
+            await until(table, lambda: table.display.text("menu", "t_opt2") == f"→{kong.label_zh}：{label}")
         table.touch("menu", "b_ok")                                   # saved: the next hand plays it
         await until(table, lambda: table.display.page == "main")
 
-    option = get_region("jilin").options[0]
+    option, kong = get_region("jilin").options[0], get_region("jilin").options[8]
+    assert kong.key == "kong_value"
     log = run(play("changchun", 2, 2, owner, settings_path=str(tmp_path / "s.db")), timeout=120)
     assert seen == [f"→{option.label_zh}：{option.value_label(v)}" for v in option.values[1:] + option.values[:1]]
     assert [e["ruleset"] for e in log if e["event"] == "hand_start"] == ["changchun", "jilin"]
     chosen = [e for e in log if e["event"] == "ruleset_chosen"]
-    assert [(e["ruleset"], e["options"]) for e in chosen] == [("jilin", {option.key: option.default})]
-    assert Settings(tmp_path / "s.db").ruleset_choice() == ("jilin", {option.key: option.default})
+    edited = {option.key: option.default, kong.key: kong.default}
+    assert [(e["ruleset"], e["options"]) for e in chosen] == [("jilin", edited)]
+    assert Settings(tmp_path / "s.db").ruleset_choice() == ("jilin", edited)
     assert audit_events(log) == []
 
 

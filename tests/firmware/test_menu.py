@@ -5,6 +5,7 @@ import pytest
 
 from drivers.motor_protocol import Key
 from drivers.nextion import ENCODING
+from drivers.table_ui import RULES_NEXT_HAND
 from firmware.panel import CURSOR, MENU_LINE_BYTES, OPTION_LINES, Menu
 from rulesets.regions import REGION_IDS, get_region
 
@@ -146,3 +147,89 @@ def test_a_touch_on_a_menu_page_the_menu_has_left_shows_the_main_page_and_change
     assert shown == [False, True, True, False]
     assert panel.take_choice() == (REGION_IDS[1], {})
     assert [event for event, _ in chosen] == ["ruleset_chosen"]
+
+
+def shown_value(menu: Menu, slot: int) -> str:
+    return menu.view()[f"t_opt{slot}"].split("：")[1]
+
+
+def test_browsing_the_rulesets_keeps_the_options_chosen_for_each():
+    """A probe: ◀ ▶ on the ruleset line (and the screen's arrows) wiped the options being edited, so
+    ▶ ◀ back to the rules in play showed their defaults, and 升降 saved those over the house options
+    in play."""
+    here, there = get_region("changchun").options[0], get_region("jilin").options[0]
+    in_play = {here.key: here.values[1]}
+    menu = Menu.starting_at("changchun", in_play)
+    menu.press(Key.MENU)
+    menu.press(Key.RIGHT)                                              # 长春 → 吉林: its defaults
+    assert shown_value(menu, 0) == there.value_label(there.default)
+    menu.touch("b_opt0")                                               # 吉林's first option changed
+    menu.press(Key.LEFT)                                               # the cursor back to the ruleset line
+    menu.press(Key.LEFT)                                               # 吉林 → 长春: the options in play
+    assert menu.region_id == "changchun" and shown_value(menu, 0) == here.value_label(here.values[1])
+    menu.touch("b_next")                                               # → 吉林 again: as the owner left it
+    assert shown_value(menu, 0) == there.value_label(there.values[1])
+    menu.touch("b_prev")
+    assert menu.press(Key.LIFT) == "save"
+    assert (menu.region_id, menu.options[here.key]) == ("changchun", here.values[1])
+
+
+def in_play(region_id: str, options: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """The rules in play as the controller hands them to the front panel (every option written out)."""
+    ruleset = get_region(region_id).resolve(options)
+    return ruleset.id, dict(ruleset.options)
+
+
+@pytest.mark.parametrize("keys, touches, told", [
+    ((Key.RIGHT, Key.LEFT, Key.LIFT), (), False),                      # browsed away and back: the rules in play
+    ((), ("b_next", "b_prev", "b_ok"), False),
+    ((Key.RIGHT, Key.LIFT), (), True),                                 # 吉林: new rules, from the next hand
+])
+def test_the_rules_in_play_saved_again_after_browsing_are_not_new_rules(keys, touches, told):
+    """A probe: 菜单 ▶ ◀ 升降 said 新规则下局生效 (and saved the defaults) with nothing changed."""
+    from firmware.panel import FrontPanel
+
+    class Recorder:
+        def emit(self, event, **fields):
+            return {}
+
+    notes = []
+    first = get_region("changchun").options[0]
+    current = in_play("changchun", {first.key: first.values[1]})     # a house option in play
+    panel = FrontPanel(lambda view, open_: None, Recorder(), on_changed=lambda: notes.append(RULES_NEXT_HAND))
+    panel.press(Key.MENU, current)
+    for key in keys:
+        panel.press(key, current)
+    for button in touches:
+        panel.touch("menu", button, current)
+    assert notes == ([RULES_NEXT_HAND] if told else [])
+    assert (panel.take_choice() == current) is not told
+
+
+MANY_OPTIONS = [r for r in REGION_IDS if len(get_region(r).options) > OPTION_LINES]
+
+
+@pytest.mark.parametrize("region_id", MANY_OPTIONS)
+def test_by_touch_alone_every_option_is_reached_and_changed(region_id):
+    """A probe: on the screen the option lines' buttons act on the page showing, and ◀ ▶ change the
+    ruleset, so 长春's options past the sixth (杠 底注, 大蛋, 首局定庄 …) could not be reached.
+    翻页 turns the pages, the title counting them, round from the last to the first."""
+    options = get_region(region_id).options
+    pages = -(-len(options) // OPTION_LINES)
+    menu = opened(region_id)
+    for page in range(pages):
+        for slot in range(OPTION_LINES):
+            if menu.view()[f"t_opt{slot}"] == "":
+                break
+            menu.touch(f"b_opt{slot}")
+        assert menu.view()["t_title"] == f"房规 {page + 1}/{pages}"
+        menu.touch("b_page")
+    assert menu.view()["t_title"] == f"房规 1/{pages}"
+    assert menu.view()["t_opt0"].startswith(CURSOR + options[0].label_zh)
+    assert menu.touch("b_ok") == "save"
+    assert menu.options == {option.key: after_default(option) for option in options}     # every one changed
+
+
+def after_default(option) -> str:
+    return option.values[(option.values.index(option.default) + 1) % len(option.values)]
+

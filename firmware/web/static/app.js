@@ -92,7 +92,7 @@ function setLink(up) {
 
 // The Nextion screen: the page showing, its components in the layout's order (display_layout.py).
 // With `onTouch` (the simulator's page) its buttons can be touched: onTouch(page, button).
-const BUTTON_LABELS = { b_menu: "菜单", b_ack: "确认", b_ok: "确定", b_back: "返回", b_prev: "◀", b_next: "▶" };
+const BUTTON_LABELS = { b_menu: "菜单", b_ack: "确认", b_ok: "确定", b_back: "返回", b_prev: "◀", b_next: "▶", b_page: "翻页" };
 function renderScreen(node, display, onTouch) {
   if (!display || !display.layout) return;
   const page = display.page || "main";
