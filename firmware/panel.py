@@ -56,8 +56,11 @@ class Settings:
 
     def put(self, key: str, value: str) -> None:
         with self._db:
-            self._db.execute("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                             (key, value))
+            self._put(key, value)
+
+    def _put(self, key: str, value: str) -> None:
+        self._db.execute("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                         (key, value))
 
     def ruleset_choice(self) -> tuple[str, dict[str, str]]:
         """The saved ruleset and options; a saved choice that is no longer valid falls back to the default."""
@@ -77,9 +80,12 @@ class Settings:
         return region_id, known
 
     def save_choice(self, region_id: str, options: dict[str, str]) -> None:
+        """The ruleset and its options, in one transaction: a power cut (or a refused write) leaves the
+        choice saved before, never the new ruleset with other options than those chosen."""
         get_region(region_id).check_options(options)
-        self.put("ruleset", region_id)
-        self.put(f"options:{region_id}", json.dumps(options, sort_keys=True))
+        with self._db:
+            self._put("ruleset", region_id)
+            self._put(f"options:{region_id}", json.dumps(options, sort_keys=True))
 
     def close(self) -> None:
         self._db.close()
