@@ -25,7 +25,6 @@ from typing import Any, Callable, Protocol
 
 from drivers.display_layout import LAYOUT
 from drivers.table_ui import Key
-from rulesets.definition import options_text
 from rulesets.regions import REGION_IDS, get_region
 
 from .records.ledger import check_ledger_file
@@ -42,7 +41,11 @@ BUTTON_KEYS = {"b_ok": Key.LIFT, "b_back": Key.BACK}      # 确定 saves as 升�
 
 
 class Settings:
-    """The front panel's choices in SQLite, so a restart keeps the table's rules."""
+    """The front panel's choices in SQLite, so a restart keeps the table's rules.
+
+    The file is the ledger's, which people open by hand (the sqlite3 shell): a saved value this
+    version cannot play is said in one line, naming it, and the rules fall back to the defaults;
+    it never stops the table from starting."""
 
     def __init__(self, path: str | Path = ":memory:") -> None:
         check_ledger_file(path)             # they share the ledger's file: another program's is left as it was
@@ -63,21 +66,26 @@ class Settings:
                          (key, value))
 
     def ruleset_choice(self) -> tuple[str, dict[str, str]]:
-        """The saved ruleset and options; a saved choice that is no longer valid falls back to the default."""
-        region_id = self.get("ruleset", DEFAULT_RULESET) or DEFAULT_RULESET
-        if region_id not in REGION_IDS:
+        """The saved ruleset and options; a saved value this version cannot play is warned of (named,
+        with what is played instead) and left out: the default ruleset, or that option's default."""
+        region_id = self.get("ruleset")
+        if region_id is None:               # never chosen
             return DEFAULT_RULESET, {}
-        options = json.loads(self.get(f"options:{region_id}", "{}") or "{}")
-        if not isinstance(options, dict):
+        if region_id not in REGION_IDS:     # (a person's edit, or a ruleset taken out since)
+            log.warning("the rules saved on the front panel name ruleset %r, which this version does not know: "
+                        "%s (the default) is played; choose the rules on the front panel (菜单) to save them again",
+                        region_id, DEFAULT_RULESET)
+            return DEFAULT_RULESET, {}
+        saved = self.get(f"options:{region_id}")
+        if saved is None:
             return region_id, {}
-        # saved by another version of the rules (an option added since, or taken out): the options this
-        # one knows are kept, the rest named; one unknown key dropped them all (a probe: a downgrade
-        # lost every house option the owner had chosen, without a word)
-        known, unknown = get_region(region_id).known_options(options)
-        if unknown:
-            log.warning("the saved choice of %s holds options this version does not know (%s): played without "
-                        "them", region_id, options_text(unknown, ", "))
-        return region_id, known
+        options = _saved_options(saved)
+        if options is None:                 # not JSON, or not a JSON object (edited by hand)
+            log.warning("the house options saved on the front panel for %s (options:%s = %s) are not a JSON object "
+                        "of option values: %s is played with its default options; choose the rules on the front "
+                        "panel (菜单) to save them again", region_id, region_id, _shown(saved), region_id)
+            return region_id, {}
+        return region_id, _playable_options(region_id, options)
 
     def save_choice(self, region_id: str, options: dict[str, str]) -> None:
         """The ruleset and its options, in one transaction: a power cut (or a refused write) leaves the
@@ -89,6 +97,41 @@ class Settings:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _saved_options(text: str) -> dict[str, Any] | None:
+    """A saved options value read, or None when it is not a JSON object (`kong_value=5`, `null`, `[]`, `5`)."""
+    try:
+        options = json.loads(text)
+    except ValueError:
+        return None
+    return options if isinstance(options, dict) else None
+
+
+def _playable_options(region_id: str, options: dict[str, Any]) -> dict[str, str]:
+    """The saved options this version plays; the others are named in a warning.  An option it does
+    not know was saved by another version of the rules (an option taken out since, or added in a
+    newer one): the rest are kept (one unknown key dropped them all: a downgrade lost every house
+    option the owner had chosen, without a word).  A value the option does not allow is a person's
+    edit, or a value taken out: its default is played."""
+    region = get_region(region_id)
+    by_key = {option.key: option for option in region.options}
+    unknown = {key: value for key, value in options.items() if key not in by_key}
+    refused = {key: value for key, value in options.items() if key in by_key and value not in by_key[key].values}
+    if unknown:
+        log.warning("the saved choice of %s holds options this version does not know (%s): played without "
+                    "them", region_id, ", ".join(f"{key}={_shown(value)}" for key, value in sorted(unknown.items())))
+    for key, value in sorted(refused.items()):
+        option = by_key[key]
+        log.warning("the saved choice of %s sets %s to %s, which is not one of its values (%s): its default, %s, "
+                    "is played; choose the rules on the front panel (菜单) to save them again", region_id, key,
+                    _shown(value), ", ".join(option.values), option.default)
+    return {key: value for key, value in options.items() if key in by_key and key not in refused}
+
+
+def _shown(value: Any) -> str:
+    """A saved value as the owner typed it: a text as it is, anything else as JSON (`2`, `null`)."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 @dataclass
