@@ -16,6 +16,8 @@ the cursor, and the title says which page ("房规 2/2").
 
 from __future__ import annotations
 
+import asyncio
+import errno
 import json
 import logging
 import sqlite3
@@ -25,13 +27,17 @@ from typing import Any, Callable, Protocol
 
 from drivers.display_layout import LAYOUT
 from drivers.table_ui import Key
+from rulesets.definition import options_text
 from rulesets.regions import REGION_IDS, get_region
 
 from .records.ledger import check_ledger_file
+from .records.store import KEPT, WRITE_ERRORS, Store
 
 log = logging.getLogger("firmware.panel")
 
 DEFAULT_RULESET = "changchun"
+SQLITE_BUSY, SQLITE_LOCKED, SQLITE_FULL = 5, 6, 13      # sqlite3 error codes (their primary byte)
+BUSY_TIMEOUT_S = 0.5            # another program's write on table.db waited for this long, then the save is refused
 CURSOR = "→"                   # in GB2312 (▶ is not: the display would show "?")
 NO_CURSOR = "　"               # an ideographic space, as wide as the cursor
 OPTION_LINES = sum(1 for c in LAYOUT.page("menu").components if c.name.startswith("t_opt"))
@@ -49,7 +55,10 @@ class Settings:
 
     def __init__(self, path: str | Path = ":memory:") -> None:
         check_ledger_file(path)             # they share the ledger's file: another program's is left as it was
-        self._db = sqlite3.connect(str(path))
+        # saved on the table store's one thread during play (FrontPanel.write_with); waits a moment, not
+        # sqlite3's 5 s, for another program's write (a person's sqlite3 shell) before saying so
+        self.path = str(path)
+        self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
         self._db.execute("CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         self._db.commit()
 
@@ -127,6 +136,18 @@ def _playable_options(region_id: str, options: dict[str, Any]) -> dict[str, str]
                     "is played; choose the rules on the front panel (菜单) to save them again", region_id, key,
                     _shown(value), ", ".join(option.values), option.default)
     return {key: value for key, value in options.items() if key in by_key and key not in refused}
+
+
+def _what_to_do(error: BaseException, path: str) -> str:
+    """What a person does about a save the disk refused, by its SQLite error code (or errno)."""
+    code = getattr(error, "sqlite_errorcode", -1) & 0xFF
+    if code in (SQLITE_BUSY, SQLITE_LOCKED) or "locked" in str(error):
+        return (f"another program holds {path} (a sqlite3 shell left open?): close it, then choose the rules on "
+                "the front panel again")
+    if code == SQLITE_FULL or getattr(error, "errno", None) == errno.ENOSPC or "full" in str(error):
+        return "the storage card is full: free space on it or replace it, then choose the rules on the front panel again"
+    return ("the storage card may be failing or read-only: replace it, then choose the rules on the front panel "
+            "again")
 
 
 def _shown(value: Any) -> str:
@@ -236,13 +257,22 @@ class FrontPanel:
     """
 
     def __init__(self, show: MenuShower, recorder: Emitter, settings: Settings | None = None,
-                 on_changed: Callable[[], None] = lambda: None) -> None:
+                 on_changed: Callable[[], None] = lambda: None,
+                 on_not_saved: Callable[[], None] = lambda: None) -> None:
         self._show = show
         self._recorder = recorder
         self._settings = settings
         self._on_changed = on_changed      # rules other than those in play saved: the person is told when they start
+        self._on_not_saved = on_not_saved  # the disk refused the choice: the person is told a restart would lose it
+        self._store: Store | None = None
         self._menu: Menu | None = None
         self._choice: tuple[str, dict[str, str]] | None = None
+
+    def write_with(self, store: Store) -> None:
+        """Save choices on the table's writer thread (the session's store), in order with its other
+        writes: a slow card's fsync, or another program holding the file, never holds the loop (a
+        probe: a save while a sqlite3 shell held table.db held the loop 5 s, then stopped the table)."""
+        self._store = store
 
     @property
     def menu_open(self) -> bool:
@@ -280,15 +310,56 @@ class FrontPanel:
         menu = self._menu
         assert menu is not None
         self._show(menu.view(), menu.open)
+        choice = (menu.region_id, dict(menu.options))
         if outcome == "save":
-            self._choice = (menu.region_id, dict(menu.options))
-            if self._settings is not None:
-                self._settings.save_choice(*self._choice)
+            self._choice = choice
             self._recorder.emit("ruleset_chosen", hand=0, ruleset=menu.region_id, options=dict(menu.options))
         if not menu.open:
             self._menu = None
-        if outcome == "save" and self._choice != current:
-            self._on_changed()
+        if outcome == "save":
+            if choice != current:
+                self._on_changed()
+            self._save(choice)              # (after: a refusal's note is the last word on the display)
+
+    def _save(self, choice: tuple[str, dict[str, str]]) -> None:
+        """The choice saved for the next start; a disk that refuses it (full, failing, or the file held
+        by another program) is said, and the choice is played all the same (`take_choice` holds it)."""
+        settings = self._settings
+        if settings is None:
+            return
+        if self._store is None:             # (no table store: a panel without a session) written here
+            try:
+                settings.save_choice(*choice)
+            except WRITE_ERRORS as error:
+                self._not_saved(choice, error)
+            return
+        loop = asyncio.get_running_loop()
+
+        def write() -> object:
+            try:
+                settings.save_choice(*choice)
+            except WRITE_ERRORS as error:
+                try:
+                    loop.call_soon_threadsafe(self._not_saved, choice, error)
+                except RuntimeError:        # (the loop has closed: the log is all that is left to say it)
+                    log.warning("%s", self._not_saved_line(choice, error))
+                # KEPT leaves the store's word on the disk as it was: nothing retries this write, so it is no
+                # E24 (which only a landed retry clears), and the recorder's lines keep following the journal
+                return KEPT
+            return None
+        self._store.submit(write)
+
+    def _not_saved(self, choice: tuple[str, dict[str, str]], error: BaseException) -> None:
+        """Recorded (and so logged) in one line with what to do, and noted on the display."""
+        self._recorder.emit("warning", message=self._not_saved_line(choice, error))
+        self._on_not_saved()
+
+    def _not_saved_line(self, choice: tuple[str, dict[str, str]], error: BaseException) -> str:
+        region_id, options = choice
+        chosen = " ".join((region_id, options_text(options))).strip()
+        path = self._settings.path if self._settings is not None else "table.db"
+        return (f"the rules chosen on the front panel ({chosen}) could not be saved ({error}); they are played as "
+                f"chosen, but a restart would not know them: {_what_to_do(error, path)}")
 
     def leave(self) -> None:
         """Close an open menu as 返回 does (its unsaved changes forgotten)."""

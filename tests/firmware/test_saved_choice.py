@@ -1,13 +1,18 @@
-"""The front panel's saved choice (firmware/panel.py `Settings`): a hand-edited value never stops the
-table from starting and is named in one warning; the ruleset and its options are saved together or
-not at all."""
+"""The front panel's saved choice (firmware/panel.py `Settings`, `FrontPanel`): a hand-edited value
+never stops the table from starting and is named in one warning; a save the disk refuses never
+stops the table, is said with what to do, and the choice is played all the same; the ruleset and
+its options are saved together or not at all."""
 
+import asyncio
 import logging
 import sqlite3
 
 import pytest
 
-from firmware.panel import Settings
+from drivers.table_ui import Key
+from firmware.panel import FrontPanel, Settings
+from firmware.records.store import Store
+from tests.asyncio_support import run
 
 ONE_SIDE = "jilin"
 
@@ -91,3 +96,88 @@ def test_the_ruleset_and_its_options_are_saved_together_or_not_at_all(tmp_path):
     with pytest.raises(sqlite3.Error):
         settings.save_choice(ONE_SIDE, {"kong_value": "1"})
     assert Settings(tmp_path / "table.db").ruleset_choice() == ("changchun", {"kong_value": "2"})
+
+
+# -- a save the disk refuses -------------------------------------------------------------------------------
+
+class Recorder:
+    def __init__(self) -> None:
+        self.events: list[dict] = []
+
+    def emit(self, event: str, **fields) -> dict:
+        self.events.append({"event": event, **fields})
+        return self.events[-1]
+
+    def warnings(self) -> list[str]:
+        return [e["message"] for e in self.events if e["event"] == "warning"]
+
+
+class FullCard(Settings):
+    """A card with no room left: SQLite refuses the commit."""
+
+    def save_choice(self, region_id, options) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+
+async def save_on_the_panel(settings: Settings, recorder: Recorder, notes: list[str]) -> FrontPanel:
+    """菜单 ▶ 升降 on a panel whose saves go to the table's store (as in a session): 长春 → 吉林."""
+    store = Store()
+    panel = FrontPanel(lambda view, open_: None, recorder, settings, on_changed=lambda: notes.append("next hand"),
+                       on_not_saved=lambda: notes.append("not saved"))
+    panel.write_with(store)
+    try:
+        for key in (Key.MENU, Key.RIGHT, Key.LIFT):
+            panel.press(key, ("changchun", {}))
+        # the save tried: a refusal, told on the loop from the store's thread, is heard before this returns
+        await asyncio.get_running_loop().run_in_executor(None, store.drain)
+    finally:
+        await asyncio.get_running_loop().run_in_executor(None, store.close)
+    return panel
+
+
+def test_a_save_while_another_program_holds_the_file_is_said_and_the_choice_still_played(tmp_path):
+    """A probe: a save while a sqlite3 shell held table.db held the loop 5 s, then 'database is locked'
+    stopped the table.  Now the press returns, the store's thread is refused, and the person is told."""
+    settings = Settings(tmp_path / "table.db")
+    shell = sqlite3.connect(tmp_path / "table.db", isolation_level=None)
+    shell.execute("BEGIN IMMEDIATE")
+    recorder, notes = Recorder(), []
+    try:
+        panel = run(save_on_the_panel(settings, recorder, notes))
+    finally:
+        shell.execute("ROLLBACK")
+        shell.close()
+    [line] = recorder.warnings()
+    assert "the rules chosen on the front panel (jilin) could not be saved (database is locked)" in line
+    assert "a restart would not know them" in line and "close it, then choose the rules on the front panel again" in line
+    assert notes == ["next hand", "not saved"]       # the refusal is the display's last word
+    assert panel.take_choice() == (ONE_SIDE, {})     # played from the next hand all the same
+    assert Settings(tmp_path / "table.db").get("ruleset") is None
+
+
+def test_a_save_on_a_full_card_says_to_free_space_and_stops_nothing(tmp_path):
+    recorder, notes = Recorder(), []
+    panel = run(save_on_the_panel(FullCard(tmp_path / "table.db"), recorder, notes))
+    [line] = recorder.warnings()
+    assert "(database or disk is full)" in line and "the storage card is full: free space on it or replace it" in line
+    assert notes == ["next hand", "not saved"] and panel.take_choice() == (ONE_SIDE, {})
+
+
+def test_a_save_that_lands_says_nothing_more(tmp_path):
+    recorder, notes = Recorder(), []
+    panel = run(save_on_the_panel(Settings(tmp_path / "table.db"), recorder, notes))
+    assert recorder.warnings() == [] and notes == ["next hand"] and panel.take_choice() == (ONE_SIDE, {})
+    assert Settings(tmp_path / "table.db").ruleset_choice() == (ONE_SIDE, {})
+    assert [e["event"] for e in recorder.events] == ["ruleset_chosen"]
+
+
+def test_a_panel_without_a_session_says_a_refused_save_too(tmp_path):
+    """(A panel with no table store writes on the caller's thread: refused, it is said all the same.)"""
+    recorder, notes = Recorder(), []
+    panel = FrontPanel(lambda view, open_: None, recorder, FullCard(tmp_path / "table.db"),
+                       on_not_saved=lambda: notes.append("not saved"))
+    for key in (Key.MENU, Key.RIGHT, Key.LIFT):
+        panel.press(key, ("changchun", {}))
+    [line] = recorder.warnings()
+    assert "could not be saved (database or disk is full)" in line and notes == ["not saved"]
+    assert panel.take_choice() == (ONE_SIDE, {})
