@@ -53,3 +53,20 @@ def test_a_hand_edited_saved_choice_is_warned_of_once_and_the_table_starts(tmp_p
     [line] = [line for line in out.splitlines() if "'Jilin'" in line]
     assert " warning: " in line and "changchun (the default) is played" in line
     assert "running 长春麻将 (changchun)" in out
+
+
+def test_a_named_ruleset_says_nothing_of_the_saved_choice_it_replaces(tmp_path, capsys):
+    """`--ruleset` (or table.ruleset) is played and saved over the panel's choice: a warning that
+    the saved 'Jilin' makes 长春 the rules played would be untrue."""
+    config = tmp_path / "table.toml"
+    config.write_text(f"{BOARDS}[storage]\nstate_dir = \"{tmp_path / 'state'}\"\n", encoding="utf-8")
+    base = ["run", "--config", str(config), "--simulate", "--hands", "1", "--speed", "0"]
+    assert main([*base, "--ruleset", "jilin"]) == 0
+    edit(tmp_path / "state" / "simulator" / "table.db", "ruleset", "Jilin")
+    capsys.readouterr()
+    assert main([*base, "--ruleset", "sichuan"]) == 0
+    out = capsys.readouterr().out
+    assert "Jilin" not in out and "warning" not in out and "running 四川麻将 (sichuan)" in out
+    assert main(base) == 0                                       # saved over it: played without a word
+    out = capsys.readouterr().out
+    assert "warning" not in out and "running 四川麻将 (sichuan)" in out
