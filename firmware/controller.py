@@ -27,7 +27,7 @@ from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchCh
 from drivers.reconnect import Reconnected
 from drivers.rfid import RfidBoard
 from drivers.rfid_protocol import HeadRead, SlotRead, ZoneInventory
-from drivers.table_ui import RESTARTED, RULES_NEXT_HAND, Key
+from drivers.table_ui import RESTARTED, RULES_NEXT_HAND, RULES_NOT_SAVED, Key
 from rulesets.definition import Ruleset
 from rulesets.walls import StackPos
 
@@ -104,7 +104,8 @@ class TableController:
         self.presenter = Presenter(devices.display, self.seat_lines.put, devices.motor.seat_text_bytes,
                                    seat_lamps=self.lamps.seat)
         self.panel = FrontPanel(self.presenter.menu, recorder, settings,
-                                on_changed=lambda: self.presenter.note(RULES_NEXT_HAND))
+                                on_changed=lambda: self.presenter.note(RULES_NEXT_HAND),
+                                on_not_saved=lambda: self.presenter.note(RULES_NOT_SAVED))
         self.service = ServicePage(self._service_facts, self.presenter.service,
                                    lambda shown: self.presenter.show_page("service" if shown else "main"))
         self.front = TableFront(self.panel, self.service, recorder, faults_active=lambda: self.faults.active,

@@ -18,6 +18,8 @@ the cursor, and the title says which page of how many ("房规 2/3").
 
 from __future__ import annotations
 
+import asyncio
+import errno
 import json
 import logging
 import sqlite3
@@ -31,10 +33,13 @@ from rulesets.definition import options_text
 from rulesets.regions import REGION_IDS, get_region
 
 from .records.ledger import check_ledger_file
+from .records.store import KEPT, WRITE_ERRORS, Store
 
 log = logging.getLogger("firmware.panel")
 
 DEFAULT_RULESET = "changchun"
+SQLITE_BUSY, SQLITE_LOCKED, SQLITE_FULL = 5, 6, 13      # sqlite3 error codes (their primary byte)
+BUSY_TIMEOUT_S = 0.5            # another program's write on table.db waited for this long, then the save is refused
 CURSOR = "→"                   # in GB2312 (▶ is not: the display would show "?")
 NO_CURSOR = "　"               # an ideographic space, as wide as the cursor
 OPTION_LINES = sum(1 for c in LAYOUT.page("menu").components if c.name.startswith("t_opt"))
@@ -45,11 +50,18 @@ PAGE_BUTTON = "b_page"         # 翻页: the screen's only way to options past t
 
 
 class Settings:
-    """The front panel's choices in SQLite, so a restart keeps the table's rules."""
+    """The front panel's choices in SQLite, so a restart keeps the table's rules.
+
+    The file is the ledger's, which people open by hand (the sqlite3 shell): a saved value this
+    version cannot play is said in one line, naming it, and the rules fall back to the defaults;
+    it never stops the table from starting."""
 
     def __init__(self, path: str | Path = ":memory:") -> None:
         check_ledger_file(path)             # they share the ledger's file: another program's is left as it was
-        self._db = sqlite3.connect(str(path))
+        # saved on the table store's one thread during play (FrontPanel.write_with); waits a moment, not
+        # sqlite3's 5 s, for another program's write (a person's sqlite3 shell) before saying so
+        self.path = str(path)
+        self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
         self._db.execute("CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         self._db.commit()
 
@@ -59,33 +71,91 @@ class Settings:
 
     def put(self, key: str, value: str) -> None:
         with self._db:
-            self._db.execute("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                             (key, value))
+            self._put(key, value)
+
+    def _put(self, key: str, value: str) -> None:
+        self._db.execute("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                         (key, value))
 
     def ruleset_choice(self) -> tuple[str, dict[str, str]]:
-        """The saved ruleset and options; a saved choice that is no longer valid falls back to the default."""
-        region_id = self.get("ruleset", DEFAULT_RULESET) or DEFAULT_RULESET
-        if region_id not in REGION_IDS:
+        """The saved ruleset and options; a saved value this version cannot play is warned of (named,
+        with what is played instead) and left out: the default ruleset, or that option's default."""
+        region_id = self.get("ruleset")
+        if region_id is None:               # never chosen
             return DEFAULT_RULESET, {}
-        options = json.loads(self.get(f"options:{region_id}", "{}") or "{}")
-        if not isinstance(options, dict):
+        if region_id not in REGION_IDS:     # (a person's edit, or a ruleset taken out since)
+            log.warning("the rules saved on the front panel name ruleset %r, which this version does not know: "
+                        "%s (the default) is played; choose the rules on the front panel (菜单) to save them again",
+                        region_id, DEFAULT_RULESET)
+            return DEFAULT_RULESET, {}
+        saved = self.get(f"options:{region_id}")
+        if saved is None:
             return region_id, {}
-        # saved by another version of the rules (an option added since, or taken out): the options this
-        # one knows are kept, the rest named; one unknown key dropped them all (a probe: a downgrade
-        # lost every house option the owner had chosen, without a word)
-        known, unknown = get_region(region_id).known_options(options)
-        if unknown:
-            log.warning("the saved choice of %s holds options this version does not know (%s): played without "
-                        "them", region_id, options_text(unknown, ", "))
-        return region_id, known
+        options = _saved_options(saved)
+        if options is None:                 # not JSON, or not a JSON object (edited by hand)
+            log.warning("the house options saved on the front panel for %s (options:%s = %s) are not a JSON object "
+                        "of option values: %s is played with its default options; choose the rules on the front "
+                        "panel (菜单) to save them again", region_id, region_id, _shown(saved), region_id)
+            return region_id, {}
+        return region_id, _playable_options(region_id, options)
 
     def save_choice(self, region_id: str, options: dict[str, str]) -> None:
+        """The ruleset and its options, in one transaction: a power cut (or a refused write) leaves the
+        choice saved before, never the new ruleset with other options than those chosen."""
         get_region(region_id).check_options(options)
-        self.put("ruleset", region_id)
-        self.put(f"options:{region_id}", json.dumps(options, sort_keys=True))
+        with self._db:
+            self._put("ruleset", region_id)
+            self._put(f"options:{region_id}", json.dumps(options, sort_keys=True))
 
     def close(self) -> None:
         self._db.close()
+
+
+def _saved_options(text: str) -> dict[str, Any] | None:
+    """A saved options value read, or None when it is not a JSON object (`kong_value=5`, `null`, `[]`, `5`)."""
+    try:
+        options = json.loads(text)
+    except ValueError:
+        return None
+    return options if isinstance(options, dict) else None
+
+
+def _playable_options(region_id: str, options: dict[str, Any]) -> dict[str, str]:
+    """The saved options this version plays; the others are named in a warning.  An option it does
+    not know was saved by another version of the rules (an option taken out since, or added in a
+    newer one): the rest are kept (one unknown key dropped them all: a downgrade lost every house
+    option the owner had chosen, without a word).  A value the option does not allow is a person's
+    edit, or a value taken out: its default is played."""
+    region = get_region(region_id)
+    by_key = {option.key: option for option in region.options}
+    unknown = {key: value for key, value in options.items() if key not in by_key}
+    refused = {key: value for key, value in options.items() if key in by_key and value not in by_key[key].values}
+    if unknown:
+        log.warning("the saved choice of %s holds options this version does not know (%s): played without "
+                    "them", region_id, ", ".join(f"{key}={_shown(value)}" for key, value in sorted(unknown.items())))
+    for key, value in sorted(refused.items()):
+        option = by_key[key]
+        log.warning("the saved choice of %s sets %s to %s, which is not one of its values (%s): its default, %s, "
+                    "is played; choose the rules on the front panel (菜单) to save them again", region_id, key,
+                    _shown(value), ", ".join(option.values), option.default)
+    return {key: value for key, value in options.items() if key in by_key and key not in refused}
+
+
+def _what_to_do(error: BaseException, path: str) -> str:
+    """What a person does about a save the disk refused, by its SQLite error code (or errno)."""
+    code = getattr(error, "sqlite_errorcode", -1) & 0xFF
+    if code in (SQLITE_BUSY, SQLITE_LOCKED) or "locked" in str(error):
+        return (f"another program holds {path} (a sqlite3 shell left open?): close it, then choose the rules on "
+                "the front panel again")
+    if code == SQLITE_FULL or getattr(error, "errno", None) == errno.ENOSPC or "full" in str(error):
+        return "the storage card is full: free space on it or replace it, then choose the rules on the front panel again"
+    return ("the storage card may be failing or read-only: replace it, then choose the rules on the front panel "
+            "again")
+
+
+def _shown(value: Any) -> str:
+    """A saved value as the owner typed it: a text as it is, anything else as JSON (`2`, `null`)."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 @dataclass
@@ -212,13 +282,22 @@ class FrontPanel:
     """
 
     def __init__(self, show: MenuShower, recorder: Emitter, settings: Settings | None = None,
-                 on_changed: Callable[[], None] = lambda: None) -> None:
+                 on_changed: Callable[[], None] = lambda: None,
+                 on_not_saved: Callable[[], None] = lambda: None) -> None:
         self._show = show
         self._recorder = recorder
         self._settings = settings
         self._on_changed = on_changed      # rules other than those in play saved: the person is told when they start
+        self._on_not_saved = on_not_saved  # the disk refused the choice: the person is told a restart would lose it
+        self._store: Store | None = None
         self._menu: Menu | None = None
         self._choice: tuple[str, dict[str, str]] | None = None
+
+    def write_with(self, store: Store) -> None:
+        """Save choices on the table's writer thread (the session's store), in order with its other
+        writes: a slow card's fsync, or another program holding the file, never holds the loop (a
+        probe: a save while a sqlite3 shell held table.db held the loop 5 s, then stopped the table)."""
+        self._store = store
 
     @property
     def menu_open(self) -> bool:
@@ -256,15 +335,56 @@ class FrontPanel:
         menu = self._menu
         assert menu is not None
         self._show(menu.view(), menu.open)
+        choice = (menu.region_id, dict(menu.options))
         if outcome == "save":
-            self._choice = (menu.region_id, dict(menu.options))
-            if self._settings is not None:
-                self._settings.save_choice(*self._choice)
+            self._choice = choice
             self._recorder.emit("ruleset_chosen", hand=0, ruleset=menu.region_id, options=dict(menu.options))
         if not menu.open:
             self._menu = None
-        if outcome == "save" and self._choice != current:
-            self._on_changed()
+        if outcome == "save":
+            if choice != current:
+                self._on_changed()
+            self._save(choice)              # (after: a refusal's note is the last word on the display)
+
+    def _save(self, choice: tuple[str, dict[str, str]]) -> None:
+        """The choice saved for the next start; a disk that refuses it (full, failing, or the file held
+        by another program) is said, and the choice is played all the same (`take_choice` holds it)."""
+        settings = self._settings
+        if settings is None:
+            return
+        if self._store is None:             # (no table store: a panel without a session) written here
+            try:
+                settings.save_choice(*choice)
+            except WRITE_ERRORS as error:
+                self._not_saved(choice, error)
+            return
+        loop = asyncio.get_running_loop()
+
+        def write() -> object:
+            try:
+                settings.save_choice(*choice)
+            except WRITE_ERRORS as error:
+                try:
+                    loop.call_soon_threadsafe(self._not_saved, choice, error)
+                except RuntimeError:        # (the loop has closed: the log is all that is left to say it)
+                    log.warning("%s", self._not_saved_line(choice, error))
+                # KEPT leaves the store's word on the disk as it was: nothing retries this write, so it is no
+                # E24 (which only a landed retry clears), and the recorder's lines keep following the journal
+                return KEPT
+            return None
+        self._store.submit(write)
+
+    def _not_saved(self, choice: tuple[str, dict[str, str]], error: BaseException) -> None:
+        """Recorded (and so logged) in one line with what to do, and noted on the display."""
+        self._recorder.emit("warning", message=self._not_saved_line(choice, error))
+        self._on_not_saved()
+
+    def _not_saved_line(self, choice: tuple[str, dict[str, str]], error: BaseException) -> str:
+        region_id, options = choice
+        chosen = " ".join((region_id, options_text(options))).strip()
+        path = self._settings.path if self._settings is not None else "table.db"
+        return (f"the rules chosen on the front panel ({chosen}) could not be saved ({error}); they are played as "
+                f"chosen, but a restart would not know them: {_what_to_do(error, path)}")
 
     def leave(self) -> None:
         """Close an open menu as 返回 does (its unsaved changes forgotten)."""

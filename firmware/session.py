@@ -141,6 +141,7 @@ class TableSession:
         controller.on_link_session = lambda source, session: self.journal.changed()
         controller.on_applied = self.journal.changed
         controller.journal_now = self.journal.now
+        controller.panel.write_with(self.store)     # the panel's saved choice goes to disk with the table's writes
         log_table(controller)                       # a line per phase, fault, set check, link episode, hand
         controller.recorder.listen(self.journal.on_event)
         self.state: SessionState | None = None

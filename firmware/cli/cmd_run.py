@@ -274,16 +274,16 @@ def _choose_ruleset(args: argparse.Namespace, config: TableConfig, db_path: Path
     """--ruleset, else the configuration's, else the front panel's saved choice with its saved house
     options (over the configuration's: the panel's is the owner's latest word; before, they were
     dropped at every start, and a restart voided the hand the panel's options were played in); a
-    chosen one is saved."""
+    chosen one is saved.  The saved choice is read only when it is played: a named ruleset replaces
+    it, and a warning about a hand-edited value in it would name rules that are not played."""
     settings = open_database(Settings, db_path, "ledger and settings database", "--db")
     try:
-        saved_id, saved_options = settings.ruleset_choice()
-        region_id = args.ruleset or config.ruleset or saved_id
+        named = args.ruleset or config.ruleset
+        region_id, saved_options = (named, {}) if named else settings.ruleset_choice()
         options = _config_options(config, region_id)
-        if not (args.ruleset or config.ruleset):
-            options.update(saved_options)
+        options.update(saved_options)               # (none when a ruleset is named: its own options)
         ruleset = load_ruleset(region_id, args.option, options, f"{config.source}: table.options")
-        if args.ruleset or config.ruleset:
+        if named:
             settings.save_choice(ruleset.id, dict(ruleset.options))
     except sqlite3.Error as error:                  # (a full card lets it open but not save the choice)
         raise database_trouble(db_path, "ledger and settings database", error, "--db", "save the rules in") from None
