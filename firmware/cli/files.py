@@ -177,7 +177,7 @@ def database_trouble(path: Path, what: str, error: sqlite3.Error, flag: str | No
     `doing`): a full card (`CardFull`), a card refusing, a file held by another program, or a damaged file."""
     from firmware.records.space import space_left        # (an error's path: not imported at every start)
     from firmware.records.store import DAMAGED, disk_trouble
-    text = _short(str(error))
+    text = _short(" ".join(str(error).split()))     # (one line: quick_check's answer has several)
     damaged = disk_trouble(error) == DAMAGED or any(words in text for words in ("encrypted", "not UTF-8"))
     if not damaged:
         space = space_left([path.parent])

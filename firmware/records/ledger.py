@@ -123,6 +123,7 @@ class Ledger:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
+            _quick_check(self._db)
             create_schema(self._db, SCHEMA + SHARED_SCHEMA)     # the panel's table too: one commit for both
             _migrate(self._db)
             self._db.commit()
@@ -273,6 +274,14 @@ class Ledger:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _quick_check(db: sqlite3.Connection) -> None:
+    """A bad page found as the ledger opens, not first when a hand's result is written into it (the
+    settlement then failed for ever, E24 "free space").  Cheap: 4 ms on a ledger of 5000 hands."""
+    found = db.execute("PRAGMA quick_check(1)").fetchone()[0]
+    if found != "ok":
+        raise DamagedDatabase(f"database disk image is malformed: {' '.join(str(found).split())[:80]}")
 
 
 def _migrate(db: sqlite3.Connection) -> None:

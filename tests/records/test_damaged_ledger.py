@@ -93,6 +93,9 @@ def test_a_damaged_first_page_is_one_line_that_says_keep_the_file_and_recover_it
     _damage_page(db, 1)
     line = _one_line(_table(db, tmp_path / "e.jsonl"))
     assert "damaged" in line and "keep it" in line and f"sqlite3 {db} .recover" in line
+    audit = subprocess.run([sys.executable, "-m", "firmware", "audit", str(played.with_suffix(".jsonl")), "--ledger",
+                            str(db)], capture_output=True, text=True, timeout=60, env=_env(tmp_path))
+    assert "Traceback" not in audit.stderr and "the score ledger is damaged" in audit.stderr, audit.stderr
     records = subprocess.run([sys.executable, "-m", "firmware", "records", "--db", str(db), "--folder", str(tmp_path)],
                              capture_output=True, text=True, timeout=60, env=_env(tmp_path))
     assert "Traceback" not in records.stderr and records.returncode != 0, records.stderr
@@ -137,3 +140,18 @@ def test_a_refused_write_is_told_by_what_refused_it_not_always_as_a_full_card(er
         assert "damaged" in fault.hint.todo_en and ".recover" in fault.hint.todo_en
     if kind == READ_ONLY:
         assert "restart the Pi" in fault.hint.todo_en and "replace the card" in fault.hint.todo_en
+
+
+def test_a_bad_page_is_found_as_the_ledger_opens_not_first_when_a_hand_is_settled(played, tmp_path):
+    from firmware.records.foreign_db import DamagedDatabase
+    from firmware.records.ledger import Ledger
+    db = _copy(played, tmp_path)
+    with sqlite3.connect(db) as con:                # a b-tree page of the hands, its cell pointers overwritten
+        page = con.execute("SELECT rootpage FROM sqlite_master WHERE name = 'hands'").fetchone()[0]
+    con.close()
+    data = bytearray(db.read_bytes())
+    start = (page - 1) * 4096 + 8
+    data[start:start + 4] = b"\xff\xff\xff\xff"
+    db.write_bytes(bytes(data))
+    with pytest.raises(DamagedDatabase, match="malformed"):
+        Ledger(db)
