@@ -14,7 +14,7 @@ from typing import Callable
 from drivers.messages import FaultCode
 from drivers.table_ui import Phase
 
-from .faults import FaultLatch, LatchedFault
+from .faults import STORAGE_DAMAGED_SOURCE, STORAGE_HINTS, STORAGE_READ_ONLY_SOURCE, FaultLatch, LatchedFault
 from .presenter import Presenter
 from .records.recorder import FlightRecorder
 
@@ -102,11 +102,15 @@ class FaultDesk:
     def storage_failed(self, error: BaseException) -> None:
         """A disk write failed (the card full or failing): E24 shown and logged while the writes are
         retried; the boards' events wait unacknowledged meanwhile, so play waits with them."""
-        self.latch(LatchedFault(FaultCode.STORAGE, 0, f"a disk write failed: {error}", "storage"))
+        from .records.store import DAMAGED, READ_ONLY, disk_trouble
+        kind = disk_trouble(error)          # a damaged ledger, a read-only card: not "free space", their own words
+        source = {DAMAGED: STORAGE_DAMAGED_SOURCE, READ_ONLY: STORAGE_READ_ONLY_SOURCE}.get(kind, "storage")
+        self.latch(LatchedFault(FaultCode.STORAGE, 0, f"a disk write failed: {error}", source))
 
     def storage_back(self) -> None:
-        if self._latch.has(FaultCode.STORAGE):
-            self.clear(FaultCode.STORAGE, 0, "storage")
+        for fault in self._latch.latched():     # (whichever words it was latched with)
+            if fault.code == FaultCode.STORAGE and fault.source in ("storage", *STORAGE_HINTS):
+                self.clear(FaultCode.STORAGE, 0, fault.source)
 
     def display_silent(self, why: str) -> None:
         self.latch(LatchedFault(FaultCode.DISPLAY, 0, why, "display"))

@@ -117,6 +117,20 @@ BUILD_MOTORS = range(0, 5)
 HEAD_ANTENNAS = range(0, 4)
 
 
+# E24 by what refused the write (`firmware.records.store.disk_trouble`, the fault's source): a damaged
+# ledger or a read-only card never lands however long it is retried, and freeing space does nothing
+STORAGE_DAMAGED_SOURCE, STORAGE_READ_ONLY_SOURCE = "storage-damaged", "storage-read-only"
+STORAGE_HINTS = {
+    STORAGE_DAMAGED_SOURCE: Hint("账本文件损坏", "ledger damaged", "请停机，保留账本文件，联系技术人员",
+                                 "the ledger file is damaged and cannot take the hand's result: stop the table, "
+                                 "copy table.db and its -wal off the card and keep them (they hold the money), "
+                                 "save what is readable with `sqlite3 table.db .recover`, and replace the card"),
+    STORAGE_READ_ONLY_SOURCE: Hint("存储卡变为只读", "card read-only", "请重启主机，如再出现请更换存储卡",
+                                   "the card turned read-only (a file-system error?): restart the Pi; if it comes "
+                                   "back, replace the card"),
+}
+
+
 def hint_for(code: int, source: str = "") -> Hint:
     """What a fault is and what to do, for a fault of `code` raised by `source` ("motor", "rfid",
     "interlock", …; the hatch's two faults share a code)."""
@@ -124,6 +138,8 @@ def hint_for(code: int, source: str = "") -> Hint:
         return NOT_A_BOARD_CODE
     if code == FaultCode.HATCH_OPEN and source in BOARDS:      # a board's latch, not the interlock
         return HATCH_OPENED_RUNNING
+    if code == FaultCode.STORAGE and source in STORAGE_HINTS:
+        return STORAGE_HINTS[source]
     return HINTS.get(code, UNKNOWN_HINT)
 
 

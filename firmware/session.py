@@ -149,6 +149,7 @@ class TableSession:
         self._rejected: RejectedSet | None = None   # the set built for the next hand failed its check
         self._deferred: Ruleset | None = None       # this run's rules, waiting for the resumed hand to end
         self.crashes = CrashCount(self.store, ledger)     # stops by a fault of its own, per hand (journaled)
+        self._journal_warnings: list[str] = []         # the journal's rows left out at the start
         self._resume = resume       # False: the boards are new (a fresh simulator): the journal is not theirs
         self._hand_started: float | None = None
         self._fault_interval: Future | None = None     # the ledger's open fault interval, as the store gives it
@@ -163,7 +164,7 @@ class TableSession:
         hub = self.hub
         hub.recorder.hold_lines()                   # a hand's lines reach the file behind its journal
         self.store.watch(hub.storage_failed)        # a disk that refuses writes: E24 until one lands again
-        saved = await self.store.run(self.ledger.journal)
+        saved = self._readable(await self.store.run(self.ledger.journal))
         if not self._resume:            # new boards: only the ledger's own (its session, the hand, the chain)
             saved = {key: saved[key] for key in (SESSION_KEY, HAND_KEY, CHAIN_KEY, RECORDER_KEY) if key in saved}
         self.crashes.load(saved)
@@ -253,6 +254,44 @@ class TableSession:
             await hub.stop()
             if self._own_store:
                 self.store.close()
+
+    def _readable(self, saved: dict[str, Any]) -> dict[str, Any]:
+        """The journal's rows this start can read.  A row the journal holds only for a start to go on
+        from (the hand in play's resume data, a set, the recorder's name) that is damaged (not JSON, not
+        UTF-8, not the shape written) is said in one warning and left out: the start goes on without
+        it, as between hands.  The session's row is not: it holds the running totals and the dealer,
+        and going on without it opened a new session at zero, silently (a probe) — JournalUnreadable."""
+        where = self.ledger.path
+        for error in self.ledger.journal_errors:
+            if repr(SESSION_KEY) in error:
+                raise JournalUnreadable(self._session_lost(error))
+            self._warn_journal(f"{where}: {error}: left out, the start goes on without it")
+        if SESSION_KEY in saved:
+            try:
+                SessionState.from_json(saved[SESSION_KEY])
+            except (KeyError, TypeError, ValueError, AttributeError) as error:
+                raise JournalUnreadable(self._session_lost(f"the journal's 'session' row is not a session "
+                                                           f"({type(error).__name__})")) from None
+        shapes = {CHAIN_KEY: lambda v: isinstance(v.get("head"), (str, type(None))) and "head" in v,
+                  RECORDER_KEY: lambda v: isinstance(v.get("path"), str),
+                  HAND_KEY: lambda v: True}        # (a hand's own fields: `_journaled_hand`)
+        for key, fits in shapes.items():
+            if key in saved and not (isinstance(saved[key], dict) and fits(saved[key])):
+                self._warn_journal(f"{where}: the journal's {key!r} row is not what this controller writes: left "
+                                   "out, the flight recorder's chain goes on from what else is known")
+                del saved[key]
+        return saved
+
+    def _session_lost(self, why: str) -> str:
+        path = self.ledger.path
+        return (f"{path}: {why}; it holds the session's running totals and dealer, so the table does not start "
+                f"a new session at zero by itself (the settled hands are safe in the ledger's hands and payments): "
+                f"keep the file (copy it off the card); to start a new session, "
+                f"sqlite3 {path} \"DELETE FROM journal WHERE key = 'session'\"")
+
+    def _warn_journal(self, line: str) -> None:
+        log.warning("%s", line)
+        self._journal_warnings.append(line)          # the recorder's too, once the table runs (`_pick_up`)
 
     async def _chain_head(self, saved: dict[str, dict]) -> str | None:
         """The head the last run's recorder file ends at (read from the file: the journal's head is
@@ -514,6 +553,8 @@ class TableSession:
         """Go on from the journal: the session, the hand in play, the sets.  Returns the checked set
         waiting below and the checked set standing on the table (each None when there is none)."""
         hub = self.hub
+        for line in self._journal_warnings:
+            hub.recorder.emit("warning", hand=0, message=line)
         session = SessionState.from_json(saved[SESSION_KEY]) if SESSION_KEY in saved else None
         if not self._resume:
             await self._new_table(session, saved)

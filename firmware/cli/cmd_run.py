@@ -346,6 +346,7 @@ class _Say:
 
 async def _run_simulated(ruleset, args, events, events_path, db_path: str, say: _Say, serving=None) -> int:
     """The built-in simulator, served from its own process with its players (as real boards are)."""
+    from firmware.session import JournalUnreadable
     from firmware.simulated import run_in_process
     from simulator import SimulatorError
     async with say.service.serving():
@@ -358,6 +359,10 @@ async def _run_simulated(ruleset, args, events, events_path, db_path: str, say: 
                 on_simulator=serving.simulator_process if serving is not None else None), say)
         except ValueError as error:
             raise UserError(str(error)) from None
+        except JournalUnreadable as error:  # a person decides: one line, E25 shown
+            raise UserError(str(error)) from None
+        except sqlite3.Error as error:      # the ledger opened inside (a damaged page): one line, as a table's is
+            raise database_trouble(Path(db_path), "ledger and settings database", error, "--db") from None
         except SimulatorError as error:     # its process did not serve: its own line says why, no traceback
             print(f"mahjong-table: the built-in simulator failed: {error}", file=sys.stderr, flush=True)
             return 1

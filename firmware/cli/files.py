@@ -119,15 +119,19 @@ def open_database(factory: Callable[[str], T], path: Path | str, what: str, flag
     """Open one of our SQLite files; a file that is not one (or cannot be opened) is one line, and
     the line says what to do: move a damaged file away, but free a full card (opening writes), and
     name another file for a folder, a device or another program's database (left as it was)."""
-    from firmware.records.foreign_db import ForeignDatabase
+    from firmware.records.foreign_db import ForeignDatabase, WalWithoutDatabase
 
     _must_be_a_file(Path(path), what, flag)
     try:
         return factory(str(path))
     except ForeignDatabase as error:        # someone else's file: never "move it away"
         raise UserError(f"{error}; choose another{f' with {flag}' if flag else ''}") from None
+    except WalWithoutDatabase as error:     # its line says what to do: the history is in the -wal
+        raise UserError(str(error)) from None
     except sqlite3.Error as error:
         raise database_trouble(Path(path), what, error, flag) from None
+    except UnicodeDecodeError:              # (a read that is not ours: the file is damaged all the same)
+        raise database_trouble(Path(path), what, sqlite3.DatabaseError("text that is not UTF-8"), flag) from None
 
 
 def _must_be_a_file(path: Path, what: str, flag: str | None) -> None:
@@ -172,8 +176,10 @@ def database_trouble(path: Path, what: str, error: sqlite3.Error, flag: str | No
     """The one-line error for an SQLite file of ours that failed as it was opened (or first written:
     `doing`): a full card (`CardFull`), a card refusing, a file held by another program, or a damaged file."""
     from firmware.records.space import space_left        # (an error's path: not imported at every start)
-    text = str(error)
-    if not any(words in text for words in ("not a database", "malformed", "encrypted")):
+    from firmware.records.store import DAMAGED, disk_trouble
+    text = _short(" ".join(str(error).split()))     # (one line: quick_check's answer has several)
+    damaged = disk_trouble(error) == DAMAGED or any(words in text for words in ("encrypted", "not UTF-8"))
+    if not damaged:
         space = space_left([path.parent])
         if space is not None and space.free < CARD_FULL_BYTES:
             return CardFull(f"{path}: cannot {doing} the {what} ({text})", path.parent, space.free)
@@ -184,7 +190,21 @@ def database_trouble(path: Path, what: str, error: sqlite3.Error, flag: str | No
             return UserError(f"{path}: cannot {doing} the {what} ({text}): the card refused it; check that it is not "
                              "full, read-only or failing, then start again")
     other = f" or choose another with {flag}" if flag else ""
-    return UserError(f"{path}: cannot use it as the {what} ({text}); move it away{other}")
+    if "ledger" not in what:
+        return UserError(f"{path}: cannot use it as the {what} ({text}); move it away{other}")
+    # the money is in it: kept, not thrown away with "move it away"
+    return UserError(f"{path}: the {what} is damaged ({text}); it holds the table's money: keep it (copy it and "
+                     f"any {path.name}-wal off the card), save what is readable with `sqlite3 {path} .recover`, "
+                     f"then move it away{other}")
+
+
+def _short(text: str) -> str:
+    """An SQLite error without the damaged row it quotes ("Could not decode to UTF-8 column 'value'
+    with text '…' ": 200 characters of garbage in a one-line error)."""
+    if "Could not decode to UTF-8" in text:
+        column = text.split(" with text ", 1)[0].replace("Could not decode to UTF-8 ", "")
+        return f"text that is not UTF-8 in {column}"
+    return text if len(text) <= 100 else text[:100] + "…"
 
 
 def _user() -> str:

@@ -15,6 +15,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .store import DAMAGED, disk_trouble
 from .stream import BadInput, Finding, HandLog
 
 
@@ -48,11 +49,20 @@ class LedgerView:
                 return LedgerView(path, _sessions(db), _hands(db))
             finally:
                 db.close()
+        except UnicodeDecodeError:          # a bad page's text: the ledger, damaged (it was a traceback)
+            raise BadInput(_damaged(path, "text that is not UTF-8")) from None
         except sqlite3.Error as error:
+            if disk_trouble(error) == DAMAGED:      # the ledger all the same: said so, not "not a ledger"
+                raise BadInput(_damaged(path, str(error))) from None
             raise BadInput(f"{path} is not a score ledger ({error})") from None
 
     def by_wall(self) -> dict[str, LedgerHand]:
         return {hand.wall_hash: hand for hand in self.hands}
+
+
+def _damaged(path: str, why: str) -> str:
+    return (f"{path}: the score ledger is damaged ({why}); keep it (copy it off the card): "
+            f"`sqlite3 {path} .recover` saves what is readable, to audit against")
 
 
 def _sessions(db: sqlite3.Connection) -> dict[int, tuple[str, dict]]:

@@ -11,6 +11,17 @@ import stat
 from pathlib import Path
 
 
+class DamagedDatabase(sqlite3.DatabaseError):
+    """A file of ours SQLite opens but whose text is not text (a bad page: the table list's names, a
+    journal row, not UTF-8): damaged, as `database disk image is malformed` is (it was a traceback)."""
+
+
+class WalWithoutDatabase(sqlite3.DatabaseError):
+    """An empty database file with a -wal beside it that holds writes: the file was lost or cut
+    (a card fault, a copy that left it behind).  SQLite would take it as a new database and throw the
+    -wal away, and the history with it, so nothing opens it: a person decides."""
+
+
 class ForeignDatabase(sqlite3.DatabaseError):
     """An existing SQLite file that is not ours: it holds another program's tables, or tables of our
     names with other columns.  Raised before anything is written, so the file is left as it was."""
@@ -36,6 +47,7 @@ def create_schema(db: sqlite3.Connection, schema: str) -> None:
 def check_ours(path: str | Path, ours: dict[str, tuple[str, ...]], what: str) -> None:
     """ForeignDatabase when the database at `path` holds a table `ours` does not name, or one of ours
     with other columns (`_check_columns`).  Read only: nothing is written, whatever it holds."""
+    refuse_lost_file(Path(path))
     db = _open_read_only(Path(path))
     if db is None:
         return
@@ -47,8 +59,27 @@ def check_ours(path: str | Path, ours: dict[str, tuple[str, ...]], what: str) ->
             raise ForeignDatabase(f"{path} is not {what} (it holds {tables})")
         for name in names:
             _check_columns(path, what, name, _columns(db, name), ours[name])
+    except UnicodeDecodeError:
+        raise DamagedDatabase("its table list holds text that is not UTF-8") from None
     finally:
         db.close()
+
+
+def refuse_lost_file(path: Path) -> None:
+    """WalWithoutDatabase when the file at `path` is empty (or missing) but its -wal holds writes: only
+    an empty file and an empty (or no) -wal is a new database."""
+    wal = path.with_name(path.name + "-wal")
+    try:
+        size = path.stat().st_size if path.exists() else 0
+        logged = wal.stat().st_size if wal.is_file() else 0
+    except OSError:
+        return                              # (SQLite's open says what is wrong)
+    if size == 0 and logged > 0:
+        raise WalWithoutDatabase(f"{path} is {'empty' if path.exists() else 'missing'} but {wal} beside it holds "
+                                 f"{logged} bytes of its last writes: the database file was lost or cut, and "
+                                 "opening it would throw the -wal away; keep both files (copy them off the card), "
+                                 f"put back {path.name} from a backup with the -wal beside it, or move both away "
+                                 "to start a new one")
 
 
 def _check_columns(path: str | Path, what: str, table: str, found: dict[str, bool], ours: tuple[str, ...]) -> None:
@@ -96,4 +127,5 @@ def _read_only_uri(path: Path) -> str:
     return path.resolve().as_uri() + ("?immutable=1" if closed else "?mode=ro")
 
 
-__all__ = ["ForeignDatabase", "check_ours", "schema_columns"]
+__all__ = ["DamagedDatabase", "ForeignDatabase", "WalWithoutDatabase", "check_ours", "refuse_lost_file",
+           "schema_columns"]

@@ -46,6 +46,8 @@ def needed_files(ledger: Path) -> dict[Path, str]:
             db.close()
     except sqlite3.Error as error:
         raise LedgerUnreadable(f"{ledger}: cannot read the table's journal ({error})") from None
+    except UnicodeDecodeError:          # a bad page (it was a traceback)
+        raise LedgerUnreadable(f"{ledger}: cannot read the table's journal (damaged: text that is not UTF-8)") from None
     needed: dict[Path, str] = {}
     for path in _json(rows.get(HAND_KEY)).get("recorders", ()):
         needed[Path(path)] = "it holds lines of the hand in play"

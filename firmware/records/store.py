@@ -10,6 +10,7 @@ the order they were made: the ledger's commit of a hand always before the record
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import sqlite3
 import threading
@@ -25,9 +26,38 @@ log = logging.getLogger("firmware.store")
 # What a disk that is full, read-only or failing raises (the ledger is SQLite, the recorder a file)
 WRITE_ERRORS = (sqlite3.Error, OSError)
 FailureWatcher = Callable[[BaseException], None]
+# …of which two no retry mends: the ledger file damaged (a bad page found as it is written: before,
+# told as a full card, "goes on once it lands", and it never landed), and a card turned read-only
+DAMAGED, READ_ONLY, REFUSED = "damaged", "read-only", "refused"
+_DAMAGED_CODES = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+_DAMAGED_WORDS = ("malformed", "not a database", "is damaged", "Could not decode to UTF-8")
 KEPT: Any = object()      # what a write that kept its work for later returns: it says nothing of the disk
 SLOW_WRITE_S = 2.0        # a write this slow holds play (the boards' events wait for the journal): said
 SLOW_QUIET_S = 60.0       # …at most once this often, with how many more and the slowest
+
+
+def disk_trouble(error: BaseException) -> str:
+    """What a refused write says of the disk: DAMAGED (the database file is corrupt), READ_ONLY (the
+    card or its file system turned read-only) or REFUSED (full or failing: a retry may land)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    text = str(error)
+    if (code is not None and code & 0xFF in _DAMAGED_CODES) or any(words in text for words in _DAMAGED_WORDS):
+        return DAMAGED
+    if (code is not None and code & 0xFF == sqlite3.SQLITE_READONLY) or "readonly database" in text or \
+            getattr(error, "errno", None) == errno.EROFS:
+        return READ_ONLY
+    return REFUSED
+
+
+def trouble_words(error: BaseException) -> str:
+    """What the log says to do about a refused write, by `disk_trouble`."""
+    kind = disk_trouble(error)
+    if kind == DAMAGED:
+        return ("the ledger file is damaged (no retry mends it): stop the table, copy table.db and its -wal off the "
+                "card and keep them (they hold the money); `sqlite3 table.db .recover` saves what is readable")
+    if kind == READ_ONLY:
+        return "the card turned read-only (a file-system error?): restart the Pi; if it comes back, replace the card"
+    return "the ledger and journal writes are retried; the flight recorder's lines wait and are written behind them"
 
 
 class Store:
@@ -124,8 +154,7 @@ class Store:
             return
         self._told = True
         if self.name == "table-store":      # only the table's store holds a ledger, a journal and a recorder
-            log.error("a disk write failed: %s (the ledger and journal writes are retried; the flight recorder's "
-                      "lines wait and are written behind them)", error)
+            log.error("a disk write failed: %s (%s)", error, trouble_words(error))
         else:
             log.error("a disk write failed in the %s: %s", self.name, error)
         if self._watch is not None and not self._watch[0].is_closed():
@@ -257,4 +286,5 @@ class SlowWrites:
                         "a slow, worn or failing storage card? replace it%s", self._name, seconds, more)
 
 
-__all__ = ["KEPT", "SlowWrites", "Store", "ThreadedSink", "WRITE_ERRORS"]
+__all__ = ["DAMAGED", "KEPT", "READ_ONLY", "REFUSED", "SlowWrites", "Store", "ThreadedSink", "WRITE_ERRORS",
+           "disk_trouble", "trouble_words"]

@@ -30,7 +30,7 @@ async def start_once(folder, broken: str):
 
 @pytest.mark.parametrize("broken, said", [
     ("nothing-enrolled", "no tiles are enrolled"),
-    ("damaged-ledger", "cannot use it as the ledger and settings database"),
+    ("damaged-ledger", "the ledger and settings database is damaged"),
     ("state-folder-under-a-file", "a-file is a file, not a folder, so the tile registry cannot go there"),
 ])
 def test_a_table_that_cannot_start_shows_e25_on_its_display_and_says_why_in_one_line(tmp_path, broken, said):
