@@ -5,7 +5,6 @@ kinds the 宝 is or is not while the hand went on (a probe: the 宝 narrowed to 
 withheld until hand_end, which reveals them with the wall; the journal keeps them across a restart."""
 
 from drivers.table_ui import Key
-from firmware.hand.ports import Press
 from firmware.hand.state import HandState
 from firmware.hand.win_check import WinCheck
 from firmware.table_log import describe
