@@ -239,11 +239,15 @@ class Ledger:
 
     def _put(self, key: str, value: dict | EncodedJson) -> None:
         text = value.text if isinstance(value, EncodedJson) else canonical(value)
-        self._db.execute("INSERT INTO journal (key, value, updated) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE "
-                         "SET value = excluded.value, updated = excluded.updated", (key, text, self.clock()))
+        # REPLACE, not an upsert: the row is written anew, so the newest write has the largest rowid
+        # (`_last_journal_write`), whatever the wall clock said
+        self._db.execute("INSERT OR REPLACE INTO journal (key, value, updated) VALUES (?, ?, ?)", (key, text, self.clock()))
 
     def _last_journal_write(self) -> float | None:
-        return self._db.execute("SELECT MAX(updated) FROM journal").fetchone()[0]
+        """The time of the journal's last write: the last row written, not the largest time (after the
+        clock went back, a row written before the step holds a later time than the last one)."""
+        row = self._db.execute("SELECT updated FROM journal ORDER BY rowid DESC LIMIT 1").fetchone()
+        return row[0] if row else None
 
     def totals(self, session: int) -> tuple[int, int, int, int]:
         rows = self._db.execute(

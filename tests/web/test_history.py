@@ -163,6 +163,35 @@ def test_the_time_a_killed_table_was_off_is_not_counted_as_played(tmp_path):
     assert day.played_s == pytest.approx(3600, abs=0.01)
 
 
+def test_after_a_step_back_of_the_clock_the_time_a_killed_table_was_off_is_still_not_played(tmp_path):
+    """The run wrote its recorder row at 21:00, a time server set the clock back an hour, and the
+    table died at 20:30 by the new clock (its last write).  Off half an hour, back at 21:00: the
+    half hour is off, not played (it was billed: the 21:00 row was taken for the last write)."""
+    path = tmp_path / "t.db"
+    clock = Clock(at(21))
+    first = Ledger(path, clock=clock)
+    first.journal_put(RECORDER_KEY, {"path": "/nowhere/run1.jsonl", "chain": None})   # at run start
+    s1 = first.start_session("changchun", {})
+    first.journal_put(SESSION_KEY, {"session_id": s1})
+    clock.t = at(20.25)                                          # set back an hour
+    first.record_hand(s1, hand(1, started=at(20)), {"session_id": s1})
+    clock.t = at(20.5)
+    first.journal_put(SESSION_KEY, {"session_id": s1})          # its last write: then it dies
+    first.close()
+    clock.t = at(21)
+    second = Ledger(path, clock=clock)
+    second.journal_put(RECORDER_KEY, {"path": "/nowhere/run2.jsonl", "chain": None})
+    second.resume_session(s1)
+    clock.t = at(21.5)
+    second.record_hand(s1, hand(2, started=at(21)), {"session_id": s1})
+    second.end_session(s1)
+    second.close()
+
+    (session,) = History(path, clock=clock).session_hours()
+    assert session.fault_s == pytest.approx(0.5 * 3600, abs=0.01)   # 20:30 to 21:00, off
+    assert session.hands == 2
+
+
 def test_a_fault_latched_when_the_table_was_killed_ends_with_it(tmp_path):
     """kill -9 with a jam latched: its interval was left open, and the restarted table's every hour
     counted as fault time.  It ends where the dead run's last write was; the time off is off."""
