@@ -13,7 +13,9 @@ The wall clock can go back (a Pi keeps no time through a power cut; a time serve
 a session's time is read from its times in the order they were written (its start, each hand's start
 and finish, its end) and split into stretches where one is earlier than the one before: each stretch
 counts on the days its own times fall on, and the step back counts nothing (its real length is not
-known).  A hand counts on the day it finished, as `hands(day=…)` lists it.
+known).  A step the controller saw against its monotonic clock (either way; a `CLOCK` row the
+ledger keeps) cuts the time the same way, where it was seen: a step forward is not played.  A hand
+counts on the day it finished, as `hands(day=…)` lists it.
 """
 
 from __future__ import annotations
