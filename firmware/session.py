@@ -249,6 +249,7 @@ class TableSession:
                 await self.journal.at_stop(self.state.session_id if self.state is not None else None)
                 hub.recorder.release_lines(keep_holding=False)
                 if self.state is not None:
+                    self.look_at_clock()                # a step since the last look (queued before the end)
                     await self.store.run(self.ledger.end_session, self.state.session_id)
             except WRITE_ERRORS as error:               # logged by the store; the stop goes on
                 log.error("stopping with the disk refusing writes (%s): the next start reads the boards for what "
@@ -376,6 +377,7 @@ class TableSession:
 
     async def publish(self, outcome: HandOutcome) -> SessionState:
         """Apply a settled hand: the session state, then ledger → recorder → display."""
+        self.look_at_clock()                    # a step in the hand: kept before its finish
         hub = self.hub
         before = self._state()
         after = before.after(outcome, hub.ruleset)
@@ -409,6 +411,7 @@ class TableSession:
     async def _void(self, hand: HandState, reason: str, note: str = HAND_VOID) -> None:
         """A hand that can no longer be trusted, or scored: no payments, the same dealer, said on the
         display (`note`)."""
+        self.look_at_clock()                    # a step in the hand: kept before its finish
         hub = self.hub
         before = self._state()
         after = replace(before, dealer=hand.dealer, hand_number=max(before.hand_number, hand.number))
