@@ -33,6 +33,7 @@ from rulesets.regions.common import rolls_for_first_dealer
 
 from .build.set_builder import BuildInProgress, RejectedSet, SetBuilder
 from .build.wall_map import WallMap
+from .clock_watch import ClockWatch
 from .controller import TableController
 from .crash_count import CRASHES_BEFORE_VOID, CrashCount
 from .faults import SET_CODES, LatchedFault, SetRejected
@@ -155,6 +156,8 @@ class TableSession:
         self._fault_interval: Future | None = None     # the ledger's open fault interval, as the store gives it
         self._fault_codes: set[str] = set()             # every fault latched in it so far
         self.space = SpaceWatch(self._storage_folders())   # room on the card, asked after each hand
+        self.clock_watch = ClockWatch(ledger.clock)      # a step of the wall clock is not time played
+        self._clock_task: asyncio.Task | None = None
         controller.card_room = self._card_room             # (the service page shows it)
         self._space_task: asyncio.Task | None = None
         controller.watch(self._note_faults)
@@ -184,6 +187,7 @@ class TableSession:
             await hub.start()
             self.journal.changed()                  # the sessions the boards opened (or resumed)
             self._look_at_space()
+            self._clock_task = asyncio.get_running_loop().create_task(self._watch_clock(), name="clock")
             if HAND_KEY not in saved:
                 hub.presenter.phase(Phase.IDLE)         # a hand being resumed keeps its screens
             below, standing = await self._pick_up(saved)
@@ -247,6 +251,7 @@ class TableSession:
                 await self.journal.at_stop(self.state.session_id if self.state is not None else None)
                 hub.recorder.release_lines(keep_holding=False)
                 if self.state is not None:
+                    self.look_at_clock()                # a step since the last look (queued before the end)
                     await self.store.run(self.ledger.end_session, self.state.session_id)
             except WRITE_ERRORS as error:               # logged by the store; the stop goes on
                 log.error("stopping with the disk refusing writes (%s): the next start reads the boards for what "
@@ -333,6 +338,24 @@ class TableSession:
         else:
             self.hub.recorder.emit("storage_room", hand=0, free_mb=space.free_mb, total_mb=space.total_mb)
 
+    # -- steps of the wall clock ----------------------------------------------------------------
+
+    CLOCK_LOOK_S = 5.0          # a look is two clock reads: cheap, and a step is kept within seconds
+
+    async def _watch_clock(self) -> None:
+        while True:
+            await asyncio.sleep(self.CLOCK_LOOK_S)
+            self.look_at_clock()
+
+    def look_at_clock(self) -> None:
+        """A step of the wall clock: said once, and kept with the session for its hours."""
+        step = self.clock_watch.look()
+        if step is None:
+            return
+        log.warning("%s", step.words())
+        if self.state is not None:
+            self.store.submit(self.ledger.clock_stepped, self.state.session_id, step.before, step.after)
+
     def _card_room(self) -> tuple[int, int] | None:
         last = self.space.last
         return (last.free_mb, last.total_mb) if last is not None else None
@@ -350,11 +373,11 @@ class TableSession:
         return self.played
 
     async def _stop_tasks(self) -> None:
-        tasks = [t for t in (self._build, self._space_task) if t is not None]
+        tasks = [t for t in (self._build, self._space_task, self._clock_task) if t is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, self.journal.stop(), return_exceptions=True)
-        self._build = self._space_task = None
+        self._build = self._space_task = self._clock_task = None
 
     def public_feed(self) -> SessionFeed:
         """The read-only public view of this table, for the web server (firmware/web)."""
@@ -394,6 +417,7 @@ class TableSession:
 
     async def publish(self, outcome: HandOutcome) -> SessionState:
         """Apply a settled hand: the session state, then ledger → recorder → display."""
+        self.look_at_clock()                    # a step in the hand: kept before its finish
         hub = self.hub
         before = self._state()
         after = before.after(outcome, hub.ruleset)
@@ -427,6 +451,7 @@ class TableSession:
     async def _void(self, hand: HandState, reason: str, note: str = HAND_VOID) -> None:
         """A hand that can no longer be trusted, or scored: no payments, the same dealer, said on the
         display (`note`)."""
+        self.look_at_clock()                    # a step in the hand: kept before its finish
         hub = self.hub
         before = self._state()
         after = replace(before, dealer=hand.dealer, hand_number=max(before.hand_number, hand.number))

@@ -13,7 +13,9 @@ The wall clock can go back (a Pi keeps no time through a power cut; a time serve
 a session's time is read from its times in the order they were written (its start, each hand's start
 and finish, its end) and split into stretches where one is earlier than the one before: each stretch
 counts on the days its own times fall on, and the step back counts nothing (its real length is not
-known).  A hand counts on the day it finished, as `hands(day=…)` lists it.
+known).  A step the controller saw against its monotonic clock (either way; a `CLOCK` row the
+ledger keeps) cuts the time the same way, where it was seen: a step forward is not played.  A hand
+counts on the day it finished, as `hands(day=…)` lists it.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Any, Callable, Iterable
 from rulesets.tiles import quoted
 
 from .hand_lines import RecorderUnreadable, hand_lines, listed_hand_lines
+from .ledger import CLOCK_STEP
 
 SIDES = 4
 
@@ -139,11 +142,25 @@ class SessionSpan:
         return sorted(found)
 
 
-def stretches(times: list[float]) -> list[tuple[float, float]]:
-    """The times a session wrote, in the order written, cut where the clock went back: each piece
-    runs forward, and a step back starts the next one (the step counts nothing)."""
-    pieces, first, last = [], times[0], times[0]
+@dataclass(frozen=True)
+class ClockStep:
+    """A step of the wall clock the controller saw (against its monotonic clock): the clock read
+    `before` just before it and `after` just after."""
+
+    before: float
+    after: float
+
+
+def stretches(times: list[float | ClockStep]) -> list[tuple[float, float]]:
+    """The times a session wrote, in the order written, cut where the clock went back or a step of
+    the clock was seen: each piece runs forward, and the step counts nothing (a step forward is
+    not time played; a step back seen keeps the time up to it)."""
+    pieces, first, last = [], times[0], times[0]      # (a session's start comes first, never a step)
     for t in times[1:]:
+        if isinstance(t, ClockStep):
+            pieces.append((first, max(last, t.before)))
+            first = last = t.after
+            continue
         if t < last:
             pieces.append((first, last))
             first = t
@@ -152,6 +169,30 @@ def stretches(times: list[float]) -> list[tuple[float, float]]:
     return pieces
 
 
+def with_steps(hand_times: list[tuple[float | None, float]], steps: list[tuple[float, ClockStep]]) -> list[float | ClockStep]:
+    """A session's hands' times (start, finish) in the order settled, with its clock steps put where
+    they were seen: `at` hands settled before it, and half a hand when one was in play."""
+    out: list[float | ClockStep] = []
+    pending = sorted(steps, key=lambda step: step[0])
+    for index, (started, finished) in enumerate(hand_times):
+        if started is not None:
+            while pending and pending[0][0] < index + 1 and not _seen_in_hand(pending[0], index, started):
+                out.append(pending.pop(0)[1])
+            out.append(started)
+        while pending and pending[0][0] < index + 1:
+            out.append(pending.pop(0)[1])
+        out.append(finished)
+    out.extend(step for _, step in pending)
+    return out
+
+
+def _seen_in_hand(step: tuple[float, ClockStep], index: int, started: float) -> bool:
+    """Whether a step was seen after the hand began.  A step forward says it by its times (a start
+    before it is earlier than it); a step back by its place (the hand was in the journal)."""
+    at, times = step
+    if times.after > times.before:
+        return started <= times.before
+    return at > index
 def with_faults(pieces: list[tuple[float, float]], faults: list[tuple[float, float]]) -> tuple[Stretch, ...]:
     """Each fault interval (in the order written) goes to the piece it began in, counted once: where
     the clock went back over its start, the first such piece not before the previous fault's."""
@@ -327,19 +368,23 @@ class History:
             "(SELECT MAX(COALESCE(ended, started)) FROM fault_intervals f WHERE f.session = s.id) AS last_fault "
             "FROM sessions s")}
         faults: dict[int, list[tuple[float, float | None]]] = {}
-        for row in self._query("SELECT session, started, ended FROM fault_intervals ORDER BY id"):
-            faults.setdefault(row["session"], []).append((row["started"], row["ended"]))
-        times: dict[int, list[float]] = {}          # in the order written: the ids, not the clock
-        finishes: dict[int, list[float]] = {}
+        steps: dict[int, list[tuple[float, ClockStep]]] = {}
+        for row in self._query("SELECT session, started, ended, codes, step_at FROM fault_intervals ORDER BY id"):
+            if row["step_at"] is not None and json.loads(row["codes"]) == [CLOCK_STEP]:
+                steps.setdefault(row["session"], []).append((row["step_at"], ClockStep(row["started"], row["ended"])))
+            else:
+                faults.setdefault(row["session"], []).append((row["started"], row["ended"]))
+        times: dict[int, list[tuple[float | None, float]]] = {}     # in the order written: the ids, not the clock
         for row in self._query("SELECT session, started, finished FROM hands ORDER BY id"):
-            times.setdefault(row["session"], []).extend(t for t in (row["started"], row["finished"]) if t is not None)
-            finishes.setdefault(row["session"], []).append(row["finished"])
+            times.setdefault(row["session"], []).append((row["started"], row["finished"]))
         spans = []
         for session in sessions:
             end = self._end(session, rows[session.id])
             intervals = [(a, b if b is not None else end) for a, b in faults.get(session.id, [])]
-            pieces = stretches([session.started, *times.get(session.id, []), end])
-            spans.append(SessionSpan(session, with_faults(pieces, intervals), tuple(finishes.get(session.id, []))))
+            hand_times = times.get(session.id, [])
+            finishes = tuple(finished for _, finished in hand_times)
+            pieces = stretches([session.started, *with_steps(hand_times, steps.get(session.id, [])), end])
+            spans.append(SessionSpan(session, with_faults(pieces, intervals), finishes))
         return spans
 
     def session_hours(self) -> list[Hours]:

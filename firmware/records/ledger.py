@@ -85,7 +85,10 @@ ADDED_COLUMNS = (
     ("hands", "items", "TEXT"),                    # JSON: [{seat, items: [{name, pinyin, value, unit}]}]
     ("hands", "events", "TEXT"),                   # the flight recorder file of the run that settled it
     ("hands", "recorders", "TEXT"),                # JSON: every file holding its lines, in the order written
+    ("fault_intervals", "step_at", "REAL"),        # a CLOCK step's place among its session's hands (`clock_stepped`)
 )
+
+CLOCK_STEP = "CLOCK"    # the code of a step of the wall clock: started = the clock before it, ended = after
 
 
 @dataclass(frozen=True)
@@ -167,7 +170,22 @@ class Ledger:
             if off is not None and off < now:
                 self._db.execute("INSERT INTO fault_intervals (session, started, ended, codes) VALUES (?, ?, ?, ?)",
                                  (session, off, now, json.dumps(["OFF"])))
+            elif off is not None:       # the clock came back behind: how long it was off is not known
+                self._step(session, off, now)
             self._db.execute("UPDATE sessions SET ended = NULL WHERE id = ?", (session,))
+
+    def clock_stepped(self, session: int, before: float, after: float) -> None:
+        """The wall clock stepped from `before` to `after` (the monotonic clock says so): the history
+        cuts the session's time there, so a step forward is not played and a step back loses nothing."""
+        with self._db:
+            self._step(session, before, after)
+
+    def _step(self, session: int, before: float, after: float) -> None:
+        # its place among the hands' times: after those settled, and after the start of one in play
+        settled = self._db.execute("SELECT COUNT(*) FROM hands WHERE session = ?", (session,)).fetchone()[0]
+        in_play = self._db.execute("SELECT 1 FROM journal WHERE key = ?", (HAND_KEY,)).fetchone() is not None
+        self._db.execute("INSERT INTO fault_intervals (session, started, ended, codes, step_at) VALUES (?, ?, ?, ?, ?)",
+                         (session, before, after, json.dumps([CLOCK_STEP]), settled + (0.5 if in_play else 0)))
 
     def fault_started(self, session: int, codes: list[str]) -> int:
         """The fault latch went from clear to latched; returns the interval to end."""
@@ -253,11 +271,15 @@ class Ledger:
 
     def _put(self, key: str, value: dict | EncodedJson) -> None:
         text = value.text if isinstance(value, EncodedJson) else canonical(value)
-        self._db.execute("INSERT INTO journal (key, value, updated) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE "
-                         "SET value = excluded.value, updated = excluded.updated", (key, text, self.clock()))
+        # REPLACE, not an upsert: the row is written anew, so the newest write has the largest rowid
+        # (`_last_journal_write`), whatever the wall clock said
+        self._db.execute("INSERT OR REPLACE INTO journal (key, value, updated) VALUES (?, ?, ?)", (key, text, self.clock()))
 
     def _last_journal_write(self) -> float | None:
-        return self._db.execute("SELECT MAX(updated) FROM journal").fetchone()[0]
+        """The time of the journal's last write: the last row written, not the largest time (after the
+        clock went back, a row written before the step holds a later time than the last one)."""
+        row = self._db.execute("SELECT updated FROM journal ORDER BY rowid DESC LIMIT 1").fetchone()
+        return row[0] if row else None
 
     def totals(self, session: int) -> tuple[int, int, int, int]:
         rows = self._db.execute(

@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta
 import pytest
 
 from firmware.records.history import History, HistoryError, clipped, hands_csv, hours_csv, parse_day
-from firmware.records.ledger import RECORDER_KEY, SESSION_KEY, HandRecord, Ledger
+from firmware.records.ledger import HAND_KEY, RECORDER_KEY, SESSION_KEY, HandRecord, Ledger
 
 DAY = date(2026, 11, 30)
 
@@ -163,6 +163,35 @@ def test_the_time_a_killed_table_was_off_is_not_counted_as_played(tmp_path):
     assert day.played_s == pytest.approx(3600, abs=0.01)
 
 
+def test_after_a_step_back_of_the_clock_the_time_a_killed_table_was_off_is_still_not_played(tmp_path):
+    """The run wrote its recorder row at 21:00, a time server set the clock back an hour, and the
+    table died at 20:30 by the new clock (its last write).  Off half an hour, back at 21:00: the
+    half hour is off, not played (it was billed: the 21:00 row was taken for the last write)."""
+    path = tmp_path / "t.db"
+    clock = Clock(at(21))
+    first = Ledger(path, clock=clock)
+    first.journal_put(RECORDER_KEY, {"path": "/nowhere/run1.jsonl", "chain": None})   # at run start
+    s1 = first.start_session("changchun", {})
+    first.journal_put(SESSION_KEY, {"session_id": s1})
+    clock.t = at(20.25)                                          # set back an hour
+    first.record_hand(s1, hand(1, started=at(20)), {"session_id": s1})
+    clock.t = at(20.5)
+    first.journal_put(SESSION_KEY, {"session_id": s1})          # its last write: then it dies
+    first.close()
+    clock.t = at(21)
+    second = Ledger(path, clock=clock)
+    second.journal_put(RECORDER_KEY, {"path": "/nowhere/run2.jsonl", "chain": None})
+    second.resume_session(s1)
+    clock.t = at(21.5)
+    second.record_hand(s1, hand(2, started=at(21)), {"session_id": s1})
+    second.end_session(s1)
+    second.close()
+
+    (session,) = History(path, clock=clock).session_hours()
+    assert session.fault_s == pytest.approx(0.5 * 3600, abs=0.01)   # 20:30 to 21:00, off
+    assert session.hands == 2
+
+
 def test_a_fault_latched_when_the_table_was_killed_ends_with_it(tmp_path):
     """kill -9 with a jam latched: its interval was left open, and the restarted table's every hour
     counted as fault time.  It ends where the dead run's last write was; the time off is off."""
@@ -290,3 +319,71 @@ def test_no_ledger_file_is_an_empty_history_and_a_bad_day_says_how_to_write_it(t
 def test_clipped_counts_overlapping_intervals_once():
     assert clipped([(0, 10), (5, 15), (20, 30)], 0, 25) == 20
     assert clipped([(0, 10)], 10, 20) == 0
+
+
+def test_a_clock_set_forward_by_a_time_server_is_not_played_nor_listed_day_by_day(ledger_at):
+    """A Pi without a clock booted at 1970; 35 s into the session a time server set the clock to
+    2026.  The step is seen against the monotonic clock and kept: the session played what it
+    played, and the days are the two it has time on, not every day since 1970 (it was 499,062 h)."""
+    ledger, clock, history = ledger_at
+    boot = 0.0
+    clock.t = boot
+    s1 = ledger.start_session("changchun", {})
+    ledger.journal_put(HAND_KEY, {"hand": 1})                    # hand 1 in play
+    clock.t = at(20)
+    ledger.clock_stepped(s1, boot + 35, at(20))
+    clock.t = at(20) + 40
+    ledger.record_hand(s1, hand(1, started=boot + 5), {"session_id": s1})
+    clock.t = at(20) + 100
+    ledger.end_session(s1)
+
+    (session,) = history.session_hours()
+    assert session.played_s == pytest.approx(135) and session.fault_s == 0
+    days = history.day_hours()
+    assert [d.key for d in days] == [DAY.isoformat(), date.fromtimestamp(boot).isoformat()]
+    assert sum(d.played_s for d in days) == pytest.approx(135)
+    assert days[0].hands == 1
+
+
+def test_a_clock_set_back_mid_hand_loses_none_of_the_hand(ledger_at):
+    """Hand 1 began at 20:00; at 20:10 a time server set the clock back an hour; it finished at 19:30
+    by the new clock.  The hand's 30 minutes are played (the 10 before the step were lost)."""
+    ledger, clock, history = ledger_at
+    s1 = ledger.start_session("changchun", {})
+    ledger.journal_put(HAND_KEY, {"hand": 1})
+    clock.t = at(19 + 10 / 60)
+    ledger.clock_stepped(s1, at(20 + 10 / 60), at(19 + 10 / 60))
+    clock.t = at(19.5)
+    ledger.record_hand(s1, hand(1, started=at(20)), {"session_id": s1})
+    ledger.end_session(s1)
+
+    (session,) = history.session_hours()
+    assert session.played_s == pytest.approx(30 * 60)
+    (day,) = history.day_hours()
+    assert day.played_s == pytest.approx(30 * 60) and day.hands == 1
+
+
+def test_a_power_cut_on_a_pi_without_a_clock_is_not_played(tmp_path):
+    """Played 20:00-20:01, the power cut; off two hours, the Pi came back at 19:31 (its last saved
+    time), and a time server set it to 22:02 a minute later; played to 22:03.  Three minutes are
+    played, not two and a half hours."""
+    path = tmp_path / "t.db"
+    clock = Clock(at(20))
+    first = Ledger(path, clock=clock)
+    s1 = first.start_session("changchun", {})
+    clock.t = at(20) + 60
+    first.record_hand(s1, hand(1, started=at(20)), {"session_id": s1})     # its last write
+    first.close()
+    clock.t = at(19.5) + 60
+    second = Ledger(path, clock=clock)
+    second.resume_session(s1)                                  # back behind the last write: time off unknown
+    second.journal_put(HAND_KEY, {"hand": 2})                  # hand 2 begun
+    clock.t = at(22) + 120
+    second.clock_stepped(s1, at(19.5) + 120, at(22) + 120)    # the time server
+    clock.t = at(22) + 180
+    second.record_hand(s1, hand(2, started=at(19.5) + 60), {"session_id": s1})
+    second.end_session(s1)
+    second.close()
+
+    (session,) = History(path, clock=clock).session_hours()
+    assert session.played_s == pytest.approx(180) and session.hands == 2
