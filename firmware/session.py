@@ -44,7 +44,7 @@ from .hand.wins import HandOutcome
 from .journal import HandJournal
 from .plates import Plates
 from .presenter import DisplayMirror
-from .records.chain_tail import file_chain_head
+from .records.chain_tail import file_chain_head, last_sealed_hand
 from .records.ledger import HAND_KEY, NEXT_SET_KEY, RECORDER_KEY, SESSION_KEY, HandRecord, Ledger
 from .records.space import SpaceWatch
 from .records.store import WRITE_ERRORS, Store
@@ -125,6 +125,12 @@ class JournalUnreadable(Exception):
     """The journal holds a hand this version of the controller cannot read: a person chooses the version."""
 
 
+class LedgerBehind(JournalUnreadable):
+    """The last run's flight recorder seals a hand the ledger does not keep: the card lost the
+    ledger's last writes (its -wal gone or damaged after a power cut).  Resumed, the hand the players
+    were paid for would be voided and paid again; a person keeps both files and decides."""
+
+
 class TableSession:
     def __init__(self, controller: TableController, ledger: Ledger, hands: int | None = None, *,
                  store: Store | None = None, resume: bool = True) -> None:
@@ -171,6 +177,7 @@ class TableSession:
         if not self._resume:            # new boards: only the ledger's own (its session, the hand, the chain)
             saved = {key: saved[key] for key in (SESSION_KEY, HAND_KEY, CHAIN_KEY, RECORDER_KEY) if key in saved}
         self.crashes.load(saved)
+        await self._ledger_not_behind(saved)
         head = await self._chain_head(saved)
         if head is not None:
             hub.recorder.continue_chain(head)       # this recorder goes on from the last one
@@ -297,6 +304,23 @@ class TableSession:
     def _warn_journal(self, line: str) -> None:
         log.warning("%s", line)
         self._journal_warnings.append(line)          # the recorder's too, once the table runs (`_pick_up`)
+
+    async def _ledger_not_behind(self, saved: dict[str, dict]) -> None:
+        """LedgerBehind when the last run's recorder seals a hand the ledger lacks.  Its lines reach
+        the file only behind the ledger's commit, so a ledger that lacks one lost writes it had made
+        (a probe: the -wal deleted after a kill; the settled 荒庄 became a void, the money gone)."""
+        path = saved.get(RECORDER_KEY, {}).get("path") if isinstance(saved.get(RECORDER_KEY), dict) else None
+        if not isinstance(path, str):
+            return
+        sealed = await self.store.run(last_sealed_hand, path)
+        if sealed is None or await self.store.run(self.ledger.holds_wall, sealed[1]):
+            return
+        raise LedgerBehind(f"the ledger {self.ledger.path} lacks hand {sealed[0]}, which the flight recorder {path} "
+                           "shows ended: the card lost the ledger's last writes (a power cut, or a damaged card); "
+                           "nothing was changed: keep both files (copy them off the card), see what is missing "
+                           f"with `mahjong-table audit {path} --ledger {self.ledger.path}`, and to play on with the "
+                           "ledger as it is (the hand then paid only in the recorder), move the recorder off the "
+                           "card and start again")
 
     async def _chain_head(self, saved: dict[str, dict]) -> str | None:
         """The head the last run's recorder file ends at (read from the file: the journal's head is

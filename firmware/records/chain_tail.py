@@ -14,6 +14,7 @@ import json
 import os
 from pathlib import Path
 
+from ..hand.state import wall_hash
 from .chain import CLEAN_END, HAND_SEAL, START, is_hex_digest, line_hash
 
 CHUNK = 1 << 16
@@ -31,6 +32,30 @@ def file_chain_head(path: str | Path) -> str | None:
     except OSError:
         return None
     return None
+
+
+def last_sealed_hand(path: str | Path) -> tuple[int, str] | None:
+    """The number and wall hash (salt and ring, as its `hand_end` reveals them) of the last hand
+    `path` seals; None when it seals none or cannot be read."""
+    try:
+        for line in _lines_from_the_end(Path(path)):
+            event = _event_of(line)
+            if event is not None and event.get("event") == HAND_SEAL:
+                try:
+                    return int(event["hand"]), wall_hash(str(event["salt"]), event["ring"])
+                except (KeyError, TypeError, ValueError):
+                    return None
+    except OSError:
+        return None
+    return None
+
+
+def _event_of(line: bytes) -> dict | None:
+    try:
+        event = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return None
+    return event if isinstance(event, dict) else None
 
 
 def _head_of(line: bytes) -> str | None:

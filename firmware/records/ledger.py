@@ -232,6 +232,10 @@ class Ledger:
         return {"hand": row[1], "result": row[2], "winners": json.loads(row[3]), "payments": payments,
                 "wall_hash": row[4]}
 
+    def holds_wall(self, wall_hash: str) -> bool:
+        """Whether a hand played on the wall of this hash is kept (settled or void)."""
+        return self._db.execute("SELECT 1 FROM hands WHERE wall_hash = ?", (wall_hash,)).fetchone() is not None
+
     def has_hand(self, session: int, number: int) -> bool:
         return self._db.execute("SELECT 1 FROM hands WHERE session = ? AND number = ?", (session, number)).fetchone() is not None
 
