@@ -27,8 +27,9 @@ from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchCh
 from drivers.reconnect import Reconnected
 from drivers.rfid import RfidBoard
 from drivers.rfid_protocol import HeadRead, SlotRead, ZoneInventory
-from drivers.table_ui import RESTARTED, RULES_NEXT_HAND, RULES_NOT_SAVED, Key
+from drivers.table_ui import CHANGE_TILES, RESTARTED, RULES_NEXT_HAND, RULES_NOT_SAVED, Key
 from rulesets.definition import Ruleset
+from rulesets.regions import get_region
 from rulesets.walls import StackPos
 
 from .build.enrollment import EnrollPorts
@@ -48,7 +49,7 @@ from .lamps import ALARM, ALARM_MS, Lamps
 from .links import LinkKeeper, is_episode
 from .loopwatch import LoopWatch
 from .machines import build_machine
-from .panel import FrontPanel, Settings
+from .panel import Choice, FrontPanel, Settings
 from .presenter import Presenter
 from .seat_lines import NOT_HEARD, SeatLines
 from .records.recorder import FlightRecorder
@@ -104,8 +105,9 @@ class TableController:
         self.presenter = Presenter(devices.display, self.seat_lines.put, devices.motor.seat_text_bytes,
                                    seat_lamps=self.lamps.seat)
         self.panel = FrontPanel(self.presenter.menu, recorder, settings,
-                                on_changed=lambda: self.presenter.note(RULES_NEXT_HAND),
-                                on_not_saved=lambda: self.presenter.note(RULES_NOT_SAVED))
+                                on_changed=lambda choice: self.presenter.note(self._rules_words(choice)),
+                                on_not_saved=lambda choice: self.presenter.note(
+                                    f"{self._rules_words(choice)} {RULES_NOT_SAVED}" if choice else RULES_NOT_SAVED))
         self.service = ServicePage(self._service_facts, self.presenter.service,
                                    lambda shown: self.presenter.show_page("service" if shown else "main"))
         self.front = TableFront(self.panel, self.service, recorder, faults_active=lambda: self.faults.active,
@@ -276,6 +278,14 @@ class TableController:
         keeps pumping the boards' frames meanwhile, and no other thread holds its GIL (a 河北 hand
         with both wilds takes tens of ms here, seconds on a Pi Zero)."""
         return await self.worker.run(fn, *args)
+
+    def _rules_words(self, choice: Choice) -> str:
+        """What the public line says of rules saved on the panel: they start at the next hand, or,
+        needing other tiles, once the tiles are changed and the table restarted (新规则下局生效 was
+        said of those too: a probe)."""
+        region_id, options = choice
+        chosen = get_region(region_id).resolve(options)
+        return RULES_NEXT_HAND if chosen.plays_on_tiles_of(self.ruleset) else f"{chosen.region.name}:{CHANGE_TILES}"
 
     def _warn(self, message: str) -> None:
         """A warning in the recorder, and so in the log (firmware.table_log)."""

@@ -273,6 +273,7 @@ class Emitter(Protocol):
 
 
 MenuShower = Callable[[dict[str, str], bool], None]     # Presenter.menu(view, open)
+Choice = tuple[str, dict[str, str]]                      # a ruleset's id and its house options
 
 
 class FrontPanel:
@@ -282,13 +283,15 @@ class FrontPanel:
     """
 
     def __init__(self, show: MenuShower, recorder: Emitter, settings: Settings | None = None,
-                 on_changed: Callable[[], None] = lambda: None,
-                 on_not_saved: Callable[[], None] = lambda: None) -> None:
+                 on_changed: Callable[[Choice], None] = lambda choice: None,
+                 on_not_saved: Callable[[Choice | None], None] = lambda choice: None) -> None:
         self._show = show
         self._recorder = recorder
         self._settings = settings
         self._on_changed = on_changed      # rules other than those in play saved: the person is told when they start
-        self._on_not_saved = on_not_saved  # the disk refused the choice: the person is told a restart would lose it
+        # the disk refused the choice: the person is told a restart would lose it (and, for new rules,
+        # when they start again: the refusal's note took the place of that one)
+        self._on_not_saved = on_not_saved
         self._store: Store | None = None
         self._menu: Menu | None = None
         self._choice: tuple[str, dict[str, str]] | None = None
@@ -342,11 +345,12 @@ class FrontPanel:
         if not menu.open:
             self._menu = None
         if outcome == "save":
-            if choice != current:
-                self._on_changed()
-            self._save(choice)              # (after: a refusal's note is the last word on the display)
+            new = choice != current
+            if new:
+                self._on_changed(choice)
+            self._save(choice, new)         # (after: a refusal's note is the last word on the display)
 
-    def _save(self, choice: tuple[str, dict[str, str]]) -> None:
+    def _save(self, choice: Choice, new: bool = True) -> None:
         """The choice saved for the next start; a disk that refuses it (full, failing, or the file held
         by another program) is said, and the choice is played all the same (`take_choice` holds it)."""
         settings = self._settings
@@ -356,7 +360,7 @@ class FrontPanel:
             try:
                 settings.save_choice(*choice)
             except WRITE_ERRORS as error:
-                self._not_saved(choice, error)
+                self._not_saved(choice, error, new)
             return
         loop = asyncio.get_running_loop()
 
@@ -365,7 +369,7 @@ class FrontPanel:
                 settings.save_choice(*choice)
             except WRITE_ERRORS as error:
                 try:
-                    loop.call_soon_threadsafe(self._not_saved, choice, error)
+                    loop.call_soon_threadsafe(self._not_saved, choice, error, new)
                 except RuntimeError:        # (the loop has closed: the log is all that is left to say it)
                     log.warning("%s", self._not_saved_line(choice, error))
                 # KEPT leaves the store's word on the disk as it was: nothing retries this write, so it is no
@@ -374,10 +378,10 @@ class FrontPanel:
             return None
         self._store.submit(write)
 
-    def _not_saved(self, choice: tuple[str, dict[str, str]], error: BaseException) -> None:
+    def _not_saved(self, choice: Choice, error: BaseException, new: bool) -> None:
         """Recorded (and so logged) in one line with what to do, and noted on the display."""
         self._recorder.emit("warning", message=self._not_saved_line(choice, error))
-        self._on_not_saved()
+        self._on_not_saved(choice if new else None)
 
     def _not_saved_line(self, choice: tuple[str, dict[str, str]], error: BaseException) -> str:
         region_id, options = choice

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from drivers.motor_protocol import LiftPosition
-from drivers.table_ui import CONTROLLER_FAULT_VOID, HAND_VOID, LAST_HAND, RESTARTED, WALLS_MISSING, Phase
+from drivers.table_ui import CHANGE_TILES, CONTROLLER_FAULT_VOID, HAND_VOID, LAST_HAND, RESTARTED, WALLS_MISSING, Phase
 from rulesets.definition import OptionError, Ruleset, options_text
 from rulesets.regions import UnknownRegion, get_region
 from rulesets.regions.common import rolls_for_first_dealer
@@ -114,11 +114,6 @@ class SessionFeed:
         hub.recorder.listen(on_event)
         hub.presenter.listen(on_change)
         hub.watch(on_change)
-
-
-def same_tiles(one: Ruleset, other: Ruleset) -> bool:
-    """Whether a hand of `one` can be played with the tiles and walls `other` built."""
-    return one.tiles.counts == other.tiles.counts and one.stacks_per_side == other.stacks_per_side
 
 
 class JournalUnreadable(Exception):
@@ -573,8 +568,8 @@ class TableSession:
         current = self.hub.ruleset
         if (chosen.id, dict(chosen.options)) == (current.id, dict(current.options)):
             return None
-        if not same_tiles(chosen, current):     # said with the next phase: the push-in's wrote over it at once
-            self.hub.presenter.carry_also(f"{chosen.region.name}: 请更换牌具后重启")
+        if not chosen.plays_on_tiles_of(current):     # said with the next phase: the push-in's wrote over it at once
+            self.hub.presenter.carry_also(f"{chosen.region.name}: {CHANGE_TILES}")
             self.hub.recorder.emit("warning", hand=0, message=f"{chosen.id} needs another tile set ({chosen.tiles.name}): "
                                                               "change the tiles and restart the table")
             return None

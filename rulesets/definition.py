@@ -291,6 +291,10 @@ class Ruleset:
     def has_phase(self, name: str) -> bool:
         return any(p.name == name for p in self.phases)
 
+    def plays_on_tiles_of(self, other: "Ruleset") -> bool:
+        """Whether a hand of these rules can be played with the tiles and walls `other` built."""
+        return self.tiles.counts == other.tiles.counts and self.stacks_per_side == other.stacks_per_side
+
     @property
     def shown_tile_replaces_at_wall_end(self) -> bool:
         """A shown tail tile (云南 尾牌) is a kong's replacement once no face-down tail tile is left."""

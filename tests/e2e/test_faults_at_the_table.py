@@ -12,7 +12,7 @@ from simulator import parse_faults
 from simulator.table import SimulatedTable
 from tests.asyncio_support import run
 from tests.busy_machine import LINK_EPISODE_CODES
-from drivers.table_ui import ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, RULES_NEXT_HAND, WIN_FROM, Phase
+from drivers.table_ui import CHANGE_TILES, ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, RULES_NEXT_HAND, WIN_FROM, Phase
 from tests.firmware.scripted_players import DealerWins, WallWalker
 from rulesets.tiles import parse_tiles
 
@@ -252,7 +252,8 @@ def test_rules_that_need_other_tiles_are_said_with_the_push_in(tmp_path):
     said: list[str] = []
     left = (len(REGION_IDS) - REGION_IDS.index("sichuan")) % len(REGION_IDS)
     log = run(owner_at_the_menu(str(tmp_path / "s.db"), (Key.MENU, *[Key.LEFT] * left, Key.LIFT), said), timeout=120)
-    assert any(text.startswith(Phase.PUSH_IN.value) and "上局" in text and "四川麻将: 请更换牌具后重启" in text
+    assert f"{Phase.PLAY.value} 四川麻将:{CHANGE_TILES}" in said and not any(RULES_NEXT_HAND in t for t in said), said
+    assert any(text.startswith(Phase.PUSH_IN.value) and "上局" in text and f"四川麻将: {CHANGE_TILES}" in text
                for text in said), said
     assert [e["ruleset"] for e in log if e["event"] == "hand_start"] == ["changchun", "changchun"]
 

@@ -196,7 +196,7 @@ def test_the_rules_in_play_saved_again_after_browsing_are_not_new_rules(keys, to
     notes = []
     first = get_region("changchun").options[0]
     current = in_play("changchun", {first.key: first.values[1]})     # a house option in play
-    panel = FrontPanel(lambda view, open_: None, Recorder(), on_changed=lambda: notes.append(RULES_NEXT_HAND))
+    panel = FrontPanel(lambda view, open_: None, Recorder(), on_changed=lambda choice: notes.append(RULES_NEXT_HAND))
     panel.press(Key.MENU, current)
     for key in keys:
         panel.press(key, current)

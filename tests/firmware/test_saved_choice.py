@@ -122,8 +122,8 @@ class FullCard(Settings):
 async def save_on_the_panel(settings: Settings, recorder: Recorder, notes: list[str]) -> FrontPanel:
     """菜单 ▶ 升降 on a panel whose saves go to the table's store (as in a session): 长春 → 吉林."""
     store = Store()
-    panel = FrontPanel(lambda view, open_: None, recorder, settings, on_changed=lambda: notes.append("next hand"),
-                       on_not_saved=lambda: notes.append("not saved"))
+    panel = FrontPanel(lambda view, open_: None, recorder, settings, on_changed=lambda choice: notes.append("next hand"),
+                       on_not_saved=lambda choice: notes.append("not saved"))
     panel.write_with(store)
     try:
         for key in (Key.MENU, Key.RIGHT, Key.LIFT):
@@ -175,7 +175,7 @@ def test_a_panel_without_a_session_says_a_refused_save_too(tmp_path):
     """(A panel with no table store writes on the caller's thread: refused, it is said all the same.)"""
     recorder, notes = Recorder(), []
     panel = FrontPanel(lambda view, open_: None, recorder, FullCard(tmp_path / "table.db"),
-                       on_not_saved=lambda: notes.append("not saved"))
+                       on_not_saved=lambda choice: notes.append("not saved"))
     for key in (Key.MENU, Key.RIGHT, Key.LIFT):
         panel.press(key, ("changchun", {}))
     [line] = recorder.warnings()
