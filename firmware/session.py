@@ -777,9 +777,22 @@ class TableSession:
             self._build = None                  # stale answer sent the table to a first build from settling)
         while below is None:                    # rejected: never dealt; a person, then a new build
             await self._set_aside()
+            await self._rules_chosen_meanwhile()
             below = await self._build_next()
         await hub.advance("set_built")
         return below
+
+    async def _rules_chosen_meanwhile(self) -> None:
+        """Rules chosen on the panel while a rejected set waited for a person are the next build's,
+        other tiles too: no hand stands on the table, and the build is checked against them.  A table
+        stuck on rules its tiles cannot play (四川 chosen on a 136-tile table, E07 at every build) never
+        took the 长春 chosen again, until a restart (a probe)."""
+        choice = self.hub.panel.take_choice()
+        if choice is None:
+            return
+        chosen = get_region(choice[0]).resolve(choice[1])
+        if (chosen.id, dict(chosen.options)) != (self.hub.ruleset.id, dict(self.hub.ruleset.options)):
+            await self._open_session(chosen)
 
     async def _build_next(self, begun: BuildInProgress | None = None) -> WallMap | None:
         """Build (or go on with) the next set; the journal knows it is begun, then that it is checked.

@@ -10,7 +10,7 @@ import pytest
 from drivers.motor_protocol import Key
 from drivers.table_ui import Phase
 from firmware.simulated import run_simulated
-from rulesets.regions import get_region
+from rulesets.regions import REGION_IDS, get_region
 from simulator import parse_faults
 from simulator.table import SimulatedTable
 from simulator.technician import SetMender
@@ -225,3 +225,52 @@ def test_a_restart_at_the_rejected_walls_asks_the_person_again(tmp_path):
     assert checks[0]["ok"] and checks[0]["tile_set"] == 1       # the other set: the rejected one waited for 确认
     assert names.index("set_rebuild") < names.index("set_check")
     assert any(line.startswith("found ") for line in mender.done)
+
+
+def test_rules_chosen_while_a_rejected_set_waits_are_the_next_build_s():
+    """四川 (108 tiles) played on a table of 136: E07 at every build.  The owner chose 长春 on the panel
+    during a rebuild (洗牌中 新规则下局生效): never applied — the table built for 四川 again and again
+    until a restart (a probe).  The choice is the next build's: a new session, and the set (once a
+    person sorted the two sets 四川's builds mixed) checked against 长春 and found whole."""
+    async def go():
+        changchun = get_region("changchun").resolve()
+        table = SimulatedTable(seed=2, speed=0, tile_sets=(changchun.tiles, changchun.tiles))
+        await table.start("pty")
+        events: list[dict] = []
+        checked = asyncio.Event()
+
+        def heard(event: dict) -> None:
+            events.append(event)
+            if event["event"] == "set_check" and event["ok"] and any(
+                    e["event"] == "session_start" and e["ruleset"] == "changchun" for e in events):
+                checked.set()
+
+        session = asyncio.ensure_future(run_simulated(get_region("sichuan").resolve(), hands=1, seed=2, players=WallWalker,
+                                                      table=table, on_event=heard))
+
+        async def until_shown(text: str) -> None:
+            while text not in table.display.text("main", "t_msg"):
+                assert not session.done(), "the session ended"
+                await table.changed(table.changes.version)
+
+        mender = None
+        try:
+            await until_shown(Phase.FAULT.value)
+            table.press("front", Key.CONFIRM)               # acknowledged, nothing mended: built again
+            await until_shown(Phase.BUILDING.value)
+            right = (REGION_IDS.index("changchun") - REGION_IDS.index("sichuan")) % len(REGION_IDS)
+            for key in (Key.MENU, *[Key.RIGHT] * right, Key.LIFT):
+                table.press("front", key)
+            # 四川's check again, the sets mixed by its builds: a person sorts them, for 长春 now
+            mender = asyncio.ensure_future(SetMender(table).run())
+            await asyncio.wait_for(checked.wait(), 90)
+        finally:
+            for task in (session, mender):
+                if task is not None:
+                    task.cancel()
+                    await asyncio.gather(task, return_exceptions=True)
+            await table.stop()
+        return events
+
+    events = run(go(), timeout=120)
+    assert [e["ruleset"] for e in kinds(events, "session_start")] == ["sichuan", "changchun"]
