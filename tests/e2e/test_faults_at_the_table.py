@@ -205,6 +205,12 @@ async def owner_at_the_menu(settings: str, keys: tuple[Key, ...], said: list[str
         for key in keys:
             table.press("front", key)
 
+    return await two_changchun_hands(owner, settings)
+
+
+async def two_changchun_hands(owner, settings: str, *, owner_ends: bool = False) -> list[dict]:
+    """Two 长春 hands on a simulated table, `owner(table)` at it meanwhile (waited for at the end when
+    `owner_ends`); the panel's choice saved in `settings`.  The recorder's events."""
     ruleset = get_region("changchun").resolve()
     table = SimulatedTable(seed=2, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
     await table.start("pty")
@@ -212,6 +218,8 @@ async def owner_at_the_menu(settings: str, keys: tuple[Key, ...], said: list[str
     task = asyncio.create_task(owner(table))
     try:
         await run_simulated(ruleset, hands=2, seed=2, events=events, table=table, settings_path=settings)
+        if owner_ends:
+            await task
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)

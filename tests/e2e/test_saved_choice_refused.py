@@ -3,18 +3,14 @@ person's sqlite3 shell with a write open).  A probe: the loop was held 5 s, then
 locked' stopped the table.  The table plays on, the display says the rules were not saved, the
 recorder (and so the log) says what to do, and the choice is played from the next hand."""
 
-import asyncio
-import io
 import sqlite3
 
 from drivers.motor_protocol import Key
 from drivers.table_ui import RULES_NEXT_HAND, RULES_NOT_SAVED
 from firmware.panel import Settings
-from firmware.records.audit import audit_events, read_events
-from firmware.simulated import run_simulated
-from rulesets.regions import get_region
-from simulator.table import SimulatedTable
+from firmware.records.audit import audit_events
 from tests.asyncio_support import run
+from tests.e2e.test_faults_at_the_table import two_changchun_hands
 
 
 async def saved_while_the_file_is_held(settings: str, said: list[str]) -> list[dict]:
@@ -35,19 +31,7 @@ async def saved_while_the_file_is_held(settings: str, said: list[str]) -> list[d
             shell.execute("ROLLBACK")
             shell.close()
 
-    ruleset = get_region("changchun").resolve()
-    table = SimulatedTable(seed=2, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
-    await table.start("pty")
-    events = io.StringIO()
-    task = asyncio.create_task(owner(table))
-    try:
-        await run_simulated(ruleset, hands=2, seed=2, events=events, table=table, settings_path=settings)
-        await task                                  # (the owner saw the note, and let go of the file)
-    finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        await table.stop()
-    return read_events(events.getvalue().splitlines())
+    return await two_changchun_hands(owner, settings, owner_ends=True)     # (it saw the note and let go)
 
 
 def test_a_choice_the_file_refuses_is_said_and_played_and_the_table_goes_on(tmp_path):
