@@ -13,6 +13,7 @@ from drivers.table_ui import Key
 from firmware.panel import FrontPanel, Settings
 from firmware.records.store import Store
 from tests.asyncio_support import run
+from tests.firmware.test_front_idle import Recorder as IdleRecorder
 
 ONE_SIDE = "jilin"
 
@@ -100,14 +101,7 @@ def test_the_ruleset_and_its_options_are_saved_together_or_not_at_all(tmp_path):
 
 # -- a save the disk refuses -------------------------------------------------------------------------------
 
-class Recorder:
-    def __init__(self) -> None:
-        self.events: list[dict] = []
-
-    def emit(self, event: str, **fields) -> dict:
-        self.events.append({"event": event, **fields})
-        return self.events[-1]
-
+class Recorder(IdleRecorder):
     def warnings(self) -> list[str]:
         return [e["message"] for e in self.events if e["event"] == "warning"]
 

@@ -21,14 +21,7 @@ from tests.ops.support import cli, needs_no_default_config
 BOARDS = '[devices]\nmotor = "/dev/a"\nrfid = "/dev/b"\n'
 
 
-@pytest.fixture(autouse=True)
-def user(tmp_path, monkeypatch):
-    """A user with no configuration, a state folder under tmp_path, outside systemd."""
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
-    for name in ("MAHJONG_TABLE_CONFIG", "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "JOURNAL_STREAM",
-                 "INVOCATION_ID"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
+pytestmark = pytest.mark.usefixtures("plain_user")     # (tests/ops/conftest.py)
 
 
 def refused(capsys, *words: str) -> str:

@@ -13,14 +13,7 @@ from firmware.cli import main
 BOARDS = '[devices]\nmotor = "/dev/a"\nrfid = "/dev/b"\n'
 
 
-@pytest.fixture(autouse=True)
-def user(tmp_path, monkeypatch):
-    """A user with no configuration, a state folder under tmp_path, outside systemd."""
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
-    for name in ("MAHJONG_TABLE_CONFIG", "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "JOURNAL_STREAM",
-                 "INVOCATION_ID"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
+pytestmark = pytest.mark.usefixtures("plain_user")     # (tests/ops/conftest.py)
 
 
 def edit(db: Path, key: str, value: str) -> None:
