@@ -119,15 +119,19 @@ HEAD_ANTENNAS = range(0, 4)
 
 # E24 by what refused the write (`firmware.records.store.disk_trouble`, the fault's source): a damaged
 # ledger or a read-only card never lands however long it is retried, and freeing space does nothing
-STORAGE_DAMAGED_SOURCE, STORAGE_READ_ONLY_SOURCE = "storage-damaged", "storage-read-only"
+STORAGE_DAMAGED_SOURCE, STORAGE_READ_ONLY_SOURCE, STORAGE_LOCKED_SOURCE = \
+    "storage-damaged", "storage-read-only", "storage-locked"
 STORAGE_HINTS = {
     STORAGE_DAMAGED_SOURCE: Hint("账本文件损坏", "ledger damaged", "请停机，保留账本文件，联系技术人员",
                                  "the ledger file is damaged and cannot take the hand's result: stop the table, "
                                  "copy table.db and its -wal off the card and keep them (they hold the money), "
                                  "save what is readable with `sqlite3 table.db .recover`, and replace the card"),
     STORAGE_READ_ONLY_SOURCE: Hint("存储卡变为只读", "card read-only", "请重启主机，如再出现请更换存储卡",
-                                   "the card turned read-only (a file-system error?): restart the Pi; if it comes "
-                                   "back, replace the card"),
+                                   "the card turned read-only or failed a write (a file-system error?): restart "
+                                   "the Pi; if it comes back, replace the card"),
+    STORAGE_LOCKED_SOURCE: Hint("账本文件被占用", "ledger held", "请关闭占用账本的程序",
+                                "another program holds a write on the ledger's file (a sqlite3 shell left open?): "
+                                "close it; the table goes on by itself once the write lands"),
 }
 
 

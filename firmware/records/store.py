@@ -28,7 +28,7 @@ WRITE_ERRORS = (sqlite3.Error, OSError)
 FailureWatcher = Callable[[BaseException], None]
 # …of which two no retry mends: the ledger file damaged (a bad page found as it is written: before,
 # told as a full card, "goes on once it lands", and it never landed), and a card turned read-only
-DAMAGED, READ_ONLY, REFUSED = "damaged", "read-only", "refused"
+DAMAGED, READ_ONLY, LOCKED, REFUSED = "damaged", "read-only", "locked", "refused"
 _DAMAGED_CODES = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 _DAMAGED_WORDS = ("malformed", "not a database", "is damaged", "Could not decode to UTF-8")
 KEPT: Any = object()      # what a write that kept its work for later returns: it says nothing of the disk
@@ -38,14 +38,20 @@ SLOW_QUIET_S = 60.0       # …at most once this often, with how many more and t
 
 def disk_trouble(error: BaseException) -> str:
     """What a refused write says of the disk: DAMAGED (the database file is corrupt), READ_ONLY (the
-    card or its file system turned read-only) or REFUSED (full or failing: a retry may land)."""
+    card or its file system turned read-only, or failed a write: an I/O error), LOCKED (another program holds a write on the file: a
+    retry lands once it lets go) or REFUSED (full or failing: a retry may land)."""
     code = getattr(error, "sqlite_errorcode", None)
     text = str(error)
     if (code is not None and code & 0xFF in _DAMAGED_CODES) or any(words in text for words in _DAMAGED_WORDS):
         return DAMAGED
-    if (code is not None and code & 0xFF == sqlite3.SQLITE_READONLY) or "readonly database" in text or \
-            getattr(error, "errno", None) == errno.EROFS:
+    # (ext4 remounting the card read-only after an error — the Pi's default — reaches SQLite as an I/O
+    # error, not as SQLITE_READONLY: a verifying probe saw the full card's words for it)
+    if (code is not None and code & 0xFF in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR)) or \
+            "readonly database" in text or "disk I/O error" in text or \
+            getattr(error, "errno", None) in (errno.EROFS, errno.EIO):
         return READ_ONLY
+    if (code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)) or "database is locked" in text:
+        return LOCKED
     return REFUSED
 
 
@@ -56,7 +62,11 @@ def trouble_words(error: BaseException) -> str:
         return ("the ledger file is damaged (no retry mends it): stop the table, copy table.db and its -wal off the "
                 "card and keep them (they hold the money); `sqlite3 table.db .recover` saves what is readable")
     if kind == READ_ONLY:
-        return "the card turned read-only (a file-system error?): restart the Pi; if it comes back, replace the card"
+        return ("the card turned read-only or failed a write (a file-system error?): restart the Pi; if it comes "
+                "back, replace the card")
+    if kind == LOCKED:
+        return ("another program holds a write on the ledger's file (a sqlite3 shell left open?): close it; the "
+                "writes are retried and play goes on once it lets go")
     return "the ledger and journal writes are retried; the flight recorder's lines wait and are written behind them"
 
 

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from firmware.faults import FaultCode, LatchedFault
-
-DAMAGED, READ_ONLY, REFUSED = "damaged", "read-only", "refused"     # (firmware.records.store's kinds)
+from firmware.records.store import DAMAGED, LOCKED, READ_ONLY, REFUSED
 
 
 def _table(db: Path, events: Path, hands: int = 1, seed: int = 5) -> subprocess.CompletedProcess:
@@ -123,6 +122,8 @@ def test_an_empty_ledger_with_its_wal_beside_it_is_refused_and_the_wal_kept(play
     (sqlite3.DatabaseError("database disk image is malformed"), DAMAGED),
     (sqlite3.OperationalError("attempt to write a readonly database"), READ_ONLY),
     (OSError(30, "Read-only file system"), READ_ONLY),
+    (sqlite3.OperationalError("disk I/O error"), READ_ONLY),    # ext4 remounted read-only after an error
+    (sqlite3.OperationalError("database is locked"), LOCKED),   # a sqlite3 shell holding a write
     (sqlite3.OperationalError("database or disk is full"), REFUSED),
     (OSError(28, "No space left on device"), REFUSED),
 ])
@@ -140,6 +141,8 @@ def test_a_refused_write_is_told_by_what_refused_it_not_always_as_a_full_card(er
         assert "damaged" in fault.hint.todo_en and ".recover" in fault.hint.todo_en
     if kind == READ_ONLY:
         assert "restart the Pi" in fault.hint.todo_en and "replace the card" in fault.hint.todo_en
+    if kind == LOCKED:
+        assert "another program holds" in fault.hint.todo_en and "close it" in fault.hint.todo_en
 
 
 def test_a_bad_page_is_found_as_the_ledger_opens_not_first_when_a_hand_is_settled(played, tmp_path):
