@@ -15,6 +15,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .foreign_db import WalWithoutDatabase, refuse_lost_file
 from .store import DAMAGED, disk_trouble
 from .stream import BadInput, Finding, HandLog
 
@@ -44,6 +45,7 @@ class LedgerView:
         if not Path(path).is_file():
             raise BadInput(f"no ledger at {path}")
         try:
+            refuse_lost_file(Path(path))    # (SQLite throws away the -wal of an empty file, read-only too)
             db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
             try:
                 return LedgerView(path, _sessions(db), _hands(db))
@@ -51,6 +53,8 @@ class LedgerView:
                 db.close()
         except UnicodeDecodeError:          # a bad page's text: the ledger, damaged (it was a traceback)
             raise BadInput(_damaged(path, "text that is not UTF-8")) from None
+        except WalWithoutDatabase as error:
+            raise BadInput(str(error)) from None
         except sqlite3.Error as error:
             if disk_trouble(error) == DAMAGED:      # the ledger all the same: said so, not "not a ledger"
                 raise BadInput(_damaged(path, str(error))) from None

@@ -32,6 +32,7 @@ from typing import Any, Callable, Iterable
 
 from rulesets.tiles import quoted
 
+from .foreign_db import refuse_lost_file
 from .hand_lines import RecorderUnreadable, hand_lines, listed_hand_lines
 from .ledger import CLOCK_STEP
 
@@ -231,6 +232,7 @@ class History:
     def _connect(self) -> sqlite3.Connection | None:
         if not self.path.exists():
             return None                                # no ledger yet: an empty history
+        refuse_lost_file(self.path)                    # (SQLite throws away the -wal of an empty file, read-only too)
         db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
         db.row_factory = sqlite3.Row
         return db

@@ -158,3 +158,20 @@ def test_a_bad_page_is_found_as_the_ledger_opens_not_first_when_a_hand_is_settle
     db.write_bytes(bytes(data))
     with pytest.raises(DamagedDatabase, match="malformed"):
         Ledger(db)
+
+
+def test_audit_and_records_keep_the_wal_beside_an_empty_ledger(played, tmp_path):
+    """`run` refused the pair, but a look with `audit --ledger` or `records --db` before copying the files
+    off the card threw the -wal away — SQLite deletes the -wal of an empty file, read-only too — and every
+    hand since the last checkpoint with it (a verifying probe: 4 MB)."""
+    db = tmp_path / "table.db"
+    db.write_bytes(b"")
+    wal = tmp_path / "table.db-wal"
+    wal.write_bytes(played.with_name(played.name + "-wal").read_bytes() if played.with_name(played.name + "-wal").exists()
+                    else b"\x37\x7f\x06\x82" + b"\0" * 4092 * 8)
+    size = wal.stat().st_size
+    for command in (["audit", str(played.with_suffix(".jsonl")), "--ledger", str(db)],
+                    ["records", "--db", str(db), "--folder", str(tmp_path)]):
+        done = subprocess.run([sys.executable, "-m", "firmware", *command], capture_output=True, text=True)
+        assert "Traceback" not in done.stderr and str(wal) in done.stdout + done.stderr, (command, done.stderr)
+        assert wal.stat().st_size == size and db.stat().st_size == 0, command       # left as they were
