@@ -27,7 +27,7 @@ from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchCh
 from drivers.reconnect import Reconnected
 from drivers.rfid import RfidBoard
 from drivers.rfid_protocol import HeadRead, SlotRead, ZoneInventory
-from drivers.table_ui import CHANGE_TILES, RESTARTED, RULES_NEXT_HAND, RULES_NOT_SAVED, Key
+from drivers.table_ui import CHANGE_TILES, RESTARTED, RULES_KEPT, RULES_NEXT_HAND, RULES_NOT_SAVED, Key
 from rulesets.definition import Ruleset
 from rulesets.regions import get_region
 from rulesets.walls import StackPos
@@ -285,6 +285,8 @@ class TableController:
         said of those too: a probe)."""
         region_id, options = choice
         chosen = get_region(region_id).resolve(options)
+        if (chosen.id, chosen.options) == (self.ruleset.id, self.ruleset.options):
+            return RULES_KEPT               # a choice waiting was taken back
         return RULES_NEXT_HAND if chosen.plays_on_tiles_of(self.ruleset) else f"{chosen.region.name}:{CHANGE_TILES}"
 
     def _warn(self, message: str) -> None:

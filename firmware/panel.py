@@ -158,6 +158,9 @@ def _shown(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
+Choice = tuple[str, dict[str, str]]                      # a ruleset's id and its house options
+
+
 @dataclass
 class Menu:
     """Menu state: which ruleset is shown, which line is selected, and the options being edited."""
@@ -171,8 +174,14 @@ class Menu:
     kept: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @classmethod
-    def starting_at(cls, region_id: str, options: dict[str, str]) -> "Menu":
-        return cls(REGION_IDS.index(region_id), 0, dict(options))
+    def starting_at(cls, region_id: str, options: dict[str, str], pending: Choice | None = None) -> "Menu":
+        """The menu on the rules in play, or on a choice saved and not yet played (`pending`: reopened,
+        the menu showed the rules in play, and 升降 then undid the choice without a word: a probe);
+        browsing back to the ruleset in play shows its options in play."""
+        if pending is None or pending[0] == region_id:
+            shown = pending or (region_id, options)
+            return cls(REGION_IDS.index(region_id), 0, dict(shown[1]))
+        return cls(REGION_IDS.index(pending[0]), 0, dict(pending[1]), kept={region_id: dict(options)})
 
     @property
     def region_id(self) -> str:
@@ -273,7 +282,6 @@ class Emitter(Protocol):
 
 
 MenuShower = Callable[[dict[str, str], bool], None]     # Presenter.menu(view, open)
-Choice = tuple[str, dict[str, str]]                      # a ruleset's id and its house options
 
 
 class FrontPanel:
@@ -318,7 +326,7 @@ class FrontPanel:
     def press(self, key: Key, current: tuple[str, dict[str, str]]) -> None:
         """One key; `current` is the ruleset and options in play (where the menu opens)."""
         if self._menu is None:
-            self._menu = Menu.starting_at(*current)
+            self._menu = Menu.starting_at(*current, pending=self._choice)
         self._after(self._menu.press(key), current)
 
     def touch(self, page: str, button: str, current: tuple[str, dict[str, str]]) -> None:
@@ -339,6 +347,7 @@ class FrontPanel:
         assert menu is not None
         self._show(menu.view(), menu.open)
         choice = (menu.region_id, dict(menu.options))
+        undone = self._choice is not None and self._choice != current      # a choice waiting, taken back
         if outcome == "save":
             self._choice = choice
             self._recorder.emit("ruleset_chosen", hand=0, ruleset=menu.region_id, options=dict(menu.options))
@@ -346,7 +355,7 @@ class FrontPanel:
             self._menu = None
         if outcome == "save":
             new = choice != current
-            if new:
+            if new or undone:               # (the rules in play saved over a choice waiting: said too)
                 self._on_changed(choice)
             self._save(choice, new)         # (after: a refusal's note is the last word on the display)
 

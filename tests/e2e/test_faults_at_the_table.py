@@ -12,7 +12,8 @@ from simulator import parse_faults
 from simulator.table import SimulatedTable
 from tests.asyncio_support import run
 from tests.busy_machine import LINK_EPISODE_CODES
-from drivers.table_ui import CHANGE_TILES, ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, RULES_NEXT_HAND, WIN_FROM, Phase
+from drivers.table_ui import (CHANGE_TILES, ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, RULES_KEPT, RULES_NEXT_HAND,
+                              WIN_FROM, Phase)
 from tests.firmware.scripted_players import DealerWins, WallWalker
 from rulesets.tiles import parse_tiles
 
@@ -264,6 +265,15 @@ def test_rules_that_need_other_tiles_are_said_with_the_push_in(tmp_path):
     assert any(text.startswith(Phase.PUSH_IN.value) and "上局" in text and f"四川麻将: {CHANGE_TILES}" in text
                for text in said), said
     assert [e["ruleset"] for e in log if e["event"] == "hand_start"] == ["changchun", "changchun"]
+
+
+def test_a_choice_waiting_taken_back_is_said_and_plays_nothing_new(tmp_path):
+    said: list[str] = []
+    keys = (Key.MENU, Key.RIGHT, Key.LIFT, Key.MENU, Key.LEFT, Key.LIFT)   # 吉林 saved, then 长春 over it
+    log = run(owner_at_the_menu(str(tmp_path / "s.db"), keys, said), timeout=120)
+    assert any(RULES_KEPT in text for text in said), said
+    assert [e["ruleset"] for e in log if e["event"] == "hand_start"] == ["changchun", "changchun"]
+    assert sum(e["event"] == "session_start" for e in log) == 1
 
 
 def test_the_menu_saved_unchanged_starts_no_new_session(tmp_path):

@@ -233,3 +233,28 @@ def test_by_touch_alone_every_option_is_reached_and_changed(region_id):
 def after_default(option) -> str:
     return option.values[(option.values.index(option.default) + 1) % len(option.values)]
 
+
+
+def test_reopened_the_menu_shows_the_choice_waiting_and_taking_it_back_is_said():
+    """A choice saved during a hand waits for the next one.  Reopened, the menu showed the rules in play,
+    and 升降 — the easy slip — saved them over the choice waiting without a word, while the line still
+    said 新规则下局生效 (a verifying probe).  It opens on the choice waiting; the rules in play saved over
+    it take it back, and the line says so."""
+    from firmware.panel import FrontPanel
+
+    class Recorder:
+        def emit(self, event, **fields):
+            return {}
+
+    shown: list[dict] = []
+    notes: list[tuple] = []
+    current = in_play("changchun", {})
+    panel = FrontPanel(lambda view, open_: shown.append(view), Recorder(), on_changed=notes.append)
+    for key in (Key.MENU, Key.RIGHT, Key.LIFT):             # 吉林, waiting for the next hand
+        panel.press(key, current)
+    panel.press(Key.MENU, current)                          # reopened
+    assert get_region("jilin").name in shown[-1]["t_ruleset"]
+    for key in (Key.LEFT, Key.LIFT):                        # back to the rules in play, saved
+        panel.press(key, current)
+    assert [choice[0] for choice in notes] == ["jilin", "changchun"]     # said both times
+    assert panel.take_choice() == current
