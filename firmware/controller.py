@@ -105,7 +105,7 @@ class TableController:
         self.presenter = Presenter(devices.display, self.seat_lines.put, devices.motor.seat_text_bytes,
                                    seat_lamps=self.lamps.seat)
         self.panel = FrontPanel(self.presenter.menu, recorder, settings,
-                                on_changed=lambda choice: self.presenter.note(self._rules_words(choice)),
+                                on_changed=self._rules_chosen,
                                 on_not_saved=lambda choice: self.presenter.note(
                                     f"{self._rules_words(choice)} {RULES_NOT_SAVED}" if choice else RULES_NOT_SAVED))
         self.service = ServicePage(self._service_facts, self.presenter.service,
@@ -278,6 +278,13 @@ class TableController:
         keeps pumping the boards' frames meanwhile, and no other thread holds its GIL (a 河北 hand
         with both wilds takes tens of ms here, seconds on a Pi Zero)."""
         return await self.worker.run(fn, *args)
+
+    def _rules_chosen(self, choice: Choice) -> None:
+        """Rules saved on the panel: said on the public line, and shown beside the rules in play until
+        they start (taken back: the rules in play alone)."""
+        words = self._rules_words(choice)
+        self.presenter.note(words)
+        self.presenter.rules_waiting(None if words == RULES_KEPT else get_region(choice[0]).name)
 
     def _rules_words(self, choice: Choice) -> str:
         """What the public line says of rules saved on the panel: they start at the next hand, or,

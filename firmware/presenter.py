@@ -95,6 +95,7 @@ class Presenter:
         self._phase: Phase | None = None
         self._carried = ""                               # said with the next phase shown (`carry`)
         self._sides: tuple[int, ...] = tuple(range(SEATS))
+        self._ruleset_name = ""
         self._dealer = 0
         self.page = "main"
 
@@ -219,9 +220,16 @@ class Presenter:
 
     def ruleset(self, name: str, sides: Sequence[int] = tuple(range(SEATS))) -> None:
         """The ruleset's name, and the sides that play it (a 3-player ruleset leaves one empty)."""
+        self._ruleset_name = name
         self._text("t_ruleset", name)
         self._sides = tuple(sides)
         self._seat_names()
+
+    def rules_waiting(self, name: str | None) -> None:
+        """Rules saved on the panel and not played yet, beside the rules in play until they start
+        (`ruleset`), or none (taken back): said only in a note, the next phase wrote over them within a
+        second (a verifying probe)."""
+        self._text("t_ruleset", self._ruleset_name if name is None else f"{self._ruleset_name}→{name}")
 
     def round(self, text: str) -> None:
         self._text("t_round", text)

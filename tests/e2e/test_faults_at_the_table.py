@@ -267,6 +267,23 @@ def test_rules_that_need_other_tiles_are_said_with_the_push_in(tmp_path):
     assert [e["ruleset"] for e in log if e["event"] == "hand_start"] == ["changchun", "changchun"]
 
 
+def test_rules_waiting_for_the_next_hand_stay_shown_beside_the_rules_in_play(tmp_path):
+    """新规则下局生效 was on the line for about a second (the next take's phase wrote over it): nothing
+    showed the choice waiting (a verifying probe).  The ruleset line shows it until it starts."""
+    names: list[str] = []
+
+    async def owner(table):
+        while "请出牌" not in table.display.text("main", "t_msg"):
+            await table.changed(table.changes.version)
+        table.display.watchers.append(lambda page, component, text: component == "t_ruleset" and names.append(text))
+        for key in (Key.MENU, Key.RIGHT, Key.LIFT):
+            table.press("front", key)
+
+    run(two_changchun_hands(owner, str(tmp_path / "s.db")), timeout=120)
+    waiting = "长春麻将→吉林麻将"
+    assert waiting in names and names[names.index(waiting) + 1:] == ["吉林麻将"], names     # until hand 2 began
+
+
 def test_a_choice_waiting_taken_back_is_said_and_plays_nothing_new(tmp_path):
     said: list[str] = []
     keys = (Key.MENU, Key.RIGHT, Key.LIFT, Key.MENU, Key.LEFT, Key.LIFT)   # 吉林 saved, then 长春 over it
