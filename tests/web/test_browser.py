@@ -142,3 +142,22 @@ def test_the_table_page_shows_a_card_nearly_full_under_the_faults():
 
     text = run(go(), timeout=120)
     assert "380 MB free of 29500 MB" in text and "records move" in text
+
+
+def test_the_table_page_s_log_tells_a_false_win_and_its_reasons_at_the_hand_s_end(tmp_path):
+    """The live log drew `#3 false_win` and nothing more, and a hand_end's withheld 诈胡 reasons nowhere
+    (a verifying probe): the seat and 诈胡, its reasons or that they come at the hand's end, and then
+    with hand_end."""
+    async def go():
+        async with idle_table("changchun", str(tmp_path / "t.db")) as (live, table), serving(live, None) as base, \
+                browser_page() as page:
+            await page.goto(base + "/")
+            await page.locator("#screen .t_ruleset", has_text="长春麻将").wait_for()
+            withheld = await page.evaluate("() => eventLine({event: 'false_win', hand: 3, seat: 1, withheld: true})")
+            said = await page.evaluate("() => eventLine({event: 'false_win', hand: 3, seat: 1, failures: ['not a winning shape']})")
+            ended = await page.evaluate("() => eventLine({event: 'hand_end', hand: 3, result: 'draw', payments: [0, 0, 0, 0], "
+                                        "false_wins: [{seat: 1, failures: ['bao_held']}]})")
+            assert "诈胡" in withheld and "hand's end" in withheld and "not a winning shape" in said
+            assert "诈胡: bao_held" in ended
+            assert page.errors == []
+    run(go(), timeout=120)

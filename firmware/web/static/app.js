@@ -129,7 +129,9 @@ function eventLine(e) {
   else if (e.event === "put_back") bits.push(`放回 ring ${e.ring} · live ${e.live}`);
   else if (e.event === "indicator") bits.push(`${e.name} ${e.tile ? e.tile.map(tileName).join(" ") : "(私密)"}`);
   else if (e.event === "win") bits.push(`${seatName(e.seat)} ${(e.items || []).map((i) => i.name).join(" ")}`);
-  else if (e.event === "hand_end") bits.push(`${e.result} ${e.payments.map(signed).join(" ")}`);
+  else if (e.event === "false_win") bits.push(`${seatName(e.seat)} 诈胡 ${e.withheld ? "(理由局后公布 said at the hand's end)" : (e.failures || []).join("; ")}`);
+  else if (e.event === "hand_end") bits.push(`${e.result} ${e.payments.map(signed).join(" ")}`,
+    ...(e.false_wins || []).map((f) => `· ${seatName(f.seat)} 诈胡: ${f.failures.join("; ")}`));
   else if (e.event === "fault") bits.push(`${e.code} ${e.message}`);
   else if (e.event === "ready") bits.push(seatName(e.seat) + " 听");
   return bits.join(" ");
