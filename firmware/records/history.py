@@ -196,14 +196,27 @@ def _seen_in_hand(step: tuple[float, ClockStep], index: int, started: float) -> 
     return at > index
 def with_faults(pieces: list[tuple[float, float]], faults: list[tuple[float, float]]) -> tuple[Stretch, ...]:
     """Each fault interval (in the order written) goes to the piece it began in, counted once: where
-    the clock went back over its start, the first such piece not before the previous fault's."""
+    the clock went back over its start, the first such piece not before the previous fault's.  One
+    that did not end in that piece ran on across the step of the clock that ended it: the rest of
+    that piece, and the next ones from their start up to where it ended (a jam up across a step was
+    counted as played from the step on: a verifying probe)."""
     held: list[list[tuple[float, float]]] = [[] for _ in pieces]
     at = 0
     for a, b in faults:
         found = next((i for i in range(at, len(pieces)) if pieces[i][0] <= a <= pieces[i][1]), None)
-        if found is not None:
-            at = found
+        if found is None:
+            continue
+        at = found
+        if a <= b <= pieces[found][1]:          # ended in the piece it began in
             held[found].append((a, b))
+            continue
+        held[found].append((a, pieces[found][1]))
+        for later in range(found + 1, len(pieces)):
+            lo, hi = pieces[later]
+            ended = lo <= b <= hi
+            held[later].append((lo, b if ended else hi))
+            if ended:
+                break
     return tuple(Stretch(lo, hi, tuple(f)) for (lo, hi), f in zip(pieces, held))
 
 

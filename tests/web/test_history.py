@@ -387,3 +387,22 @@ def test_a_power_cut_on_a_pi_without_a_clock_is_not_played(tmp_path):
 
     (session,) = History(path, clock=clock).session_hours()
     assert session.played_s == pytest.approx(180) and session.hands == 2
+
+
+@pytest.mark.parametrize("step_s", [24 * 3600, -3600])
+def test_a_fault_up_across_a_step_of_the_clock_is_not_played_after_it(ledger_at, step_s):
+    """A jam latched at 20:00:00 and cleared 16 s later; 4 s into it a time server stepped the clock
+    (a day on, or an hour back).  The 16 s are fault time, not 4 (the rest was counted as played
+    from the step on: a verifying probe)."""
+    ledger, clock, history = ledger_at
+    s1 = ledger.start_session("changchun", {})
+    clock.t = at(20)
+    interval = ledger.fault_started(s1, ["E01"])
+    clock.t = at(20) + 4 + step_s
+    ledger.clock_stepped(s1, at(20) + 4, at(20) + 4 + step_s)
+    clock.t = at(20) + 16 + step_s
+    ledger.fault_ended(interval)
+    clock.t = at(20) + 20 + step_s
+    ledger.end_session(s1)
+    (session,) = history.session_hours()
+    assert session.fault_s == pytest.approx(16) and session.played_s == pytest.approx(20 - 16)
