@@ -110,8 +110,12 @@ class FaultDesk:
         self.latch(LatchedFault(FaultCode.STORAGE, 0, f"a disk write failed: {error}", source))
 
     def storage_back(self) -> None:
+        """A write landed again: E24 cleared — but not a damaged ledger's: a small write landing
+        between the tries of the one the damage refuses cleared it, and it was raised again 4 s later,
+        over and over (a verifying probe); no retry mends it."""
         for fault in self._latch.latched():     # (whichever words it was latched with)
-            if fault.code == FaultCode.STORAGE and fault.source in ("storage", *STORAGE_HINTS):
+            if fault.code == FaultCode.STORAGE and fault.source in ("storage", *STORAGE_HINTS) and \
+                    fault.source != STORAGE_DAMAGED_SOURCE:
                 self.clear(FaultCode.STORAGE, 0, fault.source)
 
     def display_silent(self, why: str) -> None:

@@ -175,3 +175,20 @@ def test_audit_and_records_keep_the_wal_beside_an_empty_ledger(played, tmp_path)
         done = subprocess.run([sys.executable, "-m", "firmware", *command], capture_output=True, text=True)
         assert "Traceback" not in done.stderr and str(wal) in done.stdout + done.stderr, (command, done.stderr)
         assert wal.stat().st_size == size and db.stat().st_size == 0, command       # left as they were
+
+
+@pytest.mark.parametrize("error, cleared", [
+    (sqlite3.OperationalError("database or disk is full"), True),          # room made: the write lands
+    (sqlite3.OperationalError("database is locked"), True),                # the other program let go
+    (sqlite3.DatabaseError("database disk image is malformed"), False),    # no retry mends it
+])
+def test_a_write_landing_clears_e24_but_not_a_damaged_ledger_s(error, cleared):
+    """A small journal write landing between the tries of the hand's result, which a bad page refuses,
+    cleared E24 账本文件损坏; it was raised again 4 s later, over and over (a verifying probe)."""
+    from tests.firmware.test_fault_under_the_table import desk_at
+    from drivers.table_ui import Phase
+    desk, _, screen = desk_at(Phase.PLAY)
+    desk.storage_failed(error)
+    assert screen.page == "fault" and screen.texts["fault.t_code"] == "E24"
+    desk.storage_back()
+    assert screen.page == ("main" if cleared else "fault")
