@@ -52,19 +52,20 @@ class LedgerView:
             finally:
                 db.close()
         except UnicodeDecodeError:          # a bad page's text: the ledger, damaged (it was a traceback)
-            raise BadInput(_damaged(path, "text that is not UTF-8")) from None
+            raise BadInput(damaged_ledger(path, "text that is not UTF-8")) from None
         except WalWithoutDatabase as error:
             raise BadInput(str(error)) from None
         except sqlite3.Error as error:
             if disk_trouble(error) == DAMAGED:      # the ledger all the same: said so, not "not a ledger"
-                raise BadInput(_damaged(path, str(error))) from None
+                raise BadInput(damaged_ledger(path, str(error))) from None
             raise BadInput(f"{path} is not a score ledger ({error})") from None
 
     def by_wall(self) -> dict[str, LedgerHand]:
         return {hand.wall_hash: hand for hand in self.hands}
 
 
-def _damaged(path: str, why: str) -> str:
+def damaged_ledger(path: str, why: str) -> str:
+    """The one line for a ledger SQLite reads as damaged: it holds the money, so keep it."""
     return (f"{path}: the score ledger is damaged ({why}); keep it (copy it off the card): "
             f"`sqlite3 {path} .recover` saves what is readable, to audit against")
 

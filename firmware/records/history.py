@@ -32,15 +32,22 @@ from typing import Any, Callable, Iterable
 
 from rulesets.tiles import quoted
 
+from .audit_ledger import damaged_ledger
 from .foreign_db import refuse_lost_file
 from .hand_lines import RecorderUnreadable, hand_lines, listed_hand_lines
 from .ledger import CLOCK_STEP
+from .store import DAMAGED, disk_trouble
 
 SIDES = 4
 
 
 class HistoryError(Exception):
     """A query that cannot be answered (a bad filter, an unknown hand); the message is one line."""
+
+
+class LedgerDamaged(HistoryError):
+    """The ledger cannot be read: a bad page (text that is not UTF-8, `malformed`).  One line, not a
+    traceback and a bare 500 (a verifying probe: a hands row's bad page passes quick_check)."""
 
 
 @dataclass(frozen=True)
@@ -256,6 +263,12 @@ class History:
             return []
         try:
             return db.execute(sql, args).fetchall()
+        except UnicodeDecodeError:
+            raise LedgerDamaged(damaged_ledger(str(self.path), "text that is not UTF-8")) from None
+        except sqlite3.DatabaseError as error:
+            if disk_trouble(error) == DAMAGED:
+                raise LedgerDamaged(damaged_ledger(str(self.path), str(error))) from None
+            raise
         finally:
             db.close()
 

@@ -18,8 +18,8 @@ from typing import Any, Awaitable, Callable, Mapping
 
 from rulesets.tiles import quoted
 
-from ..records.history import (History, HistoryError, hand_audit, hand_events, hand_json, hands_csv, hours_csv,
-                               parse_day, session_json)
+from ..records.history import (History, HistoryError, LedgerDamaged, hand_audit, hand_events, hand_json, hands_csv,
+                               hours_csv, parse_day, session_json)
 from ..records.recorder import SecretLeak
 from .live import OBJECTS, LiveTable
 from .public_filter import check_event
@@ -137,6 +137,8 @@ async def _read(ctx: Context, fn: Callable[..., Any], *args: Any, **kwargs: Any)
     """A ledger read, in a worker thread: the loop never waits on the disk."""
     try:
         return await asyncio.to_thread(fn, *args, **kwargs)
+    except LedgerDamaged as error:
+        raise ApiError(500, str(error)) from None
     except HistoryError as error:
         raise ApiError(404 if str(error).startswith("no ") else 400, str(error)) from None
 

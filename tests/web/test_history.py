@@ -406,3 +406,19 @@ def test_a_fault_up_across_a_step_of_the_clock_is_not_played_after_it(ledger_at,
     ledger.end_session(s1)
     (session,) = history.session_hours()
     assert session.fault_s == pytest.approx(16) and session.played_s == pytest.approx(20 - 16)
+
+
+def test_a_hands_row_a_bad_page_left_unreadable_is_one_line_not_a_traceback(ledger_at):
+    """Text that is not UTF-8 in a hands row passes `PRAGMA quick_check`: the table plays on, and the
+    web view's /api/hands answered 500 with a traceback in the log (a verifying probe)."""
+    from firmware.records.history import LedgerDamaged
+    ledger, clock, history = ledger_at
+    s1 = ledger.start_session("changchun", {})
+    ledger.record_hand(s1, hand(1, started=at(20)))
+    with sqlite3.connect(history.path) as db:
+        db.execute("UPDATE hands SET wall_hash = CAST(x'ff00fe' AS TEXT)")
+    db.close()
+    with pytest.raises(LedgerDamaged) as damaged:
+        history.hands()
+    line = str(damaged.value)
+    assert "\n" not in line and "damaged" in line and "keep it" in line and ".recover" in line
