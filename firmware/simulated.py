@@ -188,7 +188,7 @@ def _say_a_new_table(journal: dict[str, dict]) -> None:
     """A run on the built-in simulator is a new table (its tiles made anew), so a hand the run before
     left in play is not resumed, as a real table's is: said, so nobody takes it for a lost hand."""
     hand, session = journal.get(HAND_KEY), journal.get(SESSION_KEY)
-    if hand is None or session is None:
+    if not isinstance(hand, dict) or not isinstance(session, dict):     # (a damaged row: the start says so)
         return
     log.warning("the built-in simulator is a new table each run: hand %s of session %s, left in play when the "
                 "run before stopped, is not resumed but voided, paying nothing (a table on real boards resumes "
