@@ -192,3 +192,12 @@ def test_a_write_landing_clears_e24_but_not_a_damaged_ledger_s(error, cleared):
     assert screen.page == "fault" and screen.texts["fault.t_code"] == "E24"
     desk.storage_back()
     assert screen.page == ("main" if cleared else "fault")
+
+
+def test_a_simulated_run_s_note_of_the_hand_it_voids_reads_no_damaged_row():
+    """A journal's hand or session row holding a JSON list or string: the simulated run's note of the
+    hand left in play was `AttributeError: 'list' object has no attribute 'get'` (a verifying probe);
+    the start's own check says what is wrong with the row."""
+    from firmware.simulated import _say_a_new_table
+    _say_a_new_table({"hand": [1, 2, 3], "session": "x"})
+    _say_a_new_table({"hand": {"number": 2}, "session": [1]})
