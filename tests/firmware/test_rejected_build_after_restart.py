@@ -16,9 +16,16 @@ from firmware.session import TableSession
 from tests.asyncio_support import run
 
 
+class _Panel:
+    @staticmethod
+    def take_choice() -> None:
+        return None                     # no rules chosen while the set waited
+
+
 class _Hub:
     def __init__(self) -> None:
         self.advanced: list[str] = []
+        self.panel = _Panel()
 
     async def advance(self, trigger: str) -> None:
         self.advanced.append(trigger)
