@@ -176,6 +176,8 @@ class TableSession:
         head = await self._chain_head(saved)
         if head is not None:
             hub.recorder.continue_chain(head)       # this recorder goes on from the last one
+        for line in self._journal_warnings:         # (once the chain is known: the first line starts it)
+            hub.recorder.emit("warning", hand=0, message=line)
         # named before this file seals a hand, and waited for through a card that refuses it: a start
         # on a full card that lost it left the next run going on from the file before (campaign 270043)
         if self.ledger.events is not None:
@@ -297,8 +299,9 @@ class TableSession:
                 f"sqlite3 {path} \"DELETE FROM journal WHERE key = 'session'\"")
 
     def _warn_journal(self, line: str) -> None:
-        log.warning("%s", line)
-        self._journal_warnings.append(line)          # the recorder's too, once the table runs (`_pick_up`)
+        """Said as a warning event once the recorder's chain is known (and so logged once: it was
+        logged here too, every line twice: a verifying probe)."""
+        self._journal_warnings.append(line)
 
     async def _ledger_not_behind(self, saved: dict[str, dict]) -> None:
         """LedgerBehind when the last run's recorder seals a hand the ledger lacks.  Its lines reach
@@ -597,8 +600,6 @@ class TableSession:
         """Go on from the journal: the session, the hand in play, the sets.  Returns the checked set
         waiting below and the checked set standing on the table (each None when there is none)."""
         hub = self.hub
-        for line in self._journal_warnings:
-            hub.recorder.emit("warning", hand=0, message=line)
         session = SessionState.from_json(saved[SESSION_KEY]) if SESSION_KEY in saved else None
         if not self._resume:
             await self._new_table(session, saved)
