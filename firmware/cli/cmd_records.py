@@ -59,7 +59,8 @@ def records(args: argparse.Namespace) -> int:
     try:
         files = survey(folder, {**needed_files(ledger), **held_open(folder)})
     except LedgerUnreadable as error:
-        raise UserError(f"{error}; name the ledger with --db, or move the files by hand") from None
+        named = "name another ledger" if getattr(args, "db", None) else "name the ledger with --db"
+        raise UserError(f"{error}; {named}, or move the files by hand") from None
     if args.action == "move":
         return _move(args, folder, files)
     known = ledger.is_file()            # without the ledger, which files the table needs is not known

@@ -104,7 +104,9 @@ def test_a_ledger_that_cannot_be_read_moves_nothing(card, capsys):
         (tmp_path / extra).unlink(missing_ok=True)
     (tmp_path / "stick").mkdir()
     assert _records(tmp_path, "move", "--before", "2026-06-01", "--to", str(tmp_path / "stick")) == 2
-    assert "cannot read the table's journal" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "cannot read the table's journal" in err
+    assert "name another ledger" in err and "with --db" not in err      # (it was named with --db)
     assert all(path.exists() for path in files.values())
 
 
