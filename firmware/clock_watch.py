@@ -54,10 +54,16 @@ class ClockWatch:
 
 
 def duration(seconds: float) -> str:
-    """A length as a person says it: its largest unit, rounded (56 years, 3 days, 1 hour, 40 seconds)."""
+    """A length as a person says it: its largest unit, a step measured a moment short of it counted in
+    it (an hour's step read 3599.8 s: "60 minutes"), and a half under ten said (2.5 hours, not 3): 56
+    years, 1 day, 2.5 hours, 40 seconds."""
     for unit, size in (("year", 365.25 * 86400), ("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size:
-            count = round(seconds / size)
-            return f"{count} {unit}{'s' if count != 1 else ''}"
-    count = round(seconds)
-    return f"{count} second{'s' if count != 1 else ''}"
+        if seconds >= 0.99 * size:
+            return _counted(seconds / size, unit)
+    return _counted(seconds, "second")
+
+
+def _counted(value: float, unit: str) -> str:
+    halves = round(value * 2) / 2
+    text = f"{halves:g}" if value < 10 and halves != round(value) else f"{round(value)}"
+    return f"{text} {unit}{'' if text == '1' else 's'}"

@@ -1,5 +1,7 @@
 """A step of the wall clock is seen against the monotonic clock, and said in a line a person reads."""
 
+import pytest
+
 from firmware.clock_watch import ClockWatch
 
 
@@ -38,3 +40,12 @@ def test_a_step_back_of_an_hour_is_seen_and_a_few_seconds_of_slewing_is_not():
     step = watch.look()
     assert step.before - step.after == 3600
     assert step.words().startswith("the wall clock jumped back by 1 hour")
+
+
+@pytest.mark.parametrize("seconds, said", [(3599.8, "1 hour"), (86399.5, "1 day"), (9000, "2.5 hours"),
+                                           (56 * 365.25 * 86400 + 5, "56 years"), (40, "40 seconds")])
+def test_a_step_s_size_is_said_as_a_person_says_it(seconds, said):
+    """An hour's step measured a moment short read `60 minutes`, a day's `24 hours`, 2.5 h `3 hours`
+    (a verifying probe)."""
+    from firmware.clock_watch import duration
+    assert duration(seconds) == said
