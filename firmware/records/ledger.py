@@ -69,6 +69,7 @@ CREATE TABLE IF NOT EXISTS fault_intervals (
 # choice (firmware/panel.py Settings; tests/records/test_foreign_databases.py keeps the two alike).
 SHARED_SCHEMA = "CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
 
+CLOCK_KEY = "clock_step"     # the last step of the wall clock seen: written with it (`clock_stepped`)
 SESSION_KEY = "session"      # the SessionState of the session in play
 HAND_KEY = "hand"            # the HandState of the hand in play (absent between hands)
 NEXT_SET_KEY = "next_set"    # the set checked under the table, ready to rise
@@ -179,6 +180,10 @@ class Ledger:
         cuts the session's time there, so a step forward is not played and a step back loses nothing."""
         with self._db:
             self._step(session, before, after)
+            # the journal's last write moves past the step: a power cut before its next write had the
+            # restart take a write from before the step back for the last moment, and the half hour
+            # from the step to it was played (a soak: 29 minutes that never happened)
+            self._put(CLOCK_KEY, {"before": before, "after": after})
 
     def _step(self, session: int, before: float, after: float) -> None:
         # its place among the hands' times: after those settled, and after the start of one in play

@@ -422,3 +422,26 @@ def test_a_hands_row_a_bad_page_left_unreadable_is_one_line_not_a_traceback(ledg
         history.hands()
     line = str(damaged.value)
     assert "\n" not in line and "damaged" in line and "keep it" in line and ".recover" in line
+
+
+def test_a_power_cut_after_a_step_back_seen_plays_no_time_that_never_was(tmp_path):
+    """Played 20:00-20:10; a time server set the clock back an hour (seen: a CLOCK row), and the power
+    went at 19:11 by the new clock, before any other write; off half an hour, back at 19:41.  The
+    restart took the last write from before the step (20:10) for the moment it went off, kept a
+    second step from it, and the history played the half hour between (a soak: 29 minutes)."""
+    path = tmp_path / "t.db"
+    clock = Clock(at(20))
+    first = Ledger(path, clock=clock)
+    s1 = first.start_session("changchun", {})
+    first.journal_put(SESSION_KEY, {"session_id": s1})
+    clock.t = at(19 + 10 / 60)
+    first.clock_stepped(s1, at(20 + 10 / 60), at(19 + 10 / 60))
+    first.close()                                                    # the power goes a minute later
+    clock.t = at(19 + 41 / 60)
+    second = Ledger(path, clock=clock)
+    second.resume_session(s1)
+    clock.t = at(19 + 42 / 60)
+    second.end_session(s1)
+    second.close()
+    (session,) = History(path, clock=clock).session_hours()
+    assert session.played_s == pytest.approx(11 * 60, abs=61)       # 10 minutes, and 1 after the restart
