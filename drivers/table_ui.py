@@ -102,6 +102,7 @@ TAIL_ONLY_ON_KONG_WIN = "！尾牌只可杠上开花"   # 云南: a shown tail t
 OUT_OF_ORDER = "！请按顺序取牌"          # a tile taken from a stack the draw order did not reach: put it back
 TAKE_AGAIN = "！请取回放回的牌"          # a tile put back whose take stands (a 杠's replacement, …): take it again
 RULES_NEXT_HAND = "新规则下局生效"       # rules saved on the front panel during a hand: they start at the next hand
+NEW_HOUSE_RULES = "新房规"                 # other house options of the rules in play, waiting for the next hand
 RULES_KEPT = "维持现行规则"              # the rules in play saved over a choice waiting for the next hand: it is taken back
 CHANGE_TILES = "请更换牌具后重启"          # rules saved that need other tiles: the tiles changed, then a restart
 RULES_NOT_SAVED = "规则未能保存 重启后失效"   # the disk refused the panel's choice: played, but a restart would not know it

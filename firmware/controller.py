@@ -27,7 +27,8 @@ from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchCh
 from drivers.reconnect import Reconnected
 from drivers.rfid import RfidBoard
 from drivers.rfid_protocol import HeadRead, SlotRead, ZoneInventory
-from drivers.table_ui import CHANGE_TILES, RESTARTED, RULES_KEPT, RULES_NEXT_HAND, RULES_NOT_SAVED, Key
+from drivers.table_ui import (CHANGE_TILES, NEW_HOUSE_RULES, RESTARTED, RULES_KEPT, RULES_NEXT_HAND, RULES_NOT_SAVED,
+                              Key)
 from rulesets.definition import Ruleset
 from rulesets.regions import get_region
 from rulesets.walls import StackPos
@@ -284,7 +285,9 @@ class TableController:
         they start (taken back: the rules in play alone)."""
         words = self._rules_words(choice)
         self.presenter.note(words)
-        self.presenter.rules_waiting(None if words == RULES_KEPT else get_region(choice[0]).name)
+        # (new house options of the rules in play: 长春麻将→长春麻将 said nothing of what changes)
+        waiting = get_region(choice[0]).name if choice[0] != self.ruleset.id else NEW_HOUSE_RULES
+        self.presenter.rules_waiting(None if words == RULES_KEPT else waiting)
 
     def _rules_words(self, choice: Choice) -> str:
         """What the public line says of rules saved on the panel: they start at the next hand, or,

@@ -12,8 +12,8 @@ from simulator import parse_faults
 from simulator.table import SimulatedTable
 from tests.asyncio_support import run
 from tests.busy_machine import LINK_EPISODE_CODES
-from drivers.table_ui import (CHANGE_TILES, ENTRY, LAY_HAND, LAY_MELDS, NOT_A_WIN, RULES_KEPT, RULES_NEXT_HAND,
-                              WIN_FROM, Phase)
+from drivers.table_ui import (CHANGE_TILES, ENTRY, LAY_HAND, LAY_MELDS, NEW_HOUSE_RULES, NOT_A_WIN, RULES_KEPT,
+                              RULES_NEXT_HAND, WIN_FROM, Phase)
 from tests.firmware.scripted_players import DealerWins, WallWalker
 from rulesets.tiles import parse_tiles
 
@@ -282,6 +282,23 @@ def test_rules_waiting_for_the_next_hand_stay_shown_beside_the_rules_in_play(tmp
     run(two_changchun_hands(owner, str(tmp_path / "s.db")), timeout=120)
     waiting = "长春麻将→吉林麻将"
     assert waiting in names and names[names.index(waiting) + 1:] == ["吉林麻将"], names     # until hand 2 began
+
+
+def test_new_house_options_waiting_are_shown_as_such(tmp_path):
+    """An option of the rules in play changed: the line read 长春麻将→长春麻将 (a soak)."""
+    names: list[str] = []
+
+    async def owner(table):
+        while "请出牌" not in table.display.text("main", "t_msg"):
+            await table.changed(table.changes.version)
+        table.display.watchers.append(lambda page, component, text: component == "t_ruleset" and names.append(text))
+        # 杠 底注 (the 10th option: the players play the same tiles), its next value
+        to_kong_value = [o.key for o in get_region("changchun").options].index("kong_value")
+        for key in (Key.MENU, Key.CONFIRM, *[Key.RIGHT] * to_kong_value, Key.CONFIRM, Key.LIFT):
+            table.press("front", key)
+
+    run(two_changchun_hands(owner, str(tmp_path / "s.db")), timeout=120)
+    assert f"长春麻将→{NEW_HOUSE_RULES}" in names and names[-1] == "长春麻将", names
 
 
 def test_a_choice_waiting_taken_back_is_said_and_plays_nothing_new(tmp_path):
