@@ -44,17 +44,16 @@ from .hand.wins import HandOutcome
 from .journal import HandJournal
 from .plates import Plates
 from .presenter import DisplayMirror
-from .records.chain_tail import file_chain_head, last_sealed_hand
 from .records.ledger import HAND_KEY, NEXT_SET_KEY, RECORDER_KEY, SESSION_KEY, HandRecord, Ledger
 from .records.space import SpaceWatch
 from .records.store import WRITE_ERRORS, Store
+from .journal_at_start import CHAIN_KEY, JournalAtStart, JournalUnreadable
 from .state import SessionState
 from .table_log import log_table
 
 SET_ASIDE_ZH = "牌组有误 请按故障页检查后按确认"     # after 故障: the rejected walls stand on the table
 RAISED_SET_KEY = "raised_set"      # a checked set standing on the table, no hand started on it yet
 BUILDING_KEY = "building"          # a build begun under the table (BuildInProgress)
-CHAIN_KEY = "chain"                # the flight recorder's chain head after the last hand
 REJECTED_KEY = "rejected_set"      # a set the check rejected, not yet acknowledged (RejectedSet)
 log = logging.getLogger("firmware.session")
 
@@ -116,16 +115,6 @@ class SessionFeed:
         hub.watch(on_change)
 
 
-class JournalUnreadable(Exception):
-    """The journal holds a hand this version of the controller cannot read: a person chooses the version."""
-
-
-class LedgerBehind(JournalUnreadable):
-    """The last run's flight recorder seals a hand the ledger does not keep: the card lost the
-    ledger's last writes (its -wal gone or damaged after a power cut).  Resumed, the hand the players
-    were paid for would be voided and paid again; a person keeps both files and decides."""
-
-
 class TableSession:
     def __init__(self, controller: TableController, ledger: Ledger, hands: int | None = None, *,
                  store: Store | None = None, resume: bool = True) -> None:
@@ -151,7 +140,6 @@ class TableSession:
         self._rejected: RejectedSet | None = None   # the set built for the next hand failed its check
         self._deferred: Ruleset | None = None       # this run's rules, waiting for the resumed hand to end
         self.crashes = CrashCount(self.store, ledger)     # stops by a fault of its own, per hand (journaled)
-        self._journal_warnings: list[str] = []         # the journal's rows left out at the start
         self._resume = resume       # False: the boards are new (a fresh simulator): the journal is not theirs
         self._hand_started: float | None = None
         self._fault_interval: Future | None = None     # the ledger's open fault interval, as the store gives it
@@ -168,15 +156,16 @@ class TableSession:
         hub = self.hub
         hub.recorder.hold_lines()                   # a hand's lines reach the file behind its journal
         self.store.watch(hub.storage_failed)        # a disk that refuses writes: E24 until one lands again
-        saved = self._readable(await self.store.run(self.ledger.journal))
+        at_start = JournalAtStart(self.store, self.ledger)
+        saved = at_start.readable(await self.store.run(self.ledger.journal))
         if not self._resume:            # new boards: only the ledger's own (its session, the hand, the chain)
             saved = {key: saved[key] for key in (SESSION_KEY, HAND_KEY, CHAIN_KEY, RECORDER_KEY) if key in saved}
         self.crashes.load(saved)
-        await self._ledger_not_behind(saved)
-        head = await self._chain_head(saved)
+        await at_start.ledger_not_behind(saved)
+        head = await at_start.chain_head(saved)
         if head is not None:
             hub.recorder.continue_chain(head)       # this recorder goes on from the last one
-        for line in self._journal_warnings:         # (once the chain is known: the first line starts it)
+        for line in at_start.warnings:              # (once the chain is known: the first line starts it)
             hub.recorder.emit("warning", hand=0, message=line)
         # named before this file seals a hand, and waited for through a card that refuses it: a start
         # on a full card that lost it left the next run going on from the file before (campaign 270043)
@@ -263,77 +252,6 @@ class TableSession:
             await hub.stop()
             if self._own_store:
                 self.store.close()
-
-    def _readable(self, saved: dict[str, Any]) -> dict[str, Any]:
-        """The journal's rows this start can read.  A row the journal holds only for a start to go on
-        from (the hand in play's resume data, a set, the recorder's name) that is damaged (not JSON, not
-        UTF-8, not the shape written) is said in one warning and left out: the start goes on without
-        it, as between hands.  The session's row is not: it holds the running totals and the dealer,
-        and going on without it opened a new session at zero, silently (a probe) — JournalUnreadable."""
-        where = self.ledger.path
-        for error in self.ledger.journal_errors:
-            if repr(SESSION_KEY) in error:
-                raise JournalUnreadable(self._session_lost(error))
-            self._warn_journal(f"{where}: {error}: left out, the start goes on without it")
-        if SESSION_KEY in saved:
-            try:
-                SessionState.from_json(saved[SESSION_KEY])
-            except (KeyError, TypeError, ValueError, AttributeError) as error:
-                raise JournalUnreadable(self._session_lost(f"the journal's 'session' row is not a session "
-                                                           f"({type(error).__name__})")) from None
-        shapes = {CHAIN_KEY: lambda v: isinstance(v.get("head"), (str, type(None))) and "head" in v,
-                  RECORDER_KEY: lambda v: isinstance(v.get("path"), str),
-                  HAND_KEY: lambda v: True}        # (a hand's own fields: `_journaled_hand`)
-        for key, fits in shapes.items():
-            if key in saved and not (isinstance(saved[key], dict) and fits(saved[key])):
-                self._warn_journal(f"{where}: the journal's {key!r} row is not what this controller writes: left "
-                                   "out, the flight recorder's chain goes on from what else is known")
-                del saved[key]
-        return saved
-
-    def _session_lost(self, why: str) -> str:
-        path = self.ledger.path
-        return (f"{path}: {why}; it holds the session's running totals and dealer, so the table does not start "
-                f"a new session at zero by itself (the settled hands are safe in the ledger's hands and payments): "
-                f"keep the file (copy it off the card); to start a new session, "
-                f"sqlite3 {path} \"DELETE FROM journal WHERE key = 'session'\"")
-
-    def _warn_journal(self, line: str) -> None:
-        """Said as a warning event once the recorder's chain is known (and so logged once: it was
-        logged here too, every line twice: a verifying probe)."""
-        self._journal_warnings.append(line)
-
-    async def _ledger_not_behind(self, saved: dict[str, dict]) -> None:
-        """LedgerBehind when the last run's recorder seals a hand the ledger lacks.  Its lines reach
-        the file only behind the ledger's commit, so a ledger that lacks one lost writes it had made
-        (a probe: the -wal deleted after a kill; the settled 荒庄 became a void, the money gone)."""
-        path = saved.get(RECORDER_KEY, {}).get("path") if isinstance(saved.get(RECORDER_KEY), dict) else None
-        if not isinstance(path, str):
-            return
-        sealed = await self.store.run(last_sealed_hand, path)
-        if sealed is None or await self.store.run(self.ledger.holds_wall, sealed[1]):
-            return
-        raise LedgerBehind(f"the ledger {self.ledger.path} lacks hand {sealed[0]}, which the flight recorder {path} "
-                           "shows ended: the card lost the ledger's last writes (a power cut, or a damaged card); "
-                           "nothing was changed: keep both files (copy them off the card), see what is missing "
-                           f"with `mahjong-table audit {path} --ledger {self.ledger.path}`, and to play on with the "
-                           "ledger as it is (the hand then paid only in the recorder), move the recorder off the "
-                           "card and start again")
-
-    async def _chain_head(self, saved: dict[str, dict]) -> str | None:
-        """The head the last run's recorder file ends at (read from the file: the journal's head is
-        written after the seal, so a kill can leave it one hand behind).  A file that is there but
-        says nothing (a power cut before its first line reached the card) goes on from where that
-        run began, as its name was journaled with; the journal's head when the file is gone."""
-        head = saved[CHAIN_KEY]["head"] if CHAIN_KEY in saved else None
-        if RECORDER_KEY in saved:
-            named = saved[RECORDER_KEY]
-            on_file = await self.store.run(file_chain_head, named["path"])
-            if on_file is not None:
-                return on_file
-            if named.get("chain") is not None and await self.store.run(os.path.exists, named["path"]):
-                return named["chain"]
-        return head
 
     # -- room on the card -------------------------------------------------------------------------
 

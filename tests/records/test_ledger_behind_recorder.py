@@ -11,7 +11,7 @@ import sqlite3
 import pytest
 
 from firmware.records.chain_tail import last_sealed_hand
-from firmware.session import LedgerBehind
+from firmware.journal_at_start import LedgerBehind
 from firmware.simulated import run_simulated
 from rulesets.regions import get_region
 from tests.asyncio_support import run
