@@ -43,11 +43,12 @@ class FaultDesk:
     def latch(self, fault: LatchedFault) -> None:
         """A fault latches: shown with its code until a person acknowledges it; one that waits for a
         person sounds the alarm as it latches (not again when a board lists it once more)."""
-        new = all(f.key != fault.key for f in self._latch.latched())
+        before = next((f for f in self._latch.latched() if f.key == fault.key), None)
         self._latch.latch(fault)
-        if new and fault.calls_a_person:
+        if before is None and fault.calls_a_person:
             self._alarm()
-        self.record(fault)
+        if before is None or before.message != fault.message:
+            self.record(fault)          # (listed once more with the same words: E13 was logged twice at every restart)
         self.show()
         self._on_change()
 

@@ -85,3 +85,19 @@ def test_only_the_build_s_mechanism_is_under_the_table():
         (FaultCode.EMERGENCY_STOP, 1, "motor"), (FaultCode.HOST_LOST, 0, "motor"), (FaultCode.LINK_LOST, 0, "controller"),
         (FaultCode.STORAGE, 0, "storage"), (FaultCode.HATCH_OPEN, 0, "interlock"), (FaultCode.DICE_MOTOR, 0, "motor"))]
     assert all(under) and not any(over)
+
+
+def test_a_fault_a_board_lists_once_more_is_recorded_once_and_new_words_again():
+    """A board lists its latched faults again (its snapshot after a restart): E13 was recorded, and so
+    logged, twice at every restart (a soak).  Once, unless it says something new."""
+    screen, latch = Screen(), FaultLatch()
+    lines = io.StringIO()
+    presenter = Presenter(screen, lambda side, line, text: None, 32)
+    desk = FaultDesk(latch, FlightRecorder(lines, clock=lambda: 0.0), presenter,
+                     page_behind=lambda: "main", on_change=lambda: None)
+    host_lost = LatchedFault(FaultCode.HOST_LOST, 0, "host lost (unit 0, detail 0)", "motor")
+    desk.latch(host_lost)
+    desk.latch(host_lost)                                   # listed once more
+    desk.latch(LatchedFault(FaultCode.HOST_LOST, 0, "host lost (unit 0, detail 3)", "motor"))   # new words
+    recorded = [line for line in lines.getvalue().splitlines() if '"event":"fault"' in line]
+    assert len(recorded) == 2, recorded
