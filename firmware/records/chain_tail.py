@@ -59,16 +59,12 @@ def _event_of(line: bytes) -> dict | None:
 
 
 def _head_of(line: bytes) -> str | None:
-    try:
-        text = line.decode("utf-8")
-        event = json.loads(text)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        return None
-    if not isinstance(event, dict):
+    event = _event_of(line)
+    if event is None:
         return None
     name = event.get("event")
     if name == HAND_SEAL:
-        return line_hash(text)
+        return line_hash(line.decode("utf-8"))
     if name in (CLEAN_END, START) and is_hex_digest(event.get("chain")):
         return event["chain"]
     return None

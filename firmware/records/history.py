@@ -177,7 +177,8 @@ def stretches(times: list[float | ClockStep]) -> list[tuple[float, float]]:
     return pieces
 
 
-def with_steps(hand_times: list[tuple[float | None, float]], steps: list[tuple[float, ClockStep]]) -> list[float | ClockStep]:
+def with_steps(hand_times: list[tuple[float | None, float]],
+               steps: list[tuple[float, ClockStep]]) -> list[float | ClockStep]:
     """A session's hands' times (start, finish) in the order settled, with its clock steps put where
     they were seen: `at` hands settled before it, and half a hand when one was in play."""
     out: list[float | ClockStep] = []
@@ -201,6 +202,8 @@ def _seen_in_hand(step: tuple[float, ClockStep], index: int, started: float) -> 
     if times.after > times.before:
         return started <= times.before
     return at > index
+
+
 def with_faults(pieces: list[tuple[float, float]], faults: list[tuple[float, float]]) -> tuple[Stretch, ...]:
     """Each fault interval (in the order written) goes to the piece it began in, counted once: where
     the clock went back over its start, the first such piece not before the previous fault's.  One
