@@ -15,7 +15,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .foreign_db import WalWithoutDatabase, refuse_lost_file
+from .foreign_db import WalWithoutDatabase, connect_read_only
 from .store import DAMAGED, disk_trouble
 from .stream import BadInput, Finding, HandLog
 
@@ -45,8 +45,7 @@ class LedgerView:
         if not Path(path).is_file():
             raise BadInput(f"no ledger at {path}")
         try:
-            refuse_lost_file(Path(path))    # (SQLite throws away the -wal of an empty file, read-only too)
-            db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+            db = connect_read_only(path)
             try:
                 return LedgerView(path, _sessions(db), _hands(db))
             finally:

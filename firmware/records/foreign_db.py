@@ -38,9 +38,9 @@ def schema_columns(schema: str) -> dict[str, tuple[str, ...]]:
 
 
 def create_schema(db: sqlite3.Connection, schema: str) -> None:
-    """Our tables made (or the columns a later release added, added) in one transaction: one sync of the card, not one per statement (a fresh
-    install made 30 before the table could say READY: at seconds an fsync, a worn card outlasted
-    systemd's start timeout)."""
+    """Our tables made (or the columns a later release added, added) in one transaction: one sync of
+    the card, not one per statement (a fresh install made 30 before the table could say READY: at
+    seconds an fsync, a worn card outlasted systemd's start timeout)."""
     db.executescript(f"BEGIN;\n{schema}\nCOMMIT;")
 
 
@@ -80,6 +80,14 @@ def refuse_lost_file(path: Path) -> None:
                                  "opening it would throw the -wal away; keep both files (copy them off the card), "
                                  f"put back {path.name} from a backup with the -wal beside it, or move both away "
                                  "to start a new one")
+
+
+def connect_read_only(path: str | Path) -> sqlite3.Connection:
+    """A read-only connection to one of our databases, refused first (WalWithoutDatabase) when the file
+    is empty beside a -wal that holds writes: SQLite throws that -wal away, read-only too (`audit`,
+    `records` and the history each lost the hands in it: a verifying probe)."""
+    refuse_lost_file(Path(path))
+    return sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
 
 
 def _check_columns(path: str | Path, what: str, table: str, found: dict[str, bool], ours: tuple[str, ...]) -> None:
@@ -127,5 +135,5 @@ def _read_only_uri(path: Path) -> str:
     return path.resolve().as_uri() + ("?immutable=1" if closed else "?mode=ro")
 
 
-__all__ = ["DamagedDatabase", "ForeignDatabase", "WalWithoutDatabase", "check_ours", "refuse_lost_file",
-           "schema_columns"]
+__all__ = ["DamagedDatabase", "ForeignDatabase", "WalWithoutDatabase", "check_ours", "connect_read_only",
+           "refuse_lost_file", "schema_columns"]

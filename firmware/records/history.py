@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterable
 from rulesets.tiles import quoted
 
 from .audit_ledger import damaged_ledger
-from .foreign_db import refuse_lost_file
+from .foreign_db import connect_read_only
 from .hand_lines import RecorderUnreadable, hand_lines, listed_hand_lines
 from .ledger import CLOCK_STEP
 from .store import DAMAGED, disk_trouble
@@ -255,8 +255,7 @@ class History:
     def _connect(self) -> sqlite3.Connection | None:
         if not self.path.exists():
             return None                                # no ledger yet: an empty history
-        refuse_lost_file(self.path)                    # (SQLite throws away the -wal of an empty file, read-only too)
-        db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+        db = connect_read_only(self.path)
         db.row_factory = sqlite3.Row
         return db
 

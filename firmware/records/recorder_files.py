@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from stat import S_ISREG
 
-from .foreign_db import refuse_lost_file
+from .foreign_db import connect_read_only
 from .ledger import HAND_KEY, RECORDER_KEY
 
 CHUNK = 1 << 20
@@ -40,8 +40,7 @@ def needed_files(ledger: Path) -> dict[Path, str]:
     if not ledger.exists():
         return {}
     try:
-        refuse_lost_file(ledger)            # (SQLite throws away the -wal of an empty file, read-only too)
-        db = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
+        db = connect_read_only(ledger)
         try:
             rows = dict(db.execute("SELECT key, value FROM journal WHERE key IN (?, ?)", (RECORDER_KEY, HAND_KEY)))
         finally:
