@@ -14,8 +14,7 @@ from typing import Callable
 from drivers.messages import FaultCode
 from drivers.table_ui import Phase
 
-from .faults import (STORAGE_DAMAGED_SOURCE, STORAGE_HINTS, STORAGE_LOCKED_SOURCE, STORAGE_READ_ONLY_SOURCE,
-                     FaultLatch, LatchedFault)
+from .faults import STORAGE_DAMAGED_SOURCE, STORAGE_HINTS, FaultLatch, LatchedFault, storage_source
 from .presenter import Presenter
 from .records.recorder import FlightRecorder
 
@@ -104,10 +103,8 @@ class FaultDesk:
     def storage_failed(self, error: BaseException) -> None:
         """A disk write failed (the card full or failing): E24 shown and logged while the writes are
         retried; the boards' events wait unacknowledged meanwhile, so play waits with them."""
-        from .records.store import DAMAGED, LOCKED, READ_ONLY, disk_trouble
-        kind = disk_trouble(error)          # a damaged ledger, a read-only card, a held file: not "free space"
-        source = {DAMAGED: STORAGE_DAMAGED_SOURCE, READ_ONLY: STORAGE_READ_ONLY_SOURCE,
-                  LOCKED: STORAGE_LOCKED_SOURCE}.get(kind, "storage")
+        from .records.store import disk_trouble
+        source = storage_source(disk_trouble(error))    # damaged, read-only, held by another: not "free space"
         self.latch(LatchedFault(FaultCode.STORAGE, 0, f"a disk write failed: {error}", source))
 
     def storage_back(self) -> None:

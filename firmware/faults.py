@@ -18,6 +18,7 @@ from drivers.motor_protocol import stops_the_dice
 from drivers.rfid import RfidBoard
 
 from .machines import build_machine
+from .records.store import DAMAGED, LOCKED, READ_ONLY, TROUBLE_WORDS
 
 
 @dataclass(frozen=True)
@@ -119,19 +120,18 @@ HEAD_ANTENNAS = range(0, 4)
 
 # E24 by what refused the write (`firmware.records.store.disk_trouble`, the fault's source): a damaged
 # ledger or a read-only card never lands however long it is retried, and freeing space does nothing
-STORAGE_DAMAGED_SOURCE, STORAGE_READ_ONLY_SOURCE, STORAGE_LOCKED_SOURCE = \
-    "storage-damaged", "storage-read-only", "storage-locked"
+def storage_source(kind: str) -> str:
+    """The source E24 is latched with for what refused the write: its hint says what to do."""
+    return f"storage-{kind}" if kind in TROUBLE_WORDS else "storage"
+
+
+STORAGE_DAMAGED_SOURCE = storage_source(DAMAGED)
 STORAGE_HINTS = {
     STORAGE_DAMAGED_SOURCE: Hint("账本文件损坏", "ledger damaged", "请停机，保留账本文件，联系技术人员",
-                                 "the ledger file is damaged and cannot take the hand's result: stop the table, "
-                                 "copy table.db and its -wal off the card and keep them (they hold the money), "
-                                 "save what is readable with `sqlite3 table.db .recover`, and replace the card"),
-    STORAGE_READ_ONLY_SOURCE: Hint("存储卡变为只读", "card read-only", "请重启主机，如再出现请更换存储卡",
-                                   "the card turned read-only or failed a write (a file-system error?): restart "
-                                   "the Pi; if it comes back, replace the card"),
-    STORAGE_LOCKED_SOURCE: Hint("账本文件被占用", "ledger held", "请关闭占用账本的程序",
-                                "another program holds a write on the ledger's file (a sqlite3 shell left open?): "
-                                "close it; the table goes on by itself once the write lands"),
+                                 TROUBLE_WORDS[DAMAGED]),
+    storage_source(READ_ONLY): Hint("存储卡变为只读", "card read-only", "请重启主机，如再出现请更换存储卡",
+                                    TROUBLE_WORDS[READ_ONLY]),
+    storage_source(LOCKED): Hint("账本文件被占用", "ledger held", "请关闭占用账本的程序", TROUBLE_WORDS[LOCKED]),
 }
 
 

@@ -38,8 +38,9 @@ SLOW_QUIET_S = 60.0       # …at most once this often, with how many more and t
 
 def disk_trouble(error: BaseException) -> str:
     """What a refused write says of the disk: DAMAGED (the database file is corrupt), READ_ONLY (the
-    card or its file system turned read-only, or failed a write: an I/O error), LOCKED (another program holds a write on the file: a
-    retry lands once it lets go) or REFUSED (full or failing: a retry may land)."""
+    card or its file system turned read-only, or failed a write: an I/O error), LOCKED (another
+    program holds a write on the file: a retry lands once it lets go) or REFUSED (full or failing: a
+    retry may land)."""
     code = getattr(error, "sqlite_errorcode", None)
     text = str(error)
     if (code is not None and code & 0xFF in _DAMAGED_CODES) or any(words in text for words in _DAMAGED_WORDS):
@@ -50,24 +51,29 @@ def disk_trouble(error: BaseException) -> str:
             "readonly database" in text or "disk I/O error" in text or \
             getattr(error, "errno", None) in (errno.EROFS, errno.EIO):
         return READ_ONLY
-    if (code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)) or "database is locked" in text:
+    if (code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)) or \
+            "database is locked" in text:
         return LOCKED
     return REFUSED
 
 
+# What to do, by `disk_trouble`: the log says it with the refused write, and E24's hint says it
+# (firmware/faults.py STORAGE_HINTS): one text for both, not two that drift apart
+TROUBLE_WORDS = {
+    DAMAGED: ("the ledger file is damaged and cannot take the hand's result: stop the table, copy table.db and "
+              "its -wal off the card and keep them (they hold the money), save what is readable with "
+              "`sqlite3 table.db .recover`, and replace the card"),
+    READ_ONLY: ("the card turned read-only or failed a write (a file-system error?): restart the Pi; if it comes "
+                "back, replace the card"),
+    LOCKED: ("another program holds a write on the ledger's file (a sqlite3 shell left open?): close it; the table "
+             "goes on by itself once the write lands"),
+}
+RETRIED = "the ledger and journal writes are retried; the flight recorder's lines wait and are written behind them"
+
+
 def trouble_words(error: BaseException) -> str:
     """What the log says to do about a refused write, by `disk_trouble`."""
-    kind = disk_trouble(error)
-    if kind == DAMAGED:
-        return ("the ledger file is damaged (no retry mends it): stop the table, copy table.db and its -wal off the "
-                "card and keep them (they hold the money); `sqlite3 table.db .recover` saves what is readable")
-    if kind == READ_ONLY:
-        return ("the card turned read-only or failed a write (a file-system error?): restart the Pi; if it comes "
-                "back, replace the card")
-    if kind == LOCKED:
-        return ("another program holds a write on the ledger's file (a sqlite3 shell left open?): close it; the "
-                "writes are retried and play goes on once it lets go")
-    return "the ledger and journal writes are retried; the flight recorder's lines wait and are written behind them"
+    return TROUBLE_WORDS.get(disk_trouble(error), RETRIED)
 
 
 class Store:
@@ -296,5 +302,5 @@ class SlowWrites:
                         "a slow, worn or failing storage card? replace it%s", self._name, seconds, more)
 
 
-__all__ = ["DAMAGED", "KEPT", "READ_ONLY", "REFUSED", "SlowWrites", "Store", "ThreadedSink", "WRITE_ERRORS",
-           "disk_trouble", "trouble_words"]
+__all__ = ["DAMAGED", "KEPT", "LOCKED", "READ_ONLY", "REFUSED", "SlowWrites", "Store", "TROUBLE_WORDS",
+           "ThreadedSink", "WRITE_ERRORS", "disk_trouble", "trouble_words"]
