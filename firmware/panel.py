@@ -33,12 +33,11 @@ from rulesets.definition import options_text
 from rulesets.regions import REGION_IDS, get_region
 
 from .records.ledger import check_ledger_file
-from .records.store import KEPT, WRITE_ERRORS, Store
+from .records.store import KEPT, LOCKED, WRITE_ERRORS, Store, disk_trouble
 
 log = logging.getLogger("firmware.panel")
 
 DEFAULT_RULESET = "changchun"
-SQLITE_BUSY, SQLITE_LOCKED, SQLITE_FULL = 5, 6, 13      # sqlite3 error codes (their primary byte)
 BUSY_TIMEOUT_S = 0.5            # another program's write on table.db waited for this long, then the save is refused
 CURSOR = "→"                   # in GB2312 (▶ is not: the display would show "?")
 NO_CURSOR = "　"               # an ideographic space, as wide as the cursor
@@ -127,9 +126,10 @@ def _playable_options(region_id: str, options: dict[str, Any]) -> dict[str, str]
     option the owner had chosen, without a word).  A value the option does not allow is a person's
     edit, or a value taken out: its default is played."""
     region = get_region(region_id)
+    playable, rest = region.known_options(options)
     by_key = {option.key: option for option in region.options}
-    unknown = {key: value for key, value in options.items() if key not in by_key}
-    refused = {key: value for key, value in options.items() if key in by_key and value not in by_key[key].values}
+    unknown = {key: value for key, value in rest.items() if key not in by_key}
+    refused = {key: value for key, value in rest.items() if key in by_key}
     if unknown:
         log.warning("the saved choice of %s holds options this version does not know (%s): played without "
                     "them", region_id, ", ".join(f"{key}={_shown(value)}" for key, value in sorted(unknown.items())))
@@ -138,16 +138,17 @@ def _playable_options(region_id: str, options: dict[str, Any]) -> dict[str, str]
         log.warning("the saved choice of %s sets %s to %s, which is not one of its values (%s): its default, %s, "
                     "is played; choose the rules on the front panel (菜单) to save them again", region_id, key,
                     _shown(value), ", ".join(option.values), option.default)
-    return {key: value for key, value in options.items() if key in by_key and key not in refused}
+    return playable
 
 
 def _what_to_do(error: BaseException, path: str) -> str:
-    """What a person does about a save the disk refused, by its SQLite error code (or errno)."""
-    code = getattr(error, "sqlite_errorcode", -1) & 0xFF
-    if code in (SQLITE_BUSY, SQLITE_LOCKED) or "locked" in str(error):
+    """What a person does about a save the disk refused: by what refused it (`disk_trouble`, as E24
+    tells it), a full card told apart from a failing one."""
+    if disk_trouble(error) == LOCKED:
         return (f"another program holds {path} (a sqlite3 shell left open?): close it, then choose the rules on "
                 "the front panel again")
-    if code == SQLITE_FULL or getattr(error, "errno", None) == errno.ENOSPC or "full" in str(error):
+    code = getattr(error, "sqlite_errorcode", -1) & 0xFF
+    if code == sqlite3.SQLITE_FULL or getattr(error, "errno", None) == errno.ENOSPC or "full" in str(error):
         return "the storage card is full: free space on it or replace it, then choose the rules on the front panel again"
     return ("the storage card may be failing or read-only: replace it, then choose the rules on the front panel "
             "again")
