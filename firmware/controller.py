@@ -295,7 +295,7 @@ class TableController:
         said of those too: a probe)."""
         region_id, options = choice
         chosen = get_region(region_id).resolve(options)
-        if (chosen.id, chosen.options) == (self.ruleset.id, self.ruleset.options):
+        if chosen.same_rules_as(self.ruleset):
             return RULES_KEPT               # a choice waiting was taken back
         return RULES_NEXT_HAND if chosen.plays_on_tiles_of(self.ruleset) else f"{chosen.region.name}:{CHANGE_TILES}"
 

@@ -475,11 +475,12 @@ class TableSession:
         for side in self.hub.ruleset.players:
             presenter.seat_status(side, side == dealer, state.totals[side])
 
-    def _chosen_ruleset(self) -> Ruleset | None:
+    def _chosen_ruleset(self, other_tiles_too: bool = False) -> Ruleset | None:
         """The ruleset chosen on the panel (or this run's, deferred while a hand of the rules before it
-        was finished), if it can be played with the tiles on the table now and is not the one in play
-        (a menu saved unchanged starts no new session: a probe saw the scores go to zero and the first
-        dealer rolled again)."""
+        was finished), if it can be played with the tiles on the table now (`other_tiles_too`: no set
+        stands on the table, the next build is checked against it) and is not the one in play (a menu
+        saved unchanged starts no new session: a probe saw the scores go to zero and the first dealer
+        rolled again)."""
         choice = self.hub.panel.take_choice()
         deferred, self._deferred = self._deferred, None
         if choice is None and deferred is None:
@@ -487,9 +488,9 @@ class TableSession:
         chosen = get_region(choice[0]).resolve(choice[1]) if choice is not None else deferred
         assert chosen is not None
         current = self.hub.ruleset
-        if (chosen.id, dict(chosen.options)) == (current.id, dict(current.options)):
+        if chosen.same_rules_as(current):
             return None
-        if not chosen.plays_on_tiles_of(current):     # said with the next phase: the push-in's wrote over it at once
+        if not (other_tiles_too or chosen.plays_on_tiles_of(current)):     # said with the next phase: the push-in's wrote over it at once
             self.hub.presenter.carry_also(f"{chosen.region.name}: {CHANGE_TILES}")
             self.hub.recorder.emit("warning", hand=0, message=f"{chosen.id} needs another tile set ({chosen.tiles.name}): "
                                                               "change the tiles and restart the table")
@@ -706,11 +707,8 @@ class TableSession:
         other tiles too: no hand stands on the table, and the build is checked against them.  A table
         stuck on rules its tiles cannot play (四川 chosen on a 136-tile table, E07 at every build) never
         took the 长春 chosen again, until a restart (a probe)."""
-        choice = self.hub.panel.take_choice()
-        if choice is None:
-            return
-        chosen = get_region(choice[0]).resolve(choice[1])
-        if (chosen.id, dict(chosen.options)) != (self.hub.ruleset.id, dict(self.hub.ruleset.options)):
+        chosen = self._chosen_ruleset(other_tiles_too=True)
+        if chosen is not None:
             await self._open_session(chosen)
 
     async def _build_next(self, begun: BuildInProgress | None = None) -> WallMap | None:

@@ -291,6 +291,10 @@ class Ruleset:
     def has_phase(self, name: str) -> bool:
         return any(p.name == name for p in self.phases)
 
+    def same_rules_as(self, other: "Ruleset") -> bool:
+        """The same region with the same house options (a choice of the rules in play is no new rules)."""
+        return (self.id, dict(self.options)) == (other.id, dict(other.options))
+
     def plays_on_tiles_of(self, other: "Ruleset") -> bool:
         """Whether a hand of these rules can be played with the tiles and walls `other` built."""
         return self.tiles.counts == other.tiles.counts and self.stacks_per_side == other.stacks_per_side

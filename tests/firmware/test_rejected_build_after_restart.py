@@ -36,6 +36,7 @@ def test_the_set_built_anew_after_a_rejected_resumed_build_lets_go_of_that_build
         session = object.__new__(TableSession)
         session.hub = _Hub()
         session._rejected = object()                        # the resumed build was rejected…
+        session._deferred = None                            # (no rules deferred behind a resumed hand)
 
         async def rejected_build() -> None:
             return None
