@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections import deque
 from typing import ClassVar, TypeVar
 
 from .errors import CommandRejected, LinkError
@@ -12,6 +14,55 @@ from .serial_transport import DEFAULT_BAUDRATE, open_serial, reopen_serial
 from .stream import ByteStream
 
 C = TypeVar("C", bound="BoardClient")
+
+
+Item = tuple[Message, EventMark | None, int] | LinkError
+
+
+class _Inbox:
+    """The client's event queue: asyncio.Queue's put and get, waking its getters the same way,
+    without the bookkeeping of `task_done`/`join` and a bound (one put for every event received)."""
+
+    def __init__(self) -> None:
+        self._items: deque[Item] = deque()
+        self._getters: deque[asyncio.Future[None]] = deque()
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def put_nowait(self, item: Item) -> None:
+        self._items.append(item)
+        getters = self._getters
+        while getters:
+            getter = getters.popleft()
+            if not getter.done():
+                getter.set_result(None)
+                break
+
+    def get_nowait(self) -> Item:
+        return self._items.popleft()
+
+    async def get(self) -> Item:
+        while not self._items:
+            getter = asyncio.get_running_loop().create_future()
+            self._getters.append(getter)
+            try:
+                await getter
+            except BaseException:
+                getter.cancel()
+                with contextlib.suppress(ValueError):
+                    self._getters.remove(getter)
+                if self._items and not getter.cancelled():
+                    self._wake_next()
+                raise
+        return self._items.popleft()
+
+    def _wake_next(self) -> None:
+        while self._getters:
+            getter = self._getters.popleft()
+            if not getter.done():
+                getter.set_result(None)
+                break
 
 
 class BoardClient:
@@ -43,7 +94,7 @@ class BoardClient:
                              expected_kind=self.KIND, config=config)
         self.url = url                  # where reopen() finds the port again (None: not reopenable)
         self.baudrate = baudrate
-        self._queue: asyncio.Queue[tuple[Message, EventMark | None, int] | LinkError] = asyncio.Queue()
+        self._queue = _Inbox()
         self.last_mark: EventMark | None = None
         self.last_heard = -1
         self.link.set_handlers(self._on_event, self._on_failure)

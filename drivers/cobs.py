@@ -9,16 +9,24 @@ from __future__ import annotations
 
 from .errors import CobsError
 
+_RUN = 254      # the longest run of non-zero bytes one code byte can announce (code 0xFF)
+
 
 def cobs_encode(data: bytes) -> bytes:
     """Stuff `data` so that it contains no zero byte (the delimiter is not appended)."""
     out = bytearray()
+    if len(data) < _RUN:
+        # Every frame of the link is shorter than a run (MAX_BODY): no block needs splitting.
+        for block in data.split(b"\x00"):
+            out.append(len(block) + 1)
+            out += block
+        return bytes(out)
     for block in data.split(b"\x00"):
         # A run of 254 non-zero bytes is written with code 0xFF, which carries no implied zero.
-        while len(block) >= 254:
+        while len(block) >= _RUN:
             out.append(0xFF)
-            out += block[:254]
-            block = block[254:]
+            out += block[:_RUN]
+            block = block[_RUN:]
         out.append(len(block) + 1)
         out += block
     return bytes(out)
@@ -28,6 +36,25 @@ def cobs_decode(data: bytes) -> bytes:
     """Undo `cobs_encode`; raise CobsError on a zero byte or a code pointing past the end."""
     if 0 in data:
         raise CobsError("zero byte inside a COBS frame")
+    # Fast path: with no 0xFF code, every code byte after the first stands for one zero, so the
+    # data is the frame with its code bytes zeroed, less the first (one step per zero, no slices).
+    out = bytearray(data)
+    i = 0
+    n = len(data)
+    while i < n:
+        code = data[i]
+        if code == 0xFF:
+            return _cobs_decode_runs(data)
+        out[i] = 0
+        i += code
+    if i > n:
+        return _cobs_decode_runs(data)      # it raises, saying where
+    del out[:1]
+    return bytes(out)
+
+
+def _cobs_decode_runs(data: bytes) -> bytes:
+    """`cobs_decode` of any frame, runs of 254 non-zero bytes (code 0xFF) included."""
     out = bytearray()
     i = 0
     n = len(data)

@@ -10,6 +10,7 @@ and answers with a SlotRead laid out like a HeadRead.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from .errors import MessageError
@@ -31,6 +32,7 @@ class WallSlot:
     layer: str
 
 
+@functools.lru_cache(maxsize=None, typed=True)   # a frozen value: made once per push index, not per build
 def push_slot(lane: int, push_index: int) -> WallSlot:
     """The slot a lane's `push_index`-th push (0-based, per build) fills.
 
@@ -54,7 +56,9 @@ def slot_push(slot: WallSlot) -> tuple[int, int]:
 def _uids(payload: bytes, count: int, what: str) -> tuple[bytes, ...]:
     if len(payload) != count * UID_BYTES:
         raise MessageError(f"{what}: {len(payload)} UID bytes for {count} UIDs of {UID_BYTES} bytes")
-    return tuple(payload[i:i + UID_BYTES] for i in range(0, len(payload), UID_BYTES))
+    if count == 1:
+        return (payload,)       # a head's usual read: one tag
+    return tuple([payload[i:i + UID_BYTES] for i in range(0, len(payload), UID_BYTES)])
 
 
 def _check_uids(uids: tuple[bytes, ...], what: str) -> bytes:
