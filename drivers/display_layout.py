@@ -9,6 +9,7 @@ a component by (page id, component id); this table turns them back into names.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Mapping
 
@@ -27,10 +28,18 @@ class Page:
     components: tuple[Component, ...]
 
     def component(self, name: str) -> Component:
+        found = self._by_name.get(name)
+        if found is None:
+            raise KeyError(f"page {self.name!r} has no component {name!r}")
+        return found
+
+    @cached_property
+    def _by_name(self) -> Mapping[str, Component]:
+        """The components by name, the first of a name winning (every text drawn looks one up)."""
+        by_name: dict[str, Component] = {}
         for component in self.components:
-            if component.name == name:
-                return component
-        raise KeyError(f"page {self.name!r} has no component {name!r}")
+            by_name.setdefault(component.name, component)
+        return MappingProxyType(by_name)
 
     def component_by_id(self, component_id: int) -> Component | None:
         for component in self.components:
@@ -56,10 +65,18 @@ class DisplayLayout:
         return MappingProxyType({page.name: page for page in self.pages})
 
     def page(self, name: str) -> Page:
-        for page in self.pages:
-            if page.name == name:
-                return page
+        found = self._pages_by_name.get(name)
+        if found is not None:
+            return found
         raise KeyError(f"the display has no page {name!r}; pages: {', '.join(p.name for p in self.pages)}")
+
+    @cached_property
+    def _pages_by_name(self) -> Mapping[str, Page]:
+        """The pages by name, the first of a name winning (every text drawn looks one up)."""
+        by_name: dict[str, Page] = {}
+        for page in self.pages:
+            by_name.setdefault(page.name, page)
+        return MappingProxyType(by_name)
 
     def page_by_id(self, page_id: int) -> Page | None:
         for page in self.pages:

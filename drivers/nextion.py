@@ -40,6 +40,8 @@ def quote(text: str) -> str:
 
 
 def unquote(body: str) -> str:
+    if "\\" not in body:
+        return body         # nothing escaped (most texts): no walk through the characters
     out = []
     i = 0
     while i < len(body):
