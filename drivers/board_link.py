@@ -41,6 +41,10 @@ from .stream import ByteStream
 
 CommandHandler = Callable[[int, bytes], int]
 
+# The kinds met for every frame, bound once (an enum member's lookup is slow).
+_ACK, _COMMAND, _EVENT, _EVENT_ACK, _HOST_BEAT, _RESEND = (Kind.ACK, Kind.COMMAND, Kind.EVENT, Kind.EVENT_ACK,
+                                                         Kind.HOST_BEAT, Kind.RESEND)
+
 
 @dataclass(frozen=True)
 class BoardLinkConfig:
@@ -162,7 +166,8 @@ class BoardLink:
         if not self.session:
             return False
         self.counters.events += 1
-        self._tell_refused()
+        if self._refused:
+            self._tell_refused()
         if len(self._queue) >= self.config.queue_capacity:
             self._refused += 1
             self.counters.events_refused += 1
@@ -180,22 +185,26 @@ class BoardLink:
     def _pump(self) -> None:
         """Send what the window allows; the frames of one burst (a window freed by an ack) go in
         one write, as a UART's transmit buffer would send them back to back."""
+        unacked, queue, window = self._unacked, self._queue, self.config.event_window
+        if not queue or len(unacked) >= window:
+            return
         burst: list[bytes] = []
-        while len(self._unacked) < self.config.event_window and self._queue:
-            msg, payload = self._queue.popleft()
-            wire = self._encode(Kind.EVENT, self._ev_next, msg, payload)
-            self._unacked.append((self._ev_next, wire))
-            self._ev_next = (self._ev_next + 1) & 0xFF
+        while len(unacked) < window and queue:
+            msg, payload = queue.popleft()
+            seq = self._ev_next
+            wire = self._encode(_EVENT, seq, msg, payload)
+            unacked.append((seq, wire))
+            self._ev_next = (seq + 1) & 0xFF
             burst.append(wire)
-        if burst:
-            self._stream.write(b"".join(burst))
+        self._stream.write(b"".join(burst))
 
     def _release(self, ack: int) -> None:
         while self._unacked and 0 < ((ack - self._unacked[0][0]) & 0xFF) < 128:
             self._unacked.popleft()
         self._pump()
-        self._tell_refused()
-        self._pump()
+        if self._refused:
+            self._tell_refused()
+            self._pump()
 
     # -- receiving -------------------------------------------------------------------------------
 
@@ -233,12 +242,12 @@ class BoardLink:
             self.host_lost = False
             self._on_host_back()
         kind = frame.kind
-        if kind == Kind.COMMAND:
+        if kind == _COMMAND:
             self._on_command(frame)
-        elif kind in (Kind.EVENT_ACK, Kind.HOST_BEAT):
+        elif kind == _EVENT_ACK or kind == _HOST_BEAT:
             if self.session:
                 self._release(frame.seq)
-        elif kind == Kind.RESEND:
+        elif kind == _RESEND:
             if self.session:
                 self._release(frame.seq)
                 count = frame.payload[0] if frame.payload else 0
@@ -302,7 +311,7 @@ class BoardLink:
                 status = Status.INTERNAL
             self.counters.commands += 1
             self._statuses.appendleft(status)
-            self._stream.write(self._encode(Kind.ACK, self._rx_next, 0, bytes(self._statuses)))
+            self._stream.write(self._encode(_ACK, self._rx_next, 0, bytes(self._statuses)))
             self._rx_next = (self._rx_next + 1) & 0xFF
         elif behind <= 2 * CMD_WINDOW:
             self.counters.duplicates += 1  # its ACK was lost: acknowledge again, do not run again

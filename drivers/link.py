@@ -41,6 +41,10 @@ def _ignore_failure(error: LinkError) -> None:
     pass
 
 
+def _ignore_frame(frame: Frame) -> None:
+    """A late IDENT: the answer to a handshake already done."""
+
+
 @dataclass
 class _Counters:
     """What the link itself counts; its parts count their own."""
@@ -79,6 +83,11 @@ class HostLink:
                           expire=self._release_held)
         self._watch = Watch(hooks, identity=lambda: self.identity, session=lambda: self._handshake.session,
                             ack_point=self._inbox.beat_ack, announced=self._inbox.announced)
+        # What each kind of frame from the board goes to, once the session is up (a dict: an enum
+        # member's lookup is slow, and this runs for every frame).
+        self._on_kind: dict[int, Callable[[Frame], None]] = {
+            Kind.EVENT: self._on_event, Kind.ACK: self._window.on_ack, Kind.BOARD_BEAT: self._watch.on_board_beat,
+            Kind.NAK: self._on_nak, Kind.IDENT: _ignore_frame, Kind.BOOT: self._watch.on_boot}
         stream.set_receiver(self._on_bytes, self._on_stream_lost)
 
     # -- public ----------------------------------------------------------------------------------
@@ -368,22 +377,15 @@ class HostLink:
             if self._failure is not None or self._holding:
                 return
             self._watch.heard()
-            kind = item.kind
-            if kind == Kind.EVENT:
-                if self.identity is not None:
-                    self._inbox.on_frame(item)
-            elif kind == Kind.ACK:
-                self._window.on_ack(item)
-            elif kind == Kind.BOARD_BEAT:
-                self._watch.on_board_beat(item)
-            elif kind == Kind.NAK:
-                self._on_nak(item)
-            elif kind == Kind.IDENT:
-                pass    # a late answer to a handshake already done
-            elif kind == Kind.BOOT:
-                self._watch.on_boot(item)
-            else:
+            handler = self._on_kind.get(item.kind)
+            if handler is None:
                 self._count.unknown_frames += 1
+            else:
+                handler(item)
+
+    def _on_event(self, frame: Frame) -> None:
+        if self.identity is not None:
+            self._inbox.on_frame(frame)
 
     def _on_nak(self, frame: Frame) -> None:
         reason = frame.payload[0] if frame.payload else 0

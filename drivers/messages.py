@@ -62,10 +62,11 @@ class Catalog:
                                  f"and {cls.__name__}")
             by_id[cls.ID] = cls
         self.name = name
+        self._by_id = by_id         # looked up for every message; the proxy is what is shown
         self.by_id: Mapping[int, type[Message]] = MappingProxyType(by_id)
 
     def decode(self, msg_id: int, payload: bytes) -> Message:
-        cls = self.by_id.get(msg_id)
+        cls = self._by_id.get(msg_id)
         if cls is None:
             raise UnknownMessage(f"{self.name}: unknown message id {msg_id:#04x}")
         return cls.decode_payload(payload)

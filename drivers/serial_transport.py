@@ -70,10 +70,12 @@ class _SerialTransport(serial_asyncio.SerialTransport):
     def write(self, data: bytes) -> None:
         if self._closing:
             return
-        self._write_buffer.append(data)
+        buffer = self._write_buffer
+        buffer.append(data)
         if self._flush_handle is None and not self._has_writer:
             self._flush_handle = self._loop.call_soon(self._flush)
-        self._maybe_pause_protocol()
+        if len(buffer) > 1 or len(data) > self._high_water:     # (else the buffer is `data`: below the mark)
+            self._maybe_pause_protocol()
 
     def _flush(self) -> None:
         self._flush_handle = None

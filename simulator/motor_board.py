@@ -391,7 +391,9 @@ class MotorBoardSim(WorldObserver):
             active = [lane for lane in range(SIDES) if build.counts[lane] < build.targets[lane]]
             if not active:
                 break
-            if await self._trip_if_overcurrent(Motor.MIXER, *(Motor.LANE0 + lane for lane in active)):
+            # (checked here first: no coroutine a push while no motor is set to trip, the usual case)
+            if self.faults.overcurrent and await self._trip_if_overcurrent(
+                    Motor.MIXER, *(Motor.LANE0 + lane for lane in active)):
                 return
             progressed = False
             for lane in active:
