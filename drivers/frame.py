@@ -72,16 +72,17 @@ def decode_frame(stuffed: bytes) -> Frame:
     if len(stuffed) > MAX_ENCODED:
         raise FrameTooLong(f"{len(stuffed)} bytes without a delimiter (limit {MAX_ENCODED})")
     body = cobs_decode(stuffed)
-    if len(body) < HEADER_SIZE + CRC_SIZE:
-        raise FrameTooShort(f"{len(body)}-byte frame is shorter than header + CRC")
     size = len(body) - HEADER_SIZE - CRC_SIZE
-    if body[3] != size:
-        raise LengthError(f"header says {body[3]} payload bytes, the frame holds {size}")
+    if size < 0:
+        raise FrameTooShort(f"{len(body)}-byte frame is shorter than header + CRC")
+    kind, seq, msg, length = body[:HEADER_SIZE]
+    if length != size:
+        raise LengthError(f"header says {length} payload bytes, the frame holds {size}")
     crc = crc32(body[:-CRC_SIZE])
-    sent = int.from_bytes(body[-CRC_SIZE:], "big")
-    if crc != sent:
+    if crc.to_bytes(CRC_SIZE, "big") != body[-CRC_SIZE:]:
+        sent = int.from_bytes(body[-CRC_SIZE:], "big")
         raise CrcError(f"CRC {sent:08x} does not match computed {crc:08x}")
-    return Frame(body[0], body[1], body[2], body[HEADER_SIZE:-CRC_SIZE])
+    return Frame(kind, seq, msg, body[HEADER_SIZE:-CRC_SIZE])
 
 
 class FrameDecoder:
