@@ -14,13 +14,16 @@ _RUN = 254      # the longest run of non-zero bytes one code byte can announce (
 
 def cobs_encode(data: bytes) -> bytes:
     """Stuff `data` so that it contains no zero byte (the delimiter is not appended)."""
-    out = bytearray()
     if len(data) < _RUN:
         # Every frame of the link is shorter than a run (MAX_BODY): no block needs splitting.
+        if 0 not in data:
+            return bytes((len(data) + 1,)) + data       # one block (most frames)
+        out = bytearray()
         for block in data.split(b"\x00"):
             out.append(len(block) + 1)
             out += block
         return bytes(out)
+    out = bytearray()
     for block in data.split(b"\x00"):
         # A run of 254 non-zero bytes is written with code 0xFF, which carries no implied zero.
         while len(block) >= _RUN:
@@ -36,11 +39,13 @@ def cobs_decode(data: bytes) -> bytes:
     """Undo `cobs_encode`; raise CobsError on a zero byte or a code pointing past the end."""
     if 0 in data:
         raise CobsError("zero byte inside a COBS frame")
+    n = len(data)
+    if n and data[0] == n:
+        return bytes(data[1:])      # one block (most frames hold no zero byte): the rest is the data
     # Fast path: with no 0xFF code, every code byte after the first stands for one zero, so the
     # data is the frame with its code bytes zeroed, less the first (one step per zero, no slices).
     out = bytearray(data)
     i = 0
-    n = len(data)
     while i < n:
         code = data[i]
         if code == 0xFF:
