@@ -182,7 +182,8 @@ class EventInbox:
     def _deliver(self, frame: Frame) -> bool:
         """Hand the event to the client; it is delivered (and later acknowledged) only if the
         client could decode it.  False: not delivered, the caller asks for it again."""
-        self.last_mark = EventMark(self._session(), frame.seq)
+        # (tuple.__new__: a named tuple's own constructor is one more Python call, for every event)
+        self.last_mark = tuple.__new__(EventMark, (self._session(), frame.seq))
         try:
             self._on_event(frame.msg, frame.payload)
         except MessageError as error:
