@@ -16,7 +16,7 @@ from .stream import ByteStream
 C = TypeVar("C", bound="BoardClient")
 
 
-Item = tuple[Message, EventMark | None, int] | LinkError
+_Item = tuple[Message, EventMark | None, int] | LinkError   # an event as queued, or the failure
 
 
 class _Inbox:
@@ -24,13 +24,13 @@ class _Inbox:
     without the bookkeeping of `task_done`/`join` and a bound (one put for every event received)."""
 
     def __init__(self) -> None:
-        self._items: deque[Item] = deque()
+        self._items: deque[_Item] = deque()
         self._getters: deque[asyncio.Future[None]] = deque()
 
     def empty(self) -> bool:
         return not self._items
 
-    def put_nowait(self, item: Item) -> None:
+    def put_nowait(self, item: _Item) -> None:
         self._items.append(item)
         getters = self._getters
         while getters:
@@ -39,10 +39,10 @@ class _Inbox:
                 getter.set_result(None)
                 break
 
-    def get_nowait(self) -> Item:
+    def get_nowait(self) -> _Item:
         return self._items.popleft()
 
-    async def get(self) -> Item:
+    async def get(self) -> _Item:
         while not self._items:
             getter = asyncio.get_running_loop().create_future()
             self._getters.append(getter)
