@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from collections.abc import Callable
 from typing import Any
 
-from .bao import read_bao
+from .bao import private_bao, read_bao
 from .hand import Hand, WinContext
 from .scoring.views import key_views, price_key_view, reading_view
 from .settlement import Settlement
@@ -14,9 +14,9 @@ from .table_rules import refuse, table_failures
 from .indicators import Effect, Timing
 from .one_stand_in import best_with_one_stand_in
 from .tiles import Tile
-from .winning import WinShape
+from .winning import Evaluator, WinShape
 from .winning.readings import ViewClass
-from .winrules import SHORT, Judged, Keep, Rank, Verdict, judge
+from .winrules import SHORT, Judged, Keep, Rank, Verdict, hand_failures, judge, make_evaluator, melds_needed
 
 
 @dataclass(frozen=True)
@@ -108,6 +108,34 @@ def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: 
         return best_with_one_stand_in(ruleset, hand, context, one, _judged_with, exhaustive=exhaustive, settle=settle)
     return _judged_with(ruleset, hand, context, stand_ins_for(ruleset, context.wilds), exhaustive=exhaustive,
                         settle=settle)
+
+
+def is_legal(ruleset: Any, hand: Hand, context: WinContext, evaluator: Evaluator | None = None) -> bool:
+    """`evaluate_hand(ruleset, hand, context, settle=False).verdict.legal`, answered without reading
+    the hand where nothing asks how it is read: every requirement reads the hand and the context
+    alone (`Requirement.hand_check`), the region has no private 宝 and no single stand-in is held.
+    A complete hand that passes those checks and the table's (`table_failures`) is then legal in
+    any reading, so the judge's first reading (and its search) is not needed: the win tables say
+    whether it is complete.  `evaluator`: one the caller keeps for these wilds (the simulated
+    players ask this at every wait they weigh); used only if it is the one the judge would make."""
+    one = one_stand_in(ruleset, context.wilds)
+    if (any(r.hand_check is None for r in ruleset.win.requirements) or private_bao(ruleset) is not None
+            or (one is not None and one[0] in hand.concealed)):
+        return evaluate_hand(ruleset, hand, context, settle=False).verdict.legal
+    needed = melds_needed(ruleset.hand_size, hand)
+    if len(hand.concealed) != 3 * needed + 2:        # a short hand or a wrong count: as the judge says
+        return evaluate_hand(ruleset, hand, context, settle=False).verdict.legal
+    hand.check_counts()
+    failures = table_failures(ruleset, hand, context)
+    stand_ins = stand_ins_for(ruleset, context.wilds)
+    wilds = frozenset(context.wilds)
+    if evaluator is None or evaluator.wild_kinds != wilds or dict(evaluator.stand_ins) != stand_ins \
+            or evaluator.shapes != ruleset.win.shapes:
+        evaluator = make_evaluator(ruleset.win, wilds, stand_ins)
+    evaluator.check_counts(hand.concealed)          # (raises as the judge's reading of the hand does)
+    if failures or hand_failures(ruleset.win, hand, context):
+        return False
+    return evaluator.is_complete(hand.concealed, needed)
 
 
 def _judged_with(ruleset: Any, hand: Hand, context: WinContext, stand_ins: dict[Tile, Tile], *,

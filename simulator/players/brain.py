@@ -135,11 +135,13 @@ class Brain:
         self._legal: dict[tuple, bool] = {}
         self._distances: dict[tuple, int] = {}
         self._dead_kinds: dict[tuple[Tile, ...], frozenset[Tile]] = {}    # per set of wilds
+        self._shapes_allowed: dict[tuple, tuple[bool, tuple[str, ...]]] = {}   # per shown melds
         self.live_at_start = 0
 
     def new_hand(self) -> None:
         self._legal.clear()
         self._distances.clear()
+        self._shapes_allowed.clear()
         self.live_at_start = 0
 
     # -- seeing the hand -----------------------------------------------------------------------
@@ -219,22 +221,26 @@ class Brain:
         """`_pung_or_flush` of `kinds` less one tile of each kind in `discards`, each shape's count
         worked out in one pass (shanten's `…_after_each`)."""
         shanten = self.rules.tools(wilds)[1]
-        options: list[dict[Tile, int]] = []
         pungs_only, flush_suits = self._pung_or_flush_shapes(player)
-        if pungs_only:
-            options.append(shanten.all_pungs_after_each(kinds, needed, discards))
-        for suit in flush_suits:
-            options.append({kind: value + 1 for kind, value in
-                            shanten.standard_after_each(kinds, needed, discards, only_suit=suit).items()})
-        return {kind: min(option[kind] for option in options) if options else FAR for kind in discards}
+        # the best of the shapes still allowed, per discard (a one-suit count is one more: `_pung_or_flush`)
+        out = shanten.all_pungs_after_each(kinds, needed, discards) if pungs_only else dict.fromkeys(discards, FAR)
+        for flush in shanten.flush_after_each(kinds, needed, discards, flush_suits):
+            for kind, value in flush.items():
+                if value + 1 < out[kind]:
+                    out[kind] = value + 1
+        return out
 
-    @staticmethod
-    def _pung_or_flush_shapes(player: Player) -> tuple[bool, tuple[str, ...]]:
+    def _pung_or_flush_shapes(self, player: Player) -> tuple[bool, tuple[str, ...]]:
         """Which of 碰碰胡 and the one-suit hands the shown melds still allow: all pungs, and
-        the suits all their tiles are of (honours go with any)."""
+        the suits all their tiles are of (honours go with any); remembered by the melds (asked
+        at every discard weighed)."""
         melds = player.meld_tuple()
-        return (all(m.is_pung_like for m in melds),
+        found = self._shapes_allowed.get(melds)
+        if found is None:
+            found = self._shapes_allowed[melds] = (
+                all(m.is_pung_like for m in melds),
                 tuple(suit for suit in SUITS if all(t.suit in (suit, "z") for m in melds for t in m.tiles)))
+        return found
 
     # -- legal waits -----------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ pairs, an all-pungs hand and a one-suit hand (for regions that demand them) have
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from rulesets.tiles import Tile
 from rulesets.winning import Shapes
@@ -325,15 +325,32 @@ class Shanten:
         counts, wilds = self.faces(kinds)
         return self._standard_after_each(counts, wilds, needed, discards, only_suit)
 
+    def flush_after_each(self, kinds: Sequence[Tile], needed: int, discards: Collection[Tile],
+                         suits: Iterable[str]) -> list[dict[Tile, int]]:
+        """`standard_after_each` with each of `suits` as `only_suit`, the hand read once for all."""
+        counts, wilds = self.faces(kinds)
+        held = _held(counts)
+        every = self._part_ids(counts, None, held)
+        out = []
+        for suit in suits:
+            index = "mps".index(suit)       # the other suits' parts count for nothing (`_part_ids`)
+            parts = [part if i in (index, 3) else 0 for i, part in enumerate(every)]
+            out.append(self._standard_after_each(counts, wilds, needed, discards, suit, held, parts))
+        return out
+
     def _standard_after_each(self, counts: list[int], wilds: int, needed: int, discards: Iterable[Tile],
-                             only_suit: str | None = None) -> dict[Tile, int]:
+                             only_suit: str | None = None, held: list[tuple[int, ...]] | None = None,
+                             parts: list[int] | None = None) -> dict[Tile, int]:
         """The standard count after each discard from the hand's face counts: a discard changes
         one part, so the other three are joined once for it (from the joins of the parts before
         it and after it), and its part less that tile is looked up (`Parts.parts_less`); a suit
-        `only_suit` leaves out counts for nothing, whatever is discarded from it."""
+        `only_suit` leaves out counts for nothing, whatever is discarded from it.  `held` and
+        `parts`: `_held` and `_part_ids` of the counts, where already read."""
         memo = self.parts
-        held = _held(counts)
-        parts = self._part_ids(counts, only_suit, held)
+        if held is None:
+            held = _held(counts)
+        if parts is None:
+            parts = self._part_ids(counts, only_suit, held)
         without = self._joins_without(parts, needed)
         whole = memo.least(memo.joined(without[0], parts[0], needed) if parts[0] else without[0], needed)
         less: list[tuple[int, ...] | None] = [None] * 4
@@ -407,13 +424,18 @@ class Shanten:
         counts, wilds = self.faces(kinds)
         melds, pairs = self._pung_tally(counts)
         out: dict[Tile, int] = {}
+        by_count: dict[int, int] = {}       # a discard's count depends only on how many of its face are held
         for kind in discards:
             face = self._face[kind]
             if face is None or face < 0:     # a wild (one fewer) or a flower (nothing of the hand)
                 out[kind] = self._all_pungs_from(melds, pairs, wilds - (face is None), needed)
                 continue
             count = counts[face]
-            out[kind] = self._all_pungs_from(melds - (count == 3), pairs + (count == 3) - (count == 2), wilds, needed)
+            found = by_count.get(count)
+            if found is None:
+                found = by_count[count] = self._all_pungs_from(melds - (count == 3), pairs + (count == 3) - (count == 2),
+                                                               wilds, needed)
+            out[kind] = found
         return out
 
     @staticmethod
