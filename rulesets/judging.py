@@ -146,7 +146,7 @@ def _judged_with(ruleset: Any, hand: Hand, context: WinContext, stand_ins: dict[
     bao = read_bao(ruleset, context, hand.concealed)      # 长春: a 宝 stands in only for 摸宝
     if bao is not None:
         context, win, failures = bao.context(context), bao.rules(win), failures + bao.failures
-    candidates = tuple(k for k in ruleset.tiles.kinds if not k.is_flower)
+    candidates = ruleset.tiles.hand_kinds
     view = None if exhaustive else reading_view(ruleset, context, scoring=settle, win=win, hand=hand, stand_ins=stand_ins)
     coarse, keep, rank = None, None, None
     if settle and view is not None:

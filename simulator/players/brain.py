@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Callable, Collection, Generator
+from collections.abc import Callable, Collection, Generator, Sequence
+from operator import itemgetter
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -47,6 +48,8 @@ _NEIGHBOURS = {kind: _neighbour_weights(kind) for kind in Tile if kind.is_suited
 _MIDDLE = {kind: 1.0 if 3 <= kind.rank <= 7 else 0.0 for kind in Tile if kind.is_suited}
 _CHOW_PAIRS = {kind: _chow_pairs(kind) for kind in Tile if kind.is_suited}
 _SUIT_KINDS = {suit: frozenset(kind for kind in Tile if kind.suit == suit) for suit in "mpszf"}
+
+_FIRST_THREE = itemgetter(0, 1, 2)      # an entry's (distance, -weight, penalty)
 
 JUDGEMENTS_PER_DECISION = 8
 """Legality judgements (rulesets.judging on a whole hand, self-drawn or on a discard) one discard
@@ -180,8 +183,10 @@ class Brain:
         live_discards = self._live(player, list(discards), dead)
         if self.hints.all_pungs_or_flush:
             out = self._pung_or_flush_after_each(player, live, needed, wilds, live_discards)
-        else:
-            out = shanten.after_each_discard(live, needed, live_discards, seven_pairs_ok=not player.melds)
+        else:    # (a dead or void discard leaves the live tiles as they are: their count, from the same pass)
+            left_out = [kind for kind in discards if kind not in live_discards] if len(live_discards) < len(discards) else ()
+            return shanten.after_each_discard(live, needed, live_discards, seven_pairs_ok=not player.melds,
+                                              unchanged=left_out)
         if len(out) < len(discards):     # a dead or void discard leaves the live tiles as they are
             unchanged = self._distance(player, kinds, wilds, needed)
             for kind in discards:
@@ -330,7 +335,7 @@ class Brain:
             seen, visible = view.discarded(), view.visible()
             best = max(scored, key=lambda s: (round(self._safety(s[3], seen, visible)), s[0], -s[2]))
         else:
-            best = min(scored, key=lambda s: s[:3])
+            best = min(scored, key=_FIRST_THREE)
         d, neg_weight, _, kind, uid = best
         ready_now = declare_possible and d == 0 and neg_weight < 0 and not fold
         if player.standing:
@@ -362,29 +367,35 @@ class Brain:
         seen: Counter | None = None      # the tiles in sight: counted once, for the first ready discard
         rest_read = self.hints.eight_of_a_suit     # the penalty reads the rest of the hand
         distances = self._discard_distances(player, kinds, wilds, options)
+        hints, standing_tiles = self.hints, player.standing
+        # `_penalty` is 0 but where a wild, a dead kind, a void suit, a hint or the hand's plan reads the kind
+        plain = not (wilds or dead or player.void or hints.three_suits or hints.terminal or rest_read
+                     or player.keep_pairs)
+        usefulness, random = self._usefulness, player.rng.random
         for kind, uid in options.items():
             d = distances[kind]
             # the hand without this tile: only a ready discard's waits and 八枝 read it
             rest = _without(kinds, kind) if d <= 0 or rest_read else kinds
             weight = 0.0
-            waits: list[tuple[Tile, float]] = []
+            waits: Sequence[tuple[Tile, float]] = ()
             if d <= 0:
                 seen = view.visible() if seen is None else seen
                 waits = self._live_waits(player, seen, rest, wilds, held, kind)
                 if not waits:
                     d = 1
-            standing = uid in player.standing
+            standing = uid in standing_tiles
             if standing and waits:
                 weight = yield from self._legal_weight(player, view, rest, wilds, facts, waits, budget=budget)
-                waits = []
+                waits = ()
                 if weight == 0:
                     d = 1
             if standing and not (d == 0 and weight > 0 and declare_possible):
                 continue          # 立四: a standing tile goes only with the 听 discard
-            penalty = self._penalty(player, kind, rest, wilds, held, kept, dead) + self._usefulness(kind, held) * 0.1
+            penalty = ((0.0 if plain else self._penalty(player, kind, rest, wilds, held, kept, dead))
+                       + usefulness(kind, held) * 0.1)
             if standing:
                 penalty -= 60     # …and 立四 needs that discard to declare
-            entries.append([d, -weight, penalty + player.rng.random() * 0.05, kind, uid, rest, waits])
+            entries.append([d, -weight, penalty + random() * 0.05, kind, uid, rest, waits])
         unjudged = [e for e in entries if e[6]]
         if fold:
             for entry in unjudged:   # only whether some wait is legal matters

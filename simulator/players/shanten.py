@@ -297,13 +297,19 @@ class Shanten:
         return ids
 
     def after_each_discard(self, kinds: Sequence[Tile], needed: int, discards: Iterable[Tile], *,
-                           seven_pairs_ok: bool) -> dict[Tile, int]:
+                           seven_pairs_ok: bool, unchanged: Collection[Tile] = ()) -> dict[Tile, int]:
         """`best` of `kinds` less one tile of each kind in `discards`, worked out together: a discard
         changes one suit, so the other parts are joined once (joins give the same count in any
-        order: every cap is applied to the sums)."""
+        order: every cap is applied to the sums).  Each of `unchanged` (kinds not among `kinds`: a
+        dead or void tile the count leaves out) gets `best` of `kinds` itself, from the same joins."""
         counts, wilds = self.faces(kinds)
-        out = self._standard_after_each(counts, wilds, needed, discards)
-        if seven_pairs_ok and self.shapes.seven_pairs and len(kinds) - 1 >= 13:
+        out, whole = self._standard_counts(counts, wilds, needed, discards)
+        pairs_allowed = seven_pairs_ok and self.shapes.seven_pairs
+        if unchanged:
+            if pairs_allowed and len(kinds) >= 13:
+                whole = min(whole, self._seven_pairs_of(counts, wilds))
+            after = dict.fromkeys(unchanged, whole)
+        if pairs_allowed and len(kinds) - 1 >= 13:
             # the seven-pairs tally of the whole hand: a discard changes one face of it
             pairs, held = self._seven_pairs_tally(counts)
             pair_value, from_tally, faces = self._pair_value, self._seven_pairs_from, self._face
@@ -317,6 +323,8 @@ class Shanten:
                     pairs_left = from_tally(pairs, held, wilds - (face is None))
                 if pairs_left < value:
                     out[kind] = pairs_left
+        if unchanged:
+            out.update(after)
         return out
 
     def standard_after_each(self, kinds: Sequence[Tile], needed: int, discards: Iterable[Tile],
@@ -346,6 +354,12 @@ class Shanten:
         it and after it), and its part less that tile is looked up (`Parts.parts_less`); a suit
         `only_suit` leaves out counts for nothing, whatever is discarded from it.  `held` and
         `parts`: `_held` and `_part_ids` of the counts, where already read."""
+        return self._standard_counts(counts, wilds, needed, discards, only_suit, held, parts)[0]
+
+    def _standard_counts(self, counts: list[int], wilds: int, needed: int, discards: Iterable[Tile],
+                         only_suit: str | None = None, held: list[tuple[int, ...]] | None = None,
+                         parts: list[int] | None = None) -> tuple[dict[Tile, int], int]:
+        """`_standard_after_each`, and the standard count of the whole hand (`standard`)."""
         memo = self.parts
         if held is None:
             held = _held(counts)
@@ -370,7 +384,7 @@ class Shanten:
             part = ids[rank]
             value = memo.least_joined(without[suit], part, needed) if part else memo.least(without[suit], needed)
             out[kind] = max(-1, value - wilds)
-        return out
+        return out, max(-1, whole - wilds)
 
     def _joins_without(self, parts: list[int], needed: int) -> list[int]:
         """Per part: the join of the other three (the joins before it joined with those after it)."""
