@@ -323,8 +323,9 @@ class Brain:
             return Discard(uid, player.hand[uid], False)
         declare_possible = self.play.ready_declaration != "none" and not player.ready
         options: dict[Tile, bytes] = {}
+        standing = player.standing
         for uid, kind in player.hand.items():
-            if kind not in options or options[kind] in player.standing:
+            if kind not in options or standing and options[kind] in standing:
                 options[kind] = uid
         fold = self.folding(player, live)
         scored = yield from self._score_discards(player, view, options, kinds, wilds, facts, declare_possible, fold)
