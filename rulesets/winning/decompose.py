@@ -41,6 +41,10 @@ def chows_with(kind: int, honour_chows: bool) -> list[tuple[int, int, int]]:
     return [c for c in HONOUR_CHOWS if kind in c] if honour_chows else []
 
 
+# chows_with of every face, without and with honour chows (looked up at every step of a split's search)
+_CHOWS_WITH = tuple(tuple(tuple(chows_with(k, honour)) for k in range(34)) for honour in (False, True))
+
+
 def _options(faces: list[int], k: int, wilds: int, pair_needed: bool, pair_kinds: frozenset[int] | None,
              honour_chows: bool) -> Iterable[tuple[RawGroup, tuple[int, ...], int, bool]]:
     """Groups holding the lowest natural kind k: (group, naturals taken, wilds used, pair still needed).
@@ -58,7 +62,7 @@ def _options(faces: list[int], k: int, wilds: int, pair_needed: bool, pair_kinds
     for natural in range(min(3, have), 0, -1):
         if wilds >= 3 - natural:
             yield (GroupKind.PUNG, (k, k, k), (False,) * natural + (True,) * (3 - natural)), (k,) * natural, 3 - natural, pair_needed
-    for chow in chows_with(k, honour_chows):
+    for chow in _CHOWS_WITH[bool(honour_chows)][k]:
         choices = [(False,) if t == k else (True,) if t < k or not faces[t] else (False, True) for t in chow]
         for flags in product(*choices):
             used = sum(flags)

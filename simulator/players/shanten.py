@@ -290,11 +290,11 @@ class Shanten:
         tiles or a suit `only_suit` leaves out (joining the id 0 changes nothing); `held`: the
         parts' counts (`_held`), where already taken."""
         part = self.parts.part
-        ids = []
-        for index, counted in enumerate(_held(counts) if held is None else held):
-            left_out = only_suit is not None and index < 3 and "mps"[index] != only_suit
-            ids.append(0 if left_out or not any(counted) else part(counted, index < 3))
-        return ids
+        m, p, s, z = _held(counts) if held is None else held
+        if only_suit is not None:            # the other suits count for nothing
+            m, p, s = (m if only_suit == "m" else (), p if only_suit == "p" else (), s if only_suit == "s" else ())
+        return [part(m, True) if any(m) else 0, part(p, True) if any(p) else 0, part(s, True) if any(s) else 0,
+                part(z, False) if any(z) else 0]
 
     def after_each_discard(self, kinds: Sequence[Tile], needed: int, discards: Iterable[Tile], *,
                            seven_pairs_ok: bool, unchanged: Collection[Tile] = ()) -> dict[Tile, int]:
@@ -369,8 +369,9 @@ class Shanten:
         whole = memo.least(memo.joined(without[0], parts[0], needed) if parts[0] else without[0], needed)
         less: list[tuple[int, ...] | None] = [None] * 4
         out: dict[Tile, int] = {}
+        faces, least_joined = self._face, memo.least_joined     # (read once: a hand's every discard is weighed)
         for kind in discards:
-            face = self._face[kind]
+            face = faces[kind]
             if face is None or face < 0:     # a wild (one fewer) or a flower (nothing of the hand)
                 out[kind] = max(-1, whole - wilds + (face is None))
                 continue
@@ -382,8 +383,8 @@ class Shanten:
             if ids is None:
                 ids = less[suit] = memo.parts_less(held[suit], suit < 3)
             part = ids[rank]
-            value = memo.least_joined(without[suit], part, needed) if part else memo.least(without[suit], needed)
-            out[kind] = max(-1, value - wilds)
+            value = (least_joined(without[suit], part, needed) if part else memo.least(without[suit], needed)) - wilds
+            out[kind] = value if value > -1 else -1
         return out, max(-1, whole - wilds)
 
     def _joins_without(self, parts: list[int], needed: int) -> list[int]:
