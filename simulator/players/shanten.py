@@ -156,8 +156,11 @@ class Parts:
         """`parts_less`, rank by rank."""
         ids = []
         for rank, count in enumerate(counts):
+            if not count:
+                ids.append(0)
+                continue
             less = counts[:rank] + (count - 1,) + counts[rank + 1:]
-            ids.append(self.part(less, runs) if count and any(less) else 0)
+            ids.append(self.part(less, runs) if any(less) else 0)
         return tuple(ids)
 
     def _suit_less(self, counts: tuple[int, ...]) -> tuple[int, ...]:
@@ -210,29 +213,27 @@ class Parts:
             c = list(counts)
             n = len(c)
             out: list[Triple] = []
-
-            def branch(take: tuple[int, ...], gain: Triple, pair_left: bool) -> None:
+            # what the lowest rank held (`_normal`: rank 0) can be part of: (ranks taken, gain, pair still allowed)
+            moves: list[tuple[tuple[int, ...], Triple, bool]] = []
+            if c[0] >= 3:
+                moves.append(((0, 0, 0), (1, 0, 0), may_pair))
+            if runs and 2 < n and c[1] and c[2]:
+                moves.append(((0, 1, 2), (1, 0, 0), may_pair))
+            if c[0] >= 2:
+                if may_pair:
+                    moves.append(((0, 0), (0, 0, 1), False))
+                moves.append(((0, 0), (0, 1, 0), may_pair))
+            if runs and 1 < n and c[1]:
+                moves.append(((0, 1), (0, 1, 0), may_pair))
+            if runs and 2 < n and c[2]:
+                moves.append(((0, 2), (0, 1, 0), may_pair))
+            moves.append(((0,), (0, 0, 0), may_pair))
+            for take, (gm, gt, gp), pair_left in moves:
                 for k in take:
                     c[k] -= 1
-                for m, t, p in self.options(_normal(c, runs), runs, pair_left):
-                    out.append((m + gain[0], t + gain[1], p + gain[2]))
+                out += [(m + gm, t + gt, p + gp) for m, t, p in self.options(_normal(c, runs), runs, pair_left)]
                 for k in take:
                     c[k] += 1
-
-            i = 0                       # the lowest rank held (`_normal`)
-            if c[i] >= 3:
-                branch((i, i, i), (1, 0, 0), may_pair)
-            if runs and i + 2 < n and c[i + 1] and c[i + 2]:
-                branch((i, i + 1, i + 2), (1, 0, 0), may_pair)
-            if c[i] >= 2:
-                if may_pair:
-                    branch((i, i), (0, 0, 1), False)
-                branch((i, i), (0, 1, 0), may_pair)
-            if runs and i + 1 < n and c[i + 1]:
-                branch((i, i + 1), (0, 1, 0), may_pair)
-            if runs and i + 2 < n and c[i + 2]:
-                branch((i, i + 2), (0, 1, 0), may_pair)
-            branch((i,), (0, 0, 0), may_pair)
             result = _prune(out)
         self._memo[key] = result
         return result
