@@ -112,30 +112,33 @@ def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: 
 
 def is_legal(ruleset: Any, hand: Hand, context: WinContext, evaluator: Evaluator | None = None) -> bool:
     """`evaluate_hand(ruleset, hand, context, settle=False).verdict.legal`, answered without reading
-    the hand where nothing asks how it is read: every requirement reads the hand and the context
-    alone (`Requirement.hand_check`), the region has no private 宝 and no single stand-in is held.
-    A complete hand that passes those checks and the table's (`table_failures`) is then legal in
-    any reading, so the judge's first reading (and its search) is not needed: the win tables say
-    whether it is complete.  `evaluator`: one the caller keeps for these wilds (the simulated
-    players ask this at every wait they weigh); used only if it is the one the judge would make."""
-    one = one_stand_in(ruleset, context.wilds)
-    if (any(r.hand_check is None for r in ruleset.win.requirements) or private_bao(ruleset) is not None
-            or (one is not None and one[0] in hand.concealed)):
-        return evaluate_hand(ruleset, hand, context, settle=False).verdict.legal
-    needed = melds_needed(ruleset.hand_size, hand)
-    if len(hand.concealed) != 3 * needed + 2:        # a short hand or a wrong count: as the judge says
+    the hand where nothing asks how it is read (`_legal_by_hand`): a complete hand that passes the
+    table's checks (`table_failures`) and the requirements (each reads the hand and the context
+    alone) is legal in any reading, so the judge's first reading (and its search) is not needed:
+    the win tables say whether it is complete.  `evaluator`: one the caller keeps for these wilds
+    (the simulated players ask this at every wait they weigh), used if it is the one the judge makes."""
+    if not _legal_by_hand(ruleset, hand, context):
         return evaluate_hand(ruleset, hand, context, settle=False).verdict.legal
     hand.check_counts()
-    failures = table_failures(ruleset, hand, context)
+    failures = table_failures(ruleset, hand, context) or hand_failures(ruleset.win, hand, context)
     stand_ins = stand_ins_for(ruleset, context.wilds)
     wilds = frozenset(context.wilds)
     if evaluator is None or evaluator.wild_kinds != wilds or dict(evaluator.stand_ins) != stand_ins \
             or evaluator.shapes != ruleset.win.shapes:
         evaluator = make_evaluator(ruleset.win, wilds, stand_ins)
     evaluator.check_counts(hand.concealed)          # (raises as the judge's reading of the hand does)
-    if failures or hand_failures(ruleset.win, hand, context):
-        return False
-    return evaluator.is_complete(hand.concealed, needed)
+    return not failures and evaluator.is_complete(hand.concealed, melds_needed(ruleset.hand_size, hand))
+
+
+def _legal_by_hand(ruleset: Any, hand: Hand, context: WinContext) -> bool:
+    """Whether `is_legal` can answer without a reading: every requirement reads the hand alone
+    (`Requirement.hand_check`), no private 宝 acts, no single stand-in is held, and the hand is
+    whole (3n + 2 tiles, the winning tile among them; else the judge says what is wrong)."""
+    one = one_stand_in(ruleset, context.wilds)
+    return (all(r.hand_check is not None for r in ruleset.win.requirements) and private_bao(ruleset) is None
+            and (one is None or one[0] not in hand.concealed)
+            and len(hand.concealed) == 3 * melds_needed(ruleset.hand_size, hand) + 2
+            and (context.win_tile is None or context.win_tile in hand.concealed))
 
 
 def _judged_with(ruleset: Any, hand: Hand, context: WinContext, stand_ins: dict[Tile, Tile], *,
