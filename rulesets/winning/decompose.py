@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations, product
+from operator import mul
 
 from ..tiles import Tile
 from .results import Group, GroupKind, WinRole
@@ -71,9 +72,13 @@ def _options(faces: list[int], k: int, wilds: int, pair_needed: bool, pair_kinds
                 yield (GroupKind.CHOW, chow, flags), taken, used, pair_needed
 
 
+KIND_NAMES = {kind: kind.value for kind in GroupKind}
+"""Each group kind's value, looked up (an Enum's `.value` is a descriptor call: splits are sorted by it)."""
+
+
 def _split_key(group: RawGroup) -> tuple:
     kind, faces, flags = group
-    return (faces is None, faces or (), kind.value, flags)
+    return (faces is None, faces or (), KIND_NAMES[kind], flags)
 
 
 def standard_splits(faces: Sequence[int], wilds: int, pair_kinds: frozenset[int] | None = None,
@@ -87,7 +92,7 @@ def standard_splits(faces: Sequence[int], wilds: int, pair_kinds: frozenset[int]
     keys, kept as the walk goes: cheaper) prunes branches that cannot be completed.
     """
     counts = list(faces)
-    keys = [sum(faces[base + r] * _POW5[r] for r in range(size)) for base, size in _COMPONENTS]
+    keys = [sum(map(mul, faces[base:base + size], _POW5)) for base, size in _COMPONENTS]
     found: dict[tuple[RawGroup, ...], None] = {}
     chosen: list[RawGroup] = []
 

@@ -19,7 +19,7 @@ from types import MappingProxyType
 
 from ..tiles import KIND_COUNT, Tile
 from . import tables
-from .decompose import _TILES, assemble, role_of, standard_splits, win_options
+from .decompose import _TILES, KIND_NAMES, assemble, role_of, standard_splits, win_options
 from .fast import MAX_MELDS as _MAX_MELDS, build_is_complete, build_waits, size_error as _size_error
 from .ordered import ordered_classes
 from .readings import ANY_READING, NO_WIN, WIN_NATURAL, WIN_WILD, GroupView, Split, standard_classes
@@ -387,11 +387,11 @@ class Evaluator:
                         wilds_as_wild=len(assignment) - natural, wilds_natural=natural)
             # Splits that differ only in which of several tiles playing one face sits where
             # (a natural 9m, a 白板 playing 9m, a wild 9m as itself) are the same decomposition.
-            key = tuple(sorted((g.kind.value, g.tiles, tuple(sorted(a for a in g.assignment if a[0] != a[1])))
+            key = tuple(sorted((KIND_NAMES[g.kind], g.tiles, tuple(sorted(a for a in g.assignment if a[0] != a[1])))
                                for g in groups))
             options = [(None, None)] if win_tile is None else win_options(groups, Tile(win_tile))
             for index, role in options:
-                marker = (key, None if index is None else (groups[index].kind.value, groups[index].tiles), role)
+                marker = (key, None if index is None else (KIND_NAMES[groups[index].kind], groups[index].tiles), role)
                 if marker not in seen:
                     seen.add(marker)
                     out.append(WinShape(**base, win_group=index, win_role=role))
