@@ -225,10 +225,11 @@ def assemble(split: Sequence[RawGroup], sources: Mapping[int, Sequence[Tile]], w
         pool = dict(counter)
     rest = sorted(tile for tile, count in pool.items() for _ in range(count))
     groups = []
+    tile_of = _TILES.__getitem__      # (this runs for every reading built)
     for kind, faces, flags, src in work:
         src = [s if s is not None else rest.pop(0) for s in src]
-        groups.append(Group(kind, tuple(_TILES[f] for f in faces), tuple(_TILES[s] for s in src),
-                            tuple(i for i, s in enumerate(src) if s in wild_kinds)))
+        groups.append(Group(kind, tuple(map(tile_of, faces)), tuple(map(tile_of, src)),
+                            tuple(i for i, s in enumerate(src) if s in wild_kinds) if wild_kinds else ()))
     assignment = tuple(sorted(pair for g in groups for pair in g.assignment))
     return tuple(groups), assignment
 
