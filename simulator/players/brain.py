@@ -50,6 +50,7 @@ _CHOW_PAIRS = {kind: _chow_pairs(kind) for kind in Tile if kind.is_suited}
 _SUIT_KINDS = {suit: frozenset(kind for kind in Tile if kind.suit == suit) for suit in "mpszf"}
 
 _FIRST_THREE = itemgetter(0, 1, 2)      # an entry's (distance, -weight, penalty)
+_NOTHING_KEPT: tuple[Counter, int] = (Counter(), 0)    # `Brain._kept` where no hint reads it (never written)
 
 JUDGEMENTS_PER_DECISION = 8
 """Legality judgements (rulesets.judging on a whole hand, self-drawn or on a discard) one discard
@@ -433,7 +434,7 @@ class Brain:
         """The tiles by suit and the 1s and 9s of the hand and its melds, for the hints that read them
         (counted once a decision: a discard weighed takes one of its own suit, or one 1 or 9, away)."""
         if not (self.hints.three_suits or self.hints.terminal):
-            return Counter(), 0
+            return _NOTHING_KEPT
         tiles = kinds + [t for m in player.meld_tuple() for t in m.tiles]
         return Counter(t.suit for t in tiles), sum(1 for t in tiles if t.is_terminal)
 
