@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from collections.abc import Callable
 from typing import Any
 
-from .bao import read_bao
+from .bao import private_bao, read_bao
 from .hand import Hand, WinContext
 from .scoring.views import key_views, price_key_view, reading_view
 from .settlement import Settlement
@@ -14,9 +14,9 @@ from .table_rules import refuse, table_failures
 from .indicators import Effect, Timing
 from .one_stand_in import best_with_one_stand_in
 from .tiles import Tile
-from .winning import WinShape
+from .winning import Evaluator, WinShape
 from .winning.readings import ViewClass
-from .winrules import SHORT, Judged, Keep, Rank, Verdict, judge
+from .winrules import SHORT, Judged, Keep, Rank, Verdict, hand_failures, judge, make_evaluator, melds_needed
 
 
 @dataclass(frozen=True)
@@ -110,6 +110,37 @@ def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: 
                         settle=settle)
 
 
+def is_legal(ruleset: Any, hand: Hand, context: WinContext, evaluator: Evaluator | None = None) -> bool:
+    """`evaluate_hand(ruleset, hand, context, settle=False).verdict.legal`, answered without reading
+    the hand where nothing asks how it is read (`_legal_by_hand`): a complete hand that passes the
+    table's checks (`table_failures`) and the requirements (each reads the hand and the context
+    alone) is legal in any reading, so the judge's first reading (and its search) is not needed:
+    the win tables say whether it is complete.  `evaluator`: one the caller keeps for these wilds
+    (the simulated players ask this at every wait they weigh), used if it is the one the judge makes."""
+    if not _legal_by_hand(ruleset, hand, context):
+        return evaluate_hand(ruleset, hand, context, settle=False).verdict.legal
+    hand.check_counts()
+    failures = table_failures(ruleset, hand, context) or hand_failures(ruleset.win, hand, context)
+    stand_ins = stand_ins_for(ruleset, context.wilds)
+    wilds = frozenset(context.wilds)
+    if evaluator is None or evaluator.wild_kinds != wilds or dict(evaluator.stand_ins) != stand_ins \
+            or evaluator.shapes != ruleset.win.shapes:
+        evaluator = make_evaluator(ruleset.win, wilds, stand_ins)
+    evaluator.check_counts(hand.concealed)          # (raises as the judge's reading of the hand does)
+    return not failures and evaluator.is_complete(hand.concealed, melds_needed(ruleset.hand_size, hand))
+
+
+def _legal_by_hand(ruleset: Any, hand: Hand, context: WinContext) -> bool:
+    """Whether `is_legal` can answer without a reading: every requirement reads the hand alone
+    (`Requirement.hand_check`), no private 宝 acts, no single stand-in is held, and the hand is
+    whole (3n + 2 tiles, the winning tile among them; else the judge says what is wrong)."""
+    one = one_stand_in(ruleset, context.wilds)
+    return (all(r.hand_check is not None for r in ruleset.win.requirements) and private_bao(ruleset) is None
+            and (one is None or one[0] not in hand.concealed)
+            and len(hand.concealed) == 3 * melds_needed(ruleset.hand_size, hand) + 2
+            and (context.win_tile is None or context.win_tile in hand.concealed))
+
+
 def _judged_with(ruleset: Any, hand: Hand, context: WinContext, stand_ins: dict[Tile, Tile], *,
                  exhaustive: bool = False, settle: bool = True) -> HandResult:
     """`evaluate_hand` with these stand-ins."""
@@ -118,7 +149,7 @@ def _judged_with(ruleset: Any, hand: Hand, context: WinContext, stand_ins: dict[
     bao = read_bao(ruleset, context, hand.concealed)      # 长春: a 宝 stands in only for 摸宝
     if bao is not None:
         context, win, failures = bao.context(context), bao.rules(win), failures + bao.failures
-    candidates = tuple(k for k in ruleset.tiles.kinds if not k.is_flower)
+    candidates = ruleset.tiles.hand_kinds
     view = None if exhaustive else reading_view(ruleset, context, scoring=settle, win=win, hand=hand, stand_ins=stand_ins)
     coarse, keep, rank = None, None, None
     if settle and view is not None:

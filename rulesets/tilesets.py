@@ -50,9 +50,15 @@ class TileSet:
         """`counts` as a dict (asked for every kind of every hand judged)."""
         return dict(self.counts)
 
-    @property
+    @cached_property
     def kinds(self) -> tuple[Tile, ...]:
+        """(asked at every hand judged: worked out once)"""
         return tuple(k for k, n in self.counts if n)
+
+    @cached_property
+    def hand_kinds(self) -> tuple[Tile, ...]:
+        """The kinds but the flowers: what a hand's waits are looked for among."""
+        return tuple(k for k in self.kinds if not k.is_flower)
 
     def tiles(self) -> list[Tile]:
         """One entry per physical tile, in kind order."""

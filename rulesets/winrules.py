@@ -190,7 +190,7 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
                         f"a {hand_size}-tile hand needs {3 * needed + 2} to win or {3 * needed + 1} to wait")
     checks = rules.requirements
     if first_legal:
-        failures = _hand_failures(rules, hand, context)
+        failures = hand_failures(rules, hand, context)
         if failures:
             complete = evaluator.is_complete(hand.concealed, needed)
             return Verdict(complete, False, None, failures if complete else (NO_SHAPE,))
@@ -247,7 +247,7 @@ def _failures(requirements: tuple[Requirement, ...], judged: Judged, first: bool
     return tuple(failed)
 
 
-def _hand_failures(rules: WinRules, hand: Hand, context: WinContext) -> tuple[str, ...]:
+def hand_failures(rules: WinRules, hand: Hand, context: WinContext) -> tuple[str, ...]:
     """The requirements the hand fails whatever its reading (those with a `hand_check`)."""
     return tuple(r.describe() for r in rules.requirements
                  if r.hand_check is not None and not r.hand_check(hand, context))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations, product
+from operator import mul
 
 from ..tiles import Tile
 from .results import Group, GroupKind, WinRole
@@ -41,6 +42,10 @@ def chows_with(kind: int, honour_chows: bool) -> list[tuple[int, int, int]]:
     return [c for c in HONOUR_CHOWS if kind in c] if honour_chows else []
 
 
+# chows_with of every face, without and with honour chows (looked up at every step of a split's search)
+_CHOWS_WITH = tuple(tuple(tuple(chows_with(k, honour)) for k in range(34)) for honour in (False, True))
+
+
 def _options(faces: list[int], k: int, wilds: int, pair_needed: bool, pair_kinds: frozenset[int] | None,
              honour_chows: bool) -> Iterable[tuple[RawGroup, tuple[int, ...], int, bool]]:
     """Groups holding the lowest natural kind k: (group, naturals taken, wilds used, pair still needed).
@@ -58,7 +63,7 @@ def _options(faces: list[int], k: int, wilds: int, pair_needed: bool, pair_kinds
     for natural in range(min(3, have), 0, -1):
         if wilds >= 3 - natural:
             yield (GroupKind.PUNG, (k, k, k), (False,) * natural + (True,) * (3 - natural)), (k,) * natural, 3 - natural, pair_needed
-    for chow in chows_with(k, honour_chows):
+    for chow in _CHOWS_WITH[bool(honour_chows)][k]:
         choices = [(False,) if t == k else (True,) if t < k or not faces[t] else (False, True) for t in chow]
         for flags in product(*choices):
             used = sum(flags)
@@ -67,9 +72,13 @@ def _options(faces: list[int], k: int, wilds: int, pair_needed: bool, pair_kinds
                 yield (GroupKind.CHOW, chow, flags), taken, used, pair_needed
 
 
+KIND_NAMES = {kind: kind.value for kind in GroupKind}
+"""Each group kind's value, looked up (an Enum's `.value` is a descriptor call: splits are sorted by it)."""
+
+
 def _split_key(group: RawGroup) -> tuple:
     kind, faces, flags = group
-    return (faces is None, faces or (), kind.value, flags)
+    return (faces is None, faces or (), KIND_NAMES[kind], flags)
 
 
 def standard_splits(faces: Sequence[int], wilds: int, pair_kinds: frozenset[int] | None = None,
@@ -83,7 +92,7 @@ def standard_splits(faces: Sequence[int], wilds: int, pair_kinds: frozenset[int]
     keys, kept as the walk goes: cheaper) prunes branches that cannot be completed.
     """
     counts = list(faces)
-    keys = [sum(faces[base + r] * _POW5[r] for r in range(size)) for base, size in _COMPONENTS]
+    keys = [sum(map(mul, faces[base:base + size], _POW5)) for base, size in _COMPONENTS]
     found: dict[tuple[RawGroup, ...], None] = {}
     chosen: list[RawGroup] = []
 
@@ -216,10 +225,11 @@ def assemble(split: Sequence[RawGroup], sources: Mapping[int, Sequence[Tile]], w
         pool = dict(counter)
     rest = sorted(tile for tile, count in pool.items() for _ in range(count))
     groups = []
+    tile_of = _TILES.__getitem__      # (this runs for every reading built)
     for kind, faces, flags, src in work:
         src = [s if s is not None else rest.pop(0) for s in src]
-        groups.append(Group(kind, tuple(_TILES[f] for f in faces), tuple(_TILES[s] for s in src),
-                            tuple(i for i, s in enumerate(src) if s in wild_kinds)))
+        groups.append(Group(kind, tuple(map(tile_of, faces)), tuple(map(tile_of, src)),
+                            tuple(i for i, s in enumerate(src) if s in wild_kinds) if wild_kinds else ()))
     assignment = tuple(sorted(pair for g in groups for pair in g.assignment))
     return tuple(groups), assignment
 

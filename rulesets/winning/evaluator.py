@@ -14,11 +14,12 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import product
+from operator import mul
 from types import MappingProxyType
 
 from ..tiles import KIND_COUNT, Tile
 from . import tables
-from .decompose import assemble, role_of, standard_splits, win_options
+from .decompose import _TILES, KIND_NAMES, assemble, role_of, standard_splits, win_options
 from .fast import MAX_MELDS as _MAX_MELDS, build_is_complete, build_waits, size_error as _size_error
 from .ordered import ordered_classes
 from .readings import ANY_READING, NO_WIN, WIN_NATURAL, WIN_WILD, GroupView, Split, standard_classes
@@ -192,7 +193,8 @@ class Evaluator:
             return best[0]
         return min(shape.wilds_as_wild for shape in self.decompositions(concealed, melds_needed))
 
-    def _best_naturalisation(self, concealed: Sequence[Tile], melds_needed: int
+    def _best_naturalisation(self, concealed: Sequence[Tile], melds_needed: int,
+                             faced: tuple[list[int], list[Tile]] | None = None
                              ) -> tuple[int, ShapeKind, list[int], list[Tile], list[Tile], bool] | None:
         """(wilds as wild, shape, face counts, wilds kept as wild, wilds made natural, exact) at
         the best way of letting some wild tiles play their own face, or None if not complete.
@@ -205,7 +207,7 @@ class Evaluator:
         n = len(concealed)
         if n != 3 * melds_needed + 2 or not 0 <= melds_needed <= _MAX_MELDS:
             raise _size_error(n, melds_needed, 2)
-        faces, wild_tiles = self._faces(concealed)
+        faces, wild_tiles = self._faces(concealed) if faced is None else faced    # (`_faces`, where already read)
         kinds = Counter(wild_tiles)
         own = sorted(k for k in kinds if not k.is_flower)
         shapes = self.shapes.enabled(n)
@@ -237,8 +239,11 @@ class Evaluator:
         if win_tile is not None and Tile(win_tile) not in concealed:
             raise HandError(f"the winning tile {Tile(win_tile)} is not in the hand")
         best = self._best_naturalisation(concealed, melds_needed)
-        if best is None:
-            return None
+        return None if best is None else self._evaluated(best, concealed, melds_needed, win_tile)
+
+    def _evaluated(self, best: tuple[int, ShapeKind, list[int], list[Tile], list[Tile], bool],
+                   concealed: Sequence[Tile], melds_needed: int, win_tile: Tile | None) -> WinShape | None:
+        """`evaluate` from the hand's `_best_naturalisation` (found already)."""
         as_wild, shape, faces, kept, made_natural, exact = best
         if not exact:
             every = self.decompositions(concealed, melds_needed, win_tile)
@@ -311,11 +316,11 @@ class Evaluator:
                      win_tile: Tile | None) -> list[WinShape]:
         """One reading, for a caller that reads nothing of it: `evaluate`'s (the most natural)
         when it is found directly, else the first split found (never every split)."""
-        best = self._best_naturalisation(concealed, melds_needed)
+        best = self._best_naturalisation(concealed, melds_needed, (faces, wild_tiles))
         if best is None:
             return []
-        if best[-1]:
-            shape = self.evaluate(concealed, melds_needed, win_tile)
+        if best[-1]:      # (`evaluate`, without finding `best` again: the players ask this at every wait weighed)
+            shape = self._evaluated(best, concealed, melds_needed, win_tile)
             return [shape] if shape is not None else []
         sources = self._sources(concealed, [])
         for shape in self.shapes.enabled(len(concealed)):
@@ -382,11 +387,11 @@ class Evaluator:
                         wilds_as_wild=len(assignment) - natural, wilds_natural=natural)
             # Splits that differ only in which of several tiles playing one face sits where
             # (a natural 9m, a 白板 playing 9m, a wild 9m as itself) are the same decomposition.
-            key = tuple(sorted((g.kind.value, g.tiles, tuple(sorted(a for a in g.assignment if a[0] != a[1])))
+            key = tuple(sorted((KIND_NAMES[g.kind], g.tiles, tuple(sorted(a for a in g.assignment if a[0] != a[1])))
                                for g in groups))
             options = [(None, None)] if win_tile is None else win_options(groups, Tile(win_tile))
             for index, role in options:
-                marker = (key, None if index is None else (groups[index].kind.value, groups[index].tiles), role)
+                marker = (key, None if index is None else (KIND_NAMES[groups[index].kind], groups[index].tiles), role)
                 if marker not in seen:
                     seen.add(marker)
                     out.append(WinShape(**base, win_group=index, win_role=role))
@@ -427,8 +432,9 @@ class Evaluator:
         return best
 
     def _entry_of_faces(self, faces: Sequence[int]) -> tuple[int, list[int]]:
-        keys = [sum(faces[base + r] * _POW5[r] for r in range(9)) for base in (0, 9, 18)]
-        keys.append(sum(faces[27 + r] * _POW5[r] for r in range(7)))
+        # (each key is Σ count·5^rank; summed by `map`: a judgement reads every way of placing the wilds)
+        keys = [sum(map(mul, faces[0:9], _POW5)), sum(map(mul, faces[9:18], _POW5)),
+                sum(map(mul, faces[18:27], _POW5)), sum(map(mul, faces[27:34], _POW5))]
         suit = self.suit_table
         e = suit[keys[0]] + suit[keys[1]] + suit[keys[2]] + self.honour_table[keys[3]]
         return e, keys
@@ -454,7 +460,7 @@ class Evaluator:
             if count:
                 face = self.face_of[kind]
                 if face is None:
-                    wild_tiles += [Tile(kind)] * count
+                    wild_tiles += [_TILES[kind]] * count
                 else:
                     faces[face] += count
         return faces, wild_tiles
@@ -462,7 +468,7 @@ class Evaluator:
     def _sources(self, concealed: Sequence[Tile], made_natural: Sequence[Tile]) -> dict[int, list[Tile]]:
         """face → the physical tiles that play it naturally (sorted, so output is stable)."""
         sources: dict[int, list[Tile]] = {}
-        for tile in sorted(Tile(t) for t in concealed):
+        for tile in sorted(_TILES[t] for t in concealed):      # (checked tiles: `_faces` came first)
             face = self.face_of[tile]
             if face is not None:
                 sources.setdefault(face, []).append(tile)
@@ -478,11 +484,18 @@ class Evaluator:
             if isinstance(tile, bool) or not isinstance(tile, int) or not 0 <= tile < KIND_COUNT:
                 raise HandError(f"not a tile: {tile!r}")
             physical[tile] += 1
-        for kind, count in enumerate(physical):
+        face_of = self.face_of
+        merged = False          # some tile held plays another kind's face (a stand-in)
+        for kind in sorted(set(concealed)):     # the kinds held, in order (a judgement asks this several times)
+            count = physical[kind]
             if count > 4:
                 raise HandError(f"{count} × {Tile(kind)} in the hand: there are only four of each kind")
-            if count and self.face_of[kind] == -1:
+            face = face_of[kind]
+            if face == -1:
                 raise HandError(f"flower {Tile(kind)} in the concealed hand: set flowers aside (or make them wild)")
+            merged = merged or (face is not None and face != kind)
+        if not merged:          # each face is played by its own kind alone: counted above
+            return physical
         faces = Counter()
         for kind, count in enumerate(physical):
             face = self.face_of[kind]

@@ -64,6 +64,8 @@ class Group:
     @property
     def assignment(self) -> tuple[tuple[Tile, Tile], ...]:
         """(wild kind, stands for) for each wild place."""
+        if not self.wild_positions:      # (most groups: read twice for every reading built)
+            return ()
         return tuple((self.sources[i], self.tiles[i]) for i in self.wild_positions)
 
     @property

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Callable, Collection, Generator
+from collections.abc import Callable, Collection, Generator, Sequence
+from operator import itemgetter
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -47,6 +48,9 @@ _NEIGHBOURS = {kind: _neighbour_weights(kind) for kind in Tile if kind.is_suited
 _MIDDLE = {kind: 1.0 if 3 <= kind.rank <= 7 else 0.0 for kind in Tile if kind.is_suited}
 _CHOW_PAIRS = {kind: _chow_pairs(kind) for kind in Tile if kind.is_suited}
 _SUIT_KINDS = {suit: frozenset(kind for kind in Tile if kind.suit == suit) for suit in "mpszf"}
+
+_FIRST_THREE = itemgetter(0, 1, 2)      # an entry's (distance, -weight, penalty)
+_NOTHING_KEPT: tuple[Counter, int] = (Counter(), 0)    # `Brain._kept` where no hint reads it (never written)
 
 JUDGEMENTS_PER_DECISION = 8
 """Legality judgements (rulesets.judging on a whole hand, self-drawn or on a discard) one discard
@@ -135,11 +139,13 @@ class Brain:
         self._legal: dict[tuple, bool] = {}
         self._distances: dict[tuple, int] = {}
         self._dead_kinds: dict[tuple[Tile, ...], frozenset[Tile]] = {}    # per set of wilds
+        self._shapes_allowed: dict[tuple, tuple[bool, tuple[str, ...]]] = {}   # per shown melds
         self.live_at_start = 0
 
     def new_hand(self) -> None:
         self._legal.clear()
         self._distances.clear()
+        self._shapes_allowed.clear()
         self.live_at_start = 0
 
     # -- seeing the hand -----------------------------------------------------------------------
@@ -178,8 +184,10 @@ class Brain:
         live_discards = self._live(player, list(discards), dead)
         if self.hints.all_pungs_or_flush:
             out = self._pung_or_flush_after_each(player, live, needed, wilds, live_discards)
-        else:
-            out = shanten.after_each_discard(live, needed, live_discards, seven_pairs_ok=not player.melds)
+        else:    # (a dead or void discard leaves the live tiles as they are: their count, from the same pass)
+            left_out = [kind for kind in discards if kind not in live_discards] if len(live_discards) < len(discards) else ()
+            return shanten.after_each_discard(live, needed, live_discards, seven_pairs_ok=not player.melds,
+                                              unchanged=left_out)
         if len(out) < len(discards):     # a dead or void discard leaves the live tiles as they are
             unchanged = self._distance(player, kinds, wilds, needed)
             for kind in discards:
@@ -219,22 +227,26 @@ class Brain:
         """`_pung_or_flush` of `kinds` less one tile of each kind in `discards`, each shape's count
         worked out in one pass (shanten's `…_after_each`)."""
         shanten = self.rules.tools(wilds)[1]
-        options: list[dict[Tile, int]] = []
         pungs_only, flush_suits = self._pung_or_flush_shapes(player)
-        if pungs_only:
-            options.append(shanten.all_pungs_after_each(kinds, needed, discards))
-        for suit in flush_suits:
-            options.append({kind: value + 1 for kind, value in
-                            shanten.standard_after_each(kinds, needed, discards, only_suit=suit).items()})
-        return {kind: min(option[kind] for option in options) if options else FAR for kind in discards}
+        # the best of the shapes still allowed, per discard (a one-suit count is one more: `_pung_or_flush`)
+        out = shanten.all_pungs_after_each(kinds, needed, discards) if pungs_only else dict.fromkeys(discards, FAR)
+        for flush in shanten.flush_after_each(kinds, needed, discards, flush_suits):
+            for kind, value in flush.items():
+                if value + 1 < out[kind]:
+                    out[kind] = value + 1
+        return out
 
-    @staticmethod
-    def _pung_or_flush_shapes(player: Player) -> tuple[bool, tuple[str, ...]]:
+    def _pung_or_flush_shapes(self, player: Player) -> tuple[bool, tuple[str, ...]]:
         """Which of 碰碰胡 and the one-suit hands the shown melds still allow: all pungs, and
-        the suits all their tiles are of (honours go with any)."""
+        the suits all their tiles are of (honours go with any); remembered by the melds (asked
+        at every discard weighed)."""
         melds = player.meld_tuple()
-        return (all(m.is_pung_like for m in melds),
+        found = self._shapes_allowed.get(melds)
+        if found is None:
+            found = self._shapes_allowed[melds] = (
+                all(m.is_pung_like for m in melds),
                 tuple(suit for suit in SUITS if all(t.suit in (suit, "z") for m in melds for t in m.tiles)))
+        return found
 
     # -- legal waits -----------------------------------------------------------------------------
 
@@ -312,8 +324,9 @@ class Brain:
             return Discard(uid, player.hand[uid], False)
         declare_possible = self.play.ready_declaration != "none" and not player.ready
         options: dict[Tile, bytes] = {}
+        standing = player.standing
         for uid, kind in player.hand.items():
-            if kind not in options or options[kind] in player.standing:
+            if kind not in options or standing and options[kind] in standing:
                 options[kind] = uid
         fold = self.folding(player, live)
         scored = yield from self._score_discards(player, view, options, kinds, wilds, facts, declare_possible, fold)
@@ -324,7 +337,7 @@ class Brain:
             seen, visible = view.discarded(), view.visible()
             best = max(scored, key=lambda s: (round(self._safety(s[3], seen, visible)), s[0], -s[2]))
         else:
-            best = min(scored, key=lambda s: s[:3])
+            best = min(scored, key=_FIRST_THREE)
         d, neg_weight, _, kind, uid = best
         ready_now = declare_possible and d == 0 and neg_weight < 0 and not fold
         if player.standing:
@@ -356,29 +369,35 @@ class Brain:
         seen: Counter | None = None      # the tiles in sight: counted once, for the first ready discard
         rest_read = self.hints.eight_of_a_suit     # the penalty reads the rest of the hand
         distances = self._discard_distances(player, kinds, wilds, options)
+        hints, standing_tiles = self.hints, player.standing
+        # `_penalty` is 0 but where a wild, a dead kind, a void suit, a hint or the hand's plan reads the kind
+        plain = not (wilds or dead or player.void or hints.three_suits or hints.terminal or rest_read
+                     or player.keep_pairs)
+        usefulness, random = self._usefulness, player.rng.random
         for kind, uid in options.items():
             d = distances[kind]
             # the hand without this tile: only a ready discard's waits and 八枝 read it
             rest = _without(kinds, kind) if d <= 0 or rest_read else kinds
             weight = 0.0
-            waits: list[tuple[Tile, float]] = []
+            waits: Sequence[tuple[Tile, float]] = ()
             if d <= 0:
                 seen = view.visible() if seen is None else seen
                 waits = self._live_waits(player, seen, rest, wilds, held, kind)
                 if not waits:
                     d = 1
-            standing = uid in player.standing
+            standing = uid in standing_tiles
             if standing and waits:
                 weight = yield from self._legal_weight(player, view, rest, wilds, facts, waits, budget=budget)
-                waits = []
+                waits = ()
                 if weight == 0:
                     d = 1
             if standing and not (d == 0 and weight > 0 and declare_possible):
                 continue          # 立四: a standing tile goes only with the 听 discard
-            penalty = self._penalty(player, kind, rest, wilds, held, kept, dead) + self._usefulness(kind, held) * 0.1
+            penalty = ((0.0 if plain else self._penalty(player, kind, rest, wilds, held, kept, dead))
+                       + usefulness(kind, held) * 0.1)
             if standing:
                 penalty -= 60     # …and 立四 needs that discard to declare
-            entries.append([d, -weight, penalty + player.rng.random() * 0.05, kind, uid, rest, waits])
+            entries.append([d, -weight, penalty + random() * 0.05, kind, uid, rest, waits])
         unjudged = [e for e in entries if e[6]]
         if fold:
             for entry in unjudged:   # only whether some wait is legal matters
@@ -415,7 +434,7 @@ class Brain:
         """The tiles by suit and the 1s and 9s of the hand and its melds, for the hints that read them
         (counted once a decision: a discard weighed takes one of its own suit, or one 1 or 9, away)."""
         if not (self.hints.three_suits or self.hints.terminal):
-            return Counter(), 0
+            return _NOTHING_KEPT
         tiles = kinds + [t for m in player.meld_tuple() for t in m.tiles]
         return Counter(t.suit for t in tiles), sum(1 for t in tiles if t.is_terminal)
 

@@ -187,17 +187,27 @@ class Crew:
         """A moment's thought.  At speed 0 the table gets a turn of the loop only if the players did
         something its boards sense since its last turn (a take, a key): thinking alone shows it
         nothing, and a turn at every thought was a third of the simulated table's turns."""
+        if not self._thought_alone():
+            await self._thought_with_table()
+
+    def _thought_alone(self) -> bool:
+        """`think` where the table needs no turn (speed 0, nothing new sensed): the clock moves on at
+        once (most of them: the players pause before every act; no coroutine is made for it)."""
         clock = self.table.clock
         if clock.speed == 0 and self.table.actions == self._actions_shown:
             clock.advance(self.style.think)
-            return
+            return True
+        return False
+
+    async def _thought_with_table(self) -> None:
         self._actions_shown = self.table.actions
-        await clock.sleep(self.style.think)
+        await self.table.clock.sleep(self.style.think)
 
     async def pause(self, allowed: tuple[Phase, ...] = ()) -> Screen:
         """A moment to think before acting; waits out a fault; raises HandEnded when the hand
         is no longer running (a phase of `OVER` that is not `allowed`)."""
-        await self.think()
+        if not self._thought_alone():         # (`think`)
+            await self._thought_with_table()
         screen = self.eyes.look()
         self.service(screen)
         if screen.phase is Phase.FAULT:

@@ -69,20 +69,19 @@ class TableView:
     # -- what is visible ---------------------------------------------------------------------
 
     def visible(self) -> Counter:
-        seen: Counter = Counter(self.shown)
-        seen.update(self.aside)
+        tiles = [*self.shown, *self.aside]     # (counted at once: each Counter.update checks its argument's type)
         for view in self.seats.values():
-            seen.update(view.discards)
-            seen.update(view.flowers)
+            tiles += view.discards
+            tiles += view.flowers
             for meld in view.melds:
-                seen.update(meld.tiles)
-        return seen
+                tiles += meld.tiles
+        return Counter(tiles)
 
     def discarded(self) -> Counter:
-        seen: Counter = Counter()
+        tiles: list[Tile] = []
         for view in self.seats.values():
-            seen.update(view.discards)
-        return seen
+            tiles += view.discards
+        return Counter(tiles)
 
     def visible_in_play(self, kind: Tile) -> int:
         """Copies shown in discards, 碰 and 明杠 (the 长春 换宝 count)."""

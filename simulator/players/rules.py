@@ -1,7 +1,7 @@
 """The region as the players need it: bonus tiles, wilds, what a legal win is, and strategy hints.
 
-Legality is always rulesets.judging's (`evaluate_hand` with the context the controller would
-use); the hints only steer the AI towards hands the region accepts (a void suit for 缺一门, all
+Legality is always rulesets.judging's (`is_legal`: `evaluate_hand`'s verdict with the context the
+controller would use); the hints only steer the AI towards hands the region accepts (a void suit for 缺一门, all
 three suits for 三色全, an opened hand for 开门 …), read from the region's requirement keys.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from rulesets.definition import Ruleset
 from rulesets.hand import Hand, Meld, WinContext
 from rulesets.indicators import Effect, Timing
-from rulesets.judging import evaluate_hand, stand_ins_for
+from rulesets.judging import is_legal, stand_ins_for
 from rulesets.tiles import DRAGONS, Tile
 from rulesets.winning import Evaluator, HandError, prepare
 
@@ -154,7 +154,7 @@ class RegionPlay:
             kongs_by_side=facts.kongs_by_side, wilds=wilds, ready_sides=facts.ready_sides,
             exposed_by_side=facts.exposed_by_side)
         try:
-            return evaluate_hand(self.ruleset, Hand(tuple(sorted(concealed)), melds, flowers), context,
-                                 settle=False).verdict.legal
+            return is_legal(self.ruleset, Hand(tuple(sorted(concealed)), melds, flowers), context,
+                            self.tools(wilds)[0])
         except (HandError, ValueError):
             return False

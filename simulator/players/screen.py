@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from drivers.motor_protocol import LiftPosition
 from drivers.table_ui import BAO, Phase, parse_choice
@@ -69,10 +69,14 @@ class Screen:
     wild_text: str
     lines: tuple[tuple[str, str], ...]       # per seat 0–3: (status, prompt / private)
     centre_down: bool
+    # read at every pause of every snapshot: worked out as it is made (a cached_property takes a lock)
+    phase: Phase | None = field(init=False, repr=False, compare=False)
+    any_prompt: bool = field(init=False, repr=False, compare=False)
+    """Some seat's line 1 says something (most of play: none does)."""
 
-    @cached_property
-    def phase(self) -> Phase | None:       # read several times a snapshot (a frozen one: cached)
-        return phase_of(self.msg)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "phase", phase_of(self.msg))
+        object.__setattr__(self, "any_prompt", any(prompt for _, prompt in self.lines))
 
     @property
     def detail(self) -> str:
@@ -85,11 +89,6 @@ class Screen:
 
     def prompt(self, seat: int) -> str:
         return self.lines[seat][1]
-
-    @cached_property
-    def any_prompt(self) -> bool:
-        """Some seat's line 1 says something (most of play: none does)."""
-        return any(prompt for _, prompt in self.lines)
 
     def dealer(self, sides: tuple[int, ...]) -> int | None:
         for seat in sides:

@@ -8,7 +8,7 @@ pairs, an all-pungs hand and a one-suit hand (for regions that demand them) have
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from rulesets.tiles import Tile
 from rulesets.winning import Shapes
@@ -156,8 +156,11 @@ class Parts:
         """`parts_less`, rank by rank."""
         ids = []
         for rank, count in enumerate(counts):
+            if not count:
+                ids.append(0)
+                continue
             less = counts[:rank] + (count - 1,) + counts[rank + 1:]
-            ids.append(self.part(less, runs) if count and any(less) else 0)
+            ids.append(self.part(less, runs) if any(less) else 0)
         return tuple(ids)
 
     def _suit_less(self, counts: tuple[int, ...]) -> tuple[int, ...]:
@@ -210,29 +213,27 @@ class Parts:
             c = list(counts)
             n = len(c)
             out: list[Triple] = []
-
-            def branch(take: tuple[int, ...], gain: Triple, pair_left: bool) -> None:
+            # what the lowest rank held (`_normal`: rank 0) can be part of: (ranks taken, gain, pair still allowed)
+            moves: list[tuple[tuple[int, ...], Triple, bool]] = []
+            if c[0] >= 3:
+                moves.append(((0, 0, 0), (1, 0, 0), may_pair))
+            if runs and 2 < n and c[1] and c[2]:
+                moves.append(((0, 1, 2), (1, 0, 0), may_pair))
+            if c[0] >= 2:
+                if may_pair:
+                    moves.append(((0, 0), (0, 0, 1), False))
+                moves.append(((0, 0), (0, 1, 0), may_pair))
+            if runs and 1 < n and c[1]:
+                moves.append(((0, 1), (0, 1, 0), may_pair))
+            if runs and 2 < n and c[2]:
+                moves.append(((0, 2), (0, 1, 0), may_pair))
+            moves.append(((0,), (0, 0, 0), may_pair))
+            for take, (gm, gt, gp), pair_left in moves:
                 for k in take:
                     c[k] -= 1
-                for m, t, p in self.options(_normal(c, runs), runs, pair_left):
-                    out.append((m + gain[0], t + gain[1], p + gain[2]))
+                out += [(m + gm, t + gt, p + gp) for m, t, p in self.options(_normal(c, runs), runs, pair_left)]
                 for k in take:
                     c[k] += 1
-
-            i = 0                       # the lowest rank held (`_normal`)
-            if c[i] >= 3:
-                branch((i, i, i), (1, 0, 0), may_pair)
-            if runs and i + 2 < n and c[i + 1] and c[i + 2]:
-                branch((i, i + 1, i + 2), (1, 0, 0), may_pair)
-            if c[i] >= 2:
-                if may_pair:
-                    branch((i, i), (0, 0, 1), False)
-                branch((i, i), (0, 1, 0), may_pair)
-            if runs and i + 1 < n and c[i + 1]:
-                branch((i, i + 1), (0, 1, 0), may_pair)
-            if runs and i + 2 < n and c[i + 2]:
-                branch((i, i + 2), (0, 1, 0), may_pair)
-            branch((i,), (0, 0, 0), may_pair)
             result = _prune(out)
         self._memo[key] = result
         return result
@@ -290,20 +291,26 @@ class Shanten:
         tiles or a suit `only_suit` leaves out (joining the id 0 changes nothing); `held`: the
         parts' counts (`_held`), where already taken."""
         part = self.parts.part
-        ids = []
-        for index, counted in enumerate(_held(counts) if held is None else held):
-            left_out = only_suit is not None and index < 3 and "mps"[index] != only_suit
-            ids.append(0 if left_out or not any(counted) else part(counted, index < 3))
-        return ids
+        m, p, s, z = _held(counts) if held is None else held
+        if only_suit is not None:            # the other suits count for nothing
+            m, p, s = (m if only_suit == "m" else (), p if only_suit == "p" else (), s if only_suit == "s" else ())
+        return [part(m, True) if any(m) else 0, part(p, True) if any(p) else 0, part(s, True) if any(s) else 0,
+                part(z, False) if any(z) else 0]
 
     def after_each_discard(self, kinds: Sequence[Tile], needed: int, discards: Iterable[Tile], *,
-                           seven_pairs_ok: bool) -> dict[Tile, int]:
+                           seven_pairs_ok: bool, unchanged: Collection[Tile] = ()) -> dict[Tile, int]:
         """`best` of `kinds` less one tile of each kind in `discards`, worked out together: a discard
         changes one suit, so the other parts are joined once (joins give the same count in any
-        order: every cap is applied to the sums)."""
+        order: every cap is applied to the sums).  Each of `unchanged` (kinds not among `kinds`: a
+        dead or void tile the count leaves out) gets `best` of `kinds` itself, from the same joins."""
         counts, wilds = self.faces(kinds)
-        out = self._standard_after_each(counts, wilds, needed, discards)
-        if seven_pairs_ok and self.shapes.seven_pairs and len(kinds) - 1 >= 13:
+        out, whole = self._standard_counts(counts, wilds, needed, discards)
+        pairs_allowed = seven_pairs_ok and self.shapes.seven_pairs
+        if unchanged:
+            if pairs_allowed and len(kinds) >= 13:
+                whole = min(whole, self._seven_pairs_of(counts, wilds))
+            after = dict.fromkeys(unchanged, whole)
+        if pairs_allowed and len(kinds) - 1 >= 13:
             # the seven-pairs tally of the whole hand: a discard changes one face of it
             pairs, held = self._seven_pairs_tally(counts)
             pair_value, from_tally, faces = self._pair_value, self._seven_pairs_from, self._face
@@ -317,6 +324,8 @@ class Shanten:
                     pairs_left = from_tally(pairs, held, wilds - (face is None))
                 if pairs_left < value:
                     out[kind] = pairs_left
+        if unchanged:
+            out.update(after)
         return out
 
     def standard_after_each(self, kinds: Sequence[Tile], needed: int, discards: Iterable[Tile],
@@ -325,21 +334,45 @@ class Shanten:
         counts, wilds = self.faces(kinds)
         return self._standard_after_each(counts, wilds, needed, discards, only_suit)
 
+    def flush_after_each(self, kinds: Sequence[Tile], needed: int, discards: Collection[Tile],
+                         suits: Iterable[str]) -> list[dict[Tile, int]]:
+        """`standard_after_each` with each of `suits` as `only_suit`, the hand read once for all."""
+        counts, wilds = self.faces(kinds)
+        held = _held(counts)
+        every = self._part_ids(counts, None, held)
+        out = []
+        for suit in suits:
+            index = "mps".index(suit)       # the other suits' parts count for nothing (`_part_ids`)
+            parts = [part if i in (index, 3) else 0 for i, part in enumerate(every)]
+            out.append(self._standard_after_each(counts, wilds, needed, discards, suit, held, parts))
+        return out
+
     def _standard_after_each(self, counts: list[int], wilds: int, needed: int, discards: Iterable[Tile],
-                             only_suit: str | None = None) -> dict[Tile, int]:
+                             only_suit: str | None = None, held: list[tuple[int, ...]] | None = None,
+                             parts: list[int] | None = None) -> dict[Tile, int]:
         """The standard count after each discard from the hand's face counts: a discard changes
         one part, so the other three are joined once for it (from the joins of the parts before
         it and after it), and its part less that tile is looked up (`Parts.parts_less`); a suit
-        `only_suit` leaves out counts for nothing, whatever is discarded from it."""
+        `only_suit` leaves out counts for nothing, whatever is discarded from it.  `held` and
+        `parts`: `_held` and `_part_ids` of the counts, where already read."""
+        return self._standard_counts(counts, wilds, needed, discards, only_suit, held, parts)[0]
+
+    def _standard_counts(self, counts: list[int], wilds: int, needed: int, discards: Iterable[Tile],
+                         only_suit: str | None = None, held: list[tuple[int, ...]] | None = None,
+                         parts: list[int] | None = None) -> tuple[dict[Tile, int], int]:
+        """`_standard_after_each`, and the standard count of the whole hand (`standard`)."""
         memo = self.parts
-        held = _held(counts)
-        parts = self._part_ids(counts, only_suit, held)
+        if held is None:
+            held = _held(counts)
+        if parts is None:
+            parts = self._part_ids(counts, only_suit, held)
         without = self._joins_without(parts, needed)
         whole = memo.least(memo.joined(without[0], parts[0], needed) if parts[0] else without[0], needed)
         less: list[tuple[int, ...] | None] = [None] * 4
         out: dict[Tile, int] = {}
+        faces, least_joined = self._face, memo.least_joined     # (read once: a hand's every discard is weighed)
         for kind in discards:
-            face = self._face[kind]
+            face = faces[kind]
             if face is None or face < 0:     # a wild (one fewer) or a flower (nothing of the hand)
                 out[kind] = max(-1, whole - wilds + (face is None))
                 continue
@@ -351,9 +384,9 @@ class Shanten:
             if ids is None:
                 ids = less[suit] = memo.parts_less(held[suit], suit < 3)
             part = ids[rank]
-            value = memo.least_joined(without[suit], part, needed) if part else memo.least(without[suit], needed)
-            out[kind] = max(-1, value - wilds)
-        return out
+            value = (least_joined(without[suit], part, needed) if part else memo.least(without[suit], needed)) - wilds
+            out[kind] = value if value > -1 else -1
+        return out, max(-1, whole - wilds)
 
     def _joins_without(self, parts: list[int], needed: int) -> list[int]:
         """Per part: the join of the other three (the joins before it joined with those after it)."""
@@ -407,13 +440,18 @@ class Shanten:
         counts, wilds = self.faces(kinds)
         melds, pairs = self._pung_tally(counts)
         out: dict[Tile, int] = {}
+        by_count: dict[int, int] = {}       # a discard's count depends only on how many of its face are held
         for kind in discards:
             face = self._face[kind]
             if face is None or face < 0:     # a wild (one fewer) or a flower (nothing of the hand)
                 out[kind] = self._all_pungs_from(melds, pairs, wilds - (face is None), needed)
                 continue
             count = counts[face]
-            out[kind] = self._all_pungs_from(melds - (count == 3), pairs + (count == 3) - (count == 2), wilds, needed)
+            found = by_count.get(count)
+            if found is None:
+                found = by_count[count] = self._all_pungs_from(melds - (count == 3), pairs + (count == 3) - (count == 2),
+                                                               wilds, needed)
+            out[kind] = found
         return out
 
     @staticmethod

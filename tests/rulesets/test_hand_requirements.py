@@ -9,7 +9,10 @@ import random
 import pytest
 
 from rulesets.hand import Hand, Meld, MeldKind, WinContext
-from rulesets.judging import evaluate_hand
+from dataclasses import replace
+
+from rulesets.judging import evaluate_hand, is_legal, stand_ins_for
+from rulesets.winning import Evaluator
 from rulesets.regions import REGION_IDS, get_region
 from rulesets.tiles import parse_tiles
 from rulesets.winrules import Judged
@@ -76,3 +79,34 @@ def test_an_opened_wuhan_hand_is_still_judged_by_its_readings() -> None:
     no_258_pair = Hand(tuple(parse_tiles("3m3m3m4m5m6m7m8m6p7p8p")), (Meld(MeldKind.PUNG, tuple(parse_tiles("5s5s5s"))),))
     verdict = evaluate_hand(ruleset, no_258_pair, _wuhan_context(win_tile=parse_tiles("8p")[0], wilds=()), settle=False).verdict
     assert verdict.complete and not verdict.legal and verdict.shape is not None      # 屁胡 needs 2/5/8 将: read
+
+
+@pytest.mark.parametrize("region", REGION_IDS)
+def test_is_legal_answers_as_the_judge_does(region: str) -> None:
+    # `is_legal` skips the reading where every requirement reads the hand alone: the same answer as
+    # the judge's, for complete hands and for hands one tile off, with the caller's evaluator or none
+    ruleset = get_region(region).resolve({})
+    rng = random.Random(f"is-legal-{region}")
+    kinds = wild_kind_count(ruleset)
+    others = [k for k in ruleset.tiles.kinds if not k.is_flower]
+    checked = 0
+    while checked < 30:
+        case = make_case(rng, ruleset, rng.choice((0, 1, 2, 3)), kinds == 2)
+        if case is None:
+            continue
+        hand, context = case.hand, case.context
+        if rng.random() < 0.4:     # one tile changed: mostly not complete
+            concealed = list(hand.concealed)
+            concealed[rng.randrange(len(concealed))] = rng.choice(others)
+            hand = replace(hand, concealed=tuple(sorted(concealed)))
+            if context.win_tile not in hand.concealed:
+                context = replace(context, win_tile=hand.concealed[0])
+        try:
+            expected = evaluate_hand(ruleset, hand, context, settle=False).verdict.legal
+        except ValueError:       # (HandError too: a fifth copy)
+            continue
+        wilds = tuple(context.wilds)
+        evaluator = Evaluator(frozenset(wilds), ruleset.win.shapes, stand_ins_for(ruleset, wilds))
+        assert is_legal(ruleset, hand, context) == expected, case
+        assert is_legal(ruleset, hand, context, evaluator) == expected, case
+        checked += 1
