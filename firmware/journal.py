@@ -31,7 +31,7 @@ from .records.store import WRITE_ERRORS, Store
 
 LINKS_KEY = "links"                # each board's link session and the last event of it applied
 STORAGE_RETRY_S = 2.0              # a disk write that failed (E24) is tried again after this long
-GATHER_TURNS = 2                   # turns of the loop a change waits for more before it is committed
+GATHER_S = 0.002                   # a change waits this long for more before it is committed
 T = TypeVar("T")
 
 
@@ -84,12 +84,12 @@ class HandJournal:
     async def _write_changes(self) -> None:
         while True:
             await self._changed.wait()
-            # A few turns of the loop before the state is taken: the events read meanwhile (the other
-            # board's, the rest of a burst) are applied first and ride on the same commit.  Committing at
-            # once, a hand took half again as many commits (each a write, and acknowledgements, and the
-            # hand encoded) for the same events; the acknowledgements wait the few turns more.
-            for _ in range(GATHER_TURNS):
-                await asyncio.sleep(0)
+            # A moment before the state is taken: the events that arrive meanwhile (the other board's,
+            # the rest of a burst) are applied first and ride on the same commit.  Committing at once,
+            # a hand at full speed took four times as many commits (each a write, acknowledgements, the
+            # hand encoded) for the same events; their acknowledgements wait that moment more (the link
+            # holds an acknowledgement up to 30 ms anyway: drivers.link_session.event_ack_delay).
+            await asyncio.sleep(GATHER_S)
             self._changed.clear()
             await self.until_landed(self._commit)
 
