@@ -156,6 +156,8 @@ class WallTracker:
         self.flower_kinds = frozenset(flower_kinds)
         self.deal_size = deal_size              # head draws that belong to the deal
         self._ring_index = {pos: i for i, pos in enumerate(ring.stacks)}
+        # each stack's (top, bottom) slots, made once: a take looks at its stack's several times
+        self._stack_slots = tuple((Slot(i, Layer.TOP), Slot(i, Layer.BOTTOM)) for i in range(len(ring)))
         self._head_order = ring.head_order()
         self._tail_order = ring.tail_order()
         self._head_from = self._tail_from = 0   # every slot before these in the orders is taken
@@ -174,6 +176,9 @@ class WallTracker:
         self.special_owed = 0                   # 长春 opening special kongs: replacements still to be taken
         self.special_reason = "kong"            # …counted as kongs for the reserve ("kong") or not ("special")
         self._before: list[_Before] = []        # the last UNDO_KEPT takes' undo, oldest first (journaled)
+        # the last count and what it was counted from (taken, tail_taken, kongs): a take and the flow
+        # around it ask for the same count several times
+        self._counted: tuple[tuple[int, int, int], WallCount] | None = None
         self._before_texts: list[str] = []      # the same rows encoded (journaled at nearly every take)
 
     # -- what is expected ---------------------------------------------------------------------
@@ -186,6 +191,8 @@ class WallTracker:
         """The next tail tile of an ordinary replacement: shown tiles, and tiles lying under a shown
         tile, are passed over (云南 「不能杠上开花的从最后面未翻开的取牌」) unless `include_shown`."""
         self._tail_from = self._first_untaken(self._tail_order, self._tail_from)
+        if include_shown or not self.shown:     # (nothing is passed over: the first still in the wall)
+            return self._tail_order[self._tail_from] if self._tail_from < len(self._tail_order) else None
         return next((s for s in islice(self._tail_order, self._tail_from, None)
                      if s not in self.taken and (include_shown or not self.covered(s))), None)
 
@@ -201,7 +208,7 @@ class WallTracker:
         """Shown face up, or lying under a shown tile still in the wall."""
         if slot in self.shown:
             return True
-        top = Slot(slot.ring, Layer.TOP)
+        top = self._stack_slots[slot.ring][0]
         return slot.layer is Layer.BOTTOM and top in self.shown and top not in self.taken
 
     def next_head_position(self) -> int:
@@ -209,9 +216,10 @@ class WallTracker:
         return self.ring.slot_sequence(slot) if slot else self.ring.tile_count
 
     def count(self) -> WallCount:
-        remaining_taken = len(self.taken)
-        return wall_count(self.reserve, self.ring.tile_count, remaining_taken - self.tail_taken,
-                          self.tail_taken, self.kongs)
+        key = (len(self.taken), self.tail_taken, self.kongs)
+        if self._counted is None or self._counted[0] != key:
+            self._counted = key, wall_count(self.reserve, self.ring.tile_count, key[0] - key[1], key[1], key[2])
+        return self._counted[1]
 
     @property
     def live(self) -> int:
@@ -236,8 +244,8 @@ class WallTracker:
         return pos in self._ring_index
 
     def stack_tiles(self, pos: StackPos) -> int:
-        index = self._ring_index[pos]
-        return sum(1 for layer in (Layer.TOP, Layer.BOTTOM) if Slot(index, layer) not in self.taken)
+        top, bottom = self._stack_slots[self._ring_index[pos]]
+        return (top not in self.taken) + (bottom not in self.taken)
 
     # -- sensor changes -----------------------------------------------------------------------
 
@@ -325,7 +333,7 @@ class WallTracker:
 
     def _take_one(self, pos: StackPos, seen: bool) -> Take:
         index = self._ring_index[pos]
-        aside = next((s for s in self.expected_aside if s.ring == index), None)
+        aside = next((s for s in self.expected_aside if s.ring == index), None) if self.expected_aside else None
         if aside is not None:
             self.expected_aside.discard(aside)
             return self.set_aside(aside)
@@ -406,11 +414,12 @@ class WallTracker:
             self.flowers_left = self.flowers_owed   # play went on past them (a draw with none owed is in order)
         if tile is not None and tile in self.flower_kinds and reason != "set_aside":
             self.flowers_owed += 1
-        count = wall_count(self.reserve, self.ring.tile_count, len(self.taken) + 1 - self.tail_taken,
-                           self.tail_taken, self.kongs)
+        taken = len(self.taken) + 1
+        count = wall_count(self.reserve, self.ring.tile_count, taken - self.tail_taken, self.tail_taken, self.kongs)
         take = Take(end, slot, self.ring[slot.ring], reason, in_order, count.live,
                     count.reserved_full_stacks, self.kongs, tile, at_wall_end)
         self.taken[slot] = take
+        self._counted = (taken, self.tail_taken, self.kongs), count     # (the count after it: asked next)
         self._keep_row(take.to_json())
         return take
 
@@ -480,8 +489,7 @@ class WallTracker:
             (other.ring, other.reserve, other.wall_map, other.deal_size) and self.to_json() == other.to_json()
 
     def _first_untaken_slot(self, index: int) -> Slot:
-        for layer in (Layer.TOP, Layer.BOTTOM):
-            slot = Slot(index, layer)
+        for slot in self._stack_slots[index]:
             if slot not in self.taken:
                 return slot
         raise TrackingError(f"stack {self.ring[index].wall}/{self.ring[index].stack} is already empty")
