@@ -2,7 +2,8 @@
 ledger's database so that a restarted controller goes on from it.
 
 Every event of an open hand changes its state; the writer (`_write_changes`) journals the latest
-state whenever the store's thread is free (intermediate states are skipped, never reordered).
+state whenever the store's thread is free, a moment (`GATHER_S`) after a change so that the events
+of a burst share a commit (intermediate states are skipped, never reordered).
 Two things ride on each commit:
 
 - the boards' events it covers may be acknowledged only once it is committed: a controller killed
