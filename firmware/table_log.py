@@ -321,7 +321,7 @@ class LinkWatch:
         self._links = links
         self._clock = clock
         self._checked = float("-inf")
-        self._last: dict[str, LinkStatistics] = {}
+        self._last: dict[str, tuple[LinkStatistics, int]] = {}     # each board's counters, and their trouble
         self._open: dict[str, _Episode] = {}
 
     def check(self) -> None:
@@ -330,12 +330,14 @@ class LinkWatch:
             return
         self._checked = now
         for board, stats in self._links().items():
-            before = self._last.get(board)
-            self._last[board] = stats
-            if before is None:
+            trouble = _trouble(stats)
+            last = self._last.get(board)
+            self._last[board] = stats, trouble      # (its trouble summed once: checked at nearly every change)
+            if last is None:
                 continue
+            before, trouble_before = last
             episode = self._open.get(board)
-            if _trouble(stats) > _trouble(before):
+            if trouble > trouble_before:
                 if episode is None:
                     self._open[board] = _Episode(now, now, before)
                     link_log.warning("%s link: trouble began (%s); the link retransmits and recovers by itself",

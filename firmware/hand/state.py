@@ -30,15 +30,14 @@ from rulesets.walls import Break, End, Layer, Ring, Slot, StackPos
 
 from .facts import HandFacts
 from .taking_back import TakingBack
-from .tracker import Take, UnseenTakes, WallTracker, compact_json, slot_from, slot_json, tile_from, tile_json
+from .tracker import (Take, UnseenTakes, WallTracker, compact_json, encode_with, hole, slot_from, slot_json, tile_from,
+                      tile_json)
 from .win_facts import is_first_turn, taken_astray
 from .wins import HandOutcome, Payout, WinRecord
 
 BEFORE_PLAY = ("dice", "dealing", "revealing")      # the hand's phases before 请出牌 first shows
 STATE_VERSION = 1
 NO_UNSEEN = UnseenTakes((), ())
-# where journal_text puts the parts encoded once
-_WALL_HOLE, _TAKES_HOLE, _WINS_HOLE = "\u2063wall\u2063", "\u2063takes\u2063", "\u2063wins\u2063"
 
 
 def wall_hash(salt: str, ring: list[list[str]]) -> str:
@@ -555,42 +554,45 @@ class HandState(TakingBack):
     # -- as data -------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        return self._data([w.to_json() for w in self.wins])
+        return self._data([w.to_json() for w in self.wins], self._wall_rows,
+                          self.last_take.to_json() if self.last_take else None, self.tracker.to_json(), self.undo_json())
 
-    def _data(self, wins: Any) -> dict[str, Any]:
-        """`to_json()` with `wins` in the place of the wins (`journal_text` puts a hole there)."""
+    def _data(self, wins: Any, wall: Any, last_take: Any, tracker: Any, undo: dict[str, Any]) -> dict[str, Any]:
+        """`to_json()` with these parts in their places (`journal_text` puts holes there)."""
         return {
             "version": STATE_VERSION, "ruleset": self.ruleset.id, "options": dict(self.ruleset.options),
             "number": self.number, "dealer": self.dealer, "rolls": [list(r) for r in self.rolls],
             "break": [self.brk.wall, self.brk.skip],
-            "wall": self._wall_rows,
+            "wall": wall,
             "deal_size": self.deal_size, "salt": self.salt, "phase": self.phase, "ready": list(self.ready),
             "reveals": [r.to_json(self.ruleset) for r in self.reveals], "bao_index": self.bao_index,
             "bao_used": sorted(slot_json(s) for s in self.bao_used),
             "pending_kong": [[seat, concealed] for seat, concealed in self.pending_kong.items()],
             "kongs": [[seat, made] for seat, made in sorted(self.kongs.items())],
             "wins": wins, "out_of_play": sorted(self.out_of_play),
-            "last_take": self.last_take.to_json() if self.last_take else None, "replaced_for": self.replaced_for,
+            "last_take": last_take, "replaced_for": self.replaced_for,
             "draw": self.draw.to_json() if self.draw else None,
             "last_tile_shown": self.last_tile_shown, "bao_roller": self.bao_roller, "rolls_asked": self.rolls_asked,
-            "steps_done": list(self.steps_done), "tracker": self.tracker.to_json(), "facts": self.facts.to_json(),
+            "steps_done": list(self.steps_done), "tracker": tracker, "facts": self.facts.to_json(),
             "started": self.started, "recorders": list(self.recorders),
             **({"withheld_reasons": [[seat, list(reasons)] for seat, reasons in self.withheld_reasons]}
                if self.withheld_reasons else {}),
-            **self.undo_json(),
+            **undo,
         }
 
     def journal_text(self) -> str:
         """`to_json()` encoded as the journal keeps it (`compact_json`), without encoding again what
-        is most of it and never changes once made: the wall, the takes and the wins (each encoded once).
-        The journal is written at nearly every take; encoding the whole state each time had cost more
-        than anything else the controller does a hand."""
-        data = self._data(_WINS_HOLE)
-        data["wall"] = _WALL_HOLE
-        data["tracker"]["takes"] = _TAKES_HOLE
-        wins = f"[{','.join(w.journal_text for w in self.wins)}]"
-        return (compact_json(data).replace(f'"{_WALL_HOLE}"', self._wall_text, 1)
-                .replace(f'"{_TAKES_HOLE}"', self.tracker.takes_text(), 1).replace(f'"{_WINS_HOLE}"', wins, 1))
+        is most of it and never changes once made: the wall, the takes, the last takes' undo rows and
+        the wins (each encoded once, as it was made: `encode_with`).  The journal is written at nearly
+        every take; encoding the whole state each time had cost more than anything else the
+        controller does a hand."""
+        tracker, parts = self.tracker.journal_parts()
+        undo, undo_parts = self.undo_journal_parts()
+        parts.update(undo_parts, wall=self._wall_text, wins=f"[{','.join(w.journal_text for w in self.wins)}]")
+        last_take = None
+        if self.last_take is not None:
+            last_take, parts["last_take"] = hole("last_take"), self.tracker.take_text(self.last_take)
+        return encode_with(self._data(hole("wins"), hole("wall"), last_take, tracker, undo), parts)
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> "HandState":

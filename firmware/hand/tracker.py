@@ -21,6 +21,7 @@ state, so a restarted controller picks the wall up where it stood.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Mapping, NamedTuple, Sequence
@@ -64,6 +65,11 @@ class Take:
                     data.get("at_wall_end", False))
 
 
+def _undo_row(before: _Before) -> list[int]:
+    """A take's undo as the journal keeps it (an older journal's rows have no `flowers_left`)."""
+    return list(before if before.flowers_left else before[:-1])
+
+
 def slot_json(slot: Slot) -> list:
     return [slot.ring, slot.layer.value]
 
@@ -72,14 +78,33 @@ def slot_from(data: list) -> Slot:
     return Slot(int(data[0]), Layer(data[1]))
 
 
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode   # (made once: see below)
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"),
+                           check_circular=False).encode   # (made once: see below)
 
 
 def compact_json(value: Any) -> str:
     """JSON as the journal keeps it: compact, UTF-8 text kept (the ledger writes its values so too,
     with records.chain.canonical; the hand imports only its ports, the rules and the table words).
-    One encoder for every call: json.dumps with these options would make a new one each time."""
+    One encoder for every call: json.dumps with these options would make a new one each time.  No
+    circular check (the same text; the state is plain trees, and the check costs at every list)."""
     return _ENCODE(value)
+
+
+def hole(name: str) -> str:
+    """A stand-in for a part encoded apart (`encode_with`): no journal value holds its marks."""
+    return f"\u2063{name}\u2063"
+
+
+_HOLES = re.compile('"\u2063(\\w+)\u2063"')
+
+
+def encode_with(value: Any, parts: Mapping[str, str]) -> str:
+    """`compact_json(value)` where `value` holds `hole(name)` in the place of parts whose texts
+    `parts[name]` were encoded apart (once each, as they were made), so they are not encoded again:
+    the small rest is encoded, then cut at its holes and joined with the parts in one pass."""
+    pieces = _HOLES.split(compact_json(value))
+    pieces[1::2] = [parts[name] for name in pieces[1::2]]
+    return "".join(pieces)
 
 
 def tile_json(tile: Tile | None) -> str | None:
@@ -131,6 +156,8 @@ class WallTracker:
         self.flower_kinds = frozenset(flower_kinds)
         self.deal_size = deal_size              # head draws that belong to the deal
         self._ring_index = {pos: i for i, pos in enumerate(ring.stacks)}
+        # each stack's (top, bottom) slots, made once: a take looks at its stack's several times
+        self._stack_slots = tuple((Slot(i, Layer.TOP), Slot(i, Layer.BOTTOM)) for i in range(len(ring)))
         self._head_order = ring.head_order()
         self._tail_order = ring.tail_order()
         self._head_from = self._tail_from = 0   # every slot before these in the orders is taken
@@ -149,6 +176,10 @@ class WallTracker:
         self.special_owed = 0                   # 长春 opening special kongs: replacements still to be taken
         self.special_reason = "kong"            # …counted as kongs for the reserve ("kong") or not ("special")
         self._before: list[_Before] = []        # the last UNDO_KEPT takes' undo, oldest first (journaled)
+        # the last count and what it was counted from (taken, tail_taken, kongs): a take and the flow
+        # around it ask for the same count several times
+        self._counted: tuple[tuple[int, int, int], WallCount] | None = None
+        self._before_texts: list[str] = []      # the same rows encoded (journaled at nearly every take)
 
     # -- what is expected ---------------------------------------------------------------------
 
@@ -160,6 +191,8 @@ class WallTracker:
         """The next tail tile of an ordinary replacement: shown tiles, and tiles lying under a shown
         tile, are passed over (云南 「不能杠上开花的从最后面未翻开的取牌」) unless `include_shown`."""
         self._tail_from = self._first_untaken(self._tail_order, self._tail_from)
+        if include_shown or not self.shown:     # (nothing is passed over: the first still in the wall)
+            return self._tail_order[self._tail_from] if self._tail_from < len(self._tail_order) else None
         return next((s for s in islice(self._tail_order, self._tail_from, None)
                      if s not in self.taken and (include_shown or not self.covered(s))), None)
 
@@ -175,7 +208,7 @@ class WallTracker:
         """Shown face up, or lying under a shown tile still in the wall."""
         if slot in self.shown:
             return True
-        top = Slot(slot.ring, Layer.TOP)
+        top = self._stack_slots[slot.ring][0]
         return slot.layer is Layer.BOTTOM and top in self.shown and top not in self.taken
 
     def next_head_position(self) -> int:
@@ -183,9 +216,10 @@ class WallTracker:
         return self.ring.slot_sequence(slot) if slot else self.ring.tile_count
 
     def count(self) -> WallCount:
-        remaining_taken = len(self.taken)
-        return wall_count(self.reserve, self.ring.tile_count, remaining_taken - self.tail_taken,
-                          self.tail_taken, self.kongs)
+        key = (len(self.taken), self.tail_taken, self.kongs)
+        if self._counted is None or self._counted[0] != key:
+            self._counted = key, wall_count(self.reserve, self.ring.tile_count, key[0] - key[1], key[1], key[2])
+        return self._counted[1]
 
     @property
     def live(self) -> int:
@@ -210,8 +244,8 @@ class WallTracker:
         return pos in self._ring_index
 
     def stack_tiles(self, pos: StackPos) -> int:
-        index = self._ring_index[pos]
-        return sum(1 for layer in (Layer.TOP, Layer.BOTTOM) if Slot(index, layer) not in self.taken)
+        top, bottom = self._stack_slots[self._ring_index[pos]]
+        return (top not in self.taken) + (bottom not in self.taken)
 
     # -- sensor changes -----------------------------------------------------------------------
 
@@ -259,6 +293,7 @@ class WallTracker:
     def take_back(self) -> Take:
         """Undo the last take (`last_takes(1)`), as if it had not been made."""
         before = self._before.pop()
+        self._before_texts.pop()
         slot = next(reversed(self.taken))
         take = self.taken.pop(slot)
         self._take_rows.pop()
@@ -298,7 +333,7 @@ class WallTracker:
 
     def _take_one(self, pos: StackPos, seen: bool) -> Take:
         index = self._ring_index[pos]
-        aside = next((s for s in self.expected_aside if s.ring == index), None)
+        aside = next((s for s in self.expected_aside if s.ring == index), None) if self.expected_aside else None
         if aside is not None:
             self.expected_aside.discard(aside)
             return self.set_aside(aside)
@@ -361,9 +396,8 @@ class WallTracker:
 
     def _record(self, slot: Slot, end: End, reason: str, in_order: bool, at_wall_end: bool = False) -> Take:
         tile = self.wall_map.get(slot)
-        self._before.append(_Before(self.head_taken, self.tail_taken, self.kongs, self.flowers_owed,
-                                    self.special_owed, self._head_from, self._tail_from, self.flowers_left))
-        del self._before[:-UNDO_KEPT]
+        self._keep_before(_Before(self.head_taken, self.tail_taken, self.kongs, self.flowers_owed,
+                                  self.special_owed, self._head_from, self._tail_from, self.flowers_left))
         if end is End.HEAD:
             self.head_taken += 1
         else:
@@ -380,11 +414,12 @@ class WallTracker:
             self.flowers_left = self.flowers_owed   # play went on past them (a draw with none owed is in order)
         if tile is not None and tile in self.flower_kinds and reason != "set_aside":
             self.flowers_owed += 1
-        count = wall_count(self.reserve, self.ring.tile_count, len(self.taken) + 1 - self.tail_taken,
-                           self.tail_taken, self.kongs)
+        taken = len(self.taken) + 1
+        count = wall_count(self.reserve, self.ring.tile_count, taken - self.tail_taken, self.tail_taken, self.kongs)
         take = Take(end, slot, self.ring[slot.ring], reason, in_order, count.live,
                     count.reserved_full_stacks, self.kongs, tile, at_wall_end)
         self.taken[slot] = take
+        self._counted = (taken, self.tail_taken, self.kongs), count     # (the count after it: asked next)
         self._keep_row(take.to_json())
         return take
 
@@ -392,22 +427,42 @@ class WallTracker:
         self._take_rows.append(row)
         self._take_texts.append(compact_json(row))
 
+    def _keep_before(self, before: _Before) -> None:
+        self._before.append(before)
+        self._before_texts.append(compact_json(_undo_row(before)))
+        del self._before[:-UNDO_KEPT]
+        del self._before_texts[:-UNDO_KEPT]
+
     def takes_text(self) -> str:
         """`to_json()["takes"]` encoded as `compact_json` would, from the rows encoded as they were made."""
         return f"[{','.join(self._take_texts)}]"
+
+    def take_text(self, take: Take) -> str:
+        """`compact_json(take.to_json())`: the row encoded when it was made if it is the last take."""
+        if self._take_texts and next(reversed(self.taken.values())) is take:
+            return self._take_texts[-1]
+        return compact_json(take.to_json())
 
     # -- state ---------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
         """What changes as the hand is played (the ring, reserve and wall come from the hand)."""
-        return {"takes": list(self._take_rows),
+        return self._state_json(list(self._take_rows), [_undo_row(before) for before in self._before])
+
+    def journal_parts(self) -> tuple[dict[str, Any], dict[str, str]]:
+        """`to_json()` with holes where its takes and undo rows go, and their texts (`encode_with`):
+        each row was encoded once, as it was made (the journal writes the tracker at nearly every take)."""
+        parts = {"takes": self.takes_text(), "undo": f"[{','.join(self._before_texts)}]"}
+        return self._state_json(hole("takes"), hole("undo")), parts
+
+    def _state_json(self, takes: Any, undo: Any) -> dict[str, Any]:
+        return {"takes": takes,
                 "shown": sorted(slot_json(s) for s in self.shown),
                 "expected_aside": sorted(slot_json(s) for s in self.expected_aside),
                 "head_taken": self.head_taken, "tail_taken": self.tail_taken, "kongs": self.kongs,
                 "flowers_owed": self.flowers_owed, **self._flowers_left_json(),
                 "flower_kinds": sorted(str(t) for t in self.flower_kinds),
-                "special_owed": self.special_owed, "special_reason": self.special_reason,
-                "undo": [list(before if before.flowers_left else before[:-1]) for before in self._before]}
+                "special_owed": self.special_owed, "special_reason": self.special_reason, "undo": undo}
 
     def _flowers_left_json(self) -> dict[str, int]:
         """Rare: the journal stays as it was without it."""
@@ -418,6 +473,7 @@ class WallTracker:
         self._head_from = self._tail_from = 0
         self._take_rows, self._take_texts = [], []
         self._before = [_Before(*before) for before in data.get("undo", ())]    # (none in an older journal)
+        self._before_texts = [compact_json(_undo_row(before)) for before in self._before]
         for take in self.taken.values():
             self._keep_row(take.to_json())
         self.shown = {slot_from(s) for s in data["shown"]}
@@ -433,8 +489,7 @@ class WallTracker:
             (other.ring, other.reserve, other.wall_map, other.deal_size) and self.to_json() == other.to_json()
 
     def _first_untaken_slot(self, index: int) -> Slot:
-        for layer in (Layer.TOP, Layer.BOTTOM):
-            slot = Slot(index, layer)
+        for slot in self._stack_slots[index]:
             if slot not in self.taken:
                 return slot
         raise TrackingError(f"stack {self.ring[index].wall}/{self.ring[index].stack} is already empty")

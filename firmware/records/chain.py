@@ -29,8 +29,10 @@ HAND_OPENERS = ("hand_start", "resumed")
 FORMAT = 3                         # 1: the recorder before the chain (no recorder_start); 2: the chain;
 ASKED_AT_WIN = 3                   # 3: a win is preceded by the questions its rules ask then (财飘, 承包)
 # one encoder for every line (json.dumps with these options makes a new one per call; it holds no
-# state between calls, so the store's thread may use it too)
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+# state between calls, so the store's thread may use it too); no circular check: the same text, and
+# an event is a plain tree (the check costs at every list and object)
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"),
+                           check_circular=False).encode
 
 
 def canonical(event: dict[str, Any]) -> str:
