@@ -11,7 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
-from typing import Mapping
+from typing import Mapping, Protocol, TypeVar
+
+
+class _HasName(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+Named = TypeVar("Named", bound=_HasName)
 
 
 @dataclass(frozen=True)
@@ -35,17 +43,22 @@ class Page:
 
     @cached_property
     def _by_name(self) -> Mapping[str, Component]:
-        """The components by name, the first of a name winning (every text drawn looks one up)."""
-        by_name: dict[str, Component] = {}
-        for component in self.components:
-            by_name.setdefault(component.name, component)
-        return MappingProxyType(by_name)
+        """The components by name (every text drawn looks one up)."""
+        return _first_by_name(self.components)
 
     def component_by_id(self, component_id: int) -> Component | None:
         for component in self.components:
             if component.id == component_id:
                 return component
         return None
+
+
+def _first_by_name(items: tuple[Named, ...]) -> Mapping[str, Named]:
+    """Each item by its name, the first of a name winning (as the scans these replace did)."""
+    by_name: dict[str, Named] = {}
+    for item in items:
+        by_name.setdefault(item.name, item)
+    return MappingProxyType(by_name)
 
 
 def _page(name: str, page_id: int, *specs: tuple[str, str]) -> Page:
@@ -72,11 +85,8 @@ class DisplayLayout:
 
     @cached_property
     def _pages_by_name(self) -> Mapping[str, Page]:
-        """The pages by name, the first of a name winning (every text drawn looks one up)."""
-        by_name: dict[str, Page] = {}
-        for page in self.pages:
-            by_name.setdefault(page.name, page)
-        return MappingProxyType(by_name)
+        """The pages by name (every text drawn looks one up)."""
+        return _first_by_name(self.pages)
 
     def page_by_id(self, page_id: int) -> Page | None:
         for page in self.pages:
