@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 
 from rulesets.walls import End, Slot, StackPos
 
-from .tracker import UNDO_KEPT, Take, compact_json, hole, slot_from, slot_json
+from .tracker import UNDO_KEPT, EncodedRows, Take, hole, slot_from, slot_json
 
 if TYPE_CHECKING:
     from rulesets.definition import Ruleset
@@ -66,8 +66,8 @@ class TakingBack:
     def draws_after_deal(self) -> int: ...
 
     def begin_undo(self) -> None:
-        self._before_takes: list[_BeforeTake] = []   # the last takes': what put_back checks and restores
-        self._before_texts: list[str] = []           # the same encoded (journaled at nearly every take)
+        # the last takes': what put_back checks and restores
+        self._before_takes: EncodedRows[_BeforeTake] = EncodedRows(_before_row, UNDO_KEPT)
         self._standing: dict[StackPos, int] = {}     # stacks read holding tiles put back whose takes stand
         self._unclaimed: set[Slot] = set()           # tail takes counted as kongs that no 杠 pressed claimed
 
@@ -75,26 +75,19 @@ class TakingBack:
         """A take is being made (before the hand reacts to it): what undoing it checks and restores."""
         self._before_takes.append(_BeforeTake(len(self.wins), len(self.reveals),
                                               take.reason == "kong" and bool(self.pending_kong), self.replaced_for))
-        self._before_texts.append(compact_json(_before_row(self._before_takes[-1])))
-        del self._before_takes[:-UNDO_KEPT]
-        del self._before_texts[:-UNDO_KEPT]
-
-    def _change_last_before(self, before: _BeforeTake) -> None:
-        self._before_takes[-1] = before
-        self._before_texts[-1] = compact_json(_before_row(before))
 
     def note_lapsed(self, lapsed: Mapping[int, bool]) -> None:
         """The take just noted lapsed these pending 杠 (seat → concealed): undoing it restores them
         (the kong's maker drew from the head by mistake and put it straight back)."""
-        self._change_last_before(self._before_takes[-1]._replace(lapsed=tuple(lapsed.items())))
+        self._before_takes.replace_last(self._before_takes[-1]._replace(lapsed=tuple(lapsed.items())))
 
     def undo_json(self) -> dict[str, Any]:
-        return self._undo_json([_before_row(before) for before in self._before_takes])
+        return self._undo_json(self._before_takes.json())
 
     def undo_journal_parts(self) -> tuple[dict[str, Any], dict[str, str]]:
         """`undo_json()` with a hole where the rows of the last takes go, and their text (each row
         encoded once, as it was noted: `tracker.encode_with`)."""
-        return self._undo_json(hole("before_takes")), {"before_takes": f"[{','.join(self._before_texts)}]"}
+        return self._undo_json(hole("before_takes")), {"before_takes": self._before_takes.text()}
 
     def _undo_json(self, before_takes: Any) -> dict[str, Any]:
         return {"before_takes": before_takes,
@@ -103,9 +96,9 @@ class TakingBack:
 
     def restore_undo(self, data: Mapping[str, Any]) -> None:
         """From a journal (an older one has neither: nothing to undo)."""
-        self._before_takes = [_BeforeTake(*before[:4], tuple(map(tuple, before[4] if len(before) > 4 else ())))
-                              for before in data.get("before_takes", ())]
-        self._before_texts = [compact_json(_before_row(before)) for before in self._before_takes]
+        self._before_takes = EncodedRows(_before_row, UNDO_KEPT, (
+            _BeforeTake(*before[:4], tuple(map(tuple, before[4] if len(before) > 4 else ())))
+            for before in data.get("before_takes", ())))
         self._standing = {StackPos(wall, stack): tiles for wall, stack, tiles in data.get("put_back_standing", ())}
         self._unclaimed = {slot_from(slot) for slot in data.get("unclaimed_kongs", ())}
 
@@ -156,7 +149,7 @@ class TakingBack:
             return None
         slot = self.tracker.last_takes(1)[0].slot
         self._unclaimed.discard(slot)
-        self._change_last_before(self._before_takes[-1]._replace(replaced_a_kong=True))
+        self._before_takes.replace_last(self._before_takes[-1]._replace(replaced_a_kong=True))
         return slot
 
     def claim_retaken(self, pos: StackPos) -> Slot | None:
@@ -233,7 +226,6 @@ class TakingBack:
             if self.facts.shown_take == take.slot:          # 云南 尾牌 put back: no 杠上开花 is owed for it
                 self.facts.shown_take = None
             before = self._before_takes.pop()
-            self._before_texts.pop()
             self.replaced_for = before.replaced_for
             self.pending_kong.update(before.lapsed)
             undone.append(Undone(take, before.lapsed))

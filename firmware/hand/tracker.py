@@ -24,7 +24,7 @@ import json
 import re
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Generic, Iterable, Mapping, NamedTuple, Sequence, TypeVar
 
 from rulesets.reserve import ReservePolicy, WallCount, live_after_a_kong, wall_count
 from rulesets.tiles import Tile
@@ -107,6 +107,52 @@ def encode_with(value: Any, parts: Mapping[str, str]) -> str:
     return "".join(pieces)
 
 
+R = TypeVar("R")
+
+
+class EncodedRows(Generic[R]):
+    """Rows kept with their journal text, each encoded once as it is kept (`row_json`, then
+    `compact_json`): the journal writes them at nearly every take (`text`, spliced by
+    `encode_with`).  As a row is added, at most the last `keep` stay (None: all); `rows`, as given
+    (a journal's, read back)."""
+
+    def __init__(self, row_json: Callable[[R], Any], keep: int | None = None, rows: Iterable[R] = ()) -> None:
+        self._row_json = row_json
+        self._keep = keep
+        self.rows: list[R] = list(rows)
+        self._texts = [compact_json(row_json(row)) for row in self.rows]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, index: int) -> R:
+        return self.rows[index]
+
+    def append(self, row: R) -> None:
+        self.rows.append(row)
+        self._texts.append(compact_json(self._row_json(row)))
+        if self._keep is not None:
+            del self.rows[:-self._keep], self._texts[:-self._keep]
+
+    def pop(self) -> R:
+        self._texts.pop()
+        return self.rows.pop()
+
+    def replace_last(self, row: R) -> None:
+        self.rows[-1] = row
+        self._texts[-1] = compact_json(self._row_json(row))
+
+    def last_text(self) -> str:
+        return self._texts[-1]
+
+    def json(self) -> list[Any]:
+        """The rows as `to_json` gives them (`text` is this list encoded)."""
+        return [self._row_json(row) for row in self.rows]
+
+    def text(self) -> str:
+        return f"[{','.join(self._texts)}]"
+
+
 def tile_json(tile: Tile | None) -> str | None:
     return None if tile is None else str(tile)
 
@@ -162,8 +208,7 @@ class WallTracker:
         self._tail_order = ring.tail_order()
         self._head_from = self._tail_from = 0   # every slot before these in the orders is taken
         self.taken: dict[Slot, Take] = {}
-        self._take_rows: list[dict[str, Any]] = []     # `taken` as JSON, in order: a take never changes
-        self._take_texts: list[str] = []               # the same rows encoded (the journal writes them often)
+        self._take_rows: EncodedRows[dict[str, Any]] = EncodedRows(dict)   # `taken` as JSON, in order: a take never changes
         self.shown: set[Slot] = set()           # face-up slots ordinary tail draws skip (云南 尾牌)
         self.expected_aside: set[Slot] = set()  # indicator tiles the players are taking out of play
         self.head_taken = 0
@@ -175,11 +220,10 @@ class WallTracker:
         self.play_open = True                   # 请出牌 has shown: draws after the deal may be made
         self.special_owed = 0                   # 长春 opening special kongs: replacements still to be taken
         self.special_reason = "kong"            # …counted as kongs for the reserve ("kong") or not ("special")
-        self._before: list[_Before] = []        # the last UNDO_KEPT takes' undo, oldest first (journaled)
+        self._before: EncodedRows[_Before] = EncodedRows(_undo_row, UNDO_KEPT)   # the last takes' undo, oldest first
         # the last count and what it was counted from (taken, tail_taken, kongs): a take and the flow
         # around it ask for the same count several times
         self._counted: tuple[tuple[int, int, int], WallCount] | None = None
-        self._before_texts: list[str] = []      # the same rows encoded (journaled at nearly every take)
 
     # -- what is expected ---------------------------------------------------------------------
 
@@ -293,11 +337,9 @@ class WallTracker:
     def take_back(self) -> Take:
         """Undo the last take (`last_takes(1)`), as if it had not been made."""
         before = self._before.pop()
-        self._before_texts.pop()
         slot = next(reversed(self.taken))
         take = self.taken.pop(slot)
         self._take_rows.pop()
-        self._take_texts.pop()
         (self.head_taken, self.tail_taken, self.kongs, self.flowers_owed, self.special_owed,
          self._head_from, self._tail_from, self.flowers_left) = before
         return take
@@ -396,7 +438,7 @@ class WallTracker:
 
     def _record(self, slot: Slot, end: End, reason: str, in_order: bool, at_wall_end: bool = False) -> Take:
         tile = self.wall_map.get(slot)
-        self._keep_before(_Before(self.head_taken, self.tail_taken, self.kongs, self.flowers_owed,
+        self._before.append(_Before(self.head_taken, self.tail_taken, self.kongs, self.flowers_owed,
                                   self.special_owed, self._head_from, self._tail_from, self.flowers_left))
         if end is End.HEAD:
             self.head_taken += 1
@@ -420,39 +462,29 @@ class WallTracker:
                     count.reserved_full_stacks, self.kongs, tile, at_wall_end)
         self.taken[slot] = take
         self._counted = (taken, self.tail_taken, self.kongs), count     # (the count after it: asked next)
-        self._keep_row(take.to_json())
+        self._take_rows.append(take.to_json())
         return take
-
-    def _keep_row(self, row: dict[str, Any]) -> None:
-        self._take_rows.append(row)
-        self._take_texts.append(compact_json(row))
-
-    def _keep_before(self, before: _Before) -> None:
-        self._before.append(before)
-        self._before_texts.append(compact_json(_undo_row(before)))
-        del self._before[:-UNDO_KEPT]
-        del self._before_texts[:-UNDO_KEPT]
 
     def takes_text(self) -> str:
         """`to_json()["takes"]` encoded as `compact_json` would, from the rows encoded as they were made."""
-        return f"[{','.join(self._take_texts)}]"
+        return self._take_rows.text()
 
     def take_text(self, take: Take) -> str:
         """`compact_json(take.to_json())`: the row encoded when it was made if it is the last take."""
-        if self._take_texts and next(reversed(self.taken.values())) is take:
-            return self._take_texts[-1]
+        if self._take_rows and next(reversed(self.taken.values())) is take:
+            return self._take_rows.last_text()
         return compact_json(take.to_json())
 
     # -- state ---------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
         """What changes as the hand is played (the ring, reserve and wall come from the hand)."""
-        return self._state_json(list(self._take_rows), [_undo_row(before) for before in self._before])
+        return self._state_json(self._take_rows.json(), self._before.json())
 
     def journal_parts(self) -> tuple[dict[str, Any], dict[str, str]]:
         """`to_json()` with holes where its takes and undo rows go, and their texts (`encode_with`):
         each row was encoded once, as it was made (the journal writes the tracker at nearly every take)."""
-        parts = {"takes": self.takes_text(), "undo": f"[{','.join(self._before_texts)}]"}
+        parts = {"takes": self.takes_text(), "undo": self._before.text()}
         return self._state_json(hole("takes"), hole("undo")), parts
 
     def _state_json(self, takes: Any, undo: Any) -> dict[str, Any]:
@@ -471,11 +503,8 @@ class WallTracker:
     def restore(self, data: Mapping[str, Any]) -> None:
         self.taken = {take.slot: take for take in map(Take.from_json, data["takes"])}
         self._head_from = self._tail_from = 0
-        self._take_rows, self._take_texts = [], []
-        self._before = [_Before(*before) for before in data.get("undo", ())]    # (none in an older journal)
-        self._before_texts = [compact_json(_undo_row(before)) for before in self._before]
-        for take in self.taken.values():
-            self._keep_row(take.to_json())
+        self._take_rows = EncodedRows(dict, rows=(take.to_json() for take in self.taken.values()))
+        self._before = EncodedRows(_undo_row, UNDO_KEPT, (_Before(*before) for before in data.get("undo", ())))
         self.shown = {slot_from(s) for s in data["shown"]}
         self.expected_aside = {slot_from(s) for s in data["expected_aside"]}
         self.head_taken, self.tail_taken = data["head_taken"], data["tail_taken"]
