@@ -178,16 +178,15 @@ class Brain:
                            discards: Collection[Tile], needed: int | None = None) -> dict[Tile, int]:
         """`distance` of the hand less one tile of each kind in `discards`, in one pass over it."""
         needed = self.needed(player) if needed is None else needed
-        shanten = self.rules.tools(wilds)[1]
         dead = self._dead(player, wilds)
         live = self._live(player, kinds, dead)
         live_discards = self._live(player, list(discards), dead)
-        if self.hints.all_pungs_or_flush:
-            out = self._pung_or_flush_after_each(player, live, needed, wilds, live_discards)
-        else:    # (a dead or void discard leaves the live tiles as they are: their count, from the same pass)
+        if not self.hints.all_pungs_or_flush:
+            # (a dead or void discard leaves the live tiles as they are: their count, from the same pass)
             left_out = [kind for kind in discards if kind not in live_discards] if len(live_discards) < len(discards) else ()
-            return shanten.after_each_discard(live, needed, live_discards, seven_pairs_ok=not player.melds,
-                                              unchanged=left_out)
+            return self.rules.tools(wilds)[1].after_each_discard(live, needed, live_discards,
+                                                                 seven_pairs_ok=not player.melds, unchanged=left_out)
+        out = self._pung_or_flush_after_each(player, live, needed, wilds, live_discards)
         if len(out) < len(discards):     # a dead or void discard leaves the live tiles as they are
             unchanged = self._distance(player, kinds, wilds, needed)
             for kind in discards:
