@@ -32,12 +32,7 @@ class _Inbox:
 
     def put_nowait(self, item: _Item) -> None:
         self._items.append(item)
-        getters = self._getters
-        while getters:
-            getter = getters.popleft()
-            if not getter.done():
-                getter.set_result(None)
-                break
+        self._wake_next()
 
     def get_nowait(self) -> _Item:
         return self._items.popleft()
