@@ -22,8 +22,8 @@ from drivers.errors import BoardIncompatible, CommandRejected, LinkClosed, LinkE
 from drivers.messages import EventsDropped, FaultCleared, FaultCode, FaultRaised, Message, SnapshotDone, Status
 from drivers.motor import MotorBoard
 from drivers.link import EventMark, SessionRef
-from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchChanged, KeyAction, KeyPressed,
-                                    LiftMoved, SafeStop, ShuffleDone, WallChanged, WallSnapshot)
+from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchChanged, KeyAction, KeyPressed, Lift,
+                                    LiftMoved, LiftPosition, SafeStop, ShuffleDone, WallChanged, WallSnapshot)
 from drivers.reconnect import Reconnected
 from drivers.rfid import RfidBoard
 from drivers.rfid_protocol import HeadRead, SlotRead, ZoneInventory
@@ -671,7 +671,8 @@ class TableController:
     def _on_key(self, event: KeyPressed) -> None:
         try:
             press = Press(event.panel, Key(event.key), event.action == KeyAction.LONG_PRESS,
-                          heard=self.devices.motor.last_heard)
+                          heard=self.devices.motor.last_heard,
+                          centre_closed=self.lifts.get(Lift.CENTRE) == LiftPosition.UP)
         except ValueError:
             self.recorder.emit("warning", message=f"panel {event.panel} reported an unknown key {event.key}: ignored")
             return

@@ -106,7 +106,8 @@ class HandJournal:
             # holds one up to 30 ms anyway: drivers.link_session.event_ack_delay).  Never while a board
             # has half its window waiting: behind a full window (EVENT_WINDOW, 32) a key pressed reaches
             # the table late — gathering whole bursts, a stale 确认 came in after the push-in had dropped
-            # the stale ones, and was taken (tests/e2e/test_push_in_confirm.py failed once).
+            # the stale ones (it is now judged by the board's own order: firmware/plates.py), and any key
+            # behind a full window waits that much longer to be answered.
             if not self._gathered.is_set():
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(GATHER_S):

@@ -46,8 +46,20 @@ class Plates:
         record_dropped(hub.recorder, hub.keys.drop(lambda p: p.key in PUSHED_IN_KEYS), "before_push_in")
         hub.presenter.phase(Phase.PUSH_IN, self._take_note())
         await self.centre(LiftPosition.DOWN)
-        await hub.next_key(tuple(hub.ruleset.players) + (Panel.FRONT,), PUSHED_IN_KEYS)
+        await self._tiles_in()
         hub.presenter.phase(Phase.BUILDING)
+
+    async def _tiles_in(self) -> None:
+        """The 确认 (or 升降) that says the tiles are in.  One the motor board sent while its last word
+        on the centre was "closed" pushed nothing in, though it reached the table after the request:
+        pressed twice at 荒庄 while the board's window was nearly full, it waited behind the board's
+        other events (the board's own order, not the arrival, says when it was pressed)."""
+        hub = self._hub
+        while True:
+            press = await hub.next_key(tuple(hub.ruleset.players) + (Panel.FRONT,), PUSHED_IN_KEYS)
+            if not press.centre_closed:
+                return
+            record_dropped(hub.recorder, (press,), "centre_closed")
 
     async def push_in_and_lower(self, sides: tuple[int, ...],
                                 pushed_in: Callable[[], Awaitable[None]] | None = None) -> None:

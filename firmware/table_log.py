@@ -193,6 +193,7 @@ DROPPED_WHY = {"before_play": "pressed before play began (nothing to claim yet)"
                "before_question": "pressed before the question or request they would answer was up (they answered an earlier one)",
                "win_check": "pressed before the win check that answers them was asked, or during it (one 胡, one check)",
                "before_push_in": "pressed before the push-in was asked (nothing was pushed in yet)",
+               "centre_closed": "pressed before the centre opened for the push-in (no tile could go in yet)",
                "nothing_to_withdraw": "a long 胡 with no 胡 of that seat to take back (only a check whose hand is "
                                       "not laid yet can be)",
                "kong_pending": "pressed again while that seat's 杠 waited for its replacement (one 杠, one replacement)",

@@ -25,12 +25,14 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class Press:
     """A key pressed on a panel (seats 0-3, the front panel 4); `heard`: its place among the motor
-    board's events (`HandPorts.shown`; -1: not known)."""
+    board's events (`HandPorts.shown`; -1: not known); `centre_closed`: the board's last word on the
+    centre before this press was that it stood closed (up): no tile could be pushed in yet."""
 
     panel: int
     key: Key
     long: bool = False
     heard: int = -1
+    centre_closed: bool = False
 
     @property
     def seat(self) -> int:

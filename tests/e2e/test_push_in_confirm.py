@@ -13,6 +13,7 @@ import json
 
 from drivers.motor_protocol import Key, LiftPosition
 from firmware.simulated import run_simulated
+from simulator.motor_board import MotorBoardSim
 from rulesets.regions import get_region
 from tests.asyncio_support import run
 from tests.firmware.scripted_players import WallWalker
@@ -118,3 +119,90 @@ def test_the_lift_key_answers_the_push_in_as_confirm_does():
     log = [json.loads(line) for line in events.getvalue().splitlines()]
     assert [e["event"] for e in log].count("hand_end") == 2
     assert not any(e["event"] == "keys_dropped" for e in log)
+
+
+class HeldEvents:
+    """The motor board's events held in its queue while `holding` (a window nearly full of events
+    the controller has not yet made durable), all sent, in order, as the board is told to move the
+    centre: they then reach the controller after it asked for the push-in, but before the board's
+    report that the centre opened."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.holding = False
+        self.held: list = []
+        self.released = 0
+        real_emit, real_move = MotorBoardSim.emit, MotorBoardSim._move_centre
+
+        def emit(board, message):
+            if self.holding:
+                self.held.append(message)
+            else:
+                real_emit(board, message)
+
+        def move_centre(board, command):
+            if self.holding:
+                self.holding = False
+                self.released = len(self.held)
+                for message in self.held:
+                    real_emit(board, message)
+            return real_move(board, command)
+        monkeypatch.setattr(MotorBoardSim, "emit", emit)
+        monkeypatch.setattr(MotorBoardSim, "_move_centre", move_centre)
+
+
+class LateConfirm(DoubleConfirm):
+    """Confirms the first hand's 荒庄, then presses 确认 again at once; the board holds that second
+    press until it is told to open the centre (`HeldEvents`)."""
+
+    def __init__(self, table, ruleset, dropped, decided, held: HeldEvents) -> None:
+        super().__init__(table, ruleset, dropped, decided)
+        self.held = held
+
+    async def after_deal(self) -> None:
+        await WallWalker.after_deal(self)                   # ... and 确认 for 荒庄
+        if not self.pressed_twice:
+            self.held.holding = True
+            self.table.press(self.ruleset.players[0], Key.CONFIRM)
+            self.pressed_twice = True
+
+
+def test_a_confirm_the_board_sent_after_the_push_in_was_asked_but_pressed_before_the_centre_opened_confirms_nothing(
+        monkeypatch):
+    """A 确认 pressed twice at 荒庄 while the motor board held a nearly full window of events waited
+    behind them; it reached the controller after the push-in had dropped the stale keys, and was taken:
+    the plates went down under the last hand's tiles (seen under load at speed 0).  The board's own
+    order says the press came before its report that the centre opened: no tile could have gone in."""
+    held = HeldEvents(monkeypatch)
+    ruleset = get_region("bazhi").resolve()
+    events = io.StringIO()
+    crews: list[LateConfirm] = []
+
+    async def play() -> None:
+        dropped, decided = asyncio.Event(), asyncio.Event()
+
+        def players(table, ruleset, seed):
+            crews.append(LateConfirm(table, ruleset, dropped, decided, held))
+            return crews[-1]
+
+        def heard(event):
+            if event["event"] == "keys_dropped" and event["why"] == "centre_closed":
+                dropped.set()
+
+        table = asyncio.ensure_future(run_simulated(ruleset, hands=2, seed=3, events=events, players=players,
+                                                    on_event=heard))
+        verdict = asyncio.ensure_future(decided.wait())
+        await asyncio.wait([table, verdict], return_when=asyncio.FIRST_COMPLETED)
+        verdict.cancel()
+        if crews and crews[0].lowered_unconfirmed:
+            table.cancel()
+        await asyncio.gather(table, return_exceptions=True)
+
+    run(play(), timeout=120)
+    (crew,) = crews
+    assert held.released >= 1, "the second 确认 was never held: the test did not build its case"
+    assert not crew.lowered_unconfirmed, "the plates went down on a 确认 pressed before the centre opened"
+    assert crew.pushed_in == 144
+    log = [json.loads(line) for line in events.getvalue().splitlines()]
+    late = [e for e in log if e["event"] == "keys_dropped" and e["why"] == "centre_closed"]
+    assert [(p["panel"], p["key"]) for e in late for p in e["presses"]] == [(ruleset.players[0], "CONFIRM")]
+    assert [e["event"] for e in log].count("hand_end") == 2
