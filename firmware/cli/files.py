@@ -29,6 +29,7 @@ from firmware.logs import at_level
 from firmware.records.chain import START
 
 from .errors import UserError
+from .events_file import EventsFile
 
 T = TypeVar("T")
 CARD_FULL_BYTES = 1 << 20          # less room than this where a database opens: the card is full, not the file damaged
@@ -212,74 +213,6 @@ def _user() -> str:
         return pwd.getpwuid(os.geteuid()).pw_name
     except KeyError:
         return str(os.geteuid())
-
-
-class EventsFile:
-    """A flight recorder file opened at its first line: a run that stops before any event leaves
-    no empty file.  `exclusive` files are new (O_EXCL, owner-only); an old one is never truncated.
-
-    Written straight to its descriptor: what the disk does not take (a full card) is kept and
-    written first at the next write; a line the disk took only part of is cut back off the file, so
-    the file holds whole lines only, even if the controller dies before the card has room again.
-    The write that could not finish raises, as any refused write does."""
-
-    def __init__(self, path: Path, exclusive: bool) -> None:
-        self.path = path
-        self.exclusive = exclusive
-        self._fd: int | None = None
-        self._unwritten = bytearray()       # whole lines not yet on the disk (their first bytes may be)
-        self._on_disk = 0                   # …this many of them: part of a line the disk took before it refused
-        self._write = os.write              # (a test's full card stands in here)
-
-    def write(self, text: str) -> int:
-        self._unwritten += text.encode("utf-8")
-        self._push()
-        return len(text)
-
-    def flush(self) -> None:
-        self._push()
-
-    def sync(self) -> None:
-        """What was written, onto the card (fsync): the recorder asks at each hand's end."""
-        if self._fd is not None:
-            os.fsync(self._fd)
-
-    def _push(self) -> None:
-        """Write what is unwritten; a line the disk took only part of before refusing more is taken
-        back (the file is cut to the line before it) and written whole at the next call."""
-        if self._fd is None and self._unwritten:
-            self._fd = self._open()
-        while self._unwritten:
-            try:
-                done = self._write(self._fd, self._unwritten[self._on_disk:])
-            except OSError:
-                if self._on_disk:
-                    end = os.lseek(self._fd, -self._on_disk, os.SEEK_CUR)
-                    os.ftruncate(self._fd, end)
-                    self._on_disk = 0
-                raise
-            self._on_disk += done
-            whole = self._unwritten.rfind(b"\n", 0, self._on_disk) + 1
-            del self._unwritten[:whole]
-            self._on_disk -= whole
-
-    def close(self) -> None:
-        if self._fd is None:
-            return
-        try:
-            self._push()
-        except OSError as error:        # a full or failing card: its last lines are lost, said in one line
-            print(f"mahjong-table: the flight recorder {self.path} was not written to its end ({error.strerror}): "
-                  "free space on the card", file=sys.stderr)
-        finally:
-            os.close(self._fd)
-            self._fd = None
-
-    def _open(self) -> int:
-        flags = os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC
-        if not self.exclusive:
-            return os.open(self.path, flags | os.O_TRUNC, 0o666)
-        return os.open(self.path, flags | os.O_EXCL, 0o600)
 
 
 def check_recorder_name(path: str) -> None:
