@@ -17,6 +17,7 @@ from drivers.table_ui import (EARLY_KEYS, NO_KONG, NO_TING, OUT_OF_ORDER, SET_AS
 from rulesets.dice import SecondRollerPicksStart, count_seats
 from rulesets.indicators import Timing
 from rulesets.scoring import DrawContext
+from rulesets.revisions import revision
 from rulesets.walls import StackPos
 
 from . import tail_tiles
@@ -572,9 +573,11 @@ def recorded_reveals(hand: HandState) -> list[Reveal]:
 
 
 def start_fields(hand: HandState) -> dict:
-    """What `hand_start` says of a hand (and `resumed` says again): public, no tile."""
+    """What `hand_start` says of a hand (and `resumed` says again): public, no tile.  `rules`: the number
+    of the reading of its rules this version plays (rulesets/revisions.py), which the audit of a later
+    version reads."""
     ruleset = hand.ruleset
-    return {"ruleset": ruleset.id, "options": dict(ruleset.options), "dealer": hand.dealer,
+    return {"ruleset": ruleset.id, "rules": revision(ruleset.id), "options": dict(ruleset.options), "dealer": hand.dealer,
             "sides": list(ruleset.players), "stacks_per_side": list(ruleset.stacks_per_side),
             "dice": [list(r) for r in hand.rolls], "break": {"wall": hand.brk.wall, "skip": hand.brk.skip},
             "ring_stacks": len(hand.ring), "wall_hash": hand.wall_hash(), "repeats": hand.facts.repeats}

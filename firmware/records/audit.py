@@ -36,6 +36,7 @@ from rulesets.walls import Layer, Slot
 from ..hand.state import wall_hash
 from ..hand.tracker import UNDO_KEPT
 from .audit_ledger import LedgerView, cross_check
+from .audit_reading import earlier_reading_note, reading_of, reading_problem
 from .audit_wins import audit_wins
 from .chain import HAND_OPENERS
 from .chain_order import chain_order
@@ -100,7 +101,9 @@ def audit_recorders(files: Sequence[RecorderFile], ledger: LedgerView | None = N
     notes += split.notes
     finished = [hand for hand in split.hands if hand.end is not None]
     for hand in finished:
-        problems += _audit_finished(hand)
+        hand_problems, hand_notes = _audit_finished(hand)
+        problems += hand_problems
+        notes += hand_notes
     problems += _audit_totals(split.hands)
     problems += _audit_repeats(split.hands)
     endings = _endings(files, split.hands)
@@ -159,7 +162,7 @@ def audit_one_hand(events: Sequence[dict]) -> list[str]:
     hands = [h for h in split_hands(runs).hands if h.end is not None]
     if not hands:
         return ["the recorder has no finished hand here"]
-    return [finding.text for hand in hands for finding in _audit_finished(hand)]
+    return [finding.text for hand in hands for findings in _audit_finished(hand) for finding in findings]
 
 
 def _runs(events: Sequence[dict]) -> list[list[dict]]:
@@ -174,7 +177,8 @@ def _runs(events: Sequence[dict]) -> list[list[dict]]:
     return runs
 
 
-def _audit_finished(hand: HandLog) -> list[Finding]:
+def _audit_finished(hand: HandLog) -> tuple[list[Finding], list[Finding]]:
+    """A finished hand's own checks: (problems, notes)."""
     start, end = hand.start.event, hand.end.event                # type: ignore[union-attr]
     assert start is not None and end is not None
 
@@ -184,23 +188,40 @@ def _audit_finished(hand: HandLog) -> list[Finding]:
     try:
         ruleset = get_region(start["ruleset"]).resolve(start["options"])
     except UnknownRegion as error:
-        return found([error.message])
+        return found([error.message]), []
     except ValueError as error:                                  # an unknown option or value
-        return found([str(error)])
-    problems: list[str] = []
+        return found([str(error)]), []
+    read = reading_of(hand, ruleset)
+    wrong = reading_problem(read, ruleset)
+    if wrong is not None:
+        return found([wrong]), []
+    session = _session_problems(hand, ruleset, start)
+    by_rules = _rules_problems(hand, ruleset, start, end)
+    if read.earlier and by_rules:           # judged by a reading it was not played by: said, not held against it
+        return found(session), found([earlier_reading_note(read, ruleset, by_rules)])
+    return found(session + by_rules), []
+
+
+def _session_problems(hand: HandLog, ruleset: Ruleset, start: dict) -> list[str]:
     session = hand.session
     # (the same rules read with this version's defaults: a session opened by a version before an option
     # was added, its hands played by one after, is one session's rules: a probe called such files unsound)
     if session is not None and (session["ruleset"] != start["ruleset"]
                                 or not ruleset.region.same_options(session["options"], start["options"])):
-        problems.append(f"plays {start['ruleset']} {start['options']}, but its session is {session['ruleset']} "
-                        f"{session['options']}")
+        return [f"plays {start['ruleset']} {start['options']}, but its session is {session['ruleset']} "
+                f"{session['options']}"]
+    return []
+
+
+def _rules_problems(hand: HandLog, ruleset: Ruleset, start: dict, end: dict) -> list[str]:
+    """The hand's takes, reserve, indicators, wins and payments, judged by this version's rules."""
+    problems: list[str] = []
     for check in (audit_hand, audit_wins):
         try:
             problems += check(ruleset, hand, start, end)
         except (Unauditable, ValueError) as error:               # ValueError: the rules refuse a recorded fact
             problems.append(f"cannot be checked further: {error}")
-    return found(problems)
+    return problems
 
 
 def _audit_totals(hands: list[HandLog]) -> list[Finding]:

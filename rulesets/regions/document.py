@@ -1,6 +1,7 @@
 """The text of docs/regions.md, made from the region cards themselves so the doc cannot drift."""
 
 from ..card import card_text
+from ..revisions import reading, revision
 from ..scoring.changchun_money import money_markdown
 from . import all_regions
 
@@ -12,6 +13,8 @@ RULES.md (the digest of the seed texts), an inference RULES.md marks [analyst], 
 or `default:` with the reason we chose it where the texts are silent. Every open question (marked
 `(open question)` with the section of RULES.md that lists it) is a house
 option with its default marked `*`; options are chosen on the front panel or with `--option KEY=VALUE`.
+Each region's reading of its rules is numbered (`rulesets/revisions.py`): every hand's recorder lines
+carry the number, and a version that judges or pays a region's hands otherwise raises it.
 """
 
 
@@ -30,7 +33,8 @@ discarding; a dealer's discard win is on a 平家's discard; 摸宝 lines are se
 def regions_markdown() -> str:
     parts = [HEADER]
     for region in all_regions():
-        parts.append(f"## {region.name} `{region.id}`\n\n```text\n{card_text(region.resolve())}\n```\n")
+        parts.append(f"## {region.name} `{region.id}`\n\nReading {revision(region.id)}: {reading(region.id)}.\n\n"
+                     f"```text\n{card_text(region.resolve())}\n```\n")
         if region.id == "changchun":
             parts.append(MONEY + "\n" + money_markdown(region) + "\n")
     return "\n".join(parts)
