@@ -67,8 +67,11 @@ class DoubleConfirm(WallWalker):
             await asyncio.gather(*waits, return_exceptions=True)
 
 
-def test_a_confirm_pressed_before_the_centre_opened_does_not_confirm_the_push_in():
-    ruleset = get_region("bazhi").resolve()               # no dead wall by default: the walls end empty
+def two_hands_at_bazhi(make_crew, whys: tuple[str, ...]) -> tuple[DoubleConfirm, list[dict]]:
+    """Two hands of 八枝 (no dead wall by default: the walls end empty) played by the crew
+    `make_crew(table, ruleset, dropped, decided)` makes; stopped at the push-in if the plates went down
+    with nobody's 确认.  `dropped` is set once keys are dropped for one of `whys`.  The crew and the log."""
+    ruleset = get_region("bazhi").resolve()
     events = io.StringIO()
     crews: list[DoubleConfirm] = []
 
@@ -76,11 +79,11 @@ def test_a_confirm_pressed_before_the_centre_opened_does_not_confirm_the_push_in
         dropped, decided = asyncio.Event(), asyncio.Event()
 
         def players(table, ruleset, seed):
-            crews.append(DoubleConfirm(table, ruleset, dropped, decided))
+            crews.append(make_crew(table, ruleset, dropped, decided))
             return crews[-1]
 
         def heard(event):
-            if event["event"] == "keys_dropped" and event["why"] in STALE:
+            if event["event"] == "keys_dropped" and event["why"] in whys:
                 dropped.set()
 
         table = asyncio.ensure_future(run_simulated(ruleset, hands=2, seed=3, events=events, players=players,
@@ -94,11 +97,19 @@ def test_a_confirm_pressed_before_the_centre_opened_does_not_confirm_the_push_in
 
     run(play(), timeout=120)
     (crew,) = crews
+    return crew, [json.loads(line) for line in events.getvalue().splitlines()]
+
+
+def dropped_presses(log: list[dict], whys: tuple[str, ...]) -> list[tuple[int, str]]:
+    return [(p["panel"], p["key"]) for e in log if e["event"] == "keys_dropped" and e["why"] in whys
+            for p in e["presses"]]
+
+
+def test_a_confirm_pressed_before_the_centre_opened_does_not_confirm_the_push_in():
+    crew, log = two_hands_at_bazhi(DoubleConfirm, STALE)
     assert not crew.lowered_unconfirmed, "the plates went down on a 确认 pressed before the push-in was asked"
     assert crew.pushed_in == 144                           # every tile of the first hand, into the centre
-    log = [json.loads(line) for line in events.getvalue().splitlines()]
-    (dropped,) = [e for e in log if e["event"] == "keys_dropped" and e["why"] in STALE][:1]
-    assert [(p["panel"], p["key"]) for p in dropped["presses"]] == [(ruleset.players[0], "CONFIRM")]
+    assert dropped_presses(log, STALE)[:1] == [(crew.ruleset.players[0], "CONFIRM")]
     assert [e["event"] for e in log].count("hand_end") == 2
 
 
@@ -173,36 +184,9 @@ def test_a_confirm_the_board_sent_after_the_push_in_was_asked_but_pressed_before
     the plates went down under the last hand's tiles (seen under load at speed 0).  The board's own
     order says the press came before its report that the centre opened: no tile could have gone in."""
     held = HeldEvents(monkeypatch)
-    ruleset = get_region("bazhi").resolve()
-    events = io.StringIO()
-    crews: list[LateConfirm] = []
-
-    async def play() -> None:
-        dropped, decided = asyncio.Event(), asyncio.Event()
-
-        def players(table, ruleset, seed):
-            crews.append(LateConfirm(table, ruleset, dropped, decided, held))
-            return crews[-1]
-
-        def heard(event):
-            if event["event"] == "keys_dropped" and event["why"] == "centre_closed":
-                dropped.set()
-
-        table = asyncio.ensure_future(run_simulated(ruleset, hands=2, seed=3, events=events, players=players,
-                                                    on_event=heard))
-        verdict = asyncio.ensure_future(decided.wait())
-        await asyncio.wait([table, verdict], return_when=asyncio.FIRST_COMPLETED)
-        verdict.cancel()
-        if crews and crews[0].lowered_unconfirmed:
-            table.cancel()
-        await asyncio.gather(table, return_exceptions=True)
-
-    run(play(), timeout=120)
-    (crew,) = crews
+    crew, log = two_hands_at_bazhi(lambda *args: LateConfirm(*args, held), ("centre_closed",))
     assert held.released >= 1, "the second 确认 was never held: the test did not build its case"
     assert not crew.lowered_unconfirmed, "the plates went down on a 确认 pressed before the centre opened"
     assert crew.pushed_in == 144
-    log = [json.loads(line) for line in events.getvalue().splitlines()]
-    late = [e for e in log if e["event"] == "keys_dropped" and e["why"] == "centre_closed"]
-    assert [(p["panel"], p["key"]) for e in late for p in e["presses"]] == [(ruleset.players[0], "CONFIRM")]
+    assert dropped_presses(log, ("centre_closed",)) == [(crew.ruleset.players[0], "CONFIRM")]
     assert [e["event"] for e in log].count("hand_end") == 2
