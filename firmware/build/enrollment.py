@@ -52,19 +52,29 @@ class EnrollPorts(Protocol):
 
 
 async def enroll_set(ports: EnrollPorts, registry: TileRegistry, tile_set: TileSet, set_index: int, *,
-                     seat: int = 0, on_step: Callable[[EnrollStep], None] = lambda step: None) -> int:
-    """Read every kind of `tile_set` through `seat`'s zone; register them as set `set_index`."""
+                     seat: int = 0, on_step: Callable[[EnrollStep], None] = lambda step: None,
+                     replacing: bool = False) -> int:
+    """Read every kind of `tile_set` through `seat`'s zone; register them as set `set_index`.  With
+    `replacing`, the set's tags enrolled before count as new, and are forgotten only as the new ones
+    are saved: an enrolment that fails or is stopped leaves the set as it was."""
     entries: list[Registered] = []
     seen: set[bytes] = set()
     kinds = tile_set.counts
+
+    def taken(uid: bytes) -> bool:
+        """Enrolled already (in this enrolment, or to another set or tile than the one replaced)."""
+        if uid in seen:
+            return True
+        known = registry.lookup(uid)
+        return known is not None and not (replacing and known.tile_set == set_index)
     try:
         for index, (kind, copies) in enumerate(kinds):
-            fresh = await _read_kind(ports, registry, seen, seat, kind.zh, copies,
+            fresh = await _read_kind(ports, taken, seat, kind.zh, copies,
                                      lambda problem: on_step(EnrollStep(index, len(kinds), kind.zh, copies, problem)))
             for copy, uid in enumerate(fresh):
                 entries.append(Registered(uid, kind, set_index, copy))
                 seen.add(uid)
-        enrolled = registry.enroll(entries)
+        enrolled = registry.enroll(entries, replacing=(set_index,) if replacing else ())
     except BaseException:
         ports.done(seat, False)
         raise
@@ -73,7 +83,7 @@ async def enroll_set(ports: EnrollPorts, registry: TileRegistry, tile_set: TileS
     return enrolled
 
 
-async def _read_kind(ports: EnrollPorts, registry: TileRegistry, seen: set[bytes], seat: int, name: str,
+async def _read_kind(ports: EnrollPorts, taken: Callable[[bytes], bool], seat: int, name: str,
                      copies: int, on_attempt: Callable[[str], None]) -> list[bytes]:
     """Ask for one kind until a 确认 finds exactly its `copies` new tags in the zone; those tags."""
     problem = ""
@@ -84,7 +94,7 @@ async def _read_kind(ports: EnrollPorts, registry: TileRegistry, seen: set[bytes
         shown = await ports.ask(seat, enroll_prompt(name, copies, seat, attempt))
         await _confirmed(ports, seat, shown)
         uids = list(dict.fromkeys(await ports.read_zone(seat)))
-        fresh = [u for u in uids if u not in seen and registry.lookup(u) is None]
+        fresh = [u for u in uids if not taken(u)]
         if len(fresh) == copies and len(uids) == copies:
             return fresh
         problem = (f"read {len(uids)} tag(s), {len(fresh)} new: lay exactly the {copies} {name} "

@@ -103,24 +103,24 @@ class TileRegistry:
         create_schema(self._db, SCHEMA)
         self._cache: dict[bytes, Registered] | None = None
 
-    def enroll(self, entries: Iterable[Registered]) -> int:
-        """Register tags in one transaction; a UID already registered to another tile is refused."""
+    def enroll(self, entries: Iterable[Registered], replacing: Iterable[int] = ()) -> int:
+        """Register tags in one transaction; a UID already registered to another tile is refused.
+        The sets in `replacing` are forgotten in the same transaction: a refusal keeps them (an
+        enrolment that failed half-way had already forgotten the set, and the table then dealt a
+        hand on tiles it could not read)."""
         rows = list(entries)
         try:
             with self._db:
+                self._db.executemany("DELETE FROM tiles WHERE tile_set = ?", [(s,) for s in sorted(set(replacing))])
                 self._db.executemany(
                     "INSERT INTO tiles (uid, kind, tile_set, copy) VALUES (?, ?, ?, ?)",
                     [(e.uid, str(e.kind), e.tile_set, e.copy) for e in rows])
         except sqlite3.IntegrityError as error:
             raise RegistryError(f"enrollment refused, nothing was saved: {error} "
                                 "(a tag or a (set, tile, copy) is already registered; use --replace to re-enroll the set)") from None
-        self._cache = None
+        finally:
+            self._cache = None
         return len(rows)
-
-    def forget_set(self, tile_set: int) -> None:
-        with self._db:
-            self._db.execute("DELETE FROM tiles WHERE tile_set = ?", (tile_set,))
-        self._cache = None
 
     def lookup(self, uid: bytes) -> Registered | None:
         return self._all().get(uid)

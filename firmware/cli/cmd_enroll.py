@@ -81,9 +81,8 @@ def _enroll_with(config: TableConfig, args: argparse.Namespace) -> int:
             count = import_registry(registry, exported, args.replace)
             print(f"imported {count} tags from {args.import_file} into {path}")
             return 0
-        if args.replace:
-            registry.forget_set(args.set_index)
-        count = asyncio.run(_enroll(config, registry, tile_set, args))
+        count = asyncio.run(_enroll(config, registry, tile_set, args))      # (with --replace, the set's old
+        #                                                                     tags go as the new ones are saved)
     except RegistryError as error:
         raise UserError(str(error)) from None
     except DriverError as error:
@@ -124,11 +123,9 @@ def read_export(source: Path) -> list[Registered]:
 
 
 def import_registry(registry: TileRegistry, entries: list[Registered], replace: bool) -> int:
-    """Pre-enrol the export's tags (with `replace`, its sets' earlier tags forgotten first)."""
-    if replace:
-        for tile_set in {e.tile_set for e in entries}:
-            registry.forget_set(tile_set)
-    return registry.enroll(entries)
+    """Pre-enrol the export's tags (with `replace`, its sets' earlier tags forgotten in the same
+    transaction: a refused import keeps them)."""
+    return registry.enroll(entries, replacing={e.tile_set for e in entries} if replace else ())
 
 
 async def _enroll(config: TableConfig, registry: TileRegistry, tile_set, args) -> int:
@@ -156,7 +153,7 @@ async def _enroll(config: TableConfig, registry: TileRegistry, tile_set, args) -
             await controller.start()
             try:
                 return await enroll_set(controller.enroll_ports(), registry, tile_set, args.set_index,
-                                        seat=args.seat, on_step=_progress)
+                                        seat=args.seat, on_step=_progress, replacing=args.replace)
             finally:
                 await controller.stop()
     finally:

@@ -1,0 +1,89 @@
+"""`enroll --replace` forgets a set's old tags only as the new ones are saved, in one transaction.
+
+It forgot them first: an enrolment that then failed (the boards' ports swapped, one not there, the
+enrolment stopped at its first prompt) left the set with no tags, and the table dealt its next hand
+on a set it could not read (长春 then stopped at every start; 海南 paid a win on unread tiles: a probe).
+"""
+
+import json
+
+from firmware.build.enrollment import enroll_set
+from firmware.build.registry import Registered, TileRegistry
+from firmware.cli import main
+from rulesets.tiles import Tile
+from tests.asyncio_support import run
+from tests.firmware.test_enrollment_prompts import FOUR_WINDS, Ports
+from tests.ops.test_cli_promises import write_config
+
+EAST = Tile.parse("1z")
+
+
+def registry_with_set_1(path) -> list[Registered]:
+    registry = TileRegistry(path)
+    try:
+        old = [Registered(bytes((9, i)), EAST, 1, i) for i in range(4)]
+        registry.enroll(old)
+        return old
+    finally:
+        registry.close()
+
+
+def sets(path) -> dict[int, int]:
+    registry = TileRegistry(path)
+    try:
+        return registry.sets()
+    finally:
+        registry.close()
+
+
+def test_an_enrolment_with_replace_that_cannot_reach_the_boards_keeps_the_set(tmp_path, capsys):
+    config = write_config(tmp_path, tmp_path / "state")          # ports that are not there
+    (tmp_path / "state").mkdir()
+    registry_with_set_1(tmp_path / "state" / "tiles.db")
+    status = main(["enroll", "--config", str(config), "--set", "1", "--replace"])
+    err = capsys.readouterr().err
+    assert status != 0 and err.count("\n") == 1, err
+    assert sets(tmp_path / "state" / "tiles.db") == {1: 4}
+
+
+def test_a_refused_import_with_replace_keeps_the_sets_it_would_replace(tmp_path, capsys):
+    config = write_config(tmp_path, tmp_path / "state")
+    (tmp_path / "state").mkdir()
+    old = registry_with_set_1(tmp_path / "state" / "tiles.db")
+    registry = TileRegistry(tmp_path / "state" / "tiles.db")
+    registry.enroll([Registered(bytes((8, 0)), EAST, 0, 0)])      # set 0's 东 copy 0
+    registry.close()
+    export = {old[0].uid.hex(): {"tile": "2z", "set": 1, "copy": 0},        # set 1 anew: its own old tag, fine
+              bytes((8, 0)).hex(): {"tile": "3z", "set": 1, "copy": 0}}     # set 0's tag: refused
+    path = tmp_path / "tags.json"
+    path.write_text(json.dumps(export), encoding="utf-8")
+    status = main(["enroll", "--config", str(config), "--import", str(path), "--replace"])
+    err = capsys.readouterr().err
+    assert status == 2 and "nothing was saved" in err, err
+    assert sets(tmp_path / "state" / "tiles.db") == {0: 1, 1: 4}
+
+
+def test_a_set_enrolled_again_with_replace_takes_its_own_old_tags_as_new():
+    """The technician lays the same physical tiles again: their tags were the set's, and count as new."""
+    registry = TileRegistry()
+    ports = Ports()
+    first = run(enroll_set(ports, registry, FOUR_WINDS, 1), timeout=30)
+    assert first == 16 and registry.sets() == {1: 16}
+    assert run(enroll_set(Ports(), registry, FOUR_WINDS, 1, replacing=True), timeout=30) == 16
+    assert registry.sets() == {1: 16}
+
+
+def test_an_enrolment_with_replace_stopped_half_way_keeps_the_set():
+    registry = TileRegistry()
+    run(enroll_set(Ports(), registry, FOUR_WINDS, 1), timeout=30)
+
+    class Stopped(Ports):
+        async def read_zone(self, seat):
+            if self.reads == 3:
+                raise KeyboardInterrupt                          # Ctrl-C at the second kind
+            return await super().read_zone(seat)
+    try:
+        run(enroll_set(Stopped(), registry, FOUR_WINDS, 1, replacing=True), timeout=30)
+    except KeyboardInterrupt:
+        pass
+    assert registry.sets() == {1: 16}
