@@ -776,6 +776,9 @@ class TableSession:
         if not self._wall_stands_whole(next_set):
             await self._walls_missing(next_set)
             return False
+        if next_set.unknown_tags():
+            await self._walls_unreadable(next_set)
+            return False
         await self._journal_raised(next_set)
         state = self._state()
         for side in hub.ruleset.players:
@@ -793,6 +796,20 @@ class TableSession:
         message = (f"the walls that rose are not the set built for them (tiles per side {sensors}, "
                    f"{2 * sum(expected.stacks)} expected): it was lost from under the table; the tiles are "
                    "pushed in and a set is built anew")
+        await self._not_dealt(message)
+
+    async def _walls_unreadable(self, risen: WallMap) -> None:
+        """The set that rose holds tags the tile registry no longer knows: it was enrolled anew while the
+        controller was stopped (a probe: a hand was then dealt on tiles the table could not read, 长春
+        stopped at every start after it, 海南 paid a win on them).  Never dealt: said, recorded, and the
+        tiles are pushed in and built anew, where the set check says what it finds."""
+        await self._not_dealt(f"the set that rose holds {risen.unknown_tags()} tag(s) the tile registry no longer knows "
+                              "(enrolled anew since it was built): no hand is dealt on tiles the table cannot read; "
+                              "the tiles are pushed in and a set is built anew")
+
+    async def _not_dealt(self, message: str) -> None:
+        """The walls that rose are not played: said, recorded, and the table goes back to build a set."""
+        hub = self.hub
         hub.recorder.emit("warning", message=message)          # (the table's log says it: firmware.table_log)
         await self.journal.written(self.ledger.journal_swap, {}, (NEXT_SET_KEY,))
         await hub.advance("walls_missing")

@@ -95,6 +95,11 @@ class WallMap:
         found = self.registry.lookup(uid) if uid else None
         return found.kind if found else None
 
+    def unknown_tags(self) -> int:
+        """How many of its slots hold a tag the registry does not know now: checked with tags that were
+        enrolled then, it has been enrolled anew since (`enroll --replace`, while the table was stopped)."""
+        return sum(1 for uid in self.uids.values() if uid is not None and self.registry.lookup(uid) is None)
+
     def uid_at(self, pos: StackPos, layer: Layer) -> bytes | None:
         return self.uids.get((pos, layer))
 
