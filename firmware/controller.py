@@ -489,6 +489,14 @@ class TableController:
         asyncio.get_running_loop().create_task(self._notify())
 
     def _failed(self, why: str, error: BaseException) -> None:
+        if isinstance(error, BoardIncompatible):
+            # found by a command this task sent as the link came back (a board reflashed, two adapters'
+            # names swapped by a replug): the board's, as the pump says it — E26, not a fault of our own
+            # (it was a traceback, counted as one: two in a hand voided it)
+            if self.link_error is None:
+                self.link_error = error
+                self.latch(board_incompatible(error))
+            return
         if self.link_error is None:
             self.link_error = ControllerFailure(why)
             self.link_error.__cause__ = error
