@@ -23,7 +23,7 @@ from rulesets.tiles import DRAGONS, FLOWERS, HONOURS, SUIT_NAMES_ZH, SUITED, WIN
 from rulesets.tilesets import TileSet
 from rulesets.walls import Layer, Ring, Slot, StackPos
 
-from .registry import TileRegistry
+from .registry import SETS, TileRegistry
 
 Position = tuple[StackPos, Layer]
 LAYERS = (Layer.TOP, Layer.BOTTOM)
@@ -120,6 +120,8 @@ class WallMap:
                                "no tile was built: the mixer held none (are the tiles still on the table top? "
                                "push them into the centre), then press 确认",
                                "一张牌也没有建成：桌面上的牌推入中间后按确认")]
+        if len(foreign) == len(self.reads):           # not one tag enrolled: 136 "foreign tiles" would hide why
+            return [self._not_enrolled(len(foreign))]
         wrong_set = None if expected_set is None else \
             wrong_tile_set(self.registry.counts(expected_set), expected, rules)
         if wrong_set is not None:                     # the cause: the missing and extra tiles follow from it
@@ -158,6 +160,19 @@ class WallMap:
                                        f"the build stopped with {len(unfilled)} empty slot(s): the set is short",
                                        f"有{len(unfilled)}个空位：牌不够"))
         return problems
+
+    def _not_enrolled(self, read: int) -> SetProblem:
+        """No tag of the build is in the registry: the set was never enrolled (a set not enrolled, a new
+        set laid in), not a table of foreign tiles to take out one by one."""
+        enrolled = self.registry.sets()
+        missing = [s for s in SETS if not enrolled.get(s)]
+        which = f"set {missing[0]}" if len(missing) == 1 else "this set"
+        sets = ", ".join(f"set {s}: {enrolled[s]} tags" for s in sorted(enrolled)) or "none"
+        return SetProblem(FaultCode.UNKNOWN_TAG,
+                          f"none of the {read} tags read in this build is enrolled (enrolled: {sets}): {which} was "
+                          f"never enrolled; enrol it (mahjong-table enroll --set {missing[0] if len(missing) == 1 else 'N'}), "
+                          "then press 确认",
+                          "这副牌未登记：请登记后按确认")
 
     def _duplicated(self, uid: bytes, n: int) -> SetProblem:
         """One tag read at `n` slots: the tile it is enrolled as and where, so a person finds both."""

@@ -150,3 +150,15 @@ def test_a_duplicated_tag_names_the_tile_and_both_slots():
     wall.on_head_read(0, 1, (uid(1),))                 # read again: still the same tag
     duplicated = [p for p in wall.check(EXPECTED, 0) if "重复" in p.text_zh]
     assert [p.text_zh for p in duplicated] == ["一万标签重复：边0 墩0 上层、边0 墩0 下层"]
+
+
+def test_a_build_of_no_enrolled_tag_is_one_problem_naming_the_set_never_enrolled():
+    """Set 1 never enrolled: its build was 136 "unknown tags" to take out one by one (E09 on every slot,
+    a 17,680-character log line, and 34 kinds "missing"), where one step mends it (a probe)."""
+    registry = enrolled(SET_136)                                     # set 0 only
+    wall = WallMap(None, (17, 17, 17, 17), registry)
+    for index, position in enumerate(wall.positions()):
+        wall.reads[position] = (bytes([0xE0, 0x04, 1, 0, 0, 0, index, 9]),)
+    (problem,) = wall.check(SET_136, None, "长春麻将")
+    assert problem.message.startswith("none of the 136 tags read in this build is enrolled (enrolled: set 0: 136 tags)")
+    assert "mahjong-table enroll --set 1" in problem.message and problem.text_zh == "这副牌未登记：请登记后按确认"
