@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 
 from ..hand.state import wall_hash
@@ -72,8 +73,14 @@ def _head_of(line: bytes) -> str | None:
 
 def _lines_from_the_end(path: Path):
     """The file's whole lines, last first, read in a window that grows from the end; an unterminated
-    last line (a write a kill cut short) is left out."""
-    with path.open("rb") as file:
+    last line (a write a kill cut short) is left out.  Only a regular file is read (OSError for any
+    other): a run given a named pipe for its recorder left the next start waiting for ever, deaf to
+    SIGTERM, for a writer to open it (a probe)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)     # (a pipe opens at once, unread)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"{path} is not a regular file")
+    with os.fdopen(fd, "rb") as file:
         size = file.seek(0, os.SEEK_END)
         seen = 0                                    # lines already given, counted from the end
         window = CHUNK
