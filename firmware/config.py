@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
+from urllib.parse import urlsplit
 
 DEFAULT_BAUDRATE = 115200
 BAUDRATE_RANGE = (1200, 4_000_000)            # what USB UARTs and our boards' MCUs can run
@@ -213,13 +215,37 @@ def _devices(section: dict[str, Any] | None, source: str) -> DeviceConfig:
             raise ConfigError(f"{source}: devices.{needed} is missing; name its port, e.g. "
                               f"\"/dev/serial/by-id/usb-…-{needed}-if00\" or \"socket://host:port\"")
     ports = {name: _port(section, name, source) for name in ("motor", "rfid", "display") if name in section}
-    seen: dict[str, str] = {}
+    seen: dict[object, tuple[str, str]] = {}
     for name, port in ports.items():
-        if port in seen:
-            raise ConfigError(f"{source}: devices.{seen[port]} and devices.{name} are both {port!r}; "
+        same = seen.get(_device_of(port))
+        if same is not None:
+            named = f"{port!r}" if same[1] == port else f"{same[1]!r} and {port!r}, one device"
+            raise ConfigError(f"{source}: devices.{same[0]} and devices.{name} are both {named}; "
                               "each board has its own port")
-        seen[port] = name
+        seen[_device_of(port)] = (name, port)
     return DeviceConfig(ports["motor"], ports["rfid"], ports.get("display"), _baudrate(section, source))
+
+
+LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "ip6-localhost"}
+
+
+def _device_of(port: str) -> object:
+    """What a port name opens, so one device under two names is seen (a by-id link and the node it
+    points at; localhost and 127.0.0.1): the second name only failed later, as "held open by another
+    program", or took a board's link down and up twice a second (a probe)."""
+    if "://" in port:
+        parts = urlsplit(port)
+        host = (parts.hostname or "").lower()
+        try:
+            number = parts.port
+        except ValueError:
+            number = None                       # (said by the port's own check)
+        return ("socket", "127.0.0.1" if host in LOCAL_HOSTS else host, number)
+    try:
+        found = os.stat(port)
+    except OSError:
+        return ("path", os.path.realpath(port))   # not there now (unplugged): by its name
+    return ("device", found.st_rdev) if stat.S_ISCHR(found.st_mode) else ("path", os.path.realpath(port))
 
 
 def unstable_port_names(devices: DeviceConfig) -> tuple[str, ...]:

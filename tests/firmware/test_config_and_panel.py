@@ -90,3 +90,24 @@ def test_the_panel_s_saved_house_options_are_the_rules_a_start_plays(tmp_path):
     assert (options["break_start"], options["kong_value"], options["bao_dice"]) == ("at", "2", "2")
     pinned = _choose_ruleset(argparse.Namespace(ruleset="changchun", option=[]), config, db)
     assert dict(pinned.options)["break_start"] == "skip"       # named on the command line: its own options
+
+
+@pytest.mark.parametrize("second", ["link", "localhost"])
+def test_one_device_under_two_names_is_refused_in_one_line(tmp_path, second):
+    """A by-id link and the node it points at, or localhost and 127.0.0.1: the second name failed only
+    later, as "held open by another program (another mahjong-table?)", or took the motor link down
+    and up twice a second (a probe)."""
+    link = tmp_path / "usb-motor-if00"
+    link.symlink_to("/dev/null")
+    ports = {"link": ("/dev/null", str(link)), "localhost": ("socket://127.0.0.1:7001", "socket://localhost:7001")}
+    motor, rfid = ports[second]
+    with pytest.raises(ConfigError) as caught:
+        parse_config({"devices": {"motor": motor, "rfid": rfid}}, "table.toml")
+    text = str(caught.value)
+    assert "devices.motor and devices.rfid are both" in text and "one device" in text and "\n" not in text
+
+
+def test_two_devices_are_two_devices(tmp_path):
+    config = parse_config({"devices": {"motor": "/dev/null", "rfid": "/dev/zero",
+                                       "display": "socket://127.0.0.1:7002"}}, "table.toml")
+    assert config.devices.rfid == "/dev/zero"
