@@ -62,6 +62,11 @@ class PortBusy(PortError):
     table's boards would each read half of every board's bytes)."""
 
 
+class NotASerialPort(PortError):
+    """The name opens something that is no serial port (a plain file, a folder, /dev/null): a
+    mistake in the configuration that no waiting mends, unlike a port not there yet."""
+
+
 # -- sessions ----------------------------------------------------------------------------------
 
 class LinkError(DriverError):

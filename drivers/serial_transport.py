@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import os
+import stat
 from urllib.parse import urlsplit
 
 import serial
 import serial_asyncio
 
-from .errors import PortBusy, PortError
+from .errors import NotASerialPort, PortBusy, PortError
 from .stream import DataCallback, LostCallback, _ignore_data, _ignore_lost
 
 DEFAULT_BAUDRATE = 115200
@@ -241,9 +243,31 @@ async def open_serial(url: str, *, baudrate: int = DEFAULT_BAUDRATE) -> SerialSt
 
 
 def _cannot_open(url: str, error: Exception) -> PortError:
+    not_a_port = _not_a_port(url, error)
+    if not_a_port is not None:
+        return NotASerialPort(f"{url} is {not_a_port}, not a serial port: name the board's port in the "
+                              "configuration (/dev/serial/by-id/…, or socket://HOST:PORT)")
     hint = ("add the user to the dialout group" if "ermission" in str(error)
             else "check that the device is connected and not used by another program")
     return PortError(f"cannot open {url}: {error}; {hint}")
+
+
+def _not_a_port(url: str, error: Exception) -> str | None:
+    """What `url` names if it is there and no serial port (a terminal's settings cannot be made on it:
+    ENOTTY, 'Inappropriate ioctl for device'); None when it may be a port (not there yet, busy …)."""
+    if "://" in url:
+        return None
+    try:
+        mode = os.stat(url).st_mode
+    except OSError:
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISREG(mode):
+        return "a plain file"
+    if "Inappropriate ioctl" in str(error) or getattr(error, "errno", None) == errno.ENOTTY:
+        return "a device of another kind"
+    return None
 
 
 async def reopen_serial(url: str, *, baudrate: int = DEFAULT_BAUDRATE) -> SerialStream:

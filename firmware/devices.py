@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import AsyncIterator, Awaitable, Callable, Mapping, TypeVar
 
 from drivers.display import Display
-from drivers.errors import LinkLost, NoResponse, PortBusy, PortError, SessionLost
+from drivers.errors import LinkLost, NoResponse, NotASerialPort, PortBusy, PortError, SessionLost
 from drivers.link import LinkConfig, SessionRef
 from drivers.motor import MotorBoard
 from drivers.reconnect import Backoff
@@ -82,6 +82,8 @@ async def _open_patiently(opening: Callable[[], Awaitable[T]], retried: tuple[ty
             return await opening()
         except PortBusy:
             raise                   # another controller holds the port: waiting would fight it for the board
+        except NotASerialPort:
+            raise                   # a file or /dev/null named as the port: no wait mends the configuration
         except retried as error:
             delay = backoff.delay(attempt)
             if say is not None:

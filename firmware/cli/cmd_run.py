@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TextIO
 
 from drivers.await_chain import tasks_waiting
-from drivers.errors import BoardIncompatible, DriverError, PortBusy
+from drivers.errors import BoardIncompatible, DriverError, NotASerialPort, PortBusy
 from firmware.config import TableConfig, unstable_port_names
 from firmware.faults import FaultCode, LatchedFault, SetRejected, board_incompatible
 from firmware.logs import DEFAULT_LEVEL, LEVELS, at_level, configured
@@ -230,6 +230,8 @@ def _run_configured(args: argparse.Namespace, config: TableConfig, early: _Early
     except PortBusy as error:              # another controller drives these boards: it goes on undisturbed
         print(f"mahjong-table: {error}, then run again", file=sys.stderr)
         return 2
+    except NotASerialPort as error:        # the configuration names no port: a person's job (E25, status 2)
+        raise UserError(str(error)) from None
     except DriverError as error:
         print(f"mahjong-table: the table stopped: {error}", file=sys.stderr)
         if isinstance(error, BoardIncompatible):
