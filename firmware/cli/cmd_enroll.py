@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from rulesets.tilesets import NAMED_SETS
 from .errors import UserError
 from .files import ensure_dir, open_database, refuse_empty, table_config
 from .table_lock import table_held
+
+PROMPT_CLEARED_S = 2.0      # how long a stopping enrolment waits for its seat line to be cleared
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -96,6 +99,14 @@ def _enroll_with(config: TableConfig, args: argparse.Namespace) -> int:
     return 0
 
 
+async def _prompt_cleared(controller, seat: int) -> None:
+    """The seat's line cleared on its display before the links close, however the enrolment ended: a
+    stopped one left its prompt there, under the next run too (a probe).  Bounded: a board that is
+    gone does not hold the stop up."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(controller.seat_lines.shown(seat), PROMPT_CLEARED_S)
+
+
 def _registry_path(config: TableConfig, args: argparse.Namespace) -> Path | str:
     """--registry, else the table's tiles.db (its folder created, or one line saying how); a
     simulated enrolment without --registry is kept in memory (the simulator is pre-enrolled)."""
@@ -155,6 +166,7 @@ async def _enroll(config: TableConfig, registry: TileRegistry, tile_set, args) -
                 return await enroll_set(controller.enroll_ports(), registry, tile_set, args.set_index,
                                         seat=args.seat, on_step=_progress, replacing=args.replace)
             finally:
+                await _prompt_cleared(controller, args.seat)
                 await controller.stop()
     finally:
         if technician is not None:
