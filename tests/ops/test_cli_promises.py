@@ -7,6 +7,8 @@ import os
 import re
 import shutil
 import stat
+import subprocess
+import sys
 from importlib.metadata import version
 from pathlib import Path
 
@@ -36,6 +38,25 @@ def write_config(tmp_path: Path, state: Path, ports=("/nonexistent/motor", "/non
 def test_version(tmp_path):
     proc = cli(["--version"], tmp_path)
     assert proc.returncode == 0 and proc.stdout == f"mahjong-table {version('mahjong-table')}\n"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("command", [
+    ["rules", "show", "changchun"], ["rules", "list"], ["hand", "changchun", "111m234p789s46s99p5s", "--win-tile", "5s"],
+    ["diagram"], ["audit", "RECORDER", "--json"], ["records", "--json", "--folder", "TMP", "--db", "TMP/table.db"],
+    ["--version"], ["rules", "--help"],
+])
+def test_output_that_cannot_be_written_is_one_line_not_a_traceback(tmp_path, command):
+    """`… > /dev/full` (a full card) gave a 15-line traceback in every command: only a closed pipe was
+    handled.  Now one line says the output could not be written and why, and the status is 2."""
+    recorder = Path(__file__).parents[1] / "records" / "data" / "hebei_put_back_lines_cut.jsonl"
+    argv = [str(recorder) if word == "RECORDER" else word.replace("TMP", str(tmp_path)) for word in command]
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "firmware", *argv], stdout=full, stderr=subprocess.PIPE,
+                              text=True, env=clean_env(tmp_path), cwd=tmp_path, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == ("mahjong-table: error: cannot write the output (No space left on device); make room "
+                           "where it goes, or send it elsewhere, and run the command again\n")
 
 
 @pytest.mark.parametrize("command", ["run", "sim"])
