@@ -30,6 +30,7 @@ from firmware.records.chain import START
 
 from .errors import UserError
 from .events_file import EventsFile
+from .paths import real_path, symlink_loop
 
 T = TypeVar("T")
 CARD_FULL_BYTES = 1 << 20          # less room than this where a database opens: the card is full, not the file damaged
@@ -140,7 +141,9 @@ def _must_be_a_file(path: Path, what: str, flag: str | None) -> None:
     refuses (SQLite would say "unable to open" or "disk I/O error"); a path not there yet is fine."""
     try:
         mode = path.stat().st_mode
-    except OSError:
+    except OSError as error:
+        if error.errno == errno.ELOOP:      # (SQLite's "unable to open" read as a damaged ledger)
+            raise symlink_loop(f"{flag} {path}" if flag else str(path)) from None
         return                              # new (SQLite creates it), or SQLite's open says what is wrong
     do = f"name a file with {flag} FILE" if flag else f"move it away: the {what} is a file"
     if stat.S_ISDIR(mode):
@@ -217,12 +220,14 @@ def _user() -> str:
 
 def check_recorder_name(path: str) -> None:
     """The ledger and the recorder's own lines name the file: a name that is not UTF-8 text (bytes a
-    shell passed through) is refused before anything is opened."""
+    shell passed through) is refused before anything is opened, and so is a loop of symbolic links."""
     try:
         path.encode("utf-8")
     except UnicodeEncodeError:
         raise UserError(f"--events {ascii(path)}: the name is not UTF-8 text; give the recorder a name in "
                         "UTF-8, e.g. --events events.jsonl") from None
+    if path != "-":
+        real_path(Path(path), f"--events {path}")  # (a loop: the run began, and every write failed as E24)
 
 
 def open_events(path: str | None, events_dir: Path | None) -> TextIO | EventsFile | None:

@@ -59,6 +59,34 @@ def test_output_that_cannot_be_written_is_one_line_not_a_traceback(tmp_path, com
                            "where it goes, or send it elsewhere, and run the command again\n")
 
 
+@pytest.mark.parametrize("command, named", [
+    (["audit", "LOOP"], "LOOP"),
+    (["audit", "RECORDER", "LOOP"], "LOOP"),
+    (["run", "--hands", "1", "--speed", "0", "--events", "LOOP", "--db", "TMP/t.db"], "--events LOOP"),
+    (["run", "--hands", "1", "--speed", "0", "--db", "LOOP"], "--db LOOP"),
+    (["enroll", "--registry", "LOOP"], "--registry LOOP"),
+    (["sim", "--write-config", "LOOP"], "--write-config LOOP"),
+    (["sim", "--registry", "LOOP", "--write-config", "TMP/sim.toml"], "--registry LOOP"),
+])
+def test_a_loop_of_symbolic_links_is_one_line(tmp_path, monkeypatch, capsys, command, named):
+    """`ln -s loop2 loop1; ln -s loop1 loop2`: `audit loop1` and `sim` were a 30-line traceback
+    (Path.resolve: RuntimeError), `run --events loop1` started and failed every write as E24, and
+    `--db loop1` said the ledger was damaged.  Each is now one line naming it, before anything is written."""
+    from firmware.cli import main
+    loop = tmp_path / "loop1"
+    loop.symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(loop)
+    recorder = Path(__file__).parents[1] / "records" / "data" / "hebei_put_back_lines_cut.jsonl"
+    words = {"LOOP": str(loop), "RECORDER": str(recorder)}
+    argv = [words.get(word) or word.replace("TMP", str(tmp_path)) for word in command]
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == (f"mahjong-table: error: {named.replace('LOOP', str(loop))} is a loop of symbolic links (they lead "
+                   "back to each other, never to a file); name the file itself\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["loop1", "loop2"]       # nothing written
+
+
 @pytest.mark.parametrize("command", ["run", "sim"])
 def test_fault_help_is_on_stdout_with_status_0(tmp_path, command):
     proc = cli([command, "--fault", "help"], tmp_path)
