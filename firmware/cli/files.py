@@ -88,6 +88,21 @@ def ensure_dir(path: Path, what: str, flag: str | None = None) -> Path:
     return path
 
 
+def folder_of_named_file(file: Path, what: str, flag: str) -> Path:
+    """The folder of a file a person named with `flag` (`run --db`, `enroll --registry`): it must be
+    there already.  Created like a state folder, a typo (`--db /srv/tabel/x.db`) made folders at any
+    depth and started a new ledger, scores from zero, without a word; `--events` refused the same."""
+    folder = file.parent
+    if not folder.exists():
+        raise UserError(f"{flag} {file}: the folder {folder} does not exist; check the path for a typo, or "
+                        f"create the folder first (mkdir -p {folder})")
+    if not folder.is_dir():
+        raise UserError(f"{flag} {file}: {folder} is a file, not a folder; name a file in a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise _cannot_write(folder, what, flag)
+    return folder
+
+
 # Why a folder that is there cannot be written although permissions allow it: no chown mends these.
 READ_ONLY = ("the card or the folder is read-only: a failing SD card turns itself read-only (`dmesg` says so; copy the "
              "state off and replace the card), and the systemd unit lets the table write only under its "

@@ -192,6 +192,26 @@ def test_enroll_creates_the_state_folder_owner_only(tmp_path):
     assert stat.S_IMODE(state.stat().st_mode) == 0o750 and (state / "tiles.db").is_file()
 
 
+@pytest.mark.parametrize("command, flag", [
+    (["run", "--hands", "1", "--speed", "0", "--db", "FILE"], "--db"),
+    (["enroll", "--registry", "FILE"], "--registry"),
+    (["parlour", "--mqtt", "mqtt://127.0.0.1:1", "--db", "FILE"], "--db"),
+])
+def test_a_file_named_in_a_folder_that_is_not_there_is_refused_not_made(tmp_path, monkeypatch, capsys, command, flag):
+    """`run --db /srv/typo/deeper/x.db` created the folders at any depth and started a new ledger,
+    scores from zero (a probe); `--events` refused the same mistake.  A folder a person names must be
+    there; only the configured state folder is created (the test above)."""
+    from firmware.cli import main
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    file = tmp_path / "typo" / "deeper" / "x.db"
+    assert main([str(file) if word == "FILE" else word for word in command]) == 2
+    assert capsys.readouterr().err == (f"mahjong-table: error: {flag} {file}: the folder {file.parent} does not "
+                                       f"exist; check the path for a typo, or create the folder first "
+                                       f"(mkdir -p {file.parent})\n")
+    assert not (tmp_path / "typo").exists()
+
+
 def test_enroll_says_in_one_line_how_to_create_a_folder_it_cannot(tmp_path, monkeypatch, capsys):
     """As on a fresh Pi before the install step: /var/lib is root's.  (In-process, because the
     tests may run as root, who may create anything: the refusal is made by Path.mkdir here.)"""
