@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..logs import journal_stderr
 from .errors import UserError
-from .streams import quiet_when_closed
+from .streams import OutputLost, quiet_when_closed
 
 _ADD_PARSER = re.compile(r'subparsers\.add_parser\(\s*"([\w-]+)"\s*,\s*help="([^"\\]*)"', re.S)
 
@@ -33,6 +33,12 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def _print_message(self, message: str, file=None) -> None:  # type: ignore[override]
+        """argparse drops a help text it cannot write without a word (status 0); here the error goes
+        on, and `--help > /dev/full` is said like any output that cannot be written."""
+        if message:
+            (file or sys.stderr).write(message)
 
     def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
         self._refuse_repeated(sys.argv[1:] if args is None else list(args))
@@ -123,9 +129,15 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str]) -> int:
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
     try:
-        return int(args.handler(args) or 0)
+        args = parser.parse_args(argv)      # (inside: --help and --version write output too)
+        status = int(args.handler(args) or 0)
+        sys.stdout.flush()          # (output still buffered fails here, where it can be said, not at exit)
+        return status
+    except OutputLost as error:
+        print(f"mahjong-table: error: cannot write the output ({error.strerror}); make room where it goes, or "
+              "send it elsewhere, and run the command again", file=sys.stderr)
+        return 2
     except UserError as error:
         print(f"mahjong-table: error: {error}", file=sys.stderr)
         return 2

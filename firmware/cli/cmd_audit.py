@@ -13,6 +13,7 @@ from firmware.records.stream import BadInput, RecorderFile, read_recorder
 
 from .errors import UserError
 from .files import refuse_empty
+from .paths import real_path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -51,7 +52,7 @@ def _named_once(paths: list[str]) -> None:
     """The same recorder named twice (by two spellings, or a glob and a name) would read as a tamperer's copy."""
     seen: dict[Path, str] = {}
     for path in paths:
-        real = Path(path).resolve()
+        real = real_path(Path(path), path)
         if real in seen:
             raise UserError(f"{path} is named twice ({seen[real]}); name each recorder once")
         seen[real] = path

@@ -15,7 +15,7 @@ from firmware.build.registry import Registered, RegistryError, TileRegistry
 from rulesets.tilesets import NAMED_SETS
 
 from .errors import UserError
-from .files import ensure_dir, open_database, refuse_empty, table_config
+from .files import ensure_dir, folder_of_named_file, open_database, refuse_empty, table_config
 from .table_lock import table_held
 
 PROMPT_CLEARED_S = 2.0      # how long a stopping enrolment waits for its seat line to be cleared
@@ -112,7 +112,7 @@ def _registry_path(config: TableConfig, args: argparse.Namespace) -> Path | str:
     simulated enrolment without --registry is kept in memory (the simulator is pre-enrolled)."""
     if args.registry:
         path = Path(args.registry)
-        ensure_dir(path.parent, "tile registry", "--registry")
+        folder_of_named_file(path, "tile registry", "--registry")     # (never created: a typo would start a new registry)
         return path
     if config.devices is None:
         if args.import_file:

@@ -68,9 +68,12 @@ def run_parlour(args: argparse.Namespace) -> int:
         raise UserError(f"--http {args.http}: other machines could open the page; give --token-file FILE "
                         "(a token of 16 characters or more), or listen on 127.0.0.1") from None
     from firmware.parlour.store import check_store
-    from .files import ensure_dir, open_database
-    db = Path(args.db) if args.db else default_state_dir() / "parlour.db"
-    ensure_dir(db.parent, "parlour's store", "--db")
+    from .files import ensure_dir, folder_of_named_file, open_database
+    if args.db:
+        db = Path(args.db)
+        folder_of_named_file(db, "parlour's store", "--db")       # (never created: a typo would start a new store)
+    else:
+        db = ensure_dir(default_state_dir(), "parlour's store", "--db") / "parlour.db"
     open_database(check_store, db, "parlour's store", "--db")     # here, not on the writer thread: one line, no log
     return asyncio.run(_watch(broker, settings, db, args.client_id))
 

@@ -93,11 +93,12 @@ def load_ruleset(region_id: str, option_texts: list[str], base_options: dict[str
         region = get_region(region_id)
     except UnknownRegion as error:
         raise UserError(error.message) from None
+    given = parse_options(option_texts)         # (a key given twice is refused before any value is checked)
     _check_options(region, base_options or {}, base_source)
     for text in option_texts:
         _check_options(region, parse_options([text]), f"--option {text}")
     try:
-        return region.resolve({**(base_options or {}), **parse_options(option_texts)})
+        return region.resolve({**(base_options or {}), **given})
     except OptionError as error:
         raise UserError(str(error)) from None
 
@@ -112,13 +113,23 @@ def _check_options(region, options: dict[str, str], source: str) -> None:
 
 
 def parse_options(option_texts: list[str]) -> dict[str, str]:
+    """KEY=VALUE texts as a dict; a key given twice is refused, even with the same value (the last
+    would win without a word, and which was meant is the person's to say, as for any flag given twice)."""
     options: dict[str, str] = {}
     for text in option_texts:
         key, sep, value = text.partition("=")
         if not sep or not key or not value:
             raise UserError(f"malformed option {text!r}: write KEY=VALUE, e.g. reserve_reading=R-A")
-        options[key.strip()] = value.strip()
+        key, value = key.strip(), value.strip()
+        if key in options:
+            raise UserError(_given_twice(key, options[key], value))
+        options[key] = value
     return options
+
+
+def _given_twice(key: str, first: str, second: str) -> str:
+    values = f"{first} both times" if first == second else f"{first} and {second}"
+    return f"--option {key} given twice ({values}): give it once"
 
 
 def _print_json(data: object) -> None:

@@ -32,7 +32,7 @@ from firmware.table_log import describe
 
 from .cmd_rules import load_ruleset
 from .errors import UserError
-from .files import CardFull, TableBusy, check_recorder_name, database_trouble, ensure_dir, open_database, open_events, refuse_empty, require_enrolled, state_dir, table_config
+from .files import CardFull, TableBusy, check_recorder_name, database_trouble, ensure_dir, folder_of_named_file, open_database, open_events, refuse_empty, require_enrolled, state_dir, table_config
 from .sim_args import check_speed, simulator_faults
 from .starting import show_as_it_exits, shown_until_room
 from .table_lock import table_held
@@ -202,8 +202,11 @@ def _shown_as_it_exits(config: TableConfig, early: _EarlyStop, fault: LatchedFau
 def _run_configured(args: argparse.Namespace, config: TableConfig, early: _EarlyStop) -> int:
     if config.devices is not None:
         require_enrolled(config)
-    db_path = Path(args.db) if args.db else state_dir(config) / "table.db"
-    ensure_dir(db_path.parent, "ledger", "--db")
+    if args.db:
+        db_path = Path(args.db)
+        folder_of_named_file(db_path, "ledger", "--db")         # (never created: a typo would start a new ledger)
+    else:
+        db_path = ensure_dir(state_dir(config), "ledger", "--db") / "table.db"
     ruleset = _choose_ruleset(args, config, db_path)
     web = _web_settings(args, config)
     fleet = _fleet_settings(args, config)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 from firmware.cli.errors import UserError
+from firmware.cli.paths import real_path
 from firmware.cli.sim_args import check_speed, simulator_faults
 
 
@@ -177,6 +178,7 @@ def _check_output(flag: str, text: str, ours: Callable[[Path], bool], example: s
     if not text.strip():                            # (Path("") would be the current folder)
         raise UserError(f"{flag} is empty; name a file, e.g. {flag} {example}")
     path = Path(text)
+    real_path(path, f"{flag} {text}")              # (a loop: compared and written below, it was a traceback)
     if path.is_dir():
         raise UserError(f"{flag} {path}: is a folder; name a file, e.g. {flag} {path / example}")
     if path.is_file() and not ours(path):           # (a device such as /dev/stdout is written as before)

@@ -30,6 +30,7 @@ from firmware.records.chain import START
 
 from .errors import UserError
 from .events_file import EventsFile
+from .paths import real_path, symlink_loop
 
 T = TypeVar("T")
 CARD_FULL_BYTES = 1 << 20          # less room than this where a database opens: the card is full, not the file damaged
@@ -87,6 +88,21 @@ def ensure_dir(path: Path, what: str, flag: str | None = None) -> Path:
     return path
 
 
+def folder_of_named_file(file: Path, what: str, flag: str) -> Path:
+    """The folder of a file a person named with `flag` (`run --db`, `enroll --registry`): it must be
+    there already.  Created like a state folder, a typo (`--db /srv/tabel/x.db`) made folders at any
+    depth and started a new ledger, scores from zero, without a word; `--events` refused the same."""
+    folder = file.parent
+    if not folder.exists():
+        raise UserError(f"{flag} {file}: the folder {folder} does not exist; check the path for a typo, or "
+                        f"create the folder first (mkdir -p {folder})")
+    if not folder.is_dir():
+        raise UserError(f"{flag} {file}: {folder} is a file, not a folder; name a file in a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise _cannot_write(folder, what, flag)
+    return folder
+
+
 # Why a folder that is there cannot be written although permissions allow it: no chown mends these.
 READ_ONLY = ("the card or the folder is read-only: a failing SD card turns itself read-only (`dmesg` says so; copy the "
              "state off and replace the card), and the systemd unit lets the table write only under its "
@@ -140,7 +156,9 @@ def _must_be_a_file(path: Path, what: str, flag: str | None) -> None:
     refuses (SQLite would say "unable to open" or "disk I/O error"); a path not there yet is fine."""
     try:
         mode = path.stat().st_mode
-    except OSError:
+    except OSError as error:
+        if error.errno == errno.ELOOP:      # (SQLite's "unable to open" read as a damaged ledger)
+            raise symlink_loop(f"{flag} {path}" if flag else str(path)) from None
         return                              # new (SQLite creates it), or SQLite's open says what is wrong
     do = f"name a file with {flag} FILE" if flag else f"move it away: the {what} is a file"
     if stat.S_ISDIR(mode):
@@ -217,12 +235,14 @@ def _user() -> str:
 
 def check_recorder_name(path: str) -> None:
     """The ledger and the recorder's own lines name the file: a name that is not UTF-8 text (bytes a
-    shell passed through) is refused before anything is opened."""
+    shell passed through) is refused before anything is opened, and so is a loop of symbolic links."""
     try:
         path.encode("utf-8")
     except UnicodeEncodeError:
         raise UserError(f"--events {ascii(path)}: the name is not UTF-8 text; give the recorder a name in "
                         "UTF-8, e.g. --events events.jsonl") from None
+    if path != "-":
+        real_path(Path(path), f"--events {path}")  # (a loop: the run began, and every write failed as E24)
 
 
 def open_events(path: str | None, events_dir: Path | None) -> TextIO | EventsFile | None:

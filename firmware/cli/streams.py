@@ -4,6 +4,9 @@ A Unix tool whose pipe closes stops writing without a word.  Python raises Broke
 each later write instead: the logging module printed `--- Logging error ---` and a traceback for
 every line after the first, and a `print` in the middle of a run could end it.  The table goes on
 (the recorder and the ledger keep everything); only the lines nobody can read any more are dropped.
+
+Output that cannot be written for another reason (`… > /dev/full`, a full card, an I/O error) is not
+dropped without a word: the write raises `OutputLost`, which the command line says in one line.
 """
 
 from __future__ import annotations
@@ -14,12 +17,19 @@ import sys
 from typing import Iterator, TextIO
 
 
-class QuietOnClosedPipe:
-    """A text stream whose writes and flushes are dropped once its pipe has no reader."""
+class OutputLost(OSError):
+    """The command's output (stdout) refused a write for another reason than a reader gone: a full
+    disk, an I/O error.  An OSError still, so code that handles its own write errors sees one."""
 
-    def __init__(self, stream: TextIO) -> None:
+
+class QuietOnClosedPipe:
+    """A text stream whose writes and flushes are dropped once its pipe has no reader; with
+    `is_output`, any other write error is raised as `OutputLost`."""
+
+    def __init__(self, stream: TextIO, is_output: bool = False) -> None:
         self._stream = stream
         self._closed_pipe = False
+        self._is_output = is_output
 
     def write(self, text: str) -> int:
         if not self._closed_pipe:
@@ -27,6 +37,8 @@ class QuietOnClosedPipe:
                 self._stream.write(text)
             except BrokenPipeError:
                 self._reader_gone()
+            except OSError as error:
+                self._refused(error)
         return len(text)
 
     def flush(self) -> None:
@@ -35,8 +47,20 @@ class QuietOnClosedPipe:
                 self._stream.flush()
             except BrokenPipeError:
                 self._reader_gone()
+            except OSError as error:
+                self._refused(error)
+
+    def _refused(self, error: OSError) -> None:
+        if not self._is_output:
+            raise error
+        self.silence()          # (the interpreter's last flush would fail again, with a traceback)
+        raise OutputLost(error.errno, error.strerror) from None
 
     def _reader_gone(self) -> None:
+        self._closed_pipe = True
+        self.silence()
+
+    def silence(self) -> None:
         """Stop writing; the descriptor goes to /dev/null so the interpreter's last flush, and any
         process writing to it directly, is quiet too (as Python's documentation advises)."""
         self._closed_pipe = True
@@ -55,7 +79,7 @@ def quiet_when_closed() -> Iterator[None]:
     """sys.stdout and sys.stderr quiet once their pipe closes, while the body runs."""
     before = sys.stdout, sys.stderr
     if before[0] is not None:                      # (None: a process started without the stream)
-        sys.stdout = QuietOnClosedPipe(before[0])  # type: ignore[assignment]
+        sys.stdout = QuietOnClosedPipe(before[0], is_output=True)  # type: ignore[assignment]
     if before[1] is not None:
         sys.stderr = QuietOnClosedPipe(before[1])  # type: ignore[assignment]
     try:
@@ -64,4 +88,4 @@ def quiet_when_closed() -> Iterator[None]:
         sys.stdout, sys.stderr = before
 
 
-__all__ = ["QuietOnClosedPipe", "quiet_when_closed"]
+__all__ = ["OutputLost", "QuietOnClosedPipe", "quiet_when_closed"]

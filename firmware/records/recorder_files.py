@@ -116,7 +116,8 @@ def survey(folder: Path, needed: dict[Path, str]) -> list[RecorderFile]:
 
 def move_off(recorder: RecorderFile, to: Path) -> Path:
     """Copy the file into `to`, read the copy back and compare, then remove the original; returns the
-    copy.  A copy that differs (or cannot be made) is removed and the original kept (OSError)."""
+    copy.  A copy that differs (or cannot be made) is removed and the original kept (OSError); so is
+    one stopped part-way (Ctrl-C), which would otherwise block the next move as "moved there before"."""
     target = to / recorder.path.name
     if target.exists():
         raise FileExistsError(f"{target} exists already: a file of that name was moved there before")
@@ -125,7 +126,7 @@ def move_off(recorder: RecorderFile, to: Path) -> Path:
         os.chmod(target, 0o600)             # it holds the walls of its hands
         if _digest(target) != _digest(recorder.path):
             raise OSError(f"the copy at {target} does not read back the same")
-    except OSError:
+    except BaseException:                   # whatever stopped it: an OSError, a Ctrl-C, a kill's SystemExit
         target.unlink(missing_ok=True)
         raise
     recorder.path.unlink()

@@ -7,6 +7,8 @@ import os
 import re
 import shutil
 import stat
+import subprocess
+import sys
 from importlib.metadata import version
 from pathlib import Path
 
@@ -36,6 +38,53 @@ def write_config(tmp_path: Path, state: Path, ports=("/nonexistent/motor", "/non
 def test_version(tmp_path):
     proc = cli(["--version"], tmp_path)
     assert proc.returncode == 0 and proc.stdout == f"mahjong-table {version('mahjong-table')}\n"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("command", [
+    ["rules", "show", "changchun"], ["rules", "list"], ["hand", "changchun", "111m234p789s46s99p5s", "--win-tile", "5s"],
+    ["diagram"], ["audit", "RECORDER", "--json"], ["records", "--json", "--folder", "TMP", "--db", "TMP/table.db"],
+    ["--version"], ["rules", "--help"],
+])
+def test_output_that_cannot_be_written_is_one_line_not_a_traceback(tmp_path, command):
+    """`… > /dev/full` (a full card) gave a 15-line traceback in every command: only a closed pipe was
+    handled.  Now one line says the output could not be written and why, and the status is 2."""
+    recorder = Path(__file__).parents[1] / "records" / "data" / "hebei_put_back_lines_cut.jsonl"
+    argv = [str(recorder) if word == "RECORDER" else word.replace("TMP", str(tmp_path)) for word in command]
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "firmware", *argv], stdout=full, stderr=subprocess.PIPE,
+                              text=True, env=clean_env(tmp_path), cwd=tmp_path, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == ("mahjong-table: error: cannot write the output (No space left on device); make room "
+                           "where it goes, or send it elsewhere, and run the command again\n")
+
+
+@pytest.mark.parametrize("command, named", [
+    (["audit", "LOOP"], "LOOP"),
+    (["audit", "RECORDER", "LOOP"], "LOOP"),
+    (["run", "--hands", "1", "--speed", "0", "--events", "LOOP", "--db", "TMP/t.db"], "--events LOOP"),
+    (["run", "--hands", "1", "--speed", "0", "--db", "LOOP"], "--db LOOP"),
+    (["enroll", "--registry", "LOOP"], "--registry LOOP"),
+    (["sim", "--write-config", "LOOP"], "--write-config LOOP"),
+    (["sim", "--registry", "LOOP", "--write-config", "TMP/sim.toml"], "--registry LOOP"),
+])
+def test_a_loop_of_symbolic_links_is_one_line(tmp_path, monkeypatch, capsys, command, named):
+    """`ln -s loop2 loop1; ln -s loop1 loop2`: `audit loop1` and `sim` were a 30-line traceback
+    (Path.resolve: RuntimeError), `run --events loop1` started and failed every write as E24, and
+    `--db loop1` said the ledger was damaged.  Each is now one line naming it, before anything is written."""
+    from firmware.cli import main
+    loop = tmp_path / "loop1"
+    loop.symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(loop)
+    recorder = Path(__file__).parents[1] / "records" / "data" / "hebei_put_back_lines_cut.jsonl"
+    words = {"LOOP": str(loop), "RECORDER": str(recorder)}
+    argv = [words.get(word) or word.replace("TMP", str(tmp_path)) for word in command]
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == (f"mahjong-table: error: {named.replace('LOOP', str(loop))} is a loop of symbolic links (they lead "
+                   "back to each other, never to a file); name the file itself\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["loop1", "loop2"]       # nothing written
 
 
 @pytest.mark.parametrize("command", ["run", "sim"])
@@ -141,6 +190,26 @@ def test_enroll_creates_the_state_folder_owner_only(tmp_path):
     proc = cli(["enroll", "--config", str(config), "--import", str(write_tags(tmp_path / "tags.json"))], tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert stat.S_IMODE(state.stat().st_mode) == 0o750 and (state / "tiles.db").is_file()
+
+
+@pytest.mark.parametrize("command, flag", [
+    (["run", "--hands", "1", "--speed", "0", "--db", "FILE"], "--db"),
+    (["enroll", "--registry", "FILE"], "--registry"),
+    (["parlour", "--mqtt", "mqtt://127.0.0.1:1", "--db", "FILE"], "--db"),
+])
+def test_a_file_named_in_a_folder_that_is_not_there_is_refused_not_made(tmp_path, monkeypatch, capsys, command, flag):
+    """`run --db /srv/typo/deeper/x.db` created the folders at any depth and started a new ledger,
+    scores from zero (a probe); `--events` refused the same mistake.  A folder a person names must be
+    there; only the configured state folder is created (the test above)."""
+    from firmware.cli import main
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    file = tmp_path / "typo" / "deeper" / "x.db"
+    assert main([str(file) if word == "FILE" else word for word in command]) == 2
+    assert capsys.readouterr().err == (f"mahjong-table: error: {flag} {file}: the folder {file.parent} does not "
+                                       f"exist; check the path for a typo, or create the folder first "
+                                       f"(mkdir -p {file.parent})\n")
+    assert not (tmp_path / "typo").exists()
 
 
 def test_enroll_says_in_one_line_how_to_create_a_folder_it_cannot(tmp_path, monkeypatch, capsys):

@@ -110,6 +110,33 @@ def test_a_ledger_that_cannot_be_read_moves_nothing(card, capsys):
     assert all(path.exists() for path in files.values())
 
 
+def test_a_move_stopped_part_way_leaves_no_copy_and_the_next_move_goes(card, monkeypatch, capsys):
+    """Ctrl-C during the copy: the half-written copy is removed (it blocked the next move as "moved
+    there before"), the original stays whole."""
+    import shutil
+    from firmware.records import recorder_files
+
+    tmp_path, files = card
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    old = files["2026-01-01"].read_bytes()
+    real_copy = shutil.copyfile
+
+    def stopped_part_way(source, target):
+        with open(source, "rb") as src, open(target, "wb") as dst:
+            dst.write(src.read(10))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(recorder_files.shutil, "copyfile", stopped_part_way)
+    assert _records(tmp_path, "move", "--before", "2026-06-01", "--to", str(stick)) == 130
+    assert list(stick.iterdir()) == [] and files["2026-01-01"].read_bytes() == old
+    monkeypatch.setattr(recorder_files.shutil, "copyfile", real_copy)
+    capsys.readouterr()
+    assert _records(tmp_path, "move", "--before", "2026-06-01", "--to", str(stick)) == 0
+    assert "moved 20260101-090000-11.jsonl" in capsys.readouterr().out
+    assert (stick / "20260101-090000-11.jsonl").read_bytes() == old and not files["2026-01-01"].exists()
+
+
 def test_a_hand_whose_recorder_was_moved_off_says_so_on_its_page(tmp_path):
     from firmware.records.history import History, HistoryError, hand_events
     from firmware.records.ledger import HandRecord

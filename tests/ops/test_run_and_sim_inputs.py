@@ -161,6 +161,21 @@ def test_an_option_error_names_the_file_or_the_flag_it_came_from(tmp_path, capsy
     refused(capsys, "error: --option nope=1: sichuan has no house option 'nope'")
 
 
+@pytest.mark.parametrize("command", [
+    ["rules", "show", "changchun"],
+    ["hand", "changchun", "111m234p789s46s99p5s", "--win-tile", "5s"],
+    ["run", "--simulate", "--ruleset", "changchun", "--hands", "1", "--speed", "0", "--db", "DB"],
+])
+@pytest.mark.parametrize("values, said", [(("1", "2"), "(1 and 2)"), (("2", "2"), "(2 both times)")])
+def test_a_house_option_given_twice_is_refused_not_last_wins(tmp_path, capsys, command, values, said):
+    """`--option kong_value=1 --option kong_value=2` played 2 without a word (a probe): which was meant is
+    the person's to say, as for any flag given twice; the same value twice is refused too."""
+    argv = [str(tmp_path / "t.db") if word == "DB" else word for word in command]
+    options = [word for value in values for word in ("--option", f"kong_value={value}")]
+    assert main([*argv, *options]) == 2
+    refused(capsys, f"error: --option kong_value given twice {said}: give it once")
+
+
 # -- 4. an MQTT password is never shown --------------------------------------------------------------------
 
 @pytest.mark.parametrize("url, words", [
