@@ -128,8 +128,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
-    parser = build_parser(argv)
     try:
+        parser = build_parser(argv)         # (inside: Ctrl-C while it imports the command was a traceback)
         args = parser.parse_args(argv)      # (inside: --help and --version write output too)
         status = int(args.handler(args) or 0)
         sys.stdout.flush()          # (output still buffered fails here, where it can be said, not at exit)

@@ -448,7 +448,8 @@ async def until_stopped(work, say: _Say):
 
     def stop(name: str) -> None:
         if stopping or task.done():
-            say(f"{name} while stopping: the table is already stopping in order")
+            say(f"{name} while stopping: the table is already stopping in order" if stopping else
+                f"{name} as the run ends: it is already ending in order")
             return
         stopping.append(name)
         # where every task stood: a table stopped because it stalled tells what it waited for

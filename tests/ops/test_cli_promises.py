@@ -390,3 +390,15 @@ def test_an_empty_registry_export_is_refused_and_makes_no_registry(tmp_path, cap
     err = capsys.readouterr().err
     assert "it holds no tags" in err and err.count("\n") == 1, err
     assert not (tmp_path / "state" / "tiles.db").exists()
+
+
+def test_ctrl_c_while_the_command_is_imported_is_status_130_not_a_traceback(monkeypatch, capsys):
+    """Ctrl-C in the first quarter second (the command's modules being imported) printed a 25–49-line
+    KeyboardInterrupt traceback (a probe); a Pi is slower, so that window is wider there."""
+    import firmware.cli as cli_module
+
+    def interrupted(argv):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli_module, "build_parser", interrupted)
+    assert cli_module.main(["rules", "list"]) == 130
+    assert capsys.readouterr().err == ""
