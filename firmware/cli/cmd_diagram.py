@@ -16,6 +16,7 @@ from firmware.machines import dot_text
 
 from .errors import UserError
 from .files import refuse_empty
+from .whole_file import write_whole
 
 TEXT_SUFFIXES = (".dot", ".gv")
 RENDERED_SUFFIXES = (".svg", ".png")
@@ -66,6 +67,6 @@ def render(args: argparse.Namespace) -> int:
 
 def _write(path: Path, text: str) -> None:
     try:
-        path.write_text(text, encoding="utf-8")
+        write_whole(path, text)             # (a full card leaves no half-written file, and the earlier one)
     except OSError as error:
         raise UserError(f"cannot write {path} ({error.strerror})") from None

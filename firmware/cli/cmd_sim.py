@@ -13,6 +13,7 @@ from typing import Callable
 
 from firmware.cli.errors import UserError
 from firmware.cli.sim_args import check_speed, simulator_faults
+from firmware.cli.whole_file import write_whole
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -215,7 +216,7 @@ def _write_config(where, path: Path) -> None:
             f"display = {json.dumps(where.display)}\n\n"
             f"[storage]\nstate_dir = {json.dumps(str(state))}\nevents_dir = {json.dumps(str(state / 'events'))}\n")
     try:
-        path.write_text(text, encoding="utf-8")
+        write_whole(path, text)             # (whole or not at all: an earlier one is kept if this fails)
     except OSError as error:
         raise UserError(f"cannot write --write-config {path}: {error.strerror}") from None
 
@@ -224,7 +225,7 @@ def _write_registry(table, path: Path) -> None:
     entries = {uid.hex(): {"tile": str(ident.kind), "set": ident.set_index, "copy": ident.copy}
                for uid, ident in table.registry().items()}
     try:
-        path.write_text(json.dumps(entries, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        write_whole(path, json.dumps(entries, indent=1, sort_keys=True) + "\n")
     except OSError as error:
         raise UserError(f"cannot write --registry {path}: {error.strerror}") from None
 
