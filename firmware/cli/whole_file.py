@@ -1,5 +1,5 @@
 """A file a command writes for a person (`diagram --out`, `sim --registry`, `sim --write-config`):
-there whole, or not at all.
+there whole, or not at all (a picture Graphviz draws for `diagram --out` as well).
 
 Written in place, a full card or a failing write left a half-written file at the name (a probe: a
 4096-byte DOT file, an empty configuration) and had already destroyed the earlier one.  So the
@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 import secrets
 import stat
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 
 def write_whole(path: Path, data: str | bytes) -> None:
@@ -30,6 +32,28 @@ def write_whole(path: Path, data: str | bytes) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+        os.replace(temporary, target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    _sync_folder(target.parent)
+
+
+@contextmanager
+def written_by_another(path: Path) -> Iterator[Path]:
+    """A temporary name beside `path` for another program to write (Graphviz's `dot -o`), put at
+    `path` whole once the block ends without an error, and removed if it ends with one: a `dot` cut
+    short by a full card leaves no half a picture either.  (`path` itself when it is no regular file.)"""
+    earlier = _earlier(path)
+    if earlier is not None and not stat.S_ISREG(earlier.st_mode):
+        yield path
+        return
+    target = Path(os.path.realpath(path))
+    fd, temporary = _open_temporary(target, earlier)
+    try:
+        os.close(fd)
+        yield temporary
+        _sync_file(temporary)
         os.replace(temporary, target)
     except BaseException:
         temporary.unlink(missing_ok=True)
@@ -75,6 +99,14 @@ def _write_straight(path: Path, content: bytes) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_TRUNC | os.O_CLOEXEC)
     try:
         _write_all(fd, content)
+    finally:
+        os.close(fd)
+
+
+def _sync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
     finally:
         os.close(fd)
 
