@@ -61,15 +61,17 @@ async def enroll_set(ports: EnrollPorts, registry: TileRegistry, tile_set: TileS
     seen: set[bytes] = set()
     kinds = tile_set.counts
 
+    def enrolled_to(uid: bytes) -> int | None:
+        """The set a tag is enrolled to already in the registry (the set replaced counts as none)."""
+        known = registry.lookup(uid)
+        return None if known is None or (replacing and known.tile_set == set_index) else known.tile_set
+
     def taken(uid: bytes) -> bool:
         """Enrolled already (in this enrolment, or to another set or tile than the one replaced)."""
-        if uid in seen:
-            return True
-        known = registry.lookup(uid)
-        return known is not None and not (replacing and known.tile_set == set_index)
+        return uid in seen or enrolled_to(uid) is not None
     try:
         for index, (kind, copies) in enumerate(kinds):
-            fresh = await _read_kind(ports, taken, seat, kind.zh, copies,
+            fresh = await _read_kind(ports, _Kind(kind.zh, copies, set_index), taken, enrolled_to, seat,
                                      lambda problem: on_step(EnrollStep(index, len(kinds), kind.zh, copies, problem)))
             for copy, uid in enumerate(fresh):
                 entries.append(Registered(uid, kind, set_index, copy))
@@ -83,22 +85,50 @@ async def enroll_set(ports: EnrollPorts, registry: TileRegistry, tile_set: TileS
     return enrolled
 
 
-async def _read_kind(ports: EnrollPorts, taken: Callable[[bytes], bool], seat: int, name: str,
-                     copies: int, on_attempt: Callable[[str], None]) -> list[bytes]:
+@dataclass(frozen=True)
+class _Kind:
+    """The kind asked for: its name, how many copies a set holds, the set being enrolled."""
+    name: str
+    copies: int
+    set_index: int
+
+
+async def _read_kind(ports: EnrollPorts, kind: _Kind, taken: Callable[[bytes], bool],
+                     enrolled_to: Callable[[bytes], int | None], seat: int,
+                     on_attempt: Callable[[str], None]) -> list[bytes]:
     """Ask for one kind until a 确认 finds exactly its `copies` new tags in the zone; those tags."""
     problem = ""
     attempt = 0
     while True:
         attempt += 1
         on_attempt(problem)
-        shown = await ports.ask(seat, enroll_prompt(name, copies, seat, attempt))
+        shown = await ports.ask(seat, enroll_prompt(kind.name, kind.copies, seat, attempt))
         await _confirmed(ports, seat, shown)
         uids = list(dict.fromkeys(await ports.read_zone(seat)))
         fresh = [u for u in uids if not taken(u)]
-        if len(fresh) == copies and len(uids) == copies:
+        if len(fresh) == kind.copies and len(uids) == kind.copies:
             return fresh
-        problem = (f"read {len(uids)} tag(s), {len(fresh)} new: lay exactly the {copies} {name} "
-                   "of this set and nothing else, then press 确认 again")
+        problem = _not_taken(kind, uids, fresh, enrolled_to)
+
+
+def _not_taken(kind: _Kind, uids: list[bytes], fresh: list[bytes], enrolled_to: Callable[[bytes], int | None]) -> str:
+    """Why a read was not taken, and what to do.  The kind's tiles laid right but every tag enrolled
+    already (the set enrolled before, or the other set's tiles) is said so: "0 new" alone sent the
+    person laying the same tiles again, for ever."""
+    sets = {enrolled_to(uid) for uid in uids}
+    if len(uids) == kind.copies and not fresh and None not in sets:
+        return _enrolled_already(kind, sorted(sets))
+    return (f"read {len(uids)} tag(s), {len(fresh)} new: lay exactly the {kind.copies} {kind.name} "
+            "of this set and nothing else, then press 确认 again")
+
+
+def _enrolled_already(kind: _Kind, sets: list[int]) -> str:
+    which = f"set {sets[0]}" if len(sets) == 1 else "sets " + " and ".join(map(str, sets))
+    said = f"these {kind.copies} tags are enrolled already ({which})"
+    if sets == [kind.set_index]:                # no other tiles to lay: the set must be enrolled anew
+        return f"{said}: to enrol set {kind.set_index} again, stop (Ctrl-C) and run with --replace"
+    return (f"{said}: lay the {kind.copies} {kind.name} of set {kind.set_index}, the set being enrolled, "
+            "then press 确认 again")
 
 
 async def _confirmed(ports: EnrollPorts, seat: int, shown: int) -> None:

@@ -16,6 +16,7 @@ from firmware.machines import dot_text
 
 from .errors import UserError
 from .files import refuse_empty
+from .whole_file import write_whole, written_by_another
 
 TEXT_SUFFIXES = (".dot", ".gv")
 RENDERED_SUFFIXES = (".svg", ".png")
@@ -54,18 +55,27 @@ def render(args: argparse.Namespace) -> int:
         raise UserError(f"--out {out}: Graphviz `dot` is not installed (sudo apt install graphviz); "
                         f"or write DOT text with --out {out.with_suffix('.dot')}")
     try:
-        result = subprocess.run([tool, f"-T{suffix[1:]}", "-o", str(out)], input=dot, text=True, capture_output=True)
+        with written_by_another(out) as drawn:      # (a dot cut short leaves no half a picture, nor the earlier gone)
+            _draw(tool, suffix, dot, drawn, out)
     except OSError as error:
-        raise UserError(f"cannot run {tool} ({error.strerror})") from None
-    if result.returncode != 0:
-        detail = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else f"exit status {result.returncode}"
-        raise UserError(f"dot could not render {out}: {detail}")
+        raise UserError(f"cannot write {out} ({error.strerror})") from None
     print(f"wrote {out}")
     return 0
 
 
+def _draw(tool: str, suffix: str, dot: str, drawn: Path, out: Path) -> None:
+    """Graphviz draws `dot` into `drawn`; a failure is one line naming `out`, the file asked for."""
+    try:
+        result = subprocess.run([tool, f"-T{suffix[1:]}", "-o", str(drawn)], input=dot, text=True, capture_output=True)
+    except OSError as error:
+        raise UserError(f"cannot run {tool} ({error.strerror})") from None
+    if result.returncode != 0:
+        detail = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else f"exit status {result.returncode}"
+        raise UserError(f"dot could not render {out}: {detail.replace(str(drawn), str(out))}")
+
+
 def _write(path: Path, text: str) -> None:
     try:
-        path.write_text(text, encoding="utf-8")
+        write_whole(path, text)             # (a full card leaves no half-written file, and the earlier one)
     except OSError as error:
         raise UserError(f"cannot write {path} ({error.strerror})") from None

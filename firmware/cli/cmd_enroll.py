@@ -6,7 +6,9 @@ import argparse
 import asyncio
 import contextlib
 import sqlite3
+from collections import Counter
 from pathlib import Path
+from typing import Callable
 
 from drivers.errors import DriverError
 from firmware.config import TableConfig
@@ -48,6 +50,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=enroll)
 
 
+SIMULATED_TRIES = 3     # the simulated technician lays the same tiles at every ask: refused so often, for ever
+
+
+def _simulated_progress(tries: int) -> Callable[[EnrollStep], None]:
+    """`_progress`, stopping the enrolment in one line once one kind was refused `tries` times: the
+    simulated technician lays the same tiles at each ask, and nobody at the terminal can lay others
+    (it asked again for ever, 20,000 lines a minute)."""
+    refused: Counter[int] = Counter()
+
+    def step(done: EnrollStep) -> None:
+        _progress(done)
+        if done.problem:
+            refused[done.kind_index] += 1
+            if refused[done.kind_index] >= tries:
+                why = done.problem.removesuffix(", then press 确认 again")      # (nobody will: it stops)
+                raise UserError(f"enrolment stopped, nothing was saved: the simulated table's {done.name} were "
+                                f"refused {tries} times ({why})")
+    return step
+
+
 def _progress(step: EnrollStep) -> None:
     if step.name:
         note = f" — {step.problem}" if step.problem else ""
@@ -84,6 +106,8 @@ def _enroll_with(config: TableConfig, args: argparse.Namespace) -> int:
             count = import_registry(registry, exported, args.replace)
             print(f"imported {count} tags from {args.import_file} into {path}")
             return 0
+        if not args.replace:
+            _refuse_an_enrolled_set(registry, path, args.set_index)
         count = asyncio.run(_enroll(config, registry, tile_set, args))      # (with --replace, the set's old
         #                                                                     tags go as the new ones are saved)
     except RegistryError as error:
@@ -105,6 +129,15 @@ async def _prompt_cleared(controller, seat: int) -> None:
     gone does not hold the stop up."""
     with contextlib.suppress(Exception):
         await asyncio.wait_for(controller.seat_lines.shown(seat), PROMPT_CLEARED_S)
+
+
+def _refuse_an_enrolled_set(registry: TileRegistry, path: Path | str, set_index: int) -> None:
+    """Before any board is opened or any tile asked for: a set enrolled already would read "0 new" at
+    every kind (its tags are known), and the new tags could not be saved beside the old ones."""
+    held = registry.sets().get(set_index, 0)
+    if held:
+        raise UserError(f"set {set_index} is enrolled already in {path} ({held} tags): run with --replace "
+                        "to enrol it anew")
 
 
 def _registry_path(config: TableConfig, args: argparse.Namespace) -> Path | str:
@@ -164,7 +197,8 @@ async def _enroll(config: TableConfig, registry: TileRegistry, tile_set, args) -
             await controller.start()
             try:
                 return await enroll_set(controller.enroll_ports(), registry, tile_set, args.set_index,
-                                        seat=args.seat, on_step=_progress, replacing=args.replace)
+                                        seat=args.seat, replacing=args.replace,
+                                        on_step=_progress if technician is None else _simulated_progress(SIMULATED_TRIES))
             finally:
                 await _prompt_cleared(controller, args.seat)
                 await controller.stop()

@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from rulesets.hand import Hand, MeldKind, WinContext
-from rulesets.indicators import Effect
+from rulesets.indicators import AfterWinFlips, Effect, Timing
 from rulesets.judging import HandResult, evaluate_hand, fixed_wilds, wild_sets
 from rulesets.rounds import legal_waits
 from rulesets.winning import WinShape
@@ -83,7 +83,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="won on the tile another side added to its pung (抢杠); not with --self-drawn: the side "
                              "robbed is the discarder")
     parser.add_argument("--flip", action="append", default=[], metavar="TILE",
-                        help="a tile flipped after the win (鸡, 马, 鸟), e.g. 2s; repeatable")
+                        help="a tile flipped after the win (鸡, 马, 鸟; 贵州's 明鸡 too), e.g. 2s; repeatable, as many "
+                             "times as the region's rules turn tiles up for the win (长沙's birds and 广东's horses are "
+                             "house options), each kind no more often than the set holds beside the hand's own tiles")
     parser.add_argument("--la-zhuang", action="append", default=[], type=int, metavar="SIDE",
                         help="十六张: a payer who asked for 拉庄 (a third of his debt carried); repeatable")
     parser.add_argument("--opening", action="store_true",
@@ -130,6 +132,8 @@ def judge_hand(args: argparse.Namespace) -> int:
         raise UserError(f"--kong: side {crowded} made {made[crowded]} kongs; "
                         f"a hand of {ruleset.hand_size} holds {melds} melds, so a side makes at most {melds} kongs")
     check_moment(args, hand, kong_events, winner)
+    kongs = sum(exposed + concealed for _, exposed, concealed in kongs_made(kong_events, hand, winner))
+    check_flips(ruleset, hand, flipped, FlipWin(args.self_drawn, kongs, win_tile if args.last_tile else None))
     extra = (("kong_events", kong_events), ("la_zhuang", la_zhuang_sides(args.la_zhuang, sides, winner)))
     context = WinContext(winner=winner, dealer=dealer, discarder=discarder,
                          win_tile=win_tile if win_tile in hand.concealed else None, sides=sides,
@@ -233,6 +237,69 @@ def regions_with_ready() -> list[str]:
     """The rulesets whose seats may declare 听 (报听), as their cards say."""
     from rulesets.regions import all_regions
     return [region.id for region in all_regions() if region.resolve().play.ready_declaration != "none"]
+
+
+@dataclass(frozen=True)
+class FlipWin:
+    """What of the win decides the flips: a self-draw (some 鸡 are flipped only then), the kongs made
+    (each may turn up another 明鸡), and the winning tile when won on the wall's last tile (then the
+    one flip of a rule that flips the last tile taken may be that very tile)."""
+    self_drawn: bool
+    kongs: int
+    last_tile: Tile | None
+
+
+def check_flips(ruleset, hand: Hand, flipped: tuple[Tile, ...], win: FlipWin) -> None:
+    """--flip as a table can turn them up: no more tiles than the region's rules flip for this win,
+    and no kind more often than the set holds beside the hand's own tiles (six 一万 flipped as 长沙's
+    two birds were paid as 中鸟 6 points)."""
+    if not flipped:
+        return
+    most, said = flips_for_win(ruleset, win)
+    if len(flipped) > most:
+        do = f"give at most {most} --flip" if most else "leave out --flip"
+        raise UserError(f"--flip given {times(len(flipped))}: {ruleset.id} turns up at most {most} tile(s) for this "
+                        f"win ({said}); {do}")
+    held = Counter(hand.all_tiles() + hand.flowers)
+    if win.last_tile is not None and any(last_tile_flips(rule, win) for rule in ruleset.indicators):
+        held[win.last_tile] -= 1            # (none left to flip: the last tile taken is the flip, maybe this one)
+    copies = dict(ruleset.tiles.counts)
+    for tile, given in Counter(flipped).items():
+        room = max(copies[tile] - held[tile], 0)
+        if given > room:
+            raise UserError(f"--flip {tile} given {times(given)}: a set has {copies[tile]} {tile.zh} and the hand "
+                            f"holds {held[tile]}, so at most {room} can be flipped")
+
+
+def times(count: int) -> str:
+    return "once" if count == 1 else f"{count} times"
+
+
+def flips_for_win(ruleset, win: FlipWin) -> tuple[int, str]:
+    """How many tiles the table hands the scorer as flipped for this win, and why, read from the
+    region's indicator rules as the controller turns them up (firmware.hand.win_check.paying_flips):
+    each after-win rule's count (none of one that flips only after a self-draw, on a discard), then
+    each paying tile turned up before the win (贵州 明鸡), one more per kong where each kong adds one."""
+    counts: list[int] = []
+    parts: list[str] = []
+    for rule in ruleset.indicators:
+        if rule.timing is Timing.AFTER_WIN:
+            count = rule.position.count if isinstance(rule.position, AfterWinFlips) else 1
+            skipped = rule.only_self_drawn and not win.self_drawn
+            counts.append(0 if skipped else count)
+            parts.append(f"no {rule.name_zh} on a discard" if skipped else f"{count} {rule.name_zh} after the win")
+        elif rule.effect is Effect.PAYING and rule.public and rule.timing is not Timing.FIXED:
+            added = win.kongs if rule.on_kong == "add" else 0
+            counts.append(1 + added)
+            parts.append(f"{1 + added} {rule.name_zh} turned up before it" + (f" (1 + {added} kong(s))" if added else ""))
+    chosen = dict(ruleset.sources)["indicators"].chosen
+    return sum(counts), ", ".join(parts) + (f"; {chosen}" if chosen else "")
+
+
+def last_tile_flips(rule, win: FlipWin) -> bool:
+    """Whether `rule` flips the last tile taken on a win with none left (长沙 海底鸟, 贵州 ji_when_out=last)."""
+    return (rule.timing is Timing.AFTER_WIN and isinstance(rule.position, AfterWinFlips)
+            and rule.position.last_when_out and not (rule.only_self_drawn and not win.self_drawn))
 
 
 def parse_kong(text: str, sides: tuple[int, ...]) -> tuple[int, str, int | None]:

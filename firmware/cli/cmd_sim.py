@@ -14,6 +14,7 @@ from typing import Callable
 from firmware.cli.errors import UserError
 from firmware.cli.paths import real_path
 from firmware.cli.sim_args import check_speed, simulator_faults
+from firmware.cli.whole_file import write_whole
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -217,7 +218,7 @@ def _write_config(where, path: Path) -> None:
             f"display = {json.dumps(where.display)}\n\n"
             f"[storage]\nstate_dir = {json.dumps(str(state))}\nevents_dir = {json.dumps(str(state / 'events'))}\n")
     try:
-        path.write_text(text, encoding="utf-8")
+        write_whole(path, text)             # (whole or not at all: an earlier one is kept if this fails)
     except OSError as error:
         raise UserError(f"cannot write --write-config {path}: {error.strerror}") from None
 
@@ -226,7 +227,7 @@ def _write_registry(table, path: Path) -> None:
     entries = {uid.hex(): {"tile": str(ident.kind), "set": ident.set_index, "copy": ident.copy}
                for uid, ident in table.registry().items()}
     try:
-        path.write_text(json.dumps(entries, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        write_whole(path, json.dumps(entries, indent=1, sort_keys=True) + "\n")
     except OSError as error:
         raise UserError(f"cannot write --registry {path}: {error.strerror}") from None
 

@@ -87,3 +87,56 @@ def test_an_enrolment_with_replace_stopped_half_way_keeps_the_set():
     except KeyboardInterrupt:
         pass
     assert registry.sets() == {1: 16}
+
+
+class Stop(Exception):
+    """The person stops the enrolment (Ctrl-C) once the terminal said why."""
+
+
+class SameTilesAgain(Ports):
+    """The technician lays the asked kind's four tiles at once, every time (the enrolled set's own)."""
+
+    async def read_zone(self, seat):
+        return tuple(bytes((0, copy)) for copy in range(4))
+
+
+def problems_enrolling(registry, set_index: int, tries: int = 2) -> list[str]:
+    """The problem lines of an enrolment of FOUR_WINDS as `set_index`, stopped after `tries` of them."""
+    said: list[str] = []
+
+    def on_step(step):
+        if step.problem:
+            said.append(step.problem)
+            if len(said) == tries:
+                raise Stop
+    try:
+        run(enroll_set(SameTilesAgain(), registry, FOUR_WINDS, set_index, on_step=on_step), timeout=30)
+    except Stop:
+        pass
+    return said
+
+
+def test_tiles_of_the_set_enrolled_already_are_said_so_not_just_none_new():
+    """A probe: every 确认 said "read 4 tag(s), 0 new: lay exactly the 4 一筒 of this set", and laying
+    them again could never help."""
+    registry = TileRegistry()
+    registry.enroll([Registered(bytes((0, copy)), EAST, 1, copy) for copy in range(4)])
+    said = problems_enrolling(registry, 1)
+    assert said == ["these 4 tags are enrolled already (set 1): to enrol set 1 again, stop (Ctrl-C) and run "
+                    "with --replace"] * 2
+    assert registry.sets() == {1: 4}
+
+
+def test_the_other_sets_tiles_are_said_to_be_that_sets():
+    registry = TileRegistry()
+    registry.enroll([Registered(bytes((0, copy)), EAST, 0, copy) for copy in range(4)])
+    assert problems_enrolling(registry, 1, tries=1) == [
+        "these 4 tags are enrolled already (set 0): lay the 4 东风 of set 1, the set being enrolled, then press 确认 again"]
+    assert registry.sets() == {0: 4}
+
+
+def test_a_read_with_a_tag_not_enrolled_keeps_the_count_of_new_tags():
+    registry = TileRegistry()
+    registry.enroll([Registered(bytes((0, copy)), EAST, 1, copy) for copy in range(3)])
+    assert problems_enrolling(registry, 1, tries=1) == [
+        "read 4 tag(s), 1 new: lay exactly the 4 东风 of this set and nothing else, then press 确认 again"]

@@ -286,3 +286,47 @@ def test_the_moment_of_a_win_the_texts_price_can_be_given(capsys, argv, item):
 def test_a_moment_the_hand_cannot_have_is_one_line(capsys, argv, names):
     code, out, err = run(capsys, "hand", *argv)
     assert code == 2 and names in err and len(err.strip().splitlines()) == 1
+
+
+def flips(*tiles: str) -> tuple[str, ...]:
+    return tuple(word for tile in tiles for word in ("--flip", tile))
+
+
+@pytest.mark.parametrize("argv, says", [
+    # a probe: six 一万 flipped as 长沙's two birds (the hand holding three of the four) paid 中鸟 6 points
+    (("changsha", "111m234p789s456s55s", "--self-drawn", *flips(*["1m"] * 6)),
+     "--flip given 6 times: changsha turns up at most 2 tile(s) for this win (2 鸟 after the win; birds=2); "
+     "give at most 2 --flip"),
+    (("changsha", "111m234p789s456s55s", "--self-drawn", *flips("1m", "1m")),
+     "--flip 1m given 2 times: a set has 4 一万 and the hand holds 3, so at most 1 can be flipped"),
+    (("changsha", "111m234p789s456s55s", "--self-drawn", "--option", "birds=6", *flips(*["1m"] * 6)),
+     "--flip 1m given 6 times: a set has 4 一万 and the hand holds 3, so at most 1 can be flipped"),
+    (("guizhou", "123s345m678m999m11s", "--self-drawn", *flips(*["2s"] * 5)),
+     "--flip given 5 times: guizhou turns up at most 1 tile(s) for this win (1 鸡 after the win; "),
+    (("guizhou", "123s345m678m999m11s", "--option", "ji_trigger=self_draw", *flips("2s")),
+     "turns up at most 0 tile(s) for this win (no 鸡 on a discard; "),
+    (("guizhou", "123s345m678m999m11s", "--self-drawn", "--option", "ming_ji=on", "--kong", "1:an", *flips("2s", "3s", "4s", "5s")),
+     "--flip given 4 times: guizhou turns up at most 3 tile(s) for this win (1 鸡 after the win, 2 鸡 turned up before "
+     "it (1 + 1 kong(s))"),
+    (("guangdong_jihu", "111m234p789s45s99p6s", "--self-drawn", *flips(*["1m"] * 10)),
+     "--flip given 10 times: guangdong_jihu turns up at most 4 tile(s) for this win (4 马 after the win; horses=4)"),
+    (("changsha", "11m123m234p789s55s1m", "--self-drawn", *flips("1m")),
+     "--flip 1m given once: a set has 4 一万 and the hand holds 4, so at most 0 can be flipped"),
+])
+def test_flips_no_table_turns_up_are_refused_in_one_line(capsys, argv, says):
+    code, out, err = run(capsys, "hand", *argv)
+    assert code == 2 and out == "" and says in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("argv", [
+    ("changsha", "111m234p789s456s55s", "--self-drawn", *flips("1m", "5m")),
+    ("guangdong_jihu", "111m234p789s45s99p6s", "--self-drawn", *flips("1m", "9p", "2s", "3z")),
+    # 明鸡 (ming_ji=on) beside the after-win 鸡, and one more for each kong (ming_ji_kong=add)
+    ("guizhou", "123s345m678m999m11s", "--self-drawn", "--option", "ming_ji=on", "--kong", "1:an", *flips("2s", "3s", "4s")),
+    ("guizhou", "123s345m678m999m11s", "--option", "ji_trigger=self_draw", "--option", "ming_ji=on", *flips("2s")),
+    # on the wall's last tile with none left, the bird is that last tile: the hand's own winning 一万
+    ("changsha", "11m123m234p789s55s1m", "--self-drawn", "--last-tile", *flips("1m")),
+])
+def test_flips_a_table_can_turn_up_are_paid(capsys, argv):
+    code, out, err = run(capsys, "hand", *argv)
+    assert code == 0 and "total:" in out, err

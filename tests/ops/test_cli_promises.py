@@ -131,9 +131,29 @@ def test_diagram_renders_by_the_extension(tmp_path, name, flag):
     tools = fake_dot(tmp_path / "bin")
     proc = cli(["diagram", "--out", name], tmp_path, env=clean_env(tmp_path, PATH=f"{tools}:/usr/bin:/bin"))
     assert proc.returncode == 0, proc.stderr
-    assert (tools / "args").read_text().split() == [flag, "-o", name]
+    drawn = (tools / "args").read_text().split()       # drawn under a temporary name, then renamed
+    assert drawn[:2] == [flag, "-o"] and Path(drawn[2]).parent == tmp_path.resolve()
     assert (tools / "input").read_text().startswith("digraph")
     assert (tmp_path / name).read_text() == f"rendered {flag}"
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]      # no temporary left
+
+
+@pytest.mark.parametrize("earlier", [None, "<svg>earlier</svg>"])
+def test_a_picture_dot_could_not_finish_leaves_nothing_and_keeps_the_earlier_one(tmp_path, earlier):
+    """Graphviz wrote `-o m.svg` in place: cut short (a full card), half a picture was left at the name."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    (tools / "dot").write_text("#!/bin/sh\nprintf '<svg>half' > \"$3\"\necho \"Error: $3: No space left on device\" >&2\nexit 1\n")
+    (tools / "dot").chmod(0o755)
+    folder = tmp_path / "out"
+    folder.mkdir()
+    if earlier is not None:
+        (folder / "m.svg").write_text(earlier)
+    proc = cli(["diagram", "--out", "m.svg"], tmp_path, cwd=folder, env=clean_env(tmp_path, PATH=f"{tools}:/usr/bin:/bin"))
+    one_line_error(proc, "dot could not render m.svg: Error: m.svg: No space left on device")
+    assert sorted(p.name for p in folder.iterdir()) == ([] if earlier is None else ["m.svg"])
+    if earlier is not None:
+        assert (folder / "m.svg").read_text() == earlier
 
 
 def test_diagram_svg_with_the_real_graphviz(tmp_path):
