@@ -8,7 +8,6 @@ import errno
 import json
 import os
 import resource
-from pathlib import Path
 
 import pytest
 
