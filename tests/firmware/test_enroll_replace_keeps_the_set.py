@@ -14,6 +14,7 @@ from rulesets.tiles import Tile
 from tests.asyncio_support import run
 from tests.firmware.test_enrollment_prompts import FOUR_WINDS, Ports
 from tests.ops.test_cli_promises import write_config
+from tests.ops.test_enrol_an_enrolled_set import registry_sets
 
 EAST = Tile.parse("1z")
 
@@ -28,14 +29,6 @@ def registry_with_set_1(path) -> list[Registered]:
         registry.close()
 
 
-def sets(path) -> dict[int, int]:
-    registry = TileRegistry(path)
-    try:
-        return registry.sets()
-    finally:
-        registry.close()
-
-
 def test_an_enrolment_with_replace_that_cannot_reach_the_boards_keeps_the_set(tmp_path, capsys):
     config = write_config(tmp_path, tmp_path / "state")          # ports that are not there
     (tmp_path / "state").mkdir()
@@ -43,7 +36,7 @@ def test_an_enrolment_with_replace_that_cannot_reach_the_boards_keeps_the_set(tm
     status = main(["enroll", "--config", str(config), "--set", "1", "--replace"])
     err = capsys.readouterr().err
     assert status != 0 and err.count("\n") == 1, err
-    assert sets(tmp_path / "state" / "tiles.db") == {1: 4}
+    assert registry_sets(tmp_path / "state" / "tiles.db") == {1: 4}
 
 
 def test_a_refused_import_with_replace_keeps_the_sets_it_would_replace(tmp_path, capsys):
@@ -60,7 +53,7 @@ def test_a_refused_import_with_replace_keeps_the_sets_it_would_replace(tmp_path,
     status = main(["enroll", "--config", str(config), "--import", str(path), "--replace"])
     err = capsys.readouterr().err
     assert status == 2 and "nothing was saved" in err, err
-    assert sets(tmp_path / "state" / "tiles.db") == {0: 1, 1: 4}
+    assert registry_sets(tmp_path / "state" / "tiles.db") == {0: 1, 1: 4}
 
 
 def test_a_set_enrolled_again_with_replace_takes_its_own_old_tags_as_new():
