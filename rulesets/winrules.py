@@ -182,6 +182,9 @@ def judge(rules: WinRules, hand_size: int, hand: Hand, context: WinContext,
     evaluator = make_evaluator(rules, wilds, stand_ins)
     needed = melds_needed(hand_size, hand)
     length = len(hand.concealed)
+    if needed < 0:                  # (the count below would ask for -1 tiles)
+        raise HandError(f"{len(hand.melds)} declared melds: a {hand_size}-tile hand has at most "
+                        f"{(hand_size - 1) // 3}")
     if length == 3 * needed + 1:
         return Verdict(False, False, None, (SHORT,), 0,
                        evaluator.waits(hand.concealed, needed, candidates))

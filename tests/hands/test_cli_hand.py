@@ -83,6 +83,9 @@ def test_text_output(capsys):
     (("hand", "changchun", "111m234p789s45s99p6s", "--wild", ""), "--wild '': expected one tile, got 0"),
     (("hand", "changchun", "111m234p789s45s99p6s", "--wild", "1m2m"), "--wild '1m2m': expected one tile, got 2"),
     (("hand", "changchun", "111m234p789s45s99p6s", "--self-drawn", "--flip", "1f"), "--flip 1f (春) is not in the changchun"),
+    # five melds said "needs -1 to win or -2 to wait" (a probe)
+    (("hand", "changchun", "6s", "--meld", "111m", "--meld", "222m", "--meld", "333m", "--meld", "444m",
+      "--meld", "555m"), "5 declared melds: a 13-tile hand has at most 4"),
 ])
 def test_user_mistakes_are_one_line_exit_2(capsys, argv, names):
     code, out, err = run(capsys, *argv)
