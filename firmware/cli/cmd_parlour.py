@@ -57,6 +57,7 @@ def run_parlour(args: argparse.Namespace) -> int:
         broker = parse_broker_url(args.mqtt, tls=args.ca)
     except FleetError as error:
         raise UserError(f"--mqtt {shown_url(args.mqtt)}: {error}") from None     # never its password
+    _check_client_id(args.client_id)
     token = _token(args.token_file)
     try:
         parse_listen(args.http, token or "a token of 16 chars")        # the address itself
@@ -88,6 +89,20 @@ def _token(path: str | None) -> str | None:
     if len(token) < 16:
         raise UserError(f"--token-file {path}: the token is too short to keep anyone out; give at least 16 characters")
     return token
+
+
+CLIENT_ID_MOST = 65535        # bytes: MQTT writes a client id's length in two bytes
+
+
+def _check_client_id(client_id: str) -> None:
+    """An id MQTT can carry (a longer one failed at every connection, a traceback each time: a probe)."""
+    try:
+        size = len(client_id.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise UserError(f"--client-id {client_id!r}: not UTF-8 text; give an id such as mjt-parlour") from None
+    if size > CLIENT_ID_MOST:
+        raise UserError(f"--client-id: {size} bytes; MQTT carries at most {CLIENT_ID_MOST} (brokers often "
+                        "take 23): give a short id such as mjt-parlour")
 
 
 async def _watch(broker, settings, db: Path, client_id: str) -> int:

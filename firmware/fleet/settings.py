@@ -81,7 +81,7 @@ def parse_broker_url(text: str, *, user: str | None = None, password: str | None
         raise FleetError(f"broker {shown!r}: the user is given twice (in the URL and as the user setting); keep one")
     user = unquote(parts.username) if parts.username is not None else user
     password = unquote(parts.password) if parts.password is not None else password
-    if password is not None and user is None:
+    if password is not None and not user:          # (":pw@host" dropped the password without a word)
         raise FleetError(f"broker {shown!r}: a password without a user; give the user too")
     ca_file = None
     if isinstance(tls, str):

@@ -50,6 +50,8 @@ def test_a_user_given_twice_or_a_password_alone_is_refused():
         parse_broker_url("mqtt://a@h", user="b")
     with pytest.raises(FleetError, match="a password without a user"):
         parse_broker_url("mqtt://h", password="pw")
+    with pytest.raises(FleetError, match="a password without a user"):     # (the password was dropped: a probe)
+        parse_broker_url("mqtt://:pw@h")
 
 
 def a_ca_bundle() -> Path:

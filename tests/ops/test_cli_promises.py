@@ -422,3 +422,10 @@ def test_ctrl_c_while_the_command_is_imported_is_status_130_not_a_traceback(monk
     monkeypatch.setattr(cli_module, "build_parser", interrupted)
     assert cli_module.main(["rules", "list"]) == 130
     assert capsys.readouterr().err == ""
+
+
+def test_a_parlour_client_id_mqtt_cannot_carry_is_one_line(tmp_path):
+    """Past 65,535 bytes it was a traceback at every connection (`struct.error`), and the parlour
+    went on trying (a probe)."""
+    proc = cli(["parlour", "--mqtt", "mqtt://127.0.0.1:1", "--client-id", "x" * 70000], tmp_path, timeout=60)
+    one_line_error(proc, "--client-id: 70000 bytes; MQTT carries at most 65535")
