@@ -160,10 +160,11 @@ def parse_rolls(text: str) -> tuple[Roll, ...]:
     rolls: list[Roll] = []
     for part in text.split(";"):
         part = part.strip()
-        try:
-            roll = tuple(int(v) for v in part.split(","))
-        except ValueError:
-            raise DiceError(f"malformed dice {part!r} in {text!r}: write die values 1-6 as A,B and separate rolls with ';', e.g. 2,5;6,5") from None
+        values = [v.strip() for v in part.split(",")]
+        # digits as typed on a keyboard: int() also reads ２ or ٣ (full-width, Arabic-Indic), and '+5'
+        if not all(v.isascii() and v.isdigit() for v in values):
+            raise DiceError(f"malformed dice {part!r} in {text!r}: write die values 1-6 as A,B and separate rolls with ';', e.g. 2,5;6,5")
+        roll = tuple(int(v) for v in values)
         if any(not 1 <= die <= 6 for die in roll):
             raise DiceError(f"a die shows 1-6, got {part!r} in {text!r}")
         rolls.append(roll)

@@ -58,7 +58,7 @@ def test_three_players_count_over_playing_sides():
     assert result.brk.wall == 0              # 4 → 1, 2, 0(=3rd player)… counted over 3 sides: 0,1,2,0
 
 
-@pytest.mark.parametrize("text", ["2,x", "7,1", "", "1;;2"])
+@pytest.mark.parametrize("text", ["2,x", "7,1", "", "1;;2", "２,５", "٣,4", "+2,5", "2, 5,"])
 def test_malformed_dice_are_refused(text):
     with pytest.raises(DiceError):
         parse_rolls(text)
@@ -72,4 +72,5 @@ def test_wrong_number_of_rolls_is_refused():
 
 
 def test_parse_rolls():
+    assert parse_rolls(" 2 , 5 ") == ((2, 5),)
     assert parse_rolls("6,5;5,6") == ((6, 5), (5, 6))
