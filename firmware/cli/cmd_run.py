@@ -63,7 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--hands", type=int, metavar="N", help="stop after N hands (default: run until Ctrl-C)")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="the simulator's seed (default 1)")
     parser.add_argument("--speed", type=float, default=1.0, metavar="X",
-                        help="the simulator's speed: 1 real time, 10 ten times faster, 0.5 half as fast; 0 as fast as possible (default 1)")
+                        help="the simulator's speed: 1 real time, 10 ten times faster, 0.5 half as fast (0.01 at the slowest); 0 as fast as possible (default 1)")
     parser.add_argument("--events", metavar="FILE",
                         help="write the flight recorder (JSON Lines) to FILE, or to stdout with '-' (the other lines "
                              "then go to stderr); default: a new file per start in storage.events_dir, if configured")

@@ -48,6 +48,7 @@ def test_sim_command_serves_until_interrupted(tmp_path):
 @pytest.mark.parametrize("args, words", [
     (["--fault", "gremlins"], "unknown fault 'gremlins'"),
     (["--speed", "-1"], "--speed -1.0: must be >= 0"),
+    (["--speed", "1e-300"], "--speed 1e-300: slower than 0.01 (a hundredth of real time) would look stopped"),
     (["--sets", "99"], "--sets 99: choose one of"),
     (["--listen", "usb"], "--listen usb: use 'pty'"),
 ])
