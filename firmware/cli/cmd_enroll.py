@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import sqlite3
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Callable
@@ -105,6 +106,9 @@ def _enroll_with(config: TableConfig, args: argparse.Namespace) -> int:
         if exported is not None:
             count = import_registry(registry, exported, args.replace)
             print(f"imported {count} tags from {args.import_file} into {path}")
+            short = sets_not_whole(registry.sets())
+            if short:
+                print(f"mahjong-table: warning: {short}", file=sys.stderr)
             return 0
         if not args.replace:
             _refuse_an_enrolled_set(registry, path, args.set_index)
@@ -138,6 +142,20 @@ def _refuse_an_enrolled_set(registry: TileRegistry, path: Path | str, set_index:
     if held:
         raise UserError(f"set {set_index} is enrolled already in {path} ({held} tags): run with --replace "
                         "to enrol it anew")
+
+
+def sets_not_whole(held: dict[int, int]) -> str | None:
+    """What to say of the registry's sets when one is no whole set of any kind, or the two differ (an
+    export missing a tile was imported without a word, and that set was rejected at every build)."""
+    sizes = {tile_set.size for tile_set in NAMED_SETS.values()}
+    counts = ", ".join(f"set {s}: {n} tags" for s, n in sorted(held.items()))
+    odd = [s for s, n in sorted(held.items()) if n not in sizes]
+    if odd or len(set(held.values())) > 1:
+        which = f"set {odd[0]}" if len(odd) == 1 else "a set"
+        return (f"{counts}: {which} is not whole (a set holds {', '.join(map(str, sorted(sizes)))} tiles, and "
+                "a table's two sets the same), and a set short of a tile is rejected at every build; import "
+                "or enrol it whole (--replace)")
+    return None
 
 
 def _registry_path(config: TableConfig, args: argparse.Namespace) -> Path | str:

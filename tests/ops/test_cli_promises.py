@@ -429,3 +429,23 @@ def test_a_parlour_client_id_mqtt_cannot_carry_is_one_line(tmp_path):
     went on trying (a probe)."""
     proc = cli(["parlour", "--mqtt", "mqtt://127.0.0.1:1", "--client-id", "x" * 70000], tmp_path, timeout=60)
     one_line_error(proc, "--client-id: 70000 bytes; MQTT carries at most 65535")
+
+
+def test_an_import_that_leaves_a_set_short_says_so(tmp_path):
+    """An export missing one tile was imported as "imported 271 tags" and nothing more; the set was then
+    rejected at every build, and the enrolment could not add the one tile (a probe)."""
+    tags = json.loads(write_tags(tmp_path / "tags.json").read_text(encoding="utf-8"))
+    del tags[next(iter(tags))]
+    (tmp_path / "short.json").write_text(json.dumps(tags), encoding="utf-8")
+    config = write_config(tmp_path, tmp_path / "state")
+    proc = cli(["enroll", "--config", str(config), "--import", str(tmp_path / "short.json")], tmp_path)
+    assert proc.returncode == 0 and "imported 271 tags" in proc.stdout
+    assert proc.stderr.count("\n") == 1 and "is not whole" in proc.stderr, proc.stderr
+    assert "set 0: 135 tags, set 1: 136 tags" in proc.stderr or "set 0: 136 tags, set 1: 135 tags" in proc.stderr
+
+
+def test_whole_sets_say_nothing():
+    from firmware.cli.cmd_enroll import sets_not_whole
+    assert sets_not_whole({0: 136, 1: 136}) is None and sets_not_whole({1: 144}) is None
+    assert "set 1 is not whole" in sets_not_whole({0: 136, 1: 135})
+    assert "a set is not whole" in sets_not_whole({0: 136, 1: 144})
