@@ -30,7 +30,7 @@ from drivers.link import LinkStatistics
 from drivers.table_ui import Key, Panel, Phase
 from rulesets.definition import options_text
 
-from .faults import FaultLatch, LatchedFault, hint_for, parse_label
+from .faults import SET_CODES, FaultLatch, LatchedFault, hint_for, parse_label
 from .presenter import Presenter
 from .records.recorder import FlightRecorder
 
@@ -361,6 +361,13 @@ class LinkWatch:
                       "?" if stats.srtt_ms is None else f"{stats.srtt_ms:.1f}")
 
 
+SET_LABELS = frozenset(f"E{code:02d}" for code in SET_CODES)
+
+
+def _set_fault(event: Mapping[str, Any]) -> bool:
+    return event["event"] == "fault" and event.get("source") == "controller" and event.get("code") in SET_LABELS
+
+
 class TableLog:
     """Turns the table's events, phases and changes into log lines (see the module's docstring)."""
 
@@ -372,6 +379,7 @@ class TableLog:
         self._latched: tuple[str, ...] = ()
         self._set_problems: tuple[str, ...] = ()            # the last rejected set's, named by its check's line
         self._cause_said = False                              # …and its cause's fault line said once
+        self._set_burst: list[str] = []                       # set faults in a row no check named (a restart's)
 
     def on_event(self, event: Mapping[str, Any]) -> None:
         if event["event"] == "recorder_end":
@@ -390,8 +398,23 @@ class TableLog:
             if event["message"] != self._set_problems[0] or self._cause_said:
                 level = logging.DEBUG                       # (the cause once: one message per copy of a tile)
             self._cause_said = self._cause_said or event["message"] == self._set_problems[0]
+        elif _set_fault(event):
+            # a rejected set's faults latched again at a restart, no check's line before them: the first said,
+            # the rest as debug, then one line naming the cause, latched last (a restart logged 341 error
+            # lines, one per problem: a probe)
+            if self._set_burst:
+                level = logging.DEBUG
+            self._set_burst.append(event["message"])
+        if event["event"] != "fault":
+            self._burst_said()
         if log.isEnabledFor(level):
             log.log(level, "%s", text)
+
+    def _burst_said(self) -> None:
+        burst, self._set_burst = self._set_burst, []
+        if len(burst) > 1:
+            log.error("the set rejected before the restart still waits for a person: %s (and %d more problem(s): the "
+                      "fault page lists them)", burst[-1], len(burst) - 1)
 
     def on_phase(self, phase: Phase, detail: str) -> None:
         if not log.isEnabledFor(logging.INFO) or phase == Phase.HAND_OVER:     # the settled line says it

@@ -54,3 +54,18 @@ def test_the_cause_is_said_once_though_each_copy_of_its_tile_latched_a_fault(cap
         for _ in range(3):
             log.on_event(fault(PROBLEMS[0]))
     assert len(errors(caplog)) == 2          # the check's line and the cause's, once
+
+
+def test_a_rejected_set_latched_again_at_a_restart_is_two_lines_not_one_per_problem(caplog):
+    """A restart latches the rejected set's faults again with no check line before them: 341 error lines
+    for a set of 170 problems (a probe).  The first is said, then one line naming the cause (latched
+    last, as its page shows it) and how many more."""
+    log = table_log()
+    with caplog.at_level(logging.INFO, logger="firmware.table"):
+        for problem in reversed(PROBLEMS):          # as the check latched them: the cause last
+            log.on_event(fault(problem))
+        log.on_event({"event": "warning", "t": 1.0, "hand": 0, "message": "the next event"})
+    said = errors(caplog)
+    assert len(said) == 2
+    assert said[1] == (f"the set rejected before the restart still waits for a person: {PROBLEMS[0]} (and 2 more "
+                       "problem(s): the fault page lists them)")
