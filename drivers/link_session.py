@@ -87,6 +87,29 @@ class LinkHooks:
     up: Callable[[], bool]                   # neither failed nor held: frames may go out
 
 
+HOST_KINDS = (Kind.HELLO, Kind.RESUME, Kind.COMMAND, Kind.EVENT_ACK, Kind.RESEND, Kind.HOST_BEAT)   # never a board's
+
+
+@dataclass
+class HeardMeanwhile:
+    """What a handshake heard while no IDENT answered it: the advice of its "no answer" line differs for
+    a silent port, a port that sends back our own frames (a loopback plug, a device that echoes), and one
+    that sends bytes that are no frames (another device, the wrong baud rate).  It said "check that the
+    board is powered" for all three (a probe)."""
+
+    own: int = 0            # frames only a host sends
+    damaged: int = 0        # bytes that made no frame
+
+    def advice(self) -> str:
+        if self.own:
+            return ("the port sends back what it is sent (a loopback, or a device that echoes): it is not the "
+                    "board's port; check the port in the configuration")
+        if self.damaged:
+            return ("bytes arrive but no frame: another device on this port, or the wrong baud rate; check the "
+                    "port and devices.baudrate")
+        return "check that the board is powered, the cable, and the port/baud rate"
+
+
 class Handshake:
     """One link's HELLO/RESUME exchanges, and the session id the last one asked for."""
 
@@ -96,6 +119,7 @@ class Handshake:
         self.session = 0
         self._waiter: asyncio.Future[bytes] | None = None
         self._asking = Kind.HELLO      # what the handshake under way sent: HELLO or RESUME
+        self._heard = HeardMeanwhile()  # what came back while no IDENT did, for the "no answer" line
 
     @property
     def under_way(self) -> bool:
@@ -121,6 +145,7 @@ class Handshake:
         self._prepare()
         self.session = session
         self._asking = asking
+        self._heard = HeardMeanwhile()
         loop, config = self._link.loop, self._link.config
         payload = Hello(PROTOCOL_VERSION, session, int(config.heartbeat * 1000)).encode_payload()
         first = encode_frame(asking, 0, 0, payload)
@@ -135,9 +160,8 @@ class Handshake:
             while not waiter.done():
                 remaining = deadline - loop.time()
                 if remaining <= 0:
-                    raise NoResponse(
-                        f"no answer from {self._link.device} within {config.hello_timeout:.1f} s: check "
-                        "that the board is powered, the cable, and the port/baud rate")
+                    raise NoResponse(f"no answer from {self._link.device} within {config.hello_timeout:.1f} s: "
+                                     f"{self._heard.advice()}")
                 self._link.write(again if tries else first)
                 tries += 1
                 await asyncio.wait({waiter}, timeout=min(config.hello_interval, remaining))
@@ -152,10 +176,13 @@ class Handshake:
         waiter = self._waiter
         assert waiter is not None
         if isinstance(item, FrameError):
+            self._heard.damaged += 1
             if item.chunk:
                 self._legacy_ident(item.chunk)
         elif item.kind == Kind.IDENT and not waiter.done() and self._answers_us(item.payload):
             waiter.set_result(item.payload)
+        elif item.kind in HOST_KINDS:
+            self._heard.own += 1
 
     def abort(self, error: LinkError) -> None:
         """The handshake under way, if any, fails with `error`."""
