@@ -14,15 +14,8 @@ _RUN = 254      # the longest run of non-zero bytes one code byte can announce (
 
 def cobs_encode(data: bytes) -> bytes:
     """Stuff `data` so that it contains no zero byte (the delimiter is not appended)."""
-    if len(data) < _RUN:
-        # Every frame of the link is shorter than a run (MAX_BODY): no block needs splitting.
-        if 0 not in data:
-            return bytes((len(data) + 1,)) + data       # one block (most frames)
-        out = bytearray()
-        for block in data.split(b"\x00"):
-            out.append(len(block) + 1)
-            out += block
-        return bytes(out)
+    if len(data) < _RUN and 0 not in data:
+        return bytes((len(data) + 1,)) + data       # one block, no run to split (most frames)
     out = bytearray()
     for block in data.split(b"\x00"):
         # A run of 254 non-zero bytes is written with code 0xFF, which carries no implied zero.
