@@ -50,6 +50,10 @@ class Kind(IntEnum):
     BOARD_BEAT = 0x31  # B  heartbeat; seq = next event seq to be sent; payload = boot, session, flags
 
 
+HOST_KINDS = frozenset({Kind.HELLO, Kind.RESUME, Kind.COMMAND, Kind.EVENT_ACK, Kind.RESEND, Kind.HOST_BEAT})
+"""The kinds only a host sends (H above): a board never does."""
+
+
 class Frame(NamedTuple):
     """One frame off the wire (a named tuple: one is made for every frame read)."""
 

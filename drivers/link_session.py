@@ -22,7 +22,7 @@ from typing import Callable, Iterator
 
 from .errors import (BoardIncompatible, BoardReset, FrameError, LinkError, LinkLost, MessageError, NoResponse,
                      ProtocolVersionMismatch, SessionLost, WrongBoard)
-from .frame import FRAME_FORMAT, Frame, Kind, encode_frame
+from .frame import FRAME_FORMAT, HOST_KINDS, Frame, Kind, encode_frame
 from .frame_v1 import decode_frame_v1, encode_frame_v1
 from .messages import (USABLE_CONSTANTS, BeatInfo, BoardIdentity, BoardKind, Constant, Hello, PROTOCOL_VERSION,
                        SessionAnswer)
@@ -85,9 +85,6 @@ class LinkHooks:
     fail: Callable[[LinkError], None]        # the link is down (HostLink._fail)
     failed: Callable[[], bool]               # the link has failed (perhaps held for a reconnection)
     up: Callable[[], bool]                   # neither failed nor held: frames may go out
-
-
-HOST_KINDS = (Kind.HELLO, Kind.RESUME, Kind.COMMAND, Kind.EVENT_ACK, Kind.RESEND, Kind.HOST_BEAT)   # never a board's
 
 
 @dataclass
