@@ -258,7 +258,9 @@ def open_events(path: str | None, events_dir: Path | None) -> TextIO | EventsFil
         folder = target.parent
         if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
             raise UserError(f"cannot write the flight recorder to {path} ({folder} is not a folder you can write in)")
-        _refuse_other_than_a_file(path, target)
+        # a file: a pipe left the next start waiting for ever for a writer (it reads the last run's file),
+        # a device (/dev/full) stopped the table at its first line with E24's "free space" (a probe)
+        _must_be_a_file(target, "flight recorder", "--events")
         if target.exists() and not os.access(target, os.W_OK):
             raise UserError(f"cannot write the flight recorder to {path} (permission denied)")
         _keep_what_is_there(target)
@@ -267,22 +269,6 @@ def open_events(path: str | None, events_dir: Path | None) -> TextIO | EventsFil
         return None
     folder = ensure_dir(events_dir, "flight recorders")
     return EventsFile(new_events_path(folder), exclusive=True)
-
-
-def _refuse_other_than_a_file(path: str, target: Path) -> None:
-    """The recorder is a file: a pipe left the next start waiting for ever for a writer (it reads the
-    last run's file), a device (/dev/full) or a symlink loop stopped the table at its first line with
-    E24's "free space" (a probe)."""
-    try:
-        mode = target.stat().st_mode
-    except FileNotFoundError:
-        return                                  # a new file
-    except OSError as error:
-        raise UserError(f"cannot write the flight recorder to {path} ({error.strerror}): name a file, "
-                        "e.g. events.jsonl") from None
-    if not stat.S_ISREG(mode):
-        raise UserError(f"--events {path} is not a file (a pipe, a device or a socket): name a file, e.g. "
-                        "events.jsonl (to run without a recorder, leave --events out)")
 
 
 def _keep_what_is_there(target: Path) -> None:

@@ -57,7 +57,6 @@ class QuietOnClosedPipe:
         raise OutputLost(error.errno, error.strerror) from None
 
     def _reader_gone(self) -> None:
-        self._closed_pipe = True
         self.silence()
 
     def silence(self) -> None:
