@@ -20,28 +20,13 @@ def write_whole(path: Path, data: str | bytes) -> None:
     """`data` (text is UTF-8) at `path`, whole, or an OSError with nothing left behind: the temporary
     removed, and an earlier file at `path` as it was.  The caller says the error in its own words."""
     content = data.encode("utf-8") if isinstance(data, str) else data
-    earlier = _earlier(path)
-    if earlier is not None and not stat.S_ISREG(earlier.st_mode):
-        _write_straight(path, content)      # /dev/stdout, a pipe: no file there to replace
-        return
-    target = Path(os.path.realpath(path))   # (a symbolic link goes on naming the new file)
-    fd, temporary = _open_temporary(target, earlier)
-    try:
-        try:
-            _write_all(fd, content)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(temporary, target)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    _sync_folder(target.parent)
+    with written_by_another(path) as target:       # (a device or a pipe, /dev/stdout: written straight)
+        _write_into(target, content)
 
 
 @contextmanager
 def written_by_another(path: Path) -> Iterator[Path]:
-    """A temporary name beside `path` for another program to write (Graphviz's `dot -o`), put at
+    """A temporary name beside `path` to write (`write_whole`, or Graphviz's `dot -o`), put at
     `path` whole once the block ends without an error, and removed if it ends with one: a `dot` cut
     short by a full card leaves no half a picture either.  (`path` itself when it is no regular file.)"""
     earlier = _earlier(path)
@@ -49,9 +34,8 @@ def written_by_another(path: Path) -> Iterator[Path]:
         yield path
         return
     target = Path(os.path.realpath(path))
-    fd, temporary = _open_temporary(target, earlier)
+    temporary = _make_temporary(target, earlier)
     try:
-        os.close(fd)
         yield temporary
         _sync_file(temporary)
         os.replace(temporary, target)
@@ -68,7 +52,7 @@ def _earlier(path: Path) -> os.stat_result | None:
         return None
 
 
-def _open_temporary(target: Path, earlier: os.stat_result | None) -> tuple[int, Path]:
+def _make_temporary(target: Path, earlier: os.stat_result | None) -> Path:
     """A new hidden file beside `target`, with the earlier file's permissions (or the umask's, as a
     file written in place would have had)."""
     while True:
@@ -78,14 +62,15 @@ def _open_temporary(target: Path, earlier: os.stat_result | None) -> tuple[int, 
         except FileExistsError:
             continue
         break
-    if earlier is not None:
-        try:
+    try:
+        if earlier is not None:
             os.fchmod(fd, stat.S_IMODE(earlier.st_mode))
-        except OSError:
-            os.close(fd)
-            temporary.unlink(missing_ok=True)
-            raise
-    return fd, temporary
+    except OSError:
+        temporary.unlink(missing_ok=True)
+        raise
+    finally:
+        os.close(fd)
+    return temporary
 
 
 def _write_all(fd: int, content: bytes) -> None:
@@ -95,7 +80,8 @@ def _write_all(fd: int, content: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def _write_straight(path: Path, content: bytes) -> None:
+def _write_into(path: Path, content: bytes) -> None:
+    """`content` into the file there (the temporary made beside the target, or a device)."""
     fd = os.open(path, os.O_WRONLY | os.O_TRUNC | os.O_CLOEXEC)
     try:
         _write_all(fd, content)
