@@ -27,16 +27,18 @@ READINGS: Mapping[str, tuple[int, str]] = MappingProxyType({})
 
 def revision(region_id: str) -> int:
     """The number of the reading of `region_id`'s rules this version plays and audits by."""
-    if region_id not in REGION_IDS:
-        raise UnknownRegion(region_id)
-    return READINGS.get(region_id, (1, FIRST))[0]
+    return _reading_of(region_id)[0]
 
 
 def reading(region_id: str) -> str:
     """What the reading `revision(region_id)` changed, in a line."""
+    return _reading_of(region_id)[1]
+
+
+def _reading_of(region_id: str) -> tuple[int, str]:
     if region_id not in REGION_IDS:
         raise UnknownRegion(region_id)
-    return READINGS.get(region_id, (1, FIRST))[1]
+    return READINGS.get(region_id, (1, FIRST))
 
 
 __all__ = ["FIRST", "READINGS", "reading", "revision"]
