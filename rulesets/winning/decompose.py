@@ -13,11 +13,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations, product
 from operator import mul
 
-from ..tiles import Tile
+from ..tiles import ALL_TILES, Tile
 from .results import Group, GroupKind, WinRole
 from .special import RawGroup
 
-_TILES = tuple(Tile(k) for k in range(42))  # Tile(k) is an Enum call: slow in a loop
 
 HONOUR_CHOWS: tuple[tuple[int, int, int], ...] = (*combinations(range(27, 31), 3), (31, 32, 33))
 """南昌: any three different winds, or 中发白 (kind indices)."""
@@ -208,7 +207,7 @@ def assemble(split: Sequence[RawGroup], sources: Mapping[int, Sequence[Tile]], w
             if not wild:
                 src[i] = left[faces[i]].pop()
             elif pool.get(faces[i], 0) > 0:
-                src[i] = _TILES[faces[i]]
+                src[i] = ALL_TILES[faces[i]]
                 pool[faces[i]] -= 1
     free = [entry for entry in work if entry[1] is None]
     if free:
@@ -220,12 +219,12 @@ def assemble(split: Sequence[RawGroup], sources: Mapping[int, Sequence[Tile]], w
             entry[1] = [face] * len(entry[2])
             for i in range(len(entry[2])):
                 if counter[face] > 0:
-                    entry[3][i] = _TILES[face]
+                    entry[3][i] = ALL_TILES[face]
                     counter[face] -= 1
         pool = dict(counter)
     rest = sorted(tile for tile, count in pool.items() for _ in range(count))
     groups = []
-    tile_of = _TILES.__getitem__      # (this runs for every reading built)
+    tile_of = ALL_TILES.__getitem__   # (by index, not Tile(k), an Enum call: this runs for every reading built)
     for kind, faces, flags, src in work:
         src = [s if s is not None else rest.pop(0) for s in src]
         groups.append(Group(kind, tuple(map(tile_of, faces)), tuple(map(tile_of, src)),

@@ -17,9 +17,9 @@ from itertools import product
 from operator import mul
 from types import MappingProxyType
 
-from ..tiles import KIND_COUNT, Tile
+from ..tiles import ALL_TILES, KIND_COUNT, Tile
 from . import tables
-from .decompose import _TILES, KIND_NAMES, assemble, role_of, standard_splits, win_options
+from .decompose import KIND_NAMES, assemble, role_of, standard_splits, win_options
 from .fast import MAX_MELDS as _MAX_MELDS, build_is_complete, build_waits, size_error as _size_error
 from .ordered import ordered_classes
 from .readings import ANY_READING, NO_WIN, WIN_NATURAL, WIN_WILD, GroupView, Split, standard_classes
@@ -460,7 +460,7 @@ class Evaluator:
             if count:
                 face = self.face_of[kind]
                 if face is None:
-                    wild_tiles += [_TILES[kind]] * count
+                    wild_tiles += [ALL_TILES[kind]] * count
                 else:
                     faces[face] += count
         return faces, wild_tiles
@@ -468,7 +468,7 @@ class Evaluator:
     def _sources(self, concealed: Sequence[Tile], made_natural: Sequence[Tile]) -> dict[int, list[Tile]]:
         """face → the physical tiles that play it naturally (sorted, so output is stable)."""
         sources: dict[int, list[Tile]] = {}
-        for tile in sorted(_TILES[t] for t in concealed):      # (checked tiles: `_faces` came first)
+        for tile in sorted(ALL_TILES[t] for t in concealed):      # (checked tiles: `_faces` came first)
             face = self.face_of[tile]
             if face is not None:
                 sources.setdefault(face, []).append(tile)
