@@ -19,10 +19,15 @@ from tests.ops.test_enrol_an_enrolled_set import registry_sets
 EAST = Tile.parse("1z")
 
 
+def easts(tile_set: int, copies: int = 4, first: int = 0) -> list[Registered]:
+    """`copies` 东风 of `tile_set`, tagged (first, copy)."""
+    return [Registered(bytes((first, copy)), EAST, tile_set, copy) for copy in range(copies)]
+
+
 def registry_with_set_1(path) -> list[Registered]:
     registry = TileRegistry(path)
     try:
-        old = [Registered(bytes((9, i)), EAST, 1, i) for i in range(4)]
+        old = easts(1, first=9)
         registry.enroll(old)
         return old
     finally:
@@ -113,7 +118,7 @@ def test_tiles_of_the_set_enrolled_already_are_said_so_not_just_none_new():
     """A probe: every 确认 said "read 4 tag(s), 0 new: lay exactly the 4 一筒 of this set", and laying
     them again could never help."""
     registry = TileRegistry()
-    registry.enroll([Registered(bytes((0, copy)), EAST, 1, copy) for copy in range(4)])
+    registry.enroll(easts(1))
     said = problems_enrolling(registry, 1)
     assert said == ["these 4 tags are enrolled already (set 1): to enrol set 1 again, stop (Ctrl-C) and run "
                     "with --replace"] * 2
@@ -122,7 +127,7 @@ def test_tiles_of_the_set_enrolled_already_are_said_so_not_just_none_new():
 
 def test_the_other_sets_tiles_are_said_to_be_that_sets():
     registry = TileRegistry()
-    registry.enroll([Registered(bytes((0, copy)), EAST, 0, copy) for copy in range(4)])
+    registry.enroll(easts(0))
     assert problems_enrolling(registry, 1, tries=1) == [
         "these 4 tags are enrolled already (set 0): lay the 4 东风 of set 1, the set being enrolled, then press 确认 again"]
     assert registry.sets() == {0: 4}
@@ -130,6 +135,6 @@ def test_the_other_sets_tiles_are_said_to_be_that_sets():
 
 def test_a_read_with_a_tag_not_enrolled_keeps_the_count_of_new_tags():
     registry = TileRegistry()
-    registry.enroll([Registered(bytes((0, copy)), EAST, 1, copy) for copy in range(3)])
+    registry.enroll(easts(1, 3))
     assert problems_enrolling(registry, 1, tries=1) == [
         "read 4 tag(s), 1 new: lay exactly the 4 东风 of this set and nothing else, then press 确认 again"]
