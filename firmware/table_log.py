@@ -361,7 +361,7 @@ class LinkWatch:
                       "?" if stats.srtt_ms is None else f"{stats.srtt_ms:.1f}")
 
 
-SET_LABELS = frozenset(f"E{code:02d}" for code in SET_CODES)
+SET_LABELS = frozenset(code.label for code in SET_CODES)
 
 
 def _set_fault(event: Mapping[str, Any]) -> bool:
