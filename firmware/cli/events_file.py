@@ -8,6 +8,8 @@ import os
 import sys
 from pathlib import Path
 
+from .whole_file import write_all
+
 log = logging.getLogger(__name__)
 
 CHUNK = 1 << 20        # bytes copied at a time when a deleted file is written again
@@ -128,9 +130,7 @@ def _copy(source: int, target: int) -> None:
     """Every byte of `source` (from its start, whatever its position) onto the end of `target`."""
     offset = 0
     while chunk := os.pread(source, CHUNK, offset):
-        view = memoryview(chunk)
-        while view:
-            view = view[os.write(target, view):]
+        write_all(target, chunk)
         offset += len(chunk)
 
 

@@ -9,7 +9,6 @@ renamed over the target: a rename within one folder is all or nothing."""
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 from contextlib import contextmanager
 from pathlib import Path
@@ -56,7 +55,7 @@ def _make_temporary(target: Path, earlier: os.stat_result | None) -> Path:
     """A new hidden file beside `target`, with the earlier file's permissions (or the umask's, as a
     file written in place would have had)."""
     while True:
-        temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.part")
+        temporary = target.with_name(f".{target.name}.{os.urandom(4).hex()}.part")
         try:
             fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
         except FileExistsError:
@@ -73,7 +72,7 @@ def _make_temporary(target: Path, earlier: os.stat_result | None) -> Path:
     return temporary
 
 
-def _write_all(fd: int, content: bytes) -> None:
+def write_all(fd: int, content: bytes) -> None:
     """Every byte: a write may take fewer than it is given."""
     view = memoryview(content)
     while view:
@@ -84,7 +83,7 @@ def _write_into(path: Path, content: bytes) -> None:
     """`content` into the file there (the temporary made beside the target, or a device)."""
     fd = os.open(path, os.O_WRONLY | os.O_TRUNC | os.O_CLOEXEC)
     try:
-        _write_all(fd, content)
+        write_all(fd, content)
     finally:
         os.close(fd)
 
