@@ -217,12 +217,13 @@ def _devices(section: dict[str, Any] | None, source: str) -> DeviceConfig:
     ports = {name: _port(section, name, source) for name in ("motor", "rfid", "display") if name in section}
     seen: dict[object, tuple[str, str]] = {}
     for name, port in ports.items():
-        same = seen.get(_device_of(port))
+        device = _device_of(port)
+        same = seen.get(device)
         if same is not None:
             named = f"{port!r}" if same[1] == port else f"{same[1]!r} and {port!r}, one device"
             raise ConfigError(f"{source}: devices.{same[0]} and devices.{name} are both {named}; "
                               "each board has its own port")
-        seen[_device_of(port)] = (name, port)
+        seen[device] = (name, port)
     return DeviceConfig(ports["motor"], ports["rfid"], ports.get("display"), _baudrate(section, source))
 
 
