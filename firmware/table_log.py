@@ -405,7 +405,7 @@ class TableLog:
             if self._set_burst:
                 level = logging.DEBUG
             self._set_burst.append(event["message"])
-        if event["event"] != "fault":
+        if self._set_burst and event["event"] != "fault":
             self._burst_said()
         if log.isEnabledFor(level):
             log.log(level, "%s", text)
