@@ -238,7 +238,9 @@ class SetLeds(Message):
 
 @dataclass(frozen=True)
 class PushCounted(Message):
-    """0x80: lane `lane` pushed its `count`-th tile of this build."""
+    """0x80: lane `lane` pushed its `count`-th tile of this build.  No longer sent (docs/protocol.md,
+    "Changed within version 2"): the RFID board's HeadRead names the same lane and push.  Still read,
+    and ignored, from a board that sends it."""
 
     ID = 0x80
     LAYOUT = "BB"

@@ -20,7 +20,7 @@ from drivers.messages import (PROTOCOL_VERSION, BeatFlags, BoardKind, ClearFault
 from drivers.motor_protocol import (MOTOR_COMMANDS, Build, BuildDone, BuildStop, BuildStopped,
                                     Buzzer, DiceRolled, EmergencyStop, HatchChanged, Key,
                                     KeyAction, KeyPressed, Lift, LiftMoved, LiftPosition, Motor,
-                                    MoveCentreLift, MoveSideLifts, Panel, PushCounted, RollDice,
+                                    MoveCentreLift, MoveSideLifts, Panel, RollDice,
                                     SafeStop, SeatText, SetHatchLock, SetLeds, Shuffle, stops_the_dice,
                                     ShuffleDone, WallChanged, WallSnapshot)
 from drivers.stream import ByteStream
@@ -404,8 +404,7 @@ class MotorBoardSim(WorldObserver):
                 if tile is None:
                     continue
                 self.world.push(lane, tile, build.counts[lane])
-                build.counts[lane] += 1
-                self.emit(PushCounted(lane, build.counts[lane]))
+                build.counts[lane] += 1     # (no PushCounted: the RFID board's HeadRead says the same)
                 progressed = True
             idle = 0.0 if progressed else idle + self.timings.push
             if idle >= self.timings.stall_timeout:

@@ -11,7 +11,7 @@ from drivers.display import Display, Rebooted
 from drivers.errors import BoardReset, CommandRejected, LinkLost, NoResponse
 from drivers.link import LinkStatistics
 from drivers.messages import FaultCleared, FaultCode, FaultRaised, SnapshotDone
-from drivers.motor_protocol import BuildDone, LiftMoved, LiftPosition, ShuffleDone
+from drivers.motor_protocol import BuildDone, Key, KeyPressed, LiftMoved, LiftPosition, ShuffleDone
 from drivers.rfid_protocol import HeadRead
 from simulator import SimulatedTable, parse_faults
 from tests.asyncio_support import run
@@ -21,8 +21,8 @@ pytestmark = pytest.mark.timeout(60)
 
 
 async def traffic_under(fault: str) -> tuple[SimulatedTable, LinkStatistics, LinkStatistics]:
-    """30 commands and a build's worth of events with one fault on; every command ran, once.
-    The table (stopped) and the motor and RFID links' statistics."""
+    """30 commands, a build's worth of events and 40 key presses with one fault on; every command
+    ran, once, and every key came.  The table (stopped) and the motor and RFID links' statistics."""
     table = SimulatedTable(seed=2, speed=0, faults=parse_faults([fault]))
     async with connected(table) as (motor, rfid):
         for _ in range(30):
@@ -31,6 +31,9 @@ async def traffic_under(fault: str) -> tuple[SimulatedTable, LinkStatistics, Lin
         await motor.build((17, 17, 17, 17))
         await collect_until(motor, BuildDone, timeout=20)
         await collect_count(rfid, HeadRead, 136, timeout=20)
+        for press in range(40):          # the motor board's events (its build sends only BuildDone)
+            table.press(press % 4, Key.TING)
+        assert len(await collect_count(motor, KeyPressed, 40, timeout=20)) == 40
         assert len(table.world.buzzer) == 30
         return table, motor.statistics(), rfid.statistics()
 
