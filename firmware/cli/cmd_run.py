@@ -35,6 +35,7 @@ from .errors import UserError
 from .files import CardFull, TableBusy, check_recorder_name, database_trouble, ensure_dir, folder_of_named_file, open_database, open_events, refuse_empty, require_enrolled, state_dir, table_config
 from .sim_args import check_speed, simulator_faults
 from .starting import show_as_it_exits, shown_until_room
+from .streams import terminal_gone
 from .table_lock import table_held
 
 log = logging.getLogger(__name__)
@@ -84,8 +85,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run_table)
 
 
+# A hangup is a stop in order too: the terminal a technician started the table from closed (an SSH
+# session dropped).  Killed by it, the table stopped as a power cut does: no motors stopped by us,
+# the recorder without its clean end.
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
 class _StoppedEarly(BaseException):
-    """SIGTERM before the loop's own stop handlers were installed (Python starting, files opening)."""
+    """SIGTERM (or SIGHUP) before the loop's own stop handlers were installed (Python starting, files
+    opening)."""
 
 
 class _EarlyStop:
@@ -97,15 +105,22 @@ class _EarlyStop:
         self.noted: str | None = None
 
     def raising(self, signum: int, frame: object) -> None:
-        raise _StoppedEarly(signal.Signals(signum).name)
+        raise _StoppedEarly(_heard(signal.Signals(signum).name))
 
     def noting(self, signum: int, frame: object) -> None:
-        self.noted = signal.Signals(signum).name
+        self.noted = _heard(signal.Signals(signum).name)
 
-    def cancelling(self, task: asyncio.Task) -> None:
+    def cancelling(self, name: str, task: asyncio.Task) -> None:
         """The loop's handler, from its first step until `until_stopped` installs its own."""
-        self.noted = signal.SIGTERM.name
+        self.noted = _heard(name)
         task.cancel()
+
+
+def _heard(name: str) -> str:
+    """A stop signal's name; after a hangup, the terminal is no longer written to."""
+    if name == signal.SIGHUP.name:
+        terminal_gone()
+    return name
 
 
 def run_table(args: argparse.Namespace) -> int:
@@ -113,7 +128,8 @@ def run_table(args: argparse.Namespace) -> int:
     A SIGTERM before the table runs (until `until_stopped` takes over) ends it in order, with status 0,
     as systemd's stop expects."""
     early = _EarlyStop()
-    signal.signal(signal.SIGTERM, early.raising)
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, early.raising)
     with configured(args.log_level, lambda: sys.stderr if args.events == "-" else sys.stdout):
         try:
             return _run_when_the_card_has_room(args, early)
@@ -250,17 +266,20 @@ def _run_configured(args: argparse.Namespace, config: TableConfig, early: _Early
 def _run_loop(early: _EarlyStop, main) -> int:
     """asyncio.run(main()) with no SIGTERM raised into it: from here a SIGTERM is noted, and `main()`
     is made only in the loop (a signal in asyncio.run's setup leaves nothing half made)."""
-    signal.signal(signal.SIGTERM, early.noting)      # a signal pending before this still raises, here
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, early.noting)      # a signal pending before this still raises, here
     try:
         return asyncio.run(_stoppable(early, main))
     finally:
-        signal.signal(signal.SIGTERM, early.noting)  # the closed loop restored the default (death) for it
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, early.noting)  # the closed loop restored the default (death) for it
 
 
 async def _stoppable(early: _EarlyStop, main):
     """`main()`, stopped by a SIGTERM until `until_stopped` replaces this handler.  The handler is
     installed before the note is read, so a signal that came before it is not lost."""
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, early.cancelling, asyncio.current_task())
+    for sig in STOP_SIGNALS:
+        asyncio.get_running_loop().add_signal_handler(sig, early.cancelling, sig.name, asyncio.current_task())
     if early.noted is None:
         try:
             return await main()
@@ -437,7 +456,7 @@ async def _run_real(ruleset, config: TableConfig, args, events, books, say: _Say
 
 
 async def until_stopped(work, say: _Say):
-    """Run `work`; SIGTERM or SIGINT cancel it (the session stops the motors, the journal keeps the
+    """Run `work`; SIGTERM, SIGINT or SIGHUP cancel it (the session stops the motors, the journal keeps the
     hand in play) and the run ends with status 0.  A signal once stopping (a second Ctrl-C, a stop
     sent twice) cancels nothing more: cancelled again, the journal's last writes would be cut off.
     The handlers stay until the loop closes (`_run_loop` then notes any signal), so no signal in
@@ -447,17 +466,19 @@ async def until_stopped(work, say: _Say):
     stopping = []
 
     def stop(name: str) -> None:
+        _heard(name)
         if stopping or task.done():
             say(f"{name} while stopping: the table is already stopping in order" if stopping else
                 f"{name} as the run ends: it is already ending in order")
             return
         stopping.append(name)
         # where every task stood: a table stopped because it stalled tells what it waited for
-        for line in tasks_waiting(loop):
+        waiting = tasks_waiting(loop)
+        task.cancel()                   # (first: a line that cannot be said does not keep the table running)
+        for line in waiting:
             say.detail(f"at the stop, {line}")
-        task.cancel()
 
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    for sig in (*STOP_SIGNALS, signal.SIGINT):
         loop.add_signal_handler(sig, stop, sig.name)
     try:
         return await task

@@ -12,8 +12,10 @@ dropped without a word: the write raises `OutputLost`, which the command line sa
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
+import termios
 from typing import Iterator, TextIO
 
 
@@ -73,6 +75,22 @@ class QuietOnClosedPipe:
         return getattr(self._stream, name)
 
 
+def terminal_gone() -> None:
+    """Standard output and error, where they are a terminal that hung up (closed: an SSH session
+    dropped), to /dev/null: every write to it fails with EIO, and the stop in order must not stop at
+    a line it says.  (A hung-up terminal is no tty to `isatty` any more: its ioctl fails with EIO.)"""
+    for fd in (1, 2):
+        try:
+            termios.tcgetattr(fd)
+        except termios.error as error:
+            if error.args[0] != errno.EIO:
+                continue                # not a terminal (a file, a pipe, the journal): left as it is
+            with contextlib.suppress(OSError):
+                null = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(null, fd)
+                os.close(null)
+
+
 @contextlib.contextmanager
 def quiet_when_closed() -> Iterator[None]:
     """sys.stdout and sys.stderr quiet once their pipe closes, while the body runs."""
@@ -87,4 +105,4 @@ def quiet_when_closed() -> Iterator[None]:
         sys.stdout, sys.stderr = before
 
 
-__all__ = ["OutputLost", "QuietOnClosedPipe", "quiet_when_closed"]
+__all__ = ["OutputLost", "QuietOnClosedPipe", "quiet_when_closed", "terminal_gone"]
