@@ -14,6 +14,7 @@ from typing import Iterator
 from firmware.fleet.settings import PARLOUR_CLIENT_ID
 
 from .errors import UserError
+from .streams import stop_signal_heard
 
 DEFAULT_HTTP = "127.0.0.1:8088"
 
@@ -136,16 +137,19 @@ async def _watch(broker, settings, db: Path, client_id: str) -> int:
 
 @contextlib.contextmanager
 def _signals() -> Iterator[asyncio.Future]:
-    """A future that SIGINT or SIGTERM completes with the signal's name."""
+    """A future that SIGINT, SIGTERM or SIGHUP (its terminal closed) completes with the signal's name."""
     loop = asyncio.get_running_loop()
     stopped: asyncio.Future[str] = loop.create_future()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, lambda name=sig.name: stopped.done() or stopped.set_result(name))
+    for sig in _STOP_SIGNALS:
+        loop.add_signal_handler(sig, lambda name=sig.name: stopped.done() or stopped.set_result(stop_signal_heard(name)))
     try:
         yield stopped
     finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        for sig in _STOP_SIGNALS:
             loop.remove_signal_handler(sig)
+
+
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def _say(line: str) -> None:

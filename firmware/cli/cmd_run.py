@@ -35,7 +35,7 @@ from .errors import UserError
 from .files import CardFull, TableBusy, check_recorder_name, database_trouble, ensure_dir, folder_of_named_file, open_database, open_events, refuse_empty, require_enrolled, state_dir, table_config
 from .sim_args import check_speed, simulator_faults
 from .starting import show_as_it_exits, shown_until_room
-from .streams import terminal_gone
+from .streams import stop_signal_heard
 from .table_lock import table_held
 
 log = logging.getLogger(__name__)
@@ -105,22 +105,16 @@ class _EarlyStop:
         self.noted: str | None = None
 
     def raising(self, signum: int, frame: object) -> None:
-        raise _StoppedEarly(_heard(signal.Signals(signum).name))
+        raise _StoppedEarly(stop_signal_heard(signal.Signals(signum).name))
 
     def noting(self, signum: int, frame: object) -> None:
-        self.noted = _heard(signal.Signals(signum).name)
+        self.noted = stop_signal_heard(signal.Signals(signum).name)
 
     def cancelling(self, name: str, task: asyncio.Task) -> None:
         """The loop's handler, from its first step until `until_stopped` installs its own."""
-        self.noted = _heard(name)
+        self.noted = stop_signal_heard(name)
         task.cancel()
 
-
-def _heard(name: str) -> str:
-    """A stop signal's name; after a hangup, the terminal is no longer written to."""
-    if name == signal.SIGHUP.name:
-        terminal_gone()
-    return name
 
 
 def run_table(args: argparse.Namespace) -> int:
@@ -466,7 +460,7 @@ async def until_stopped(work, say: _Say):
     stopping = []
 
     def stop(name: str) -> None:
-        _heard(name)
+        stop_signal_heard(name)
         if stopping or task.done():
             say(f"{name} while stopping: the table is already stopping in order" if stopping else
                 f"{name} as the run ends: it is already ending in order")

@@ -91,6 +91,14 @@ def terminal_gone() -> None:
                 os.close(null)
 
 
+def stop_signal_heard(name: str) -> str:
+    """A stop signal's name, as a stop hears it; after a hangup (SIGHUP) the terminal is no longer
+    written to (`terminal_gone`)."""
+    if name == "SIGHUP":
+        terminal_gone()
+    return name
+
+
 @contextlib.contextmanager
 def quiet_when_closed() -> Iterator[None]:
     """sys.stdout and sys.stderr quiet once their pipe closes, while the body runs."""
@@ -105,4 +113,4 @@ def quiet_when_closed() -> Iterator[None]:
         sys.stdout, sys.stderr = before
 
 
-__all__ = ["OutputLost", "QuietOnClosedPipe", "quiet_when_closed", "terminal_gone"]
+__all__ = ["OutputLost", "QuietOnClosedPipe", "quiet_when_closed", "stop_signal_heard", "terminal_gone"]

@@ -1,5 +1,5 @@
-"""A hangup stops the table in order: the terminal a technician started `run` from closes (an SSH
-session drops, a terminal window is shut).  Before, the hangup killed the controller as a power cut
+"""A hangup stops the table (and the parlour) in order: the terminal a technician started `run` from
+closes (an SSH session drops, a terminal window is shut).  Before, the hangup killed the controller as a power cut
 does (its recorder cut without its clean end, the motors left to stop by themselves); and with a
 handler, each line the stop says failed on the dead terminal (EIO), so the stop never happened."""
 
@@ -32,14 +32,38 @@ def _on_a_terminal(args: list[str], tmp: Path) -> tuple[subprocess.Popen, int]:
     return proc, master
 
 
-def _drained(master: int) -> None:
-    """What the run wrote to its terminal so far, read and dropped (a full terminal would block it)."""
+def _drained(master: int) -> bytes:
+    """What the run wrote to its terminal since the last look (read: a full terminal would block it)."""
+    read = b""
     while select.select([master], [], [], 0)[0]:
         try:
-            if not os.read(master, 65536):
-                return
+            chunk = os.read(master, 65536)
         except OSError:
-            return
+            break
+        if not chunk:
+            break
+        read += chunk
+    return read
+
+
+def _hung_up(proc: subprocess.Popen, master: int, until) -> int:
+    """Once `until(what the terminal showed)`, the terminal closed; the exit status that follows."""
+    shown = b""
+    try:
+        deadline = time.monotonic() + 120
+        while not until(shown):
+            assert proc.poll() is None and time.monotonic() < deadline, shown[-1500:]
+            shown += _drained(master)
+            time.sleep(0.05)
+        os.close(master)                        # the terminal hangs up
+        master = -1
+        return proc.wait(60)
+    finally:
+        if master >= 0:
+            os.close(master)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
 
 
 def test_a_hangup_of_the_terminal_stops_the_table_in_order(tmp_path):
@@ -47,21 +71,13 @@ def test_a_hangup_of_the_terminal_stops_the_table_in_order(tmp_path):
     events = tmp_path / "events.jsonl"
     proc, master = _on_a_terminal(["run", "--simulate", "--ruleset", "hainan", "--speed", "0",
                                    "--db", str(tmp_path / "table.db"), "--events", str(events)], tmp_path)
-    try:
-        deadline = time.monotonic() + 120
-        while not (events.exists() and '"event":"take"' in events.read_text(encoding="utf-8")):
-            assert proc.poll() is None and time.monotonic() < deadline, "no tile was taken"
-            _drained(master)
-            time.sleep(0.05)
-        os.close(master)                        # the terminal hangs up
-        master = -1
-        status = proc.wait(60)
-    finally:
-        if master >= 0:
-            os.close(master)
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    status = _hung_up(proc, master, lambda shown: events.exists() and '"event":"take"' in events.read_text(encoding="utf-8"))
     assert status == 0                          # (before: -1, killed by the hangup)
     recorded = recorder_lines(events)
     assert recorded[-1]["event"] == "recorder_end"       # closed in order, not cut
+
+
+def test_a_hangup_of_the_terminal_stops_the_parlour_in_order(tmp_path):
+    proc, master = _on_a_terminal(["parlour", "--mqtt", "mqtt://127.0.0.1:1", "--http", "127.0.0.1:0",
+                                   "--db", str(tmp_path / "parlour.db")], tmp_path)
+    assert _hung_up(proc, master, lambda shown: b"parlour page at" in shown) == 0     # (before: -1)
