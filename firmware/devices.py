@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 from dataclasses import dataclass
 from typing import AsyncIterator, Awaitable, Callable, Mapping, TypeVar
 
@@ -28,6 +29,7 @@ from .faults import BOARDS_ZH, HINTS
 from .presenter import Presenter
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,7 @@ class BoardsAwaited:
     """The public display while the boards are waited for at start (none configured: nothing shown)."""
 
     def __init__(self, display: Display | None) -> None:
+        self._display = display
         self._presenter = Presenter(display, lambda side, line, text: None, 0) if display is not None else None
         self._waited = False
 
@@ -108,9 +111,13 @@ class BoardsAwaited:
 
     def answered(self) -> None:
         """Both boards answered: the line cleared for the controller's own (a start that waited for
-        none leaves the screen as it was, for the controller to paint)."""
-        if self._waited and self._presenter is not None:
+        none leaves the screen as it was, for the controller to paint).  A touch on the screen while
+        it said the wait chose nothing (a finger poking a table that did not answer): dropped, not
+        handed to the controller as the menu's button pressed once it runs."""
+        if self._waited and self._display is not None and self._presenter is not None:
             self._presenter.phase_text("")
+            if self._display.drop_touches():
+                log.info("the display was touched while a board was awaited: not taken as a choice")
 
 
 def _told(say: Callable[[str], None] | None, awaited: BoardsAwaited, source: str, line: str) -> None:
