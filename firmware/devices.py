@@ -19,10 +19,10 @@ from typing import AsyncIterator, Awaitable, Callable, Mapping, TypeVar
 from drivers.display import Display
 from drivers.errors import LinkLost, NoResponse, NotASerialPort, PortBusy, PortError, SessionLost
 from drivers.link import LinkConfig, SessionRef
+from drivers.messages import FaultCode
 from drivers.motor import MotorBoard
 from drivers.reconnect import Backoff
 from drivers.rfid import RfidBoard
-from drivers.messages import FaultCode
 from drivers.serial_transport import DEFAULT_BAUDRATE
 
 from .faults import BOARDS_ZH, HINTS
