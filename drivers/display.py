@@ -17,6 +17,8 @@ What a supervisor (the controller's display watch) builds on:
   out, failed or was cancelled, and one answer serves every ping waiting.
 - `failure` is the LinkLost once the port died (else None); `statistics()` counts instructions,
   bytes, returns, failures, resyncs and reboots.
+- `drop_touches()` forgets the touches not handed out yet (made while the caller offered nothing on
+  the screen), the other events kept in order.
 - `await reopen()` opens the port again at its URL once it died (a USB adapter pulled and put
   back): the events, pings and drawing go on over the new port, and `failure` is None again.
 - Drawing (`set_text`, …) never raises for a dead port: the bytes are dropped, as on a cut
@@ -202,10 +204,20 @@ class Display:
 
     def _forget_lost(self) -> None:
         """Drop the LinkLost that `next_event` kept raising; keep the events around it, in order."""
+        self._drop(LinkLost)
+
+    def drop_touches(self) -> int:
+        """Forget the touches received and not handed out yet; the other events stay, in order.  For
+        a caller that offered nothing on the screen meanwhile (a controller waiting for its boards):
+        handed out later, such a touch would be taken for a choice.  Returns how many went."""
+        return self._drop(Touched)
+
+    def _drop(self, kind: type) -> int:
         items = [self._queue.get_nowait() for _ in range(self._queue.qsize())]
         for item in items:
-            if not isinstance(item, LinkLost):
+            if not isinstance(item, kind):
                 self._queue.put_nowait(item)
+        return len(items) - self._queue.qsize()
 
     # -- drawing ---------------------------------------------------------------------------------
 

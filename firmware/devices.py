@@ -2,25 +2,34 @@
 
 A board that does not answer at the start (a link cut), or whose port is not there yet on a table
 that ran before (a USB adapter not back yet), is tried again with back-off; the display is opened
-patiently as well, its silence a fault of its own (E22) that the display watch mends.
+patiently as well, its silence a fault of its own (E22) that the display watch mends.  The display is
+opened first, so that while a board is waited for its message line says which, in the words of the
+link fault (E23 连接中断 重连中（电机板）): the technician at the table sees what the table waits for.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import logging
 from dataclasses import dataclass
 from typing import AsyncIterator, Awaitable, Callable, Mapping, TypeVar
 
 from drivers.display import Display
 from drivers.errors import LinkLost, NoResponse, NotASerialPort, PortBusy, PortError, SessionLost
 from drivers.link import LinkConfig, SessionRef
+from drivers.messages import FaultCode
 from drivers.motor import MotorBoard
 from drivers.reconnect import Backoff
 from drivers.rfid import RfidBoard
 from drivers.serial_transport import DEFAULT_BAUDRATE
 
+from .faults import BOARDS_ZH, HINTS
+from .presenter import Presenter
+
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -46,29 +55,76 @@ async def open_devices(motor: str, rfid: str, display: str | None = None, baudra
     (TableSession): a controller killed before that gets it again when it resumes the session."""
     opened: list = []
     sessions = sessions or {}
+    screen: Display | None = None
     try:
+        if display is not None:
+            # first, to say on it which board the table waits for (below).  Patient: a display not
+            # answering yet is no reason to stop; the display watch latches E22 and paints it once it
+            # answers, as when it goes silent later (or opens its port once it is back, on a table
+            # that ran before: an adapter not plugged in yet, as for the boards)
+            waits = patient if patient_display is None else patient_display
+            screen = await Display.open(display, baudrate=baudrate, must_answer=not waits,
+                                       may_be_absent=patient and bool(sessions))
+        awaited = BoardsAwaited(screen)
         for board, url, source in ((MotorBoard, motor, "motor"), (RfidBoard, rfid, "rfid")):
             opening = lambda: board.open(url, baudrate=baudrate, session=sessions.get(source),  # noqa: E731
                                          config=LinkConfig(hold_acks=hold_acks))
             # a port missing altogether is waited for only on a table that ran before (its ports were there:
             # a USB adapter not back yet); on a first start it is most likely a mistake in the configuration
             retried = _NOT_ANSWERING + ((PortError,) if sessions else ())
-            opened.append(await (_open_patiently(opening, retried, say) if patient else opening()))
-        if display is not None:
-            # patient: a display not answering yet is no reason to stop; the display watch latches
-            # E22 and paints it once it answers, as when it goes silent later (or opens its port once
-            # it is back, on a table that ran before: an adapter not plugged in yet, as for the boards)
-            waits = patient if patient_display is None else patient_display
-            opened.append(await Display.open(display, baudrate=baudrate, must_answer=not waits,
-                                             may_be_absent=patient and bool(sessions)))
-        yield Devices(opened[0], opened[1], opened[2] if display is not None else None)
+            told = functools.partial(_told, say, awaited, source)
+            opened.append(await (_open_patiently(opening, retried, told) if patient else opening()))
+        awaited.answered()
+        yield Devices(opened[0], opened[1], screen)
     finally:
-        for device in opened:
-            with contextlib.suppress(Exception):
-                await device.close()
+        for device in (*opened, screen):
+            if device is not None:
+                with contextlib.suppress(Exception):
+                    await device.close()
 
 
 _NOT_ANSWERING = (NoResponse, LinkLost, SessionLost)
+
+
+def awaited_line(source: str) -> str:
+    """The public message line while the board `source` is waited for at start: the link fault's code
+    and words (as its page shows them once the table runs), and which board."""
+    return f"{FaultCode.LINK_LOST.label} {HINTS[FaultCode.LINK_LOST].name_zh}（{BOARDS_ZH[source]}）"
+
+
+class BoardsAwaited:
+    """The public display while the boards are waited for at start (none configured: nothing shown)."""
+
+    def __init__(self, display: Display | None) -> None:
+        self._display = display
+        self._presenter = Presenter(display, lambda side, line, text: None, 0) if display is not None else None
+        self._waited = False
+
+    def waiting(self, source: str) -> None:
+        """Say which board is waited for: the message line, and the main page (the last run may have
+        left another up: E25 shown as it exited).  Sent again at every try: the display acknowledges
+        nothing, and it may have been powered on meanwhile."""
+        self._waited = True
+        if self._presenter is not None:
+            self._presenter.phase_text(awaited_line(source))
+            self._presenter.repaint(("main",))
+
+    def answered(self) -> None:
+        """Both boards answered: the line cleared for the controller's own (a start that waited for
+        none leaves the screen as it was, for the controller to paint).  A touch on the screen while
+        it said the wait chose nothing (a finger poking a table that did not answer): dropped, not
+        handed to the controller as the menu's button pressed once it runs."""
+        if self._waited and self._display is not None and self._presenter is not None:
+            self._presenter.phase_text("")
+            if self._display.drop_touches():
+                log.info("the display was touched while a board was awaited: not taken as a choice")
+
+
+def _told(say: Callable[[str], None] | None, awaited: BoardsAwaited, source: str, line: str) -> None:
+    """A wait for the board `source`: said in the log, shown on the display."""
+    if say is not None:
+        say(line)
+    awaited.waiting(source)
 
 
 async def _open_patiently(opening: Callable[[], Awaitable[T]], retried: tuple[type[Exception], ...],
@@ -91,4 +147,4 @@ async def _open_patiently(opening: Callable[[], Awaitable[T]], retried: tuple[ty
             await asyncio.sleep(delay)
 
 
-__all__ = ["Devices", "open_devices"]
+__all__ = ["BoardsAwaited", "Devices", "awaited_line", "open_devices"]

@@ -108,6 +108,7 @@ HATCH_OPENED_RUNNING = Hint("运转中打开检修盖", "hatch opened while runn
 # retried, and clears when one lands (meanwhile the boards' events wait unacknowledged: play waits).
 INTERLOCKS = frozenset({FaultCode.HATCH_OPEN, FaultCode.DISPLAY, FaultCode.LINK_LOST, FaultCode.STORAGE})
 BOARDS = ("motor", "rfid")
+BOARDS_ZH = {"motor": "电机板", "rfid": "读卡板"}     # the boards as the display names them
 # Faults of the next set's build under the table (its lanes, the mixer, the stacking heads and their
 # antennas, the set's check): the hand played on the raised walls goes on meanwhile, and its page
 # waits for the hand's end (docs/controller.md).  Motor units 0–4 are the mixer and the lanes.
@@ -177,7 +178,7 @@ def where_zh(code: int, unit: int) -> str:
     if code == FaultCode.ANTENNA:
         return f"边{unit}读牌头天线" if unit < 4 else f"边{unit - 4}读牌区天线"
     if code == FaultCode.BOARD_INCOMPATIBLE:
-        return "电机板" if unit == 0 else "读卡板"
+        return BOARDS_ZH["motor" if unit == 0 else "rfid"]
     return ""
 
 

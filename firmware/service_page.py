@@ -18,10 +18,11 @@ from drivers.link import LinkStatistics
 from drivers.nextion import ENCODING
 from drivers.table_ui import Key
 
+from .faults import BOARDS_ZH
+
 LINES = 8                    # t_line0–t_line7
 LINE_BYTES = 48              # a line's room on the display, in GB2312 bytes (protocol.md §7.3)
 REFRESH_S = 1.0
-BOARDS_ZH = {"motor": "电机板", "rfid": "读卡板"}
 
 
 @dataclass(frozen=True)

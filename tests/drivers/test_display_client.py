@@ -174,3 +174,19 @@ def test_a_ping_answered_in_time_is_answered_though_the_loop_was_held_past_its_t
             server.close()
 
     assert run(main(), timeout=20) == 0
+
+
+def test_touches_can_be_dropped_and_the_other_events_stay_in_order():
+    """A caller that offered nothing on the screen for a while (a controller waiting for its boards)
+    drops the touches made meanwhile; a reboot among them is still handed out."""
+    async def main():
+        display, screen, _ = await display_pair()
+        screen.touch("main", "b_menu")
+        screen.reboot()
+        screen.touch("main", "b_menu")
+        await display.ping()                                   # every return before its answer is in
+        assert display.drop_touches() == 4                     # each touch: pressed, then let go
+        assert display.pending_events() == [Rebooted()]
+        assert display.drop_touches() == 0
+        await display.close()
+    run(main())

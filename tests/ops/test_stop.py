@@ -9,12 +9,15 @@ from pathlib import Path
 
 import pytest
 
+from drivers.table_ui import Phase
 from simulator.control_server import JOURNAL_SHOWN
 from tests.asyncio_support import run
 from tests.ops.simulated_table import simulated_table
 from tests.reliability.campaign import Controller, card_of, recorder_lines
 
 EMERGENCY_STOP = 16
+MOTOR_AWAITED = "E23 连接中断 重连中（电机板）"        # the display's message line while the motor board is awaited
+PHASES = tuple(phase.value for phase in Phase)            # the table's own message line starts with one
 
 
 def recorder_events(folder: Path) -> list[list[dict]]:
@@ -85,16 +88,32 @@ def test_a_signal_stops_the_motors_keeps_the_hand_and_the_next_start_settles_it_
     assert all(float(line.split()[0]) >= 0 and int(line.split()[1]) in (-1, 0, 1, 2, 3) for line in players.journal)
 
 
+async def message_line(sim, condition, what: str, limit: float = 60.0) -> str:
+    """Wait until the public display's message line meets `condition`, woken by each change of the
+    table the simulator shows (never a sleep); the line."""
+    try:
+        async with asyncio.timeout(limit):
+            while True:
+                view = await sim.control.table()
+                line = view.components["main.t_msg"].text
+                if condition(line) and view.page == "main":
+                    return line
+                await sim.control.changed(view.version)
+    except TimeoutError:
+        raise AssertionError(f"gave up waiting for {what}") from None
+
+
 async def start_on_a_cut_link(folder: Path, stop_at: str | None):
     """The controller started while the motor board's cable is cut, until its output says it is
     trying again (however long a busy machine takes to start it); with `stop_at`, a SIGTERM as soon
-    as the output shows that text, else the cable mended then."""
+    as the output shows that text, else the cable mended then, once the display says it waits."""
     region = "guangshui"
     log = folder / "controller.log"
 
     def said(text: str) -> bool:
         return log.exists() and text in log.read_text(encoding="utf-8")
 
+    shown: list[str] = []                                # the display's message line: waiting, then playing
     async with simulated_table(folder, region, 3) as (sim, config):
         controller = Controller(config, region, log)
         await sim.control.cut("motor", 600.0)            # mended below, once the controller is seen waiting
@@ -105,25 +124,29 @@ async def start_on_a_cut_link(folder: Path, stop_at: str | None):
                 controller.stop()
             else:
                 await until(lambda: said("trying again"), "the controller waiting for the board")
+                shown.append(await message_line(sim, lambda line: line == MOTOR_AWAITED, "the wait on the display"))
                 await sim.control.cut("motor", 0.01)      # a new cut replaces the long one: whole again at once
+                shown.append(await message_line(sim, lambda line: line.startswith(PHASES), "the table's own screen"))
                 await until(lambda: len(ledger_hands(card_of(folder) / "table.db")) >= 1, "a hand settled", 180)
                 assert controller.alive()
                 controller.stop()
         finally:
             controller.stop()
-    return controller.exits[0], log.read_text(encoding="utf-8")
+    return controller.exits[0], log.read_text(encoding="utf-8"), shown
 
 
 def test_a_controller_started_while_a_link_is_cut_waits_for_the_board_then_plays(tmp_path):
-    status, said = run(start_on_a_cut_link(tmp_path, None), timeout=300)
+    status, said, shown = run(start_on_a_cut_link(tmp_path, None), timeout=300)
     assert status == 0, said
     assert "连接中断 重连中" in said and "no answer from motor board" in said     # said why it waits
     assert "Traceback" not in said
+    # and shown where the technician at the table looks: the display, which was blank before
+    assert shown[0] == MOTOR_AWAITED and shown[1].startswith(PHASES), shown
 
 
 @pytest.mark.parametrize("stop_at", ["running", "trying again"], ids=["at-the-banner", "waiting-for-a-board"])
 def test_a_sigterm_in_the_first_moments_of_a_start_exits_0(tmp_path, stop_at):
-    status, said = run(start_on_a_cut_link(tmp_path, stop_at), timeout=120)
+    status, said, _ = run(start_on_a_cut_link(tmp_path, stop_at), timeout=120)
     assert status == 0, said
     assert "stopped by SIGTERM" in said and "Traceback" not in said
     if stop_at == "trying again":           # the log tells what the table was waiting for (a stall's story)
