@@ -21,6 +21,7 @@ from simulator.table import Endpoints, SimulatedTable
 from .build.registry import Registered, TileRegistry
 from .controller import TableController, monotonic_clock
 from .devices import open_devices
+from .version import package_version
 from .journal import journaled_links
 from .panel import Settings
 from .records.ledger import HAND_KEY, SESSION_KEY, Ledger
@@ -131,7 +132,7 @@ async def _play(endpoints: Endpoints, registry: TileRegistry, ruleset: Ruleset, 
         async with open_devices(endpoints.motor, endpoints.rfid, endpoints.display, sessions=sessions,
                                 hold_acks=True, patient_display=True) as devices:
             sink = ThreadedSink(events, store, close_target=False) if events is not None else None
-            recorder = FlightRecorder(sink, clock=clock)
+            recorder = FlightRecorder(sink, clock=clock, version=package_version())
             if on_event is not None:
                 recorder.listen(on_event)
             try:

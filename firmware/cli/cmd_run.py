@@ -414,6 +414,7 @@ async def _run_real(ruleset, config: TableConfig, args, events, books, say: _Say
     from firmware.records.store import Store, ThreadedSink
     from firmware.journal import journaled_links
     from firmware.session import JournalUnreadable, TableSession
+    from firmware.version import package_version
 
     registry, ledger, settings = books
     devices_cfg = config.devices
@@ -426,7 +427,8 @@ async def _run_real(ruleset, config: TableConfig, args, events, books, say: _Say
                                                        patient=True, say=say.warning, hold_acks=True) as devices:
             say.service.ready(f"running {ruleset.region.name} on the boards")
             clock = monotonic_clock()                    # one table clock for the recorder and the controller
-            recorder = FlightRecorder(ThreadedSink(events, store, close_target=False) if events else None, clock=clock)
+            recorder = FlightRecorder(ThreadedSink(events, store, close_target=False) if events else None, clock=clock,
+                                      version=package_version())
             recorder.listen(say.hand)
             try:
                 controller = TableController(devices, ruleset, registry, recorder, clock=clock, settings=settings)

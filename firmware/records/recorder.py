@@ -50,11 +50,15 @@ class FlightRecorder:
     `GENESIS`).  The first event written is preceded by `recorder_start` (so listeners hear it too).
     """
 
-    def __init__(self, sink: TextIO | None, clock: Callable[[], float], chain: str = GENESIS) -> None:
+    def __init__(self, sink: TextIO | None, clock: Callable[[], float], chain: str = GENESIS,
+                 version: str | None = None) -> None:
         if not is_hex_digest(chain):
             raise ValueError(f"the recorder's chain head must be 64 hex digits (a chain_head()), not {chain!r}")
         self._sink = sink
         self._clock = clock
+        # `recorder_start` says which version of the controller wrote the file: an audit by a later
+        # version that reads a hand otherwise sends its reader to that one (firmware/records/audit_reading.py)
+        self._start_fields = {} if version is None else {"version": version}
         self._chain = ChainState(chain)
         self._listeners: list[Callable[[dict[str, Any]], None]] = []
         self._since_end = 0             # lines written since the last recorder_end
@@ -117,7 +121,7 @@ class FlightRecorder:
     def emit(self, event: str, *, hand: int | None = None, **fields: Any) -> dict[str, Any]:
         """Write one event; `hand` overrides the open hand (0 for table-level events in a hand)."""
         if self.events_written == 0 and event != START:
-            self.emit(START, hand=0)
+            self.emit(START, hand=0, **self._start_fields)
         # the chain fields come last, so a resumed hand that copies its old hand_start is linked anew
         record = {"event": event, "t": round(self._clock(), 3), "hand": self.hand if hand is None else hand, **fields,
                   **self._chain.fields_for(event)}

@@ -152,6 +152,11 @@ def reseal(events: Events) -> Events:
     return edited
 
 
+def _version(events: Events) -> str | None:
+    """The version the run's recorder says wrote it (its replay writes the very same lines)."""
+    return events[0].get("version") if events and events[0]["event"] == START else None
+
+
 def restarted(events: Events, cut: int, clean: bool = False, session_again: bool = False,
               journal_ahead: int = 0, lost_indicators: bool = False, lost_wins: bool = False) -> tuple[Events, Events]:
     """The two files of a run whose controller stopped at `cut` and was started again.
@@ -168,7 +173,7 @@ def restarted(events: Events, cut: int, clean: bool = False, session_again: bool
 
     now = [0.0]
     first_sink, second_sink = io.StringIO(), io.StringIO()
-    before = FlightRecorder(first_sink, clock=lambda: now[0])
+    before = FlightRecorder(first_sink, clock=lambda: now[0], version=_version(events))
     takes = [i for i, e in enumerate(events[:cut]) if e["event"] == "take"]
     unwritten = set(takes[len(takes) - journal_ahead:]) if journal_ahead else set()
     open_number = next((e["hand"] for e in reversed(events[:cut]) if e["event"] == "hand_start"), None)
@@ -182,7 +187,7 @@ def restarted(events: Events, cut: int, clean: bool = False, session_again: bool
     _replay([e for i, e in enumerate(events[:cut]) if i not in unwritten], before, now)
     if clean:
         before.close_cleanly()
-    after = FlightRecorder(second_sink, clock=lambda: now[0], chain=before.chain_head())
+    after = FlightRecorder(second_sink, clock=lambda: now[0], chain=before.chain_head(), version=_version(events))
     if session_again:                               # the restarted controller says which session it goes on with
         session = next(e for e in reversed(events[:cut]) if e["event"] == "session_start")
         after.emit("session_start", hand=0, **_fields(session))
@@ -208,9 +213,9 @@ def killed_after_settling(events: Events, number: int, last_hand: bool = True) -
     start = next(e for e in events if e["event"] == "hand_start" and e["hand"] == number)
     now = [0.0]
     first_sink, second_sink = io.StringIO(), io.StringIO()
-    before = FlightRecorder(first_sink, clock=lambda: now[0])
+    before = FlightRecorder(first_sink, clock=lambda: now[0], version=_version(events))
     _replay(events[:end], before, now)
-    after = FlightRecorder(second_sink, clock=lambda: now[0], chain=before.chain_head())
+    after = FlightRecorder(second_sink, clock=lambda: now[0], chain=before.chain_head(), version=_version(events))
     session = next(e for e in reversed(events[:end]) if e["event"] == "session_start")
     sealed = events[end]
     kept = {"hand": number, "result": sealed["result"], "winners": sealed["winners"], "payments": sealed["payments"],
