@@ -95,11 +95,11 @@ def connect_read_only(path: str | Path) -> sqlite3.Connection:
     beside it.  Nothing is written beside the owner's copy then: a database closed cleanly (no -wal
     holding writes) is read as immutable, one whose -wal holds its last writes (a copy of a table that
     was running) from a private copy of both, so those writes are read too (an immutable open would
-    leave them out without a word); with its -shm beside it, SQLite reads it as it is."""
+    leave them out without a word)."""
     path = Path(path)
     refuse_lost_file(path)
     uri = path.resolve().as_uri()
-    if os.access(path.parent, os.W_OK) or path.with_name(path.name + "-shm").exists() or not _is_wal(path):
+    if os.access(path.parent, os.W_OK) or not _is_wal(path):
         return sqlite3.connect(uri + "?mode=ro", uri=True)
     if not _logged(path):
         return sqlite3.connect(uri + "?immutable=1", uri=True)

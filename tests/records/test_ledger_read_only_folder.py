@@ -67,15 +67,17 @@ def last_writes_in_the_wal(ledger: str, folder: Path) -> Path:
     return folder / "table.db"
 
 
-@pytest.mark.parametrize("copy", ["closed cleanly", "its last writes in the -wal"])
+@pytest.mark.parametrize("copy", ["closed cleanly", "closed, its -shm copied too", "its last writes in the -wal"])
 def test_a_ledger_in_a_read_only_folder_is_audited_and_left_as_it_was(recorders, tmp_path, capsys, copy):
     events, ledger = recorders["changchun"]
     recorder = tmp_path / "r.jsonl"
     recorder.write_bytes(as_text(events))
     stick = tmp_path / "stick"
     stick.mkdir()
-    if copy == "closed cleanly":
+    if copy.startswith("closed"):
         shutil.copyfile(ledger, stick / "table.db")
+        if "-shm" in copy:
+            (stick / "table.db-shm").write_bytes(bytes(32768))
     else:
         last_writes_in_the_wal(ledger, stick)
     before = contents(stick)
