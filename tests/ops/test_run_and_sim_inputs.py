@@ -76,7 +76,7 @@ def test_two_faults_of_a_kind_on_different_lanes_or_wires_are_two_faults():
     faults = parse_faults(["jam=1:3", "jam=2", "display:corrupt=0.1", "corrupt=0.02", "overcurrent=dice",
                            "overcurrent=mixer"])
     assert faults.jams == {1: 3, 2: 0} and faults.overcurrent == {10, 0}
-    assert (faults.wire["display"].corrupt, faults.wire["motor"].corrupt, faults.wire["rfid"].corrupt) == (0.1, 0.02, 0.02)
+    assert [faults.wire[device].corrupt for device in ("display", "motor", "rfid")] == [0.1, 0.02, 0.02]
 
 
 def test_a_simulator_that_does_not_start_is_one_line(tmp_path, capsys, monkeypatch):
