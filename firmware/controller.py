@@ -62,6 +62,7 @@ T = TypeVar("T")
 log = logging.getLogger("firmware.controller")
 RESEND_AFTER_S = 1.0        # a command failed by a link episode the pump has not seen: sent again after this
 ZONE_INVENTORIES = 2        # a read zone is inventoried this often per read, the tags joined
+OUR_ABSENCE = frozenset({(FaultCode.HOST_LOST, 0), (FaultCode.EMERGENCY_STOP, 0)})  # a board stopped for us
 
 
 class TableController:
@@ -91,6 +92,7 @@ class TableController:
         self._zones: dict[int, ZoneInventory] = {}
         self._snapshots = {"motor": 0, "rfid": 0}               # SnapshotDone events per board
         self._resets = {"motor": 0, "rfid": 0}                  # new sessions per board: its queued events are gone
+        self._absence_asked: set[str] = set()                   # boards told to clear our absence, not yet cleared
         self._changed = asyncio.Condition()
         self.seat_lines = SeatLines(self._write_seat_line, self._warn)
         self._tasks: list[asyncio.Task] = []
@@ -225,22 +227,35 @@ class TableController:
     async def _clear_our_absence(self) -> None:
         """A board that stopped because this controller went quiet (E13) or was told to stop (E16 from
         the host) is cleared at once; any other latched fault still waits for a person (who clears
-        these with it)."""
-        ours = {(FaultCode.HOST_LOST, 0), (FaultCode.EMERGENCY_STOP, 0)}
+        these with it).  Once per latching: at a start the board's queued E13, its snapshot's listing
+        of it and the self test each asked, before its FaultCleared came back, and the clearing was
+        recorded two or three times."""
         board_faults = [f for f in self.faults.latched() if f.source in BOARDS]
-        if board_faults and all((f.code, f.unit) in ours for f in board_faults):
+        if board_faults and all((f.code, f.unit) in OUR_ABSENCE for f in board_faults):
             # a board whose link is down is cleared when it is back (its own episode ends here too):
             # waiting for it would hold the other board's events
-            sources = sorted({f.source for f in board_faults} - self.links.down)
+            sources = sorted({f.source for f in board_faults} - self.links.down - self._absence_asked)
+            self._absence_asked.update(sources)
+            cleared = []
             for source in sources:
                 board = self.devices.motor if source == "motor" else self.devices.rfid
                 try:
                     await board.clear_faults()
                 except LinkError as error:      # it dropped again: its own episode clears it once back
+                    self._absence_asked.discard(source)
                     if not is_episode(error):
                         raise
-            if sources:
-                self.recorder.emit("host_lost_cleared", boards=sources)
+                    continue
+                cleared.append(source)
+            if cleared:
+                self.recorder.emit("host_lost_cleared", boards=cleared)
+
+    def _absence_changed(self, code: int, unit: int, source: str, latched: bool) -> None:
+        """A board's E13/E16 of ours latched anew, or cleared: a later one is cleared again.  (Listed
+        again while latched — its snapshot's roll call — it is the same one.)"""
+        if (code, unit) in OUR_ABSENCE and (not latched or (code, unit, source) not in
+                                            {f.key for f in self.faults.latched()}):
+            self._absence_asked.discard(source)
 
     async def advance(self, trigger: str) -> None:
         """Step the table's lifecycle machine (firmware.machines)."""
@@ -636,6 +651,7 @@ class TableController:
                 if not event.open and not event.locked:     # closed again after it was forced or unlocked
                     self._in_background(self._lock_hatch(), "hatch-lock")
             case FaultRaised():
+                self._absence_changed(event.code, event.unit, source, latched=True)
                 self.latch(LatchedFault(event.code, event.unit, board_fault_message(event.code, event.unit, event.detail),
                                         source))
                 if event.code == FaultCode.HOST_LOST:           # our silence stopped it: ours to clear
@@ -648,6 +664,7 @@ class TableController:
                 if self._build is not None:
                     self._build.board_halted()
             case FaultCleared():
+                self._absence_changed(event.code, event.unit, source, latched=False)
                 self.desk.board_cleared(event.code, event.unit, source)
             case EventsDropped():
                 self._events_dropped(source, event.count)

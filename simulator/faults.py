@@ -82,11 +82,31 @@ class FaultItem:
 
 
 def parse_faults(texts: Iterable[str]) -> TableFaults:
-    """A table's fault settings from `--fault` items; ValueError (one line) on a bad one."""
+    """A table's fault settings from `--fault` items; ValueError (one line) on a bad one, or on a
+    setting two items give (the last was taken without a word: `corrupt=0.01` then `corrupt=0.05`)."""
     faults = TableFaults()
+    given: dict[str, str] = {}                  # a setting → the item that gave it
     for text in texts:
-        parse_fault(text, faults)
+        item = parse_fault(text, faults)
+        for setting, said in _settings(item):
+            if setting in given:
+                raise ValueError(f"{text!r} gives {said} again ({given[setting]!r} gave it): give each fault once")
+            given[setting] = text
     return faults
+
+
+def _settings(item: FaultItem) -> list[tuple[str, str]]:
+    """The settings one item gives, each with how to say it: a device's wire fault, a lane's jam and
+    a motor's overcurrent are each a setting of their own (`jam=1` and `jam=2` are two jams)."""
+    if item.name in DEVICE_FAULTS:
+        return [(f"{device}:{item.name}", f"{item.name} on the {device} wire" if item.name != "reset"
+                 else f"the {device}'s reset") for device in item.devices]
+    if item.name == "jam":
+        lane = item.value[0]  # type: ignore[index]
+        return [(f"jam:{lane}", f"a jam of lane {lane}")]
+    if item.name == "overcurrent":
+        return [(f"overcurrent:{item.value}", f"an overcurrent of {MOTOR_NAMES[item.value]}")]  # type: ignore[index]
+    return [(item.name, item.name)]
 
 
 def parse_fault(text: str, faults: TableFaults) -> FaultItem:

@@ -69,7 +69,17 @@ def records(args: argparse.Namespace) -> int:
                           "files": [_as_json(f) for f in files]}, ensure_ascii=False))
     else:
         _print_list(folder, files, None if known else ledger)
+    _refuse_unread(folder, files)
     return 0
+
+
+def _refuse_unread(folder: Path, files: list[RecorderFile]) -> None:
+    """A file that could not be read is listed with its reason, and the exit status says so, as the
+    audit's does for a file it cannot read (2)."""
+    unread = [f for f in files if f.unreadable]
+    if unread:
+        raise UserError(f"{len(unread)} file(s) in {folder} could not be read as recorders (listed with the reason, "
+                        f"first {unread[0].path.name}): make them readable, or move them out of the folder")
 
 
 def _check_flags_of(args: argparse.Namespace) -> None:
@@ -112,6 +122,10 @@ def _move(args: argparse.Namespace, folder: Path, files: list[RecorderFile]) -> 
         if recorder.needed:
             print(f"kept {recorder.path.name}: {recorder.needed}")
             continue
+        if recorder.unreadable:         # not the table's recorder to move: its owner looks at it first
+            failed += 1
+            print(f"not moved {recorder.path.name}: {recorder.unreadable}; it stays on the card")
+            continue
         if args.dry_run:
             print(f"would move {recorder.path.name} ({_size(recorder.size)})")
             moved += recorder.size
@@ -132,21 +146,23 @@ def _move(args: argparse.Namespace, folder: Path, files: list[RecorderFile]) -> 
 
 def _print_list(folder: Path, files: list[RecorderFile], missing_ledger: Path | None) -> None:
     for f in files:
-        hands = f"hands {f.hands[0]}–{f.hands[1]}" if f.hands else "no hand"
-        needed = f"  (kept: {f.needed})" if f.needed else ""
-        print(f"{f.path.name}  {_size(f.size):>9}  {hands:<16} last written {_when(f.modified)}{needed}")
-    total = f"{len(files)} recorder(s) in {folder}, {_size(sum(f.size for f in files))}"
+        hands = "not read" if f.unreadable else f"hands {f.hands[0]}–{f.hands[1]}" if f.hands else "no hand"
+        why = f"  ({f.unreadable})" if f.unreadable else f"  (kept: {f.needed})" if f.needed else ""
+        print(f"{f.path.name}  {_size(f.size):>9}  {hands:<16} last written {_when(f.modified)}{why}")
+    unread = sum(1 for f in files if f.unreadable)
+    total = f"{len(files) - unread} recorder(s) in {folder}, {_size(sum(f.size for f in files))}" + (
+        f"; {unread} file(s) could not be read as recorders" if unread else "")
     if missing_ledger is not None:
         print(f"{total}; no ledger at {missing_ledger}, so which of them the table still needs is not known "
               "(name it with --db FILE): none can be moved")
         return
-    movable = sum(f.size for f in files if not f.needed)
+    movable = sum(f.size for f in files if not f.needed and not f.unreadable)
     print(f"{total}; {_size(movable)} could be moved off the card (records move --before YYYY-MM-DD --to DIR)")
 
 
 def _as_json(f: RecorderFile) -> dict:
     return {"name": f.path.name, "bytes": f.size, "modified": round(f.modified, 3),
-            "hands": list(f.hands) if f.hands else None, "needed": f.needed}
+            "hands": list(f.hands) if f.hands else None, "needed": f.needed, "unreadable": f.unreadable}
 
 
 def _size(n: int) -> str:

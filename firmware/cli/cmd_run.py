@@ -69,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="write the flight recorder (JSON Lines) to FILE, or to stdout with '-' (the other lines "
                              "then go to stderr); default: a new file per start in storage.events_dir, if configured")
     parser.add_argument("--fault", action="append", default=[], metavar="FAULT",
-                        help="inject a simulator fault; repeatable; `--fault help` lists them")
+                        help="inject a simulator fault; repeatable, each fault once; `--fault help` lists them")
     parser.add_argument("--db", metavar="FILE", help="the ledger and settings database (default: table.db in the state directory)")
     parser.add_argument("--log-level", choices=tuple(LEVELS), default=DEFAULT_LEVEL, metavar="LEVEL",
                         help="debug, info (the default: a line per phase, fault and hand), warning or error; "

@@ -43,7 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--sets", default="136", metavar="N",
                         help="tiles per set, both sets: 136, 144, 108, 112 (灌南), 112red (108 + 4 红中) or 84 (default 136)")
     parser.add_argument("--fault", action="append", default=[], metavar="FAULT",
-                        help="inject a fault (repeatable), e.g. corrupt=0.05 or jam=2:6; `--fault help` lists them")
+                        help="inject a fault (repeatable, each fault once), e.g. corrupt=0.05 or jam=2:6; "
+                             "`--fault help` lists them")
     parser.add_argument("--registry", metavar="FILE",
                         help="write the tag registry (UID -> tile, set, copy) as JSON, to pre-enrol "
                              "the controller")

@@ -6,8 +6,11 @@ tables in a file that has passed the check."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
 import stat
+import tempfile
 from pathlib import Path
 
 
@@ -85,9 +88,54 @@ def refuse_lost_file(path: Path) -> None:
 def connect_read_only(path: str | Path) -> sqlite3.Connection:
     """A read-only connection to one of our databases, refused first (WalWithoutDatabase) when the file
     is empty beside a -wal that holds writes: SQLite throws that -wal away, read-only too (`audit`,
-    `records` and the history each lost the hands in it: a verifying probe)."""
-    refuse_lost_file(Path(path))
-    return sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+    `records` and the history each lost the hands in it: a verifying probe).
+
+    In a folder that cannot be written (a copy on a read-only stick, a mounted backup) SQLite's
+    read-only open of a WAL database fails, "unable to open database file": it must make the -shm
+    beside it.  Nothing is written beside the owner's copy then: a database closed cleanly (no -wal
+    holding writes) is read as immutable, one whose -wal holds its last writes (a copy of a table that
+    was running) from a private copy of both, so those writes are read too (an immutable open would
+    leave them out without a word)."""
+    path = Path(path)
+    refuse_lost_file(path)
+    uri = path.resolve().as_uri()
+    if os.access(path.parent, os.W_OK) or not _is_wal(path):
+        return sqlite3.connect(uri + "?mode=ro", uri=True)
+    if not _logged(path):
+        return sqlite3.connect(uri + "?immutable=1", uri=True)
+    return _read_from_a_copy(path)
+
+
+def _logged(path: Path) -> bool:
+    """Whether the -wal beside `path` holds writes (a -wal of no bytes holds none)."""
+    try:
+        return path.with_name(path.name + "-wal").stat().st_size > 0
+    except OSError:
+        return False
+
+
+def _read_from_a_copy(path: Path) -> sqlite3.Connection:
+    """The database and its -wal copied into a private folder, read from there into memory (SQLite
+    reads the -wal's writes as it opens the copy), the copy removed: the owner's files stay as they were."""
+    wal = path.with_name(path.name + "-wal")
+    with tempfile.TemporaryDirectory(prefix="mahjong-table-") as folder:
+        copy = Path(folder) / path.name
+        try:
+            shutil.copyfile(path, copy)
+            shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+        except OSError as error:
+            raise sqlite3.OperationalError(f"cannot copy it and {wal.name} to read them from a folder that cannot "
+                                           f"be written ({error.strerror or error})") from None
+        source = sqlite3.connect(copy.as_uri() + "?mode=ro", uri=True)
+        memory = sqlite3.connect(":memory:")
+        try:
+            source.backup(memory)
+        except BaseException:
+            memory.close()
+            raise
+        finally:
+            source.close()
+    return memory
 
 
 def _check_columns(path: str | Path, what: str, table: str, found: dict[str, bool], ours: tuple[str, ...]) -> None:
@@ -126,13 +174,16 @@ def _columns(db: sqlite3.Connection, table: str) -> dict[str, bool]:
 def _read_only_uri(path: Path) -> str:
     """`mode=ro`, but `immutable=1` for a WAL database with no -wal file beside it (closed cleanly):
     a read-only open of one leaves an empty -wal and -shm beside it, and the file must stay as it was."""
+    closed = _is_wal(path) and not path.with_name(path.name + "-wal").exists()
+    return path.resolve().as_uri() + ("?immutable=1" if closed else "?mode=ro")
+
+
+def _is_wal(path: Path) -> bool:
     try:
         with path.open("rb") as file:
-            wal = file.read(20)[18:19] == b"\x02"     # the header's write version: 2 is WAL
+            return file.read(20)[18:19] == b"\x02"     # the header's write version: 2 is WAL
     except OSError:
-        wal = False                                 # (unreadable: SQLite's open says so)
-    closed = wal and not path.with_name(path.name + "-wal").exists()
-    return path.resolve().as_uri() + ("?immutable=1" if closed else "?mode=ro")
+        return False                                # (unreadable: SQLite's open says so)
 
 
 __all__ = ["DamagedDatabase", "ForeignDatabase", "WalWithoutDatabase", "check_ours", "connect_read_only",

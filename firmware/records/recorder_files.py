@@ -17,7 +17,7 @@ import shutil
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from stat import S_ISREG
+from stat import S_ISDIR, S_ISREG
 
 from .foreign_db import connect_read_only
 from .ledger import HAND_KEY, RECORDER_KEY
@@ -32,6 +32,7 @@ class RecorderFile:
     modified: float                 # when it was last written (the table's clock)
     hands: tuple[int, int] | None   # the first and last hand numbers it holds lines of
     needed: str | None              # why the table still needs it (None: it may be moved)
+    unreadable: str | None = None   # why it could not be read as a recorder (None: it was read)
 
 
 def needed_files(ledger: Path) -> dict[Path, str]:
@@ -100,17 +101,22 @@ class LedgerUnreadable(Exception):
 
 
 def survey(folder: Path, needed: dict[Path, str]) -> list[RecorderFile]:
-    """Every recorder in `folder`, oldest first (by when it was last written)."""
+    """Every recorder in `folder`, oldest first (by when it was last written); a file named like one
+    that cannot be read, or is none, is in the list too with the reason (listed as holding no hand, it
+    hid from its owner that something there could not be read)."""
     files = []
     for path in folder.glob("*.jsonl"):
         try:
             stat = path.stat()
         except OSError:
             continue                        # gone meanwhile
-        if not S_ISREG(stat.st_mode):
-            continue                        # a folder named *.jsonl is no recorder (and not moved as one)
-        files.append(RecorderFile(path, stat.st_size, stat.st_mtime, _hand_span(path),
-                                  needed.get(path.resolve()) or needed.get(path)))
+        kept = needed.get(path.resolve()) or needed.get(path)
+        if not S_ISREG(stat.st_mode):       # a folder, a pipe (never opened: a pipe would block)
+            kind = "a folder" if S_ISDIR(stat.st_mode) else "not a regular file"
+            files.append(RecorderFile(path, 0, stat.st_mtime, None, kept, f"not a recorder: {kind}"))
+            continue
+        span, unreadable = _hand_span(path)
+        files.append(RecorderFile(path, stat.st_size, stat.st_mtime, span, kept, unreadable))
     return sorted(files, key=lambda f: (f.modified, f.path.name))
 
 
@@ -133,21 +139,40 @@ def move_off(recorder: RecorderFile, to: Path) -> Path:
     return target
 
 
-def _hand_span(path: Path) -> tuple[int, int] | None:
-    """The first and last hand numbers with a line in the file (a damaged line is passed over)."""
+def _hand_span(path: Path) -> tuple[tuple[int, int] | None, str | None]:
+    """The first and last hand numbers with a line in the file (a damaged line is passed over), and
+    why the file could not be read as a recorder: it cannot be opened, or not one of its lines is an
+    event (the audit's test of a recorder; an empty file is one just begun)."""
     numbers = []
+    events = lines = 0
     try:
-        with open(path, "rb") as handle:
+        with path.open("rb") as handle:
             for line in handle:
-                try:
-                    number = json.loads(line).get("hand")
-                except (ValueError, AttributeError, RecursionError):     # (nested too deep: damaged too)
+                if not line.strip():
                     continue
+                lines += 1
+                try:
+                    event = json.loads(line)
+                except (ValueError, RecursionError):     # (nested too deep: damaged too)
+                    continue
+                if not isinstance(event, dict) or not isinstance(event.get("event"), str):
+                    continue
+                events += 1
+                number = event.get("hand")
                 if isinstance(number, int) and number > 0:
                     numbers.append(number)
-    except OSError:
-        return None
-    return (numbers[0], numbers[-1]) if numbers else None
+    except OSError as error:
+        return None, _cannot_open(error)
+    if lines and not events:
+        return None, f"not a recorder: not one of its {lines} line(s) is a recorder's event"
+    return ((numbers[0], numbers[-1]) if numbers else None), None
+
+
+def _cannot_open(error: OSError) -> str:
+    if isinstance(error, PermissionError):
+        return ("unreadable: permission denied — run records as the table's user (sudo -u mahjong mahjong-table "
+                "records), or make the file readable to you")
+    return f"unreadable: {(error.strerror or str(error)).lower()}"
 
 
 def _digest(path: Path) -> str:

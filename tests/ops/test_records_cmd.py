@@ -180,12 +180,65 @@ def test_a_file_a_running_program_is_writing_is_kept_whatever_the_ledger_says(ca
     assert files["2026-01-01"].exists() and not (stick / "20260101-090000-11.jsonl").exists()
 
 
-def test_a_folder_named_like_a_recorder_is_neither_listed_nor_moved(card, capsys):
-    """A folder `old.jsonl` was listed as a recorder of 4 KB holding no hand, and counted as movable."""
+def test_a_folder_named_like_a_recorder_is_listed_as_none_and_not_moved(card, capsys):
+    """A folder `old.jsonl` was listed as a recorder of 4 KB holding no hand, and counted as movable;
+    then left out without a word. It is listed as what it is, counted as nothing, and never moved."""
     tmp_path, _ = card
     (tmp_path / "events" / "old.jsonl").mkdir()
-    assert _records(tmp_path, "--json") == 0
-    assert "old.jsonl" not in [f["name"] for f in json.loads(capsys.readouterr().out)["files"]]
+    os.utime(tmp_path / "events" / "old.jsonl", (_at("2026-01-02"), _at("2026-01-02")))
+    assert _records(tmp_path, "--json") == 2
+    listed = {f["name"]: f for f in json.loads(capsys.readouterr().out)["files"]}
+    assert listed["old.jsonl"]["unreadable"] == "not a recorder: a folder" and listed["old.jsonl"]["bytes"] == 0
+    (tmp_path / "stick").mkdir()
+    assert _records(tmp_path, "move", "--before", "2026-06-01", "--to", str(tmp_path / "stick")) == 1
+    assert "not moved old.jsonl: not a recorder: a folder; it stays on the card" in capsys.readouterr().out
+    assert (tmp_path / "events" / "old.jsonl").is_dir() and not (tmp_path / "stick" / "old.jsonl").exists()
+
+
+def _unreadable(monkeypatch, path) -> None:
+    """`path` as a user who may not read it finds it: mode 000 (and, as root, whom no mode stops, the
+    refusal made by Path.open, as the kernel makes it for anyone else)."""
+    os.chmod(path, 0)
+    if os.geteuid() == 0:
+        real_open = type(path).open
+
+        def refuse(self, *args, **kwargs):
+            if self == path:
+                raise PermissionError(13, "Permission denied", str(self))
+            return real_open(self, *args, **kwargs)
+
+        monkeypatch.setattr(type(path), "open", refuse)
+
+
+def test_a_recorder_the_user_cannot_read_is_listed_with_the_reason_and_the_status_says_so(card, monkeypatch, capsys):
+    """A recorder of mode 000 was listed as holding no hand, exit 0: its owner could not tell a file was
+    there that could not be read. It is listed with the reason, and the exit status is 2 with one line,
+    as `audit` does for a file it cannot read."""
+    tmp_path, files = card
+    _unreadable(monkeypatch, files["2026-01-01"])
+    assert _records(tmp_path) == 2
+    out, err = capsys.readouterr()
+    line = next(row for row in out.splitlines() if row.startswith("20260101-090000-11.jsonl"))
+    assert "no hand" not in line and "(unreadable: permission denied — run records as the table's user" in line
+    assert out.splitlines()[-1].startswith("2 recorder(s) in ") and "1 file(s) could not be read" in out
+    assert err.count("\n") == 1 and "1 file(s) in " in err and "could not be read as recorders" in err
+    assert _records(tmp_path, "--json") == 2
+    listed = json.loads(capsys.readouterr().out)["files"]
+    assert listed[0]["unreadable"].startswith("unreadable: permission denied") and listed[0]["hands"] is None
+    assert all(f["unreadable"] is None for f in listed[1:])
+
+
+def test_a_file_of_no_recorder_lines_is_listed_as_not_a_recorder(card, capsys):
+    """Garbage named like a recorder (random bytes, a text) was listed as a recorder holding no hand. An
+    empty file is a recorder just begun, holding no hand."""
+    tmp_path, _ = card
+    (tmp_path / "events" / "notes.jsonl").write_text("bought a new card\nlast hand was mine\n")
+    (tmp_path / "events" / "new.jsonl").write_text("")
+    assert _records(tmp_path) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert "(not a recorder: not one of its 2 line(s) is a recorder's event)" in next(
+        row for row in out if row.startswith("notes.jsonl"))
+    assert "no hand" in next(row for row in out if row.startswith("new.jsonl"))
 
 
 @pytest.mark.parametrize("args, words", [

@@ -48,6 +48,37 @@ def test_run_refuses_a_wrong_fault_in_one_line_before_it_starts(tmp_path, capsys
     assert "against the built-in simulator" not in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("command", ["run", "sim"])
+@pytest.mark.parametrize("faults, words", [
+    (["corrupt=0.01", "corrupt=0.05"], "'corrupt=0.05' gives corrupt on the motor wire again ('corrupt=0.01' gave it)"),
+    (["corrupt=0.01", "rfid:corrupt=0.01"], "'rfid:corrupt=0.01' gives corrupt on the rfid wire again"),
+    (["jam=2:6", "jam=2:3"], "'jam=2:3' gives a jam of lane 2 again"),
+    (["hatch_open", "hatch_open"], "'hatch_open' gives hatch_open again"),
+], ids=["corrupt", "a wire twice", "jam", "hatch_open"])
+def test_a_fault_given_twice_is_refused_not_the_last_taken(tmp_path, capsys, monkeypatch, command, faults, words):
+    """`--fault corrupt=0.01 --fault corrupt=0.05` ran with 0.05 without a word, as a house option
+    given twice did: one line naming it, exit 2, before anything starts.  (What would start is
+    stood in for: taken, `sim` would serve until Ctrl-C.)"""
+    needs_no_default_config()
+    monkeypatch.setattr("firmware.cli.cmd_run._run_configured", lambda *args: 0)
+    monkeypatch.setattr("firmware.cli.cmd_sim._serve", lambda *args: asyncio.sleep(0, 0))
+    given = [arg for fault in faults for arg in ("--fault", fault)]
+    rest = ["--hands", "1", "--db", str(tmp_path / "t.db")] if command == "run" else [
+        "--registry", str(tmp_path / "tiles.json")]
+    assert main([command, "--speed", "0", *rest, *given]) == 2
+    refused(capsys, "--fault ", words, "give each fault once")
+    assert not (tmp_path / "t.db").exists() and not (tmp_path / "tiles.json").exists()
+
+
+def test_two_faults_of_a_kind_on_different_lanes_or_wires_are_two_faults():
+    from simulator import parse_faults
+
+    faults = parse_faults(["jam=1:3", "jam=2", "display:corrupt=0.1", "corrupt=0.02", "overcurrent=dice",
+                           "overcurrent=mixer"])
+    assert faults.jams == {1: 3, 2: 0} and faults.overcurrent == {10, 0}
+    assert [faults.wire[device].corrupt for device in ("display", "motor", "rfid")] == [0.1, 0.02, 0.02]
+
+
 def test_a_simulator_that_does_not_start_is_one_line(tmp_path, capsys, monkeypatch):
     needs_no_default_config()
 
