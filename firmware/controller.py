@@ -250,11 +250,12 @@ class TableController:
             if cleared:
                 self.recorder.emit("host_lost_cleared", boards=cleared)
 
-    def _absence_changed(self, code: int, unit: int, source: str, latched: bool) -> None:
-        """A board's E13/E16 of ours latched anew, or cleared: a later one is cleared again.  (Listed
-        again while latched — its snapshot's roll call — it is the same one.)"""
-        if (code, unit) in OUR_ABSENCE and (not latched or (code, unit, source) not in
-                                            {f.key for f in self.faults.latched()}):
+    def _absence_gone(self, source: str) -> None:
+        """The board `source` holds none of our E13/E16 any more (its FaultCleared came, or its roll
+        call no longer lists them): a later latching is cleared (and said) again.  Not before: listed
+        once more meanwhile — its queued FaultRaised, its snapshot's roll call, the other one of ours
+        — it is the latching the clear already asked for."""
+        if not any(f.source == source and (f.code, f.unit) in OUR_ABSENCE for f in self.faults.latched()):
             self._absence_asked.discard(source)
 
     async def advance(self, trigger: str) -> None:
@@ -651,7 +652,6 @@ class TableController:
                 if not event.open and not event.locked:     # closed again after it was forced or unlocked
                     self._in_background(self._lock_hatch(), "hatch-lock")
             case FaultRaised():
-                self._absence_changed(event.code, event.unit, source, latched=True)
                 self.latch(LatchedFault(event.code, event.unit, board_fault_message(event.code, event.unit, event.detail),
                                         source))
                 if event.code == FaultCode.HOST_LOST:           # our silence stopped it: ours to clear
@@ -659,13 +659,14 @@ class TableController:
             case SnapshotDone():
                 self._snapshots[source] += 1
                 self.desk.forgotten(source, self.faults.roll_called(source))
+                self._absence_gone(source)
             case SafeStop():
                 self._halts += 1
                 if self._build is not None:
                     self._build.board_halted()
             case FaultCleared():
-                self._absence_changed(event.code, event.unit, source, latched=False)
                 self.desk.board_cleared(event.code, event.unit, source)
+                self._absence_gone(source)
             case EventsDropped():
                 self._events_dropped(source, event.count)
 
