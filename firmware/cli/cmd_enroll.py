@@ -52,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seat", type=int, default=0, choices=(0, 1, 2, 3), help="the read zone to use (default 0)")
     parser.add_argument("--replace", action="store_true", help="forget this set's tags first")
     parser.add_argument("--kinds", metavar="TILES",
-                        help="enrol only these kinds of an enrolled set anew, e.g. 1p,5z (a tile replaced): lay "
+                        help="enrol only these kinds of an enrolled set anew (a tile replaced; e.g. 1p,5z): lay "
                              "each kind's copies, old and new; its old tags go as the new ones are saved, the "
                              "set's other tags stay (not with --replace or --import)")
     parser.add_argument("--registry", metavar="FILE", help="the registry database (default: tiles.db in the state directory)")
