@@ -31,9 +31,11 @@ def kinds_asked(args: argparse.Namespace, tile_set: TileSet) -> tuple[Tile, ...]
         kinds = parse_tiles(args.kinds)
     except TileError as error:
         raise UserError(f"--kinds: {error}") from None
+    if not kinds:           # (", ": taken as no --kinds, the whole set would be asked for)
+        raise UserError(f"--kinds {args.kinds!r} names no tile; name the kinds to enrol anew, e.g. --kinds 1p,5z")
     for kind, times in Counter(kinds).items():
         if times > 1:
-            raise UserError(f"--kinds names {kind} twice: name each kind once, e.g. --kinds 1p,5z")
+            raise UserError(f"--kinds names {kind} {times} times: name each kind once, e.g. --kinds 1p,5z")
     for kind in kinds:
         if not tile_set.copies(kind):
             raise UserError(f"--kinds: {kind} ({kind.zh}) is no tile of the {tile_set.name} set: "

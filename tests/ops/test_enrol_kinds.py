@@ -78,7 +78,8 @@ def test_a_replaced_tile_is_enrolled_at_one_prompt_and_the_set_passes_its_check(
 
 @pytest.mark.parametrize("flags, words", [
     (["--kinds", "1p", "--replace"], "--replace does not go with --kinds"),
-    (["--kinds", "1p,5z,1p"], "--kinds names 1p twice: name each kind once"),
+    (["--kinds", "1p,5z,1p"], "--kinds names 1p 2 times: name each kind once"),
+    (["--kinds", " , "], "--kinds ' , ' names no tile; name the kinds to enrol anew"),
     (["--kinds", "1m"], "--kinds: 1m (一万) is no tile of the 84 (筒条 + 中发白) set"),
     (["--kinds", "1q"], "--kinds: not a tile: '1q'"),
     (["--kinds", "1p", "--tiles", "136"], "set 1 in reg.db is enrolled as the 84-tile set, not 136: give --tiles 84"),
