@@ -127,3 +127,18 @@ def test_a_set_checked_before_a_kind_of_it_was_enrolled_anew_is_not_dealt():
     assert "holds 1 tag(s)" in unread["message"]
     dealt = [e["tile_set"] for e in log if e["event"] == "hand_start"]
     assert len(dealt) == 2 and replaced[0] not in dealt
+
+
+def test_kinds_enrolment_stopped_at_its_second_kind_saves_not_even_the_first():
+    registry = four_winds(1)
+    before = rows(registry)
+
+    class Stopped(Laid):
+        async def read_zone(self, seat):
+            if self.reads == 1:
+                raise KeyboardInterrupt                  # Ctrl-C at 南风, 东风 read with a new tile
+            return await super().read_zone(seat)
+    with pytest.raises(KeyboardInterrupt):
+        run(enroll_set(Stopped((bytes((0, 0)), bytes((0, 1)), bytes((0, 2)), b"new")), registry, FOUR_WINDS, 1,
+                       kinds=(EAST, SOUTH)), timeout=30)
+    assert rows(registry) == before
