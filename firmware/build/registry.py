@@ -95,6 +95,16 @@ def _entry(uid: object, entry: object, most: Mapping[Tile, int]) -> Registered:
     return Registered(tag, kind, tile_set, copy)
 
 
+def _check_kinds_whole(held: Mapping[tuple[int, Tile], int], rows: list[Registered]) -> None:
+    """Each kind enrolled anew is given back every copy it held: a set short of a tile is rejected at
+    every build."""
+    given = Counter((e.tile_set, e.kind) for e in rows)
+    for (tile_set, kind), copies in held.items():
+        if given[(tile_set, kind)] != copies:
+            raise RegistryError(f"enrollment refused, nothing was saved: set {tile_set} held {copies} {kind}, "
+                                f"{given[(tile_set, kind)]} were given; enrol every copy of the kind")
+
+
 class TileRegistry:
     def __init__(self, path: str | Path = ":memory:") -> None:
         check_ours(path, REGISTRY_TABLES, "a tile registry")      # another file named by mistake stays as it was
@@ -103,24 +113,34 @@ class TileRegistry:
         create_schema(self._db, SCHEMA)
         self._cache: dict[bytes, Registered] | None = None
 
-    def enroll(self, entries: Iterable[Registered], replacing: Iterable[int] = ()) -> int:
+    def enroll(self, entries: Iterable[Registered], replacing: Iterable[int] = (),
+               replacing_kinds: Iterable[tuple[int, Tile]] = ()) -> int:
         """Register tags in one transaction; a UID already registered to another tile is refused.
         The sets in `replacing` are forgotten in the same transaction: a refusal keeps them (an
         enrolment that failed half-way had already forgotten the set, and the table then dealt a
-        hand on tiles it could not read)."""
+        hand on tiles it could not read).  So are the (set, kind)s of `replacing_kinds` (a lost or
+        damaged tile replaced): each must be given back as many copies as it held, so that the set
+        stays whole."""
         rows = list(entries)
+        kinds = sorted(set(replacing_kinds))
         try:
             with self._db:
                 self._db.executemany("DELETE FROM tiles WHERE tile_set = ?", [(s,) for s in sorted(set(replacing))])
+                held = {(s, kind): self._forget_kind(s, kind) for s, kind in kinds}
                 self._db.executemany(
                     "INSERT INTO tiles (uid, kind, tile_set, copy) VALUES (?, ?, ?, ?)",
                     [(e.uid, str(e.kind), e.tile_set, e.copy) for e in rows])
+                _check_kinds_whole(held, rows)          # (raised inside: the transaction is rolled back)
         except sqlite3.IntegrityError as error:
             raise RegistryError(f"enrollment refused, nothing was saved: {error} "
                                 "(a tag or a (set, tile, copy) is already registered; use --replace to re-enroll the set)") from None
         finally:
             self._cache = None
         return len(rows)
+
+    def _forget_kind(self, tile_set: int, kind: Tile) -> int:
+        """Forget one kind's tags of one set; how many there were."""
+        return self._db.execute("DELETE FROM tiles WHERE tile_set = ? AND kind = ?", (tile_set, str(kind))).rowcount
 
     def lookup(self, uid: bytes) -> Registered | None:
         return self._all().get(uid)
@@ -132,6 +152,10 @@ class TileRegistry:
     def counts(self, tile_set: int) -> Counter[Tile]:
         """How many tags of each kind are enrolled in one set: what that physical set is made of."""
         return Counter(entry.kind for entry in self._all().values() if entry.tile_set == tile_set)
+
+    def tags(self, tile_set: int) -> tuple[Registered, ...]:
+        """Every tag enrolled in one set, in (kind, copy) order."""
+        return tuple(sorted((e for e in self._all().values() if e.tile_set == tile_set), key=lambda e: (e.kind, e.copy)))
 
     def _all(self) -> dict[bytes, Registered]:
         if self._cache is None:

@@ -17,10 +17,13 @@ from firmware.build.enrollment import EnrollStep, enroll_set
 from firmware.build.registry import Registered, RegistryError, TileRegistry
 from rulesets.tilesets import NAMED_SETS
 
+from .enroll_kinds import kind_tags, kinds_asked, kinds_enrolled, refuse_kinds_of
 from .errors import UserError
 from .files import ensure_dir, folder_of_named_file, open_database, refuse_empty, table_config
 from .table_lock import table_held
 
+SIMULATED_SEED = 0          # the simulated table enrolled on: its tags are drawn from it
+MEMORY = ":memory:"         # a simulated enrolment's registry without --registry: kept nowhere
 PROMPT_CLEARED_S = 2.0      # how long a stopping enrolment waits for its seat line to be cleared
 
 
@@ -32,11 +35,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "/etc/mahjong-table/config.toml); the tags go to tiles.db in its state directory, which is "
                     "created if missing.  Without a configuration (or with --simulate) it runs against the built-in "
                     "simulator, which is pre-enrolled for `run`: this shows the procedure on the set lying on its "
-                    "table top.  A simulator started with `sim --registry FILE` is enrolled at once with --import FILE.",
+                    "table top.  A simulator started with `sim --registry FILE` is enrolled at once with --import FILE.  "
+                    "A tile lost or damaged and replaced (a new tag): --kinds enrols only its kind anew, in an "
+                    "enrolled set (on the simulator without --registry, its own pre-enrolled set).",
         epilog="examples:\n"
                "  mahjong-table enroll --tiles 84\n"
                "  mahjong-table enroll --simulate --tiles 108 --seat 2\n"
-               "  mahjong-table enroll --config sim.toml --import tags.json",
+               "  mahjong-table enroll --config sim.toml --import tags.json\n"
+               "  mahjong-table enroll --simulate --kinds 1p,5z",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", metavar="FILE", help="the table's configuration (ports and state directory)")
     parser.add_argument("--simulate", action="store_true", help="enrol on the built-in simulator even if a configuration is found")
@@ -45,6 +51,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tiles", default="136", choices=sorted(NAMED_SETS), help="the tile set to enrol (default 136)")
     parser.add_argument("--seat", type=int, default=0, choices=(0, 1, 2, 3), help="the read zone to use (default 0)")
     parser.add_argument("--replace", action="store_true", help="forget this set's tags first")
+    parser.add_argument("--kinds", metavar="TILES",
+                        help="enrol only these kinds of an enrolled set anew (a tile replaced; e.g. 1p,5z): lay "
+                             "each kind's copies, old and new; its old tags go as the new ones are saved, the "
+                             "set's other tags stay (not with --replace or --import)")
     parser.add_argument("--registry", metavar="FILE", help="the registry database (default: tiles.db in the state directory)")
     parser.add_argument("--import", dest="import_file", metavar="JSON",
                         help="instead of reading tags, import a registry exported by `mahjong-table sim --registry FILE`")
@@ -80,7 +90,8 @@ def _progress(step: EnrollStep) -> None:
 
 
 def enroll(args: argparse.Namespace) -> int:
-    refuse_empty(args, {"config": "/etc/mahjong-table/config.toml", "registry": "tiles.db", "import_file": "tiles.json"},
+    refuse_empty(args, {"config": "/etc/mahjong-table/config.toml", "registry": "tiles.db", "import_file": "tiles.json",
+                        "kinds": "1p"},
                  flags={"import_file": "--import"})
     config = table_config(args.config, args.simulate)
     if config.devices is None:
@@ -94,6 +105,7 @@ def _enroll_with(config: TableConfig, args: argparse.Namespace) -> int:
     simulated = config.devices is None
     if args.import_file and args.set_index is not None:
         raise UserError("--set does not go with --import: the export says each tag's set; leave --set out")
+    kinds = kinds_asked(args, tile_set)
     args.set_index = 0 if args.set_index is None else args.set_index
     path = _registry_path(config, args)
     if simulated and args.set_index != 1 and not args.import_file:
@@ -110,10 +122,16 @@ def _enroll_with(config: TableConfig, args: argparse.Namespace) -> int:
             if short:
                 print(f"mahjong-table: warning: {short}", file=sys.stderr)
             return 0
-        if not args.replace:
+        if kinds and path == MEMORY:            # shown on the simulator's own set: enrolled as for `run`
+            _pre_enrol_the_simulator(registry, tile_set)
+        if kinds:
+            refuse_kinds_of(registry, path, args.set_index, tile_set, args.tiles)
+        elif not args.replace:
             _refuse_an_enrolled_set(registry, path, args.set_index)
-        count = asyncio.run(_enroll(config, registry, tile_set, args))      # (with --replace, the set's old
-        #                                                                     tags go as the new ones are saved)
+        before = kind_tags(registry, args.set_index, kinds)
+        count = asyncio.run(_enroll(config, registry, tile_set, args, kinds))      # (with --replace or --kinds,
+        #                                                          the old tags go as the new ones are saved)
+        done = kinds_enrolled(registry, args.set_index, kinds, before, path) if kinds else None
     except RegistryError as error:
         raise UserError(str(error)) from None
     except DriverError as error:
@@ -123,6 +141,9 @@ def _enroll_with(config: TableConfig, args: argparse.Namespace) -> int:
                         "another with --registry") from None
     finally:
         registry.close()
+    if done is not None:
+        print(done)
+        return 0
     print(f"enrolled {count} tags as set {args.set_index} ({tile_set.name}) in {path}")
     return 0
 
@@ -133,6 +154,13 @@ async def _prompt_cleared(controller, seat: int) -> None:
     gone does not hold the stop up."""
     with contextlib.suppress(Exception):
         await asyncio.wait_for(controller.seat_lines.shown(seat), PROMPT_CLEARED_S)
+
+
+def _pre_enrol_the_simulator(registry: TileRegistry, tile_set) -> None:
+    """The tags of the simulated table `_enroll` makes (the same seed makes the same tags)."""
+    from firmware.simulated import enroll_simulated
+    from simulator.table import SimulatedTable
+    enroll_simulated(SimulatedTable(seed=SIMULATED_SEED, speed=0, tile_sets=(tile_set, tile_set)), registry)
 
 
 def _refuse_an_enrolled_set(registry: TileRegistry, path: Path | str, set_index: int) -> None:
@@ -168,7 +196,7 @@ def _registry_path(config: TableConfig, args: argparse.Namespace) -> Path | str:
     if config.devices is None:
         if args.import_file:
             raise UserError("--import needs the table's registry: give --config FILE (or --registry FILE)")
-        return ":memory:"
+        return MEMORY
     return ensure_dir(config.state_dir, "tile registry", "--registry") / "tiles.db"
 
 
@@ -190,7 +218,7 @@ def import_registry(registry: TileRegistry, entries: list[Registered], replace: 
     return registry.enroll(entries, replacing={e.tile_set for e in entries} if replace else ())
 
 
-async def _enroll(config: TableConfig, registry: TileRegistry, tile_set, args) -> int:
+async def _enroll(config: TableConfig, registry: TileRegistry, tile_set, args, kinds=()) -> int:
     from drivers.serial_transport import DEFAULT_BAUDRATE
     from firmware.controller import TableController
     from firmware.devices import open_devices
@@ -201,7 +229,7 @@ async def _enroll(config: TableConfig, registry: TileRegistry, tile_set, args) -
     if config.devices is None:
         from simulator.table import SimulatedTable
         from simulator.technician import SimulatedTechnician
-        table = SimulatedTable(seed=0, speed=0, tile_sets=(tile_set, tile_set))
+        table = SimulatedTable(seed=SIMULATED_SEED, speed=0, tile_sets=(tile_set, tile_set))
         endpoints = await table.start("pty")
         urls = (endpoints.motor, endpoints.rfid, endpoints.display)
         technician = asyncio.create_task(SimulatedTechnician(table, args.set_index).run())
@@ -215,7 +243,7 @@ async def _enroll(config: TableConfig, registry: TileRegistry, tile_set, args) -
             await controller.start()
             try:
                 return await enroll_set(controller.enroll_ports(), registry, tile_set, args.set_index,
-                                        seat=args.seat, replacing=args.replace,
+                                        seat=args.seat, replacing=args.replace, kinds=kinds,
                                         on_step=_progress if technician is None else _simulated_progress(SIMULATED_TRIES))
             finally:
                 await _prompt_cleared(controller, args.seat)
