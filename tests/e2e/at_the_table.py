@@ -20,6 +20,21 @@ async def until(table: SimulatedTable, condition: Callable[[], Any]) -> None:
         await table.changed(table.changes.version)
 
 
+async def until_the_table(table: SimulatedTable, condition: Callable[[], bool], what: str,
+                          seconds: float = 60.0) -> None:
+    """`until` with a limit, and a look every half second too (a change on the controller's side
+    shows nothing at the table): gives up with `what` after `seconds`."""
+    try:
+        async with asyncio.timeout(seconds):
+            while not condition():
+                try:
+                    await asyncio.wait_for(table.changed(table.changes.version), 0.5)
+                except TimeoutError:
+                    pass                # look again
+    except TimeoutError:
+        raise AssertionError(f"gave up waiting for {what}") from None
+
+
 async def play(region_id: str, seed: int, hands: int, person: Callable[[SimulatedTable], Awaitable[None]],
                faults: tuple[str, ...] = (), **run_args: Any) -> list[dict]:
     """`hands` hands of the region with `person` at the table meanwhile; the recorder's events."""

@@ -12,19 +12,10 @@ from firmware.devices import open_devices
 from simulator import parse_faults
 from simulator.table import SimulatedTable
 from tests.asyncio_support import run
+from tests.e2e.at_the_table import until_the_table
 
 MOTOR_AWAITED = "E23 连接中断 重连中（电机板）"        # the link fault's code and words, and which board
 RFID_AWAITED = "E23 连接中断 重连中（读卡板）"
-
-
-async def _until(table: SimulatedTable, condition, what: str, seconds: float = 60.0) -> None:
-    """Wait until `condition()` holds, woken by every change of the screen (never a sleep)."""
-    try:
-        async with asyncio.timeout(seconds):
-            while not condition():
-                await table.changed(table.changes.version)
-    except TimeoutError:
-        raise AssertionError(f"gave up waiting for {what}") from None
 
 
 def test_the_display_says_which_board_the_start_waits_for_then_clears(tmp_path):
@@ -49,15 +40,15 @@ def test_the_display_says_which_board_the_start_waits_for_then_clears(tmp_path):
 
         starting = asyncio.create_task(start())
         try:
-            await _until(table, lambda: screen.text("main", "t_msg") == MOTOR_AWAITED, "the motor board's wait")
+            await until_the_table(table, lambda: screen.text("main", "t_msg") == MOTOR_AWAITED, "the motor board's wait")
             assert screen.page == "main"
             table.touch("main", "b_menu")                  # someone pokes the screen meanwhile
             table.go_silent("motor", False)
-            await _until(table, lambda: screen.text("main", "t_msg") == RFID_AWAITED, "the RFID board's wait")
+            await until_the_table(table, lambda: screen.text("main", "t_msg") == RFID_AWAITED, "the RFID board's wait")
             table.go_silent("rfid", False)
             async with asyncio.timeout(60):
                 await opened.wait()
-            await _until(table, lambda: screen.text("main", "t_msg") == "", "the line cleared for the controller")
+            await until_the_table(table, lambda: screen.text("main", "t_msg") == "", "the line cleared for the controller")
         finally:
             starting.cancel()
             await asyncio.gather(starting, return_exceptions=True)

@@ -9,20 +9,10 @@ from rulesets.regions import get_region
 from simulator import parse_faults
 from simulator.table import SimulatedTable
 from tests.asyncio_support import run
+from tests.e2e.at_the_table import until_the_table
 from tests.busy_machine import LINK_EPISODE_CODES
 
 E22 = 22
-
-
-async def _until(table: SimulatedTable, condition, what: str, seconds: float = 30.0) -> None:
-    """Wait until `condition()` holds, woken by every change of the screen (never a sleep)."""
-    async with asyncio.timeout(seconds):
-        while not condition():
-            try:
-                await asyncio.wait_for(table.changed(table.changes.version), 0.5)
-            except TimeoutError:
-                pass                    # a controller-side change shows nothing: look again
-    assert condition(), what
 
 
 def test_a_display_unplugged_and_put_back_is_opened_again_and_painted_whole(tmp_path):
@@ -42,14 +32,14 @@ def test_a_display_unplugged_and_put_back_is_opened_again_and_painted_whole(tmp_
                                                  on_event=watch, on_session=sessions.append))
         screen = table.display
         try:
-            await _until(table, lambda: sessions and screen.text("main", "t_score0") == "+0", "never painted")
+            await until_the_table(table, lambda: sessions and screen.text("main", "t_score0") == "+0", "never painted")
             await table.unplug("display")                # the adapter pulled: the host's port dies
             await asyncio.wait_for(noticed.wait(), 30)
             screen.reboot()                              # it powered the display: the screen is blank now
             assert screen.text("main", "t_score0") == ""
             await table.replug("display")
             hub_faults = sessions[0].hub.faults
-            await _until(table, lambda: not hub_faults.has(E22) and screen.text("main", "t_score0") == "+0",
+            await until_the_table(table, lambda: not hub_faults.has(E22) and screen.text("main", "t_score0") == "+0",
                          "the display was not opened again and painted")
             seen, page = list(faults), screen.page       # (stopping the run below is an E16 of its own)
         finally:

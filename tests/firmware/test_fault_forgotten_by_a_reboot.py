@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import asyncio
 
-from drivers.messages import FaultCode
-from firmware.simulated import run_simulated
-from rulesets.regions import get_region
-from simulator import SimulatedTable
 from simulator.motor_board import MotorBoardSim
 from tests.asyncio_support import run
+from tests.firmware.host_lost import played_losing_the_host
 
 
 def test_a_host_lost_fault_whose_clearing_a_reboot_swallowed_does_not_hold_the_table(monkeypatch):
@@ -32,25 +29,7 @@ def test_a_host_lost_fault_whose_clearing_a_reboot_swallowed_does_not_hold_the_t
 
     monkeypatch.setattr(MotorBoardSim, "_clear_faults", reboot_instead)
 
-    async def play() -> tuple[int, list[dict]]:
-        ruleset = get_region("zuanpai").resolve()
-        table = SimulatedTable(seed=4, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
-        events: list[dict] = []
-        tripped: list[int] = []
-
-        def on_event(event: dict) -> None:
-            events.append(event)
-            if event["event"] == "hand_end" and event["hand"] == 1 and not tripped:
-                tripped.append(1)                     # between hands: the board heard no host for too long
-                table.motor.trip(FaultCode.HOST_LOST, 0)
-        await table.start("pty")
-        try:
-            result = await run_simulated(ruleset, hands=3, seed=4, table=table, on_event=on_event)
-        finally:
-            await table.stop()
-        return result.hands, events
-
-    hands, events = run(play(), timeout=60)
+    hands, events = run(played_losing_the_host("zuanpai", 4, 3, after=(1,)), timeout=60)
     assert swallowed
     assert hands == 3
     assert any(e["event"] == "faults_forgotten" and e["board"] == "motor" and e["codes"] == ["E13"] for e in events)

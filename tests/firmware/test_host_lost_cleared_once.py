@@ -6,12 +6,9 @@ listing of it, and again at the self test — whenever the board's FaultCleared 
 
 import asyncio
 
-from drivers.messages import FaultCode
-from firmware.simulated import run_simulated
-from rulesets.regions import get_region
-from simulator import SimulatedTable
 from simulator.motor_board import MotorBoardSim
 from tests.asyncio_support import run
+from tests.firmware.host_lost import played_losing_the_host
 from tests.firmware.test_restart import crash_and_restart, nth_take_of_hand_2
 
 FAULT_CLEARED_AFTER_S = 0.3     # the board answers the clearing at once; its FaultCleared follows
@@ -39,22 +36,6 @@ def test_a_restart_after_the_host_was_lost_records_its_clearing_once(tmp_path, m
 def test_each_latching_is_cleared_and_recorded_again():
     """Once per latching, not once per run: the board losing the host again later is cleared (and
     said) as the first time, or the table would wait on it for ever."""
-    async def play() -> tuple[int, list[dict]]:
-        ruleset = get_region("changchun").resolve()
-        table = SimulatedTable(seed=5, speed=0, tile_sets=(ruleset.tiles, ruleset.tiles))
-        events: list[dict] = []
-
-        def on_event(event: dict) -> None:
-            events.append(event)
-            if event["event"] == "hand_end" and event["hand"] in (1, 2):
-                table.motor.trip(FaultCode.HOST_LOST, 0)        # between hands: the board heard no host
-        await table.start("pty")
-        try:
-            result = await run_simulated(ruleset, hands=3, seed=5, table=table, on_event=on_event)
-        finally:
-            await table.stop()
-        return result.hands, events
-
-    hands, events = run(play(), timeout=90)
+    hands, events = run(played_losing_the_host("changchun", 5, 3, after=(1, 2)), timeout=90)
     assert hands == 3
     assert [e["boards"] for e in events if e["event"] == "host_lost_cleared"] == [["motor"], ["motor"]]
