@@ -40,7 +40,7 @@ def test_a_display_unplugged_and_put_back_is_opened_again_and_painted_whole(tmp_
             await table.replug("display")
             hub_faults = sessions[0].hub.faults
             await until_the_table(table, lambda: not hub_faults.has(E22) and screen.text("main", "t_score0") == "+0",
-                         "the display was not opened again and painted")
+                                  "the display was not opened again and painted")
             seen, page = list(faults), screen.page       # (stopping the run below is an E16 of its own)
         finally:
             play.cancel()
