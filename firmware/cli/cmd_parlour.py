@@ -14,7 +14,7 @@ from typing import Iterator
 from firmware.fleet.settings import PARLOUR_CLIENT_ID
 
 from .errors import UserError
-from .streams import stop_signal_heard
+from .streams import hangup_stops, stop_signal_heard
 
 DEFAULT_HTTP = "127.0.0.1:8088"
 
@@ -140,16 +140,15 @@ def _signals() -> Iterator[asyncio.Future]:
     """A future that SIGINT, SIGTERM or SIGHUP (its terminal closed) completes with the signal's name."""
     loop = asyncio.get_running_loop()
     stopped: asyncio.Future[str] = loop.create_future()
-    for sig in _STOP_SIGNALS:
+    signals = (signal.SIGINT, signal.SIGTERM, *((signal.SIGHUP,) if hangup_stops() else ()))   # (not under nohup)
+    for sig in signals:
         loop.add_signal_handler(sig, lambda name=sig.name: stopped.done() or stopped.set_result(stop_signal_heard(name)))
     try:
         yield stopped
     finally:
-        for sig in _STOP_SIGNALS:
+        for sig in signals:
             loop.remove_signal_handler(sig)
 
-
-_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def _say(line: str) -> None:

@@ -35,7 +35,7 @@ from .errors import UserError
 from .files import CardFull, TableBusy, check_recorder_name, database_trouble, ensure_dir, folder_of_named_file, open_database, open_events, refuse_empty, require_enrolled, state_dir, table_config
 from .sim_args import check_speed, simulator_faults
 from .starting import show_as_it_exits, shown_until_room
-from .streams import stop_signal_heard
+from .streams import hangup_stops, stop_signal_heard
 from .table_lock import table_held
 
 log = logging.getLogger(__name__)
@@ -85,10 +85,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run_table)
 
 
-# A hangup is a stop in order too: the terminal a technician started the table from closed (an SSH
-# session dropped).  Killed by it, the table stopped as a power cut does: no motors stopped by us,
-# the recorder without its clean end.
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+def stop_signals() -> tuple[signal.Signals, ...]:
+    """SIGTERM, and a hangup too (the terminal a technician started the table from closed, an SSH
+    session dropped: killed by it, the table stopped as a power cut does, the recorder without its
+    clean end) unless the run was started to ignore hangups (`nohup`)."""
+    return (signal.SIGTERM, signal.SIGHUP) if hangup_stops() else (signal.SIGTERM,)
 
 
 class _StoppedEarly(BaseException):
@@ -122,7 +123,7 @@ def run_table(args: argparse.Namespace) -> int:
     A SIGTERM before the table runs (until `until_stopped` takes over) ends it in order, with status 0,
     as systemd's stop expects."""
     early = _EarlyStop()
-    for sig in STOP_SIGNALS:
+    for sig in stop_signals():
         signal.signal(sig, early.raising)
     with configured(args.log_level, lambda: sys.stderr if args.events == "-" else sys.stdout):
         try:
@@ -260,19 +261,19 @@ def _run_configured(args: argparse.Namespace, config: TableConfig, early: _Early
 def _run_loop(early: _EarlyStop, main) -> int:
     """asyncio.run(main()) with no SIGTERM raised into it: from here a SIGTERM is noted, and `main()`
     is made only in the loop (a signal in asyncio.run's setup leaves nothing half made)."""
-    for sig in STOP_SIGNALS:
+    for sig in stop_signals():
         signal.signal(sig, early.noting)      # a signal pending before this still raises, here
     try:
         return asyncio.run(_stoppable(early, main))
     finally:
-        for sig in STOP_SIGNALS:
+        for sig in stop_signals():
             signal.signal(sig, early.noting)  # the closed loop restored the default (death) for it
 
 
 async def _stoppable(early: _EarlyStop, main):
     """`main()`, stopped by a SIGTERM until `until_stopped` replaces this handler.  The handler is
     installed before the note is read, so a signal that came before it is not lost."""
-    for sig in STOP_SIGNALS:
+    for sig in stop_signals():
         asyncio.get_running_loop().add_signal_handler(sig, early.cancelling, sig.name, asyncio.current_task())
     if early.noted is None:
         try:
@@ -474,7 +475,7 @@ async def until_stopped(work, say: _Say):
         for line in waiting:
             say.detail(f"at the stop, {line}")
 
-    for sig in (*STOP_SIGNALS, signal.SIGINT):
+    for sig in (*stop_signals(), signal.SIGINT):
         loop.add_signal_handler(sig, stop, sig.name)
     try:
         return await task

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import signal
 import sys
 import termios
 from typing import Iterator, TextIO
@@ -91,6 +92,13 @@ def terminal_gone() -> None:
                 os.close(null)
 
 
+def hangup_stops() -> bool:
+    """Whether a hangup (SIGHUP) stops the program in order: not when it was started to ignore
+    hangups (`nohup`, a supervisor that sets it so): that wish is kept, never overridden by a handler
+    of ours (checked before any is installed, and none is then, so it stays true to the start)."""
+    return signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN
+
+
 def stop_signal_heard(name: str) -> str:
     """A stop signal's name, as a stop hears it; after a hangup (SIGHUP) the terminal is no longer
     written to (`terminal_gone`)."""
@@ -113,4 +121,4 @@ def quiet_when_closed() -> Iterator[None]:
         sys.stdout, sys.stderr = before
 
 
-__all__ = ["OutputLost", "QuietOnClosedPipe", "quiet_when_closed", "stop_signal_heard", "terminal_gone"]
+__all__ = ["OutputLost", "QuietOnClosedPipe", "hangup_stops", "quiet_when_closed", "stop_signal_heard", "terminal_gone"]

@@ -17,18 +17,24 @@ from tests.ops.support import clean_env, needs_no_default_config
 from tests.reliability.campaign import recorder_lines
 
 
-def _on_a_terminal(args: list[str], tmp: Path) -> tuple[subprocess.Popen, int]:
+def _on_a_terminal(args: list[str], tmp: Path, nohup: bool = False) -> tuple[subprocess.Popen, int]:
     """`mahjong-table ARGS` with a new pseudo-terminal as its controlling terminal and its standard
-    streams, as a shell in a terminal runs it; the terminal's other end (to read, or to close)."""
+    streams, as a shell in a terminal runs it; the terminal's other end (to read, or to close).
+    `nohup`: as `nohup` starts it, hangups ignored and its output to a file (nohup.out)."""
     master, slave = os.openpty()
 
     def controlling_terminal() -> None:       # (after the setsid of start_new_session)
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        if nohup:
+            signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
-    proc = subprocess.Popen([sys.executable, "-m", "firmware", *args], stdin=slave, stdout=slave, stderr=slave,
+    output = (tmp / "nohup.out").open("wb") if nohup else slave
+    proc = subprocess.Popen([sys.executable, "-m", "firmware", *args], stdin=slave, stdout=output, stderr=output,
                             env=clean_env(tmp), cwd=tmp, start_new_session=True,
                             preexec_fn=controlling_terminal)
     os.close(slave)
+    if nohup:
+        output.close()
     return proc, master
 
 
@@ -81,3 +87,34 @@ def test_a_hangup_of_the_terminal_stops_the_parlour_in_order(tmp_path):
     proc, master = _on_a_terminal(["parlour", "--mqtt", "mqtt://127.0.0.1:1", "--http", "127.0.0.1:0",
                                    "--db", str(tmp_path / "parlour.db")], tmp_path)
     assert _hung_up(proc, master, lambda shown: b"parlour page at" in shown) == 0     # (before: -1)
+
+
+def test_under_nohup_a_hangup_is_ignored_as_asked_and_the_table_plays_on(tmp_path):
+    """`nohup mahjong-table run …` asks that a hangup be ignored: no handler of ours overrides that."""
+    needs_no_default_config()
+    events = tmp_path / "events.jsonl"
+    proc, master = _on_a_terminal(["run", "--simulate", "--ruleset", "hainan", "--speed", "0",
+                                   "--db", str(tmp_path / "table.db"), "--events", str(events)], tmp_path, nohup=True)
+
+    def hands_ended() -> int:
+        return events.read_text(encoding="utf-8").count('"event":"hand_end"') if events.exists() else 0
+    try:
+        deadline = time.monotonic() + 120
+        while hands_ended() < 1:
+            assert proc.poll() is None and time.monotonic() < deadline, "no hand ended"
+            time.sleep(0.05)
+        os.close(master)                        # the terminal hangs up
+        master = -1
+        ended = hands_ended()
+        while hands_ended() <= ended:           # it plays on: another hand ends after the hangup
+            assert proc.poll() is None and time.monotonic() < deadline + 120, "stopped by the hangup"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 0
+    finally:
+        if master >= 0:
+            os.close(master)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert recorder_lines(events)[-1]["event"] == "recorder_end"
