@@ -9,7 +9,7 @@ from pathlib import Path
 
 from firmware.records.audit import Report, audit_recorders
 from firmware.records.audit_ledger import LedgerView
-from firmware.records.stream import BadInput, RecorderFile, read_recorder
+from firmware.records.stream import BadInput, RecorderOnDisk, open_recorder
 
 from .errors import UserError
 from .files import refuse_empty
@@ -41,9 +41,9 @@ def audit(args: argparse.Namespace) -> int:
     try:
         files = [_read(path) for path in args.events]
         ledger = LedgerView.open(args.ledger) if args.ledger else None
+        report = audit_recorders(files, ledger)         # (a file read again may since have gone, or changed)
     except BadInput as error:
         raise UserError(str(error)) from None
-    report = audit_recorders(files, ledger)
     print(json.dumps(_as_json(report), ensure_ascii=False) if args.json else _as_text(report))
     return 0 if report.sound else 1
 
@@ -58,13 +58,13 @@ def _named_once(paths: list[str]) -> None:
         seen[real] = path
 
 
-def _read(path: str) -> RecorderFile:
+def _read(path: str) -> RecorderOnDisk:
+    """A recorder's facts, read a line at a time; its lines are read again, in the chain's order, by
+    the audit (never held whole: a month's recorder is larger than a Pi's memory once parsed)."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        return open_recorder(path)
     except OSError as error:
         raise UserError(f"cannot read {path} ({error.strerror})") from None
-    return read_recorder(path, data)
 
 
 def _as_text(report: Report) -> str:
