@@ -9,7 +9,7 @@ from pathlib import Path
 
 from firmware.records.audit import Report, audit_recorders
 from firmware.records.audit_ledger import LedgerView
-from firmware.records.stream import BadInput, RecorderOnDisk, open_recorder
+from firmware.records.stream import BadInput, RecorderOnDisk
 
 from .errors import UserError
 from .files import refuse_empty
@@ -38,10 +38,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def audit(args: argparse.Namespace) -> int:
     refuse_empty(args, {"ledger": "/var/lib/mahjong-table/table.db"})
     _named_once(args.events)
+    # each file is read a line at a time, never whole (a month's recorder, parsed, is more than a Pi's
+    # memory); its faults come as it is first read, and the ledger is opened after the files, as before
+    files = [RecorderOnDisk(path) for path in args.events]
     try:
-        files = [_read(path) for path in args.events]
-        ledger = LedgerView.open(args.ledger) if args.ledger else None
-        report = audit_recorders(files, ledger)         # (a file read again may since have gone, or changed)
+        report = audit_recorders(files, ledger_from=lambda: LedgerView.open(args.ledger) if args.ledger else None)
     except BadInput as error:
         raise UserError(str(error)) from None
     print(json.dumps(_as_json(report), ensure_ascii=False) if args.json else _as_text(report))
@@ -56,15 +57,6 @@ def _named_once(paths: list[str]) -> None:
         if real in seen:
             raise UserError(f"{path} is named twice ({seen[real]}); name each recorder once")
         seen[real] = path
-
-
-def _read(path: str) -> RecorderOnDisk:
-    """A recorder's facts, read a line at a time; its lines are read again, in the chain's order, by
-    the audit (never held whole: a month's recorder is larger than a Pi's memory once parsed)."""
-    try:
-        return open_recorder(path)
-    except OSError as error:
-        raise UserError(f"cannot read {path} ({error.strerror})") from None
 
 
 def _as_text(report: Report) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from rulesets.definition import Ruleset
 from rulesets.indicators import AfterWinFlips, RevealContext, Timing
@@ -70,21 +70,58 @@ def audit_events(events: list[dict]) -> list[str]:
     return [str(p) for p in audit_recorders([recorder_from_events("events", events)]).problems]
 
 
-def audit_recorders(files: Sequence[Recorder], ledger: LedgerView | None = None) -> Report:
+def audit_recorders(files: Sequence[Recorder], ledger: LedgerView | None = None,
+                    ledger_from: Callable[[], LedgerView | None] | None = None) -> Report:
     """Audit recorder files written one after another (a restarted controller starts a new file),
-    taken in the order their chain links them, whatever order they were named in.  The files are
-    read once more in that order, a line at a time: each hand is checked as it ends and let go (only
-    what the checks from hand to hand need is kept), so a month's recorder takes no more memory than
-    its largest hand."""
+    taken in the order their chain links them, whatever order they were named in; with a ledger
+    (`ledger`, or `ledger_from`, called once the files are read: a file's faults are said first).
+    The files are read in that order a line at a time: each hand is checked as it ends and let go,
+    and only what the checks from hand to hand need is kept, so a month's recorder takes no more
+    memory than its largest hand (docs/operations.md)."""
+    ordered = chain_order(files)
+    hand_problems: list[Finding] = []
+    hand_notes: list[Finding] = []
+    finished = 0
+
+    def audit_finished(hand: HandLog) -> None:
+        nonlocal finished
+        found, noted = _audit_finished(hand)
+        hand_problems.extend(found)
+        hand_notes.extend(noted)
+        finished += 1
+
+    stream = walk_stream(ordered, audit_finished)
+    problems, notes = _files_findings(files, ordered)          # (one file's facts are read with its hands)
+    problems += stream.chain + stream.problems + hand_problems
+    notes += stream.notes + hand_notes
+    problems += _audit_totals(stream.hands)
+    problems += _audit_repeats(stream.hands)
+    endings = _endings(ordered, stream.hands)
+    if ledger_from is not None:
+        ledger = ledger_from()
+    if ledger is None:
+        problems += [finding for finding, _ in endings]
+    else:
+        check = cross_check(stream.hands, ledger)
+        problems += check.problems
+        for finding, file in endings:
+            if check.agrees(file):
+                notes.append(Finding(finding.where, finding.text + "; the ledger holds exactly this file's hands"))
+            else:
+                problems.append(finding)
+    return Report(tuple(f.name for f in ordered), finished, tuple(problems), tuple(notes))
+
+
+def _files_findings(given: Sequence[Recorder], files: Sequence[Recorder]) -> tuple[list[Finding], list[Finding]]:
+    """What each file's facts say (malformed lines, a cut-short last line, no hand, a clock going back),
+    file by file in the order read, after a note if that is not the order given: (problems, notes)."""
     problems: list[Finding] = []
     notes: list[Finding] = []
-    ordered = chain_order(files)
-    if [f.name for f in ordered] != [f.name for f in files]:
-        notes.append(Finding(ordered[0].name, "the files were named out of the order they were written (a file's "
-                                              "name holds the clock's time, which a restart can set back): audited "
-                                              "in the order their chain (where it breaks, their hands) gives: "
-                                              + ", ".join(f.name for f in ordered)))
-    files = ordered
+    if [f.name for f in files] != [f.name for f in given]:
+        notes.append(Finding(files[0].name, "the files were named out of the order they were written (a file's "
+                                            "name holds the clock's time, which a restart can set back): audited "
+                                            "in the order their chain (where it breaks, their hands) gives: "
+                                            + ", ".join(f.name for f in files)))
     for recorder in files:
         facts = recorder.facts
         problems += facts.malformed
@@ -100,34 +137,7 @@ def audit_recorders(files: Sequence[Recorder], ledger: LedgerView | None = None)
         else:
             problems += empty
         problems += facts.clock
-    hand_problems: list[Finding] = []
-    hand_notes: list[Finding] = []
-    finished = 0
-
-    def audit_finished(hand: HandLog) -> None:
-        nonlocal finished
-        found, noted = _audit_finished(hand)
-        hand_problems.extend(found)
-        hand_notes.extend(noted)
-        finished += 1
-
-    stream = walk_stream(files, audit_finished)
-    problems += stream.chain + stream.problems + hand_problems
-    notes += stream.notes + hand_notes
-    problems += _audit_totals(stream.hands)
-    problems += _audit_repeats(stream.hands)
-    endings = _endings(files, stream.hands)
-    if ledger is None:
-        problems += [finding for finding, _ in endings]
-    else:
-        check = cross_check(stream.hands, ledger)
-        problems += check.problems
-        for finding, file in endings:
-            if check.agrees(file):
-                notes.append(Finding(finding.where, finding.text + "; the ledger holds exactly this file's hands"))
-            else:
-                problems.append(finding)
-    return Report(tuple(f.name for f in files), finished, tuple(problems), tuple(notes))
+    return problems, notes
 
 
 def _emptiness(name: str, facts: FileFacts) -> list[Finding]:

@@ -21,6 +21,8 @@ from .recorder_lines import Recorder
 def chain_order(files: Sequence[Recorder]) -> list[Recorder]:
     """`files` in the order their chain links them (the given order among files that link the same
     way, and the given order itself when the links give none)."""
+    if len(files) < 2:
+        return list(files)          # (one file has one order: it is read once, its facts with its hands)
     links = [recorder.facts.links for recorder in files]
     if any(link is None for link in links):
         return list(files)          # a file without its recorder_start (empty, cut): as given, the chain check says it

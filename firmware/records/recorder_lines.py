@@ -3,9 +3,10 @@ know of a whole file before it reads the files in order.
 
 The audit used to read every file whole and keep every line parsed until the end: about 14 times
 the files' size (a month of an unrestarted table, a 100 MB recorder, took 1.5 GB, more than a
-Pi has).  A recorder on disk (`open_recorder`) is now read twice, a line at a time: once for its
-`FileFacts` (its chain's two ends, which order the files; its malformed lines; its clock), then
-again, in the order of the chain, for the hands (`stream.walk_stream`), holding one hand at a time.
+Pi has).  A recorder on disk (`RecorderOnDisk`) is read a line at a time, and the audit holds one
+hand at a time (`stream.walk_stream`).  One file is read once, its `FileFacts` (its malformed lines,
+its clock, its chain's two ends, how it ends) gathered as its hands are read; several files are
+read twice: once for their facts (their chain's ends give the order to read them in), then in that order.
 Nothing here raises on a malformed line: each becomes a finding naming its file and line.
 """
 
@@ -142,44 +143,58 @@ def recorder_from_events(name: str, events: Iterable[dict]) -> RecorderFile:
 # -- a recorder on disk, read a line at a time -------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class RecorderOnDisk:
-    """A recorder file read a line at a time: its facts once (`open_recorder`), then its lines as often
-    as asked, up to the bytes the facts were read from (the table may be writing on at its end)."""
+    """A recorder file read a line at a time, never held whole.  Its first read (of its lines, or of its
+    facts alone) learns its facts; a read after it stops where that one did (the table may be writing
+    on at its end) and must find the same bytes.  A file that cannot be read, or holds no event at
+    all, is BadInput (at the end of the first read)."""
 
-    name: str
-    facts: FileFacts
-    size: int                               # the bytes read for the facts
-    digest: str                             # their SHA-256: the lines read again must be the same
+    def __init__(self, path: str) -> None:
+        self.name = path
+        self._facts: FileFacts | None = None
+        self._size = 0                      # the bytes the first read read
+        self._digest = ""                   # and their SHA-256
+
+    @property
+    def facts(self) -> FileFacts:
+        if self._facts is None:
+            for _ in self._first_read():
+                pass
+        assert self._facts is not None
+        return self._facts
 
     def each_line(self) -> Iterator[Line]:
-        read = _Bytes(self.size)
+        return self._first_read() if self._facts is None else self._read_again()
+
+    def _first_read(self) -> Iterator[Line]:
+        read = _Bytes()
+        walk = _FactsWalk()
+        malformed: list[Finding] = []
+        try:
+            with open(self.name, "rb") as handle:
+                for line, problem in _lines(self.name, read.terminated(handle)):
+                    walk.line(line)
+                    if problem is not None:
+                        malformed.append(problem)
+                    yield line
+        except OSError as error:
+            raise BadInput(f"cannot read {self.name} ({error.strerror})") from None
+        _refuse_no_event(self.name, walk.any_event, malformed)
+        if read.crlf:                       # the chain's problems that follow would not say why
+            malformed.insert(0, Finding(self.name, CRLF))
+        self._facts = walk.facts(tuple(malformed), _cut_short(self.name, read.count + 1, read.tail))
+        self._size, self._digest = read.size, read.digest.hexdigest()
+
+    def _read_again(self) -> Iterator[Line]:
+        read = _Bytes(self._size)
         try:
             with open(self.name, "rb") as handle:
                 yield from (line for line, _ in _lines(self.name, read.terminated(handle)))
         except OSError as error:
-            raise BadInput(f"cannot read {self.name} ({error.strerror}); audit it again") from None
-        if read.size != self.size or read.digest.hexdigest() != self.digest:
-            raise BadInput(f"{self.name} changed while it was audited (it is not as it was read first: was it "
-                           "copied over or cut?); audit it again")
-
-
-def open_recorder(path: str) -> RecorderOnDisk:
-    """A recorder file's facts, read a line at a time.  Raises OSError when it cannot be read, and
-    BadInput when not a single line is an event (the file is not a flight recorder)."""
-    read = _Bytes()
-    walk = _FactsWalk()
-    malformed: list[Finding] = []
-    with open(path, "rb") as handle:
-        for line, problem in _lines(path, read.terminated(handle)):
-            walk.line(line)
-            if problem is not None:
-                malformed.append(problem)
-    _refuse_no_event(path, walk.any_event, malformed)
-    if read.crlf:
-        malformed.insert(0, Finding(path, CRLF))
-    cut_short = _cut_short(path, read.count + 1, read.tail)
-    return RecorderOnDisk(path, walk.facts(tuple(malformed), cut_short), read.size, read.digest.hexdigest())
+            raise BadInput(f"cannot read {self.name} ({error.strerror}) while it was audited; audit it again") from None
+        if read.size != self._size or read.digest.hexdigest() != self._digest:
+            raise BadInput(f"{self.name} changed while it was audited (it is not as it was read first: was it copied "
+                           "over, or cut?); audit it again")
 
 
 @dataclass
@@ -293,5 +308,5 @@ class _FactsWalk:
                          links, None if last is None else last.where, last is not None and last.name == CLEAN_END)
 
 
-__all__ = ["BadInput", "FileFacts", "Finding", "Line", "Recorder", "RecorderFile", "RecorderOnDisk", "open_recorder",
+__all__ = ["BadInput", "FileFacts", "Finding", "Line", "Recorder", "RecorderFile", "RecorderOnDisk",
            "read_recorder", "recorder_from_events"]

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from .chain import CLEAN_END, GENESIS, HAND_OPENERS, HAND_SEAL, START, ChainState
-from .recorder_lines import (BadInput, Finding, Line, Recorder, RecorderFile, RecorderOnDisk, open_recorder,
-                             read_recorder, recorder_from_events)
+from .recorder_lines import (BadInput, Finding, Line, Recorder, RecorderFile, RecorderOnDisk, read_recorder,
+                             recorder_from_events)
 from .schema import COUNT, FLAG, shape_problem
 
 
@@ -412,5 +412,5 @@ class _HandWalk:
 
 
 __all__ = ["BadInput", "ChainWalk", "Finding", "HandLog", "HandSummary", "Line", "Recorder", "RecorderFile",
-           "RecorderOnDisk", "Split", "Stream", "check_chain", "open_recorder", "read_recorder", "recorder_from_events",
+           "RecorderOnDisk", "Split", "Stream", "check_chain", "read_recorder", "recorder_from_events",
            "split_hands", "walk_stream"]
