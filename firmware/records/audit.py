@@ -41,7 +41,7 @@ from .audit_wins import audit_wins
 from .chain import HAND_OPENERS
 from .chain_order import chain_order
 from .recorder_lines import FileFacts, Recorder
-from .stream import Finding, HandLog, HandSummary, recorder_from_events, split_hands, walk_stream
+from .stream import ABSENT, Finding, HandLog, HandSummary, recorder_from_events, split_hands, walk_stream
 
 
 class Unauditable(Exception):
@@ -246,11 +246,11 @@ def _audit_totals(hands: list[HandSummary]) -> list[Finding]:
             continue
         end = hand.end
         if totals is not None:
-            expected = [t + p for t, p in zip(totals, end["payments"])]
-            if end["totals"] != expected:
-                problems.append(Finding(hand.end_where, f"hand {hand.number}: totals {end['totals']} are not the "
-                                                        f"totals before it plus its payments {expected}"))
-        totals = list(end["totals"])
+            expected = [t + p for t, p in zip(totals, end.payments)]
+            if end.totals != expected:
+                problems.append(Finding(end.where, f"hand {hand.number}: totals {end.totals} are not the "
+                                                   f"totals before it plus its payments {expected}"))
+        totals = list(end.totals)
     return problems
 
 
@@ -260,20 +260,20 @@ def _audit_repeats(hands: list[HandSummary]) -> list[Finding]:
     problems: list[Finding] = []
     expected: int | None = None
     for hand in hands:
-        start = hand.start
+        repeats = hand.repeats
         if hand.new_session:
             expected = 0
-        if "repeats" in start and expected is not None and start["repeats"] != expected:
-            problems.append(Finding(hand.start_where, f"hand {hand.number}: the dealer's 连庄 count is {start['repeats']}; "
+        if repeats is not ABSENT and expected is not None and repeats != expected:
+            problems.append(Finding(hand.start_where, f"hand {hand.number}: the dealer's 连庄 count is {repeats}; "
                                                       f"the hands before it make it {expected}"))
         end = hand.end
-        counted = type(start.get("repeats")) is int           # (a tampered line may hold anything there)
+        counted = type(repeats) is int                          # (a tampered line may hold anything there)
         if end is None or not counted:
             expected = None
-        elif end["result"] == "void":
-            expected = start["repeats"]
+        elif end.result == "void":
+            expected = repeats
         else:
-            expected = start["repeats"] + 1 if end["next_dealer"] == start["dealer"] else 0
+            expected = repeats + 1 if end.next_dealer == hand.dealer else 0
     return problems
 
 

@@ -122,15 +122,14 @@ def cross_check(hands: list[HandSummary], ledger: LedgerView) -> LedgerCheck:
     sessions: dict[int, set[str]] = {}                       # ledger session → the files that show it
     seen: set[str] = set()
     for hand in hands:
-        start = hand.start
-        row = by_wall.get(start["wall_hash"])
-        seen.add(start["wall_hash"])
+        row = by_wall.get(hand.wall_hash)
+        seen.add(hand.wall_hash)
         if hand.session is not None:
             sessions.setdefault(hand.session["session"], set()).update(hand.files)
             _check_session(hand, ledger, check)
         if row is not None:
             sessions.setdefault(row.session, set()).update(hand.files)
-        where = hand.end_where or hand.start_where
+        where = hand.start_where if hand.end is None else hand.end.where
         if hand.end is None:
             if row is not None and not _kept_as_said(hand.ledger_end, row):
                 check.add(Finding(where, f"hand {hand.number}: the ledger settled it ({_said(row)}) but the recorder "
@@ -163,11 +162,11 @@ def _check_session(hand: HandSummary, ledger: LedgerView, check: LedgerCheck) ->
 
 
 def _differences(hand: HandSummary, row: LedgerHand) -> list[str]:
-    start, end = hand.start, hand.end
+    end = hand.end
     assert end is not None
-    pairs = [("number", row.number, hand.number), ("dealer", row.dealer, start["dealer"]),
-             ("result", row.result, end["result"]), ("winners", row.winners, end["winners"]),
-             ("payments", list(row.payments), end["payments"])]
+    pairs = [("number", row.number, hand.number), ("dealer", row.dealer, hand.dealer),
+             ("result", row.result, end.result), ("winners", row.winners, end.winners),
+             ("payments", list(row.payments), end.payments)]
     if hand.session is not None:
         pairs.append(("session", row.session, hand.session["session"]))
     return [f"{name} {held}, the recorder {recorded}" for name, held, recorded in pairs if held != recorded]

@@ -224,38 +224,63 @@ def _indicator_key(event: dict) -> tuple:
     return event.get("kind"), tuple(event.get("ring") or ()), tuple(event.get("layer") or ())
 
 
-@dataclass(frozen=True)
+ABSENT = object()                          # a field a line does not have (`repeats`, before it was written)
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnd:
+    """The fields of a hand_end the checks from hand to hand read, and where it is."""
+
+    file: str
+    number: int
+    result: str
+    winners: list
+    payments: list
+    totals: list
+    next_dealer: int
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.number}"
+
+
+@dataclass(frozen=True, slots=True)
 class HandSummary:
-    """What the checks from hand to hand (the totals, the 连庄 count, the ends, the ledger) need of a
-    hand once its lines are let go: its start's and its end's fields (only those), where they are."""
+    """What the checks from hand to hand (the totals, the 连庄 count, the ends, the ledger) need of a hand
+    once its lines are let go: a few fields of its start and its end, and where they are (a few hundred
+    bytes a hand: a month's recorder holds about 6000)."""
 
     number: int
-    start_where: str
-    start: dict                            # hand_start's `wall_hash`, `dealer` and `repeats` (if it has one)
-    session: dict | None
-    new_session: bool
+    start_file: str
+    start_number: int
+    wall_hash: str
+    dealer: int
+    repeats: object                        # hand_start's `repeats` as written (ABSENT: none)
+    session: dict | None                   # the session_start in force when it began (one object for all its hands)
+    new_session: bool                      # the first hand after a session_start: totals start from zero
     files: frozenset[str]                  # the files its lines lie in
     last_file: str                         # the file of its last line
-    end_where: str | None = None           # None: it never ended
-    end: dict | None = None                # hand_end's `result`, `winners`, `payments`, `totals`, `next_dealer`
+    end: HandEnd | None = None             # None: it never ended
     ledger_end: dict | None = None         # its hand_end cut off: what the next session_resumed says was kept
 
+    @property
+    def start_where(self) -> str:
+        return f"{self.start_file}:{self.start_number}"
+
     @staticmethod
-    def of(hand: HandLog) -> "HandSummary":
+    def of(hand: HandLog, files: frozenset[str]) -> "HandSummary":
         start = hand.start.event
         assert start is not None
-        end = None if hand.end is None else hand.end.event
-        return HandSummary(hand.number, hand.start.where, _only(start, _START_KEPT), hand.session, hand.new_session,
-                           frozenset(hand.files), hand.lines[-1].file, None if hand.end is None else hand.end.where,
-                           None if end is None else _only(end, _END_KEPT), hand.ledger_end)
+        return HandSummary(hand.number, hand.start.file, hand.start.number, start["wall_hash"], start["dealer"],
+                           start.get("repeats", ABSENT), hand.session, hand.new_session, files, hand.lines[-1].file,
+                           None if hand.end is None else _ending(hand.end), hand.ledger_end)
 
 
-_START_KEPT = ("wall_hash", "dealer", "repeats")
-_END_KEPT = ("result", "winners", "payments", "totals", "next_dealer")
-
-
-def _only(event: dict, keys: tuple[str, ...]) -> dict:
-    return {key: event[key] for key in keys if key in event}
+def _ending(line: Line) -> HandEnd:
+    end = line.event
+    assert end is not None
+    return HandEnd(line.file, line.number, end["result"], end["winners"], end["payments"], end["totals"],
+                   end["next_dealer"])
 
 
 @dataclass
@@ -320,6 +345,7 @@ class _HandWalk:
         self.last_number: int | None = None          # the last hand begun in this file
         self.format = 0                               # this file's recorder_start.format (what its lines hold)
         self._begun, self._finished = begun, finished
+        self._files: dict[frozenset[str], frozenset[str]] = {}    # one set for every hand in the same files
 
     def begin_file(self) -> None:
         self.last_number = None
@@ -358,7 +384,8 @@ class _HandWalk:
     def _close(self) -> None:
         """The open hand is open no more: only its summary is kept."""
         if self.open is not None:
-            self.summaries.append(HandSummary.of(self.open))
+            files = frozenset(self.open.files)
+            self.summaries.append(HandSummary.of(self.open, self._files.setdefault(files, files)))
             self.open = None
 
     def _session(self, line: Line, event: dict) -> None:
@@ -383,8 +410,7 @@ class _HandWalk:
             return
         at = next((i for i in range(len(self.summaries) - 1, -1, -1) if self.summaries[i].number == last.get("hand")),
                   None)
-        if at is not None and self.summaries[at].end_where is None \
-                and self.summaries[at].start.get("wall_hash") == last.get("wall_hash"):
+        if at is not None and self.summaries[at].end is None and self.summaries[at].wall_hash == last.get("wall_hash"):
             self.summaries[at] = replace(self.summaries[at], ledger_end=last)
 
     def _begin(self, line: Line, name: str, number: int) -> None:
@@ -411,6 +437,6 @@ class _HandWalk:
         self.open, self.new_session, self.last_number = hand, False, number
 
 
-__all__ = ["BadInput", "ChainWalk", "Finding", "HandLog", "HandSummary", "Line", "Recorder", "RecorderFile",
+__all__ = ["ABSENT", "BadInput", "ChainWalk", "Finding", "HandEnd", "HandLog", "HandSummary", "Line", "Recorder", "RecorderFile",
            "RecorderOnDisk", "Split", "Stream", "check_chain", "read_recorder", "recorder_from_events",
            "split_hands", "walk_stream"]
