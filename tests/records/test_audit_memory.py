@@ -22,7 +22,9 @@ import pytest
 from firmware.cli import main
 from firmware.hand.state import wall_hash
 from firmware.records.chain import CLEAN_END, HAND_OPENERS, HAND_SEAL, START, ChainState, canonical
+from firmware.records.audit import audit_recorders
 from firmware.records.ledger import HandRecord, Ledger
+from firmware.records.stream import BadInput, RecorderOnDisk
 
 SESSION = Path(__file__).parent / "data" / "changchun_four_hands.jsonl"
 
@@ -238,3 +240,38 @@ def test_the_audit_of_a_recorder_four_times_as_long_takes_not_much_more_memory(t
     small = peak_of_audit(capsys, str(short / short_file))
     large = peak_of_audit(capsys, str(long / long_file))
     assert large < 2 * small, f"{small} bytes for 16 hands, {large} for 64"
+
+
+# -- files read twice -----------------------------------------------------------------------------------
+
+
+def two_files(folder: Path) -> list[RecorderOnDisk]:
+    """Two runs' files, their facts read (the audit of several files reads them first for the order)."""
+    files = [RecorderOnDisk(str(folder / name)) for name in write(folder, played_again(2, files=2))]
+    for recorder in files:
+        assert recorder.facts.ends_cleanly
+    return files
+
+
+def test_a_file_written_on_after_its_first_read_is_audited_as_far_as_it_was_then(tmp_path):
+    """The table writes on at the end of its file while the owner audits it."""
+    files = two_files(tmp_path)
+    with open(files[1].name, "a", encoding="utf-8") as handle:
+        handle.write(canonical({"event": "take", "t": 999.0, "hand": 9, "end": "head", "ring": 0, "layer": "top",
+                                "live": 0, "reserve": 0, "kongs": 0, "reason": "draw", "in_order": True}) + "\n")
+    report = audit_recorders(files)
+    assert report.sound and report.hands == 8, report.problems
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda path: path.write_bytes(path.read_bytes()[:-10]), "run1.jsonl changed while it was audited"),
+    (lambda path: path.write_bytes(path.read_bytes().replace(b'"t":', b'"t" :', 1)),
+     "run1.jsonl changed while it was audited"),
+    (lambda path: path.unlink(), "run1.jsonl (No such file or directory) while it was audited"),
+])
+def test_a_file_changed_or_removed_between_its_two_reads_stops_the_audit_in_one_line(tmp_path, change, says):
+    files = two_files(tmp_path)
+    change(Path(files[0].name))
+    with pytest.raises(BadInput) as error:
+        audit_recorders(files)
+    assert says in str(error.value) and str(error.value).endswith("; audit it again") and "\n" not in str(error.value)
