@@ -38,7 +38,6 @@ from ..hand.tracker import UNDO_KEPT
 from .audit_ledger import LedgerView, cross_check
 from .audit_reading import earlier_reading_note, reading_of, reading_problem
 from .audit_wins import audit_wins
-from .chain import HAND_OPENERS
 from .chain_order import chain_order
 from .recorder_lines import FileFacts, Recorder
 from .stream import ABSENT, Finding, HandLog, HandSummary, recorder_from_events, split_hands, walk_stream

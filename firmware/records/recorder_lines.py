@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Iterator, Protocol
+from typing import Any, Iterable, Iterator, Protocol
 
 from .chain import CLEAN_END, HAND_OPENERS, START, ChainState, canonical
 from .schema import shape_problem
@@ -147,35 +149,43 @@ class RecorderOnDisk:
     """A recorder file read a line at a time, never held whole.  Its first read (of its lines, or of its
     facts alone) learns its facts; a read after it stops where that one did (the table may be writing
     on at its end) and must find the same bytes.  A file that cannot be read, or holds no event at
-    all, is BadInput (at the end of the first read)."""
+    all, is BadInput (at the end of the first read).  A pipe (`audit <(zcat old.jsonl.gz) new.jsonl`)
+    can be read only once: when its facts are read first (as several files' are), its lines are held."""
 
     def __init__(self, path: str) -> None:
         self.name = path
         self._facts: FileFacts | None = None
         self._size = 0                      # the bytes the first read read
         self._digest = ""                   # and their SHA-256
+        self._held: tuple[Line, ...] | None = None      # a pipe's lines, read with its facts
 
     @property
     def facts(self) -> FileFacts:
         if self._facts is None:
-            for _ in self._first_read():
+            for _ in self._first_read(hold=True):
                 pass
         assert self._facts is not None
         return self._facts
 
     def each_line(self) -> Iterator[Line]:
-        return self._first_read() if self._facts is None else self._read_again()
+        if self._facts is None:
+            return self._first_read(hold=False)
+        return iter(self._held) if self._held is not None else self._read_again()
 
-    def _first_read(self) -> Iterator[Line]:
+    def _first_read(self, hold: bool) -> Iterator[Line]:
         read = _Bytes()
         walk = _FactsWalk()
         malformed: list[Finding] = []
+        held: list[Line] = []
         try:
             with open(self.name, "rb") as handle:
+                hold = hold and not stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
                 for line, problem in _lines(self.name, read.terminated(handle)):
                     walk.line(line)
                     if problem is not None:
                         malformed.append(problem)
+                    if hold:
+                        held.append(line)
                     yield line
         except OSError as error:
             raise BadInput(f"cannot read {self.name} ({error.strerror})") from None
@@ -184,6 +194,7 @@ class RecorderOnDisk:
             malformed.insert(0, Finding(self.name, CRLF))
         self._facts = walk.facts(tuple(malformed), _cut_short(self.name, read.count + 1, read.tail))
         self._size, self._digest = read.size, read.digest.hexdigest()
+        self._held = tuple(held) if hold else None
 
     def _read_again(self) -> Iterator[Line]:
         read = _Bytes(self._size)
@@ -206,7 +217,7 @@ class _Bytes:
     count: int = 0                          # the lines ended by a newline
     crlf: bool = False
     tail: bytes = b""                       # what follows the last newline
-    digest: "hashlib._Hash" = field(default_factory=hashlib.sha256)
+    digest: Any = field(default_factory=hashlib.sha256)      # (a hashlib hash: its type is not public)
 
     def terminated(self, handle) -> Iterator[bytes]:
         """The lines ended by a newline, without it; the rest is kept as `tail`."""

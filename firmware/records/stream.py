@@ -4,6 +4,11 @@ A restarted controller writes a new file per start, so the audit takes several f
 treats them as one stream: the chain goes on from file to file, and a hand cut off at the end of
 one file may be picked up by a `resumed` event at the start of the next.  Everything here names
 the file and the line it is about; nothing here raises on a malformed line.
+
+The stream is read a line at a time (`walk_stream`): the chain is checked as the lines go by, one
+hand's lines are held until its `hand_end`, then it is handed to the audit and let go, and only a
+`HandSummary` of it is kept for the checks from hand to hand.  The lines themselves come from
+`recorder_lines.py` (a file on disk, or a log in memory).
 """
 
 from __future__ import annotations
@@ -247,8 +252,9 @@ class HandEnd:
 @dataclass(frozen=True, slots=True)
 class HandSummary:
     """What the checks from hand to hand (the totals, the 连庄 count, the ends, the ledger) need of a hand
-    once its lines are let go: a few fields of its start and its end, and where they are (a few hundred
-    bytes a hand: a month's recorder holds about 6000)."""
+    once its lines are let go: a few fields of its start and its end, and where they are (about 1 KB a
+    hand with the values it holds: 6 MB for a month's recorder at 200 hands a day, where its lines
+    parsed took 1.5 GB)."""
 
     number: int
     start_file: str

@@ -14,6 +14,8 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import os
+import threading
 import tracemalloc
 from pathlib import Path
 
@@ -275,3 +277,18 @@ def test_a_file_changed_or_removed_between_its_two_reads_stops_the_audit_in_one_
     with pytest.raises(BadInput) as error:
         audit_recorders(files)
     assert says in str(error.value) and str(error.value).endswith("; audit it again") and "\n" not in str(error.value)
+
+
+def test_a_pipe_among_several_files_is_read_once_and_its_lines_held(tmp_path):
+    """`audit <(zcat old.jsonl.gz) new.jsonl`: a pipe cannot be read twice, as several files are."""
+    first, second = two_files(tmp_path)
+    reading, writing = os.pipe()
+    data = Path(first.name).read_bytes()
+    writer = threading.Thread(target=lambda: (os.write(writing, data), os.close(writing)))
+    writer.start()
+    try:
+        report = audit_recorders([RecorderOnDisk(f"/dev/fd/{reading}"), second])
+    finally:
+        writer.join()
+        os.close(reading)
+    assert report.sound and report.hands == 8, report.problems
