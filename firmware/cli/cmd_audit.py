@@ -39,14 +39,27 @@ def audit(args: argparse.Namespace) -> int:
     refuse_empty(args, {"ledger": "/var/lib/mahjong-table/table.db"})
     _named_once(args.events)
     # each file is read a line at a time, never whole (a month's recorder, parsed, is more than a Pi's
-    # memory); its faults come as it is first read, and the ledger is opened after the files, as before
+    # memory); its faults come as it is read
     files = [RecorderOnDisk(path) for path in args.events]
     try:
-        report = audit_recorders(files, ledger_from=lambda: LedgerView.open(args.ledger) if args.ledger else None)
+        report = audit_recorders(files, _ledger(args.ledger, files))
     except BadInput as error:
         raise UserError(str(error)) from None
     print(json.dumps(_as_json(report), ensure_ascii=False) if args.json else _as_text(report))
     return 0 if report.sound else 1
+
+
+def _ledger(path: str | None, files: list[RecorderOnDisk]) -> LedgerView | None:
+    """The ledger, opened before the files are audited (a wrong name is said at once, not after an
+    hour's audit); when it cannot be, a file that cannot be read is said first, as it always was."""
+    if path is None:
+        return None
+    try:
+        return LedgerView.open(path)
+    except BadInput:
+        for recorder in files:
+            recorder.facts                  # (raises BadInput for a file that is none)
+        raise
 
 
 def _named_once(paths: list[str]) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from rulesets.definition import Ruleset
 from rulesets.indicators import AfterWinFlips, RevealContext, Timing
@@ -69,14 +69,12 @@ def audit_events(events: list[dict]) -> list[str]:
     return [str(p) for p in audit_recorders([recorder_from_events("events", events)]).problems]
 
 
-def audit_recorders(files: Sequence[Recorder], ledger: LedgerView | None = None,
-                    ledger_from: Callable[[], LedgerView | None] | None = None) -> Report:
+def audit_recorders(files: Sequence[Recorder], ledger: LedgerView | None = None) -> Report:
     """Audit recorder files written one after another (a restarted controller starts a new file),
-    taken in the order their chain links them, whatever order they were named in; with a ledger
-    (`ledger`, or `ledger_from`, called once the files are read: a file's faults are said first).
-    The files are read in that order a line at a time: each hand is checked as it ends and let go,
-    and only what the checks from hand to hand need is kept, so a month's recorder takes no more
-    memory than its largest hand (docs/operations.md)."""
+    taken in the order their chain links them, whatever order they were named in.  The files are
+    read in that order a line at a time: each hand is checked as it ends and let go, and only what
+    the checks from hand to hand need of it is kept, so a month's recorder takes the memory of its
+    largest hand and about 1 KB for each of its hands (docs/operations.md)."""
     ordered = chain_order(files)
     hand_problems: list[Finding] = []
     hand_notes: list[Finding] = []
@@ -96,8 +94,6 @@ def audit_recorders(files: Sequence[Recorder], ledger: LedgerView | None = None,
     problems += _audit_totals(stream.hands)
     problems += _audit_repeats(stream.hands)
     endings = _endings(ordered, stream.hands)
-    if ledger_from is not None:
-        ledger = ledger_from()
     if ledger is None:
         problems += [finding for finding, _ in endings]
     else:
