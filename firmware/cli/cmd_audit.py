@@ -9,7 +9,7 @@ from pathlib import Path
 
 from firmware.records.audit import Report, audit_recorders
 from firmware.records.audit_ledger import LedgerView
-from firmware.records.stream import BadInput, RecorderFile, read_recorder
+from firmware.records.stream import BadInput, RecorderOnDisk
 
 from .errors import UserError
 from .files import refuse_empty
@@ -38,14 +38,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def audit(args: argparse.Namespace) -> int:
     refuse_empty(args, {"ledger": "/var/lib/mahjong-table/table.db"})
     _named_once(args.events)
+    # each file is read a line at a time, never whole (a month's recorder, parsed, is more than a Pi's
+    # memory); its faults come as it is read
+    files = [RecorderOnDisk(path) for path in args.events]
     try:
-        files = [_read(path) for path in args.events]
-        ledger = LedgerView.open(args.ledger) if args.ledger else None
+        report = audit_recorders(files, _ledger(args.ledger, files))
     except BadInput as error:
         raise UserError(str(error)) from None
-    report = audit_recorders(files, ledger)
     print(json.dumps(_as_json(report), ensure_ascii=False) if args.json else _as_text(report))
     return 0 if report.sound else 1
+
+
+def _ledger(path: str | None, files: list[RecorderOnDisk]) -> LedgerView | None:
+    """The ledger, opened before the files are audited (a wrong name is said at once, not after an
+    hour's audit); when it cannot be, a file that cannot be read is said first, as it always was."""
+    if path is None:
+        return None
+    try:
+        return LedgerView.open(path)
+    except BadInput:
+        for recorder in files:
+            recorder.facts                  # (raises BadInput for a file that is none)
+        raise
 
 
 def _named_once(paths: list[str]) -> None:
@@ -56,15 +70,6 @@ def _named_once(paths: list[str]) -> None:
         if real in seen:
             raise UserError(f"{path} is named twice ({seen[real]}); name each recorder once")
         seen[real] = path
-
-
-def _read(path: str) -> RecorderFile:
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        raise UserError(f"cannot read {path} ({error.strerror})") from None
-    return read_recorder(path, data)
 
 
 def _as_text(report: Report) -> str:

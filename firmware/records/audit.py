@@ -38,9 +38,9 @@ from ..hand.tracker import UNDO_KEPT
 from .audit_ledger import LedgerView, cross_check
 from .audit_reading import earlier_reading_note, reading_of, reading_problem
 from .audit_wins import audit_wins
-from .chain import HAND_OPENERS
 from .chain_order import chain_order
-from .stream import Finding, HandLog, RecorderFile, check_chain, recorder_from_events, split_hands
+from .recorder_lines import FileFacts, Recorder
+from .stream import ABSENT, Finding, HandLog, HandSummary, recorder_from_events, split_hands, walk_stream
 
 
 class Unauditable(Exception):
@@ -69,89 +69,93 @@ def audit_events(events: list[dict]) -> list[str]:
     return [str(p) for p in audit_recorders([recorder_from_events("events", events)]).problems]
 
 
-def audit_recorders(files: Sequence[RecorderFile], ledger: LedgerView | None = None) -> Report:
+def audit_recorders(files: Sequence[Recorder], ledger: LedgerView | None = None) -> Report:
     """Audit recorder files written one after another (a restarted controller starts a new file),
-    taken in the order their chain links them, whatever order they were named in."""
-    problems: list[Finding] = []
-    notes: list[Finding] = []
+    taken in the order their chain links them, whatever order they were named in.  The files are
+    read in that order a line at a time: each hand is checked as it ends and let go, and only what
+    the checks from hand to hand need of it is kept, so a month's recorder takes the memory of its
+    largest hand and about 1 KB for each of its hands (docs/operations.md)."""
     ordered = chain_order(files)
-    if [f.name for f in ordered] != [f.name for f in files]:
-        notes.append(Finding(ordered[0].name, "the files were named out of the order they were written (a file's "
-                                              "name holds the clock's time, which a restart can set back): audited "
-                                              "in the order their chain (where it breaks, their hands) gives: "
-                                              + ", ".join(f.name for f in ordered)))
-    files = ordered
-    for recorder in files:
-        problems += recorder.malformed
-        notes += recorder.cut_short
-        empty = _emptiness(recorder)
-        if empty and len(files) > 1:
-            # one run among several that played no hand (started and stopped, or killed, between
-            # hands; or the power cut before its first line reached the card): the chain across it
-            # still proves it lost nothing; a cut-off end is judged with the others
-            notes += [Finding(recorder.name, "no hand begins in this recorder: the controller was stopped "
-                                             "before one began" if recorder.lines else
-                              "empty: the controller stopped before its first line reached the card")]
-        else:
-            problems += empty
-        problems += _clock(recorder)
-    problems += check_chain(files)
-    split = split_hands(files)
-    problems += split.problems
-    notes += split.notes
-    finished = [hand for hand in split.hands if hand.end is not None]
-    for hand in finished:
-        hand_problems, hand_notes = _audit_finished(hand)
-        problems += hand_problems
-        notes += hand_notes
-    problems += _audit_totals(split.hands)
-    problems += _audit_repeats(split.hands)
-    endings = _endings(files, split.hands)
+    hand_problems: list[Finding] = []
+    hand_notes: list[Finding] = []
+    finished = 0
+
+    def audit_finished(hand: HandLog) -> None:
+        nonlocal finished
+        found, noted = _audit_finished(hand)
+        hand_problems.extend(found)
+        hand_notes.extend(noted)
+        finished += 1
+
+    stream = walk_stream(ordered, audit_finished)
+    problems, notes = _files_findings(files, ordered)          # (one file's facts are read with its hands)
+    problems += stream.chain + stream.problems + hand_problems
+    notes += stream.notes + hand_notes
+    problems += _audit_totals(stream.hands)
+    problems += _audit_repeats(stream.hands)
+    endings = _endings(ordered, stream.hands)
     if ledger is None:
         problems += [finding for finding, _ in endings]
     else:
-        check = cross_check(split.hands, ledger)
+        check = cross_check(stream.hands, ledger)
         problems += check.problems
         for finding, file in endings:
             if check.agrees(file):
                 notes.append(Finding(finding.where, finding.text + "; the ledger holds exactly this file's hands"))
             else:
                 problems.append(finding)
-    return Report(tuple(f.name for f in files), len(finished), tuple(problems), tuple(notes))
+    return Report(tuple(f.name for f in ordered), finished, tuple(problems), tuple(notes))
 
 
-def _emptiness(recorder: RecorderFile) -> list[Finding]:
-    if not recorder.lines:
-        return [Finding(recorder.name, "empty: a recorder with no events proves nothing")]
-    if not any(line.name in HAND_OPENERS for line in recorder.lines):
-        return [Finding(recorder.name, "no hand begins in this recorder: it proves nothing")]
+def _files_findings(given: Sequence[Recorder], files: Sequence[Recorder]) -> tuple[list[Finding], list[Finding]]:
+    """What each file's facts say (malformed lines, a cut-short last line, no hand, a clock going back),
+    file by file in the order read, after a note if that is not the order given: (problems, notes)."""
+    problems: list[Finding] = []
+    notes: list[Finding] = []
+    if [f.name for f in files] != [f.name for f in given]:
+        notes.append(Finding(files[0].name, "the files were named out of the order they were written (a file's "
+                                            "name holds the clock's time, which a restart can set back): audited "
+                                            "in the order their chain (where it breaks, their hands) gives: "
+                                            + ", ".join(f.name for f in files)))
+    for recorder in files:
+        facts = recorder.facts
+        problems += facts.malformed
+        notes += facts.cut_short
+        empty = _emptiness(recorder.name, facts)
+        if empty and len(files) > 1:
+            # one run among several that played no hand (started and stopped, or killed, between
+            # hands; or the power cut before its first line reached the card): the chain across it
+            # still proves it lost nothing; a cut-off end is judged with the others
+            notes += [Finding(recorder.name, "no hand begins in this recorder: the controller was stopped "
+                                             "before one began" if facts.lines else
+                              "empty: the controller stopped before its first line reached the card")]
+        else:
+            problems += empty
+        problems += facts.clock
+    return problems, notes
+
+
+def _emptiness(name: str, facts: FileFacts) -> list[Finding]:
+    if not facts.lines:
+        return [Finding(name, "empty: a recorder with no events proves nothing")]
+    if not facts.begins_hand:
+        return [Finding(name, "no hand begins in this recorder: it proves nothing")]
     return []
 
 
-def _clock(recorder: RecorderFile) -> list[Finding]:
-    """The table clock never goes back within one run."""
-    problems: list[Finding] = []
-    last: float | None = None
-    for line in recorder.events():
-        t = line.event["t"]                                  # type: ignore[index]
-        if last is not None and t < last:
-            problems.append(Finding(line.where, f"the table clock goes back from {last} to {t}"))
-        last = t
-    return problems
-
-
-def _endings(files: Sequence[RecorderFile], hands: list[HandLog]) -> list[tuple[Finding, str]]:
+def _endings(files: Sequence[Recorder], hands: list[HandSummary]) -> list[tuple[Finding, str]]:
     """Files that stop without `recorder_end` and hands that never ended: problems, unless the
     ledger shows nothing was lost."""
     found: list[tuple[Finding, str]] = []
     for recorder in files:
-        if recorder.lines and not recorder.ends_cleanly:
-            found.append((Finding(recorder.lines[-1].where, "no recorder_end after this line: the file was cut off "
-                                                            "or the controller died"), recorder.name))
+        facts = recorder.facts
+        if facts.last_where is not None and not facts.ends_cleanly:
+            found.append((Finding(facts.last_where, "no recorder_end after this line: the file was cut off "
+                                                    "or the controller died"), recorder.name))
     for hand in hands:
         if hand.end is None and hand.ledger_end is None:      # (one the next file's session_resumed settles did end)
-            found.append((Finding(hand.start.where, f"hand {hand.number} never ended: its hand_end is missing (cut off, "
-                                                    "or the controller stopped mid-hand)"), hand.lines[-1].file))
+            found.append((Finding(hand.start_where, f"hand {hand.number} never ended: its hand_end is missing (cut off, "
+                                                    "or the controller stopped mid-hand)"), hand.last_file))
     return found
 
 
@@ -224,7 +228,7 @@ def _rules_problems(hand: HandLog, ruleset: Ruleset, start: dict, end: dict) -> 
     return problems
 
 
-def _audit_totals(hands: list[HandLog]) -> list[Finding]:
+def _audit_totals(hands: list[HandSummary]) -> list[Finding]:
     """The running totals: from zero at each session_start, plus each hand's payments."""
     problems: list[Finding] = []
     totals: list[int] | None = None
@@ -235,38 +239,36 @@ def _audit_totals(hands: list[HandLog]) -> list[Finding]:
             if hand.ledger_end is not None and totals is not None:      # its hand_end cut off; the ledger kept it
                 totals = [t + p for t, p in zip(totals, hand.ledger_end["payments"])]
             continue
-        end = hand.end.event
-        assert end is not None
+        end = hand.end
         if totals is not None:
-            expected = [t + p for t, p in zip(totals, end["payments"])]
-            if end["totals"] != expected:
-                problems.append(Finding(hand.end.where, f"hand {hand.number}: totals {end['totals']} are not the "
-                                                        f"totals before it plus its payments {expected}"))
-        totals = list(end["totals"])
+            expected = [t + p for t, p in zip(totals, end.payments)]
+            if end.totals != expected:
+                problems.append(Finding(end.where, f"hand {hand.number}: totals {end.totals} are not the "
+                                                   f"totals before it plus its payments {expected}"))
+        totals = list(end.totals)
     return problems
 
 
-def _audit_repeats(hands: list[HandLog]) -> list[Finding]:
+def _audit_repeats(hands: list[HandSummary]) -> list[Finding]:
     """The dealer's 连庄 count (`repeats` of hand_start): 0 at each session_start, one more after a hand
     the dealer kept, 0 after the deal passed; a void hand leaves it as it was."""
     problems: list[Finding] = []
     expected: int | None = None
     for hand in hands:
-        start = hand.start.event
-        assert start is not None
+        repeats = hand.repeats
         if hand.new_session:
             expected = 0
-        if "repeats" in start and expected is not None and start["repeats"] != expected:
-            problems.append(Finding(hand.start.where, f"hand {hand.number}: the dealer's 连庄 count is {start['repeats']}; "
+        if repeats is not ABSENT and expected is not None and repeats != expected:
+            problems.append(Finding(hand.start_where, f"hand {hand.number}: the dealer's 连庄 count is {repeats}; "
                                                       f"the hands before it make it {expected}"))
-        end = hand.end.event if hand.end is not None else None
-        counted = type(start.get("repeats")) is int           # (a tampered line may hold anything there)
+        end = hand.end
+        counted = type(repeats) is int                          # (a tampered line may hold anything there)
         if end is None or not counted:
             expected = None
-        elif end["result"] == "void":
-            expected = start["repeats"]
+        elif end.result == "void":
+            expected = repeats
         else:
-            expected = start["repeats"] + 1 if end["next_dealer"] == start["dealer"] else 0
+            expected = repeats + 1 if end.next_dealer == hand.dealer else 0
     return problems
 
 

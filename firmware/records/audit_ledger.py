@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .foreign_db import WalWithoutDatabase, connect_read_only
 from .store import DAMAGED, disk_trouble
-from .stream import BadInput, Finding, HandLog
+from .stream import BadInput, Finding, HandSummary
 
 
 @dataclass(frozen=True)
@@ -116,22 +116,20 @@ def _kept_as_said(said: dict | None, row) -> bool:
     return said is not None and said.get("result") == row.result and list(said.get("payments", ())) == list(row.payments)
 
 
-def cross_check(hands: list[HandLog], ledger: LedgerView) -> LedgerCheck:
+def cross_check(hands: list[HandSummary], ledger: LedgerView) -> LedgerCheck:
     check = LedgerCheck()
     by_wall = ledger.by_wall()
     sessions: dict[int, set[str]] = {}                       # ledger session → the files that show it
     seen: set[str] = set()
     for hand in hands:
-        start = hand.start.event
-        assert start is not None
-        row = by_wall.get(start["wall_hash"])
-        seen.add(start["wall_hash"])
+        row = by_wall.get(hand.wall_hash)
+        seen.add(hand.wall_hash)
         if hand.session is not None:
             sessions.setdefault(hand.session["session"], set()).update(hand.files)
             _check_session(hand, ledger, check)
         if row is not None:
             sessions.setdefault(row.session, set()).update(hand.files)
-        where = (hand.end or hand.start).where
+        where = hand.start_where if hand.end is None else hand.end.where
         if hand.end is None:
             if row is not None and not _kept_as_said(hand.ledger_end, row):
                 check.add(Finding(where, f"hand {hand.number}: the ledger settled it ({_said(row)}) but the recorder "
@@ -151,24 +149,24 @@ def cross_check(hands: list[HandLog], ledger: LedgerView) -> LedgerCheck:
     return check
 
 
-def _check_session(hand: HandLog, ledger: LedgerView, check: LedgerCheck) -> None:
+def _check_session(hand: HandSummary, ledger: LedgerView, check: LedgerCheck) -> None:
     if not hand.new_session or hand.session is None:
         return
     session = hand.session
     held = ledger.sessions.get(session["session"])
     if held is None:
-        check.add(Finding(hand.start.where, f"session {session['session']} is not in {ledger.name}"), hand.files)
+        check.add(Finding(hand.start_where, f"session {session['session']} is not in {ledger.name}"), hand.files)
     elif held != (session["ruleset"], session["options"]):
-        check.add(Finding(hand.start.where, f"session {session['session']} is {held[0]} {held[1]} in the ledger, "
+        check.add(Finding(hand.start_where, f"session {session['session']} is {held[0]} {held[1]} in the ledger, "
                                             f"{session['ruleset']} {session['options']} in the recorder"), hand.files)
 
 
-def _differences(hand: HandLog, row: LedgerHand) -> list[str]:
-    start, end = hand.start.event, hand.end.event              # type: ignore[union-attr]
-    assert start is not None and end is not None
-    pairs = [("number", row.number, hand.number), ("dealer", row.dealer, start["dealer"]),
-             ("result", row.result, end["result"]), ("winners", row.winners, end["winners"]),
-             ("payments", list(row.payments), end["payments"])]
+def _differences(hand: HandSummary, row: LedgerHand) -> list[str]:
+    end = hand.end
+    assert end is not None
+    pairs = [("number", row.number, hand.number), ("dealer", row.dealer, hand.dealer),
+             ("result", row.result, end.result), ("winners", row.winners, end.winners),
+             ("payments", list(row.payments), end.payments)]
     if hand.session is not None:
         pairs.append(("session", row.session, hand.session["session"]))
     return [f"{name} {held}, the recorder {recorded}" for name, held, recorded in pairs if held != recorded]

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .chain import HAND_OPENERS, START, ChainState
-from .stream import RecorderFile
+from .recorder_lines import Recorder
 
 
-def chain_order(files: Sequence[RecorderFile]) -> list[RecorderFile]:
+def chain_order(files: Sequence[Recorder]) -> list[Recorder]:
     """`files` in the order their chain links them (the given order among files that link the same
     way, and the given order itself when the links give none)."""
-    links = [_links(recorder) for recorder in files]
+    if len(files) < 2:
+        return list(files)          # (one file has one order: it is read once, its facts with its hands)
+    links = [recorder.facts.links for recorder in files]
     if any(link is None for link in links):
         return list(files)          # a file without its recorder_start (empty, cut): as given, the chain check says it
     ordered = _linked(links)        # type: ignore[arg-type]
@@ -31,7 +32,7 @@ def chain_order(files: Sequence[RecorderFile]) -> list[RecorderFile]:
     return [files[index] for index in ordered]
 
 
-def _by_hands(files: Sequence[RecorderFile]) -> list[RecorderFile]:
+def _by_hands(files: Sequence[Recorder]) -> list[Recorder]:
     """The files in the order of the first hand each begins or resumes; a file with no hand stays right
     after the file given before it (the sort is stable)."""
     keys: list[float] = []
@@ -55,23 +56,10 @@ def _linked(links: list[tuple[str, str]]) -> list[int] | None:
     return ordered
 
 
-def _first_hand(recorder: RecorderFile, otherwise: float) -> float:
+def _first_hand(recorder: Recorder, otherwise: float) -> float:
     """The number of the first hand a file begins or resumes (`otherwise` for a file with none)."""
-    for line in recorder.lines:
-        if line.name in HAND_OPENERS and line.event is not None:
-            return float(line.event["hand"])
-    return otherwise
-
-
-def _links(recorder: RecorderFile) -> tuple[str, str] | None:
-    """The head a file goes on from and the head it leaves (None: no recorder_start to read)."""
-    if not recorder.lines or recorder.lines[0].name != START:
-        return None
-    start = recorder.lines[0].event["chain"]       # type: ignore[index]
-    state = ChainState(start)
-    for line in recorder.lines:
-        state.add(line.text, line.name)
-    return start, state.head
+    first = recorder.facts.first_hand
+    return otherwise if first is None else float(first)
 
 
 def _next(remaining: list[int], links: list[tuple[str, str]], head: str | None) -> int | None:

@@ -4,181 +4,97 @@ A restarted controller writes a new file per start, so the audit takes several f
 treats them as one stream: the chain goes on from file to file, and a hand cut off at the end of
 one file may be picked up by a `resumed` event at the start of the next.  Everything here names
 the file and the line it is about; nothing here raises on a malformed line.
+
+The stream is read a line at a time (`walk_stream`): the chain is checked as the lines go by, one
+hand's lines are held until its `hand_end`, then it is handed to the audit and let go, and only a
+`HandSummary` of it is kept for the checks from hand to hand.  The lines themselves come from
+`recorder_lines.py` (a file on disk, or a log in memory).
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Sequence
 
-from .chain import CLEAN_END, GENESIS, HAND_OPENERS, HAND_SEAL, START, ChainState, canonical
+from .chain import CLEAN_END, GENESIS, HAND_OPENERS, HAND_SEAL, START, ChainState
+from .recorder_lines import (BadInput, Finding, Line, Recorder, RecorderFile, RecorderOnDisk, read_recorder,
+                             recorder_from_events)
 from .schema import COUNT, FLAG, shape_problem
-
-
-class BadInput(Exception):
-    """The input is not something the audit can read at all (not a flight recorder, not a ledger)."""
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One problem or note: where (`file:line`, or a file, or nothing) and what."""
-
-    where: str
-    text: str
-
-    def __str__(self) -> str:
-        return f"{self.where}: {self.text}" if self.where else self.text
-
-
-@dataclass(frozen=True)
-class Line:
-    file: str
-    number: int
-    text: str                   # what the chain hashes: the line as written
-    event: dict | None          # None: the line is malformed (and said so once)
-
-    @property
-    def where(self) -> str:
-        return f"{self.file}:{self.number}"
-
-    @property
-    def name(self) -> str | None:
-        return None if self.event is None else self.event["event"]
-
-
-@dataclass(frozen=True)
-class RecorderFile:
-    name: str
-    lines: tuple[Line, ...]
-    malformed: tuple[Finding, ...]
-    cut_short: tuple[Finding, ...] = ()     # an unterminated last line, left out (notes, not problems)
-
-    def events(self) -> list[Line]:
-        return [line for line in self.lines if line.event is not None]
-
-    @property
-    def ends_cleanly(self) -> bool:
-        return bool(self.lines) and self.lines[-1].name == CLEAN_END
-
-
-def read_recorder(name: str, data: bytes) -> RecorderFile:
-    """Split a file into lines; each malformed one becomes a finding naming its line.  Raises
-    BadInput when not a single line is an event (the file is not a flight recorder)."""
-    lines: list[Line] = []
-    malformed: list[Finding] = []
-    raws = data.split(b"\n")
-    cut_short = _cut_short(name, len(raws), raws.pop())     # after the last newline: empty, or cut short
-    for number, raw in enumerate(raws, start=1):
-        if not raw.strip():
-            continue
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            malformed.append(Finding(f"{name}:{number}", "not UTF-8 text"))
-            lines.append(Line(name, number, raw.decode("utf-8", "replace"), None))
-            continue
-        event, problem = _parse(text)
-        if problem is not None:
-            malformed.append(Finding(f"{name}:{number}", problem))
-        lines.append(Line(name, number, text, event))
-    if lines and all(line.event is None for line in lines):
-        first = malformed[0]
-        raise BadInput(f"{first}; is {name} a flight recorder?")
-    if b"\r\n" in data:                    # the chain's problems that follow would not say why
-        malformed.insert(0, Finding(name, "its lines end in CR LF (Windows line ends), the recorder writes LF "
-                                          "alone: every line's hash differs; copy recorders as binary files"))
-    return RecorderFile(name, tuple(lines), tuple(malformed), cut_short)
-
-
-def _cut_short(name: str, number: int, tail: bytes) -> tuple[Finding, ...]:
-    """What follows a file's last newline: nothing, or a line a kill or a power cut stopped while it
-    was written (the kernel writes a page at a time).  Not a line: the chain that follows leaves it
-    out too (`chain_tail.file_chain_head`), as it leaves out the lines a kill kept from the file."""
-    if not tail.strip():
-        return ()
-    return (Finding(f"{name}:{number}", f"its last line ({len(tail)} bytes) has no end: a write cut short by a "
-                                        "kill or a power cut, left out"),)
-
-
-def recorder_from_events(name: str, events: Iterable[dict]) -> RecorderFile:
-    """Events already parsed (a test's log): numbered from 1, hashed as the recorder writes them."""
-    lines: list[Line] = []
-    malformed: list[Finding] = []
-    for number, event in enumerate(events, start=1):
-        problem = shape_problem(event)
-        text = canonical(event) if isinstance(event, dict) else json.dumps(event)
-        if problem is not None:
-            malformed.append(Finding(f"{name}:{number}", problem))
-        lines.append(Line(name, number, text, None if problem else event))
-    return RecorderFile(name, tuple(lines), tuple(malformed))
-
-
-def _parse(text: str) -> tuple[dict | None, str | None]:
-    try:
-        event = json.loads(text)
-    except json.JSONDecodeError as error:
-        return None, f"not JSON ({error.msg} at column {error.colno})"
-    except RecursionError:
-        return None, "not JSON (nested too deep)"
-    problem = shape_problem(event)
-    return (None, problem) if problem else (event, None)
 
 
 # -- the chain ------------------------------------------------------------------------------------------
 
 
-def check_chain(files: Sequence[RecorderFile]) -> list[Finding]:
+def check_chain(files: Sequence[Recorder]) -> list[Finding]:
     """Every link of the chain (chain.py): each file goes on from the one before it, each hand from
     the hand before it, each seal digests the lines before it."""
-    problems: list[Finding] = []
-    head: str | None = None
-    previous = ""
+    walk = ChainWalk()
     for recorder in files:
-        if not recorder.lines:
-            continue
-        first = recorder.lines[0]
-        if first.name != START:
-            problems.append(Finding(first.where, "the file does not begin with recorder_start: its beginning was "
-                                                 "cut off, or it was written before the recorder had a hash chain"))
-        else:
-            claimed = first.event["chain"]                           # type: ignore[index]
-            if head is not None and claimed != head:
-                problems.append(Finding(first.where, f"the chain does not go on from {previous}: a recorder between them "
-                                                     "is missing, or its last hands were changed or removed"))
-            head = claimed
-        state = ChainState(head or GENESIS)
-        problems += _check_links(recorder, state)
-        head, previous = state.head, recorder.name
-    return problems
+        walk.begin_file(recorder.name)
+        for line in recorder.each_line():
+            walk.line(line)
+        walk.end_file()
+    return walk.problems
 
 
-def _check_links(recorder: RecorderFile, state: ChainState) -> list[Finding]:
-    """The links inside one file; `state` ends at the file's last line."""
-    problems: list[Finding] = []
-    ended = 0
-    previous: str | None = None
-    for line in recorder.lines:
+class ChainWalk:
+    """The chain's links checked a line at a time, file after file (`begin_file`, its lines, `end_file`)."""
+
+    def __init__(self) -> None:
+        self.problems: list[Finding] = []
+        self._head: str | None = None
+        self._previous = ""                     # the last file with a line
+        self._file = ""
+        self._state: ChainState | None = None   # None until the file's first line
+        self._ended = 0                         # the hands sealed in this file
+        self._last: str | None = None           # the name of the file's line before
+
+    def begin_file(self, name: str) -> None:
+        self._file, self._state, self._ended, self._last = name, None, 0, None
+
+    def end_file(self) -> None:
+        if self._state is not None:             # (a file with no line leaves the chain where it was)
+            self._head, self._previous = self._state.head, self._file
+
+    def line(self, line: Line) -> None:
+        if self._state is None:
+            self._first(line)
+        state = self._state
+        assert state is not None
         event, name = line.event, line.name
-        if name == CLEAN_END and previous == CLEAN_END:
-            problems.append(Finding(line.where, "a second recorder_end with nothing to close: a line was duplicated"))
+        if name == CLEAN_END and self._last == CLEAN_END:
+            self.problems.append(Finding(line.where, "a second recorder_end with nothing to close: a line was duplicated"))
         if event is not None and name in HAND_OPENERS and event["prev"] != state.head:
-            problems.append(Finding(line.where, f"hand {event['hand']}: `prev` is not the hash of the hand_end before it: "
-                                                "a hand before it was removed, added, reordered or changed"))
+            self.problems.append(Finding(line.where, f"hand {event['hand']}: `prev` is not the hash of the hand_end "
+                                                     "before it: a hand before it was removed, added, reordered or changed"))
         if event is not None and name in (HAND_SEAL, CLEAN_END) and event["digest"] != state.digest():
             what = f"hand {event['hand']}" if name == HAND_SEAL else "recorder_end"
-            problems.append(Finding(line.where, f"{what}: `digest` does not match the lines before it: a line was "
-                                                "changed, removed, added or moved"))
+            self.problems.append(Finding(line.where, f"{what}: `digest` does not match the lines before it: a line was "
+                                                     "changed, removed, added or moved"))
         if event is not None and name == CLEAN_END:
             if event["chain"] != state.head:
-                problems.append(Finding(line.where, "recorder_end: `chain` is not the hash of the last hand_end: "
-                                                    "hands at the end were removed or changed"))
-            if event["hands"] != ended:
-                problems.append(Finding(line.where, f"recorder_end counts {event['hands']} hand(s); the file holds {ended}"))
-        ended += int(name == HAND_SEAL)
+                self.problems.append(Finding(line.where, "recorder_end: `chain` is not the hash of the last hand_end: "
+                                                         "hands at the end were removed or changed"))
+            if event["hands"] != self._ended:
+                self.problems.append(Finding(line.where, f"recorder_end counts {event['hands']} hand(s); the file holds "
+                                                         f"{self._ended}"))
+        self._ended += int(name == HAND_SEAL)
         state.add(line.text, name)
-        previous = name
-    return problems
+        self._last = name
+
+    def _first(self, first: Line) -> None:
+        """A file's first line: its recorder_start, going on from the file before it."""
+        if first.name != START:
+            self.problems.append(Finding(first.where, "the file does not begin with recorder_start: its beginning was "
+                                                      "cut off, or it was written before the recorder had a hash chain"))
+        else:
+            claimed = first.event["chain"]                           # type: ignore[index]
+            if self._head is not None and claimed != self._head:
+                self.problems.append(Finding(first.where, f"the chain does not go on from {self._previous}: a recorder "
+                                                          "between them is missing, or its last hands were changed or "
+                                                          "removed"))
+            self._head = claimed
+        self._state = ChainState(self._head or GENESIS)
 
 
 # -- the hands ------------------------------------------------------------------------------------------
@@ -313,6 +229,66 @@ def _indicator_key(event: dict) -> tuple:
     return event.get("kind"), tuple(event.get("ring") or ()), tuple(event.get("layer") or ())
 
 
+ABSENT = object()                          # a field a line does not have (`repeats`, before it was written)
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnd:
+    """The fields of a hand_end the checks from hand to hand read, and where it is."""
+
+    file: str
+    number: int
+    result: str
+    winners: list
+    payments: list
+    totals: list
+    next_dealer: int
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """What the checks from hand to hand (the totals, the 连庄 count, the ends, the ledger) need of a hand
+    once its lines are let go: a few fields of its start and its end, and where they are (about 1 KB a
+    hand with the values it holds: 6 MB for a month's recorder at 200 hands a day, where its lines
+    parsed took 1.5 GB)."""
+
+    number: int
+    start_file: str
+    start_number: int
+    wall_hash: str
+    dealer: int
+    repeats: object                        # hand_start's `repeats` as written (ABSENT: none)
+    session: dict | None                   # the session_start in force when it began (one object for all its hands)
+    new_session: bool                      # the first hand after a session_start: totals start from zero
+    files: frozenset[str]                  # the files its lines lie in
+    last_file: str                         # the file of its last line
+    end: HandEnd | None = None             # None: it never ended
+    ledger_end: dict | None = None         # its hand_end cut off: what the next session_resumed says was kept
+
+    @property
+    def start_where(self) -> str:
+        return f"{self.start_file}:{self.start_number}"
+
+    @staticmethod
+    def of(hand: HandLog, files: frozenset[str]) -> "HandSummary":
+        start = hand.start.event
+        assert start is not None
+        return HandSummary(hand.number, hand.start.file, hand.start.number, start["wall_hash"], start["dealer"],
+                           start.get("repeats", ABSENT), hand.session, hand.new_session, files, hand.lines[-1].file,
+                           None if hand.end is None else _ending(hand.end), hand.ledger_end)
+
+
+def _ending(line: Line) -> HandEnd:
+    end = line.event
+    assert end is not None
+    return HandEnd(line.file, line.number, end["result"], end["winners"], end["payments"], end["totals"],
+                   end["next_dealer"])
+
+
 @dataclass
 class Split:
     hands: list[HandLog]
@@ -320,19 +296,53 @@ class Split:
     notes: list[Finding]
 
 
-def split_hands(files: Sequence[RecorderFile]) -> Split:
-    """The hands of the stream, and what is wrong with how they follow one another."""
-    walk = _HandWalk()
+def split_hands(files: Sequence[Recorder]) -> Split:
+    """The hands of the stream, each whole, and what is wrong with how they follow one another."""
+    hands: list[HandLog] = []
+    walk = _HandWalk(hands.append)
     for recorder in files:
-        walk.last_number = None
-        for line in recorder.events():
-            walk.line(line)
-    return Split(walk.hands, walk.problems, walk.notes)
+        walk.begin_file()
+        for line in recorder.each_line():
+            if line.event is not None:
+                walk.line(line)
+    for summary, hand in zip(walk.finish(), hands):
+        hand.ledger_end = summary.ledger_end
+    return Split(hands, walk.problems, walk.notes)
+
+
+@dataclass
+class Stream:
+    """The files read as one stream: the chain's problems, how the hands follow one another, and a
+    summary of each hand (in the order they began)."""
+
+    chain: list[Finding]
+    hands: list[HandSummary]
+    problems: list[Finding]
+    notes: list[Finding]
+
+
+def walk_stream(files: Sequence[Recorder], finished: Callable[[HandLog], None]) -> Stream:
+    """The files, in this order, read once a line at a time: each hand is given to `finished` as its
+    hand_end is read (it changes no more then) and let go, and only its summary kept."""
+    chain = ChainWalk()
+    walk = _HandWalk(lambda hand: None, finished)
+    for recorder in files:
+        chain.begin_file(recorder.name)
+        walk.begin_file()
+        for line in recorder.each_line():
+            chain.line(line)
+            if line.event is not None:
+                walk.line(line)
+        chain.end_file()
+    return Stream(chain.problems, walk.finish(), walk.problems, walk.notes)
 
 
 class _HandWalk:
-    def __init__(self) -> None:
-        self.hands: list[HandLog] = []
+    """The hands, a line at a time: one is open (its lines held) at a time; `begun` is told of each
+    hand as it begins, `finished` of each as it ends; the rest is kept as summaries."""
+
+    def __init__(self, begun: Callable[[HandLog], None], finished: Callable[[HandLog], None] = lambda hand: None) -> None:
+        self.summaries: list[HandSummary] = []        # the hands no longer open, in the order they began
         self.problems: list[Finding] = []
         self.notes: list[Finding] = []
         self.open: HandLog | None = None
@@ -340,6 +350,16 @@ class _HandWalk:
         self.new_session = False
         self.last_number: int | None = None          # the last hand begun in this file
         self.format = 0                               # this file's recorder_start.format (what its lines hold)
+        self._begun, self._finished = begun, finished
+        self._files: dict[frozenset[str], frozenset[str]] = {}    # one set for every hand in the same files
+
+    def begin_file(self) -> None:
+        self.last_number = None
+
+    def finish(self) -> list[HandSummary]:
+        """The summaries of every hand, the one still open at the end included."""
+        self._close()
+        return self.summaries
 
     def line(self, line: Line) -> None:
         event = line.event
@@ -363,7 +383,16 @@ class _HandWalk:
         else:
             self.open.lines.append(line)
             if name == HAND_SEAL:
-                self.open.end, self.open = line, None
+                self.open.end = line
+                self._finished(self.open)
+                self._close()
+
+    def _close(self) -> None:
+        """The open hand is open no more: only its summary is kept."""
+        if self.open is not None:
+            files = frozenset(self.open.files)
+            self.summaries.append(HandSummary.of(self.open, self._files.setdefault(files, files)))
+            self.open = None
 
     def _session(self, line: Line, event: dict) -> None:
         """A new session resets the totals; the same session written again by a restarted controller
@@ -380,12 +409,15 @@ class _HandWalk:
         kill cut from the file (same number, same wall) is settled as the ledger says."""
         if not isinstance(last, dict):
             return
-        hand = next((h for h in reversed(self.hands) if h.number == last.get("hand")), None)
-        if hand is not None and hand.end is None and hand.start.event is not None \
-                and hand.start.event.get("wall_hash") == last.get("wall_hash"):
-            hand.ledger_end = last
-            if self.open is hand:
-                self.open = None
+        if self.open is not None and self.open.number == last.get("hand"):    # (the last hand begun)
+            if self.open.end is None and self.open.start.event.get("wall_hash") == last.get("wall_hash"):  # type: ignore[union-attr]
+                self.open.ledger_end = last
+                self._close()
+            return
+        at = next((i for i in range(len(self.summaries) - 1, -1, -1) if self.summaries[i].number == last.get("hand")),
+                  None)
+        if at is not None and self.summaries[at].end is None and self.summaries[at].wall_hash == last.get("wall_hash"):
+            self.summaries[at] = replace(self.summaries[at], ledger_end=last)
 
     def _begin(self, line: Line, name: str, number: int) -> None:
         if number == 0:
@@ -406,5 +438,11 @@ class _HandWalk:
                                                   "happened before the restart is not checked"))
         hand = HandLog(number, line, [line], partial=partial, session=self.session, new_session=self.new_session,
                        format=self.format)
-        self.hands.append(hand)
+        self._close()
+        self._begun(hand)
         self.open, self.new_session, self.last_number = hand, False, number
+
+
+__all__ = ["ABSENT", "BadInput", "ChainWalk", "Finding", "HandEnd", "HandLog", "HandSummary", "Line", "Recorder", "RecorderFile",
+           "RecorderOnDisk", "Split", "Stream", "check_chain", "read_recorder", "recorder_from_events",
+           "split_hands", "walk_stream"]
