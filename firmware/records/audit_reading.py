@@ -25,6 +25,7 @@ from .stream import HandLog
 class Reading:
     settled: object         # the number the hand's last opener gives (None: none given)
     today: int              # this version's
+    played_by: str | None = None    # the version that wrote that opener, as its recorder says (None: not said)
 
     @property
     def known(self) -> bool:
@@ -38,7 +39,7 @@ class Reading:
 def reading_of(hand: HandLog, ruleset: Ruleset) -> Reading:
     openers = [line.event for line in [hand.start, *hand.lines]
                if line.event is not None and line.event["event"] in HAND_OPENERS]
-    return Reading(openers[-1].get("rules") if openers else None, revision(ruleset.id))
+    return Reading(openers[-1].get("rules") if openers else None, revision(ruleset.id), hand.played_by)
 
 
 def reading_problem(read: Reading, ruleset: Ruleset) -> str | None:
@@ -50,8 +51,12 @@ def reading_problem(read: Reading, ruleset: Ruleset) -> str | None:
         return f"its `rules` is {read.settled!r}: not the number of a reading of the rules (1, 2, …)"
     if read.settled > read.today:                                 # type: ignore[operator]
         return (f"was settled by reading {read.settled} of {ruleset.region.name}'s rules, newer than this version's "
-                f"reading {read.today}: audit it with the version that played it, or a newer one")
+                f"reading {read.today}: audit it with the version that played it{_named(read.played_by)}, or a newer one")
     return None
+
+
+def _named(version: str | None) -> str:
+    return "" if version is None else f" (mahjong-table {version}, its recorder says)"
 
 
 def earlier_reading_note(read: Reading, ruleset: Ruleset, findings: list[str]) -> str:

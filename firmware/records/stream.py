@@ -113,6 +113,8 @@ class HandLog:
     new_session: bool = False              # the first hand after a session_start: totals start from zero
     ledger_end: dict | None = None         # its hand_end cut off: what the next session_resumed says was kept
     format: int = 0                        # the oldest `recorder_start.format` of the files it lies in (0: none)
+    played_by: str | None = None           # the version that wrote its last opener (recorder_start.version; None:
+    #                                        its file does not say, as none did before 7 December 2026)
 
     @property
     def events(self) -> list[dict]:
@@ -350,6 +352,7 @@ class _HandWalk:
         self.new_session = False
         self.last_number: int | None = None          # the last hand begun in this file
         self.format = 0                               # this file's recorder_start.format (what its lines hold)
+        self.version: str | None = None               # and its version, the controller's that wrote it
         self._begun, self._finished = begun, finished
         self._files: dict[frozenset[str], frozenset[str]] = {}    # one set for every hand in the same files
 
@@ -367,6 +370,7 @@ class _HandWalk:
         name, number = event["event"], event["hand"]
         if name == START:
             self.format = event["format"]
+            self.version = event.get("version") if isinstance(event.get("version"), str) else None
         if name == CLEAN_END and event["open_hand"] != (self.open.number if self.open else 0):
             self.problems.append(Finding(line.where, f"recorder_end says hand {event['open_hand']} was open; "
                                                      f"the recorder shows {self.open.number if self.open else 'none'}"))
@@ -427,6 +431,7 @@ class _HandWalk:
                 and self.open.lines[-1].file != line.file):
             self.open.lines.append(line)              # picked up after a restart: one hand across two files
             self.open.format = min(self.open.format, self.format)
+            self.open.played_by = self.version
             self.last_number = number
             return
         if self.last_number is not None and number != self.last_number + 1:
@@ -437,7 +442,7 @@ class _HandWalk:
             self.notes.append(Finding(line.where, f"hand {number} began in a recorder that was not given: what "
                                                   "happened before the restart is not checked"))
         hand = HandLog(number, line, [line], partial=partial, session=self.session, new_session=self.new_session,
-                       format=self.format)
+                       format=self.format, played_by=self.version)
         self._close()
         self._begun(hand)
         self.open, self.new_session, self.last_number = hand, False, number

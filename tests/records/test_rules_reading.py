@@ -71,6 +71,15 @@ def test_a_changed_hand_with_no_reading_number_is_judged_as_before(played, monke
 
 def test_a_hand_of_a_newer_reading_than_this_versions_is_a_problem_saying_which_version_can_judge_it(played):
     problems = audit_events(with_rules(played, 2))
+    version = played[0]["version"]                      # the version that wrote the recorder
+    assert problems and all("newer than this version's reading 1: audit it with the version that played it "
+                            f"(mahjong-table {version}, its recorder says), or a newer one" in p for p in problems)
+
+
+def test_a_recorder_that_does_not_name_its_version_is_told_to_find_it(played):
+    unnamed = copy.deepcopy(played)
+    del unnamed[0]["version"]                           # as every recorder before 7 December 2026
+    problems = audit_events(with_rules(reseal(unnamed), 2))
     assert problems and all("newer than this version's reading 1: audit it with the version that played it, or a "
                             "newer one" in p for p in problems)
 
