@@ -1,0 +1,65 @@
+"""A table left running for a month: one session of thousands of hands (a restart resumes the
+session).  A hand's page and a page of hands read a bounded number of ledger rows, the history page
+can ask for the newest hands, and the CSV export holds every hand asked for."""
+
+import csv
+import io
+import json
+import sqlite3
+
+import pytest
+
+from firmware.records.history import History, hands_csv
+from firmware.records.ledger import Ledger
+
+MONTH = 3000        # hands of one session (a month at a real table is 4,000-6,000: the reads must not care)
+
+
+def month_ledger(path):
+    """A ledger holding one session of MONTH settled hands, written straight into its tables (one
+    transaction: playing them would take minutes).  Seat 0 wins 3 from each other seat every hand."""
+    Ledger(path, clock=lambda: 1_790_000_000.0).close()
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("INSERT INTO sessions (id, started, ruleset, options) VALUES (1, 1790000000, 'changchun', '{}')")
+        db.executemany("INSERT INTO hands (id, session, number, dealer, result, winners, wall_hash, finished, started, items) "
+                       "VALUES (?, 1, ?, 0, 'win', '[0]', ?, ?, ?, '[]')",
+                       [(n, n, f"{n:064x}", 1_790_000_000.0 + 400 * n, 1_790_000_000.0 + 400 * n - 300)
+                        for n in range(1, MONTH + 1)])
+        db.executemany("INSERT INTO payments (hand, side, amount) VALUES (?, ?, ?)",
+                       [(n, side, 9 if side == 0 else -3) for n in range(1, MONTH + 1) for side in range(4)])
+    db.close()
+    return History(path, clock=lambda: 1_790_000_000.0 + 400 * (MONTH + 1))
+
+
+class CountingHistory:
+    """Counts the rows the history reads back from the ledger (what grows with history, if anything)."""
+
+    def __init__(self, history, monkeypatch):
+        self.rows = 0
+        query = history._query
+
+        def counted(sql, args=()):
+            found = query(sql, args)
+            self.rows += len(found)
+            return found
+        monkeypatch.setattr(history, "_query", counted)
+
+
+@pytest.fixture
+def month(tmp_path):
+    return month_ledger(tmp_path / "table.db")
+
+
+def test_a_hands_page_reads_a_few_rows_however_long_its_session_ran(month, monkeypatch):
+    counter = CountingHistory(month, monkeypatch)
+    last = month.hand(MONTH)
+    assert last.totals == (9 * MONTH, -3 * MONTH, -3 * MONTH, -3 * MONTH)      # the session's totals after it
+    assert month.hand(1234).totals == (9 * 1234, -3 * 1234, -3 * 1234, -3 * 1234)
+    assert counter.rows < 40, f"two hands' pages read {counter.rows} ledger rows"
+
+    counter.rows = 0
+    page = month.hands(after=MONTH - 10)
+    assert [h.number for h in page] == list(range(MONTH - 9, MONTH + 1))
+    assert page[0].totals == (9 * (MONTH - 9), -3 * (MONTH - 9), -3 * (MONTH - 9), -3 * (MONTH - 9))
+    assert counter.rows < 100, f"a page of 10 hands read {counter.rows} ledger rows"
