@@ -317,11 +317,13 @@ class History:
     # -- hands -------------------------------------------------------------------------------------
 
     def hands(self, *, session: int | None = None, day: date | None = None, since: float | None = None,
-              after: int | None = None, limit: int = 500) -> list[HandRow]:
+              after: int | None = None, limit: int | None = 500, newest: bool = False) -> list[HandRow]:
         """Finished hands, in the order they were settled: of one session, of one day, finished after
         the time `since`, or settled after the hand with id `after`.  The order and `after` go by the
         ledger's ids, which only grow: the table's clock can go back (a Pi keeps no time through a
-        power cut), so a hand settled after another may carry an earlier time."""
+        power cut), so a hand settled after another may carry an earlier time.  At most `limit` (None:
+        every one): the first ones, or with `newest` the last ones, still in the order settled (the
+        history page showed a session's first 500: after a month without a restart, a month old)."""
         where, args = [], []
         if session is not None:
             where.append("h.session = ?")
@@ -338,8 +340,11 @@ class History:
             args.append(after)
         sql = ("SELECT h.*, s.ruleset, s.options, COALESCE(h.events, s.events) AS recorder FROM hands h "
                "JOIN sessions s ON s.id = h.session"
-               + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY h.id LIMIT ?")
-        rows = self._query(sql, (*args, limit))
+               + (" WHERE " + " AND ".join(where) if where else "")
+               + (" ORDER BY h.id DESC LIMIT ?" if newest else " ORDER BY h.id LIMIT ?"))
+        rows = self._query(sql, (*args, -1 if limit is None else limit))      # (SQLite: -1 is no limit)
+        if newest:
+            rows.reverse()
         payments = self._payments([row["id"] for row in rows])
         running = self._running_totals(rows)
         return [self._hand(row, payments.get(row["id"], (0,) * SIDES), running.get(row["id"], (0,) * SIDES))

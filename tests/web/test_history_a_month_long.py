@@ -63,3 +63,32 @@ def test_a_hands_page_reads_a_few_rows_however_long_its_session_ran(month, monke
     assert [h.number for h in page] == list(range(MONTH - 9, MONTH + 1))
     assert page[0].totals == (9 * (MONTH - 9), -3 * (MONTH - 9), -3 * (MONTH - 9), -3 * (MONTH - 9))
     assert counter.rows < 100, f"a page of 10 hands read {counter.rows} ledger rows"
+
+
+def test_the_csv_export_holds_every_hand_and_the_history_page_shows_the_newest(month):
+    """The owner exports the month for the bills: every hand is in it (it was cut at the first 500,
+    without a word).  The history page asks for the newest hands (it showed the session's first
+    500, a month old); `newest` gives the last ones, still in the order settled."""
+    from aiohttp import web
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from firmware.web.live import LiveTable
+    from firmware.web.server import WebSettings, build_app
+    from tests.asyncio_support import run
+
+    async def go():
+        async with TestClient(TestServer(build_app(LiveTable(), month, WebSettings()))) as client:
+            exported = await client.get("/api/hands.csv?session=1")
+            rows = list(csv.reader(io.StringIO(await exported.text())))
+            assert len(rows) == 1 + MONTH and rows[-1][rows[0].index("number")] == str(MONTH)
+            assert rows[-1][rows[0].index("total0")] == str(9 * MONTH)
+            limited = await client.get("/api/hands.csv?limit=20")
+            assert len(list(csv.reader(io.StringIO(await limited.text())))) == 21      # a limit given is kept
+            page = (await (await client.get("/api/hands")).json())["result"]
+            assert len(page) == 500 and page[0]["number"] == 1                        # the API's default is as it was
+            newest = (await (await client.get("/api/hands?newest=1&limit=3")).json())["result"]
+            assert [h["number"] for h in newest] == [MONTH - 2, MONTH - 1, MONTH]
+            assert newest[-1]["totals"] == [9 * MONTH, -3 * MONTH, -3 * MONTH, -3 * MONTH]
+            wrong = await client.get("/api/hands?newest=yes")
+            assert wrong.status == 400 and "newest=1" in (await wrong.json())["error"]["message"]
+    run(go(), timeout=60)
