@@ -511,10 +511,12 @@ def iso(t: float | None) -> str:
     return "" if t is None else datetime.fromtimestamp(t).isoformat(timespec="seconds")
 
 
-def hands_csv(hands: list[HandRow]) -> str:
+def hands_csv(hands: list[HandRow], header: bool = True) -> str:
+    """The hands as CSV rows, after the header row (`header`: an export written a page at a time)."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(HAND_COLUMNS)
+    if header:
+        writer.writerow(HAND_COLUMNS)
     for h in hands:
         items = "; ".join(f"{'座位' + str(w['seat']) if w['seat'] is not None else '荒庄'}: "
                           + ", ".join(f"{i['name']} {i['value']}" for i in w["items"]) for w in h.items)
