@@ -26,7 +26,7 @@ def file_chain_head(path: str | Path) -> str | None:
     `recorder_end` or `recorder_start` if no hand was sealed after it.  None when the file cannot
     be read or holds none of these (a line a kill cut short is not a line)."""
     try:
-        for line in _lines_from_the_end(Path(path)):
+        for line in lines_from_the_end(Path(path)):
             head = _head_of(line)
             if head is not None:
                 return head
@@ -39,7 +39,7 @@ def last_sealed_hand(path: str | Path) -> tuple[int, str] | None:
     """The number and wall hash (salt and ring, as its `hand_end` reveals them) of the last hand
     `path` seals; None when it seals none or cannot be read."""
     try:
-        for line in _lines_from_the_end(Path(path)):
+        for line in lines_from_the_end(Path(path)):
             event = _event_of(line)
             if event is not None and event.get("event") == HAND_SEAL:
                 try:
@@ -71,7 +71,7 @@ def _head_of(line: bytes) -> str | None:
     return None
 
 
-def _lines_from_the_end(path: Path):
+def lines_from_the_end(path: Path):
     """The file's whole lines, last first, read in a window that grows from the end; an unterminated
     last line (a write a kill cut short) is left out.  Only a regular file is read (OSError for any
     other): a run given a named pipe for its recorder left the next start waiting for ever, deaf to

@@ -15,8 +15,9 @@ session, or a file another run wrote over, adds nothing.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, BinaryIO, Iterator, Sequence
 
 from .chain import HAND_OPENERS
 
@@ -67,12 +68,12 @@ def _settled_then_earlier(settled_in: Path) -> Iterator[Path]:
 def _lines_in(path: Path, number: int, wall_hash: str, leading: bool = False) -> list[dict[str, Any]]:
     """This hand's lines in one file: those of `number` from an opener with its wall hash on (and,
     with `leading`, those before the file's first opener of `number`)."""
-    needle = f'"hand":{number}'
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = [line for line in handle if needle in line]
+        with open(path, "rb") as handle:
+            raw = _numbered_lines(handle, number)
     except OSError as error:
         raise RecorderUnreadable(f"cannot read its recorder {path.name} ({error.strerror})") from None
+    lines = [line.decode("utf-8", "replace") for line in raw]
     if lines and not lines[-1].endswith("\n"):
         lines.pop()                         # the file's last line, cut short by a kill (the audit notes it)
     try:
@@ -88,6 +89,67 @@ def _lines_in(path: Path, number: int, wall_hash: str, leading: bool = False) ->
         if ours:
             out.append(event)
     return out
+
+
+# Every line begins `{"event":…,"t":…,"hand":N,` (FlightRecorder.emit), and a run's file numbers its
+# hands in the order they were played, never back (a restart writes a new file): so the hand's place
+# in a file is found by halving, not by reading the file.  A table left on for a month writes one file
+# of ~100 MB, and its hands' pages read all of it (1 s on a PC for a hand of a 55 MB file; a Pi is slower).
+HAND_NUMBER = re.compile(rb'\{"event":"[^"]*","t":[^,]*,"hand":([0-9]+)[,}]')
+NEAR = 1 << 16              # halving stops this close to the hand's first line: the rest is read
+
+
+def _numbered_lines(handle: BinaryIO, number: int) -> list[bytes]:
+    """The lines of the file carrying `"hand":number` (a line cut short at the end included).  A file
+    whose lines do not say their hand as the recorder writes them is read whole."""
+    needle = re.compile(rb'"hand":%d[,}]' % number)      # a line written otherwise: the JSON then decides
+    start = _before_hand(handle, number)
+    handle.seek(start or 0)
+    if start:
+        handle.readline()                   # a line begun before `start`: of an earlier hand, or of none
+    found = []
+    for line in handle:
+        hand = _hand_of(line)
+        if start is not None and hand is not None and hand > number:
+            break                           # the next hand has begun: none of this one's lines follow
+        if hand == number or (hand is None and needle.search(line)):
+            found.append(line)
+    return found
+
+
+def _before_hand(handle: BinaryIO, number: int) -> int | None:
+    """An offset at or before the hand's first line, and close to it; None when the file cannot be
+    halved (a line that does not say its hand as the recorder writes it)."""
+    handle.seek(0, 2)
+    lo, hi = 0, handle.tell()
+    while hi - lo > NEAR:
+        middle = (lo + hi) // 2
+        handle.seek(middle)
+        handle.readline()
+        seen = _next_hand(handle)
+        if seen is False:
+            return None
+        if seen is None or seen >= number:
+            hi = middle
+        else:
+            lo = middle
+    return lo
+
+
+def _next_hand(handle: BinaryIO) -> int | None | bool:
+    """The number of the next line of a hand (not 0), None at the end, False if a line is not the recorder's."""
+    for line in handle:
+        hand = _hand_of(line)
+        if hand is None:
+            return None if not line.endswith(b"\n") else False
+        if hand:
+            return hand
+    return None
+
+
+def _hand_of(line: bytes) -> int | None:
+    found = HAND_NUMBER.match(line)
+    return int(found.group(1)) if found else None
 
 
 __all__ = ["RecorderUnreadable", "hand_lines", "listed_hand_lines"]

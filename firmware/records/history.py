@@ -317,11 +317,13 @@ class History:
     # -- hands -------------------------------------------------------------------------------------
 
     def hands(self, *, session: int | None = None, day: date | None = None, since: float | None = None,
-              after: int | None = None, limit: int = 500) -> list[HandRow]:
+              after: int | None = None, limit: int | None = 500, newest: bool = False) -> list[HandRow]:
         """Finished hands, in the order they were settled: of one session, of one day, finished after
         the time `since`, or settled after the hand with id `after`.  The order and `after` go by the
         ledger's ids, which only grow: the table's clock can go back (a Pi keeps no time through a
-        power cut), so a hand settled after another may carry an earlier time."""
+        power cut), so a hand settled after another may carry an earlier time.  At most `limit` (None:
+        every one): the first ones, or with `newest` the last ones, still in the order settled (the
+        history page showed a session's first 500: after a month without a restart, a month old)."""
         where, args = [], []
         if session is not None:
             where.append("h.session = ?")
@@ -338,10 +340,13 @@ class History:
             args.append(after)
         sql = ("SELECT h.*, s.ruleset, s.options, COALESCE(h.events, s.events) AS recorder FROM hands h "
                "JOIN sessions s ON s.id = h.session"
-               + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY h.id LIMIT ?")
-        rows = self._query(sql, (*args, limit))
+               + (" WHERE " + " AND ".join(where) if where else "")
+               + (" ORDER BY h.id DESC LIMIT ?" if newest else " ORDER BY h.id LIMIT ?"))
+        rows = self._query(sql, (*args, -1 if limit is None else limit))      # (SQLite: -1 is no limit)
+        if newest:
+            rows.reverse()
         payments = self._payments([row["id"] for row in rows])
-        running = self._running_totals({row["session"] for row in rows})
+        running = self._running_totals(rows)
         return [self._hand(row, payments.get(row["id"], (0,) * SIDES), running.get(row["id"], (0,) * SIDES))
                 for row in rows]
 
@@ -353,7 +358,7 @@ class History:
             raise HistoryError(f"no hand {hand_id} in the ledger")
         row = rows[0]
         return self._hand(row, self._payments([hand_id]).get(hand_id, (0,) * SIDES),
-                          self._running_totals({row["session"]}).get(hand_id, (0,) * SIDES))
+                          self._running_totals([row]).get(hand_id, (0,) * SIDES))
 
     def _hand(self, row: sqlite3.Row, payments: tuple[int, ...], totals: tuple[int, ...]) -> HandRow:
         return HandRow(row["id"], row["session"], row["number"], row["ruleset"], json.loads(row["options"]), row["dealer"],
@@ -371,22 +376,30 @@ class History:
             out.setdefault(row["hand"], [0] * SIDES)[row["side"]] = row["amount"]
         return {k: tuple(v) for k, v in out.items()}
 
-    def _running_totals(self, sessions: set[int]) -> dict[int, tuple[int, ...]]:
-        """Each hand's session totals after it (the sum of its session's payments so far)."""
-        if not sessions:
-            return {}
-        marks = ",".join("?" * len(sessions))
-        rows = self._query(f"SELECT h.id, h.session, p.side, p.amount FROM hands h JOIN payments p ON p.hand = h.id "
-                           f"WHERE h.session IN ({marks}) AND p.side BETWEEN 0 AND 3 ORDER BY h.session, h.number, p.side",
-                           tuple(sessions))
-        running: dict[int, list[int]] = {}
-        out: dict[int, list[int]] = {}
+    def _running_totals(self, rows: list[sqlite3.Row]) -> dict[int, tuple[int, ...]]:
+        """Each hand's session totals after it (the sum of its session's payments so far).  Only the
+        hands asked for are read row by row: what came before them in their session is one sum, so a
+        hand's page reads a few rows however long its session ran (it read every payment of the
+        session: a month without a restart is one session of thousands of hands)."""
+        spans: dict[int, tuple[int, int]] = {}          # session -> (first, last) hand number asked for
         for row in rows:
-            totals = running.setdefault(row["session"], [0] * SIDES)
-            totals[row["side"]] += row["amount"]
-            out.setdefault(row["id"], [0] * SIDES)
-            out[row["id"]] = list(totals)
-        return {k: tuple(v) for k, v in out.items()}
+            lo, hi = spans.get(row["session"], (row["number"], row["number"]))
+            spans[row["session"]] = (min(lo, row["number"]), max(hi, row["number"]))
+        out: dict[int, tuple[int, ...]] = {}
+        for session, (lo, hi) in spans.items():
+            totals = [0] * SIDES
+            for before in self._query("SELECT p.side, SUM(p.amount) AS amount FROM payments p JOIN hands h ON p.hand = h.id "
+                                      "WHERE h.session = ? AND h.number < ? AND p.side BETWEEN 0 AND 3 GROUP BY p.side",
+                                      (session, lo)):
+                totals[before["side"]] = int(before["amount"])
+            running: dict[int, list[int]] = {}
+            for row in self._query("SELECT h.id, p.side, p.amount FROM hands h JOIN payments p ON p.hand = h.id "
+                                   "WHERE h.session = ? AND h.number BETWEEN ? AND ? AND p.side BETWEEN 0 AND 3 "
+                                   "ORDER BY h.number, p.side", (session, lo, hi)):
+                totals[row["side"]] += row["amount"]
+                running[row["id"]] = list(totals)
+            out.update((k, tuple(v)) for k, v in running.items())
+        return out
 
     # -- hours -------------------------------------------------------------------------------------
 
@@ -498,10 +511,12 @@ def iso(t: float | None) -> str:
     return "" if t is None else datetime.fromtimestamp(t).isoformat(timespec="seconds")
 
 
-def hands_csv(hands: list[HandRow]) -> str:
+def hands_csv(hands: list[HandRow], header: bool = True) -> str:
+    """The hands as CSV rows, after the header row (`header`: an export written a page at a time)."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(HAND_COLUMNS)
+    if header:
+        writer.writerow(HAND_COLUMNS)
     for h in hands:
         items = "; ".join(f"{'座位' + str(w['seat']) if w['seat'] is not None else '荒庄'}: "
                           + ", ".join(f"{i['name']} {i['value']}" for i in w["items"]) for w in h.items)

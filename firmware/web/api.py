@@ -148,9 +148,21 @@ async def history_sessions(ctx: Context, params: Mapping[str, Any]) -> list[dict
     return [session_json(s) for s in sessions]
 
 
-def _hand_filters(params: Mapping[str, Any]) -> dict[str, Any]:
+def _hand_filters(params: Mapping[str, Any], limit: int | None = 500) -> dict[str, Any]:
+    """The hands asked for; at most `limit` unless the request gives its own (the CSV export: every one)."""
     return {"session": int_arg(params, "session"), "day": day_arg(params), "since": float_arg(params, "since"),
-            "after": int_arg(params, "after", minimum=0), "limit": int_arg(params, "limit", 500, minimum=1)}
+            "after": int_arg(params, "after", minimum=0), "limit": int_arg(params, "limit", limit, minimum=1),
+            "newest": flag_arg(params, "newest")}
+
+
+def flag_arg(params: Mapping[str, Any], name: str) -> bool:
+    """A yes or no: true/1 or false/0 (a query's text or a JSON boolean); left out, no."""
+    value = params.get(name)
+    if value is None or value == "" or value is False or value in ("0", "false"):
+        return False
+    if value is True or value in ("1", "true"):
+        return True
+    raise ApiError(400, f"{name}={quoted(value)}: give {name}=1 (or true), or leave it out")
 
 
 async def history_hands(ctx: Context, params: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -272,8 +284,21 @@ METHODS: dict[str, Method] = {
 
 async def hands_export(ctx: Context, params: Mapping[str, Any]) -> str:
     check_arguments("/api/hands.csv", HAND_FILTERS, params)
-    hands = await _read(ctx, _history(ctx).hands, **_hand_filters(params))
-    return hands_csv(hands)
+    # every hand asked for, not the JSON page's 500: a month's export for the bills was cut at its first 500 hands
+    filters, history = _hand_filters(params, limit=None), _history(ctx)
+    if filters["limit"] is not None or filters["newest"]:
+        return hands_csv(await _read(ctx, history.hands, **filters))
+    # read a page at a time: the rows of a year's hands at once held hundreds of MB (6,000 hands: 35 MB)
+    parts, after = [], filters["after"]
+    while True:
+        page = await _read(ctx, history.hands, **{**filters, "after": after, "limit": CSV_PAGE})
+        parts.append(hands_csv(page, header=not parts))
+        if len(page) < CSV_PAGE:
+            return "".join(parts)
+        after = page[-1].id
+
+
+CSV_PAGE = 1000             # hands read from the ledger at once for an export
 
 
 async def hours_export(ctx: Context, params: Mapping[str, Any]) -> str:

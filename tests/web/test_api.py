@@ -164,7 +164,7 @@ def test_a_recorder_that_no_longer_holds_the_hand_says_so(played, tmp_path, list
     ("/api/hands/999", 404, "no hand 999"),
     ("/api/hours.csv?by=week", 400, "by=day or by=session"),
     ("/api/sim/state", 404, "not the simulator"),
-    ("/api/hands?dya=2026-12-01", 400, "takes no argument 'dya' (its arguments: session, day, since, after, limit)"),
+    ("/api/hands?dya=2026-12-01", 400, "takes no argument 'dya' (its arguments: session, day, since, after, limit, newest)"),
     ("/api/hands/1?limit=2", 400, "history.hand takes no argument 'limit'"),
     ("/api/hours.csv?by=day&days=2026-12-01", 400, "takes no argument 'days'"),
     ("/api/hands.csv?sesion=1", 400, "takes no argument 'sesion'"),
@@ -251,7 +251,7 @@ def test_the_websocket_speaks_json_rpc(played):
         assert (await ws.receive_json())["error"]["code"] == -32602
         await ws.send_json({"jsonrpc": "2.0", "method": "history.hands", "params": {"limt": 1}, "id": 18})
         assert (await ws.receive_json())["error"] == {"code": -32602, "message": "history.hands takes no argument "
-                                                      "'limt' (its arguments: session, day, since, after, limit)"}
+                                                      "'limt' (its arguments: session, day, since, after, limit, newest)"}
         await ws.send_str('{"a":' * 5000 + "1" + "}" * 5000)
         assert (await ws.receive_json())["error"]["code"] == -32700
         await ws.send_bytes(b'{"jsonrpc": "2.0", "method": "server.info", "id": 17}')     # said, not ignored

@@ -111,7 +111,8 @@ def test_history_hand_and_hours_pages_show_the_ledger(tmp_path):
             await rows.nth(1).wait_for()
             assert await rows.count() == 2
             await page.locator("#sessions tr[data-session] td", has_text="wuhan").first.wait_for()
-            await rows.first.locator("a").click()
+            assert "第2局" in (await rows.first.text_content() or "")       # the newest first
+            await rows.last.locator("a").click()
             await page.locator("#sound").wait_for()                     # the audit found the hand sound
             assert await page.locator("#events tr").count() > 10
             assert "第1局" in await text_of(page, "#title")
