@@ -4,12 +4,11 @@ can ask for the newest hands, and the CSV export holds every hand asked for."""
 
 import csv
 import io
-import json
 import sqlite3
 
 import pytest
 
-from firmware.records.history import History, hands_csv
+from firmware.records.history import History
 from firmware.records.ledger import Ledger
 
 MONTH = 3000        # hands of one session (a month at a real table is 4,000-6,000: the reads must not care)
@@ -69,7 +68,6 @@ def test_the_csv_export_holds_every_hand_and_the_history_page_shows_the_newest(m
     """The owner exports the month for the bills: every hand is in it (it was cut at the first 500,
     without a word).  The history page asks for the newest hands (it showed the session's first
     500, a month old); `newest` gives the last ones, still in the order settled."""
-    from aiohttp import web
     from aiohttp.test_utils import TestClient, TestServer
 
     from firmware.web.live import LiveTable
