@@ -69,8 +69,9 @@ def on_a_terminal(args: list[str], tmp: Path, nohup: bool = False) -> Iterator[T
 
     def controlling_terminal() -> None:       # (after the setsid of start_new_session)
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-        if nohup:
-            signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        # as a shell starts it: hangups ignored under nohup, else as by default (whatever this test
+        # process inherited: the suite itself may run under nohup)
+        signal.signal(signal.SIGHUP, signal.SIG_IGN if nohup else signal.SIG_DFL)
 
     output = (tmp / "nohup.out").open("wb") if nohup else slave
     proc = subprocess.Popen([sys.executable, "-m", "firmware", *args], stdin=slave, stdout=output, stderr=output,
