@@ -176,7 +176,12 @@ class Presenter:
             self._changed()
 
     def phase(self, phase: Phase, detail: str = "") -> None:
-        carried, self._carried = self._carried, ""
+        if phase is Phase.BUILDING:
+            # under the table: what is carried waits for the next phase people are asked something in
+            # (a hand voided at a restart said 洗牌中 上局作废 for a moment, then a push-in without it)
+            carried = ""
+        else:
+            carried, self._carried = self._carried, ""
         detail = " ".join(part for part in (detail, carried) if part)
         self._message(phase, detail)
         if phase != self._phase:
@@ -186,7 +191,8 @@ class Presenter:
 
     def carry(self, detail: str) -> None:
         """Say `detail` with the next phase shown too, whatever shows it (a restart's note: a resumed
-        opening phase, 换三张 or 起手小和, wrote its own line over the one that said it)."""
+        opening phase, 换三张 or 起手小和, wrote its own line over the one that said it) — but 洗牌中, which
+        asks nobody anything: the push-in after it says it."""
         self._carried = detail
 
     def carry_also(self, detail: str) -> None:
