@@ -97,7 +97,7 @@ class BoardsAwaited:
 
     def __init__(self, display: Display | None) -> None:
         self._display = display
-        self._presenter = Presenter(display, lambda side, line, text: None, 0) if display is not None else None
+        self._presenter = Presenter(display, lambda side, line, text: None, 0)
         self._waited = False
 
     def waiting(self, source: str) -> None:
@@ -105,16 +105,15 @@ class BoardsAwaited:
         left another up: E25 shown as it exited).  Sent again at every try: the display acknowledges
         nothing, and it may have been powered on meanwhile."""
         self._waited = True
-        if self._presenter is not None:
-            self._presenter.phase_text(awaited_line(source))
-            self._presenter.repaint(("main",))
+        self._presenter.phase_text(awaited_line(source))
+        self._presenter.repaint(("main",))
 
     def answered(self) -> None:
         """Both boards answered: the line cleared for the controller's own (a start that waited for
         none leaves the screen as it was, for the controller to paint).  A touch on the screen while
         it said the wait chose nothing (a finger poking a table that did not answer): dropped, not
         handed to the controller as the menu's button pressed once it runs."""
-        if self._waited and self._display is not None and self._presenter is not None:
+        if self._waited and self._display is not None:
             self._presenter.phase_text("")
             if self._display.drop_touches():
                 log.info("the display was touched while a board was awaited: not taken as a choice")
