@@ -14,7 +14,7 @@ from typing import Iterator
 from firmware.fleet.settings import PARLOUR_CLIENT_ID
 
 from .errors import UserError
-from .streams import hangup_stops, stop_signal_heard
+from .streams import stop_signal_heard, stop_signals
 
 DEFAULT_HTTP = "127.0.0.1:8088"
 
@@ -140,7 +140,7 @@ def _signals() -> Iterator[asyncio.Future]:
     """A future that SIGINT, SIGTERM or SIGHUP (its terminal closed) completes with the signal's name."""
     loop = asyncio.get_running_loop()
     stopped: asyncio.Future[str] = loop.create_future()
-    signals = (signal.SIGINT, signal.SIGTERM, *((signal.SIGHUP,) if hangup_stops() else ()))   # (not under nohup)
+    signals = (signal.SIGINT, *stop_signals())
     for sig in signals:
         loop.add_signal_handler(sig, lambda name=sig.name: stopped.done() or stopped.set_result(stop_signal_heard(name)))
     try:
@@ -148,7 +148,6 @@ def _signals() -> Iterator[asyncio.Future]:
     finally:
         for sig in signals:
             loop.remove_signal_handler(sig)
-
 
 
 def _say(line: str) -> None:

@@ -35,7 +35,7 @@ from .errors import UserError
 from .files import CardFull, TableBusy, check_recorder_name, database_trouble, ensure_dir, folder_of_named_file, open_database, open_events, refuse_empty, require_enrolled, state_dir, table_config
 from .sim_args import check_speed, simulator_faults
 from .starting import show_as_it_exits, shown_until_room
-from .streams import hangup_stops, stop_signal_heard
+from .streams import stop_signal_heard, stop_signals
 from .table_lock import table_held
 
 log = logging.getLogger(__name__)
@@ -83,13 +83,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="this table's name on the broker, topics mahjong/NAME/… (default: [mqtt] table in the "
                              "config), e.g. t01")
     parser.set_defaults(handler=run_table)
-
-
-def stop_signals() -> tuple[signal.Signals, ...]:
-    """SIGTERM, and a hangup too (the terminal a technician started the table from closed, an SSH
-    session dropped: killed by it, the table stopped as a power cut does, the recorder without its
-    clean end) unless the run was started to ignore hangups (`nohup`)."""
-    return (signal.SIGTERM, signal.SIGHUP) if hangup_stops() else (signal.SIGTERM,)
 
 
 class _StoppedEarly(BaseException):

@@ -99,6 +99,13 @@ def hangup_stops() -> bool:
     return signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN
 
 
+def stop_signals() -> tuple[signal.Signals, ...]:
+    """The signals that stop a program in order besides Ctrl-C: SIGTERM, and a hangup (its terminal
+    closed, an SSH session dropped: killed by it, a table stopped as a power cut does, its recorder
+    without its clean end) unless hangups were ignored at start (`hangup_stops`)."""
+    return (signal.SIGTERM, signal.SIGHUP) if hangup_stops() else (signal.SIGTERM,)
+
+
 def stop_signal_heard(name: str) -> str:
     """A stop signal's name, as a stop hears it; after a hangup (SIGHUP) the terminal is no longer
     written to (`terminal_gone`)."""
@@ -121,4 +128,5 @@ def quiet_when_closed() -> Iterator[None]:
         sys.stdout, sys.stderr = before
 
 
-__all__ = ["OutputLost", "QuietOnClosedPipe", "hangup_stops", "quiet_when_closed", "stop_signal_heard", "terminal_gone"]
+__all__ = ["OutputLost", "QuietOnClosedPipe", "hangup_stops", "quiet_when_closed", "stop_signal_heard", "stop_signals",
+           "terminal_gone"]
