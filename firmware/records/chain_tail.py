@@ -40,7 +40,7 @@ def last_sealed_hand(path: str | Path) -> tuple[int, str] | None:
     `path` seals; None when it seals none or cannot be read."""
     try:
         for line in lines_from_the_end(Path(path)):
-            event = _event_of(line)
+            event = object_of(line)
             if event is not None and event.get("event") == HAND_SEAL:
                 try:
                     return int(event["hand"]), wall_hash(str(event["salt"]), event["ring"])
@@ -51,7 +51,8 @@ def last_sealed_hand(path: str | Path) -> tuple[int, str] | None:
     return None
 
 
-def _event_of(line: bytes) -> dict | None:
+def object_of(line: bytes) -> dict | None:
+    """A recorder line's JSON object; None for a damaged line (not UTF-8, not JSON, nested too deep)."""
     try:
         event = json.loads(line.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
@@ -60,7 +61,7 @@ def _event_of(line: bytes) -> dict | None:
 
 
 def _head_of(line: bytes) -> str | None:
-    event = _event_of(line)
+    event = object_of(line)
     if event is None:
         return None
     name = event.get("event")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from stat import S_ISDIR, S_ISREG
 
-from .chain_tail import lines_from_the_end
+from .chain_tail import lines_from_the_end, object_of
 from .foreign_db import connect_read_only
 from .ledger import HAND_KEY, RECORDER_KEY
 
@@ -172,12 +172,9 @@ def _hand_span(path: Path) -> tuple[tuple[int, int] | None, str | None]:
 
 
 def _event_of(line: bytes) -> dict | None:
-    """A line's event, or None for a damaged line (not JSON, nested too deep, not an event)."""
-    try:
-        event = json.loads(line)
-    except (ValueError, RecursionError):
-        return None
-    return event if isinstance(event, dict) and isinstance(event.get("event"), str) else None
+    """A line's event, or None for a damaged line (`object_of`) or an object that is no event."""
+    event = object_of(line)
+    return event if event is not None and isinstance(event.get("event"), str) else None
 
 
 def _hand_of(event: dict | None) -> int | None:
