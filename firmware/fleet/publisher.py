@@ -70,7 +70,7 @@ def ledger_facts(history: History | None, session: int | None, now: float) -> di
                              "hours_today": round(days[0].played_s / 3600, 3) if days else 0.0}
     if session is not None:
         try:
-            facts["session_started"] = round(history.session(session).started, 3)
+            facts["session_started"] = round(history.session_started(session), 3)
         except HistoryError:
             pass
     return facts

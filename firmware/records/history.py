@@ -23,12 +23,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import sqlite3
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Collection, Iterable
 
 from rulesets.tiles import quoted
 
@@ -139,7 +140,7 @@ class Stretch:
 
 @dataclass(frozen=True)
 class SessionSpan:
-    session: SessionRow
+    session: int                             # its id
     stretches: tuple[Stretch, ...]
     finishes: tuple[float, ...]              # its hands' finish times
 
@@ -148,6 +149,12 @@ class SessionSpan:
         found = {d for part in self.stretches for d in days_between(part.start, part.end)}
         found.update(datetime.fromtimestamp(t).date() for t in self.finishes)
         return sorted(found)
+
+    def on_day(self, lo: float, hi: float) -> bool:
+        """Whether the day [lo, hi) is among `days()`, without working out every day (a session open
+        for months finished tens of thousands of hands)."""
+        return (any(part.start < hi and max(part.start, part.end) >= lo for part in self.stretches)
+                or any(lo <= t < hi for t in self.finishes))
 
 
 @dataclass(frozen=True)
@@ -230,6 +237,14 @@ def with_faults(pieces: list[tuple[float, float]], faults: list[tuple[float, flo
     return tuple(Stretch(lo, hi, tuple(f)) for (lo, hi), f in zip(pieces, held))
 
 
+def _among(column: str, ids: Collection[int] | None) -> tuple[str, tuple[int, ...]]:
+    """A WHERE clause keeping the rows whose `column` is one of `ids` (None: every row; so many
+    that SQLite would refuse the parameters: every row too, as right and only slower)."""
+    if ids is None or len(ids) > 900:
+        return "", ()
+    return f"WHERE {column} IN ({', '.join('?' * len(ids))})", tuple(ids)
+
+
 def days_between(start: float, end: float) -> list[date]:
     first, last = datetime.fromtimestamp(start).date(), datetime.fromtimestamp(max(start, end)).date()
     return [first + timedelta(days=n) for n in range((last - first).days + 1)]
@@ -279,40 +294,81 @@ class History:
     def sessions(self, day: date | None = None) -> list[SessionRow]:
         """Every session (newest first), or those that were open on `day` (or finished a hand on it,
         the clock having gone back: as `day_hours` counts them)."""
-        rows = self._query("SELECT s.*, (SELECT COUNT(*) FROM hands h WHERE h.session = s.id) AS hand_count "
-                           "FROM sessions s ORDER BY s.id DESC")
-        totals = self._totals()
-        newest = rows[0]["id"] if rows else None
-        out = [self._session(row, newest, totals.get(row["id"], (0,) * SIDES)) for row in rows]
         if day is None:
-            return out
-        return [span.session for span in self._session_spans(out) if day in span.days()]
+            return self._sessions()
+        lo, hi = day_bounds(day)
+        return self._sessions([span.session for span in self._session_spans(self._touching(lo, hi))
+                               if span.on_day(lo, hi)])
 
     def session(self, session_id: int) -> SessionRow:
-        for session in self.sessions():
-            if session.id == session_id:
-                return session
+        for session in self._sessions([session_id]):
+            return session
         raise HistoryError(f"no session {session_id} in the ledger")
+
+    def session_started(self, session_id: int) -> float:
+        """When a session began (its figures not read: a session open for months has paid a
+        hundred thousand payments)."""
+        for row in self._query("SELECT started FROM sessions WHERE id = ?", (session_id,)):
+            return row["started"]
+        raise HistoryError(f"no session {session_id} in the ledger")
+
+    def _sessions(self, ids: Collection[int] | None = None) -> list[SessionRow]:
+        """Every session, or those in `ids`, newest first, with their hands and totals."""
+        if ids is not None and not ids:
+            return []
+        among, args = _among("s.id", ids)
+        rows = self._query("SELECT s.*, (SELECT COUNT(*) FROM hands h WHERE h.session = s.id) AS hand_count "
+                           f"FROM sessions s {among} ORDER BY s.id DESC", args)
+        totals = self._totals(ids)
+        newest = self._newest()
+        return [self._session(row, newest, totals.get(row["id"], (0,) * SIDES)) for row in rows]
+
+    def _newest(self) -> int | None:
+        """The newest session's id: the one still open, if any is."""
+        rows = self._query("SELECT MAX(id) AS id FROM sessions")
+        return rows[0]["id"] if rows else None
 
     def _session(self, row: sqlite3.Row, newest: int | None, totals: tuple[int, ...]) -> SessionRow:
         status = "closed" if row["ended"] is not None else "open" if row["id"] == newest else "interrupted"
         return SessionRow(row["id"], row["started"], row["ended"], status, row["ruleset"], json.loads(row["options"]),
                           row["hand_count"], totals, row["events"])
 
-    def _end(self, session: SessionRow, row: sqlite3.Row) -> float:
-        """When a session's time stops counting."""
-        if session.ended is not None:
-            return session.ended
-        if session.status == "open":
+    def _end(self, row: sqlite3.Row, newest: int | None) -> float:
+        """When a session's time stops counting (its end; now while it is the newest open one; else its
+        last recorded moment)."""
+        if row["ended"] is not None:
+            return row["ended"]
+        if row["id"] == newest:
             return self.clock()
-        return max(x for x in (session.started, row["last_hand"], row["last_fault"]) if x is not None)
+        return max(x for x in (row["started"], row["last_hand"], row["last_fault"]) if x is not None)
 
-    def _totals(self) -> dict[int, tuple[int, ...]]:
+    def _totals(self, ids: Collection[int] | None = None) -> dict[int, tuple[int, ...]]:
         totals: dict[int, list[int]] = {}
+        among, args = _among("h.session", ids)
         for row in self._query("SELECT h.session, p.side, SUM(p.amount) AS amount FROM payments p "
-                               "JOIN hands h ON p.hand = h.id WHERE p.side BETWEEN 0 AND 3 GROUP BY h.session, p.side"):
+                               f"JOIN hands h ON p.hand = h.id {among} {'AND' if among else 'WHERE'} "
+                               "p.side BETWEEN 0 AND 3 GROUP BY h.session, p.side", args):
             totals.setdefault(row["session"], [0] * SIDES)[row["side"]] = int(row["amount"])
         return {k: tuple(v) for k, v in totals.items()}
+
+    def _touching(self, lo: float, hi: float) -> list[int]:
+        """The sessions whose times could reach into [lo, hi): every time a session wrote (its start
+        and end, its hands', its faults' and the clock's steps) bounds its stretches, whatever the
+        clock did, so a session whose times all lie before `lo` or from `hi` on has no time in it.
+        The rest need not be read hand by hand (`day_hours` of today, asked after every hand)."""
+        hands = {row[0]: row[1:] for row in self._query(
+            "SELECT session, MIN(finished), MAX(finished), MIN(started), MAX(started) FROM hands GROUP BY session")}
+        faults = {row[0]: row[1:] for row in self._query(
+            "SELECT session, MIN(started), MAX(started), MIN(ended), MAX(ended) FROM fault_intervals GROUP BY session")}
+        newest = self._newest()
+        out = []
+        for row in self._query("SELECT id, started, ended FROM sessions"):
+            times = [t for t in (row["started"], row["ended"], *hands.get(row["id"], ()), *faults.get(row["id"], ()))
+                     if t is not None]
+            last = math.inf if row["ended"] is None and row["id"] == newest else max(times)     # open: up to now
+            if min(times) < hi and last >= lo:
+                out.append(row["id"])
+        return out
 
     # -- hands -------------------------------------------------------------------------------------
 
@@ -403,30 +459,35 @@ class History:
 
     # -- hours -------------------------------------------------------------------------------------
 
-    def _session_spans(self, sessions: list[SessionRow] | None = None) -> list[SessionSpan]:
-        """Every session's time in stretches, with its faults and its hands' finish times."""
-        sessions = self.sessions() if sessions is None else sessions    # before the rows: none is missing there
-        rows = {row["id"]: row for row in self._query(
-            "SELECT s.id, (SELECT MAX(finished) FROM hands h WHERE h.session = s.id) AS last_hand, "
+    def _session_spans(self, ids: Collection[int] | None = None) -> list[SessionSpan]:
+        """Every session's time (or that of the sessions in `ids`) in stretches, with its faults and
+        its hands' finish times; newest first."""
+        if ids is not None and not ids:
+            return []
+        newest = self._newest()           # before the rows: a session begun meanwhile is not the open one
+        rows = self._query(
+            "SELECT s.id, s.started, s.ended, (SELECT MAX(finished) FROM hands h WHERE h.session = s.id) AS last_hand, "
             "(SELECT MAX(COALESCE(ended, started)) FROM fault_intervals f WHERE f.session = s.id) AS last_fault "
-            "FROM sessions s")}
+            f"FROM sessions s {_among('s.id', ids)[0]} ORDER BY s.id DESC", _among("s.id", ids)[1])
+        among, args = _among("session", ids)
         faults: dict[int, list[tuple[float, float | None]]] = {}
         steps: dict[int, list[tuple[float, ClockStep]]] = {}
-        for row in self._query("SELECT session, started, ended, codes, step_at FROM fault_intervals ORDER BY id"):
+        for row in self._query(f"SELECT session, started, ended, codes, step_at FROM fault_intervals {among} ORDER BY id",
+                               args):
             if row["step_at"] is not None and json.loads(row["codes"]) == [CLOCK_STEP]:
                 steps.setdefault(row["session"], []).append((row["step_at"], ClockStep(row["started"], row["ended"])))
             else:
                 faults.setdefault(row["session"], []).append((row["started"], row["ended"]))
         times: dict[int, list[tuple[float | None, float]]] = {}     # in the order written: the ids, not the clock
-        for row in self._query("SELECT session, started, finished FROM hands ORDER BY id"):
+        for row in self._query(f"SELECT session, started, finished FROM hands {among} ORDER BY id", args):
             times.setdefault(row["session"], []).append((row["started"], row["finished"]))
         spans = []
-        for session in sessions:
-            end = self._end(session, rows[session.id])
-            intervals = [(a, b if b is not None else end) for a, b in faults.get(session.id, [])]
-            hand_times = times.get(session.id, [])
+        for row in rows:
+            session, end = row["id"], self._end(row, newest)
+            intervals = [(a, b if b is not None else end) for a, b in faults.get(session, [])]
+            hand_times = times.get(session, [])
             finishes = tuple(finished for _, finished in hand_times)
-            pieces = stretches([session.started, *with_steps(hand_times, steps.get(session.id, [])), end])
+            pieces = stretches([row["started"], *with_steps(hand_times, steps.get(session, [])), end])
             spans.append(SessionSpan(session, with_faults(pieces, intervals), finishes))
         return spans
 
@@ -436,16 +497,20 @@ class History:
         for span in self._session_spans():
             wall = sum(part.end - part.start for part in span.stretches)
             lost = sum(part.lost(part.start, part.end) for part in span.stretches)
-            out.append(Hours(str(span.session.id), wall, lost, wall - lost, len(span.finishes), (span.session.id,)))
+            out.append(Hours(str(span.session), wall, lost, wall - lost, len(span.finishes), (span.session,)))
         return out
 
     def day_hours(self, day: date | None = None) -> list[Hours]:
-        """Hours per local calendar day (newest first), or of one day."""
+        """Hours per local calendar day (newest first), or of one day (of the sessions reaching
+        into it alone)."""
         per_day: dict[date, list[Any]] = {}
-        for span in self._session_spans():
-            for d in span.days():
-                if day is not None and d != day:
-                    continue
+        if day is not None:
+            lo, hi = day_bounds(day)
+            spans = [span for span in self._session_spans(self._touching(lo, hi)) if span.on_day(lo, hi)]
+        else:
+            spans = self._session_spans()
+        for span in spans:
+            for d in [day] if day is not None else span.days():
                 lo, hi = day_bounds(d)
                 wall = sum(part.wall(lo, hi) for part in span.stretches)
                 lost = sum(part.lost(lo, hi) for part in span.stretches)
@@ -454,7 +519,7 @@ class History:
                 entry[0] += wall
                 entry[1] += lost
                 entry[2] += hands
-                entry[3].append(span.session.id)
+                entry[3].append(span.session)
         return [Hours(d.isoformat(), wall, lost, wall - lost, hands, tuple(sorted(ids)))
                 for d, (wall, lost, hands, ids) in sorted(per_day.items(), reverse=True)]
 
