@@ -45,6 +45,7 @@ from .journal import HandJournal
 from .plates import Plates
 from .presenter import DisplayMirror
 from .records.ledger import HAND_KEY, NEXT_SET_KEY, RECORDER_KEY, SESSION_KEY, HandRecord, Ledger
+from .records.recorder import RecorderFiles
 from .records.space import SpaceWatch
 from .records.store import WRITE_ERRORS, Store
 from .journal_at_start import CHAIN_KEY, JournalAtStart, JournalUnreadable
@@ -117,7 +118,8 @@ class SessionFeed:
 
 class TableSession:
     def __init__(self, controller: TableController, ledger: Ledger, hands: int | None = None, *,
-                 store: Store | None = None, resume: bool = True) -> None:
+                 store: Store | None = None, resume: bool = True, recorder_files: RecorderFiles | None = None) -> None:
+        """`recorder_files`: where the recorder's file is the events folder's, a new one each day."""
         self.hub = controller
         self.ledger = ledger
         self.hands = hands
@@ -136,6 +138,7 @@ class TableSession:
         log_table(controller)                       # a line per phase, fault, set check, link episode, hand
         controller.recorder.listen(self.journal.on_event)
         self.state: SessionState | None = None
+        self._recorder_files = recorder_files
         self._build: asyncio.Task | None = None
         self._rejected: RejectedSet | None = None   # the set built for the next hand failed its check
         self._deferred: Ruleset | None = None       # this run's rules, waiting for the resumed hand to end
@@ -207,6 +210,7 @@ class TableSession:
                         below = None                    # not there when it rose: built anew
                         continue
                     standing, below = below, None
+                await self._new_day_new_file()
                 if below is None and self._build is None and self._rejected is None:
                     self._build = asyncio.create_task(self._build_next(), name="build-next-set")
                 # rules saved at the push-in or while the walls rose are this hand's: 新规则下局生效 said so,
@@ -299,6 +303,21 @@ class TableSession:
     def _card_room(self) -> tuple[int, int] | None:
         last = self.space.last
         return (last.free_mb, last.total_mb) if last is not None else None
+
+    async def _new_day_new_file(self) -> None:
+        """The first hand begun on a later day than the recorder's file begins a new file (a table
+        left on wrote one file for ever, which `records move` can never take): the file ends with a
+        `recorder_end` saying `continued`, and the next goes on from its chain, as a restart's does.
+        Not while lines wait for a refusing card (they are this file's), nor on a file that holds no
+        hand yet (two files would begin from the same head)."""
+        files, recorder = self._recorder_files, self.hub.recorder
+        if files is None or not recorder.hands_ended or not files.due() or recorder.lines_owed():
+            return
+        recorder.end_file()
+        path = os.path.abspath(await self.store.run(files.next_file))     # behind the last line of the file before
+        self.ledger.events = path               # the hands settled from here name it (every earlier one is written)
+        await self.journal.written(self.ledger.journal_put, RECORDER_KEY, {"path": path, "chain": recorder.chain_head()})
+        log.info("a new day: the flight recorder goes on in %s", path)
 
     def _recorder_file(self) -> str | None:
         """This run's flight recorder file, as the journal names it (None: the run keeps none)."""

@@ -25,7 +25,7 @@ from .version import package_version
 from .journal import journaled_links
 from .panel import Settings
 from .records.ledger import HAND_KEY, SESSION_KEY, Ledger
-from .records.recorder import FlightRecorder
+from .records.recorder import FlightRecorder, RecorderFiles
 from .records.store import Store, ThreadedSink
 from .session import TableSession
 from .win_tables import use_kept_table
@@ -137,7 +137,8 @@ async def _play(endpoints: Endpoints, registry: TileRegistry, ruleset: Ruleset, 
                 recorder.listen(on_event)
             try:
                 controller = TableController(devices, ruleset, registry, recorder, clock=clock, settings=settings)
-                session = TableSession(controller, ledger, hands, store=store, resume=resume)
+                session = TableSession(controller, ledger, hands, store=store, resume=resume,
+                                       recorder_files=events if isinstance(events, RecorderFiles) else None)
                 if on_session is not None:
                     on_session(session)
                 if start_players is not None:

@@ -382,7 +382,7 @@ class TableLog:
         self._set_burst: list[str] = []                       # set faults in a row no check named (a restart's)
 
     def on_event(self, event: Mapping[str, Any]) -> None:
-        if event["event"] == "recorder_end":
+        if event["event"] == "recorder_end" and not event.get("continued"):     # (a new day's file: play goes on)
             self._links.close_all()
         if event["event"] == "take" and event.get("in_order", True) and not log.isEnabledFor(logging.DEBUG):
             return                                  # the commonest event, a debug line: not even formatted

@@ -404,7 +404,7 @@ def _table_books(config: TableConfig, db_path: Path, events_path: str | None):
 async def _run_real(ruleset, config: TableConfig, args, events, books, say: _Say, serving=None) -> int:
     from firmware.controller import TableController, monotonic_clock
     from firmware.devices import open_devices
-    from firmware.records.recorder import FlightRecorder
+    from firmware.records.recorder import FlightRecorder, RecorderFiles
     from firmware.records.store import Store, ThreadedSink
     from firmware.journal import journaled_links
     from firmware.session import JournalUnreadable, TableSession
@@ -426,7 +426,8 @@ async def _run_real(ruleset, config: TableConfig, args, events, books, say: _Say
             recorder.listen(say.hand)
             try:
                 controller = TableController(devices, ruleset, registry, recorder, clock=clock, settings=settings)
-                session = TableSession(controller, ledger, args.hands, store=store, resume=True)
+                session = TableSession(controller, ledger, args.hands, store=store, resume=True,
+                                       recorder_files=events if isinstance(events, RecorderFiles) else None)
                 if serving is not None:
                     serving.attach(session)
                 try:

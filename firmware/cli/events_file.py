@@ -6,7 +6,9 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from datetime import date
 from pathlib import Path
+from typing import Callable
 
 from .whole_file import write_all
 
@@ -124,6 +126,45 @@ class EventsFile:
         if not self.exclusive:
             return os.open(self.path, flags | os.O_TRUNC, 0o666)
         return os.open(self.path, flags | os.O_EXCL, 0o600)
+
+
+class EventsFolder:
+    """The flight recorder in the events folder: a new file at each start and, for a table left on,
+    with the first hand begun on a later day (`next_file`, asked by the session between hands), so
+    `records move` can take the days before without a restart (a table never restarted wrote one
+    file for ever, which `records move` could never take).  The lines go to the file now (an
+    `EventsFile`: new, owner-only, opened at its first line)."""
+
+    def __init__(self, name_next: Callable[[], Path], today: Callable[[], date] = date.today) -> None:
+        self._name_next = name_next
+        self._today = today
+        self._file = EventsFile(name_next(), exclusive=True)
+        self._day = today()
+
+    @property
+    def path(self) -> Path:
+        return self._file.path
+
+    def write(self, text: str) -> int:
+        return self._file.write(text)
+
+    def flush(self) -> None:
+        self._file.flush()
+
+    def sync(self) -> None:
+        self._file.sync()
+
+    def close(self) -> None:
+        self._file.close()
+
+    def due(self) -> bool:
+        return self._today() != self._day
+
+    def next_file(self) -> str:
+        self._file.close()
+        self._file = EventsFile(self._name_next(), exclusive=True)
+        self._day = self._today()
+        return str(self._file.path)
 
 
 def _copy(source: int, target: int) -> None:

@@ -29,7 +29,7 @@ from firmware.logs import at_level
 from firmware.records.chain import START
 
 from .errors import UserError
-from .events_file import EventsFile
+from .events_file import EventsFile, EventsFolder
 from .paths import real_path, symlink_loop
 
 T = TypeVar("T")
@@ -245,7 +245,7 @@ def check_recorder_name(path: str) -> None:
         real_path(Path(path), f"--events {path}")  # (a loop: the run began, and every write failed as E24)
 
 
-def open_events(path: str | None, events_dir: Path | None) -> TextIO | EventsFile | None:
+def open_events(path: str | None, events_dir: Path | None) -> TextIO | EventsFile | EventsFolder | None:
     """Where the flight recorder goes: `--events FILE`, `-` (stdout), else a new file in the
     configured events folder, else nowhere.  Unwritable places are refused before the run starts (a name
     that is not UTF-8 was refused with the arguments: `check_recorder_name`)."""
@@ -268,7 +268,7 @@ def open_events(path: str | None, events_dir: Path | None) -> TextIO | EventsFil
     if events_dir is None:
         return None
     folder = ensure_dir(events_dir, "flight recorders")
-    return EventsFile(new_events_path(folder), exclusive=True)
+    return EventsFolder(lambda: new_events_path(folder))
 
 
 def _keep_what_is_there(target: Path) -> None:

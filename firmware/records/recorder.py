@@ -14,7 +14,8 @@ next file continues the chain.
 
 from __future__ import annotations
 
-from typing import Any, Callable, TextIO
+from pathlib import Path
+from typing import Any, Callable, Protocol, TextIO, runtime_checkable
 
 from .chain import CLEAN_END, GENESIS, HAND_SEAL, START, ChainState, canonical, is_hex_digest
 
@@ -41,6 +42,24 @@ def _is_wall(value: Any) -> bool:
     return isinstance(value, list) and any(isinstance(item, list) for item in value)
 
 
+@runtime_checkable
+class RecorderFiles(Protocol):
+    """A recorder's lines going to one file after another (firmware/cli/events_file.py's
+    `EventsFolder`): a table left on for days begins a file a day, so the days before can be moved
+    off the card (`records move`) without a restart."""
+
+    @property
+    def path(self) -> Path:
+        """The file the lines go to now."""
+
+    def due(self) -> bool:
+        """Whether the next file is due (a later day than the file now was begun on)."""
+
+    def next_file(self) -> str:
+        """Close the file now (its lines written) and go on in the next one; its name.  Blocking:
+        on the store's thread, behind the lines of the file before."""
+
+
 class FlightRecorder:
     """Writes events to a text stream (a file opened by the caller) and to live listeners.
 
@@ -62,8 +81,9 @@ class FlightRecorder:
         self._chain = ChainState(chain)
         self._listeners: list[Callable[[dict[str, Any]], None]] = []
         self._since_end = 0             # lines written since the last recorder_end
+        self._in_file = 0               # lines written in this file (its first is its recorder_start)
         self.events_written = 0
-        self.hands_ended = 0
+        self.hands_ended = 0            # in this file
         self.hand = 0
 
     def listen(self, listener: Callable[[dict[str, Any]], None]) -> None:
@@ -114,13 +134,23 @@ class FlightRecorder:
     def close_cleanly(self) -> dict[str, Any] | None:
         """Write `recorder_end` (the chain head, the hands ended, the open hand if any): the file
         ends cleanly.  Nothing is written if nothing was written since the last `recorder_end`."""
-        if self._since_end == 0 and self.events_written:
+        if self._since_end == 0 and self._in_file:
             return None
         return self.emit(CLEAN_END, hand=0, hands=self.hands_ended, open_hand=self.hand)
 
+    def end_file(self) -> dict[str, Any]:
+        """End this file cleanly for the next one (a table left on begins a file a day): its
+        `recorder_end` says `continued` (the table plays on in the next file), and the next line
+        written is the next file's `recorder_start`, going on from this chain's head, as a restarted
+        controller's file does.  The caller moves the sink to the next file behind this line."""
+        record = self.emit(CLEAN_END, hand=0, hands=self.hands_ended, open_hand=self.hand, continued=True)
+        self._in_file = 0
+        self.hands_ended = 0
+        return record
+
     def emit(self, event: str, *, hand: int | None = None, **fields: Any) -> dict[str, Any]:
         """Write one event; `hand` overrides the open hand (0 for table-level events in a hand)."""
-        if self.events_written == 0 and event != START:
+        if self._in_file == 0 and event != START:
             self.emit(START, hand=0, **self._start_fields)
         # the chain fields come last, so a resumed hand that copies its old hand_start is linked anew
         record = {"event": event, "t": round(self._clock(), 3), "hand": self.hand if hand is None else hand, **fields,
@@ -134,6 +164,7 @@ class FlightRecorder:
             self._sync()
         self._chain.add(line, event)
         self.events_written += 1
+        self._in_file += 1
         self.hands_ended += int(event == HAND_SEAL)
         self._since_end = 0 if event == CLEAN_END else self._since_end + 1
         for listener in self._listeners:
