@@ -67,6 +67,16 @@ class TableSeen:
         heartbeat = heartbeat if isinstance(heartbeat, (int, float)) and heartbeat > 0 else 60.0
         return LOST_AFTER * heartbeat
 
+    def clock_offset(self) -> float:
+        """The parlour's clock less the table's, as its last status showed them (when the parlour heard
+        it, by its `updated`); 0 when not known.  A Pi with no clock and no time server runs hours
+        behind, and its retained status, read at the parlour's start, said it was heard hours ago:
+        "lost" at every start of the parlour, then "online" again at its next status."""
+        updated = self.status.get("updated")
+        if self.last_seen > 0 and isinstance(updated, (int, float)) and not isinstance(updated, bool):
+            return self.last_seen - float(updated)
+        return 0.0
+
     def will_standing(self, now: float) -> bool:
         """Its last will arrived, and it has not yet been away long enough to write down."""
         return self.will_at is not None and now - self.will_at < self.patience()
@@ -282,14 +292,16 @@ class ParlourWatcher:
     @staticmethod
     def _heard(seen: TableSeen, data: dict[str, Any], retain: bool, now: float) -> float:
         """When the table was last heard, by this status.  A retained one may be old: an online
-        status says when it was sent; a last will says nothing, so the time known before stays (a
-        parlour restarted around a loss shows when the table went, not its own restart), and only
-        a table the parlour never heard of is taken as heard now (`heard_unknown`)."""
+        status says when it was sent, by the table's clock, which the parlour reads through the
+        difference of the clocks its last status showed (`clock_offset`; never later than now); a
+        last will says nothing, so the time known before stays (a parlour restarted around a loss
+        shows when the table went, not its own restart), and only a table the parlour never heard
+        of is taken as heard now (`heard_unknown`)."""
         seen.heard_unknown = False
         if not retain:
             return now
         if is_time(data.get("updated")):
-            return float(data["updated"])
+            return min(now, float(data["updated"]) + seen.clock_offset())
         if seen.last_seen > 0:
             return seen.last_seen
         seen.heard_unknown = True
