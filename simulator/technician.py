@@ -61,14 +61,15 @@ class SetMender:
         while True:
             version = self.table.changes.version
             display = self.table.display
-            walls_up = display.text("main", "t_msg").startswith(Phase.FAULT.value)
-            showing = (display.text("fault", "t_code"), display.text("fault", "t_text"), walls_up)
             if display.page != "fault":
-                acted = None
-            elif showing[0] in SET_FAULT_CODES and showing != acted:
-                acted = showing
-                self.seen.append(showing[:2])
-                self._answer(walls_up)
+                acted = None            # (the texts are read only on the fault page: it wakes at every change)
+            else:
+                walls_up = display.text("main", "t_msg").startswith(Phase.FAULT.value)
+                showing = (display.text("fault", "t_code"), display.text("fault", "t_text"), walls_up)
+                if showing[0] in SET_FAULT_CODES and showing != acted:
+                    acted = showing
+                    self.seen.append(showing[:2])
+                    self._answer(walls_up)
             await self.table.changed(version)
 
     def _answer(self, walls_up: bool) -> None:
