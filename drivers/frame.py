@@ -112,24 +112,17 @@ class FrameDecoder:
 
     def feed(self, data: bytes) -> list[Frame | FrameError]:
         self.bytes += len(data)
+        self._pending += data
         if 0 not in data:
-            self._pending += data
             return self._overflow([]) if len(self._pending) > self._max else []
-        # Split the bytes themselves: most reads end with a delimiter and follow nothing pending,
-        # so no byte is copied into the buffer and out again (one chunk per frame, as bytes).
-        if self._pending:
-            self._pending += data
-            data = bytes(self._pending)
-        elif type(data) is not bytes:
-            data = bytes(data)
-        chunks = data.split(DELIMITER)
-        self._pending = bytearray(chunks.pop())
+        chunks = self._pending.split(DELIMITER)
+        self._pending = chunks.pop()
         out: list[Frame | FrameError] = []
         for chunk in chunks:
             if not chunk:
                 continue  # idle delimiters are allowed before a frame
             try:
-                out.append(self._decode(chunk))
+                out.append(self._decode(bytes(chunk)))
                 self.frames += 1
             except FrameError as error:
                 if isinstance(error, CrcError):
@@ -138,7 +131,7 @@ class FrameDecoder:
                     self.framing_errors += 1
                     if isinstance(error, FrameTooLong):
                         self.resyncs += 1
-                error.chunk = chunk
+                error.chunk = bytes(chunk)
                 out.append(error)
         return self._overflow(out) if len(self._pending) > self._max else out
 
