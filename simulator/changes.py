@@ -21,14 +21,10 @@ import asyncio
 from typing import Callable
 
 
-def _always() -> bool:
-    return True
-
-
 class Changes:
     def __init__(self) -> None:
         self.version = 0
-        self._waiters: list[tuple[asyncio.Future[None], Callable[[], bool]]] = []
+        self._waiters: list[tuple[asyncio.Future[None], Callable[[], bool] | None]] = []
 
     def notify(self) -> None:
         """Something visible changed: wake every waiter it is relevant to."""
@@ -38,12 +34,12 @@ class Changes:
             future, relevant = waiter
             if future.done():
                 continue
-            if relevant is _always or relevant():
+            if relevant is None or relevant():
                 future.set_result(None)
             else:
                 self._waiters.append(waiter)
 
-    async def wait(self, since: int, relevant: Callable[[], bool] = _always) -> int:
+    async def wait(self, since: int, relevant: Callable[[], bool] | None = None) -> int:
         """Wait until the version differs from `since` (at once if it already does) — with
         `relevant`, until a change after which it holds; return the version."""
         while self.version == since:

@@ -15,8 +15,8 @@ import asyncio
 import dataclasses
 import os
 import random
-from typing import Callable
 from dataclasses import dataclass
+from typing import Callable
 
 from drivers.messages import PROTOCOL_VERSION
 from drivers.motor_protocol import Key, Panel
@@ -270,8 +270,6 @@ class SimulatedTable:
         """Wait until the public screen, a seat display or a lift changed after version `since`
         (`table.changes.version`) — with `relevant`, a change after which it holds (Changes.wait);
         returns the new version.  Never spins, at any speed."""
-        if relevant is None:
-            return await self.changes.wait(since)
         return await self.changes.wait(since, relevant)
 
     def take(self, side: int, stack: int) -> bytes:

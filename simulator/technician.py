@@ -58,7 +58,6 @@ class SetMender:
         self._acted: tuple[str, str, bool] | None = None     # the fault page it answered: never pressed twice
 
     async def run(self) -> None:
-        self._acted = None
         while True:
             version = self.table.changes.version
             display = self.table.display

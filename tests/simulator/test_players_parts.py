@@ -62,7 +62,7 @@ def test_a_waiter_that_cares_about_one_thing_is_woken_only_by_a_change_of_it():
         woken: list[str] = []
 
         async def wait(name: str, relevant=None) -> None:
-            await (changes.wait(changes.version) if relevant is None else changes.wait(changes.version, relevant))
+            await changes.wait(changes.version, relevant)
             woken.append(name)
 
         mender = asyncio.create_task(wait("mender", lambda: fault_page))
