@@ -168,6 +168,10 @@ class BoardClient:
     def statistics(self) -> LinkStatistics:
         return self.link.statistics()
 
+    def trouble(self) -> int:
+        """The link's trouble so far (`HostLink.trouble`): unchanged means no new trouble."""
+        return self.link.trouble()
+
     async def close(self) -> None:
         await self.link.close()
 

@@ -32,7 +32,11 @@ from .messages import BoardIdentity, BoardKind, NakReason
 from .stream import ByteStream, _ignore_data as _ignore_bytes, _ignore_lost
 
 __all__ = ["EventHandler", "EventMark", "FailureHandler", "HostLink", "LinkConfig", "LinkStatistics",
-           "SessionRef"]
+           "SessionRef", "TROUBLE_COUNTERS"]
+
+TROUBLE_COUNTERS = ("retransmits", "timeouts", "naks", "crc_errors", "framing_errors", "resyncs", "event_gaps",
+                    "undecodable_events", "heartbeat_misses")
+"""The `LinkStatistics` fields that count trouble on the wire (`HostLink.trouble` sums them)."""
 
 FailureHandler = Callable[[LinkError], None]
 
@@ -286,6 +290,15 @@ class HostLink:
             duplicate_events=i.duplicate_events, undecodable_events=i.undecodable_events,
             heartbeat_misses=self._watch.misses, resumptions=c.resumptions,
             srtt_ms=None if w.srtt is None else w.srtt * 1000, rto_ms=w.rto * 1000)
+
+    def trouble(self) -> int:
+        """How much trouble the link has met: the sum of the `statistics()` counters of
+        TROUBLE_COUNTERS.  It grows exactly when one of them does, so a watcher comparing it tells
+        "nothing went wrong since" without building the statistics (it looks at nearly every change
+        of the table)."""
+        d, w = self._decoder, self._window
+        return (w.retransmits + w.timeouts + w.naks + d.crc_errors + d.framing_errors + d.resyncs
+                + self._inbox.event_gaps + self._inbox.undecodable_events + self._watch.misses)
 
     async def close(self) -> None:
         """Stop timers, fail pending (and held) commands with LinkClosed, release the port."""

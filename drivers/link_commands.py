@@ -49,7 +49,13 @@ class CommandWindow:
         self._srtt: float | None = None
         self._rttvar = 0.0
         self._rto = link.config.rto_initial
+        # The RTO timer is re-armed lazily: `_due` is when the oldest command times out (None: none
+        # can), and the timer is left to fire early rather than cancelled and pushed again for every
+        # ACK; firing before `_due` it is armed again for `_due`, so no command is resent sooner or
+        # later than before.
+        self._due: float | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self._timer_when = 0.0
 
     @property
     def srtt(self) -> float | None:
@@ -126,6 +132,7 @@ class CommandWindow:
         self._rto = self._link.config.rto_initial
 
     def stop(self) -> None:
+        self._due = None
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -189,7 +196,7 @@ class CommandWindow:
         pending.heard = self._heard()
         self._outstanding[pending.seq] = pending
         self._link.write(pending.wire)
-        if self._timer is None:
+        if self._due is None:
             self._arm_rto()
 
     def _retransmit_from(self, seq: int) -> None:
@@ -205,13 +212,29 @@ class CommandWindow:
         self._arm_rto()
 
     def _arm_rto(self) -> None:
-        self.stop()
-        if self._outstanding and self._link.up():
-            oldest = next(iter(self._outstanding.values()))
-            self._timer = self._link.loop.call_at(oldest.last_sent + self._rto, self._on_rto)
+        """The oldest command times out one RTO after it was last sent: the timer fires then, or
+        earlier (an older deadline, since acknowledged) and is armed again."""
+        if not (self._outstanding and self._link.up()):
+            self._due = None            # an armed timer finds nothing to do
+            return
+        oldest = next(iter(self._outstanding.values()))
+        self._due = due = oldest.last_sent + self._rto
+        if self._timer is not None:
+            if self._timer_when <= due:
+                return
+            self._timer.cancel()
+        self._timer_when = due
+        self._timer = self._link.loop.call_at(due, self._on_rto)
 
     def _on_rto(self) -> None:
         self._timer = None
+        if self._due is None:
+            return
+        if self._timer_when < self._due:    # armed for an earlier deadline: wait for this one
+            self._timer_when = self._due
+            self._timer = self._link.loop.call_at(self._due, self._on_rto)
+            return
+        self._due = None
         if not self._outstanding or self._link.failed():
             return
         oldest = next(iter(self._outstanding.values()))

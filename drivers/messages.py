@@ -40,8 +40,14 @@ class Message:
 
     @classmethod
     def decode_payload(cls: type[M], payload: bytes) -> M:
+        return cls(*cls._fields(payload))
+
+    @classmethod
+    def _fields(cls, payload: bytes) -> tuple:
+        """The payload's fields by the layout, for a class that converts some of them before it
+        makes the message (made once: a frozen dataclass costs a call per field to build)."""
         try:
-            return cls(*cls._struct.unpack(payload))
+            return cls._struct.unpack(payload)
         except struct.error as error:
             raise MessageError(f"{cls.__name__}: {len(payload)}-byte payload does not fit "
                                f"its {cls._struct.size}-byte layout") from error

@@ -6,9 +6,11 @@ panels and 4 = the front panel, lifts 0–3 = side lifts and 4 = the centre lift
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import IntEnum
 from types import MappingProxyType
+from typing import Mapping
 
 from .errors import MessageError
 from .table_ui import Key, KeyAction, Panel  # the keys are the table's UI; imported from motor_protocol too
@@ -99,10 +101,14 @@ class BuildStop(IntEnum):
 def as_enum(enum: type[IntEnum], value: int) -> int:
     """The enum member for a decoded number, or the number itself when it is not a member
     (a newer board may send values this side does not know)."""
-    try:
-        return enum(value)
-    except ValueError:
-        return value
+    return _members(enum).get(value, value)
+
+
+@functools.cache
+def _members(enum: type[IntEnum]) -> Mapping[int, IntEnum]:
+    """Each value's member, looked up once per enum: calling the enum (`Key(3)`) goes through the
+    enum machinery, for every key press and lift move decoded."""
+    return MappingProxyType({member.value: member for member in enum})
 
 
 def _sides(values: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -311,8 +317,8 @@ class KeyPressed(Message):
 
     @classmethod
     def decode_payload(cls, payload: bytes) -> "KeyPressed":
-        raw = super().decode_payload(payload)
-        return cls(as_enum(Panel, raw.panel), as_enum(Key, raw.key), as_enum(KeyAction, raw.action))
+        panel, key, action = cls._fields(payload)
+        return cls(as_enum(Panel, panel), as_enum(Key, key), as_enum(KeyAction, action))
 
 
 @dataclass(frozen=True)
@@ -343,8 +349,8 @@ class LiftMoved(Message):
 
     @classmethod
     def decode_payload(cls, payload: bytes) -> "LiftMoved":
-        raw = super().decode_payload(payload)
-        return cls(as_enum(Lift, raw.lift), as_enum(LiftPosition, raw.position))
+        lift, position = cls._fields(payload)
+        return cls(as_enum(Lift, lift), as_enum(LiftPosition, position))
 
 
 @dataclass(frozen=True)

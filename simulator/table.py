@@ -16,6 +16,7 @@ import dataclasses
 import os
 import random
 from dataclasses import dataclass
+from typing import Callable
 
 from drivers.messages import PROTOCOL_VERSION
 from drivers.motor_protocol import Key, Panel
@@ -265,10 +266,11 @@ class SimulatedTable:
 
     # -- the player-facing API ---------------------------------------------------------------------
 
-    async def changed(self, since: int) -> int:
+    async def changed(self, since: int, relevant: Callable[[], bool] | None = None) -> int:
         """Wait until the public screen, a seat display or a lift changed after version `since`
-        (`table.changes.version`); returns the new version.  Never spins, at any speed."""
-        return await self.changes.wait(since)
+        (`table.changes.version`) — with `relevant`, a change after which it holds (Changes.wait);
+        returns the new version.  Never spins, at any speed."""
+        return await self.changes.wait(since, relevant)
 
     def take(self, side: int, stack: int) -> bytes:
         """Take the top tile of a stack (the bottom one when it stands alone); returns its UID."""

@@ -55,21 +55,27 @@ class SetMender:
         self.careless = careless
         self.done: list[str] = []
         self.seen: list[tuple[str, str]] = []
+        self._acted: tuple[str, str, bool] | None = None     # the fault page it answered: never pressed twice
 
     async def run(self) -> None:
-        acted: tuple[str, str, bool] | None = None         # the fault page it answered: never pressed twice
         while True:
             version = self.table.changes.version
             display = self.table.display
-            walls_up = display.text("main", "t_msg").startswith(Phase.FAULT.value)
-            showing = (display.text("fault", "t_code"), display.text("fault", "t_text"), walls_up)
             if display.page != "fault":
-                acted = None
-            elif showing[0] in SET_FAULT_CODES and showing != acted:
-                acted = showing
-                self.seen.append(showing[:2])
-                self._answer(walls_up)
-            await self.table.changed(version)
+                self._acted = None
+            else:
+                walls_up = display.text("main", "t_msg").startswith(Phase.FAULT.value)
+                showing = (display.text("fault", "t_code"), display.text("fault", "t_text"), walls_up)
+                if showing[0] in SET_FAULT_CODES and showing != self._acted:
+                    self._acted = showing
+                    self.seen.append(showing[:2])
+                    self._answer(walls_up)
+            await self.table.changed(version, self._concerned)
+
+    def _concerned(self) -> bool:
+        """A change concerns it while the fault page shows, and once more when it went (to forget
+        the page it answered); the rest of the table's changes, nearly all, do not wake it."""
+        return self.table.display.page == "fault" or self._acted is not None
 
     def _answer(self, walls_up: bool) -> None:
         if walls_up and self.careless > 0:

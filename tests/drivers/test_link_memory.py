@@ -263,3 +263,57 @@ def test_a_loop_held_by_the_host_counts_no_missed_heartbeat():
         assert stats().heartbeat_misses == before and pair.failures == []
         await pair.close()
     run(main())
+
+
+def test_a_command_is_resent_one_rto_after_it_was_sent_though_an_earlier_deadline_was_pending():
+    """The RTO timer is left armed for an acknowledged command's deadline (it is re-armed lazily,
+    not at every ACK): the next command is still resent one RTO after it was sent, never at the
+    older deadline."""
+    async def main():
+        rto = 0.25
+        pair = memory_link(config=LinkConfig(rto_initial=rto, rto_min=rto, rto_max=rto, link_timeout=30))
+        loop = asyncio.get_running_loop()
+        await pair.host.connect()
+        await pair.host.command(0x10, b"first")           # its deadline, one RTO on, stays armed
+        await asyncio.sleep(rto / 2)
+        pair.wire.faults.silent = True
+        sent = loop.time()
+        command = asyncio.ensure_future(pair.host.command(0x10, b"second"))
+        while pair.host.statistics().retransmits == 0:
+            await asyncio.sleep(0.005)
+        assert loop.time() - sent >= rto
+        pair.wire.faults.silent = False
+        assert await command == Status.OK
+        await pair.close()
+    run(main())
+
+
+def test_the_trouble_count_is_the_sum_of_the_trouble_counters_and_grows_with_them():
+    """`trouble()` tells a watcher that nothing went wrong since it last looked without building the
+    statistics: it is the sum of the counters the controller's log watches (firmware.table_log)."""
+    from drivers.link import TROUBLE_COUNTERS
+    from firmware.table_log import TROUBLE
+
+    def summed(stats):
+        return sum(getattr(stats, name) for name in TROUBLE_COUNTERS)
+
+    async def main():
+        assert set(TROUBLE_COUNTERS) == set(TROUBLE)
+        clean = memory_link()
+        await clean.host.connect()
+        for i in range(20):
+            await clean.host.command(0x10, bytes([i]))
+        assert clean.host.trouble() == 0 == summed(clean.host.statistics())
+        await clean.close()
+        faults = WireFaults(corrupt=0.1, drop=0.1, duplicate=0.1)
+        pair = memory_link(faults=faults)
+        await pair.host.connect()
+        await asyncio.gather(*(pair.host.command(0x10, bytes([i])) for i in range(100)))
+        for i in range(100):
+            pair.board.emit(FaultRaised(1, 0, i))
+        while len(pair.events) < 100:
+            await asyncio.sleep(0.01)
+        trouble = pair.host.trouble()
+        assert trouble > 0 and trouble == summed(pair.host.statistics())
+        await pair.close()
+    run(main(), timeout=30)

@@ -53,6 +53,36 @@ def test_changes_wake_waiters_and_never_spin():
     run(main())
 
 
+def test_a_waiter_that_cares_about_one_thing_is_woken_only_by_a_change_of_it():
+    """The set mender waits for the fault page only: the table's other changes (nearly all) do not
+    wake it, and it keeps its place ahead of the waiters that came after it."""
+    async def main():
+        changes = Changes()
+        fault_page = False
+        woken: list[str] = []
+
+        async def wait(name: str, relevant=None) -> None:
+            await changes.wait(changes.version, relevant)
+            woken.append(name)
+
+        mender = asyncio.create_task(wait("mender", lambda: fault_page))
+        await asyncio.sleep(0)
+        player = asyncio.create_task(wait("player"))
+        await asyncio.sleep(0)
+        changes.notify()                    # a change of something else
+        await player
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert woken == ["player"] and not mender.done()
+        player = asyncio.create_task(wait("player"))
+        await asyncio.sleep(0)
+        fault_page = True
+        changes.notify()
+        await asyncio.gather(mender, player)
+        assert woken == ["player", "mender", "player"] and changes._waiters == []
+    run(main())
+
+
 def test_the_screen_seat_displays_and_lifts_announce_changes():
     async def main():
         table = SimulatedTable(seed=1, speed=0)
