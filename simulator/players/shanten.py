@@ -335,8 +335,11 @@ class Shanten:
         return self._standard_after_each(counts, wilds, needed, discards, only_suit)
 
     def flush_after_each(self, kinds: Sequence[Tile], needed: int, discards: Collection[Tile],
-                         suits: Iterable[str]) -> list[dict[Tile, int]]:
-        """`standard_after_each` with each of `suits` as `only_suit`, the hand read once for all."""
+                         suits: Iterable[str], below: int | None = None) -> list[dict[Tile, int]]:
+        """`standard_after_each` with each of `suits` as `only_suit`, the hand read once for all.
+        With `below`, only the suits whose count of the whole hand is below it: no discard makes
+        a count lower than the whole hand's (the hand less a tile reads as the hand with that tile
+        left alone), so the others' counts after each discard are `below` or more."""
         counts, wilds = self.faces(kinds)
         held = _held(counts)
         every = self._part_ids(counts, None, held)
@@ -344,8 +347,19 @@ class Shanten:
         for suit in suits:
             index = "mps".index(suit)       # the other suits' parts count for nothing (`_part_ids`)
             parts = [part if i in (index, 3) else 0 for i, part in enumerate(every)]
+            if below is not None and self._whole(parts, wilds, needed) >= below:
+                continue
             out.append(self._standard_after_each(counts, wilds, needed, discards, suit, held, parts))
         return out
+
+    def _whole(self, parts: list[int], wilds: int, needed: int) -> int:
+        """`standard` of a hand from its parts' ids (`_part_ids`) and its wilds."""
+        memo = self.parts
+        state = 0
+        for part in parts:
+            if part:
+                state = memo.joined(state, part, needed)
+        return max(-1, memo.least(state, needed) - wilds)
 
     def _standard_after_each(self, counts: list[int], wilds: int, needed: int, discards: Iterable[Tile],
                              only_suit: str | None = None, held: list[tuple[int, ...]] | None = None,
