@@ -212,6 +212,23 @@ def test_a_one_suit_count_that_cannot_matter_is_not_worked_out_per_discard(monke
         assert together[kind] == brain.distance(player, rest, ())
 
 
+def test_seven_pairs_that_cannot_matter_are_not_counted_per_discard(monkeypatch):
+    """A concealed hand with no pair is six from seven pairs, farther than any of its discards'
+    standard counts: no discard brings seven pairs below the whole hand's count, so it is counted
+    once, not per discard; and a hand of pairs is still counted per discard, each as `best` says."""
+    shanten = Shanten(shapes=Shapes(seven_pairs=True))
+    counted = []
+    real = Shanten._seven_pairs_from
+    monkeypatch.setattr(Shanten, "_seven_pairs_from", lambda *a: counted.append(1) or real(*a))
+    for tiles, per_discard in (("123m456m789m123p45p", False), ("1122m3344p5566s78s", True)):
+        kinds = list(parse_tiles(tiles))
+        counted.clear()
+        together = shanten.after_each_discard(kinds, 4, set(kinds), seven_pairs_ok=True)
+        assert (len(counted) > 1) is per_discard, tiles
+        for kind, rest in each_discard(kinds):
+            assert together[kind] == shanten.best(rest, 4, seven_pairs_ok=True), (tiles, kind)
+
+
 def test_a_suit_is_read_from_either_end_and_in_groups_apart():
     """`_normal` reads a suit from the end giving the lesser counts and `options` sums the options of
     groups two empty ranks apart: both against every reading of the suit as it lies."""
