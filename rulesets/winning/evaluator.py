@@ -293,24 +293,48 @@ class Evaluator:
         if view is ANY_READING:
             return _own_groups(self._any_reading(concealed, melds_needed, faces, wild_tiles, win_tile))
         # With fewer than two wilds a hand splits few ways: listing them is cheaper than the walk.
-        collapse = view is not None and len(wild_tiles) >= 2
+        if view is None or len(wild_tiles) < 2:
+            return _own_groups(self._listed_readings(concealed, faces, wild_tiles, win_tile))
         sources = self._sources(concealed, [])
         out: list[tuple[Hashable, list[Callable[[], WinShape]]]] = []
         for shape in self.shapes.enabled(n):
             if not self._shape_complete(shape, faces, len(wild_tiles)):
                 continue
-            if shape is ShapeKind.STANDARD and collapse:
-                found = self._collapsed_standard(faces, wild_tiles, sources, win_tile, view, coarse)  # type: ignore[arg-type]
+            if shape is ShapeKind.STANDARD:
+                found = self._collapsed_standard(faces, wild_tiles, sources, win_tile, view, coarse)
                 if found is not None:
                     out += found
                     continue
-            if shape is ShapeKind.STANDARD:
-                splits = standard_splits(faces, len(wild_tiles), self._pair_faces(), self.shapes.honour_chows,
-                                         cost=self._keys_cost)
-            else:
-                splits = special_splits(shape, faces, len(wild_tiles), self.shapes, [int(t) for t in wild_tiles])
-            out += _own_groups(self._shapes_of(shape, splits, sources, wild_tiles, win_tile))
+            out += _own_groups(self._readings_of(shape, faces, wild_tiles, sources, win_tile))
         return out
+
+    def _listed_readings(self, concealed: Sequence[Tile], faces: list[int], wild_tiles: list[Tile],
+                         win_tile: Tile | None) -> tuple[WinShape, ...]:
+        """Every decomposition of a complete hand in every allowed shape, each listed (not
+        collapsed into classes), kept for the next judgement of the same tiles (`_LISTED`): the
+        simulated players judge a hand self-drawn, then won on a discard, and the readings do
+        not depend on who discarded.  They depend on the tiles, the winning tile and the rules
+        (wilds, stand-ins, shapes: the evaluator's `face_of` and `shapes`)."""
+        def listed() -> tuple[WinShape, ...]:
+            sources = self._sources(concealed, [])
+            out: list[WinShape] = []
+            for shape in self.shapes.enabled(len(concealed)):
+                if self._shape_complete(shape, faces, len(wild_tiles)):
+                    out += self._readings_of(shape, faces, wild_tiles, sources, win_tile)
+            return tuple(out)
+        key = (tuple(sorted(int(t) for t in concealed)), None if win_tile is None else int(win_tile),
+               self.face_of, self.shapes)
+        return _LISTED.answer(key, listed)
+
+    def _readings_of(self, shape: ShapeKind, faces: list[int], wild_tiles: list[Tile], sources: dict[int, list[Tile]],
+                     win_tile: Tile | None) -> list[WinShape]:
+        """Every decomposition of a complete hand in one shape, listed."""
+        if shape is ShapeKind.STANDARD:
+            splits = standard_splits(faces, len(wild_tiles), self._pair_faces(), self.shapes.honour_chows,
+                                     cost=self._keys_cost)
+        else:
+            splits = special_splits(shape, faces, len(wild_tiles), self.shapes, [int(t) for t in wild_tiles])
+        return self._shapes_of(shape, splits, sources, wild_tiles, win_tile)
 
     def _any_reading(self, concealed: Sequence[Tile], melds_needed: int, faces: list[int], wild_tiles: list[Tile],
                      win_tile: Tile | None) -> list[WinShape]:
@@ -520,6 +544,10 @@ __all__ = ["Evaluator"]
 _WALKS = WalkMemo()
 """The walks of the last hands judged (walk_memo.py): a judgement of the same tiles seen alike,
 won another way (self-drawn, then on a discard), walks no more."""
+
+_LISTED = WalkMemo()
+"""The listed readings of the last hands judged (`Evaluator._listed_readings`): a judgement of
+the same tiles, won another way (self-drawn, then on a discard), splits them no more."""
 
 
 def _kept_standard_classes(faces: list[int], wilds: int, wild_counts: list[tuple[int, int]],

@@ -229,7 +229,10 @@ class Brain:
         pungs_only, flush_suits = self._pung_or_flush_shapes(player)
         # the best of the shapes still allowed, per discard (a one-suit count is one more: `_pung_or_flush`)
         out = shanten.all_pungs_after_each(kinds, needed, discards) if pungs_only else dict.fromkeys(discards, FAR)
-        for flush in shanten.flush_after_each(kinds, needed, discards, flush_suits):
+        # a suit's count only matters where one more is below the best so far: no discard brings a
+        # count below the whole hand's, so a suit whose whole hand is that far is not counted per discard
+        worst = max(out.values(), default=FAR)
+        for flush in shanten.flush_after_each(kinds, needed, discards, flush_suits, below=worst - 1):
             for kind, value in flush.items():
                 if value + 1 < out[kind]:
                     out[kind] = value + 1

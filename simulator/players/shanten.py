@@ -311,22 +311,29 @@ class Shanten:
                 whole = min(whole, self._seven_pairs_of(counts, wilds))
             after = dict.fromkeys(unchanged, whole)
         if pairs_allowed and len(kinds) - 1 >= 13:
-            # the seven-pairs tally of the whole hand: a discard changes one face of it
-            pairs, held = self._seven_pairs_tally(counts)
-            pair_value, from_tally, faces = self._pair_value, self._seven_pairs_from, self._face
-            for kind, value in out.items():
-                face = faces[kind]
-                if face is not None and face >= 0:
-                    count = counts[face]
-                    pairs_left = from_tally(pairs - pair_value(count) + pair_value(count - 1),
-                                            held - (count != 0) + (count - 1 != 0), wilds)
-                else:
-                    pairs_left = from_tally(pairs, held, wilds - (face is None))
-                if pairs_left < value:
-                    out[kind] = pairs_left
+            self._seven_pairs_after_each(out, counts, wilds)
         if unchanged:
             out.update(after)
         return out
+
+    def _seven_pairs_after_each(self, out: dict[Tile, int], counts: list[int], wilds: int) -> None:
+        """Lower each discard's count in `out` to its seven-pairs count where that is less (`counts`
+        and `wilds`: the whole hand's)."""
+        # the seven-pairs tally of the whole hand: a discard changes one face of it
+        pairs, held = self._seven_pairs_tally(counts)
+        pair_value, from_tally, faces = self._pair_value, self._seven_pairs_from, self._face
+        if from_tally(pairs, held, wilds) >= max(out.values(), default=-1):
+            return      # no discard brings it below the whole hand's: it beats no count (most hands)
+        for kind, value in out.items():
+            face = faces[kind]
+            if face is not None and face >= 0:
+                count = counts[face]
+                pairs_left = from_tally(pairs - pair_value(count) + pair_value(count - 1),
+                                        held - (count != 0) + (count - 1 != 0), wilds)
+            else:
+                pairs_left = from_tally(pairs, held, wilds - (face is None))
+            if pairs_left < value:
+                out[kind] = pairs_left
 
     def standard_after_each(self, kinds: Sequence[Tile], needed: int, discards: Iterable[Tile],
                             only_suit: str | None = None) -> dict[Tile, int]:
@@ -335,8 +342,11 @@ class Shanten:
         return self._standard_after_each(counts, wilds, needed, discards, only_suit)
 
     def flush_after_each(self, kinds: Sequence[Tile], needed: int, discards: Collection[Tile],
-                         suits: Iterable[str]) -> list[dict[Tile, int]]:
-        """`standard_after_each` with each of `suits` as `only_suit`, the hand read once for all."""
+                         suits: Iterable[str], below: int | None = None) -> list[dict[Tile, int]]:
+        """`standard_after_each` with each of `suits` as `only_suit`, the hand read once for all.
+        With `below`, only the suits whose count of the whole hand is below it: no discard makes
+        a count lower than the whole hand's (the hand less a tile reads as the hand with that tile
+        left alone), so the others' counts after each discard are `below` or more."""
         counts, wilds = self.faces(kinds)
         held = _held(counts)
         every = self._part_ids(counts, None, held)
@@ -344,8 +354,19 @@ class Shanten:
         for suit in suits:
             index = "mps".index(suit)       # the other suits' parts count for nothing (`_part_ids`)
             parts = [part if i in (index, 3) else 0 for i, part in enumerate(every)]
+            if below is not None and self._whole(parts, wilds, needed) >= below:
+                continue
             out.append(self._standard_after_each(counts, wilds, needed, discards, suit, held, parts))
         return out
+
+    def _whole(self, parts: list[int], wilds: int, needed: int) -> int:
+        """`standard` of a hand from its parts' ids (`_part_ids`) and its wilds."""
+        memo = self.parts
+        state = 0
+        for part in parts:
+            if part:
+                state = memo.joined(state, part, needed)
+        return max(-1, memo.least(state, needed) - wilds)
 
     def _standard_after_each(self, counts: list[int], wilds: int, needed: int, discards: Iterable[Tile],
                              only_suit: str | None = None, held: list[tuple[int, ...]] | None = None,
@@ -417,8 +438,9 @@ class Shanten:
     def _seven_pairs_tally(self, counts: list[int]) -> tuple[int, int]:
         """The pairs (`_pair_value` of each face) and the faces held (read only where a four
         counts as one pair)."""
-        held = 0 if self.shapes.four_as_two_pairs else sum(1 for c in counts if c)
-        return sum(map(self._pair_value, counts)), held
+        if self.shapes.four_as_two_pairs:       # (`_pair_value` of each face, the rule read once)
+            return sum(c // 2 for c in counts if c >= 2), 0
+        return sum(1 for c in counts if c >= 2), sum(1 for c in counts if c)
 
     def _pair_value(self, count: int) -> int:
         """The pairs one face's count makes: a four makes two where it counts as two."""

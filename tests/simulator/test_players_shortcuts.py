@@ -191,6 +191,44 @@ def test_the_pung_or_flush_distance_after_each_discard_is_each_discards_distance
                 assert together[kind] == brain.distance(player, rest, wilds), (sorted(hand), melds, kind)
 
 
+def test_a_one_suit_count_that_cannot_matter_is_not_worked_out_per_discard(monkeypatch):
+    """上海: a hand of pungs and pairs spread over the three suits is far from every flush; one more
+    than a flush's count could not beat the all-pungs count of any discard (no discard brings a
+    count below the whole hand's), so no suit's count is worked out per discard, and the distances
+    are what counting every suit gives."""
+    brain = Brain(RegionPlay(get_region("shanghai").resolve()), PlayStyle())
+    player = player_with("111m222p333s44m55p6s7s")
+    hand = player.kinds()
+    shanten = brain.rules.tools(())[1]
+    assert shanten.flush_after_each(hand, 4, set(hand), "mps", below=3) == []
+    per_suit = []
+    real = Shanten._standard_after_each
+    monkeypatch.setattr(Shanten, "_standard_after_each", lambda *a: per_suit.append(1) or real(*a))
+    together = brain._discard_distances(player, hand, (), set(hand))
+    assert per_suit == []
+    for kind in set(hand):
+        rest = list(hand)
+        rest.remove(kind)
+        assert together[kind] == brain.distance(player, rest, ())
+
+
+def test_seven_pairs_that_cannot_matter_are_not_counted_per_discard(monkeypatch):
+    """A concealed hand with no pair is six from seven pairs, farther than any of its discards'
+    standard counts: no discard brings seven pairs below the whole hand's count, so it is counted
+    once, not per discard; and a hand of pairs is still counted per discard, each as `best` says."""
+    shanten = Shanten(shapes=Shapes(seven_pairs=True))
+    counted = []
+    real = Shanten._seven_pairs_from
+    monkeypatch.setattr(Shanten, "_seven_pairs_from", lambda *a: counted.append(1) or real(*a))
+    for tiles, per_discard in (("123m456m789m123p45p", False), ("1122m3344p5566s78s", True)):
+        kinds = list(parse_tiles(tiles))
+        counted.clear()
+        together = shanten.after_each_discard(kinds, 4, set(kinds), seven_pairs_ok=True)
+        assert (len(counted) > 1) is per_discard, tiles
+        for kind, rest in each_discard(kinds):
+            assert together[kind] == shanten.best(rest, 4, seven_pairs_ok=True), (tiles, kind)
+
+
 def test_a_suit_is_read_from_either_end_and_in_groups_apart():
     """`_normal` reads a suit from the end giving the lesser counts and `options` sums the options of
     groups two empty ranks apart: both against every reading of the suit as it lies."""
