@@ -465,10 +465,13 @@ class TableController:
             try:
                 while True:
                     event: Message | None = await client.next_event()
-                    while event is not None:        # a read's events in a row; waiters are told once
-                        self._handle(source, event)
-                        self._applied(source, client)
-                        event = client.received()
+                    try:
+                        while event is not None:    # a read's events in a row; waiters are told once
+                            self._handle(source, event)
+                            self._applied(source, client)
+                            event = client.received()
+                    finally:
+                        self._journal_applied()     # …and the journal once (nothing runs in between to look)
                     await self._notify()
             except LinkClosed:
                 break
@@ -519,9 +522,14 @@ class TableController:
             log.error("%s: the table stops", why, exc_info=error)
 
     def _applied(self, source: str, client: MotorBoard | RfidBoard) -> None:
-        """The event is in the state: the session journals that, and only then is it acknowledged."""
+        """The event is in the state: the session journals that (`_journal_applied`), and only then
+        is it acknowledged."""
         if client.last_mark is not None:
             self.applied[source] = client.last_mark
+
+    def _journal_applied(self) -> None:
+        """The events applied are told to the session, once a read's events are all applied: told at
+        each event, it looked over both boards' marks each time, and nothing could look in between."""
         if self.on_applied is not None:
             self.on_applied()
 

@@ -14,14 +14,19 @@ from drivers.table_ui import Panel
 
 SIDES = 4                   # lanes, read zones, seats and walls
 STACK_TILES = 2             # a wall sensor sees 0, 1 or 2 tiles
+# made once: every key and lift event is looked at (a set of an enum made anew each time cost more
+# than the rest of the look)
+LIFTS = frozenset(Lift)
+LIFT_POSITIONS = frozenset(LiftPosition)
+PANELS = frozenset(Panel)
 
 
 def implausible(event: Any) -> str | None:
     """Why no table could have sent `event` (None: it could)."""
     match event:
-        case LiftMoved() if event.lift not in set(Lift) or event.position not in set(LiftPosition):
+        case LiftMoved() if event.lift not in LIFTS or event.position not in LIFT_POSITIONS:
             return f"lift {event.lift} at position {event.position}: the table has lifts 0–4, positions 0–2"
-        case KeyPressed() if event.panel not in set(Panel):
+        case KeyPressed() if event.panel not in PANELS:
             return f"a key on panel {event.panel}: the table has panels 0–4"
         case HeadRead() | SlotRead() if not 0 <= event.lane < SIDES:
             return f"a read on lane {event.lane}: the table has lanes 0–3"

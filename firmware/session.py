@@ -44,7 +44,8 @@ from .hand.wins import HandOutcome
 from .journal import HandJournal
 from .plates import Plates
 from .presenter import DisplayMirror
-from .records.ledger import HAND_KEY, NEXT_SET_KEY, RECORDER_KEY, SESSION_KEY, HandRecord, Ledger
+from .records.chain import canonical
+from .records.ledger import HAND_KEY, NEXT_SET_KEY, RECORDER_KEY, SESSION_KEY, EncodedJson, HandRecord, Ledger
 from .records.recorder import RecorderFiles
 from .records.space import SpaceWatch
 from .records.store import WRITE_ERRORS, Store
@@ -141,6 +142,7 @@ class TableSession:
         self._recorder_files = recorder_files
         self._build: asyncio.Task | None = None
         self._rejected: RejectedSet | None = None   # the set built for the next hand failed its check
+        self._built: tuple[WallMap, EncodedJson] | None = None     # the set last built, as the journal holds it
         self._deferred: Ruleset | None = None       # this run's rules, waiting for the resumed hand to end
         self.crashes = CrashCount(self.store, ledger)     # stops by a fault of its own, per hand (journaled)
         self._resume = resume       # False: the boards are new (a fresh simulator): the journal is not theirs
@@ -748,7 +750,8 @@ class TableSession:
             self.store.submit(self.ledger.journal_swap, {REJECTED_KEY: self._rejected.to_json()}, (BUILDING_KEY,))
             return None
         # one transaction: killed between a drop and a put, a restart would know of no set below
-        self.store.submit(self.ledger.journal_swap, {NEXT_SET_KEY: wall.to_json()}, (BUILDING_KEY,))
+        self._built = wall, EncodedJson(canonical(wall.to_json()))
+        self.store.submit(self.ledger.journal_swap, {NEXT_SET_KEY: self._built[1]}, (BUILDING_KEY,))
         self.hub.lamps.set_ready(True)
         return wall
 
@@ -840,4 +843,11 @@ class TableSession:
         naming the set below; a controller killed then took those dealt walls for a set still to rise,
         had them pushed in onto the other set in the mixer, and built both sets mixed (E07/E10, the
         players' walls empty: found by the fault campaign)."""
-        await self.journal.written(self.ledger.journal_swap, {RAISED_SET_KEY: standing.to_json()}, (NEXT_SET_KEY,))
+        await self.journal.written(self.ledger.journal_swap, {RAISED_SET_KEY: self._set_json(standing)}, (NEXT_SET_KEY,))
+
+    def _set_json(self, wall: WallMap) -> dict | EncodedJson:
+        """A checked set as the journal keeps it: the text written as it was built, when it is that set
+        (nothing changes a set once checked: it was encoded twice a hand, below and risen)."""
+        if self._built is not None and self._built[0] is wall:
+            return self._built[1]
+        return wall.to_json()

@@ -582,16 +582,14 @@ class HandState(TakingBack):
 
     def journal_text(self) -> str:
         """`to_json()` encoded as the journal keeps it (`compact_json`), without encoding again what
-        is most of it and never changes once made: the wall, the takes, the last takes' undo rows and
-        the wins (each encoded once, as it was made: `encode_with`).  The journal is written at nearly
-        every take; encoding the whole state each time had cost more than anything else the
-        controller does a hand."""
+        is most of it and never changes once made: the wall and the wins (each encoded once, as it was
+        made), the takes (each once: `EncodedRows`) and the last takes' undo rows (the few kept:
+        `LastRows`), spliced in by `encode_with`.  The journal is written every few takes; encoding the
+        whole state each time had cost more than anything else the controller does a hand."""
         tracker, parts = self.tracker.journal_parts()
         undo, undo_parts = self.undo_journal_parts()
         parts.update(undo_parts, wall=self._wall_text, wins=f"[{','.join(w.journal_text for w in self.wins)}]")
-        last_take = None
-        if self.last_take is not None:
-            last_take, parts["last_take"] = hole("last_take"), self.tracker.take_text(self.last_take)
+        last_take = self.last_take.to_json() if self.last_take is not None else None
         return encode_with(self._data(hole("wins"), hole("wall"), last_take, tracker, undo), parts)
 
     @staticmethod

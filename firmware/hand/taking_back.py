@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 
 from rulesets.walls import End, Slot, StackPos
 
-from .tracker import UNDO_KEPT, EncodedRows, Take, hole, slot_from, slot_json
+from .tracker import UNDO_KEPT, LastRows, Take, hole, slot_from, slot_json
 
 if TYPE_CHECKING:
     from rulesets.definition import Ruleset
@@ -67,7 +67,7 @@ class TakingBack:
 
     def begin_undo(self) -> None:
         # the last takes': what put_back checks and restores
-        self._before_takes: EncodedRows[_BeforeTake] = EncodedRows(_before_row, UNDO_KEPT)
+        self._before_takes: LastRows[_BeforeTake] = LastRows(_before_row, UNDO_KEPT)
         self._standing: dict[StackPos, int] = {}     # stacks read holding tiles put back whose takes stand
         self._unclaimed: set[Slot] = set()           # tail takes counted as kongs that no 杠 pressed claimed
 
@@ -85,8 +85,8 @@ class TakingBack:
         return self._undo_json(self._before_takes.json())
 
     def undo_journal_parts(self) -> tuple[dict[str, Any], dict[str, str]]:
-        """`undo_json()` with a hole where the rows of the last takes go, and their text (each row
-        encoded once, as it was noted: `tracker.encode_with`)."""
+        """`undo_json()` with a hole where the rows of the last takes go, and their text
+        (`tracker.encode_with`)."""
         return self._undo_json(hole("before_takes")), {"before_takes": self._before_takes.text()}
 
     def _undo_json(self, before_takes: Any) -> dict[str, Any]:
@@ -96,7 +96,7 @@ class TakingBack:
 
     def restore_undo(self, data: Mapping[str, Any]) -> None:
         """From a journal (an older one has neither: nothing to undo)."""
-        self._before_takes = EncodedRows(_before_row, UNDO_KEPT, (
+        self._before_takes = LastRows(_before_row, UNDO_KEPT, (
             _BeforeTake(*before[:4], tuple(map(tuple, before[4] if len(before) > 4 else ())))
             for before in data.get("before_takes", ())))
         self._standing = {StackPos(wall, stack): tiles for wall, stack, tiles in data.get("put_back_standing", ())}

@@ -111,16 +111,17 @@ R = TypeVar("R")
 
 
 class EncodedRows(Generic[R]):
-    """Rows kept with their journal text, each encoded once as it is kept (`row_json`, then
-    `compact_json`): the journal writes them at nearly every take (`text`, spliced by
-    `encode_with`).  As a row is added, at most the last `keep` stay (None: all); `rows`, as given
-    (a journal's, read back)."""
+    """Rows kept with their journal text (`row_json`, then `compact_json`), each row encoded once:
+    the rows added since the journal last asked are encoded together when it asks again (`text`,
+    spliced by `encode_with`) and kept as one piece of the text.  The journal is written every few
+    takes; each row encoded as it was kept cost a call of the encoder each, several times what
+    the row itself adds to a batch.  `rows`, as given (a journal's, read back)."""
 
-    def __init__(self, row_json: Callable[[R], Any], keep: int | None = None, rows: Iterable[R] = ()) -> None:
+    def __init__(self, row_json: Callable[[R], Any], rows: Iterable[R] = ()) -> None:
         self._row_json = row_json
-        self._keep = keep
         self.rows: list[R] = list(rows)
-        self._texts = [compact_json(row_json(row)) for row in self.rows]
+        self._pieces: list[str] = []    # the rows encoded so far, a batch a piece (without its brackets)
+        self._ends: list[int] = []      # …and how many rows the pieces hold up to each one's end
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -130,27 +131,58 @@ class EncodedRows(Generic[R]):
 
     def append(self, row: R) -> None:
         self.rows.append(row)
-        self._texts.append(compact_json(self._row_json(row)))
-        if self._keep is not None:
-            del self.rows[:-self._keep], self._texts[:-self._keep]
 
     def pop(self) -> R:
-        self._texts.pop()
-        return self.rows.pop()
-
-    def replace_last(self, row: R) -> None:
-        self.rows[-1] = row
-        self._texts[-1] = compact_json(self._row_json(row))
-
-    def last_text(self) -> str:
-        return self._texts[-1]
+        row = self.rows.pop()
+        if self._ends and self._ends[-1] > len(self.rows):    # (rare: a take taken back) its batch is encoded again
+            del self._pieces[-1], self._ends[-1]
+        return row
 
     def json(self) -> list[Any]:
         """The rows as `to_json` gives them (`text` is this list encoded)."""
         return [self._row_json(row) for row in self.rows]
 
     def text(self) -> str:
-        return f"[{','.join(self._texts)}]"
+        encoded = self._ends[-1] if self._ends else 0
+        if encoded < len(self.rows):
+            batch = compact_json([self._row_json(row) for row in self.rows[encoded:]])
+            self._pieces.append(batch[1:-1])
+            self._ends.append(len(self.rows))
+        return f"[{','.join(self._pieces)}]"
+
+
+class LastRows(Generic[R]):
+    """The last `keep` rows (the last takes' undo), encoded together when the journal asks (`text`):
+    they change at every take and the journal is written every few, so each row encoded as it was
+    kept cost more than the few kept, encoded at each write.  `rows`, as given (a journal's, read back)."""
+
+    def __init__(self, row_json: Callable[[R], Any], keep: int, rows: Iterable[R] = ()) -> None:
+        self._row_json = row_json
+        self._keep = keep
+        self.rows: list[R] = list(rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, index: int) -> R:
+        return self.rows[index]
+
+    def append(self, row: R) -> None:
+        self.rows.append(row)
+        del self.rows[:-self._keep]
+
+    def pop(self) -> R:
+        return self.rows.pop()
+
+    def replace_last(self, row: R) -> None:
+        self.rows[-1] = row
+
+    def json(self) -> list[Any]:
+        return [self._row_json(row) for row in self.rows]
+
+    def text(self) -> str:
+        """`json()` encoded as `compact_json` does."""
+        return compact_json(self.json())
 
 
 def tile_json(tile: Tile | None) -> str | None:
@@ -220,7 +252,7 @@ class WallTracker:
         self.play_open = True                   # 请出牌 has shown: draws after the deal may be made
         self.special_owed = 0                   # 长春 opening special kongs: replacements still to be taken
         self.special_reason = "kong"            # …counted as kongs for the reserve ("kong") or not ("special")
-        self._before: EncodedRows[_Before] = EncodedRows(_undo_row, UNDO_KEPT)   # the last takes' undo, oldest first
+        self._before: LastRows[_Before] = LastRows(_undo_row, UNDO_KEPT)   # the last takes' undo, oldest first
         # the last count and what it was counted from (taken, tail_taken, kongs): a take and the flow
         # around it ask for the same count several times
         self._counted: tuple[tuple[int, int, int], WallCount] | None = None
@@ -466,14 +498,8 @@ class WallTracker:
         return take
 
     def takes_text(self) -> str:
-        """`to_json()["takes"]` encoded as `compact_json` would, from the rows encoded as they were made."""
+        """`to_json()["takes"]` encoded as `compact_json` would, each row encoded once (`EncodedRows`)."""
         return self._take_rows.text()
-
-    def take_text(self, take: Take) -> str:
-        """`compact_json(take.to_json())`: the row encoded when it was made if it is the last take."""
-        if self._take_rows and next(reversed(self.taken.values())) is take:
-            return self._take_rows.last_text()
-        return compact_json(take.to_json())
 
     # -- state ---------------------------------------------------------------------------------
 
@@ -483,7 +509,8 @@ class WallTracker:
 
     def journal_parts(self) -> tuple[dict[str, Any], dict[str, str]]:
         """`to_json()` with holes where its takes and undo rows go, and their texts (`encode_with`):
-        each row was encoded once, as it was made (the journal writes the tracker at nearly every take)."""
+        each take's row is encoded once (the journal writes the tracker every few takes); the few undo
+        rows kept, together at each write."""
         parts = {"takes": self.takes_text(), "undo": self._before.text()}
         return self._state_json(hole("takes"), hole("undo")), parts
 
@@ -503,8 +530,8 @@ class WallTracker:
     def restore(self, data: Mapping[str, Any]) -> None:
         self.taken = {take.slot: take for take in map(Take.from_json, data["takes"])}
         self._head_from = self._tail_from = 0
-        self._take_rows = EncodedRows(dict, rows=(take.to_json() for take in self.taken.values()))
-        self._before = EncodedRows(_undo_row, UNDO_KEPT, (_Before(*before) for before in data.get("undo", ())))
+        self._take_rows = EncodedRows(dict, (take.to_json() for take in self.taken.values()))
+        self._before = LastRows(_undo_row, UNDO_KEPT, (_Before(*before) for before in data.get("undo", ())))
         self.shown = {slot_from(s) for s in data["shown"]}
         self.expected_aside = {slot_from(s) for s in data["expected_aside"]}
         self.head_taken, self.tail_taken = data["head_taken"], data["tail_taken"]

@@ -108,7 +108,8 @@ class HandRecord:
 @dataclass(frozen=True)
 class EncodedJson:
     """A journal value its maker encoded already (compact JSON text): the hand's state, encoded
-    piecewise as it grows (firmware.hand.state.HandState.journal_text)."""
+    piecewise as it grows (firmware.hand.state.HandState.journal_text); a checked set, encoded once
+    for its row below and its row once risen (firmware.session)."""
 
     text: str
 

@@ -123,10 +123,29 @@ class Store:
 
     def queue(self, fn: Callable[..., T], *args: Any) -> "asyncio.Future[T]":
         """Queue `fn(*args)` now, in order, and return what to await for its result (or its error):
-        for a caller that must queue something else right behind it before waiting."""
-        future = self._executor.submit(self._tracked, fn, *args)
-        future.add_done_callback(self._done)
-        return asyncio.wrap_future(future)
+        for a caller that must queue something else right behind it before waiting.  The writer
+        thread hands the answer to the loop itself (`_answer`): chained through the executor's own
+        future (asyncio.wrap_future), each of the journal's commits cost as much again in callbacks
+        and locks as its trip to the thread."""
+        answer: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._executor.submit(self._answer, answer, fn, args)
+        return answer
+
+    def _answer(self, answer: "asyncio.Future[T]", fn: Callable[..., T], args: tuple) -> None:
+        """On the writer thread: `fn(*args)` for `queue`, its result or its error handed to the loop.
+        A refusal is counted (and told) before the waiter hears of it, as `_done` does for `submit`.
+        Not run if its waiter gave up before its turn came (as a cancelled executor job is not)."""
+        if answer.cancelled():
+            return
+        result, error = None, None
+        try:
+            result = self._tracked(fn, *args)
+        except BaseException as raised:     # (handed on: the waiter raises it)
+            error = raised
+            self._refused(error)
+        loop = answer.get_loop()
+        if not loop.is_closed():            # (a table stopped meanwhile: nobody waits any more)
+            loop.call_soon_threadsafe(_settle, answer, result, error)
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
         """Run `fn(*args)` on the writer thread without waiting; a failure is logged, never lost.  Asked
@@ -160,11 +179,15 @@ class Store:
         return result
 
     def _done(self, future: Future) -> None:
+        """On the writer thread: a write the disk refused is counted (`_refused`)."""
+        if not future.cancelled():
+            self._refused(future.exception())
+
+    def _refused(self, error: BaseException | None) -> None:
         """On the writer thread: a write the disk refused is counted; the first after the disk was
         last known good is logged and told (the ones after it are not logged again)."""
-        error = None if future.cancelled() else future.exception()
         if error is None or not isinstance(error, WRITE_ERRORS):
-            return                      # landed, or a bug (logged with its traceback: `_log_failure`)
+            return                      # landed, or a bug (logged with its traceback by its waiter or `_log_failure`)
         self.failures += 1
         if self._told:
             return
@@ -185,6 +208,16 @@ class Store:
         if not self._closed:
             self._closed = True
             self._executor.shutdown(wait=True)
+
+
+def _settle(answer: "asyncio.Future[Any]", result: Any, error: BaseException | None) -> None:
+    """On the loop: a queued write's answer, unless its waiter gave up meanwhile."""
+    if answer.cancelled():
+        return
+    if error is not None:
+        answer.set_exception(error)
+    else:
+        answer.set_result(result)
 
 
 def _log_failure(future: Future) -> None:
