@@ -305,8 +305,13 @@ class _Episode:
     at_start: LinkStatistics
 
 
-def _trouble(stats: LinkStatistics) -> int:
-    return sum(getattr(stats, name) for name in TROUBLE)
+class LinkCounters(Protocol):
+    """A board's link as the watch reads it (drivers' `BoardClient`)."""
+
+    def statistics(self) -> LinkStatistics: ...
+
+    def trouble(self) -> int:
+        """The sum of its TROUBLE counters: it grows exactly when one of them does."""
 
 
 def _delta(now: LinkStatistics, before: LinkStatistics) -> str:
@@ -318,7 +323,7 @@ def _delta(now: LinkStatistics, before: LinkStatistics) -> str:
 class LinkWatch:
     """Link episodes from the links' counters, compared on the hub's changes (never a timer)."""
 
-    def __init__(self, links: Callable[[], Mapping[str, LinkStatistics]], clock: Callable[[], float]) -> None:
+    def __init__(self, links: Callable[[], Mapping[str, LinkCounters]], clock: Callable[[], float]) -> None:
         self._links = links
         self._clock = clock
         self._checked = float("-inf")
@@ -330,29 +335,31 @@ class LinkWatch:
         if now - self._checked < CHECK_EVERY_S:
             return
         self._checked = now
-        for board, stats in self._links().items():
-            trouble = _trouble(stats)
+        for board, link in self._links().items():
+            # the counters are read only when their sum moved (or to end an episode): an unchanged sum is
+            # every trouble counter unchanged, and the counters last read stand for them
+            trouble = link.trouble()
             last = self._last.get(board)
-            self._last[board] = stats, trouble      # (its trouble summed once: checked at nearly every change)
-            if last is None:
-                continue
-            before, trouble_before = last
             episode = self._open.get(board)
-            if trouble > trouble_before:
+            if last is None or trouble != last[1]:
+                stats = link.statistics()
+                self._last[board] = stats, trouble
+                if last is None or trouble < last[1]:       # (a new link's counters begin again)
+                    continue
                 if episode is None:
-                    self._open[board] = _Episode(now, now, before)
+                    self._open[board] = _Episode(now, now, last[0])
                     link_log.warning("%s link: trouble began (%s); the link retransmits and recovers by itself",
-                                     board, _delta(stats, before))
+                                     board, _delta(stats, last[0]))
                 else:
                     episode.last = now
             elif episode is not None and now - episode.last >= QUIET_S:
-                self._close(board, episode, stats, now, "clean again")
+                self._close(board, episode, link.statistics(), now, "clean again")
 
     def close_all(self) -> None:
         """The recorder ends: say what the open episodes amounted to."""
         now = self._clock()
         for board, episode in list(self._open.items()):
-            self._close(board, episode, self._links()[board], now, "still troubled at the end")
+            self._close(board, episode, self._links()[board].statistics(), now, "still troubled at the end")
 
     def _close(self, board: str, episode: _Episode, stats: LinkStatistics, now: float, how: str) -> None:
         del self._open[board]
@@ -458,7 +465,7 @@ class Hub(Protocol):
 def log_table(hub: Hub) -> TableLog:
     """Attach a TableLog to a controller's recorder, presenter and changes."""
     devices = hub.devices
-    links = LinkWatch(lambda: {"motor": devices.motor.statistics(), "rfid": devices.rfid.statistics()}, hub.clock)
+    links = LinkWatch(lambda: {"motor": devices.motor, "rfid": devices.rfid}, hub.clock)
     table_log = TableLog(lambda: hub.recorder.hand, hub.faults.latched, links)
     hub.recorder.listen(table_log.on_event)
     hub.presenter.on_phase(table_log.on_phase)

@@ -14,7 +14,8 @@ import pytest
 
 from drivers.link import LinkStatistics
 from firmware.logs import JournalFormatter, TerminalFormatter, configured, priority, under_journal
-from firmware.table_log import QUIET_S, LinkWatch, describe
+from drivers.link import TROUBLE_COUNTERS
+from firmware.table_log import QUIET_S, TROUBLE, LinkWatch, describe
 from tests.ops.support import clean_env, cli, needs_no_default_config
 
 # -- the two shapes ------------------------------------------------------------------------------------
@@ -113,10 +114,27 @@ def stats(**counts) -> LinkStatistics:
                           srtt_ms=1.5, rto_ms=20.0)
 
 
+class Counted:
+    """A board's link as the watch reads it: its counters, and their trouble as the link sums it."""
+
+    def __init__(self, current: dict, board: str) -> None:
+        self._current, self._board = current, board
+
+    def statistics(self) -> LinkStatistics:
+        return self._current[self._board]
+
+    def trouble(self) -> int:
+        return sum(getattr(self._current[self._board], name) for name in TROUBLE_COUNTERS)
+
+
+def test_the_log_watches_the_counters_the_link_sums_as_its_trouble():
+    assert set(TROUBLE) == set(TROUBLE_COUNTERS)
+
+
 def test_a_link_episode_is_said_when_it_begins_and_when_the_link_is_clean_again(caplog):
     now = [0.0]
     current = {"motor": stats(), "rfid": stats()}
-    watch = LinkWatch(lambda: dict(current), lambda: now[0])
+    watch = LinkWatch(lambda: {board: Counted(current, board) for board in current}, lambda: now[0])
     caplog.set_level(logging.DEBUG, logger="firmware.link")
 
     def at(t, **motor):
