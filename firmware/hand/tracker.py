@@ -110,24 +110,35 @@ def encode_with(value: Any, parts: Mapping[str, str]) -> str:
 R = TypeVar("R")
 
 
-class EncodedRows(Generic[R]):
-    """Rows kept with their journal text (`row_json`, then `compact_json`), each row encoded once:
-    the rows added since the journal last asked are encoded together when it asks again (`text`,
-    spliced by `encode_with`) and kept as one piece of the text.  The journal is written every few
-    takes; each row encoded as it was kept cost a call of the encoder each, several times what
-    the row itself adds to a batch.  `rows`, as given (a journal's, read back)."""
+class _KeptRows(Generic[R]):
+    """Rows kept for the journal, read as a list (`rows`, as given: a journal's, read back) and
+    given as `to_json` gives them (`json`)."""
 
     def __init__(self, row_json: Callable[[R], Any], rows: Iterable[R] = ()) -> None:
         self._row_json = row_json
         self.rows: list[R] = list(rows)
-        self._pieces: list[str] = []    # the rows encoded so far, a batch a piece (without its brackets)
-        self._ends: list[int] = []      # …and how many rows the pieces hold up to each one's end
 
     def __len__(self) -> int:
         return len(self.rows)
 
     def __getitem__(self, index: int) -> R:
         return self.rows[index]
+
+    def json(self) -> list[Any]:
+        return [self._row_json(row) for row in self.rows]
+
+
+class EncodedRows(_KeptRows[R]):
+    """Rows kept with their journal text (`row_json`, then `compact_json`), each row encoded once:
+    the rows added since the journal last asked are encoded together when it asks again (`text`,
+    spliced by `encode_with`) and kept as one piece of the text.  The journal is written every few
+    takes; each row encoded as it was kept cost a call of the encoder each, several times what
+    the row itself adds to a batch."""
+
+    def __init__(self, row_json: Callable[[R], Any], rows: Iterable[R] = ()) -> None:
+        super().__init__(row_json, rows)
+        self._pieces: list[str] = []    # the rows encoded so far, a batch a piece (without its brackets)
+        self._ends: list[int] = []      # …and how many rows the pieces hold up to each one's end
 
     def append(self, row: R) -> None:
         self.rows.append(row)
@@ -138,11 +149,8 @@ class EncodedRows(Generic[R]):
             del self._pieces[-1], self._ends[-1]
         return row
 
-    def json(self) -> list[Any]:
-        """The rows as `to_json` gives them (`text` is this list encoded)."""
-        return [self._row_json(row) for row in self.rows]
-
     def text(self) -> str:
+        """`json()` encoded as `compact_json` does."""
         encoded = self._ends[-1] if self._ends else 0
         if encoded < len(self.rows):
             batch = compact_json([self._row_json(row) for row in self.rows[encoded:]])
@@ -151,21 +159,14 @@ class EncodedRows(Generic[R]):
         return f"[{','.join(self._pieces)}]"
 
 
-class LastRows(Generic[R]):
+class LastRows(_KeptRows[R]):
     """The last `keep` rows (the last takes' undo), encoded together when the journal asks (`text`):
     they change at every take and the journal is written every few, so each row encoded as it was
-    kept cost more than the few kept, encoded at each write.  `rows`, as given (a journal's, read back)."""
+    kept cost more than the few kept, encoded at each write."""
 
     def __init__(self, row_json: Callable[[R], Any], keep: int, rows: Iterable[R] = ()) -> None:
-        self._row_json = row_json
+        super().__init__(row_json, rows)
         self._keep = keep
-        self.rows: list[R] = list(rows)
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __getitem__(self, index: int) -> R:
-        return self.rows[index]
 
     def append(self, row: R) -> None:
         self.rows.append(row)
@@ -176,9 +177,6 @@ class LastRows(Generic[R]):
 
     def replace_last(self, row: R) -> None:
         self.rows[-1] = row
-
-    def json(self) -> list[Any]:
-        return [self._row_json(row) for row in self.rows]
 
     def text(self) -> str:
         """`json()` encoded as `compact_json` does."""

@@ -4,12 +4,13 @@ ask), is split once; and a judgement with kept readings is the judgement made af
 
 import random
 
-from rulesets.hand import Hand, Meld, MeldKind, WinContext
+from rulesets.hand import Hand, WinContext
 from rulesets.judging import evaluate_hand, is_legal
 from rulesets.regions import get_region
 from rulesets.tiles import Tile, parse_tiles
 from rulesets.winning import evaluator
 from rulesets.winning.walk_memo import WalkMemo
+from tests.rulesets.random_hands import eleven_and_a_pung
 
 
 def test_a_hand_judged_self_drawn_then_on_a_discard_is_split_once(monkeypatch):
@@ -37,7 +38,7 @@ def test_judgements_with_the_readings_kept_agree_with_judgements_made_afresh(mon
         ruleset = get_region(region).resolve({})
         kinds = [t for t in ruleset.tiles.kinds if not t.is_flower]
         for _ in range(60):
-            hand = _random_hand(rng, kinds)
+            hand = eleven_and_a_pung(rng, kinds, [])
             for win_tile in rng.sample(sorted(set(hand.concealed)), 2):
                 for discarder in (None, 2):
                     context = WinContext(winner=0, dealer=0, discarder=discarder, sides=(0, 1, 2, 3),
@@ -53,16 +54,3 @@ def test_judgements_with_the_readings_kept_agree_with_judgements_made_afresh(mon
                     legal += fresh.verdict.legal
     assert checked == 960 and legal > 50
 
-
-def _random_hand(rng: random.Random, kinds: list[Tile]) -> Hand:
-    """Eleven concealed tiles of pairs, pungs and runs, and a pung: most of them complete."""
-    meld = Meld(MeldKind.PUNG, (rng.choice(kinds),) * 3)
-    concealed: list[Tile] = []
-    while len(concealed) < 11:
-        start = rng.choice(kinds)
-        group = [start] * rng.choice((2, 3)) if start.is_honour or rng.random() < 0.4 else \
-            [t for t in kinds if t.suit == start.suit and 0 <= t.rank - start.rank <= 2][:3]
-        for tile in group[:11 - len(concealed)]:
-            if concealed.count(tile) + 3 * (tile == meld.tiles[0]) < 4:
-                concealed.append(tile)
-    return Hand(tuple(sorted(concealed)), (meld,))

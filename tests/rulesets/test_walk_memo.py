@@ -9,6 +9,7 @@ from rulesets.regions import get_region
 from rulesets.scoring.views import reading_view
 from rulesets.tiles import Tile, parse_tiles
 from rulesets.winning.walk_memo import UNKEYABLE, WalkMemo, view_key
+from tests.rulesets.random_hands import eleven_and_a_pung
 
 
 def _made_for(seat: int):
@@ -51,7 +52,7 @@ def test_judgements_with_the_walk_kept_agree_with_every_reading():
         ruleset = get_region(region).resolve({})
         kinds = [t for t in ruleset.tiles.kinds if not t.is_flower and t != wild]
         for _ in range(120):
-            hand = _random_hand(rng, kinds, wild)
+            hand = eleven_and_a_pung(rng, kinds, [wild] * rng.randint(2, 4))
             for win_tile in rng.sample(sorted(set(hand.concealed) - {wild}), 2):
                 for discarder in (None, 2):
                     context = WinContext(winner=0, dealer=0, discarder=discarder, sides=(0, 1, 2, 3),
@@ -66,19 +67,6 @@ def test_judgements_with_the_walk_kept_agree_with_every_reading():
                     legal += every.verdict.legal
     assert checked == 960 and legal > 50
 
-
-def _random_hand(rng: random.Random, kinds: list[Tile], wild: Tile) -> Hand:
-    """Eleven concealed tiles (two to four of them wild) and a pung: most of them complete."""
-    meld = Meld(MeldKind.PUNG, (rng.choice(kinds),) * 3)
-    concealed = [wild] * rng.randint(2, 4)
-    while len(concealed) < 11:
-        start = rng.choice(kinds)
-        group = [start] * rng.choice((2, 3)) if start.is_honour or rng.random() < 0.4 else \
-            [t for t in kinds if t.suit == start.suit and 0 <= t.rank - start.rank <= 2][:3]
-        for tile in group[:11 - len(concealed)]:
-            if concealed.count(tile) + 3 * (tile == meld.tiles[0]) < 4:
-                concealed.append(tile)
-    return Hand(tuple(sorted(concealed)), (meld,))
 
 
 def test_a_hand_parsed_from_text_judges_the_same_twice():
