@@ -26,32 +26,40 @@ def _parlour(path, now: list[float]) -> ParlourWatcher:
     return ParlourWatcher(BrokerSettings("127.0.0.1", 1), path, backoff=(5.0, 5.0), clock=lambda: now[0])
 
 
-@pytest.mark.parametrize("skew", [-10 * 3600.0, 0.0, 6 * 3600.0])
-def test_a_table_playing_on_with_its_clock_wrong_is_not_lost_when_the_parlour_starts_again(tmp_path, skew):
-    """Its statuses every heartbeat; the parlour stops and starts again 20 s later: its retained status
-    is 5 s old.  The table is online, and the changes hold no "lost"."""
+def _across_a_restart(tmp_path, table: str, skew: float, live: int, away: float):
+    """The parlour hears `live` statuses a heartbeat apart from a table whose clock is `skew` off,
+    stops, and starts again `away` seconds after the last: the broker gives it that last status,
+    retained.  What its page and its changes then say."""
     now = [1_800_000_000.0]
 
     async def go():
         first = _parlour(tmp_path / "p.db", now)
         await first.start()
         try:
-            for _ in range(3):
-                await first.receive(*_status("t1", now[0] + skew))
-                now[0] += HEARTBEAT
+            for n in range(live):
+                if n:
+                    now[0] += HEARTBEAT
+                await first.receive(*_status(table, now[0] + skew))
         finally:
             await first.stop()
-        sent = now[0] + skew                                    # its last status before the parlour came back
-        now[0] += 5
+        sent = now[0] + skew
+        now[0] += away
         again = _parlour(tmp_path / "p.db", now)
         await again.start()
         try:
-            await again.receive(*_status("t1", sent), retain=True)
+            await again.receive(*_status(table, sent), retain=True)
             return again.snapshot(), await again.changes()
         finally:
             await again.stop()
 
-    view, changes = run(go(), timeout=30)
+    return run(go(), timeout=30)
+
+
+@pytest.mark.parametrize("skew", [-10 * 3600.0, 0.0, 6 * 3600.0])
+def test_a_table_playing_on_with_its_clock_wrong_is_not_lost_when_the_parlour_starts_again(tmp_path, skew):
+    """Its statuses every heartbeat; the parlour stops and starts again: its retained status is 15 s
+    old.  The table is online, and the changes hold no "lost"."""
+    view, changes = _across_a_restart(tmp_path, "t1", skew, live=3, away=15)
     (table,) = view["tables"]
     assert table["state"] == "online"
     assert [c["what"] for c in changes] == ["online"]
@@ -61,26 +69,7 @@ def test_a_table_playing_on_with_its_clock_wrong_is_not_lost_when_the_parlour_st
 def test_a_table_gone_quiet_with_its_clock_wrong_is_lost_when_the_parlour_starts_again(tmp_path, skew):
     """Its last status 10 minutes before the parlour came back (the broker kept it): lost, whatever its
     clock says."""
-    now = [1_800_000_000.0]
-
-    async def go():
-        first = _parlour(tmp_path / "p.db", now)
-        await first.start()
-        try:
-            await first.receive(*_status("t2", now[0] + skew))
-            sent = now[0] + skew
-        finally:
-            await first.stop()
-        now[0] += 600
-        again = _parlour(tmp_path / "p.db", now)
-        await again.start()
-        try:
-            await again.receive(*_status("t2", sent), retain=True)
-            return again.snapshot(), await again.changes()
-        finally:
-            await again.stop()
-
-    view, changes = run(go(), timeout=30)
+    view, changes = _across_a_restart(tmp_path, "t2", skew, live=1, away=600)
     (table,) = view["tables"]
     assert table["state"] == "lost"
     assert [c["what"] for c in changes] == ["lost", "online"]            # (newest first)
