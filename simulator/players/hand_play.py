@@ -430,3 +430,8 @@ class HandPlay:
             # a question on his line (asked again after a restart: its answer was lost) took that 确认:
             # once it is answered (`answers`) and 最后一张 still shows, he presses 确认 again
             screen = await self.crew.until(lambda s: s.phase is not Phase.LAST_TILE or s.question(seat) is None)
+            # …and so does a check or a fault that 最后一张 gave way to and comes back from (a stray 胡
+            # checked as he pressed, its screen not yet painted; a motor fault his 确认 acknowledged):
+            # the 确认 was not the draw's, and the table waited for one for ever (a campaign, 上海)
+            if screen.phase in (Phase.WIN_CHECK, Phase.FAULT):
+                screen = await self.crew.until(lambda s: s.phase not in (Phase.WIN_CHECK, Phase.FAULT))

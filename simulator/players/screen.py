@@ -127,6 +127,11 @@ class Eyes:
         self.table = table
         self._last: Screen | None = None
 
+    @property
+    def last_seen(self) -> Screen | None:
+        """The screens as the players last looked at them."""
+        return self._last
+
     def look(self) -> Screen:
         """A snapshot of the screens (the last one again while nothing has changed: every change
         of what it shows moves `table.changes.version`)."""
