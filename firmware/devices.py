@@ -77,10 +77,26 @@ async def open_devices(motor: str, rfid: str, display: str | None = None, baudra
         awaited.answered()
         yield Devices(opened[0], opened[1], screen)
     finally:
-        for device in (*opened, screen):
-            if device is not None:
-                with contextlib.suppress(Exception):
-                    await device.close()
+        await _close_all((*opened, screen))
+
+
+async def _close_all(devices: tuple) -> None:
+    """Close every device, whatever the closing of the one before did.  A cancellation that came as
+    the motor board closed (a run stopped as it ended) left the RFID board's link open, its port held
+    and the commands a lost link held waiting for a reconnection that never came; it goes on once all
+    are closed.  Any other error of a close is dropped (the device is closed as far as it can be)."""
+    stopped: BaseException | None = None
+    for device in devices:
+        if device is None:
+            continue
+        try:
+            await device.close()
+        except Exception:
+            pass
+        except BaseException as error:        # (a cancellation, a KeyboardInterrupt)
+            stopped = stopped or error
+    if stopped is not None:
+        raise stopped
 
 
 _NOT_ANSWERING = (NoResponse, LinkLost, SessionLost)
