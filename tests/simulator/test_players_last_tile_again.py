@@ -28,20 +28,30 @@ async def seen_by(crew, phase: Phase) -> None:
     await asyncio.wait_for(seen(), 5)
 
 
+async def confirmed_then(shown: Phase):
+    """Seat 2 at 最后一张 presses 确认 for the draw; then the screen shows `shown`, and the players see it.
+    The table, the crew and the seat's wait for the hand's end."""
+    table = SimulatedTable(seed=1, speed=0)
+    crew = SimulatedPlayers(table, get_region("shanghai").resolve(), seed=1).crew
+    table.display.set_text("main", "t_msg", Phase.LAST_TILE.value)
+    ending = asyncio.create_task(HandPlay(crew, None, TableView(crew.sides, 0)).exhausted(2))
+    await crew_pressed(crew, 2, lambda a: a.what == "confirm")
+    table.display.set_text("main", "t_msg", shown.value)
+    await seen_by(crew, shown)
+    return table, crew, ending
+
+
+def confirms(crew) -> list[str]:
+    return [a.detail for a in crew.journal if a.seat == 2 and a.what == "confirm"]
+
+
 @pytest.mark.parametrize("between", [Phase.WIN_CHECK, Phase.FAULT])
 def test_the_draw_is_confirmed_again_when_the_last_tile_comes_back(between):
     async def main():
-        table = SimulatedTable(seed=1, speed=0)
-        crew = SimulatedPlayers(table, get_region("shanghai").resolve(), seed=1).crew
-        table.display.set_text("main", "t_msg", Phase.LAST_TILE.value)
-        play = HandPlay(crew, None, TableView(crew.sides, 0))
-        ending = asyncio.create_task(play.exhausted(2))
-        await crew_pressed(crew, 2, lambda a: a.what == "confirm")
-        table.display.set_text("main", "t_msg", between.value)          # his 确认 went to this
-        await seen_by(crew, between)
+        table, crew, ending = await confirmed_then(between)              # his 确认 went to this
         table.display.set_text("main", "t_msg", Phase.LAST_TILE.value)   # …and the draw is still asked
         await crew_pressed(crew, 2, lambda a: a.what == "confirm")
-        assert [a.detail for a in crew.journal if a.seat == 2 and a.what == "confirm"] == ["荒庄", "荒庄"]
+        assert confirms(crew) == ["荒庄", "荒庄"]
         table.display.set_text("main", "t_msg", Phase.HAND_OVER.value)
         await asyncio.wait_for(ending, 5)
     run(main())
@@ -49,15 +59,8 @@ def test_the_draw_is_confirmed_again_when_the_last_tile_comes_back(between):
 
 def test_a_win_checked_after_the_last_tile_that_ends_the_hand_is_not_confirmed_again():
     async def main():
-        table = SimulatedTable(seed=1, speed=0)
-        crew = SimulatedPlayers(table, get_region("shanghai").resolve(), seed=1).crew
-        table.display.set_text("main", "t_msg", Phase.LAST_TILE.value)
-        play = HandPlay(crew, None, TableView(crew.sides, 0))
-        ending = asyncio.create_task(play.exhausted(2))
-        await crew_pressed(crew, 2, lambda a: a.what == "confirm")
-        table.display.set_text("main", "t_msg", Phase.WIN_CHECK.value)
-        await seen_by(crew, Phase.WIN_CHECK)
+        table, crew, ending = await confirmed_then(Phase.WIN_CHECK)
         table.display.set_text("main", "t_msg", Phase.HAND_OVER.value)   # another seat won on it
         await asyncio.wait_for(ending, 5)
-        assert [a.detail for a in crew.journal if a.seat == 2 and a.what == "confirm"] == ["荒庄"]
+        assert confirms(crew) == ["荒庄"]
     run(main())
