@@ -279,11 +279,7 @@ class Shanten:
         """Standard shape; with `only_suit` ('m', 'p', 's') tiles of the other suits count for
         nothing (a one-suit hand with honours)."""
         counts, wilds = self.faces(kinds)
-        state = 0                                    # the id of ((0, 0, 0),): nothing yet
-        for part in self._part_ids(counts, only_suit):
-            if part:
-                state = self.parts.joined(state, part, needed)
-        return max(-1, self.parts.least(state, needed) - wilds)
+        return self._whole(self._part_ids(counts, only_suit), wilds, needed)
 
     def _part_ids(self, counts: list[int], only_suit: str | None = None,
                   held: list[tuple[int, ...]] | None = None) -> list[int]:
@@ -362,7 +358,7 @@ class Shanten:
     def _whole(self, parts: list[int], wilds: int, needed: int) -> int:
         """`standard` of a hand from its parts' ids (`_part_ids`) and its wilds."""
         memo = self.parts
-        state = 0
+        state = 0                                    # the id of ((0, 0, 0),): nothing yet
         for part in parts:
             if part:
                 state = memo.joined(state, part, needed)
