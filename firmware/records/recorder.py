@@ -14,7 +14,6 @@ next file continues the chain.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Callable, Protocol, TextIO, runtime_checkable
 
 from .chain import CLEAN_END, GENESIS, HAND_SEAL, START, ChainState, canonical, is_hex_digest
@@ -47,10 +46,6 @@ class RecorderFiles(Protocol):
     """A recorder's lines going to one file after another (firmware/cli/events_file.py's
     `EventsFolder`): a table left on for days begins a file a day, so the days before can be moved
     off the card (`records move`) without a restart."""
-
-    @property
-    def path(self) -> Path:
-        """The file the lines go to now."""
 
     def due(self) -> bool:
         """Whether the next file is due (a later day than the file now was begun on)."""
@@ -136,17 +131,21 @@ class FlightRecorder:
         ends cleanly.  Nothing is written if nothing was written since the last `recorder_end`."""
         if self._since_end == 0 and self._in_file:
             return None
-        return self.emit(CLEAN_END, hand=0, hands=self.hands_ended, open_hand=self.hand)
+        return self._clean_end()
 
     def end_file(self) -> dict[str, Any]:
         """End this file cleanly for the next one (a table left on begins a file a day): its
         `recorder_end` says `continued` (the table plays on in the next file), and the next line
         written is the next file's `recorder_start`, going on from this chain's head, as a restarted
         controller's file does.  The caller moves the sink to the next file behind this line."""
-        record = self.emit(CLEAN_END, hand=0, hands=self.hands_ended, open_hand=self.hand, continued=True)
+        record = self._clean_end(continued=True)
         self._in_file = 0
         self.hands_ended = 0
         return record
+
+    def _clean_end(self, **more: Any) -> dict[str, Any]:
+        """`recorder_end`: the chain head (added by `emit`), the hands ended in this file, the open hand."""
+        return self.emit(CLEAN_END, hand=0, hands=self.hands_ended, open_hand=self.hand, **more)
 
     def emit(self, event: str, *, hand: int | None = None, **fields: Any) -> dict[str, Any]:
         """Write one event; `hand` overrides the open hand (0 for table-level events in a hand)."""
