@@ -360,9 +360,10 @@ class History:
             "SELECT session, MIN(finished), MAX(finished), MIN(started), MAX(started) FROM hands GROUP BY session")}
         faults = {row[0]: row[1:] for row in self._query(
             "SELECT session, MIN(started), MAX(started), MIN(ended), MAX(ended) FROM fault_intervals GROUP BY session")}
-        newest = self._newest()
+        sessions = self._query("SELECT id, started, ended FROM sessions")
+        newest = max((row["id"] for row in sessions), default=None)
         out = []
-        for row in self._query("SELECT id, started, ended FROM sessions"):
+        for row in sessions:
             times = [t for t in (row["started"], row["ended"], *hands.get(row["id"], ()), *faults.get(row["id"], ()))
                      if t is not None]
             last = math.inf if row["ended"] is None and row["id"] == newest else max(times)     # open: up to now
@@ -465,10 +466,11 @@ class History:
         if ids is not None and not ids:
             return []
         newest = self._newest()           # before the rows: a session begun meanwhile is not the open one
+        among, args = _among("s.id", ids)
         rows = self._query(
             "SELECT s.id, s.started, s.ended, (SELECT MAX(finished) FROM hands h WHERE h.session = s.id) AS last_hand, "
             "(SELECT MAX(COALESCE(ended, started)) FROM fault_intervals f WHERE f.session = s.id) AS last_fault "
-            f"FROM sessions s {_among('s.id', ids)[0]} ORDER BY s.id DESC", _among("s.id", ids)[1])
+            f"FROM sessions s {among} ORDER BY s.id DESC", args)
         among, args = _among("session", ids)
         faults: dict[int, list[tuple[float, float | None]]] = {}
         steps: dict[int, list[tuple[float, ClockStep]]] = {}
