@@ -58,6 +58,7 @@ class HandFacts:
     special_done: list[int] = field(default_factory=list)   # seats that have shown all they will
     liang: list[list] = field(default_factory=list)         # 沈阳 亮牌 shown in play: [seat, set name, tiles]
     exchange: str | None = None                             # 宜昌 换三张: the direction rolled (None: not yet)
+    exchange_dice: list[int] = field(default_factory=list)  # …and the dice that gave it (none: a house direction)
 
     # -- 长春 opening special kongs ------------------------------------------------------------
 
@@ -124,7 +125,8 @@ class HandFacts:
                 "round_ready": self.round_ready,
                 "shown_take": slot_json(self.shown_take) if self.shown_take is not None else None,
                 "specials": [list(s) for s in self.specials], "special_done": list(self.special_done),
-                "liang": [list(s) for s in self.liang], "exchange": self.exchange}
+                "liang": [list(s) for s in self.liang], "exchange": self.exchange,
+                "exchange_dice": list(self.exchange_dice)}
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> "HandFacts":
@@ -134,7 +136,8 @@ class HandFacts:
                          None if data["round_ready"] is None else list(data["round_ready"]),
                          slot_from(data["shown_take"]) if data["shown_take"] is not None else None,
                          [list(s) for s in data.get("specials", [])], list(data.get("special_done", [])),
-                         [list(s) for s in data.get("liang", [])], data.get("exchange"))
+                         [list(s) for s in data.get("liang", [])], data.get("exchange"),
+                         list(data.get("exchange_dice", [])))
 
 
 __all__ = ["Extra", "HandFacts", "KONG_KINDS"]

@@ -40,8 +40,10 @@ async def exchange_three(ports: HandPorts, hand: HandState, roll: Roll) -> None:
     the same one again (the tiles may have changed hands already), never a new roll."""
     if hand.facts.exchange is None:
         hand.facts.exchange, dice = await exchange_direction(hand, roll)
+        hand.facts.exchange_dice = list(dice)
         ports.recorder.emit("exchange", direction=hand.facts.exchange, dice=list(dice))
         await ports.journaled()
+    ports.screens.dice(hand.dice_shown())      # (after a restart too: the roll that gave the direction)
     name = {"next": RELATIVE_SEATS[0], "opposite": RELATIVE_SEATS[1], "previous": RELATIVE_SEATS[2]}[hand.facts.exchange]
     asked = ports.mark()
     ports.screens.phase(Phase.EXCHANGE, f":{name}")

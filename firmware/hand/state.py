@@ -272,9 +272,10 @@ class HandState(TakingBack):
         return kongs_by_side(self.kongs, {seat: self.facts.special_kongs(seat) for seat, *_ in self.facts.specials})
 
     def dice_shown(self) -> list[tuple[int, ...]]:
-        """Every roll the dice display shows for this hand: the hand's own, then each after-deal
-        indicator's in the order revealed."""
-        return list(self.rolls) + [r.roll for r in self.reveals if r.roll and r.rule.timing is Timing.AFTER_DEAL]
+        """Every roll the dice display shows for this hand: the hand's own, then 换三张's (宜昌: the
+        direction's), then each after-deal indicator's in the order revealed."""
+        exchange = [tuple(self.facts.exchange_dice)] if self.facts.exchange_dice else []
+        return list(self.rolls) + exchange + [r.roll for r in self.reveals if r.roll and r.rule.timing is Timing.AFTER_DEAL]
 
     def declared_fields(self) -> dict[str, list]:
         """The seats' declarations as the journal knows them, for the `resumed` line: the lines that

@@ -26,6 +26,7 @@ class FakeScreens:
         self.notes_dropped = 0
         self.carried = ""
         self.indicators: list[list[str]] = []        # every public indicator line shown, in order
+        self.dice_shown: list[list[tuple[int, ...]]] = []   # every dice line shown, in order
 
     def phase(self, phase: Phase, detail: str = "") -> None:
         carried, self.carried = self.carried, ""
@@ -48,7 +49,8 @@ class FakeScreens:
         self.notes_dropped += 1
 
     def round(self, text: str) -> None: ...
-    def dice(self, rolls) -> None: ...
+    def dice(self, rolls) -> None:
+        self.dice_shown.append([tuple(roll) for roll in rolls])
     def stacks_left(self, live_tiles: int) -> None: ...
     def public_indicators(self, indicator_names, wild_names) -> None:
         self.indicators.append(list(indicator_names))

@@ -35,6 +35,9 @@ def test_a_restarted_controller_shows_the_direction_rolled_before_and_does_not_r
     run(exchange_three(again, resumed, rolling(1, 1, rolls=rolls)), timeout=5)      # would be 上家
     assert again.screens.phases == [f"{Phase.EXCHANGE.value} :对家"]
     assert len(rolls) == 1 and not again.recorder.all("exchange")
+    # the dice that gave the direction stay on the dice line, after the hand's own roll
+    hand_roll = [tuple(r) for r in hand.rolls]
+    assert killed.screens.dice_shown[-1] == again.screens.dice_shown[-1] == hand_roll + [(3, 3)]
 
 
 def test_a_fixed_direction_is_kept_too():
@@ -42,3 +45,4 @@ def test_a_fixed_direction_is_kept_too():
     ports = FakePorts(hand.ruleset, [(0, Key.CONFIRM)])
     run(exchange_three(ports, hand, rolling(rolls=[])), timeout=5)
     assert hand.facts.exchange == "next" and ports.screens.phases == [f"{Phase.EXCHANGE.value} :下家"]
+    assert ports.screens.dice_shown[-1] == [tuple(r) for r in hand.rolls]      # no roll: nothing added
