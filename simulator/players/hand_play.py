@@ -375,9 +375,10 @@ class HandPlay:
 
     @staticmethod
     def _line_back(screen: Screen, seat: int) -> bool:
-        """A restarted table has drawn this ready seat's line again (before it says it restarted; a motor
-        board's reboot blanks the lines until they are sent again): a 宝, or no 听 at all."""
-        return screen.bao(seat) is not None or not screen.status(seat).endswith(TING)
+        """A restarted table has drawn this ready seat's lines again (before it says it restarted; a motor
+        board's reboot blanks them until they are sent again): a 宝, or a status without 听 (lost)."""
+        status = screen.status(seat)
+        return screen.bao(seat) is not None or bool(status) and not status.endswith(TING)
 
     # -- wins -----------------------------------------------------------------------------------
 

@@ -150,3 +150,24 @@ def test_a_bao_that_died_meanwhile_ends_the_wait():
         assert await logged(crew, 0, ("hu", "discard")) == "discard"
         turn.cancel()
     run(main())
+
+
+def test_a_motor_board_reboot_is_waited_out_until_the_lines_come_back():
+    """The board's reboot blanks the seat displays (and may lose the 骰子): the ready seat looks again
+    once its lines are sent again, and presses 骰子 again on the dead 宝."""
+    async def main():
+        table, crew, turn = seat_0_draws_north()
+        await logged(crew, 0, ("change_bao",))
+        table.world.set_seat_text(0, 0, "")
+        table.world.set_seat_text(0, 1, "")
+        table.display.set_text("main", "t_msg", f"{Phase.PLAY.value} {RESTARTED}")
+        await looked_at(crew, lambda s: RESTARTED in s.msg and s.status(0) == "")
+        table.world.set_seat_text(0, 0, "闲 +0 听")
+        table.world.set_seat_text(0, 1, bao_line(DEAD))
+        while change_bao_presses(crew) < 2 and not [a for a in crew.journal if a.what in ("hu", "discard")]:
+            await asyncio.sleep(0)
+        assert change_bao_presses(crew) == 2
+        table.world.set_seat_text(0, 1, bao_line(NEW))
+        assert await logged(crew, 0, ("hu", "discard")) == "hu"
+        turn.cancel()
+    run(main())
