@@ -13,7 +13,7 @@ import contextlib
 from dataclasses import dataclass
 
 from drivers.motor_protocol import Key
-from drivers.table_ui import ADDED_KONG, Phase, relative_name
+from drivers.table_ui import ADDED_KONG, ROLL_BAO, Phase, relative_name
 from rulesets.hand import MeldKind
 from rulesets.tiles import Tile
 
@@ -29,6 +29,9 @@ from .wall import LiveWall
 
 TING = "听"          # the end of a ready seat's status line ("闲 +3 听")
 QUESTION_ANSWERED_WITHIN_S = 10.0    # real seconds: a question on his line at 最后一张 is answered first
+# real seconds: a 换宝's new 宝 shows within a roll of the dice (1.2 s at speed 1) and a link's round
+# trip; a wall where none can be found must not stall the hand
+NEW_BAO_SHOWN_WITHIN_S = 30.0
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,10 @@ class HandPlay:
         while True:
             await self.crew.pause()
             self.refresh()
-            self.change_dead_bao()
+            asked = self.change_dead_bao()
+            if asked is not None:
+                await self.new_bao_shown(*asked)
+                self.refresh()
             if drawn is not None and drawn in player.hand and self.self_win(player, drawn, kong_draw):
                 claim = self.claim_for(player, None, player.hand[drawn], None)
                 accepted, over = await self.declare_wins([claim])
@@ -311,10 +317,11 @@ class HandPlay:
             if player.ready:
                 player.bao = screen.bao(player.seat) or player.bao
 
-    def change_dead_bao(self) -> None:
-        """换宝: a ready seat presses 骰子 once when three copies of the 宝 are in sight."""
+    def change_dead_bao(self) -> tuple[int, Tile] | None:
+        """换宝: a ready seat presses 骰子 once when three copies of the 宝 are in sight; returns that
+        seat and the dead 宝 when he pressed."""
         if self.rules.bao_rule is None or not self.rules.bao_rule.redraw_when_dead:
-            return
+            return None
         discards_only = dict(self.crew.ruleset.options).get("bao_redraw") == "three_discarded"
         for seat in sorted(self.players):
             player = self.players[seat]
@@ -326,7 +333,52 @@ class HandPlay:
                 self._bao_asked.add(bao)
                 self.crew.press(seat, Key.DICE)
                 self.crew.log(seat, "change_bao")        # (not which: the 宝 is the ready seats' secret)
-            return
+                return seat, bao
+            return None
+        return None
+
+    async def new_bao_shown(self, asker: int, dead: Tile) -> None:
+        """After 换宝, until every ready seat whose line showed the dead 宝 shows the new one, as a person
+        waits to see his new 宝 before he plays on: the table rolls, then paints the ready seats' lines one
+        by one, and a seat that read his line meanwhile played on with the dead 宝 (under load, a hand
+        played differently from the same seed).  The new 宝 is never of the dead kind: three of its
+        copies are in sight and the fourth lies where the old 宝 lies (never moved), so the die finds
+        another tile, and a line that changed is the sign.  A restart that lost the 骰子 has it pressed
+        again; a 宝 that died meanwhile (its tile taken: the roller is asked to roll anew) or the hand
+        ending ends the wait."""
+        screen = self.crew.eyes.look()
+        seats = tuple(s for s in sorted(self.players) if self.players[s].ready and screen.bao(s) == dead)
+        try:
+            async with asyncio.timeout(NEW_BAO_SHOWN_WITHIN_S):
+                await self._until_new_bao(asker, dead, seats)
+        except TimeoutError:
+            self.crew.log(asker, "bao_unseen")      # (not which: the 宝 is the ready seats' secret)
+
+    async def _until_new_bao(self, asker: int, dead: Tile, seats: tuple[int, ...]) -> None:
+        def shown(s: Screen) -> bool:
+            return all(s.bao(seat) not in (None, dead) for seat in seats)
+
+        def ended(s: Screen) -> bool:
+            return shown(s) or s.phase in OVER or self._bao_died(s)
+        while True:
+            restarts = self.crew.restarts
+            screen = await self.crew.until(lambda s: ended(s)
+                                           or self.crew.restarts > restarts and self._line_back(s, asker))
+            if ended(screen) or screen.bao(asker) != dead:
+                return
+            self.crew.press(asker, Key.DICE)      # the restart lost it: the dead 宝 is drawn again
+            self.crew.log(asker, "change_bao")
+
+    def _bao_died(self, screen: Screen) -> bool:
+        """The 宝's tile left the wall (a kong's replacement): the roller is asked for a new one."""
+        return any(screen.prompt(seat).startswith(ROLL_BAO) for seat in self.players)
+
+    @staticmethod
+    def _line_back(screen: Screen, seat: int) -> bool:
+        """A restarted table has drawn this ready seat's lines again (before it says it restarted; a motor
+        board's reboot blanks them until they are sent again): a 宝, or a status without 听 (lost)."""
+        status = screen.status(seat)
+        return screen.bao(seat) is not None or bool(status) and not status.endswith(TING)
 
     # -- wins -----------------------------------------------------------------------------------
 

@@ -173,6 +173,7 @@ class Referee(WorldObserver):
         self.ready: list[int] = []
         self.bao: Tile | None = None
         self.bao_roller: int | None = None
+        self.bao_slots: set[Slot] = set()           # every 宝 of the hand lay here
         self.pending_kong: dict[int, bool] = {}
         self.kongs_by_seat: dict[int, list[bool]] = {}
         self.asks: list[tuple[int, int]] = []       # 第N杠来自 due: (seat, N)
@@ -424,6 +425,10 @@ class Referee(WorldObserver):
         roll = tuple(self.rng.randint(1, 6) for _ in range(rule.position_dice))
         ctx = RevealContext(self.ring, self.ruleset.layout, self.dealer, self.head_taken, self.tail_taken, roll)
         (slot,) = rule.position.slots(ctx)
+        # as the controller chooses it: never where a 宝 lay before, nor a tile taken (a 换宝 makes another kind)
+        while (slot in self.bao_slots or slot in self.taken) and slot.ring > 0:
+            slot = Slot(slot.ring - 1, slot.layer)
+        self.bao_slots.add(slot)
         self.bao = self.slots[slot].kind
         for seat in self.ready:
             self._show_bao(seat)
