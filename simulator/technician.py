@@ -48,7 +48,8 @@ SET_FAULT_CODES = ("E06", "E07", "E08", "E09", "E10")     # a lane short, the se
 class SetMender:
     """`careless`: how many times it presses 确认 at the rejected walls without mending (a person in
     a hurry: the set is rejected again).  `seen` lists the fault pages it answered (code, text) and
-    `done` what it did, for tests."""
+    `done` what it did, for tests.  A set's page answered is not answered again while it stays up, but
+    it is once it comes back after another page."""
 
     def __init__(self, table, careless: int = 0) -> None:
         self.table = table
@@ -66,7 +67,12 @@ class SetMender:
             else:
                 walls_up = display.text("main", "t_msg").startswith(Phase.FAULT.value)
                 showing = (display.text("fault", "t_code"), display.text("fault", "t_text"), walls_up)
-                if showing[0] in SET_FAULT_CODES and showing != self._acted:
+                if showing != self._acted:
+                    # another fault's page came up (a link lost, a board's E13): the set's page that
+                    # comes back is answered again, as a person sees it again — his 确认 may have
+                    # reached the table behind the link's outage and answered the other page
+                    self._acted = None
+                if showing[0] in SET_FAULT_CODES and self._acted is None:
                     self._acted = showing
                     self.seen.append(showing[:2])
                     self._answer(walls_up)
