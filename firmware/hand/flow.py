@@ -99,10 +99,7 @@ class HandFlow:
         if seen_live and hand.deal_complete and any(take.in_order for take in takes):
             screens.drop_note()             # play went on: a note said with 请出牌 has been read
         for take in takes:
-            self.ports.recorder.emit("take", end=take.end.value, ring=take.slot.ring, layer=take.slot.layer.value,
-                                     live=take.live, reserve=take.reserve, kongs=take.kongs, reason=take.reason,
-                                     in_order=take.in_order, **wall_end_field(take),
-                                     **({} if in_sequence else {"unseen": True}))
+            self.ports.recorder.emit("take", **take_fields(take), **({} if in_sequence else {"unseen": True}))
             if not take.in_order:
                 screens.phase(play_phase(hand), OUT_OF_ORDER)
         for seat in hand.kongs_lapsed:
@@ -254,6 +251,9 @@ class HandFlow:
                             taken=[[t.slot.ring, t.slot.layer.value, t.end.value, t.reason]
                                    for t in hand.tracker.taken.values()],      # what the journal knew
                             kongs_without_takes=hand.tracker.kongs_without_takes,   # a kill may cut their lines
+                            # …and the last take's: a self-drawn win after the restart is on that tile
+                            last_take=take_fields(hand.last_take) if hand.last_take is not None else None,
+                            replaced_for=hand.replaced_for,
                             indicators=[r.event_fields() for r in recorded_reveals(hand)],  # a private 宝 hidden
                             wins=[dict(w.event) for w in hand.wins if w.event is not None],    # their lines
                             **hand.declared_fields())
@@ -552,10 +552,15 @@ class HandFlow:
 
 
 
-def wall_end_field(take: Take) -> dict:
-    """`at_wall_end` on the rare take that has it (a 云南 尾牌 taken with no face-down tile left): the
+def take_fields(take: Take) -> dict:
+    """A take as its `take` line says it (never its tile: hidden until the hand ends), and
+    `at_wall_end` on the rare take that has it (a 云南 尾牌 taken with no face-down tile left): the
     audit checks it against the wall it replays."""
-    return {"at_wall_end": True} if take.at_wall_end else {}
+    fields = {"end": take.end.value, "ring": take.slot.ring, "layer": take.slot.layer.value, "live": take.live,
+              "reserve": take.reserve, "kongs": take.kongs, "reason": take.reason, "in_order": take.in_order}
+    if take.at_wall_end:
+        fields["at_wall_end"] = True
+    return fields
 
 
 def _reveal_step(index: int) -> str:

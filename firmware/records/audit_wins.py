@@ -28,7 +28,11 @@ from rulesets.tiles import Tile
 
 from ..hand.win_facts import is_first_turn, taken_astray, win_context_from_json
 from .audit_extras import audit_extras, moves_on_kong, standing_paying
+from .schema import COUNT, EVENTS, shaped
 from .stream import HandLog
+
+
+TAKE = shaped(EVENTS["take"])            # a take as its line says it (a `resumed` line's `last_take`)
 
 
 @dataclass
@@ -85,8 +89,10 @@ class LogFacts:
             if name == "win":
                 self.wins.append(event)
                 self.wins_since_take.append(event)
-            elif name == "resumed" and "ready" in event:
-                self._declared(event)
+            elif name == "resumed":
+                self._last_journaled_take(event)
+                if "ready" in event:
+                    self._declared(event)
 
     def _credit(self, seat: int, last: bool) -> None:
         """The seat's pending 杠 has its replacement (HandState._credit_kong)."""
@@ -113,6 +119,28 @@ class LogFacts:
         self.draws, self.kong_taken = draws, kong_taken
         self.ready, self.kongs, self.pending_kong, self.special_kongs, self.kong_events = \
             ready, kongs, pending, special, events
+
+    def _last_journaled_take(self, resumed: dict) -> None:
+        """The last take the journal knew at a resume, and whose kong replacement it was: a kill can cut
+        its line (and the takes before it) from the file, and a self-drawn win after the restart is
+        on that tile (the fault campaign, 十七张: "self-drawn on 6p; the last take (37/top) was 9p", the
+        journal's last take four stacks on).  An older controller's `resumed` lists the takes only:
+        the last of them, whose order and replacement it does not say, where it is another than the
+        lines' last."""
+        last = resumed.get("last_take")
+        if TAKE.check(last):
+            replaced_for = resumed.get("replaced_for")
+            self.last_take, self.replaced_for = last, replaced_for if COUNT.check(replaced_for) else None
+            return
+        try:
+            ring, layer, end, reason = resumed["taken"][-1]
+        except (KeyError, IndexError, TypeError, ValueError):
+            return
+        seen = self.last_take
+        if seen is None or (seen.get("ring"), seen.get("layer")) != (ring, layer):
+            # (how many were left after it is not said: `_on_last_tile` takes the win's word for it)
+            self.last_take = {"ring": ring, "layer": layer, "end": end, "reason": reason}
+            self.replaced_for = None
 
     def _indicator(self, event: dict) -> None:
         if event["timing"] == "after_win" and not event.get("journaled"):
@@ -208,6 +236,15 @@ def _audit_win(ruleset: Ruleset, start: dict, end: dict, win: dict, facts: LogFa
     return problems
 
 
+def _on_last_tile(last: dict | None, context: WinContext) -> bool:
+    """Whether the last take left no live tile (海底); where the log does not say how many it left (an
+    older controller's `resumed` names its last journaled take by its slot alone), the win's word."""
+    if last is None:
+        return False
+    live = last.get("live")
+    return context.last_tile if live is None else live == 0
+
+
 def _self_drawn_tile(who: str, win: dict, end: dict, last: dict | None) -> list[str]:
     """A self-drawn win's tile is the one the wall held at the last take, when the laid hand holds it
     (the controller's own reading: `WinCheck._win_tile`); a win tile the wall never gave was sound."""
@@ -235,7 +272,7 @@ def _facts_disagree(ruleset: Ruleset, start: dict, end: dict, win: dict, context
         ("ready_declared", context.ready_declared, seat in facts.ready),
         ("ready_sides", list(context.ready_sides), facts.ready),
         ("kong_replacement", context.kong_replacement, self_drawn and last is not None and last["reason"] == "kong"),
-        ("last_tile", context.last_tile, last is not None and last["live"] == 0),
+        ("last_tile", context.last_tile, _on_last_tile(last, context)),
         ("robbed_kong", context.robbed_kong, not self_drawn and facts.pending_kong.get(win["from"]) is False),
         ("first_turn", context.first_turn, is_first_turn(ruleset.players, start["dealer"], seat, win["from"], facts.draws,
                                                          len(facts.wins), facts.kong_taken)),

@@ -170,6 +170,8 @@ def _undoes_journaled_take(put_back: dict, events: list[dict], at: int) -> bool:
     if not isinstance(taken, list) or not taken or list(taken[-1]) != named:
         return False
     fewer = {"taken": taken[:-1]}
+    if "last_take" in resumed:       # undone: the take before it is the last, known by its slot alone
+        fewer["last_take"] = fewer["replaced_for"] = None
     if put_back.get("reason") == "draw" and isinstance(resumed.get("draws"), int):
         fewer["draws"] = resumed["draws"] - 1
     restored = _kongs_restored(put_back)
