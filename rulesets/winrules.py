@@ -98,6 +98,10 @@ class Requirement:
     by_key: Callable[[Any, WinContext], bool] | None = None
     """The same check from the scorer's key of a reading alone (螺山's 100/200 和数), when it reads
     nothing else: a judge that knows a class's key (`judge`'s `rank`) then needs no reading."""
+    hopeless: Callable[[Hand, WinContext, Evaluator], bool] | None = None
+    """(hand, context, the judge's evaluator) -> True only when no reading of the hand can meet the
+    check (rulesets/reading_bounds.py): a caller asking only whether a hand is legal (`is_legal`)
+    then reads none.  False says nothing."""
 
     @property
     def hand_check(self) -> HandCheck | None:

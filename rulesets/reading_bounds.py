@@ -1,0 +1,115 @@
+"""What no reading of a hand can have, seen from its tiles alone: quick refusals for a caller that
+asks only whether a hand is legal (the simulated players, at every wait they weigh).
+
+A requirement that reads how the hand is read (its pair, its tiles as the wilds stand) may also
+say, from the hand and the context, that no reading can meet it (`Requirement.hopeless`): 武汉's
+屁胡 needs a 2/5/8 pair or a 大胡, and a hand holding no 2/5/8 tile twice, of two suits, with a
+chow shown has neither however it is read.  Every bound here is one-sided: True only when no
+reading can have the thing, False says nothing; a reading the evaluator would never list is
+allowed for, never the other way.
+
+`free`: the kinds whose tiles may stand for another (the wilds, a wild's stand-in).  A tile of one
+may be anything in some reading, so only the other concealed tiles and the declared melds bind.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from functools import lru_cache
+
+from .hand import Hand, HandError, MeldKind
+from .tiles import Tile
+from .winning import Evaluator, Shapes
+
+PAIR_258 = (2, 5, 8)
+
+
+def free_kinds(evaluator: Evaluator) -> frozenset[Tile]:
+    """The wilds and their stand-ins of the judge's evaluator."""
+    return evaluator.wild_kinds | frozenset(evaluator.stand_ins)
+
+
+def free_count(hand: Hand, free: frozenset[Tile]) -> int:
+    """Concealed tiles that may stand for any kind."""
+    return sum(1 for t in hand.concealed if t in free)
+
+
+def fixed_tiles(hand: Hand, free: frozenset[Tile]) -> tuple[Tile, ...]:
+    """The tiles every reading shows as they are: the other concealed tiles and the declared melds
+    as they stand."""
+    return tuple(t for t in hand.concealed if t not in free) + tuple(t for m in hand.melds for t in m.standing)
+
+
+def is_258(tile: Tile) -> bool:
+    return tile.is_suited and tile.rank in PAIR_258
+
+
+def no_pair_of(hand: Hand, evaluator: Evaluator, kinds: frozenset[Tile]) -> bool:
+    """No reading has one pair, of a kind among `kinds`: the hand is not complete with its pair
+    so restricted (`Shapes.pair_kinds`, the special shapes as they are).  An evaluator that cannot
+    read the hand says nothing: the judge says what is wrong."""
+    try:
+        return not pair_evaluator(evaluator, kinds).is_complete(hand.concealed, (len(hand.concealed) - 2) // 3)
+    except HandError:
+        return False
+
+
+def pair_evaluator(evaluator: Evaluator, kinds: frozenset[Tile]) -> Evaluator:
+    """`evaluator` with its pair restricted to `kinds` (kept: the players ask at every wait)."""
+    return _restricted(evaluator.wild_kinds, tuple(evaluator.stand_ins.items()), evaluator.shapes, kinds)
+
+
+@lru_cache(maxsize=64)
+def _restricted(wilds: frozenset[Tile], stand_ins: tuple[tuple[Tile, Tile], ...], shapes: Shapes,
+                kinds: frozenset[Tile]) -> Evaluator:
+    allowed = kinds if shapes.pair_kinds is None else kinds & shapes.pair_kinds
+    return Evaluator(wilds, replace(shapes, pair_kinds=allowed), dict(stand_ins))
+
+
+def no_all_pungs(hand: Hand, free: frozenset[Tile]) -> bool:
+    """No reading is all pungs (碰碰胡, `Judged.all_pungs`): a chow is shown, or the concealed tiles
+    need more free tiles than held to make pungs and a pair of them."""
+    if any(not (m.is_pung_like or m.kind is MeldKind.SPECIAL) for m in hand.melds):
+        return True
+    return _pung_wilds_needed(Counter(t for t in hand.concealed if t not in free)) > free_count(hand, free)
+
+
+def _pung_wilds_needed(counts: Counter) -> int:
+    """The fewest free tiles that make every kind's tiles pungs and one pair (a pair of free tiles
+    when no held kind makes a cheaper one)."""
+    as_pungs = {kind: -n % 3 for kind, n in counts.items()}
+    pair_extra = min([2] + [_as_pair(n) - as_pungs[kind] for kind, n in counts.items()])
+    return sum(as_pungs.values()) + pair_extra
+
+
+def _as_pair(n: int) -> int:
+    """Free tiles that make `n` tiles of a kind a pair (of one or two of them) and pungs (the rest)."""
+    return min((2 - used) + (-(n - used) % 3) for used in (1, 2) if used <= n)
+
+
+def no_one_suit(fixed: tuple[Tile, ...], honours_allowed: bool) -> bool:
+    """No reading is of one suit (清一色, or 混一色 with honours allowed), given the `fixed_tiles`:
+    two suits among them, or an honour where none is allowed."""
+    if len({t.suit for t in fixed if t.is_suited}) > 1:
+        return True
+    return not honours_allowed and any(t.is_honour for t in fixed)
+
+
+def no_all_honours(fixed: tuple[Tile, ...]) -> bool:
+    """No reading is all honours (字一色, 风一色): a suited tile among the `fixed_tiles`."""
+    return any(t.is_suited for t in fixed)
+
+
+def no_all_258(fixed: tuple[Tile, ...]) -> bool:
+    """No reading is all 2, 5 and 8 (将一色): another tile among the `fixed_tiles`."""
+    return not all(is_258(t) for t in fixed)
+
+
+def no_seven_pairs(hand: Hand, free: frozenset[Tile]) -> bool:
+    """No reading is seven pairs: the hand is not 14 concealed tiles, or more of its kinds are held
+    an odd number of times than free tiles could pair."""
+    if len(hand.concealed) != 14:
+        return True
+    odd = sum(1 for n in Counter(t for t in hand.concealed if t not in free).values() if n % 2)
+    return odd > free_count(hand, free)

@@ -1,0 +1,112 @@
+"""A requirement's `hopeless` bound (rulesets/reading_bounds.py) refuses a hand only when no reading
+of it meets the requirement: `is_legal` then answers False without the judge (the simulated players
+ask it at every wait they weigh).  Checked here against every reading of seeded hands, in each
+region and house option that has such a bound, and `is_legal` against the judge reading every way.
+A bound that refused a hand some reading makes legal fails here."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from rulesets.judging import evaluate_hand, is_legal, stand_ins_for
+from rulesets.regions import REGION_IDS, get_region
+from rulesets.scoring.wuhan import DAHU
+from rulesets.winning import Evaluator
+from rulesets.winrules import Judged, make_evaluator, melds_needed
+
+from tests.rulesets.reading_cases import make_case, wild_kind_count
+
+VARIANTS = [
+    ("wuhan", {}), ("wuhan", {"pihu_laizi": "as_wild"}),
+]
+
+
+def _variant_id(region: str, options: dict[str, str]) -> str:
+    return region + "".join(f"-{v}" for v in options.values())
+
+
+def _cases(ruleset, rng: random.Random, count: int):
+    """Seeded winning hands with 0–4 wilds (`make_case`), some with one tile changed (mostly not
+    complete), some won on a discard and some self-drawn with every context flag off (a 大胡 that a
+    flag alone makes would hide the others)."""
+    kinds = wild_kind_count(ruleset)
+    others = [k for k in ruleset.tiles.kinds if not k.is_flower]
+    made = 0
+    while made < count:
+        case = make_case(rng, ruleset, rng.choice((0, 1, 1, 2, 2, 3, 4)), kinds == 2 or rng.random() < 0.1)
+        if case is None:
+            continue
+        hand, context = case.hand, case.context
+        if rng.random() < 0.5:
+            context = replace(context, kong_replacement=False, last_tile=False, robbed_kong=False)
+        if rng.random() < 0.2:
+            concealed = list(hand.concealed)
+            concealed[rng.randrange(len(concealed))] = rng.choice(others)
+            hand = replace(hand, concealed=tuple(sorted(concealed)))
+            if context.win_tile not in hand.concealed:
+                context = replace(context, win_tile=hand.concealed[0])
+        made += 1
+        yield hand, context
+
+
+@pytest.mark.parametrize("region, options", VARIANTS, ids=[_variant_id(r, o) for r, o in VARIANTS])
+def test_a_hopeless_requirement_is_met_by_no_reading(region: str, options: dict[str, str]) -> None:
+    ruleset = get_region(region).resolve(options)
+    bounded = [r for r in ruleset.win.requirements if r.hopeless is not None]
+    assert bounded
+    rng = random.Random(f"bounds-{_variant_id(region, options)}")
+    refused = {r.key: 0 for r in bounded}
+    met = {r.key: 0 for r in bounded}
+    for hand, context in _cases(ruleset, rng, 400):
+        evaluator = make_evaluator(ruleset.win, context.wilds, stand_ins_for(ruleset, context.wilds))
+        try:
+            shapes = evaluator.decompositions(hand.concealed, melds_needed(ruleset.hand_size, hand), context.win_tile)
+        except ValueError:      # (a fifth copy)
+            continue
+        wilds = frozenset(context.wilds)
+        for rule in bounded:
+            meeting = [s for s in shapes if rule.check(Judged(hand, s, context, wilds))]
+            if rule.hopeless(hand, context, evaluator):
+                assert not meeting, (rule.key, hand, context, meeting[0])
+                refused[rule.key] += 1
+            met[rule.key] += bool(meeting)
+    for rule in bounded:      # both answers were met often
+        assert refused[rule.key] > 40 and met[rule.key] > 40, (rule.key, refused, met)
+
+
+@pytest.mark.parametrize("region, options", VARIANTS, ids=[_variant_id(r, o) for r, o in VARIANTS])
+def test_is_legal_answers_as_the_judge_reading_every_way(region: str, options: dict[str, str]) -> None:
+    ruleset = get_region(region).resolve(options)
+    rng = random.Random(f"bounds-legal-{_variant_id(region, options)}")
+    answers = set()
+    for hand, context in _cases(ruleset, rng, 150):
+        try:
+            expected = evaluate_hand(ruleset, hand, context, exhaustive=True, settle=False).verdict.legal
+        except ValueError:
+            with pytest.raises(ValueError):
+                is_legal(ruleset, hand, context)
+            continue
+        wilds = tuple(context.wilds)
+        evaluator = Evaluator(frozenset(wilds), ruleset.win.shapes, stand_ins_for(ruleset, wilds))
+        assert is_legal(ruleset, hand, context) == expected, (hand, context)
+        assert is_legal(ruleset, hand, context, evaluator) == expected, (hand, context)
+        answers.add(expected)
+    assert answers == {True, False}
+
+
+def test_every_region_with_a_bound_is_checked_here() -> None:
+    checked = {region for region, _ in VARIANTS}
+    for region_id in REGION_IDS:
+        region = get_region(region_id)
+        values = [{}] + [{option.key: value} for option in region.options for value in option.values]
+        if any(r.hopeless is not None for options in values for r in region.resolve(options).win.requirements):
+            assert region_id in checked, region_id
+
+
+def test_wuhans_bound_knows_every_dahu() -> None:
+    # `no_dahu` bounds each of these; a 大胡 added to the list needs its bound there too
+    assert [key for key, *_ in DAHU] == ["pengpenghu", "jiangyise", "qingyise", "fengyise", "quanqiuren",
+                                         "gangkai", "haidilao", "qianggang"]
