@@ -104,12 +104,3 @@ def no_all_honours(fixed: tuple[Tile, ...]) -> bool:
 def no_all_258(fixed: tuple[Tile, ...]) -> bool:
     """No reading is all 2, 5 and 8 (将一色): another tile among the `fixed_tiles`."""
     return not all(is_258(t) for t in fixed)
-
-
-def no_seven_pairs(hand: Hand, free: frozenset[Tile]) -> bool:
-    """No reading is seven pairs: the hand is not 14 concealed tiles, or more of its kinds are held
-    an odd number of times than free tiles could pair."""
-    if len(hand.concealed) != 14:
-        return True
-    odd = sum(1 for n in Counter(t for t in hand.concealed if t not in free).values() if n % 2)
-    return odd > free_count(hand, free)

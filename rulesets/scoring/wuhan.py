@@ -117,8 +117,9 @@ def pihu_258_ok(j: Judged) -> bool:
 
 
 def pihu_258_hopeless(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
-    """`pihu_258_ok` met by no reading: no 大胡 possible and no 2/5/8 pair."""
-    return no_dahu(hand, context, evaluator) and bounds.no_pair_of(hand, evaluator, PAIRS_258)
+    """`pihu_258_ok` met by no reading: no 2/5/8 pair (asked first: most legal hands have one) and no
+    大胡 possible."""
+    return bounds.no_pair_of(hand, evaluator, PAIRS_258) and no_dahu(hand, context, evaluator)
 
 
 def hand_items(j: Judged, dahu_value: int) -> tuple[Item, ...]:

@@ -21,6 +21,7 @@ from tests.rulesets.reading_cases import make_case, wild_kind_count
 
 VARIANTS = [
     ("wuhan", {}), ("wuhan", {"pihu_laizi": "as_wild"}),
+    ("changsha", {}), ("changsha", {"qingyise_jiang": "any"}), ("changsha", {"quanqiuren": "discard"}),
 ]
 
 
