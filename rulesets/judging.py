@@ -119,26 +119,32 @@ def is_legal(ruleset: Any, hand: Hand, context: WinContext, evaluator: Evaluator
       alone) is legal in any reading, so the judge's first reading (and its search) is not
       needed: the win tables say whether it is complete;
     - where a requirement says no reading of the hand can meet it (`Requirement.hopeless`): the
-      hand is not legal, however it would be read.
+      hand is not legal, however it would be read;
+    - where each requirement reads the hand alone or says every reading meets it
+      (`Requirement.assured`): as where nothing asks how it is read.
 
     `evaluator`: one the caller keeps for these wilds (the simulated players ask this at every wait
     they weigh), used if it is the one the judge makes."""
     requirements = ruleset.win.requirements
     by_hand = all(r.hand_check is not None for r in requirements)
-    bounds = () if by_hand else [r.hopeless for r in requirements if r.hopeless is not None]
-    if (by_hand or bounds) and _whole(ruleset, hand, context):
+    bounded = not by_hand and any(r.hopeless is not None or r.assured is not None for r in requirements)
+    if (by_hand or bounded) and _whole(ruleset, hand, context):
         if by_hand:
             return _legal_by_hand(ruleset, hand, context, evaluator)
         evaluator = _evaluator_for(ruleset, context, evaluator)
-        if any(hopeless(hand, context, evaluator) for hopeless in bounds):
+        if any(r.hopeless is not None and r.hopeless(hand, context, evaluator) for r in requirements):
             hand.check_counts()                                 # (both raise as the judge does)
             evaluator.check_counts(hand.concealed)
             return False
+        if all(r.hand_check is not None or (r.assured is not None and r.assured(hand, context, evaluator))
+               for r in requirements):
+            return _legal_by_hand(ruleset, hand, context, evaluator)
     return evaluate_hand(ruleset, hand, context, settle=False).verdict.legal
 
 
 def _legal_by_hand(ruleset: Any, hand: Hand, context: WinContext, evaluator: Evaluator | None) -> bool:
-    """`is_legal` where every requirement reads the hand alone (`Requirement.hand_check`)."""
+    """`is_legal` where every requirement reads the hand alone (`Requirement.hand_check`) or is met
+    by every reading (`Requirement.assured`)."""
     hand.check_counts()
     failures = table_failures(ruleset, hand, context) or hand_failures(ruleset.win, hand, context)
     evaluator = _evaluator_for(ruleset, context, evaluator)

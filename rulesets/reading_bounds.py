@@ -15,14 +15,22 @@ may be anything in some reading, so only the other concealed tiles and the decla
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
-from .hand import Hand, HandError, MeldKind
+from .hand import Hand, HandError, MeldKind, WinContext
 from .tiles import Tile
 from .winning import Evaluator, Shapes
 
 PAIR_258 = (2, 5, 8)
+HandBound = Callable[[Hand, WinContext, Evaluator], bool]
+
+
+def either_way(check: HandBound) -> dict[str, HandBound]:
+    """`Requirement.hopeless` and `assured` of a check whose answer is the same in every reading
+    (it reads the hand, the context and the wild kinds, never how the tiles are read)."""
+    return {"hopeless": lambda hand, context, evaluator: not check(hand, context, evaluator), "assured": check}
 
 
 def free_kinds(evaluator: Evaluator) -> frozenset[Tile]:
@@ -104,3 +112,19 @@ def no_all_honours(fixed: tuple[Tile, ...]) -> bool:
 def no_all_258(fixed: tuple[Tile, ...]) -> bool:
     """No reading is all 2, 5 and 8 (将一色): another tile among the `fixed_tiles`."""
     return not all(is_258(t) for t in fixed)
+
+
+def suit_counts(fixed: tuple[Tile, ...]) -> list[int]:
+    """How many of the `fixed_tiles` each suit holds (万, 筒, 条)."""
+    counts = Counter(t.suit for t in fixed if t.is_suited)
+    return [counts[suit] for suit in "mps"]
+
+
+def no_eight_of_a_suit(hand: Hand, free: frozenset[Tile]) -> bool:
+    """No reading has eight tiles of one suit (八枝): no suit's fixed tiles and the free ones make eight."""
+    return max(suit_counts(fixed_tiles(hand, free))) + free_count(hand, free) < 8
+
+
+def eight_of_a_suit(hand: Hand, free: frozenset[Tile]) -> bool:
+    """Every reading has eight tiles of one suit: that many are fixed."""
+    return max(suit_counts(fixed_tiles(hand, free))) >= 8

@@ -102,6 +102,10 @@ class Requirement:
     """(hand, context, the judge's evaluator) -> True only when no reading of the hand can meet the
     check (rulesets/reading_bounds.py): a caller asking only whether a hand is legal (`is_legal`)
     then reads none.  False says nothing."""
+    assured: Callable[[Hand, WinContext, Evaluator], bool] | None = None
+    """The other way: True only when every reading of the hand meets the check (a 平和 rule met by
+    any self-drawn hand): where every requirement is a hand check or assured, `is_legal` needs no
+    reading either, only whether the hand is complete.  False says nothing."""
 
     @property
     def hand_check(self) -> HandCheck | None:

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import pytest
 
+from rulesets.hand import Meld, MeldKind
 from rulesets.judging import evaluate_hand, is_legal, stand_ins_for
 from rulesets.regions import REGION_IDS, get_region
 from rulesets.scoring.wuhan import DAHU
@@ -22,6 +23,8 @@ from tests.rulesets.reading_cases import make_case, wild_kind_count
 VARIANTS = [
     ("wuhan", {}), ("wuhan", {"pihu_laizi": "as_wild"}),
     ("changsha", {}), ("changsha", {"qingyise_jiang": "any"}), ("changsha", {"quanqiuren": "discard"}),
+    ("zuanpai", {}), ("zuanpai", {"da_que": "on"}), ("bazhi", {}), ("bazhi", {"claims": "pong"}),
+    ("yunnan", {}), ("guangshui", {}), ("nanjing", {}),
 ]
 
 
@@ -30,8 +33,8 @@ def _variant_id(region: str, options: dict[str, str]) -> str:
 
 
 def _cases(ruleset, rng: random.Random, count: int):
-    """Seeded winning hands with 0–4 wilds (`make_case`), some with one tile changed (mostly not
-    complete), some won on a discard and some self-drawn with every context flag off (a 大胡 that a
+    """Seeded winning hands with 0–4 wilds (`make_case`), some with a pung shown of a dragon, some
+    with one tile changed (mostly not complete), some won on a discard and some self-drawn with every context flag off (a 大胡 that a
     flag alone makes would hide the others)."""
     kinds = wild_kind_count(ruleset)
     others = [k for k in ruleset.tiles.kinds if not k.is_flower]
@@ -43,6 +46,9 @@ def _cases(ruleset, rng: random.Random, count: int):
         hand, context = case.hand, case.context
         if rng.random() < 0.5:
             context = replace(context, kong_replacement=False, last_tile=False, robbed_kong=False)
+        if hand.melds and rng.random() < 0.6:      # a pung shown of a dragon (钻牌's 杠牌, 南京's 箭牌)
+            kind = rng.choice([k for k in others if k.is_dragon] or others)
+            hand = replace(hand, melds=(Meld(MeldKind.PUNG, (kind,) * 3),) + hand.melds[1:])
         if rng.random() < 0.2:
             concealed = list(hand.concealed)
             concealed[rng.randrange(len(concealed))] = rng.choice(others)
@@ -54,28 +60,34 @@ def _cases(ruleset, rng: random.Random, count: int):
 
 
 @pytest.mark.parametrize("region, options", VARIANTS, ids=[_variant_id(r, o) for r, o in VARIANTS])
-def test_a_hopeless_requirement_is_met_by_no_reading(region: str, options: dict[str, str]) -> None:
+def test_a_bound_says_what_every_reading_says(region: str, options: dict[str, str]) -> None:
+    # hopeless: no reading meets the requirement; assured: every reading does
     ruleset = get_region(region).resolve(options)
-    bounded = [r for r in ruleset.win.requirements if r.hopeless is not None]
+    bounded = [r for r in ruleset.win.requirements if r.hopeless is not None or r.assured is not None]
     assert bounded
     rng = random.Random(f"bounds-{_variant_id(region, options)}")
-    refused = {r.key: 0 for r in bounded}
-    met = {r.key: 0 for r in bounded}
+    said = {(r.key, bound): [0, 0] for r in bounded for bound in ("hopeless", "assured") if getattr(r, bound)}
     for hand, context in _cases(ruleset, rng, 400):
         evaluator = make_evaluator(ruleset.win, context.wilds, stand_ins_for(ruleset, context.wilds))
         try:
             shapes = evaluator.decompositions(hand.concealed, melds_needed(ruleset.hand_size, hand), context.win_tile)
         except ValueError:      # (a fifth copy)
             continue
+        if not shapes:
+            continue
         wilds = frozenset(context.wilds)
         for rule in bounded:
-            meeting = [s for s in shapes if rule.check(Judged(hand, s, context, wilds))]
-            if rule.hopeless(hand, context, evaluator):
-                assert not meeting, (rule.key, hand, context, meeting[0])
-                refused[rule.key] += 1
-            met[rule.key] += bool(meeting)
-    for rule in bounded:      # both answers were met often
-        assert refused[rule.key] > 40 and met[rule.key] > 40, (rule.key, refused, met)
+            meeting = [rule.check(Judged(hand, s, context, wilds)) for s in shapes]
+            if rule.hopeless is not None:
+                hopeless = rule.hopeless(hand, context, evaluator)
+                assert not (hopeless and any(meeting)), (rule.key, str(hand), context)
+                said[rule.key, "hopeless"][hopeless] += 1
+            if rule.assured is not None:
+                assured = rule.assured(hand, context, evaluator)
+                assert not (assured and not all(meeting)), (rule.key, str(hand), context)
+                said[rule.key, "assured"][assured] += 1
+    for bound, (silent, spoke) in said.items():      # each bound both spoke and kept silent often
+        assert silent > 20 and spoke > 20, (bound, said)
 
 
 @pytest.mark.parametrize("region, options", VARIANTS, ids=[_variant_id(r, o) for r, o in VARIANTS])
