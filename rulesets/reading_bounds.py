@@ -38,6 +38,14 @@ def free_kinds(evaluator: Evaluator) -> frozenset[Tile]:
     return evaluator.wild_kinds | frozenset(evaluator.stand_ins)
 
 
+def fixed_counts(hand: Hand, free: frozenset[Tile]) -> Counter:
+    """How many of each kind the concealed tiles hold, the free kinds left out."""
+    counts = Counter(hand.concealed)
+    for kind in free:
+        counts.pop(kind, None)
+    return counts
+
+
 def free_count(hand: Hand, free: frozenset[Tile]) -> int:
     """Concealed tiles that may stand for any kind."""
     return sum(1 for t in hand.concealed if t in free)
@@ -80,20 +88,17 @@ def no_all_pungs(hand: Hand, free: frozenset[Tile]) -> bool:
     need more free tiles than held to make pungs and a pair of them."""
     if any(not (m.is_pung_like or m.kind is MeldKind.SPECIAL) for m in hand.melds):
         return True
-    return _pung_wilds_needed(Counter(t for t in hand.concealed if t not in free)) > free_count(hand, free)
+    counts = fixed_counts(hand, free)
+    return _pung_wilds_needed(counts) > len(hand.concealed) - sum(counts.values())
 
 
 def _pung_wilds_needed(counts: Counter) -> int:
-    """The fewest free tiles that make every kind's tiles pungs and one pair (a pair of free tiles
-    when no held kind makes a cheaper one)."""
-    as_pungs = {kind: -n % 3 for kind, n in counts.items()}
-    pair_extra = min([2] + [_as_pair(n) - as_pungs[kind] for kind, n in counts.items()])
-    return sum(as_pungs.values()) + pair_extra
-
-
-def _as_pair(n: int) -> int:
-    """Free tiles that make `n` tiles of a kind a pair (of one or two of them) and pungs (the rest)."""
-    return min((2 - used) + (-(n - used) % 3) for used in (1, 2) if used <= n)
+    """The fewest free tiles that make every kind's tiles pungs and one pair: each kind's count
+    up to a multiple of three; then the pair takes one free tile less (two or one of a kind held
+    not a multiple of three times: 1, 2, 4 … become 2, 3, 5 …), or, when every count is a multiple
+    of three, two more (a free pair, or a pung cut to a pair and a free tile's pung)."""
+    rounded = sum(-n % 3 for n in counts.values())
+    return rounded - 1 if any(n % 3 for n in counts.values()) else rounded + 2
 
 
 def no_one_suit(fixed: tuple[Tile, ...], honours_allowed: bool) -> bool:

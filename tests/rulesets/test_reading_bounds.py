@@ -24,7 +24,7 @@ VARIANTS = [
     ("wuhan", {}), ("wuhan", {"pihu_laizi": "as_wild"}),
     ("changsha", {}), ("changsha", {"qingyise_jiang": "any"}), ("changsha", {"quanqiuren": "discard"}),
     ("zuanpai", {}), ("zuanpai", {"da_que": "on"}), ("bazhi", {}), ("bazhi", {"claims": "pong"}),
-    ("yunnan", {}), ("guangshui", {}), ("nanjing", {}),
+    ("yunnan", {}), ("guangshui", {}), ("nanjing", {}), ("shanghai", {}), ("shanghai", {"min_hand": "qinghunpeng"}),
 ]
 
 
