@@ -121,7 +121,8 @@ def is_legal(ruleset: Any, hand: Hand, context: WinContext, evaluator: Evaluator
     - where a requirement says no reading of the hand can meet it (`Requirement.hopeless`): the
       hand is not legal, however it would be read;
     - where each requirement reads the hand alone or says every reading meets it
-      (`Requirement.assured`): as where nothing asks how it is read.
+      (`Requirement.assured`), but at most one that says some reading does (`witnessed`): as
+      where nothing asks how it is read.
 
     `evaluator`: one the caller keeps for these wilds (the simulated players ask this at every wait
     they weigh), used if it is the one the judge makes."""
@@ -136,8 +137,10 @@ def is_legal(ruleset: Any, hand: Hand, context: WinContext, evaluator: Evaluator
             hand.check_counts()                                 # (both raise as the judge does)
             evaluator.check_counts(hand.concealed)
             return False
-        if all(r.hand_check is not None or (r.assured is not None and r.assured(hand, context, evaluator))
-               for r in requirements):
+        unsure = [r for r in requirements
+                  if r.hand_check is None and not (r.assured is not None and r.assured(hand, context, evaluator))]
+        if not unsure or (len(unsure) == 1 and unsure[0].witnessed is not None
+                          and unsure[0].witnessed(hand, context, evaluator)):
             return _legal_by_hand(ruleset, hand, context, evaluator)
     return evaluate_hand(ruleset, hand, context, settle=False).verdict.legal
 

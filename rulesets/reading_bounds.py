@@ -71,6 +71,18 @@ def no_pair_of(hand: Hand, evaluator: Evaluator, kinds: frozenset[Tile]) -> bool
         return False
 
 
+def pair_witnessed(hand: Hand, evaluator: Evaluator, kinds: frozenset[Tile]) -> bool:
+    """Some reading has one pair, of a kind among `kinds`: the hand is complete with its pair so
+    restricted.  Only with at most one free tile: the judge lists a pair of two as their own face,
+    where the restricted evaluator lets them be any pair."""
+    if free_count(hand, free_kinds(evaluator)) > 1:
+        return False
+    try:
+        return pair_evaluator(evaluator, kinds).is_complete(hand.concealed, (len(hand.concealed) - 2) // 3)
+    except HandError:
+        return False
+
+
 def pair_evaluator(evaluator: Evaluator, kinds: frozenset[Tile]) -> Evaluator:
     """`evaluator` with its pair restricted to `kinds` (kept: the players ask at every wait)."""
     return _restricted(evaluator.wild_kinds, tuple(evaluator.stand_ins.items()), evaluator.shapes, kinds)

@@ -106,6 +106,10 @@ class Requirement:
     """The other way: True only when every reading of the hand meets the check (a 平和 rule met by
     any self-drawn hand): where every requirement is a hand check or assured, `is_legal` needs no
     reading either, only whether the hand is complete.  False says nothing."""
+    witnessed: Callable[[Hand, WinContext, Evaluator], bool] | None = None
+    """True only when some reading of the hand meets the check (长沙's 二五八将: the hand is complete
+    with a 2/5/8 pair): where it is the one requirement neither read from the hand nor assured, that
+    reading meets them all, and `is_legal` needs none either.  False says nothing."""
 
     @property
     def hand_check(self) -> HandCheck | None:

@@ -2,7 +2,7 @@
 of it meets the requirement: `is_legal` then answers False without the judge (the simulated players
 ask it at every wait they weigh).  Checked here against every reading of seeded hands, in each
 region and house option that has such a bound, and `is_legal` against the judge reading every way.
-A bound that refused a hand some reading makes legal fails here."""
+A bound that refused a hand some reading makes legal, or let one pass that none does, fails here."""
 
 from __future__ import annotations
 
@@ -11,11 +11,13 @@ from dataclasses import replace
 
 import pytest
 
-from rulesets.hand import Meld, MeldKind
+from rulesets.hand import Hand, Meld, MeldKind, WinContext
 from rulesets.judging import evaluate_hand, is_legal, stand_ins_for
 from rulesets.regions import REGION_IDS, get_region
 from rulesets.scoring.wuhan import DAHU
-from rulesets.winning import Evaluator
+from rulesets.reading_bounds import pair_evaluator
+from rulesets.tiles import Tile, parse_tiles
+from rulesets.winning import PAIRS_258, Evaluator
 from rulesets.winrules import Judged, make_evaluator, melds_needed
 
 from tests.rulesets.reading_cases import make_case, wild_kind_count
@@ -26,6 +28,9 @@ VARIANTS = [
     ("zuanpai", {}), ("zuanpai", {"da_que": "on"}), ("bazhi", {}), ("bazhi", {"claims": "pong"}),
     ("yunnan", {}), ("guangshui", {}), ("nanjing", {}), ("shanghai", {}), ("shanghai", {"min_hand": "qinghunpeng"}),
 ]
+
+
+BOUNDS = ("hopeless", "assured", "witnessed")
 
 
 def _variant_id(region: str, options: dict[str, str]) -> str:
@@ -61,12 +66,12 @@ def _cases(ruleset, rng: random.Random, count: int):
 
 @pytest.mark.parametrize("region, options", VARIANTS, ids=[_variant_id(r, o) for r, o in VARIANTS])
 def test_a_bound_says_what_every_reading_says(region: str, options: dict[str, str]) -> None:
-    # hopeless: no reading meets the requirement; assured: every reading does
+    # hopeless: no reading meets the requirement; assured: every reading does; witnessed: one does
     ruleset = get_region(region).resolve(options)
-    bounded = [r for r in ruleset.win.requirements if r.hopeless is not None or r.assured is not None]
+    bounded = [r for r in ruleset.win.requirements if r.hopeless or r.assured or r.witnessed]
     assert bounded
     rng = random.Random(f"bounds-{_variant_id(region, options)}")
-    said = {(r.key, bound): [0, 0] for r in bounded for bound in ("hopeless", "assured") if getattr(r, bound)}
+    said = {(r.key, bound): [0, 0] for r in bounded for bound in BOUNDS if getattr(r, bound)}
     for hand, context in _cases(ruleset, rng, 400):
         evaluator = make_evaluator(ruleset.win, context.wilds, stand_ins_for(ruleset, context.wilds))
         try:
@@ -86,6 +91,10 @@ def test_a_bound_says_what_every_reading_says(region: str, options: dict[str, st
                 assured = rule.assured(hand, context, evaluator)
                 assert not (assured and not all(meeting)), (rule.key, str(hand), context)
                 said[rule.key, "assured"][assured] += 1
+            if rule.witnessed is not None:
+                witnessed = rule.witnessed(hand, context, evaluator)
+                assert not (witnessed and not any(meeting)), (rule.key, str(hand), context)
+                said[rule.key, "witnessed"][witnessed] += 1
     for bound, (silent, spoke) in said.items():      # each bound both spoke and kept silent often
         assert silent > 20 and spoke > 20, (bound, said)
 
@@ -115,7 +124,8 @@ def test_every_region_with_a_bound_is_checked_here() -> None:
     for region_id in REGION_IDS:
         region = get_region(region_id)
         values = [{}] + [{option.key: value} for option in region.options for value in option.values]
-        if any(r.hopeless is not None for options in values for r in region.resolve(options).win.requirements):
+        if any(getattr(r, bound) for options in values for r in region.resolve(options).win.requirements
+               for bound in BOUNDS):
             assert region_id in checked, region_id
 
 
@@ -123,3 +133,17 @@ def test_wuhans_bound_knows_every_dahu() -> None:
     # `no_dahu` bounds each of these; a 大胡 added to the list needs its bound there too
     assert [key for key, *_ in DAHU] == ["pengpenghu", "jiangyise", "qingyise", "fengyise", "quanqiuren",
                                          "gangkai", "haidilao", "qianggang"]
+
+
+def test_a_pair_of_wilds_witnesses_no_2_5_8_pair() -> None:
+    # the pair-restricted evaluator lets two 赖子 be a pair of 5s; the judge lists them as a pair
+    # of their own face (a free pair), so no reading of this hand has a 2/5/8 pair
+    ruleset = get_region("wuhan").resolve({})
+    (rule,) = [r for r in ruleset.win.requirements if r.key == "pihu_258"]
+    hand = Hand(tuple(sorted(parse_tiles("1z1z1z3z3z3z4z4z4z9s9s"))), (Meld(MeldKind.CHOW, (Tile.M1, Tile.M2, Tile.M3)),))
+    context = WinContext(winner=0, dealer=0, sides=(0, 1, 2, 3), win_tile=Tile.EAST, wilds=(Tile.S9,))
+    evaluator = make_evaluator(ruleset.win, context.wilds, {})
+    assert pair_evaluator(evaluator, PAIRS_258).is_complete(hand.concealed, 3)
+    shapes = evaluator.decompositions(hand.concealed, 3, context.win_tile)
+    assert shapes and not any(rule.check(Judged(hand, s, context, frozenset(context.wilds))) for s in shapes)
+    assert not rule.witnessed(hand, context, evaluator)
