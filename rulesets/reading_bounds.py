@@ -104,6 +104,14 @@ def no_all_pungs(hand: Hand, free: frozenset[Tile]) -> bool:
     return _pung_wilds_needed(counts) > len(hand.concealed) - sum(counts.values())
 
 
+def all_pungs_witnessed(hand: Hand, free: frozenset[Tile]) -> bool:
+    """Some reading is all pungs: no free tile, and `no_all_pungs` finds the hand needs none (every
+    meld shown a pung or kong, each kind held a multiple of three times but one, held two more than
+    that: its pair).  Only without free tiles: the count would let a wild make a fifth tile of a
+    face, which no reading does."""
+    return not free_count(hand, free) and not no_all_pungs(hand, free)
+
+
 def _pung_wilds_needed(counts: Counter) -> int:
     """The fewest free tiles that make every kind's tiles pungs and one pair: each kind's count
     up to a multiple of three; then the pair takes one free tile less (two or one of a kind held

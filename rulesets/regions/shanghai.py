@@ -64,6 +64,11 @@ def at_least_pengpeng_hopeless(kind: str) -> Callable[[Hand, WinContext, Evaluat
     return hopeless
 
 
+def all_pungs_witnessed(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+    """`at_least_pengpeng` met by some reading: an all-pungs one (reading_bounds.py)."""
+    return bounds.all_pungs_witnessed(hand, bounds.free_kinds(evaluator))
+
+
 @of_hand
 def no_missed_win(hand: Hand, context: WinContext) -> bool:
     """漏胡: a tile passed since the last 动牌 (`context.extra["passed_tiles"]`) may not be won on a discard."""
@@ -77,7 +82,8 @@ LOUHU = Requirement("louhu", "漏胡", text("§4.6", "玩家A是不能胡那一�
 
 def shanghai_win(options) -> WinRules:
     least = Requirement("at_least_pengpeng", "至少碰碰胡", text("§4.6", "上海麻将必须至少从碰碰胡及以上的番型才允许和牌"),
-                        at_least_pengpeng(options["min_hand"]), hopeless=at_least_pengpeng_hopeless(options["min_hand"]))
+                        at_least_pengpeng(options["min_hand"]), hopeless=at_least_pengpeng_hopeless(options["min_hand"]),
+                        witnessed=all_pungs_witnessed)
     return WinRules(requirements=(least, LOUHU))
 
 

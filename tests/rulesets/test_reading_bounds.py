@@ -38,7 +38,7 @@ def _variant_id(region: str, options: dict[str, str]) -> str:
 
 
 def _cases(ruleset, rng: random.Random, count: int):
-    """Seeded winning hands with 0–4 wilds (`make_case`), some with a pung shown of a dragon, some
+    """Seeded winning hands with 0–4 wilds (`make_case`), some all pungs, some with a pung shown of a dragon, some
     with one tile changed (mostly not complete), some won on a discard and some self-drawn with every context flag off (a 大胡 that a
     flag alone makes would hide the others)."""
     kinds = wild_kind_count(ruleset)
@@ -49,6 +49,8 @@ def _cases(ruleset, rng: random.Random, count: int):
         if case is None:
             continue
         hand, context = case.hand, case.context
+        if rng.random() < 0.15:
+            hand, context = _all_pungs(rng, ruleset, others, context)
         if rng.random() < 0.5:
             context = replace(context, kong_replacement=False, last_tile=False, robbed_kong=False)
         if hand.melds and rng.random() < 0.6:      # a pung shown of a dragon (钻牌's 杠牌, 南京's 箭牌)
@@ -62,6 +64,18 @@ def _cases(ruleset, rng: random.Random, count: int):
                 context = replace(context, win_tile=hand.concealed[0])
         made += 1
         yield hand, context
+
+
+def _all_pungs(rng: random.Random, ruleset, kinds: list, context: WinContext) -> tuple[Hand, WinContext]:
+    """Four pungs and a pair of distinct kinds, one pung sometimes shown, no wilds (few seeded hands
+    are all pungs)."""
+    chosen = rng.sample([k for k in kinds if ruleset.tiles.copies(k) >= 3], ruleset.hand_size // 3 + 1)
+    concealed = [chosen[0]] * 2 + [k for k in chosen[1:] for _ in range(3)]
+    melds: tuple[Meld, ...] = ()
+    if rng.random() < 0.4:
+        melds = (Meld(MeldKind.PUNG, (chosen[1],) * 3),)
+        concealed = concealed[:2] + concealed[5:]
+    return Hand(tuple(sorted(concealed)), melds), replace(context, wilds=(), win_tile=rng.choice(concealed))
 
 
 @pytest.mark.parametrize("region, options", VARIANTS, ids=[_variant_id(r, o) for r, o in VARIANTS])
@@ -147,3 +161,16 @@ def test_a_pair_of_wilds_witnesses_no_2_5_8_pair() -> None:
     shapes = evaluator.decompositions(hand.concealed, 3, context.win_tile)
     assert shapes and not any(rule.check(Judged(hand, s, context, frozenset(context.wilds))) for s in shapes)
     assert not rule.witnessed(hand, context, evaluator)
+
+
+def test_two_alike_chows_witness_no_all_pungs() -> None:
+    # 223344m (three kinds held twice) is three tiles short of pungs: no reading is all pungs
+    ruleset = get_region("shanghai").resolve({})
+    (rule,) = [r for r in ruleset.win.requirements if r.key == "at_least_pengpeng"]
+    hand = Hand(tuple(sorted(parse_tiles("2m2m3m3m4m4m5p5p5p7s7s7s9s9s"))))
+    context = WinContext(winner=0, dealer=0, sides=(0, 1, 2, 3), win_tile=Tile.S9)
+    evaluator = make_evaluator(ruleset.win, (), {})
+    assert not rule.witnessed(hand, context, evaluator) and rule.hopeless(hand, context, evaluator)
+    assert evaluate_hand(ruleset, hand, context).verdict.complete and not is_legal(ruleset, hand, context)
+    all_pungs = Hand(tuple(sorted(parse_tiles("2m2m2m3m3m3m5p5p5p7s7s7s9s9s"))))
+    assert rule.witnessed(all_pungs, context, evaluator) and is_legal(ruleset, all_pungs, context)
