@@ -128,7 +128,7 @@ def is_legal(ruleset: Any, hand: Hand, context: WinContext, evaluator: Evaluator
     they weigh), used if it is the one the judge makes."""
     requirements = ruleset.win.requirements
     by_hand = all(r.hand_check is not None for r in requirements)
-    bounded = not by_hand and any(r.hopeless is not None or r.assured is not None for r in requirements)
+    bounded = not by_hand and any(r.hopeless or r.assured or r.witnessed for r in requirements)
     if (by_hand or bounded) and _whole(ruleset, hand, context):
         if by_hand:
             return _legal_by_hand(ruleset, hand, context, evaluator)
@@ -147,7 +147,8 @@ def is_legal(ruleset: Any, hand: Hand, context: WinContext, evaluator: Evaluator
 
 def _legal_by_hand(ruleset: Any, hand: Hand, context: WinContext, evaluator: Evaluator | None) -> bool:
     """`is_legal` where every requirement reads the hand alone (`Requirement.hand_check`) or is met
-    by every reading (`Requirement.assured`)."""
+    by every reading (`Requirement.assured`), but one at most met by a reading known to exist
+    (`Requirement.witnessed`)."""
     hand.check_counts()
     failures = table_failures(ruleset, hand, context) or hand_failures(ruleset.win, hand, context)
     evaluator = _evaluator_for(ruleset, context, evaluator)

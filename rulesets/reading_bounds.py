@@ -58,6 +58,7 @@ def fixed_tiles(hand: Hand, free: frozenset[Tile]) -> tuple[Tile, ...]:
 
 
 def is_258(tile: Tile) -> bool:
+    """A 2, 5 or 8 of a suit."""
     return tile.is_suited and tile.rank in PAIR_258
 
 

@@ -27,6 +27,8 @@ VARIANTS = [
     ("changsha", {}), ("changsha", {"qingyise_jiang": "any"}), ("changsha", {"quanqiuren": "discard"}),
     ("zuanpai", {}), ("zuanpai", {"da_que": "on"}), ("bazhi", {}), ("bazhi", {"claims": "pong"}),
     ("yunnan", {}), ("guangshui", {}), ("nanjing", {}), ("shanghai", {}), ("shanghai", {"min_hand": "qinghunpeng"}),
+    ("luoshan", {}), ("luoshan", {"rounding": "before"}), ("luoshan", {"zimo_ke_value": "add"}),
+    ("luoshan", {"chong_qiyu": "any"}), ("luoshan", {"zimo_anke": "every", "chong_ke": "anke"}),
 ]
 
 
