@@ -96,12 +96,13 @@ def _restricted(wilds: frozenset[Tile], stand_ins: tuple[tuple[Tile, Tile], ...]
     return Evaluator(wilds, replace(shapes, pair_kinds=allowed), dict(stand_ins))
 
 
-def no_all_pungs(hand: Hand, free: frozenset[Tile]) -> bool:
+def no_all_pungs(hand: Hand, free: frozenset[Tile], counts: Counter | None = None) -> bool:
     """No reading is all pungs (碰碰胡, `Judged.all_pungs`): a chow is shown, or the concealed tiles
-    need more free tiles than held to make pungs and a pair of them."""
+    need more free tiles than held to make pungs and a pair of them (`counts`: their
+    `fixed_counts`, if known)."""
     if any(not (m.is_pung_like or m.kind is MeldKind.SPECIAL) for m in hand.melds):
         return True
-    counts = fixed_counts(hand, free)
+    counts = fixed_counts(hand, free) if counts is None else counts
     return _pung_wilds_needed(counts) > len(hand.concealed) - sum(counts.values())
 
 
@@ -138,6 +139,11 @@ def no_all_honours(fixed: tuple[Tile, ...]) -> bool:
 def no_all_258(fixed: tuple[Tile, ...]) -> bool:
     """No reading is all 2, 5 and 8 (将一色): another tile among the `fixed_tiles`."""
     return not all(is_258(t) for t in fixed)
+
+
+def fixed_suits(hand: Hand, counts: Counter) -> set[str]:
+    """The suits among the fixed tiles, from the concealed ones' `fixed_counts`."""
+    return {k.suit for k in counts if k.is_suited} | {t.suit for m in hand.melds for t in m.standing if t.is_suited}
 
 
 def suit_counts(fixed: tuple[Tile, ...]) -> list[int]:
