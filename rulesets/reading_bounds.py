@@ -160,3 +160,47 @@ def no_eight_of_a_suit(hand: Hand, free: frozenset[Tile]) -> bool:
 def eight_of_a_suit(hand: Hand, free: frozenset[Tile]) -> bool:
     """Every reading has eight tiles of one suit: that many are fixed."""
     return max(suit_counts(fixed_tiles(hand, free))) >= 8
+
+
+def three_suits_hopeless(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+    """No reading shows 万, 筒 and 条 (三色全): the fixed suits and one per free tile are fewer."""
+    free = free_kinds(evaluator)
+    return len(fixed_suits(hand, fixed_counts(hand, free))) + free_count(hand, free) < 3
+
+
+def three_suits_assured(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+    """Every reading shows the three suits: they are fixed."""
+    return len(fixed_suits(hand, fixed_counts(hand, free_kinds(evaluator)))) == 3
+
+
+def terminal_hopeless(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+    """No reading shows a suited 1 or 9: none is fixed, and no tile may stand for one."""
+    free = free_kinds(evaluator)
+    return not free_count(hand, free) and not any(t.is_terminal for t in fixed_tiles(hand, free))
+
+
+def terminal_assured(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+    """Every reading shows a suited 1 or 9: one is fixed."""
+    return any(t.is_terminal for t in fixed_tiles(hand, free_kinds(evaluator)))
+
+
+def pung_hopeless(hand: Hand, evaluator: Evaluator, kinds: Callable[[Tile], bool]) -> bool:
+    """No reading has a pung or kong of a kind `kinds` takes: none is shown, no free tile, and no
+    such kind held three times."""
+    if any(m.is_pung_like and kinds(m.kind_tile) for m in hand.melds):
+        return False
+    free = free_kinds(evaluator)
+    return not free_count(hand, free) and not any(n >= 3 and kinds(k) for k, n in fixed_counts(hand, free).items())
+
+
+def pung_assured(hand: Hand, evaluator: Evaluator, kinds: Callable[[Tile], bool]) -> bool:
+    """Every reading has a pung or kong of a kind `kinds` takes: one is shown, or an honour among
+    them is held three times where honours make no chows and the shape is the standard one
+    (however the pair and the wilds go, a pung holds one of its tiles)."""
+    if any(m.is_pung_like and kinds(m.kind_tile) for m in hand.melds):
+        return True
+    shapes = evaluator.shapes
+    if shapes.honour_chows or shapes.seven_pairs or shapes.eight_pairs_plus_single or shapes.thirteen_orphans:
+        return False            # (honours in chows, or held three times as a pair and a pair with a wild)
+    counts = fixed_counts(hand, free_kinds(evaluator))
+    return any(n >= 3 and k.is_honour and kinds(k) for k, n in counts.items())

@@ -29,6 +29,7 @@ VARIANTS = [
     ("yunnan", {}), ("guangshui", {}), ("nanjing", {}), ("shanghai", {}), ("shanghai", {"min_hand": "qinghunpeng"}),
     ("luoshan", {}), ("luoshan", {"rounding": "before"}), ("luoshan", {"zimo_ke_value": "add"}),
     ("luoshan", {"chong_qiyu": "any"}), ("luoshan", {"zimo_anke": "every", "chong_ke": "anke"}),
+    ("neimenggu", {}), ("shenyang", {}),
 ]
 
 
@@ -40,19 +41,21 @@ def _variant_id(region: str, options: dict[str, str]) -> str:
 
 
 def _cases(ruleset, rng: random.Random, count: int):
-    """Seeded winning hands with 0–4 wilds (`make_case`), some all pungs, some with a pung shown of a dragon, some
+    """Seeded winning hands with 0–4 wilds (`make_case`), some all pungs or chows, some with a pung shown of a dragon, some
     with one tile changed (mostly not complete), some won on a discard and some self-drawn with every context flag off (a 大胡 that a
     flag alone makes would hide the others)."""
     kinds = wild_kind_count(ruleset)
     others = [k for k in ruleset.tiles.kinds if not k.is_flower]
     made = 0
     while made < count:
-        case = make_case(rng, ruleset, rng.choice((0, 1, 1, 2, 2, 3, 4)), kinds == 2 or rng.random() < 0.1)
+        case = make_case(rng, ruleset, rng.choice((0, 0, 0, 1, 1, 2, 2, 3, 4)), kinds == 2 or rng.random() < 0.1)
         if case is None:
             continue
         hand, context = case.hand, case.context
         if rng.random() < 0.15:
             hand, context = _all_pungs(rng, ruleset, others, context)
+        elif rng.random() < 0.15:
+            hand, context = _all_chows(rng, ruleset, others, context)
         if rng.random() < 0.5:
             context = replace(context, kong_replacement=False, last_tile=False, robbed_kong=False)
         if hand.melds and rng.random() < 0.6:      # a pung shown of a dragon (钻牌's 杠牌, 南京's 箭牌)
@@ -78,6 +81,16 @@ def _all_pungs(rng: random.Random, ruleset, kinds: list, context: WinContext) ->
         melds = (Meld(MeldKind.PUNG, (chosen[1],) * 3),)
         concealed = concealed[:2] + concealed[5:]
     return Hand(tuple(sorted(concealed)), melds), replace(context, wilds=(), win_tile=rng.choice(concealed))
+
+
+def _all_chows(rng: random.Random, ruleset, kinds: list, context: WinContext) -> tuple[Hand, WinContext]:
+    """Chows and a pair, no wilds (few seeded hands hold no three of a kind)."""
+    lows = [k for k in kinds if k.is_suited and k.rank <= 7 and Tile(k + 2) in kinds]
+    concealed = [rng.choice(kinds)] * 2
+    for _ in range(ruleset.hand_size // 3):
+        low = rng.choice(lows)
+        concealed += [low, Tile(low + 1), Tile(low + 2)]
+    return Hand(tuple(sorted(concealed))), replace(context, wilds=(), win_tile=rng.choice(concealed))
 
 
 @pytest.mark.parametrize("region, options", VARIANTS, ids=[_variant_id(r, o) for r, o in VARIANTS])
