@@ -29,7 +29,7 @@ VARIANTS = [
     ("yunnan", {}), ("guangshui", {}), ("nanjing", {}), ("shanghai", {}), ("shanghai", {"min_hand": "qinghunpeng"}),
     ("luoshan", {}), ("luoshan", {"rounding": "before"}), ("luoshan", {"zimo_ke_value": "add"}),
     ("luoshan", {"chong_qiyu": "any"}), ("luoshan", {"zimo_anke": "every", "chong_ke": "anke"}),
-    ("neimenggu", {}), ("shenyang", {}),
+    ("neimenggu", {}), ("shenyang", {}), ("hainan", {}), ("hainan", {"pung_fan": "declared"}),
 ]
 
 
