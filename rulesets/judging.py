@@ -112,30 +112,66 @@ def evaluate_hand(ruleset: Any, hand: Hand, context: WinContext, *, exhaustive: 
 
 def is_legal(ruleset: Any, hand: Hand, context: WinContext, evaluator: Evaluator | None = None) -> bool:
     """`evaluate_hand(ruleset, hand, context, settle=False).verdict.legal`, answered without reading
-    the hand where nothing asks how it is read (`_legal_by_hand`): a complete hand that passes the
-    table's checks (`table_failures`) and the requirements (each reads the hand and the context
-    alone) is legal in any reading, so the judge's first reading (and its search) is not needed:
-    the win tables say whether it is complete.  `evaluator`: one the caller keeps for these wilds
-    (the simulated players ask this at every wait they weigh), used if it is the one the judge makes."""
-    if not _legal_by_hand(ruleset, hand, context):
-        return evaluate_hand(ruleset, hand, context, settle=False).verdict.legal
+    the hand where the hand alone says (`_whole` hands only; else the judge says what is wrong):
+
+    - where nothing asks how it is read (`_legal_by_hand`): a complete hand that passes the
+      table's checks (`table_failures`) and the requirements (each reads the hand and the context
+      alone) is legal in any reading, so the judge's first reading (and its search) is not
+      needed: the win tables say whether it is complete;
+    - where a requirement says no reading of the hand can meet it (`Requirement.hopeless`): the
+      hand is not legal, however it would be read;
+    - where each requirement reads the hand alone or says every reading meets it
+      (`Requirement.assured`), but at most one that says some reading does (`witnessed`): as
+      where nothing asks how it is read.
+
+    `evaluator`: one the caller keeps for these wilds (the simulated players ask this at every wait
+    they weigh), used if it is the one the judge makes."""
+    requirements = ruleset.win.requirements
+    by_hand = all(r.hand_check is not None for r in requirements)
+    bounded = not by_hand and any(r.hopeless or r.assured or r.witnessed for r in requirements)
+    if (by_hand or bounded) and _whole(ruleset, hand, context):
+        if by_hand:
+            return _legal_by_hand(ruleset, hand, context, evaluator)
+        evaluator = _evaluator_for(ruleset, context, evaluator)
+        if any(r.hopeless is not None and r.hopeless(hand, context, evaluator) for r in requirements):
+            hand.check_counts()                                 # (both raise as the judge does)
+            evaluator.check_counts(hand.concealed)
+            return False
+        unsure = [r for r in requirements
+                  if r.hand_check is None and not (r.assured is not None and r.assured(hand, context, evaluator))]
+        if not unsure or (len(unsure) == 1 and unsure[0].witnessed is not None
+                          and unsure[0].witnessed(hand, context, evaluator)):
+            return _legal_by_hand(ruleset, hand, context, evaluator)
+    return evaluate_hand(ruleset, hand, context, settle=False).verdict.legal
+
+
+def _legal_by_hand(ruleset: Any, hand: Hand, context: WinContext, evaluator: Evaluator | None) -> bool:
+    """`is_legal` where every requirement reads the hand alone (`Requirement.hand_check`) or is met
+    by every reading (`Requirement.assured`), but one at most met by a reading known to exist
+    (`Requirement.witnessed`)."""
     hand.check_counts()
     failures = table_failures(ruleset, hand, context) or hand_failures(ruleset.win, hand, context)
+    evaluator = _evaluator_for(ruleset, context, evaluator)
+    evaluator.check_counts(hand.concealed)          # (raises as the judge's reading of the hand does)
+    return not failures and evaluator.is_complete(hand.concealed, melds_needed(ruleset.hand_size, hand))
+
+
+def _evaluator_for(ruleset: Any, context: WinContext, evaluator: Evaluator | None) -> Evaluator:
+    """The evaluator the judge makes for these wilds: the caller's if it is that one."""
     stand_ins = stand_ins_for(ruleset, context.wilds)
     wilds = frozenset(context.wilds)
     if evaluator is None or evaluator.wild_kinds != wilds or dict(evaluator.stand_ins) != stand_ins \
             or evaluator.shapes != ruleset.win.shapes:
         evaluator = make_evaluator(ruleset.win, wilds, stand_ins)
-    evaluator.check_counts(hand.concealed)          # (raises as the judge's reading of the hand does)
-    return not failures and evaluator.is_complete(hand.concealed, melds_needed(ruleset.hand_size, hand))
+    return evaluator
 
 
-def _legal_by_hand(ruleset: Any, hand: Hand, context: WinContext) -> bool:
-    """Whether `is_legal` can answer without a reading: every requirement reads the hand alone
-    (`Requirement.hand_check`), no private 宝 acts, no single stand-in is held, and the hand is
-    whole (3n + 2 tiles, the winning tile among them; else the judge says what is wrong)."""
+def _whole(ruleset: Any, hand: Hand, context: WinContext) -> bool:
+    """Whether `is_legal` may answer without the judge: no private 宝 acts, no single stand-in is
+    held, and the hand is whole (3n + 2 tiles, the winning tile among them; else the judge says
+    what is wrong)."""
     one = one_stand_in(ruleset, context.wilds)
-    return (all(r.hand_check is not None for r in ruleset.win.requirements) and private_bao(ruleset) is None
+    return (private_bao(ruleset) is None
             and (one is None or one[0] not in hand.concealed)
             and len(hand.concealed) == 3 * melds_needed(ruleset.hand_size, hand) + 2
             and (context.win_tile is None or context.win_tile in hand.concealed))

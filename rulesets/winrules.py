@@ -98,6 +98,18 @@ class Requirement:
     by_key: Callable[[Any, WinContext], bool] | None = None
     """The same check from the scorer's key of a reading alone (螺山's 100/200 和数), when it reads
     nothing else: a judge that knows a class's key (`judge`'s `rank`) then needs no reading."""
+    hopeless: Callable[[Hand, WinContext, Evaluator], bool] | None = None
+    """(hand, context, the judge's evaluator) -> True only when no reading of the hand can meet the
+    check (rulesets/reading_bounds.py): a caller asking only whether a hand is legal (`is_legal`)
+    then reads none.  False says nothing."""
+    assured: Callable[[Hand, WinContext, Evaluator], bool] | None = None
+    """The other way: True only when every reading of the hand meets the check (a 平和 rule met by
+    any self-drawn hand): where every requirement is a hand check or assured, `is_legal` needs no
+    reading either, only whether the hand is complete.  False says nothing."""
+    witnessed: Callable[[Hand, WinContext, Evaluator], bool] | None = None
+    """True only when some reading of the hand meets the check (长沙's 二五八将: the hand is complete
+    with a 2/5/8 pair): where it is the one requirement neither read from the hand nor assured, that
+    reading meets them all, and `is_legal` needs none either.  False says nothing."""
 
     @property
     def hand_check(self) -> HandCheck | None:

@@ -1,5 +1,6 @@
 """断幺九 / 八枝 block — RULES.md §11 [unnamed]: 八枝 (eight or more tiles of one suit) to win; no 吃, no 碰."""
 
+from .. import reading_bounds as bounds
 from ..definition import HouseOption, Play, Region
 from ..provenance import Derived, Given, analyst, choice, default, open_question, research, text
 from ..requirements import concealed_hand, eight_of_one_suit
@@ -16,7 +17,9 @@ CLAIMS = HouseOption(
     value_labels=(("none", "不吃不碰"), ("pong", "可吃碰")))
 
 BAZHI = Requirement("bazhi", "必须有八枝（一门八张以上）",
-                     text("§11", "八枝：和牌时需要一门有八张以上; 和牌：不许吃牌，不许碰牌必须有八枝。"), eight_of_one_suit)
+                     text("§11", "八枝：和牌时需要一门有八张以上; 和牌：不许吃牌，不许碰牌必须有八枝。"), eight_of_one_suit,
+                    hopeless=lambda hand, context, evaluator: bounds.no_eight_of_a_suit(hand, bounds.free_kinds(evaluator)),
+                    assured=lambda hand, context, evaluator: bounds.eight_of_a_suit(hand, bounds.free_kinds(evaluator)))
 NO_CLAIMS = Requirement("menqing", "和牌不许吃牌，不许碰牌", text("§11", "和牌：不许吃牌，不许碰牌必须有八枝。"), concealed_hand)
 
 

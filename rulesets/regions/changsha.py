@@ -6,6 +6,7 @@
 
 from typing import Callable
 
+from .. import reading_bounds as bounds
 from .. import requirements as req
 from ..definition import HouseOption, Play, Region
 from ..dice import SumWallSmallerDieStart
@@ -13,11 +14,11 @@ from ..indicators import AfterWinFlips, Derivation, Effect, IndicatorRule, Timin
 from ..provenance import Derived, Given, analyst, choice, default, open_question, research, text
 from ..hand import Hand, MeldKind, WinContext
 from ..rotation import RotationRule
-from ..scoring.changsha import ChangshaScorer, is_quanqiuren
+from ..scoring.changsha import ChangshaScorer, is_quanqiuren, is_quanqiuren_of
 from ..scoring.hand_types import full_flush, is_seven_pairs
 from ..tilesets import SET_108
 from ..walls import End
-from ..winning import Shapes
+from ..winning import PAIRS_258, Evaluator, Shapes
 from ..winrules import Judged, Requirement, WinRules, of_hand
 from .common import (DEFAULT_DEAL, DEFAULT_HAND_SIZE, DEFAULT_PLAYERS, NO_FLOWERS, TAIL_REPLACEMENT, YIPAO_DEALER,
                      dead_wall, phase, with_yipao_dealer)
@@ -86,6 +87,24 @@ def jiang_258(qingyise: str, quanqiuren: str) -> Callable[[Judged], bool]:
     return check
 
 
+def jiang_258_hopeless(qingyise: str, quanqiuren: str) -> Callable[[Hand, WinContext, Evaluator], bool]:
+    """`jiang_258` met by no reading: no 全求人, no 2/5/8 pair (nor seven pairs, which the pair's
+    bound keeps), no 清一色 where one takes any pair, and no 碰碰和 (reading_bounds.py)."""
+    def hopeless(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+        if is_quanqiuren_of(hand, context, quanqiuren) or not bounds.no_pair_of(hand, evaluator, PAIRS_258):
+            return False        # (most hands that are legal have their 2/5/8 pair: asked first)
+        free = bounds.free_kinds(evaluator)
+        if qingyise == "any" and not bounds.no_one_suit(bounds.fixed_tiles(hand, free), False):
+            return False
+        return bounds.no_all_pungs(hand, free)    # (seven pairs: `no_pair_of` keeps that shape)
+    return hopeless
+
+
+def jiang_258_witnessed(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+    """`jiang_258` met by some reading: one with a 2/5/8 pair (whatever else it is)."""
+    return bounds.pair_witnessed(hand, evaluator, PAIRS_258)
+
+
 def qingyise_258(j: Judged) -> bool:
     """转转: 「清一色：同花色的二五八作将」 — the other hands take any pair."""
     return not full_flush(j) or is_seven_pairs(j) or req.pair_is_258(j)
@@ -101,7 +120,9 @@ def changsha_win(options) -> WinRules:
     shapes = Shapes(seven_pairs=True)
     if options["variant"] == "258":
         return WinRules(shapes, (Requirement("jiang_258", "二五八做掌门", text("§12.6", "二五八做掌门; 小胡：各花色的二五八作将然后收集完三张相连的牌，或三张相同的牌即可胡牌"),
-                                             jiang_258(options["qingyise_jiang"], options["quanqiuren"])),))
+                                             jiang_258(options["qingyise_jiang"], options["quanqiuren"]),
+                                             hopeless=jiang_258_hopeless(options["qingyise_jiang"], options["quanqiuren"]),
+                                             witnessed=jiang_258_witnessed),))
     requirements = [Requirement("no_chi", "只能碰不能吃", text("§12.6", "小胡：所有的对牌都可作将但只能“碰”不能“吃”，三张相连的牌要摸（但除胡牌）"),
                                 no_chow_claimed)]
     if options["qingyise_jiang"] == "258":

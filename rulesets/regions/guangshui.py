@@ -22,7 +22,8 @@ def _tiles(options):
         f"84 (two suits + 中发白, {options['removed_suit']} removed)")
 
 
-PIHE = Requirement("pihe_zimo", "屁和只能自摸或者抢杠", text("§21", "只能碰、杠，不能吃牌，屁和只能自摸或者抢杠"), pihe_allowed)
+PIHE = Requirement("pihe_zimo", "屁和只能自摸或者抢杠", text("§21", "只能碰、杠，不能吃牌，屁和只能自摸或者抢杠"), pihe_allowed,
+                   assured=lambda hand, context, evaluator: context.self_drawn or context.robbed_kong)   # (any hand, then)
 
 DEAD_WALL = dead_wall("not stated (§21)")
 

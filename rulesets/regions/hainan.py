@@ -38,7 +38,8 @@ PUNG_FAN = HouseOption(
 def fan_requirement(pung_fan: str) -> Requirement:
     return Requirement("fan", "番是和牌的前提（无番靠自摸）",
                        text("§23.1", "在海南麻将中番是指和牌的前提，而不是倍数; 10：最伤人的就是自摸了，所谓“无番靠自摸”"),
-                       has_fan_or_self_drawn(pung_fan))
+                       has_fan_or_self_drawn(pung_fan),
+                       assured=lambda hand, context, evaluator: context.self_drawn)     # (any hand, then)
 BAOTING_ZIMO = Requirement("baoting_zimo", "报听必须自摸", text("§23.2", "4、报听明摸放炮不能和牌，必须自摸"),
                            ready_wins_by_self_draw)
 

@@ -10,7 +10,7 @@ from ..dice import SumPicksWallSkipSum
 from ..indicators import Derivation, Effect, IndicatorRule, NextHeadTile, Timing
 from ..provenance import Derived, Given, analyst, choice, open_question, text
 from ..rotation import RotationRule
-from ..scoring.luoshan import READING_KEYS, LuoshanScorer, Readings, threshold_check, threshold_met
+from ..scoring.luoshan import READING_KEYS, LuoshanScorer, Readings, threshold_check, threshold_hopeless, threshold_met
 from ..tilesets import SET_136
 from ..walls import End
 from ..winrules import Requirement, WinRules
@@ -121,7 +121,7 @@ def _win(options) -> WinRules:
     exempt = readings.pinghu_threshold == "exempt"       # the 和数 alone then does not decide: by_key None
     return WinRules(requirements=(Requirement(
         "threshold", "自摸100和 / 放冲200和" + ("; 平和不限" if exempt else ""), text("§31.6", "和牌条件，自摸100和及以上或放冲200和及以上"),
-        threshold_check(readings), by_key=None if exempt else threshold_met),))
+        threshold_check(readings), by_key=None if exempt else threshold_met, hopeless=threshold_hopeless(readings)),))
 
 
 REGION = Region(

@@ -1,11 +1,14 @@
 """南京麻将 — RULES.md §28: 20 bonus tiles (the 8 flowers and the 12 dragons) and a two-roll break."""
 
+from .. import reading_bounds as bounds
 from ..definition import Flowers, Region
+from ..hand import Hand, WinContext
 from ..dice import SecondRollerPicksStart
 from ..provenance import Given, analyst, research, text
 from ..tiles import DRAGONS, FLOWERS
 from ..tilesets import SET_144
 from ..walls import End
+from ..winning import Evaluator
 from ..winrules import Judged, Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_HAND_SIZE, DEFAULT_PLAY, DEFAULT_PLAYERS, DEFAULT_ROTATION,
                      NO_INDICATORS, NO_PHASES, TAIL_REPLACEMENT, dead_wall)
@@ -15,8 +18,19 @@ def no_dragon_in_hand(j: Judged) -> bool:
     return not any(t.is_dragon for t in j.standing)
 
 
+def dragon_fixed(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+    """Every reading shows a dragon: one is held or shown, and is no wild (reading_bounds.py)."""
+    return any(t.is_dragon for t in bounds.fixed_tiles(hand, bounds.free_kinds(evaluator)))
+
+
+def no_dragon_at_all(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+    """No reading shows a dragon: none is held or shown, and no tile may stand for one."""
+    return not dragon_fixed(hand, context, evaluator) and not bounds.free_count(hand, bounds.free_kinds(evaluator))
+
+
 DRAGONS_ARE_FLOWERS = Requirement("dragons_are_flowers", "箭牌算花牌",
-                                  text("§28", "把箭牌也算入花牌中，所以没有大三元，大四喜之类的胡法"), no_dragon_in_hand)
+                                  text("§28", "把箭牌也算入花牌中，所以没有大三元，大四喜之类的胡法"), no_dragon_in_hand,
+                                  hopeless=dragon_fixed, assured=no_dragon_at_all)
 
 DEAD_WALL = dead_wall("not stated (§28)")
 

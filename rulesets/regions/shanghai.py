@@ -5,6 +5,7 @@
 
 from typing import Callable
 
+from .. import reading_bounds as bounds
 from .. import requirements as req
 from ..hand import Hand, WinContext
 from ..definition import HouseOption, Play, Region
@@ -14,6 +15,7 @@ from ..rotation import RotationRule
 from ..scoring.hand_types import full_flush, half_flush
 from ..scoring.shanghai import ShanghaiScorer
 from ..tilesets import SET_144
+from ..winning import Evaluator
 from ..winrules import Judged, Requirement, WinRules, of_hand
 from .common import (DEFAULT_DEAL, NO_INDICATORS, TAIL_REPLACEMENT, YIPAO_DEALER, dead_wall, phase,
                      first_dealer_option, flowers_from_tail, four_players, with_yipao_dealer)
@@ -51,6 +53,22 @@ def at_least_pengpeng(kind: str) -> Callable[[Judged], bool]:
     return check
 
 
+def at_least_pengpeng_hopeless(kind: str) -> Callable[[Hand, WinContext, Evaluator], bool]:
+    """`at_least_pengpeng` met by no reading: no 碰碰胡, nor (under `kind` qinghunpeng) one suit
+    (reading_bounds.py)."""
+    def hopeless(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+        free = bounds.free_kinds(evaluator)
+        if not bounds.no_all_pungs(hand, free):
+            return False            # (the hands that win: asked first)
+        return kind != "qinghunpeng" or bounds.no_one_suit(bounds.fixed_tiles(hand, free), True)
+    return hopeless
+
+
+def all_pungs_witnessed(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+    """`at_least_pengpeng` met by some reading: an all-pungs one (reading_bounds.py)."""
+    return bounds.all_pungs_witnessed(hand, bounds.free_kinds(evaluator))
+
+
 @of_hand
 def no_missed_win(hand: Hand, context: WinContext) -> bool:
     """漏胡: a tile passed since the last 动牌 (`context.extra["passed_tiles"]`) may not be won on a discard."""
@@ -64,7 +82,8 @@ LOUHU = Requirement("louhu", "漏胡", text("§4.6", "玩家A是不能胡那一�
 
 def shanghai_win(options) -> WinRules:
     least = Requirement("at_least_pengpeng", "至少碰碰胡", text("§4.6", "上海麻将必须至少从碰碰胡及以上的番型才允许和牌"),
-                        at_least_pengpeng(options["min_hand"]))
+                        at_least_pengpeng(options["min_hand"]), hopeless=at_least_pengpeng_hopeless(options["min_hand"]),
+                        witnessed=all_pungs_witnessed)
     return WinRules(requirements=(least, LOUHU))
 
 

@@ -4,6 +4,7 @@ Must open (开门) to win, all three suits and a 幺九 required; 亮牌 of 东�
 after one's own draw) or 中发白 (any time); score 2^N 番 with an optional cap.
 """
 
+from .. import reading_bounds as bounds
 from ..hand import Hand, WinContext
 from ..definition import HouseOption, Play, Region
 from ..provenance import Derived, Given, default, open_question, text
@@ -64,8 +65,10 @@ LIANG_READING = HouseOption(
 
 OPEN = Requirement("kaimen", "必须碰或明杠开门",
                    text("§32.2", "在门清状态下不允许和牌，必须通过碰或杠（明杠）“开门”。"), opened_by_pung_or_kong)
-SANSE = Requirement("sanmen", "不允许缺门", text("§32.2", "不允许缺门，不允许缺“幺九”，可以缺字"), all_three_suits)
-YAOJIU = Requirement("yaojiu", "不允许缺幺九（可以缺字）", text("§32.2", "不允许缺门，不允许缺“幺九”，可以缺字"), has_terminal)
+SANSE = Requirement("sanmen", "不允许缺门", text("§32.2", "不允许缺门，不允许缺“幺九”，可以缺字"), all_three_suits,
+                    hopeless=bounds.three_suits_hopeless, assured=bounds.three_suits_assured)
+YAOJIU = Requirement("yaojiu", "不允许缺幺九（可以缺字）", text("§32.2", "不允许缺门，不允许缺“幺九”，可以缺字"), has_terminal,
+                     hopeless=bounds.terminal_hopeless, assured=bounds.terminal_assured)
 
 
 @of_hand

@@ -10,7 +10,8 @@ from ..indicators import Derivation, Effect, IndicatorRule, NextHeadTile, Timing
 from ..provenance import Derived, Given, choice, open_question, research, text
 from ..requirements import no_red_dragon, opened
 from ..reserve import FixedStacks, FixedTiles
-from ..scoring.wuhan import WuhanScorer, pihu_258_ok, pihu_laizi_ok
+from ..scoring.wuhan import (WuhanScorer, pihu_258_hopeless, pihu_258_ok, pihu_258_witnessed, pihu_laizi_assured,
+                             pihu_laizi_hopeless, pihu_laizi_ok)
 from ..tilesets import SET_136
 from ..winrules import Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_BREAK, DEFAULT_HAND_SIZE, DEFAULT_PLAYERS, DEFAULT_ROTATION, NO_FLOWERS,
@@ -46,14 +47,16 @@ PIHU_LAIZI = HouseOption(
 
 
 def pihu_laizi(counted: str) -> Requirement:
-    return Requirement("pihu_one_laizi", "两个癞子胡屁胡不能胡", text("§20", "两个癞子胡屁胡不能胡"), pihu_laizi_ok(counted))
+    return Requirement("pihu_one_laizi", "两个癞子胡屁胡不能胡", text("§20", "两个癞子胡屁胡不能胡"), pihu_laizi_ok(counted),
+                       hopeless=pihu_laizi_hopeless(counted), assured=pihu_laizi_assured)
 
 
 def wuhan_win(options) -> WinRules:
     return WinRules(requirements=(KAIKOU, HONGZHONG, pihu_laizi(options["pihu_laizi"]), PIHU_258))
 
 PIHU_258 = Requirement("pihu_258", "屁胡二五八将",
-                       research("§3.8", "屁胡 needs 2/5/8 将 and may hold at most 1 赖子 (大胡 may hold any number)"), pihu_258_ok)
+                       research("§3.8", "屁胡 needs 2/5/8 将 and may hold at most 1 赖子 (大胡 may hold any number)"), pihu_258_ok,
+                       hopeless=pihu_258_hopeless, witnessed=pihu_258_witnessed)
 
 REGION = Region(
     id="wuhan",

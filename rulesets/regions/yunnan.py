@@ -87,7 +87,8 @@ def no_win_after_pass(hand: Hand, context: WinContext) -> bool:
 
 def yunnan_win(options) -> WinRules:
     pinghu = Requirement("pinghu_zimo", "平和必须自摸", text("§29.6", "平和必须自摸不能点炮; 平和必须自摸，大牌型可以点炮也可以自摸"),
-                         pinghu_self_drawn(options["pinghu_reading"]))
+                         pinghu_self_drawn(options["pinghu_reading"]),
+                         assured=lambda hand, context, evaluator: context.self_drawn)    # (any hand, then)
     passed = Requirement("no_qi_xian_hu_hou", "不能弃先胡后", text("§29.6", "打牌时，在自己未摸下一张牌的一圈内，不能弃先胡后"),
                          no_win_after_pass)
     return WinRules(requirements=(pinghu, passed))

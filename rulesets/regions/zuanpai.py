@@ -7,13 +7,14 @@ finds the indicator; the 钻牌 is its successor (suits 9→1, winds
 the tail; 发 and 白 are 杠牌 (only for kongs) unless a dragon is the 钻.
 """
 
+from .. import reading_bounds as bounds
 from ..cycles import SEPARATE_HONOURS
 from ..definition import Flowers, HouseOption, Play, Region
 from ..dice import SecondRollerPicksStart
 from ..indicators import Derivation, Effect, IndicatorRule, Timing, UpperTilesOnWall
 from ..provenance import Derived, Given, analyst, choice, default, open_question, text
 from ..requirements import lacks_a_suit
-from ..scoring.zuanpai import ZuanpaiScorer, melds_allowed, no_gang_tiles
+from ..scoring.zuanpai import ZuanpaiScorer, melds_allowed, melds_allowed_of, no_gang_tiles, no_gang_tiles_of
 from ..tiles import Tile
 from ..tilesets import SET_136
 from ..walls import End
@@ -58,10 +59,13 @@ FA_VALUE = HouseOption(
 
 GANG_PAI = Requirement("no_gang_pai", "杠牌手上有就不能和牌",
                        text("§26.2", "发财和白板是杠牌，只能用来杠，手上有，就不能和牌…如果是中发白的钻牌，则其余两个就成了杠牌"),
-                       no_gang_tiles)
+                       no_gang_tiles,
+                       **bounds.either_way(lambda hand, context, evaluator: no_gang_tiles_of(hand, frozenset(context.wilds))))
 GANG_PAI_DA_QUE = Requirement("no_gang_pai", "杠牌手上有就不能和牌（打缺：发算风牌）",
                               text("§26.2", "手上有，就不能和牌; 当打缺时发可以不必亮出来，算风牌"),
-                              lambda j: no_gang_tiles(j, da_que=True))
+                              lambda j: no_gang_tiles(j, da_que=True),
+                              **bounds.either_way(lambda hand, context, evaluator:
+                                                  no_gang_tiles_of(hand, frozenset(context.wilds), da_que=True)))
 
 
 def no_such_meld(da_que: bool) -> Requirement:
@@ -69,7 +73,9 @@ def no_such_meld(da_que: bool) -> Requirement:
     shown = "" if da_que else "; 发：必须亮出了，且从牌尾补牌"
     return Requirement("gang_pai_melds", "杠牌只能用来杠，钻不可以碰" + ("" if da_que else "，发必须亮出"),
                        text("§26", "钻不可以碰（因为没人打它）; 发财和白板是杠牌，只能用来杠" + shown),
-                       lambda j: melds_allowed(j, da_que))
+                       lambda j: melds_allowed(j, da_que),
+                       **bounds.either_way(lambda hand, context, evaluator:
+                                           melds_allowed_of(hand, frozenset(context.wilds), da_que)))
 
 
 DA_QUE_VOID = Requirement("da_que", "打缺 (缺一门)", analyst("§26", "「打缺」 is playing with a void suit: a winning hand lacks one suit"),

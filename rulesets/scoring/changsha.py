@@ -30,7 +30,7 @@ from ..tiles import Tile
 from ..winrules import Judged, Verdict
 from .base import DrawContext, no_payments
 from .base import best_reading
-from .hand_types import (all_claimed, full_flush, is_luxury_seven_pairs, is_seven_pairs, payers, picked_side)
+from .hand_types import (all_claimed_of, full_flush, is_luxury_seven_pairs, is_seven_pairs, payers, picked_side)
 
 CLASSES = (("xiaohe", "小和", "xiao he", 1), ("dahe", "大和", "da he", 2),
            ("chaodahe", "超大和", "chao da he", 4), ("zuidahe", "最大和", "zui da he", 8))
@@ -44,7 +44,12 @@ BIG_HANDS = {
 def is_quanqiuren(j: Judged, counted: str) -> bool:
     """全求人: four melds claimed, won on the single tile's pair; `counted` (house option quanqiuren) "any" counts a
     self-drawn one too, "discard" only one won on a discard."""
-    return all_claimed(j) and (counted == "any" or not j.context.self_drawn)
+    return is_quanqiuren_of(j.hand, j.context, counted)
+
+
+def is_quanqiuren_of(hand: Hand, context: WinContext, counted: str) -> bool:
+    """`is_quanqiuren`, which reads the hand and the context alone."""
+    return all_claimed_of(hand) and (counted == "any" or not context.self_drawn)
 
 
 def big_hands(j: Judged, quanqiuren: str = "any") -> frozenset[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from .. import requirements as req
-from ..hand import MeldKind, WinContext
+from ..hand import Hand, MeldKind, WinContext
 from ..indicators import seat_for_number
 from ..settlement import payments_from
 from ..tiles import Tile, WINDS, DRAGONS
@@ -70,12 +70,22 @@ def big_four_winds(j: Judged) -> bool:
 
 def claimed_melds(j: Judged) -> int:
     """Melds taken from a discard or shown: 吃, 碰, 明杠, 加杠 (a 暗杠 is not claimed)."""
-    return sum(1 for m in j.declared if m.kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG))
+    return claimed_count(j.hand)
+
+
+def claimed_count(hand: Hand) -> int:
+    """`claimed_melds`, which reads the hand alone."""
+    return sum(1 for m in hand.melds if m.kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG))
 
 
 def all_claimed(j: Judged) -> bool:
     """全求人 / 十二张落地: four melds claimed, a single tile left standing, won on its pair."""
-    return claimed_melds(j) >= 4 and len(j.hand.concealed) == 2
+    return all_claimed_of(j.hand)
+
+
+def all_claimed_of(hand: Hand) -> bool:
+    """`all_claimed`, which reads the hand alone."""
+    return claimed_count(hand) >= 4 and len(hand.concealed) == 2
 
 
 def kong_count(j: Judged) -> int:

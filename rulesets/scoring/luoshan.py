@@ -39,9 +39,10 @@ from dataclasses import dataclass
 from collections.abc import Iterable
 from typing import Any
 
+from .. import reading_bounds as bounds
 from ..hand import Hand, Meld, MeldKind, WinContext
 from ..settlement import Item, Settlement, payments_from
-from ..tiles import Tile
+from ..tiles import DRAGONS, Tile
 from ..winning import GroupKind, WinRole
 from ..winrules import Judged, Verdict
 from .base import DrawContext, best_reading
@@ -105,6 +106,7 @@ def concealed_pung(big: bool, won_here: bool, self_drawn: bool, r: Readings = DE
 
 
 PAIR_OF_SEAT_OR_DRAGON = 2      # 对子 of a dragon or the seat wind
+WIN_ROLES = tuple(WinRole)
 
 
 def pair_counts(role: WinRole | None, r: Readings = DEFAULT) -> bool:
@@ -164,6 +166,14 @@ def declared_points(melds: Iterable[Meld], context: WinContext) -> tuple[list[It
         if _seat_or_dragon(tile, context):
             tai += 1
     return items, tai
+
+
+def declared_hu(melds: Iterable[Meld], context: WinContext) -> tuple[int, int]:
+    """`declared_points` summed: the declared melds' 基本和数 and 台, without their items (asked at
+    every wait the players weigh, `most_hu`)."""
+    valued = [(declared_value(meld.kind, _big(meld.kind_tile))[0], _seat_or_dragon(meld.kind_tile, context))
+              for meld in melds if meld.kind is not MeldKind.CHOW and meld.kind is not MeldKind.SPECIAL]
+    return sum(value for value, _ in valued), sum(tai for _, tai in valued)
 
 
 def declared_value(kind: MeldKind, big: bool) -> tuple[int, str]:
@@ -316,6 +326,36 @@ def threshold_check(r: Readings = DEFAULT):
     if r == DEFAULT:
         return meets_threshold
     return lambda j: meets_threshold(j, r)
+
+
+def threshold_hopeless(r: Readings = DEFAULT):
+    """`threshold_check` met by no reading: even `most_hu` falls short (none known where a 平和 is
+    exempt, F2)."""
+    if r.pinghu_threshold == "exempt":
+        return None
+    return lambda hand, context, evaluator: not threshold_met(most_hu(hand, context, evaluator, r), context)
+
+
+def most_hu(hand: Hand, context: WinContext, evaluator: Any, r: Readings = DEFAULT) -> int:
+    """A 和数 no reading of the hand passes (rulesets/reading_bounds.py): the declared melds' points
+    and 台 as they are; as many concealed pungs as the tiles allow (three of a kind held, or one per
+    free tile), each at the most a pung is worth, and a 台 for each 大料/座风 kind that could make
+    one; a 大料/座风 pair; the most a winning tile adds; 清三台 unless two suits are fixed, and
+    对对胡 unless no reading is all pungs.  A 平和 at most 30 with the suits' 台."""
+    free = bounds.free_kinds(evaluator)
+    spare = bounds.free_count(hand, free)
+    counts = bounds.fixed_counts(hand, free)
+    points, tai = declared_hu(hand.melds, context)
+    self_drawn = as_self_drawn(context)
+    pungs = min((len(hand.concealed) - 2) // 3, sum(n // 3 for n in counts.values()) + spare)
+    pung_value = max(concealed_pung(True, won_here, self_drawn, r)[0] for won_here in (False, True))
+    points += (pungs * pung_value + PAIR_OF_SEAT_OR_DRAGON
+               + max(winning_tile_value(role, True, self_drawn, r) for role in WIN_ROLES))
+    seat_or_dragon = sum(1 for kind in {*DRAGONS, context.seat_wind()} if counts[kind] + spare >= 3)
+    suits = 0 if len(bounds.fixed_suits(hand, counts)) > 1 else 3
+    all_pungs = 0 if bounds.no_all_pungs(hand, free, counts) else 1
+    tai += min(pungs, seat_or_dragon) + suits + all_pungs
+    return max(total_of(points, tai, False, r), total_of(0, suits, True, r))
 
 
 def threshold_met(value: int, context: WinContext) -> bool:

@@ -23,8 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .. import reading_bounds as bounds
 from .. import requirements as req
 from ..hand import Hand, MeldKind, WinContext
+from ..tiles import Tile
+from ..winning import PAIRS_258, Evaluator
 from ..settlement import Item, Settlement, payments_from
 from ..winrules import Judged, Verdict
 from .base import DrawContext
@@ -42,8 +45,13 @@ def wind_suit(j: Judged) -> bool:
 
 def quan_qiu_ren(j: Judged) -> bool:
     """全求人: every meld claimed, one tile left, won on a discard."""
-    return (len(j.hand.concealed) == 2 and not j.context.self_drawn
-            and all(m.kind is not MeldKind.CONCEALED_KONG for m in j.declared))
+    return quan_qiu_ren_of(j.hand, j.context)
+
+
+def quan_qiu_ren_of(hand: Hand, context: WinContext) -> bool:
+    """`quan_qiu_ren`, which reads the hand and the context alone."""
+    return (len(hand.concealed) == 2 and not context.self_drawn
+            and all(m.kind is not MeldKind.CONCEALED_KONG for m in hand.melds))
 
 
 DAHU = (
@@ -67,6 +75,22 @@ def is_dahu(j: Judged) -> bool:
     return any(check(j) for *_, check in DAHU)
 
 
+def no_dahu(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+    """No reading of the hand is a 大胡 (`DAHU`, each bounded from the hand: reading_bounds.py)."""
+    free = bounds.free_kinds(evaluator)
+    if context.kong_replacement or context.robbed_kong or (context.last_tile and context.self_drawn):
+        return False
+    if quan_qiu_ren_of(hand, context) or not bounds.no_all_pungs(hand, free):
+        return False
+    fixed = bounds.fixed_tiles(hand, free)
+    return bounds.no_one_suit(fixed, False) and bounds.no_all_honours(fixed) and bounds.no_all_258(fixed)
+
+
+def held_wilds(hand: Hand, wilds: frozenset[Tile] | tuple[Tile, ...]) -> int:
+    """The 赖子 held among the concealed tiles."""
+    return sum(1 for tile in hand.concealed if tile in wilds)
+
+
 def pihu_laizi_ok(counted: str) -> Callable[[Judged], bool]:
     """「两个癞子胡屁胡不能胡」: a 屁胡 holds at most one 赖子 (`counted` "held", RESEARCH.md §3.8 「may hold at most
     1 赖子」), or uses at most one as a wild ("as_wild": a 赖子 playing its own face is not counted)."""
@@ -75,13 +99,38 @@ def pihu_laizi_ok(counted: str) -> Callable[[Judged], bool]:
             return True
         if counted == "as_wild":
             return req.wilds_as_wild_at_most(j, 1)
-        return sum(1 for tile in j.hand.concealed if tile in j.wild_kinds) <= 1
+        return held_wilds(j.hand, j.wild_kinds) <= 1
     return check
+
+
+def pihu_laizi_hopeless(counted: str) -> Callable[[Hand, WinContext, Evaluator], bool] | None:
+    """`pihu_laizi_ok` met by no reading: two 赖子 held and no 大胡 possible (none known for "as_wild",
+    where how many stand for another depends on the reading)."""
+    if counted == "as_wild":
+        return None
+    return lambda hand, context, evaluator: held_wilds(hand, context.wilds) > 1 and no_dahu(hand, context, evaluator)
 
 
 def pihu_258_ok(j: Judged) -> bool:
     """RESEARCH.md §3.8: a 屁胡 needs a 2/5/8 pair."""
     return is_dahu(j) or req.pair_is_258(j)
+
+
+def pihu_258_hopeless(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+    """`pihu_258_ok` met by no reading: no 2/5/8 pair (asked first: most legal hands have one) and no
+    大胡 possible."""
+    return bounds.no_pair_of(hand, evaluator, PAIRS_258) and no_dahu(hand, context, evaluator)
+
+
+def pihu_258_witnessed(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+    """`pihu_258_ok` met by some reading: one with a 2/5/8 pair."""
+    return bounds.pair_witnessed(hand, evaluator, PAIRS_258)
+
+
+def pihu_laizi_assured(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+    """`pihu_laizi_ok` met by every reading: at most one 赖子 held (and so at most one standing for
+    another tile), whichever way they are counted."""
+    return held_wilds(hand, context.wilds) <= 1
 
 
 def hand_items(j: Judged, dahu_value: int) -> tuple[Item, ...]:

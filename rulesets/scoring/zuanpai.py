@@ -39,14 +39,25 @@ def no_gang_tiles(j: Judged, da_que: bool = False) -> bool:
     return no_kinds_in_hand(j, gang_kinds(j.wild_kinds, da_que))
 
 
+def no_gang_tiles_of(hand: Hand, wild_kinds: frozenset[Tile], da_que: bool = False) -> bool:
+    """`no_gang_tiles`, which reads the hand and the wild kinds alone (the same in every reading)."""
+    kinds = gang_kinds(wild_kinds, da_que)
+    return not any(t in kinds for t in hand.concealed)
+
+
 def melds_allowed(j: Judged, da_que: bool = False) -> bool:
     """No declared meld the text rules out: a 碰 of a 杠牌 (「只能用来杠」) or of the 钻 (「钻不可以碰」), and no meld
     of the 发 shown as a bonus tile (红中 when 发 is the 钻; none with 打缺, where 发 is a wind-like tile)."""
-    gang = gang_kinds(j.wild_kinds, da_que)
-    bonus = () if da_que else (Tile.RED if Tile.GREEN in j.wild_kinds else Tile.GREEN,)
-    for meld in j.hand.melds:
+    return melds_allowed_of(j.hand, j.wild_kinds, da_que)
+
+
+def melds_allowed_of(hand: Hand, wild_kinds: frozenset[Tile], da_que: bool = False) -> bool:
+    """`melds_allowed`, which reads the hand and the wild kinds alone (the same in every reading)."""
+    gang = gang_kinds(wild_kinds, da_que)
+    bonus = () if da_que else (Tile.RED if Tile.GREEN in wild_kinds else Tile.GREEN,)
+    for meld in hand.melds:
         kind = meld.tiles[0]
-        if kind in bonus or (meld.kind is MeldKind.PUNG and (kind in gang or kind in j.wild_kinds)):
+        if kind in bonus or (meld.kind is MeldKind.PUNG and (kind in gang or kind in wild_kinds)):
             return False
     return True
 

@@ -15,7 +15,8 @@ from tests.rulesets.random_hands import eleven_and_a_pung
 
 def test_a_hand_judged_self_drawn_then_on_a_discard_is_split_once(monkeypatch):
     """长沙's 二五八 将 reads the reading: a pair of 3s fails self-drawn and on a discard alike,
-    and the second judgement takes the readings the first one listed."""
+    and the second judgement takes the readings the first one listed.  (The players' `is_legal`
+    no longer asks the judge here: no reading of the hand can have a 2/5/8 pair.)"""
     monkeypatch.setattr(evaluator, "_LISTED", WalkMemo(), raising=False)
     splits = []
     real = evaluator.standard_splits
@@ -24,8 +25,9 @@ def test_a_hand_judged_self_drawn_then_on_a_discard_is_split_once(monkeypatch):
     hand = Hand(tuple(sorted(parse_tiles("1m2m3m4m5m6m7m8m9m2p3p4p3s3s"))))
     for discarder in (None, 3):
         context = WinContext(winner=0, dealer=0, discarder=discarder, sides=(0, 1, 2, 3), win_tile=Tile.M9)
-        assert not is_legal(ruleset, hand, context)
+        assert not evaluate_hand(ruleset, hand, context, settle=False).verdict.legal
     assert len(splits) == 1
+    assert not is_legal(ruleset, hand, context) and len(splits) == 1       # (refused unsplit)
 
 
 def test_judgements_with_the_readings_kept_agree_with_judgements_made_afresh(monkeypatch):
