@@ -4,14 +4,14 @@
 win), and within the last four tiles a possible win must be taken.
 """
 
+from .. import requirements as req
 from ..definition import HouseOption, Play, Region
 from ..provenance import Amended, Derived, Given, analyst, choice, default, open_question, research, text
 from ..rotation import RotationRule
 from ..scoring.sichuan import SichuanScorer
 from ..tilesets import SET_108
 from ..winning import Shapes
-from ..hand import Hand, WinContext
-from ..winrules import Requirement, WinRules, of_hand
+from ..winrules import Judged, Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_BREAK, DEFAULT_HAND_SIZE, NO_FLOWERS, NO_INDICATORS,
                      TAIL_REPLACEMENT, YIPAO_DEALER, dead_wall, four_players, phase, with_yipao_dealer)
 
@@ -65,19 +65,13 @@ def first_win_rotation(section: str) -> Amended:
 FIRST_WIN_DEALER = first_win_dealer("§14")
 
 
-@of_hand
-def misses_a_suit(hand: Hand, context: WinContext) -> bool:
+def misses_a_suit(j: Judged) -> bool:
     """缺一门: the declared void suit (定缺, `context.extra["void_suit"]` = "m", "p" or "s") is absent,
-    or, with none declared, at least one of 万, 筒, 条 is.
-
-    Read from the hand's own tiles, not a reading's: 四川 and 贵州 (which takes this rule) have no
-    wilds, so every reading stands each tile as itself and the answer is the same in all of them
-    (tests/rules/test_void_suit_of_hand.py holds both).  A hand failing it is then known without a
-    reading, which the simulated players ask of every wait they weigh."""
-    void = context.get("void_suit")
+    or, with none declared, at least one of 万, 筒, 条 is."""
+    void = j.context.get("void_suit")
     if void:
-        return all(t.suit != void for t in hand.all_tiles())
-    return len({t.suit for t in hand.all_tiles() if t.is_suited}) < 3
+        return all(t.suit != void for t in j.standing)
+    return req.lacks_a_suit(j)
 
 
 QUE_YI_MEN = Requirement("que_yi_men", "必须缺一门", text("§14", "必须缺门可和; 必须缺一门"), misses_a_suit)
