@@ -16,7 +16,7 @@ from ..walls import End
 from ..winrules import Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_BREAK, DEFAULT_HAND_SIZE, DEFAULT_PLAYERS, DEFAULT_ROTATION, NO_FLOWERS,
                      TAIL_REPLACEMENT, YIPAO_DEALER, dead_wall, phase, with_yipao_dealer)
-from .sichuan import SHAPES as SICHUAN_SHAPES, misses_a_suit
+from .sichuan import SHAPES as SICHUAN_SHAPES, misses_a_suit, no_suit_missed, suit_missed
 
 JI_WRAP = HouseOption(
     "ji_wrap", "翻到9 (after a 9)",
@@ -75,7 +75,8 @@ JI_COUNT = HouseOption(
     value_labels=(("held", "手中和副露"), ("melded", "只算碰杠")))
 
 QUE_YI_MEN = Requirement("que_yi_men", "必须缺一门 (四川)",
-                         text("§13.1, §14", "贵州麻将类似于四川麻将，在四川麻将的基础上添加抓鸡模式; 必须缺一门"), misses_a_suit)
+                         text("§13.1, §14", "贵州麻将类似于四川麻将，在四川麻将的基础上添加抓鸡模式; 必须缺一门"), misses_a_suit,
+                         hopeless=no_suit_missed, assured=suit_missed)
 
 
 def _chickens(options) -> tuple[IndicatorRule, ...]:

@@ -4,13 +4,16 @@
 win), and within the last four tiles a possible win must be taken.
 """
 
+from .. import reading_bounds as bounds
 from .. import requirements as req
 from ..definition import HouseOption, Play, Region
 from ..provenance import Amended, Derived, Given, analyst, choice, default, open_question, research, text
 from ..rotation import RotationRule
 from ..scoring.sichuan import SichuanScorer
 from ..tilesets import SET_108
-from ..winning import Shapes
+from ..hand import Hand, WinContext
+from ..tiles import Tile
+from ..winning import Evaluator, Shapes
 from ..winrules import Judged, Requirement, WinRules
 from .common import (DEFAULT_DEAL, DEFAULT_BREAK, DEFAULT_HAND_SIZE, NO_FLOWERS, NO_INDICATORS,
                      TAIL_REPLACEMENT, YIPAO_DEALER, dead_wall, four_players, phase, with_yipao_dealer)
@@ -74,7 +77,29 @@ def misses_a_suit(j: Judged) -> bool:
     return req.lacks_a_suit(j)
 
 
-QUE_YI_MEN = Requirement("que_yi_men", "必须缺一门", text("§14", "必须缺门可和; 必须缺一门"), misses_a_suit)
+def _misses_among(tiles: tuple[Tile, ...], context: WinContext) -> bool:
+    void = context.get("void_suit")
+    if void:
+        return all(t.suit != void for t in tiles)
+    return len({t.suit for t in tiles if t.is_suited}) < 3
+
+
+def no_suit_missed(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+    """No reading misses the suit (`Requirement.hopeless`): the tiles every reading shows as they are
+    hold the void suit or all three already (a wild can only add a suit)."""
+    return not _misses_among(bounds.fixed_tiles(hand, bounds.free_kinds(evaluator)), context)
+
+
+def suit_missed(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+    """Every reading misses the suit (`Requirement.assured`): no tile that may stand for another is
+    held (四川 and 贵州 have none: every reading shows the tiles as they are) and the tiles miss it."""
+    free = bounds.free_kinds(evaluator)
+    return not bounds.free_count(hand, free) and _misses_among(bounds.fixed_tiles(hand, free), context)
+
+
+# the bounds: a hand's suits are known from its tiles, so the players' question needs no reading
+QUE_YI_MEN = Requirement("que_yi_men", "必须缺一门", text("§14", "必须缺门可和; 必须缺一门"), misses_a_suit,
+                         hopeless=no_suit_missed, assured=suit_missed)
 
 SHAPES = Shapes(seven_pairs=True)
 """七对 (a four of a kind as two pairs: 龙七对) besides the standard hand: RESEARCH.md §3.12's table prices it."""

@@ -10,7 +10,8 @@ from ..reserve import NoReserve
 from ..scoring import FlatScorer
 from ..tilesets import SET_108
 from ..winrules import Requirement, WinRules
-from .sichuan import SHAPES as SICHUAN_SHAPES, first_win_dealer, first_win_rotation, misses_a_suit
+from .sichuan import (SHAPES as SICHUAN_SHAPES, first_win_dealer, first_win_rotation, misses_a_suit, no_suit_missed,
+                      suit_missed)
 from .common import (DEFAULT_DEAL, DEFAULT_BREAK, DEFAULT_HAND_SIZE, NO_FLOWERS, NO_INDICATORS,
                      TAIL_REPLACEMENT, YIPAO_DEALER, four_players, phase)
 
@@ -23,7 +24,8 @@ EXCHANGE = HouseOption(
 
 FIRST_WIN_DEALER = first_win_dealer("§15")
 
-QUE_MEN = Requirement("que_men", "必须缺门可和", text("§15", "核心是打缺门; 必须缺门可和"), misses_a_suit)
+QUE_MEN = Requirement("que_men", "必须缺门可和", text("§15", "核心是打缺门; 必须缺门可和"), misses_a_suit,
+                     hopeless=no_suit_missed, assured=suit_missed)
 
 REGION = Region(
     id="yichang",

@@ -30,6 +30,7 @@ VARIANTS = [
     ("luoshan", {}), ("luoshan", {"rounding": "before"}), ("luoshan", {"zimo_ke_value": "add"}),
     ("luoshan", {"chong_qiyu": "any"}), ("luoshan", {"zimo_anke": "every", "chong_ke": "anke"}),
     ("neimenggu", {}), ("shenyang", {}), ("hainan", {}), ("hainan", {"pung_fan": "declared"}),
+    ("sichuan", {}), ("guizhou", {}), ("yichang", {}),
 ]
 
 
@@ -189,3 +190,27 @@ def test_two_alike_chows_witness_no_all_pungs() -> None:
     assert evaluate_hand(ruleset, hand, context).verdict.complete and not is_legal(ruleset, hand, context)
     all_pungs = Hand(tuple(sorted(parse_tiles("2m2m2m3m3m3m5p5p5p7s7s7s9s9s"))))
     assert rule.witnessed(all_pungs, context, evaluator) and is_legal(ruleset, all_pungs, context)
+
+
+@pytest.mark.parametrize("region", ["sichuan", "guizhou", "yichang"])
+def test_the_void_suit_bounds_say_what_every_reading_says_with_a_void_declared(region: str) -> None:
+    # 定缺: the suit declared void (as the table's context says it) instead of any one suit
+    ruleset = get_region(region).resolve({})
+    (rule,) = [r for r in ruleset.win.requirements if r.hopeless is not None]
+    rng = random.Random(f"void-suit-{region}")
+    said = {"hopeless": [0, 0], "assured": [0, 0]}
+    for hand, context in _cases(ruleset, rng, 300):
+        context = replace(context, extra=context.extra + (("void_suit", rng.choice("mps")),))
+        evaluator = make_evaluator(ruleset.win, context.wilds, stand_ins_for(ruleset, context.wilds))
+        try:
+            shapes = evaluator.decompositions(hand.concealed, melds_needed(ruleset.hand_size, hand), context.win_tile)
+        except ValueError:
+            continue
+        meeting = [rule.check(Judged(hand, s, context, frozenset(context.wilds))) for s in shapes]
+        if not shapes:
+            continue
+        hopeless, assured = rule.hopeless(hand, context, evaluator), rule.assured(hand, context, evaluator)
+        assert not (hopeless and any(meeting)) and not (assured and not all(meeting)), (str(hand), context)
+        said["hopeless"][hopeless] += 1
+        said["assured"][assured] += 1
+    assert all(silent > 20 and spoke > 20 for silent, spoke in said.values()), said
