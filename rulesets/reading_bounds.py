@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from .hand import Hand, HandError, MeldKind, WinContext
 from .tiles import Tile
-from .winning import Evaluator, Shapes
+from .winning import PAIRS_258, Evaluator, Shapes
 
 PAIR_258 = (2, 5, 8)
 HandBound = Callable[[Hand, WinContext, Evaluator], bool]
@@ -82,6 +82,12 @@ def pair_witnessed(hand: Hand, evaluator: Evaluator, kinds: frozenset[Tile]) -> 
         return pair_evaluator(evaluator, kinds).is_complete(hand.concealed, (len(hand.concealed) - 2) // 3)
     except HandError:
         return False
+
+
+def pair_258_witnessed(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
+    """`Requirement.witnessed` of a check every reading with a 2/5/8 pair meets (长沙's 二五八将, 武汉's
+    屁胡 二五八将): some reading has one (`pair_witnessed`)."""
+    return pair_witnessed(hand, evaluator, PAIRS_258)
 
 
 def pair_evaluator(evaluator: Evaluator, kinds: frozenset[Tile]) -> Evaluator:

@@ -112,11 +112,6 @@ def no_red_dragon(hand: Hand, context: WinContext) -> bool:
     return Tile.RED not in hand.all_tiles()
 
 
-def no_kinds_in_hand(j: Judged, kinds: frozenset[Tile]) -> bool:
-    """None of `kinds` physically in the concealed hand (杠牌 that block a win, 钻牌 §26.2)."""
-    return not any(t in kinds for t in j.hand.concealed)
-
-
 def pair_is_258(j: Judged) -> bool:
     """二五八将: the pair is a 2, 5 or 8 of a suit."""
     pair = j.pair

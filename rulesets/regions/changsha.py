@@ -100,11 +100,6 @@ def jiang_258_hopeless(qingyise: str, quanqiuren: str) -> Callable[[Hand, WinCon
     return hopeless
 
 
-def jiang_258_witnessed(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
-    """`jiang_258` met by some reading: one with a 2/5/8 pair (whatever else it is)."""
-    return bounds.pair_witnessed(hand, evaluator, PAIRS_258)
-
-
 def qingyise_258(j: Judged) -> bool:
     """转转: 「清一色：同花色的二五八作将」 — the other hands take any pair."""
     return not full_flush(j) or is_seven_pairs(j) or req.pair_is_258(j)
@@ -122,7 +117,7 @@ def changsha_win(options) -> WinRules:
         return WinRules(shapes, (Requirement("jiang_258", "二五八做掌门", text("§12.6", "二五八做掌门; 小胡：各花色的二五八作将然后收集完三张相连的牌，或三张相同的牌即可胡牌"),
                                              jiang_258(options["qingyise_jiang"], options["quanqiuren"]),
                                              hopeless=jiang_258_hopeless(options["qingyise_jiang"], options["quanqiuren"]),
-                                             witnessed=jiang_258_witnessed),))
+                                             witnessed=bounds.pair_258_witnessed),))
     requirements = [Requirement("no_chi", "只能碰不能吃", text("§12.6", "小胡：所有的对牌都可作将但只能“碰”不能“吃”，三张相连的牌要摸（但除胡牌）"),
                                 no_chow_claimed)]
     if options["qingyise_jiang"] == "258":

@@ -5,7 +5,6 @@ win), and within the last four tiles a possible win must be taken.
 """
 
 from .. import reading_bounds as bounds
-from .. import requirements as req
 from ..definition import HouseOption, Play, Region
 from ..provenance import Amended, Derived, Given, analyst, choice, default, open_question, research, text
 from ..rotation import RotationRule
@@ -71,13 +70,11 @@ FIRST_WIN_DEALER = first_win_dealer("§14")
 def misses_a_suit(j: Judged) -> bool:
     """缺一门: the declared void suit (定缺, `context.extra["void_suit"]` = "m", "p" or "s") is absent,
     or, with none declared, at least one of 万, 筒, 条 is."""
-    void = j.context.get("void_suit")
-    if void:
-        return all(t.suit != void for t in j.standing)
-    return req.lacks_a_suit(j)
+    return _misses_among(j.standing, j.context)
 
 
 def _misses_among(tiles: tuple[Tile, ...], context: WinContext) -> bool:
+    """`misses_a_suit` over these tiles (a reading's, or the ones every reading shows as they are)."""
     void = context.get("void_suit")
     if void:
         return all(t.suit != void for t in tiles)

@@ -4,13 +4,14 @@ A 赖子皮 is turned after the deal; the 赖子 (wild) is the next kind.  红�
 may not stay in a winning hand; a winner must have opened (开口).
 """
 
+from .. import reading_bounds as bounds
 from ..cycles import WUHAN_LAIZI
 from ..definition import HouseOption, Play, Region
 from ..indicators import Derivation, Effect, IndicatorRule, NextHeadTile, Timing
 from ..provenance import Derived, Given, choice, open_question, research, text
 from ..requirements import no_red_dragon, opened
 from ..reserve import FixedStacks, FixedTiles
-from ..scoring.wuhan import (WuhanScorer, pihu_258_hopeless, pihu_258_ok, pihu_258_witnessed, pihu_laizi_assured,
+from ..scoring.wuhan import (WuhanScorer, pihu_258_hopeless, pihu_258_ok, pihu_laizi_assured,
                              pihu_laizi_hopeless, pihu_laizi_ok)
 from ..tilesets import SET_136
 from ..winrules import Requirement, WinRules
@@ -56,7 +57,7 @@ def wuhan_win(options) -> WinRules:
 
 PIHU_258 = Requirement("pihu_258", "屁胡二五八将",
                        research("§3.8", "屁胡 needs 2/5/8 将 and may hold at most 1 赖子 (大胡 may hold any number)"), pihu_258_ok,
-                       hopeless=pihu_258_hopeless, witnessed=pihu_258_witnessed)
+                       hopeless=pihu_258_hopeless, witnessed=bounds.pair_258_witnessed)
 
 REGION = Region(
     id="wuhan",

@@ -122,11 +122,6 @@ def pihu_258_hopeless(hand: Hand, context: WinContext, evaluator: Evaluator) -> 
     return bounds.no_pair_of(hand, evaluator, PAIRS_258) and no_dahu(hand, context, evaluator)
 
 
-def pihu_258_witnessed(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
-    """`pihu_258_ok` met by some reading: one with a 2/5/8 pair."""
-    return bounds.pair_witnessed(hand, evaluator, PAIRS_258)
-
-
 def pihu_laizi_assured(hand: Hand, context: WinContext, evaluator: Evaluator) -> bool:
     """`pihu_laizi_ok` met by every reading: at most one 赖子 held (and so at most one standing for
     another tile), whichever way they are counted."""

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..hand import Hand, MeldKind, WinContext
-from ..requirements import no_kinds_in_hand
 from ..settlement import Item, Settlement
 from ..tiles import DRAGONS, Tile
 from ..winrules import Judged, Verdict
@@ -36,11 +35,12 @@ def gang_kinds(wilds: tuple[Tile, ...] | frozenset[Tile], da_que: bool = False) 
 
 def no_gang_tiles(j: Judged, da_que: bool = False) -> bool:
     """「手上有，就不能和牌」: no 杠牌 among the concealed tiles."""
-    return no_kinds_in_hand(j, gang_kinds(j.wild_kinds, da_que))
+    return no_gang_tiles_of(j.hand, j.wild_kinds, da_que)
 
 
 def no_gang_tiles_of(hand: Hand, wild_kinds: frozenset[Tile], da_que: bool = False) -> bool:
-    """`no_gang_tiles`, which reads the hand and the wild kinds alone (the same in every reading)."""
+    """`no_gang_tiles`, which reads the hand and the wild kinds alone (the same in every reading): none of
+    them physically in the concealed hand."""
     kinds = gang_kinds(wild_kinds, da_que)
     return not any(t in kinds for t in hand.concealed)
 
