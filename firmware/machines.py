@@ -44,7 +44,7 @@ TABLE_TRANSITIONS = (
     ("restore_walls", "idle", "dice"),       # a checked set stands on the table, no hand begun on it
     ("restore_set", "idle", "push_in"),      # a checked set waits under the table
     # the set built for the next hand failed its check: push the table top in, raise the rejected
-    # walls for a person to mend, wait for 确认, then build again (firmware.session `_set_aside`)
+    # walls for a person to mend, wait for 确认, then build again (firmware.between_hands `_set_aside`)
     ("set_rejected", ["first_build", "settling", "idle"], "setting_aside"),
     ("rebuild", "setting_aside", "first_build"),
     # the walls that rose are not the checked set built for them (it was lost from under the table while

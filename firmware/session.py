@@ -19,24 +19,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-from concurrent.futures import Future
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from drivers.motor_protocol import LiftPosition
-from drivers.table_ui import CHANGE_TILES, CONTROLLER_FAULT_VOID, HAND_VOID, LAST_HAND, RESTARTED, WALLS_MISSING, Phase
+from drivers.table_ui import CHANGE_TILES, CONTROLLER_FAULT_VOID, HAND_VOID, LAST_HAND, RESTARTED, Phase
 from rulesets.definition import OptionError, Ruleset, options_text
 from rulesets.regions import UnknownRegion, get_region
 from rulesets.regions.common import rolls_for_first_dealer
 
-from .build.set_builder import BuildInProgress, RejectedSet, SetBuilder
+from .between_hands import RAISED_SET_KEY, SetsBetweenHands
+from .build.set_builder import SetBuilder
 from .build.wall_map import WallMap
-from .clock_watch import ClockWatch
 from .controller import TableController
 from .crash_count import CRASHES_BEFORE_VOID, CrashCount
-from .faults import SET_CODES, LatchedFault, SetRejected
+from .faults import LatchedFault
 from .hand.flow import HandFlow
 from .hand.ports import HandVoided, record_dropped
 from .hand.state import HandState
@@ -44,19 +40,14 @@ from .hand.wins import HandOutcome
 from .journal import HandJournal
 from .plates import Plates
 from .presenter import DisplayMirror
-from .records.chain import canonical
-from .records.ledger import HAND_KEY, NEXT_SET_KEY, RECORDER_KEY, SESSION_KEY, EncodedJson, HandRecord, Ledger
+from .records.ledger import HAND_KEY, RECORDER_KEY, SESSION_KEY, HandRecord, Ledger
 from .records.recorder import RecorderFiles
-from .records.space import SpaceWatch
 from .records.store import WRITE_ERRORS, Store
 from .journal_at_start import CHAIN_KEY, JournalAtStart, JournalUnreadable
+from .session_upkeep import FaultHours, Upkeep
 from .state import SessionState
 from .table_log import log_table
 
-SET_ASIDE_ZH = "牌组有误 请按故障页检查后按确认"     # after 故障: the rejected walls stand on the table
-RAISED_SET_KEY = "raised_set"      # a checked set standing on the table, no hand started on it yet
-BUILDING_KEY = "building"          # a build begun under the table (BuildInProgress)
-REJECTED_KEY = "rejected_set"      # a set the check rejected, not yet acknowledged (RejectedSet)
 log = logging.getLogger("firmware.session")
 
 
@@ -139,22 +130,14 @@ class TableSession:
         log_table(controller)                       # a line per phase, fault, set check, link episode, hand
         controller.recorder.listen(self.journal.on_event)
         self.state: SessionState | None = None
-        self._recorder_files = recorder_files
-        self._build: asyncio.Task | None = None
-        self._rejected: RejectedSet | None = None   # the set built for the next hand failed its check
-        self._built: tuple[WallMap, EncodedJson] | None = None     # the set last built, as the journal holds it
+        self.sets = SetsBetweenHands(controller, self.builder, self.plates, self.journal, ledger, self.store,
+                                     self._state, self._rules_chosen_meanwhile)
         self._deferred: Ruleset | None = None       # this run's rules, waiting for the resumed hand to end
         self.crashes = CrashCount(self.store, ledger)     # stops by a fault of its own, per hand (journaled)
         self._resume = resume       # False: the boards are new (a fresh simulator): the journal is not theirs
         self._hand_started: float | None = None
-        self._fault_interval: Future | None = None     # the ledger's open fault interval, as the store gives it
-        self._fault_codes: set[str] = set()             # every fault latched in it so far
-        self.space = SpaceWatch(self._storage_folders())   # room on the card, asked after each hand
-        self.clock_watch = ClockWatch(ledger.clock)      # a step of the wall clock is not time played
-        self._clock_task: asyncio.Task | None = None
-        controller.card_room = self._card_room             # (the service page shows it)
-        self._space_task: asyncio.Task | None = None
-        controller.watch(self._note_faults)
+        self.upkeep = Upkeep(controller, ledger, self.store, self.journal, recorder_files, self._session_id)
+        self.fault_hours = FaultHours(controller, ledger, self.store, self._session_id)
 
     async def run(self) -> int:
         """Play `hands` hands (or until cancelled); return how many were played."""
@@ -175,7 +158,7 @@ class TableSession:
         # named before this file seals a hand, and waited for through a card that refuses it: a start
         # on a full card that lost it left the next run going on from the file before (campaign 270043)
         if self.ledger.events is not None:
-            await self.journal.written(self.ledger.journal_put, RECORDER_KEY, {"path": self._recorder_file(),
+            await self.journal.written(self.ledger.journal_put, RECORDER_KEY, {"path": self.upkeep.recorder_file(),
                                                                                "chain": head})
         else:                                       # no file this run (stdout): the journal's head is the one
             await self.journal.written(self.ledger.journal_drop, RECORDER_KEY)
@@ -184,8 +167,7 @@ class TableSession:
         try:
             await hub.start()
             self.journal.changed()                  # the sessions the boards opened (or resumed)
-            self._look_at_space()
-            self._clock_task = asyncio.get_running_loop().create_task(self._watch_clock(), name="clock")
+            self.upkeep.start()
             if HAND_KEY not in saved:
                 hub.presenter.phase(Phase.IDLE)         # a hand being resumed keeps its screens
             below, standing = await self._pick_up(saved)
@@ -194,27 +176,26 @@ class TableSession:
             chosen = self._chosen_ruleset()             # (rules deferred while a resumed hand was finished)
             if chosen is not None:
                 await self._open_session(chosen)
-            if below is None and standing is None and self._rejected is None:
+            if below is None and standing is None and self.sets.rejected is None:
                 if hub.table.state == "settling":       # a resumed hand was played: its next set is under way
-                    below = await (self._build or self._build_next())
-                    self._build = None
+                    below = await self.sets.built_or_build()
                 else:
-                    below = await self._first_build()
+                    below = await self.sets.first_build()
             while True:
                 if below is None and standing is None:  # the set built for this hand was rejected
-                    below = await self._first_build()
+                    below = await self.sets.first_build()
                 if hub.table.state == "settling":
                     await hub.advance("next_hand")
                 elif hub.table.state == "idle":
                     await hub.advance("restore_set")
                 if standing is None:
-                    if not await self.hand_over(below):
+                    if not await self.sets.hand_over(below):
                         below = None                    # not there when it rose: built anew
                         continue
                     standing, below = below, None
-                await self._new_day_new_file()
-                if below is None and self._build is None and self._rejected is None:
-                    self._build = asyncio.create_task(self._build_next(), name="build-next-set")
+                await self.upkeep.new_day_new_file()
+                if below is None:
+                    self.sets.build_beside()
                 # rules saved at the push-in or while the walls rose are this hand's: 新规则下局生效 said so,
                 # and the hand after played them (a probe: hand 5 paid 杠 at the old value)
                 chosen = self._chosen_ruleset()
@@ -225,12 +206,11 @@ class TableSession:
                 self._hand_started = self.ledger.clock()
                 await self._settle(self.flow.play(standing, number=state.hand_number + 1, dealer=state.dealer,
                                                   totals=state.totals, repeats=state.dealer_repeats,
-                                                  started=self._hand_started, recorder=self._recorder_file(),
+                                                  started=self._hand_started, recorder=self.upkeep.recorder_file(),
                                                   roll_for_dealer=roll_for_dealer))
                 standing = None
-                if self._build is not None:
-                    below = await self._build
-                    self._build = None
+                if self.sets.under_way:
+                    below = await self.sets.next_built()
                 if self._enough():
                     return await self._finish()
                 chosen = self._chosen_ruleset()
@@ -250,7 +230,7 @@ class TableSession:
                 await self.journal.at_stop(self.state.session_id if self.state is not None else None)
                 hub.recorder.release_lines(keep_holding=False)
                 if self.state is not None:
-                    self.look_at_clock()                # a step since the last look (queued before the end)
+                    self.upkeep.look_at_clock()         # a step since the last look (queued before the end)
                     await self.store.run(self.ledger.end_session, self.state.session_id)
             except WRITE_ERRORS as error:               # logged by the store; the stop goes on
                 log.error("stopping with the disk refusing writes (%s): the next start reads the boards for what "
@@ -258,72 +238,6 @@ class TableSession:
             await hub.stop()
             if self._own_store:
                 self.store.close()
-
-    # -- room on the card -------------------------------------------------------------------------
-
-    def _storage_folders(self) -> list[Path]:
-        files = [self.ledger.path if self.ledger.path != ":memory:" else None, self.ledger.events]
-        return [Path(os.path.abspath(f)).parent for f in files if f]
-
-    def _look_at_space(self) -> None:
-        """Ask the card how much room is left (off the loop; never waited for): said once when it runs
-        low, and once when there is room again."""
-        if self._space_task is None or self._space_task.done():
-            self._space_task = asyncio.get_running_loop().create_task(self._say_space(), name="space")
-
-    async def _say_space(self) -> None:
-        space = await self.space.change()
-        if space is None:
-            return
-        if self.space.low:
-            self.hub.recorder.emit(
-                "warning", hand=0, storage="low", free_mb=space.free_mb, total_mb=space.total_mb,
-                message=f"the storage card is nearly full: {space.free_mb} MB free of {space.total_mb} MB; a full card "
-                        "stops the table (E24): move old flight recorders off it (mahjong-table records move "
-                        "--before YYYY-MM-DD --to DIR), or fit a larger card")
-        else:
-            self.hub.recorder.emit("storage_room", hand=0, free_mb=space.free_mb, total_mb=space.total_mb)
-
-    # -- steps of the wall clock ----------------------------------------------------------------
-
-    CLOCK_LOOK_S = 5.0          # a look is two clock reads: cheap, and a step is kept within seconds
-
-    async def _watch_clock(self) -> None:
-        while True:
-            await asyncio.sleep(self.CLOCK_LOOK_S)
-            self.look_at_clock()
-
-    def look_at_clock(self) -> None:
-        """A step of the wall clock: said once, and kept with the session for its hours."""
-        step = self.clock_watch.look()
-        if step is None:
-            return
-        log.warning("%s", step.words())
-        if self.state is not None:
-            self.store.submit(self.ledger.clock_stepped, self.state.session_id, step.before, step.after)
-
-    def _card_room(self) -> tuple[int, int] | None:
-        last = self.space.last
-        return (last.free_mb, last.total_mb) if last is not None else None
-
-    async def _new_day_new_file(self) -> None:
-        """The first hand begun on a later day than the recorder's file begins a new file (a table
-        left on wrote one file for ever, which `records move` can never take): the file ends with a
-        `recorder_end` saying `continued`, and the next goes on from its chain, as a restart's does.
-        Not while lines wait for a refusing card (they are this file's), nor on a file that holds no
-        hand yet (two files would begin from the same head)."""
-        files, recorder = self._recorder_files, self.hub.recorder
-        if files is None or not recorder.hands_ended or not files.due() or recorder.lines_owed():
-            return
-        recorder.end_file()
-        path = os.path.abspath(await self.store.run(files.next_file))     # behind the last line of the file before
-        self.ledger.events = path               # the hands settled from here name it (every earlier one is written)
-        await self.journal.written(self.ledger.journal_put, RECORDER_KEY, {"path": path, "chain": recorder.chain_head()})
-        log.info("a new day: the flight recorder goes on in %s", path)
-
-    def _recorder_file(self) -> str | None:
-        """This run's flight recorder file, as the journal names it (None: the run keeps none)."""
-        return os.path.abspath(self.ledger.events) if self.ledger.events is not None else None
 
     def _enough(self) -> bool:
         return self.hands is not None and self.played >= self.hands
@@ -334,11 +248,10 @@ class TableSession:
         return self.played
 
     async def _stop_tasks(self) -> None:
-        tasks = [t for t in (self._build, self._space_task, self._clock_task) if t is not None]
+        tasks = self.sets.tasks() + self.upkeep.tasks()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, self.journal.stop(), return_exceptions=True)
-        self._build = self._space_task = self._clock_task = None
 
     def public_feed(self) -> SessionFeed:
         """The read-only public view of this table, for the web server (firmware/web)."""
@@ -351,6 +264,9 @@ class TableSession:
         if not rolls_for_first_dealer(dict(self.hub.ruleset.options)):
             return False
         return await self.store.run(self.ledger.hands, state.session_id) == 0
+
+    def _session_id(self) -> int | None:
+        return self.state.session_id if self.state is not None else None
 
     def _state(self) -> SessionState:
         assert self.state is not None, "a session is open before any hand"
@@ -378,7 +294,7 @@ class TableSession:
 
     async def publish(self, outcome: HandOutcome) -> SessionState:
         """Apply a settled hand: the session state, then ledger → recorder → display."""
-        self.look_at_clock()                    # a step in the hand: kept before its finish
+        self.upkeep.look_at_clock()             # a step in the hand: kept before its finish
         hub = self.hub
         before = self._state()
         after = before.after(outcome, hub.ruleset)
@@ -400,7 +316,7 @@ class TableSession:
             raise asyncio.CancelledError()
         self.played += 1
         self._show_settled(outcome, after)
-        self._look_at_space()
+        self.upkeep.look_at_space()
         return after
 
     def _drop_unanswered(self) -> None:
@@ -412,7 +328,7 @@ class TableSession:
     async def _void(self, hand: HandState, reason: str, note: str = HAND_VOID) -> None:
         """A hand that can no longer be trusted, or scored: no payments, the same dealer, said on the
         display (`note`)."""
-        self.look_at_clock()                    # a step in the hand: kept before its finish
+        self.upkeep.look_at_clock()             # a step in the hand: kept before its finish
         hub = self.hub
         before = self._state()
         after = replace(before, dealer=hand.dealer, hand_number=max(before.hand_number, hand.number))
@@ -472,7 +388,7 @@ class TableSession:
         hub.ruleset = ruleset
         if self.state is not None:
             self.store.submit(self.ledger.end_session, self.state.session_id)
-            self._fault_interval = None
+            self.fault_hours.session_changed()
         session_id = await self.journal.written(self.ledger.start_session, ruleset.id, dict(ruleset.options))
         self.state = SessionState.new(session_id, ruleset, self.state.hand_number if self.state else 0)
         # waited for as its ledger row is: a session the journal lacks is opened anew by a restart,
@@ -518,6 +434,15 @@ class TableSession:
             return None
         return chosen
 
+    async def _rules_chosen_meanwhile(self) -> None:
+        """Rules chosen on the panel while a rejected set waited for a person are the next build's,
+        other tiles too: no hand stands on the table, and the build is checked against them.  A table
+        stuck on rules its tiles cannot play (四川 chosen on a 136-tile table, E07 at every build) never
+        took the 长春 chosen again, until a restart (a probe)."""
+        chosen = self._chosen_ruleset(other_tiles_too=True)
+        if chosen is not None:
+            await self._open_session(chosen)
+
     # -- after a restart ---------------------------------------------------------------------------
 
     async def _new_table(self, session: SessionState | None, saved: dict[str, dict]) -> None:
@@ -533,7 +458,7 @@ class TableSession:
                     await self._void(self._journaled_hand(saved), "a new table: the run before left it in play")
                 except JournalUnreadable as error:      # another version's: the new table goes on without it
                     self.hub.recorder.emit("warning", hand=0, message=f"{error}; not voided: this is a new table")
-        self._drop_sets()
+        self.sets.drop()
         await self._open_session(self.hub.ruleset)
 
     async def _pick_up(self, saved: dict[str, dict]) -> tuple[WallMap | None, WallMap | None]:
@@ -554,7 +479,7 @@ class TableSession:
             self.state = session            # (its hand numbers go on in the new session: not 1 again)
             if session is not None and HAND_KEY in saved:
                 await self._void(self._journaled_hand(saved), "the rules were changed")
-            self._drop_sets()
+            self.sets.drop()
             await self._open_session(hub.ruleset)
             return None, None
         self.state = self._read_by_this_version(session)
@@ -573,28 +498,7 @@ class TableSession:
         self._show_session(dealer)
         if last is not None and HAND_KEY not in saved:      # between hands: the push-in says it, as it did
             self.hub.presenter.carry(LAST_HAND + self._result_words(last["result"], last["winners"]))
-        below = self._saved_set(saved, NEXT_SET_KEY)
-        standing = self._saved_set(saved, RAISED_SET_KEY)
-        if standing is not None and (HAND_KEY in saved or not self._wall_stands_whole(standing)):
-            standing = None                             # a hand began on it (or players did, unjournaled)
-        if below is not None and standing is None and HAND_KEY not in saved and self._wall_stands_whole(below):
-            # it rose before the crash let the hand over journal it: it stands (a push-in now would
-            # sweep it into the mixer with the other set)
-            standing, below = below, None
-            await self._journal_raised(standing)
-            await self.plates.centre(LiftPosition.UP)
-        if standing is not None:
-            await hub.advance("restore_walls")
-        if REJECTED_KEY in saved:                       # still waiting for a person: shown again
-            self._rejected = RejectedSet.from_json(saved[REJECTED_KEY])
-            for fault in self._rejected.faults:
-                hub.latch(fault)
-        elif below is not None:
-            await self.builder.restore(below)       # the builder's machine follows the set under the table
-            hub.lamps.set_ready(True)
-        elif BUILDING_KEY in saved:
-            begun = BuildInProgress.from_json(saved[BUILDING_KEY])
-            self._build = asyncio.create_task(self._build_next(begun), name="resume-build")
+        below, standing = await self.sets.pick_up(saved)
         if in_play is not None:
             await self._resume_hand(in_play)
         return below, standing
@@ -648,21 +552,9 @@ class TableSession:
                                                           "at the next hand")
         return True
 
-    def _saved_set(self, saved: dict[str, dict], key: str) -> WallMap | None:
-        return WallMap.from_json(saved[key], self.hub.registry) if key in saved else None
-
-    def _drop_sets(self) -> None:
-        self.journal.forget_hand()
-        self.hub.lamps.set_ready(False)
-        self.store.submit(self.ledger.journal_swap, {}, (NEXT_SET_KEY, RAISED_SET_KEY, BUILDING_KEY, HAND_KEY, REJECTED_KEY))
-
-    def _wall_stands_whole(self, wall: WallMap) -> bool:
-        sensors = self.hub.wall_sensors
-        return all(tuple(sensors.get(side, ())) == (2,) * wall.stacks[side] for side in range(4) if wall.stacks[side])
-
     async def _resume_hand(self, hand: HandState) -> None:
         self._hand_started = hand.started          # when it began, in the run before (None: journaled by an older one)
-        here = self._recorder_file()
+        here = self.upkeep.recorder_file()
         # journaled with it before this run writes a line of it; a hand whose list is empty was begun
         # by an older controller (or with no file): its page goes on finding its files by their names
         if here is not None and hand.recorders and hand.recorders[-1] != here:
@@ -678,176 +570,3 @@ class TableSession:
             return
         hand.recount_standing(self.hub.wall_sensors)
         await self._settle(self.flow.resume(hand, totals=self._state().totals, cause="restart", blind=unseen))
-
-    # -- table hours: the intervals a fault was latched (the ledger keeps them raw) -------------
-
-    def _note_faults(self) -> None:
-        """Called after every change at the hub: open or close the ledger's fault interval (written
-        by the store's thread, in order: the interval's id is known there when it is closed)."""
-        latched = [f for f in self.hub.faults.latched() if not f.stop_asked]
-        codes = {f.label for f in latched}
-        if latched and self._fault_interval is None and self.state is not None:
-            self._fault_codes = codes
-            self._fault_interval = self.store.submit(self.ledger.fault_started, self.state.session_id, sorted(codes))
-        elif latched and self._fault_interval is not None and not codes <= self._fault_codes:
-            # a fault latched while others were: the interval names it too (it kept only the first ones)
-            self._fault_codes = every = self._fault_codes | codes
-            opened = self._fault_interval
-            self.store.submit(lambda: self.ledger.fault_codes(opened.result(), sorted(every)))
-        elif not latched and self._fault_interval is not None:
-            opened, self._fault_interval = self._fault_interval, None
-            self.store.submit(lambda: self.ledger.fault_ended(opened.result()))
-
-    # -- between hands -----------------------------------------------------------------------------
-
-    async def _first_build(self) -> WallMap:
-        """The first set of a run (or the one a restarted controller found begun); or, when the set
-        built for the next hand was rejected, a set built anew once a person mended that one."""
-        hub = self.hub
-        below: WallMap | None = None
-        if self._rejected is None:
-            if hub.table.state == "idle":
-                await hub.advance("start")
-            hub.presenter.phase(Phase.BUILDING)
-            if self._build is not None:
-                below, self._build = await self._build, None
-            else:
-                below = await self._build_next()
-        elif self._build is not None:           # the build rejected was a restart's resumed one: let go of
-            await self._build                   # (kept, no next set was built beside the next hand, and its
-            self._build = None                  # stale answer sent the table to a first build from settling)
-        while below is None:                    # rejected: never dealt; a person, then a new build
-            await self._set_aside()
-            await self._rules_chosen_meanwhile()
-            below = await self._build_next()
-        await hub.advance("set_built")
-        return below
-
-    async def _rules_chosen_meanwhile(self) -> None:
-        """Rules chosen on the panel while a rejected set waited for a person are the next build's,
-        other tiles too: no hand stands on the table, and the build is checked against them.  A table
-        stuck on rules its tiles cannot play (四川 chosen on a 136-tile table, E07 at every build) never
-        took the 长春 chosen again, until a restart (a probe)."""
-        chosen = self._chosen_ruleset(other_tiles_too=True)
-        if chosen is not None:
-            await self._open_session(chosen)
-
-    async def _build_next(self, begun: BuildInProgress | None = None) -> WallMap | None:
-        """Build (or go on with) the next set; the journal knows it is begun, then that it is checked.
-        None when the check rejected it (its faults are latched; `_set_aside` follows)."""
-        # both boards in a session first: one opening a new session after a reboot has no boot counter
-        # to journal yet (reading it raised "not connected" and stopped the table: campaign, 四川 70021)
-        await self.hub.until(self.hub.links_up)
-        try:
-            if begun is None:
-                # committed before the boards are asked anything: a restart must know of a build they may hold
-                await self.journal.written(self.ledger.journal_put, BUILDING_KEY, self.builder.in_progress().to_json())
-                wall = await self.builder.build()
-            else:
-                wall = await self.builder.resume(begun)
-        except SetRejected as rejected:
-            self._rejected = RejectedSet(rejected.faults)
-            self.store.submit(self.ledger.journal_swap, {REJECTED_KEY: self._rejected.to_json()}, (BUILDING_KEY,))
-            return None
-        # one transaction: killed between a drop and a put, a restart would know of no set below
-        self._built = wall, EncodedJson(canonical(wall.to_json()))
-        self.store.submit(self.ledger.journal_swap, {NEXT_SET_KEY: self._built[1]}, (BUILDING_KEY,))
-        self.hub.lamps.set_ready(True)
-        return wall
-
-    async def _set_aside(self) -> None:
-        """The rejected set's walls up onto the table top, where a person can mend them, after the
-        tiles lying there went into the mixer as at a hand over (the other set: the one built next,
-        so the two sets never mix); then its faults are shown (latched again if a person acknowledged
-        them while the walls were out of reach) and the table waits for the person's 确认.  The
-        rejected set goes into the mixer at the next hand over and is built again meanwhile."""
-        hub = self.hub
-        rejected = self._rejected
-        assert rejected is not None
-        await hub.advance("set_rejected")
-        if not rejected.raised:
-            sides = self.plates.sides()
-            await self.plates.push_in_and_lower(sides)
-            await self.plates.raise_walls(sides)
-            rejected = self._rejected = replace(rejected, raised=True)
-            self.journal.put(REJECTED_KEY, rejected.to_json())
-        hub.presenter.phase(Phase.FAULT, SET_ASIDE_ZH)     # first: the page that follows is this moment's
-        if not self._set_faults_latched():              # acknowledged before the walls were up: asked again
-            for fault in rejected.faults:
-                hub.latch(fault)
-        hub.recorder.emit("set_aside", problems=rejected.problems)
-        await hub.until(lambda: not self._set_faults_latched())
-        self._rejected = None
-        self.journal.put(REJECTED_KEY, None)
-        hub.recorder.emit("set_rebuild", problems=rejected.problems)
-        await hub.advance("rebuild")
-        hub.presenter.phase(Phase.BUILDING)
-
-    def _set_faults_latched(self) -> bool:
-        return any(f.source == "controller" and f.code in SET_CODES for f in self.hub.faults.latched())
-
-    async def hand_over(self, next_set: WallMap) -> bool:
-        """Push the old tiles in, lower the plates onto the new walls and raise them.  False when the
-        walls that rose are not that set (`_walls_missing`): no hand is begun on them."""
-        hub = self.hub
-        sides = self.plates.sides()
-        await self.plates.push_in_and_lower(sides, lambda: hub.advance("pushed_in"))
-        await self.plates.raise_walls(sides)
-        hub.lamps.set_ready(False)
-        await self.builder.raised()
-        if not self._wall_stands_whole(next_set):
-            await self._walls_missing(next_set)
-            return False
-        if next_set.unknown_tags():
-            await self._walls_unreadable(next_set)
-            return False
-        await self._journal_raised(next_set)
-        state = self._state()
-        for side in hub.ruleset.players:
-            hub.presenter.seat_status(side, side == state.dealer, state.totals[side])
-        hub.presenter.dealer(state.dealer, state.dealer_repeats)
-        await hub.advance("walls_up")
-        return True
-
-    async def _walls_missing(self, expected: WallMap) -> None:
-        """The plates rose without the checked set the journal named below (a probe: the mechanism
-        reset, or tiles taken out, while the controller was stopped).  A hand was begun on empty
-        plates and the table waited at 请配牌 without a word.  Said, recorded and built anew."""
-        hub = self.hub
-        sensors = {side: sum(hub.wall_sensors.get(side, ())) for side in range(4) if expected.stacks[side]}
-        message = (f"the walls that rose are not the set built for them (tiles per side {sensors}, "
-                   f"{2 * sum(expected.stacks)} expected): it was lost from under the table; the tiles are "
-                   "pushed in and a set is built anew")
-        await self._not_dealt(message)
-
-    async def _walls_unreadable(self, risen: WallMap) -> None:
-        """The set that rose holds tags the tile registry no longer knows: it was enrolled anew while the
-        controller was stopped (a probe: a hand was then dealt on tiles the table could not read, 长春
-        stopped at every start after it, 海南 paid a win on them).  Never dealt: said, recorded, and the
-        tiles are pushed in and built anew, where the set check says what it finds."""
-        await self._not_dealt(f"the set that rose holds {risen.unknown_tags()} tag(s) the tile registry no longer knows "
-                              "(enrolled anew since it was built): no hand is dealt on tiles the table cannot read; "
-                              "the tiles are pushed in and a set is built anew")
-
-    async def _not_dealt(self, message: str) -> None:
-        """The walls that rose are not played: said, recorded, and the table goes back to build a set."""
-        hub = self.hub
-        hub.recorder.emit("warning", message=message)          # (the table's log says it: firmware.table_log)
-        await self.journal.written(self.ledger.journal_swap, {}, (NEXT_SET_KEY,))
-        await hub.advance("walls_missing")
-        hub.presenter.carry(WALLS_MISSING)
-
-    async def _journal_raised(self, standing: WallMap) -> None:
-        """The set is the one standing on the table now, not the one below: committed before the dice
-        are asked for.  Only queued, a slow disk let the players take the deal with the journal still
-        naming the set below; a controller killed then took those dealt walls for a set still to rise,
-        had them pushed in onto the other set in the mixer, and built both sets mixed (E07/E10, the
-        players' walls empty: found by the fault campaign)."""
-        await self.journal.written(self.ledger.journal_swap, {RAISED_SET_KEY: self._set_json(standing)}, (NEXT_SET_KEY,))
-
-    def _set_json(self, wall: WallMap) -> dict | EncodedJson:
-        """A checked set as the journal keeps it: the text written as it was built, when it is that set
-        (nothing changes a set once checked: it was encoded twice a hand, below and risen)."""
-        if self._built is not None and self._built[0] is wall:
-            return self._built[1]
-        return wall.to_json()

@@ -12,20 +12,13 @@ from __future__ import annotations
 
 import asyncio
 
-from firmware.session import TableSession
+from firmware.between_hands import SetsBetweenHands
 from tests.asyncio_support import run
-
-
-class _Panel:
-    @staticmethod
-    def take_choice() -> None:
-        return None                     # no rules chosen while the set waited
 
 
 class _Hub:
     def __init__(self) -> None:
         self.advanced: list[str] = []
-        self.panel = _Panel()
 
     async def advance(self, trigger: str) -> None:
         self.advanced.append(trigger)
@@ -33,24 +26,26 @@ class _Hub:
 
 def test_the_set_built_anew_after_a_rejected_resumed_build_lets_go_of_that_build():
     async def go() -> tuple[object, object, list[str]]:
-        session = object.__new__(TableSession)
-        session.hub = _Hub()
-        session._rejected = object()                        # the resumed build was rejected…
-        session._deferred = None                            # (no rules deferred behind a resumed hand)
+        hub = _Hub()
+
+        async def no_rules_chosen() -> None:                # no rules chosen while the set waited
+            return None
+        sets = SetsBetweenHands(hub, None, None, None, None, None, lambda: None, no_rules_chosen)
+        sets.rejected = object()                            # the resumed build was rejected…
 
         async def rejected_build() -> None:
             return None
-        session._build = asyncio.ensure_future(rejected_build())     # …its task, done, still held
+        sets._build = asyncio.ensure_future(rejected_build())       # …its task, done, still held
 
         async def set_aside() -> None:                      # a person mended the set
-            session._rejected = None
+            sets.rejected = None
 
         async def build_next() -> str:
             return "the set built anew"
-        session._set_aside, session._build_next = set_aside, build_next
-        below = await session._first_build()
-        return below, session._build, session.hub.advanced
+        sets._set_aside, sets.build_next = set_aside, build_next
+        below = await sets.first_build()
+        return below, sets.under_way, hub.advanced
 
     below, build, advanced = run(go(), timeout=10)
     assert below == "the set built anew" and advanced == ["set_built"]
-    assert build is None        # let go of: the next hand builds its next set beside it, as usual
+    assert not build            # let go of: the next hand builds its next set beside it, as usual

@@ -597,7 +597,7 @@ def test_a_build_is_journaled_before_the_motor_board_is_asked_for_it(tmp_path, m
     import time as clock
 
     from drivers.motor_protocol import Build
-    from firmware.session import BUILDING_KEY
+    from firmware.between_hands import BUILDING_KEY
 
     db = str(tmp_path / "table.db")
     journaled: list[bool] = []
@@ -705,7 +705,7 @@ def test_a_finished_build_is_never_out_of_the_journal_between_two_writes(monkeyp
     it asked for a new Build, the board refused (NOT_READY: the set lay below) and the controller
     stopped (exit 1, found by the campaign, 广东).  After every journal write, a build that was begun
     is still named: begun, built (the next set) or rejected."""
-    from firmware.session import BUILDING_KEY, NEXT_SET_KEY, REJECTED_KEY
+    from firmware.between_hands import BUILDING_KEY, NEXT_SET_KEY, REJECTED_KEY
 
     states: list[frozenset[str]] = []
     named = {BUILDING_KEY, NEXT_SET_KEY, REJECTED_KEY}
@@ -728,7 +728,7 @@ def test_a_set_below_that_the_journal_does_not_name_is_read_where_it_lies(tmp_pa
     """Behind the mend above: should a restarted controller still not know of a set lying below (here
     the journal is made to lose the second set as the two writes did), the board's NOT_READY to its
     Build no longer stops the controller: the set is read where it lies and checked, with a warning."""
-    from firmware.session import BUILDING_KEY, NEXT_SET_KEY
+    from firmware.between_hands import BUILDING_KEY, NEXT_SET_KEY
 
     db = str(tmp_path / "table.db")
     real_swap = Ledger.journal_swap

@@ -8,7 +8,7 @@ import time as clock
 
 from drivers.motor_protocol import LiftPosition
 from firmware.records.ledger import Ledger
-from firmware.session import RAISED_SET_KEY
+from firmware.between_hands import RAISED_SET_KEY
 from tests.asyncio_support import run
 from tests.firmware.lost_writes import lose_writes_while, stop_options
 from tests.firmware.test_restart import crash_and_restart

@@ -37,7 +37,7 @@ def test_a_table_on_a_nearly_full_card_warns_once_and_plays_on(tmp_path, caplog)
     events: list[dict] = []
 
     def nearly_full(session) -> None:     # the card's room, whatever it is, is under this floor
-        session.space = SpaceWatch(session.space.paths, floor=1 << 62)
+        session.upkeep.space = SpaceWatch(session.upkeep.space.paths, floor=1 << 62)
 
     with caplog.at_level(logging.INFO, logger="mahjong_table"):
         result = run(run_simulated(ruleset, hands=3, seed=2, ledger_path=str(tmp_path / "table.db"),

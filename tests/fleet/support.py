@@ -86,7 +86,7 @@ async def play(region: str, hands: int, seed: int, ledger: Path, *, follow: Call
     (`card_nearly_full`: whatever room the card has is under the table's floor)."""
     def composed(session) -> None:
         if card_nearly_full:
-            session.space = SpaceWatch(session.space.paths, floor=1 << 62)
+            session.upkeep.space = SpaceWatch(session.upkeep.space.paths, floor=1 << 62)
         follow(session.public_feed())
     return await run_simulated(get_region(region).resolve(), hands=hands, seed=seed, ledger_path=str(ledger),
                                on_event=on_event, on_session=composed)
