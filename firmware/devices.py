@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import AsyncIterator, Awaitable, Callable, Mapping, TypeVar
 
 from drivers.display import Display
-from drivers.errors import LinkLost, NoResponse, NotASerialPort, PortBusy, PortError, SessionLost
+from drivers.errors import LinkError, LinkLost, NoResponse, NotASerialPort, PortBusy, PortError, SessionLost
 from drivers.link import LinkConfig, SessionRef
 from drivers.messages import FaultCode
 from drivers.motor import MotorBoard
@@ -73,7 +73,8 @@ async def open_devices(motor: str, rfid: str, display: str | None = None, baudra
             # a USB adapter not back yet); on a first start it is most likely a mistake in the configuration
             retried = _NOT_ANSWERING + ((PortError,) if sessions else ())
             told = functools.partial(_told, say, awaited, source)
-            opened.append(await (_open_patiently(opening, retried, told) if patient else opening()))
+            opened.append(await (_open_patiently(opening, retried, told, awaited.look_for_display)
+                                 if patient else opening()))
         awaited.answered()
         yield Devices(opened[0], opened[1], screen)
     finally:
@@ -124,6 +125,22 @@ class BoardsAwaited:
         self._presenter.phase_text(awaited_line(source))
         self._presenter.repaint(("main",))
 
+    async def look_for_display(self) -> None:
+        """A display whose port was not there (its adapter not plugged in yet) or died meanwhile is
+        opened again before the wait is said once more: the technician reads the wait on it as soon
+        as it is back, not only once the boards answer and the table runs."""
+        display = self._display
+        if display is None or display.failure is None:
+            return
+        try:
+            await display.reopen()
+        except PortError:
+            return                      # not back yet: looked for again at the next try
+        except LinkError as error:      # (opened from a stream, not a URL: nothing to reopen)
+            log.debug("the display cannot be opened again while the boards are awaited: %s", error)
+            return
+        log.warning("the display's port is back while the boards are awaited: the wait is shown on it")
+
     def answered(self) -> None:
         """Both boards answered: the line cleared for the controller's own (a start that waited for
         none leaves the screen as it was, for the controller to paint).  A touch on the screen while
@@ -143,9 +160,11 @@ def _told(say: Callable[[str], None] | None, awaited: BoardsAwaited, source: str
 
 
 async def _open_patiently(opening: Callable[[], Awaitable[T]], retried: tuple[type[Exception], ...],
-                          say: Callable[[str], None] | None, backoff: Backoff = Backoff(first=0.5, most=5.0)) -> T:
+                          say: Callable[[str], None] | None, between: Callable[[], Awaitable[None]] | None = None,
+                          backoff: Backoff = Backoff(first=0.5, most=5.0)) -> T:
     """`opening()` until a board answers; any error but the `retried` ones (another board on the
-    port, a protocol this controller does not speak) is raised at once."""
+    port, a protocol this controller does not speak) is raised at once.  `between`: awaited after a
+    try fails, before the wait is said (the display looked for again)."""
     attempt = 0
     while True:
         attempt += 1
@@ -157,6 +176,8 @@ async def _open_patiently(opening: Callable[[], Awaitable[T]], retried: tuple[ty
             raise                   # a file or /dev/null named as the port: no wait mends the configuration
         except retried as error:
             delay = backoff.delay(attempt)
+            if between is not None:
+                await between()
             if say is not None:
                 say(f"{error}: 连接中断 重连中 — trying again in {delay:.1f} s (attempt {attempt})")
             await asyncio.sleep(delay)
