@@ -78,6 +78,7 @@ def test_only_the_session_the_harness_and_the_commands_import_the_controller():
         if path in ("firmware/controller.py", "firmware/hub_ports.py",    # the hub and its views for the parts
                     "firmware/session.py", "firmware/journal.py",         # the session, its journal
                     "firmware/plates.py",                                 # and its hand over's lifts
+                    "firmware/between_hands.py", "firmware/session_upkeep.py",    # its sets, its upkeep
                     "firmware/simulated.py") \
                 or path.startswith("firmware/cli/"):
             continue

@@ -73,8 +73,11 @@ def test_handshake_build_raise_and_event_stream_with_faults_on():
                 if isinstance(event, (KeyPressed, WallChanged)):
                     got.append(event)
             assert got == expected
-            stats = motor.statistics()
-            assert stats.crc_errors + stats.framing_errors > 0  # the faults really were on
+            # the faults really were on: some damage seen on either wire.  The motor's wire alone carries
+            # about 80 frames, and its heartbeats (their number follows the machine's pace) shift which
+            # frames the seeded faults hit: no CRC error on it at all came about once in ten runs
+            seen = [motor.statistics(), rfid.statistics()]
+            assert sum(s.crc_errors + s.framing_errors + s.duplicate_events + s.retransmits + s.naks for s in seen) > 0
     run(main(), timeout=45)
 
 
