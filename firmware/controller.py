@@ -19,7 +19,7 @@ import time
 from typing import Any, Awaitable, Callable, Coroutine, Sequence, TypeVar
 
 from drivers.errors import BoardIncompatible, CommandRejected, LinkClosed, LinkError, LinkLost, NoResponse
-from drivers.messages import EventsDropped, FaultCleared, FaultCode, FaultRaised, Message, SnapshotDone, Status
+from drivers.messages import EventsDropped, FaultCleared, FaultCode, FaultRaised, Message, SnapshotDone
 from drivers.motor import MotorBoard
 from drivers.link import EventMark, SessionRef
 from drivers.motor_protocol import (BuildDone, BuildStopped, DiceRolled, HatchChanged, KeyAction, KeyPressed, Lift,
@@ -36,6 +36,7 @@ from rulesets.walls import StackPos
 from .build.enrollment import EnrollPorts
 from .build.ports import BuildListener, BuildPorts
 from .build.registry import TileRegistry
+from .commands import Commands
 from .devices import Devices
 from .display_watch import DisplayWatch
 from .fault_desk import FaultDesk
@@ -60,7 +61,6 @@ from .worker import ProcessWorker
 
 T = TypeVar("T")
 log = logging.getLogger("firmware.controller")
-RESEND_AFTER_S = 1.0        # a command failed by a link episode the pump has not seen: sent again after this
 ZONE_INVENTORIES = 2        # a read zone is inventoried this often per read, the tags joined
 OUR_ABSENCE = frozenset({(FaultCode.HOST_LOST, 0), (FaultCode.EMERGENCY_STOP, 0)})  # a board stopped for us
 
@@ -119,6 +119,10 @@ class TableController:
         self.desk = FaultDesk(self.faults, recorder, self.presenter, page_behind=self.front.page_behind,
                               on_change=self._tell_watchers, alarm=self.lamps.alarm)
         self.presenter.on_phase(lambda phase, detail: self.desk.phase(phase))
+        self.commands = Commands(until=self.until, links_up=self.links_up, episodes=lambda: self.links.episodes,
+                                 desk=self.desk, blocking=lambda: self.faults.blocking,
+                                 request_snapshot=lambda: self.devices.motor.request_snapshot(),
+                                 halts=lambda: self._halts, resets=lambda source: self._resets[source])
         self.watch(self.front.faults_changed)
         self.watch(lambda: self.lamps.fault(self.faults.active, any(f.calls_a_person for f in self.faults.latched())))
         self._started_at = time.monotonic()
@@ -363,93 +367,22 @@ class TableController:
         return tuple(self._zones[seat].uids)
 
     async def ask(self, source: str, command: Callable[[], Awaitable[None]], answered: Callable[[], bool]) -> None:
-        """Send a command whose answer is an event, until `answered()`: a board that rebooted after
-        accepting it lost the answer with its RAM, so the command is sent again once the link is back."""
-        while True:
-            resets = self._resets[source]
-            await self.send(command)
-            await self.until(lambda: answered() or self._resets[source] > resets)
-            if answered():
-                return
-            await self.until(self.links_up)
+        """A command whose answer is an event, until `answered()` (firmware/commands.py)."""
+        await self.commands.ask(source, command, answered)
 
     async def send(self, command: Callable[[], Awaitable[None]]) -> None:
-        """Send a command; across a link episode it is held by the link and runs once, or — the board
-        having rebooted — it is sent again once the link is back."""
-        while True:
-            episodes, was_down = self.links.episodes, not self.links_up()
-            try:
-                await command()
-                return
-            except LinkError as error:
-                if not is_episode(error):
-                    raise
-            # The command can fail before the pump has seen the episode begin: wait for one to begin
-            # and end (never spin on a link that is still "up"), or resend after a while regardless.
-            try:
-                await self.until(lambda: self.links_up() and (was_down or self.links.episodes > episodes),
-                                 timeout=RESEND_AFTER_S)
-            except asyncio.TimeoutError:
-                pass
+        """A command, across link episodes (firmware/commands.py)."""
+        await self.commands.send(command)
 
     async def motion(self, command: Callable[[], Awaitable[None]], blocked: Callable[[], bool] | None = None, *,
                      busy_is_under_way: bool = False) -> None:
-        """Send a motion command; while a fault or the interlock refuses it, wait (never spin) and
-        send it again (across a link episode too).  `blocked`: whether a fault latched here refuses
-        it (default: any fault that needs a person).  `busy_is_under_way`: a BUSY answer means this
-        very move is being made (`move` sending it again): it returns, sending nothing more."""
-        blocked = blocked or (lambda: self.faults.blocking)
-        while True:
-            clears, resets = self.desk.clears, self._resets["motor"]
-            try:
-                await self.send(command)
-                return
-            except CommandRejected as error:
-                if error.status == Status.INTERLOCK:
-                    self.desk.interlock(True)
-                    await self.devices.motor.request_snapshot()     # its HatchChanged says when it closed
-                    await self.until(lambda: not self.desk.hatch_open)
-                elif error.status == Status.FAULT_LATCHED:
-                    # cleared, or forgotten by a reboot: the refusal may name a fault whose report the
-                    # reboot lost, which this side never latched and so never sees cleared (campaign
-                    # 51001, 螺山: the push-in waited for ever)
-                    await self.until(lambda: (self.desk.clears > clears or self._resets["motor"] > resets)
-                                     and not blocked())
-                elif error.status == Status.BUSY:
-                    if busy_is_under_way:
-                        return
-                    await asyncio.sleep(0.05)             # the mechanism finishes its move by itself
-                else:
-                    raise
+        """A motion command, past faults and the interlock (firmware/commands.py)."""
+        await self.commands.motion(command, blocked, busy_is_under_way=busy_is_under_way)
 
     async def move(self, command: Callable[[], Awaitable[None]], arrived: Callable[[], bool],
                    blocked: Callable[[], bool] | None = None) -> None:
-        """A mechanism's move until it `arrived()`: a move the board halted (a fault, or our silence:
-        SafeStop) or forgot (it rebooted: the move and its SafeStop are lost with its RAM) is sent
-        again once the latch is clear (`blocked`, as `motion` has it) and the link back.
-
-        A halt or a reboot counts only once the attempt the board took was sent: one while the move
-        was refused (BUSY behind the last move, FAULT_LATCHED for that very stop) stopped something
-        else.  Counted, it had a raise the board took after the stop sent twice more, and the walls
-        left the table top as they were looked at (a probe: a controller paused at the hand over).
-        A move sent again and answered BUSY is that move under way (a halt stops every motor, and
-        nothing moves again until it is sent a move): waited for, never sent once more."""
-        blocked = blocked or (lambda: self.faults.blocking)
-        sent_after: list[tuple[int, int]] = []       # the halts and reboots known as each attempt went
-
-        async def attempt() -> None:
-            sent_after.append((self._halts, self._resets["motor"]))
-            await command()
-
-        again = False
-        while True:
-            await self.motion(attempt, blocked, busy_is_under_way=again)
-            halts, resets = sent_after[-1]
-            await self.until(lambda: arrived() or self._halts > halts or self._resets["motor"] > resets)
-            if arrived():
-                return
-            await self.until(lambda: not blocked() and self.links_up())
-            again = True
+        """A mechanism's move until it `arrived()` (firmware/commands.py)."""
+        await self.commands.move(command, arrived, blocked)
 
     # -- events ----------------------------------------------------------------------------------
 
