@@ -7,7 +7,8 @@ from datetime import date, datetime, timedelta
 
 import pytest
 
-from firmware.records.history import History, HistoryError, clipped, hands_csv, hours_csv, parse_day
+from firmware.records.history import History, HistoryError, hands_csv, hours_csv, parse_day
+from firmware.records.session_time import clipped
 from firmware.records.ledger import HAND_KEY, RECORDER_KEY, SESSION_KEY, HandRecord, Ledger
 
 DAY = date(2026, 11, 30)
