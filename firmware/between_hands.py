@@ -72,10 +72,8 @@ class SetsBetweenHands:
         return built
 
     async def built_or_build(self) -> WallMap | None:
-        """The set under way (a resumed hand's), or one built now."""
-        built = await (self._build or self.build_next())
-        self._build = None
-        return built
+        """The set under way (a resumed hand's, a restart's), or one built now."""
+        return await (self.next_built() if self.under_way else self.build_next())
 
     def tasks(self) -> list[asyncio.Task]:
         """Its task, to cancel as the session stops."""
@@ -138,13 +136,10 @@ class SetsBetweenHands:
             if hub.table.state == "idle":
                 await hub.advance("start")
             hub.presenter.phase(Phase.BUILDING)
-            if self._build is not None:
-                below, self._build = await self._build, None
-            else:
-                below = await self.build_next()
-        elif self._build is not None:           # the build rejected was a restart's resumed one: let go of
-            await self._build                   # (kept, no next set was built beside the next hand, and its
-            self._build = None                  # stale answer sent the table to a first build from settling)
+            below = await self.built_or_build()
+        elif self.under_way:                    # the build rejected was a restart's resumed one: let go of
+            await self.next_built()             # (kept, no next set was built beside the next hand, and its
+                                                # stale answer sent the table to a first build from settling)
         while below is None:                    # rejected: never dealt; a person, then a new build
             await self._set_aside()
             await self._rules_meanwhile()
