@@ -34,6 +34,9 @@ RUNS = {
                             "--rounds", "1"], "median"),
 }
 OWN_TESTS = ("bench_winning", "bench_instructions")     # what they need is not always installed
+# these exit 1 when a timing goal is missed (a lag over 20 ms, a hand scored over 5 ms): on one busy hand
+# that is the machine's load, not the script's failure (bench_looplag did, beside two busy loops)
+VERDICT_BY_EXIT = ("bench_looplag", "bench_scoring")
 
 
 def _run(name: str, timeout: float = 300) -> subprocess.CompletedProcess:
@@ -49,7 +52,8 @@ def test_the_benchmark_runs_through(name: str) -> None:
         from tests.fleet.broker import mosquitto
         mosquitto()
     done = _run(name)
-    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.returncode in ((0, 1) if name in VERDICT_BY_EXIT else (0,)), done.stderr[-2000:]
+    assert "Traceback" not in done.stderr, done.stderr[-2000:]
     assert RUNS[name][1] in done.stdout.strip().splitlines()[-1], done.stdout[-2000:]
 
 
