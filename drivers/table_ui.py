@@ -123,6 +123,12 @@ LA_ZHUANG = "拉庄"                    # 十六张 choice "拉庄:<无|有>", t
 CAI_PIAO = "财飘"                     # 杭州 choice "财飘:<无|一飘|二飘|三飘>", to the winner of a 爆头
 PIAO_COUNTS = ("无", "一飘", "二飘", "三飘")  # …how many 财神 he discarded waiting on 爆头 (the 4番 cap ends the ladder)
 CHENGBAO = "承包"                     # 上海 choice "承包:<无|下家|对家|上家>", to a winner: the side 3+ claims were between
+SAN_CHI = "三吃承包"                  # 杭州 choice "三吃承包:<无|下家|对家|上家>", to a winner with 3 claimed melds: who fed them
+FIRST_YAOJI = "首张幺鸡"              # 贵州 choice "首张幺鸡:<未打出|本家|下家|对家|上家>", to the hand's first winner: who
+NOT_DISCARDED = "未打出"              # …discarded the hand's first 幺鸡 (1条), or nobody did
+YAOJI_CLAIMED = "幺鸡碰杠"            # 贵州 choice "幺鸡碰杠:<无|本家|下家|对家|上家|被胡>" (the discarder left out): who
+WON_ON = "被胡"                       # …碰/杠'd it, or nobody (无: 冲锋鸡), or it was won on (被胡: neither)
+MYSELF = "本家"                      # the seat asked, among the seats a choice names
 
 
 def roll_prompt(count: int) -> str:

@@ -164,6 +164,17 @@ def _opening_win(e: Mapping[str, Any]) -> Line:
     return logging.INFO, f"{_hand(e)}: seat {e['seat']}'s opening small win (起手小和: {items}); pays {_signed(e['payments'])}"
 
 
+def _first_yaoji(e: dict) -> tuple[int, str]:
+    said = f"{_hand(e)}: seat {e['seat']} says "
+    if e["discarder"] is None:
+        return logging.INFO, said + "no one discarded a 1条 (no 冲锋鸡, no 责任鸡)"
+    if e["won_on"]:
+        return logging.INFO, said + f"seat {e['discarder']}'s first 1条 was won on (no 冲锋鸡, no 责任鸡)"
+    if e["claimer"] is None:
+        return logging.INFO, said + f"seat {e['discarder']}'s first 1条 went unclaimed (冲锋鸡)"
+    return logging.INFO, said + f"seat {e['claimer']} 碰/杠'd seat {e['discarder']}'s first 1条 (责任鸡)"
+
+
 def _settlement(e: Mapping[str, Any]) -> Line:
     """The settlement round after the hand (贵州's 鸡, 南昌's 精, 查叫): paid beside the wins, said here."""
     items = ", ".join(_item(i) for i in e.get("items", ())) or "no items"
@@ -235,6 +246,9 @@ FORMATS: Mapping[str, Callable[[Mapping[str, Any]], Line]] = {
     "chengbao": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} says " + (
         f"seat {e['side']} 承包s its win (3 claims or more between them)" if e["side"] is not None else "no side 承包s its win")),
     "cai_piao": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} says it made {e['count']} 财飘"),
+    "san_chi": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} says " + (
+        f"seat {e['side']} fed it three claims (三吃承包)" if e["side"] is not None else "no side fed it three claims")),
+    "first_yaoji": _first_yaoji,
     "settlement": _settlement,
     "follow_dealer": lambda e: (logging.INFO, f"{_hand(e)}: seat {e['seat']} " + (
         f"followed the dealer (跟庄, round {e['round']}); pays {_signed(e['payments'])}" if e["followed"]

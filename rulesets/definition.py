@@ -146,6 +146,8 @@ PHASE_NAMES = (
     "la_zhuang",            # 拉庄 asked of those owing a dealer's win (十六张)
     "cai_piao",             # 财飘 asked of the winner of a 爆头 (杭州): the 财神 he discarded waiting on it
     "chengbao",             # 承包 asked of a winner (上海): the side he claimed from, or that claimed from him, 3+ times
+    "san_chi",              # 三吃承包 asked of a winner with 3+ claimed melds (杭州): the side that fed them
+    "first_yaoji",          # 首张幺鸡 asked of the winner in the settlement round (贵州): 冲锋鸡 / 责任鸡
     "standing_four",        # 立四's standing tiles
     "opening_small_wins",   # 长沙 起手小和
     "choose_void_suit",     # 定缺 (四川)

@@ -40,6 +40,11 @@ class Meld:
         return self.kind is MeldKind.CONCEALED_KONG
 
     @property
+    def is_claimed(self) -> bool:
+        """Made with another side's discard: 吃, 碰, 明杠, and a 补杠 (it grows a 碰)."""
+        return self.kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG)
+
+    @property
     def is_pung_like(self) -> bool:
         """A pung or a kong (刻子 in the wide sense)."""
         return self.kind in (MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG, MeldKind.CONCEALED_KONG)

@@ -51,6 +51,7 @@ class RoundContext:
     flipped: tuple[Tile, ...] = ()  # the after-win flips of the hand (鸡 …)
     wilds: tuple[Tile, ...] = ()    # the public wilds
     kongs: tuple[tuple[int, int, int], ...] = ()    # (side, exposed, concealed) kongs pressed (`lay_kongs`)
+    first_yaoji: tuple[int, int | None] | None = None   # 贵州: (discarder, claimer) of the first 1条 discarded
 
     @property
     def drawn(self) -> bool:

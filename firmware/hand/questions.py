@@ -23,15 +23,26 @@
   claimed from him, three times or more, which the table cannot see; the answer goes to the public
   line, to the recorder (`chengbao`) and to the scorer (`context.extra["claims"]`), whose 承包者 pays.
 
+- **三吃承包** (`san_chi`, 杭州: RESEARCH.md §3.4 「三吃承包」): once a win is judged legal whose laid hand
+  shows three claimed melds or more, the winner is asked `三吃承包:<无|下家|对家|上家>` — the side that fed
+  him three of them, which the table cannot see; the answer goes to the public line, to the recorder
+  (`san_chi`) and to the scorer (`context.extra["chengbao"]`), whose 承包者 pays for everyone.
+- **首张幺鸡** (`first_yaoji`, 贵州: RESEARCH.md §3.9 冲锋鸡/责任鸡): in the settlement round after the
+  hand's win, the winner is asked `首张幺鸡:<未打出|本家|下家|对家|上家>` — who discarded the hand's first
+  1条 — and, if someone did, `幺鸡碰杠:<无|…|被胡>` — who 碰'd or 杠'd it (the discarder is not offered), or
+  that it was won on.  Unclaimed it is 冲锋鸡, claimed 责任鸡, won on neither; the answers go to the
+  recorder (`first_yaoji`) and to the round's scorer (`RoundContext.first_yaoji`).
+
 Questions become due as the wall is taken (`HandFacts.asks`); the play loop asks them, one at a time,
 before it handles any other key, so a 胡 on the kong's replacement waits for the answer.
 """
 
 from __future__ import annotations
 
-from drivers.table_ui import (ADDED_KONG, CAI_PIAO, CHENGBAO, FOLLOW_DEALER, LA_ZHUANG, NO, PIAO_COUNTS, YES, Key,
-                              Phase, choice_text, kong_from_question, relative_name)
-from rulesets.hand import WinContext
+from drivers.table_ui import (ADDED_KONG, CAI_PIAO, CHENGBAO, FIRST_YAOJI, FOLLOW_DEALER, LA_ZHUANG, MYSELF, NO,
+                              NOT_DISCARDED, PIAO_COUNTS, SAN_CHI, WON_ON, YAOJI_CLAIMED, YES, Key, Phase, choice_text,
+                              kong_from_question, relative_name)
+from rulesets.hand import Hand, WinContext
 from rulesets.scoring.dabao import follow_dealer
 from rulesets.scoring.hand_types import payers
 
@@ -146,25 +157,68 @@ async def ask_cai_piao(ports: HandPorts, hand: HandState, context: WinContext, i
     return count
 
 
+def in_play_order(seat: int, sides: tuple[int, ...]) -> list[int]:
+    """The other sides seen from `seat`, 下家 first."""
+    return sorted((s for s in sides if s != seat), key=lambda s: (s - seat) % 4)
+
+
+def seat_name(asking: int, side: int | None, sides: tuple[int, ...], none: str = NO) -> str:
+    """How a choice names `side` to the seat `asking` (本家 for itself; `none` for no side)."""
+    if side is None:
+        return none
+    return MYSELF if side == asking else relative_name(asking, side, sides)
+
+
+async def choose_side(ports: HandPorts, seat: int, question: str, offered: list[int], none: str = NO,
+                      last: str | None = None) -> int | None:
+    """`question:<none|…|last>` on one seat over the `offered` sides, named as the seat sees them; the
+    side chosen (None: `none`; -1: `last`, a choice that names no side)."""
+    sides = tuple(ports.ruleset.players)
+    names = [none] + [seat_name(seat, s, sides) for s in offered] + ([last] if last is not None else [])
+    answer = await choose(ports, seat, question, names)
+    if answer > len(offered):
+        return -1
+    return offered[answer - 1] if answer else None
+
+
+async def ask_side_at_win(ports: HandPorts, winner: int, question: str, event: str) -> int | None:
+    """Ask the winner which other side, if any, the fact `question` names; said on the public line and
+    recorded as `event` (seat, side)."""
+    sides = tuple(ports.ruleset.players)
+    side = await choose_side(ports, winner, question, in_play_order(winner, sides))
+    ports.screens.phase(Phase.WIN_CHECK, f"{question}:{seat_name(winner, side, sides)}")
+    ports.recorder.emit(event, seat=winner, side=side)
+    return side
+
+
 async def ask_chengbao(ports: HandPorts, hand: HandState, context: WinContext) -> int | None:
     """Ask the winner which side, if any, 承包s his win (3 or more claims between them, either way); the
     side (None: not asked, or 无)."""
     if not hand.ruleset.has_phase("chengbao"):
         return None
-    winner, sides = context.winner, tuple(hand.ruleset.players)
-    others = sorted((s for s in sides if s != winner), key=lambda s: (s - winner) % 4)   # 下家 first
-    answer = await choose(ports, winner, CHENGBAO, [NO] + [relative_name(winner, s, sides) for s in others])
-    side = others[answer - 1] if answer else None
-    ports.screens.phase(Phase.WIN_CHECK, f"{CHENGBAO}:{relative_name(winner, side, sides) if side is not None else NO}")
-    ports.recorder.emit("chengbao", seat=winner, side=side)
-    return side
+    return await ask_side_at_win(ports, context.winner, CHENGBAO, "chengbao")
 
 
-async def asked_at_win(ports: HandPorts, hand: HandState, context: WinContext,
+SAN_CHI_CLAIMS = 3          # 三吃: the claimed melds one side fed the winner
+
+
+def san_chi_due(hand: HandState, laid: Hand) -> bool:
+    """杭州: a legal win whose laid hand shows three claimed melds or more asks who fed them."""
+    return hand.ruleset.has_phase("san_chi") and sum(1 for m in laid.melds if m.is_claimed) >= SAN_CHI_CLAIMS
+
+
+async def ask_san_chi(ports: HandPorts, hand: HandState, laid: Hand, context: WinContext) -> int | None:
+    """Ask the winner which side fed him three claims (三吃承包); the side (None: not asked, or 无)."""
+    if not san_chi_due(hand, laid):
+        return None
+    return await ask_side_at_win(ports, context.winner, SAN_CHI, "san_chi")
+
+
+async def asked_at_win(ports: HandPorts, hand: HandState, laid: Hand, context: WinContext,
                        items: tuple) -> tuple[tuple[str, object], ...]:
     """The questions a legal win asks before it is paid, in turn (拉庄 of those owing a dealer's win,
-    财飘 of the winner of a 爆头, 承包 of the winner), as the scorer's facts their answers make (none
-    when none was asked, or all answered none)."""
+    财飘 of the winner of a 爆头, 承包 and 三吃承包 of the winner), as the scorer's facts their answers
+    make (none when none was asked, or all answered none)."""
     answers: list[tuple[str, object]] = []
     asking = await ask_la_zhuang(ports, hand, context)
     if asking is not None:
@@ -175,7 +229,26 @@ async def asked_at_win(ports: HandPorts, hand: HandState, context: WinContext,
     side = await ask_chengbao(ports, hand, context)
     if side is not None:
         answers.append(("claims", ((context.winner, side, 3),)))
+    feeder = await ask_san_chi(ports, hand, laid, context)
+    if feeder is not None:
+        answers.append(("chengbao", feeder))
     return tuple(answers)
+
+
+async def ask_first_yaoji(ports: HandPorts, hand: HandState, winner: int) -> tuple[int, int | None] | None:
+    """贵州: ask the hand's winner who discarded its first 1条 and who 碰/杠'd it; (discarder, claimer or
+    None: 冲锋鸡 or 责任鸡), or None where the rules do not ask it, nobody discarded one, or it was won on."""
+    if not hand.ruleset.has_phase("first_yaoji"):
+        return None
+    seats = [winner] + in_play_order(winner, tuple(hand.ruleset.players))
+    discarder = await choose_side(ports, winner, FIRST_YAOJI, seats, NOT_DISCARDED)
+    claimer = None
+    if discarder is not None:
+        claimer = await choose_side(ports, winner, YAOJI_CLAIMED, [s for s in seats if s != discarder], last=WON_ON)
+    won_on = claimer == -1
+    ports.recorder.emit("first_yaoji", seat=winner, discarder=discarder, claimer=None if won_on else claimer,
+                        won_on=won_on)
+    return None if discarder is None or won_on else (discarder, claimer)
 
 
 class Questions:
@@ -221,5 +294,5 @@ class Questions:
                                  payments=list(payments))
 
 
-__all__ = ["Questions", "ask", "ask_cai_piao", "ask_chengbao", "ask_la_zhuang", "asked_at_win", "cai_piao_due", "choose", "follow_question",
-           "la_zhuang_due"]
+__all__ = ["Questions", "ask", "ask_cai_piao", "ask_chengbao", "ask_first_yaoji", "ask_la_zhuang", "ask_san_chi", "asked_at_win",
+           "cai_piao_due", "choose", "choose_side", "follow_question", "la_zhuang_due", "san_chi_due"]

@@ -30,6 +30,7 @@ from rulesets.tiles import Tile
 from .facts import Extra
 from .melds import melds_from_tiles
 from .ports import HandPorts, pressed, scored
+from .questions import ask_first_yaoji
 from .state import HandState
 from .win_check import paying_flips
 from .wins import Payout
@@ -58,6 +59,7 @@ class SettlementRound:
             facts.round_done = True
             return
         self.ports.screens.phase(Phase.SETTLE, note)
+        first_yaoji = await ask_first_yaoji(self.ports, hand, winners[0]) if winners else None
         of_kongs = lays_kongs(hand.ruleset)
         laid, late = await self._collect(seats, (LAY_OPEN_KONGS, LAY_CLOSED_KONGS) if of_kongs else (SHOW_MELDS, SHOW_HAND))
         build = self._kongs_of if of_kongs else self._hand_of
@@ -65,7 +67,7 @@ class SettlementRound:
                                 seat in late) for seat in seats)
         flipped = paying_flips(hand)        # the 明鸡 (打明鸡) too, then the after-win flips
         context = RoundContext(hand.dealer, tuple(hand.ruleset.players), winners, shown, flipped, hand.public_wilds(),
-                               kongs)
+                               kongs, first_yaoji)
         result = await scored(self.ports, judge_round, hand.ruleset, context)     # every hand judged: CPU, off the loop
         settlement = result.settlement
         if settlement.items or any(settlement.payments):
@@ -190,6 +192,7 @@ def round_fields(context: RoundContext, result: RoundResult) -> dict:
         "flipped": [str(t) for t in context.flipped],
         "items": [{"name": i.zh, "pinyin": i.pinyin, "value": i.value, "unit": i.unit} for i in settlement.items],
         "payments": list(settlement.payments),
+        **({"first_yaoji": list(context.first_yaoji)} if context.first_yaoji is not None else {}),
     }
 
 

@@ -204,9 +204,9 @@ class WinCheck:
                                        self.winners_on(hand, discarder, seat))
         result = await scored(ports, judge_laid, hand.ruleset, laid, context)     # scoring can take a while
         if result.verdict.legal:
-            # what the table cannot see, asked of the seats (拉庄, 财飘, 承包): it changes what is paid
-            # now, so the win is scored again, once, with every answer
-            answers = await asked_at_win(ports, hand, context, result.settlement.items if result.settlement else ())
+            # what the table cannot see, asked of the seats (拉庄, 财飘, 承包, 三吃承包): it changes what is
+            # paid now, so the win is scored again, once, with every answer
+            answers = await asked_at_win(ports, hand, laid, context, result.settlement.items if result.settlement else ())
             if answers:
                 context = replace(context, extra=context.extra + answers)
                 result = await scored(ports, judge_laid, hand.ruleset, laid, context)

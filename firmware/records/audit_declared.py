@@ -1,4 +1,5 @@
-"""What seats declared during play, checked from the log (issue 16): 沈阳 亮牌, 十六张 拉庄, 杭州 财飘, 上海 承包.
+"""What seats declared during play, checked from the log (issue 16): 沈阳 亮牌, 十六张 拉庄, 杭州 财飘 and 三吃承包,
+上海 承包, 贵州 首张幺鸡.
 
 - `liang_pai`: an accepted 亮牌 is one each of 东南西北 or of 中发白 (`rulesets.liang_pai`), named so,
   each set once per seat, none where the house option `liang_window` is off; a 东南西北 过杠 says one
@@ -11,6 +12,12 @@
   scorer is given exactly the answer; a 爆头 win there is asked.
 - `chengbao`: asked only where the rules have it, of each winner right before his win, whose scorer
   is given exactly the side answered (as `claims`), or none.
+- `san_chi` (杭州 三吃承包): asked only where the rules have it, of a winner whose laid hand shows three
+  claimed melds or more, right before his win, whose scorer is given exactly the side answered (as
+  `chengbao`), or none.
+- `first_yaoji` (贵州 冲锋鸡/责任鸡): asked once, of the hand's first winner, before its settlement round,
+  which counts exactly the answer (`first_yaoji`: the discarder and the claimer, none when nobody
+  discarded a 1条 or it was won on); never where the rules do not have it.
 """
 
 from __future__ import annotations
@@ -19,17 +26,20 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from rulesets.definition import Ruleset
+from rulesets.hand import parse_meld
 from rulesets.liang_pai import REPLACEMENTS, set_named
 from rulesets.tiles import Tile
 
-from .chain import ASKED_AT_WIN
+from .chain import ASKED_AT_WIN, ASKED_OF_CLAIMS
 from .stream import HandLog
 
 
 def audit_declared(ruleset: Ruleset, hand: HandLog, dealer: int) -> list[str]:
     asks = hand.format >= ASKED_AT_WIN      # an older controller's recorder holds no 财飘 or 承包 question
+    of_claims = hand.format >= ASKED_OF_CLAIMS      # …nor a 三吃承包 or 首张幺鸡 one
     return (_liang(ruleset, hand.events) + _la_zhuang(ruleset, hand.events, dealer)
-            + _asked_at_win(ruleset, hand.events, CAI_PIAO, asks) + _asked_at_win(ruleset, hand.events, CHENGBAO, asks))
+            + _asked_at_win(ruleset, hand.events, CAI_PIAO, asks) + _asked_at_win(ruleset, hand.events, CHENGBAO, asks)
+            + _asked_at_win(ruleset, hand.events, SAN_CHI, of_claims) + _first_yaoji(ruleset, hand.events, of_claims))
 
 
 def _liang(ruleset: Ruleset, events: list[dict]) -> list[str]:
@@ -127,6 +137,45 @@ CAI_PIAO = WinQuestion("cai_piao", "财飘", "cai_piao",
 CHENGBAO = WinQuestion("chengbao", "承包", "claims", lambda win: True,
                        lambda win, asked: [[win["seat"], asked["side"], 3]]
                        if asked is not None and asked["side"] is not None else None)
+
+
+def _claimed_melds(win: dict) -> int:
+    """The claimed melds (吃, 碰, 明杠, 补杠) a win's line shows."""
+    count = 0
+    for text in win.get("melds", ()):
+        try:
+            count += parse_meld(text).is_claimed
+        except ValueError:
+            continue                # (a meld the audit cannot read is said by the win's own check)
+    return count
+
+
+SAN_CHI = WinQuestion("san_chi", "三吃承包", "chengbao", lambda win: _claimed_melds(win) >= 3,
+                      lambda win, asked: asked["side"] if asked is not None else None)
+
+
+def _first_yaoji(ruleset: Ruleset, events: list[dict], asks: bool = True) -> list[str]:
+    """首张幺鸡: asked where the rules have it, once, after the hand's win and before its settlement round,
+    which counts exactly what the answers give."""
+    has = ruleset.has_phase("first_yaoji")
+    problems: list[str] = []
+    answer: dict | None = None          # the last answer (a restart during the round asks again)
+    won = False
+    for event in events:
+        name = event["event"]
+        won = won or name == "win"
+        if name == "first_yaoji":
+            answer = event
+            if not has:
+                problems.append("首张幺鸡 asked at a table that does not have it")
+        elif name == "settlement":
+            if has and asks and won and answer is None:
+                problems.append("the settlement round after a win was not preceded by the 首张幺鸡 question")
+            due = None if answer is None or answer["discarder"] is None or answer["won_on"] else \
+                [answer["discarder"], answer["claimer"]]
+            if event.get("first_yaoji") != due:
+                problems.append(f"the settlement round counts 首张幺鸡 {event.get('first_yaoji')}, the answers give {due}")
+    return problems
 
 
 def _asked_at_win(ruleset: Ruleset, events: list[dict], question: WinQuestion, asks: bool = True) -> list[str]:

@@ -242,8 +242,10 @@ def _round(ruleset: Ruleset, event: dict, dealer: int, winners: tuple[int, ...],
         found.problems.append(f"the settlement round counts the flips {event['flipped']}; the hand flipped {flipped}")
     try:
         shown = tuple(SeatShown(h["seat"], _hand(h) if h["shown"] else None, h["timed_out"]) for h in event["hands"])
+        first_yaoji = event.get("first_yaoji")
         context = RoundContext(dealer, ruleset.players, winners, shown, tuple(map(Tile.parse, flipped)),
-                               tuple(map(Tile.parse, public_wilds)), kongs)
+                               tuple(map(Tile.parse, public_wilds)), kongs,
+                               tuple(first_yaoji) if first_yaoji is not None else None)
         result = judge_round(ruleset, context)
     except ValueError as error:
         found.problems.append(f"the settlement round cannot be judged again: {error}")

@@ -26,8 +26,9 @@ HAND_SEAL = "hand_end"
 CLEAN_END = "recorder_end"
 START = "recorder_start"
 HAND_OPENERS = ("hand_start", "resumed")
-FORMAT = 3                         # 1: the recorder before the chain (no recorder_start); 2: the chain;
+FORMAT = 4                         # 1: the recorder before the chain (no recorder_start); 2: the chain;
 ASKED_AT_WIN = 3                   # 3: a win is preceded by the questions its rules ask then (财飘, 承包)
+ASKED_OF_CLAIMS = 4                # 4: 三吃承包 asked at a win, 首张幺鸡 in the settlement round
 # one encoder for every line (json.dumps with these options makes a new one per call; it holds no
 # state between calls, so the store's thread may use it too); no circular check: the same text, and
 # an event is a plain tree (the check costs at every list and object)

@@ -101,6 +101,8 @@ EVENTS: dict[str, dict[str, Kind]] = {
     "la_zhuang": {"winner": COUNT, "asked": list_of(COUNT), "asking": list_of(COUNT)},
     "cai_piao": {"seat": COUNT, "count": COUNT},
     "chengbao": {"seat": COUNT, "side": maybe(COUNT)},
+    "san_chi": {"seat": COUNT, "side": maybe(COUNT)},
+    "first_yaoji": {"seat": COUNT, "discarder": maybe(COUNT), "claimer": maybe(COUNT), "won_on": FLAG},
     "opening_win": {"seat": COUNT, "tiles": list_of(TEXT), "accepted": FLAG, "items": list_of(OBJECT),
                     "payments": PAYMENTS},
     "settlement": {"seats": list_of(COUNT), "ready": maybe(list_of(COUNT)), "flipped": list_of(TEXT),

@@ -132,7 +132,9 @@ REGION = Region(
     flowers=NO_FLOWERS,
     phases=Given((phase("after_win_flip", "翻鸡: the next undrawn tile is flipped after the win"),
                   phase("settle_every_seat", "after a win every other seat lays its hand: the 鸡 it holds are paid "
-                                             "(collecting seats per ji_collect; 有叫 judged from the laid hand)")),
+                                             "(collecting seats per ji_collect; 有叫 judged from the laid hand)"),
+                  phase("first_yaoji", "in the settlement round the winner is asked who discarded the hand's first 1条 "
+                                       "and who 碰/杠'd it (冲锋鸡, 责任鸡): the table sees no discards")),
                  text("§13.2", "和牌后翻开下一张未摸得牌; 如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱; 有3条就有钱")),
     win=Given(WinRules(SICHUAN_SHAPES, (QUE_YI_MEN,)), text("§13.1", "贵州麻将类似于四川麻将，在四川麻将的基础上添加抓鸡模式")),
     scoring=Given(GuizhouScorer(), text("§13.2", "如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱; 有3条就有钱")),
@@ -148,7 +150,11 @@ REGION = Region(
         "At the table the win pays the winner's 鸡; after it every other seat lays its hand (the settlement round) and "
         "each collecting seat's 鸡 are paid once: with ji_collect=ready a seat collects when its laid hand is 有叫 "
         "(some tile would complete it legally); a hand not shown collects nothing.",
-        "冲锋鸡 and 责任鸡 need the discards, which the table does not see and does not ask for: they are not paid at the table.",
+        "冲锋鸡 and 责任鸡 (RESEARCH.md §3.9) need the discards, which the table does not see: in the settlement round the "
+        "winner is asked 首张幺鸡:<未打出|本家|下家|对家|上家> (who discarded the hand's first 1条) and, if someone did, "
+        "幺鸡碰杠:<无|…|被胡> (who 碰'd or 杠'd it). Unclaimed it is 冲锋鸡, paid with the round's 鸡 when its discarder "
+        "collects (the winner, or a collecting seat); claimed it is 责任鸡, the discarder paying the claimer. A first "
+        "1条 won on (被胡) is neither: RESEARCH.md names only a 碰 or 杠 for 责任鸡, and 冲锋鸡 is one no one claimed.",
         "打明鸡 (ming_ji=on): the 明鸡 turned up after the deal makes a 鸡 as the after-win flip does (「有3条就有钱」): "
         "counted in the win's 鸡 and in the settlement round's; a 明鸡 that makes 1条 the 鸡 is a 金鸡.",
         "「而且有杠牌 就要翻第四墩～以此类推」 (ming_ji=on, option ming_ji_kong): after each kong, once its replacement is "

@@ -54,8 +54,10 @@ REGION = Region(
     play=Given(Play(chi=True, discard_win=False), research("§3.4", "Self-draw only; 三吃承包 (so 吃 is allowed)")),
     flowers=NO_FLOWERS,
     phases=Given((phase("cai_piao", "a 爆头 win asks its winner how many 财飘 he made (财神 discarded waiting on "
-                                    "爆头): the table sees no discards"),),
-                 research("§3.4", "爆头, 财飘 … (财飘: a 财神 discarded while waiting on 爆头)")),
+                                    "爆头): the table sees no discards"),
+                  phase("san_chi", "a win whose laid hand shows three claimed melds or more asks its winner which "
+                                   "side fed them (三吃承包): the table sees no claims")),
+                 research("§3.4", "爆头, 财飘 … 三吃承包 (财飘: a 财神 discarded while waiting on 爆头)")),
     win=Given(WinRules(Shapes(seven_pairs=True), (ZIMO,)), research("§3.4", "self-draw only; 七对 and 豪华七对 are hands")),
     scoring=Given(HangzhouScorer(), research("§3.4", "爆头, 财飘, 杠开, 无财神, 七对, 豪华七对; 4 番封顶; 老庄 ×2/×4/×8; 三吃承包")),
     options=(CAISHEN, *DEFAULT_BREAK.options),
@@ -65,6 +67,8 @@ REGION = Region(
            "爆头 = the winning tile completes a pair holding a 财神. 十风 and 反承包 are not scored; 三吃承包 via the "
            "context extra 'chengbao'.",
            "At the table the winner of a 爆头 is asked how many 财飘 he made (财飘:<无|一飘|二飘|三飘>): the table sees "
-           "no discards, so it takes his word, as it does for who gave a kong. 三吃承包 is not paid at the table: it "
-           "sees no claims (extra chengbao is never filled there); a scorer given the fact applies it."),
+           "no discards, so it takes his word, as it does for who gave a kong.",
+           "三吃承包 (RESEARCH.md §3.4 names it, no more): read as one side having fed the winner three claimed melds "
+           "(吃, 碰 or 明杠). The table sees no claims: a winner whose laid hand shows three claimed melds or more is "
+           "asked 三吃承包:<无|下家|对家|上家> (extra chengbao); with fewer it cannot be, and nothing is asked."),
 )

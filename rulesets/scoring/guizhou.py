@@ -23,7 +23,8 @@ from whom.  Readings (RESEARCH.md §3.9, MIL 贵州 and the open implementations
 
 At the table the win pays the winner's 鸡; the other seats' 鸡 are paid once per hand in the settlement
 round (rulesets.rounds: every seat that did not win lays its hand), by `round_chickens` — the same
-count and unit, each collecting seat's 鸡 from each other side.
+count and unit, each collecting seat's 鸡 from each other side — and so are 冲锋鸡 and 责任鸡, from the
+round's `first_yaoji` (the winner is asked who discarded the first 1条 and who claimed it).
 """
 
 from __future__ import annotations
@@ -94,18 +95,25 @@ def chicken_payments(ruleset: Any, hand: Hand, context: WinContext
         if count:
             items.append(Item(f"ji_{side}", f"鸡 ×{count} (side {side})", "ji", count * unit, "points"))
             parts.append(payments_from({s: count * unit for s in context.sides if s != side}, side))
-    chongfeng = context.get("chongfeng_ji")
+    first_yaoji_payments(context.get("chongfeng_ji"), context.get("zeren_ji"), collecting, context.sides, unit,
+                         items, parts)
+    if gold and items:
+        items.insert(0, Item("jinji", "金鸡", "jinji", 2, "times"))
+    return tuple(items), add_payments(*parts)
+
+
+def first_yaoji_payments(chongfeng: int | None, zeren: tuple[int, int] | None, collecting: Iterable[int],
+                         sides: tuple[int, ...], unit: int, items: list[Item], parts: list) -> None:
+    """冲锋鸡 (the side whose first 1条 discard went unclaimed: 3 from each other side, if it collects at
+    all) and 责任鸡 ((discarder, claimer) of a first 1条 碰'd or 杠'd: the discarder pays the claimer 3),
+    each ×`unit`, added to `items` and `parts`."""
     if chongfeng is not None and chongfeng in collecting:
         items.append(Item("chongfeng_ji", f"冲锋鸡 (side {chongfeng})", "chongfeng ji", CHONGFENG * unit, "points"))
-        parts.append(payments_from({s: CHONGFENG * unit for s in context.sides if s != chongfeng}, chongfeng))
-    zeren = context.get("zeren_ji")
+        parts.append(payments_from({s: CHONGFENG * unit for s in sides if s != chongfeng}, chongfeng))
     if zeren is not None:
         discarder, claimer = zeren
         items.append(Item("zeren_ji", f"责任鸡 (side {discarder} → {claimer})", "zeren ji", ZEREN * unit, "points"))
         parts.append(payments_from({discarder: ZEREN * unit}, claimer))
-    if gold and items:
-        items.insert(0, Item("jinji", "金鸡", "jinji", 2, "times"))
-    return tuple(items), add_payments(*parts)
 
 
 def held_chickens(ruleset: Any, hand: Hand) -> tuple[Tile, ...]:
@@ -116,18 +124,27 @@ def held_chickens(ruleset: Any, hand: Hand) -> tuple[Tile, ...]:
 
 
 def round_chickens(ruleset: Any, hands: dict[int, Hand], collecting: Iterable[int], flipped: Iterable[Tile],
-                   sides: tuple[int, ...]) -> tuple[tuple[Item, ...], tuple[int, int, int, int]]:
+                   sides: tuple[int, ...], first_yaoji: tuple[int, int | None] | None = None,
+                   winners: Iterable[int] = ()) -> tuple[tuple[Item, ...], tuple[int, int, int, int]]:
     """The 鸡 of the seats that did not win, laid in the settlement round: each collecting seat is paid
-    its count (×2 for 金鸡) by each other side."""
+    its count (×2 for 金鸡) by each other side.  `first_yaoji`: (discarder, claimer or None) of the
+    hand's first 1条 discarded, as the winner told it: 冲锋鸡 unclaimed (paid if the discarder collects:
+    a winner, or a collecting seat), 责任鸡 claimed."""
     kinds, gold = chicken_kinds(ruleset, tuple(flipped))
     unit = 2 if gold else 1
     items: list[Item] = []
     parts = [(0, 0, 0, 0)]
-    for side in sorted(set(collecting)):
+    collecting = sorted(set(collecting))
+    for side in collecting:
         count = sum(1 for t in held_chickens(ruleset, hands[side]) if t in kinds)
         if count:
             items.append(Item(f"ji_{side}", f"鸡 ×{count} (side {side})", "ji", count * unit, "points"))
             parts.append(payments_from({s: count * unit for s in sides if s != side}, side))
+    if first_yaoji is not None:
+        discarder, claimer = first_yaoji
+        first_yaoji_payments(discarder if claimer is None else None,
+                             (discarder, claimer) if claimer is not None else None,
+                             set(collecting) | set(winners), sides, unit, items, parts)
     if gold and items:
         items.insert(0, Item("jinji", "金鸡", "jinji", 2, "times"))
     return tuple(items), add_payments(*parts)
@@ -153,7 +170,8 @@ class GuizhouScorer:
         """The settlement round (rulesets.rounds): the 鸡 of each collecting seat that did not win (every
         seat that showed its hand, or with ji_collect=ready those whose hand is 有叫)."""
         collecting = [v.side for v in verdicts if v.shown and (v.ready or ruleset.option("ji_collect") == "all")]
-        return round_chickens(ruleset, hands, collecting, context.flipped, context.sides)
+        return round_chickens(ruleset, hands, collecting, context.flipped, context.sides, context.first_yaoji,
+                              context.winners)
 
     def settle_draw(self, ruleset: Any, context: DrawContext) -> Settlement:
         return Settlement((), 0, no_payments(), "points", (DRAW_NOTE,))

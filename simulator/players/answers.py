@@ -31,10 +31,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from drivers.motor_protocol import Key
-from drivers.table_ui import (CAI_PIAO, CHENGBAO, FOLLOW_DEALER, LA_ZHUANG, LAY_CLOSED_KONGS, LAY_LIANG, LAY_OPEN_KONGS,
-                              LAY_OPENING, LAY_SPECIAL, LIANG,
-                              LIANG_REFUSED, LIANG_REPLACE, NO, OPENING_ASK, SHOW_HAND, SHOW_MELDS, SPECIAL_KONG,
-                              SPECIAL_REFUSED, SPECIAL_REPLACE, YES, kong_from_nth, parse_choice)
+from drivers.table_ui import (CAI_PIAO, CHENGBAO, FIRST_YAOJI, FOLLOW_DEALER, LA_ZHUANG, LAY_CLOSED_KONGS, LAY_LIANG,
+                              LAY_OPEN_KONGS, LAY_OPENING, LAY_SPECIAL, LIANG, LIANG_REFUSED, LIANG_REPLACE, MYSELF, NO,
+                              NOT_DISCARDED, OPENING_ASK, SAN_CHI, SHOW_HAND, SHOW_MELDS, SPECIAL_KONG, SPECIAL_REFUSED,
+                              SPECIAL_REPLACE, WON_ON, YAOJI_CLAIMED, YES, kong_from_nth, parse_choice, relative_name)
 from rulesets.hand import Meld, MeldKind
 from rulesets.scoring.changsha import opening_small_wins
 from rulesets.special_kongs import SpecialKind, best_declaration, kongs_of, replacements_of
@@ -210,13 +210,37 @@ class Answers:
         if question == LA_ZHUANG:
             want = YES if self._la_zhuang.setdefault(seat, crew.rng.random() < crew.style.la_zhuang) else NO
             return self._steer(seat, current == want, lambda: crew.log(seat, "la_zhuang", want))
-        if question in (CAI_PIAO, CHENGBAO):
+        if question == CAI_PIAO:
             return self._steer(seat, current == NO, lambda: crew.log(seat, question, NO))
+        if question in (CHENGBAO, SAN_CHI, FIRST_YAOJI, YAOJI_CLAIMED):
+            want = self._claims_answer(seat, question)
+            return self._steer(seat, current == want, lambda: crew.log(seat, question, want))
         if question.startswith(FOLLOW_DEALER) and crew.view is not None:
             round_number = int("".join(c for c in question if c.isdigit()) or 0)
             want = YES if crew.view.followed(round_number) else NO
             return self._steer(seat, current == want, lambda: crew.log(seat, "follow_dealer", f"{round_number} {want}"))
         return False
+
+    def _claims_answer(self, seat: int, question: str) -> str:
+        """What the claims and discards everyone saw answer: 承包 (上海), 三吃承包 (杭州), and who discarded the
+        hand's first 1条 and who 碰/杠'd it (贵州)."""
+        view = self.crew.view
+        if view is None:                # (between hands: nothing seen to answer from)
+            return NOT_DISCARDED if question == FIRST_YAOJI else NO
+        if question in (CHENGBAO, SAN_CHI):
+            return self._name(seat, view.chengbao_side(seat) if question == CHENGBAO else view.fed_three(seat), NO)
+        first = view.first_yaoji()
+        if question == FIRST_YAOJI:
+            return self._name(seat, first[0] if first else None, NOT_DISCARDED)
+        if first is not None and first[2]:
+            return WON_ON
+        return self._name(seat, first[1] if first else None, NO)
+
+    def _name(self, seat: int, side: int | None, none: str) -> str:
+        """`side` as the seat's display names it."""
+        if side is None:
+            return none
+        return MYSELF if side == seat else relative_name(seat, side, self.crew.sides)
 
     # -- 长春 opening special kongs --------------------------------------------------------------
 

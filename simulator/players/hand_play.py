@@ -246,6 +246,7 @@ class HandPlay:
                 return Next(over=True)
             if accepted:
                 self.view.seats[seat].discards.pop()
+                self.view.won_at.append(len(self.view.discard_log) - 1)
                 if self.play.after_win == "xueliu":
                     self.view.aside.append(discard.kind)     # the won tile is set aside; play on
                 return Next(self.view.next_seat(accepted[-1]))
@@ -263,7 +264,7 @@ class HandPlay:
         player = self.players[claim.seat]
         await self.crew.pause()
         self.view.seats[discarder].discards.pop()
-        self.view.claims_at.append(len(self.view.discard_log))
+        self.view.claimed(claim.seat, discarder, claim.what)
         if claim.what == "kong":
             self.crew.press(claim.seat, Key.KONG)
             if self.asks_kong_giver:

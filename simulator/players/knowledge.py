@@ -33,6 +33,8 @@ class TableView:
     aside: list[Tile] = field(default_factory=list)   # tiles out of play: indicators, won tiles
     discard_log: list[tuple[int, Tile]] = field(default_factory=list)   # every discard, in order (跟庄)
     claims_at: list[int] = field(default_factory=list)  # how many discards were made when each claim came
+    claims: list[tuple[int, int, str, int]] = field(default_factory=list)   # (claimer, discarder, 吃/碰/杠, discard's index)
+    won_at: list[int] = field(default_factory=list)     # the indices of the discards won on (血流, 一炮多响)
 
     def __post_init__(self) -> None:
         for side in self.sides:
@@ -110,6 +112,29 @@ class TableView:
     def ready_sides(self) -> tuple[int, ...]:
         return tuple(s for s in self.sides if self.seats[s].ready)
 
+    # -- claims: 承包, 三吃承包, 冲锋鸡 / 责任鸡 ----------------------------------------------------------
+
+    def claimed(self, claimer: int, discarder: int, what: str) -> None:
+        """A claim of the last discard."""
+        self.claims.append((claimer, discarder, what, len(self.discard_log) - 1))
+        self.claims_at.append(len(self.discard_log))
+
+    def fed_three(self, winner: int) -> int | None:
+        """三吃承包: the side the winner claimed three melds or more from (the most, if two did)."""
+        return _three_or_more(Counter(d for c, d, _, _ in self.claims if c == winner))
+
+    def chengbao_side(self, winner: int) -> int | None:
+        """上海 承包: the side with three claims or more between it and the winner, either way."""
+        return _three_or_more(Counter(d if c == winner else c for c, d, _, _ in self.claims if winner in (c, d)))
+
+    def first_yaoji(self) -> tuple[int, int | None, bool] | None:
+        """(discarder, who 碰/杠'd it or None, won on) of the hand's first 1条 discarded; None: none was."""
+        index = next((i for i, (_, kind) in enumerate(self.discard_log) if kind == Tile.S1), None)
+        if index is None:
+            return None
+        claimer = next((c for c, _, what, at in self.claims if at == index and what in ("pung", "kong")), None)
+        return self.discard_log[index][0], claimer, index in self.won_at
+
     # -- 跟庄 ------------------------------------------------------------------------------------
 
     def followed(self, round_number: int) -> bool:
@@ -120,3 +145,8 @@ class TableView:
             return False
         made = self.discard_log[end - 4:end]
         return len({kind for _, kind in made}) == 1 and len({seat for seat, _ in made}) == 4
+
+
+def _three_or_more(counts: Counter) -> int | None:
+    side, count = max(counts.items(), key=lambda item: (item[1], -item[0]), default=(None, 0))
+    return side if count >= 3 else None

@@ -181,8 +181,8 @@ def test_guizhou_every_seat_lays_its_hand_and_a_ready_seat_holding_ji_is_paid():
     assert hand.wins
     ready = parse_tiles("11s234s567s789s12m")            # 缺一门 (no 筒), waits on 3万
     not_ready = parse_tiles("1s3s5s7s9s2m4m6m8m1p3p5p7p")
-    ports = FakePorts(ruleset, [(1, Key.CONFIRM), (2, Key.CONFIRM), (1, Key.CONFIRM), (2, Key.CONFIRM)],
-                      zones={1: [[], ready], 2: [[], not_ready]})
+    ports = FakePorts(ruleset, [(0, Key.CONFIRM), (1, Key.CONFIRM), (2, Key.CONFIRM), (1, Key.CONFIRM), (2, Key.CONFIRM)],
+                      zones={1: [[], ready], 2: [[], not_ready]})      # (the winner: no 1条 was discarded)
     run(SettlementRound(ports).run(hand), timeout=5)
     assert ports.screens.lines[1][:2] == [SHOW_MELDS, SHOW_HAND]
     (event,) = ports.recorder.all("settlement")

@@ -185,7 +185,7 @@ def test_the_win_and_the_settlement_round_count_the_kongs_ming_ji():
     assert win["context"]["flipped"][:2] == ["2s", "5m"]
     assert "鸡 ×4 (side 3)" in [i["name"] for i in win["items"] if i["pinyin"] == "ji"]
     ready = parse_tiles("666m456m789m12p55p")
-    rnd = FakePorts(hand.ruleset, [(s, Key.CONFIRM) for s in (0, 1, 2) for _ in range(2)],
+    rnd = FakePorts(hand.ruleset, [(3, Key.CONFIRM)] + [(s, Key.CONFIRM) for s in (0, 1, 2) for _ in range(2)],
                     zones={0: [[], ready], 1: [[], []], 2: [[], []]})
     run(SettlementRound(rnd).run(hand), timeout=5)
     (event,) = rnd.recorder.all("settlement")
@@ -202,7 +202,7 @@ def test_after_the_round_the_winners_line_says_the_rounds_money_beside_the_wins(
     run(WinCheck(judge)._judge(hand, 3, 1), timeout=5)
     won = judge.recorder.all("win")[0]["payments"][3]
     assert judge.screens.last(3) == f"胡 {won:+d}"
-    rnd = FakePorts(hand.ruleset, [(s, Key.CONFIRM) for s in (0, 1, 2) for _ in range(2)],
+    rnd = FakePorts(hand.ruleset, [(3, Key.CONFIRM)] + [(s, Key.CONFIRM) for s in (0, 1, 2) for _ in range(2)],
                     zones={0: [[], parse_tiles("666m456m789m12p55p")], 1: [[], []], 2: [[], []]})
     run(SettlementRound(rnd).run(hand), timeout=5)
     paid = rnd.recorder.all("settlement")[0]["payments"]

@@ -94,7 +94,7 @@ def test_a_ready_seat_is_paid_for_the_ming_ji_in_the_settlement_round():
     win_on_a_discard(hand, 1, 2, "123p456p789p111p55p")      # holds no 鸡 (缺条)
     ready = parse_tiles("333s456s789s12p55p")
     not_ready = parse_tiles("3s5s7s9s2m4m6m8m1p3p5p7p9p")
-    ports = FakePorts(MING_JI, [(s, Key.CONFIRM) for s in (0, 2, 3) for _ in range(2)],
+    ports = FakePorts(MING_JI, [(1, Key.CONFIRM)] + [(s, Key.CONFIRM) for s in (0, 2, 3) for _ in range(2)],
                       zones={0: [[], ready], 2: [[], not_ready], 3: [[], []]})
     run(SettlementRound(ports).run(hand), timeout=5)
     (event,) = ports.recorder.all("settlement")
