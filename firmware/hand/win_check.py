@@ -89,6 +89,7 @@ class WinCheck:
     def __init__(self, ports: HandPorts) -> None:
         self.ports = ports
         self._withdrawable: set[int] = set()     # seats whose check a long 胡 may still end
+        self._cut_off: dict[int, set[int]] = {}  # a nearer claimant → the seats whose line says it cut them off
 
     def can_withdraw(self, seat: int) -> bool:
         """A long 胡 from `seat` now ends its check, nothing judged (its hand not laid yet: a 胡 pressed
@@ -154,16 +155,28 @@ class WinCheck:
         except Withdrawn:
             ports.recorder.emit("win_withdrawn", seat=seat)
             ports.screens.prompt(seat, "")
+            self._cut_off_lifted(seat)
         except CutOff as cut:
             ports.recorder.emit("win_cut_off", seat=seat, by=cut.nearer, discarder=cut.discarder)
             ports.screens.prompt(seat, f"{CUT_OFF} {relative_name(seat, cut.nearer, hand.ruleset.players)}")
+            self._cut_off.setdefault(cut.nearer, set()).add(seat)
         else:
+            wins = len(hand.wins)
             await self._judge(hand, seat, discarder)
             if hand.over:
                 return
+            if len(hand.wins) == wins:              # 诈胡: the seats it cut off may claim the tile again
+                self._cut_off_lifted(seat)
         if ports.table_state == "win_check":
             await ports.advance("judged")
         ports.screens.phase(Phase.LAST_TILE if hand.tracker.exhausted else Phase.PLAY)
+
+    def _cut_off_lifted(self, nearer: int) -> None:
+        """The claim that cut other seats off came to no win (withdrawn, or 诈胡): their `截胡 …` lines
+        go, since the discard is theirs to claim again (it had stayed up to the hand's end, telling a
+        seat it had lost a claim it could now make)."""
+        for seat in sorted(self._cut_off.pop(nearer, ())):
+            self.ports.screens.prompt(seat, "")
 
     async def _before_laying(self, hand: HandState, seat: int) -> int | None:
         """Who gave the winning tile, and the 确认 once the shown melds lie in the zone: nothing of

@@ -63,3 +63,30 @@ def test_no_cut_off_on_a_self_draw_or_where_one_discard_makes_several_winners():
     assert not [e for e in events if e["event"] == "win_cut_off"] and laying
     events, _, laying, _ = claimed("guangdong_jihu", 0, 1, 2, options={"multi_win": "biggest"})
     assert not [e for e in events if e["event"] == "win_cut_off"] and laying       # the text's 截胡 is the biggest hand
+
+
+def test_a_cut_off_line_goes_once_the_nearer_claim_comes_to_nothing():
+    """After a 截胡 the first seat's `截胡 对家` stayed on its line to the hand's end, though the nearer
+    seat's claim came to nothing (taken back, or a 诈胡): the discard was the first seat's to claim
+    again, and its line said it had lost it.  The line goes now; a nearer claim that wins keeps it."""
+    hand, _ = a_hand("hainan")
+    ports = WaitingPorts(hand.ruleset)
+    check = WinCheck(ports)
+
+    async def main():
+        first = asyncio.ensure_future(check.win(hand, 0))
+        await until_line(ports, 0, WIN_FROM)
+        ports.keys.put(Press(2, Key.HU))            # seat 2, nearer seat 1 (the discarder named), claims too
+        ports.keys.put(Press(0, Key.RIGHT))
+        ports.keys.put(Press(0, Key.CONFIRM))
+        await first
+        assert ports.screens.last(0) == f"{CUT_OFF} 对家"
+        ports.keys.take(lambda p: p.panel == 2 and p.key == Key.HU)
+        nearer = asyncio.ensure_future(check.win(hand, 2))
+        await until_line(ports, 2, WIN_FROM)
+        ports.keys.put(Press(2, Key.HU, long=True))     # seat 2 takes its 胡 back
+        await nearer
+
+    run(main(), timeout=5)
+    assert [e["event"] for e in ports.recorder.events] == ["win_cut_off", "win_withdrawn"]
+    assert ports.screens.last(0) == "" and hand.wins == []
