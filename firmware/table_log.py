@@ -166,6 +166,8 @@ def _opening_win(e: Mapping[str, Any]) -> Line:
 
 def _first_yaoji(e: dict) -> tuple[int, str]:
     said = f"{_hand(e)}: seat {e['seat']} says "
+    if e.get("timed_out"):
+        return logging.INFO, f"{_hand(e)}: seat {e['seat']} did not answer 首张幺鸡 in time (no 冲锋鸡, no 责任鸡)"
     if e["discarder"] is None:
         return logging.INFO, said + "no one discarded a 1条 (no 冲锋鸡, no 责任鸡)"
     if e["won_on"]:

@@ -28,7 +28,7 @@
   him three of them, which the table cannot see; the answer goes to the public line, to the recorder
   (`san_chi`) and to the scorer (`context.extra["chengbao"]`), whose 承包者 pays for everyone.
 - **首张幺鸡** (`first_yaoji`, 贵州: RESEARCH.md §3.9 冲锋鸡/责任鸡): in the settlement round after the
-  hand's win, the winner is asked `首张幺鸡:<未打出|本家|下家|对家|上家>` — who discarded the hand's first
+  hand's win, while the others lay their hands (hand/settlement.py), the winner is asked `首张幺鸡:<未打出|本家|下家|对家|上家>` — who discarded the hand's first
   1条 — and, if someone did, `幺鸡碰杠:<无|…|被胡>` — who 碰'd or 杠'd it (the discarder is not offered), or
   that it was won on.  Unclaimed it is 冲锋鸡, claimed 责任鸡, won on neither; the answers go to the
   recorder (`first_yaoji`) and to the round's scorer (`RoundContext.first_yaoji`).
@@ -247,7 +247,7 @@ async def ask_first_yaoji(ports: HandPorts, hand: HandState, winner: int) -> tup
         claimer = await choose_side(ports, winner, YAOJI_CLAIMED, [s for s in seats if s != discarder], last=WON_ON)
     won_on = claimer == -1
     ports.recorder.emit("first_yaoji", seat=winner, discarder=discarder, claimer=None if won_on else claimer,
-                        won_on=won_on)
+                        won_on=won_on, timed_out=False)
     return None if discarder is None or won_on else (discarder, claimer)
 
 

@@ -17,6 +17,7 @@ must be exactly those kongs (`rulesets.rounds.kongs_laid`), and the 大蛋 among
 
 from __future__ import annotations
 
+import asyncio
 from typing import Callable, Sequence
 
 from drivers.table_ui import (FLOWER_PIG, LAY_CLOSED_KONGS, LAY_OPEN_KONGS, NOT_READY, NOT_SHOWN, READY_MARK, ROUND_PAID,
@@ -59,9 +60,14 @@ class SettlementRound:
             facts.round_done = True
             return
         self.ports.screens.phase(Phase.SETTLE, note)
-        first_yaoji = await ask_first_yaoji(self.ports, hand, winners[0]) if winners else None
         of_kongs = lays_kongs(hand.ruleset)
-        laid, late = await self._collect(seats, (LAY_OPEN_KONGS, LAY_CLOSED_KONGS) if of_kongs else (SHOW_MELDS, SHOW_HAND))
+        # the winner answers 首张幺鸡 (贵州) while the others lay their hands: different seats, different keys
+        asked = asyncio.ensure_future(self._first_yaoji(hand, winners))
+        try:
+            laid, late = await self._collect(seats, (LAY_OPEN_KONGS, LAY_CLOSED_KONGS) if of_kongs else (SHOW_MELDS, SHOW_HAND))
+            first_yaoji = await asked
+        finally:
+            asked.cancel()
         build = self._kongs_of if of_kongs else self._hand_of
         shown = tuple(SeatShown(seat, build(hand, seat, *laid[seat]) if seat in laid else None,
                                 seat in late) for seat in seats)
@@ -85,6 +91,20 @@ class SettlementRound:
         for seat in dict.fromkeys(winners):       # his line said the win's money alone (胡 +N): the round's beside it
             if seat in seats or paid[seat]:
                 self.ports.screens.prompt(seat, winner_line(hand, seat, paid[seat]))
+
+    async def _first_yaoji(self, hand: HandState, winners: tuple[int, ...]) -> tuple[int, int | None] | None:
+        """贵州's 冲锋鸡/责任鸡, asked of the winner (`ask_first_yaoji`); unanswered for the round's
+        timeout, neither is paid (a question nobody answers never holds the table up)."""
+        if not winners or not hand.ruleset.has_phase("first_yaoji"):
+            return None
+        try:
+            async with asyncio.timeout(self.timeout):
+                return await ask_first_yaoji(self.ports, hand, winners[0])
+        except TimeoutError:
+            self.ports.screens.prompt(winners[0], "")
+            self.ports.recorder.emit("first_yaoji", seat=winners[0], discarder=None, claimer=None, won_on=False,
+                                     timed_out=True)
+            return None
 
     async def _collect(self, seats: Sequence[int], prompts: tuple[str, str]
                        ) -> tuple[dict[int, tuple[list[Tile] | None, list[Tile] | None]], set[int]]:

@@ -107,9 +107,10 @@ def test_the_round_pays_chongfeng_to_a_collecting_discarder_and_zeren_to_the_cla
     assert zeren.payments == (0, 3, -3, 0)
 
 
-def test_the_settlement_round_asks_the_winner_first_and_pays_the_chongfeng_ji():
+def test_the_settlement_round_asks_the_winner_and_pays_the_chongfeng_ji():
     """Seat 0 won; seat 1 (ready, two 1条) discarded the hand's first 1条 and nobody claimed it: 冲锋鸡,
-    3 from each other side beside its 鸡 ×2; the answers and the round say it, and the audit agrees."""
+    3 from each other side beside its 鸡 ×2; the answers and the round say it, and the audit agrees.
+    The winner answers while the others lay their hands."""
     from firmware.hand.settlement import SettlementRound
     from tests.firmware.test_asked_facts import judge_win
     ruleset = get_region("guizhou").resolve()
@@ -128,6 +129,23 @@ def test_the_settlement_round_asks_the_winner_first_and_pays_the_chongfeng_ji():
     assert _first_yaoji(ruleset, [{"event": "win", "seat": 0}, told, event]) == []
 
 
+def test_a_winner_who_never_answers_holds_nothing_up():
+    """Unanswered within the round's timeout (here: no key at all), neither is paid and the round goes on."""
+    from firmware.hand.settlement import SettlementRound
+    from tests.firmware.test_asked_facts import judge_win
+    ruleset = get_region("guizhou").resolve()
+    hand = built_hand(ruleset, {})
+    judge_win(hand, 0, None, "123m456m789m123p55p", Tile.M5)
+    ports = FakePorts(ruleset, [(s, Key.CONFIRM) for s in (1, 2, 3) for _ in range(2)],
+                      zones={1: [[], []], 2: [[], []], 3: [[], []]})
+    run(SettlementRound(ports).run(hand), timeout=5)
+    (told,) = ports.recorder.all("first_yaoji")
+    assert told["timed_out"] and told["discarder"] is None
+    (event,) = ports.recorder.all("settlement")
+    assert "first_yaoji" not in event and hand.facts.round_done
+    assert _first_yaoji(ruleset, [{"event": "win", "seat": 0}, told, event]) == []
+
+
 def test_the_audit_checks_the_answers_against_what_was_paid():
     hangzhou = get_region("hangzhou").resolve()
     win = {"event": "win", "seat": 0, "from": None, "melds": list(THREE_CHOWS), "items": [],
@@ -139,7 +157,7 @@ def test_the_audit_checks_the_answers_against_what_was_paid():
     two = {**win, "melds": ["123m", "456m"], "context": {"extra": {}}}
     assert _asked_at_win(hangzhou, [two], ASKED) == []              # not due: nothing to ask
     guizhou, sichuan = get_region("guizhou").resolve(), get_region("sichuan").resolve()
-    told = {"event": "first_yaoji", "seat": 0, "discarder": 2, "claimer": 1, "won_on": False}
+    told = {"event": "first_yaoji", "seat": 0, "discarder": 2, "claimer": 1, "won_on": False, "timed_out": False}
     paid = {"event": "settlement", "first_yaoji": [2, 1]}
     won = {"event": "win", "seat": 0}
     assert _first_yaoji(guizhou, [won, told, paid]) == []
