@@ -147,7 +147,7 @@ PHASE_NAMES = (
     "cai_piao",             # 财飘 asked of the winner of a 爆头 (杭州): the 财神 he discarded waiting on it
     "chengbao",             # 承包 asked of a winner (上海): the side he claimed from, or that claimed from him, 3+ times
     "san_chi",              # 三吃承包 asked of a winner with 3+ claimed melds (杭州): the side that fed them
-    "first_yaoji",          # 首张幺鸡 asked of the winner in the settlement round (贵州): 冲锋鸡 / 责任鸡
+    "chongfeng_ji",         # 冲锋鸡 / 责任鸡 (贵州): who discarded the first 1条, asked in the settlement round
     "standing_four",        # 立四's standing tiles
     "opening_small_wins",   # 长沙 起手小和
     "choose_void_suit",     # 定缺 (四川)
@@ -292,6 +292,11 @@ class Ruleset:
 
     def has_phase(self, name: str) -> bool:
         return any(p.name == name for p in self.phases)
+
+    def asks(self, phase: str) -> bool:
+        """A phase that asks the seats something, on at this table: on the card, and not turned off by the
+        house option of the same name, where there is one (la_zhuang, san_chi, chongfeng_ji)."""
+        return self.has_phase(phase) and dict(self.options).get(phase) != "off"
 
     def same_rules_as(self, other: "Ruleset") -> bool:
         """The same region with the same house options (a choice of the rules in play is no new rules)."""

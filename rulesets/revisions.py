@@ -9,7 +9,8 @@ naming both readings) from a changed file (a problem).
 Raise a region's number, with a line saying what was read anew, whenever a change makes the scorer
 judge or pay any hand of that region otherwise.  `tests/rulesets/test_rules_revisions.py` keeps a
 digest of every region's judgements and settlements, under every house option, on seeded hands: a
-change that moves one fails there until the number is raised and the digest written again.
+change that moves one fails there until the number is raised and the digest written again.  A house
+option added (or a value of one) moves no earlier hand: its digest is written, the number stays.
 """
 
 from __future__ import annotations

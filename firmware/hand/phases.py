@@ -99,7 +99,7 @@ PHASES: dict[str, Handling] = {
                                   "(hand/questions.py)"),
     "san_chi": Handling("rules", "the win check asks a winner who laid three claimed melds or more "
                                  "三吃承包:<无|下家|对家|上家> before it is paid (hand/questions.py)"),
-    "first_yaoji": Handling("rules", "the settlement round asks the winner 首张幺鸡 (who discarded the first 1条) and "
+    "chongfeng_ji": Handling("rules", "the settlement round asks the winner 首张幺鸡 (who discarded the first 1条) and "
                                      "幺鸡碰杠 (who 碰/杠'd it): 冲锋鸡 or 责任鸡 (hand/questions.py, hand/settlement.py)"),
     "reseat_after_four": Handling("rules", "the flow: a hand after the dealer's 4th, 8th … 连庄 opens with 请掷骰子 "
                                            "连庄四把 请重新排定座位 (hand/flow.py)"),

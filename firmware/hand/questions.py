@@ -27,7 +27,7 @@
   shows three claimed melds or more, the winner is asked `三吃承包:<无|下家|对家|上家>` — the side that fed
   him three of them, which the table cannot see; the answer goes to the public line, to the recorder
   (`san_chi`) and to the scorer (`context.extra["chengbao"]`), whose 承包者 pays for everyone.
-- **首张幺鸡** (`first_yaoji`, 贵州: RESEARCH.md §3.9 冲锋鸡/责任鸡): in the settlement round after the
+- **首张幺鸡** (`chongfeng_ji`, 贵州: RESEARCH.md §3.9 冲锋鸡/责任鸡): in the settlement round after the
   hand's win, while the others lay their hands (hand/settlement.py), the winner is asked `首张幺鸡:<未打出|本家|下家|对家|上家>` — who discarded the hand's first
   1条 — and, if someone did, `幺鸡碰杠:<无|…|被胡>` — who 碰'd or 杠'd it (the discarder is not offered), or
   that it was won on.  Unclaimed it is 冲锋鸡, claimed 责任鸡, won on neither; the answers go to the
@@ -204,7 +204,7 @@ SAN_CHI_CLAIMS = 3          # 三吃: the claimed melds one side fed the winner
 
 def san_chi_due(hand: HandState, laid: Hand) -> bool:
     """杭州: a legal win whose laid hand shows three claimed melds or more asks who fed them."""
-    return hand.ruleset.has_phase("san_chi") and sum(1 for m in laid.melds if m.is_claimed) >= SAN_CHI_CLAIMS
+    return hand.ruleset.asks("san_chi") and sum(1 for m in laid.melds if m.is_claimed) >= SAN_CHI_CLAIMS
 
 
 async def ask_san_chi(ports: HandPorts, hand: HandState, laid: Hand, context: WinContext) -> int | None:
@@ -238,7 +238,7 @@ async def asked_at_win(ports: HandPorts, hand: HandState, laid: Hand, context: W
 async def ask_first_yaoji(ports: HandPorts, hand: HandState, winner: int) -> tuple[int, int | None] | None:
     """贵州: ask the hand's winner who discarded its first 1条 and who 碰/杠'd it; (discarder, claimer or
     None: 冲锋鸡 or 责任鸡), or None where the rules do not ask it, nobody discarded one, or it was won on."""
-    if not hand.ruleset.has_phase("first_yaoji"):
+    if not hand.ruleset.asks("chongfeng_ji"):
         return None
     seats = [winner] + in_play_order(winner, tuple(hand.ruleset.players))
     discarder = await choose_side(ports, winner, FIRST_YAOJI, seats, NOT_DISCARDED)

@@ -95,7 +95,7 @@ class SettlementRound:
     async def _first_yaoji(self, hand: HandState, winners: tuple[int, ...]) -> tuple[int, int | None] | None:
         """贵州's 冲锋鸡/责任鸡, asked of the winner (`ask_first_yaoji`); unanswered for the round's
         timeout, neither is paid (a question nobody answers never holds the table up)."""
-        if not winners or not hand.ruleset.has_phase("first_yaoji"):
+        if not winners or not hand.ruleset.asks("chongfeng_ji"):
             return None
         try:
             async with asyncio.timeout(self.timeout):

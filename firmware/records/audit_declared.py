@@ -157,7 +157,7 @@ SAN_CHI = WinQuestion("san_chi", "三吃承包", "chengbao", lambda win: _claime
 def _first_yaoji(ruleset: Ruleset, events: list[dict], asks: bool = True) -> list[str]:
     """首张幺鸡: asked where the rules have it, once, after the hand's win and before its settlement round,
     which counts exactly what the answers give."""
-    has = ruleset.has_phase("first_yaoji")
+    has = ruleset.asks("chongfeng_ji")
     problems: list[str] = []
     answer: dict | None = None          # the last answer (a restart during the round asks again)
     won = False
@@ -182,7 +182,7 @@ def _asked_at_win(ruleset: Ruleset, events: list[dict], question: WinQuestion, a
     """Asked only where the rules have it (`asks`: the recorder's controller asked it), right before each
     win it is due for; the win's scorer given exactly what the answer says."""
     problems: list[str] = []
-    has = ruleset.has_phase(question.event)
+    has = ruleset.asks(question.event)
     asked: dict | None = None
     for event in events:
         if event["event"] == question.event:

@@ -74,6 +74,15 @@ JI_COUNT = HouseOption(
     "held", open_question("§13.3", "the texts conflict; two of the three sentences count any held 鸡"),
     value_labels=(("held", "手中和副露"), ("melded", "只算碰杠")))
 
+FIRST_YAOJI = HouseOption(
+    "chongfeng_ji", "冲锋鸡 责任鸡 (asked at the table)",
+    (("asked", "in the settlement round the winner is asked who discarded the first 1条 and who 碰/杠'd it: "
+               "冲锋鸡 and 责任鸡 are paid"),
+     ("off", "neither is asked nor paid")),
+    "asked", default("RULES.md §13 names neither; RESEARCH.md §3.9 finds both in the published 贵州 rules, so the "
+                     "table pays them unless a house plays without (the answers take the winner two questions)"),
+    value_labels=(("asked", "结算时问"), ("off", "不算")))
+
 QUE_YI_MEN = Requirement("que_yi_men", "必须缺一门 (四川)",
                          text("§13.1, §14", "贵州麻将类似于四川麻将，在四川麻将的基础上添加抓鸡模式; 必须缺一门"), misses_a_suit,
                          hopeless=no_suit_missed, assured=suit_missed)
@@ -133,12 +142,13 @@ REGION = Region(
     phases=Given((phase("after_win_flip", "翻鸡: the next undrawn tile is flipped after the win"),
                   phase("settle_every_seat", "after a win every other seat lays its hand: the 鸡 it holds are paid "
                                              "(collecting seats per ji_collect; 有叫 judged from the laid hand)"),
-                  phase("first_yaoji", "in the settlement round the winner is asked who discarded the hand's first 1条 "
+                  phase("chongfeng_ji", "in the settlement round the winner is asked who discarded the hand's first 1条 "
                                        "and who 碰/杠'd it (冲锋鸡, 责任鸡): the table sees no discards")),
                  text("§13.2", "和牌后翻开下一张未摸得牌; 如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱; 有3条就有钱")),
     win=Given(WinRules(SICHUAN_SHAPES, (QUE_YI_MEN,)), text("§13.1", "贵州麻将类似于四川麻将，在四川麻将的基础上添加抓鸡模式")),
     scoring=Given(GuizhouScorer(), text("§13.2", "如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱; 有3条就有钱")),
-    options=(JI_WRAP, JI_TRIGGER, JI_WHEN_OUT, MING_JI, MING_JI_KONG, JI_COLLECT, JI_COUNT, DEAD_WALL.option, YIPAO_DEALER, *DEFAULT_BREAK.options),
+    options=(JI_WRAP, JI_TRIGGER, JI_WHEN_OUT, MING_JI, MING_JI_KONG, JI_COLLECT, JI_COUNT, FIRST_YAOJI, DEAD_WALL.option,
+             YIPAO_DEALER, *DEFAULT_BREAK.options),
     unpriced=(
         "鸡 — 「如果有人碰（杠）了3万的话算钱，和牌的人可能赔钱，被胡的人可能赢钱」, 「有3条就有钱」: neither the amount nor who pays is stated: each collecting seat gets 1 a 鸡 tile from each other side (RESEARCH.md §3.9), 金鸡 ×2; the winner's with the win, every other seat's in the settlement round",
     ),
@@ -154,7 +164,8 @@ REGION = Region(
         "winner is asked 首张幺鸡:<未打出|本家|下家|对家|上家> (who discarded the hand's first 1条) and, if someone did, "
         "幺鸡碰杠:<无|…|被胡> (who 碰'd or 杠'd it). Unclaimed it is 冲锋鸡, paid with the round's 鸡 when its discarder "
         "collects (the winner, or a collecting seat); claimed it is 责任鸡, the discarder paying the claimer. A first "
-        "1条 won on (被胡) is neither: RESEARCH.md names only a 碰 or 杠 for 责任鸡, and 冲锋鸡 is one no one claimed.",
+        "1条 won on (被胡) is neither: RESEARCH.md names only a 碰 or 杠 for 责任鸡, and 冲锋鸡 is one no one claimed. "
+        "House option chongfeng_ji=off asks and pays neither.",
         "打明鸡 (ming_ji=on): the 明鸡 turned up after the deal makes a 鸡 as the after-win flip does (「有3条就有钱」): "
         "counted in the win's 鸡 and in the settlement round's; a 明鸡 that makes 1条 the 鸡 is a 金鸡.",
         "「而且有杠牌 就要翻第四墩～以此类推」 (ming_ji=on, option ming_ji_kong): after each kong, once its replacement is "

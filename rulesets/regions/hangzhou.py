@@ -28,6 +28,15 @@ CAISHEN = HouseOption(
 
 ZIMO = Requirement("zimo", "只能自摸", research("§3.4", "杭州 (MIL 2025): Self-draw only"), self_drawn)
 
+SAN_CHI = HouseOption(
+    "san_chi", "三吃承包 (asked at the table)",
+    (("asked", "a winner whose laid hand shows three claimed melds or more is asked which side fed them; that side "
+               "pays for everyone"),
+     ("off", "nothing is asked; every loser pays his own share")),
+    "asked", default("RULES.md §9 does not name it; RESEARCH.md §3.4 lists 三吃承包 among 杭州's rules, so the table "
+                     "asks unless a house plays without"),
+    value_labels=(("asked", "三吃时问"), ("off", "不承包")))
+
 REGION = Region(
     id="hangzhou",
     name="杭州麻将",
@@ -60,7 +69,7 @@ REGION = Region(
                  research("§3.4", "爆头, 财飘 … 三吃承包 (财飘: a 财神 discarded while waiting on 爆头)")),
     win=Given(WinRules(Shapes(seven_pairs=True), (ZIMO,)), research("§3.4", "self-draw only; 七对 and 豪华七对 are hands")),
     scoring=Given(HangzhouScorer(), research("§3.4", "爆头, 财飘, 杠开, 无财神, 七对, 豪华七对; 4 番封顶; 老庄 ×2/×4/×8; 三吃承包")),
-    options=(CAISHEN, *DEFAULT_BREAK.options),
+    options=(CAISHEN, SAN_CHI, *DEFAULT_BREAK.options),
     notes=("爆头, 财飘, 杠开 are named only (§9); the rules of play and the list of 番 are RESEARCH.md §3.4's.",
            "The 番 each item is worth is our default (not in RESEARCH.md): 爆头 1, each 财飘 +1 (with 爆头), 杠开 1, 无财神 1, "
            "七对 1, 豪华七对 2; each 番 doubles and 4番 is the cap (×16); 老庄 ×2/×4/×8 is applied outside the cap.",
@@ -70,5 +79,6 @@ REGION = Region(
            "no discards, so it takes his word, as it does for who gave a kong.",
            "三吃承包 (RESEARCH.md §3.4 names it, no more): read as one side having fed the winner three claimed melds "
            "(吃, 碰 or 明杠). The table sees no claims: a winner whose laid hand shows three claimed melds or more is "
-           "asked 三吃承包:<无|下家|对家|上家> (extra chengbao); with fewer it cannot be, and nothing is asked."),
+           "asked 三吃承包:<无|下家|对家|上家> (extra chengbao); with fewer it cannot be, and nothing is asked. House "
+           "option san_chi=off asks nothing."),
 )

@@ -146,6 +146,22 @@ def test_a_winner_who_never_answers_holds_nothing_up():
     assert _first_yaoji(ruleset, [{"event": "win", "seat": 0}, told, event]) == []
 
 
+def test_a_house_that_plays_without_them_is_asked_nothing():
+    """House options san_chi=off (杭州) and chongfeng_ji=off (贵州): no question, and an audit finds one
+    asked there a problem."""
+    hand = built_hand(get_region("hangzhou").resolve({"san_chi": "off"}), {})
+    laid, context = hangzhou_win(hand)
+    assert not san_chi_due(hand, laid)
+    assert run(ask_san_chi(FakePorts(hand.ruleset, []), hand, laid, context), timeout=5) is None
+    off = get_region("guizhou").resolve({"chongfeng_ji": "off"})
+    quiet = built_hand(off, {})
+    ports = FakePorts(off, [(0, Key.CONFIRM)])
+    assert run(ask_first_yaoji(ports, quiet, 0), timeout=5) is None and ports.recorder.all("first_yaoji") == []
+    told = {"event": "first_yaoji", "seat": 0, "discarder": None, "claimer": None, "won_on": False, "timed_out": False}
+    assert "does not have it" in _first_yaoji(off, [told])[0]
+    assert _first_yaoji(off, [{"event": "win", "seat": 0}, {"event": "settlement"}]) == []
+
+
 def test_the_audit_checks_the_answers_against_what_was_paid():
     hangzhou = get_region("hangzhou").resolve()
     win = {"event": "win", "seat": 0, "from": None, "melds": list(THREE_CHOWS), "items": [],

@@ -2,7 +2,8 @@
 (rulesets/revisions.py): the audit of a later version trusts the number a hand carries to tell a hand
 an earlier reading paid otherwise from a changed file.  A change that moves how a region judges or
 pays fails here until its number is raised and the digests written again (tests/rulesets/rules_digests.py
-says how)."""
+says how).  A house option value new since the digests were written only needs them written: no earlier
+hand was played under it."""
 
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ def test_a_region_judges_and_pays_as_the_reading_its_number_names(region_id):
     if was["reading"] != now["reading"]:
         pytest.fail(f"{name} is at reading {now['reading']}, its digests were written at reading {was['reading']}: "
                     f"run `{WRITE} --regions {region_id}`")
+    added = sorted(set(now["variants"]) - set(was["variants"]))
+    assert not added, (f"{name} has house option values its digests were never written for ({', '.join(added)}): no "
+                       f"earlier hand was played under them, so no number is raised; run `{WRITE} --regions {region_id}`")
     moved = sorted(v for v in set(was["variants"]) | set(now["variants"]) if was["variants"].get(v) != now["variants"].get(v))
     assert not moved, (f"{name} now judges or pays otherwise than reading {was['reading']} did ({', '.join(moved)}). "
                        f"If that is meant, raise its number in rulesets/revisions.py with a line saying what was read "
