@@ -28,7 +28,7 @@
   him three of them, which the table cannot see; the answer goes to the public line, to the recorder
   (`san_chi`) and to the scorer (`context.extra["chengbao"]`), whose 承包者 pays for everyone.
 - **首张幺鸡** (`chongfeng_ji`, 贵州: RESEARCH.md §3.9 冲锋鸡/责任鸡): in the settlement round after the
-  hand's win, while the others lay their hands (hand/settlement.py), the winner is asked `首张幺鸡:<未打出|本家|下家|对家|上家>` — who discarded the hand's first
+  hand's win, once the others are asked to lay their hands (hand/settlement.py), the winner is asked `首张幺鸡:<未打出|本家|下家|对家|上家>` — who discarded the hand's first
   1条 — and, if someone did, `幺鸡碰杠:<无|…|被胡>` — who 碰'd or 杠'd it (the discarder is not offered), or
   that it was won on.  Unclaimed it is 冲锋鸡, claimed 责任鸡, won on neither; the answers go to the
   recorder (`first_yaoji`) and to the round's scorer (`RoundContext.first_yaoji`).
@@ -59,16 +59,16 @@ class Withdrawn(Exception):
 
 
 async def ask(ports: HandPorts, seat: int, question: str, choices: list[str],
-              withdraw: KeyMatch | None = None) -> int:
+              withdraw: KeyMatch | None = None, idle: float | None = None) -> int:
     """A choice prompt on one seat: ◀ ▶ move, 确认 accepts; the prompt stays (the next one replaces it).
     A key pressed before the question was on the seat's display answers nothing: one a board sent
     again to a restarted controller would put the question a step past what the player sees.  A
-    press `withdraw` matches ends it (`Withdrawn`)."""
+    press `withdraw` matches ends it (`Withdrawn`); `idle` seconds without a key end it (TimeoutError)."""
     index = 0
     ports.screens.prompt(seat, choice_text(question, choices[index]))
     await drop_pressed_before(ports, seat, CHOICE_KEYS)
     while True:
-        press = await _next_key(ports, seat, CHOICE_KEYS, withdraw)
+        press = await _next_key(ports, seat, CHOICE_KEYS, withdraw, idle)
         if press.key == Key.CONFIRM:
             return index
         index = (index + (1 if press.key == Key.RIGHT else -1)) % len(choices)
@@ -85,7 +85,12 @@ async def confirmed(ports: HandPorts, seat: int, prompt: str, withdraw: KeyMatch
     await _next_key(ports, seat, (Key.CONFIRM,), withdraw)
 
 
-async def _next_key(ports: HandPorts, seat: int, keys: tuple[Key, ...], withdraw: KeyMatch | None) -> Press:
+async def _next_key(ports: HandPorts, seat: int, keys: tuple[Key, ...], withdraw: KeyMatch | None,
+                    idle: float | None = None) -> Press:
+    if idle is not None:            # (a question nobody need answer: waited for so long, then given up)
+        press = await ports.until(lambda: ports.keys.peek(pressed((seat,), keys)), timeout=idle)
+        ports.keys.take(lambda p: p is press)
+        return press
     if withdraw is None:
         return await ports.next_key((seat,), keys)
     answers = pressed((seat,), keys)
@@ -109,9 +114,9 @@ def drop_made_before(ports: HandPorts, mark: int, keys: tuple[Key, ...], panels:
     record_dropped(ports.recorder, stale, "before_question")
 
 
-async def choose(ports: HandPorts, seat: int, question: str, choices: list[str]) -> int:
+async def choose(ports: HandPorts, seat: int, question: str, choices: list[str], idle: float | None = None) -> int:
     """A question asked apart from the others: `ask`, then the prompt is cleared."""
-    index = await ask(ports, seat, question, choices)
+    index = await ask(ports, seat, question, choices, idle=idle)
     ports.screens.prompt(seat, "")
     return index
 
@@ -170,12 +175,12 @@ def seat_name(asking: int, side: int | None, sides: tuple[int, ...], none: str =
 
 
 async def choose_side(ports: HandPorts, seat: int, question: str, offered: list[int], none: str = NO,
-                      last: str | None = None) -> int | None:
+                      last: str | None = None, idle: float | None = None) -> int | None:
     """`question:<none|…|last>` on one seat over the `offered` sides, named as the seat sees them; the
     side chosen (None: `none`; -1: `last`, a choice that names no side)."""
     sides = tuple(ports.ruleset.players)
     names = [none] + [seat_name(seat, s, sides) for s in offered] + ([last] if last is not None else [])
-    answer = await choose(ports, seat, question, names)
+    answer = await choose(ports, seat, question, names, idle)
     if answer > len(offered):
         return -1
     return offered[answer - 1] if answer else None
@@ -235,16 +240,19 @@ async def asked_at_win(ports: HandPorts, hand: HandState, laid: Hand, context: W
     return tuple(answers)
 
 
-async def ask_first_yaoji(ports: HandPorts, hand: HandState, winner: int) -> tuple[int, int | None] | None:
+async def ask_first_yaoji(ports: HandPorts, hand: HandState, winner: int,
+                          idle: float | None = None) -> tuple[int, int | None] | None:
     """贵州: ask the hand's winner who discarded its first 1条 and who 碰/杠'd it; (discarder, claimer or
-    None: 冲锋鸡 or 责任鸡), or None where the rules do not ask it, nobody discarded one, or it was won on."""
+    None: 冲锋鸡 or 责任鸡), or None where the rules do not ask it, nobody discarded one, or it was won on.
+    `idle`: seconds without a key before it is given up (TimeoutError)."""
     if not hand.ruleset.asks("chongfeng_ji"):
         return None
     seats = [winner] + in_play_order(winner, tuple(hand.ruleset.players))
-    discarder = await choose_side(ports, winner, FIRST_YAOJI, seats, NOT_DISCARDED)
+    discarder = await choose_side(ports, winner, FIRST_YAOJI, seats, NOT_DISCARDED, idle=idle)
     claimer = None
     if discarder is not None:
-        claimer = await choose_side(ports, winner, YAOJI_CLAIMED, [s for s in seats if s != discarder], last=WON_ON)
+        claimer = await choose_side(ports, winner, YAOJI_CLAIMED, [s for s in seats if s != discarder], last=WON_ON,
+                                    idle=idle)
     won_on = claimer == -1
     ports.recorder.emit("first_yaoji", seat=winner, discarder=discarder, claimer=None if won_on else claimer,
                         won_on=won_on, timed_out=False)

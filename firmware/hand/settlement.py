@@ -17,7 +17,6 @@ must be exactly those kongs (`rulesets.rounds.kongs_laid`), and the 大蛋 among
 
 from __future__ import annotations
 
-import asyncio
 from typing import Callable, Sequence
 
 from drivers.table_ui import (FLOWER_PIG, LAY_CLOSED_KONGS, LAY_OPEN_KONGS, NOT_READY, NOT_SHOWN, READY_MARK, ROUND_PAID,
@@ -60,15 +59,12 @@ class SettlementRound:
             facts.round_done = True
             return
         self.ports.screens.phase(Phase.SETTLE, note)
-        of_kongs = lays_kongs(hand.ruleset)
-        # the winner answers 首张幺鸡 (贵州) while the others lay their hands: different seats, different keys
-        asked = asyncio.ensure_future(self._first_yaoji(hand, winners))
-        try:
-            laid, late = await self._collect(seats, (LAY_OPEN_KONGS, LAY_CLOSED_KONGS) if of_kongs else (SHOW_MELDS, SHOW_HAND))
-            first_yaoji = await asked
-        finally:
-            asked.cancel()
-        build = self._kongs_of if of_kongs else self._hand_of
+        prompts = (LAY_OPEN_KONGS, LAY_CLOSED_KONGS) if lays_kongs(hand.ruleset) else (SHOW_MELDS, SHOW_HAND)
+        for seat in seats:                  # (they lay while the winner answers 首张幺鸡: their 确认 wait in the queue)
+            self.ports.screens.prompt(seat, prompts[0])
+        first_yaoji = await self._first_yaoji(hand, winners)
+        laid, late = await self._collect(seats, prompts)
+        build = self._kongs_of if prompts[0] == LAY_OPEN_KONGS else self._hand_of
         shown = tuple(SeatShown(seat, build(hand, seat, *laid[seat]) if seat in laid else None,
                                 seat in late) for seat in seats)
         flipped = paying_flips(hand)        # the 明鸡 (打明鸡) too, then the after-win flips
@@ -94,12 +90,11 @@ class SettlementRound:
 
     async def _first_yaoji(self, hand: HandState, winners: tuple[int, ...]) -> tuple[int, int | None] | None:
         """贵州's 冲锋鸡/责任鸡, asked of the winner (`ask_first_yaoji`); unanswered for the round's
-        timeout, neither is paid (a question nobody answers never holds the table up)."""
+        time (no key for `timeout` seconds), neither is paid: a question nobody answers never holds the table up."""
         if not winners or not hand.ruleset.asks("chongfeng_ji"):
             return None
         try:
-            async with asyncio.timeout(self.timeout):
-                return await ask_first_yaoji(self.ports, hand, winners[0])
+            return await ask_first_yaoji(self.ports, hand, winners[0], idle=self.timeout)
         except TimeoutError:
             self.ports.screens.prompt(winners[0], "")
             self.ports.recorder.emit("first_yaoji", seat=winners[0], discarder=None, claimer=None, won_on=False,
@@ -108,15 +103,13 @@ class SettlementRound:
 
     async def _collect(self, seats: Sequence[int], prompts: tuple[str, str]
                        ) -> tuple[dict[int, tuple[list[Tile] | None, list[Tile] | None]], set[int]]:
-        """Prompt every seat and read its zone twice (melds, then everything; or 明杠, then the 暗杠
-        beside them: `prompts`); returns the reads of the seats that answered, and the seats that
+        """Read every seat's zone twice, each prompted already (melds, then everything; or 明杠, then the
+        暗杠 beside them: `prompts`); returns the reads of the seats that answered, and the seats that
         did not answer in time."""
         ports = self.ports
         step = {seat: 0 for seat in seats}
         first: dict[int, list[Tile] | None] = {}
         laid: dict[int, tuple[list[Tile] | None, list[Tile] | None]] = {}
-        for seat in seats:
-            ports.screens.prompt(seat, prompts[0])
         while len(laid) < len(seats):
             waiting = tuple(s for s in seats if s not in laid)
             try:

@@ -110,7 +110,7 @@ def test_the_round_pays_chongfeng_to_a_collecting_discarder_and_zeren_to_the_cla
 def test_the_settlement_round_asks_the_winner_and_pays_the_chongfeng_ji():
     """Seat 0 won; seat 1 (ready, two 1条) discarded the hand's first 1条 and nobody claimed it: 冲锋鸡,
     3 from each other side beside its 鸡 ×2; the answers and the round say it, and the audit agrees.
-    The winner answers while the others lay their hands."""
+    The others are asked to lay their hands first: they lay them while the winner answers."""
     from firmware.hand.settlement import SettlementRound
     from tests.firmware.test_asked_facts import judge_win
     ruleset = get_region("guizhou").resolve()
