@@ -28,9 +28,9 @@
   him three of them, which the table cannot see; the answer goes to the public line, to the recorder
   (`san_chi`) and to the scorer (`context.extra["chengbao"]`), whose 承包者 pays for everyone.
 - **首张幺鸡** (`chongfeng_ji`, 贵州: RESEARCH.md §3.9 冲锋鸡/责任鸡): in the settlement round after the
-  hand's win, once the others are asked to lay their hands (hand/settlement.py), the winner is asked `首张幺鸡:<未打出|本家|下家|对家|上家>` — who discarded the hand's first
-  1条 — and, if someone did, `幺鸡碰杠:<无|…|被胡>` — who 碰'd or 杠'd it (the discarder is not offered), or
-  that it was won on.  Unclaimed it is 冲锋鸡, claimed 责任鸡, won on neither; the answers go to the
+  hand's win, once the others are asked to lay their hands (hand/settlement.py), the winner is asked
+  `首张幺鸡:<未打出|本家|下家|对家|上家>` — who discarded the hand's first 1条 — and, if someone did,
+  `幺鸡碰杠:<无|…|被胡>` — who 碰'd or 杠'd it (the discarder is not offered), or that it was won on.  Unclaimed it is 冲锋鸡, claimed 责任鸡, won on neither; the answers go to the
   recorder (`first_yaoji`) and to the round's scorer (`RoundContext.first_yaoji`).
 
 Questions become due as the wall is taken (`HandFacts.asks`); the play loop asks them, one at a time,
@@ -174,15 +174,18 @@ def seat_name(asking: int, side: int | None, sides: tuple[int, ...], none: str =
     return MYSELF if side == asking else relative_name(asking, side, sides)
 
 
+LAST_CHOICE = -1            # `choose_side`'s answer for its `last` choice, which names no side
+
+
 async def choose_side(ports: HandPorts, seat: int, question: str, offered: list[int], none: str = NO,
                       last: str | None = None, idle: float | None = None) -> int | None:
     """`question:<none|…|last>` on one seat over the `offered` sides, named as the seat sees them; the
-    side chosen (None: `none`; -1: `last`, a choice that names no side)."""
+    side chosen (None: `none`; LAST_CHOICE: `last`)."""
     sides = tuple(ports.ruleset.players)
     names = [none] + [seat_name(seat, s, sides) for s in offered] + ([last] if last is not None else [])
     answer = await choose(ports, seat, question, names, idle)
     if answer > len(offered):
-        return -1
+        return LAST_CHOICE
     return offered[answer - 1] if answer else None
 
 
@@ -253,7 +256,7 @@ async def ask_first_yaoji(ports: HandPorts, hand: HandState, winner: int,
     if discarder is not None:
         claimer = await choose_side(ports, winner, YAOJI_CLAIMED, [s for s in seats if s != discarder], last=WON_ON,
                                     idle=idle)
-    won_on = claimer == -1
+    won_on = claimer == LAST_CHOICE
     ports.recorder.emit("first_yaoji", seat=winner, discarder=discarder, claimer=None if won_on else claimer,
                         won_on=won_on, timed_out=False)
     return None if discarder is None or won_on else (discarder, claimer)
