@@ -160,6 +160,14 @@ def parse_choice(text: str) -> tuple[str, str] | None:
     return (question, current) if sep else None
 
 
+def seat_name(asking: int, side: int | None, sides: tuple[int, ...], none: str = NO) -> str:
+    """How a choice names `side` to the seat `asking`: 本家 for itself, else its relative name; `none`
+    for no side."""
+    if side is None:
+        return none
+    return MYSELF if side == asking else relative_name(asking, side, sides)
+
+
 def relative_name(asking: int, other: int, sides: tuple[int, ...]) -> str:
     """下家 / 对家 / 上家 of `other` seen from `asking`, over the playing sides."""
     ordered = sorted(sides)

@@ -39,11 +39,12 @@ before it handles any other key, so a 胡 on the kong's replacement waits for th
 
 from __future__ import annotations
 
-from drivers.table_ui import (ADDED_KONG, CAI_PIAO, CHENGBAO, FIRST_YAOJI, FOLLOW_DEALER, LA_ZHUANG, MYSELF, NO,
+from drivers.table_ui import (ADDED_KONG, CAI_PIAO, CHENGBAO, FIRST_YAOJI, FOLLOW_DEALER, LA_ZHUANG, NO,
                               NOT_DISCARDED, PIAO_COUNTS, SAN_CHI, WON_ON, YAOJI_CLAIMED, YES, Key, Phase, choice_text,
-                              kong_from_question, relative_name)
+                              kong_from_question, relative_name, seat_name)
 from rulesets.hand import Hand, WinContext
 from rulesets.scoring.dabao import follow_dealer
+from rulesets.scoring.hangzhou import san_chi_possible
 from rulesets.scoring.hand_types import payers
 
 from .facts import Extra
@@ -128,7 +129,7 @@ def follow_question(round_number: int) -> str:
 def la_zhuang_due(hand: HandState, context: WinContext) -> tuple[int, ...]:
     """The sides to ask 拉庄: those that owe a dealer's win, where the table offers it."""
     ruleset = hand.ruleset
-    if not ruleset.has_phase("la_zhuang") or ruleset.option("la_zhuang") != "asked" or context.winner != hand.dealer:
+    if not ruleset.asks("la_zhuang") or context.winner != hand.dealer:
         return ()
     order = sorted(ruleset.players, key=lambda s: (s - hand.dealer) % 4)
     owing = set(payers(context))
@@ -149,7 +150,7 @@ async def ask_la_zhuang(ports: HandPorts, hand: HandState, context: WinContext) 
 
 def cai_piao_due(hand: HandState, items: tuple) -> bool:
     """杭州: a legal win scored 爆头 asks its winner how many 财飘 (the scorer pays them only with 爆头)."""
-    return hand.ruleset.has_phase("cai_piao") and any(item.key == "baotou" for item in items)
+    return hand.ruleset.asks("cai_piao") and any(item.key == "baotou" for item in items)
 
 
 async def ask_cai_piao(ports: HandPorts, hand: HandState, context: WinContext, items: tuple) -> int | None:
@@ -165,13 +166,6 @@ async def ask_cai_piao(ports: HandPorts, hand: HandState, context: WinContext, i
 def in_play_order(seat: int, sides: tuple[int, ...]) -> list[int]:
     """The other sides seen from `seat`, 下家 first."""
     return sorted((s for s in sides if s != seat), key=lambda s: (s - seat) % 4)
-
-
-def seat_name(asking: int, side: int | None, sides: tuple[int, ...], none: str = NO) -> str:
-    """How a choice names `side` to the seat `asking` (本家 for itself; `none` for no side)."""
-    if side is None:
-        return none
-    return MYSELF if side == asking else relative_name(asking, side, sides)
 
 
 LAST_CHOICE = -1            # `choose_side`'s answer for its `last` choice, which names no side
@@ -202,17 +196,14 @@ async def ask_side_at_win(ports: HandPorts, winner: int, question: str, event: s
 async def ask_chengbao(ports: HandPorts, hand: HandState, context: WinContext) -> int | None:
     """Ask the winner which side, if any, 承包s his win (3 or more claims between them, either way); the
     side (None: not asked, or 无)."""
-    if not hand.ruleset.has_phase("chengbao"):
+    if not hand.ruleset.asks("chengbao"):
         return None
     return await ask_side_at_win(ports, context.winner, CHENGBAO, "chengbao")
 
 
-SAN_CHI_CLAIMS = 3          # 三吃: the claimed melds one side fed the winner
-
-
 def san_chi_due(hand: HandState, laid: Hand) -> bool:
     """杭州: a legal win whose laid hand shows three claimed melds or more asks who fed them."""
-    return hand.ruleset.asks("san_chi") and sum(1 for m in laid.melds if m.is_claimed) >= SAN_CHI_CLAIMS
+    return hand.ruleset.asks("san_chi") and san_chi_possible(laid.melds)
 
 
 async def ask_san_chi(ports: HandPorts, hand: HandState, laid: Hand, context: WinContext) -> int | None:
@@ -247,18 +238,24 @@ async def ask_first_yaoji(ports: HandPorts, hand: HandState, winner: int,
                           idle: float | None = None) -> tuple[int, int | None] | None:
     """贵州: ask the hand's winner who discarded its first 1条 and who 碰/杠'd it; (discarder, claimer or
     None: 冲锋鸡 or 责任鸡), or None where the rules do not ask it, nobody discarded one, or it was won on.
-    `idle`: seconds without a key before it is given up (TimeoutError)."""
+    `idle`: seconds without a key after which it is given up, neither paid (a question nobody answers
+    never holds the table up)."""
     if not hand.ruleset.asks("chongfeng_ji"):
         return None
     seats = [winner] + in_play_order(winner, tuple(hand.ruleset.players))
-    discarder = await choose_side(ports, winner, FIRST_YAOJI, seats, NOT_DISCARDED, idle=idle)
-    claimer = None
-    if discarder is not None:
-        claimer = await choose_side(ports, winner, YAOJI_CLAIMED, [s for s in seats if s != discarder], last=WON_ON,
-                                    idle=idle)
+    discarder = claimer = None
+    timed_out = False
+    try:
+        discarder = await choose_side(ports, winner, FIRST_YAOJI, seats, NOT_DISCARDED, idle=idle)
+        if discarder is not None:
+            claimer = await choose_side(ports, winner, YAOJI_CLAIMED, [s for s in seats if s != discarder],
+                                        last=WON_ON, idle=idle)
+    except TimeoutError:
+        ports.screens.prompt(winner, "")
+        discarder, claimer, timed_out = None, None, True
     won_on = claimer == LAST_CHOICE
     ports.recorder.emit("first_yaoji", seat=winner, discarder=discarder, claimer=None if won_on else claimer,
-                        won_on=won_on, timed_out=False)
+                        won_on=won_on, timed_out=timed_out)
     return None if discarder is None or won_on else (discarder, claimer)
 
 

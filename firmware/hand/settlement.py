@@ -59,12 +59,14 @@ class SettlementRound:
             facts.round_done = True
             return
         self.ports.screens.phase(Phase.SETTLE, note)
-        prompts = (LAY_OPEN_KONGS, LAY_CLOSED_KONGS) if lays_kongs(hand.ruleset) else (SHOW_MELDS, SHOW_HAND)
+        of_kongs = lays_kongs(hand.ruleset)
+        prompts = (LAY_OPEN_KONGS, LAY_CLOSED_KONGS) if of_kongs else (SHOW_MELDS, SHOW_HAND)
         for seat in seats:                  # (they lay while the winner answers 首张幺鸡: their 确认 wait in the queue)
             self.ports.screens.prompt(seat, prompts[0])
-        first_yaoji = await self._first_yaoji(hand, winners)
+        # 贵州's 冲锋鸡/责任鸡: unanswered for the round's time between keys, neither is paid
+        first_yaoji = await ask_first_yaoji(self.ports, hand, winners[0], idle=self.timeout) if winners else None
         laid, late = await self._collect(seats, prompts)
-        build = self._kongs_of if prompts[0] == LAY_OPEN_KONGS else self._hand_of
+        build = self._kongs_of if of_kongs else self._hand_of
         shown = tuple(SeatShown(seat, build(hand, seat, *laid[seat]) if seat in laid else None,
                                 seat in late) for seat in seats)
         flipped = paying_flips(hand)        # the 明鸡 (打明鸡) too, then the after-win flips
@@ -87,19 +89,6 @@ class SettlementRound:
         for seat in dict.fromkeys(winners):       # his line said the win's money alone (胡 +N): the round's beside it
             if seat in seats or paid[seat]:
                 self.ports.screens.prompt(seat, winner_line(hand, seat, paid[seat]))
-
-    async def _first_yaoji(self, hand: HandState, winners: tuple[int, ...]) -> tuple[int, int | None] | None:
-        """贵州's 冲锋鸡/责任鸡, asked of the winner (`ask_first_yaoji`); unanswered for the round's
-        time (no key for `timeout` seconds), neither is paid: a question nobody answers never holds the table up."""
-        if not winners or not hand.ruleset.asks("chongfeng_ji"):
-            return None
-        try:
-            return await ask_first_yaoji(self.ports, hand, winners[0], idle=self.timeout)
-        except TimeoutError:
-            self.ports.screens.prompt(winners[0], "")
-            self.ports.recorder.emit("first_yaoji", seat=winners[0], discarder=None, claimer=None, won_on=False,
-                                     timed_out=True)
-            return None
 
     async def _collect(self, seats: Sequence[int], prompts: tuple[str, str]
                        ) -> tuple[dict[int, tuple[list[Tile] | None, list[Tile] | None]], set[int]]:

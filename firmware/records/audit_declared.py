@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from rulesets.definition import Ruleset
-from rulesets.hand import parse_meld
+from rulesets.hand import Meld, parse_meld
 from rulesets.liang_pai import REPLACEMENTS, set_named
+from rulesets.scoring.hangzhou import san_chi_possible
 from rulesets.tiles import Tile
 
 from .chain import ASKED_AT_WIN, ASKED_OF_CLAIMS
@@ -94,7 +95,7 @@ def _owing(win: dict, sides: list[int]) -> list[int]:
 
 def _la_zhuang(ruleset: Ruleset, events: list[dict], dealer: int) -> list[str]:
     problems: list[str] = []
-    offered = ruleset.has_phase("la_zhuang") and ruleset.option("la_zhuang") == "asked"
+    offered = ruleset.asks("la_zhuang")
     asked: dict | None = None
     for event in events:
         if event["event"] == "la_zhuang":
@@ -139,18 +140,18 @@ CHENGBAO = WinQuestion("chengbao", "承包", "claims", lambda win: True,
                        if asked is not None and asked["side"] is not None else None)
 
 
-def _claimed_melds(win: dict) -> int:
-    """The claimed melds (吃, 碰, 明杠, 补杠) a win's line shows."""
-    count = 0
+def _melds(win: dict) -> list[Meld]:
+    """The melds a win's line shows (one the audit cannot read is said by the win's own check)."""
+    melds = []
     for text in win.get("melds", ()):
         try:
-            count += parse_meld(text).is_claimed
+            melds.append(parse_meld(text))
         except ValueError:
-            continue                # (a meld the audit cannot read is said by the win's own check)
-    return count
+            continue
+    return melds
 
 
-SAN_CHI = WinQuestion("san_chi", "三吃承包", "chengbao", lambda win: _claimed_melds(win) >= 3,
+SAN_CHI = WinQuestion("san_chi", "三吃承包", "chengbao", lambda win: san_chi_possible(_melds(win)),
                       lambda win, asked: asked["side"] if asked is not None else None)
 
 

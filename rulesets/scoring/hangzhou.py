@@ -16,9 +16,9 @@ not in RESEARCH.md either; our defaults (each 番 doubles, so 4番 = ×16 at mos
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
-from ..hand import Hand, WinContext
+from ..hand import Hand, Meld, WinContext
 from ..settlement import Item, Settlement, payments_from
 from ..winning import GroupKind, WinRole
 from ..winrules import Judged, Verdict
@@ -27,6 +27,13 @@ from .base import best_reading
 from .tally import ZERO, dealer_involved, each_loser_pays, fan_total
 
 CAP_FAN = 4
+SAN_CHI_CLAIMS = 3          # 三吃: the claimed melds one side fed the winner
+
+
+def san_chi_possible(melds: Iterable[Meld]) -> bool:
+    """三吃承包 can be: the hand shows three claimed melds or more (吃, 碰, 明杠, 补杠).  The table asks
+    who fed them only then, and the audit expects the question only then."""
+    return sum(1 for meld in melds if meld.is_claimed) >= SAN_CHI_CLAIMS
 
 
 def bao_tou(j: Judged) -> bool:

@@ -32,9 +32,9 @@ from typing import TYPE_CHECKING
 
 from drivers.motor_protocol import Key
 from drivers.table_ui import (CAI_PIAO, CHENGBAO, FIRST_YAOJI, FOLLOW_DEALER, LA_ZHUANG, LAY_CLOSED_KONGS, LAY_LIANG,
-                              LAY_OPEN_KONGS, LAY_OPENING, LAY_SPECIAL, LIANG, LIANG_REFUSED, LIANG_REPLACE, MYSELF, NO,
+                              LAY_OPEN_KONGS, LAY_OPENING, LAY_SPECIAL, LIANG, LIANG_REFUSED, LIANG_REPLACE, NO,
                               NOT_DISCARDED, OPENING_ASK, SAN_CHI, SHOW_HAND, SHOW_MELDS, SPECIAL_KONG, SPECIAL_REFUSED,
-                              SPECIAL_REPLACE, WON_ON, YAOJI_CLAIMED, YES, kong_from_nth, parse_choice, relative_name)
+                              SPECIAL_REPLACE, WON_ON, YAOJI_CLAIMED, YES, kong_from_nth, parse_choice, seat_name)
 from rulesets.hand import Meld, MeldKind
 from rulesets.scoring.changsha import opening_small_wins
 from rulesets.special_kongs import SpecialKind, best_declaration, kongs_of, replacements_of
@@ -227,20 +227,15 @@ class Answers:
         view = self.crew.view
         if view is None:                # (between hands: nothing seen to answer from)
             return NOT_DISCARDED if question == FIRST_YAOJI else NO
+        sides = self.crew.sides
         if question in (CHENGBAO, SAN_CHI):
-            return self._name(seat, view.chengbao_side(seat) if question == CHENGBAO else view.fed_three(seat), NO)
+            return seat_name(seat, view.chengbao_side(seat) if question == CHENGBAO else view.fed_three(seat), sides)
         first = view.first_yaoji()
         if question == FIRST_YAOJI:
-            return self._name(seat, first[0] if first else None, NOT_DISCARDED)
+            return seat_name(seat, first[0] if first else None, sides, NOT_DISCARDED)
         if first is not None and first[2]:
             return WON_ON
-        return self._name(seat, first[1] if first else None, NO)
-
-    def _name(self, seat: int, side: int | None, none: str) -> str:
-        """`side` as the seat's display names it."""
-        if side is None:
-            return none
-        return MYSELF if side == seat else relative_name(seat, side, self.crew.sides)
+        return seat_name(seat, first[1] if first else None, sides)
 
     # -- 长春 opening special kongs --------------------------------------------------------------
 

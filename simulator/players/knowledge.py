@@ -32,7 +32,6 @@ class TableView:
     shown: tuple[Tile, ...] = ()          # public indicator tiles (t_ind)
     aside: list[Tile] = field(default_factory=list)   # tiles out of play: indicators, won tiles
     discard_log: list[tuple[int, Tile]] = field(default_factory=list)   # every discard, in order (跟庄)
-    claims_at: list[int] = field(default_factory=list)  # how many discards were made when each claim came
     claims: list[tuple[int, int, str, int]] = field(default_factory=list)   # (claimer, discarder, 吃/碰/杠, discard's index)
     won_at: list[int] = field(default_factory=list)     # the indices of the discards won on (血流, 一炮多响)
 
@@ -117,7 +116,6 @@ class TableView:
     def claimed(self, claimer: int, discarder: int, what: str) -> None:
         """A claim of the last discard."""
         self.claims.append((claimer, discarder, what, len(self.discard_log) - 1))
-        self.claims_at.append(len(self.discard_log))
 
     def fed_three(self, winner: int) -> int | None:
         """三吃承包: the side the winner claimed three melds or more from (the most, if two did)."""
@@ -141,7 +139,7 @@ class TableView:
         """跟庄 in round `round_number` (1 = the first): its four discards, one from each seat in turn,
         are of one kind, and no claim came before they were all made."""
         end = 4 * round_number
-        if round_number < 1 or len(self.discard_log) < end or any(at <= end for at in self.claims_at):
+        if round_number < 1 or len(self.discard_log) < end or any(at < end for *_, at in self.claims):
             return False
         made = self.discard_log[end - 4:end]
         return len({kind for _, kind in made}) == 1 and len({seat for seat, _ in made}) == 4
